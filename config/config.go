@@ -1,0 +1,82 @@
+// Package config holds dynascope's settings: command-line flags layered over
+// the AWS SDK's own environment and shared config.
+package config
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"dynascope/dynamo"
+)
+
+// Connection says which DynamoDB to talk to and how; every command has it.
+type Connection struct {
+	Table    string
+	Profile  string
+	Region   string
+	Endpoint string
+	Timeout  time.Duration
+}
+
+// Register adds the connection flags, named as the AWS CLI names them.
+func (c *Connection) Register(fs *flag.FlagSet) {
+	fs.StringVar(&c.Table, "table", "", "table name")
+	fs.StringVar(&c.Profile, "profile", "", "AWS shared-config profile (default: AWS_PROFILE or 'default')")
+	fs.StringVar(&c.Region, "region", "", "AWS region (default: AWS_REGION or the profile's region)")
+	fs.StringVar(&c.Endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL)")
+	fs.DurationVar(&c.Timeout, "timeout", dynamo.DefaultTimeout, "time-out of each request")
+}
+
+// DynamoOptions turns the flags into client options. An endpoint from the
+// SDK's environment variables is made explicit here so that the client can
+// tell whether it points at a local engine.
+func (c Connection) DynamoOptions() dynamo.Options {
+	ep := c.Endpoint
+	if ep == "" {
+		ep = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	}
+	if ep == "" {
+		ep = os.Getenv("AWS_ENDPOINT_URL")
+	}
+	return dynamo.Options{Profile: c.Profile, Region: c.Region, Endpoint: ep, Timeout: c.Timeout}
+}
+
+// RequireTable says in one sentence that a command needs --table.
+func (c Connection) RequireTable(cmd string) error {
+	if c.Table == "" {
+		return fmt.Errorf("%s needs a table: pass --table NAME (list them with 'dynascope tables')", cmd)
+	}
+	return nil
+}
+
+// SplitPairFlag pulls a two-valued flag such as `--sk-between A B` out of args,
+// since the flag package only knows single values. It returns the remaining
+// args and the two values, or found=false.
+func SplitPairFlag(args []string, name string) (rest []string, a, b string, found bool, err error) {
+	for i := 0; i < len(args); i++ {
+		arg := args[i]
+		if arg == "--" {
+			rest = append(rest, args[i:]...)
+			break
+		}
+		if arg != "-"+name && arg != "--"+name {
+			if strings.HasPrefix(arg, "--"+name+"=") || strings.HasPrefix(arg, "-"+name+"=") {
+				return nil, "", "", false, fmt.Errorf("--%s takes two values: --%s LOW HIGH", name, name)
+			}
+			rest = append(rest, arg)
+			continue
+		}
+		if found {
+			return nil, "", "", false, fmt.Errorf("--%s is given twice", name)
+		}
+		if i+2 >= len(args) {
+			return nil, "", "", false, fmt.Errorf("--%s takes two values: --%s LOW HIGH", name, name)
+		}
+		a, b, found = args[i+1], args[i+2], true
+		i += 2
+	}
+	return rest, a, b, found, nil
+}

@@ -1,0 +1,207 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/url"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/aws/retry"
+	awsconfig "github.com/aws/aws-sdk-go-v2/config"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/smithy-go/logging"
+)
+
+// API is exactly the part of the SDK that exploring uses. Nothing here writes.
+type API interface {
+	ListTables(ctx context.Context, in *dynamodb.ListTablesInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ListTablesOutput, error)
+	DescribeTable(ctx context.Context, in *dynamodb.DescribeTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.DescribeTableOutput, error)
+	Query(ctx context.Context, in *dynamodb.QueryInput, optFns ...func(*dynamodb.Options)) (*dynamodb.QueryOutput, error)
+	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
+	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
+}
+
+// WriteAPI adds the two writes that seeding needs. Only Seed takes it.
+type WriteAPI interface {
+	API
+	CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
+	BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error)
+}
+
+var (
+	_ API      = (*dynamodb.Client)(nil)
+	_ WriteAPI = (*dynamodb.Client)(nil)
+)
+
+// DefaultTimeout bounds every call when the user sets none.
+const DefaultTimeout = 15 * time.Second
+
+// Options say where and how to connect.
+type Options struct {
+	Profile     string
+	Region      string
+	Endpoint    string        // e.g. http://127.0.0.1:8000; "" for AWS
+	Timeout     time.Duration // per call; DefaultTimeout when zero
+	MaxAttempts int           // SDK retry attempts; the SDK's default when zero
+}
+
+// Client is the read-only DynamoDB client of dynascope. It records every
+// request it sends and caches table descriptions.
+type Client struct {
+	api     API
+	sdk     *dynamodb.Client // nil when built over a plain API
+	opts    Options
+	region  string
+	seq     atomic.Int64
+	mu      sync.Mutex
+	tables  map[string]Table
+	observe func(Request)
+}
+
+// Connect loads the AWS configuration the way the AWS CLI does (flags over
+// environment over shared config) and builds a client. It makes no request.
+func Connect(ctx context.Context, o Options) (*Client, error) {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	loads := []func(*awsconfig.LoadOptions) error{
+		awsconfig.WithLogger(logging.Nop{}),
+		awsconfig.WithClientLogMode(0),
+		awsconfig.WithLogConfigurationWarnings(false),
+		awsconfig.WithRetryer(func() aws.Retryer {
+			return retry.NewStandard(func(so *retry.StandardOptions) {
+				if o.MaxAttempts > 0 {
+					so.MaxAttempts = o.MaxAttempts
+				}
+			})
+		}),
+	}
+	if o.Profile != "" {
+		loads = append(loads, awsconfig.WithSharedConfigProfile(o.Profile))
+	}
+	if o.Region != "" {
+		loads = append(loads, awsconfig.WithRegion(o.Region))
+	}
+	local := IsLoopback(o.Endpoint)
+	if local {
+		// A local engine needs neither instance metadata nor real credentials;
+		// asking IMDS would only add seconds of time-outs.
+		loads = append(loads, awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+	}
+	cfg, err := awsconfig.LoadDefaultConfig(ctx, loads...)
+	if err != nil {
+		return nil, explainConfig(err, o.Profile)
+	}
+	if o.Endpoint == "" {
+		// The SDK's own service endpoint variables are honoured by the client;
+		// we only need to know whether they point at a local engine.
+		if ep := cfg.BaseEndpoint; ep != nil {
+			o.Endpoint = *ep
+			local = IsLoopback(o.Endpoint)
+		}
+	}
+	if local {
+		if cfg.Region == "" {
+			cfg.Region = "us-east-1"
+		}
+		cfg.Credentials = fallbackCredentials{primary: cfg.Credentials}
+	}
+	if cfg.Region == "" && o.Endpoint == "" {
+		return nil, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
+	}
+	sdk := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+		if o.Endpoint != "" {
+			do.BaseEndpoint = aws.String(o.Endpoint)
+		}
+	})
+	c := NewWithAPI(sdk, o)
+	c.sdk = sdk
+	c.region = cfg.Region
+	return c, nil
+}
+
+// NewWithAPI builds a client over any implementation of the SDK calls.
+func NewWithAPI(api API, o Options) *Client {
+	if o.Timeout <= 0 {
+		o.Timeout = DefaultTimeout
+	}
+	return &Client{api: api, opts: o, region: o.Region, tables: map[string]Table{}}
+}
+
+// SDK returns the underlying SDK client for the writes of seeding, or nil.
+func (c *Client) SDK() *dynamodb.Client { return c.sdk }
+
+// Region is the region requests go to.
+func (c *Client) Region() string { return c.region }
+
+// Endpoint is the endpoint given, or "" for AWS.
+func (c *Client) Endpoint() string { return c.opts.Endpoint }
+
+// Profile is the shared-config profile given, or "".
+func (c *Client) Profile() string { return c.opts.Profile }
+
+// Timeout is the bound on every call.
+func (c *Client) Timeout() time.Duration { return c.opts.Timeout }
+
+// OnRequest installs a function called after every request with its record.
+// It is called from the goroutine that made the request.
+func (c *Client) OnRequest(f func(Request)) { c.observe = f }
+
+func (c *Client) record(r *Request) {
+	r.Seq = c.seq.Add(1)
+	if c.observe != nil {
+		c.observe(*r)
+	}
+}
+
+// withTimeout bounds a call: a server that accepts and never answers would
+// otherwise hang it forever.
+func (c *Client) withTimeout(ctx context.Context) (context.Context, context.CancelFunc) {
+	return context.WithTimeout(ctx, c.opts.Timeout)
+}
+
+// IsLoopback tells whether an endpoint URL names this machine.
+func IsLoopback(endpoint string) bool {
+	if endpoint == "" {
+		return false
+	}
+	u, err := url.Parse(endpoint)
+	if err != nil || u.Host == "" {
+		return false
+	}
+	host := u.Hostname()
+	if host == "localhost" {
+		return true
+	}
+	ip := net.ParseIP(host)
+	return ip != nil && ip.IsLoopback()
+}
+
+// fallbackCredentials uses the real chain when it yields credentials and
+// fixed fake ones otherwise. Only used for loopback endpoints, where DynamoDB
+// Local accepts any signature.
+type fallbackCredentials struct{ primary aws.CredentialsProvider }
+
+func (f fallbackCredentials) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	if f.primary != nil {
+		if cr, err := f.primary.Retrieve(ctx); err == nil && cr.HasKeys() {
+			return cr, nil
+		}
+	}
+	return credentials.NewStaticCredentialsProvider("local", "local", "").Retrieve(ctx)
+}
+
+func explainConfig(err error, profile string) error {
+	var pe awsconfig.SharedConfigProfileNotExistError
+	if errors.As(err, &pe) {
+		return &UserError{Msg: fmt.Sprintf("the AWS profile %q does not exist in your shared config; check --profile or AWS_PROFILE.", profile), Err: err}
+	}
+	return &UserError{Msg: "could not load the AWS configuration: " + err.Error(), Err: err}
+}

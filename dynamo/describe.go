@@ -1,0 +1,157 @@
+package dynamo
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// ListTables returns every table name, following pagination.
+func (c *Client) ListTables(ctx context.Context) ([]string, error) {
+	var names []string
+	var start *string
+	for {
+		cctx, cancel := c.withTimeout(ctx)
+		began := time.Now()
+		out, err := c.api.ListTables(cctx, &dynamodb.ListTablesInput{ExclusiveStartTableName: start})
+		cancel()
+		req := Request{Operation: "ListTables", Start: began, Duration: time.Since(began)}
+		if err != nil {
+			req.Err = Explain(err, "list tables", c.opts.Endpoint)
+			c.record(&req)
+			return names, req.Err
+		}
+		names = append(names, out.TableNames...)
+		req.Count = int32(len(out.TableNames))
+		req.More = out.LastEvaluatedTableName != nil
+		c.record(&req)
+		if out.LastEvaluatedTableName == nil {
+			return names, nil
+		}
+		start = out.LastEvaluatedTableName
+	}
+}
+
+// DescribeTable returns the table's key schema, indexes, item count and size.
+// Descriptions are cached for the life of the client: the key schema cannot
+// change, and counts are DynamoDB's six-hourly estimate anyway.
+func (c *Client) DescribeTable(ctx context.Context, name string) (Table, error) {
+	c.mu.Lock()
+	t, ok := c.tables[name]
+	c.mu.Unlock()
+	if ok {
+		return t, nil
+	}
+	cctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	began := time.Now()
+	out, err := c.api.DescribeTable(cctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	req := Request{Operation: "DescribeTable", Table: name, Start: began, Duration: time.Since(began)}
+	if err != nil {
+		req.Err = Explain(err, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
+		c.record(&req)
+		return Table{}, req.Err
+	}
+	c.record(&req)
+	t = tableFromDescription(out.Table)
+	c.mu.Lock()
+	c.tables[name] = t
+	c.mu.Unlock()
+	return t, nil
+}
+
+func tableFromDescription(d *types.TableDescription) Table {
+	types_ := map[string]string{}
+	for _, a := range d.AttributeDefinitions {
+		types_[aws.ToString(a.AttributeName)] = string(a.AttributeType)
+	}
+	keyOf := func(ks []types.KeySchemaElement) (KeyAttr, *KeyAttr) {
+		var pk KeyAttr
+		var sk *KeyAttr
+		for _, k := range ks {
+			n := aws.ToString(k.AttributeName)
+			if k.KeyType == types.KeyTypeHash {
+				pk = KeyAttr{Name: n, Type: types_[n]}
+			} else {
+				sk = &KeyAttr{Name: n, Type: types_[n]}
+			}
+		}
+		return pk, sk
+	}
+	t := Table{
+		Name:      aws.ToString(d.TableName),
+		ItemCount: aws.ToInt64(d.ItemCount),
+		SizeBytes: aws.ToInt64(d.TableSizeBytes),
+		Status:    string(d.TableStatus),
+	}
+	t.PK, t.SK = keyOf(d.KeySchema)
+	if d.BillingModeSummary != nil {
+		t.BillingMode = string(d.BillingModeSummary.BillingMode)
+	} else {
+		t.BillingMode = string(types.BillingModeProvisioned)
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		ix := Index{Name: aws.ToString(g.IndexName), Kind: GSI, ItemCount: aws.ToInt64(g.ItemCount), SizeBytes: aws.ToInt64(g.IndexSizeBytes)}
+		ix.PK, ix.SK = keyOf(g.KeySchema)
+		if g.Projection != nil {
+			ix.Projection = string(g.Projection.ProjectionType)
+			ix.NonKeyAttr = g.Projection.NonKeyAttributes
+		}
+		t.Indexes = append(t.Indexes, ix)
+	}
+	for _, l := range d.LocalSecondaryIndexes {
+		ix := Index{Name: aws.ToString(l.IndexName), Kind: LSI, ItemCount: aws.ToInt64(l.ItemCount), SizeBytes: aws.ToInt64(l.IndexSizeBytes)}
+		ix.PK, ix.SK = keyOf(l.KeySchema)
+		if l.Projection != nil {
+			ix.Projection = string(l.Projection.ProjectionType)
+			ix.NonKeyAttr = l.Projection.NonKeyAttributes
+		}
+		t.Indexes = append(t.Indexes, ix)
+	}
+	sort.Slice(t.Indexes, func(i, j int) bool { return t.Indexes[i].Name < t.Indexes[j].Name })
+	return t
+}
+
+// Schema returns the key of the table ("" index) or of one of its indexes.
+func (t Table) Schema(index string) (KeySchema, error) {
+	if index == "" {
+		return KeySchema{PK: t.PK, SK: t.SK}, nil
+	}
+	for _, ix := range t.Indexes {
+		if ix.Name == index {
+			return KeySchema{Index: index, PK: ix.PK, SK: ix.SK}, nil
+		}
+	}
+	names := make([]string, 0, len(t.Indexes))
+	for _, ix := range t.Indexes {
+		names = append(names, ix.Name)
+	}
+	if len(names) == 0 {
+		return KeySchema{}, &UserError{Msg: fmt.Sprintf("table %s has no index named %q (it has no secondary indexes).", t.Name, index)}
+	}
+	return KeySchema{}, &UserError{Msg: fmt.Sprintf("table %s has no index named %q; its indexes are %v.", t.Name, index, names)}
+}
+
+// IndexByName returns the named index, if the table has it.
+func (t Table) IndexByName(name string) (Index, bool) {
+	for _, ix := range t.Indexes {
+		if ix.Name == name {
+			return ix, true
+		}
+	}
+	return Index{}, false
+}
+
+// KeyText describes a key schema the way the table picker shows it: "PK S / SK S".
+func (k KeySchema) KeyText() string {
+	s := k.PK.Name + " " + k.PK.Type
+	if k.SK != nil {
+		s += " / " + k.SK.Name + " " + k.SK.Type
+	}
+	return s
+}

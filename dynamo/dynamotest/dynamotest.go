@@ -1,0 +1,93 @@
+// Package dynamotest gives integration tests a DynamoDB Local endpoint and
+// uniquely named tables that are removed when the test ends.
+package dynamotest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// EnvEndpoint names the variable `make test` sets to the local engine's URL.
+const EnvEndpoint = "DYNASCOPE_TEST_ENDPOINT"
+
+// Endpoint returns the DynamoDB Local endpoint for integration tests. Without
+// one the test is skipped, except under CI=true, where it fails: CI must never
+// pass by skipping what it exists to check.
+func Endpoint(t testing.TB) string {
+	t.Helper()
+	ep := os.Getenv(EnvEndpoint)
+	if ep == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set and CI=true: integration tests need DynamoDB Local (run 'make test')", EnvEndpoint)
+		}
+		t.Skipf("%s is not set; run 'make test' to start DynamoDB Local", EnvEndpoint)
+	}
+	return ep
+}
+
+// SDK returns a raw SDK client for the local engine, with fake credentials.
+func SDK(t testing.TB) *dynamodb.Client {
+	t.Helper()
+	ep := Endpoint(t)
+	return dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(ep),
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+	})
+}
+
+// UniqueName returns a table name no other test uses.
+func UniqueName(prefix string) string {
+	b := make([]byte, 6)
+	_, _ = rand.Read(b)
+	return prefix + "-" + hex.EncodeToString(b)
+}
+
+// Table creates a uniquely named on-demand table with the given definition
+// (TableName and BillingMode are filled in) and deletes it when the test ends.
+func Table(t testing.TB, api *dynamodb.Client, in dynamodb.CreateTableInput) string {
+	t.Helper()
+	name := UniqueName(strings.ReplaceAll(t.Name(), "/", "_"))
+	if len(name) > 255 {
+		name = name[len(name)-255:]
+	}
+	in.TableName = aws.String(name)
+	in.BillingMode = types.BillingModePayPerRequest
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := api.CreateTable(ctx, &in); err != nil {
+		t.Fatalf("create table %s: %v", name, err)
+	}
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		if _, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+			t.Errorf("delete table %s: %v", name, err)
+		}
+	})
+	return name
+}
+
+// PKSK is the usual single-table definition: string PK and SK.
+func PKSK() dynamodb.CreateTableInput {
+	return dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{
+			{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS},
+			{AttributeName: aws.String("SK"), AttributeType: types.ScalarAttributeTypeS},
+		},
+		KeySchema: []types.KeySchemaElement{
+			{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash},
+			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
+		},
+	}
+}

@@ -1,0 +1,108 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/aws/smithy-go"
+)
+
+// UserError is an error a user can act on: Msg is one sentence saying what
+// failed and what to do. Err keeps the cause for errors.Is/As.
+type UserError struct {
+	Msg string
+	Err error
+}
+
+func (e *UserError) Error() string { return e.Msg }
+func (e *UserError) Unwrap() error { return e.Err }
+
+// Explain maps an error from a request into one actionable sentence. It is the
+// one place that knows how AWS failures look; what names the operation and
+// table ("query CUST#42 on App").
+func Explain(err error, what, endpoint string) error {
+	if err == nil {
+		return nil
+	}
+	var ue *UserError
+	if errors.As(err, &ue) {
+		return err
+	}
+	where := "AWS"
+	if endpoint != "" {
+		where = endpoint
+	}
+	mk := func(format string, a ...any) error {
+		return &UserError{Msg: fmt.Sprintf(format, a...), Err: err}
+	}
+
+	switch {
+	case errors.Is(err, context.Canceled):
+		return mk("%s: cancelled.", what)
+	case errors.Is(err, context.DeadlineExceeded):
+		return mk("%s: no answer from %s within the time-out; check the endpoint or raise --timeout.", what, where)
+	}
+
+	var rnf *types.ResourceNotFoundException
+	if errors.As(err, &rnf) {
+		return mk("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
+	}
+	var ptee *types.ProvisionedThroughputExceededException
+	var rle *types.RequestLimitExceeded
+	if errors.As(err, &ptee) || errors.As(err, &rle) {
+		return mk("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
+	}
+
+	var missingRegion *aws.MissingRegionError
+	if errors.As(err, &missingRegion) {
+		return mk("%s: no AWS region is set; pass --region or set AWS_REGION.", what)
+	}
+	if strings.Contains(err.Error(), "failed to retrieve credentials") || strings.Contains(err.Error(), "failed to refresh cached credentials") {
+		if strings.Contains(err.Error(), "SSO") || strings.Contains(err.Error(), "sso") {
+			return mk("%s: the AWS SSO session has expired or is missing; run 'aws sso login'.", what)
+		}
+		return mk("%s: no AWS credentials found; run 'aws configure' or 'aws sso login', or pass --profile.", what)
+	}
+
+	var api smithy.APIError
+	if errors.As(err, &api) {
+		code := api.ErrorCode()
+		switch code {
+		case "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException":
+			if code == "UnrecognizedClientException" {
+				return mk("%s: the AWS credentials are not valid for this account or region; check --profile and --region.", what)
+			}
+			return mk("%s: access denied; the credentials lack permission for this operation (%s).", what, firstLine(api.ErrorMessage()))
+		case "ExpiredTokenException", "ExpiredToken":
+			return mk("%s: the AWS session token has expired; run 'aws sso login' or refresh your credentials.", what)
+		case "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded":
+			return mk("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
+		case "ValidationException":
+			return mk("%s: DynamoDB rejected the request: %s.", what, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
+		case "ResourceNotFoundException":
+			return mk("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
+		case "InternalServerError":
+			return mk("%s: DynamoDB had an internal error; retry in a moment.", what)
+		}
+		return mk("%s: %s: %s.", what, code, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
+	}
+
+	var opErr *net.OpError
+	var dnsErr *net.DNSError
+	if errors.As(err, &opErr) || errors.As(err, &dnsErr) || strings.Contains(err.Error(), "connection refused") {
+		return mk("%s: cannot reach %s; is the endpoint right and the service running?", what, where)
+	}
+	return mk("%s: %s.", what, strings.TrimSuffix(firstLine(err.Error()), "."))
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

@@ -1,0 +1,391 @@
+package dynamo
+
+import (
+	"context"
+	"encoding/base64"
+	"fmt"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// numberRE is DynamoDB's number syntax; the digit count and exponent range are
+// checked separately.
+var numberRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+
+// KeyValue converts the text a user typed into a key value of the attribute's
+// type, or says in one sentence why it does not fit. role is "partition key"
+// or "sort key"; it only shapes the message.
+func KeyValue(attr KeyAttr, role, text string) (types.AttributeValue, error) {
+	switch attr.Type {
+	case "N":
+		t := strings.TrimSpace(text)
+		if !numberRE.MatchString(t) {
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q is not a number.", role, attr.Name, text)}
+		}
+		if d := significantDigits(t); d > 38 {
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q has %d significant digits and DynamoDB keeps at most 38.", role, attr.Name, text, d)}
+		}
+		return &types.AttributeValueMemberN{Value: t}, nil
+	case "B":
+		b, err := base64.StdEncoding.DecodeString(strings.TrimSpace(text))
+		if err != nil {
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is binary (B); give its value as base64 (%q is not base64).", role, attr.Name, text)}
+		}
+		if len(b) == 0 {
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s cannot be empty.", role, attr.Name)}
+		}
+		return &types.AttributeValueMemberB{Value: b}, nil
+	default:
+		if text == "" {
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s cannot be empty.", role, attr.Name)}
+		}
+		return &types.AttributeValueMemberS{Value: text}, nil
+	}
+}
+
+func significantDigits(num string) int {
+	mant := num
+	if i := strings.IndexAny(mant, "eE"); i >= 0 {
+		mant = mant[:i]
+	}
+	mant = strings.TrimLeft(mant, "+-")
+	digits := strings.ReplaceAll(mant, ".", "")
+	digits = strings.TrimLeft(digits, "0")
+	digits = strings.TrimRight(digits, "0")
+	return len(digits)
+}
+
+// KeyText renders a key value in DynamoDB's words: strings quoted, numbers
+// bare, binary as base64 in b"...".
+func KeyText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return quote(v.Value)
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberB:
+		return `b"` + base64.StdEncoding.EncodeToString(v.Value) + `"`
+	}
+	return "?"
+}
+
+// KeyString returns a key value as the text a user would type for it: the
+// string itself, the number's digits, or base64 for binary.
+func KeyString(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value
+	case *types.AttributeValueMemberN:
+		return v.Value
+	case *types.AttributeValueMemberB:
+		return base64.StdEncoding.EncodeToString(v.Value)
+	}
+	return ""
+}
+
+func quote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, r := range s {
+		switch r {
+		case '"':
+			b.WriteString(`\"`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// avMarshaler hands an already-typed value to the expression builder, which
+// otherwise only knows Go values.
+type avMarshaler struct{ av types.AttributeValue }
+
+func (m avMarshaler) MarshalDynamoDBAttributeValue() (types.AttributeValue, error) { return m.av, nil }
+
+// BuiltQuery is a validated query: the SDK input and its description.
+type BuiltQuery struct {
+	Input        *dynamodb.QueryInput
+	KeyCondition string            // PK = "CUST#42" AND begins_with(SK, "ORDER#")
+	Expression   string            // as sent, with placeholders
+	Values       map[string]string // placeholder -> value in DynamoDB's words
+	Names        map[string]string // placeholder -> attribute name
+}
+
+// BuildQuery validates a query against the key schema and builds the SDK
+// input. Every problem is found here, before any request is sent.
+func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
+	pkv, err := KeyValue(ks.PK, "partition key", q.PK)
+	if err != nil {
+		return BuiltQuery{}, err
+	}
+	text := ks.PK.Name + " = " + KeyText(pkv)
+	cond := expression.Key(ks.PK.Name).Equal(expression.Value(avMarshaler{pkv}))
+	manual := "" // begins_with on a binary key, which the builder cannot express
+	var skVals []types.AttributeValue
+	if q.SK.Op != SKNone {
+		if ks.SK == nil {
+			where := "table " + q.Table
+			if ks.Index != "" {
+				where = "index " + ks.Index
+			}
+			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("%s has no sort key, so a sort-key condition cannot be used.", where)}
+		}
+		want := 1
+		if q.SK.Op == SKBetween {
+			want = 2
+		}
+		if len(q.SK.Values) != want {
+			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("the sort-key condition %s takes %d value(s), not %d.", q.SK.Op, want, len(q.SK.Values))}
+		}
+		for _, v := range q.SK.Values {
+			av, err := KeyValue(*ks.SK, "sort key", v)
+			if err != nil {
+				return BuiltQuery{}, err
+			}
+			skVals = append(skVals, av)
+		}
+		sk := expression.Key(ks.SK.Name)
+		v0 := expression.Value(avMarshaler{skVals[0]})
+		var skCond expression.KeyConditionBuilder
+		switch q.SK.Op {
+		case SKEq:
+			skCond = sk.Equal(v0)
+		case SKLt:
+			skCond = sk.LessThan(v0)
+		case SKLe:
+			skCond = sk.LessThanEqual(v0)
+		case SKGt:
+			skCond = sk.GreaterThan(v0)
+		case SKGe:
+			skCond = sk.GreaterThanEqual(v0)
+		case SKBetween:
+			skCond = sk.Between(v0, expression.Value(avMarshaler{skVals[1]}))
+		case SKBeginsWith:
+			if ks.SK.Type == "N" {
+				return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("begins_with does not apply to the number sort key %s; use <, >, or between.", ks.SK.Name)}
+			}
+			if ks.SK.Type == "B" {
+				manual = "binary"
+			} else {
+				skCond = sk.BeginsWith(q.SK.Values[0])
+			}
+		default:
+			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("unknown sort-key operator %q; use =, <, <=, >, >=, between or begins_with.", q.SK.Op)}
+		}
+		if manual == "" {
+			cond = cond.And(skCond)
+		}
+		switch q.SK.Op {
+		case SKBetween:
+			text += fmt.Sprintf(" AND %s BETWEEN %s AND %s", ks.SK.Name, KeyText(skVals[0]), KeyText(skVals[1]))
+		case SKBeginsWith:
+			text += fmt.Sprintf(" AND begins_with(%s, %s)", ks.SK.Name, KeyText(skVals[0]))
+		default:
+			text += fmt.Sprintf(" AND %s %s %s", ks.SK.Name, q.SK.Op, KeyText(skVals[0]))
+		}
+	}
+
+	in := &dynamodb.QueryInput{
+		TableName:              aws.String(q.Table),
+		ScanIndexForward:       aws.Bool(!q.Reverse),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+		ExclusiveStartKey:      q.StartKey,
+	}
+	if q.Index != "" {
+		in.IndexName = aws.String(q.Index)
+	}
+	if q.Limit > 0 {
+		in.Limit = aws.Int32(q.Limit)
+	}
+	if q.Consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	if q.CountOnly {
+		in.Select = types.SelectCount
+	}
+	if manual != "" {
+		in.KeyConditionExpression = aws.String("#pk = :pk AND begins_with(#sk, :sk)")
+		in.ExpressionAttributeNames = map[string]string{"#pk": ks.PK.Name, "#sk": ks.SK.Name}
+		in.ExpressionAttributeValues = map[string]types.AttributeValue{":pk": pkv, ":sk": skVals[0]}
+	} else {
+		expr, err := expression.NewBuilder().WithKeyCondition(cond).Build()
+		if err != nil {
+			return BuiltQuery{}, &UserError{Msg: "could not build the key condition: " + err.Error(), Err: err}
+		}
+		in.KeyConditionExpression = expr.KeyCondition()
+		in.ExpressionAttributeNames = expr.Names()
+		in.ExpressionAttributeValues = expr.Values()
+	}
+	vals := make(map[string]string, len(in.ExpressionAttributeValues))
+	for k, v := range in.ExpressionAttributeValues {
+		vals[k] = KeyText(v)
+	}
+	return BuiltQuery{
+		Input:        in,
+		KeyCondition: text,
+		Expression:   aws.ToString(in.KeyConditionExpression),
+		Values:       vals,
+		Names:        in.ExpressionAttributeNames,
+	}, nil
+}
+
+// DescribeQuery returns the key condition of a query in DynamoDB's words, or
+// why it is not valid, without sending anything.
+func (c *Client) DescribeQuery(ctx context.Context, q QueryInput) (string, error) {
+	t, err := c.DescribeTable(ctx, q.Table)
+	if err != nil {
+		return "", err
+	}
+	ks, err := t.Schema(q.Index)
+	if err != nil {
+		return "", err
+	}
+	b, err := BuildQuery(ks, q)
+	return b.KeyCondition, err
+}
+
+// Query sends one Query request: one page. The returned page carries the
+// request's record even when the request failed.
+func (c *Client) Query(ctx context.Context, q QueryInput) (Page, error) {
+	t, err := c.DescribeTable(ctx, q.Table)
+	if err != nil {
+		return Page{}, err
+	}
+	ks, err := t.Schema(q.Index)
+	if err != nil {
+		return Page{}, err
+	}
+	b, err := BuildQuery(ks, q)
+	if err != nil {
+		return Page{}, err
+	}
+	req := Request{
+		Operation: "Query", Table: q.Table, Index: q.Index,
+		KeyCondition: b.KeyCondition, Expression: b.Expression, Values: b.Values,
+		Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent, CountOnly: q.CountOnly,
+	}
+	cctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	req.Start = time.Now()
+	out, err := c.api.Query(cctx, b.Input)
+	req.Duration = time.Since(req.Start)
+	if err != nil {
+		req.Err = Explain(err, fmt.Sprintf("query %s on %s", q.PK, tableAndIndex(q.Table, q.Index)), c.opts.Endpoint)
+		c.record(&req)
+		return Page{Request: req}, req.Err
+	}
+	req.Count, req.ScannedCount = out.Count, out.ScannedCount
+	req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index)
+	req.More = len(out.LastEvaluatedKey) > 0
+	c.record(&req)
+	p := Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}
+	if req.More {
+		p.LastEvaluatedKey = out.LastEvaluatedKey
+	}
+	return p, nil
+}
+
+// GetItem reads one item by its full primary key.
+func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
+	t, err := c.DescribeTable(ctx, g.Table)
+	if err != nil {
+		return Page{}, err
+	}
+	pkv, err := KeyValue(t.PK, "partition key", g.PK)
+	if err != nil {
+		return Page{}, err
+	}
+	key := Item{t.PK.Name: pkv}
+	text := t.PK.Name + " = " + KeyText(pkv)
+	if t.SK != nil {
+		skv, err := KeyValue(*t.SK, "sort key", g.SK)
+		if err != nil {
+			return Page{}, err
+		}
+		key[t.SK.Name] = skv
+		text += " AND " + t.SK.Name + " = " + KeyText(skv)
+	}
+	in := &dynamodb.GetItemInput{
+		TableName:              aws.String(g.Table),
+		Key:                    key,
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+	}
+	if g.Consistent {
+		in.ConsistentRead = aws.Bool(true)
+	}
+	req := Request{Operation: "GetItem", Table: g.Table, KeyCondition: text, Forward: true, Consistent: g.Consistent}
+	cctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	req.Start = time.Now()
+	out, err := c.api.GetItem(cctx, in)
+	req.Duration = time.Since(req.Start)
+	if err != nil {
+		req.Err = Explain(err, fmt.Sprintf("get %s on %s", text, g.Table), c.opts.Endpoint)
+		c.record(&req)
+		return Page{Request: req}, req.Err
+	}
+	req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
+	p := Page{Request: req}
+	if len(out.Item) > 0 {
+		p.Items = []Item{out.Item}
+		p.Count, p.ScannedCount = 1, 1
+	}
+	p.Request.Count, p.Request.ScannedCount = p.Count, p.ScannedCount
+	c.record(&p.Request)
+	return p, nil
+}
+
+func tableAndIndex(table, index string) string {
+	if index == "" {
+		return table
+	}
+	return table + "/" + index
+}
+
+// CapacityOf reads ConsumedCapacity. DynamoDB reports the parts (table, each
+// index) when asked for INDEXES; DynamoDB Local fills only the total, so when
+// the parts are absent the total is attributed to where the read went: a GSI
+// to that index, the table or an LSI to the table.
+func CapacityOf(cc *types.ConsumedCapacity, t Table, index string) Capacity {
+	if cc == nil {
+		return Capacity{}
+	}
+	c := Capacity{Total: aws.ToFloat64(cc.CapacityUnits)}
+	parts := false
+	if cc.Table != nil && cc.Table.CapacityUnits != nil {
+		c.Table = *cc.Table.CapacityUnits
+		parts = true
+	}
+	add := func(m map[string]types.Capacity) {
+		for name, cap := range m {
+			if cap.CapacityUnits == nil {
+				continue
+			}
+			if c.Indexes == nil {
+				c.Indexes = map[string]float64{}
+			}
+			c.Indexes[name] += *cap.CapacityUnits
+			parts = true
+		}
+	}
+	add(cc.GlobalSecondaryIndexes)
+	add(cc.LocalSecondaryIndexes)
+	if !parts {
+		if ix, ok := t.IndexByName(index); ok && ix.Kind == GSI {
+			c.Indexes = map[string]float64{index: c.Total}
+		} else {
+			c.Table = c.Total
+		}
+	}
+	return c
+}

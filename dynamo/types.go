@@ -1,0 +1,157 @@
+// Package dynamo is the only package that talks to DynamoDB: the client, key
+// queries, pagination, consumed capacity, the request log, item size and seeding.
+package dynamo
+
+import (
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// Item is one DynamoDB item exactly as the SDK returns it; numbers stay strings.
+type Item = map[string]types.AttributeValue
+
+// KeyAttr is one key attribute: its name and scalar type ("S", "N" or "B").
+type KeyAttr struct {
+	Name string
+	Type string
+}
+
+// IndexKind tells a global from a local secondary index.
+type IndexKind string
+
+// The two kinds of secondary index.
+const (
+	GSI IndexKind = "GSI"
+	LSI IndexKind = "LSI"
+)
+
+// Index describes one secondary index of a table.
+type Index struct {
+	Name       string
+	Kind       IndexKind
+	PK         KeyAttr
+	SK         *KeyAttr // nil when the index has no sort key
+	Projection string   // ALL, KEYS_ONLY or INCLUDE
+	NonKeyAttr []string // the INCLUDE list
+	ItemCount  int64
+	SizeBytes  int64
+}
+
+// Table describes a table as DescribeTable reports it.
+type Table struct {
+	Name        string
+	PK          KeyAttr
+	SK          *KeyAttr // nil when the table has no sort key
+	Indexes     []Index
+	ItemCount   int64
+	SizeBytes   int64
+	Status      string
+	BillingMode string // PAY_PER_REQUEST or PROVISIONED
+}
+
+// KeySchema is the key of the table or of one of its indexes.
+type KeySchema struct {
+	Index string // "" for the table itself
+	PK    KeyAttr
+	SK    *KeyAttr
+}
+
+// SKOp is a sort-key condition operator, spelled as DynamoDB spells it.
+type SKOp string
+
+// The sort-key operators a key condition allows.
+const (
+	SKNone       SKOp = ""
+	SKEq         SKOp = "="
+	SKLt         SKOp = "<"
+	SKLe         SKOp = "<="
+	SKGt         SKOp = ">"
+	SKGe         SKOp = ">="
+	SKBetween    SKOp = "between"
+	SKBeginsWith SKOp = "begins_with"
+)
+
+// SKCond is an optional sort-key condition. Values hold the user's text (two
+// for between, one otherwise); they are converted to the key's type before any
+// request is sent.
+type SKCond struct {
+	Op     SKOp
+	Values []string
+}
+
+// QueryInput is one access pattern: partition-key equality, an optional
+// sort-key condition, and the knobs DynamoDB offers.
+type QueryInput struct {
+	Table      string
+	Index      string // "" for the table
+	PK         string // the partition key value as text (number digits, base64 for binary)
+	SK         SKCond
+	Reverse    bool  // ScanIndexForward=false
+	Limit      int32 // 0 means no Limit
+	Consistent bool  // ConsistentRead
+	StartKey   Item  // ExclusiveStartKey; nil for the first page
+	CountOnly  bool  // Select=COUNT
+}
+
+// GetInput names one item by its full primary key, given as text.
+type GetInput struct {
+	Table      string
+	PK         string
+	SK         string // ignored when the table has no sort key
+	Consistent bool
+}
+
+// Capacity is the consumed capacity of one request, as DynamoDB reported it.
+type Capacity struct {
+	Total   float64
+	Table   float64
+	Indexes map[string]float64
+}
+
+// Add returns the sum of two capacities, index by index.
+func (c Capacity) Add(o Capacity) Capacity {
+	r := Capacity{Total: c.Total + o.Total, Table: c.Table + o.Table}
+	if len(c.Indexes)+len(o.Indexes) > 0 {
+		r.Indexes = make(map[string]float64, len(c.Indexes)+len(o.Indexes))
+		for k, v := range c.Indexes {
+			r.Indexes[k] += v
+		}
+		for k, v := range o.Indexes {
+			r.Indexes[k] += v
+		}
+	}
+	return r
+}
+
+// Request is the record of one request sent to DynamoDB: what was asked, what
+// came back and what it cost. It is kept for the request log.
+type Request struct {
+	Seq          int64  // order in the session, from 1
+	Operation    string // Query, GetItem, Scan, DescribeTable, ...
+	Table        string
+	Index        string
+	KeyCondition string            // in DynamoDB's words with values shown: PK = "CUST#42" AND begins_with(SK, "ORDER#")
+	Expression   string            // the expression as sent, with placeholders
+	Values       map[string]string // placeholder -> value text
+	Forward      bool              // ScanIndexForward
+	Limit        int32
+	Consistent   bool
+	CountOnly    bool
+	Count        int32
+	ScannedCount int32
+	Capacity     Capacity
+	Start        time.Time
+	Duration     time.Duration
+	More         bool  // LastEvaluatedKey was returned
+	Err          error // nil on success
+}
+
+// Page is one page of a Query (or the single result of a GetItem).
+type Page struct {
+	Items            []Item
+	Count            int32
+	ScannedCount     int32
+	LastEvaluatedKey Item // nil when the query is complete
+	Request          Request
+}
