@@ -1,0 +1,307 @@
+package keys
+
+import (
+	"reflect"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// fuzzTokens are the pieces fuzzKeys builds keys from: delimiters, their byte
+// neighbours, and code points at the edges of each UTF-8 length, so shared
+// prefixes and boundary cases turn up far more often than from random bytes.
+var fuzzTokens = []string{
+	"A", "B", "ORDER", "S", "#", "$", "|", ":", "/", "~", "\x00", "\x7f",
+	"\u0080", "é", "\u00ff", "\u07ff", "\u0800", "\ud7ff", "\ue000", "\uffff",
+	"\U00010000", "\U0010FFFE", "\U0010FFFF", "日",
+}
+
+// fuzzKeys turns fuzz bytes into sort keys: bytes from 0xC0 up stand for the
+// delimiter, the others pick a token or (one value more) end the current key.
+func fuzzKeys(data []byte, delim string) []string {
+	var keys []string
+	var b strings.Builder
+	for _, c := range data {
+		if c >= 0xC0 {
+			b.WriteString(delim)
+			continue
+		}
+		i := int(c) % (len(fuzzTokens) + 1)
+		if i == len(fuzzTokens) {
+			keys = append(keys, b.String())
+			b.Reset()
+			continue
+		}
+		b.WriteString(fuzzTokens[i])
+	}
+	return append(keys, b.String())
+}
+
+// checkSkipScan simulates skip-scan in both directions over keys held in
+// DynamoDB's order and checks it finds exactly the groups GroupSortKeys finds.
+func checkSkipScan(t *testing.T, keys []string, delim string) {
+	t.Helper()
+	// Only valid UTF-8 can be a DynamoDB string key.
+	var sorted []string
+	for _, k := range keys {
+		if utf8.ValidString(k) {
+			sorted = append(sorted, k)
+		}
+	}
+	sort.Strings(sorted) // byte order, as DynamoDB sorts strings
+	n := len(sorted)
+
+	// Forward: Query with no condition, then SK >= start or SK > start, Limit 1.
+	want := GroupSortKeys(sorted, "S", delim)
+	got := []Group{}
+	for i := 0; i < n; {
+		k := sorted[i]
+		start, inclusive, ok := SkipPast(k, delim)
+		j := n
+		if ok {
+			if !utf8.ValidString(start) {
+				t.Fatalf("SkipPast(%q, %q) = %q, not valid UTF-8", k, delim, start)
+			}
+			j = sort.Search(n, func(x int) bool {
+				if inclusive {
+					return sorted[x] >= start
+				}
+				return sorted[x] > start
+			})
+		}
+		if j <= i {
+			t.Fatalf("SkipPast(%q, %q) = %q, %v: the scan goes back", k, delim, start, inclusive)
+		}
+		entity, prefix := EntityType(k, delim)
+		got = append(got, Group{Entity: entity, Prefix: prefix, Count: j - i, First: sorted[i], Last: sorted[j-1]})
+		i = j
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("forward skip-scan over %q (delim %q)\n got %+v\nwant %+v", sorted, delim, got, want)
+	}
+
+	// Backward: ScanIndexForward=false, then SK < prefix, Limit 1.
+	reversed := make([]string, n)
+	for i, k := range sorted {
+		reversed[n-1-i] = k
+	}
+	want = GroupSortKeys(reversed, "S", delim)
+	got = []Group{}
+	for i := n - 1; i >= 0; {
+		k := sorted[i]
+		entity, prefix := EntityType(k, delim)
+		j := sort.SearchStrings(sorted, prefix) // sorted[j-1] is the last key < prefix
+		if j > i {
+			t.Fatalf("key %q sorts before its prefix %q", k, prefix)
+		}
+		got = append(got, Group{Entity: entity, Prefix: prefix, Count: i - j + 1, First: sorted[i], Last: sorted[j]})
+		i = j - 1
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("backward skip-scan over %q (delim %q)\n got %+v\nwant %+v", reversed, delim, got, want)
+	}
+}
+
+// checkPages checks that grouping page by page and merging equals grouping all keys at once.
+func checkPages(t *testing.T, keys []string, keyType, delim string, cut int) {
+	t.Helper()
+	cut %= len(keys) + 1
+	want := GroupSortKeys(keys, keyType, delim)
+	got := MergeGroups(GroupSortKeys(keys[:cut], keyType, delim), GroupSortKeys(keys[cut:], keyType, delim))
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("pages %q + %q (%s, delim %q)\n got %+v\nwant %+v", keys[:cut], keys[cut:], keyType, delim, got, want)
+	}
+	total := 0
+	for _, g := range want {
+		total += g.Count
+	}
+	if total != len(keys) {
+		t.Fatalf("groups of %q count %d keys, want %d", keys, total, len(keys))
+	}
+}
+
+func FuzzSkipScan(f *testing.F) {
+	f.Add([]byte{}, "#")
+	f.Add([]byte{2, 0xC0, 0, 24, 2, 24, 2, 0xC0, 24, 2, 3, 0xC0, 1}, "#") // ORDER#A, ORDER, ORDER#, ORDERS#B
+	f.Add([]byte{0, 24, 0, 0xC0, 24, 0, 5, 1}, "#")                       // A, A#, A$B
+	f.Add([]byte{0, 0xC0, 22, 24, 0, 22, 0xC0, 24, 1}, "\U0010FFFF")
+	f.Add([]byte{0xC0, 0xC0, 0, 24, 0xC0, 24, 22, 0xC0, 0}, "\U0010FFFF")
+	f.Add([]byte{0, 0xC0, 0, 24, 0, 11, 24, 0, 12}, "\x7f")
+	f.Add([]byte{0, 0xC0, 24, 0, 10, 24, 0}, "\x00")
+	f.Add([]byte{0, 4, 1, 24, 0, 8, 1, 24, 0}, "")
+	f.Add([]byte{0, 0xC0, 1, 24, 0, 0xC0, 0xC0, 24, 0, 6, 1}, "::")
+	f.Add([]byte{17, 0xC0, 24, 16, 0xC0, 24, 18, 24, 19}, "\u00ff")
+	f.Fuzz(func(t *testing.T, data []byte, delim string) {
+		if !utf8.ValidString(delim) {
+			return // a delimiter the keys can not contain
+		}
+		keys := fuzzKeys(data, delim)
+		checkSkipScan(t, keys, delim)
+		checkPages(t, keys, "S", delim, len(data))
+		checkPages(t, keys, "N", delim, len(data))
+		checkPages(t, keys, "B", delim, len(data))
+	})
+}
+
+func FuzzSkipScanRaw(f *testing.F) {
+	f.Add("ORDER#2025-01-09#A11\nORDER#2025-03-01#A17\nPROFILE", "#")
+	f.Add("ORDER\nORDER#\nORDER#1\nORDERS#1\nORDER$", "#")
+	f.Add("PROFILE\nPROFILE#1\nPROFILE\x00\nPROFILEX", "#")
+	f.Add("a|b\na:b\na/b\n|", "|")
+	f.Add("\n#\n##\n#$", "#")
+	f.Fuzz(func(t *testing.T, text, delim string) {
+		keys := strings.Split(text, "\n")
+		checkSkipScan(t, keys, delim)
+		checkPages(t, keys, "S", delim, len(text))
+		d := InferDelimiter(keys)
+		if !slices.Contains(Delimiters, d) {
+			t.Fatalf("InferDelimiter(%q) = %q, not one of %q", keys, d, Delimiters)
+		}
+		for _, earlier := range Delimiters[:slices.Index(Delimiters, d)] {
+			for _, k := range keys {
+				if strings.Contains(k, earlier) {
+					t.Fatalf("InferDelimiter(%q) = %q, but %q appears in %q", keys, d, earlier, k)
+				}
+			}
+		}
+	})
+}
+
+func FuzzEntityType(f *testing.F) {
+	f.Add("ORDER#2025-03-01#A17", "#", "x")
+	f.Add("PROFILE", "#", "#1")
+	f.Add("a:::b", "::", ":")
+	f.Add("", "", "")
+	f.Fuzz(func(t *testing.T, key, delim, suffix string) {
+		entity, prefix := EntityType(key, delim)
+		if !strings.HasPrefix(key, prefix) || !strings.HasPrefix(prefix, entity) {
+			t.Fatalf("EntityType(%q, %q) = %q, %q: not prefixes of the key", key, delim, entity, prefix)
+		}
+		if delim == "" || !strings.Contains(key, delim) {
+			if entity != key || prefix != key {
+				t.Fatalf("EntityType(%q, %q) = %q, %q; want the key itself", key, delim, entity, prefix)
+			}
+			return
+		}
+		if prefix != entity+delim || strings.Contains(entity, delim) {
+			t.Fatalf("EntityType(%q, %q) = %q, %q: not text before the first delimiter", key, delim, entity, prefix)
+		}
+		// Every string in the begins_with range is of the same type, which is
+		// what makes a type one contiguous run of keys.
+		e, p := EntityType(prefix+suffix, delim)
+		if e != entity || p != prefix {
+			t.Fatalf("EntityType(%q, %q) = %q, %q; want %q, %q", prefix+suffix, delim, e, p, entity, prefix)
+		}
+	})
+}
+
+func FuzzNextPrefix(f *testing.F) {
+	f.Add("ORDER#", "ORDER$")
+	f.Add("a\xff", "b")
+	f.Add("\xff", "")
+	f.Add("", "x")
+	f.Add("é", "\xc3\xa9\xff")
+	f.Fuzz(func(t *testing.T, p, y string) {
+		next, ok := NextPrefix(p)
+		after := y > p && !strings.HasPrefix(y, p) // y sorts after every string starting with p
+		if !ok {
+			if strings.Trim(p, "\xff") != "" {
+				t.Fatalf("NextPrefix(%q) found nothing", p)
+			}
+			if after {
+				t.Fatalf("NextPrefix(%q) found nothing, but %q sorts after the range", p, y)
+			}
+			return
+		}
+		if !(p+y < next) {
+			t.Fatalf("NextPrefix(%q) = %q, not after %q", p, next, p+y)
+		}
+		if (y >= next) != after {
+			t.Fatalf("NextPrefix(%q) = %q: %q >= it is %v, but after the range is %v", p, next, y, y >= next, after)
+		}
+		if len(next) > len(p) {
+			t.Fatalf("NextPrefix(%q) = %q, longer than the prefix", p, next)
+		}
+	})
+}
+
+// probeRunes are code points at the edges of UTF-8 lengths and surrogates.
+var probeRunes = []rune{0, 0x7f, 0x80, 0x7ff, 0x800, 0xd7ff, 0xe000, 0xfffd, 0xffff, 0x10000, utf8.MaxRune}
+
+// incrementRunes is the rune-level description of NextValidPrefix for valid prefixes, as an oracle.
+func incrementRunes(p string) (string, bool) {
+	rs := []rune(p)
+	for len(rs) > 0 {
+		last := rs[len(rs)-1]
+		if last == utf8.MaxRune {
+			rs = rs[:len(rs)-1]
+			continue
+		}
+		last++
+		if last == 0xD800 {
+			last = 0xE000
+		}
+		rs[len(rs)-1] = last
+		return string(rs), true
+	}
+	return "", false
+}
+
+func FuzzNextValidPrefix(f *testing.F) {
+	f.Add("ORDER#", "ORDER$")
+	f.Add("\u00ff", "\xc3\xc0")
+	f.Add("x\ud7ff", "x\ue000")
+	f.Add("A\U0010FFFF", "A\U0010FFFF\x00")
+	f.Add("\U0010FFFF", "\U0010FFFF\U0010FFFF")
+	f.Add("\xf4\x8f\xbf", "")
+	f.Add("ab\xc3(", "ab\xc3\x80")
+	f.Add("a\xed\xa0\x80", "a\xed\x9f\xbf")
+	f.Fuzz(func(t *testing.T, p, y string) {
+		next, ok := NextValidPrefix(p)
+		after := y > p && !strings.HasPrefix(y, p)
+		if utf8.ValidString(p) {
+			want, wantOK := incrementRunes(p)
+			if next != want || ok != wantOK {
+				t.Fatalf("NextValidPrefix(%q) = %q, %v; want %q, %v", p, next, ok, want, wantOK)
+			}
+		}
+		if !ok {
+			if utf8.ValidString(y) && after {
+				t.Fatalf("NextValidPrefix(%q) found nothing, but %q is valid and sorts after the range", p, y)
+			}
+			return
+		}
+		if !utf8.ValidString(next) {
+			t.Fatalf("NextValidPrefix(%q) = %q, not valid UTF-8", p, next)
+		}
+		if !(next > p) || strings.HasPrefix(next, p) || !(p+y < next) {
+			t.Fatalf("NextValidPrefix(%q) = %q, not after every string starting with the prefix", p, next)
+		}
+		if utf8.ValidString(y) && after && y < next {
+			t.Fatalf("NextValidPrefix(%q) = %q, but valid %q is smaller and after the range", p, next, y)
+		}
+		// Probe the valid strings just below next: keep part of it, put a
+		// boundary code point (or the one before next's) there, then the
+		// maximum. Only near the end, where next differs from the prefix, so
+		// long inputs stay linear.
+		for i, c := range next + "\x00" {
+			if len(next)-i > 32 {
+				continue
+			}
+			probes := append([]rune{c - 1}, probeRunes...)
+			for _, r := range probes {
+				if !utf8.ValidRune(r) {
+					continue
+				}
+				for _, tail := range []string{"", "\U0010FFFF\U0010FFFF"} {
+					below := next[:i] + string(r) + tail
+					if below < next && below > p && !strings.HasPrefix(below, p) {
+						t.Fatalf("NextValidPrefix(%q) = %q, but valid %q is smaller and after the range", p, next, below)
+					}
+				}
+			}
+		}
+	})
+}

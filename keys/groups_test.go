@@ -1,0 +1,174 @@
+package keys
+
+import (
+	"reflect"
+	"testing"
+)
+
+func TestGroupSortKeys(t *testing.T) {
+	tests := []struct {
+		name    string
+		keys    []string
+		keyType string
+		delim   string
+		want    []Group
+	}{
+		{
+			name: "no keys", keyType: "S", delim: "#",
+			want: []Group{},
+		},
+		{
+			name:    "customer partition, forward",
+			keys:    []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "ORDER", Prefix: "ORDER#", Count: 2, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+				{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"},
+			},
+		},
+		{
+			name:    "customer partition, newest first",
+			keys:    []string{"PROFILE", "ORDER#2025-03-01#A17", "ORDER#2025-02-14#A15", "ORDER#2025-01-09#A11", "ITEM#A11#1"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"},
+				{Entity: "ORDER", Prefix: "ORDER#", Count: 3, First: "ORDER#2025-03-01#A17", Last: "ORDER#2025-01-09#A11"},
+				{Entity: "ITEM", Prefix: "ITEM#", Count: 1, First: "ITEM#A11#1", Last: "ITEM#A11#1"},
+			},
+		},
+		{
+			name:    "prefixes that are prefixes of each other",
+			keys:    []string{"ORDER", "ORDER#", "ORDER#1", "ORDERS#1", "ORDERS#2"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "ORDER", Prefix: "ORDER", Count: 1, First: "ORDER", Last: "ORDER"},
+				{Entity: "ORDER", Prefix: "ORDER#", Count: 2, First: "ORDER#", Last: "ORDER#1"},
+				{Entity: "ORDERS", Prefix: "ORDERS#", Count: 2, First: "ORDERS#1", Last: "ORDERS#2"},
+			},
+		},
+		{
+			name:    "a type seen again later joins its first group",
+			keys:    []string{"A#1", "B#1", "A#2"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "A", Prefix: "A#", Count: 2, First: "A#1", Last: "A#2"},
+				{Entity: "B", Prefix: "B#", Count: 1, First: "B#1", Last: "B#1"},
+			},
+		},
+		{
+			name:    "repeated sort keys, as on an index",
+			keys:    []string{"PROFILE", "PROFILE", "X#1", "X#1"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "PROFILE", Prefix: "PROFILE", Count: 2, First: "PROFILE", Last: "PROFILE"},
+				{Entity: "X", Prefix: "X#", Count: 2, First: "X#1", Last: "X#1"},
+			},
+		},
+		{
+			name:    "empty delimiter makes each value a type",
+			keys:    []string{"A#1", "A#2", "A#2"},
+			keyType: "S", delim: "",
+			want: []Group{
+				{Entity: "A#1", Prefix: "A#1", Count: 1, First: "A#1", Last: "A#1"},
+				{Entity: "A#2", Prefix: "A#2", Count: 2, First: "A#2", Last: "A#2"},
+			},
+		},
+		{
+			name:    "multi-byte text and empty entity",
+			keys:    []string{"#root", "日本#1", "日本#2"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "", Prefix: "#", Count: 1, First: "#root", Last: "#root"},
+				{Entity: "日本", Prefix: "日本#", Count: 2, First: "日本#1", Last: "日本#2"},
+			},
+		},
+		{
+			name:    "numbers form one group",
+			keys:    []string{"-3", "1.5", "1700000000000"},
+			keyType: "N", delim: "#",
+			want: []Group{{Entity: NumberEntity, Prefix: "", Count: 3, First: "-3", Last: "1700000000000"}},
+		},
+		{
+			name:    "numbers in reverse",
+			keys:    []string{"10", "2"},
+			keyType: "N", delim: "#",
+			want: []Group{{Entity: NumberEntity, Count: 2, First: "10", Last: "2"}},
+		},
+		{
+			name:    "binary forms one group, even with delimiter-like base64",
+			keys:    []string{"AAE=", "Iw==", "/w=="},
+			keyType: "B", delim: "/",
+			want: []Group{{Entity: BinaryEntity, Count: 3, First: "AAE=", Last: "/w=="}},
+		},
+		{
+			name: "no numbers", keyType: "N", delim: "#",
+			want: []Group{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := GroupSortKeys(tt.keys, tt.keyType, tt.delim)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("GroupSortKeys(%q, %q, %q)\n got %+v\nwant %+v", tt.keys, tt.keyType, tt.delim, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestMergeGroups(t *testing.T) {
+	order := func(count int, first, last string) Group {
+		return Group{Entity: "ORDER", Prefix: "ORDER#", Count: count, First: first, Last: last}
+	}
+	profile := Group{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"}
+	tests := []struct {
+		name       string
+		have, more []Group
+		want       []Group
+	}{
+		{"both empty", nil, nil, []Group{}},
+		{"first page", nil, []Group{order(2, "ORDER#1", "ORDER#2")}, []Group{order(2, "ORDER#1", "ORDER#2")}},
+		{"empty later page", []Group{profile}, []Group{}, []Group{profile}},
+		{
+			"type continues across pages",
+			[]Group{order(2, "ORDER#1", "ORDER#2")},
+			[]Group{order(3, "ORDER#3", "ORDER#5"), profile},
+			[]Group{order(5, "ORDER#1", "ORDER#5"), profile},
+		},
+		{
+			"same entity, other prefix, stays apart",
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
+			[]Group{profile},
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}, profile},
+		},
+		{
+			"numbers",
+			[]Group{{Entity: NumberEntity, Count: 2, First: "1", Last: "2"}},
+			[]Group{{Entity: NumberEntity, Count: 1, First: "3", Last: "3"}},
+			[]Group{{Entity: NumberEntity, Count: 3, First: "1", Last: "3"}},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var before []Group
+			before = append(before, tt.have...)
+			got := MergeGroups(tt.have, tt.more)
+			if !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("MergeGroups\n got %+v\nwant %+v", got, tt.want)
+			}
+			if !reflect.DeepEqual(tt.have, before) {
+				t.Errorf("MergeGroups modified have: %+v, was %+v", tt.have, before)
+			}
+		})
+	}
+}
+
+func TestMergeGroupsMatchesGroupingAllKeys(t *testing.T) {
+	all := []string{"PROFILE", "ORDER#2025-03-01#A17", "ORDER#2025-02-14#A15", "ORDER#2025-01-09#A11", "ITEM#A11#2", "ITEM#A11#1", "ADDR#home"}
+	want := GroupSortKeys(all, "S", "#")
+	for cut := 0; cut <= len(all); cut++ {
+		got := MergeGroups(GroupSortKeys(all[:cut], "S", "#"), GroupSortKeys(all[cut:], "S", "#"))
+		if !reflect.DeepEqual(got, want) {
+			t.Errorf("pages split at %d\n got %+v\nwant %+v", cut, got, want)
+		}
+	}
+}

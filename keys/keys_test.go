@@ -1,0 +1,62 @@
+package keys
+
+import "testing"
+
+func TestInferDelimiter(t *testing.T) {
+	tests := []struct {
+		name string
+		keys []string
+		want string
+	}{
+		{"no keys", nil, "#"},
+		{"no delimiter anywhere", []string{"PROFILE", "SETTINGS"}, "#"},
+		{"hash", []string{"ORDER#2025-03-01#A17", "PROFILE"}, "#"},
+		{"pipe", []string{"ORDER|A17", "PROFILE"}, "|"},
+		{"colon", []string{"PROFILE", "ORDER:A17"}, ":"},
+		{"slash", []string{"docs/readme"}, "/"},
+		{"hash beats colon in a timestamp", []string{"ORDER#2025-03-01T10:00:00"}, "#"},
+		{"hash in a later key still wins", []string{"a:b", "c/d", "e|f", "g#h"}, "#"},
+		{"pipe beats colon and slash", []string{"a:b/c", "d|e"}, "|"},
+		{"colon beats slash", []string{"a/b", "c:d"}, ":"},
+		{"empty key", []string{""}, "#"},
+		{"delimiter alone", []string{"/"}, "/"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := InferDelimiter(tt.keys); got != tt.want {
+				t.Errorf("InferDelimiter(%q) = %q, want %q", tt.keys, got, tt.want)
+			}
+		})
+	}
+}
+
+func TestEntityType(t *testing.T) {
+	tests := []struct {
+		key, delim         string
+		wantEntity, wantPx string
+	}{
+		{"ORDER#2025-03-01#A17", "#", "ORDER", "ORDER#"},
+		{"PROFILE", "#", "PROFILE", "PROFILE"},
+		{"PROFILE#1", "#", "PROFILE", "PROFILE#"},
+		{"ORDER#", "#", "ORDER", "ORDER#"},
+		{"#x", "#", "", "#"},
+		{"#", "#", "", "#"},
+		{"", "#", "", ""},
+		{"ORDER|A17", "|", "ORDER", "ORDER|"},
+		{"ORDER|A17", "#", "ORDER|A17", "ORDER|A17"},
+		{"ORDER#A17", "", "ORDER#A17", "ORDER#A17"},
+		{"", "", "", ""},
+		{"a::b::c", "::", "a", "a::"},
+		{"a:::b", "::", "a", "a::"},
+		{"ZEIT→2025→x", "→", "ZEIT", "ZEIT→"},
+		{"日本#東京", "#", "日本", "日本#"},
+		{"A\U0010FFFFB", "\U0010FFFF", "A", "A\U0010FFFF"},
+		{"\U0010FFFF\U0010FFFF", "\U0010FFFF", "", "\U0010FFFF"},
+	}
+	for _, tt := range tests {
+		entity, prefix := EntityType(tt.key, tt.delim)
+		if entity != tt.wantEntity || prefix != tt.wantPx {
+			t.Errorf("EntityType(%q, %q) = %q, %q; want %q, %q", tt.key, tt.delim, entity, prefix, tt.wantEntity, tt.wantPx)
+		}
+	}
+}
