@@ -1,0 +1,325 @@
+// Seeding: creating a table and loading items into it. This file holds the
+// ONLY code in dynascope that writes to DynamoDB; everything else reads. The
+// writes go through WriteAPI, which nothing but this file takes, so the
+// read-only guarantee of the explorer is a matter of types, not of care.
+
+package dynamo
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// IsEmpty tells whether the table holds no items. It reads at most a few
+// one-item Scan pages, so it is cheap on tables of any size. When those pages
+// decide nothing it answers false: a table is only called empty when DynamoDB
+// said the scan was complete.
+func IsEmpty(ctx context.Context, api API, table string) (bool, error) {
+	var start Item
+	for range maxEmptyScanPages {
+		cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
+		// Select=COUNT keeps the response small without our having to know
+		// the key names for a projection.
+		out, err := api.Scan(cctx, &dynamodb.ScanInput{
+			TableName:         aws.String(table),
+			Limit:             aws.Int32(1),
+			Select:            types.SelectCount,
+			ExclusiveStartKey: start,
+		})
+		cancel()
+		if err != nil {
+			return false, Explain(err, "scan table "+table, sdkEndpoint(api))
+		}
+		if out.Count > 0 || out.ScannedCount > 0 {
+			return false, nil
+		}
+		if len(out.LastEvaluatedKey) == 0 {
+			return true, nil
+		}
+		start = out.LastEvaluatedKey
+	}
+	return false, nil
+}
+
+// batchWriteLimit is DynamoDB's limit on requests in one BatchWriteItem.
+const batchWriteLimit = 25
+
+// seedWorkers is how many batches are in flight at once: enough to hide the
+// round trip, few enough not to provoke throttling on a fresh on-demand table.
+const seedWorkers = 4
+
+// seedRetryPolicy bounds the retries of unprocessed items.
+type seedRetryPolicy struct {
+	attempts int           // BatchWriteItem calls per chunk, the first included
+	base     time.Duration // the first backoff; it doubles each time
+	max      time.Duration // the cap on one backoff
+}
+
+var defaultSeedRetry = seedRetryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * time.Second}
+
+// SeedOptions tune Seed.
+type SeedOptions struct {
+	// Force writes into a table that already holds items.
+	Force bool
+	// Progress, when set, is called after each batch with the items written
+	// so far and the total. Calls come from worker goroutines one at a time,
+	// and written never decreases.
+	Progress func(written, total int)
+
+	retry seedRetryPolicy // zero means defaultSeedRetry; tests shorten it
+}
+
+// SeedResult reports what Seed did.
+type SeedResult struct {
+	Written    int           // items DynamoDB accepted
+	Duplicates int           // input items dropped because a later one had the same key
+	Batches    int           // BatchWriteItem requests sent, retries included
+	Retries    int           // of those, requests that resent unprocessed items
+	WCU        float64       // write capacity consumed, as DynamoDB reported it
+	Duration   time.Duration // wall time of the writes
+}
+
+// Seed writes items into an existing table with BatchWriteItem, 25 at a time
+// and a few batches in parallel, resending what DynamoDB leaves unprocessed
+// with jittered exponential backoff. It refuses a table that already holds
+// items unless o.Force is set: seeding is for fresh tables, and overwriting
+// someone's items by accident cannot be undone. Items with the same primary
+// key are written once, the last one winning, because DynamoDB rejects a
+// batch that names a key twice.
+func Seed(ctx context.Context, api WriteAPI, table string, items []Item, o SeedOptions) (SeedResult, error) {
+	var res SeedResult
+	what := "seed table " + table
+	d, err := describeRaw(ctx, api, table)
+	if err != nil {
+		return res, Explain(err, what, sdkEndpoint(api))
+	}
+	t := tableFromDescription(d)
+	items, dups, err := dedupeByKey(t, items)
+	if err != nil {
+		return res, err
+	}
+	res.Duplicates = dups
+	if !o.Force {
+		empty, err := IsEmpty(ctx, api, table)
+		if err != nil {
+			return res, err
+		}
+		if !empty {
+			return res, &UserError{Msg: fmt.Sprintf("table %s already holds items; pass --force to write into it anyway.", table)}
+		}
+	}
+	if o.retry.attempts == 0 {
+		o.retry = defaultSeedRetry
+	}
+
+	began := time.Now()
+
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	chunks := make(chan []Item)
+	var (
+		mu       sync.Mutex
+		firstErr error
+		wg       sync.WaitGroup
+	)
+	fail := func(err error) {
+		mu.Lock()
+		if firstErr == nil {
+			firstErr = err
+		}
+		mu.Unlock()
+		cancel()
+	}
+	for range seedWorkers {
+		wg.Go(func() {
+			for chunk := range chunks {
+				st, err := writeSeedChunk(ctx, api, table, chunk, o.retry)
+				mu.Lock()
+				res.Written += st.written
+				res.Batches += st.batches
+				res.Retries += st.batches - min(st.batches, 1)
+				res.WCU += st.wcu
+				if o.Progress != nil && st.written > 0 {
+					o.Progress(res.Written, len(items))
+				}
+				mu.Unlock()
+				if err != nil {
+					fail(err)
+				}
+			}
+		})
+	}
+feed:
+	for i := 0; i < len(items); i += batchWriteLimit {
+		select {
+		case chunks <- items[i:min(i+batchWriteLimit, len(items))]:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(chunks)
+	wg.Wait()
+	res.Duration = time.Since(began)
+	if firstErr == nil && res.Written < len(items) && ctx.Err() != nil {
+		firstErr = Explain(ctx.Err(), what, sdkEndpoint(api))
+	}
+	if firstErr != nil {
+		return res, firstErr
+	}
+	return res, nil
+}
+
+type seedChunkStats struct {
+	written int
+	batches int
+	wcu     float64
+}
+
+// writeSeedChunk writes up to 25 items, resending the unprocessed ones until none
+// are left or the attempts run out.
+func writeSeedChunk(ctx context.Context, api WriteAPI, table string, chunk []Item, p seedRetryPolicy) (seedChunkStats, error) {
+	var st seedChunkStats
+	reqs := make([]types.WriteRequest, len(chunk))
+	for i, it := range chunk {
+		reqs[i] = types.WriteRequest{PutRequest: &types.PutRequest{Item: it}}
+	}
+	for attempt := 0; ; attempt++ {
+		if attempt > 0 {
+			// Full jitter: a random wait up to the doubled backoff, so
+			// parallel workers that were throttled together do not come
+			// back together.
+			backoff := min(p.base<<(attempt-1), p.max)
+			wait := time.Duration(rand.Int64N(int64(backoff))) + time.Millisecond
+			select {
+			case <-ctx.Done():
+				return st, Explain(ctx.Err(), "seed table "+table, sdkEndpoint(api))
+			case <-time.After(wait):
+			}
+		}
+		cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
+		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{
+			RequestItems:           map[string][]types.WriteRequest{table: reqs},
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
+		})
+		cancel()
+		st.batches++
+		if err != nil {
+			return st, Explain(err, "seed table "+table, sdkEndpoint(api))
+		}
+		for _, cc := range out.ConsumedCapacity {
+			st.wcu += aws.ToFloat64(cc.CapacityUnits)
+		}
+		left := out.UnprocessedItems[table]
+		st.written += len(reqs) - len(left)
+		if len(left) == 0 {
+			return st, nil
+		}
+		if attempt+1 >= p.attempts {
+			noun := "items"
+			if len(left) == 1 {
+				noun = "item"
+			}
+			return st, &UserError{Msg: fmt.Sprintf("seed table %s: DynamoDB left %d %s unprocessed after %d attempts; the table is throttling writes, wait and retry with --force.", table, len(left), noun, p.attempts)}
+		}
+		reqs = left
+	}
+}
+
+// dedupe checks that every item carries the table's key with the right types
+// and keeps one item per primary key: the last one, in the place of the first.
+func dedupeByKey(t Table, items []Item) ([]Item, int, error) {
+	out := make([]Item, 0, len(items))
+	seen := make(map[string]int, len(items))
+	for i, it := range items {
+		k, err := itemKeyString(t, it)
+		if err != nil {
+			return nil, 0, &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", i+1, t.Name, err)}
+		}
+		if j, ok := seen[k]; ok {
+			out[j] = it
+			continue
+		}
+		seen[k] = len(out)
+		out = append(out, it)
+	}
+	return out, len(items) - len(out), nil
+}
+
+// primaryKey renders an item's key as a map key, typed so that S "1" and
+// N "1" differ.
+func itemKeyString(t Table, it Item) (string, error) {
+	var b strings.Builder
+	for _, k := range []*KeyAttr{&t.PK, t.SK} {
+		if k == nil {
+			continue
+		}
+		av, ok := it[k.Name]
+		if !ok {
+			return "", fmt.Errorf("it has no key attribute %s", k.Name)
+		}
+		typ := ""
+		switch av.(type) {
+		case *types.AttributeValueMemberS:
+			typ = "S"
+		case *types.AttributeValueMemberN:
+			typ = "N"
+		case *types.AttributeValueMemberB:
+			typ = "B"
+		}
+		if typ != k.Type {
+			return "", fmt.Errorf("its key attribute %s must be of type %s", k.Name, k.Type)
+		}
+		s := KeyString(av)
+		fmt.Fprintf(&b, "%s%d:%s", typ, len(s), s)
+	}
+	return b.String(), nil
+}
+
+// maxJSONLLine bounds one JSONL line: an item is at most 400 KB, and its DynamoDB
+// JSON with type tags and escapes can be several times that.
+const maxJSONLLine = 16 << 20
+
+// ReadJSONL reads items in DynamoDB JSON, one per line, as `aws dynamodb
+// scan` output turned into lines would give them. Blank lines are skipped;
+// an error names the line it is on.
+func ReadJSONL(r io.Reader) ([]Item, error) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
+	var items []Item
+	n := 0
+	for sc.Scan() {
+		n++
+		line := sc.Bytes()
+		if n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+		}
+		line = bytes.TrimSpace(line)
+		if len(line) == 0 {
+			continue
+		}
+		it, err := ParseDynamoJSON(line)
+		if err != nil {
+			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
+		}
+		items = append(items, it)
+	}
+	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, &UserError{Msg: fmt.Sprintf("line %d: longer than %d MB, far beyond DynamoDB's 400 KB item limit.", n+1, maxJSONLLine>>20), Err: err}
+		}
+		return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n+1, err), Err: err}
+	}
+	return items, nil
+}

@@ -1,0 +1,490 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"dynascope/dynamo/dynamotest"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// seedTable creates a uniquely named table from spec through EnsureTable and
+// deletes it when the test ends.
+func seedTable(t *testing.T, api *dynamodb.Client, spec TableSpec) string {
+	t.Helper()
+	spec.Name = dynamotest.UniqueName("seed")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(spec.Name)})
+		if err != nil && !isTableNotFound(err) {
+			t.Errorf("delete table %s: %v", spec.Name, err)
+		}
+	})
+	created, err := EnsureTable(ctx, api, spec)
+	if err != nil {
+		t.Fatalf("EnsureTable(%s): %v", spec.Name, err)
+	}
+	if !created {
+		t.Fatalf("EnsureTable(%s) did not create the table", spec.Name)
+	}
+	return spec.Name
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func simpleItems(n int, pk string) []Item {
+	items := make([]Item, n)
+	for i := range items {
+		items[i] = Item{"PK": demoS(pk), "SK": demoS(fmt.Sprintf("ITEM#%04d", i)), "n": demoInt(i)}
+	}
+	return items
+}
+
+func countItems(t *testing.T, api API, table string) int {
+	t.Helper()
+	n := 0
+	var start Item
+	for {
+		out, err := api.Scan(testCtx(t), &dynamodb.ScanInput{TableName: aws.String(table), Select: types.SelectCount, ExclusiveStartKey: start})
+		if err != nil {
+			t.Fatalf("scan %s: %v", table, err)
+		}
+		n += int(out.Count)
+		if len(out.LastEvaluatedKey) == 0 {
+			return n
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+func TestEnsureTableCreatesWithGSIAndIsIdempotent(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	spec := DemoTableSpec("")
+	name := seedTable(t, api, spec)
+	spec.Name = name
+
+	out, err := api.DescribeTable(testCtx(t), &dynamodb.DescribeTableInput{TableName: aws.String(name)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := out.Table
+	if d.TableStatus != types.TableStatusActive {
+		t.Errorf("status %s; want ACTIVE", d.TableStatus)
+	}
+	if d.BillingModeSummary == nil || d.BillingModeSummary.BillingMode != types.BillingModePayPerRequest {
+		t.Errorf("billing mode %+v; want PAY_PER_REQUEST", d.BillingModeSummary)
+	}
+	tbl := tableFromDescription(d)
+	if got := (KeySchema{PK: tbl.PK, SK: tbl.SK}).KeyText(); got != "PK S / SK S" {
+		t.Errorf("table key %q; want PK S / SK S", got)
+	}
+	ix, ok := tbl.IndexByName("GSI1")
+	if !ok {
+		t.Fatalf("no GSI1; indexes %+v", tbl.Indexes)
+	}
+	if got := (KeySchema{PK: ix.PK, SK: ix.SK}).KeyText(); ix.Kind != GSI || got != "GSI1PK S / GSI1SK S" || ix.Projection != "ALL" {
+		t.Errorf("GSI1 is %s %q projection %s; want GSI GSI1PK S / GSI1SK S projection ALL", ix.Kind, got, ix.Projection)
+	}
+
+	created, err := EnsureTable(testCtx(t), api, spec)
+	if err != nil || created {
+		t.Errorf("second EnsureTable = %v, %v; want false, nil", created, err)
+	}
+}
+
+func TestEnsureTableRejectsDifferentKeys(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	name := seedTable(t, api, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+	tests := []struct {
+		spec TableSpec
+		want string
+	}{
+		{TableSpec{Name: name, PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "N"}},
+			"table " + name + " already exists with key PK S / SK S, not PK S / SK N; pick another --table or delete it first."},
+		{TableSpec{Name: name, PK: KeyAttr{Name: "PK", Type: "S"}},
+			"table " + name + " already exists with key PK S / SK S, not PK S; pick another --table or delete it first."},
+		{DemoTableSpec(name),
+			"table " + name + " already exists without the index GSI1; pick another --table or add the index."},
+	}
+	for _, tc := range tests {
+		created, err := EnsureTable(testCtx(t), api, tc.spec)
+		var ue *UserError
+		if created || !errors.As(err, &ue) || ue.Msg != tc.want {
+			t.Errorf("EnsureTable(%+v) = %v, %v;\nwant false and %q", tc.spec, created, err, tc.want)
+		}
+	}
+}
+
+func TestTableSpecCreateInput(t *testing.T) {
+	t.Parallel()
+	in, err := DemoTableSpec("App").createInput()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var defs []string
+	for _, d := range in.AttributeDefinitions {
+		defs = append(defs, aws.ToString(d.AttributeName)+" "+string(d.AttributeType))
+	}
+	if want := []string{"PK S", "SK S", "GSI1PK S", "GSI1SK S"}; !slices.Equal(defs, want) {
+		t.Errorf("attribute definitions %q; want %q", defs, want)
+	}
+	if in.BillingMode != types.BillingModePayPerRequest || len(in.GlobalSecondaryIndexes) != 1 ||
+		in.GlobalSecondaryIndexes[0].Projection.ProjectionType != types.ProjectionTypeAll {
+		t.Errorf("create input %+v; want on-demand with GSI1 projecting ALL", in)
+	}
+
+	bad := []struct {
+		spec TableSpec
+		want string
+	}{
+		{TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}}, "no table name given; pass --table."},
+		{TableSpec{Name: "T", PK: KeyAttr{Name: "PK", Type: "X"}}, `the partition key PK of table T has type "X"; use S, N or B.`},
+		{TableSpec{Name: "T", PK: KeyAttr{Name: "PK", Type: "S"}, GSIs: []Index{{Name: "G", PK: KeyAttr{Name: "PK", Type: "N"}}}},
+			"table T uses attribute PK as a key with two types (S and N); give it one."},
+	}
+	for _, tc := range bad {
+		err := tc.spec.validate()
+		if err == nil {
+			_, err = tc.spec.createInput()
+		}
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("spec %+v: error %v; want %q", tc.spec, err, tc.want)
+		}
+	}
+}
+
+func TestSeedDemo(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := seedTable(t, api, DemoTableSpec(""))
+	items := DemoItems()
+
+	var calls, last int
+	res, err := Seed(testCtx(t), api, table, items, SeedOptions{Progress: func(written, total int) {
+		calls++
+		if written < last || total != len(items) {
+			t.Errorf("progress went %d -> %d of %d", last, written, total)
+		}
+		last = written
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("seeded %d demo items in %s: %d batches, %d retries, %.1f WCU", res.Written, res.Duration.Round(time.Millisecond), res.Batches, res.Retries, res.WCU)
+	wantBatches := (len(items) + 24) / 25
+	if res.Written != len(items) || res.Duplicates != 0 || res.Batches < wantBatches || res.WCU <= 0 {
+		t.Errorf("result %+v; want %d written in at least %d batches with WCU reported", res, len(items), wantBatches)
+	}
+	if last != len(items) || calls != wantBatches {
+		t.Errorf("progress called %d times ending at %d; want %d calls ending at %d", calls, last, wantBatches, len(items))
+	}
+
+	c := NewWithAPI(api, Options{Endpoint: dynamotest.Endpoint(t)})
+	t.Run("customer with orders", func(t *testing.T) {
+		p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: DemoPartition})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var sks []string
+		for _, it := range p.Items {
+			sks = append(sks, demoString(it, "SK"))
+		}
+		if want := []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"}; !slices.Equal(sks, want) || p.LastEvaluatedKey != nil {
+			t.Errorf("Query %s = %q (more: %v); want %q", DemoPartition, sks, p.LastEvaluatedKey != nil, want)
+		}
+	})
+	t.Run("latest order", func(t *testing.T) {
+		p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: DemoPartition,
+			SK: SKCond{Op: SKBeginsWith, Values: []string{"ORDER#"}}, Reverse: true, Limit: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != 1 || KeyString(p.Items[0]["total"]) != "35" || p.Request.Capacity.Total != 0.5 {
+			t.Errorf("latest order: %d items, first %v, capacity %+v; want one item with total 35 costing 0.5", len(p.Items), p.Items, p.Request.Capacity)
+		}
+	})
+	t.Run("big customer spans pages", func(t *testing.T) {
+		var start Item
+		pages, count := 0, 0
+		for {
+			p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: demoBigCustomer, StartKey: start})
+			if err != nil {
+				t.Fatal(err)
+			}
+			pages++
+			count += len(p.Items)
+			if p.LastEvaluatedKey == nil {
+				break
+			}
+			start = p.LastEvaluatedKey
+		}
+		t.Logf("Query %s: %d items in %d pages", demoBigCustomer, count, pages)
+		if count != demoBigOrders+1 || pages < 2 {
+			t.Errorf("Query %s read %d items in %d pages; want %d items over 2 or more pages", demoBigCustomer, count, pages, demoBigOrders+1)
+		}
+	})
+	t.Run("open orders per warehouse", func(t *testing.T) {
+		want := 0
+		for _, it := range items {
+			if demoString(it, "GSI1PK") == "WH#3" {
+				want++
+			}
+		}
+		p, err := c.Query(testCtx(t), QueryInput{Table: table, Index: "GSI1", PK: "WH#3"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(p.Items) != want || want == 0 {
+			t.Errorf("GSI1 WH#3 holds %d items; want the %d open orders", len(p.Items), want)
+		}
+		for _, it := range p.Items {
+			if demoString(it, "status") != "OPEN" {
+				t.Errorf("GSI1 holds %s with status %s", demoString(it, "SK"), demoString(it, "status"))
+			}
+		}
+	})
+}
+
+func TestSeedRefusesNonEmptyTable(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := seedTable(t, api, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+
+	empty, err := IsEmpty(testCtx(t), api, table)
+	if err != nil || !empty {
+		t.Fatalf("IsEmpty of a new table = %v, %v; want true", empty, err)
+	}
+	if _, err := Seed(testCtx(t), api, table, simpleItems(3, "A"), SeedOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	empty, err = IsEmpty(testCtx(t), api, table)
+	if err != nil || empty {
+		t.Fatalf("IsEmpty after seeding = %v, %v; want false", empty, err)
+	}
+
+	_, err = Seed(testCtx(t), api, table, simpleItems(3, "B"), SeedOptions{})
+	var ue *UserError
+	want := "table " + table + " already holds items; pass --force to write into it anyway."
+	if !errors.As(err, &ue) || ue.Msg != want {
+		t.Errorf("Seed into a non-empty table: %v; want %q", err, want)
+	}
+	if n := countItems(t, api, table); n != 3 {
+		t.Errorf("refused Seed left %d items; want the 3 already there", n)
+	}
+
+	res, err := Seed(testCtx(t), api, table, simpleItems(3, "B"), SeedOptions{Force: true})
+	if err != nil || res.Written != 3 {
+		t.Errorf("Seed with Force = %+v, %v; want 3 written", res, err)
+	}
+	if n := countItems(t, api, table); n != 6 {
+		t.Errorf("after a forced Seed the table holds %d items; want 6", n)
+	}
+}
+
+func TestSeedMissingTable(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	_, err := Seed(testCtx(t), api, dynamotest.UniqueName("missing"), simpleItems(1, "A"), SeedOptions{})
+	var ue *UserError
+	if !errors.As(err, &ue) || !strings.Contains(ue.Msg, "does not exist") || !isTableNotFound(err) {
+		t.Errorf("Seed into a missing table: %v; want a sentence saying it does not exist", err)
+	}
+}
+
+func TestSeedDedupesAndChecksKeys(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := seedTable(t, api, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+
+	items := simpleItems(5, "A")
+	dup := Item{"PK": demoS("A"), "SK": demoS("ITEM#0001"), "n": demoS("second")}
+	items = append(items, dup)
+	// Without dedupe DynamoDB rejects the whole batch: "Provided list of
+	// item keys contains duplicates".
+	res, err := Seed(testCtx(t), api, table, items, SeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written != 5 || res.Duplicates != 1 || res.Batches != 1 {
+		t.Errorf("result %+v; want 5 written, 1 duplicate, 1 batch", res)
+	}
+	out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(table), Key: Item{"PK": demoS("A"), "SK": demoS("ITEM#0001")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := demoString(out.Item, "n"); got != "second" {
+		t.Errorf("the duplicate key holds n=%q; want the last write, \"second\"", got)
+	}
+
+	for _, tc := range []struct {
+		item Item
+		want string
+	}{
+		{Item{"PK": demoS("A")}, "item 2 cannot go into table " + table + ": it has no key attribute SK."},
+		{Item{"PK": demoN("1"), "SK": demoS("x")}, "item 2 cannot go into table " + table + ": its key attribute PK must be of type S."},
+	} {
+		_, err := Seed(testCtx(t), api, table, []Item{items[0], tc.item}, SeedOptions{Force: true})
+		if err == nil || err.Error() != tc.want {
+			t.Errorf("Seed(%v): %v; want %q", tc.item, err, tc.want)
+		}
+	}
+}
+
+// flakyWrites is a fault injector around the real DynamoDB Local client: it
+// withholds some write requests from the engine and hands them back as
+// UnprocessedItems, as DynamoDB does when it throttles part of a batch.
+type flakyWrites struct {
+	*dynamodb.Client
+	mu      sync.Mutex
+	calls   int
+	drop    int // requests withheld per faulty call
+	faulty  int // how many calls are faulty; <0 for all
+	dropped int
+}
+
+func (f *flakyWrites) BatchWriteItem(ctx context.Context, in *dynamodb.BatchWriteItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.BatchWriteItemOutput, error) {
+	f.mu.Lock()
+	f.calls++
+	faulty := f.faulty < 0 || f.calls <= f.faulty
+	f.mu.Unlock()
+	if !faulty {
+		return f.Client.BatchWriteItem(ctx, in, optFns...)
+	}
+	send := map[string][]types.WriteRequest{}
+	held := map[string][]types.WriteRequest{}
+	for table, reqs := range in.RequestItems {
+		k := min(f.drop, len(reqs))
+		send[table], held[table] = reqs[:len(reqs)-k], reqs[len(reqs)-k:]
+		f.mu.Lock()
+		f.dropped += k
+		f.mu.Unlock()
+	}
+	cp := *in
+	cp.RequestItems = send
+	out := &dynamodb.BatchWriteItemOutput{}
+	if len(send[firstKey(send)]) > 0 {
+		var err error
+		if out, err = f.Client.BatchWriteItem(ctx, &cp, optFns...); err != nil {
+			return nil, err
+		}
+	}
+	if out.UnprocessedItems == nil {
+		out.UnprocessedItems = map[string][]types.WriteRequest{}
+	}
+	for table, reqs := range held {
+		out.UnprocessedItems[table] = append(out.UnprocessedItems[table], reqs...)
+	}
+	return out, nil
+}
+
+func firstKey[V any](m map[string]V) string {
+	for k := range m {
+		return k
+	}
+	return ""
+}
+
+func TestSeedRetriesUnprocessedItems(t *testing.T) {
+	t.Parallel()
+	sdk := dynamotest.SDK(t)
+	table := seedTable(t, sdk, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+	api := &flakyWrites{Client: sdk, drop: 7, faulty: 3}
+
+	items := simpleItems(120, "A") // 5 chunks
+	res, err := Seed(testCtx(t), api, table, items, SeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written != len(items) || res.Retries < 3 || res.Batches != 5+res.Retries {
+		t.Errorf("result %+v; want all %d written with at least 3 retries", res, len(items))
+	}
+	if api.dropped != 21 {
+		t.Errorf("the injector withheld %d requests; want 21", api.dropped)
+	}
+	if n := countItems(t, sdk, table); n != len(items) {
+		t.Errorf("the table holds %d items; want %d", n, len(items))
+	}
+}
+
+func TestSeedGivesUpOnPersistentUnprocessedItems(t *testing.T) {
+	t.Parallel()
+	sdk := dynamotest.SDK(t)
+	table := seedTable(t, sdk, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+	api := &flakyWrites{Client: sdk, drop: 1, faulty: -1}
+
+	o := SeedOptions{retry: seedRetryPolicy{attempts: 3, base: time.Millisecond, max: 4 * time.Millisecond}}
+	res, err := Seed(testCtx(t), api, table, simpleItems(10, "A"), o)
+	want := "seed table " + table + ": DynamoDB left 1 item unprocessed after 3 attempts; the table is throttling writes, wait and retry with --force."
+	if err == nil || err.Error() != want {
+		t.Fatalf("Seed: %v; want %q", err, want)
+	}
+	if res.Written != 9 || res.Batches != 3 || res.Retries != 2 {
+		t.Errorf("result %+v; want 9 written in 3 batches, 2 of them retries", res)
+	}
+}
+
+func TestSeedStopsWhenCancelled(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := seedTable(t, api, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
+
+	ctx, cancel := context.WithCancel(testCtx(t))
+	items := simpleItems(2000, "A") // 80 chunks
+	res, err := Seed(ctx, api, table, items, SeedOptions{Progress: func(written, total int) { cancel() }})
+	var ue *UserError
+	if !errors.As(err, &ue) || !errors.Is(err, context.Canceled) || !strings.HasSuffix(ue.Msg, "cancelled.") {
+		t.Errorf("Seed cancelled: %v; want a cancelled sentence", err)
+	}
+	if res.Written >= len(items) || res.Written == 0 {
+		t.Errorf("cancelled Seed wrote %d of %d; want some but not all", res.Written, len(items))
+	}
+}
+
+func TestReadJSONL(t *testing.T) {
+	t.Parallel()
+	in := "\ufeff" + `{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Ann"}}` + "\n\n  \r\n" +
+		`{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"},"total":{"N":"35"}}` + "\r\n"
+	items, err := ReadJSONL(strings.NewReader(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(items) != 2 || demoString(items[0], "name") != "Ann" || KeyString(items[1]["total"]) != "35" {
+		t.Fatalf("ReadJSONL gave %v; want Ann's profile and order A17", items)
+	}
+
+	for _, tc := range []struct{ in, prefix string }{
+		{`{"PK":{"S":"a"}}` + "\n\n" + `{"PK":{"S":"b"}` + "\n", "line 3: "},
+		{`{"PK":{"S":"a"}}` + "\n" + `{"PK":{"X":"b"}}`, "line 2: "},
+		{"not json", "line 1: "},
+	} {
+		_, err := ReadJSONL(strings.NewReader(tc.in))
+		var ue *UserError
+		if !errors.As(err, &ue) || !strings.HasPrefix(ue.Msg, tc.prefix) || len(ue.Msg) <= len(tc.prefix) {
+			t.Errorf("ReadJSONL(%q): %v; want an error starting %q", tc.in, err, tc.prefix)
+		}
+	}
+
+	long := strings.Repeat(" ", maxJSONLLine+1)
+	_, err = ReadJSONL(strings.NewReader("{}\n" + long))
+	if err == nil || !strings.HasPrefix(err.Error(), "line 2: longer than 16 MB") {
+		t.Errorf("ReadJSONL of an overlong line: %v; want it named as line 2", err)
+	}
+}
