@@ -1,0 +1,207 @@
+package dynamo
+
+import (
+	"context"
+	"strings"
+
+	"dynascope/keys"
+)
+
+// DiscoverInput names the partition whose entity types are wanted.
+type DiscoverInput struct {
+	Table, Index string
+	PK           string
+	Delimiter    string // "" infers it from the first sort key found
+	Reverse      bool   // walk from the last type to the first
+	Consistent   bool
+	Count        bool // also count each type exactly (reads every item of it)
+}
+
+// Discovery is what a skip-scan found: the entity types in sort-key order (or
+// reverse), and every request it took. Counts are -1 unless counted.
+type Discovery struct {
+	KeyType   string // the sort key's type; "" when the table or index has none
+	Delimiter string
+	Groups    []keys.Group
+	Requests  []Request
+}
+
+// Capacity sums the consumed capacity of every request of the discovery.
+func (d Discovery) Capacity() Capacity {
+	var c Capacity
+	for _, r := range d.Requests {
+		c = c.Add(r.Capacity)
+	}
+	return c
+}
+
+// Discover finds the entity types of a partition by skip-scan: sort keys are
+// sorted, so after the first key of type ORDER# the query SK >= "ORDER$" with
+// Limit 1 lands on the first key of the next type. One small request finds
+// each type and, for a prefix type, one more finds its last key; the partition
+// itself is never read whole. Numeric and binary sort keys have no types: their
+// range (first and last) is reported as one group.
+func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, error) {
+	t, err := c.DescribeTable(ctx, in.Table)
+	if err != nil {
+		return Discovery{}, err
+	}
+	ks, err := t.Schema(in.Index)
+	if err != nil {
+		return Discovery{}, err
+	}
+	d := Discovery{Delimiter: in.Delimiter}
+	if ks.SK == nil {
+		// Validate the key value all the same: a bad value is an error here too.
+		_, err := BuildQuery(ks, QueryInput{Table: in.Table, Index: in.Index, PK: in.PK})
+		return d, err
+	}
+	d.KeyType = ks.SK.Type
+	s := skipScan{c: c, in: in, sk: ks.SK.Name, d: &d}
+	if ks.SK.Type != "S" {
+		err = s.keyRange(ctx)
+	} else if in.Reverse {
+		err = s.backward(ctx)
+	} else {
+		err = s.forward(ctx)
+	}
+	if err != nil || !in.Count {
+		return d, err
+	}
+	for i := range d.Groups {
+		n, err := s.count(ctx, d.Groups[i])
+		if err != nil {
+			return d, err
+		}
+		d.Groups[i].Count = n
+	}
+	return d, nil
+}
+
+type skipScan struct {
+	c  *Client
+	in DiscoverInput
+	sk string
+	d  *Discovery
+}
+
+// one sends a Limit 1 query and returns the sort key it found, if any.
+func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, bool, error) {
+	p, err := s.c.Query(ctx, QueryInput{
+		Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, SK: cond,
+		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent,
+	})
+	if p.Request.Operation != "" {
+		s.d.Requests = append(s.d.Requests, p.Request)
+	}
+	if err != nil || len(p.Items) == 0 {
+		return "", false, err
+	}
+	return KeyString(p.Items[0][s.sk]), true, nil
+}
+
+func (s *skipScan) delimiter(firstKey string) string {
+	if s.d.Delimiter == "" {
+		s.d.Delimiter = keys.InferDelimiter([]string{firstKey})
+	}
+	return s.d.Delimiter
+}
+
+func (s *skipScan) forward(ctx context.Context) error {
+	key, found, err := s.one(ctx, SKCond{}, false)
+	for err == nil && found {
+		delim := s.delimiter(key)
+		entity, prefix := keys.EntityType(key, delim)
+		g := keys.Group{Entity: entity, Prefix: prefix, Count: -1, First: key, Last: key}
+		if isPrefixType(key, delim) {
+			// A prefix type: its last key is the newest one starting with it.
+			if g.Last, _, err = s.one(ctx, SKCond{Op: SKBeginsWith, Values: []string{prefix}}, true); err != nil {
+				return err
+			}
+		}
+		s.d.Groups = append(s.d.Groups, g)
+		start, inclusive, ok := keys.SkipPast(key, delim)
+		if !ok {
+			return nil
+		}
+		op := SKGe
+		if !inclusive {
+			op = SKGt
+		}
+		key, found, err = s.one(ctx, SKCond{Op: op, Values: []string{start}}, false)
+	}
+	return err
+}
+
+func (s *skipScan) backward(ctx context.Context) error {
+	key, found, err := s.one(ctx, SKCond{}, true)
+	for err == nil && found {
+		delim := s.delimiter(key)
+		entity, prefix := keys.EntityType(key, delim)
+		g := keys.Group{Entity: entity, Prefix: prefix, Count: -1, First: key, Last: key}
+		bound := key // an exact type: the previous type is below the key itself
+		if isPrefixType(key, delim) {
+			if g.Last, _, err = s.one(ctx, SKCond{Op: SKBeginsWith, Values: []string{prefix}}, false); err != nil {
+				return err
+			}
+			bound = prefix // every key of the type sorts at or after its prefix
+		}
+		s.d.Groups = append(s.d.Groups, g)
+		key, found, err = s.one(ctx, SKCond{Op: SKLt, Values: []string{bound}}, true)
+	}
+	return err
+}
+
+// keyRange reports a numeric or binary sort key's first and last value.
+func (s *skipScan) keyRange(ctx context.Context) error {
+	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse)
+	if err != nil || !found {
+		return err
+	}
+	last, _, err := s.one(ctx, SKCond{}, !s.in.Reverse)
+	if err != nil {
+		return err
+	}
+	entity := keys.NumberEntity
+	if s.d.KeyType == "B" {
+		entity = keys.BinaryEntity
+	}
+	s.d.Groups = []keys.Group{{Entity: entity, Count: -1, First: first, Last: last}}
+	return nil
+}
+
+// count counts one type exactly with Select=COUNT, page by page: it costs as
+// much as reading every item of the type.
+func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
+	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent, CountOnly: true}
+	switch {
+	case s.d.KeyType != "S":
+		// the whole range
+	case !isPrefixType(g.Prefix, s.d.Delimiter):
+		q.SK = SKCond{Op: SKEq, Values: []string{g.Prefix}}
+	default:
+		q.SK = SKCond{Op: SKBeginsWith, Values: []string{g.Prefix}}
+	}
+	n := 0
+	for {
+		p, err := s.c.Query(ctx, q)
+		if p.Request.Operation != "" {
+			s.d.Requests = append(s.d.Requests, p.Request)
+		}
+		if err != nil {
+			return n, err
+		}
+		n += int(p.Count)
+		if p.LastEvaluatedKey == nil {
+			return n, nil
+		}
+		q.StartKey = p.LastEvaluatedKey
+	}
+}
+
+// isPrefixType tells a key of a prefix type ("ORDER#...", all keys starting
+// with "ORDER#") from one that is a type of its own ("PROFILE"), as
+// keys.EntityType decides it.
+func isPrefixType(key, delim string) bool {
+	return delim != "" && strings.Contains(key, delim)
+}
