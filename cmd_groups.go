@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"dynascope/dynamo"
+	"dynascope/ui"
+)
+
+// cmdGroups prints the entity types of one partition, found by skip-scan.
+func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, conn := newFlags("groups", stderr)
+	pk := fs.String("pk", "", "partition key value (required)")
+	index := fs.String("index", "", "look in this secondary index")
+	delim := fs.String("delimiter", "", "sort-key delimiter (default: inferred: # | : /)")
+	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
+	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
+	consistent := fs.Bool("consistent", false, "strongly consistent reads")
+	output := fs.String("output", "json", "json | table")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if err := conn.RequireTable("groups"); err != nil {
+		return usageError{err.Error()}
+	}
+	set := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	if !set["pk"] {
+		return usageError{"groups needs a partition key value: pass --pk VALUE."}
+	}
+	if *output != "json" && *output != "table" {
+		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+	}
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return err
+	}
+	d, err := client.Discover(ctx, dynamo.DiscoverInput{
+		Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
+		Reverse: *reverse, Consistent: *consistent, Count: *count,
+	})
+	if err != nil {
+		return err
+	}
+	t, err := client.DescribeTable(ctx, conn.Table)
+	if err != nil {
+		return err
+	}
+	ks, _ := t.Schema(*index)
+	var b bytes.Buffer
+	if *output == "table" {
+		writeGroupsText(&b, d)
+	} else {
+		writeGroupsJSON(&b, conn.Table, *index, ks, *pk, d)
+	}
+	_, err = stdout.Write(b.Bytes())
+	return err
+}
+
+func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery) {
+	idx := "null"
+	if index != "" {
+		idx = jsonString(index)
+	}
+	pkv, _ := dynamo.KeyValue(ks.PK, "partition key", pk)
+	delim := "null"
+	if d.Delimiter != "" {
+		delim = jsonString(d.Delimiter)
+	}
+	fmt.Fprintf(b, "{\n  \"table\": %s, \"index\": %s, \"partition\": {%s: %s}, \"delimiter\": %s,\n  \"groups\": [",
+		jsonString(table), idx, jsonString(ks.PK.Name), dynamo.MarshalPlainValue(pkv), delim)
+	for i, g := range d.Groups {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		count := "null"
+		if g.Count >= 0 {
+			count = strconv.Itoa(g.Count)
+		}
+		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
+			jsonString(g.Entity), jsonString(g.Prefix), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
+	}
+	if len(d.Groups) > 0 {
+		b.WriteString("\n  ")
+	}
+	fmt.Fprintf(b, "],\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n", len(d.Requests), capacityJSON(d.Capacity()))
+}
+
+// jsonKey prints a sort-key value as plain JSON: numbers bare with their
+// exact digits, strings and base64 binary quoted.
+func jsonKey(keyType, v string) string {
+	if keyType == "N" {
+		return v
+	}
+	return jsonString(v)
+}
+
+func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
+	if len(d.Groups) == 0 {
+		b.WriteString("no items in this partition\n")
+	} else {
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENTITY\tPREFIX\tCOUNT\tFIRST\tLAST")
+		for _, g := range d.Groups {
+			count := "-"
+			if g.Count >= 0 {
+				count = strconv.Itoa(g.Count)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ui.Sanitize(g.Entity), ui.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
+		}
+		_ = tw.Flush()
+	}
+	fmt.Fprintf(b, "\n%s · %s RCU\n", plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+}

@@ -1,0 +1,132 @@
+// Command dynascope is a terminal explorer for DynamoDB tables built with
+// single-table design. This file holds the subcommands and the wiring; it is
+// the only place that may exit the process.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/ui"
+)
+
+const usage = `dynascope — a terminal explorer for DynamoDB single-table designs
+
+usage:
+  dynascope [--table T] [--pk VALUE] [--index I]      the terminal UI
+  dynascope tables                                    tables with keys, indexes, items, size
+  dynascope query --table T --pk V [sort-key condition] [--reverse] [--limit N] ...
+  dynascope get --table T --pk V [--sk V]             one item by its full primary key
+  dynascope groups --table T --pk V [--count]         the entity types of a partition (skip-scan)
+  dynascope seed --table T (--demo | --file F.jsonl) [--force]
+  dynascope demo                                      DynamoDB Local + demo table + UI
+
+connection flags (every command): --table --profile --region --endpoint-url --timeout
+Run 'dynascope COMMAND -h' for a command's flags.
+`
+
+// usageError marks a mistake in the command line itself: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	stop()
+	if err == nil {
+		return
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		os.Exit(0)
+	}
+	fmt.Fprintln(os.Stderr, "dynascope: "+ui.Sanitize(err.Error()))
+	var ue usageError
+	if errors.As(err, &ue) {
+		os.Exit(2)
+	}
+	os.Exit(1)
+}
+
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	cmd := ""
+	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
+		cmd, args = args[0], args[1:]
+	}
+	switch cmd {
+	case "":
+		return cmdUI(ctx, args, stderr)
+	case "tables":
+		return cmdTables(ctx, args, stdout, stderr)
+	case "query":
+		return cmdQuery(ctx, args, stdout, stderr)
+	case "get":
+		return cmdGet(ctx, args, stdout, stderr)
+	case "groups":
+		return cmdGroups(ctx, args, stdout, stderr)
+	case "seed":
+		return cmdSeed(ctx, args, stdout, stderr)
+	case "demo":
+		return cmdDemo(ctx, args, stdout, stderr)
+	case "help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	}
+	return usageError{fmt.Sprintf("unknown command %q; run 'dynascope help' for the commands.", cmd)}
+}
+
+// newFlags builds a command's flag set with the connection flags on it.
+func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *config.Connection) {
+	fs := flag.NewFlagSet("dynascope "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	var c config.Connection
+	c.Register(fs)
+	return fs, &c
+}
+
+// parse parses flags and refuses stray positional arguments.
+func parse(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return err
+		}
+		return usageError{err.Error()}
+	}
+	if fs.NArg() > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q; values go after their flag (e.g. --pk 'CUST#42').", fs.Arg(0))}
+	}
+	return nil
+}
+
+func connect(ctx context.Context, c *config.Connection) (*dynamo.Client, error) {
+	return dynamo.Connect(ctx, c.DynamoOptions())
+}
+
+func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
+	fs, conn := newFlags("", stderr)
+	pk := fs.String("pk", "", "open this partition key value directly")
+	index := fs.String("index", "", "query this secondary index")
+	fs.Usage = func() { fmt.Fprint(stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *pk != "" && conn.Table == "" {
+		return usageError{"--pk needs --table: the partition key belongs to one table."}
+	}
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return err
+	}
+	return ui.Run(ctx, ui.Options{
+		Store: client, Table: conn.Table, Index: *index, PK: *pk,
+		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+	})
+}

@@ -1,0 +1,385 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"dynascope/dynamo/dynamotest"
+)
+
+// cli runs dynascope in-process and returns what it printed.
+func cli(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+var (
+	demoOnce  sync.Once
+	demoTable string
+	demoErr   error
+)
+
+// seededDemo seeds the demo data once into a uniquely named table through
+// the CLI itself, and removes the table when the tests are done.
+func seededDemo(t *testing.T) (table, endpoint string) {
+	t.Helper()
+	ep := dynamotest.Endpoint(t)
+	demoOnce.Do(func() {
+		demoTable = dynamotest.UniqueName("cli-demo")
+		var out, errb bytes.Buffer
+		demoErr = run(context.Background(), []string{"seed", "--demo", "--table", demoTable, "--endpoint-url", ep}, &out, &errb)
+	})
+	if demoErr != nil {
+		t.Fatalf("seed --demo: %v", demoErr)
+	}
+	return demoTable, ep
+}
+
+// TestMain removes the shared demo table after all tests of the package.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if demoTable != "" {
+		deleteTables(demoTable)
+	}
+	os.Exit(code)
+}
+
+type capacityJSONOut struct {
+	Total   float64            `json:"total"`
+	Table   float64            `json:"table"`
+	Indexes map[string]float64 `json:"indexes"`
+}
+
+type queryJSON struct {
+	Table            string            `json:"table"`
+	Index            *string           `json:"index"`
+	KeyCondition     string            `json:"keyCondition"`
+	ScanIndexForward bool              `json:"scanIndexForward"`
+	Limit            *int              `json:"limit"`
+	ConsistentRead   bool              `json:"consistentRead"`
+	Items            []json.RawMessage `json:"items"`
+	Count            int               `json:"count"`
+	ScannedCount     int               `json:"scannedCount"`
+	Pages            int               `json:"pages"`
+	LastEvaluatedKey json.RawMessage   `json:"lastEvaluatedKey"`
+	ConsumedCapacity capacityJSONOut   `json:"consumedCapacity"`
+	Requests         []struct {
+		Operation        string          `json:"operation"`
+		DurationMs       float64         `json:"durationMs"`
+		Count            int             `json:"count"`
+		ScannedCount     int             `json:"scannedCount"`
+		ConsumedCapacity capacityJSONOut `json:"consumedCapacity"`
+	} `json:"requests"`
+}
+
+func decodeQuery(t *testing.T, out string) queryJSON {
+	t.Helper()
+	var q queryJSON
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&q); err != nil {
+		t.Fatalf("output is not the documented JSON: %v\n%s", err, out)
+	}
+	return q
+}
+
+func sortKeys(t *testing.T, items []json.RawMessage) []string {
+	t.Helper()
+	var sks []string
+	for _, raw := range items {
+		var it map[string]any
+		if err := json.Unmarshal(raw, &it); err != nil {
+			t.Fatal(err)
+		}
+		sks = append(sks, it["SK"].(string))
+	}
+	return sks
+}
+
+// The issue's "done when": the pattern's example through the CLI.
+func TestQueryCommandPatternExample(t *testing.T) {
+	table, ep := seededDemo(t)
+	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := decodeQuery(t, out)
+	if got := strings.Join(sortKeys(t, q.Items), " "); got != "ORDER#2025-01-09#A11 ORDER#2025-03-01#A17 PROFILE" {
+		t.Errorf("sort keys: %s", got)
+	}
+	if q.Table != table || q.Index != nil || q.KeyCondition != `PK = "CUST#42"` || !q.ScanIndexForward || q.Limit != nil ||
+		q.Count != 3 || q.ScannedCount != 3 || q.Pages != 1 || string(q.LastEvaluatedKey) != "null" || len(q.Requests) != 1 {
+		t.Errorf("query object: %+v", q)
+	}
+
+	out, _, err = cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--reverse", "--limit", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q = decodeQuery(t, out)
+	if len(q.Items) != 1 || !strings.Contains(string(q.Items[0]), `"total":35`) && !strings.Contains(string(q.Items[0]), `"total": 35`) {
+		t.Errorf("latest order: %s", q.Items)
+	}
+	if q.ConsumedCapacity.Total != 0.5 || q.ConsumedCapacity.Table != 0.5 || q.Requests[0].ConsumedCapacity.Total != 0.5 || q.Requests[0].Operation != "Query" {
+		t.Errorf("capacity: %+v", q.ConsumedCapacity)
+	}
+	if q.KeyCondition != `PK = "CUST#42" AND begins_with(SK, "ORDER#")` || q.ScanIndexForward || q.Limit == nil || *q.Limit != 1 {
+		t.Errorf("query object: %+v", q)
+	}
+	if !strings.Contains(string(q.LastEvaluatedKey), `"SK":"ORDER#2025-03-01#A17"`) && !strings.Contains(string(q.LastEvaluatedKey), `"SK": "ORDER#2025-03-01#A17"`) {
+		t.Errorf("lastEvaluatedKey: %s", q.LastEvaluatedKey)
+	}
+}
+
+// --all-pages follows LastEvaluatedKey and reports every page's request.
+func TestQueryCommandAllPages(t *testing.T) {
+	table, ep := seededDemo(t)
+	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := decodeQuery(t, out)
+	// Limit 1 over 3 items: 3 pages of one, and a 4th that finds the end.
+	if q.Count != 3 || q.Pages != len(q.Requests) || q.Pages < 3 || string(q.LastEvaluatedKey) != "null" {
+		t.Errorf("pages=%d requests=%d count=%d lek=%s", q.Pages, len(q.Requests), q.Count, q.LastEvaluatedKey)
+	}
+	var sum float64
+	for _, r := range q.Requests {
+		sum += r.ConsumedCapacity.Total
+	}
+	if sum != q.ConsumedCapacity.Total {
+		t.Errorf("total %v is not the sum of the pages %v", q.ConsumedCapacity.Total, sum)
+	}
+}
+
+func TestQueryCommandFormats(t *testing.T) {
+	table, ep := seededDemo(t)
+	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--output", "jsonl", "--dynamodb-json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[2], `"SK":{"S":"PROFILE"}`) && !strings.Contains(lines[2], `"SK": {"S": "PROFILE"}`) {
+		t.Errorf("jsonl with DynamoDB JSON:\n%s", out)
+	}
+	out, _, err = cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--output", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(out, "PK") || !strings.Contains(out, "ORDER#2025-03-01#A17") || !strings.Contains(out, "3 items (3 scanned) · 1 request · 0.5 RCU") {
+		t.Errorf("table output:\n%s", out)
+	}
+	out, _, err = cli(t, "get", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--sk", "PROFILE")
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := decodeQuery(t, out)
+	if q.Count != 1 || q.Requests[0].Operation != "GetItem" || q.ConsumedCapacity.Total != 0.5 || q.KeyCondition != `PK = "CUST#42" AND SK = "PROFILE"` {
+		t.Errorf("get: %+v", q)
+	}
+}
+
+func TestTablesCommand(t *testing.T) {
+	table, ep := seededDemo(t)
+	out, _, err := cli(t, "tables", "--endpoint-url", ep, "--table", table, "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Tables []struct {
+			Name         string `json:"name"`
+			PartitionKey struct{ Name, Type string }
+			SortKey      struct{ Name, Type string }
+			ItemCount    int64 `json:"itemCount"`
+			Indexes      []struct {
+				Name, Kind, Projection string
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(got.Tables) != 1 || got.Tables[0].Name != table || got.Tables[0].PartitionKey.Name != "PK" || got.Tables[0].SortKey.Type != "S" ||
+		len(got.Tables[0].Indexes) != 1 || got.Tables[0].Indexes[0].Name != "GSI1" || got.Tables[0].Indexes[0].Kind != "GSI" {
+		t.Errorf("tables: %+v", got)
+	}
+	out, _, err = cli(t, "tables", "--endpoint-url", ep)
+	if err != nil || !strings.HasPrefix(out, "TABLE") || !strings.Contains(out, table) || !strings.Contains(out, "PK S / SK S") {
+		t.Errorf("tables text: %v\n%s", err, out)
+	}
+}
+
+// Seeding refuses to write into a table that already holds items.
+func TestSeedRefusesNonEmptyTable(t *testing.T) {
+	table, ep := seededDemo(t)
+	_, _, err := cli(t, "seed", "--demo", "--table", table, "--endpoint-url", ep)
+	want := "table " + table + " already holds items; pass --force to write into it anyway."
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+// Command-line mistakes: one sentence each, before any request.
+func TestUsageErrors(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'dynascope help' for the commands.`},
+		{[]string{"query", "--pk", "x"}, "query needs a table: pass --table NAME (list them with 'dynascope tables')"},
+		{[]string{"query", "--table", "App"}, "query needs a partition key value: pass --pk VALUE."},
+		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output must be json, jsonl or table, not "xml".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--sk-eq", "a", "--sk-begins-with", "b"}, "give at most one sort-key condition, not --sk-begins-with and --sk-eq."},
+		{[]string{"query", "--table", "App", "--pk", "x", "--sk-between", "a"}, "--sk-between takes two values: --sk-between LOW HIGH"},
+		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "-1"}, "--limit must be a positive number, not -1."},
+		{[]string{"query", "--table", "App", "CUST#42"}, `unexpected argument "CUST#42"; values go after their flag (e.g. --pk 'CUST#42').`},
+		{[]string{"seed", "--table", "App"}, "seed needs exactly one source: --demo or --file F.jsonl."},
+		{[]string{"--pk", "CUST#42"}, "--pk needs --table: the partition key belongs to one table."},
+		{[]string{"demo", "--endpoint-url", "http://127.0.0.1:1"}, "demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."},
+	}
+	for _, c := range cases {
+		_, _, err := cli(t, c.args...)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%v:\n got  %v\n want %s", c.args, err, c.want)
+		}
+		if _, ok := err.(usageError); !ok {
+			t.Errorf("%v: %T is not a usage error (exit 2)", c.args, err)
+		}
+	}
+}
+
+// A value that does not fit the key's type is refused before any request.
+func TestQueryWrongKeyType(t *testing.T) {
+	_, ep := seededDemo(t)
+	api := dynamotest.SDK(t)
+	num := dynamotest.Table(t, api, numericTable())
+	_, _, err := cli(t, "query", "--endpoint-url", ep, "--table", num, "--pk", "CUST#42")
+	if err == nil || err.Error() != `the partition key id is a number (N); "CUST#42" is not a number.` {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestQueryMissingTable(t *testing.T) {
+	_, ep := seededDemo(t)
+	_, _, err := cli(t, "query", "--endpoint-url", ep, "--table", "nope", "--pk", "x")
+	want := "describe table nope: the table or index does not exist at " + ep + "; check --table, --index and --region."
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+}
+
+func numericTable() dynamodb.CreateTableInput {
+	in := dynamotest.PKSK()
+	in.AttributeDefinitions[0].AttributeName = aws.String("id")
+	in.AttributeDefinitions[0].AttributeType = "N"
+	in.KeySchema[0].AttributeName = aws.String("id")
+	in.AttributeDefinitions = in.AttributeDefinitions[:1]
+	in.KeySchema = in.KeySchema[:1]
+	return in
+}
+
+// seed --file creates a missing table with the generic keys and loads the
+// lines; a bad line is named by its number.
+func TestSeedFile(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	dir := t.TempDir()
+	good := dir + "/items.jsonl"
+	lines := `{"PK":{"S":"CUST#1"},"SK":{"S":"PROFILE"},"name":{"S":"Bo"},"n":{"N":"12345678901234567890123456789012345678"}}
+
+{"PK":{"S":"CUST#1"},"SK":{"S":"ORDER#2025-01-01#X1"},"total":{"N":"1.5"}}
+`
+	if err := os.WriteFile(good, []byte(lines), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	table := dynamotest.UniqueName("cli-file")
+	t.Cleanup(func() { deleteTables(table) })
+	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", good); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#1", "--output", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"PK":"CUST#1","SK":"ORDER#2025-01-01#X1","total":1.5}` + "\n" +
+		`{"PK":"CUST#1","SK":"PROFILE","n":12345678901234567890123456789012345678,"name":"Bo"}` + "\n"
+	if out != want {
+		t.Errorf("got\n%swant\n%s", out, want)
+	}
+
+	bad := dir + "/bad.jsonl"
+	if err := os.WriteFile(bad, []byte(lines+`{"PK":{"X":"1"}}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", bad, "--force")
+	if err == nil || !strings.HasPrefix(err.Error(), bad+": line 4: ") {
+		t.Errorf("bad line: %v", err)
+	}
+}
+
+func deleteTables(names ...string) {
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	api := dynamodb.New(dynamodb.Options{
+		Region:       "us-east-1",
+		BaseEndpoint: aws.String(os.Getenv(dynamotest.EnvEndpoint)),
+		Credentials:  credentials.NewStaticCredentialsProvider("local", "local", ""),
+	})
+	for _, n := range names {
+		_, _ = api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(n)})
+	}
+}
+
+// groups prints the documented JSON: the types of CUST#42 found by skip-scan.
+func TestGroupsCommand(t *testing.T) {
+	table, ep := seededDemo(t)
+	out, _, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--count")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Table     string            `json:"table"`
+		Index     *string           `json:"index"`
+		Partition map[string]string `json:"partition"`
+		Delimiter string            `json:"delimiter"`
+		Groups    []struct {
+			Entity, Prefix, First, Last string
+			Count                       *int
+		} `json:"groups"`
+		Requests         int             `json:"requests"`
+		ConsumedCapacity capacityJSONOut `json:"consumedCapacity"`
+	}
+	dec := json.NewDecoder(strings.NewReader(out))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&got); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 {
+		t.Fatalf("groups: %+v", got)
+	}
+	o, p := got.Groups[0], got.Groups[1]
+	if o.Entity != "ORDER" || o.Prefix != "ORDER#" || *o.Count != 2 || o.First != "ORDER#2025-01-09#A11" || o.Last != "ORDER#2025-03-01#A17" ||
+		p.Entity != "PROFILE" || *p.Count != 1 {
+		t.Errorf("groups: %+v", got.Groups)
+	}
+	// 4 skip-scan requests and one COUNT query per type; DynamoDB Local
+	// charges 0.5 for each that reads an item and 0 for the empty end.
+	if got.Requests != 6 || got.ConsumedCapacity.Total != 2.5 {
+		t.Errorf("requests %d, capacity %+v", got.Requests, got.ConsumedCapacity)
+	}
+	out, _, err = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42")
+	if err != nil || !strings.Contains(out, `"count": null`) {
+		t.Errorf("count must be null unless asked: %v\n%s", err, out)
+	}
+}

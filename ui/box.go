@@ -1,0 +1,45 @@
+package ui
+
+import "strings"
+
+// box draws lines in a rounded frame of exactly w×h cells, the title set into
+// the top edge. Lines are cut or padded to fit; missing lines are blank.
+func box(st styles, title string, lines []string, w, h int, focused bool) string {
+	if w < 4 || h < 2 {
+		return blank(w, h)
+	}
+	bs, ts := st.border, st.title
+	if focused {
+		bs, ts = st.borderFocus, st.titleFocus
+	}
+	inner := w - 2
+	var b strings.Builder
+	if title == "" {
+		b.WriteString(bs.Render("╭" + strings.Repeat("─", inner) + "╮"))
+	} else {
+		t := trunc(title, inner-3)
+		rest := inner - 3 - width(t)
+		b.WriteString(bs.Render("╭─ ") + ts.Render(t) + bs.Render(" "+strings.Repeat("─", max(0, rest))+"╮"))
+	}
+	side := bs.Render("│")
+	for i := 0; i < h-2; i++ {
+		b.WriteByte('\n')
+		line := ""
+		if i < len(lines) {
+			line = lines[i]
+		}
+		b.WriteString(side + fit(line, inner) + side)
+	}
+	b.WriteByte('\n')
+	b.WriteString(bs.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	return b.String()
+}
+
+// blank is an empty block of w×h cells.
+func blank(w, h int) string {
+	if h <= 0 {
+		return ""
+	}
+	line := strings.Repeat(" ", max(0, w))
+	return strings.TrimSuffix(strings.Repeat(line+"\n", h), "\n")
+}

@@ -1,0 +1,127 @@
+package ui
+
+import (
+	"context"
+	"sync"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+)
+
+// Every command here takes its inputs by value and returns one message; none
+// touches the model. Replies carry the id of the request they answer, so the
+// root can drop those that arrive after the user moved on.
+
+// tablesListedMsg answers listTablesCmd.
+type tablesListedMsg struct {
+	names []string
+	err   error
+}
+
+func listTablesCmd(ctx context.Context, s Store) tea.Cmd {
+	return func() tea.Msg {
+		names, err := s.ListTables(ctx)
+		return tablesListedMsg{names: names, err: err}
+	}
+}
+
+// tablesDescribedMsg answers describeTablesCmd: one description or error per name.
+type tablesDescribedMsg struct {
+	names  []string
+	tables []dynamo.Table
+	errs   []error
+}
+
+// describeConcurrency bounds the DescribeTable calls the picker makes at once.
+const describeConcurrency = 8
+
+func describeTablesCmd(ctx context.Context, s Store, names []string) tea.Cmd {
+	names = append([]string(nil), names...)
+	return func() tea.Msg {
+		out := tablesDescribedMsg{names: names, tables: make([]dynamo.Table, len(names)), errs: make([]error, len(names))}
+		var wg sync.WaitGroup
+		sem := make(chan struct{}, describeConcurrency)
+		for i, n := range names {
+			wg.Add(1)
+			sem <- struct{}{}
+			go func() {
+				defer wg.Done()
+				defer func() { <-sem }()
+				out.tables[i], out.errs[i] = s.DescribeTable(ctx, n)
+			}()
+		}
+		wg.Wait()
+		return out
+	}
+}
+
+// tableOpenedMsg answers openTableCmd.
+type tableOpenedMsg struct {
+	id    int
+	table dynamo.Table
+	err   error
+}
+
+func openTableCmd(ctx context.Context, s Store, id int, name string) tea.Cmd {
+	return func() tea.Msg {
+		t, err := s.DescribeTable(ctx, name)
+		return tableOpenedMsg{id: id, table: t, err: err}
+	}
+}
+
+// queryDoneMsg answers queryCmd with one page. page.Request is the record of
+// the request even when err is set.
+type queryDoneMsg struct {
+	id     int
+	q      dynamo.QueryInput
+	next   bool // a further page of the results shown, not a new query
+	pageNo int  // which page of its query, when next
+	page   dynamo.Page
+	err    error
+}
+
+// queryCmd sends q with the Limit the UI uses when the user set none.
+func queryCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, next bool, pageNo int) tea.Cmd {
+	sent := q
+	sent.Limit = effectiveLimit(q)
+	return func() tea.Msg {
+		p, err := s.Query(ctx, sent)
+		return queryDoneMsg{id: id, q: q, next: next, pageNo: pageNo, page: p, err: err}
+	}
+}
+
+// spinnerDueMsg says a request has been in flight long enough to show a spinner.
+type spinnerDueMsg struct{ id int }
+
+// spinnerDelay keeps fast requests from flickering a spinner.
+const spinnerDelay = 100 * time.Millisecond
+
+func spinnerDueCmd(id int) tea.Cmd {
+	return tea.Tick(spinnerDelay, func(time.Time) tea.Msg { return spinnerDueMsg{id: id} })
+}
+
+// historyLoadedMsg answers loadHistoryCmd.
+type historyLoadedMsg struct {
+	table   string
+	entries []historyEntry
+	err     error
+}
+
+func loadHistoryCmd(dir, table string) tea.Cmd {
+	return func() tea.Msg {
+		e, err := loadHistory(dir, table)
+		return historyLoadedMsg{table: table, entries: e, err: err}
+	}
+}
+
+// historySavedMsg answers saveHistoryCmd.
+type historySavedMsg struct{ err error }
+
+func saveHistoryCmd(dir, table string, entries []historyEntry) tea.Cmd {
+	entries = append([]historyEntry(nil), entries...)
+	return func() tea.Msg {
+		return historySavedMsg{err: saveHistory(dir, table, entries)}
+	}
+}

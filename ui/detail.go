@@ -1,0 +1,229 @@
+package ui
+
+import (
+	"bytes"
+	"encoding/base64"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
+)
+
+// detailView is how the detail pane shows an item.
+type detailView int
+
+const (
+	viewAttributes detailView = iota // every attribute with its type
+	viewJSON                         // plain JSON
+	viewDynamoJSON                   // DynamoDB JSON, as the AWS CLI prints it
+)
+
+func (v detailView) String() string {
+	return [...]string{"attributes", "JSON", "DynamoDB JSON"}[v]
+}
+
+// detailPane shows one item in full.
+type detailPane struct {
+	item   dynamo.Item
+	keys   []string // key attribute names, shown first: table keys, then the index's
+	title  string   // the item's sort key (or partition key), sanitised
+	colour int
+	view   detailView
+	size   int // bytes, by DynamoDB's rules, computed here
+	lines  []string
+	w      int
+	offset int
+}
+
+func newDetail(it dynamo.Item, table dynamo.Table, ks dynamo.KeySchema, title string, colour int) detailPane {
+	d := detailPane{item: it, title: title, colour: colour, w: -1}
+	for _, k := range []string{table.PK.Name, skName(table.SK), ks.PK.Name, skName(ks.SK)} {
+		if k != "" && !contains(d.keys, k) {
+			d.keys = append(d.keys, k)
+		}
+	}
+	d.size = dynamo.ItemSize(it)
+	return d
+}
+
+func skName(k *dynamo.KeyAttr) string {
+	if k == nil {
+		return ""
+	}
+	return k.Name
+}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}
+
+// render lays the item out for an inner width w; it is called from Update
+// when the item, the view or the width changes, never from View.
+func (d detailPane) render(st styles, w int) detailPane {
+	d.w = w
+	switch d.view {
+	case viewJSON:
+		d.lines = jsonLines(st, dynamo.PlainJSON(d.item), w)
+	case viewDynamoJSON:
+		d.lines = jsonLines(st, dynamo.DynamoJSON(d.item), w)
+	default:
+		d.lines = d.attributeLines(st, w)
+	}
+	d.offset = clamp(d.offset, 0, max(0, len(d.lines)-1))
+	return d
+}
+
+func jsonLines(st styles, raw []byte, w int) []string {
+	var b bytes.Buffer
+	if err := json.Indent(&b, raw, "", "  "); err != nil {
+		b.Reset()
+		b.Write(raw)
+	}
+	var out []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		for _, wl := range strings.Split(wrapString(" "+Sanitize(l), w), "\n") {
+			out = append(out, st.text.Render(wl))
+		}
+	}
+	return out
+}
+
+// attributeLines lists every attribute: name, type, value; maps and lists
+// indented under their parent, long values wrapped.
+func (d detailPane) attributeLines(st styles, w int) []string {
+	names := append([]string(nil), d.keys...)
+	for _, n := range sortedKeys(d.item) {
+		if !contains(d.keys, n) {
+			names = append(names, n)
+		}
+	}
+	nameW := 4
+	var measure func(name string, av types.AttributeValue, indent int)
+	measure = func(name string, av types.AttributeValue, indent int) {
+		nameW = max(nameW, indent+width(Sanitize(name)))
+		switch v := av.(type) {
+		case *types.AttributeValueMemberM:
+			for _, k := range sortedKeys(v.Value) {
+				measure(k, v.Value[k], indent+2)
+			}
+		case *types.AttributeValueMemberL:
+			for i, e := range v.Value {
+				measure(fmt.Sprintf("[%d]", i), e, indent+2)
+			}
+		}
+	}
+	for _, n := range names {
+		if av, ok := d.item[n]; ok {
+			measure(n, av, 0)
+		}
+	}
+	nameW = min(nameW, max(8, w/3))
+	const typeW = 4
+	valW := max(8, w-1-nameW-2-typeW-2-1)
+	var out []string
+	var add func(name string, av types.AttributeValue, indent int, isKey bool)
+	line := func(name, typ, val string, indent int, isKey bool) {
+		ns := st.text
+		if isKey {
+			ns = st.bold
+		}
+		wrapped := strings.Split(wrapString(val, valW), "\n")
+		for i, wl := range wrapped {
+			n, t := "", ""
+			if i == 0 {
+				n, t = strings.Repeat(" ", indent)+name, typ
+			}
+			out = append(out, " "+ns.Render(fit(n, nameW))+"  "+st.typeName.Render(fit(t, typeW))+"  "+wl)
+		}
+	}
+	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
+		typ := dynamo.AttributeTypeName(av)
+		name = Sanitize(name)
+		switch v := av.(type) {
+		case *types.AttributeValueMemberM:
+			line(name, typ, st.muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
+			for _, k := range sortedKeys(v.Value) {
+				add(k, v.Value[k], indent+2, false)
+			}
+		case *types.AttributeValueMemberL:
+			line(name, typ, st.muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
+			for i, e := range v.Value {
+				add(fmt.Sprintf("[%d]", i), e, indent+2, false)
+			}
+		case *types.AttributeValueMemberSS:
+			line(name, typ, setText(v.Value), indent, isKey)
+		case *types.AttributeValueMemberNS:
+			line(name, typ, setText(v.Value), indent, isKey)
+		case *types.AttributeValueMemberBS:
+			var s []string
+			for _, b := range v.Value {
+				s = append(s, base64.StdEncoding.EncodeToString(b))
+			}
+			line(name, typ, setText(s), indent, isKey)
+		case *types.AttributeValueMemberB:
+			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
+		default:
+			line(name, typ, cellText(av), indent, isKey)
+		}
+	}
+	for _, n := range names {
+		if av, ok := d.item[n]; ok {
+			add(n, av, 0, contains(d.keys, n))
+		}
+	}
+	return out
+}
+
+// setText shows a set's members, sanitised, one after the other.
+func setText(members []string) string {
+	s := make([]string, len(members))
+	for i, m := range members {
+		s[i] = Sanitize(m)
+	}
+	return strings.Join(s, " · ")
+}
+
+func (d detailPane) scroll(delta, h int) detailPane {
+	d.offset = clamp(d.offset+delta, 0, max(0, len(d.lines)-h))
+	return d
+}
+
+// info is the item's size and read cost, computed here and labelled so,
+// wrapped to the inner width.
+func (d detailPane) info(w int) []string {
+	rcuE := dynamo.ReadUnits(d.size, false)
+	rcuS := dynamo.ReadUnits(d.size, true)
+	s := fmt.Sprintf("%s · read by GetItem: %s RCU eventually, %s RCU strongly consistent · computed locally",
+		plural(d.size, "byte", "bytes"), fmtRCU(rcuE), fmtRCU(rcuS))
+	return wrapText(s, w-2)
+}
+
+// chrome is the lines of the detail box that are not item lines.
+func (d detailPane) chrome(w int) int { return 4 + len(d.info(w-2)) }
+
+func (d detailPane) viewBox(st styles, w, h int) string {
+	inner := w - 2
+	shown := max(1, h-d.chrome(w))
+	lines := []string{" " + st.entityStyle(d.colour).Render("▌") + " " + st.bold.Render(d.title)}
+	for _, l := range d.info(inner) {
+		lines = append(lines, " "+st.muted.Render(l))
+	}
+	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	offset := clamp(d.offset, 0, max(0, len(d.lines)-shown))
+	for i := offset; i < len(d.lines) && i < offset+shown; i++ {
+		lines = append(lines, d.lines[i])
+	}
+	title := "Item · " + d.view.String()
+	if len(d.lines) > shown {
+		title += fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(len(d.lines), offset+shown), len(d.lines))
+	}
+	return box(st, title, lines, w, h, true)
+}

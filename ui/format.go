@@ -1,0 +1,151 @@
+package ui
+
+import (
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+)
+
+// width is the number of terminal cells s takes, ignoring escape sequences.
+func width(s string) int { return ansi.StringWidth(s) }
+
+// fit truncates s (which may carry styles) to w cells, ending in an ellipsis
+// when cut, and pads it with spaces to exactly w cells.
+func fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := width(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = width(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// trunc cuts s to at most w cells without padding.
+func trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if width(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// padLeft right-aligns s in w cells.
+func padLeft(s string, w int) string {
+	if sw := width(s); sw < w {
+		return strings.Repeat(" ", w-sw) + s
+	}
+	return s
+}
+
+// spread puts left and right on one line of w cells, truncating left first.
+func spread(left, right string, w int) string {
+	rw := width(right)
+	if rw >= w {
+		return fit(right, w)
+	}
+	lw := w - rw - 1
+	if lw < 1 {
+		return fit(right, w)
+	}
+	return fit(left, lw) + " " + right
+}
+
+// fmtRCU formats capacity units as DynamoDB reports them: 0.5, 1, 12.5.
+func fmtRCU(v float64) string {
+	v = math.Round(v*10000) / 10000
+	return strconv.FormatFloat(v, 'f', -1, 64)
+}
+
+// humanBytes formats a byte count in binary units.
+func humanBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+	default:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
+	}
+}
+
+// plural spells a count with its noun.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// capacityText is a request's consumed capacity: the total, and where it was
+// consumed (the table, each index) as DynamoDB reported it.
+func capacityText(c dynamo.Capacity, parts bool) string {
+	s := fmtRCU(c.Total) + " RCU"
+	if !parts {
+		return s
+	}
+	if len(c.Indexes) == 0 {
+		return s + " table"
+	}
+	var p []string
+	if c.Table != 0 {
+		p = append(p, "table "+fmtRCU(c.Table))
+	}
+	names := make([]string, 0, len(c.Indexes))
+	for n := range c.Indexes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p = append(p, Sanitize(n)+" "+fmtRCU(c.Indexes[n]))
+	}
+	return s + " (" + strings.Join(p, ", ") + ")"
+}
+
+// cellText is a value as one line of a table cell: scalars as themselves,
+// documents and sets as compact plain JSON. It is sanitised.
+func cellText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return Sanitize(v.Value)
+	case *types.AttributeValueMemberN:
+		return Sanitize(v.Value)
+	}
+	return Sanitize(string(dynamo.MarshalPlainValue(av)))
+}
+
+func sortedKeys(m map[string]types.AttributeValue) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// keyOf returns an item's value of a key attribute as text, or "".
+func keyOf(it dynamo.Item, name string) string {
+	if av, ok := it[name]; ok {
+		return dynamo.KeyString(av)
+	}
+	return ""
+}
+
+// wrapString wraps text at word boundaries to w cells, breaking words longer than a line.
+func wrapString(s string, w int) string { return ansi.Wrap(s, w, "") }

@@ -1,0 +1,275 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+)
+
+// fakeStore returns canned pages in the order they are queued and records
+// what it was asked. It knows nothing of query semantics: tests decide what
+// each request returns.
+type fakeStore struct {
+	mu     sync.Mutex
+	tables map[string]dynamo.Table
+	names  []string
+	pages  []canned
+	calls  []dynamo.QueryInput
+}
+
+type canned struct {
+	items []dynamo.Item
+	last  dynamo.Item
+	cap   dynamo.Capacity
+	err   error
+}
+
+func (f *fakeStore) ListTables(ctx context.Context) ([]string, error) { return f.names, nil }
+
+func (f *fakeStore) DescribeTable(ctx context.Context, name string) (dynamo.Table, error) {
+	t, ok := f.tables[name]
+	if !ok {
+		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region."}
+	}
+	return t, nil
+}
+
+// Query answers with the next canned page, its request record filled from
+// the input the UI sent (as the real client does) with a fixed duration.
+func (f *fakeStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.calls = append(f.calls, q)
+	t := f.tables[q.Table]
+	ks, err := t.Schema(q.Index)
+	if err != nil {
+		return dynamo.Page{}, err
+	}
+	b, err := dynamo.BuildQuery(ks, q)
+	if err != nil {
+		return dynamo.Page{}, err
+	}
+	req := dynamo.Request{
+		Seq: int64(len(f.calls)), Operation: "Query", Table: q.Table, Index: q.Index,
+		KeyCondition: b.KeyCondition, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent,
+		Duration: 4200 * time.Microsecond,
+	}
+	if len(f.pages) == 0 {
+		req.Err = &dynamo.UserError{Msg: "fake store: no page queued"}
+		return dynamo.Page{Request: req}, req.Err
+	}
+	c := f.pages[0]
+	f.pages = f.pages[1:]
+	if err := ctx.Err(); err != nil {
+		c.err = &dynamo.UserError{Msg: "query " + q.PK + " on " + q.Table + ": cancelled.", Err: err}
+	}
+	if c.err != nil {
+		req.Err = c.err
+		return dynamo.Page{Request: req}, c.err
+	}
+	req.Count, req.ScannedCount = int32(len(c.items)), int32(len(c.items))
+	req.Capacity, req.More = c.cap, c.last != nil
+	return dynamo.Page{Items: c.items, Count: req.Count, ScannedCount: req.Count, LastEvaluatedKey: c.last, Request: req}, nil
+}
+
+func (f *fakeStore) GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error) {
+	return dynamo.Page{}, errors.New("fake store: GetItem is not used")
+}
+
+func (f *fakeStore) queue(c ...canned) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.pages = append(f.pages, c...)
+}
+
+func (f *fakeStore) queries() []dynamo.QueryInput {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]dynamo.QueryInput(nil), f.calls...)
+}
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func n(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// appTable is the single-table example's table, with one GSI.
+func appTable() dynamo.Table {
+	return dynamo.Table{
+		Name: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"},
+		ItemCount: 21067, SizeBytes: 3_400_000, Status: "ACTIVE", BillingMode: "PAY_PER_REQUEST",
+		Indexes: []dynamo.Index{{Name: "GSI1", Kind: dynamo.GSI, PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"},
+			SK: &dynamo.KeyAttr{Name: "GSI1SK", Type: "S"}, Projection: "ALL"}},
+	}
+}
+
+// ordersTable has a number partition key and no sort key.
+func ordersTable() dynamo.Table {
+	return dynamo.Table{Name: "Orders", PK: dynamo.KeyAttr{Name: "id", Type: "N"}, ItemCount: 12, SizeBytes: 2048}
+}
+
+// example is CUST#42 as the single-table design article writes it, in
+// DynamoDB's order.
+func example() []dynamo.Item {
+	return []dynamo.Item{
+		{"PK": s("CUST#42"), "SK": s("ORDER#2025-01-09#A11"), "total": n("20"), "status": s("DELIVERED")},
+		{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17"), "total": n("35"), "status": s("OPEN")},
+		{"PK": s("CUST#42"), "SK": s("PROFILE"), "name": s("Ann"), "email": s("ann@example.com")},
+	}
+}
+
+func halfRCU() dynamo.Capacity { return dynamo.Capacity{Total: 0.5, Table: 0.5} }
+
+// harness drives a Model the way the program does, running commands
+// synchronously and feeding their messages back.
+type harness struct {
+	t       *testing.T
+	m       Model
+	store   *fakeStore
+	clipped []string
+}
+
+func newHarness(t *testing.T, o Options, w, h int, pages ...canned) *harness {
+	t.Helper()
+	fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable(), "Orders": ordersTable()}, names: []string{"App"}}
+	fs.queue(pages...)
+	o.Store = fs
+	if o.ConfigDir == "" {
+		o.ConfigDir = t.TempDir()
+	}
+	hs := &harness{t: t, store: fs}
+	m := New(o)
+	m.noColor = false
+	m.setStyles(newStyles(true, false))
+	m.after = func(int) tea.Cmd { return nil }
+	m.clip = func(s string) tea.Cmd {
+		hs.clipped = append(hs.clipped, s)
+		return nil
+	}
+	hs.m = m
+	hs.send(tea.WindowSizeMsg{Width: w, Height: h})
+	hs.run(hs.m.Init())
+	return hs
+}
+
+// send delivers a message and runs the commands it returns, to completion.
+func (hs *harness) send(msgs ...tea.Msg) {
+	hs.t.Helper()
+	for _, msg := range msgs {
+		m, cmd := hs.m.Update(msg)
+		hs.m = m.(Model)
+		hs.run(cmd)
+	}
+}
+
+// step delivers a message without running what it returns.
+func (hs *harness) step(msg tea.Msg) tea.Cmd {
+	m, cmd := hs.m.Update(msg)
+	hs.m = m.(Model)
+	return cmd
+}
+
+func (hs *harness) run(cmd tea.Cmd) {
+	hs.t.Helper()
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case nil:
+	case tea.BatchMsg:
+		for _, c := range msg {
+			hs.run(c)
+		}
+	default:
+		hs.send(msg)
+	}
+}
+
+// keys types each key: names like "enter" and "esc", or single characters.
+func (hs *harness) keys(ks ...string) {
+	hs.t.Helper()
+	for _, k := range ks {
+		hs.send(keyPress(k))
+	}
+}
+
+func (hs *harness) typeText(text string) {
+	hs.t.Helper()
+	for _, r := range text {
+		hs.send(tea.KeyPressMsg{Code: r, Text: string(r)})
+	}
+}
+
+func keyPress(k string) tea.KeyPressMsg {
+	switch k {
+	case "enter":
+		return tea.KeyPressMsg{Code: tea.KeyEnter}
+	case "esc":
+		return tea.KeyPressMsg{Code: tea.KeyEscape}
+	case "tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab}
+	case "shift+tab":
+		return tea.KeyPressMsg{Code: tea.KeyTab, Mod: tea.ModShift}
+	case "up":
+		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "down":
+		return tea.KeyPressMsg{Code: tea.KeyDown}
+	case "pgdown":
+		return tea.KeyPressMsg{Code: tea.KeyPgDown}
+	case "pgup":
+		return tea.KeyPressMsg{Code: tea.KeyPgUp}
+	case "home":
+		return tea.KeyPressMsg{Code: tea.KeyHome}
+	case "end":
+		return tea.KeyPressMsg{Code: tea.KeyEnd}
+	case "backspace":
+		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "ctrl+c":
+		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
+	case "ctrl+u":
+		return tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl}
+	}
+	r := []rune(k)
+	return tea.KeyPressMsg{Code: r[0], Text: k}
+}
+
+// screen is the view as text, escape sequences removed.
+func (hs *harness) screen() string { return ansi.Strip(hs.m.View().Content) }
+
+func (hs *harness) contains(want ...string) {
+	hs.t.Helper()
+	sc := hs.screen()
+	for _, w := range want {
+		if !strings.Contains(sc, w) {
+			hs.t.Fatalf("screen lacks %q:\n%s", w, sc)
+		}
+	}
+}
+
+func (hs *harness) lacks(bad ...string) {
+	hs.t.Helper()
+	sc := hs.screen()
+	for _, b := range bad {
+		if strings.Contains(sc, b) {
+			hs.t.Fatalf("screen has %q:\n%s", b, sc)
+		}
+	}
+}
+
+// line returns the first screen line containing sub.
+func (hs *harness) line(sub string) string {
+	for _, l := range strings.Split(hs.screen(), "\n") {
+		if strings.Contains(l, sub) {
+			return l
+		}
+	}
+	hs.t.Fatalf("no line with %q:\n%s", sub, hs.screen())
+	return ""
+}

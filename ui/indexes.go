@@ -1,0 +1,72 @@
+package ui
+
+import (
+	"fmt"
+
+	"dynascope/dynamo"
+)
+
+// indexPicker chooses between the table and its secondary indexes. The
+// choice changes which attributes are the key, so a partition is asked anew.
+type indexPicker struct {
+	cursor int // 0 is the table, i is Indexes[i-1]
+}
+
+func (p indexPicker) name(t dynamo.Table) string {
+	if p.cursor <= 0 || p.cursor > len(t.Indexes) {
+		return ""
+	}
+	return t.Indexes[p.cursor-1].Name
+}
+
+func (p indexPicker) move(delta int, t dynamo.Table) indexPicker {
+	p.cursor = clamp(p.cursor+delta, 0, len(t.Indexes))
+	return p
+}
+
+func pickerAt(t dynamo.Table, index string) indexPicker {
+	for i, x := range t.Indexes {
+		if x.Name == index {
+			return indexPicker{cursor: i + 1}
+		}
+	}
+	return indexPicker{}
+}
+
+func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int) string {
+	inner := w - 2
+	ks, _ := t.Schema("")
+	rows := [][4]string{{"table " + Sanitize(t.Name), "", Sanitize(ks.KeyText()), "every attribute"}}
+	for _, x := range t.Indexes {
+		xs := dynamo.KeySchema{Index: x.Name, PK: x.PK, SK: x.SK}
+		proj := x.Projection
+		if x.Projection == "INCLUDE" {
+			proj = fmt.Sprintf("INCLUDE %d", len(x.NonKeyAttr))
+		}
+		rows = append(rows, [4]string{Sanitize(x.Name), string(x.Kind), Sanitize(xs.KeyText()), Sanitize(proj)})
+	}
+	nameW := 10
+	keyW := 10
+	for _, r := range rows {
+		nameW = max(nameW, width(r[0]))
+		keyW = max(keyW, width(r[2]))
+	}
+	nameW = min(nameW, inner/3)
+	lines := []string{
+		" " + st.muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
+		"",
+		st.colHeader.Render("   " + fit("name", nameW) + "  " + fit("kind", 4) + "  " + fit("key", keyW) + "  projection"),
+	}
+	for i, r := range rows {
+		mark := "  "
+		if (i == 0 && current == "") || (i > 0 && t.Indexes[i-1].Name == current) {
+			mark = "› "
+		}
+		l := " " + mark + fit(r[0], nameW) + "  " + fit(r[1], 4) + "  " + fit(r[2], keyW) + "  " + r[3]
+		if i == p.cursor {
+			l = st.sel.Render(fit(l, inner))
+		}
+		lines = append(lines, l)
+	}
+	return box(st, "Query the table or an index", lines, w, h, true)
+}

@@ -1,0 +1,270 @@
+package ui
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"charm.land/bubbles/v2/help"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// screen is the main thing on screen; overlays sit on top of it.
+type screen int
+
+const (
+	screenLoading   screen = iota // describing the table named on the command line
+	screenTables                  // the table picker
+	screenPrompt                  // asking for a partition key value
+	screenPartition               // a partition: entity types, items, query line
+)
+
+type overlay int
+
+const (
+	overlayNone overlay = iota
+	overlayDetail
+	overlayHelp
+	overlayIndexes
+	overlayLog
+)
+
+type pane int
+
+const (
+	paneGroups pane = iota
+	paneItems
+)
+
+// result is what the items pane shows: the query that produced it and where
+// its pagination stands.
+type result struct {
+	q       dynamo.QueryInput // as the user set it; StartKey nil
+	lastKey dynamo.Item       // LastEvaluatedKey of the last page; nil when complete
+	more    bool
+	pages   int
+	base    bool // no sort-key condition: its pages feed the entity types
+	asked   int  // pages when the next page was last asked for: never twice for one key
+	failed  bool // the last next-page request failed: no automatic retries
+}
+
+// Model is the root model: it owns the screen, focus, layout and the request
+// in flight, and routes messages to the panes.
+type Model struct {
+	ctx     context.Context
+	store   Store
+	opts    Options
+	cfgDir  string
+	keys    KeyMap
+	st      styles
+	dark    bool
+	noColor bool
+	w, h    int
+
+	screen  screen
+	overlay overlay
+	focus   pane
+
+	picker   tablePicker
+	prompt   partitionPrompt
+	groups   groupsPane
+	items    itemsPane
+	qline    queryLine
+	detail   detailPane
+	log      requestLog
+	status   statusLine
+	idx      indexPicker
+	help     help.Model
+	helpMode mode // the mode whose keys the help overlay shows
+
+	table     dynamo.Table
+	haveTable bool
+	tableReq  int // id of the DescribeTable in flight for opening a table
+	index     string
+	schema    dynamo.KeySchema
+	pendingPK string // --pk, opened once the table is described
+
+	history        []historyEntry
+	historyTable   string
+	historyLoaded  bool
+	historyPending []historyEntry // opened before the history file was read
+
+	q            dynamo.QueryInput // the current request, as the query line shows it
+	res          result
+	delim        string
+	colors       map[string]int // entity type -> colour, in order of first sight
+	seq          int            // last request id handed out
+	inflight     int            // id of the query in flight; 0 for none
+	inflightNext bool           // it asks for a further page of the results shown
+	cancel       context.CancelFunc
+
+	// Seams for tests: the spinner's delay and the clipboard.
+	after func(id int) tea.Cmd
+	clip  func(string) tea.Cmd
+}
+
+// New builds the root model. It makes no request; Init starts them.
+func New(o Options) Model {
+	m := Model{
+		ctx:      context.Background(),
+		store:    o.Store,
+		opts:     o,
+		cfgDir:   o.ConfigDir,
+		keys:     DefaultKeyMap(),
+		dark:     true,
+		noColor:  os.Getenv("NO_COLOR") != "",
+		w:        80,
+		h:        24,
+		index:    o.Index,
+		colors:   map[string]int{},
+		help:     help.New(),
+		status:   newStatusLine(),
+		after:    spinnerDueCmd,
+		clip:     tea.SetClipboard,
+		screen:   screenTables,
+		groups:   groupsPane{active: -1},
+		helpMode: modeTables,
+	}
+	if m.cfgDir == "" {
+		m.cfgDir = defaultConfigDir()
+	}
+	m.setStyles(newStyles(m.dark, m.noColor))
+	if o.Table != "" {
+		m.screen = screenLoading
+		m.pendingPK = o.PK
+		m.historyTable = o.Table
+	}
+	return m
+}
+
+func (m *Model) setStyles(st styles) {
+	m.st = st
+	m.help.Styles = st.help
+	m.status.spinner.Style = st.accent
+}
+
+// Init asks for the terminal's background (for light or dark styles) and
+// starts with the table: describe the one given, or list them all.
+func (m Model) Init() tea.Cmd {
+	if m.store == nil {
+		return nil
+	}
+	if m.opts.Table == "" {
+		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
+	}
+	return tea.Batch(tea.RequestBackgroundColor,
+		openTableCmd(m.ctx, m.store, m.tableReq, m.opts.Table),
+		loadHistoryCmd(m.cfgDir, m.opts.Table))
+}
+
+// Run runs the UI on the terminal (alternate screen, mouse on) until the
+// user quits, and cancels whatever is still in flight when it returns.
+func Run(ctx context.Context, o Options) error {
+	if o.Store == nil {
+		return errors.New("ui: no store to read from")
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	m := New(o)
+	m.ctx = ctx
+	_, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("terminal UI: %w", err)
+	}
+	return nil
+}
+
+// mode is what the keyboard talks to now.
+func (m Model) mode() mode {
+	switch m.overlay {
+	case overlayHelp:
+		return modeHelp
+	case overlayDetail:
+		return modeDetail
+	case overlayIndexes:
+		return modeIndexes
+	case overlayLog:
+		return modeLog
+	}
+	switch m.screen {
+	case screenLoading:
+		return modeLoading
+	case screenTables:
+		return modeTables
+	case screenPrompt:
+		return modePrompt
+	}
+	switch m.qline.edit {
+	case editCondition:
+		return modeCondition
+	case editLimit:
+		return modeLimit
+	case editFilter:
+		return modeFilter
+	}
+	if m.focus == paneItems {
+		return modeItems
+	}
+	return modeGroups
+}
+
+func (m Model) keyState() keyState {
+	_, has := m.items.selected()
+	return keyState{
+		canGoBack: m.opts.Table == "",
+		busy:      m.inflight != 0,
+		more:      m.res.more,
+		hasItem:   has,
+		nextView:  ((m.detail.view + 1) % 3).String(),
+	}
+}
+
+// keyMap is the keymap of the current mode.
+func (m Model) keyMap() KeyMap { return m.keys.forMode(m.mode(), m.keyState()) }
+
+// entityKey names the entity type of a sort key, as colours are assigned.
+func (m Model) entityKey(sk string) string {
+	if m.schema.SK != nil {
+		switch m.schema.SK.Type {
+		case "N":
+			return keys.NumberEntity + "\x00"
+		case "B":
+			return keys.BinaryEntity + "\x00"
+		}
+	}
+	e, p := keys.EntityType(sk, m.delim)
+	return e + "\x00" + p
+}
+
+// colourOf is the colour index of a sort key's entity type, -1 if unseen.
+func (m Model) colourOf(sk string) int {
+	if c, ok := m.colors[m.entityKey(sk)]; ok {
+		return c
+	}
+	return -1
+}
+
+func (m Model) groupColour(g keys.Group) int {
+	if c, ok := m.colors[g.Entity+"\x00"+g.Prefix]; ok {
+		return c
+	}
+	return -1
+}
+
+// noteColours gives each entity type not seen before the next colour.
+func (m Model) noteColours(items []dynamo.Item) {
+	name := m.items.keyName
+	for _, it := range items {
+		k := m.entityKey(keyOf(it, name))
+		if _, ok := m.colors[k]; !ok {
+			m.colors[k] = len(m.colors)
+		}
+	}
+}

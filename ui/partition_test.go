@@ -1,0 +1,425 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+)
+
+func openExample(t *testing.T, w, h int, more ...canned) *harness {
+	t.Helper()
+	pages := append([]canned{{items: example(), cap: halfRCU()}}, more...)
+	return newHarness(t, Options{Table: "App", PK: "CUST#42", Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}, w, h, pages...)
+}
+
+func TestOpenPartitionShowsEntityTypesAndItems(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	calls := hs.store.queries()
+	if len(calls) != 1 {
+		t.Fatalf("opening a partition sent %d queries, want 1", len(calls))
+	}
+	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != pageSize || q.StartKey != nil {
+		t.Fatalf("first query = %+v, want the whole partition, forward, one page of %d", q, pageSize)
+	}
+	hs.contains("Entity types", "partition ", "ORDER#", "= PROFILE", "Items · 3 loaded",
+		"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "Ann",
+		`Query PK = "CUST#42"`, "ScanIndexForward=true", "READ-ONLY", "App", "base table", "us-east-1", "default profile")
+	if l := hs.line("ORDER   "); !strings.HasSuffix(strings.TrimRight(strings.Split(l, "││")[0], "│ "), "ORDER            2") {
+		t.Errorf("ORDER group row = %q, want ORDER with count 2", l)
+	}
+	if l := hs.line("PROFILE          1"); !strings.HasPrefix(l, "│  ▌ PROFILE") {
+		t.Errorf("PROFILE group row = %q, want PROFILE with count 1", l)
+	}
+	if l := hs.line(`1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") {
+		t.Errorf("request line = %q, want 3/3 items and 0.5 RCU on the table", l)
+	}
+	hs.contains("Σ 0.5 RCU · 1 request")
+}
+
+// The done-when flow of the issue: ORDER, reversed, Limit 1.
+func TestBeginsWithReverseLimit(t *testing.T) {
+	orders := example()[:2]
+	hs := openExample(t, 120, 35,
+		canned{items: orders, cap: halfRCU()},
+		canned{items: []dynamo.Item{orders[1], orders[0]}, cap: halfRCU()},
+		canned{items: orders[1:], last: dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17")}, cap: halfRCU()},
+	)
+	hs.keys("j", "enter")
+	hs.contains(`PK = "CUST#42" AND begins_with(SK, "ORDER#")`)
+	hs.keys("r")
+	hs.keys("l", "1", "enter")
+
+	calls := hs.store.queries()
+	if len(calls) != 4 {
+		t.Fatalf("%d queries, want 4", len(calls))
+	}
+	want := dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}
+	for i, q := range calls[1:] {
+		if q.SK.Op != want.Op || len(q.SK.Values) != 1 || q.SK.Values[0] != "ORDER#" {
+			t.Errorf("query %d condition = %+v, want %+v", i+2, q.SK, want)
+		}
+	}
+	if calls[1].Reverse || !calls[2].Reverse || !calls[3].Reverse {
+		t.Errorf("reverse flags = %v %v %v, want false true true", calls[1].Reverse, calls[2].Reverse, calls[3].Reverse)
+	}
+	if calls[3].Limit != 1 {
+		t.Errorf("Limit = %d, want 1", calls[3].Limit)
+	}
+	hs.contains("ORDER#2025-03-01#A17", "ScanIndexForward=false  Limit=1", "Items · 1+ loaded")
+	hs.lacks("ORDER#2025-01-09#A11  20")
+	l := hs.line("  4 Query")
+	if !strings.Contains(l, "rev") || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "1/1") || !strings.Contains(l, "0.5 RCU") || !strings.Contains(l, "more") {
+		t.Errorf("last request line = %q", l)
+	}
+	// The session total is the sum of the lines.
+	sum := 0.0
+	for _, r := range hs.m.log.reqs {
+		sum += r.Capacity.Total
+	}
+	hs.contains(fmt.Sprintf("Σ %s RCU · 4 requests", fmtRCU(sum)))
+	if sum != 2 {
+		t.Errorf("sum = %v, want 2", sum)
+	}
+	// The entity types keep describing the partition, ORDER marked as the current query.
+	if hs.m.groups.active != 1 {
+		t.Errorf("active group = %d, want 1 (ORDER)", hs.m.groups.active)
+	}
+	hs.contains("› ▌ ORDER")
+}
+
+func TestExactEntityTypeQueriesEquality(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example()[2:], cap: halfRCU()})
+	hs.keys("G", "enter")
+	q := hs.store.queries()[1]
+	if q.SK.Op != dynamo.SKEq || q.SK.Values[0] != "PROFILE" {
+		t.Fatalf("PROFILE ran %+v, want SK = PROFILE", q.SK)
+	}
+	hs.contains(`PK = "CUST#42" AND SK = "PROFILE"`)
+}
+
+func TestGroupCountsSayWhenPartial(t *testing.T) {
+	var page []dynamo.Item
+	for i := range 120 {
+		page = append(page, dynamo.Item{"PK": s("CUST#7"), "SK": s(fmt.Sprintf("ORDER#2024-%03d", i))})
+	}
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#7"}, 120, 35,
+		canned{items: append([]dynamo.Item{{"PK": s("CUST#7"), "SK": s("ADDRESS#HOME")}}, page...), last: page[119], cap: dynamo.Capacity{Total: 2, Table: 2}})
+	if l := hs.line("ORDER    "); !strings.Contains(l, "120+") {
+		t.Errorf("ORDER row = %q, want 120+", l)
+	}
+	if l := hs.line("ADDRESS   "); !strings.Contains(l, " 1│") || strings.Contains(l, "1+") {
+		t.Errorf("ADDRESS row = %q, want a complete count of 1", l)
+	}
+	if l := hs.line("partition "); !strings.Contains(l, "121+") {
+		t.Errorf("whole partition row = %q, want 121+", l)
+	}
+}
+
+func pageOf(pk string, from, count int) []dynamo.Item {
+	var out []dynamo.Item
+	for i := from; i < from+count; i++ {
+		out = append(out, dynamo.Item{"PK": s(pk), "SK": s(fmt.Sprintf("ORDER#%05d", i)), "total": n(fmt.Sprint(i))})
+	}
+	return out
+}
+
+// Scrolling near the end of what is loaded asks for the next page: once per
+// LastEvaluatedKey, one request at a time, and the screen stays usable.
+func TestScrollingLoadsNextPageOnce(t *testing.T) {
+	p1, p2 := pageOf("CUST#7", 0, 100), pageOf("CUST#7", 100, 100)
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#7"}, 120, 35,
+		canned{items: p1, last: p1[99], cap: dynamo.Capacity{Total: 1.5, Table: 1.5}},
+		canned{items: p2, cap: dynamo.Capacity{Total: 1.5, Table: 1.5}},
+	)
+	hs.keys("tab")
+	if len(hs.store.queries()) != 1 {
+		t.Fatal("a page was loaded before the user scrolled")
+	}
+	// Move to within one screen of the end without running the reply yet.
+	var pending tea.Cmd
+	for range 80 {
+		if cmd := hs.step(keyPress("j")); cmd != nil {
+			if pending != nil {
+				t.Fatal("a second page request while one is in flight")
+			}
+			pending = cmd
+		}
+	}
+	if pending == nil || hs.m.inflight == 0 {
+		t.Fatal("no next-page request near the end of the loaded items")
+	}
+	hs.contains("Query, page 2")
+	// The cursor still moves while the page loads.
+	before := hs.m.items.cursor
+	hs.step(keyPress("k"))
+	if hs.m.items.cursor != before-1 {
+		t.Fatal("the items pane stopped responding while a page loads")
+	}
+	hs.run(pending)
+	calls := hs.store.queries()
+	if len(calls) != 2 {
+		t.Fatalf("%d queries, want 2", len(calls))
+	}
+	if got := keyOf(calls[1].StartKey, "SK"); got != "ORDER#00099" {
+		t.Errorf("ExclusiveStartKey SK = %q, want ORDER#00099", got)
+	}
+	hs.contains("Items · 200 loaded", "  2 Query")
+	if l := hs.line("  2 Query"); !strings.Contains(l, "1.5 RCU") {
+		t.Errorf("page 2 line = %q, want its own capacity", l)
+	}
+	// The partition is complete: scrolling to the end asks for nothing more.
+	hs.keys("G")
+	if len(hs.store.queries()) != 2 {
+		t.Fatal("a request after the last page")
+	}
+}
+
+func TestExplicitLimitPagesOnlyOnN(t *testing.T) {
+	hs := openExample(t, 120, 35,
+		canned{items: example()[:1], last: example()[0], cap: halfRCU()},
+		canned{items: example()[1:2], last: example()[1], cap: halfRCU()},
+	)
+	hs.keys("l", "1", "enter", "tab", "G", "j", "j")
+	if len(hs.store.queries()) != 2 {
+		t.Fatalf("%d queries: scrolling loaded pages although the user set a Limit", len(hs.store.queries()))
+	}
+	hs.keys("n")
+	calls := hs.store.queries()
+	if len(calls) != 3 || calls[2].Limit != 1 || keyOf(calls[2].StartKey, "SK") != "ORDER#2025-01-09#A11" {
+		t.Fatalf("n sent %+v, want Limit 1 from the LastEvaluatedKey", calls[len(calls)-1])
+	}
+	hs.contains("Items · 2+ loaded")
+}
+
+func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()})
+	cmd := hs.step(keyPress("r"))
+	if hs.m.inflight == 0 || !hs.m.q.Reverse {
+		t.Fatal("r did not start a reversed query")
+	}
+	hs.send(keyPress("esc"))
+	if hs.m.inflight != 0 {
+		t.Fatal("esc left the request in flight")
+	}
+	if hs.m.q.Reverse {
+		t.Error("the query line still shows the cancelled request")
+	}
+	hs.contains("PROFILE", "Items · 3 loaded", "cancelled")
+	// The late reply is logged but changes nothing on screen.
+	hs.run(cmd)
+	hs.contains("PROFILE", "Items · 3 loaded", "ScanIndexForward=true")
+	if len(hs.m.log.reqs) != 2 || hs.m.log.reqs[1].Err == nil {
+		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.reqs)
+	}
+}
+
+func TestStaleReplyIsDropped(t *testing.T) {
+	hs := openExample(t, 120, 35,
+		canned{items: example()[2:], cap: halfRCU()},
+		canned{items: example()[:1], cap: halfRCU()},
+	)
+	first := hs.step(keyPress("r"))  // id n
+	second := hs.step(keyPress("c")) // id n+1 supersedes it, reversed and consistent
+	hs.run(second)
+	hs.contains("PROFILE", "ScanIndexForward=false  Limit=100 (page size)  ConsistentRead=true", "Items · 1 loaded")
+	hs.run(first) // arrives late; its context was cancelled
+	hs.contains("ConsistentRead=true", "Items · 1 loaded", "PROFILE")
+	hs.lacks("ORDER#2025-01-09#A11  DELIVERED")
+	if len(hs.m.log.reqs) != 3 || hs.m.log.reqs[2].Err == nil {
+		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.reqs)
+	}
+}
+
+func TestQueryErrorIsOneSentence(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{err: &dynamo.UserError{Msg: "query CUST#42 on App: throttled by DynamoDB after retries; wait and retry, or lower the request rate."}})
+	hs.keys("r")
+	hs.contains("✗ query CUST#42 on App: throttled by DynamoDB", "Items · 3 loaded", "ScanIndexForward=true")
+}
+
+func TestConditionEditor(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example()[:1], cap: halfRCU()})
+	hs.keys("e")
+	hs.contains("SK ›", "begins_with")
+	hs.typeText(`between "ORDER#2025-01" and "ORDER#2025-02"`)
+	hs.keys("enter")
+	q := hs.store.queries()[1]
+	if q.SK.Op != dynamo.SKBetween || q.SK.Values[0] != "ORDER#2025-01" || q.SK.Values[1] != "ORDER#2025-02" {
+		t.Fatalf("condition = %+v", q.SK)
+	}
+	hs.contains(`PK = "CUST#42" AND SK BETWEEN "ORDER#2025-01" AND "ORDER#2025-02"`)
+	// A bad condition is refused in place, before any request.
+	hs.keys("e", "ctrl+u")
+	hs.typeText(`between "A"`)
+	hs.keys("enter")
+	if len(hs.store.queries()) != 2 {
+		t.Fatal("an invalid condition was sent")
+	}
+	hs.contains("between takes two values")
+	hs.keys("esc")
+	hs.lacks("between takes two values", "SK ›")
+}
+
+func TestParseCondition(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		op   dynamo.SKOp
+		vals []string
+		bad  bool
+	}{
+		{in: "", op: dynamo.SKNone},
+		{in: "ORDER#", op: dynamo.SKBeginsWith, vals: []string{"ORDER#"}},
+		{in: `begins_with "ORDER#"`, op: dynamo.SKBeginsWith, vals: []string{"ORDER#"}},
+		{in: "BEGINS_WITH ORDER#", op: dynamo.SKBeginsWith, vals: []string{"ORDER#"}},
+		{in: "= PROFILE", op: dynamo.SKEq, vals: []string{"PROFILE"}},
+		{in: "<=ORDER$", op: dynamo.SKLe, vals: []string{"ORDER$"}},
+		{in: ">= ORDER$", op: dynamo.SKGe, vals: []string{"ORDER$"}},
+		{in: "< b", op: dynamo.SKLt, vals: []string{"b"}},
+		{in: "> a", op: dynamo.SKGt, vals: []string{"a"}},
+		{in: "between A and B", op: dynamo.SKBetween, vals: []string{"A", "B"}},
+		{in: `between "x and y" and "z"`, op: dynamo.SKBetween, vals: []string{"x and y", "z"}},
+		{in: `= "two words"`, op: dynamo.SKEq, vals: []string{"two words"}},
+		{in: `= "say \"hi\""`, op: dynamo.SKEq, vals: []string{`say "hi"`}},
+		{in: "between A", bad: true},
+		{in: `= "open`, bad: true},
+		{in: "=", bad: true},
+		{in: `= "a" b`, bad: true},
+	} {
+		c, err := parseCondition(tc.in)
+		if tc.bad {
+			if err == nil {
+				t.Errorf("parseCondition(%q) = %+v, want an error", tc.in, c)
+			}
+			continue
+		}
+		if err != nil || c.Op != tc.op || strings.Join(c.Values, "|") != strings.Join(tc.vals, "|") {
+			t.Errorf("parseCondition(%q) = %+v, %v; want %s %q", tc.in, c, err, tc.op, tc.vals)
+		}
+		if back, err := parseCondition(formatCondition(c)); err != nil || back.Op != c.Op || strings.Join(back.Values, "|") != strings.Join(c.Values, "|") {
+			t.Errorf("format/parse of %+v gave %+v, %v", c, back, err)
+		}
+	}
+}
+
+func TestLimitEditorRefusesNonsense(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	hs.keys("l")
+	hs.typeText("ten")
+	hs.keys("enter")
+	hs.contains("Limit is a whole number")
+	if len(hs.store.queries()) != 1 {
+		t.Fatal("a bad Limit was sent")
+	}
+}
+
+func TestConsistentReadToggle(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example(), cap: dynamo.Capacity{Total: 1, Table: 1}})
+	hs.keys("c")
+	if q := hs.store.queries()[1]; !q.Consistent {
+		t.Fatal("c did not ask for a strongly consistent read")
+	}
+	hs.contains("ConsistentRead=true", "1 RCU table")
+}
+
+func TestIndexSwitchAsksForTheIndexKey(t *testing.T) {
+	open := []dynamo.Item{{"PK": s("ORDER#A17"), "SK": s("ORDER"), "GSI1PK": s("WH#1#OPEN"), "GSI1SK": s("2025-03-01#A17"), "total": n("35")}}
+	hs := openExample(t, 120, 35, canned{items: open, cap: dynamo.Capacity{Total: 0.5, Indexes: map[string]float64{"GSI1": 0.5}}})
+	hs.keys("i")
+	hs.contains("Query the table or an index", "GSI1PK S / GSI1SK S")
+	hs.keys("j", "enter")
+	hs.contains("partition key GSI1PK")
+	hs.typeText("WH#1#OPEN")
+	hs.keys("enter")
+	q := hs.store.queries()[1]
+	if q.Index != "GSI1" || q.PK != "WH#1#OPEN" {
+		t.Fatalf("query = %+v, want GSI1 WH#1#OPEN", q)
+	}
+	hs.contains(`GSI1PK = "WH#1#OPEN"`, "index GSI1", "IndexName=GSI1", "2025-03-01#A17", "0.5 RCU (GSI1 0.5)")
+	// GSIs have no strongly consistent reads: refused before sending.
+	hs.keys("c")
+	if len(hs.store.queries()) != 2 {
+		t.Fatal("a consistent read was sent to a GSI")
+	}
+	hs.contains("global secondary indexes do not support strongly consistent reads")
+}
+
+func TestFilterLoadedItemsLocally(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	hs.keys("/")
+	hs.typeText("a17")
+	hs.contains("filter ›", "Items · 3 loaded · /a17 matches 1", "ORDER#2025-03-01#A17")
+	hs.lacks("ORDER#2025-01-09#A11  ")
+	hs.keys("enter")
+	if hs.m.focus != paneItems {
+		t.Error("enter did not move to the filtered items")
+	}
+	hs.keys("esc")
+	hs.contains("ORDER#2025-01-09#A11")
+	if len(hs.store.queries()) != 1 {
+		t.Fatal("filtering sent a request")
+	}
+}
+
+func TestRequestLogExpands(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
+	hs.keys("r", "L")
+	hs.contains("2 requests · 1 RCU", `  1 Query   PK = "CUST#42"`, `  2 Query`)
+	hs.keys("q")
+	hs.contains("Entity types")
+}
+
+func TestHelpIsBuiltFromTheKeymap(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	hs.keys("?")
+	hs.contains("reverse order", "set Limit", "next pane", "copy aws cli command", "filter loaded items")
+	hs.lacks("attributes / JSON") // a detail-view key, disabled here
+	hs.keys("esc")
+	hs.contains("Entity types")
+}
+
+func TestCopyRequestAsAWSCommand(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()}, canned{items: example()[1:2], cap: halfRCU()})
+	hs.keys("j", "enter", "r")
+	hs.m.q.Limit = 1 // as if set with l; the copy does not send anything
+	hs.keys("Y")
+	if len(hs.clipped) != 1 {
+		t.Fatalf("clipboard got %d writes", len(hs.clipped))
+	}
+	want := `aws dynamodb query --table-name App --key-condition-expression '(#0 = :0) AND (begins_with (#1, :1))' ` +
+		`--expression-attribute-names '{"#0":"PK","#1":"SK"}' --expression-attribute-values '{":0":{"S":"CUST#42"},":1":{"S":"ORDER#"}}' ` +
+		`--no-scan-index-forward --max-items 1 --page-size 1 --return-consumed-capacity INDEXES --region us-east-1 --endpoint-url http://127.0.0.1:8000`
+	if hs.clipped[0] != want {
+		t.Errorf("command =\n%s\nwant\n%s", hs.clipped[0], want)
+	}
+	hs.contains("copied the request")
+}
+
+func TestShellQuote(t *testing.T) {
+	for in, want := range map[string]string{
+		"App":            "App",
+		"":               "''",
+		"it's":           `'it'\''s'`,
+		`{"#0":"PK"}`:    `'{"#0":"PK"}'`,
+		"http://h:8000/": "http://h:8000/",
+		"a b":            "'a b'",
+	} {
+		if got := shellQuote(in); got != want {
+			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
+		}
+	}
+}
+
+func TestQuitAndBack(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	_, cmd := hs.m.Update(keyPress("q"))
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("q did not quit where there is nothing to go back to")
+	}
+	_, cmd = hs.m.Update(keyPress("ctrl+c"))
+	if cmd == nil || cmd() != tea.Quit() {
+		t.Fatal("ctrl+c did not quit")
+	}
+}

@@ -1,0 +1,142 @@
+package ui
+
+import (
+	"strings"
+
+	"dynascope/dynamo"
+)
+
+// partitionPrompt asks for a partition key value, offering the partitions
+// opened before on this table and index.
+type partitionPrompt struct {
+	schema  dynamo.KeySchema
+	input   lineEdit
+	history []historyEntry // every index of the table, most recent first
+	matches []string       // values for this index that fit what is typed
+	sel     int            // index into matches while browsing with ↑/↓; -1 otherwise
+	err     string         // why the value was refused, sanitised
+}
+
+func newPrompt(schema dynamo.KeySchema, value string, history []historyEntry) partitionPrompt {
+	p := partitionPrompt{schema: schema, input: newLineEdit(value), history: history, sel: -1}
+	return p.refilter()
+}
+
+// refilter lists remembered values of this index: those that start with the
+// input first, then those that merely contain it.
+func (p partitionPrompt) refilter() partitionPrompt {
+	in := p.input.String()
+	var pre, sub []string
+	for _, h := range p.history {
+		if h.Index != p.schema.Index {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(h.PK, in):
+			pre = append(pre, h.PK)
+		case strings.Contains(strings.ToLower(h.PK), strings.ToLower(in)):
+			sub = append(sub, h.PK)
+		}
+	}
+	p.matches = append(pre, sub...)
+	p.sel = -1
+	return p
+}
+
+// ghost is the rest of the first remembered value that starts with the input.
+func (p partitionPrompt) ghost() string {
+	in := p.input.String()
+	if in == "" || p.sel >= 0 || p.input.pos != len(p.input.value) {
+		return ""
+	}
+	for _, m := range p.matches {
+		if strings.HasPrefix(m, in) && m != in {
+			return m[len(in):]
+		}
+	}
+	return ""
+}
+
+// complete accepts the completion.
+func (p partitionPrompt) complete() partitionPrompt {
+	if g := p.ghost(); g != "" {
+		p.input.set(p.input.String() + g)
+		p = p.refilter()
+	}
+	return p
+}
+
+// browse steps through the remembered values, shell-history style.
+func (p partitionPrompt) browse(delta int) partitionPrompt {
+	if len(p.matches) == 0 {
+		return p
+	}
+	p.sel = clamp(p.sel+delta, -1, len(p.matches)-1)
+	if p.sel >= 0 {
+		p.input.set(p.matches[p.sel])
+	}
+	p.err = ""
+	return p
+}
+
+func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
+	inner := w - 2
+	where := "table " + Sanitize(table)
+	if p.schema.Index != "" {
+		where = "index " + Sanitize(p.schema.Index) + " of " + Sanitize(table)
+	}
+	pk := Sanitize(p.schema.PK.Name)
+	lines := []string{
+		" " + st.muted.Render("partition key ") + st.bold.Render(pk) + st.muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
+		"",
+	}
+	label := " " + st.accent.Render(pk+" ›") + " "
+	lines = append(lines, label+p.input.view(st, max(1, inner-width(label)-1), p.ghost()))
+	if p.err != "" {
+		for _, l := range wrapText(p.err, inner-3) {
+			lines = append(lines, "   "+st.err.Render(l))
+		}
+	} else {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "")
+	if len(p.matches) > 0 {
+		lines = append(lines, " "+st.muted.Render("opened before"))
+		room := h - 2 - len(lines)
+		start := 0
+		if p.sel >= room {
+			start = p.sel - room + 1
+		}
+		for i := start; i < len(p.matches) && i < start+room; i++ {
+			l := "   " + Sanitize(p.matches[i])
+			if i == p.sel {
+				l = st.sel.Render(fit(l, inner))
+			}
+			lines = append(lines, l)
+		}
+	} else if len(p.history) == 0 {
+		lines = append(lines, " "+st.muted.Render("partitions you open are remembered here"))
+	}
+	return box(st, "Open a partition", lines, w, h, true)
+}
+
+// typeWord names a key type for people.
+func typeWord(t string) string {
+	switch t {
+	case "S":
+		return "string"
+	case "N":
+		return "number"
+	case "B":
+		return "binary, as base64"
+	}
+	return t
+}
+
+// wrapText breaks sanitised text into lines of at most w cells.
+func wrapText(s string, w int) []string {
+	if w < 1 {
+		w = 1
+	}
+	return strings.Split(wrapString(s, w), "\n")
+}

@@ -1,0 +1,222 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"dynascope/dynamo"
+)
+
+// editKind is what the query line's field is editing.
+type editKind int
+
+const (
+	editNone editKind = iota
+	editCondition
+	editLimit
+	editFilter
+)
+
+// queryLine shows the current request in DynamoDB's words, and is where the
+// sort-key condition, the Limit and the local filter are typed.
+type queryLine struct {
+	edit  editKind
+	input lineEdit
+	err   string // why the typed text was refused, sanitised
+}
+
+// pageSize is the Limit the UI sends when the user has set none, so that a
+// large partition loads a page at a time as the user scrolls.
+const pageSize = 100
+
+// effectiveLimit is the Limit actually sent.
+func effectiveLimit(q dynamo.QueryInput) int32 {
+	if q.Limit > 0 {
+		return q.Limit
+	}
+	return pageSize
+}
+
+func (l queryLine) view(st styles, q dynamo.QueryInput, keyCond string, skName string, w int) string {
+	switch l.edit {
+	case editCondition:
+		label := " " + st.accent.Render(Sanitize(skName)+" ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
+	case editLimit:
+		label := " " + st.accent.Render("Limit ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
+	case editFilter:
+		label := " " + st.accent.Render("filter ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
+	}
+	cond := st.queryKey.Render(Sanitize(keyCond))
+	head := " " + st.muted.Render("Query") + " "
+	long, short := queryOptions(q)
+	for _, line := range []string{
+		head + cond + "   " + st.muted.Render(long),
+		head + cond + "   " + st.muted.Render(short),
+		" " + cond + "  " + st.muted.Render(short),
+	} {
+		if width(line) <= w {
+			return fit(line, w)
+		}
+	}
+	return fit(" "+cond+"  "+st.muted.Render(short), w)
+}
+
+// queryOptions are the other parameters of the request, spelled as DynamoDB
+// spells them and in a short form for narrow terminals.
+func queryOptions(q dynamo.QueryInput) (long, short string) {
+	limit := fmt.Sprintf("Limit=%d", q.Limit)
+	slimit := fmt.Sprintf("Limit %d", q.Limit)
+	if q.Limit == 0 {
+		limit = fmt.Sprintf("Limit=%d (page size)", pageSize)
+		slimit = fmt.Sprintf("pages of %d", pageSize)
+	}
+	long = fmt.Sprintf("ScanIndexForward=%t  %s  ConsistentRead=%t", !q.Reverse, limit, q.Consistent)
+	dir := "fwd"
+	if q.Reverse {
+		dir = "rev"
+	}
+	cons := "eventual"
+	if q.Consistent {
+		cons = "strong"
+	}
+	short = dir + " · " + slimit + " · " + cons
+	if q.Index != "" {
+		long += "  IndexName=" + Sanitize(q.Index)
+		short += " · " + Sanitize(q.Index)
+	}
+	return long, short
+}
+
+// hint is the line under the field while editing: the syntax, or the error.
+func (l queryLine) hint(st styles, loaded int, w int) string {
+	if l.err != "" {
+		return fit(" "+st.err.Render(l.err), w)
+	}
+	var h string
+	switch l.edit {
+	case editCondition:
+		h = `= < <= > >= between begins_with  ·  e.g. begins_with ORDER#  or  between "A" and "B"  ·  empty: the whole partition`
+	case editLimit:
+		h = fmt.Sprintf("items per request  ·  empty or 0: no Limit (then pages of %d load as you scroll)", pageSize)
+	case editFilter:
+		h = fmt.Sprintf("filters the %s locally; no request is sent", plural(loaded, "loaded item", "loaded items"))
+	}
+	return fit(" "+st.muted.Render(h), w)
+}
+
+// formatCondition writes a sort-key condition the way parseCondition reads it.
+func formatCondition(c dynamo.SKCond) string {
+	switch {
+	case c.Op == dynamo.SKNone:
+		return ""
+	case c.Op == dynamo.SKBetween && len(c.Values) == 2:
+		return "between " + quoteValue(c.Values[0]) + " and " + quoteValue(c.Values[1])
+	case len(c.Values) == 1:
+		return string(c.Op) + " " + quoteValue(c.Values[0])
+	}
+	return string(c.Op)
+}
+
+func quoteValue(s string) string {
+	return `"` + strings.NewReplacer(`\`, `\\`, `"`, `\"`).Replace(s) + `"`
+}
+
+// ops in the order they must be tried: "<=" before "<".
+var condOps = []dynamo.SKOp{dynamo.SKBeginsWith, dynamo.SKBetween, dynamo.SKLe, dynamo.SKGe, dynamo.SKEq, dynamo.SKLt, dynamo.SKGt}
+
+// parseCondition reads a sort-key condition as typed in the query line:
+// an operator and a value, a value alone meaning begins_with. Values may be
+// quoted ("ORDER#", with \" and \\) to keep spaces or to hold " and ".
+func parseCondition(text string) (dynamo.SKCond, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return dynamo.SKCond{}, nil
+	}
+	op := dynamo.SKBeginsWith
+	for _, o := range condOps {
+		word := o == dynamo.SKBeginsWith || o == dynamo.SKBetween
+		if word && len(s) > len(o) && strings.EqualFold(s[:len(o)], string(o)) && (s[len(o)] == ' ' || s[len(o)] == '"') {
+			op, s = o, strings.TrimSpace(s[len(o):])
+			break
+		}
+		if !word && strings.HasPrefix(s, string(o)) {
+			op, s = o, strings.TrimSpace(s[len(o):])
+			break
+		}
+	}
+	if op == dynamo.SKBetween {
+		a, rest, err := takeValue(s, true)
+		if err != nil {
+			return dynamo.SKCond{}, err
+		}
+		rest = strings.TrimSpace(rest)
+		if len(rest) < 4 || !strings.EqualFold(rest[:3], "and") || (rest[3] != ' ' && rest[3] != '"') {
+			return dynamo.SKCond{}, fmt.Errorf(`between takes two values: between "A" and "B".`)
+		}
+		b, tail, err := takeValue(strings.TrimSpace(rest[3:]), false)
+		if err != nil {
+			return dynamo.SKCond{}, err
+		}
+		if strings.TrimSpace(tail) != "" {
+			return dynamo.SKCond{}, fmt.Errorf("unexpected text after the second value: %s", Sanitize(tail))
+		}
+		return dynamo.SKCond{Op: op, Values: []string{a, b}}, nil
+	}
+	v, tail, err := takeValue(s, false)
+	if err != nil {
+		return dynamo.SKCond{}, err
+	}
+	if strings.TrimSpace(tail) != "" {
+		return dynamo.SKCond{}, fmt.Errorf("unexpected text after the value: %s; quote a value that has spaces", Sanitize(tail))
+	}
+	if v == "" {
+		return dynamo.SKCond{}, fmt.Errorf("%s needs a value, e.g. %s \"ORDER#\".", op, op)
+	}
+	return dynamo.SKCond{Op: op, Values: []string{v}}, nil
+}
+
+// takeValue reads one value: quoted, or up to " and " when another follows,
+// or the rest of the text.
+func takeValue(s string, another bool) (v, rest string, err error) {
+	if strings.HasPrefix(s, `"`) {
+		var b strings.Builder
+		for i := 1; i < len(s); i++ {
+			switch s[i] {
+			case '\\':
+				if i+1 < len(s) {
+					i++
+					b.WriteByte(s[i])
+				}
+			case '"':
+				return b.String(), s[i+1:], nil
+			default:
+				b.WriteByte(s[i])
+			}
+		}
+		return "", "", fmt.Errorf("a quoted value has no closing quote.")
+	}
+	if another {
+		if i := strings.Index(strings.ToLower(s), " and "); i >= 0 {
+			return s[:i], s[i:], nil
+		}
+		return "", "", fmt.Errorf(`between takes two values: between "A" and "B".`)
+	}
+	return s, "", nil
+}
+
+// parseLimit reads the Limit field: empty or 0 for none.
+func parseLimit(text string) (int32, error) {
+	s := strings.TrimSpace(text)
+	if s == "" {
+		return 0, nil
+	}
+	n, err := strconv.ParseInt(s, 10, 32)
+	if err != nil || n < 0 {
+		return 0, fmt.Errorf("Limit is a whole number of items, 1 or more (0 or empty for none); %q is not.", Sanitize(s))
+	}
+	return int32(n), nil
+}

@@ -1,0 +1,180 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+)
+
+// requestLog is every request of the session with what it returned and what
+// it cost. The figures are DynamoDB's own, from ConsumedCapacity.
+type requestLog struct {
+	reqs   []dynamo.Request
+	pages  []int // the page of its query each request asked for: 1, 2, ...
+	total  dynamo.Capacity
+	cursor int // in the expanded log
+	offset int
+}
+
+func (l requestLog) add(r dynamo.Request, page int) requestLog {
+	l.reqs = append(l.reqs, r)
+	l.pages = append(l.pages, page)
+	l.total = l.total.Add(r.Capacity)
+	l.cursor = len(l.reqs) - 1
+	return l
+}
+
+func (l requestLog) move(delta, h int) requestLog {
+	l.cursor = clamp(l.cursor+delta, 0, len(l.reqs)-1)
+	l.offset = scrollOffset(l.offset, l.cursor, h, len(l.reqs))
+	return l
+}
+
+// fmtDuration shows a request's duration to a useful precision.
+func fmtDuration(d time.Duration) string {
+	switch {
+	case d <= 0:
+		return "—"
+	case d < 10*time.Millisecond:
+		return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000)
+	case d < 10*time.Second:
+		return fmt.Sprintf("%dms", d.Milliseconds())
+	default:
+		return fmt.Sprintf("%.1fs", d.Seconds())
+	}
+}
+
+// line formats one request for w cells. The table is named only when it is
+// not the one open; the condition gets the room the figures leave.
+func (l requestLog) line(st styles, n int, table string, capW, w int) string {
+	r := l.reqs[n-1]
+	seq := padLeft(fmt.Sprintf("%d", n), 3)
+	target := ""
+	if r.Table != table {
+		target = Sanitize(r.Table)
+	}
+	if r.Index != "" {
+		if target != "" {
+			target += "/"
+		}
+		target += Sanitize(r.Index)
+	}
+	if target != "" {
+		target += " "
+	}
+	cond := Sanitize(r.KeyCondition)
+	if p := l.pages[n-1]; p > 1 {
+		cond += st.muted.Render(fmt.Sprintf(" · page %d", p))
+	}
+	head := seq + " "
+	wide := w >= 100
+	if wide {
+		head += fit(r.Operation, 7) + " "
+	}
+	if r.Err != nil {
+		// The error sentence echoes keys and names: it is data too.
+		tail := st.err.Render("✗ " + Sanitize(r.Err.Error()))
+		return fit(head+target+fit(cond, max(10, w/3))+"  "+tail, w)
+	}
+	dir := "fwd"
+	if !r.Forward {
+		dir = "rev"
+	}
+	if r.Consistent {
+		dir += " SC"
+	} else {
+		dir += "   "
+	}
+	limit := "no limit"
+	if r.Limit > 0 {
+		limit = fmt.Sprintf("Limit %d", r.Limit)
+	}
+	more := "    "
+	if r.More {
+		more = "more"
+	}
+	counts := fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)
+	var right string
+	if wide {
+		right = fmt.Sprintf("%s  %-9s %7s  %s  %7s %s", dir, limit, counts,
+			st.bold.Render(fit(capacityText(r.Capacity, true), capW)), fmtDuration(r.Duration), more)
+	} else {
+		right = fmt.Sprintf("%s %-4s %7s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), counts,
+			st.bold.Render(padLeft(fmtRCU(r.Capacity.Total)+" RCU", 9)), fmtDuration(r.Duration), more)
+	}
+	condW := max(8, w-width(head)-width(target)-width(right)-2)
+	return fit(head+target+fit(cond, condW)+"  "+right, w)
+}
+
+// capWidth is the width of the capacity column over requests [from, to).
+func (l requestLog) capWidth(from, to int) int {
+	w := 7
+	for i := from; i < to; i++ {
+		w = max(w, width(capacityText(l.reqs[i].Capacity, true)))
+	}
+	return min(w, 40)
+}
+
+// tail is the last n requests, oldest first, for the collapsed log.
+func (l requestLog) tail(st styles, table string, n, w int) []string {
+	var out []string
+	start := max(0, len(l.reqs)-n)
+	capW := l.capWidth(start, len(l.reqs))
+	for i := start; i < len(l.reqs); i++ {
+		out = append(out, l.line(st, i+1, table, capW, w))
+	}
+	if len(l.reqs) == 0 && n > 0 {
+		out = append(out, st.muted.Render("    no requests yet"))
+	}
+	return out
+}
+
+// title of the log section, with the legend of its columns.
+func (l requestLog) title(w int) string {
+	if w >= 100 {
+		return "Requests — key condition · direction · Limit · returned/scanned · consumed capacity · duration"
+	}
+	return "Requests — returned/scanned · capacity · duration"
+}
+
+// collapsed is the log under the panes: a rule with the title, then the tail.
+func (l requestLog) collapsed(st styles, table string, n, w int) string {
+	t := " " + l.title(w) + " "
+	head := st.faint.Render("──") + st.muted.Render(trunc(t, w-2))
+	if rest := w - width(head); rest > 0 {
+		head += st.faint.Render(strings.Repeat("─", rest))
+	}
+	lines := append([]string{head}, l.tail(st, table, n, w)...)
+	for len(lines) < n+1 {
+		lines = append(lines, "")
+	}
+	for i := range lines {
+		lines[i] = fit(lines[i], w)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// expanded is the whole log in a box of w×h, scrollable.
+func (l requestLog) expanded(st styles, table string, w, h int) string {
+	inner := w - 2
+	shown := max(1, h-2)
+	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
+	var lines []string
+	capW := l.capWidth(offset, min(len(l.reqs), offset+shown))
+	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
+		s := l.line(st, i+1, table, capW, inner)
+		if i == l.cursor {
+			s = st.sel.Render(ansi.Strip(fit(s, inner)))
+		}
+		lines = append(lines, s)
+	}
+	if len(l.reqs) == 0 {
+		lines = append(lines, st.muted.Render("    no requests yet"))
+	}
+	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
+	return box(st, title, lines, w, h, true)
+}

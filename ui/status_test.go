@@ -1,0 +1,102 @@
+package ui
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
+)
+
+// The spinner shows only once a request has been in flight for a while, and
+// never for a request that is already answered.
+func TestSpinnerOnlyAfterDelay(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
+	cmd := hs.step(keyPress("r"))
+	id := hs.m.inflight
+	hs.contains("Query")
+	if hs.m.status.spinning {
+		t.Fatal("spinning at once")
+	}
+	hs.step(spinnerDueMsg{id: id})
+	if !hs.m.status.spinning {
+		t.Fatal("no spinner after the delay")
+	}
+	hs.contains("esc cancels")
+	hs.run(cmd)
+	if hs.m.status.spinning || hs.m.inflight != 0 {
+		t.Fatal("spinner still on after the reply")
+	}
+	hs.step(spinnerDueMsg{id: id}) // late: the request is done
+	if hs.m.status.spinning {
+		t.Fatal("a stale delay started the spinner")
+	}
+}
+
+func TestBackgroundPicksPalette(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	hs.send(tea.BackgroundColorMsg{Color: color.White})
+	if hs.m.dark {
+		t.Fatal("a white background was taken for dark")
+	}
+	if hs.m.st.sel.GetBackground() != newStyles(false, false).sel.GetBackground() {
+		t.Error("light palette not applied")
+	}
+	hs.send(tea.BackgroundColorMsg{Color: color.Black})
+	if !hs.m.dark {
+		t.Fatal("a black background was taken for light")
+	}
+}
+
+func TestThrottledRequestShowsInStatus(t *testing.T) {
+	thr := &dynamo.UserError{Msg: "query CUST#42 on App: throttled by DynamoDB after retries; wait and retry, or lower the request rate.",
+		Err: &types.ProvisionedThroughputExceededException{}}
+	hs := openExample(t, 120, 35, canned{err: thr}, canned{items: example(), cap: halfRCU()})
+	hs.keys("r")
+	hs.contains("⚠ throttled", "✗ query CUST#42 on App: throttled")
+	hs.keys("r")
+	hs.lacks("⚠ throttled")
+}
+
+func TestNextPagesAreLabelledInTheLog(t *testing.T) {
+	p1, p2 := pageOf("CUST#7", 0, 100), pageOf("CUST#7", 100, 5)
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#7"}, 120, 35,
+		canned{items: p1, last: p1[99], cap: dynamo.Capacity{Total: 1.5, Table: 1.5}},
+		canned{items: p2, cap: dynamo.Capacity{Total: 0.5, Table: 0.5}})
+	hs.keys("n")
+	if l := hs.line("  2 Query"); !strings.Contains(l, `PK = "CUST#7" · page 2`) || !strings.Contains(l, "0.5 RCU") {
+		t.Errorf("page 2 line = %q", l)
+	}
+	if l := hs.line("  1 Query"); strings.Contains(l, "page") || !strings.Contains(l, "1.5 RCU") {
+		t.Errorf("page 1 line = %q", l)
+	}
+	hs.contains("Σ 2 RCU · 2 requests")
+}
+
+// Only the rows on screen are formatted: a hundred thousand loaded items
+// draw about as fast as a hundred.
+func BenchmarkViewLoadedItems(b *testing.B) {
+	for _, count := range []int{100, 100_000} {
+		b.Run(fmt.Sprint(count), func(b *testing.B) {
+			fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable()}}
+			m := New(Options{Store: fs, Table: "App"})
+			m.w, m.h = 120, 35
+			m.table, m.haveTable = appTable(), true
+			ks, _ := m.table.Schema("")
+			m.setSchema(ks)
+			m.screen, m.focus = screenPartition, paneItems
+			m.q = dynamo.QueryInput{Table: "App", PK: "CUST#7"}
+			items := pageOf("CUST#7", 0, count)
+			m.items = m.items.setItems(items, m.layout().itemsW-2)
+			m.items = m.items.move(count/2, m.layout().itemRows)
+			b.ResetTimer()
+			for range b.N {
+				_ = m.View()
+			}
+		})
+	}
+}

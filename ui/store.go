@@ -1,0 +1,26 @@
+package ui
+
+import (
+	"context"
+
+	"dynascope/dynamo"
+)
+
+// Store is what the UI needs from DynamoDB. *dynamo.Client satisfies it; UI
+// tests use a fake. It has no write methods: the UI never writes to a table.
+type Store interface {
+	ListTables(ctx context.Context) ([]string, error)
+	DescribeTable(ctx context.Context, table string) (dynamo.Table, error)
+	Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error)
+	GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error)
+}
+
+var _ Store = (*dynamo.Client)(nil)
+
+// Options configure the UI.
+type Options struct {
+	Store                     Store
+	Table, Index, PK          string // from --table, --index, --pk; "" = ask
+	Region, Endpoint, Profile string // shown in the header
+	ConfigDir                 string // where history is kept; "" = os.UserConfigDir()/dynascope
+}

@@ -1,0 +1,373 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/spinner"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// Update routes a message: results of requests to the state they change,
+// keys to the mode that has the keyboard.
+func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tea.WindowSizeMsg:
+		m.w, m.h = msg.Width, msg.Height
+		return m.relayout(), nil
+	case tea.BackgroundColorMsg:
+		m.dark = msg.IsDark()
+		m.setStyles(newStyles(m.dark, m.noColor))
+		return m.relayout(), nil
+	case tea.KeyPressMsg:
+		return m.handleKey(msg)
+	case tea.PasteMsg:
+		return m.handleText(msg)
+	case tea.MouseMsg:
+		return m.handleMouse(msg)
+
+	case tablesListedMsg:
+		if msg.err != nil {
+			m.picker.listErr = Sanitize(msg.err.Error())
+			m.picker.listed = true
+			return m, nil
+		}
+		m.picker = m.picker.setNames(msg.names)
+		return m, describeTablesCmd(m.ctx, m.store, msg.names)
+	case tablesDescribedMsg:
+		m.picker = m.picker.described(msg)
+		return m, nil
+	case tableOpenedMsg:
+		return m.tableOpened(msg)
+	case historyLoadedMsg:
+		return m.historyLoadedMsg(msg)
+	case historySavedMsg:
+		if msg.err != nil {
+			m.status.err = Sanitize(msg.err.Error())
+		}
+		return m, nil
+	case queryDoneMsg:
+		return m.queryDone(msg)
+	case spinnerDueMsg:
+		if msg.id != 0 && msg.id == m.inflight {
+			m.status.spinning = true
+			return m, m.status.spinner.Tick
+		}
+		return m, nil
+	case spinner.TickMsg:
+		if !m.status.spinning {
+			return m, nil // let the tick chain end
+		}
+		var cmd tea.Cmd
+		m.status.spinner, cmd = m.status.spinner.Update(msg)
+		return m, cmd
+	}
+	return m, nil
+}
+
+// relayout refits what depends on the size or the styles.
+func (m Model) relayout() Model {
+	lay := m.layout()
+	m.items = m.items.relayout(lay.itemsW - 2)
+	if m.overlay == overlayDetail {
+		m.detail = m.detail.render(m.st, lay.w-2)
+	}
+	m.help.SetWidth(m.w - 4)
+	return m
+}
+
+func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
+	if msg.id != m.tableReq {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.status.err = Sanitize(msg.err.Error())
+		if m.opts.Table == "" {
+			m.screen = screenTables
+		}
+		return m, nil
+	}
+	m.table, m.haveTable = msg.table, true
+	ks, err := m.table.Schema(m.index)
+	if err != nil {
+		m.status.err = Sanitize(err.Error())
+		m.index = ""
+		ks, _ = m.table.Schema("")
+	}
+	m.setSchema(ks)
+	if pk := m.pendingPK; pk != "" {
+		m.pendingPK = ""
+		return m.openPartition(pk)
+	}
+	m.screen = screenPrompt
+	m.prompt = newPrompt(m.schema, "", m.history)
+	return m, nil
+}
+
+func (m *Model) setSchema(ks dynamo.KeySchema) {
+	m.schema = ks
+	m.items = m.items.setSchema(ks)
+}
+
+func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
+	if msg.table != m.historyTable {
+		return m, nil
+	}
+	if msg.err != nil {
+		m.status.err = Sanitize(msg.err.Error())
+	}
+	m.history, m.historyLoaded = msg.entries, true
+	var cmd tea.Cmd
+	if len(m.historyPending) > 0 {
+		for _, e := range m.historyPending {
+			m.history = remember(m.history, e)
+		}
+		m.historyPending = nil
+		cmd = saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
+	}
+	if m.screen == screenPrompt {
+		m.prompt.history = m.history
+		m.prompt = m.prompt.refilter()
+	}
+	return m, cmd
+}
+
+// openTable describes a table chosen in the picker and reads its history.
+func (m Model) openTable(name string) (Model, tea.Cmd) {
+	m.cancelInflight()
+	m.seq++
+	m.tableReq = m.seq
+	m.screen = screenLoading
+	m.index = ""
+	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
+	m.status.err = ""
+	m.q, m.res, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1}
+	return m, tea.Batch(openTableCmd(m.ctx, m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
+}
+
+// openPartition checks a partition key value against the key's type and, if
+// it fits, queries the whole partition. A value that does not fit is refused
+// with a sentence before any request.
+func (m Model) openPartition(pk string) (Model, tea.Cmd) {
+	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk}
+	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
+		m.screen = screenPrompt
+		m.prompt = newPrompt(m.schema, pk, m.history)
+		m.prompt.err = Sanitize(err.Error())
+		return m, nil
+	}
+	m.screen, m.overlay, m.focus = screenPartition, overlayNone, paneGroups
+	m.qline = queryLine{}
+	m.res = result{}
+	m.delim = ""
+	m.groups = groupsPane{active: 0}
+	m.items = itemsPane{}.setSchema(m.schema)
+	m = m.relayout()
+	e := historyEntry{Index: m.index, PK: pk}
+	var save tea.Cmd
+	if m.historyLoaded {
+		m.history = remember(m.history, e)
+		save = saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
+	} else {
+		m.historyPending = append(m.historyPending, e)
+	}
+	m, cmd := m.startQuery(q, false)
+	return m, tea.Batch(cmd, save)
+}
+
+// startQuery sends a query, cancelling the one in flight. next asks for a
+// further page of the results shown rather than new results.
+func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
+	m.cancelInflight()
+	m.seq++
+	id := m.seq
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel, m.inflight, m.inflightNext = cancel, id, next
+	if !next {
+		m.q = q
+	}
+	m.status.err, m.status.info = "", ""
+	m.status.busy = "Query"
+	if next {
+		m.status.busy = fmt.Sprintf("Query, page %d", m.res.pages+1)
+	}
+	return m, tea.Batch(queryCmd(ctx, m.store, id, q, next, m.res.pages+1), m.after(id))
+}
+
+// cancelInflight cancels the request in flight, if any; its reply will be
+// logged but not shown.
+func (m *Model) cancelInflight() {
+	if m.cancel != nil {
+		m.cancel()
+	}
+	m.cancel, m.inflight, m.inflightNext = nil, 0, false
+	m.status.busy, m.status.spinning = "", false
+}
+
+func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
+	if msg.page.Request.Operation != "" {
+		page := 1
+		if msg.next {
+			page = msg.pageNo
+		}
+		m.log = m.log.add(msg.page.Request, page)
+	}
+	if msg.id != m.inflight {
+		return m, nil // cancelled or superseded: logged, not shown
+	}
+	m.cancelInflight() // releases the context; the request is done
+	m.status.throttle = throttled(msg.err)
+	if msg.err != nil {
+		m.status.err = Sanitize(msg.err.Error())
+		if msg.next {
+			m.res.failed = true
+		} else if m.res.pages > 0 {
+			m.q = m.res.q // the query line keeps describing what is shown
+		}
+		return m, nil
+	}
+	p := msg.page
+	lay := m.layout()
+	var sks []string
+	if m.schema.SK != nil {
+		sks = make([]string, len(p.Items))
+		for i, it := range p.Items {
+			sks[i] = keyOf(it, m.schema.SK.Name)
+		}
+	}
+	more := p.LastEvaluatedKey != nil
+	if !msg.next {
+		q := msg.q
+		q.StartKey = nil
+		m.res = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone}
+		if m.res.base {
+			if m.delim == "" {
+				m.delim = keys.InferDelimiter(sks)
+			}
+			m.groups = m.groups.reset(sks, len(p.Items), m.skType(), m.delim, more)
+		}
+		m.noteColours(p.Items)
+		m.items = m.items.setItems(p.Items, lay.itemsW-2)
+	} else {
+		m.res.lastKey, m.res.more, m.res.failed = p.LastEvaluatedKey, more, false
+		m.res.pages++
+		if m.res.base {
+			m.groups = m.groups.add(sks, len(p.Items), m.skType(), m.delim, more)
+		}
+		m.noteColours(p.Items)
+		m.items = m.items.appendItems(p.Items, lay.itemsW-2)
+	}
+	m.groups.active = m.groups.rowFor(m.res.q.SK)
+	return m.maybeLoadMore()
+}
+
+// skType is the sort key's type, "" when the key has none.
+func (m Model) skType() string {
+	if m.schema.SK == nil {
+		return ""
+	}
+	return m.schema.SK.Type
+}
+
+// maybeLoadMore asks for the next page when the cursor is within one screen
+// of the end of what is loaded: one request at a time, never twice for the
+// same LastEvaluatedKey, and not when the user set a Limit (then n pages).
+func (m Model) maybeLoadMore() (Model, tea.Cmd) {
+	if m.screen != screenPartition || m.inflight != 0 || !m.res.more || m.res.failed ||
+		m.res.q.Limit > 0 || m.items.filter != "" || m.res.asked == m.res.pages {
+		return m, nil
+	}
+	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {
+		return m, nil
+	}
+	return m.loadNext()
+}
+
+func (m Model) loadNext() (Model, tea.Cmd) {
+	if !m.res.more {
+		return m, nil
+	}
+	m.res.asked = m.res.pages
+	q := m.res.q
+	q.StartKey = m.res.lastKey
+	return m.startQuery(q, true)
+}
+
+// runQuery runs a changed version of the current request, if it is valid.
+func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
+	if q.PK == "" {
+		return m, nil
+	}
+	q.StartKey = nil
+	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
+	return m.startQuery(q, false)
+}
+
+// isGSI tells whether the current index is global: those have no strongly
+// consistent reads.
+func (m Model) isGSI() bool {
+	ix, ok := m.table.IndexByName(m.index)
+	return ok && ix.Kind == dynamo.GSI
+}
+
+func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	md := m.mode()
+	km := m.keys.forMode(md, m.keyState())
+	if key.Matches(msg, km.Quit) {
+		m.cancelInflight()
+		return m, tea.Quit
+	}
+	if key.Matches(msg, km.Help) {
+		if m.overlay == overlayHelp {
+			m.overlay = overlayNone
+		} else {
+			m.helpMode, m.overlay = md, overlayHelp
+		}
+		return m, nil
+	}
+	switch md {
+	case modeHelp:
+		if key.Matches(msg, km.Back, km.Cancel) {
+			m.overlay = overlayNone
+		}
+		return m, nil
+	case modeLoading:
+		if key.Matches(msg, km.Cancel) {
+			return m, tea.Quit
+		}
+		return m, nil
+	case modeTables:
+		return m.tablesKey(msg, km)
+	case modePrompt:
+		return m.promptKey(msg, km)
+	case modeCondition, modeLimit, modeFilter:
+		return m.editKey(msg, km, md)
+	case modeDetail:
+		return m.detailKey(msg, km)
+	case modeIndexes:
+		return m.indexesKey(msg, km)
+	case modeLog:
+		return m.logKey(msg, km)
+	}
+	return m.partitionKey(msg, km, md)
+}
+
+// handleText sends pasted text to the field that has the keyboard.
+func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	switch m.mode() {
+	case modeTables:
+		return m.tablesText(msg)
+	case modePrompt:
+		return m.promptText(msg)
+	case modeCondition, modeLimit, modeFilter:
+		return m.editText(msg)
+	}
+	return m, nil
+}

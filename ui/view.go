@@ -1,0 +1,289 @@
+package ui
+
+import (
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+)
+
+// layout is where everything goes for the current size and state. Update
+// uses it too (page sizes, mouse hits), so it depends on nothing View alone knows.
+type layout struct {
+	w, h    int
+	compact bool // under 80×24: one pane at a time, one log line
+
+	queryY, queryH int
+	hintH          int
+	bodyY, bodyH   int
+	logY, logH     int
+	logN           int // request lines in the collapsed log
+	errY, errH     int
+	statusY        int
+
+	showGroups, showItems bool
+	groupsW               int
+	itemsX, itemsW        int
+	itemRows              int // item rows the items pane shows
+}
+
+// minimum size drawn; a smaller terminal gets this much, clipped.
+const minW, minH = 40, 10
+
+func (m Model) layout() layout {
+	l := layout{w: max(m.w, minW), h: max(m.h, minH)}
+	l.compact = m.w < 80 || m.h < 24
+	full := m.overlay == overlayDetail || m.overlay == overlayHelp
+	y := 1
+	if m.screen == screenPartition && !full {
+		l.queryY, l.queryH = y, 1
+		y++
+		if m.qline.edit != editNone {
+			l.hintH = 1
+			y++
+		}
+	}
+	l.statusY = l.h - 1
+	l.errH = len(m.status.errorLines(m.st, l.w))
+	l.errY = l.statusY - l.errH
+	if !full && m.overlay != overlayLog {
+		switch {
+		case l.compact:
+			l.logN, l.logH = 1, 1
+		case l.h < 28:
+			l.logN, l.logH = 2, 3
+		case l.h < 34:
+			l.logN, l.logH = 3, 4
+		default:
+			l.logN, l.logH = 4, 5
+		}
+	}
+	l.logY = l.errY - l.logH
+	l.bodyY, l.bodyH = y, max(3, l.logY-y)
+
+	l.itemsW = l.w
+	if l.compact {
+		l.showGroups, l.showItems = m.focus == paneGroups, m.focus == paneItems
+		l.groupsW = l.w
+	} else {
+		l.showGroups, l.showItems = true, true
+		l.groupsW = clamp(l.w/5, 24, 32)
+		l.itemsX, l.itemsW = l.groupsW, l.w-l.groupsW
+	}
+	l.itemRows = max(1, l.bodyH-itemsChrome)
+	return l
+}
+
+// groupRows is how many entity types the groups pane shows.
+func (l layout) groupRows() int { return max(1, (l.bodyH-2)/groupRowHeight(l.compact)) }
+
+// View draws the whole screen. It reads the model only: no clock, no IO.
+func (m Model) View() tea.View {
+	v := tea.NewView(m.render())
+	v.AltScreen = true
+	v.MouseMode = tea.MouseModeCellMotion
+	v.WindowTitle = "dynascope"
+	if m.haveTable {
+		v.WindowTitle += " · " + Sanitize(m.table.Name)
+	}
+	return v
+}
+
+func (m Model) render() string {
+	lay := m.layout()
+	w := lay.w
+	out := make([]string, 0, lay.h)
+	out = append(out, m.header(w))
+	if lay.queryH > 0 {
+		out = append(out, m.qline.view(m.st, m.q, m.keyCondition(), m.skLabel(), w))
+	}
+	if lay.hintH > 0 {
+		out = append(out, m.qline.hint(m.st, len(m.items.items), w))
+	}
+	out = append(out, strings.Split(m.body(lay), "\n")...)
+	if lay.logH > 0 {
+		if lay.compact {
+			out = append(out, m.log.tail(m.st, m.table.Name, 1, w)...)
+			if len(m.log.reqs) == 0 {
+				out = out[:len(out)-1]
+				out = append(out, "")
+			}
+		} else {
+			out = append(out, strings.Split(m.log.collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
+		}
+	}
+	out = append(out, m.status.errorLines(m.st, w)...)
+	out = append(out, m.statusBar(w))
+	for i := range out {
+		out[i] = fit(out[i], w)
+	}
+	return strings.Join(out, "\n")
+}
+
+// header names what is being looked at and where: table, index, partition,
+// region or endpoint, profile, and that nothing here writes. On a narrow
+// terminal the partition (also in the query line) goes first, then detail.
+func (m Model) header(w int) string {
+	st := m.st
+	badge := st.badge.Render(" READ-ONLY ") + " "
+	name := "no table chosen"
+	if m.haveTable {
+		name = m.table.Name
+	} else if m.opts.Table != "" {
+		name = m.opts.Table
+	}
+	index := "base table"
+	if !m.haveTable && m.opts.Table == "" {
+		index = ""
+	} else if m.index != "" {
+		index = "index " + Sanitize(m.index)
+	}
+	partition := ""
+	if m.screen == screenPartition && m.q.PK != "" {
+		partition = Sanitize(m.schema.PK.Name) + " = " + Sanitize(m.q.PK)
+	}
+	where := Sanitize(strings.TrimSpace(m.opts.Region + " " + m.opts.Endpoint))
+	short := Sanitize(m.opts.Endpoint)
+	if short == "" {
+		short = Sanitize(m.opts.Region)
+	}
+	if u := strings.Index(short, "://"); u >= 0 {
+		short = short[u+3:]
+	}
+	profile := "default profile"
+	if m.opts.Profile != "" {
+		profile = "profile " + Sanitize(m.opts.Profile)
+	}
+	build := func(parts ...string) string {
+		var ps []string
+		for i, p := range parts {
+			if p == "" {
+				continue
+			}
+			switch i {
+			case 0:
+				ps = append(ps, st.appName.Render(p))
+			case 1:
+				ps = append(ps, st.bold.Render(p))
+			case 2, 3:
+				ps = append(ps, st.text.Render(p))
+			default:
+				ps = append(ps, st.muted.Render(p))
+			}
+		}
+		return " " + strings.Join(ps, st.faint.Render(" · "))
+	}
+	tname := Sanitize(name)
+	for _, left := range []string{
+		build("dynascope", tname, index, partition, where, profile),
+		build("dynascope", tname, index, "", where, profile),
+		build("dynascope", tname, index, "", short, profile),
+		build("dynascope", tname, index, "", short, m.opts.Profile),
+		build("", tname, index, "", short, m.opts.Profile),
+		build("", tname, index, "", short, ""),
+	} {
+		if width(left)+width(badge)+1 <= w {
+			return spread(left, badge, w)
+		}
+	}
+	return spread(build("", tname, index, "", short, ""), badge, w)
+}
+
+// keyCondition is the current request's key condition in DynamoDB's words.
+func (m Model) keyCondition() string {
+	b, err := dynamo.BuildQuery(m.schema, m.q)
+	if err != nil {
+		return err.Error()
+	}
+	return b.KeyCondition
+}
+
+// skLabel names the sort key in the condition editor.
+func (m Model) skLabel() string {
+	if m.schema.SK != nil {
+		return m.schema.SK.Name
+	}
+	return "sort key"
+}
+
+func (m Model) body(lay layout) string {
+	w, h := lay.w, lay.bodyH
+	st := m.st
+	switch m.overlay {
+	case overlayHelp:
+		return m.helpBox(w, h)
+	case overlayDetail:
+		return m.detail.viewBox(st, w, h)
+	case overlayIndexes:
+		return m.idx.viewBox(st, m.table, m.index, w, h)
+	case overlayLog:
+		return m.log.expanded(st, m.table.Name, w, h)
+	}
+	switch m.screen {
+	case screenLoading:
+		msg := "describing table " + Sanitize(m.opts.Table) + "…"
+		if m.status.err != "" {
+			msg = "could not open the table; esc quits"
+		}
+		return box(st, "Opening", []string{" " + st.muted.Render(msg)}, w, h, true)
+	case screenTables:
+		return m.picker.viewBox(st, w, h)
+	case screenPrompt:
+		return m.prompt.viewBox(st, m.table.Name, w, h)
+	}
+	var left, right []string
+	if lay.showGroups {
+		title := "Entity types"
+		if lay.compact {
+			title += " · tab: items"
+		}
+		left = strings.Split(m.groups.view(st, lay.groupsW, h, m.focus == paneGroups, lay.compact, title, m.groupColour), "\n")
+	}
+	if lay.showItems {
+		right = strings.Split(m.items.view(st, lay.itemsW, h, m.focus == paneItems, m.itemsTitle(lay), m.colourOf), "\n")
+	}
+	if left == nil {
+		return strings.Join(right, "\n")
+	}
+	if right == nil {
+		return strings.Join(left, "\n")
+	}
+	rows := make([]string, h)
+	for i := range rows {
+		rows[i] = left[i] + right[i]
+	}
+	return strings.Join(rows, "\n")
+}
+
+func (m Model) itemsTitle(lay layout) string {
+	t := m.items.title(m.res.more)
+	if lay.compact {
+		t += " · tab: types"
+	}
+	return t
+}
+
+func (m Model) statusBar(w int) string {
+	km := m.keyMap()
+	left := m.status.left(m.st, m.log)
+	var keys []key.Binding
+	switch m.mode() {
+	case modeTables:
+		keys = []key.Binding{km.Open, km.ListUp, km.ListDown, km.Cancel, km.Help}
+	case modePrompt:
+		keys = []key.Binding{km.Open, km.Complete, km.ListUp, km.ListDown, km.Cancel}
+	case modeCondition, modeLimit, modeFilter, modeLoading:
+		keys = []key.Binding{km.Open, km.Cancel}
+	case modeDetail:
+		keys = []key.Binding{km.Help, km.Back, km.View, km.CopyItem, km.CopyCommand}
+	case modeLog:
+		keys = []key.Binding{km.Help, km.Back, km.CopyCommand}
+	case modeIndexes, modeHelp:
+		keys = []key.Binding{km.Open, km.Back}
+	default:
+		keys = []key.Binding{km.Help, km.Back, km.Open, km.Reverse, km.Limit, km.EditCondition, km.Filter}
+	}
+	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
+}
