@@ -26,6 +26,8 @@ usage:
   dynascope query --table T --pk V [sort-key condition] [--reverse] [--limit N] ...
   dynascope get --table T --pk V [--sk V]             one item by its full primary key
   dynascope groups --table T --pk V [--count]         the entity types of a partition (skip-scan)
+  dynascope patterns list | run NAME [--param k=v] | check | show NAME [--lang cli|python|go]
+                                                      the access patterns of dynascope.yaml
   dynascope seed --table T (--demo | --file F.jsonl) [--force]
   dynascope demo                                      DynamoDB Local + demo table + UI
 
@@ -72,6 +74,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdGet(ctx, args, stdout, stderr)
 	case "groups":
 		return cmdGroups(ctx, args, stdout, stderr)
+	case "patterns":
+		return cmdPatterns(ctx, args, stdout, stderr)
 	case "seed":
 		return cmdSeed(ctx, args, stdout, stderr)
 	case "demo":

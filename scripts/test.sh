@@ -5,6 +5,18 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/dynamodb-local.sh install
+# The code tests run the generated `aws dynamodb` commands with the AWS CLI.
+if ! command -v aws >/dev/null 2>&1; then
+  echo "aws is missing; installing Debian's awscli" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if command -v apt-get >/dev/null 2>&1; then
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq awscli; } >&2 ||
+      echo "installing awscli failed; the AWS CLI tests will skip (or fail under CI=true)" >&2
+  else
+    echo "apt-get is not available; install the AWS CLI, or the AWS CLI tests will skip (or fail under CI=true)" >&2
+  fi
+fi
 DYNASCOPE_LOCAL_RUN=$(mktemp -d)
 export DYNASCOPE_LOCAL_RUN
 cleanup() {

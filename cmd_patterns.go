@@ -1,0 +1,365 @@
+package main
+
+// `dynascope patterns`: the access patterns of a table as a first-class
+// object. list shows them, run runs one with parameters, check runs every
+// one with its example and proves each is one request, show prints the code
+// that sends the same request.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/ui"
+)
+
+const patternsUsage = `usage:
+  dynascope patterns list  [--output table|json]
+  dynascope patterns run NAME [--param KEY=VALUE ...] [--output json|jsonl|table] [--dynamodb-json]
+  dynascope patterns check [--output table|json]
+  dynascope patterns show NAME [--param KEY=VALUE ...] [--lang cli|python|go]
+
+The patterns come from dynascope.yaml in the working directory, or --patterns FILE;
+its table: is the table unless --table names another. Parameters not given take
+the pattern's example values. check exits non-zero when a pattern needs more than
+one request or fails.
+`
+
+// maxPatternPages bounds how far run and check follow a pattern that does
+// not fit in one request: enough to count its pages, not a full table read.
+const maxPatternPages = 100
+
+func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	if len(args) == 0 {
+		return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
+	}
+	sub, rest := args[0], args[1:]
+	switch sub {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, patternsUsage)
+		return nil
+	case "list":
+		return patternsList(rest, stdout, stderr)
+	case "run":
+		return patternsRun(ctx, rest, stdout, stderr)
+	case "check":
+		return patternsCheck(ctx, rest, stdout, stderr)
+	case "show":
+		return patternsShow(ctx, rest, stdout, stderr)
+	}
+	return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", sub)}
+}
+
+// patternFlags are the flags of every patterns subcommand.
+func patternFlags(sub string, stderr io.Writer) (*flag.FlagSet, *config.Connection, *string) {
+	fs, conn := newFlags("patterns "+sub, stderr)
+	file := fs.String("patterns", config.PatternsFile, "the patterns file")
+	fs.Usage = func() { fmt.Fprint(stderr, patternsUsage, "\nflags:\n"); fs.PrintDefaults() }
+	return fs, conn, file
+}
+
+// paramFlag collects repeated --param KEY=VALUE.
+func paramFlag(fs *flag.FlagSet) map[string]string {
+	params := map[string]string{}
+	fs.Func("param", "a parameter of the pattern, KEY=VALUE (repeatable; default: the example's)", func(s string) error {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
+		}
+		if _, dup := params[k]; dup {
+			return fmt.Errorf("--param %s is given twice", k)
+		}
+		params[k] = v
+		return nil
+	})
+	return params
+}
+
+// parseNamed parses flags around one positional argument, the pattern's name,
+// which may come before or after the flags.
+func parseNamed(fs *flag.FlagSet, args []string, sub string) (string, error) {
+	name := ""
+	for {
+		if err := fs.Parse(args); err != nil {
+			if errors.Is(err, flag.ErrHelp) {
+				return "", err
+			}
+			return "", usageError{err.Error()}
+		}
+		if fs.NArg() == 0 {
+			break
+		}
+		if name != "" {
+			return "", usageError{fmt.Sprintf("unexpected argument %q; quote a pattern name that has spaces: dynascope patterns %s '%s %s'.", fs.Arg(0), sub, name, fs.Arg(0))}
+		}
+		name, args = fs.Arg(0), fs.Args()[1:]
+	}
+	if name == "" {
+		return "", usageError{fmt.Sprintf("patterns %s needs a pattern name: dynascope patterns %s NAME (see 'dynascope patterns list').", sub, sub)}
+	}
+	return name, nil
+}
+
+// patternTable loads the file, connects and describes the table the patterns
+// run on, and checks the patterns against it.
+func patternTable(ctx context.Context, conn *config.Connection, file string) (*config.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, err := config.LoadPatterns(file)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	if conn.Table == "" {
+		conn.Table = set.Table
+	}
+	if conn.Table == "" {
+		return nil, nil, dynamo.Table{}, usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
+	}
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	t, err := client.DescribeTable(ctx, conn.Table)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	return set, client, t, nil
+}
+
+// patternParams is the example with the given parameters over it.
+func patternParams(p config.Pattern, given map[string]string) map[string]string {
+	params := make(map[string]string, len(p.Example)+len(given))
+	for k, v := range p.Example {
+		params[k] = v
+	}
+	for k, v := range given {
+		params[k] = v
+	}
+	return params
+}
+
+func patternsList(args []string, stdout, stderr io.Writer) error {
+	fs, _, file := patternFlags("list", stderr)
+	output := fs.String("output", "table", "table | json")
+	if err := parse(fs, args); err != nil {
+		return err
+	}
+	if *output != "table" && *output != "json" {
+		return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+	}
+	set, err := config.LoadPatterns(*file)
+	if err != nil {
+		return err
+	}
+	if *output == "json" {
+		type patternJSON struct {
+			Name        string            `json:"name"`
+			Description string            `json:"description"`
+			Index       *string           `json:"index"`
+			Summary     string            `json:"summary"`
+			Parameters  []string          `json:"parameters"`
+			Example     map[string]string `json:"example"`
+			Line        int               `json:"line"`
+		}
+		out := struct {
+			File     string        `json:"file"`
+			Table    *string       `json:"table"`
+			Patterns []patternJSON `json:"patterns"`
+		}{File: *file, Table: nullable(set.Table), Patterns: []patternJSON{}}
+		for _, p := range set.Patterns {
+			params := p.Parameters()
+			if params == nil {
+				params = []string{}
+			}
+			ex := p.Example
+			if ex == nil {
+				ex = map[string]string{}
+			}
+			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), params, ex, p.Line})
+		}
+		return writeIndentedJSON(stdout, out)
+	}
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+	for _, p := range set.Patterns {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Sanitize(p.Name), ui.Sanitize(p.Summary()), ui.Sanitize(p.Description))
+	}
+	_ = tw.Flush()
+	_, err = stdout.Write(b.Bytes())
+	return err
+}
+
+func patternsRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, conn, file := patternFlags("run", stderr)
+	given := paramFlag(fs)
+	output := fs.String("output", "json", "json | jsonl | table")
+	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	name, err := parseNamed(fs, args, "run")
+	if err != nil {
+		return err
+	}
+	if err := checkOutput(*output); err != nil {
+		return err
+	}
+	set, client, t, err := patternTable(ctx, conn, *file)
+	if err != nil {
+		return err
+	}
+	p, err := set.Find(name)
+	if err != nil {
+		return err
+	}
+	if err := p.Validate(t); err != nil {
+		return err
+	}
+	r, err := p.Resolve(t, patternParams(p, given))
+	if err != nil {
+		return err
+	}
+	run := runPattern(ctx, client, t, p, r)
+	if run.err != nil {
+		return run.err
+	}
+	if v, one := run.verdict(); !one {
+		fmt.Fprintf(stderr, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
+	}
+	return printResult(stdout, run.res, *output, *ddbJSON)
+}
+
+func patternsShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	fs, conn, file := patternFlags("show", stderr)
+	given := paramFlag(fs)
+	lang := fs.String("lang", "", "cli | python | go (default: all three)")
+	name, err := parseNamed(fs, args, "show")
+	if err != nil {
+		return err
+	}
+	langs := dynamo.CodeLangs
+	if *lang != "" {
+		l := dynamo.CodeLang(*lang)
+		if l != dynamo.LangCLI && l != dynamo.LangPython && l != dynamo.LangGo {
+			return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
+		}
+		langs = []dynamo.CodeLang{l}
+	}
+	set, client, t, err := patternTable(ctx, conn, *file)
+	if err != nil {
+		return err
+	}
+	p, err := set.Find(name)
+	if err != nil {
+		return err
+	}
+	if err := p.Validate(t); err != nil {
+		return err
+	}
+	r, err := p.Resolve(t, patternParams(p, given))
+	if err != nil {
+		return err
+	}
+	to := dynamo.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+	titles := map[dynamo.CodeLang]string{dynamo.LangCLI: "# AWS CLI", dynamo.LangPython: "# Python (boto3)", dynamo.LangGo: "// Go (AWS SDK for Go v2)"}
+	var b bytes.Buffer
+	for i, l := range langs {
+		var code string
+		if r.Get != nil {
+			code, err = dynamo.GetItemCode(l, t, *r.Get, to)
+		} else {
+			var ks dynamo.KeySchema
+			if ks, err = t.Schema(r.Query.Index); err == nil {
+				code, err = dynamo.QueryCode(l, ks, *r.Query, to)
+			}
+		}
+		if err != nil {
+			return err
+		}
+		if len(langs) > 1 {
+			if i > 0 {
+				b.WriteByte('\n')
+			}
+			b.WriteString(titles[l] + "\n")
+		}
+		b.WriteString(code)
+	}
+	_, err = stdout.Write(b.Bytes())
+	return err
+}
+
+// patternRun is one run of a pattern: its result and what it took.
+type patternRun struct {
+	pattern   config.Pattern
+	operation string // GetItem or Query
+	res       queryResult
+	truncated bool // stopped after maxPatternPages
+	err       error
+}
+
+// runPattern sends the pattern's request and, when the answer does not fit
+// in one page, follows LastEvaluatedKey as a program would, until the
+// result is complete or the pattern's Limit is met, so that the count of
+// requests is the true cost of the access pattern.
+func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p config.Pattern, r config.Resolved) patternRun {
+	run := patternRun{pattern: p, operation: r.Operation()}
+	if r.Get != nil {
+		page, err := client.GetItem(ctx, *r.Get)
+		run.res = queryResult{Table: t.Name, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true,
+			Consistent: r.Get.Consistent, Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount)}
+		if page.Request.Operation != "" {
+			run.res.Requests = []dynamo.Request{page.Request}
+		}
+		run.err = err
+		return run
+	}
+	q := *r.Query
+	run.res = queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+	want := int(q.Limit)
+	for {
+		page, err := client.Query(ctx, q)
+		if page.Request.Operation != "" {
+			run.res.Requests = append(run.res.Requests, page.Request)
+		}
+		if err != nil {
+			run.err = err
+			return run
+		}
+		run.res.KeyCondition = page.Request.KeyCondition
+		run.res.Items = append(run.res.Items, page.Items...)
+		run.res.Count += int(page.Count)
+		run.res.Scanned += int(page.ScannedCount)
+		run.res.LastKey = page.LastEvaluatedKey
+		switch {
+		case page.LastEvaluatedKey == nil, want > 0 && run.res.Count >= want:
+			return run
+		case len(run.res.Requests) >= maxPatternPages:
+			run.truncated = true
+			return run
+		}
+		q.StartKey = page.LastEvaluatedKey
+		if want > 0 {
+			q.Limit = int32(want - run.res.Count)
+		}
+	}
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// writeIndentedJSON writes v as indented JSON without HTML escaping (key
+// values like ORDER#<id> stay readable).
+func writeIndentedJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(v)
+}
