@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/aws/retry"
 	awsconfig "github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/feature/ec2/imds"
@@ -49,7 +48,7 @@ type Options struct {
 	Region      string
 	Endpoint    string        // e.g. http://127.0.0.1:8000; "" for AWS
 	Timeout     time.Duration // per call; DefaultTimeout when zero
-	MaxAttempts int           // SDK retry attempts; the SDK's default when zero
+	MaxAttempts int           // tries per request; AWS_MAX_ATTEMPTS, else DefaultMaxAttempts, when zero
 }
 
 // Client is the read-only DynamoDB client of dynascope. It records every
@@ -63,6 +62,7 @@ type Client struct {
 	mu      sync.Mutex
 	tables  map[string]Table
 	observe func(Request)
+	retries *retryHook // retry.go
 }
 
 // Connect loads the AWS configuration the way the AWS CLI does (flags over
@@ -75,13 +75,6 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 		awsconfig.WithLogger(logging.Nop{}),
 		awsconfig.WithClientLogMode(0),
 		awsconfig.WithLogConfigurationWarnings(false),
-		awsconfig.WithRetryer(func() aws.Retryer {
-			return retry.NewStandard(func(so *retry.StandardOptions) {
-				if o.MaxAttempts > 0 {
-					so.MaxAttempts = o.MaxAttempts
-				}
-			})
-		}),
 	}
 	if o.Profile != "" {
 		loads = append(loads, awsconfig.WithSharedConfigProfile(o.Profile))
@@ -113,16 +106,20 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 		}
 		cfg.Credentials = fallbackCredentials{primary: cfg.Credentials}
 	}
+	cfg.Credentials = rememberSecrets(cfg.Credentials) // errors.go: Redact knows them
 	if cfg.Region == "" && o.Endpoint == "" {
 		return nil, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
 	}
+	retries := newRetryHook(&cfg, o) // retry.go: the retryer and its observers
 	sdk := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if o.Endpoint != "" {
 			do.BaseEndpoint = aws.String(o.Endpoint)
 		}
+		retries.install(do)
 	})
 	c := NewWithAPI(sdk, o)
 	c.sdk = sdk
+	c.retries = retries
 	c.region = cfg.Region
 	return c, nil
 }
@@ -132,7 +129,7 @@ func NewWithAPI(api API, o Options) *Client {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	return &Client{api: api, opts: o, region: o.Region, tables: map[string]Table{}}
+	return &Client{api: api, opts: o, region: o.Region, tables: map[string]Table{}, retries: &retryHook{maxAttempts: max(o.MaxAttempts, 1)}}
 }
 
 // SDK returns the underlying SDK client for the writes of seeding, or nil.
@@ -203,5 +200,5 @@ func explainConfig(err error, profile string) error {
 	if errors.As(err, &pe) {
 		return &UserError{Msg: fmt.Sprintf("the AWS profile %q does not exist in your shared config; check --profile or AWS_PROFILE.", profile), Err: err}
 	}
-	return &UserError{Msg: "could not load the AWS configuration: " + err.Error(), Err: err}
+	return &UserError{Msg: Redact("could not load the AWS configuration: " + err.Error()), Err: err}
 }

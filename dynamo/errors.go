@@ -5,7 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"net"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -38,7 +40,10 @@ func Explain(err error, what, endpoint string) error {
 		where = endpoint
 	}
 	mk := func(format string, a ...any) error {
-		return &UserError{Msg: fmt.Sprintf(format, a...), Err: err}
+		return &UserError{Msg: Redact(fmt.Sprintf(format, a...)), Err: err}
+	}
+	if msg, ok := explainRetries(err, what, where); ok { // retry.go
+		return &UserError{Msg: Redact(msg), Err: err}
 	}
 
 	switch {
@@ -105,4 +110,59 @@ func firstLine(s string) string {
 		return s[:i]
 	}
 	return s
+}
+
+// Secrets. Credentials must never reach an error text, a log or the screen,
+// yet servers and credential helpers echo what they were sent: AWS's
+// signature errors quote the canonical request, security token included.
+// Every credential the client signs with is remembered, and Explain's
+// sentences are scrubbed of those values and of anything shaped like one.
+
+var secrets struct {
+	sync.RWMutex
+	vals map[string]bool
+}
+
+// secretShapes match credentials we were never handed: access key ids, and
+// the values of the headers and parameters that carry tokens and signatures.
+var secretShapes = regexp.MustCompile(`\b(?:AKIA|ASIA)[A-Z0-9]{16}\b|((?i:x-amz-security-token|security-token|session_?token|secret_?access_?key|signature)["']?\s*[:=]\s*["']?)[^\s'",]*[^\s'",.]`)
+
+// Redact removes credentials from a text meant for people.
+func Redact(s string) string {
+	secrets.RLock()
+	for v := range secrets.vals {
+		s = strings.ReplaceAll(s, v, "[redacted]")
+	}
+	secrets.RUnlock()
+	return secretShapes.ReplaceAllString(s, "${1}[redacted]")
+}
+
+// rememberSecrets wraps a credentials provider so that whatever it hands
+// out is known to Redact.
+func rememberSecrets(p aws.CredentialsProvider) aws.CredentialsProvider {
+	if p == nil {
+		return nil
+	}
+	return secretKeeper{p}
+}
+
+type secretKeeper struct{ p aws.CredentialsProvider }
+
+func (k secretKeeper) Retrieve(ctx context.Context) (aws.Credentials, error) {
+	c, err := k.p.Retrieve(ctx)
+	if err == nil {
+		secrets.Lock()
+		if secrets.vals == nil {
+			secrets.vals = map[string]bool{}
+		}
+		for _, v := range []string{c.AccessKeyID, c.SecretAccessKey, c.SessionToken} {
+			// Short values are placeholders such as DynamoDB Local's "local";
+			// scrubbing them would mangle ordinary words.
+			if len(v) >= 12 {
+				secrets.vals[v] = true
+			}
+		}
+		secrets.Unlock()
+	}
+	return c, err
 }
