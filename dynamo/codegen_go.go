@@ -7,46 +7,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
-
-// BuiltGetItem is a validated GetItem: the SDK input and its key in
-// DynamoDB's words.
-type BuiltGetItem struct {
-	Input        *dynamodb.GetItemInput
-	KeyCondition string // PK = "ORDER#A17" AND SK = "ITEM#1"
-}
-
-// BuildGetItem checks g against the table's primary key and builds the SDK
-// input, as BuildQuery does for a Query.
-func BuildGetItem(t Table, g GetInput) (BuiltGetItem, error) {
-	pkv, err := KeyValue(t.PK, "partition key", g.PK)
-	if err != nil {
-		return BuiltGetItem{}, err
-	}
-	key := Item{t.PK.Name: pkv}
-	text := t.PK.Name + " = " + KeyText(pkv)
-	if t.SK != nil {
-		skv, err := KeyValue(*t.SK, "sort key", g.SK)
-		if err != nil {
-			return BuiltGetItem{}, err
-		}
-		key[t.SK.Name] = skv
-		text += " AND " + t.SK.Name + " = " + KeyText(skv)
-	}
-	in := &dynamodb.GetItemInput{
-		TableName:              aws.String(g.Table),
-		Key:                    key,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
-	}
-	if g.Consistent {
-		in.ConsistentRead = aws.Bool(true)
-	}
-	return BuiltGetItem{Input: in, KeyCondition: text}, nil
-}
 
 // goCode renders a program for the AWS SDK for Go v2 that sends the request
 // and prints the items as JSON lines, the count and RCUs on stderr. Key

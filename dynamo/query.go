@@ -295,22 +295,26 @@ func (c *Client) Query(ctx context.Context, q QueryInput) (Page, error) {
 	return p, nil
 }
 
-// GetItem reads one item by its full primary key.
-func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
-	t, err := c.DescribeTable(ctx, g.Table)
-	if err != nil {
-		return Page{}, err
-	}
+// BuiltGetItem is a validated GetItem: the SDK input and its key in
+// DynamoDB's words.
+type BuiltGetItem struct {
+	Input        *dynamodb.GetItemInput
+	KeyCondition string // PK = "ORDER#A17" AND SK = "ITEM#1"
+}
+
+// BuildGetItem checks g against the table's primary key and builds the SDK
+// input, as BuildQuery does for a Query.
+func BuildGetItem(t Table, g GetInput) (BuiltGetItem, error) {
 	pkv, err := KeyValue(t.PK, "partition key", g.PK)
 	if err != nil {
-		return Page{}, err
+		return BuiltGetItem{}, err
 	}
 	key := Item{t.PK.Name: pkv}
 	text := t.PK.Name + " = " + KeyText(pkv)
 	if t.SK != nil {
 		skv, err := KeyValue(*t.SK, "sort key", g.SK)
 		if err != nil {
-			return Page{}, err
+			return BuiltGetItem{}, err
 		}
 		key[t.SK.Name] = skv
 		text += " AND " + t.SK.Name + " = " + KeyText(skv)
@@ -323,14 +327,27 @@ func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
 	if g.Consistent {
 		in.ConsistentRead = aws.Bool(true)
 	}
-	req := Request{Operation: "GetItem", Table: g.Table, KeyCondition: text, Forward: true, Consistent: g.Consistent}
+	return BuiltGetItem{Input: in, KeyCondition: text}, nil
+}
+
+// GetItem reads one item by its full primary key.
+func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
+	t, err := c.DescribeTable(ctx, g.Table)
+	if err != nil {
+		return Page{}, err
+	}
+	b, err := BuildGetItem(t, g)
+	if err != nil {
+		return Page{}, err
+	}
+	req := Request{Operation: "GetItem", Table: g.Table, KeyCondition: b.KeyCondition, Forward: true, Consistent: g.Consistent}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()
 	req.Start = time.Now()
-	out, err := c.api.GetItem(cctx, in)
+	out, err := c.api.GetItem(cctx, b.Input)
 	req.Duration = time.Since(req.Start)
 	if err != nil {
-		req.Err = Explain(err, fmt.Sprintf("get %s on %s", text, g.Table), c.opts.Endpoint)
+		req.Err = Explain(err, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
 		c.record(&req)
 		return Page{Request: req}, req.Err
 	}
