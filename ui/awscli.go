@@ -15,9 +15,10 @@ import (
 )
 
 // awsQueryCommand renders a query as the `aws dynamodb query` command that
-// sends the same request. With a Limit, --max-items and --page-size make the
-// AWS CLI (which paginates on its own) send exactly one request of that many;
-// without one, --page-size matches the pages the UI reads.
+// sends the same request. The AWS CLI paginates on its own: with a Limit,
+// --max-items and --page-size make it send exactly one request of that many;
+// without one, --no-paginate makes it send one request with no Limit, whose
+// page DynamoDB ends at 1 MB, as the UI's first page.
 func awsQueryCommand(ks dynamo.KeySchema, q dynamo.QueryInput, region, endpoint, profile string) (string, error) {
 	q.StartKey = nil
 	b, err := dynamo.BuildQuery(ks, q)
@@ -71,7 +72,7 @@ func awsQueryCommand(ks dynamo.KeySchema, q dynamo.QueryInput, region, endpoint,
 	if q.Limit > 0 {
 		args = append(args, "--max-items", fmt.Sprint(q.Limit), "--page-size", fmt.Sprint(q.Limit))
 	} else {
-		args = append(args, "--page-size", fmt.Sprint(pageSize))
+		args = append(args, "--no-paginate")
 	}
 	args = append(args, "--return-consumed-capacity", "INDEXES")
 	if region != "" {

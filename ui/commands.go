@@ -82,12 +82,11 @@ type queryDoneMsg struct {
 	err    error
 }
 
-// queryCmd sends q with the Limit the UI uses when the user set none.
+// queryCmd sends q exactly as the query line shows it: without a Limit when
+// the user set none, so pages are DynamoDB's own (up to 1 MB).
 func queryCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, next bool, pageNo int) tea.Cmd {
-	sent := q
-	sent.Limit = effectiveLimit(q)
 	return func() tea.Msg {
-		p, err := s.Query(ctx, sent)
+		p, err := s.Query(ctx, q)
 		return queryDoneMsg{id: id, q: q, next: next, pageNo: pageNo, page: p, err: err}
 	}
 }

@@ -3,6 +3,7 @@ package ui
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -20,9 +21,96 @@ import (
 	"dynascope/dynamo/dynamotest"
 )
 
-// The issue's flow end to end against DynamoDB Local: open CUST#42, run
-// begins_with on ORDER, reverse, Limit 1, and check that the capacity on
-// screen is the one DynamoDB Local returned.
+// localClient connects to DynamoDB Local and records every Query it sends,
+// as DynamoDB Local answered it.
+func localClient(t *testing.T, ep string) (*dynamo.Client, func() []dynamo.Request) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	var queries []dynamo.Request
+	client.OnRequest(func(r dynamo.Request) {
+		if r.Operation == "Query" {
+			mu.Lock()
+			queries = append(queries, r)
+			mu.Unlock()
+		}
+	})
+	return client, func() []dynamo.Request {
+		mu.Lock()
+		defer mu.Unlock()
+		return append([]dynamo.Request(nil), queries...)
+	}
+}
+
+// firstPages are the requests sent without a Limit: the skip-scan's all have Limit 1.
+func firstPages(rs []dynamo.Request) []dynamo.Request {
+	var out []dynamo.Request
+	for _, r := range rs {
+		if r.Limit == 0 {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// waitQueries waits until n queries were answered.
+func waitQueries(t *testing.T, seen func() []dynamo.Request, n int) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for len(seen()) < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited for query %d; %d answered", n, len(seen()))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// checkLogAgainst checks that every request line of the UI shows the
+// capacity DynamoDB Local returned for that request, and that the session
+// total is their sum.
+func checkLogAgainst(t *testing.T, final Model, got []dynamo.Request) {
+	t.Helper()
+	bySeq := map[int64]dynamo.Request{}
+	sum := 0.0
+	for _, r := range got {
+		bySeq[r.Seq] = r
+		sum += r.Capacity.Total
+	}
+	if len(final.log.reqs) != len(got) {
+		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.reqs), len(got))
+	}
+	m, _ := final.Update(keyPress("L"))
+	lines := strings.Split(ansi.Strip(m.(Model).View().Content), "\n")
+	for i, r := range final.log.reqs {
+		want, ok := bySeq[r.Seq]
+		if !ok || want.Capacity.Total != r.Capacity.Total {
+			t.Errorf("request %d: the UI has %+v, DynamoDB Local returned %+v", i+1, r.Capacity, want.Capacity)
+		}
+		label := fmt.Sprintf(" %2d Query", i+1)
+		var line string
+		for _, l := range lines {
+			if strings.Contains(l, label) {
+				line = l
+			}
+		}
+		if !strings.Contains(line, " "+fmtRCU(want.Capacity.Total)+" RCU") {
+			t.Errorf("line %d = %q, want DynamoDB Local's %s RCU", i+1, line, fmtRCU(want.Capacity.Total))
+		}
+	}
+	sc := ansi.Strip(final.View().Content)
+	if want := fmt.Sprintf("Σ %s RCU · %d requests", fmtRCU(sum), len(got)); !strings.Contains(sc, want) {
+		t.Errorf("status lacks %q:\n%s", want, sc)
+	}
+}
+
+// The issue's flow end to end against DynamoDB Local: open CUST#42 (its
+// first page and its skip-scan), run begins_with on ORDER, reverse, Limit 1,
+// and check that the capacity on screen is the one DynamoDB Local returned.
 func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 	api := dynamotest.SDK(t)
 	ep := dynamotest.Endpoint(t)
@@ -38,25 +126,7 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 			t.Fatalf("put item: %v", err)
 		}
 	}
-	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var mu sync.Mutex
-	var queries []dynamo.Request
-	client.OnRequest(func(r dynamo.Request) {
-		if r.Operation == "Query" {
-			mu.Lock()
-			queries = append(queries, r)
-			mu.Unlock()
-		}
-	})
-	seen := func() []dynamo.Request {
-		mu.Lock()
-		defer mu.Unlock()
-		return append([]dynamo.Request(nil), queries...)
-	}
-
+	client, seen := localClient(t, ep)
 	m := New(Options{Store: client, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
@@ -65,26 +135,22 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 	// waitFor waits until n queries were answered and the screen shows want.
 	waitFor := func(n int, want string) {
 		t.Helper()
-		deadline := time.Now().Add(20 * time.Second)
-		for len(seen()) < n {
-			if time.Now().After(deadline) {
-				t.Fatalf("waited for query %d; %d answered", n, len(seen()))
-			}
-			time.Sleep(20 * time.Millisecond)
-		}
+		waitQueries(t, seen, n)
 		teatest.WaitFor(t, tm.Output(), func(b []byte) bool { return bytes.Contains(b, []byte(want)) },
 			teatest.WithDuration(10*time.Second))
 	}
-	waitFor(1, "1 Query")
+	// The first page and the skip-scan: ORDER's first and last key, then
+	// PROFILE, then nothing after it.
+	waitFor(5, "5 Query")
 	tm.Send(keyPress("j"))
 	tm.Send(keyPress("enter"))
-	waitFor(2, "2 Query")
+	waitFor(6, "6 Query")
 	tm.Send(keyPress("r"))
-	waitFor(3, "3 Query")
+	waitFor(7, "7 Query")
 	tm.Send(keyPress("l"))
 	tm.Send(keyPress("1"))
 	tm.Send(keyPress("enter"))
-	waitFor(4, "4 Query")
+	waitFor(8, "8 Query")
 	// Let the last reply reach the model before quitting.
 	time.Sleep(200 * time.Millisecond)
 	if err := tm.Quit(); err != nil {
@@ -94,34 +160,88 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 	sc := ansi.Strip(final.View().Content)
 
 	got := seen()
-	if len(got) != 4 {
-		t.Fatalf("%d queries, want 4", len(got))
+	if len(got) != 8 {
+		t.Fatalf("%d queries, want 8", len(got))
 	}
-	last := got[3]
+	if pages := firstPages(got[:5]); len(pages) != 1 || pages[0].Count != 3 {
+		t.Errorf("requests without a Limit = %+v, want the first page, the whole partition", pages)
+	}
+	last := got[7]
 	if last.Forward || last.Limit != 1 || !strings.Contains(last.KeyCondition, `begins_with(SK, "ORDER#")`) || last.Count != 1 {
 		t.Fatalf("last request = %+v", last)
 	}
 	if last.Capacity.Total <= 0 {
 		t.Fatalf("DynamoDB Local reported no capacity: %+v", last.Capacity)
 	}
-	var line string
-	for _, l := range strings.Split(sc, "\n") {
-		if strings.Contains(l, "  4 Query") {
-			line = l
-		}
-	}
-	if want := fmtRCU(last.Capacity.Total) + " RCU"; !strings.Contains(line, want) {
-		t.Errorf("request line %q does not show DynamoDB Local's %s:\n%s", line, want, sc)
-	}
-	sum := 0.0
-	for _, r := range got {
-		sum += r.Capacity.Total
-	}
-	if want := "Σ " + fmtRCU(sum) + " RCU · 4 requests"; !strings.Contains(sc, want) {
-		t.Errorf("status lacks %q:\n%s", want, sc)
-	}
+	checkLogAgainst(t, final, got)
 	if !strings.Contains(sc, "ORDER#2025-03-01#A17") || strings.Contains(sc, "ORDER#2025-01-09#A11  20") {
 		t.Errorf("items are not just the latest order:\n%s", sc)
 	}
+	// The whole partition came in one page: its counts are exact.
+	for row, want := range map[int]string{0: "3", 1: "2", 2: "1"} {
+		if c := final.groups.countText(row); c != want {
+			t.Errorf("count of row %d = %s, want %s", row, c, want)
+		}
+	}
 	t.Logf("DynamoDB Local charged %s RCU for the latest order; the screen:\n%s", fmtRCU(last.Capacity.Total), sc)
+}
+
+// A partition of 3,000 items of three types, bigger than one 1 MB page: the
+// skip-scan shows all three types at once, while the first page holds part
+// of the partition, and every request shows what DynamoDB Local charged.
+func TestFlowBigPartitionSkipScan(t *testing.T) {
+	api := dynamotest.SDK(t)
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	ctx, cancel := context.WithTimeout(context.Background(), 120*time.Second)
+	defer cancel()
+	pad := strings.Repeat("x", 560) // about 600 bytes an item: 1.8 MB in all
+	var items []dynamo.Item
+	for _, typ := range []string{"ALPHA", "BETA", "GAMMA"} {
+		for i := range 1000 {
+			items = append(items, dynamo.Item{"PK": s("BIG#1"), "SK": s(fmt.Sprintf("%s#%04d", typ, i)), "pad": s(pad)})
+		}
+	}
+	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
+		t.Fatalf("BatchWriteItem 3,000 items: %v", err)
+	}
+	client, seen := localClient(t, ep)
+	m := New(Options{Store: client, Table: table, PK: "BIG#1", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { _ = tm.Quit() })
+	// The first page, and the skip-scan: the first key, then for each type
+	// its last key and the jump past it (the last jump finds nothing).
+	waitQueries(t, seen, 1+1+3*2)
+	time.Sleep(300 * time.Millisecond)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	sc := ansi.Strip(final.View().Content)
+	got := seen()
+	if len(got) != 8 {
+		t.Fatalf("%d queries, want 8 (no further page without scrolling):\n%s", len(got), sc)
+	}
+	loaded := len(final.items.items)
+	if !final.res.more || loaded >= 3000 || loaded == 0 {
+		t.Fatalf("the first page holds %d items (more: %v); the test needs it to be part of the partition", loaded, final.res.more)
+	}
+	for _, want := range []string{"Entity types · 3", "ALPHA#", "BETA#", "GAMMA#", fmt.Sprintf("Items · %d+ loaded", loaded)} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("screen lacks %q:\n%s", want, sc)
+		}
+	}
+	counts := map[string]string{}
+	for i, ty := range final.groups.types {
+		counts[ty.entity] = final.groups.countText(i + 1)
+	}
+	if counts["ALPHA"] != "1000" || counts["BETA"] != fmt.Sprintf("%d+", loaded-1000) || counts["GAMMA"] != "?" {
+		t.Errorf("counts = %v, want ALPHA 1000, BETA %d+, GAMMA ?", counts, loaded-1000)
+	}
+	if pages := firstPages(got); len(pages) != 1 || int(pages[0].Count) != loaded || !pages[0].More {
+		t.Errorf("requests without a Limit = %+v, want the first page of %d items, with more", pages, loaded)
+	}
+	checkLogAgainst(t, final, got)
+	t.Logf("first page: %d items; the screen:\n%s", loaded, sc)
 }

@@ -29,6 +29,29 @@ func TestGoldenPartition(t *testing.T) {
 			golden.RequireEqual(t, []byte(hs.screen()))
 		})
 	}
+	// A partition bigger than its first page: every type from the skip-scan,
+	// counts as far as the loaded items tell.
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("big/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openBig(t, sz[0], sz[1])
+			hs.keys("j", "j")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("count_asked/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openBig(t, sz[0], sz[1])
+			hs.keys("j", "j", "#")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+	}
+	t.Run("counted/120x35", func(t *testing.T) {
+		k := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#7"), "SK": s(sk)} }
+		hs := openBig(t, 120, 35,
+			canned{count: 1700, last: k("ORDER#01699"), cap: dynamo.Capacity{Total: 128.5, Table: 128.5}},
+			canned{count: 1700, last: k("ORDER#03399"), cap: dynamo.Capacity{Total: 128.5, Table: 128.5}},
+			canned{count: 600, cap: dynamo.Capacity{Total: 38, Table: 38}})
+		hs.keys("j", "j", "#", "y")
+		golden.RequireEqual(t, []byte(hs.screen()))
+	})
 	t.Run("detail/120x35", func(t *testing.T) {
 		hs := openExample(t, 120, 35)
 		hs.keys("tab", "j", "enter")

@@ -1,7 +1,9 @@
 package ui
 
 import (
+	"sort"
 	"strconv"
+	"strings"
 
 	"charm.land/lipgloss/v2"
 
@@ -9,36 +11,204 @@ import (
 	"dynascope/keys"
 )
 
-// groupsPane lists the entity types of the partition: the groups of sort keys
-// loaded by the whole-partition query, with the query each one stands for.
-// Row 0 is the whole partition.
-type groupsPane struct {
-	groups  []keys.Group
-	loaded  int  // items of the whole-partition query seen so far
-	partial bool // that query has more pages: the last group may grow, more may come
-	cursor  int
-	offset  int
-	active  int // the row the current query selects, -1 for none
+// typeRow is one entity type of the partition: found by skip-scan, seen
+// among the loaded items of the whole-partition query, or both.
+type typeRow struct {
+	entity, prefix string
+	first, last    string // its first and last sort key as far as known
+	discovered     bool   // skip-scan found it: first and last are the partition's own
+	loaded         int    // its items among the loaded whole-partition results
+	bytes          int    // their size, by DynamoDB's rules
+	exact          int    // counted with Select=COUNT; -1 when not
+	atLeast        int    // a count stopped part way got this far
+	countReqs      int    // what the exact count took
+	countCap       dynamo.Capacity
+	lib            keys.LibraryEntity // the entity its items name, when a library wrote them
 }
 
-func (g groupsPane) rows() int { return len(g.groups) + 1 }
+func newTypeRow(entity, prefix string) typeRow {
+	return typeRow{entity: entity, prefix: prefix, exact: -1}
+}
 
-// reset starts over from the first page of a whole-partition query.
-// count is the items of the page, which a key without sort key does not list.
-func (g groupsPane) reset(sortKeys []string, count int, keyType, delim string, more bool) groupsPane {
-	g.groups = keys.GroupSortKeys(sortKeys, keyType, delim)
-	g.loaded = count
-	g.partial = more
-	g.cursor = clamp(g.cursor, 0, g.rows()-1)
-	return g
+// groupsPane lists the entity types of the partition with the query each
+// one stands for. Skip-scan finds every type at once; the whole-partition
+// query's pages, as they load, give counts. Row 0 is the whole partition.
+type groupsPane struct {
+	types   []typeRow
+	keyType string // the sort key's type; "" without one
+	table   bool   // the base table, where an exact type (PROFILE) is one item
+
+	pages    int       // pages of the whole-partition query loaded
+	loaded   int       // its items loaded
+	bytes    int       // their size
+	partial  bool      // it has more pages
+	reverse  bool      // it reads backwards
+	lastKey  string    // the sort key of the last item loaded
+	lastType [2]string // its entity type
+
+	finding   bool // the skip-scan is in flight
+	found     bool // it finished: every type is listed
+	scanErr   bool // it failed; the types are those loaded
+	scanReqs  int
+	scanCap   dynamo.Capacity
+	partExact int // the partition counted with Select=COUNT; -1 when not
+	partReqs  int
+	partCap   dynamo.Capacity
+
+	cursor int
+	offset int
+	active int // the row the current query selects, -1 for none
+}
+
+func newGroupsPane(keyType string, table bool) groupsPane {
+	return groupsPane{keyType: keyType, table: table, partExact: -1}
+}
+
+func (g groupsPane) rows() int { return len(g.types) + 1 }
+
+// find is the index of a type, or -1.
+func (g groupsPane) find(entity, prefix string) int {
+	for i, t := range g.types {
+		if t.entity == entity && t.prefix == prefix {
+			return i
+		}
+	}
+	return -1
+}
+
+// typeOf is the entity type of a sort key.
+func (g groupsPane) typeOf(sk, delim string) (entity, prefix string) {
+	switch g.keyType {
+	case "N":
+		return keys.NumberEntity, ""
+	case "B":
+		return keys.BinaryEntity, ""
+	}
+	return keys.EntityType(sk, delim)
+}
+
+// reset starts the counts over from the first page of a whole-partition
+// query; what skip-scan and counting found stays.
+func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reverse bool) groupsPane {
+	kept := g.types[:0:0]
+	for _, t := range g.types {
+		if t.discovered || t.exact >= 0 || t.atLeast > 0 {
+			t.loaded, t.bytes, t.lib = 0, 0, keys.LibraryEntity{}
+			kept = append(kept, t)
+		}
+	}
+	g.types = kept
+	g.pages, g.loaded, g.bytes, g.lastKey, g.lastType, g.reverse = 0, 0, 0, "", [2]string{}, reverse
+	return g.add(items, keyName, delim, more)
 }
 
 // add merges a further page of the whole-partition query.
-func (g groupsPane) add(sortKeys []string, count int, keyType, delim string, more bool) groupsPane {
-	g.groups = keys.MergeGroups(g.groups, keys.GroupSortKeys(sortKeys, keyType, delim))
-	g.loaded += count
+func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) groupsPane {
+	g.types = append([]typeRow(nil), g.types...)
+	g.pages++
+	g.loaded += len(items)
 	g.partial = more
+	for _, it := range items {
+		size := dynamo.ItemSize(it)
+		g.bytes += size
+		if g.keyType == "" {
+			continue // no sort key: no types, the partition row says it all
+		}
+		sk := keyOf(it, keyName)
+		e, p := g.typeOf(sk, delim)
+		i := g.find(e, p)
+		if i < 0 {
+			i = len(g.types)
+			g.types = append(g.types, newTypeRow(e, p))
+		}
+		t := &g.types[i]
+		t.loaded++
+		t.bytes += size
+		if !t.discovered {
+			if g.reverse {
+				if t.last == "" {
+					t.last = sk
+				}
+				t.first = sk
+			} else {
+				if t.first == "" {
+					t.first = sk
+				}
+				t.last = sk
+			}
+		}
+		if t.lib.Library == "" {
+			t.lib = libraryEntity(it)
+		}
+		g.lastKey, g.lastType = sk, [2]string{e, p}
+	}
+	return g.sorted()
+}
+
+// discovered merges what skip-scan found. A delimiter other than the one the
+// loaded items were grouped by re-derives each type from its first key.
+func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
+	g.types = append([]typeRow(nil), g.types...)
+	g.finding, g.found = false, true
+	for _, gr := range d.Groups {
+		e, p := gr.Entity, gr.Prefix
+		last := gr.Last
+		if d.Delimiter != delim && g.keyType == "S" {
+			e, p = keys.EntityType(gr.First, delim)
+			if p != gr.Prefix {
+				last = "" // its range is another one
+			}
+		}
+		i := g.find(e, p)
+		if i < 0 {
+			i = len(g.types)
+			g.types = append(g.types, newTypeRow(e, p))
+		}
+		t := &g.types[i]
+		t.discovered = true
+		t.first = gr.First
+		if last != "" {
+			t.last = last
+		}
+	}
+	return g.sorted()
+}
+
+// sorted puts types in sort-key order, the cursor staying on its type.
+// Each type is one contiguous run of keys, so any key of it places it; a
+// number or binary key has a single type.
+func (g groupsPane) sorted() groupsPane {
+	if g.keyType != "S" {
+		return g
+	}
+	sel := -1
+	if g.cursor > 0 && g.cursor <= len(g.types) {
+		sel = g.cursor - 1
+	}
+	e, p := "", ""
+	if sel >= 0 {
+		e, p = g.types[sel].entity, g.types[sel].prefix
+	}
+	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
+	if sel >= 0 {
+		g.cursor = g.find(e, p) + 1
+	}
 	return g
+}
+
+// libraryEntity reads the entity name a single-table library wrote into an item.
+func libraryEntity(it dynamo.Item) keys.LibraryEntity {
+	attrs := map[string]string{}
+	for _, a := range keys.LibraryAttributes {
+		if s := keyOf(it, a); s != "" {
+			attrs[a] = s
+		}
+	}
+	if len(attrs) == 0 {
+		return keys.LibraryEntity{}
+	}
+	l, _ := keys.DetectLibraryEntity(attrs)
+	return l
 }
 
 func (g groupsPane) move(delta, rowsShown int) groupsPane {
@@ -47,21 +217,24 @@ func (g groupsPane) move(delta, rowsShown int) groupsPane {
 	return g
 }
 
+// exactType tells a type that is one sort-key value (PROFILE) from a prefix.
+func (t typeRow) exactType() bool { return t.prefix != "" && t.prefix == t.entity }
+
 // condition is the sort-key condition that selects a row: none for the whole
 // partition and for number or binary keys, = for a key that is a type of its
 // own (PROFILE), begins_with for a prefix (ORDER#).
 func (g groupsPane) condition(row int) dynamo.SKCond {
-	if row <= 0 || row > len(g.groups) {
+	if row <= 0 || row > len(g.types) {
 		return dynamo.SKCond{}
 	}
-	gr := g.groups[row-1]
+	t := g.types[row-1]
 	switch {
-	case gr.Prefix == "":
+	case t.prefix == "":
 		return dynamo.SKCond{}
-	case gr.Prefix == gr.Entity:
-		return dynamo.SKCond{Op: dynamo.SKEq, Values: []string{gr.Prefix}}
+	case t.exactType():
+		return dynamo.SKCond{Op: dynamo.SKEq, Values: []string{t.prefix}}
 	default:
-		return dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{gr.Prefix}}
+		return dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{t.prefix}}
 	}
 }
 
@@ -70,7 +243,7 @@ func (g groupsPane) rowFor(c dynamo.SKCond) int {
 	if c.Op == dynamo.SKNone {
 		return 0
 	}
-	for i := range g.groups {
+	for i := range g.types {
 		gc := g.condition(i + 1)
 		if gc.Op == c.Op && len(gc.Values) == 1 && len(c.Values) == 1 && gc.Values[0] == c.Values[0] {
 			return i + 1
@@ -79,20 +252,81 @@ func (g groupsPane) rowFor(c dynamo.SKCond) int {
 	return -1
 }
 
-// countText is a count that says when it may grow: 120+.
+// complete tells whether every item of the whole partition is loaded.
+func (g groupsPane) complete() bool { return g.pages > 0 && !g.partial }
+
+// known is a type's exact count, when anything tells it: a count, the whole
+// partition loaded, the loaded items reaching past the type or to its last
+// key, or (on the table) a type that is one key value and so one item.
+func (g groupsPane) known(i int) (int, bool) {
+	t := g.types[i]
+	switch {
+	case t.exact >= 0:
+		return t.exact, true
+	case g.complete():
+		return t.loaded, true
+	case t.exactType() && g.table && (t.discovered || t.loaded > 0):
+		return 1, true
+	case t.loaded == 0:
+		return 0, false
+	}
+	if g.lastType != [2]string{t.entity, t.prefix} {
+		return t.loaded, true // the loaded items go on past it
+	}
+	end := t.last
+	if g.reverse {
+		end = t.first
+	}
+	if t.discovered && end != "" && end == g.lastKey {
+		return t.loaded, true // loading stopped on its last key
+	}
+	return 0, false
+}
+
+// countText is a count that says what is known: 120 exact, 120+ loaded so
+// far with more to come, ? not loaded yet.
 func (g groupsPane) countText(row int) string {
 	if row == 0 {
-		s := strconv.Itoa(g.loaded)
-		if g.partial {
-			s += "+"
+		switch {
+		case g.partExact >= 0:
+			return strconv.Itoa(g.partExact)
+		case g.complete():
+			return strconv.Itoa(g.loaded)
+		case g.found && len(g.types) > 0:
+			sum := 0
+			for i := range g.types {
+				n, ok := g.known(i)
+				if !ok && g.pages == 0 {
+					return "?"
+				} else if !ok {
+					return strconv.Itoa(g.loaded) + "+"
+				}
+				sum += n
+			}
+			return strconv.Itoa(sum)
+		case g.pages == 0:
+			return "?"
 		}
-		return s
+		return strconv.Itoa(g.loaded) + "+"
 	}
-	s := strconv.Itoa(g.groups[row-1].Count)
-	if g.partial && row == len(g.groups) {
-		s += "+"
+	if n, ok := g.known(row - 1); ok {
+		return strconv.Itoa(n)
 	}
-	return s
+	t := g.types[row-1]
+	if n := max(t.loaded, t.atLeast); n > 0 {
+		return strconv.Itoa(n) + "+"
+	}
+	return "?"
+}
+
+// label is a type's name, with the entity its items' library names when
+// that says something else.
+func (t typeRow) label() string {
+	name := Sanitize(t.entity)
+	if t.lib.Library != "" && !t.lib.Agrees(t.entity) {
+		name += " · " + Sanitize(t.lib.Entity)
+	}
+	return name
 }
 
 // groupRowHeight is two lines (name and count; prefix) unless space is short.
@@ -103,7 +337,7 @@ func groupRowHeight(compact bool) int {
 	return 2
 }
 
-func (g groupsPane) view(st styles, w, h int, focused, compact bool, title string, colour func(keys.Group) int) string {
+func (g groupsPane) view(st styles, w, h int, focused, compact bool, title string, colour func(entity, prefix string) int) string {
 	inner := w - 2
 	rh := groupRowHeight(compact)
 	shown := max(1, (h-2)/rh)
@@ -129,23 +363,20 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			name, sub = "partition", "no SK condition"
 			block = st.muted.Inherit(base)
 		} else {
-			gr := g.groups[row-1]
-			name = Sanitize(gr.Entity)
+			t := g.types[row-1]
+			name = t.label()
 			switch {
-			case gr.Prefix == "":
-				sub = "all " + name + " keys"
-			case gr.Prefix == gr.Entity:
-				sub = "= " + Sanitize(gr.Prefix)
+			case t.prefix == "":
+				sub = "all " + Sanitize(t.entity) + " keys"
+			case t.exactType():
+				sub = "= " + Sanitize(t.prefix)
 			default:
-				sub = Sanitize(gr.Prefix)
+				sub = Sanitize(t.prefix)
 			}
-			block = st.entityStyle(colour(gr)).Inherit(base)
-		}
-		if compact && row > 0 {
-			name = sub
-			if g.groups[row-1].Prefix == g.groups[row-1].Entity || g.groups[row-1].Prefix == "" {
-				name = Sanitize(g.groups[row-1].Entity)
+			if compact && !t.exactType() && t.prefix != "" {
+				name = sub
 			}
+			block = st.entityStyle(colour(t.entity, t.prefix)).Inherit(base)
 		}
 		nameW := max(1, inner-4-width(count)-1)
 		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render("▌") + base.Render(" "+fit(name, nameW)+" "+count)
@@ -154,5 +385,85 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
 		}
 	}
+	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
+		for len(lines) < h-2-len(foot)-1 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+		for _, l := range foot {
+			lines = append(lines, " "+st.muted.Render(fit(l, inner-1)))
+		}
+	}
 	return box(st, title, lines, w, h, focused)
+}
+
+// footer says more about the selected row, in lines of w cells: a type's
+// first and last key, its library entity and what counting it cost; for the
+// partition, what the skip-scan found and cost.
+func (g groupsPane) footer(w int) []string {
+	if g.keyType == "" {
+		return nil
+	}
+	cost := func(reqs int, c dynamo.Capacity) []string {
+		s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
+		if width(s) > w {
+			return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
+		}
+		return []string{s}
+	}
+	if g.cursor == 0 {
+		var out []string
+		switch {
+		case g.finding:
+			out = append(out, "skip-scan: finding types…")
+		case g.scanErr:
+			out = append(out, "skip-scan stopped: these", "are the types loaded")
+		case g.found:
+			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
+				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
+		}
+		if g.partExact >= 0 {
+			out = append(out, cost(g.partReqs, g.partCap)...)
+		}
+		return out
+	}
+	if g.cursor > len(g.types) {
+		return nil
+	}
+	t := g.types[g.cursor-1]
+	_, known := g.known(g.cursor - 1)
+	// A key too long for the pane drops the prefix the row already shows.
+	keyLine := func(label, k string) string {
+		s := label + Sanitize(k)
+		if width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
+			s = label + "…" + Sanitize(k[len(t.prefix):])
+		}
+		return s
+	}
+	var out []string
+	switch {
+	case t.first == "":
+	case t.exactType() || (t.first == t.last && (t.discovered || known)):
+		out = append(out, keyLine("key  ", t.first))
+	case (t.discovered || known) && t.last != "":
+		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
+		if width(from) > w || width(to) > w {
+			// Too narrow for labels: the keys alone, under a heading.
+			from, to = keyLine("", t.first), keyLine("", t.last)
+			out = append(out, "first and last key:")
+		}
+		out = append(out, from, to)
+	default:
+		out = append(out, keyLine("from ", t.first), "to   not known yet")
+	}
+	if t.lib.Library != "" {
+		out = append(out, Sanitize(t.lib.String()))
+	}
+	switch {
+	case t.exact >= 0:
+		out = append(out, cost(t.countReqs, t.countCap)...)
+	case !known:
+		out = append(out, "# counts it exactly")
+	}
+	return out
 }

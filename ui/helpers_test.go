@@ -13,24 +13,33 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/keys"
 )
 
-// fakeStore returns canned pages in the order they are queued and records
-// what it was asked. It knows nothing of query semantics: tests decide what
-// each request returns.
+// fakeStore returns canned pages in the order they are queued, canned
+// skip-scans by partition, and records what it was asked. It knows nothing
+// of query semantics: tests decide what each request returns.
 type fakeStore struct {
-	mu     sync.Mutex
-	tables map[string]dynamo.Table
-	names  []string
-	pages  []canned
-	calls  []dynamo.QueryInput
+	mu        sync.Mutex
+	tables    map[string]dynamo.Table
+	names     []string
+	pages     []canned
+	calls     []dynamo.QueryInput
+	disc      map[string]cannedDiscovery // by partition key value
+	discCalls []dynamo.DiscoverInput
 }
 
 type canned struct {
 	items []dynamo.Item
+	count int32 // Select=COUNT pages: the count, with no items
 	last  dynamo.Item
 	cap   dynamo.Capacity
 	err   error
+}
+
+type cannedDiscovery struct {
+	d   dynamo.Discovery
+	err error
 }
 
 func (f *fakeStore) ListTables(ctx context.Context) ([]string, error) { return f.names, nil }
@@ -61,7 +70,7 @@ func (f *fakeStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page
 	req := dynamo.Request{
 		Seq: int64(len(f.calls)), Operation: "Query", Table: q.Table, Index: q.Index,
 		KeyCondition: b.KeyCondition, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent,
-		Duration: 4200 * time.Microsecond,
+		CountOnly: q.CountOnly, Duration: 4200 * time.Microsecond,
 	}
 	if len(f.pages) == 0 {
 		req.Err = &dynamo.UserError{Msg: "fake store: no page queued"}
@@ -76,9 +85,32 @@ func (f *fakeStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page
 		req.Err = c.err
 		return dynamo.Page{Request: req}, c.err
 	}
-	req.Count, req.ScannedCount = int32(len(c.items)), int32(len(c.items))
+	req.Count = int32(len(c.items))
+	if c.count > 0 {
+		req.Count = c.count
+	}
+	req.ScannedCount = req.Count
 	req.Capacity, req.More = c.cap, c.last != nil
 	return dynamo.Page{Items: c.items, Count: req.Count, ScannedCount: req.Count, LastEvaluatedKey: c.last, Request: req}, nil
+}
+
+// Discover answers with the skip-scan canned for the partition, or with
+// nothing found and no request when none is.
+func (f *fakeStore) Discover(ctx context.Context, in dynamo.DiscoverInput) (dynamo.Discovery, error) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.discCalls = append(f.discCalls, in)
+	if err := ctx.Err(); err != nil {
+		return dynamo.Discovery{}, &dynamo.UserError{Msg: "skip-scan of " + in.PK + " on " + in.Table + ": cancelled.", Err: err}
+	}
+	c := f.disc[in.PK]
+	return c.d, c.err
+}
+
+func (f *fakeStore) discoveries() []dynamo.DiscoverInput {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]dynamo.DiscoverInput(nil), f.discCalls...)
 }
 
 func (f *fakeStore) GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error) {
@@ -127,6 +159,27 @@ func example() []dynamo.Item {
 
 func halfRCU() dynamo.Capacity { return dynamo.Capacity{Total: 0.5, Table: 0.5} }
 
+// skipReq is the record of one request of a canned skip-scan.
+func skipReq(cond string, forward bool, count int32, rcu float64) dynamo.Request {
+	return dynamo.Request{Operation: "Query", Table: "App", KeyCondition: cond, Forward: forward, Limit: 1,
+		Count: count, ScannedCount: count, Capacity: dynamo.Capacity{Total: rcu, Table: rcu}, Duration: 1900 * time.Microsecond}
+}
+
+// exampleDiscovery is the skip-scan of CUST#42: two types in four requests.
+func exampleDiscovery() dynamo.Discovery {
+	return dynamo.Discovery{KeyType: "S", Delimiter: "#",
+		Groups: []keys.Group{
+			{Entity: "ORDER", Prefix: "ORDER#", Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+			{Entity: "PROFILE", Prefix: "PROFILE", Count: -1, First: "PROFILE", Last: "PROFILE"},
+		},
+		Requests: []dynamo.Request{
+			skipReq(`PK = "CUST#42"`, true, 1, 0.5),
+			skipReq(`PK = "CUST#42" AND begins_with(SK, "ORDER#")`, false, 1, 0.5),
+			skipReq(`PK = "CUST#42" AND SK >= "ORDER$"`, true, 1, 0.5),
+			skipReq(`PK = "CUST#42" AND SK > "PROFILE"`, true, 0, 0.5),
+		}}
+}
+
 // harness drives a Model the way the program does, running commands
 // synchronously and feeding their messages back.
 type harness struct {
@@ -138,7 +191,13 @@ type harness struct {
 
 func newHarness(t *testing.T, o Options, w, h int, pages ...canned) *harness {
 	t.Helper()
-	fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable(), "Orders": ordersTable()}, names: []string{"App"}}
+	return newHarnessDisc(t, o, w, h, map[string]cannedDiscovery{"CUST#42": {d: exampleDiscovery()}}, pages...)
+}
+
+// newHarnessDisc is newHarness with the skip-scans the store answers.
+func newHarnessDisc(t *testing.T, o Options, w, h int, disc map[string]cannedDiscovery, pages ...canned) *harness {
+	t.Helper()
+	fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable(), "Orders": ordersTable()}, names: []string{"App"}, disc: disc}
 	fs.queue(pages...)
 	o.Store = fs
 	if o.ConfigDir == "" {

@@ -218,6 +218,8 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 			return m, nil
 		}
 		return m.runQuery(q)
+	case key.Matches(msg, km.Count):
+		return m.askCount()
 	case key.Matches(msg, km.NextPage):
 		if m.inflight != 0 && m.inflightNext {
 			return m, nil // a page is already on its way
@@ -242,12 +244,19 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 	case key.Matches(msg, km.CopyCommand):
 		return m.copyCommand()
 	case key.Matches(msg, km.Cancel):
-		if m.inflight != 0 {
-			m.cancelInflight()
-			if m.res.pages > 0 {
+		if m.busy() {
+			counting := m.count.id != 0
+			m = m.stopCount("cancelled")
+			if m.inflight != 0 && m.res.pages > 0 {
 				m.q = m.res.q
 			}
-			m.status.info = "cancelled; what was loaded stays"
+			if m.disc.id != 0 {
+				m.groups.finding, m.groups.scanErr = false, true
+			}
+			m.cancelAll()
+			if !counting {
+				m.status.info = "cancelled; what was loaded stays"
+			}
 			return m, nil
 		}
 		if m.items.filter != "" {
@@ -255,13 +264,12 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 			return m.maybeLoadMore()
 		}
 	case key.Matches(msg, km.Back):
+		m.cancelAll()
 		if m.opts.Table == "" {
-			m.cancelInflight()
 			m.screen, m.overlay = screenTables, overlayNone
 			m.haveTable = false
 			return m, nil
 		}
-		m.cancelInflight()
 		return m, tea.Quit
 	}
 	return m, nil

@@ -19,12 +19,14 @@ const (
 	modeDetail                // one item
 	modeHelp                  // full help
 	modeLoading               // waiting for the table's description
+	modeConfirm               // a count's cost announced: yes or no
 )
 
 var modeNames = map[mode]string{
 	modeTables: "tables", modePrompt: "prompt", modeGroups: "groups", modeItems: "items",
 	modeLog: "log", modeCondition: "condition", modeLimit: "limit", modeFilter: "filter",
 	modeIndexes: "indexes", modeDetail: "detail", modeHelp: "help", modeLoading: "loading",
+	modeConfirm: "confirm",
 }
 
 func (md mode) String() string { return modeNames[md] }
@@ -50,6 +52,8 @@ type KeyMap struct {
 	Reverse                                 key.Binding
 	Limit                                   key.Binding
 	NextPage                                key.Binding
+	Count                                   key.Binding
+	Confirm                                 key.Binding
 	Consistent                              key.Binding
 	Index                                   key.Binding
 	Partition                               key.Binding
@@ -88,6 +92,8 @@ func DefaultKeyMap() KeyMap {
 		Reverse:       b("r", "reverse order", "r"),
 		Limit:         b("l", "set Limit", "l"),
 		NextPage:      b("n", "next page", "n"),
+		Count:         b("#", "count exactly", "#"),
+		Confirm:       b("y", "yes", "y"),
 		Consistent:    b("c", "consistent read on/off", "c"),
 		Index:         b("i", "table / index", "i"),
 		Partition:     b("p", "other partition", "p"),
@@ -109,7 +115,7 @@ func (k *KeyMap) all() []*key.Binding {
 		&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom,
 		&k.ListUp, &k.ListDown, &k.ListTop, &k.ListBottom,
 		&k.NextPane, &k.PrevPane, &k.Open, &k.Complete,
-		&k.EditCondition, &k.Reverse, &k.Limit, &k.NextPage, &k.Consistent, &k.Index, &k.Partition,
+		&k.EditCondition, &k.Reverse, &k.Limit, &k.NextPage, &k.Count, &k.Confirm, &k.Consistent, &k.Index, &k.Partition,
 		&k.Log, &k.Filter, &k.CopyItem, &k.CopyCommand, &k.View,
 		&k.Help, &k.Back, &k.Cancel, &k.Quit,
 	}
@@ -163,6 +169,7 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 		}
 		if md == modeGroups {
 			desc(&k.Open, "query this entity type")
+			on(&k.Count)
 		} else {
 			desc(&k.Open, "open item")
 			if st.hasItem {
@@ -212,6 +219,11 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 	case modeLoading:
 		on(&k.Cancel)
 		desc(&k.Cancel, "quit")
+	case modeConfirm:
+		on(&k.Confirm, &k.Open, &k.Cancel)
+		k.Confirm.SetHelp("y/enter", "count")
+		desc(&k.Open, "count")
+		desc(&k.Cancel, "don't count")
 	}
 	return k
 }
@@ -225,7 +237,7 @@ func (k KeyMap) ShortHelp() []key.Binding {
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ListUp, k.ListDown, k.ListTop, k.ListBottom, k.NextPane, k.PrevPane},
-		{k.Open, k.Complete, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.Consistent, k.Index, k.Partition},
+		{k.Open, k.Complete, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.Count, k.Consistent, k.Index, k.Partition, k.Confirm},
 		{k.Filter, k.Log, k.View, k.CopyItem, k.CopyCommand},
 		{k.Help, k.Back, k.Cancel, k.Quit},
 	}

@@ -101,6 +101,9 @@ type Model struct {
 	inflight     int            // id of the query in flight; 0 for none
 	inflightNext bool           // it asks for a further page of the results shown
 	cancel       context.CancelFunc
+	disc         job      // the skip-scan of the open partition, in flight
+	count        countJob // an exact count of one type, in flight
+	ask          countAsk // a count announced with its cost, waiting for yes
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -126,7 +129,7 @@ func New(o Options) Model {
 		after:    spinnerDueCmd,
 		clip:     tea.SetClipboard,
 		screen:   screenTables,
-		groups:   groupsPane{active: -1},
+		groups:   groupsPane{active: -1, partExact: -1},
 		helpMode: modeTables,
 	}
 	if m.cfgDir == "" {
@@ -201,6 +204,9 @@ func (m Model) mode() mode {
 	case screenPrompt:
 		return modePrompt
 	}
+	if m.ask.on {
+		return modeConfirm
+	}
 	switch m.qline.edit {
 	case editCondition:
 		return modeCondition
@@ -219,7 +225,7 @@ func (m Model) keyState() keyState {
 	_, has := m.items.selected()
 	return keyState{
 		canGoBack: m.opts.Table == "",
-		busy:      m.inflight != 0,
+		busy:      m.busy(),
 		more:      m.res.more,
 		hasItem:   has,
 		nextView:  ((m.detail.view + 1) % 3).String(),
@@ -251,11 +257,22 @@ func (m Model) colourOf(sk string) int {
 	return -1
 }
 
-func (m Model) groupColour(g keys.Group) int {
-	if c, ok := m.colors[g.Entity+"\x00"+g.Prefix]; ok {
+func (m Model) groupColour(entity, prefix string) int {
+	if c, ok := m.colors[entity+"\x00"+prefix]; ok {
 		return c
 	}
 	return -1
+}
+
+// noteTypeColours gives each entity type the skip-scan found, not seen
+// before, the next colour.
+func (m Model) noteTypeColours() {
+	for _, t := range m.groups.types {
+		k := t.entity + "\x00" + t.prefix
+		if _, ok := m.colors[k]; !ok {
+			m.colors[k] = len(m.colors)
+		}
+	}
 }
 
 // noteColours gives each entity type not seen before the next colour.

@@ -22,22 +22,30 @@ func TestOpenPartitionShowsEntityTypesAndItems(t *testing.T) {
 	if len(calls) != 1 {
 		t.Fatalf("opening a partition sent %d queries, want 1", len(calls))
 	}
-	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != pageSize || q.StartKey != nil {
-		t.Fatalf("first query = %+v, want the whole partition, forward, one page of %d", q, pageSize)
+	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != 0 || q.StartKey != nil {
+		t.Fatalf("first query = %+v, want the whole partition, forward, no Limit", q)
+	}
+	if d := hs.store.discoveries(); len(d) != 1 || d[0].PK != "CUST#42" || d[0].Table != "App" || d[0].Count {
+		t.Fatalf("skip-scans = %+v, want one of CUST#42 on App, not counting", d)
 	}
 	hs.contains("Entity types", "partition ", "ORDER#", "= PROFILE", "Items · 3 loaded",
 		"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "Ann",
 		`Query PK = "CUST#42"`, "ScanIndexForward=true", "READ-ONLY", "App", "base table", "us-east-1", "default profile")
-	if l := hs.line("ORDER   "); !strings.HasSuffix(strings.TrimRight(strings.Split(l, "││")[0], "│ "), "ORDER            2") {
-		t.Errorf("ORDER group row = %q, want ORDER with count 2", l)
+	// The first page is the whole partition: counts are exact.
+	wantCount(t, hs, "partition", "3")
+	wantCount(t, hs, "ORDER", "2")
+	wantCount(t, hs, "PROFILE", "1")
+	// The page and the four requests of the skip-scan, each with its cost.
+	hs.contains("Σ 2.5 RCU · 5 requests")
+	hs.keys("L")
+	if l := hs.line(`  1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") || !strings.Contains(l, "no limit") {
+		t.Errorf("request line = %q, want 3/3 items, no Limit and 0.5 RCU on the table", l)
 	}
-	if l := hs.line("PROFILE          1"); !strings.HasPrefix(l, "│  ▌ PROFILE") {
-		t.Errorf("PROFILE group row = %q, want PROFILE with count 1", l)
+	for i, cond := range []string{`skip-scan PK = "CUST#42"  `, `skip-scan PK = "CUST#42" AND begins_with(SK, "ORD`, `skip-scan PK = "CUST#42" AND SK >= "ORDER$"`, `skip-scan PK = "CUST#42" AND SK > "PROFILE"`} {
+		if l := hs.line(fmt.Sprintf("  %d Query", i+2)); !strings.Contains(l, cond) || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "0.5 RCU table") {
+			t.Errorf("skip-scan request %d = %q, want %s with Limit 1 and 0.5 RCU", i+1, l, cond)
+		}
 	}
-	if l := hs.line(`1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") {
-		t.Errorf("request line = %q, want 3/3 items and 0.5 RCU on the table", l)
-	}
-	hs.contains("Σ 0.5 RCU · 1 request")
 }
 
 // The done-when flow of the issue: ORDER, reversed, Limit 1.
@@ -71,7 +79,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	}
 	hs.contains("ORDER#2025-03-01#A17", "ScanIndexForward=false  Limit=1", "Items · 1+ loaded")
 	hs.lacks("ORDER#2025-01-09#A11  20")
-	l := hs.line("  4 Query")
+	l := hs.line("  8 Query")
 	if !strings.Contains(l, "rev") || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "1/1") || !strings.Contains(l, "0.5 RCU") || !strings.Contains(l, "more") {
 		t.Errorf("last request line = %q", l)
 	}
@@ -80,9 +88,9 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	for _, r := range hs.m.log.reqs {
 		sum += r.Capacity.Total
 	}
-	hs.contains(fmt.Sprintf("Σ %s RCU · 4 requests", fmtRCU(sum)))
-	if sum != 2 {
-		t.Errorf("sum = %v, want 2", sum)
+	hs.contains(fmt.Sprintf("Σ %s RCU · 8 requests", fmtRCU(sum)))
+	if sum != 4 {
+		t.Errorf("sum = %v, want 4 (four queries and a skip-scan of four requests)", sum)
 	}
 	// The entity types keep describing the partition, ORDER marked as the current query.
 	if hs.m.groups.active != 1 {
@@ -212,7 +220,7 @@ func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	// The late reply is logged but changes nothing on screen.
 	hs.run(cmd)
 	hs.contains("PROFILE", "Items · 3 loaded", "ScanIndexForward=true")
-	if len(hs.m.log.reqs) != 2 || hs.m.log.reqs[1].Err == nil {
+	if len(hs.m.log.reqs) != 6 || hs.m.log.reqs[5].Err == nil {
 		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.reqs)
 	}
 }
@@ -225,11 +233,11 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	first := hs.step(keyPress("r"))  // id n
 	second := hs.step(keyPress("c")) // id n+1 supersedes it, reversed and consistent
 	hs.run(second)
-	hs.contains("PROFILE", "ScanIndexForward=false  Limit=100 (page size)  ConsistentRead=true", "Items · 1 loaded")
+	hs.contains("PROFILE", "ScanIndexForward=false  Limit=none  ConsistentRead=true", "Items · 1 loaded")
 	hs.run(first) // arrives late; its context was cancelled
 	hs.contains("ConsistentRead=true", "Items · 1 loaded", "PROFILE")
 	hs.lacks("ORDER#2025-01-09#A11  DELIVERED")
-	if len(hs.m.log.reqs) != 3 || hs.m.log.reqs[2].Err == nil {
+	if len(hs.m.log.reqs) != 7 || hs.m.log.reqs[6].Err == nil {
 		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.reqs)
 	}
 }
@@ -366,7 +374,7 @@ func TestFilterLoadedItemsLocally(t *testing.T) {
 func TestRequestLogExpands(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
 	hs.keys("r", "L")
-	hs.contains("2 requests · 1 RCU", `  1 Query   PK = "CUST#42"`, `  2 Query`)
+	hs.contains("6 requests · 3 RCU", `  1 Query   PK = "CUST#42"`, `  6 Query`)
 	hs.keys("q")
 	hs.contains("Entity types")
 }
@@ -395,6 +403,13 @@ func TestCopyRequestAsAWSCommand(t *testing.T) {
 		t.Errorf("command =\n%s\nwant\n%s", hs.clipped[0], want)
 	}
 	hs.contains("copied the request")
+	// Without a Limit the UI sends none, and reads one page: so does the command.
+	hs.m.q.Limit = 0
+	hs.keys("Y")
+	want = strings.Replace(want, "--max-items 1 --page-size 1", "--no-paginate", 1)
+	if len(hs.clipped) != 2 || hs.clipped[1] != want {
+		t.Errorf("command without Limit =\n%s\nwant\n%s", hs.clipped[len(hs.clipped)-1], want)
+	}
 }
 
 func TestShellQuote(t *testing.T) {

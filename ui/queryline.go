@@ -26,18 +26,6 @@ type queryLine struct {
 	err   string // why the typed text was refused, sanitised
 }
 
-// pageSize is the Limit the UI sends when the user has set none, so that a
-// large partition loads a page at a time as the user scrolls.
-const pageSize = 100
-
-// effectiveLimit is the Limit actually sent.
-func effectiveLimit(q dynamo.QueryInput) int32 {
-	if q.Limit > 0 {
-		return q.Limit
-	}
-	return pageSize
-}
-
 func (l queryLine) view(st styles, q dynamo.QueryInput, keyCond string, skName string, w int) string {
 	switch l.edit {
 	case editCondition:
@@ -71,8 +59,7 @@ func queryOptions(q dynamo.QueryInput) (long, short string) {
 	limit := fmt.Sprintf("Limit=%d", q.Limit)
 	slimit := fmt.Sprintf("Limit %d", q.Limit)
 	if q.Limit == 0 {
-		limit = fmt.Sprintf("Limit=%d (page size)", pageSize)
-		slimit = fmt.Sprintf("pages of %d", pageSize)
+		limit, slimit = "Limit=none", "no Limit"
 	}
 	long = fmt.Sprintf("ScanIndexForward=%t  %s  ConsistentRead=%t", !q.Reverse, limit, q.Consistent)
 	dir := "fwd"
@@ -101,7 +88,7 @@ func (l queryLine) hint(st styles, loaded int, w int) string {
 	case editCondition:
 		h = `= < <= > >= between begins_with  ·  e.g. begins_with ORDER#  or  between "A" and "B"  ·  empty: the whole partition`
 	case editLimit:
-		h = fmt.Sprintf("items per request  ·  empty or 0: no Limit (then pages of %d load as you scroll)", pageSize)
+		h = "items per request  ·  empty or 0: no Limit (DynamoDB's pages of up to 1 MB load as you scroll)"
 	case editFilter:
 		h = fmt.Sprintf("filters the %s locally; no request is sent", plural(loaded, "loaded item", "loaded items"))
 	}

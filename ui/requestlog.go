@@ -14,14 +14,16 @@ import (
 // it cost. The figures are DynamoDB's own, from ConsumedCapacity.
 type requestLog struct {
 	reqs   []dynamo.Request
-	pages  []int // the page of its query each request asked for: 1, 2, ...
+	kinds  []string // what each request was for besides the query: "skip-scan", "COUNT"
+	pages  []int    // the page of its query or count each request asked for: 1, 2, ...
 	total  dynamo.Capacity
 	cursor int // in the expanded log
 	offset int
 }
 
-func (l requestLog) add(r dynamo.Request, page int) requestLog {
+func (l requestLog) add(r dynamo.Request, kind string, page int) requestLog {
 	l.reqs = append(l.reqs, r)
+	l.kinds = append(l.kinds, kind)
 	l.pages = append(l.pages, page)
 	l.total = l.total.Add(r.Capacity)
 	l.cursor = len(l.reqs) - 1
@@ -50,7 +52,7 @@ func fmtDuration(d time.Duration) string {
 
 // line formats one request for w cells. The table is named only when it is
 // not the one open; the condition gets the room the figures leave.
-func (l requestLog) line(st styles, n int, table string, capW, w int) string {
+func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) string {
 	r := l.reqs[n-1]
 	seq := padLeft(fmt.Sprintf("%d", n), 3)
 	target := ""
@@ -66,9 +68,20 @@ func (l requestLog) line(st styles, n int, table string, capW, w int) string {
 	if target != "" {
 		target += " "
 	}
-	cond := Sanitize(r.KeyCondition)
+	// The kind (skip-scan, COUNT) and the page stay when the condition is cut.
+	kind, page := "", ""
+	if k := l.kinds[n-1]; k != "" {
+		kind = st.accent.Render(k) + " "
+	}
 	if p := l.pages[n-1]; p > 1 {
-		cond += st.muted.Render(fmt.Sprintf(" · page %d", p))
+		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
+	}
+	condText := Sanitize(r.KeyCondition)
+	cond := func(w int) string {
+		if width(kind)+width(condText)+width(page) <= w {
+			return fit(kind+condText+page, w)
+		}
+		return kind + fit(condText, max(1, w-width(kind)-width(page))) + page
 	}
 	head := seq + " "
 	wide := w >= 100
@@ -78,7 +91,7 @@ func (l requestLog) line(st styles, n int, table string, capW, w int) string {
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
 		tail := st.err.Render("✗ " + Sanitize(r.Err.Error()))
-		return fit(head+target+fit(cond, max(10, w/3))+"  "+tail, w)
+		return fit(head+target+cond(max(10, w/3))+"  "+tail, w)
 	}
 	dir := "fwd"
 	if !r.Forward {
@@ -100,32 +113,39 @@ func (l requestLog) line(st styles, n int, table string, capW, w int) string {
 	counts := fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)
 	var right string
 	if wide {
-		right = fmt.Sprintf("%s  %-9s %7s  %s  %7s %s", dir, limit, counts,
-			st.bold.Render(fit(capacityText(r.Capacity, true), capW)), fmtDuration(r.Duration), more)
+		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, padLeft(counts, cw.counts),
+			st.bold.Render(fit(capacityText(r.Capacity, true), cw.capacity)), fmtDuration(r.Duration), more)
 	} else {
-		right = fmt.Sprintf("%s %-4s %7s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), counts,
+		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), padLeft(counts, cw.counts),
 			st.bold.Render(padLeft(fmtRCU(r.Capacity.Total)+" RCU", 9)), fmtDuration(r.Duration), more)
 	}
 	condW := max(8, w-width(head)-width(target)-width(right)-2)
-	return fit(head+target+fit(cond, condW)+"  "+right, w)
+	return fit(head+target+cond(condW)+"  "+right, w)
 }
 
-// capWidth is the width of the capacity column over requests [from, to).
-func (l requestLog) capWidth(from, to int) int {
-	w := 7
+// colWidths are the widths of the columns that vary, over the lines shown,
+// so that they line up.
+type colWidths struct{ counts, capacity int }
+
+// widths measures the columns over requests [from, to).
+func (l requestLog) widths(from, to int) colWidths {
+	cw := colWidths{counts: 7, capacity: 7}
 	for i := from; i < to; i++ {
-		w = max(w, width(capacityText(l.reqs[i].Capacity, true)))
+		r := l.reqs[i]
+		cw.capacity = max(cw.capacity, width(capacityText(r.Capacity, true)))
+		cw.counts = max(cw.counts, width(fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)))
 	}
-	return min(w, 40)
+	cw.capacity = min(cw.capacity, 40)
+	return cw
 }
 
 // tail is the last n requests, oldest first, for the collapsed log.
 func (l requestLog) tail(st styles, table string, n, w int) []string {
 	var out []string
 	start := max(0, len(l.reqs)-n)
-	capW := l.capWidth(start, len(l.reqs))
+	cw := l.widths(start, len(l.reqs))
 	for i := start; i < len(l.reqs); i++ {
-		out = append(out, l.line(st, i+1, table, capW, w))
+		out = append(out, l.line(st, i+1, table, cw, w))
 	}
 	if len(l.reqs) == 0 && n > 0 {
 		out = append(out, st.muted.Render("    no requests yet"))
@@ -164,9 +184,9 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	shown := max(1, h-2)
 	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
 	var lines []string
-	capW := l.capWidth(offset, min(len(l.reqs), offset+shown))
+	cw := l.widths(offset, min(len(l.reqs), offset+shown))
 	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
-		s := l.line(st, i+1, table, capW, inner)
+		s := l.line(st, i+1, table, cw, inner)
 		if i == l.cursor {
 			s = st.sel.Render(ansi.Strip(fit(s, inner)))
 		}

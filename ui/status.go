@@ -26,13 +26,14 @@ func throttled(err error) bool {
 }
 
 // statusLine is the bottom line: the session's consumed capacity and request
-// count, what is in flight, and the last message or error.
+// count, what is in flight, and the last message or error; above it, an
+// error sentence or a question.
 type statusLine struct {
 	spinner  spinner.Model
 	spinning bool   // a request has been in flight for longer than spinnerDelay
-	busy     string // what is in flight, e.g. "Query, page 3"
 	info     string // the last thing done, e.g. "copied …"
 	err      string // the last error sentence, sanitised
+	ask      string // a question waiting for an answer, e.g. a count's cost
 	throttle bool   // the last request was throttled
 }
 
@@ -40,35 +41,40 @@ func newStatusLine() statusLine {
 	return statusLine{spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 }
 
-// left is the status on the left: totals, then what is happening.
-func (s statusLine) left(st styles, log requestLog) string {
+// left is the status on the left: totals, then what is in flight (busy).
+func (s statusLine) left(st styles, log requestLog, busy string) string {
 	left := " " + st.bold.Render("Σ "+fmtRCU(log.total.Total)+" RCU") + st.muted.Render(" · "+plural(len(log.reqs), "request", "requests"))
 	if s.throttle {
 		left += "  " + st.warn.Render("⚠ throttled")
 	}
 	switch {
-	case s.busy != "" && s.spinning:
-		left += "  " + st.accent.Render(s.spinner.View()+" "+s.busy) + st.muted.Render(" · esc cancels")
-	case s.busy != "":
-		left += "  " + st.muted.Render(s.busy)
+	case busy != "" && s.spinning:
+		left += "  " + st.accent.Render(s.spinner.View()+" "+busy) + st.muted.Render(" · esc cancels")
+	case busy != "":
+		left += "  " + st.muted.Render(busy)
 	case s.info != "":
 		left += "  " + st.ok.Render(s.info)
 	}
 	return left
 }
 
-// errorLines is the error sentence, wrapped to at most two lines.
+// errorLines is the question or else the error sentence, wrapped to at
+// most two lines.
 func (s statusLine) errorLines(st styles, w int) []string {
-	if s.err == "" {
+	text, style := "✗ "+s.err, st.err
+	switch {
+	case s.ask != "":
+		text, style = "? "+s.ask, st.accent
+	case s.err == "":
 		return nil
 	}
-	lines := wrapText("✗ "+s.err, w-2)
+	lines := wrapText(text, w-2)
 	if len(lines) > 2 {
 		lines = lines[:2]
 		lines[1] = trunc(lines[1]+" …", w-2)
 	}
 	for i := range lines {
-		lines[i] = " " + st.err.Render(lines[i])
+		lines[i] = " " + style.Render(lines[i])
 	}
 	return lines
 }

@@ -13,6 +13,9 @@ type Store interface {
 	DescribeTable(ctx context.Context, table string) (dynamo.Table, error)
 	Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error)
 	GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error)
+	// Discover finds a partition's entity types by skip-scan: one small
+	// request per type, however large the partition.
+	Discover(ctx context.Context, in dynamo.DiscoverInput) (dynamo.Discovery, error)
 }
 
 var _ Store = (*dynamo.Client)(nil)

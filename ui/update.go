@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	"charm.land/bubbles/v2/spinner"
@@ -52,8 +53,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case queryDoneMsg:
 		return m.queryDone(msg)
+	case discoverDoneMsg:
+		return m.discoverDone(msg)
+	case countPageMsg:
+		return m.countPage(msg)
 	case spinnerDueMsg:
-		if msg.id != 0 && msg.id == m.inflight {
+		if msg.id != 0 && !m.status.spinning && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id) {
 			m.status.spinning = true
 			return m, m.status.spinner.Tick
 		}
@@ -138,20 +143,21 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 
 // openTable describes a table chosen in the picker and reads its history.
 func (m Model) openTable(name string) (Model, tea.Cmd) {
-	m.cancelInflight()
+	m.cancelAll()
 	m.seq++
 	m.tableReq = m.seq
 	m.screen = screenLoading
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.err = ""
-	m.q, m.res, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1}
+	m.q, m.res, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
 	return m, tea.Batch(openTableCmd(m.ctx, m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
 }
 
 // openPartition checks a partition key value against the key's type and, if
-// it fits, queries the whole partition. A value that does not fit is refused
-// with a sentence before any request.
+// it fits, sends the first page of the whole partition and, side by side, the
+// skip-scan that finds every entity type however large the partition is. A
+// value that does not fit is refused with a sentence before any request.
 func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk}
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
@@ -160,11 +166,12 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 		m.prompt.err = Sanitize(err.Error())
 		return m, nil
 	}
+	m.cancelAll()
 	m.screen, m.overlay, m.focus = screenPartition, overlayNone, paneGroups
 	m.qline = queryLine{}
 	m.res = result{}
 	m.delim = ""
-	m.groups = groupsPane{active: 0}
+	m.groups = newGroupsPane(m.skType(), m.index == "")
 	m.items = itemsPane{}.setSchema(m.schema)
 	m = m.relayout()
 	e := historyEntry{Index: m.index, PK: pk}
@@ -176,7 +183,8 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 		m.historyPending = append(m.historyPending, e)
 	}
 	m, cmd := m.startQuery(q, false)
-	return m, tea.Batch(cmd, save)
+	m, disc := m.startDiscover(q)
+	return m, tea.Batch(cmd, disc, save)
 }
 
 // startQuery sends a query, cancelling the one in flight. next asks for a
@@ -191,21 +199,54 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 		m.q = q
 	}
 	m.status.err, m.status.info = "", ""
-	m.status.busy = "Query"
-	if next {
-		m.status.busy = fmt.Sprintf("Query, page %d", m.res.pages+1)
-	}
 	return m, tea.Batch(queryCmd(ctx, m.store, id, q, next, m.res.pages+1), m.after(id))
 }
 
-// cancelInflight cancels the request in flight, if any; its reply will be
+// cancelInflight cancels the query in flight, if any; its reply will be
 // logged but not shown.
 func (m *Model) cancelInflight() {
 	if m.cancel != nil {
 		m.cancel()
 	}
 	m.cancel, m.inflight, m.inflightNext = nil, 0, false
-	m.status.busy, m.status.spinning = "", false
+	m.settle()
+}
+
+// cancelAll cancels the query, the skip-scan and the count in flight.
+func (m *Model) cancelAll() {
+	m.cancelInflight()
+	m.disc = m.disc.stop()
+	m.count = m.count.stop()
+	m.settle()
+}
+
+// busy tells whether any request is in flight.
+func (m Model) busy() bool { return m.inflight != 0 || m.disc.id != 0 || m.count.id != 0 }
+
+// settle stops the spinner once nothing is in flight.
+func (m *Model) settle() {
+	if !m.busy() {
+		m.status.spinning = false
+	}
+}
+
+// busyText says what is in flight: the query, the skip-scan, a count.
+func (m Model) busyText() string {
+	var parts []string
+	if m.inflight != 0 {
+		if m.inflightNext {
+			parts = append(parts, fmt.Sprintf("Query, page %d", m.res.pages+1))
+		} else {
+			parts = append(parts, "Query")
+		}
+	}
+	if m.disc.id != 0 {
+		parts = append(parts, "skip-scan")
+	}
+	if m.count.id != 0 {
+		parts = append(parts, m.count.progress())
+	}
+	return strings.Join(parts, " · ")
 }
 
 func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
@@ -214,7 +255,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		if msg.next {
 			page = msg.pageNo
 		}
-		m.log = m.log.add(msg.page.Request, page)
+		m.log = m.log.add(msg.page.Request, "", page)
 	}
 	if msg.id != m.inflight {
 		return m, nil // cancelled or superseded: logged, not shown
@@ -232,23 +273,20 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	}
 	p := msg.page
 	lay := m.layout()
-	var sks []string
-	if m.schema.SK != nil {
-		sks = make([]string, len(p.Items))
-		for i, it := range p.Items {
-			sks[i] = keyOf(it, m.schema.SK.Name)
-		}
-	}
 	more := p.LastEvaluatedKey != nil
 	if !msg.next {
 		q := msg.q
 		q.StartKey = nil
 		m.res = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone}
 		if m.res.base {
-			if m.delim == "" {
+			if m.delim == "" && m.schema.SK != nil {
+				sks := make([]string, len(p.Items))
+				for i, it := range p.Items {
+					sks[i] = keyOf(it, m.schema.SK.Name)
+				}
 				m.delim = keys.InferDelimiter(sks)
 			}
-			m.groups = m.groups.reset(sks, len(p.Items), m.skType(), m.delim, more)
+			m.groups = m.groups.reset(p.Items, m.items.keyName, m.delim, more, q.Reverse)
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.setItems(p.Items, lay.itemsW-2)
@@ -256,7 +294,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		m.res.lastKey, m.res.more, m.res.failed = p.LastEvaluatedKey, more, false
 		m.res.pages++
 		if m.res.base {
-			m.groups = m.groups.add(sks, len(p.Items), m.skType(), m.delim, more)
+			m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, more)
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.appendItems(p.Items, lay.itemsW-2)
@@ -276,6 +314,7 @@ func (m Model) skType() string {
 // maybeLoadMore asks for the next page when the cursor is within one screen
 // of the end of what is loaded: one request at a time, never twice for the
 // same LastEvaluatedKey, and not when the user set a Limit (then n pages).
+// Without a Limit, pages are DynamoDB's own: up to 1 MB each.
 func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 	if m.screen != screenPartition || m.inflight != 0 || !m.res.more || m.res.failed ||
 		m.res.q.Limit > 0 || m.items.filter != "" || m.res.asked == m.res.pages {
@@ -321,7 +360,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	md := m.mode()
 	km := m.keys.forMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
-		m.cancelInflight()
+		m.cancelAll()
 		return m, tea.Quit
 	}
 	if key.Matches(msg, km.Help) {
@@ -355,6 +394,8 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.indexesKey(msg, km)
 	case modeLog:
 		return m.logKey(msg, km)
+	case modeConfirm:
+		return m.confirmKey(msg, km)
 	}
 	return m.partitionKey(msg, km, md)
 }

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strconv"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -69,7 +70,7 @@ func (m Model) layout() layout {
 		l.groupsW = l.w
 	} else {
 		l.showGroups, l.showItems = true, true
-		l.groupsW = clamp(l.w/5, 24, 32)
+		l.groupsW = clamp(l.w/4, 24, 34)
 		l.itemsX, l.itemsW = l.groupsW, l.w-l.groupsW
 	}
 	l.itemRows = max(1, l.bodyH-itemsChrome)
@@ -236,6 +237,9 @@ func (m Model) body(lay layout) string {
 	var left, right []string
 	if lay.showGroups {
 		title := "Entity types"
+		if m.groups.found && len(m.groups.types) > 0 {
+			title += " · " + strconv.Itoa(len(m.groups.types))
+		}
 		if lay.compact {
 			title += " · tab: items"
 		}
@@ -267,7 +271,7 @@ func (m Model) itemsTitle(lay layout) string {
 
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
-	left := m.status.left(m.st, m.log)
+	left := m.status.left(m.st, m.log, m.busyText())
 	var keys []key.Binding
 	switch m.mode() {
 	case modeTables:
@@ -282,8 +286,10 @@ func (m Model) statusBar(w int) string {
 		keys = []key.Binding{km.Help, km.Back, km.CopyCommand}
 	case modeIndexes, modeHelp:
 		keys = []key.Binding{km.Open, km.Back}
+	case modeConfirm:
+		keys = []key.Binding{km.Confirm, km.Cancel}
 	default:
-		keys = []key.Binding{km.Help, km.Back, km.Open, km.Reverse, km.Limit, km.EditCondition, km.Filter}
+		keys = []key.Binding{km.Help, km.Back, km.Open, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Filter}
 	}
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
 }

@@ -1,0 +1,218 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"math"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+)
+
+// Counting a type exactly reads every item of it (Select=COUNT costs what
+// reading the items costs), so it runs only when asked, after its cost is
+// announced, one page at a time, each page in the request log.
+
+// countAsk is a count announced with its cost, waiting for a yes.
+type countAsk struct {
+	on     bool
+	target countTarget
+}
+
+// countTarget is what a count counts: one entity type, or the partition.
+type countTarget struct {
+	label          string // "ORDER", or "partition"
+	entity, prefix string
+	whole          bool
+	q              dynamo.QueryInput // Select=COUNT, the type's key condition
+}
+
+// countJob is a count in flight: pages so far and what they cost.
+type countJob struct {
+	job
+	ctx    context.Context
+	target countTarget
+	n      int
+	reqs   int
+	cap    dynamo.Capacity
+}
+
+func (c countJob) stop() countJob {
+	c.job.stop()
+	return countJob{}
+}
+
+func (c countJob) progress() string {
+	return fmt.Sprintf("counting %s, %d so far", c.target.label, c.n)
+}
+
+// countPageMsg answers countPageCmd with one page of a count.
+type countPageMsg struct {
+	id     int
+	pageNo int
+	page   dynamo.Page
+	err    error
+}
+
+func countPageCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageNo int) tea.Cmd {
+	return func() tea.Msg {
+		p, err := s.Query(ctx, q)
+		return countPageMsg{id: id, pageNo: pageNo, page: p, err: err}
+	}
+}
+
+// askCount announces what counting the selected row would cost.
+func (m Model) askCount() (Model, tea.Cmd) {
+	if m.count.id != 0 {
+		m.status.info = "a count is running; esc stops it"
+		return m, nil
+	}
+	row := m.groups.cursor
+	t := countTarget{label: "partition", whole: row == 0,
+		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.q.PK, Consistent: m.q.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
+	if row > 0 {
+		tr := m.groups.types[row-1]
+		t.label, t.entity, t.prefix = Sanitize(tr.entity), tr.entity, tr.prefix
+	}
+	m.ask = countAsk{on: true, target: t}
+	m.status.info = ""
+	m.status.ask = m.countAnnouncement(row)
+	return m, nil
+}
+
+// confirmKey answers the announcement: y or enter counts, esc does not.
+func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, km.Confirm, km.Open):
+		t := m.ask.target
+		m.ask, m.status.ask = countAsk{}, ""
+		m.seq++
+		ctx, cancel := context.WithCancel(m.ctx)
+		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t}
+		m.status.err, m.status.info = "", ""
+		return m, tea.Batch(countPageCmd(ctx, m.store, m.count.id, t.q, 1), m.after(m.count.id))
+	case key.Matches(msg, km.Cancel):
+		m.ask, m.status.ask = countAsk{}, ""
+		m.status.info = "not counted"
+	}
+	return m, nil
+}
+
+// countPage logs a page of a count, then sends the next or shows the result.
+func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
+	if msg.page.Request.Operation != "" {
+		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo)
+	}
+	if msg.id != m.count.id {
+		return m, nil // stopped: logged, not counted
+	}
+	m.status.throttle = throttled(msg.err)
+	if msg.err != nil {
+		m = m.stopCount("failed")
+		m.status.err = Sanitize(msg.err.Error())
+		return m, nil
+	}
+	m.count.n += int(msg.page.Count)
+	m.count.reqs++
+	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
+	if msg.page.LastEvaluatedKey != nil {
+		m.count.target.q.StartKey = msg.page.LastEvaluatedKey
+		return m, countPageCmd(m.count.ctx, m.store, m.count.id, m.count.target.q, msg.pageNo+1)
+	}
+	c := m.count
+	m.count = m.count.stop()
+	m.settle()
+	if c.target.whole {
+		m.groups.partExact, m.groups.partReqs, m.groups.partCap = c.n, c.reqs, c.cap
+	} else if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 {
+		m.groups.types = append([]typeRow(nil), m.groups.types...)
+		t := &m.groups.types[i]
+		t.exact, t.countReqs, t.countCap = c.n, c.reqs, c.cap
+	}
+	m.status.info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, c.n, plural(c.reqs, "request", "requests"), fmtRCU(c.cap.Total))
+	return m, nil
+}
+
+// stopCount cancels the count in flight, keeping what it got as a lower bound.
+func (m Model) stopCount(why string) Model {
+	c := m.count
+	m.count = m.count.stop()
+	m.settle()
+	if c.id == 0 {
+		return m
+	}
+	if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 && !c.target.whole {
+		m.groups.types = append([]typeRow(nil), m.groups.types...)
+		m.groups.types[i].atLeast = max(m.groups.types[i].atLeast, c.n)
+	}
+	m.status.info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, c.n, plural(c.reqs, "request", "requests"), fmtRCU(c.cap.Total))
+	return m
+}
+
+// rcuFor is about what reading n bytes costs: 4 KB units, half for an
+// eventually consistent read. Each page of up to 1 MB rounds up on its own,
+// so exactly, it costs at least lower and at most upper.
+func rcuFor(n int64, consistent bool) (about, lower, upper float64) {
+	if n <= 0 {
+		return 0, 0, 0
+	}
+	unit := 0.5
+	if consistent {
+		unit = 1
+	}
+	pages := math.Ceil(float64(n) / (1 << 20))
+	lower = math.Ceil(float64(n)/4096) * unit
+	return lower + (pages-1)*unit, lower, lower + pages*unit
+}
+
+// countAnnouncement says what a count of a row will read, with the bounds
+// of its cost that what is known allows: the loaded items' sizes below, the
+// table's (or index's) size as DescribeTable reports it above.
+func (m Model) countAnnouncement(row int) string {
+	g := m.groups
+	cons := m.q.Consistent
+	what, label := "every item of the partition", "partition"
+	var bytes int64
+	known := g.complete()
+	loaded := g.loaded
+	if row > 0 {
+		t := g.types[row-1]
+		label = Sanitize(t.entity)
+		what = "every " + label + " item"
+		bytes, loaded = int64(t.bytes), t.loaded
+		_, known = g.known(row - 1)
+		if known && t.loaded == 0 {
+			// One item, never loaded: between one unit and 400 KB.
+			_, lo, _ := rcuFor(1, cons)
+			_, _, hi := rcuFor(400*1024, cons)
+			return fmt.Sprintf("count %s: reads its one item — at least %s RCU, at most %s RCU (an item is up to 400 KB)",
+				label, fmtRCU(lo), fmtRCU(hi))
+		}
+	} else {
+		bytes = int64(g.bytes)
+	}
+	head := fmt.Sprintf("count %s: reads %s — ", label, what)
+	about, lower, _ := rcuFor(bytes, cons)
+	if known {
+		return head + fmt.Sprintf("about %s RCU (all %s loaded, %s)", fmtRCU(about), plural(loaded, "item", "items"), humanBytes(bytes))
+	}
+	s := head
+	if loaded > 0 {
+		s += fmt.Sprintf("at least %s RCU (%d loaded, %s), ", fmtRCU(lower), loaded, humanBytes(bytes))
+	}
+	size, where := m.table.SizeBytes, "table"
+	if ix, ok := m.table.IndexByName(m.index); ok {
+		size, where = ix.SizeBytes, "index"
+	}
+	switch _, _, upper := rcuFor(size, cons); {
+	case size <= 0:
+		s += "at most: unknown (DescribeTable gives no " + where + " size yet)"
+	case upper < lower:
+		s += fmt.Sprintf("at most: unknown (the %s size DescribeTable gives, %s, is out of date)", where, humanBytes(size))
+	default:
+		s += fmt.Sprintf("at most %s RCU (whole %s, %s per DescribeTable)", fmtRCU(upper), where, humanBytes(size))
+	}
+	return s
+}
