@@ -28,6 +28,8 @@ usage:
   dynascope groups --table T --pk V [--count]         the entity types of a partition (skip-scan)
   dynascope patterns list | run NAME [--param k=v] | check | show NAME [--lang cli|python|go]
                                                       the access patterns of dynascope.yaml
+  dynascope layout --table T [--max-items N] [--max-rcu R] [--segments S]
+                                                      the table's key layout from a bounded sample, with a lint
   dynascope seed --table T (--demo | --file F.jsonl) [--force]
   dynascope demo                                      DynamoDB Local + demo table + UI
 
@@ -76,6 +78,8 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 		return cmdGroups(ctx, args, stdout, stderr)
 	case "patterns":
 		return cmdPatterns(ctx, args, stdout, stderr)
+	case "layout":
+		return cmdLayout(ctx, args, stdout, stderr)
 	case "seed":
 		return cmdSeed(ctx, args, stdout, stderr)
 	case "demo":

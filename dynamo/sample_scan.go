@@ -1,0 +1,283 @@
+package dynamo
+
+// The machinery of Sample: segments that share the caps, each reading its
+// part of the table page by page.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/keys"
+)
+
+type segmentResult struct {
+	items []keys.KeyItem
+	pages []SamplePage
+}
+
+// sampler is the state the segments share; mu guards everything below it.
+type sampler struct {
+	c      *Client
+	in     SampleInput
+	ks     KeySchema
+	t      Table
+	proj   string
+	names  map[string]string
+	cancel context.CancelFunc
+
+	mu      sync.Mutex
+	cond    *sync.Cond // signalled whenever a page returns or the sample stops
+	segs    []segmentResult
+	out     Sample
+	items   int
+	rcu     float64
+	bytes   float64 // bytes read by pages that returned items, from their capacity
+	sized   int     // items of those pages: bytes/sized is the cost per item
+	inItems int     // items reserved by pages in flight
+	inRCU   float64 // capacity expected of pages in flight
+	done    int     // segments read to their end
+	stop    StopReason
+	err     error
+}
+
+// projection decides which attributes a keys-only sample reads: the keys of
+// the table and of the index, and the library attributes where the index
+// holds them (asking a GSI for others is an error, an LSI would fetch them
+// from the table at extra cost).
+func (s *sampler) projection(t Table) {
+	if s.in.ItemSizes {
+		return
+	}
+	attrs := []string{t.PK.Name}
+	if t.SK != nil {
+		attrs = append(attrs, t.SK.Name)
+	}
+	attrs = append(attrs, s.ks.PK.Name)
+	if s.ks.SK != nil {
+		attrs = append(attrs, s.ks.SK.Name)
+	}
+	ix, isIndex := t.IndexByName(s.in.Index)
+	for _, a := range keys.LibraryAttributes {
+		if !isIndex || ix.Projection == "ALL" || ix.Projection == "INCLUDE" && slices.Contains(ix.NonKeyAttr, a) {
+			attrs = append(attrs, a)
+		}
+	}
+	s.names = map[string]string{}
+	var refs []string
+	seen := map[string]bool{}
+	for _, a := range attrs {
+		if seen[a] {
+			continue
+		}
+		seen[a] = true
+		ref := fmt.Sprintf("#k%d", len(refs))
+		s.names[ref] = a
+		refs = append(refs, ref)
+	}
+	s.proj = strings.Join(refs, ", ")
+}
+
+// segment reads one segment page by page until it ends or a cap stops it.
+func (s *sampler) segment(ctx context.Context, seg int) {
+	var start Item
+	for {
+		limit, est, ok := s.reserve(ctx)
+		if !ok {
+			return
+		}
+		out, req, err := s.scan(ctx, seg, limit, start)
+		if err != nil {
+			s.failed(req, limit, est, err, ctx)
+			return
+		}
+		more := len(out.LastEvaluatedKey) > 0
+		s.page(seg, req, out.Items, limit, est, !more)
+		if !more {
+			return
+		}
+		start = out.LastEvaluatedKey
+	}
+}
+
+// reserve decides the next page's Limit and expected cost, or that this
+// segment must stop because a cap is reached. While pages in flight may
+// still free budget (they can return fewer items or cost less than
+// reserved), or while the probe page is out, it waits for them instead.
+func (s *sampler) reserve(ctx context.Context) (int32, float64, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for {
+		if s.stop != "" || s.err != nil || ctx.Err() != nil {
+			return 0, 0, false
+		}
+		leftItems := s.in.MaxItems - s.items - s.inItems
+		leftRCU := s.in.MaxRCU - s.rcu - s.inRCU
+		full := leftItems <= 0 || leftRCU < 0.5 // no page costs less than 0.5 when it reads anything
+		if (full || s.sized == 0) && s.inItems > 0 {
+			s.cond.Wait()
+			continue
+		}
+		if leftItems <= 0 {
+			s.stopAt(StopMaxItems)
+			return 0, 0, false
+		}
+		if leftRCU < 0.5 {
+			s.stopAt(StopMaxRCU)
+			return 0, 0, false
+		}
+		// Share what is left among the segments still reading, so one fast
+		// segment does not take the whole sample.
+		share := func(x float64) float64 { return x / float64(max(s.in.Segments-s.done, 1)) }
+		limit := min(int(s.in.PageLimit), leftItems, int(math.Ceil(share(float64(leftItems)))))
+		est := 0.5
+		if s.sized == 0 {
+			limit = min(limit, sampleProbeLimit)
+		} else {
+			perItem := s.bytes / float64(s.sized)
+			blocks := math.Floor(math.Max(share(leftRCU), 0.5) / 0.5)
+			limit = max(1, min(limit, int(blocks*4096/perItem)))
+			est = math.Max(0.5, 0.5*math.Ceil(float64(limit)*perItem/4096))
+		}
+		s.inItems += limit
+		s.inRCU += est
+		return int32(limit), est, true
+	}
+}
+
+func (s *sampler) stopAt(r StopReason) {
+	if s.stop == "" {
+		s.stop = r
+	}
+	s.cond.Broadcast()
+}
+
+func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*dynamodb.ScanOutput, Request, error) {
+	in := &dynamodb.ScanInput{
+		TableName:              aws.String(s.in.Table),
+		Segment:                aws.Int32(int32(seg)),
+		TotalSegments:          aws.Int32(int32(s.in.Segments)),
+		Limit:                  aws.Int32(limit),
+		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+		ExclusiveStartKey:      start,
+	}
+	if s.in.Index != "" {
+		in.IndexName = aws.String(s.in.Index)
+	}
+	what := "keys only"
+	if s.proj != "" {
+		in.ProjectionExpression = aws.String(s.proj)
+		in.ExpressionAttributeNames = s.names
+	} else {
+		what = "whole items"
+	}
+	req := Request{
+		Operation: "Scan", Table: s.in.Table, Index: s.in.Index,
+		KeyCondition: fmt.Sprintf("segment %d of %d, %s", seg+1, s.in.Segments, what),
+		Expression:   s.proj, Forward: true, Limit: limit,
+	}
+	cctx, cancel := s.c.withTimeout(ctx)
+	defer cancel()
+	req.Start = time.Now()
+	out, err := s.c.api.Scan(cctx, in)
+	req.Duration = time.Since(req.Start)
+	if err != nil {
+		req.Err = Explain(err, fmt.Sprintf("sample %s (scan segment %d)", tableAndIndex(s.in.Table, s.in.Index), seg+1), s.c.opts.Endpoint)
+		return nil, req, req.Err
+	}
+	req.Count, req.ScannedCount = out.Count, out.ScannedCount
+	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
+	req.More = len(out.LastEvaluatedKey) > 0
+	return out, req, nil
+}
+
+// page files one page's items and request and reports progress.
+func (s *sampler) page(seg int, req Request, items []Item, limit int32, est float64, last bool) {
+	converted := make([]keys.KeyItem, len(items))
+	for i, it := range items {
+		converted[i] = s.keyItem(it)
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(req)
+	s.inItems -= int(limit)
+	s.inRCU -= est
+	r := &s.segs[seg]
+	r.pages = append(r.pages, SamplePage{First: len(r.items), Count: len(items), Capacity: req.Capacity})
+	r.items = append(r.items, converted...)
+	s.items += len(items)
+	s.rcu += req.Capacity.Total
+	if len(items) > 0 {
+		s.bytes += req.Capacity.Total / 0.5 * 4096
+		s.sized += len(items)
+	}
+	if last {
+		s.done++
+	}
+	s.cond.Broadcast()
+	if s.items >= s.in.MaxItems {
+		s.stopAt(StopMaxItems)
+	} else if s.rcu >= s.in.MaxRCU {
+		s.stopAt(StopMaxRCU)
+	}
+	s.progress()
+}
+
+func (s *sampler) failed(req Request, limit int32, est float64, err error, ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(req)
+	s.inItems -= int(limit)
+	s.inRCU -= est
+	if ctx.Err() == nil && s.err == nil && !errors.Is(err, context.Canceled) {
+		s.err = err
+		s.cancel() // the sample has failed: stop the other segments
+	}
+	s.cond.Broadcast()
+	s.progress()
+}
+
+// record logs a request; called with mu held so observers never see two at once.
+func (s *sampler) record(req Request) {
+	s.c.record(&req)
+	s.out.Requests = append(s.out.Requests, req)
+}
+
+func (s *sampler) progress() {
+	if s.in.Progress == nil {
+		return
+	}
+	s.in.Progress(SampleProgress{
+		Items: s.items, MaxItems: s.in.MaxItems, RCU: s.rcu, MaxRCU: s.in.MaxRCU,
+		Requests: len(s.out.Requests), Segments: s.in.Segments, SegmentsDone: s.done,
+		TableItems: s.out.TableItems,
+	})
+}
+
+// keyItem keeps what the layout needs of one scanned item.
+func (s *sampler) keyItem(it Item) keys.KeyItem {
+	k := keys.KeyItem{PK: KeyString(it[s.ks.PK.Name])}
+	if s.ks.SK != nil {
+		k.SK = KeyString(it[s.ks.SK.Name])
+	}
+	attrs := map[string]string{}
+	for _, a := range keys.LibraryAttributes {
+		if v, ok := it[a].(*types.AttributeValueMemberS); ok {
+			attrs[a] = v.Value
+		}
+	}
+	k.Library, _ = keys.DetectLibraryEntity(attrs)
+	if s.in.ItemSizes {
+		k.Size = ItemSize(it)
+	}
+	return k
+}

@@ -1,0 +1,393 @@
+package keys
+
+// A table's single-table layout, reconstructed from a sample of its keys.
+//
+// Partition-key families. Each partition key belongs to one family, decided
+// by the key alone:
+//
+//   - An ElectroDB key ("$taskapp#team_purple") belongs to its template,
+//     every facet value replaced by "*": "$taskapp#team_*".
+//   - A key with a structural delimiter (see keyDelimiter) belongs to the text
+//     before it: "CUST#42" is family "CUST#*" (Entity "CUST", Prefix "CUST#").
+//     Each key uses its own delimiter, so "CUST#1" and "user:7" are families
+//     "CUST#*" and "user:*" and the lint reports the mix.
+//   - A key without one that is a label and a number ("user42", "user-42")
+//     belongs to "user*" / "user-*".
+//   - A key that reads as a name ("CONFIG", "GLOBAL": letters, no digits) is
+//     a family of its own — unless the sample holds more than
+//     maxExactFamilies such names, in which case the table is keyed by names
+//     (user names, slugs) rather than by typed prefixes and they all join "*".
+//   - Anything else (UUIDs, numbers, dates, numeric and binary key types) joins
+//     the catch-all family "*".
+//
+// A key that starts with a delimiter ("#META") is classified by what follows
+// it, the delimiter kept in the prefix.
+//
+// Sort-key types under a family follow the same rules, key by key: an ElectroDB
+// sort key is typed by its entity ("$organization#user_1#..." is entity "user",
+// prefix "$organization#user_1"); a key with a structural delimiter by the text
+// before it, as EntityType does; "v2" by its label ("v"); a name-like key is a
+// type of its own ("PROFILE"); other keys without a prefix form the single
+// type NoPrefixEntity. Numeric and binary sort keys form one type each
+// (NumberEntity, BinaryEntity), as in GroupSortKeys.
+//
+// The overview is a summary, so it departs from GroupSortKeys in two places:
+// keys that start with a value rather than a label ("2025-03-01#A17") are one
+// NoPrefixEntity type instead of one type per date, and a family with more
+// than maxExactTypes name-like sort keys folds them into that type too.
+
+import (
+	"sort"
+	"strings"
+)
+
+// NoPrefixEntity names the catch-all family, or sort-key type, of keys that carry no entity prefix: ids, dates, UUIDs.
+const NoPrefixEntity = "(no prefix)"
+
+// DefaultLargest is how many of the largest partitions a layout lists unless told otherwise.
+const DefaultLargest = 10
+
+// Limits beyond which name-like keys stop being families or types of their
+// own; see the package notes above.
+const (
+	maxExactFamilies = 10
+	maxExactTypes    = 20
+)
+
+// KeyItem is one sampled item: its key as text and what else the layout uses.
+type KeyItem struct {
+	PK, SK  string        // strings as is, numbers' digits, binary as base64; SK "" without a sort key
+	Library LibraryEntity // zero when the item carries no library attribute
+	Size    int           // the item's exact size in bytes; 0 when not measured
+}
+
+// PageRead is one Scan page of a sample: the bytes it read bound the size of its largest item from below.
+type PageRead struct {
+	First, Count int // Items[First : First+Count] came in this page
+	MinBytes     int // DynamoDB read at least this many bytes for them (from consumed capacity)
+}
+
+// LayoutInput is a sample of a table's (or an index's) keys.
+type LayoutInput struct {
+	PKType, SKType string // "S", "N" or "B"; SKType "" when there is no sort key
+	Items          []KeyItem
+	Pages          []PageRead // optional; only meaningful for samples of the table itself
+	Largest        int        // how many largest partitions to list; DefaultLargest when 0
+}
+
+// Layout is the single-table layout a sample shows.
+type Layout struct {
+	Items, Partitions int
+	Families          []Family    // most items first
+	Largest           []Partition // the largest partitions seen, most items first
+	Findings          []Finding   // in the order of Rules, then family
+}
+
+// Family is one partition-key family: "CUST#*" with the partitions and sort-key types seen in it.
+type Family struct {
+	Pattern    string // "CUST#*", "$taskapp#team_*", "CONFIG", "*"
+	Entity     string // "CUST"; NoPrefixEntity, NumberEntity or BinaryEntity for the catch-all
+	Prefix     string // what every partition key of the family starts with; "" for the catch-all
+	Exact      bool   // the family is one partition-key value
+	Partitions int
+	Items      int
+	Largest    Partition      // its largest partition
+	Delimiter  string         // the delimiter most of its sort keys use; "" when none does
+	Types      []SortKeyType  // in sort-key order; empty without a sort key
+	Libraries  []LibraryCount // library entities on its items, most items first
+	Label      string         // Entity; without a sort key also the library entities its items carry
+	Disagree   bool           // without a sort key: a library entity disagrees with Entity
+}
+
+// SortKeyType is one entity type of sort keys under a family: "ORDER" with prefix "ORDER#".
+type SortKeyType struct {
+	Entity     string
+	Prefix     string // what begins_with selects the type by; "" for NoPrefixEntity and numbers
+	Items      int
+	Partitions int    // how many partitions of the family hold it
+	First      string // the smallest sort key seen, in DynamoDB's order
+	Last       string // the largest
+	Libraries  []LibraryCount
+	Label      string // "ORDER (ElectroDB: order v1)"; Entity when no library names it
+	Disagree   bool   // a library entity disagrees with Entity
+}
+
+// LibraryCount is how many items of a family or type carry one library entity.
+type LibraryCount struct {
+	LibraryEntity
+	Items int
+}
+
+// Partition is one partition seen, with its family and how many of its items the sample holds.
+type Partition struct {
+	PK     string
+	Family string // the family's Pattern
+	Items  int
+}
+
+// KeyRef names one item's key, for findings to point at.
+type KeyRef struct {
+	PK, SK string
+	HasSK  bool
+}
+
+// familyID is how a partition key is classified before families are built.
+type familyID struct {
+	pattern, entity, prefix string
+	exact                   bool
+}
+
+type typeID struct{ entity, prefix string }
+
+type familyAcc struct {
+	f     Family
+	parts map[string]int // partition -> items
+	types map[typeID]*typeAcc
+	libs  map[LibraryEntity]int
+	items []int // indices into the input
+}
+
+type typeAcc struct {
+	t     SortKeyType
+	parts map[string]bool
+	libs  map[LibraryEntity]int
+	items []int
+}
+
+// AnalyzeLayout reconstructs the layout a sample of keys shows: families,
+// their partitions and sort-key types, the largest partitions, and the
+// findings of the key-layout lint. It is deterministic in the set of items.
+func AnalyzeLayout(in LayoutInput) Layout {
+	if in.Largest <= 0 {
+		in.Largest = DefaultLargest
+	}
+	lay := Layout{Items: len(in.Items), Families: []Family{}, Largest: []Partition{}, Findings: []Finding{}}
+	parts := map[string]int{}
+	for _, it := range in.Items {
+		parts[it.PK]++
+	}
+	lay.Partitions = len(parts)
+
+	ids := classifyPartitions(parts, in.PKType)
+	fams := map[string]*familyAcc{}
+	for i, it := range in.Items {
+		id := ids[it.PK]
+		fa := fams[id.pattern]
+		if fa == nil {
+			fa = &familyAcc{
+				f:     Family{Pattern: id.pattern, Entity: id.entity, Prefix: id.prefix, Exact: id.exact},
+				parts: map[string]int{}, types: map[typeID]*typeAcc{}, libs: map[LibraryEntity]int{},
+			}
+			fams[id.pattern] = fa
+		}
+		fa.f.Items++
+		fa.parts[it.PK]++
+		fa.items = append(fa.items, i)
+		if it.Library.Library != "" {
+			fa.libs[it.Library]++
+		}
+	}
+
+	accs := make([]*familyAcc, 0, len(fams))
+	for _, fa := range fams {
+		fa.f.Partitions = len(fa.parts)
+		fa.f.Largest = largestOf(fa.parts, fa.f.Pattern)
+		fa.f.Libraries = tally(fa.libs)
+		fa.f.Label = fa.f.Entity
+		if in.SKType != "" {
+			buildTypes(fa, in)
+		} else {
+			// Without a sort key the family is the entity type, so it is
+			// what a library attribute names.
+			fa.f.Label, fa.f.Disagree = label(fa.f.Entity, fa.f.Libraries)
+		}
+		accs = append(accs, fa)
+	}
+	sort.Slice(accs, func(i, j int) bool {
+		if accs[i].f.Items != accs[j].f.Items {
+			return accs[i].f.Items > accs[j].f.Items
+		}
+		return accs[i].f.Pattern < accs[j].f.Pattern
+	})
+	for _, fa := range accs {
+		lay.Families = append(lay.Families, fa.f)
+	}
+
+	all := make([]Partition, 0, len(parts))
+	for pk, n := range parts {
+		all = append(all, Partition{PK: pk, Family: ids[pk].pattern, Items: n})
+	}
+	sortPartitions(all)
+	lay.Largest = all[:min(in.Largest, len(all))]
+
+	lay.Findings = lint(in, accs, all)
+	return lay
+}
+
+// classifyPartitions puts every partition key into its family.
+func classifyPartitions(parts map[string]int, pkType string) map[string]familyID {
+	ids := make(map[string]familyID, len(parts))
+	exact := 0
+	for pk := range parts {
+		id := partitionFamily(pk, pkType)
+		if id.exact {
+			exact++
+		}
+		ids[pk] = id
+	}
+	if exact > maxExactFamilies {
+		for pk, id := range ids {
+			if id.exact {
+				ids[pk] = catchAll("S")
+			}
+		}
+	}
+	return ids
+}
+
+func catchAll(keyType string) familyID {
+	switch keyType {
+	case "N":
+		return familyID{pattern: "*", entity: NumberEntity}
+	case "B":
+		return familyID{pattern: "*", entity: BinaryEntity}
+	}
+	return familyID{pattern: "*", entity: NoPrefixEntity}
+}
+
+// buildTypes groups a family's sort keys into types.
+func buildTypes(fa *familyAcc, in LayoutInput) {
+	var exact []typeID
+	for _, i := range fa.items {
+		it := in.Items[i]
+		var id typeID
+		isExact := false
+		switch in.SKType {
+		case "N":
+			id = typeID{entity: NumberEntity}
+		case "B":
+			id = typeID{entity: BinaryEntity}
+		default:
+			id, isExact = sortKeyType(it.SK, it.Library)
+		}
+		ta := fa.types[id]
+		if ta == nil {
+			ta = &typeAcc{t: SortKeyType{Entity: id.entity, Prefix: id.prefix, First: it.SK, Last: it.SK},
+				parts: map[string]bool{}, libs: map[LibraryEntity]int{}}
+			fa.types[id] = ta
+			if isExact {
+				exact = append(exact, id)
+			}
+		}
+		ta.add(i, it, in.SKType)
+	}
+	if len(exact) > maxExactTypes {
+		none := typeID{entity: NoPrefixEntity}
+		for _, id := range exact {
+			ta := fa.types[id]
+			delete(fa.types, id)
+			into := fa.types[none]
+			if into == nil {
+				into = &typeAcc{t: SortKeyType{Entity: NoPrefixEntity, First: ta.t.First, Last: ta.t.Last},
+					parts: map[string]bool{}, libs: map[LibraryEntity]int{}}
+				fa.types[none] = into
+			}
+			for _, i := range ta.items {
+				into.add(i, in.Items[i], in.SKType)
+			}
+		}
+	}
+	counts := map[string]int{}
+	for _, i := range fa.items {
+		if in.SKType == "S" {
+			if d := keyDelimiter(in.Items[i].SK); d != "" {
+				counts[d]++
+			}
+		}
+	}
+	best := 0
+	for _, d := range Delimiters {
+		if counts[d] > best {
+			fa.f.Delimiter, best = d, counts[d]
+		}
+	}
+	fa.f.Types = []SortKeyType{}
+	for _, ta := range fa.types {
+		ta.t.Partitions = len(ta.parts)
+		ta.t.Libraries = tally(ta.libs)
+		ta.t.Label, ta.t.Disagree = label(ta.t.Entity, ta.t.Libraries)
+		fa.f.Types = append(fa.f.Types, ta.t)
+	}
+	sort.Slice(fa.f.Types, func(i, j int) bool {
+		a, b := fa.f.Types[i], fa.f.Types[j]
+		if c := CompareKeys(a.First, b.First, in.SKType); c != 0 {
+			return c < 0
+		}
+		return a.Prefix < b.Prefix
+	})
+}
+
+func (ta *typeAcc) add(i int, it KeyItem, skType string) {
+	ta.t.Items++
+	ta.parts[it.PK] = true
+	ta.items = append(ta.items, i)
+	if it.Library.Library != "" {
+		ta.libs[it.Library]++
+	}
+	if CompareKeys(it.SK, ta.t.First, skType) < 0 {
+		ta.t.First = it.SK
+	}
+	if CompareKeys(it.SK, ta.t.Last, skType) > 0 {
+		ta.t.Last = it.SK
+	}
+}
+
+func tally(m map[LibraryEntity]int) []LibraryCount {
+	out := make([]LibraryCount, 0, len(m))
+	for l, n := range m {
+		out = append(out, LibraryCount{LibraryEntity: l, Items: n})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].Items != out[j].Items {
+			return out[i].Items > out[j].Items
+		}
+		return out[i].String() < out[j].String()
+	})
+	return out
+}
+
+// label names a family or type by its key entity and the library entities
+// its items carry, and tells whether any of those disagrees.
+func label(entity string, libs []LibraryCount) (string, bool) {
+	if len(libs) == 0 {
+		return entity, false
+	}
+	names := make([]string, len(libs))
+	disagree := false
+	for i, l := range libs {
+		names[i] = l.String()
+		if !l.Agrees(entity) {
+			disagree = true
+		}
+	}
+	return entity + " (" + strings.Join(names, "; ") + ")", disagree
+}
+
+func largestOf(parts map[string]int, family string) Partition {
+	var best Partition
+	for pk, n := range parts {
+		if n > best.Items || n == best.Items && pk < best.PK {
+			best = Partition{PK: pk, Family: family, Items: n}
+		}
+	}
+	return best
+}
+
+func sortPartitions(ps []Partition) {
+	sort.Slice(ps, func(i, j int) bool {
+		if ps[i].Items != ps[j].Items {
+			return ps[i].Items > ps[j].Items
+		}
+		return ps[i].PK < ps[j].PK
+	})
+}

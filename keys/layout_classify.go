@@ -1,0 +1,153 @@
+package keys
+
+// Classifying single keys: which family a partition key belongs to, which
+// type a sort key is, and the shapes of key text those decisions rest on.
+// The rules are described at the top of layout.go.
+
+import (
+	"bytes"
+	"encoding/base64"
+	"math/big"
+	"strings"
+	"unicode"
+)
+
+// partitionFamily classifies one partition key; see the notes at the top.
+func partitionFamily(pk, pkType string) familyID {
+	if pkType == "N" || pkType == "B" {
+		return catchAll(pkType)
+	}
+	if d := leadingDelimiter(pk); d != "" {
+		if id := partitionFamily(pk[len(d):], pkType); id.entity != NoPrefixEntity {
+			id.pattern, id.prefix = d+id.pattern, d+id.prefix
+			return id
+		}
+	}
+	if k, ok := ParseElectroDBPK(pk); ok {
+		entity := "$" + k.Service
+		if k.Entity != "" {
+			entity = k.Entity // an index without sort key: the key names the entity
+		}
+		return familyID{pattern: k.Template(), entity: entity, prefix: k.Prefix, exact: len(k.Facets) == 0}
+	}
+	if d := keyDelimiter(pk); d != "" {
+		entity, prefix := EntityType(pk, d)
+		return familyID{pattern: prefix + "*", entity: entity, prefix: prefix}
+	}
+	if stem, ok := labelNumber(pk); ok {
+		return familyID{pattern: stem + "*", entity: trimSep(stem), prefix: stem}
+	}
+	if nameLike(pk) {
+		return familyID{pattern: pk, entity: pk, prefix: pk, exact: true}
+	}
+	return catchAll("S")
+}
+
+// sortKeyType types one string sort key; see the notes at the top.
+func sortKeyType(sk string, lib LibraryEntity) (typeID, bool) {
+	if d := leadingDelimiter(sk); d != "" {
+		// "#META", "#METADATA#1": a type named by what follows the delimiter.
+		id, exact := sortKeyType(sk[len(d):], lib)
+		if id.entity != NoPrefixEntity {
+			return typeID{entity: id.entity, prefix: d + id.prefix}, exact
+		}
+	}
+	if strings.HasPrefix(sk, "$") {
+		if k, ok := ParseElectroDBSK(sk, lib); ok {
+			return typeID{entity: k.Entity, prefix: k.head()}, false
+		}
+	}
+	if d := keyDelimiter(sk); d != "" {
+		entity, prefix := EntityType(sk, d)
+		return typeID{entity: entity, prefix: prefix}, false
+	}
+	if stem, ok := labelNumber(sk); ok {
+		return typeID{entity: trimSep(stem), prefix: stem}, false
+	}
+	if nameLike(sk) {
+		return typeID{entity: sk, prefix: sk}, true
+	}
+	return typeID{entity: NoPrefixEntity}, false
+}
+
+// leadingDelimiter returns the delimiter a key starts with, if the key goes
+// on with something else.
+func leadingDelimiter(k string) string {
+	for _, d := range Delimiters {
+		if strings.HasPrefix(k, d) && len(k) > len(d) && !strings.HasPrefix(k[len(d):], d) {
+			return d
+		}
+	}
+	return ""
+}
+
+// keyDelimiter returns the delimiter that structures a key: the first of
+// Delimiters in it, provided the text before it is a label (it starts with a
+// letter, "$" or "_"). "ORDER#2025-03-01T10:00" gives "#"; "2025-03-01T10:00"
+// gives "" although it holds ":", because a value, not a label, comes first.
+func keyDelimiter(k string) string {
+	i := strings.IndexAny(k, strings.Join(Delimiters, ""))
+	if i <= 0 {
+		return ""
+	}
+	r := []rune(k[:i])[0]
+	if !unicode.IsLetter(r) && r != '$' && r != '_' {
+		return ""
+	}
+	return k[i : i+1]
+}
+
+// labelNumber recognises "user42" or "user-42": a label (starting with a
+// letter, no digits) and then only digits. It returns the label with its
+// separator, "user" or "user-".
+func labelNumber(k string) (string, bool) {
+	i := strings.IndexFunc(k, unicode.IsDigit)
+	if i <= 0 || !unicode.IsLetter([]rune(k)[0]) || !isDigits(k[i:]) {
+		return "", false
+	}
+	return k[:i], true
+}
+
+func trimSep(stem string) string {
+	if t := strings.TrimRight(stem, "-_. "); t != "" {
+		return t
+	}
+	return stem
+}
+
+// nameLike tells a key that names something ("PROFILE", "Global config") from
+// a value: only letters, spaces and - _ . $, and at least one letter.
+func nameLike(k string) bool {
+	letter := false
+	for _, r := range k {
+		switch {
+		case unicode.IsLetter(r):
+			letter = true
+		case r == ' ' || r == '-' || r == '_' || r == '.' || r == '$':
+		default:
+			return false
+		}
+	}
+	return letter
+}
+
+// CompareKeys orders two key values as DynamoDB does: strings by UTF-8 bytes,
+// numbers numerically, binary (given as base64) by unsigned bytes. Text that
+// does not parse as its type compares as a string.
+func CompareKeys(a, b, keyType string) int {
+	switch keyType {
+	case "N":
+		x, okx := new(big.Float).SetPrec(256).SetString(a)
+		y, oky := new(big.Float).SetPrec(256).SetString(b)
+		if okx && oky {
+			return x.Cmp(y)
+		}
+	case "B":
+		x, errx := base64.StdEncoding.DecodeString(a)
+		y, erry := base64.StdEncoding.DecodeString(b)
+		if errx == nil && erry == nil {
+			return bytes.Compare(x, y)
+		}
+	}
+	return strings.Compare(a, b)
+}

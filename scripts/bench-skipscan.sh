@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Skip-scan against a full read on a 50,000-item partition with 4 entity
+# types, in a DynamoDB Local of its own (started on a free port and stopped
+# afterwards, also on failure). Prints requests, RCUs and milliseconds of both
+# side by side and their ratio; fails if skip-scan costs 1% of the full read's
+# RCUs or more, or finds other types. Extra arguments go to the bench program
+# (e.g. -items 100000 -workers 32).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+scripts/dynamodb-local.sh install
+DYNASCOPE_LOCAL_RUN=$(mktemp -d)
+export DYNASCOPE_LOCAL_RUN
+cleanup() {
+  scripts/dynamodb-local.sh stop || true
+  rm -rf "$DYNASCOPE_LOCAL_RUN"
+}
+trap cleanup EXIT
+endpoint=$(scripts/dynamodb-local.sh start)
+go run ./bench/skipscan -endpoint "$endpoint" "$@"
