@@ -19,6 +19,12 @@ type Connection struct {
 	Region   string
 	Endpoint string
 	Timeout  time.Duration
+	// MaxAttempts is how often one request is tried; 0 leaves it to
+	// AWS_MAX_ATTEMPTS or dynamo.DefaultMaxAttempts.
+	MaxAttempts int
+	// Name is the named connection of the settings file (--connection);
+	// "" means the file's default, NoConnection none (settings.go).
+	Name string
 }
 
 // Register adds the connection flags, named as the AWS CLI names them.
@@ -27,13 +33,23 @@ func (c *Connection) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Profile, "profile", "", "AWS shared-config profile (default: AWS_PROFILE or 'default')")
 	fs.StringVar(&c.Region, "region", "", "AWS region (default: AWS_REGION or the profile's region)")
 	fs.StringVar(&c.Endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL)")
-	fs.DurationVar(&c.Timeout, "timeout", dynamo.DefaultTimeout, "time-out of each request")
+	fs.DurationVar(&c.Timeout, "timeout", dynamo.DefaultTimeout, "time-out of each request, its retries included")
+	fs.IntVar(&c.MaxAttempts, "max-attempts", 0, fmt.Sprintf("tries per request when DynamoDB throttles or fails (default: AWS_MAX_ATTEMPTS or %d)", dynamo.DefaultMaxAttempts))
+	fs.Func("connection", "named connection from the settings file ('dynascope config show'); its endpoint, region and profile apply under these flags and over the environment (default: the file's connection:; 'none' for none)", c.setName)
 }
 
-// DynamoOptions turns the flags into client options. An endpoint from the
+// DynamoOptions turns the flags and the named connection into client
+// options (see Options); a settings file that cannot be read is left out
+// here, and reported by Options.
+func (c Connection) DynamoOptions() dynamo.Options {
+	o, _ := c.Options()
+	return o
+}
+
+// flagsAndEnv turns the flags into client options. An endpoint from the
 // SDK's environment variables is made explicit here so that the client can
 // tell whether it points at a local engine.
-func (c Connection) DynamoOptions() dynamo.Options {
+func (c Connection) flagsAndEnv() dynamo.Options {
 	ep := c.Endpoint
 	if ep == "" {
 		ep = os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
@@ -41,7 +57,7 @@ func (c Connection) DynamoOptions() dynamo.Options {
 	if ep == "" {
 		ep = os.Getenv("AWS_ENDPOINT_URL")
 	}
-	return dynamo.Options{Profile: c.Profile, Region: c.Region, Endpoint: ep, Timeout: c.Timeout}
+	return dynamo.Options{Profile: c.Profile, Region: c.Region, Endpoint: ep, Timeout: c.Timeout, MaxAttempts: c.MaxAttempts}
 }
 
 // RequireTable says in one sentence that a command needs --table.

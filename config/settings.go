@@ -1,0 +1,475 @@
+package config
+
+// The settings file: named connections, key overrides, theme, default
+// limit, sampling caps and the read price, in
+// $XDG_CONFIG_HOME/dynascope/config.yaml (os.UserConfigDir). A missing file
+// means the defaults. A mistake in it is named by file and line, like the
+// patterns file's.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"dynascope/dynamo"
+)
+
+// EnvSettings names the variable that points at another settings file;
+// "none" means no settings file at all (tests, scripts that want only flags).
+const EnvSettings = "DYNASCOPE_CONFIG"
+
+// NoConnection is the --connection value that uses no named connection,
+// not even the file's default.
+const NoConnection = "none"
+
+// DefaultPricePerMillionReads is the on-demand price of one million read
+// request units in us-east-1, in US dollars.
+const DefaultPricePerMillionReads = 0.125
+
+// Themes lists the values theme: takes.
+var Themes = []string{"auto", "dark", "light", "none"}
+
+// Settings are the user's settings, with defaults where the file says nothing.
+type Settings struct {
+	Path   string // the file read; "" when there was none
+	Exists bool   // whether Path existed
+
+	Connection  string                        // the default connection's name; "" for none
+	Connections map[string]ConnectionSettings // by name
+	// Keys override key bindings: action name -> keys, as the UI names them
+	// ("reverse": ["R"]). The UI checks the action names.
+	Keys                 map[string][]string
+	Theme                string // one of Themes
+	DefaultLimit         int    // Limit of interactive queries; 0 for none
+	Sampling             Sampling
+	PricePerMillionReads float64 // USD per million read request units
+}
+
+// ConnectionSettings are one named connection's defaults; "" leaves a value
+// to the environment and the SDK.
+type ConnectionSettings struct {
+	Endpoint string
+	Region   string
+	Profile  string
+}
+
+// Sampling caps what `layout` may read; 0 means the command's own default.
+type Sampling struct {
+	MaxItems int
+	MaxRCU   float64
+	Segments int
+}
+
+// SettingsError is a mistake in the settings file: "config.yaml:7: theme
+// must be one of auto, dark, light, none, not "blue"."
+type SettingsError struct {
+	File string
+	Line int // 0 when unknown
+	Msg  string
+}
+
+// Error prints "file:line: message."; the line is left out when unknown.
+func (e *SettingsError) Error() string {
+	loc := e.File
+	if e.Line > 0 {
+		loc += ":" + strconv.Itoa(e.Line)
+	}
+	return loc + ": " + strings.TrimRight(e.Msg, ".") + "."
+}
+
+// DefaultSettings are the settings without a file.
+func DefaultSettings() Settings {
+	return Settings{
+		Connections:          map[string]ConnectionSettings{},
+		Keys:                 map[string][]string{},
+		Theme:                "auto",
+		PricePerMillionReads: DefaultPricePerMillionReads,
+	}
+}
+
+// SettingsPath returns where the settings file is looked for: $DYNASCOPE_CONFIG
+// when set ("" for "none"), else dynascope/config.yaml in os.UserConfigDir
+// ($XDG_CONFIG_HOME, else ~/.config, on Linux).
+func SettingsPath() (string, error) {
+	if p, ok := os.LookupEnv(EnvSettings); ok && p != "" {
+		if p == NoConnection {
+			return "", nil
+		}
+		return p, nil
+	}
+	dir, err := os.UserConfigDir()
+	if err != nil {
+		return "", fmt.Errorf("cannot find the user's config directory for the settings file: %w", err)
+	}
+	return filepath.Join(dir, "dynascope", "config.yaml"), nil
+}
+
+// LoadSettings reads the settings file at SettingsPath; a missing file
+// gives the defaults and no error.
+func LoadSettings() (Settings, error) {
+	path, err := SettingsPath()
+	if err != nil || path == "" {
+		return DefaultSettings(), err
+	}
+	return LoadSettingsFile(path)
+}
+
+// LoadSettingsFile reads one settings file; a missing file gives the defaults.
+func LoadSettingsFile(path string) (Settings, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		s := DefaultSettings()
+		s.Path = path
+		return s, nil
+	}
+	if err != nil {
+		return DefaultSettings(), &SettingsError{File: path, Msg: fmt.Sprintf("cannot read the settings file: %v", err)}
+	}
+	return ParseSettings(path, data)
+}
+
+var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads"}
+
+// connectionNameRE is what a connection or key action may be called.
+var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
+
+// ParseSettings reads settings from memory; path names the file in errors.
+func ParseSettings(path string, data []byte) (Settings, error) {
+	s := DefaultSettings()
+	s.Path, s.Exists = path, true
+	fail := func(line int, format string, a ...any) (Settings, error) {
+		return DefaultSettings(), &SettingsError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return s, nil // an empty file: the defaults
+		}
+		var pe *PatternError
+		if errors.As(yamlError(path, err), &pe) {
+			return fail(pe.Line, "%s", pe.Msg)
+		}
+		return fail(0, "the file is not valid YAML: %v", err)
+	}
+	if extra := (yaml.Node{}); dec.Decode(&extra) == nil {
+		return fail(extra.Line, "the file holds a second YAML document; keep everything in one")
+	}
+	root := deref(&doc)
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = deref(root.Content[0])
+	}
+	if isNull(root) {
+		return s, nil
+	}
+	fields, err := mapping(path, root, "the settings", settingsFields)
+	if err != nil {
+		return DefaultSettings(), err
+	}
+	var connLine int
+	for _, f := range fields {
+		k, v := f.key, f.value
+		switch k.Value {
+		case "connection":
+			if !isNull(v) {
+				if s.Connection, err = text(path, v, "connection"); err != nil {
+					return DefaultSettings(), err
+				}
+				connLine = v.Line
+			}
+		case "connections":
+			if err := parseConnections(path, v, &s); err != nil {
+				return DefaultSettings(), err
+			}
+		case "keys":
+			if err := parseKeys(path, v, &s); err != nil {
+				return DefaultSettings(), err
+			}
+		case "theme":
+			t, err := text(path, v, "theme")
+			if err != nil {
+				return DefaultSettings(), err
+			}
+			if !slices.Contains(Themes, t) {
+				return fail(v.Line, "theme must be one of %s, not %q", strings.Join(Themes, ", "), t)
+			}
+			s.Theme = t
+		case "defaultLimit":
+			if s.DefaultLimit, err = integer(path, v, "defaultLimit", 0, 1<<31-1); err != nil {
+				return DefaultSettings(), err
+			}
+		case "sampling":
+			if err := parseSampling(path, v, &s); err != nil {
+				return DefaultSettings(), err
+			}
+		case "pricePerMillionReads":
+			p, err := number(path, v, "pricePerMillionReads")
+			if err != nil {
+				return DefaultSettings(), err
+			}
+			s.PricePerMillionReads = p
+		}
+	}
+	if s.Connection != "" && s.Connection != NoConnection {
+		if _, ok := s.Connections[s.Connection]; !ok {
+			return fail(connLine, "connection %q is not defined under connections:%s", s.Connection, known(s.Connections))
+		}
+	}
+	if s.Connection == NoConnection {
+		s.Connection = ""
+	}
+	return s, nil
+}
+
+func parseConnections(path string, n *yaml.Node, s *Settings) error {
+	if isNull(n) {
+		return nil
+	}
+	fields, err := mapping(path, n, "connections", nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		name := f.key.Value
+		if !connectionNameRE.MatchString(name) || name == NoConnection {
+			return &SettingsError{File: path, Line: f.key.Line, Msg: fmt.Sprintf("%q cannot name a connection; use letters, digits, '_', '-' and '.' (and not %q)", name, NoConnection)}
+		}
+		what := "connection " + name
+		cf, err := mapping(path, f.value, what, []string{"endpoint", "region", "profile"})
+		if err != nil {
+			return err
+		}
+		var c ConnectionSettings
+		for _, g := range cf {
+			v, err := text(path, g.value, what+": "+g.key.Value)
+			if err != nil {
+				return err
+			}
+			switch g.key.Value {
+			case "endpoint":
+				u, perr := url.Parse(v)
+				if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
+					return &SettingsError{File: path, Line: g.value.Line, Msg: fmt.Sprintf("%s: endpoint must be an http:// or https:// URL such as http://127.0.0.1:8000, not %q", what, v)}
+				}
+				c.Endpoint = v
+			case "region":
+				c.Region = v
+			case "profile":
+				c.Profile = v
+			}
+		}
+		s.Connections[name] = c
+	}
+	return nil
+}
+
+func parseKeys(path string, n *yaml.Node, s *Settings) error {
+	if isNull(n) {
+		return nil
+	}
+	fields, err := mapping(path, n, "keys", nil)
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		action := f.key.Value
+		if !connectionNameRE.MatchString(action) {
+			return &SettingsError{File: path, Line: f.key.Line, Msg: fmt.Sprintf("%q cannot name a key action", action)}
+		}
+		var ks []string
+		switch v := f.value; v.Kind {
+		case yaml.ScalarNode:
+			k, err := text(path, v, "keys: "+action)
+			if err != nil {
+				return err
+			}
+			ks = []string{k}
+		case yaml.SequenceNode:
+			for _, e := range v.Content {
+				k, err := text(path, deref(e), "keys: "+action)
+				if err != nil {
+					return err
+				}
+				ks = append(ks, k)
+			}
+		default:
+			return &SettingsError{File: path, Line: v.Line, Msg: fmt.Sprintf("keys: %s must be a key such as \"R\" or a list of keys", action)}
+		}
+		if len(ks) == 0 || slices.Contains(ks, "") {
+			return &SettingsError{File: path, Line: f.value.Line, Msg: fmt.Sprintf("keys: %s needs at least one key, and no empty one", action)}
+		}
+		s.Keys[action] = ks
+	}
+	return nil
+}
+
+func parseSampling(path string, n *yaml.Node, s *Settings) error {
+	if isNull(n) {
+		return nil
+	}
+	fields, err := mapping(path, n, "sampling", []string{"maxItems", "maxRCU", "segments"})
+	if err != nil {
+		return err
+	}
+	for _, f := range fields {
+		what := "sampling: " + f.key.Value
+		switch f.key.Value {
+		case "maxItems":
+			s.Sampling.MaxItems, err = integer(path, f.value, what, 1, 1<<31-1)
+		case "maxRCU":
+			s.Sampling.MaxRCU, err = number(path, f.value, what)
+			if err == nil && s.Sampling.MaxRCU == 0 {
+				err = &SettingsError{File: path, Line: f.value.Line, Msg: what + " must be more than 0"}
+			}
+		case "segments":
+			// DynamoDB takes up to 1,000,000 parallel scan segments.
+			s.Sampling.Segments, err = integer(path, f.value, what, 1, 1000000)
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// field is one key/value pair of a YAML mapping.
+type field struct{ key, value *yaml.Node }
+
+// mapping checks that n is a mapping whose keys are all known (any key when
+// known is nil) and none repeated, and returns its pairs in file order.
+func mapping(path string, n *yaml.Node, what string, known []string) ([]field, error) {
+	if n.Kind != yaml.MappingNode {
+		return nil, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a mapping (name: value)", what)}
+	}
+	var out []field
+	seen := map[string]int{}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], deref(n.Content[i+1])
+		if first, dup := seen[k.Value]; dup {
+			return nil, &SettingsError{File: path, Line: k.Line, Msg: fmt.Sprintf("%s: %s is given twice (first at line %d)", what, k.Value, first)}
+		}
+		seen[k.Value] = k.Line
+		if known != nil && !slices.Contains(known, k.Value) {
+			return nil, &SettingsError{File: path, Line: k.Line, Msg: fmt.Sprintf("%s: unknown field %q%s; known are %s", what, k.Value, suggest(k.Value, known), strings.Join(known, ", "))}
+		}
+		out = append(out, field{k, v})
+	}
+	return out, nil
+}
+
+func isNull(n *yaml.Node) bool {
+	return n.Kind == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
+}
+
+func text(path string, n *yaml.Node, what string) (string, error) {
+	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
+		return "", &SettingsError{File: path, Line: n.Line, Msg: what + " must be text"}
+	}
+	return n.Value, nil
+}
+
+func integer(path string, n *yaml.Node, what string, lo, hi int) (int, error) {
+	v, err := strconv.Atoi(n.Value)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil || v < lo || v > hi {
+		return 0, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a whole number from %d to %d, not %q", what, lo, hi, n.Value)}
+	}
+	return v, nil
+}
+
+func number(path string, n *yaml.Node, what string) (float64, error) {
+	v, err := strconv.ParseFloat(n.Value, 64)
+	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || err != nil || v < 0 || v != v {
+		return 0, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a number of 0 or more, not %q", what, n.Value)}
+	}
+	return v, nil
+}
+
+func known(m map[string]ConnectionSettings) string {
+	if len(m) == 0 {
+		return " (there are none)"
+	}
+	names := make([]string, 0, len(m))
+	for n := range m {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return " (there are " + strings.Join(names, ", ") + ")"
+}
+
+// ConnectionNamed returns the named connection; "" or NoConnection give
+// none. An unknown name is an error that lists the defined ones.
+func (s Settings) ConnectionNamed(name string) (ConnectionSettings, error) {
+	if name == "" || name == NoConnection {
+		return ConnectionSettings{}, nil
+	}
+	c, ok := s.Connections[name]
+	if !ok {
+		where := s.Path
+		if where == "" {
+			where = "the settings (no settings file)"
+		}
+		return c, fmt.Errorf("there is no connection %q in %s%s", name, where, known(s.Connections))
+	}
+	return c, nil
+}
+
+// setName takes --connection, checking the name against the settings file
+// at once, so a typo fails before anything connects somewhere else.
+func (c *Connection) setName(name string) error {
+	if name == "" {
+		return errors.New("--connection needs a name (or 'none')")
+	}
+	s, err := LoadSettings()
+	if err != nil {
+		return err
+	}
+	if _, err := s.ConnectionNamed(name); err != nil {
+		return err
+	}
+	c.Name = name
+	return nil
+}
+
+// Options resolves the connection: each of endpoint, region and profile
+// comes from its flag, else from the named connection (--connection, else
+// the settings file's connection:), else from the SDK's environment and
+// shared config. A connection beats the environment because naming one,
+// or making one the default, is the more deliberate choice.
+func (c Connection) Options() (dynamo.Options, error) {
+	s, err := LoadSettings()
+	if err != nil {
+		return c.withConnection(ConnectionSettings{}), err
+	}
+	name := c.Name
+	if name == "" {
+		name = s.Connection
+	}
+	cs, err := s.ConnectionNamed(name)
+	if err != nil {
+		return c.withConnection(ConnectionSettings{}), err
+	}
+	return c.withConnection(cs), nil
+}
+
+func (c Connection) withConnection(cs ConnectionSettings) dynamo.Options {
+	if c.Endpoint == "" {
+		c.Endpoint = cs.Endpoint
+	}
+	if c.Region == "" {
+		c.Region = cs.Region
+	}
+	if c.Profile == "" {
+		c.Profile = cs.Profile
+	}
+	return c.flagsAndEnv()
+}

@@ -1,0 +1,418 @@
+package dynamo
+
+// NoSQL Workbench data models (format 3.0): reading one into the tables,
+// indexes, items and facets it describes (the parts of a table are read in
+// workbench_parts.go). Writing one is in workbench_write.go.
+//
+// The reader is strict on purpose. A model is usually written by hand or
+// edited after export, and a typo ("TableFacet", "AttributeType": "String")
+// must fail here, naming the table, facet and field, rather than produce a
+// table that silently lacks an index or an entity name. Fields Workbench
+// writes that mean nothing to a local copy (DataAccess, BillingMode,
+// ProvisionedCapacitySettings, SampleDataFormats) are accepted and ignored.
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+)
+
+// WorkbenchVersion is the NoSQL Workbench model format read and written here.
+const WorkbenchVersion = "3.0"
+
+// maxWorkbenchBytes bounds a model file: Workbench models hold sample data,
+// not tables, and a runaway file should fail before it fills memory.
+const maxWorkbenchBytes = 64 << 20
+
+// WorkbenchModel is a NoSQL Workbench data model: its name and its tables.
+type WorkbenchModel struct {
+	Name        string
+	Author      string
+	Description string
+	// Created and Modified are Workbench's own date text ("Jan 2, 2025,
+	// 03:04 PM"), kept as written; see WorkbenchDate.
+	Created, Modified string
+	Tables            []WorkbenchTable
+}
+
+// WorkbenchTable is one table of a model: what to create, what to load into
+// it, and the facets (access patterns) that name its entity types.
+type WorkbenchTable struct {
+	Spec       TableSpec
+	Attributes []WorkbenchAttribute // the declared non-key attributes, in model order
+	// Items are every item of the table, the table-level TableData first and
+	// then each facet's, one per primary key.
+	Items  []Item
+	Facets []Facet
+}
+
+// WorkbenchAttribute is one declared attribute: its name and DynamoDB type
+// (S, N, B, BOOL, NULL, M, L, SS, NS or BS).
+type WorkbenchAttribute struct {
+	Name string
+	Type string
+}
+
+// Facet is one Workbench facet: an access pattern's name, the aliases it
+// gives the key attributes, and its sample data.
+type Facet struct {
+	Name       string
+	PKAlias    string
+	SKAlias    string
+	Attributes []string // the facet's NonKeyAttributes
+	Items      []Item   // the facet's own TableData
+	// Prefixes are the sort-key entity prefixes (keys.EntityType) found in
+	// Items, in DynamoDB's order: the entity types the facet names.
+	Prefixes []string
+}
+
+// EntityNames maps each sort-key entity prefix of the table's facets to the
+// facet's name, so a view can show "Order" where it would show "ORDER#". When
+// two facets share a prefix the first facet in the model keeps it.
+func (t WorkbenchTable) EntityNames() map[string]string {
+	names := map[string]string{}
+	for _, f := range t.Facets {
+		for _, p := range f.Prefixes {
+			if _, ok := names[p]; !ok {
+				names[p] = f.Name
+			}
+		}
+	}
+	return names
+}
+
+// Table returns the model's table of that name.
+func (m WorkbenchModel) Table(name string) (WorkbenchTable, bool) {
+	for _, t := range m.Tables {
+		if t.Spec.Name == name {
+			return t, true
+		}
+	}
+	return WorkbenchTable{}, false
+}
+
+// TableNames lists the model's tables in model order.
+func (m WorkbenchModel) TableNames() []string {
+	names := make([]string, len(m.Tables))
+	for i, t := range m.Tables {
+		names[i] = t.Spec.Name
+	}
+	return names
+}
+
+// ParseWorkbench reads a NoSQL Workbench data model in format 3.0. Errors
+// are UserErrors that name the table, index, facet, item or field at fault.
+func ParseWorkbench(r io.Reader) (WorkbenchModel, error) {
+	b, err := io.ReadAll(io.LimitReader(r, maxWorkbenchBytes+1))
+	if err != nil {
+		return WorkbenchModel{}, err
+	}
+	if len(b) > maxWorkbenchBytes {
+		return WorkbenchModel{}, &UserError{Msg: fmt.Sprintf("the model is larger than %d MB; a Workbench model holds sample data, load bulk data with --file.", maxWorkbenchBytes>>20)}
+	}
+	b = bytes.TrimPrefix(b, []byte("\ufeff"))
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	root, err := readNode(dec)
+	if err == nil {
+		if _, e := dec.Token(); e != io.EOF {
+			err = errors.New("more data after the model")
+		}
+	}
+	if err != nil {
+		return WorkbenchModel{}, &UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
+	}
+	return parseModel(root)
+}
+
+// lineAt turns a byte offset into a 1-based line number.
+func lineAt(b []byte, off int64) int {
+	off = min(max(off, 0), int64(len(b)))
+	return bytes.Count(b[:off], []byte("\n")) + 1
+}
+
+func wbErr(where, format string, args ...any) error {
+	return &UserError{Msg: where + ": " + fmt.Sprintf(format, args...) + "."}
+}
+
+// wbFields checks that n is an object holding only known fields and every
+// required one, and returns the fields by name.
+func wbFields(n jnode, where string, required, optional []string) (map[string]jnode, error) {
+	if n.kind != kindObject {
+		return nil, wbErr(where, "want an object, got %s", n.kind)
+	}
+	if n.dup != "" {
+		return nil, wbErr(where, "field %q appears twice", n.dup)
+	}
+	m := make(map[string]jnode, len(n.keys))
+	for i, k := range n.keys {
+		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
+			known := slices.Concat(required, optional)
+			return nil, wbErr(where, "unknown field %q; NoSQL Workbench %s has %s here", k, WorkbenchVersion, strings.Join(known, ", "))
+		}
+		m[k] = n.elems[i]
+	}
+	for _, k := range required {
+		if _, ok := m[k]; !ok {
+			return nil, wbErr(where, "field %q is missing", k)
+		}
+	}
+	return m, nil
+}
+
+// wbString returns a string field; a missing optional field is "".
+func wbString(m map[string]jnode, key, where string) (string, error) {
+	n, ok := m[key]
+	if !ok {
+		return "", nil
+	}
+	if n.kind != kindString {
+		return "", wbErr(where, "field %q must be a string, got %s", key, n.kind)
+	}
+	return n.text, nil
+}
+
+// wbArray returns an array field's elements; a missing field is empty.
+func wbArray(m map[string]jnode, key, where string) ([]jnode, error) {
+	n, ok := m[key]
+	if !ok {
+		return nil, nil
+	}
+	if n.kind != kindArray {
+		return nil, wbErr(where, "field %q must be an array, got %s", key, n.kind)
+	}
+	return n.elems, nil
+}
+
+func parseModel(root jnode) (WorkbenchModel, error) {
+	var m WorkbenchModel
+	top, err := wbFields(root, "the model", []string{"ModelName", "DataModel"}, []string{"ModelMetadata"})
+	if err != nil {
+		return m, err
+	}
+	if m.Name, err = wbString(top, "ModelName", "the model"); err != nil {
+		return m, err
+	}
+	if meta, ok := top["ModelMetadata"]; ok {
+		const where = "the model's ModelMetadata"
+		f, err := wbFields(meta, where, nil, []string{"Author", "DateCreated", "DateLastModified", "Description", "AWSService", "Version"})
+		if err != nil {
+			return m, err
+		}
+		if _, err := wbString(f, "AWSService", where); err != nil {
+			return m, err
+		}
+		if m.Created, err = wbString(f, "DateCreated", where); err != nil {
+			return m, err
+		}
+		if m.Modified, err = wbString(f, "DateLastModified", where); err != nil {
+			return m, err
+		}
+		if m.Author, err = wbString(f, "Author", where); err != nil {
+			return m, err
+		}
+		if m.Description, err = wbString(f, "Description", where); err != nil {
+			return m, err
+		}
+		v, err := wbString(f, "Version", where)
+		if err != nil {
+			return m, err
+		}
+		if _, ok := f["Version"]; ok && v != WorkbenchVersion {
+			return m, wbErr(where, "Version is %q; dynascope reads NoSQL Workbench models of version %s (export the model again from a current Workbench)", v, WorkbenchVersion)
+		}
+	}
+	tables, err := wbArray(top, "DataModel", "the model")
+	if err != nil {
+		return m, err
+	}
+	if len(tables) == 0 {
+		return m, wbErr("the model", "DataModel holds no table")
+	}
+	facetNames := map[string]string{} // facet name -> its table, unique across the model
+	for i, tn := range tables {
+		t, err := parseWorkbenchTable(tn, i, facetNames)
+		if err != nil {
+			return m, err
+		}
+		if _, dup := m.Table(t.Spec.Name); dup {
+			return m, wbErr("the model", "table %s appears twice in DataModel", t.Spec.Name)
+		}
+		m.Tables = append(m.Tables, t)
+	}
+	return m, nil
+}
+
+var wbTableFields = []string{
+	"NonKeyAttributes", "TableFacets", "GlobalSecondaryIndexes", "TableData",
+	"DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings",
+}
+
+func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (WorkbenchTable, error) {
+	var t WorkbenchTable
+	where := fmt.Sprintf("table %d of DataModel", i+1)
+	// Name the table in every error, unknown fields included, when it has a
+	// usable name.
+	for j, k := range n.keys {
+		if k == "TableName" && n.elems[j].kind == kindString && checkTableName(n.elems[j].text) == nil {
+			where = "table " + n.elems[j].text
+		}
+	}
+	f, err := wbFields(n, where, []string{"TableName", "KeyAttributes"}, wbTableFields)
+	if err != nil {
+		return t, err
+	}
+	name, err := wbString(f, "TableName", where)
+	if err != nil {
+		return t, err
+	}
+	if err := checkTableName(name); err != nil {
+		return t, wbErr(where, "%v", err)
+	}
+	where = "table " + name
+	t.Spec.Name = name
+	pk, sk, err := parseKeyAttributes(f["KeyAttributes"], where)
+	if err != nil {
+		return t, err
+	}
+	t.Spec.PK, t.Spec.SK = pk, sk
+
+	// declared: every attribute name the table knows, with its type; keys first.
+	declared := map[string]string{pk.Name: pk.Type}
+	if sk != nil {
+		declared[sk.Name] = sk.Type
+	}
+	attrs, err := wbArray(f, "NonKeyAttributes", where)
+	if err != nil {
+		return t, err
+	}
+	for j, an := range attrs {
+		a, err := parseAttrDef(an, fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j), false)
+		if err != nil {
+			return t, err
+		}
+		if _, dup := declared[a.Name]; dup {
+			return t, wbErr(where, "attribute %s is declared twice (key attributes are declared in KeyAttributes only)", a.Name)
+		}
+		declared[a.Name] = a.Type
+		t.Attributes = append(t.Attributes, WorkbenchAttribute(a))
+	}
+
+	gsis, err := wbArray(f, "GlobalSecondaryIndexes", where)
+	if err != nil {
+		return t, err
+	}
+	for _, gn := range gsis {
+		g, err := parseWorkbenchGSI(gn, where, declared)
+		if err != nil {
+			return t, err
+		}
+		if slices.ContainsFunc(t.Spec.GSIs, func(o Index) bool { return o.Name == g.Name }) {
+			return t, wbErr(where, "index %s appears twice", g.Name)
+		}
+		t.Spec.GSIs = append(t.Spec.GSIs, g)
+	}
+	if err := t.Spec.validate(); err != nil {
+		return t, err
+	}
+
+	items := newItemSet(t.Spec)
+	data, err := wbArray(f, "TableData", where)
+	if err != nil {
+		return t, err
+	}
+	for j, in := range data {
+		if err := items.add(in, fmt.Sprintf("%s, TableData item %d", where, j+1), declared); err != nil {
+			return t, err
+		}
+	}
+
+	facets, err := wbArray(f, "TableFacets", where)
+	if err != nil {
+		return t, err
+	}
+	for j, fn := range facets {
+		fc, err := parseFacet(fn, j, where, declared, items)
+		if err != nil {
+			return t, err
+		}
+		if other, dup := facetNames[fc.Name]; dup {
+			return t, wbErr(where, "facet %s is already a facet of table %s; facet names must be unique across the model", fc.Name, other)
+		}
+		facetNames[fc.Name] = name
+		t.Facets = append(t.Facets, fc)
+	}
+	t.Items = items.items
+	setFacetPrefixes(&t)
+	return t, nil
+}
+
+// checkTableName applies DynamoDB's rule for table names, so a bad name
+// fails with the model's words instead of a ValidationException.
+func checkTableName(name string) error {
+	if len(name) < 3 || len(name) > 255 {
+		return fmt.Errorf("TableName %q must be 3 to 255 characters long", name)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-' || r == '.') {
+			return fmt.Errorf("TableName %q may hold only letters, digits, '_', '-' and '.'", name)
+		}
+	}
+	return nil
+}
+
+func parseKeyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, error) {
+	where += ", KeyAttributes"
+	f, err := wbFields(n, where, []string{"PartitionKey"}, []string{"SortKey"})
+	if err != nil {
+		return KeyAttr{}, nil, err
+	}
+	pk, err := parseAttrDef(f["PartitionKey"], where+".PartitionKey", true)
+	if err != nil {
+		return KeyAttr{}, nil, err
+	}
+	var sk *KeyAttr
+	if sn, ok := f["SortKey"]; ok {
+		s, err := parseAttrDef(sn, where+".SortKey", true)
+		if err != nil {
+			return KeyAttr{}, nil, err
+		}
+		if s.Name == pk.Name {
+			return KeyAttr{}, nil, wbErr(where, "the sort key %s is also the partition key", s.Name)
+		}
+		sk = &s
+	}
+	return pk, sk, nil
+}
+
+// parseAttrDef reads {"AttributeName": ..., "AttributeType": ...}; key
+// attributes must be scalars.
+func parseAttrDef(n jnode, where string, key bool) (KeyAttr, error) {
+	f, err := wbFields(n, where, []string{"AttributeName", "AttributeType"}, nil)
+	if err != nil {
+		return KeyAttr{}, err
+	}
+	name, err := wbString(f, "AttributeName", where)
+	if err != nil {
+		return KeyAttr{}, err
+	}
+	typ, err := wbString(f, "AttributeType", where)
+	if err != nil {
+		return KeyAttr{}, err
+	}
+	if name == "" {
+		return KeyAttr{}, wbErr(where, "AttributeName is empty")
+	}
+	if key {
+		if typ != "S" && typ != "N" && typ != "B" {
+			return KeyAttr{}, wbErr(where, "key attribute %s has AttributeType %q; a key is S, N or B", name, typ)
+		}
+	} else if !isTypeKey(typ) {
+		return KeyAttr{}, wbErr(where, "attribute %s has AttributeType %q; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS", name, typ)
+	}
+	return KeyAttr{Name: name, Type: typ}, nil
+}
