@@ -26,3 +26,29 @@ local-stop:
 
 clean:
 	rm -rf bin
+
+# What `dynascope --version` prints: git describe of the checkout and its
+# commit. -buildvcs=auto also lets Go stamp the commit itself where the
+# environment turned stamping off (GOFLAGS=-buildvcs=false).
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
+
+.PHONY: install screenshots
+
+# install puts dynascope on the PATH: in $GOBIN, else $GOPATH/bin (~/go/bin).
+install:
+	go install -buildvcs=auto -ldflags "$(LDFLAGS)" .
+
+# screenshots renders the README's terminal pictures into docs/img/ from
+# real sessions; run it again after UI changes.
+screenshots:
+	scripts/screenshots.sh
+
+.PHONY: bench
+
+# bench prints the performance figures of issue 7 (render cost at 100k
+# items, peak RSS, start-up against the AWS CLI, skip-scan and sampling
+# throughput) against a DynamoDB Local of its own; it fails when a bound fails.
+bench:
+	scripts/bench.sh

@@ -112,11 +112,15 @@ func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	sizes := fs.Bool("item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	largest := fs.Int("largest", keys.DefaultLargest, "how many of the largest partitions to list")
 	output := fs.String("output", "json", "json | table")
+	wbOut := addWorkbenchOut(fs)
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if err := conn.RequireTable("layout"); err != nil {
 		return usageError{err.Error()}
+	}
+	if err := wbOut.check(*index); err != nil {
+		return err
 	}
 	switch {
 	case *output != "json" && *output != "table":
@@ -158,6 +162,9 @@ func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	}
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {
 		return werr
+	}
+	if err == nil {
+		err = wbOut.write(ctx, client, smp, lay, stderr)
 	}
 	return err
 }

@@ -65,7 +65,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	limit := fs.Int("limit", 0, "Limit: items evaluated per page (0: none)")
 	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
-	output := fs.String("output", "json", "json | jsonl | table")
+	output := fs.String("output", "json", "json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -77,7 +77,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if !set["pk"] {
 		return usageError{"query needs a partition key value: pass --pk VALUE."}
 	}
-	if err := checkOutput(*output); err != nil {
+	if err := checkItemsOutput(*output, *ddbJSON); err != nil {
 		return err
 	}
 	if *limit < 0 || *limit > 1<<31-1 {
@@ -107,13 +107,37 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if t, err := client.DescribeTable(ctx, q.Table); err == nil {
 		res.KeyNames = keyNames(t, q.Index)
 	}
+	format, streaming, _ := exportFormat(*output, *ddbJSON)
+	var exp *exporter
+	if streaming {
+		if exp, err = newExporter(stdout, stderr, format, q.Table, res.KeyNames); err != nil {
+			return err
+		}
+	}
 	for {
 		page, err := client.Query(ctx, q)
 		if err != nil {
+			if exp != nil {
+				return exp.close(err)
+			}
+			if len(res.Requests) > 0 {
+				// Keep the pages already read: print them, marked incomplete
+				// by a lastEvaluatedKey where the failed page would start.
+				res.LastKey = q.StartKey
+				if perr := printResult(stdout, res, *output, *ddbJSON); perr != nil {
+					return perr
+				}
+			}
 			return err
 		}
 		res.KeyCondition = page.Request.KeyCondition
-		res.Items = append(res.Items, page.Items...)
+		if exp != nil {
+			if err := exp.page(page); err != nil {
+				return exp.close(err)
+			}
+		} else {
+			res.Items = append(res.Items, page.Items...)
+		}
 		res.Count += int(page.Count)
 		res.Scanned += int(page.ScannedCount)
 		res.Requests = append(res.Requests, page.Request)
@@ -123,6 +147,9 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		}
 		q.StartKey = page.LastEvaluatedKey
 	}
+	if exp != nil {
+		return exp.close(nil)
+	}
 	return printResult(stdout, res, *output, *ddbJSON)
 }
 
@@ -131,7 +158,7 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	pk := fs.String("pk", "", "partition key value (required)")
 	sk := fs.String("sk", "", "sort key value (required when the table has a sort key)")
 	consistent := fs.Bool("consistent", false, "strongly consistent read")
-	output := fs.String("output", "json", "json | jsonl | table")
+	output := fs.String("output", "json", "json | jsonl | table | csv | ddbjson-batch")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print the item as typed DynamoDB JSON")
 	if err := parse(fs, args); err != nil {
 		return err
@@ -139,7 +166,7 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err := conn.RequireTable("get"); err != nil {
 		return usageError{err.Error()}
 	}
-	if err := checkOutput(*output); err != nil {
+	if err := checkItemsOutput(*output, *ddbJSON); err != nil {
 		return err
 	}
 	client, err := connect(ctx, conn)
@@ -161,6 +188,13 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: *consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
+	if format, ok, _ := exportFormat(*output, *ddbJSON); ok {
+		exp, err := newExporter(stdout, io.Discard, format, conn.Table, res.KeyNames)
+		if err != nil {
+			return err
+		}
+		return exp.close(exp.page(page))
+	}
 	return printResult(stdout, res, *output, *ddbJSON)
 }
 
@@ -170,6 +204,17 @@ func checkOutput(o string) error {
 		return nil
 	}
 	return usageError{fmt.Sprintf("--output must be json, jsonl or table, not %q.", o)}
+}
+
+// checkItemsOutput is checkOutput for the commands that print items and so
+// can also export them (cmd_export.go).
+func checkItemsOutput(o string, ddbJSON bool) error {
+	switch o {
+	case "json", "jsonl", "table", "csv", "ddbjson-batch":
+		_, _, err := exportFormat(o, ddbJSON)
+		return err
+	}
+	return usageError{fmt.Sprintf("--output must be json, jsonl, table, csv or ddbjson-batch, not %q.", o)}
 }
 
 // keyNames lists the key attributes of the queried index and of the table.

@@ -5,8 +5,10 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 	"time"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/ui"
 )
@@ -15,13 +17,39 @@ import (
 func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, conn := newFlags("seed", stderr)
 	demo := fs.Bool("demo", false, "create the demo single-table design and load its data")
-	file := fs.String("file", "", "load newline-delimited items in DynamoDB JSON from this file (a missing table is created with PK S / SK S)")
+	file := fs.String("file", "", "load items from this file: one DynamoDB JSON item per line, or one batch-write-item document per line as --output ddbjson-batch writes (a missing table is created with PK S / SK S)")
+	workbench := fs.String("workbench", "", "create the tables of this NoSQL Workbench model (format 3.0) with their indexes and load its data; --table picks one of them")
+	prefix := fs.String("table-prefix", "", "with --workbench: put this before every table name of the model (side-by-side copies, tests)")
 	force := fs.Bool("force", false, "write into a table that already holds items")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
-	if *demo == (*file != "") {
-		return usageError{"seed needs exactly one source: --demo or --file F.jsonl."}
+	sources := 0
+	for _, set := range []bool{*demo, *file != "", *workbench != ""} {
+		if set {
+			sources++
+		}
+	}
+	if sources != 1 {
+		return usageError{"seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json."}
+	}
+	if *prefix != "" && *workbench == "" {
+		return usageError{"--table-prefix goes with --workbench; with --demo or --file, name the table with --table."}
+	}
+	if *workbench != "" {
+		model, err := readWorkbench(*workbench)
+		if err != nil {
+			return err
+		}
+		tables, err := pickTables(model, conn.Table, *prefix)
+		if err != nil {
+			return err
+		}
+		client, err := connect(ctx, conn)
+		if err != nil {
+			return err
+		}
+		return seedWorkbench(ctx, client, tables, *force, stdout)
 	}
 	if conn.Table == "" && *demo {
 		conn.Table = dynamo.DemoTable
@@ -42,7 +70,7 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return fmt.Errorf("cannot read %s: %w", *file, err)
 		}
-		items, err = dynamo.ReadJSONL(f)
+		items, err = dynamo.ReadItemLines(f)
 		f.Close()
 		if err != nil {
 			return fmt.Errorf("%s: %w", *file, err)
@@ -76,15 +104,97 @@ func seedInto(ctx context.Context, client *dynamo.Client, spec dynamo.TableSpec,
 	return nil
 }
 
-// cmdDemo starts DynamoDB Local, seeds the demo table, opens the UI on the
-// pattern's example partition, and stops the engine when the UI exits.
+// readWorkbench reads a NoSQL Workbench model file; errors name the file.
+func readWorkbench(path string) (dynamo.WorkbenchModel, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return dynamo.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
+	}
+	defer f.Close()
+	m, err := dynamo.ParseWorkbench(f)
+	if err != nil {
+		return m, fmt.Errorf("%s: %w", path, err)
+	}
+	return m, nil
+}
+
+// pickTables returns the model's tables to load: all of them, or the one
+// --table names, renamed with the prefix.
+func pickTables(m dynamo.WorkbenchModel, only, prefix string) ([]dynamo.WorkbenchTable, error) {
+	tables := m.Tables
+	if only != "" {
+		t, ok := m.Table(only)
+		if !ok {
+			return nil, usageError{fmt.Sprintf("model %s has no table %s; it has %s.", m.Name, only, strings.Join(m.TableNames(), ", "))}
+		}
+		tables = []dynamo.WorkbenchTable{t}
+	}
+	out := make([]dynamo.WorkbenchTable, len(tables))
+	for i, t := range tables {
+		t.Spec.Name = prefix + t.Spec.Name
+		out[i] = t
+	}
+	return out, nil
+}
+
+// seedWorkbench creates each table with its indexes, loads its items, and
+// says which entity types the facets name.
+func seedWorkbench(ctx context.Context, client *dynamo.Client, tables []dynamo.WorkbenchTable, force bool, out io.Writer) error {
+	for _, t := range tables {
+		if err := seedInto(ctx, client, t.Spec, t.Items, force, out); err != nil {
+			return err
+		}
+		var facets []string
+		for _, f := range t.Facets {
+			facets = append(facets, fmt.Sprintf("%s (%s)", f.Name, strings.Join(f.Prefixes, ", ")))
+		}
+		if len(facets) > 0 {
+			fmt.Fprintf(out, "  facets: %s\n", ui.Sanitize(strings.Join(facets, ", ")))
+		}
+	}
+	return nil
+}
+
+// cmdDemo starts DynamoDB Local, seeds the demo table (or a NoSQL Workbench
+// model), opens the UI on an example partition, and stops the engine when
+// the UI exits.
 func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, conn := newFlags("demo", stderr)
+	workbench := fs.String("workbench", "", "open this NoSQL Workbench model (format 3.0) instead of the demo data; --table picks which table the UI opens")
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if conn.Endpoint != "" || conn.Profile != "" || conn.Region != "" {
 		return usageError{"demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."}
+	}
+	if conn.Name != "" {
+		return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
+	}
+	// The demo's access patterns, from dynascope.yaml when it is here; read
+	// before the engine starts, so that a mistake in it costs no start-up.
+	var patterns *config.PatternSet
+	var patternsPath string
+	if *workbench == "" {
+		var err error
+		if patterns, patternsPath, err = ui.LoadPatterns(config.PatternsFile, false); err != nil {
+			return err
+		}
+	}
+	// The settings file's default connection (a profile, a region) has no
+	// business with the local engine.
+	conn.Name = config.NoConnection
+	var model dynamo.WorkbenchModel
+	if *workbench != "" {
+		// Read the model before starting the engine: a typo should not
+		// cost a Java start-up.
+		m, err := readWorkbench(*workbench)
+		if err != nil {
+			return err
+		}
+		if _, err := pickTables(m, conn.Table, ""); err != nil {
+			return err
+		}
+		model = m
 	}
 	dir, err := dynamo.FindLocalEngine()
 	if err != nil {
@@ -97,6 +207,23 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer engine.Stop()
 	conn.Endpoint = engine.Endpoint
+	if *workbench != "" {
+		client, err := connect(ctx, conn)
+		if err != nil {
+			return err
+		}
+		if err := seedWorkbench(ctx, client, model.Tables, false, stderr); err != nil {
+			return err
+		}
+		t := model.Tables[0]
+		if conn.Table != "" {
+			t, _ = model.Table(conn.Table)
+		}
+		return ui.Run(ctx, ui.Options{
+			Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
+			Region: client.Region(), Endpoint: client.Endpoint(),
+		})
+	}
 	if conn.Table == "" {
 		conn.Table = dynamo.DemoTable
 	}
@@ -110,5 +237,23 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
 		Region: client.Region(), Endpoint: client.Endpoint(),
+		Patterns: patterns, PatternsPath: patternsPath,
 	})
+}
+
+// workbenchPartition picks the partition the UI opens on: that of the first
+// facet's first item, where the model's author put the example to start
+// from; "" (the UI asks) for a table without items.
+func workbenchPartition(t dynamo.WorkbenchTable) string {
+	items := t.Items
+	for _, f := range t.Facets {
+		if len(f.Items) > 0 {
+			items = f.Items
+			break
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return dynamo.KeyString(items[0][t.Spec.PK.Name])
 }

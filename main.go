@@ -30,10 +30,13 @@ usage:
                                                       the access patterns of dynascope.yaml
   dynascope layout --table T [--max-items N] [--max-rcu R] [--segments S]
                                                       the table's key layout from a bounded sample, with a lint
-  dynascope seed --table T (--demo | --file F.jsonl) [--force]
-  dynascope demo                                      DynamoDB Local + demo table + UI
+  dynascope seed --table T (--demo | --file F.jsonl | --workbench MODEL.json) [--table-prefix P] [--force]
+  dynascope demo [--workbench MODEL.json]             DynamoDB Local + demo table + UI
+  dynascope config path|show                          the settings file
+  dynascope completion bash|zsh|fish                  shell completion
+  dynascope --version
 
-connection flags (every command): --table --profile --region --endpoint-url --timeout
+connection flags (every command): --table --profile --region --endpoint-url --timeout --max-attempts --connection
 Run 'dynascope COMMAND -h' for a command's flags.
 `
 
@@ -64,6 +67,9 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	cmd := ""
 	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
 		cmd, args = args[0], args[1:]
+	}
+	if ok, err := runExtra(ctx, cmd, args, stdout, stderr); ok {
+		return err
 	}
 	switch cmd {
 	case "":
@@ -114,20 +120,33 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// connect builds the read-only client; a settings file that cannot be read
+// is reported rather than skipped.
 func connect(ctx context.Context, c *config.Connection) (*dynamo.Client, error) {
-	return dynamo.Connect(ctx, c.DynamoOptions())
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	return dynamo.Connect(ctx, o)
 }
 
 func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	fs, conn := newFlags("", stderr)
 	pk := fs.String("pk", "", "open this partition key value directly")
 	index := fs.String("index", "", "query this secondary index")
+	patterns := fs.String("patterns", config.PatternsFile, "the access patterns file: a lists its patterns, S saves the current request to it")
 	fs.Usage = func() { fmt.Fprint(stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *pk != "" && conn.Table == "" {
 		return usageError{"--pk needs --table: the partition key belongs to one table."}
+	}
+	given := false
+	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "patterns" })
+	set, setPath, err := ui.LoadPatterns(*patterns, given)
+	if err != nil {
+		return err
 	}
 	client, err := connect(ctx, conn)
 	if err != nil {
@@ -136,5 +155,6 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, Index: *index, PK: *pk,
 		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+		Patterns: set, PatternsPath: setPath,
 	})
 }

@@ -240,12 +240,12 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'dynascope help' for the commands.`},
 		{[]string{"query", "--pk", "x"}, "query needs a table: pass --table NAME (list them with 'dynascope tables')"},
 		{[]string{"query", "--table", "App"}, "query needs a partition key value: pass --pk VALUE."},
-		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output must be json, jsonl or table, not "xml".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output must be json, jsonl, table, csv or ddbjson-batch, not "xml".`},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-eq", "a", "--sk-begins-with", "b"}, "give at most one sort-key condition, not --sk-begins-with and --sk-eq."},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-between", "a"}, "--sk-between takes two values: --sk-between LOW HIGH"},
 		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "-1"}, "--limit must be a positive number, not -1."},
 		{[]string{"query", "--table", "App", "CUST#42"}, `unexpected argument "CUST#42"; values go after their flag (e.g. --pk 'CUST#42').`},
-		{[]string{"seed", "--table", "App"}, "seed needs exactly one source: --demo or --file F.jsonl."},
+		{[]string{"seed", "--table", "App"}, "seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json."},
 		{[]string{"--pk", "CUST#42"}, "--pk needs --table: the partition key belongs to one table."},
 		{[]string{"demo", "--endpoint-url", "http://127.0.0.1:1"}, "demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."},
 	}
@@ -381,5 +381,25 @@ func TestGroupsCommand(t *testing.T) {
 	out, _, err = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42")
 	if err != nil || !strings.Contains(out, `"count": null`) {
 		t.Errorf("count must be null unless asked: %v\n%s", err, out)
+	}
+}
+
+// --all-pages keeps the pages it read when a later page fails: they are
+// printed, marked incomplete, and the failure is reported.
+func TestQueryAllPagesKeepsPartialResults(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	// The first Query is page 1; the third fails for good.
+	proxy.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: dynamotest.AccessDenied})
+	out, _, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages", "--max-attempts", "1")
+	if err == nil || !strings.Contains(err.Error(), "access denied") {
+		t.Fatalf("error: %v", err)
+	}
+	q := decodeQuery(t, out)
+	if q.Count != 2 || len(q.Items) != 2 || q.Pages != 2 || string(q.LastEvaluatedKey) == "null" {
+		t.Errorf("partial result: count=%d pages=%d lek=%s", q.Count, q.Pages, q.LastEvaluatedKey)
+	}
+	if !strings.Contains(string(q.LastEvaluatedKey), "ORDER#2025-03-01#A17") {
+		t.Errorf("lastEvaluatedKey must say where the failed page starts: %s", q.LastEvaluatedKey)
 	}
 }

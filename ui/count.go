@@ -51,6 +51,7 @@ func (c countJob) progress() string {
 // countPageMsg answers countPageCmd with one page of a count.
 type countPageMsg struct {
 	id     int
+	q      dynamo.QueryInput
 	pageNo int
 	page   dynamo.Page
 	err    error
@@ -59,7 +60,7 @@ type countPageMsg struct {
 func countPageCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageNo int) tea.Cmd {
 	return func() tea.Msg {
 		p, err := s.Query(ctx, q)
-		return countPageMsg{id: id, pageNo: pageNo, page: p, err: err}
+		return countPageMsg{id: id, q: q, pageNo: pageNo, page: p, err: err}
 	}
 }
 
@@ -92,7 +93,7 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 		ctx, cancel := context.WithCancel(m.ctx)
 		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t}
 		m.status.err, m.status.info = "", ""
-		return m, tea.Batch(countPageCmd(ctx, m.store, m.count.id, t.q, 1), m.after(m.count.id))
+		return m, tea.Batch(countPageCmd(m.observe(ctx, m.count.id), m.store, m.count.id, t.q, 1), m.after(m.count.id))
 	case key.Matches(msg, km.Cancel):
 		m.ask, m.status.ask = countAsk{}, ""
 		m.status.info = "not counted"
@@ -103,7 +104,7 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 // countPage logs a page of a count, then sends the next or shows the result.
 func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
-		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo)
+		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo, m.queryInput(msg.q))
 	}
 	if msg.id != m.count.id {
 		return m, nil // stopped: logged, not counted
@@ -119,7 +120,8 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
 	if msg.page.LastEvaluatedKey != nil {
 		m.count.target.q.StartKey = msg.page.LastEvaluatedKey
-		return m, countPageCmd(m.count.ctx, m.store, m.count.id, m.count.target.q, msg.pageNo+1)
+		m.status.clearRetry(msg.id)
+		return m, countPageCmd(m.observe(m.count.ctx, m.count.id), m.store, m.count.id, m.count.target.q, msg.pageNo+1)
 	}
 	c := m.count
 	m.count = m.count.stop()

@@ -57,6 +57,48 @@ func TestGoldenPartition(t *testing.T) {
 		hs.keys("tab", "j", "enter")
 		golden.RequireEqual(t, []byte(hs.screen()))
 	})
+	// The patterns view, a pattern's parameters, saving, and the code of a
+	// request, at the two usual sizes.
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("patterns/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs, _ := openWithPatterns(t, sz[0], sz[1])
+			hs.keys("a", "j")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("parameters/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs, _ := openWithPatterns(t, sz[0], sz[1])
+			choosePattern(hs, "orders in a month")
+			hs.keys("enter", "tab")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("code/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			latest := example()[1]
+			hs, _ := openWithPatterns(t, sz[0], sz[1], canned{items: []dynamo.Item{latest}, last: latest, cap: halfRCU()})
+			hs.keys("a", "j", "enter", "enter", "C")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("code_python/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			latest := example()[1]
+			hs, _ := openWithPatterns(t, sz[0], sz[1], canned{items: []dynamo.Item{latest}, last: latest, cap: halfRCU()})
+			hs.keys("a", "j", "enter", "enter", "C", "tab")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+	}
+	t.Run("save/120x35", func(t *testing.T) {
+		hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()})
+		hs.m.patternsPath = "dynascope.yaml" // the temporary path would make the snapshot vary
+		hs.keys("j", "enter", "S")
+		hs.typeText("all orders")
+		hs.keys("tab")
+		hs.typeText("every order of a customer")
+		golden.RequireEqual(t, []byte(hs.screen()))
+	})
+	t.Run("get_item/120x35", func(t *testing.T) {
+		hs, _ := openWithPatterns(t, 120, 35, canned{items: example()[2:], cap: halfRCU()})
+		choosePattern(hs, "customer profile")
+		hs.keys("enter", "enter")
+		golden.RequireEqual(t, []byte(hs.screen()))
+	})
 	t.Run("tables/120x35", func(t *testing.T) {
 		hs := newHarness(t, Options{Region: "eu-west-1", Profile: "dev"}, 120, 35)
 		hs.store.names = []string{"App", "Orders"}

@@ -46,6 +46,7 @@ type groupsPane struct {
 	lastKey  string    // the sort key of the last item loaded
 	lastType [2]string // its entity type
 
+	opening   bool // the partition's first page is on its way
 	finding   bool // the skip-scan is in flight
 	found     bool // it finished: every type is listed
 	scanErr   bool // it failed; the types are those loaded
@@ -99,6 +100,7 @@ func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reve
 	}
 	g.types = kept
 	g.pages, g.loaded, g.bytes, g.lastKey, g.lastType, g.reverse = 0, 0, 0, "", [2]string{}, reverse
+	g.opening = false
 	return g.add(items, keyName, delim, more)
 }
 
@@ -421,6 +423,10 @@ func (g groupsPane) footer(w int) []string {
 		case g.found:
 			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
 				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
+		case g.complete():
+			out = append(out, plural(g.pages, "page holds", "pages hold")+" it all:", "no skip-scan needed")
+		case g.pages == 0 && !g.opening:
+			out = append(out, "enter reads it all", "and lists its types")
 		}
 		if g.partExact >= 0 {
 			out = append(out, cost(g.partReqs, g.partCap)...)

@@ -19,7 +19,7 @@ func (m Model) helpBox(w, h int) string {
 		lines = append(lines, " "+l)
 	}
 	lines = append(lines, "")
-	for _, l := range wrapText("Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table.", w-4) {
+	for _, l := range wrapText("Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only.", w-4) {
 		lines = append(lines, " "+m.st.muted.Render(l))
 	}
 	return box(m.st, "Help", lines, w, h, true)

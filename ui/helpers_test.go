@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -25,6 +24,7 @@ type fakeStore struct {
 	names     []string
 	pages     []canned
 	calls     []dynamo.QueryInput
+	gets      []dynamo.GetInput
 	disc      map[string]cannedDiscovery // by partition key value
 	discCalls []dynamo.DiscoverInput
 }
@@ -113,8 +113,43 @@ func (f *fakeStore) discoveries() []dynamo.DiscoverInput {
 	return append([]dynamo.DiscoverInput(nil), f.discCalls...)
 }
 
+// GetItem answers with the next canned page (its first item, if any), its
+// request record filled from the input as the real client fills it.
 func (f *fakeStore) GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error) {
-	return dynamo.Page{}, errors.New("fake store: GetItem is not used")
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	f.gets = append(f.gets, g)
+	b, err := dynamo.BuildGetItem(f.tables[g.Table], g)
+	if err != nil {
+		return dynamo.Page{}, err
+	}
+	req := dynamo.Request{Seq: int64(len(f.calls) + len(f.gets)), Operation: "GetItem", Table: g.Table,
+		KeyCondition: b.KeyCondition, Forward: true, Consistent: g.Consistent, Duration: 2100 * time.Microsecond}
+	if len(f.pages) == 0 {
+		req.Err = &dynamo.UserError{Msg: "fake store: no page queued"}
+		return dynamo.Page{Request: req}, req.Err
+	}
+	c := f.pages[0]
+	f.pages = f.pages[1:]
+	if err := ctx.Err(); err != nil {
+		c.err = &dynamo.UserError{Msg: "get " + b.KeyCondition + " on " + g.Table + ": cancelled.", Err: err}
+	}
+	if c.err != nil {
+		req.Err = c.err
+		return dynamo.Page{Request: req}, c.err
+	}
+	p := dynamo.Page{Request: req}
+	if len(c.items) > 0 {
+		p.Items, p.Count, p.ScannedCount = c.items[:1], 1, 1
+	}
+	p.Request.Count, p.Request.ScannedCount, p.Request.Capacity = p.Count, p.Count, c.cap
+	return p, nil
+}
+
+func (f *fakeStore) getItems() []dynamo.GetInput {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return append([]dynamo.GetInput(nil), f.gets...)
 }
 
 func (f *fakeStore) queue(c ...canned) {
@@ -200,10 +235,18 @@ func newHarnessDisc(t *testing.T, o Options, w, h int, disc map[string]cannedDis
 	fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable(), "Orders": ordersTable()}, names: []string{"App"}, disc: disc}
 	fs.queue(pages...)
 	o.Store = fs
+	hs := newHarnessOn(t, o, w, h)
+	hs.store = fs
+	return hs
+}
+
+// newHarnessOn drives a Model on o.Store, which may be the real client.
+func newHarnessOn(t *testing.T, o Options, w, h int) *harness {
+	t.Helper()
 	if o.ConfigDir == "" {
 		o.ConfigDir = t.TempDir()
 	}
-	hs := &harness{t: t, store: fs}
+	hs := &harness{t: t}
 	m := New(o)
 	m.noColor = false
 	m.setStyles(newStyles(true, false))
@@ -249,6 +292,44 @@ func (hs *harness) run(cmd tea.Cmd) {
 	default:
 		hs.send(msg)
 	}
+}
+
+// msgsOf runs a command and the commands of a batch, without delivering
+// what they return: the test decides when each reply arrives.
+func msgsOf(cmd tea.Cmd) []tea.Msg {
+	if cmd == nil {
+		return nil
+	}
+	switch msg := cmd().(type) {
+	case nil:
+		return nil
+	case tea.BatchMsg:
+		var out []tea.Msg
+		for _, c := range msg {
+			out = append(out, msgsOf(c)...)
+		}
+		return out
+	default:
+		return []tea.Msg{msg}
+	}
+}
+
+// pageOfCmd runs a command and returns the one query reply it gives,
+// delivering anything else at once.
+func (hs *harness) pageOfCmd(cmd tea.Cmd) queryDoneMsg {
+	hs.t.Helper()
+	var page *queryDoneMsg
+	for _, msg := range msgsOf(cmd) {
+		if q, ok := msg.(queryDoneMsg); ok && page == nil {
+			page = &q
+			continue
+		}
+		hs.send(msg)
+	}
+	if page == nil {
+		hs.t.Fatal("no query was sent")
+	}
+	return *page
 }
 
 // keys types each key: names like "enter" and "esc", or single characters.

@@ -243,12 +243,18 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 		}
 	case key.Matches(msg, km.CopyCommand):
 		return m.copyCommand()
+	case key.Matches(msg, km.Patterns):
+		return m.openPatterns(), nil
+	case key.Matches(msg, km.SavePattern):
+		return m.openSave(), nil
+	case key.Matches(msg, km.Code):
+		return m.codeCurrent(), nil
 	case key.Matches(msg, km.Cancel):
 		if m.busy() {
 			counting := m.count.id != 0
 			m = m.stopCount("cancelled")
 			if m.inflight != 0 && m.res.pages > 0 {
-				m.q = m.res.q
+				m.q, m.get = m.res.q, m.res.get
 			}
 			if m.disc.id != 0 {
 				m.groups.finding, m.groups.scanErr = false, true
@@ -366,6 +372,8 @@ func (m Model) logKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 		m.log = m.log.move(1<<30, h)
 	case key.Matches(msg, km.CopyCommand):
 		return m.copyCommand()
+	case key.Matches(msg, km.Code):
+		return m.codeLogged(), nil
 	case key.Matches(msg, km.Log, km.Back, km.Cancel):
 		m.overlay = overlayNone
 	}
@@ -378,16 +386,22 @@ func (m Model) copyItem(it dynamo.Item) (tea.Model, tea.Cmd) {
 	return m, m.clip(string(b))
 }
 
+// copyCommand copies the current request as the aws CLI command that sends
+// exactly it: one request, the same page.
 func (m Model) copyCommand() (tea.Model, tea.Cmd) {
 	if m.q.PK == "" {
 		return m, nil
 	}
-	cmd, err := awsQueryCommand(m.schema, m.q, m.opts.Region, m.opts.Endpoint, m.opts.Profile)
+	cmd, err := requestCode(dynamo.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
 		m.status.err = Sanitize(err.Error())
 		return m, nil
 	}
-	m.status.info = "copied the request as an aws dynamodb query command (OSC 52)"
+	op := "query"
+	if m.get != nil {
+		op = "get-item"
+	}
+	m.status.info = "copied the request as an aws dynamodb " + op + " command (OSC 52)"
 	return m, m.clip(cmd)
 }
 
@@ -413,6 +427,13 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 			m.detail = m.detail.scroll(delta, max(1, lay.bodyH-m.detail.chrome(lay.w)))
 		case modeLog:
 			m.log = m.log.move(delta, max(1, lay.bodyH-2))
+		case modeCode:
+			h := max(1, lay.bodyH-m.code.chrome(lay.w))
+			m.code = m.code.scroll(delta, h, len(m.code.lines(m.st, lay.w-2)))
+		case modePatterns:
+			if m.patterns != nil {
+				m.pat.cursor = clamp(m.pat.cursor+delta/3, 0, len(m.patterns.Patterns)-1)
+			}
 		case modeTables:
 			m.picker = m.picker.move(delta, pickerListHeight(lay.bodyH))
 		case modeGroups, modeItems:

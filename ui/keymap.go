@@ -20,13 +20,18 @@ const (
 	modeHelp                  // full help
 	modeLoading               // waiting for the table's description
 	modeConfirm               // a count's cost announced: yes or no
+	modePatterns              // the access patterns of the patterns file
+	modeParams                // a pattern's parameters: typing edits
+	modeSave                  // a name and description to save the request as a pattern: typing edits
+	modeCode                  // the code of a request
 )
 
 var modeNames = map[mode]string{
 	modeTables: "tables", modePrompt: "prompt", modeGroups: "groups", modeItems: "items",
 	modeLog: "log", modeCondition: "condition", modeLimit: "limit", modeFilter: "filter",
 	modeIndexes: "indexes", modeDetail: "detail", modeHelp: "help", modeLoading: "loading",
-	modeConfirm: "confirm",
+	modeConfirm: "confirm", modePatterns: "patterns", modeParams: "parameters", modeSave: "save pattern",
+	modeCode: "code",
 }
 
 func (md mode) String() string { return modeNames[md] }
@@ -34,7 +39,7 @@ func (md mode) String() string { return modeNames[md] }
 // textEntry tells whether printable keys are typed into a field in this mode.
 func (md mode) textEntry() bool {
 	switch md {
-	case modeTables, modePrompt, modeCondition, modeLimit, modeFilter:
+	case modeTables, modePrompt, modeCondition, modeLimit, modeFilter, modeParams, modeSave:
 		return true
 	}
 	return false
@@ -62,6 +67,12 @@ type KeyMap struct {
 	CopyItem                                key.Binding
 	CopyCommand                             key.Binding
 	View                                    key.Binding
+	Patterns                                key.Binding
+	SavePattern                             key.Binding
+	Code                                    key.Binding
+	CopyCode                                key.Binding
+	NextTab, PrevTab                        key.Binding // the code view's languages
+	NextField, PrevField                    key.Binding // the fields of a form
 	Help                                    key.Binding
 	Back                                    key.Binding
 	Cancel                                  key.Binding
@@ -102,6 +113,14 @@ func DefaultKeyMap() KeyMap {
 		CopyItem:      b("y", "copy item as JSON", "y"),
 		CopyCommand:   b("Y", "copy aws cli command", "Y"),
 		View:          b("t", "attributes, JSON or DynamoDB JSON", "t"),
+		Patterns:      b("a", "access patterns", "a"),
+		SavePattern:   b("S", "save request as a pattern", "S"),
+		Code:          b("C", "code for this request", "C"),
+		CopyCode:      b("y", "copy code", "y"),
+		NextTab:       b("tab/→", "next language", "tab", "right"),
+		PrevTab:       b("shift+tab/←", "previous language", "shift+tab", "left"),
+		NextField:     b("tab/↓", "next field", "tab", "down"),
+		PrevField:     b("shift+tab/↑", "previous field", "shift+tab", "up"),
 		Help:          b("?", "help", "?"),
 		Back:          b("q", "back", "q"),
 		Cancel:        b("esc", "cancel", "esc"),
@@ -117,6 +136,7 @@ func (k *KeyMap) all() []*key.Binding {
 		&k.NextPane, &k.PrevPane, &k.Open, &k.Complete,
 		&k.EditCondition, &k.Reverse, &k.Limit, &k.NextPage, &k.Count, &k.Confirm, &k.Consistent, &k.Index, &k.Partition,
 		&k.Log, &k.Filter, &k.CopyItem, &k.CopyCommand, &k.View,
+		&k.Patterns, &k.SavePattern, &k.Code, &k.CopyCode, &k.NextTab, &k.PrevTab, &k.NextField, &k.PrevField,
 		&k.Help, &k.Back, &k.Cancel, &k.Quit,
 	}
 }
@@ -128,6 +148,7 @@ type keyState struct {
 	more      bool   // the results have another page
 	hasItem   bool   // an item is under the cursor
 	nextView  string // what t switches the item view to
+	patterns  bool   // the patterns file has patterns to run
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode
@@ -163,7 +184,7 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 	case modeGroups, modeItems:
 		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.NextPane, &k.PrevPane,
 			&k.Open, &k.EditCondition, &k.Reverse, &k.Limit, &k.Consistent, &k.Index, &k.Partition,
-			&k.Log, &k.Filter, &k.CopyCommand, &k.Help, &k.Back, &k.Cancel)
+			&k.Log, &k.Filter, &k.CopyCommand, &k.Patterns, &k.SavePattern, &k.Code, &k.Help, &k.Back, &k.Cancel)
 		if st.more {
 			on(&k.NextPage)
 		}
@@ -182,8 +203,9 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 			desc(&k.Cancel, "clear filter")
 		}
 	case modeLog:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Log, &k.Help, &k.Back, &k.Cancel, &k.CopyCommand)
+		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Log, &k.Help, &k.Back, &k.Cancel, &k.CopyCommand, &k.Code)
 		desc(&k.Log, "close request log")
+		desc(&k.Code, "code for the selected request")
 		desc(&k.Back, "close")
 		desc(&k.Cancel, "close")
 	case modeCondition, modeLimit, modeFilter:
@@ -224,6 +246,29 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 		k.Confirm.SetHelp("y/enter", "count")
 		desc(&k.Open, "count")
 		desc(&k.Cancel, "don't count")
+	case modePatterns:
+		on(&k.Help, &k.Back, &k.Cancel)
+		if st.patterns {
+			on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Open, &k.Code)
+		}
+		desc(&k.Open, "run it (asks for its parameters)")
+		desc(&k.Code, "its code, with the example values")
+		desc(&k.Back, "close")
+		desc(&k.Cancel, "close")
+	case modeParams:
+		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
+		desc(&k.Open, "run the pattern")
+		desc(&k.Cancel, "back to the patterns")
+	case modeSave:
+		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
+		desc(&k.Open, "save to the patterns file")
+		desc(&k.Cancel, "don't save")
+	case modeCode:
+		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.CopyCode, &k.Help, &k.Back, &k.Cancel)
+		desc(&k.Back, "close")
+		desc(&k.Cancel, "close")
+		desc(&k.Up, "scroll up")
+		desc(&k.Down, "scroll down")
 	}
 	return k
 }
@@ -238,7 +283,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ListUp, k.ListDown, k.ListTop, k.ListBottom, k.NextPane, k.PrevPane},
 		{k.Open, k.Complete, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.Count, k.Consistent, k.Index, k.Partition, k.Confirm},
-		{k.Filter, k.Log, k.View, k.CopyItem, k.CopyCommand},
+		{k.Filter, k.Log, k.View, k.CopyItem, k.CopyCommand, k.Patterns, k.SavePattern, k.Code, k.CopyCode, k.NextTab, k.PrevTab, k.NextField, k.PrevField},
 		{k.Help, k.Back, k.Cancel, k.Quit},
 	}
 }

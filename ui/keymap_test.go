@@ -13,7 +13,7 @@ func TestKeymapHelpAndNoClashes(t *testing.T) {
 	km := DefaultKeyMap()
 	states := []keyState{
 		{},
-		{canGoBack: true, busy: true, more: true, hasItem: true},
+		{canGoBack: true, busy: true, more: true, hasItem: true, patterns: true},
 		{busy: true},
 		{more: true, hasItem: true},
 	}

@@ -9,6 +9,7 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/keys"
 )
@@ -31,6 +32,9 @@ const (
 	overlayHelp
 	overlayIndexes
 	overlayLog
+	overlayPatterns // the access patterns of the patterns file, and a pattern's parameters
+	overlaySave     // saving the current request as a pattern
+	overlayCode     // the code of a request: aws CLI, boto3, Go
 )
 
 type pane int
@@ -47,9 +51,10 @@ type result struct {
 	lastKey dynamo.Item       // LastEvaluatedKey of the last page; nil when complete
 	more    bool
 	pages   int
-	base    bool // no sort-key condition: its pages feed the entity types
-	asked   int  // pages when the next page was last asked for: never twice for one key
-	failed  bool // the last next-page request failed: no automatic retries
+	base    bool             // no sort-key condition: its pages feed the entity types
+	asked   int              // pages when the next page was last asked for: never twice for one key
+	failed  bool             // the last next-page request failed: no automatic retries
+	get     *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
 }
 
 // Model is the root model: it owns the screen, focus, layout and the request
@@ -79,7 +84,8 @@ type Model struct {
 	status   statusLine
 	idx      indexPicker
 	help     help.Model
-	helpMode mode // the mode whose keys the help overlay shows
+	helpMode mode    // the mode whose keys the help overlay shows
+	helpBack overlay // the overlay it was asked from, shown again when it closes
 
 	table     dynamo.Table
 	haveTable bool
@@ -93,17 +99,27 @@ type Model struct {
 	historyLoaded  bool
 	historyPending []historyEntry // opened before the history file was read
 
-	q            dynamo.QueryInput // the current request, as the query line shows it
-	res          result
-	delim        string
-	colors       map[string]int // entity type -> colour, in order of first sight
-	seq          int            // last request id handed out
-	inflight     int            // id of the query in flight; 0 for none
-	inflightNext bool           // it asks for a further page of the results shown
-	cancel       context.CancelFunc
-	disc         job      // the skip-scan of the open partition, in flight
-	count        countJob // an exact count of one type, in flight
-	ask          countAsk // a count announced with its cost, waiting for yes
+	q               dynamo.QueryInput // the current request, as the query line shows it
+	get             *dynamo.GetInput  // the current request when it is a GetItem; q holds its key
+	res             result
+	delim           string
+	colors          map[string]int // entity type -> colour, in order of first sight
+	seq             int            // last request id handed out
+	inflight        int            // id of the query in flight; 0 for none
+	inflightNext    bool           // it asks for a further page of the results shown
+	inflightGet     bool           // it is a GetItem (a pattern's), not a Query
+	inflightPattern string         // the pattern it runs, "" for a hand-made request
+	cancel          context.CancelFunc
+	disc            job      // the skip-scan of the open partition, in flight
+	count           countJob // an exact count of one type, in flight
+	ask             countAsk // a count announced with its cost, waiting for yes
+
+	patterns     *config.PatternSet // nil without a patterns file
+	patternsPath string             // where S saves; "" when no file is known
+	pat          patternsPane
+	save         saveForm
+	code         codeView
+	send         *sender // reaches the program from requests' goroutines: retries
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -113,30 +129,35 @@ type Model struct {
 // New builds the root model. It makes no request; Init starts them.
 func New(o Options) Model {
 	m := Model{
-		ctx:      context.Background(),
-		store:    o.Store,
-		opts:     o,
-		cfgDir:   o.ConfigDir,
-		keys:     DefaultKeyMap(),
-		dark:     true,
-		noColor:  os.Getenv("NO_COLOR") != "",
-		w:        80,
-		h:        24,
-		index:    o.Index,
-		colors:   map[string]int{},
-		help:     help.New(),
-		status:   newStatusLine(),
-		after:    spinnerDueCmd,
-		clip:     tea.SetClipboard,
-		screen:   screenTables,
-		groups:   groupsPane{active: -1, partExact: -1},
-		helpMode: modeTables,
+		ctx:          context.Background(),
+		store:        o.Store,
+		opts:         o,
+		cfgDir:       o.ConfigDir,
+		keys:         DefaultKeyMap(),
+		dark:         true,
+		noColor:      os.Getenv("NO_COLOR") != "",
+		w:            80,
+		h:            24,
+		index:        o.Index,
+		colors:       map[string]int{},
+		help:         help.New(),
+		status:       newStatusLine(),
+		after:        spinnerDueCmd,
+		clip:         tea.SetClipboard,
+		screen:       screenTables,
+		groups:       groupsPane{active: -1, partExact: -1},
+		helpMode:     modeTables,
+		send:         &sender{},
+		patterns:     o.Patterns,
+		patternsPath: o.PatternsPath,
 	}
 	if m.cfgDir == "" {
 		m.cfgDir = defaultConfigDir()
 	}
 	m.setStyles(newStyles(m.dark, m.noColor))
 	if o.Table != "" {
+		m.seq++
+		m.tableReq = m.seq
 		m.screen = screenLoading
 		m.pendingPK = o.PK
 		m.historyTable = o.Table
@@ -160,7 +181,7 @@ func (m Model) Init() tea.Cmd {
 		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
 	}
 	return tea.Batch(tea.RequestBackgroundColor,
-		openTableCmd(m.ctx, m.store, m.tableReq, m.opts.Table),
+		openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, m.opts.Table),
 		loadHistoryCmd(m.cfgDir, m.opts.Table))
 }
 
@@ -174,7 +195,9 @@ func Run(ctx context.Context, o Options) error {
 	defer cancel()
 	m := New(o)
 	m.ctx = ctx
-	_, err := tea.NewProgram(m, tea.WithContext(ctx)).Run()
+	p := tea.NewProgram(m, tea.WithContext(ctx))
+	m.send.set(p.Send)
+	_, err := p.Run()
 	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
 		return nil
 	}
@@ -195,6 +218,15 @@ func (m Model) mode() mode {
 		return modeIndexes
 	case overlayLog:
 		return modeLog
+	case overlayPatterns:
+		if m.pat.asking {
+			return modeParams
+		}
+		return modePatterns
+	case overlaySave:
+		return modeSave
+	case overlayCode:
+		return modeCode
 	}
 	switch m.screen {
 	case screenLoading:
@@ -229,6 +261,7 @@ func (m Model) keyState() keyState {
 		more:      m.res.more,
 		hasItem:   has,
 		nextView:  ((m.detail.view + 1) % 3).String(),
+		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 	}
 }
 

@@ -189,7 +189,7 @@ func TestResizeNeverGarbles(t *testing.T) {
 
 func TestCompactLayoutShowsOnePane(t *testing.T) {
 	hs := openExample(t, 60, 20)
-	hs.contains("Entity types", "ORDER#", "PROFILE", "Σ 2.5 RCU")
+	hs.contains("Entity types", "ORDER#", "PROFILE", "Σ 0.5 RCU")
 	hs.lacks("Items ·")
 	hs.keys("tab")
 	hs.contains("Items · 3 loaded · tab: types", "ORDER#2025-03-01#A17")

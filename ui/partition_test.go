@@ -25,27 +25,27 @@ func TestOpenPartitionShowsEntityTypesAndItems(t *testing.T) {
 	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != 0 || q.StartKey != nil {
 		t.Fatalf("first query = %+v, want the whole partition, forward, no Limit", q)
 	}
-	if d := hs.store.discoveries(); len(d) != 1 || d[0].PK != "CUST#42" || d[0].Table != "App" || d[0].Count {
-		t.Fatalf("skip-scans = %+v, want one of CUST#42 on App, not counting", d)
+	// The first page is the whole partition: it tells every type and its
+	// exact count, so no skip-scan is sent.
+	if d := hs.store.discoveries(); len(d) != 0 {
+		t.Fatalf("skip-scans = %+v, want none for a partition that fits one page", d)
 	}
-	hs.contains("Entity types", "partition ", "ORDER#", "= PROFILE", "Items · 3 loaded",
+	hs.contains("Entity types · 2", "partition ", "ORDER#", "= PROFILE", "Items · 3 loaded",
 		"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "Ann",
-		`Query PK = "CUST#42"`, "ScanIndexForward=true", "READ-ONLY", "App", "base table", "us-east-1", "default profile")
-	// The first page is the whole partition: counts are exact.
+		`Query PK = "CUST#42"`, "ScanIndexForward=true", "READ-ONLY", "App", "base table", "us-east-1", "default profile",
+		"1 page holds it all:", "no skip-scan needed")
 	wantCount(t, hs, "partition", "3")
 	wantCount(t, hs, "ORDER", "2")
 	wantCount(t, hs, "PROFILE", "1")
-	// The page and the four requests of the skip-scan, each with its cost.
-	hs.contains("Σ 2.5 RCU · 5 requests")
+	// One request, with its cost.
+	hs.contains("Σ 0.5 RCU · 1 request ")
 	hs.keys("L")
 	if l := hs.line(`  1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") || !strings.Contains(l, "no limit") {
 		t.Errorf("request line = %q, want 3/3 items, no Limit and 0.5 RCU on the table", l)
 	}
-	for i, cond := range []string{`skip-scan PK = "CUST#42"  `, `skip-scan PK = "CUST#42" AND begins_with(SK, "ORD`, `skip-scan PK = "CUST#42" AND SK >= "ORDER$"`, `skip-scan PK = "CUST#42" AND SK > "PROFILE"`} {
-		if l := hs.line(fmt.Sprintf("  %d Query", i+2)); !strings.Contains(l, cond) || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "0.5 RCU table") {
-			t.Errorf("skip-scan request %d = %q, want %s with Limit 1 and 0.5 RCU", i+1, l, cond)
-		}
-	}
+	// The types the page showed carry their first and last key.
+	hs.keys("q", "j")
+	hs.contains("from ORDER#2025-01-09#A11", "to   ORDER#2025-03-01#A17")
 }
 
 // The done-when flow of the issue: ORDER, reversed, Limit 1.
@@ -62,8 +62,8 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	hs.keys("l", "1", "enter")
 
 	calls := hs.store.queries()
-	if len(calls) != 4 {
-		t.Fatalf("%d queries, want 4", len(calls))
+	if len(calls) != 4 || len(hs.store.discoveries()) != 0 {
+		t.Fatalf("%d queries and %d skip-scans, want 4 queries and no skip-scan", len(calls), len(hs.store.discoveries()))
 	}
 	want := dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}
 	for i, q := range calls[1:] {
@@ -79,7 +79,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	}
 	hs.contains("ORDER#2025-03-01#A17", "ScanIndexForward=false  Limit=1", "Items · 1+ loaded")
 	hs.lacks("ORDER#2025-01-09#A11  20")
-	l := hs.line("  8 Query")
+	l := hs.line("  4 Query")
 	if !strings.Contains(l, "rev") || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "1/1") || !strings.Contains(l, "0.5 RCU") || !strings.Contains(l, "more") {
 		t.Errorf("last request line = %q", l)
 	}
@@ -88,9 +88,16 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	for _, r := range hs.m.log.reqs {
 		sum += r.Capacity.Total
 	}
-	hs.contains(fmt.Sprintf("Σ %s RCU · 8 requests", fmtRCU(sum)))
-	if sum != 4 {
-		t.Errorf("sum = %v, want 4 (four queries and a skip-scan of four requests)", sum)
+	hs.contains(fmt.Sprintf("Σ %s RCU · 4 requests", fmtRCU(sum)))
+	if sum != 2 {
+		t.Errorf("sum = %v, want 2 (four queries of 0.5 RCU)", sum)
+	}
+	// The latest order alone, for 0.5 RCU.
+	if items := hs.m.items.items; len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
+		t.Errorf("items = %v, want the latest order only", items)
+	}
+	if last := hs.m.log.reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {
+		t.Errorf("last request = %+v, want 1 item for 0.5 RCU", last)
 	}
 	// The entity types keep describing the partition, ORDER marked as the current query.
 	if hs.m.groups.active != 1 {
@@ -220,7 +227,7 @@ func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	// The late reply is logged but changes nothing on screen.
 	hs.run(cmd)
 	hs.contains("PROFILE", "Items · 3 loaded", "ScanIndexForward=true")
-	if len(hs.m.log.reqs) != 6 || hs.m.log.reqs[5].Err == nil {
+	if len(hs.m.log.reqs) != 2 || hs.m.log.reqs[1].Err == nil {
 		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.reqs)
 	}
 }
@@ -237,7 +244,7 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	hs.run(first) // arrives late; its context was cancelled
 	hs.contains("ConsistentRead=true", "Items · 1 loaded", "PROFILE")
 	hs.lacks("ORDER#2025-01-09#A11  DELIVERED")
-	if len(hs.m.log.reqs) != 7 || hs.m.log.reqs[6].Err == nil {
+	if len(hs.m.log.reqs) != 3 || hs.m.log.reqs[2].Err == nil {
 		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.reqs)
 	}
 }
@@ -374,7 +381,7 @@ func TestFilterLoadedItemsLocally(t *testing.T) {
 func TestRequestLogExpands(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
 	hs.keys("r", "L")
-	hs.contains("6 requests · 3 RCU", `  1 Query   PK = "CUST#42"`, `  6 Query`)
+	hs.contains("2 requests · 1 RCU", `  1 Query   PK = "CUST#42"`, `  2 Query`)
 	hs.keys("q")
 	hs.contains("Entity types")
 }
@@ -388,6 +395,8 @@ func TestHelpIsBuiltFromTheKeymap(t *testing.T) {
 	hs.contains("Entity types")
 }
 
+// Y copies the request as the aws CLI command that sends exactly it: one
+// request, with --limit N as DynamoDB's Limit, never the CLI's own paging.
 func TestCopyRequestAsAWSCommand(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()}, canned{items: example()[1:2], cap: halfRCU()})
 	hs.keys("j", "enter", "r")
@@ -396,34 +405,32 @@ func TestCopyRequestAsAWSCommand(t *testing.T) {
 	if len(hs.clipped) != 1 {
 		t.Fatalf("clipboard got %d writes", len(hs.clipped))
 	}
-	want := `aws dynamodb query --table-name App --key-condition-expression '(#0 = :0) AND (begins_with (#1, :1))' ` +
-		`--expression-attribute-names '{"#0":"PK","#1":"SK"}' --expression-attribute-values '{":0":{"S":"CUST#42"},":1":{"S":"ORDER#"}}' ` +
-		`--no-scan-index-forward --max-items 1 --page-size 1 --return-consumed-capacity INDEXES --region us-east-1 --endpoint-url http://127.0.0.1:8000`
+	ks, _ := appTable().Schema("")
+	to := dynamo.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
+	want, err := dynamo.QueryCode(dynamo.LangCLI, ks, hs.m.q, to)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if hs.clipped[0] != want {
 		t.Errorf("command =\n%s\nwant\n%s", hs.clipped[0], want)
 	}
-	hs.contains("copied the request")
-	// Without a Limit the UI sends none, and reads one page: so does the command.
+	for _, part := range []string{"aws dynamodb query", "--table-name App", "--no-scan-index-forward", "--limit 1", "--no-paginate",
+		"--return-consumed-capacity INDEXES", "--region us-east-1", "--endpoint-url http://127.0.0.1:8000", `":sk":{"S":"ORDER#"}`} {
+		if !strings.Contains(hs.clipped[0], part) {
+			t.Errorf("command lacks %q:\n%s", part, hs.clipped[0])
+		}
+	}
+	for _, bad := range []string{"--max-items", "--page-size"} {
+		if strings.Contains(hs.clipped[0], bad) {
+			t.Errorf("command has %s, which pages with the CLI's own tokens:\n%s", bad, hs.clipped[0])
+		}
+	}
+	hs.contains("copied the request as an aws dynamodb query command")
+	// Without a Limit the UI sends none and reads one page: so does the command.
 	hs.m.q.Limit = 0
 	hs.keys("Y")
-	want = strings.Replace(want, "--max-items 1 --page-size 1", "--no-paginate", 1)
-	if len(hs.clipped) != 2 || hs.clipped[1] != want {
-		t.Errorf("command without Limit =\n%s\nwant\n%s", hs.clipped[len(hs.clipped)-1], want)
-	}
-}
-
-func TestShellQuote(t *testing.T) {
-	for in, want := range map[string]string{
-		"App":            "App",
-		"":               "''",
-		"it's":           `'it'\''s'`,
-		`{"#0":"PK"}`:    `'{"#0":"PK"}'`,
-		"http://h:8000/": "http://h:8000/",
-		"a b":            "'a b'",
-	} {
-		if got := shellQuote(in); got != want {
-			t.Errorf("shellQuote(%q) = %s, want %s", in, got, want)
-		}
+	if c := hs.clipped[len(hs.clipped)-1]; strings.Contains(c, "--limit") || !strings.Contains(c, "--no-paginate") {
+		t.Errorf("command without Limit =\n%s", c)
 	}
 }
 

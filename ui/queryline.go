@@ -26,7 +26,7 @@ type queryLine struct {
 	err   string // why the typed text was refused, sanitised
 }
 
-func (l queryLine) view(st styles, q dynamo.QueryInput, keyCond string, skName string, w int) string {
+func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string, skName string, w int) string {
 	switch l.edit {
 	case editCondition:
 		label := " " + st.accent.Render(Sanitize(skName)+" ›") + " "
@@ -41,6 +41,14 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, keyCond string, skName s
 	cond := st.queryKey.Render(Sanitize(keyCond))
 	head := " " + st.muted.Render("Query") + " "
 	long, short := queryOptions(q)
+	if get {
+		// A pattern's GetItem: one item by its full key, no other knobs.
+		head = " " + st.muted.Render("GetItem") + " "
+		long, short = fmt.Sprintf("ConsistentRead=%t", q.Consistent), "eventual"
+		if q.Consistent {
+			short = "strong"
+		}
+	}
 	for _, line := range []string{
 		head + cond + "   " + st.muted.Render(long),
 		head + cond + "   " + st.muted.Render(short),

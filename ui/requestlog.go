@@ -14,17 +14,48 @@ import (
 // it cost. The figures are DynamoDB's own, from ConsumedCapacity.
 type requestLog struct {
 	reqs   []dynamo.Request
-	kinds  []string // what each request was for besides the query: "skip-scan", "COUNT"
-	pages  []int    // the page of its query or count each request asked for: 1, 2, ...
+	kinds  []string   // what each request was for besides the query: "skip-scan", "COUNT"
+	pages  []int      // the page of its query or count each request asked for: 1, 2, ...
+	ins    []reqInput // what each request asked, for its code
 	total  dynamo.Capacity
 	cursor int // in the expanded log
 	offset int
 }
 
-func (l requestLog) add(r dynamo.Request, kind string, page int) requestLog {
+// reqInput is what a request asked, as sent, with the key schema (Query) or
+// table (GetItem) it was built on, so that its code can be shown later, even
+// after another table was opened. Empty for the skip-scan's requests, which
+// the log knows by their record only.
+type reqInput struct {
+	ks    dynamo.KeySchema
+	table dynamo.Table
+	q     *dynamo.QueryInput
+	g     *dynamo.GetInput
+}
+
+// queryInput is the log's record of a Query sent on the current table.
+// A late reply for a table left since has no schema here: no code for it.
+func (m Model) queryInput(q dynamo.QueryInput) reqInput {
+	ks, err := m.table.Schema(q.Index)
+	if err != nil || q.Table != m.table.Name {
+		return reqInput{}
+	}
+	return reqInput{ks: ks, table: m.table, q: &q}
+}
+
+// getInput is the log's record of a GetItem sent on the current table.
+func (m Model) getInput(g dynamo.GetInput) reqInput {
+	if g.Table != m.table.Name {
+		return reqInput{}
+	}
+	return reqInput{table: m.table, g: &g}
+}
+
+func (l requestLog) add(r dynamo.Request, kind string, page int, in reqInput) requestLog {
 	l.reqs = append(l.reqs, r)
 	l.kinds = append(l.kinds, kind)
 	l.pages = append(l.pages, page)
+	l.ins = append(l.ins, in)
 	l.total = l.total.Add(r.Capacity)
 	l.cursor = len(l.reqs) - 1
 	return l
@@ -105,6 +136,10 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	limit := "no limit"
 	if r.Limit > 0 {
 		limit = fmt.Sprintf("Limit %d", r.Limit)
+	}
+	if r.Operation == "GetItem" {
+		// One item by its key: no direction, no Limit.
+		dir, limit = "get"+dir[3:], "—"
 	}
 	more := "    "
 	if r.More {

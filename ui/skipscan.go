@@ -38,8 +38,9 @@ func discoverCmd(ctx context.Context, s Store, id int, in dynamo.DiscoverInput) 
 	}
 }
 
-// startDiscover runs the skip-scan of the partition q opens, beside its
-// first page. A key without sort key has no types to find.
+// startDiscover runs the skip-scan of the partition q opens, once its first
+// page has shown that the partition is bigger than a page. A key without
+// sort key has no types to find.
 func (m Model) startDiscover(q dynamo.QueryInput) (Model, tea.Cmd) {
 	m.disc = m.disc.stop()
 	if m.schema.SK == nil {
@@ -50,19 +51,20 @@ func (m Model) startDiscover(q dynamo.QueryInput) (Model, tea.Cmd) {
 	m.disc = job{id: m.seq, cancel: cancel}
 	m.groups.finding = true
 	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim}
-	return m, tea.Batch(discoverCmd(ctx, m.store, m.disc.id, in), m.after(m.disc.id))
+	return m, tea.Batch(discoverCmd(m.observe(ctx, m.disc.id), m.store, m.disc.id, in), m.after(m.disc.id))
 }
 
 // discoverDone logs every request of the skip-scan, then, unless the
 // partition changed meanwhile, lists the types it found.
 func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.d.Requests {
-		m.log = m.log.add(r, "skip-scan", 1)
+		m.log = m.log.add(r, "skip-scan", 1, reqInput{})
 	}
 	if msg.id != m.disc.id {
 		return m, nil // cancelled or another partition: logged, not shown
 	}
 	m.disc = m.disc.stop()
+	m.status.clearRetry(msg.id)
 	m.settle()
 	m.groups.finding = false
 	m.groups.scanReqs, m.groups.scanCap = len(msg.d.Requests), msg.d.Capacity()

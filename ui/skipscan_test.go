@@ -5,8 +5,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"dynascope/dynamo"
 	"dynascope/keys"
 )
@@ -124,39 +122,39 @@ func TestBigPartitionShowsAllTypesBeforeItemsLoad(t *testing.T) {
 	wantCount(t, hs, "partition", "4005")
 }
 
-// Skip-scan arriving before the first page: the types show with ? until
-// the items come.
-func TestTypesShowBeforeTheFirstPage(t *testing.T) {
+// Opening a partition sends its first page alone; the skip-scan follows
+// only when that page says there is more, and the page's types show with
+// their counts meanwhile.
+func TestSkipScanOnlyWhenTheFirstPageIsIncomplete(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
 	hs.typeText("CUST#7")
-	cmd := hs.step(keyPress("enter"))
-	batch, ok := cmd().(tea.BatchMsg)
-	if !ok {
-		t.Fatalf("opening a partition gave %T, want a batch of the page and the skip-scan", cmd())
+	page := hs.pageOfCmd(hs.step(keyPress("enter")))
+	if hs.m.disc.id != 0 || len(hs.store.discoveries()) != 0 {
+		t.Fatal("opening sent a skip-scan beside the first page")
 	}
-	var page, disc tea.Msg
-	for _, c := range batch {
-		if c == nil {
-			continue
-		}
-		switch msg := c().(type) {
-		case queryDoneMsg:
-			page = msg
-		case discoverDoneMsg:
-			disc = msg
-		}
+	hs.contains("Query")
+	hs.lacks("skip-scan")
+	disc := hs.step(page)
+	if disc == nil || hs.m.disc.id == 0 {
+		t.Fatal("a first page with a LastEvaluatedKey did not start the skip-scan")
 	}
-	if page == nil || disc == nil {
-		t.Fatal("the page and the skip-scan were not sent side by side")
-	}
-	hs.send(disc)
-	hs.contains("Entity types · 4", "RETURN#")
-	wantCount(t, hs, "ORDER", "?")
-	wantCount(t, hs, "PROFILE", "1")
-	wantCount(t, hs, "partition", "?")
-	hs.send(page)
+	hs.contains("skip-scan: finding types…", "Items · 100+ loaded")
+	hs.lacks("RETURN#")
 	wantCount(t, hs, "ORDER", "98+")
 	wantCount(t, hs, "ADDRESS", "2")
+	hs.run(disc)
+	hs.contains("Entity types · 4", "RETURN#")
+	wantCount(t, hs, "RETURN", "?")
+	wantCount(t, hs, "PROFILE", "1")
+	if d := hs.store.discoveries(); len(d) != 1 || d[0].Delimiter != "#" {
+		t.Errorf("skip-scans = %+v, want one, with the delimiter the first page showed", d)
+	}
+	// Running the whole partition again does not repeat it.
+	hs.store.queue(bigPartition())
+	hs.keys("r")
+	if n := len(hs.store.discoveries()); n != 1 {
+		t.Errorf("%d skip-scans, want the first one only", n)
+	}
 }
 
 func TestCountOnRequest(t *testing.T) {
@@ -245,31 +243,30 @@ func TestCountCancelledKeepsWhatItGot(t *testing.T) {
 	}
 }
 
-// Esc while the page and the skip-scan are both in flight cancels both.
-func TestEscCancelsPageAndSkipScan(t *testing.T) {
+// Esc while the skip-scan is in flight stops it; the page stays.
+func TestEscCancelsTheSkipScan(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
 	hs.typeText("CUST#7")
-	pending := hs.step(keyPress("enter"))
-	if hs.m.inflight == 0 || hs.m.disc.id == 0 {
-		t.Fatal("the page and the skip-scan are not both in flight")
+	pending := hs.step(hs.pageOfCmd(hs.step(keyPress("enter"))))
+	if hs.m.disc.id == 0 {
+		t.Fatal("the skip-scan is not in flight")
 	}
-	hs.contains("Query · skip-scan")
+	hs.contains("skip-scan")
 	hs.keys("esc")
 	if hs.m.busy() {
 		t.Fatal("esc left a request in flight")
 	}
-	hs.contains("cancelled; what was loaded stays", "skip-scan stopped")
-	hs.run(pending) // both replies arrive late, to cancelled contexts
-	hs.contains("Items · 0 loaded")
+	hs.contains("cancelled; what was loaded stays", "skip-scan stopped", "Items · 100+ loaded")
+	hs.run(pending) // the reply arrives late, to a cancelled context
 	hs.lacks("RETURN#", "Entity types · 4")
 }
 
 // A reply for a partition the user has left is logged, never shown.
 func TestStaleSkipScanIsDropped(t *testing.T) {
 	disc := map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}, "CUST#42": {d: exampleDiscovery()}}
-	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, disc, canned{items: example(), cap: halfRCU()})
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, disc, bigPartition(), canned{items: example(), cap: halfRCU()})
 	hs.typeText("CUST#7")
-	hs.step(keyPress("enter")) // its page and skip-scan never answer in time
+	hs.step(hs.pageOfCmd(hs.step(keyPress("enter")))) // its skip-scan never answers in time
 	oldDisc := hs.m.disc.id
 	hs.keys("p", "ctrl+u")
 	hs.typeText("CUST#42")
@@ -280,10 +277,10 @@ func TestStaleSkipScanIsDropped(t *testing.T) {
 	hs.lacks("RETURN#", "ADDRESS")
 	wantCount(t, hs, "ORDER", "2")
 	// Its requests were sent and cost: they are in the log and the total.
-	if got, want := logSum(hs), 0.5+2+4; got != want {
+	if got, want := logSum(hs), 128.5+0.5+4; got != want {
 		t.Errorf("sum of the lines = %v, want %v", got, want)
 	}
-	hs.contains(fmt.Sprintf("Σ %s RCU · 13 requests", fmtRCU(logSum(hs))))
+	hs.contains(fmt.Sprintf("Σ %s RCU · 10 requests", fmtRCU(logSum(hs))))
 }
 
 // Items a single-table library wrote name their entity; the pane shows that

@@ -35,6 +35,15 @@ type statusLine struct {
 	err      string // the last error sentence, sanitised
 	ask      string // a question waiting for an answer, e.g. a count's cost
 	throttle bool   // the last request was throttled
+	retry    string // the request in flight is being retried: "throttled, retrying (2/10)"
+	retryID  int    // which request that is
+}
+
+// clearRetry forgets the retry of request id once it is done.
+func (s *statusLine) clearRetry(id int) {
+	if s.retryID == id {
+		s.retry, s.retryID = "", 0
+	}
 }
 
 func newStatusLine() statusLine {
@@ -47,11 +56,15 @@ func (s statusLine) left(st styles, log requestLog, busy string) string {
 	if s.throttle {
 		left += "  " + st.warn.Render("⚠ throttled")
 	}
+	retry := ""
+	if s.retry != "" {
+		retry = st.muted.Render(" · ") + st.warn.Render(s.retry)
+	}
 	switch {
 	case busy != "" && s.spinning:
-		left += "  " + st.accent.Render(s.spinner.View()+" "+busy) + st.muted.Render(" · esc cancels")
+		left += "  " + st.accent.Render(s.spinner.View()+" "+busy) + retry + st.muted.Render(" · esc cancels")
 	case busy != "":
-		left += "  " + st.muted.Render(busy)
+		left += "  " + st.muted.Render(busy) + retry
 	case s.info != "":
 		left += "  " + st.ok.Render(s.info)
 	}

@@ -100,3 +100,41 @@ func BenchmarkViewLoadedItems(b *testing.B) {
 		})
 	}
 }
+
+// A retry of the request in flight shows in the status line until the
+// request is done; a report for a request no longer in flight is dropped.
+func TestRetryShowsWhileInFlight(t *testing.T) {
+	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
+	cmd := hs.step(keyPress("r"))
+	id := hs.m.inflight
+	hs.send(retryingMsg{id: id, text: "throttled, retrying (2/10)", throttled: true})
+	hs.contains("Query · throttled, retrying (2/10)")
+	hs.send(retryingMsg{id: id + 7, text: "connection reset, retrying (3/10)"})
+	hs.lacks("connection reset")
+	hs.run(cmd)
+	hs.lacks("retrying")
+	hs.send(retryingMsg{id: id, text: "throttled, retrying (3/10)"}) // late
+	hs.lacks("retrying")
+	// Esc clears it with the request.
+	hs.step(keyPress("r"))
+	hs.send(retryingMsg{id: hs.m.inflight, text: "throttled, retrying (2/10)"})
+	hs.keys("esc")
+	hs.lacks("retrying")
+	hs.contains("cancelled; what was loaded stays", "Items · 3 loaded")
+
+}
+
+// The sender reaches the program once connected, and drops what it gets
+// before: a test without a program, or a report after the program ended.
+func TestSenderDelivers(t *testing.T) {
+	var nilSender *sender
+	nilSender.deliver(retryingMsg{id: 1}) // no panic
+	s := &sender{}
+	s.deliver(retryingMsg{id: 1})
+	var got []tea.Msg
+	s.set(func(m tea.Msg) { got = append(got, m) })
+	s.deliver(retryingMsg{id: 2, text: "throttled, retrying (2/10)"})
+	if len(got) != 1 || got[0].(retryingMsg).id != 2 {
+		t.Fatalf("delivered %+v", got)
+	}
+}

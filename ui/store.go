@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
@@ -26,4 +27,10 @@ type Options struct {
 	Table, Index, PK          string // from --table, --index, --pk; "" = ask
 	Region, Endpoint, Profile string // shown in the header
 	ConfigDir                 string // where history is kept; "" = os.UserConfigDir()/dynascope
+
+	// Patterns are the access patterns the patterns view lists and runs;
+	// nil without a patterns file. PatternsPath is the file S saves the
+	// current request to, "" when none is known (saving is then refused).
+	Patterns     *config.PatternSet
+	PatternsPath string
 }

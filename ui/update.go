@@ -57,6 +57,12 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.discoverDone(msg)
 	case countPageMsg:
 		return m.countPage(msg)
+	case getDoneMsg:
+		return m.getDone(msg)
+	case patternSavedMsg:
+		return m.patternSaved(msg), nil
+	case retryingMsg:
+		return m.retrying(msg), nil
 	case spinnerDueMsg:
 		if msg.id != 0 && !m.status.spinning && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id) {
 			m.status.spinning = true
@@ -89,6 +95,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	if msg.id != m.tableReq {
 		return m, nil
 	}
+	m.status.clearRetry(msg.id)
 	if msg.err != nil {
 		m.status.err = Sanitize(msg.err.Error())
 		if m.opts.Table == "" {
@@ -151,13 +158,15 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.err = ""
 	m.q, m.res, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
-	return m, tea.Batch(openTableCmd(m.ctx, m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
+	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
 }
 
 // openPartition checks a partition key value against the key's type and, if
-// it fits, sends the first page of the whole partition and, side by side, the
-// skip-scan that finds every entity type however large the partition is. A
-// value that does not fit is refused with a sentence before any request.
+// it fits, sends the first page of the whole partition. A value that does
+// not fit is refused with a sentence before any request. The skip-scan that
+// finds every entity type starts only if that page is not the whole
+// partition (see queryDone): a small partition tells its types and exact
+// counts in one request.
 func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk}
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
@@ -166,25 +175,31 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 		m.prompt.err = Sanitize(err.Error())
 		return m, nil
 	}
+	m, save := m.enterPartition(pk)
+	m.groups.opening = true
+	m, cmd := m.startQuery(q, false)
+	return m, tea.Batch(cmd, save)
+}
+
+// enterPartition shows partition pk of the current table or index afresh,
+// panes reset, and remembers it in the history. It sends no request.
+func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.cancelAll()
 	m.screen, m.overlay, m.focus = screenPartition, overlayNone, paneGroups
 	m.qline = queryLine{}
 	m.res = result{}
+	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
 	m.items = itemsPane{}.setSchema(m.schema)
 	m = m.relayout()
 	e := historyEntry{Index: m.index, PK: pk}
-	var save tea.Cmd
-	if m.historyLoaded {
-		m.history = remember(m.history, e)
-		save = saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
-	} else {
+	if !m.historyLoaded {
 		m.historyPending = append(m.historyPending, e)
+		return m, nil
 	}
-	m, cmd := m.startQuery(q, false)
-	m, disc := m.startDiscover(q)
-	return m, tea.Batch(cmd, disc, save)
+	m.history = remember(m.history, e)
+	return m, saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
 }
 
 // startQuery sends a query, cancelling the one in flight. next asks for a
@@ -198,8 +213,11 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	if !next {
 		m.q = q
 	}
+	if !next {
+		m.get = nil
+	}
 	m.status.err, m.status.info = "", ""
-	return m, tea.Batch(queryCmd(ctx, m.store, id, q, next, m.res.pages+1), m.after(id))
+	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.res.pages+1), m.after(id))
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
@@ -208,7 +226,8 @@ func (m *Model) cancelInflight() {
 	if m.cancel != nil {
 		m.cancel()
 	}
-	m.cancel, m.inflight, m.inflightNext = nil, 0, false
+	m.status.clearRetry(m.inflight)
+	m.cancel, m.inflight, m.inflightNext, m.inflightGet, m.inflightPattern = nil, 0, false, false, ""
 	m.settle()
 }
 
@@ -227,6 +246,7 @@ func (m Model) busy() bool { return m.inflight != 0 || m.disc.id != 0 || m.count
 func (m *Model) settle() {
 	if !m.busy() {
 		m.status.spinning = false
+		m.status.retry, m.status.retryID = "", 0
 	}
 }
 
@@ -234,7 +254,9 @@ func (m *Model) settle() {
 func (m Model) busyText() string {
 	var parts []string
 	if m.inflight != 0 {
-		if m.inflightNext {
+		if m.inflightGet {
+			parts = append(parts, "GetItem")
+		} else if m.inflightNext {
 			parts = append(parts, fmt.Sprintf("Query, page %d", m.res.pages+1))
 		} else {
 			parts = append(parts, "Query")
@@ -255,25 +277,28 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		if msg.next {
 			page = msg.pageNo
 		}
-		m.log = m.log.add(msg.page.Request, "", page)
+		m.log = m.log.add(msg.page.Request, "", page, m.queryInput(msg.q))
 	}
 	if msg.id != m.inflight {
 		return m, nil // cancelled or superseded: logged, not shown
 	}
+	pattern := m.inflightPattern
 	m.cancelInflight() // releases the context; the request is done
+	m.status.clearRetry(msg.id)
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {
 		m.status.err = Sanitize(msg.err.Error())
 		if msg.next {
 			m.res.failed = true
 		} else if m.res.pages > 0 {
-			m.q = m.res.q // the query line keeps describing what is shown
+			m.q, m.get = m.res.q, m.res.get // the query line keeps describing what is shown
 		}
 		return m, nil
 	}
 	p := msg.page
 	lay := m.layout()
 	more := p.LastEvaluatedKey != nil
+	var disc tea.Cmd
 	if !msg.next {
 		q := msg.q
 		q.StartKey = nil
@@ -287,6 +312,12 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 				m.delim = keys.InferDelimiter(sks)
 			}
 			m.groups = m.groups.reset(p.Items, m.items.keyName, m.delim, more, q.Reverse)
+			// A first page that is the whole partition lists every type
+			// with its exact count; only a bigger partition needs the
+			// skip-scan to find the types beyond it.
+			if more && !m.groups.found && !m.groups.finding && !m.groups.scanErr {
+				m, disc = m.startDiscover(q)
+			}
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.setItems(p.Items, lay.itemsW-2)
@@ -300,7 +331,11 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		m.items = m.items.appendItems(p.Items, lay.itemsW-2)
 	}
 	m.groups.active = m.groups.rowFor(m.res.q.SK)
-	return m.maybeLoadMore()
+	if pattern != "" {
+		m.status.info = patternDone(pattern, p)
+	}
+	m, load := m.maybeLoadMore()
+	return m, tea.Batch(disc, load)
 }
 
 // skType is the sort key's type, "" when the key has none.
@@ -365,16 +400,16 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 	}
 	if key.Matches(msg, km.Help) {
 		if m.overlay == overlayHelp {
-			m.overlay = overlayNone
+			m.overlay = m.helpBack
 		} else {
-			m.helpMode, m.overlay = md, overlayHelp
+			m.helpMode, m.helpBack, m.overlay = md, m.overlay, overlayHelp
 		}
 		return m, nil
 	}
 	switch md {
 	case modeHelp:
 		if key.Matches(msg, km.Back, km.Cancel) {
-			m.overlay = overlayNone
+			m.overlay = m.helpBack // back to the view help was asked in
 		}
 		return m, nil
 	case modeLoading:
@@ -396,6 +431,14 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.logKey(msg, km)
 	case modeConfirm:
 		return m.confirmKey(msg, km)
+	case modePatterns:
+		return m.patternsKey(msg, km)
+	case modeParams:
+		return m.paramsKey(msg, km)
+	case modeSave:
+		return m.saveKey(msg, km)
+	case modeCode:
+		return m.codeKey(msg, km)
 	}
 	return m.partitionKey(msg, km, md)
 }
@@ -409,6 +452,10 @@ func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 		return m.promptText(msg)
 	case modeCondition, modeLimit, modeFilter:
 		return m.editText(msg)
+	case modeParams:
+		return m.paramsText(msg)
+	case modeSave:
+		return m.saveText(msg)
 	}
 	return m, nil
 }

@@ -49,7 +49,7 @@ func (m Model) layout() layout {
 	l.statusY = l.h - 1
 	l.errH = len(m.status.errorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
-	if !full && m.overlay != overlayLog {
+	if !full && m.overlay != overlayLog && m.overlay != overlayPatterns && m.overlay != overlayCode {
 		switch {
 		case l.compact:
 			l.logN, l.logH = 1, 1
@@ -98,7 +98,7 @@ func (m Model) render() string {
 	out := make([]string, 0, lay.h)
 	out = append(out, m.header(w))
 	if lay.queryH > 0 {
-		out = append(out, m.qline.view(m.st, m.q, m.keyCondition(), m.skLabel(), w))
+		out = append(out, m.qline.view(m.st, m.q, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
 		out = append(out, m.qline.hint(m.st, len(m.items.items), w))
@@ -194,6 +194,13 @@ func (m Model) header(w int) string {
 
 // keyCondition is the current request's key condition in DynamoDB's words.
 func (m Model) keyCondition() string {
+	if m.get != nil {
+		b, err := dynamo.BuildGetItem(m.table, *m.get)
+		if err != nil {
+			return err.Error()
+		}
+		return b.KeyCondition
+	}
 	b, err := dynamo.BuildQuery(m.schema, m.q)
 	if err != nil {
 		return err.Error()
@@ -221,6 +228,12 @@ func (m Model) body(lay layout) string {
 		return m.idx.viewBox(st, m.table, m.index, w, h)
 	case overlayLog:
 		return m.log.expanded(st, m.table.Name, w, h)
+	case overlayPatterns:
+		return m.patternsBox(w, h)
+	case overlaySave:
+		return m.saveBox(w, h)
+	case overlayCode:
+		return m.codeBox(w, h)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -237,7 +250,7 @@ func (m Model) body(lay layout) string {
 	var left, right []string
 	if lay.showGroups {
 		title := "Entity types"
-		if m.groups.found && len(m.groups.types) > 0 {
+		if (m.groups.found || m.groups.complete()) && len(m.groups.types) > 0 {
 			title += " · " + strconv.Itoa(len(m.groups.types))
 		}
 		if lay.compact {
@@ -283,13 +296,19 @@ func (m Model) statusBar(w int) string {
 	case modeDetail:
 		keys = []key.Binding{km.Help, km.Back, km.View, km.CopyItem, km.CopyCommand}
 	case modeLog:
-		keys = []key.Binding{km.Help, km.Back, km.CopyCommand}
+		keys = []key.Binding{km.Help, km.Back, km.Code, km.CopyCommand}
+	case modePatterns:
+		keys = []key.Binding{km.Open, km.Code, km.Back, km.Help}
+	case modeParams, modeSave:
+		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
+	case modeCode:
+		keys = []key.Binding{km.CopyCode, km.NextTab, km.Back, km.Help}
 	case modeIndexes, modeHelp:
 		keys = []key.Binding{km.Open, km.Back}
 	case modeConfirm:
 		keys = []key.Binding{km.Confirm, km.Cancel}
 	default:
-		keys = []key.Binding{km.Help, km.Back, km.Open, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Filter}
+		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter}
 	}
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
 }

@@ -1,0 +1,336 @@
+// Command startup times dynascope from process start to first results
+// against the AWS CLI sending the same Query, in the same run, on a small
+// partition of the bench table in DynamoDB Local:
+//
+//   - `dynascope query --table T --pk P` until it exits with its JSON;
+//   - `aws dynamodb query` (the command dynamo.QueryCode writes for the same
+//     key condition) until it exits with its JSON;
+//   - the terminal UI with --pk, in a pseudo-terminal made by script(1),
+//     until its screen shows the partition's items.
+//
+// Each runs -runs times, interleaved so that drift in the machine's load
+// hits all three alike; the medians and their ratios are printed. Every
+// command goes through `sh -c`, so each pays the same shell start.
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"syscall"
+	"time"
+	"unicode/utf8"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"dynascope/bench/benchdata"
+	"dynascope/dynamo"
+)
+
+func main() {
+	endpoint := flag.String("endpoint", os.Getenv("DYNASCOPE_TEST_ENDPOINT"), "DynamoDB Local endpoint holding the bench table")
+	table := flag.String("table", "bench", "the bench table (bench/load)")
+	pk := flag.String("pk", benchdata.SmallPK, "the small partition to query")
+	marker := flag.String("marker", "Startup", "text of the partition's items that proves the UI painted them")
+	bin := flag.String("bin", "bin/dynascope", "the dynascope binary")
+	awsBin := flag.String("aws", "aws", "the AWS CLI executable")
+	runs := flag.Int("runs", 10, "runs of each command")
+	minRatio := flag.Float64("min-ratio", 20, "fail when dynascope is less than this many times faster than the AWS CLI")
+	flag.Parse()
+	ok, err := run(*endpoint, *table, *pk, *marker, *bin, *awsBin, *runs, *minRatio)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "bench/startup: "+err.Error())
+		os.Exit(1)
+	}
+	if !ok {
+		os.Exit(1)
+	}
+}
+
+func run(endpoint, table, pk, marker, bin, awsBin string, runs int, minRatio float64) (bool, error) {
+	if endpoint == "" {
+		return false, errors.New("give the DynamoDB Local endpoint with -endpoint")
+	}
+	awsPath, err := exec.LookPath(awsBin)
+	if err != nil {
+		return false, fmt.Errorf("the AWS CLI (%s) is not on the PATH; install Debian's awscli", awsBin)
+	}
+	if _, err := exec.LookPath("script"); err != nil {
+		return false, errors.New("script(1) is not on the PATH; install util-linux")
+	}
+	abs, err := filepath.Abs(bin)
+	if err != nil {
+		return false, err
+	}
+	cfg, err := os.MkdirTemp("", "bench-startup-")
+	if err != nil {
+		return false, err
+	}
+	defer os.RemoveAll(cfg)
+	// The same fake credentials and region for every tool, and a config
+	// directory of our own so the UI's history does not land in the user's.
+	env := append(os.Environ(),
+		"AWS_ACCESS_KEY_ID=local", "AWS_SECRET_ACCESS_KEY=local",
+		"AWS_REGION=us-east-1", "AWS_DEFAULT_REGION=us-east-1",
+		"AWS_EC2_METADATA_DISABLED=true", "XDG_CONFIG_HOME="+cfg, "TERM=xterm-256color")
+
+	ks := dynamo.KeySchema{PK: benchdata.Spec(table).PK, SK: benchdata.Spec(table).SK}
+	awsCmd, err := dynamo.QueryCode(dynamo.LangCLI, ks, dynamo.QueryInput{Table: table, PK: pk}, dynamo.CodeTarget{Region: "us-east-1", Endpoint: endpoint})
+	if err != nil {
+		return false, err
+	}
+	// QueryCode puts the credentials in front for a user to paste; they are
+	// in env here, for every tool alike.
+	awsCmd = strings.TrimPrefix(awsCmd, "AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local ")
+	awsCmd = "exec " + awsPath + strings.TrimPrefix(awsCmd, "aws")
+	version, _ := exec.Command(awsPath, "--version").CombinedOutput()
+	queryCmd := fmt.Sprintf("exec %s query --endpoint-url %s --table %s --pk '%s'", abs, endpoint, table, pk)
+	uiCmd := fmt.Sprintf("stty rows 35 cols 120; exec %s --endpoint-url %s --table %s --pk '%s'", abs, endpoint, table, pk)
+	// The pty harness alone: script, the shell and stty, then a program
+	// that prints the marker at once. Its median is taken off the UI's.
+	harnessCmd := "stty rows 35 cols 120; exec echo " + marker
+
+	// One untimed round warms DynamoDB Local's JIT and the file cache.
+	if _, err := timeCLI(env, queryCmd, pk); err != nil {
+		return false, fmt.Errorf("dynascope query: %w", err)
+	}
+	if _, err := timeCLI(env, awsCmd, pk); err != nil {
+		return false, fmt.Errorf("aws dynamodb query: %w", err)
+	}
+	if _, err := timeUI(env, uiCmd, marker); err != nil {
+		return false, fmt.Errorf("dynascope UI: %w", err)
+	}
+	var q, a, u, f, h []time.Duration
+	for range runs {
+		ht, err := timeUI(env, harnessCmd, marker)
+		if err != nil {
+			return false, fmt.Errorf("pty harness: %w", err)
+		}
+		h = append(h, ht.results)
+		var d time.Duration
+		if d, err = timeCLI(env, queryCmd, pk); err != nil {
+			return false, fmt.Errorf("dynascope query: %w", err)
+		}
+		q = append(q, d)
+		if d, err = timeCLI(env, awsCmd, pk); err != nil {
+			return false, fmt.Errorf("aws dynamodb query: %w", err)
+		}
+		a = append(a, d)
+		ut, err := timeUI(env, uiCmd, marker)
+		if err != nil {
+			return false, fmt.Errorf("dynascope UI: %w", err)
+		}
+		u, f = append(u, ut.results), append(f, ut.frame)
+	}
+	mq, ma, mh := median(q), median(a), median(h)
+	mu := median(u) - mh
+	describe, err := describeTime(endpoint, table)
+	if err != nil {
+		return false, err
+	}
+	fmt.Printf("start to first results on %s (%d runs each, medians; min–max):\n", pk, runs)
+	fmt.Printf("  dynascope query            %7.1f ms  (%.1f–%.1f)\n", ms(mq), ms(slices.Min(q)), ms(slices.Max(q)))
+	fmt.Printf("  dynascope UI, first screen %7.1f ms  (%.1f–%.1f, less the pty harness's %.1f ms; its first frame, before any result: %.1f ms)\n",
+		ms(mu), ms(slices.Min(u)-mh), ms(slices.Max(u)-mh), ms(mh), ms(median(f)-mh))
+	fmt.Printf("  aws dynamodb query         %7.1f ms  (%.1f–%.1f; %s, %s)\n", ms(ma), ms(slices.Min(a)), ms(slices.Max(a)), awsPath, strings.TrimSpace(string(version)))
+	fmt.Printf("  of dynascope's time, its DescribeTable of %s takes %.1f ms: DynamoDB Local counts the table's items on every call\n", table, ms(describe))
+	ok := true
+	for _, f := range []struct {
+		name string
+		d    time.Duration
+	}{{"dynascope query", mq}, {"dynascope UI first screen", mu}} {
+		r := float64(ma) / float64(f.d)
+		verdict := "ok"
+		if r < minRatio {
+			verdict, ok = "FAIL", false
+		}
+		fmt.Printf("= start-up, %s vs aws dynamodb query: %.1fx faster (%.0f vs %.0f ms; bound >= %gx) %s\n", f.name, r, ms(f.d), ms(ma), minRatio, verdict)
+	}
+	return ok, nil
+}
+
+// timeCLI runs a command to its exit and checks that it printed the
+// partition's items.
+func timeCLI(env []string, command, pk string) (time.Duration, error) {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	c := exec.CommandContext(ctx, "sh", "-c", command)
+	c.Env = env
+	var out, errOut bytes.Buffer
+	c.Stdout, c.Stderr = &out, &errOut
+	began := time.Now()
+	err := c.Run()
+	took := time.Since(began)
+	if err != nil {
+		return 0, fmt.Errorf("%v: %s", err, strings.TrimSpace(errOut.String()))
+	}
+	if !strings.Contains(out.String(), pk) {
+		return 0, fmt.Errorf("its output lacks %s: %.200s", pk, out.String())
+	}
+	return took, nil
+}
+
+// uiTimes are the moments a UI run reached, from process start.
+type uiTimes struct {
+	frame   time.Duration // the first text on screen: the first frame, whatever it shows
+	results time.Duration // the marker: the partition's items
+}
+
+// timeUI starts the UI in a pseudo-terminal and returns when the marker
+// appears on its screen, then kills it. The screen is the pty's output with
+// escape sequences dropped and REP (repeat the last character) expanded.
+func timeUI(env []string, command, marker string) (uiTimes, error) {
+	c := exec.Command("script", "-qfec", command, "/dev/null")
+	c.Env = env
+	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, killed as one
+	out, err := c.StdoutPipe()
+	if err != nil {
+		return uiTimes{}, err
+	}
+	began := time.Now()
+	if err := c.Start(); err != nil {
+		return uiTimes{}, err
+	}
+	defer func() {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		_ = c.Wait()
+	}()
+	type event struct {
+		t   uiTimes
+		err error
+	}
+	found := make(chan event, 1)
+	go func() {
+		var s screenText
+		var t uiTimes
+		buf := make([]byte, 32<<10)
+		for {
+			n, err := out.Read(buf)
+			s.write(buf[:n])
+			text := s.text.String()
+			if t.frame == 0 && strings.TrimSpace(text) != "" {
+				t.frame = time.Since(began)
+			}
+			if strings.Contains(text, marker) {
+				t.results = time.Since(began)
+				found <- event{t: t}
+				return
+			}
+			if err != nil {
+				if err == io.EOF {
+					err = errors.New("it exited")
+				}
+				found <- event{err: fmt.Errorf("%w before showing %q; it printed %.300q", err, marker, text)}
+				return
+			}
+		}
+	}()
+	select {
+	case e := <-found:
+		return e.t, e.err
+	case <-time.After(30 * time.Second):
+		return uiTimes{}, fmt.Errorf("no %q on its screen within 30 s", marker)
+	}
+}
+
+// screenText keeps the printable text of a terminal stream.
+type screenText struct {
+	text  strings.Builder
+	state int // 0 text, 1 after ESC, 2 in CSI, 3 in OSC/DCS/APC string, 4 ESC inside one
+	param []byte
+	last  rune
+	utf8  []byte
+}
+
+func (s *screenText) write(p []byte) {
+	for _, b := range p {
+		switch s.state {
+		case 0:
+			switch {
+			case b == 0x1b:
+				s.state = 1
+			case b < 0x20 || b == 0x7f:
+				s.text.WriteByte(' ')
+			default:
+				s.utf8 = append(s.utf8, b)
+				if utf8.FullRune(s.utf8) {
+					r, _ := utf8.DecodeRune(s.utf8)
+					s.text.WriteRune(r)
+					s.last, s.utf8 = r, s.utf8[:0]
+				}
+			}
+		case 1:
+			switch b {
+			case '[':
+				s.state, s.param = 2, s.param[:0]
+			case ']', 'P', '_', '^', 'X':
+				s.state = 3
+			default:
+				s.state = 0
+			}
+		case 2:
+			if b >= 0x40 && b <= 0x7e {
+				if b == 'b' { // REP: the last character, n more times
+					n := 1
+					fmt.Sscanf(string(s.param), "%d", &n)
+					for range min(n, 1000) {
+						s.text.WriteRune(s.last)
+					}
+				} else {
+					s.text.WriteByte(' ') // a cursor move or style: a gap
+				}
+				s.state = 0
+			} else {
+				s.param = append(s.param, b)
+			}
+		case 3:
+			switch b {
+			case 0x07:
+				s.state = 0
+			case 0x1b:
+				s.state = 4
+			}
+		case 4:
+			s.state = 3
+			if b == '\\' {
+				s.state = 0
+			}
+		}
+	}
+}
+
+// describeTime is the median time of a DescribeTable of the table, which
+// dynascope sends before its first Query to learn the key schema.
+func describeTime(endpoint, table string) (time.Duration, error) {
+	ctx := context.Background()
+	c, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: endpoint, Region: "us-east-1"})
+	if err != nil {
+		return 0, err
+	}
+	var ds []time.Duration
+	for range 5 {
+		began := time.Now()
+		if _, err := c.SDK().DescribeTable(ctx, &dynamodb.DescribeTableInput{TableName: aws.String(table)}); err != nil {
+			return 0, err
+		}
+		ds = append(ds, time.Since(began))
+	}
+	return median(ds), nil
+}
+
+func median(d []time.Duration) time.Duration {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

@@ -1,0 +1,75 @@
+package main
+
+// layout --workbench-out: the sampled layout written as a NoSQL Workbench
+// model. cmd_layout.go registers the flag with addWorkbenchOut and calls
+// write after sampling.
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// workbenchOut is the --workbench-out flag of `layout`.
+type workbenchOut struct{ path *string }
+
+func addWorkbenchOut(fs *flag.FlagSet) workbenchOut {
+	return workbenchOut{fs.String("workbench-out", "", fmt.Sprintf("also write the layout to this file as a NoSQL Workbench model (format 3.0): a facet per entity type with %d example items, read by one Query each", dynamo.WorkbenchSampleItems))}
+}
+
+// check refuses, before any request, what cannot be exported.
+func (w workbenchOut) check(index string) error {
+	if *w.path != "" && index != "" {
+		return usageError{"--workbench-out models the table; drop --index to sample the table itself."}
+	}
+	return nil
+}
+
+// write builds the model from the sample and writes it, replacing the file
+// only once the model is complete; nothing happens without the flag.
+func (w workbenchOut) write(ctx context.Context, client *dynamo.Client, smp dynamo.Sample, lay keys.Layout, stderr io.Writer) error {
+	if *w.path == "" {
+		return nil
+	}
+	exp, err := client.WorkbenchFromSample(ctx, smp, lay, dynamo.WorkbenchSampleItems, time.Now())
+	if err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(*w.path), ".dynascope-workbench-*.json")
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", *w.path, err)
+	}
+	defer os.Remove(tmp.Name())
+	err = dynamo.WriteWorkbench(tmp, exp.Model)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Chmod(tmp.Name(), 0o644)
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), *w.path)
+	}
+	if err != nil {
+		return fmt.Errorf("cannot write %s: %w", *w.path, err)
+	}
+	var rcu float64
+	for _, r := range exp.Requests {
+		rcu += r.Capacity.Total
+	}
+	t := exp.Model.Tables[0]
+	fmt.Fprintf(stderr, "wrote %s: NoSQL Workbench model of %s, %s, %s, %s, %s RCU\n", *w.path, t.Spec.Name,
+		plural(len(t.Facets), "facet", "facets"), plural(len(t.Items), "example item", "example items"),
+		plural(len(exp.Requests), "request", "requests"), jsonFloat(rcu))
+	if exp.Dropped > 0 {
+		fmt.Fprintf(stderr, "  left out %s whose attribute types differ from earlier ones (Workbench takes one type per attribute)\n", plural(exp.Dropped, "item", "items"))
+	}
+	return nil
+}

@@ -1,0 +1,69 @@
+package main
+
+// `dynascope --version`: the release from `git describe` (set by the
+// Makefile), else the module version Go stamped, and the commit the binary
+// was built from.
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+)
+
+// version and commit are set at link time by `make build` / `make install`:
+// -ldflags "-X main.version=$(git describe --always --dirty)". Empty means
+// "ask the build info", which `go install` and `go build` fill from the
+// module and the VCS checkout.
+var (
+	version = ""
+	commit  = ""
+)
+
+// buildVersion describes the binary in one line: version, commit, build
+// time when known, and the Go toolchain and platform.
+func buildVersion(info *debug.BuildInfo, ok bool) string {
+	v, c, when, dirty := version, commit, "", false
+	if ok {
+		if v == "" && info.Main.Version != "" {
+			v = info.Main.Version // "(devel)" for a plain build outside a module version
+		}
+		for _, s := range info.Settings {
+			switch s.Key {
+			case "vcs.revision":
+				if c == "" {
+					c = s.Value
+				}
+			case "vcs.time":
+				when = s.Value
+			case "vcs.modified":
+				dirty = s.Value == "true"
+			}
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	var parts []string
+	if c != "" {
+		if dirty && !strings.HasSuffix(v, "dirty") && !strings.HasSuffix(c, "dirty") {
+			c += "-dirty"
+		}
+		parts = append(parts, "commit "+c)
+	}
+	if when != "" {
+		parts = append(parts, "committed "+when)
+	}
+	parts = append(parts, runtime.Version()+" "+runtime.GOOS+"/"+runtime.GOARCH)
+	return fmt.Sprintf("dynascope %s (%s)", v, strings.Join(parts, ", "))
+}
+
+func cmdVersion(args []string, stdout io.Writer) error {
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("version takes no arguments, not %q.", args[0])}
+	}
+	info, ok := debug.ReadBuildInfo()
+	_, err := fmt.Fprintln(stdout, buildVersion(info, ok))
+	return err
+}

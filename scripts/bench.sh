@@ -1,0 +1,103 @@
+#!/usr/bin/env bash
+# The performance figures of issue 7, against a DynamoDB Local of its own
+# (started on a free port, stopped afterwards, also on failure):
+#
+#   1. bench/load        the bench table: BENCH#BIG (100,000 items of ~300
+#                        bytes), BENCH#SMALL and a long tail, with parallel
+#                        BatchWriteItem
+#   2. ui benchmarks     View and keys at 100 / 10,000 / 100,000 items, and
+#                        key-to-frame latency with 50,000 loaded (bench/ratio)
+#   3. bench/rss         peak RSS of the UI with BENCH#BIG loaded
+#   4. bench/startup     start to first results: dynascope query and UI
+#                        against aws dynamodb query
+#   5. bench/throughput  sampling with 4 vs 1 Scan segments, COUNT, and
+#                        skip-scan vs a full read
+#
+# Each step prints its detail; the summary at the end has one line per
+# figure, with its bound and ok or FAIL. The exit code is non-zero when a
+# bound failed or a step could not run.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+began=$SECONDS
+scripts/dynamodb-local.sh install
+# The start-up figure compares with the AWS CLI, installed as test.sh does.
+if ! command -v aws >/dev/null 2>&1 && [ ! -x /usr/bin/aws ]; then
+  echo "aws is missing; installing Debian's awscli" >&2
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq awscli; } >&2 ||
+    echo "installing awscli failed; the start-up figure will fail" >&2
+fi
+# Debian's awscli is the issue's reference; otherwise whatever aws is on the
+# PATH, run directly rather than through a pyenv shim, whose own start-up
+# (a shell and pyenv) is no part of the CLI's.
+aws_bin=/usr/bin/aws
+[ -x "$aws_bin" ] || aws_bin=$(command -v aws || echo aws)
+case "$aws_bin" in
+  */.pyenv/shims/*) aws_bin=$(pyenv which aws 2>/dev/null || echo "$aws_bin") ;;
+esac
+
+work=$(mktemp -d)
+DYNASCOPE_LOCAL_RUN="$work/local"
+export DYNASCOPE_LOCAL_RUN
+cleanup() {
+  scripts/dynamodb-local.sh stop || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Build everything first, so compile time is in no figure.
+echo "building dynascope and the bench programs" >&2
+go build -o "$work/dynascope" .
+for p in load rss startup throughput ratio; do
+  go build -o "$work/$p" "./bench/$p"
+done
+go test -c -o "$work/ui.test" ./ui/
+
+endpoint=$(scripts/dynamodb-local.sh start)
+echo "DynamoDB Local for the bench: $endpoint" >&2
+
+summary="$work/summary"
+: >"$summary"
+failed=0
+# step NAME COMMAND...: runs a step, shows its output, keeps its figure lines.
+step() {
+  local name=$1
+  shift
+  echo
+  echo "── $name"
+  local rc=0
+  "$@" >"$work/out" 2>&1 || rc=$?
+  cat "$work/out"
+  grep '^= ' "$work/out" | sed 's/^= //' >>"$summary" || true
+  if [ "$rc" -ne 0 ]; then
+    failed=1
+    grep -q '^= ' "$work/out" || echo "$name: did not run (exit $rc)" >>"$summary"
+  fi
+}
+
+step "load" "$work/load" -endpoint "$endpoint" -table bench
+# The UI benchmarks: each three times, the fastest run kept (bench/ratio).
+ui_bench() {
+  (cd ui && "$work/ui.test" -test.run '^$' -test.bench '^Benchmark(View|Keys|KeyToFrame)$' \
+    -test.benchtime 300ms -test.count 3 -test.benchmem) >"$work/ui-bench.txt" 2>&1 || {
+    cat "$work/ui-bench.txt"
+    return 1
+  }
+  grep -E '^Benchmark' "$work/ui-bench.txt"
+  "$work/ratio" <"$work/ui-bench.txt"
+}
+step "ui benchmarks" ui_bench
+step "peak RSS" "$work/rss" -endpoint "$endpoint" -table bench
+step "start-up" "$work/startup" -endpoint "$endpoint" -table bench -bin "$work/dynascope" -aws "$aws_bin" -runs 10
+step "throughput" "$work/throughput" -endpoint "$endpoint" -table bench -sample-items 20000
+
+echo
+echo "── summary: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), $((SECONDS - began)) s"
+cat "$summary"
+if [ "$failed" -ne 0 ] || grep -q 'FAIL' "$summary"; then
+  echo "some bounds failed"
+  exit 1
+fi
+echo "all bounds hold"

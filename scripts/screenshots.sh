@@ -1,0 +1,171 @@
+#!/usr/bin/env bash
+# Renders the README's terminal pictures into docs/img/ from real sessions.
+#
+# It builds dynascope, starts a DynamoDB Local of its own (its own run dir,
+# like scripts/test.sh), seeds the demo table, and drives a shell and the UI
+# in a private tmux server at 120x35. Each scene is captured with
+# `tmux capture-pane -e` (colours kept), rewritten by scripts/ansinorm into
+# the ANSI that freeze draws faithfully, and rendered to PNG by freeze
+# (github.com/charmbracelet/freeze, fetched through the Go module proxy).
+# Run it again after UI changes: `make screenshots`.
+#
+# Nothing of the user's is read or written: no ~/.aws, no dynascope
+# settings, no tmux.conf, and the UI's history goes to a temporary dir.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+FREEZE=github.com/charmbracelet/freeze@v0.2.2
+WIDTH=120
+HEIGHT=35
+OUT=docs/img
+
+say() { echo "screenshots: $*" >&2; }
+die() { say "$*"; exit 1; }
+for tool in go tmux; do
+  command -v "$tool" >/dev/null 2>&1 || die "$tool is missing; install it (apt-get install $tool) and retry."
+done
+
+work=$(mktemp -d)
+session="dynascope-shots-$$"
+export DYNASCOPE_LOCAL_RUN="$work/local"
+tm() { tmux -L "$session" -f /dev/null "$@"; }
+cleanup() {
+  tm kill-server 2>/dev/null || true
+  scripts/dynamodb-local.sh stop >/dev/null 2>&1 || true
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+scripts/dynamodb-local.sh install
+endpoint=$(scripts/dynamodb-local.sh start)
+mkdir -p "$work/bin" "$work/home" "$work/config" "$OUT"
+say "building dynascope and freeze"
+go build -o "$work/bin/dynascope" .
+go build -o "$work/bin/ansinorm" ./scripts/ansinorm
+GOBIN="$work/bin" go install "$FREEZE"
+
+# The sessions' environment: this build first on the PATH, the local
+# engine as the endpoint, no user configuration, a true-colour terminal.
+session_env=(
+  "PATH=$work/bin:/usr/local/bin:/usr/bin:/bin"
+  "HOME=$work/home"
+  "XDG_CONFIG_HOME=$work/config"
+  "DYNASCOPE_CONFIG=none"
+  "AWS_CONFIG_FILE=/dev/null"
+  "AWS_SHARED_CREDENTIALS_FILE=/dev/null"
+  "AWS_ENDPOINT_URL_DYNAMODB=$endpoint"
+  "AWS_REGION=us-east-1"
+  "TERM=xterm-256color"
+  "COLORTERM=truecolor"
+  "LANG=C.UTF-8"
+)
+say "seeding the demo table"
+env -i "${session_env[@]}" dynascope seed --demo >/dev/null
+
+tm new-session -d -s shots -x "$WIDTH" -y "$HEIGHT" \
+  env -i "${session_env[@]}" PS1='$ ' bash --norc --noprofile
+tm set-option -g status off
+tm set-option -g window-size manual
+tm resize-window -t shots -x "$WIDTH" -y "$HEIGHT"
+
+keys() { tm send-keys -t shots "$@"; }
+type_line() { tm send-keys -t shots -l "$1"; tm send-keys -t shots Enter; }
+screen() { tm capture-pane -t shots -p; }
+
+# wait_for TEXT: until TEXT is on the screen (10 s at most), then a moment
+# for the frame to finish drawing.
+wait_for() {
+  local deadline=$((SECONDS + 10))
+  until screen | grep -qF -- "$1"; do
+    [ "$SECONDS" -lt "$deadline" ] || { screen >&2; die "timed out waiting for: $1"; }
+    sleep 0.1
+  done
+  sleep 0.4
+}
+
+# shot NAME [trim]: capture the pane with its colours and render it; trim
+# drops the prompt and the empty rows under a shell session's output.
+shot() {
+  local ansi="$work/$1.ansi"
+  # ansinorm: the capture's colours in the ANSI subset freeze draws right.
+  tm capture-pane -t shots -e -p | "$work/bin/ansinorm" >"$ansi"
+  if [ "${2:-}" = trim ]; then
+    awk '{ line[NR] = $0; plain = $0; gsub(/\033\[[0-9;]*m/, "", plain)
+           if (plain !~ /^(\$ *)? *$/) last = NR }
+         END { for (i = 1; i <= last; i++) print line[i] }' "$ansi" >"$ansi.t"
+    mv "$ansi.t" "$ansi"
+  fi
+  # Twice the usual font size at freeze's scale 1 (set by giving --height):
+  # sharp on high-density screens at less than half the bytes of scale 4.
+  # The right padding is larger because freeze places glyphs a little wider
+  # than its width estimate.
+  local rows
+  rows=$(wc -l <"$ansi")
+  "$work/bin/freeze" --language ansi --padding 40,72,40,48 --margin 0 \
+    --border.radius 16 --font.size 28 --line-height 1.25 \
+    --height $((rows * 35 + 90)) \
+    --output "$OUT/$1.png" "$ansi" >/dev/null
+  chmod 644 "$OUT/$1.png" # freeze writes 0600
+  say "wrote $OUT/$1.png"
+}
+
+# 1. The access patterns, each run once: one request apiece, and its cost.
+type_line clear
+sleep 0.3
+type_line 'dynascope patterns check'
+wait_for 'patterns, each one request.'
+shot patterns trim
+
+# 2. The keys: CUST#42 as entity types (ORDER#, PROFILE) and its items.
+type_line "clear; dynascope --table App --pk 'CUST#42'"
+wait_for '= PROFILE'
+wait_for ' RCU table'
+shot partition
+
+# 3. The access patterns of dynascope.yaml, listed in the UI.
+keys a
+wait_for 'Access patterns · '
+shot patterns-view
+keys q
+wait_for '= PROFILE'
+
+# 4. The latest order: ORDER, newest first, Limit 1 — one item, 0.5 RCU.
+keys j
+wait_for 'to   ORDER#2025-03-01#A17'
+keys Enter
+wait_for 'begins_with(SK, "ORDER#")          fwd'
+keys r
+wait_for 'ScanIndexForward=false'
+keys l
+wait_for 'apply Limit'
+keys 1 Enter
+wait_for 'Limit=1 '
+shot latest-order
+
+# 5. The large customer CUST#7: the first 1 MB page against skip-scan.
+keys p
+wait_for 'open partition'
+keys C-u
+tm send-keys -t shots -l 'CUST#7'
+keys Enter
+wait_for 'PK = "CUST#7"   ScanIndexForward'
+wait_for 'loaded ─'
+wait_for '= PROFILE' # skip-scan has found the last entity type
+shot big-customer
+
+# 6. The session's request log: what each of those requests cost.
+keys L
+wait_for 'requests · '
+shot requests
+keys q
+wait_for 'loaded ─'
+
+# 7. One of its orders: attributes, the item's size and what reading it costs.
+keys Tab
+sleep 0.3
+keys Enter
+wait_for 'Item · '
+shot item
+
+keys C-c
+say "done: $(ls "$OUT"/*.png | tr '\n' ' ')"

@@ -1,0 +1,246 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+)
+
+// The code view: the one request, as the aws CLI, Python boto3 and Go would
+// send it, ready to copy. Each sends, pages and costs exactly what the UI's
+// request did.
+
+// codeView holds the code of one request in every language.
+type codeView struct {
+	what   string   // the request in DynamoDB's words, sanitised
+	from   string   // where it comes from: "current request", "request 3", "pattern x"
+	code   []string // per language of dynamo.CodeLangs, as generated (copied as is)
+	errs   []string // per language, why there is no code, sanitised
+	tab    int
+	offset int
+	back   overlay // where esc returns
+}
+
+var langNames = map[dynamo.CodeLang]string{
+	dynamo.LangCLI:    "aws CLI",
+	dynamo.LangPython: "Python (boto3)",
+	dynamo.LangGo:     "Go (SDK v2)",
+}
+
+// codeTarget is where the code sends its request: where the UI reads.
+func (m Model) codeTarget() dynamo.CodeTarget {
+	return dynamo.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
+}
+
+// requestCode is a request's code in one language.
+func requestCode(lang dynamo.CodeLang, in reqInput, to dynamo.CodeTarget) (string, error) {
+	switch {
+	case in.g != nil:
+		return dynamo.GetItemCode(lang, in.table, *in.g, to)
+	case in.q != nil:
+		return dynamo.QueryCode(lang, in.ks, *in.q, to)
+	}
+	return "", fmt.Errorf("no code for this request")
+}
+
+// describeInput is a request in DynamoDB's words, for the code view's title.
+func describeInput(in reqInput) string {
+	switch {
+	case in.g != nil:
+		b, err := dynamo.BuildGetItem(in.table, *in.g)
+		if err != nil {
+			return err.Error()
+		}
+		return "GetItem " + b.KeyCondition
+	case in.q != nil:
+		b, err := dynamo.BuildQuery(in.ks, *in.q)
+		if err != nil {
+			return err.Error()
+		}
+		s := "Query " + b.KeyCondition
+		if _, short := queryOptions(*in.q); short != "" {
+			s += " · " + short
+		}
+		if in.q.CountOnly {
+			s += " · Select=COUNT"
+		}
+		if in.q.StartKey != nil {
+			s += " · from its ExclusiveStartKey"
+		}
+		return s
+	}
+	return ""
+}
+
+// openCode shows the code of a request; esc goes back to overlay back.
+func (m Model) openCode(in reqInput, from string, back overlay) Model {
+	to := m.codeTarget()
+	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from), back: back}
+	for _, l := range dynamo.CodeLangs {
+		code, err := requestCode(l, in, to)
+		errText := ""
+		if err != nil {
+			errText = Sanitize(err.Error())
+		}
+		c.code = append(c.code, code)
+		c.errs = append(c.errs, errText)
+	}
+	if m.overlay == overlayCode {
+		c.tab = m.code.tab
+	}
+	c.tab = clamp(c.tab, 0, len(c.code)-1)
+	m.code = c
+	m.overlay = overlayCode
+	m.status.info = ""
+	return m
+}
+
+// currentInput is the request the query line shows, as the log would keep it.
+func (m Model) currentInput() reqInput {
+	if m.get != nil {
+		return m.getInput(*m.get)
+	}
+	q := m.q
+	q.StartKey = nil
+	return m.queryInput(q)
+}
+
+// codeCurrent opens the code of the current request.
+func (m Model) codeCurrent() Model {
+	if m.q.PK == "" {
+		return m
+	}
+	return m.openCode(m.currentInput(), "the current request", overlayNone)
+}
+
+// codeLogged opens the code of the request selected in the log. The
+// skip-scan's steps are known by their record only.
+func (m Model) codeLogged() Model {
+	i := m.log.cursor
+	if i < 0 || i >= len(m.log.reqs) {
+		return m
+	}
+	in := m.log.ins[i]
+	if in.q == nil && in.g == nil {
+		if m.log.kinds[i] == "skip-scan" {
+			m.status.info = "that is a step of dynascope's skip-scan (a Limit 1 query); C shows the code of the requests you ran"
+		} else {
+			m.status.info = "no code for that request: it was sent on a table no longer open"
+		}
+		return m
+	}
+	return m.openCode(in, fmt.Sprintf("request %d of the log", i+1), overlayLog)
+}
+
+// lines is the code of the tab shown, sanitised and wrapped to w cells.
+func (c codeView) lines(st styles, w int) []string {
+	if c.tab >= len(c.code) {
+		return nil
+	}
+	if c.errs[c.tab] != "" {
+		return []string{" " + st.err.Render(c.errs[c.tab])}
+	}
+	var out []string
+	// The first column is a gutter: ↪ marks a line the screen had to wrap.
+	for _, l := range strings.Split(strings.TrimRight(c.code[c.tab], "\n"), "\n") {
+		l = strings.ReplaceAll(l, "\t", "    ") // shown as spaces; copied as generated
+		for i, wl := range strings.Split(ansi.Hardwrap(Sanitize(l), max(1, w-1), true), "\n") {
+			gutter := " "
+			if i > 0 {
+				gutter = st.faint.Render("↪")
+			}
+			out = append(out, gutter+st.text.Render(wl))
+		}
+	}
+	return out
+}
+
+// whatLines says which request the code sends, in at most two lines of w cells.
+func (c codeView) whatLines(w int) []string {
+	lines := wrapText("sends the one request: "+c.what, w)
+	if len(lines) > 2 {
+		lines = lines[:2]
+		lines[1] = trunc(lines[1]+" …", w)
+	}
+	return lines
+}
+
+// chrome is the lines of the code box that are not code, for a box w wide.
+func (c codeView) chrome(w int) int { return 4 + len(c.whatLines(w-4)) }
+
+func (c codeView) scroll(delta, h, n int) codeView {
+	c.offset = clamp(c.offset+delta, 0, max(0, n-h))
+	return c
+}
+
+func (m Model) codeKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+	lay := m.layout()
+	h := max(1, lay.bodyH-m.code.chrome(lay.w))
+	n := len(m.code.lines(m.st, lay.w-2))
+	switch {
+	case key.Matches(msg, km.Up):
+		m.code = m.code.scroll(-1, h, n)
+	case key.Matches(msg, km.Down):
+		m.code = m.code.scroll(1, h, n)
+	case key.Matches(msg, km.PageUp):
+		m.code = m.code.scroll(-h, h, n)
+	case key.Matches(msg, km.PageDown):
+		m.code = m.code.scroll(h, h, n)
+	case key.Matches(msg, km.Top):
+		m.code = m.code.scroll(-1<<30, h, n)
+	case key.Matches(msg, km.Bottom):
+		m.code = m.code.scroll(1<<30, h, n)
+	case key.Matches(msg, km.NextTab):
+		m.code.tab, m.code.offset = (m.code.tab+1)%len(m.code.code), 0
+	case key.Matches(msg, km.PrevTab):
+		m.code.tab, m.code.offset = (m.code.tab+len(m.code.code)-1)%len(m.code.code), 0
+	case key.Matches(msg, km.CopyCode):
+		if m.code.errs[m.code.tab] != "" {
+			return m, nil
+		}
+		code := m.code.code[m.code.tab]
+		lang := langNames[dynamo.CodeLangs[m.code.tab]]
+		m.status.err = ""
+		m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
+		return m, m.clip(code)
+	case key.Matches(msg, km.Back, km.Cancel):
+		m.overlay = m.code.back
+	}
+	return m, nil
+}
+
+// codeBox draws the tabs, what the request is, and the code.
+func (m Model) codeBox(w, h int) string {
+	st := m.st
+	inner := w - 2
+	var tabs []string
+	for i, l := range dynamo.CodeLangs {
+		name := " " + langNames[l] + " "
+		if i == m.code.tab {
+			tabs = append(tabs, st.sel.Render(name))
+		} else {
+			tabs = append(tabs, st.muted.Render(name))
+		}
+	}
+	lines := []string{" " + strings.Join(tabs, st.faint.Render("│"))}
+	for _, l := range m.code.whatLines(w - 4) {
+		lines = append(lines, " "+st.muted.Render(l))
+	}
+	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	code := m.code.lines(st, inner)
+	shown := max(1, h-m.code.chrome(w))
+	off := clamp(m.code.offset, 0, max(0, len(code)-shown))
+	for i := off; i < len(code) && i < off+shown; i++ {
+		lines = append(lines, code[i])
+	}
+	title := "Code · " + m.code.from
+	if len(code) > shown {
+		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(code), off+shown), len(code))
+	}
+	return box(st, title, lines, w, h, true)
+}

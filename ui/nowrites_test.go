@@ -1,0 +1,220 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/dynamo/dynamotest"
+)
+
+// exploreOps are the only operations the UI may send: the least-privilege
+// policy in the README allows exactly these. (The CLI half of this proof is
+// nowrites_test.go at the root.)
+var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"}
+
+// demoTable seeds the demo data set into a table of its own, removed when
+// the test ends.
+func demoTable(t *testing.T) (table, endpoint string) {
+	t.Helper()
+	api := dynamotest.SDK(t)
+	endpoint = dynamotest.Endpoint(t)
+	table = dynamotest.UniqueName("ui-demo")
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		_, _ = api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+	})
+	if _, err := dynamo.EnsureTable(ctx, api, dynamo.DemoTableSpec(table)); err != nil {
+		t.Fatalf("create the demo table: %v", err)
+	}
+	if _, err := dynamo.Seed(ctx, api, table, dynamo.DemoItems(), dynamo.SeedOptions{}); err != nil {
+		t.Fatalf("seed the demo table: %v", err)
+	}
+	return table, endpoint
+}
+
+// files lists the files under dirs with their contents.
+func files(t *testing.T, dirs ...string) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	for _, d := range dirs {
+		err := filepath.WalkDir(d, func(p string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			out[p] = string(b)
+			return err
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// Every action of the UI, driven through Update with the real client and a
+// recording proxy in front of DynamoDB Local: nothing but reads reaches
+// DynamoDB. Saving a pattern writes the patterns file, and only that file
+// (besides the partition history dynascope keeps in its own folder).
+func TestUINeverWrites(t *testing.T) {
+	table, ep := demoTable(t)
+	p := dynamotest.StartProxy(t, ep)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	set, patternsPath := demoPatterns(t)
+	patternsDir, configDir := filepath.Dir(patternsPath), t.TempDir()
+	before := files(t, patternsDir, configDir)
+
+	hs := newHarnessOn(t, Options{Store: client, Region: "us-east-1", Endpoint: p.URL, ConfigDir: configDir,
+		Patterns: set, PatternsPath: patternsPath}, 120, 35)
+	queries := func() int { return p.Count("Query") }
+
+	// The table picker: listed, described, filtered, opened.
+	hs.contains("Tables · ")
+	hs.typeText(table)
+	hs.contains(table, "PK S / SK S", "GSI1 GSI")
+	hs.keys("enter")
+	hs.contains("Open a partition")
+	// The partition prompt: CUST#42 fits one page, so opening it is one Query.
+	hs.typeText("CUST#42")
+	q0 := queries()
+	hs.keys("enter")
+	if n := queries() - q0; n != 1 {
+		t.Errorf("opening CUST#42 sent %d queries, want 1", n)
+	}
+	hs.contains("Entity types · 2", "Items · 3 loaded", "1 page holds it all:")
+	// History: back to the prompt, up for the last partition, open it again.
+	hs.keys("p", "ctrl+u", "up")
+	hs.contains("opened before", "CUST#42")
+	hs.keys("enter")
+	// An entity type, then the sort-key condition with each operator.
+	hs.keys("j", "enter")
+	hs.contains(`begins_with(SK, "ORDER#")`, "Items · 2 loaded")
+	for _, cond := range []string{`= PROFILE`, `< ORDER$`, `<= ORDER$`, `> ORDER#`, `>= ORDER$`, `between "ORDER#" and "ORDER$"`, `begins_with ORDER#`} {
+		hs.keys("e", "ctrl+u")
+		hs.typeText(cond)
+		hs.keys("enter")
+		hs.lacks("✗")
+	}
+	// Reverse, Limit, the next page, consistent reads on and off.
+	hs.keys("r", "l", "1", "enter")
+	hs.contains("ScanIndexForward=false  Limit=1", "Items · 1+ loaded", "ORDER#2025-03-01#A17")
+	hs.keys("n")
+	hs.contains("Items · 2", "page 2")
+	hs.keys("c")
+	hs.contains("ConsistentRead=true")
+	hs.keys("c")
+	// The item: detail, every view, copies (OSC 52 writes to the terminal only).
+	hs.keys("tab", "enter", "t", "t", "t", "y", "Y", "q")
+	hs.contains("copied the request")
+	// The local filter.
+	hs.keys("/")
+	hs.typeText("A17")
+	hs.keys("enter", "esc")
+	// The request log and the code of a request in it, every language copied.
+	hs.keys("L", "k", "C")
+	hs.contains("Code · request")
+	hs.keys("y", "tab", "y", "tab", "y", "esc", "q")
+	// Count a type, announced then confirmed.
+	hs.keys("tab", "g", "j", "#", "y")
+	hs.contains("ORDER 2 — counted in 1 request")
+	// The index switch by hand: GSI1, then back to the table and CUST#42.
+	hs.keys("i", "j", "enter")
+	hs.typeText("WH#2")
+	hs.keys("enter")
+	hs.contains(`GSI1PK = "WH#2"`, "index GSI1")
+	hs.keys("i", "g", "enter", "ctrl+u")
+	hs.typeText("CUST#42")
+	hs.keys("enter")
+	hs.contains("base table", "Items · 3 loaded")
+	// Patterns: the done-when, latest order of customer 42, one request of 0.5 RCU.
+	hs.keys("a", "g", "j", "enter", "enter")
+	if items := hs.m.items.items; len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
+		t.Errorf("latest order gave %d items: %v", len(items), items)
+	}
+	last := hs.m.log.reqs[len(hs.m.log.reqs)-1]
+	if last.Capacity.Total != 0.5 || last.Count != 1 || last.Limit != 1 || last.Forward {
+		t.Errorf("latest order's request = %+v, want 1 item, newest first, Limit 1, 0.5 RCU", last)
+	}
+	hs.contains(`pattern "latest order": 1 item in 1 request, 0.5 RCU`)
+	// A GetItem pattern, its code from the list, and a pattern through GSI1.
+	choosePattern(hs, "customer profile")
+	hs.keys("C", "tab", "y", "esc", "enter", "enter")
+	hs.contains(`GetItem PK = "CUST#42" AND SK = "PROFILE"`, "Items · 1 loaded")
+	choosePattern(hs, "open orders for a warehouse")
+	hs.keys("enter", "enter")
+	hs.contains("index GSI1", `GSI1PK = "WH#1"`)
+	hs.lacks("✗")
+	// The current request's code, then saving it as a pattern.
+	hs.keys("C", "y", "esc", "S")
+	hs.typeText("warehouse 1 queue")
+	hs.keys("enter")
+	hs.contains(`saved pattern "warehouse 1 queue"`)
+	// A partition bigger than a page: the skip-scan, then the next page.
+	hs.keys("i", "g", "enter", "ctrl+u")
+	hs.typeText("CUST#7")
+	hs.keys("enter")
+	hs.contains("Items · ", "+ loaded", "skip-scan: ")
+	hs.keys("n")
+	hs.contains("page 2")
+	// Help, and back to the tables.
+	hs.keys("?")
+	hs.contains("Keys for groups")
+	hs.keys("esc", "q")
+	hs.contains("Tables · ")
+
+	// What reached DynamoDB: reads only.
+	seen := map[string]int{}
+	for _, c := range p.Calls() {
+		seen[c.Op]++
+		if !slices.Contains(exploreOps, c.Op) || c.Write {
+			t.Errorf("the UI sent %s (call %d)", c.Op, c.Seq)
+		}
+	}
+	if w := p.Writes(); len(w) > 0 {
+		t.Errorf("writes: %+v", w)
+	}
+	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem"} {
+		if seen[op] == 0 {
+			t.Errorf("no %s went through the proxy; saw %v", op, seen)
+		}
+	}
+	// What changed on disk: the patterns file, by the one pattern appended,
+	// and the partition history in dynascope's own folder.
+	after := files(t, patternsDir, configDir)
+	for path, text := range after {
+		old, existed := before[path]
+		switch {
+		case path == patternsPath:
+			if !strings.HasPrefix(text, old) || !strings.Contains(text[len(old):], "- name: warehouse 1 queue") {
+				t.Errorf("the patterns file changed other than by the pattern saved:\n%s", text[min(len(old), len(text)):])
+			}
+		case strings.HasPrefix(path, filepath.Join(configDir, "history")+string(filepath.Separator)):
+		case !existed || old != text:
+			t.Errorf("the UI wrote %s", path)
+		}
+	}
+	if saved, err := config.LoadPatterns(patternsPath); err != nil || len(saved.Patterns) != len(set.Patterns)+1 {
+		t.Errorf("the saved file reads back as %v, %v", saved, err)
+	}
+	t.Logf("operations: %v; %s", seen, fmt.Sprintf("Σ %s RCU", fmtRCU(hs.m.log.total.Total)))
+}

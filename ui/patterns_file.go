@@ -1,0 +1,26 @@
+package ui
+
+import (
+	"errors"
+	"os"
+
+	"dynascope/config"
+)
+
+// LoadPatterns reads the patterns file the UI lists and saves to, and
+// returns it with the path S saves to. A file named on the command line
+// (given) that does not exist yet is an empty list, created by the first
+// save; the default file, when missing, is no file at all (nil, ""). A file
+// that does not read is an error sentence naming its line.
+func LoadPatterns(path string, given bool) (*config.PatternSet, string, error) {
+	set, err := config.LoadPatterns(path)
+	switch {
+	case err == nil:
+		return set, path, nil
+	case !errors.Is(err, os.ErrNotExist):
+		return nil, "", err
+	case given:
+		return &config.PatternSet{Path: path}, path, nil
+	}
+	return nil, "", nil
+}
