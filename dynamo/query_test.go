@@ -172,3 +172,42 @@ func TestCapacityAdd(t *testing.T) {
 		t.Error("Add changed its argument")
 	}
 }
+
+// FuzzKeyValue: typed key parsing never panics, accepts exactly what fits the
+// type, and keeps the value exactly.
+func FuzzKeyValue(f *testing.F) {
+	for _, s := range []string{"42", "-1.5e10", "CUST#42", "", "AQID", "1e126", "NaN", "\x1b]52;c;AA==\x07", "12345678901234567890123456789012345678"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		for _, typ := range []string{"S", "N", "B"} {
+			av, err := KeyValue(KeyAttr{Name: "k", Type: typ}, "sort key", text)
+			if err != nil {
+				var ue *UserError
+				if !errors.As(err, &ue) || strings.Contains(ue.Msg, "\n") {
+					t.Fatalf("%s %q: error is not one sentence: %v", typ, text, err)
+				}
+				continue
+			}
+			switch v := av.(type) {
+			case *types.AttributeValueMemberS:
+				if typ != "S" || v.Value != text || text == "" {
+					t.Fatalf("S %q became %q", text, v.Value)
+				}
+			case *types.AttributeValueMemberN:
+				if typ != "N" || !numberRE.MatchString(v.Value) || significantDigits(v.Value) > 38 || v.Value != strings.TrimSpace(text) {
+					t.Fatalf("N %q became %q", text, v.Value)
+				}
+			case *types.AttributeValueMemberB:
+				if typ != "B" || len(v.Value) == 0 || KeyString(v) != strings.TrimSpace(text) && KeyString(v) != text {
+					// base64 may be given unpadded-equivalent only if it decodes; re-encoding must decode to the same bytes
+					if b, err := KeyValue(KeyAttr{Name: "k", Type: "B"}, "sort key", KeyString(v)); err != nil || string(b.(*types.AttributeValueMemberB).Value) != string(v.Value) {
+						t.Fatalf("B %q did not round-trip", text)
+					}
+				}
+			default:
+				t.Fatalf("%s %q: unexpected %T", typ, text, av)
+			}
+		}
+	})
+}
