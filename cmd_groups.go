@@ -48,7 +48,7 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	t, err := client.DescribeTable(ctx, conn.Table)
+	t, err := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
 	if err != nil {
 		return err
 	}

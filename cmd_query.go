@@ -104,18 +104,26 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		return err
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
-	if t, err := client.DescribeTable(ctx, q.Table); err == nil {
-		res.KeyNames = keyNames(t, q.Index)
-	}
 	format, streaming, _ := exportFormat(*output, *ddbJSON)
 	var exp *exporter
-	if streaming {
-		if exp, err = newExporter(stdout, stderr, format, q.Table, res.KeyNames); err != nil {
-			return err
-		}
-	}
 	for {
 		page, err := client.Query(ctx, q)
+		if len(res.Requests) == 0 {
+			// The key names, after the first page rather than before it:
+			// no DescribeTable when the keys are cached, and the keys the
+			// query was built from when the cached ones were out of date.
+			if err == nil {
+				if t, kerr := client.TableKeys(ctx, q.Table); kerr == nil {
+					res.KeyNames = keyNames(t, q.Index)
+				}
+			}
+			if streaming {
+				var eerr error
+				if exp, eerr = newExporter(stdout, stderr, format, q.Table, res.KeyNames); eerr != nil {
+					return eerr
+				}
+			}
+		}
 		if err != nil {
 			if exp != nil {
 				return exp.close(err)
@@ -173,14 +181,23 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 	if err != nil {
 		return err
 	}
-	t, err := client.DescribeTable(ctx, conn.Table)
+	if *sk == "" {
+		// Right only for a table without a sort key. DescribeTable, not
+		// the schema cache, decides: a refusal must not rest on keys that
+		// may be out of date.
+		t, err := client.DescribeTable(ctx, conn.Table)
+		if err != nil {
+			return err
+		}
+		if t.SK != nil {
+			return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
+		}
+	}
+	page, err := client.GetItem(ctx, dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent})
 	if err != nil {
 		return err
 	}
-	if t.SK != nil && *sk == "" {
-		return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
-	}
-	page, err := client.GetItem(ctx, dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent})
+	t, err := client.TableKeys(ctx, conn.Table) // the keys GetItem was built from
 	if err != nil {
 		return err
 	}

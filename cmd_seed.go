@@ -45,11 +45,11 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		if err != nil {
 			return err
 		}
-		client, err := connect(ctx, conn)
+		w, err := connectWriter(ctx, conn)
 		if err != nil {
 			return err
 		}
-		return seedWorkbench(ctx, client, tables, *force, stdout)
+		return seedWorkbench(ctx, w, tables, *force, stdout)
 	}
 	if conn.Table == "" && *demo {
 		conn.Table = dynamo.DemoTable
@@ -57,7 +57,7 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	if err := conn.RequireTable("seed"); err != nil {
 		return usageError{err.Error()}
 	}
-	client, err := connect(ctx, conn)
+	w, err := connectWriter(ctx, conn)
 	if err != nil {
 		return err
 	}
@@ -78,20 +78,30 @@ func cmdSeed(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		spec = dynamo.TableSpec{Name: conn.Table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 		// A file goes into an existing table as it is keyed; only a missing
 		// table is created, with the generic single-table keys.
-		if t, err := client.DescribeTable(ctx, conn.Table); err == nil {
+		if t, err := dynamo.Describe(ctx, w, conn.Table); err == nil {
 			spec = dynamo.TableSpec{Name: t.Name, PK: t.PK, SK: t.SK}
 		}
 	}
-	return seedInto(ctx, client, spec, items, *force, stdout)
+	return seedInto(ctx, w, spec, items, *force, stdout)
 }
 
-func seedInto(ctx context.Context, client *dynamo.Client, spec dynamo.TableSpec, items []dynamo.Item, force bool, out io.Writer) error {
+// connectWriter builds the write-capable client of seeding, from the same
+// connection settings as connect; nothing else in dynascope asks for one.
+func connectWriter(ctx context.Context, c *config.Connection) (dynamo.WriteAPI, error) {
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	return dynamo.ConnectWriter(ctx, o)
+}
+
+func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, items []dynamo.Item, force bool, out io.Writer) error {
 	began := time.Now()
-	created, err := dynamo.EnsureTable(ctx, client.SDK(), spec)
+	created, err := dynamo.EnsureTable(ctx, w, spec)
 	if err != nil {
 		return err
 	}
-	res, err := dynamo.Seed(ctx, client.SDK(), spec.Name, items, dynamo.SeedOptions{Force: force || created})
+	res, err := dynamo.Seed(ctx, w, spec.Name, items, dynamo.SeedOptions{Force: force || created})
 	if err != nil {
 		return err
 	}
@@ -139,9 +149,9 @@ func pickTables(m dynamo.WorkbenchModel, only, prefix string) ([]dynamo.Workbenc
 
 // seedWorkbench creates each table with its indexes, loads its items, and
 // says which entity types the facets name.
-func seedWorkbench(ctx context.Context, client *dynamo.Client, tables []dynamo.WorkbenchTable, force bool, out io.Writer) error {
+func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []dynamo.WorkbenchTable, force bool, out io.Writer) error {
 	for _, t := range tables {
-		if err := seedInto(ctx, client, t.Spec, t.Items, force, out); err != nil {
+		if err := seedInto(ctx, w, t.Spec, t.Items, force, out); err != nil {
 			return err
 		}
 		var facets []string
@@ -207,12 +217,16 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 	}
 	defer engine.Stop()
 	conn.Endpoint = engine.Endpoint
+	w, err := connectWriter(ctx, conn)
+	if err != nil {
+		return err
+	}
 	if *workbench != "" {
-		client, err := connect(ctx, conn)
-		if err != nil {
+		if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
 			return err
 		}
-		if err := seedWorkbench(ctx, client, model.Tables, false, stderr); err != nil {
+		client, err := connect(ctx, conn)
+		if err != nil {
 			return err
 		}
 		t := model.Tables[0]
@@ -222,16 +236,17 @@ func cmdDemo(ctx context.Context, args []string, stdout, stderr io.Writer) error
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 			Region: client.Region(), Endpoint: client.Endpoint(),
+			EntityNames: t.EntityNames(),
 		})
 	}
 	if conn.Table == "" {
 		conn.Table = dynamo.DemoTable
 	}
-	client, err := connect(ctx, conn)
-	if err != nil {
+	if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
 		return err
 	}
-	if err := seedInto(ctx, client, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
+	client, err := connect(ctx, conn)
+	if err != nil {
 		return err
 	}
 	return ui.Run(ctx, ui.Options{

@@ -152,9 +152,14 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	// connect has read the settings file and refused a broken one.
+	settings, err := config.LoadSettings()
+	if err != nil {
+		return err
+	}
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, Index: *index, PK: *pk,
 		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-		Patterns: set, PatternsPath: setPath,
+		Patterns: set, PatternsPath: setPath, Settings: settings,
 	})
 }

@@ -48,10 +48,19 @@ func seededDemo(t *testing.T) (table, endpoint string) {
 }
 
 // TestMain removes the shared demo table after all tests of the package.
+// The commands' schema cache goes to a directory of the run's own: it
+// starts empty, and the tests' tables do not land in the user's cache.
 func TestMain(m *testing.M) {
+	cache, err := os.MkdirTemp("", "dynascope-test-cache-")
+	if err == nil {
+		os.Setenv("XDG_CACHE_HOME", cache)
+	}
 	code := m.Run()
 	if demoTable != "" {
 		deleteTables(demoTable)
+	}
+	if cache != "" {
+		os.RemoveAll(cache)
 	}
 	os.Exit(code)
 }

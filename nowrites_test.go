@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"reflect"
 	"slices"
@@ -212,4 +213,86 @@ func TestReadOnlyClientType(t *testing.T) {
 	if !ok || field.Type != apiType {
 		t.Errorf("dynamo.Client explores through %v, not dynamo.API", field.Type)
 	}
+
+	// No other field may hold a way around API either: neither the SDK
+	// client (as Client.SDK once handed out), nor WriteAPI, nor a function
+	// returning one, nor an empty interface that could hold anything, at
+	// any depth. The writes of seeding come from dynamo.ConnectWriter alone.
+	beyond := beyondExploring()
+	client := reflect.TypeOf(dynamo.Client{})
+	for i := range client.NumField() {
+		f := client.Field(i)
+		if why := reachesBeyond(f.Type, beyond, map[reflect.Type]bool{}); why != "" {
+			t.Errorf("dynamo.Client.%s (%v) can hold a writer: %s", f.Name, f.Type, why)
+		}
+	}
+	// The check itself must see the ways around: otherwise the loop above
+	// proves nothing.
+	for _, bad := range []any{
+		(*dynamodb.Client)(nil),
+		(*dynamo.WriteAPI)(nil),
+		struct{ sdk func() *dynamodb.Client }{},
+		map[string][]struct{ x any }{},
+	} {
+		if reachesBeyond(reflect.TypeOf(bad), beyond, map[reflect.Type]bool{}) == "" {
+			t.Errorf("the field check misses %T", bad)
+		}
+	}
+}
+
+// beyondExploring names the SDK operations exploring must not reach: every
+// method of the SDK client but the reads of exploreOps.
+func beyondExploring() map[string]bool {
+	ops := map[string]bool{}
+	sdk := reflect.TypeOf((*dynamodb.Client)(nil))
+	for i := range sdk.NumMethod() {
+		if name := sdk.Method(i).Name; name != "Options" && !slices.Contains(exploreOps, name) {
+			ops[name] = true
+		}
+	}
+	return ops
+}
+
+// reachesBeyond says how a value of type t could lead to an operation
+// beyond exploring, or "" when it cannot.
+func reachesBeyond(t reflect.Type, beyond map[string]bool, seen map[reflect.Type]bool) string {
+	if seen[t] {
+		return ""
+	}
+	seen[t] = true
+	for _, mt := range []reflect.Type{t, reflect.PointerTo(t)} {
+		for i := range mt.NumMethod() {
+			if beyond[mt.Method(i).Name] {
+				return fmt.Sprintf("%v has %s", t, mt.Method(i).Name)
+			}
+		}
+	}
+	var inner []reflect.Type
+	switch t.Kind() {
+	case reflect.Interface:
+		if t.NumMethod() == 0 {
+			return fmt.Sprintf("%v holds any value", t)
+		}
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		inner = append(inner, t.Elem())
+	case reflect.Map:
+		inner = append(inner, t.Key(), t.Elem())
+	case reflect.Struct:
+		for i := range t.NumField() {
+			inner = append(inner, t.Field(i).Type)
+		}
+	case reflect.Func:
+		for i := range t.NumIn() {
+			inner = append(inner, t.In(i))
+		}
+		for i := range t.NumOut() {
+			inner = append(inner, t.Out(i))
+		}
+	}
+	for _, in := range inner {
+		if why := reachesBeyond(in, beyond, seen); why != "" {
+			return why
+		}
+	}
+	return ""
 }

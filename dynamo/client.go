@@ -27,7 +27,8 @@ type API interface {
 	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 }
 
-// WriteAPI adds the two writes that seeding needs. Only Seed takes it.
+// WriteAPI adds the two writes that seeding needs. Only seeding takes it,
+// and only ConnectWriter (or a test's raw SDK client) provides it.
 type WriteAPI interface {
 	API
 	CreateTable(ctx context.Context, in *dynamodb.CreateTableInput, optFns ...func(*dynamodb.Options)) (*dynamodb.CreateTableOutput, error)
@@ -49,18 +50,28 @@ type Options struct {
 	Endpoint    string        // e.g. http://127.0.0.1:8000; "" for AWS
 	Timeout     time.Duration // per call; DefaultTimeout when zero
 	MaxAttempts int           // tries per request; AWS_MAX_ATTEMPTS, else DefaultMaxAttempts, when zero
+
+	// SchemaCacheDir is where key schemas are kept between runs, so that a
+	// query needs no DescribeTable first; "" means DefaultSchemaCacheDir()
+	// for Connect and no cache for NewWithAPI.
+	SchemaCacheDir string
+	// NoSchemaCache turns the schema cache off: every run asks DynamoDB.
+	NoSchemaCache bool
 }
 
 // Client is the read-only DynamoDB client of dynascope. It records every
-// request it sends and caches table descriptions.
+// request it sends and caches table descriptions. It holds nothing that can
+// write: the writes of seeding go through a separate client (ConnectWriter),
+// and TestReadOnlyClientType checks every field.
 type Client struct {
 	api     API
-	sdk     *dynamodb.Client // nil when built over a plain API
 	opts    Options
 	region  string
 	seq     atomic.Int64
 	mu      sync.Mutex
-	tables  map[string]Table
+	tables  map[string]Table // DescribeTable's answers in this session
+	keys    map[string]Table // key schemas read from the schema cache, not yet confirmed by DynamoDB
+	schemas *schemaCache     // schemacache.go; nil when off
 	observe func(Request)
 	retries *retryHook // retry.go
 }
@@ -68,6 +79,38 @@ type Client struct {
 // Connect loads the AWS configuration the way the AWS CLI does (flags over
 // environment over shared config) and builds a client. It makes no request.
 func Connect(ctx context.Context, o Options) (*Client, error) {
+	sdk, cfg, err := connectSDK(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	c := NewWithAPI(sdk.api, o)
+	c.retries = sdk.retries
+	c.region = cfg.Region
+	c.schemas = newSchemaCache(o, cfg.Region)
+	return c, nil
+}
+
+// ConnectWriter builds the client that seeding writes through, from the same
+// configuration as Connect. It is kept apart from Client so that nothing
+// holding the explorer's client can write; only seed and demo call it.
+func ConnectWriter(ctx context.Context, o Options) (WriteAPI, error) {
+	sdk, _, err := connectSDK(ctx, &o)
+	if err != nil {
+		return nil, err
+	}
+	return sdk.api, nil
+}
+
+// sdkClient is an SDK client with the retry policy installed in it.
+type sdkClient struct {
+	api     *dynamodb.Client
+	retries *retryHook
+}
+
+// connectSDK is the configuration loading shared by Connect and
+// ConnectWriter. It completes o: the time-out, and the endpoint when the
+// SDK's own variables set one.
+func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
@@ -90,7 +133,7 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 	}
 	cfg, err := awsconfig.LoadDefaultConfig(ctx, loads...)
 	if err != nil {
-		return nil, explainConfig(err, o.Profile)
+		return sdkClient{}, cfg, explainConfig(err, o.Profile)
 	}
 	if o.Endpoint == "" {
 		// The SDK's own service endpoint variables are honoured by the client;
@@ -108,32 +151,32 @@ func Connect(ctx context.Context, o Options) (*Client, error) {
 	}
 	cfg.Credentials = rememberSecrets(cfg.Credentials) // errors.go: Redact knows them
 	if cfg.Region == "" && o.Endpoint == "" {
-		return nil, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
+		return sdkClient{}, cfg, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
 	}
-	retries := newRetryHook(&cfg, o) // retry.go: the retryer and its observers
-	sdk := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
-		if o.Endpoint != "" {
-			do.BaseEndpoint = aws.String(o.Endpoint)
+	retries := newRetryHook(&cfg, *o) // retry.go: the retryer and its observers
+	endpoint := o.Endpoint
+	api := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+		if endpoint != "" {
+			do.BaseEndpoint = aws.String(endpoint)
 		}
 		retries.install(do)
 	})
-	c := NewWithAPI(sdk, o)
-	c.sdk = sdk
-	c.retries = retries
-	c.region = cfg.Region
-	return c, nil
+	return sdkClient{api: api, retries: retries}, cfg, nil
 }
 
-// NewWithAPI builds a client over any implementation of the SDK calls.
+// NewWithAPI builds a client over any implementation of the SDK calls. It
+// keeps no schema cache unless o.SchemaCacheDir names one: a fake API's
+// tables are no business of the user's cache.
 func NewWithAPI(api API, o Options) *Client {
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
-	return &Client{api: api, opts: o, region: o.Region, tables: map[string]Table{}, retries: &retryHook{maxAttempts: max(o.MaxAttempts, 1)}}
+	c := &Client{api: api, opts: o, region: o.Region, tables: map[string]Table{}, keys: map[string]Table{}, retries: &retryHook{maxAttempts: max(o.MaxAttempts, 1)}}
+	if o.SchemaCacheDir != "" {
+		c.schemas = newSchemaCache(o, o.Region)
+	}
+	return c
 }
-
-// SDK returns the underlying SDK client for the writes of seeding, or nil.
-func (c *Client) SDK() *dynamodb.Client { return c.sdk }
 
 // Region is the region requests go to.
 func (c *Client) Region() string { return c.region }

@@ -31,7 +31,7 @@ func put(t *testing.T, api *dynamodb.Client, table string, items ...dynamo.Item)
 func connect(t *testing.T) (*dynamo.Client, *[]dynamo.Request) {
 	t.Helper()
 	ep := dynamotest.Endpoint(t)
-	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1"})
+	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1", SchemaCacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -137,7 +137,7 @@ func codegenTables(t *testing.T) (api *dynamodb.Client, app, scores string) {
 func TestCodeCLIMatchesDynascope(t *testing.T) {
 	awsCLI(t)
 	_, app, scores := codegenTables(t)
-	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"})
+	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1", SchemaCacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ var skRE = regexp.MustCompile(`["']SK["']: ?["']([^"']*)["']`)
 // return the items dynascope returned.
 func TestCodePythonAndGoRun(t *testing.T) {
 	_, app, _ := codegenTables(t)
-	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"})
+	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1", SchemaCacheDir: t.TempDir()})
 	if err != nil {
 		t.Fatal(err)
 	}

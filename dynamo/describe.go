@@ -37,9 +37,11 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 	}
 }
 
-// DescribeTable returns the table's key schema, indexes, item count and size.
-// Descriptions are cached for the life of the client: the key schema cannot
-// change, and counts are DynamoDB's six-hourly estimate anyway.
+// DescribeTable returns the table's key schema, indexes, item count and size,
+// as DynamoDB reports them: unlike TableKeys it never answers from the
+// schema cache. Descriptions are kept for the life of the client: counts
+// are DynamoDB's six-hourly estimate anyway, and a changed key schema is
+// noticed by the requests built from it (keys.go).
 func (c *Client) DescribeTable(ctx context.Context, name string) (Table, error) {
 	c.mu.Lock()
 	t, ok := c.tables[name]
@@ -47,22 +49,34 @@ func (c *Client) DescribeTable(ctx context.Context, name string) (Table, error) 
 	if ok {
 		return t, nil
 	}
+	t, req, err := c.describe(ctx, name)
+	c.record(&req)
+	return t, err
+}
+
+// describe asks DynamoDB for a table's description and keeps it: for the
+// session, and its key schema in the schema cache. The caller records the
+// request, so that it can say why it was sent.
+func (c *Client) describe(ctx context.Context, name string) (Table, Request, error) {
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()
 	began := time.Now()
 	out, err := c.api.DescribeTable(cctx, &dynamodb.DescribeTableInput{TableName: aws.String(name)})
 	req := Request{Operation: "DescribeTable", Table: name, Start: began, Duration: time.Since(began)}
 	if err != nil {
+		if isTableNotFound(err) {
+			c.schemas.forget(name)
+		}
 		req.Err = Explain(err, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
-		c.record(&req)
-		return Table{}, req.Err
+		return Table{}, req, req.Err
 	}
-	c.record(&req)
-	t = tableFromDescription(out.Table)
+	t := tableFromDescription(out.Table)
 	c.mu.Lock()
 	c.tables[name] = t
+	delete(c.keys, name)
 	c.mu.Unlock()
-	return t, nil
+	c.schemas.save(t)
+	return t, req, nil
 }
 
 func tableFromDescription(d *types.TableDescription) Table {

@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"dynascope/keys"
@@ -42,22 +43,34 @@ func (d Discovery) Capacity() Capacity {
 // itself is never read whole. Numeric and binary sort keys have no types: their
 // range (first and last) is reported as one group.
 func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, error) {
-	t, err := c.DescribeTable(ctx, in.Table)
-	if err != nil {
-		return Discovery{}, err
-	}
+	var d Discovery
+	var spent []Request // a first walk's requests, when cached keys sent it astray
+	err := c.withKeys(ctx, in.Table, func(t Table) (doubt, error) {
+		spent = append(spent, d.Requests...)
+		var dt doubt
+		var err error
+		d, dt, err = c.discover(ctx, t, in)
+		return dt, err
+	})
+	d.Requests = append(spent, d.Requests...)
+	return d, err
+}
+
+func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Discovery, doubt, error) {
 	ks, err := t.Schema(in.Index)
 	if err != nil {
-		return Discovery{}, err
+		return Discovery{}, inputDoubt, err
 	}
 	d := Discovery{Delimiter: in.Delimiter}
 	if ks.SK == nil {
 		// Validate the key value all the same: a bad value is an error here too.
-		_, err := BuildQuery(ks, QueryInput{Table: in.Table, Index: in.Index, PK: in.PK})
-		return d, err
+		if _, err := BuildQuery(ks, QueryInput{Table: in.Table, Index: in.Index, PK: in.PK}); err != nil {
+			return d, inputDoubt, err
+		}
+		return d, noDoubt, nil
 	}
 	d.KeyType = ks.SK.Type
-	s := skipScan{c: c, in: in, sk: ks.SK.Name, d: &d}
+	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d}
 	if ks.SK.Type != "S" {
 		err = s.keyRange(ctx)
 	} else if in.Reverse {
@@ -66,34 +79,47 @@ func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, err
 		err = s.forward(ctx)
 	}
 	if err != nil || !in.Count {
-		return d, err
+		return d, s.doubt, err
 	}
 	for i := range d.Groups {
 		n, err := s.count(ctx, d.Groups[i])
 		if err != nil {
-			return d, err
+			return d, s.doubt, err
 		}
 		d.Groups[i].Count = n
 	}
-	return d, nil
+	return d, s.doubt, nil
 }
 
 type skipScan struct {
-	c  *Client
-	in DiscoverInput
-	sk string
-	d  *Discovery
+	c     *Client
+	t     Table // the keys the walk is built from
+	in    DiscoverInput
+	sk    string
+	d     *Discovery
+	doubt doubt // the gravest doubt a request cast on t
+}
+
+// query sends one request of the walk. An answer that does not fit the
+// keys stops the walk: they decide where it goes next.
+func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
+	p, d, err := s.c.query(ctx, s.t, q)
+	if p.Request.Operation != "" {
+		s.d.Requests = append(s.d.Requests, p.Request)
+	}
+	s.doubt = max(s.doubt, d)
+	if err == nil && d == answerDoubt {
+		err = &UserError{Msg: fmt.Sprintf("the keys of table %s changed while dynascope read it; run the request again.", s.in.Table)}
+	}
+	return p, err
 }
 
 // one sends a Limit 1 query and returns the sort key it found, if any.
 func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, bool, error) {
-	p, err := s.c.Query(ctx, QueryInput{
+	p, err := s.query(ctx, QueryInput{
 		Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, SK: cond,
 		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent,
 	})
-	if p.Request.Operation != "" {
-		s.d.Requests = append(s.d.Requests, p.Request)
-	}
 	if err != nil || len(p.Items) == 0 {
 		return "", false, err
 	}
@@ -184,10 +210,7 @@ func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
 	}
 	n := 0
 	for {
-		p, err := s.c.Query(ctx, q)
-		if p.Request.Operation != "" {
-			s.d.Requests = append(s.d.Requests, p.Request)
-		}
+		p, err := s.query(ctx, q)
 		if err != nil {
 			return n, err
 		}

@@ -242,32 +242,45 @@ func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 // DescribeQuery returns the key condition of a query in DynamoDB's words, or
 // why it is not valid, without sending anything.
 func (c *Client) DescribeQuery(ctx context.Context, q QueryInput) (string, error) {
-	t, err := c.DescribeTable(ctx, q.Table)
-	if err != nil {
-		return "", err
-	}
-	ks, err := t.Schema(q.Index)
-	if err != nil {
-		return "", err
-	}
-	b, err := BuildQuery(ks, q)
-	return b.KeyCondition, err
+	var text string
+	err := c.withKeys(ctx, q.Table, func(t Table) (doubt, error) {
+		ks, err := t.Schema(q.Index)
+		if err != nil {
+			return inputDoubt, err
+		}
+		b, err := BuildQuery(ks, q)
+		if err != nil {
+			return inputDoubt, err
+		}
+		text = b.KeyCondition
+		return noDoubt, nil
+	})
+	return text, err
 }
 
 // Query sends one Query request: one page. The returned page carries the
-// request's record even when the request failed.
+// request's record even when the request failed. The key schema comes from
+// TableKeys; when a cached one turns out wrong, the request is sent again
+// once, and both attempts are in the request log.
 func (c *Client) Query(ctx context.Context, q QueryInput) (Page, error) {
-	t, err := c.DescribeTable(ctx, q.Table)
-	if err != nil {
-		return Page{}, err
-	}
+	var p Page
+	err := c.withKeys(ctx, q.Table, func(t Table) (doubt, error) {
+		var d doubt
+		var err error
+		p, d, err = c.query(ctx, t, q)
+		return d, err
+	})
+	return p, err
+}
+
+func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt, error) {
 	ks, err := t.Schema(q.Index)
 	if err != nil {
-		return Page{}, err
+		return Page{}, inputDoubt, err
 	}
 	b, err := BuildQuery(ks, q)
 	if err != nil {
-		return Page{}, err
+		return Page{}, inputDoubt, err
 	}
 	req := Request{
 		Operation: "Query", Table: q.Table, Index: q.Index,
@@ -282,7 +295,7 @@ func (c *Client) Query(ctx context.Context, q QueryInput) (Page, error) {
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("query %s on %s", q.PK, tableAndIndex(q.Table, q.Index)), c.opts.Endpoint)
 		c.record(&req)
-		return Page{Request: req}, req.Err
+		return Page{Request: req}, answerDoubtOf(err), req.Err
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index)
@@ -292,7 +305,11 @@ func (c *Client) Query(ctx context.Context, q QueryInput) (Page, error) {
 	if req.More {
 		p.LastEvaluatedKey = out.LastEvaluatedKey
 	}
-	return p, nil
+	d := noDoubt
+	if len(p.Items) > 0 && !t.fits(q.Index, p.Items[0]) {
+		d = answerDoubt
+	}
+	return p, d, nil
 }
 
 // BuiltGetItem is a validated GetItem: the SDK input and its key in
@@ -330,15 +347,23 @@ func BuildGetItem(t Table, g GetInput) (BuiltGetItem, error) {
 	return BuiltGetItem{Input: in, KeyCondition: text}, nil
 }
 
-// GetItem reads one item by its full primary key.
+// GetItem reads one item by its full primary key, with the key schema
+// from TableKeys as Query does.
 func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
-	t, err := c.DescribeTable(ctx, g.Table)
-	if err != nil {
-		return Page{}, err
-	}
+	var p Page
+	err := c.withKeys(ctx, g.Table, func(t Table) (doubt, error) {
+		var d doubt
+		var err error
+		p, d, err = c.getItem(ctx, t, g)
+		return d, err
+	})
+	return p, err
+}
+
+func (c *Client) getItem(ctx context.Context, t Table, g GetInput) (Page, doubt, error) {
 	b, err := BuildGetItem(t, g)
 	if err != nil {
-		return Page{}, err
+		return Page{}, inputDoubt, err
 	}
 	req := Request{Operation: "GetItem", Table: g.Table, KeyCondition: b.KeyCondition, Forward: true, Consistent: g.Consistent}
 	cctx, cancel := c.withTimeout(ctx)
@@ -349,17 +374,21 @@ func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
 		c.record(&req)
-		return Page{Request: req}, req.Err
+		return Page{Request: req}, answerDoubtOf(err), req.Err
 	}
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
 	p := Page{Request: req}
+	d := noDoubt
 	if len(out.Item) > 0 {
 		p.Items = []Item{out.Item}
 		p.Count, p.ScannedCount = 1, 1
+		if !t.fits("", out.Item) {
+			d = answerDoubt
+		}
 	}
 	p.Request.Count, p.Request.ScannedCount = p.Count, p.ScannedCount
 	c.record(&p.Request)
-	return p, nil
+	return p, d, nil
 }
 
 func tableAndIndex(table, index string) string {

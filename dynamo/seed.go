@@ -56,9 +56,10 @@ func IsEmpty(ctx context.Context, api API, table string) (bool, error) {
 // batchWriteLimit is DynamoDB's limit on requests in one BatchWriteItem.
 const batchWriteLimit = 25
 
-// seedWorkers is how many batches are in flight at once: enough to hide the
-// round trip, few enough not to provoke throttling on a fresh on-demand table.
-const seedWorkers = 4
+// DefaultSeedWorkers is how many batches Seed keeps in flight unless
+// SeedOptions.Workers says otherwise: enough to hide the round trip, few
+// enough not to provoke throttling on a fresh on-demand table.
+const DefaultSeedWorkers = 4
 
 // seedRetryPolicy bounds the retries of unprocessed items.
 type seedRetryPolicy struct {
@@ -73,6 +74,10 @@ var defaultSeedRetry = seedRetryPolicy{attempts: 10, base: 50 * time.Millisecond
 type SeedOptions struct {
 	// Force writes into a table that already holds items.
 	Force bool
+	// Workers is how many BatchWriteItem requests are in flight at once;
+	// DefaultSeedWorkers when zero. More fill a local engine or a
+	// provisioned table faster, and get a fresh on-demand table throttled.
+	Workers int
 	// Progress, when set, is called after each batch with the items written
 	// so far and the total. Calls come from worker goroutines one at a time,
 	// and written never decreases.
@@ -142,7 +147,11 @@ func Seed(ctx context.Context, api WriteAPI, table string, items []Item, o SeedO
 		mu.Unlock()
 		cancel()
 	}
-	for range seedWorkers {
+	workers := o.Workers
+	if workers <= 0 {
+		workers = DefaultSeedWorkers
+	}
+	for range workers {
 		wg.Go(func() {
 			for chunk := range chunks {
 				st, err := writeSeedChunk(ctx, api, table, chunk, o.retry)

@@ -85,6 +85,17 @@ func sdkEndpoint(api API) string {
 	return ""
 }
 
+// Describe is DescribeTable for code that holds an SDK client rather than
+// a Client (seeding, which writes through ConnectWriter's): no request log,
+// no caches.
+func Describe(ctx context.Context, api API, table string) (Table, error) {
+	d, err := describeRaw(ctx, api, table)
+	if err != nil {
+		return Table{}, Explain(err, "describe table "+table, sdkEndpoint(api))
+	}
+	return tableFromDescription(d), nil
+}
+
 func describeRaw(ctx context.Context, api API, table string) (*types.TableDescription, error) {
 	cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
 	defer cancel()

@@ -145,6 +145,9 @@ type Request struct {
 	Duration     time.Duration
 	More         bool  // LastEvaluatedKey was returned
 	Err          error // nil on success
+	// Note says why dynascope sent a request the user did not ask for, such
+	// as the DescribeTable that re-reads a cached key schema; "" otherwise.
+	Note string
 }
 
 // Page is one page of a Query (or the single result of a GetItem).

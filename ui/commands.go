@@ -64,22 +64,40 @@ type tableOpenedMsg struct {
 	err   error
 }
 
+// openTableCmd needs only the key schema, which the client may answer from
+// its cache without a request: the first screen waits on nothing else.
 func openTableCmd(ctx context.Context, s Store, id int, name string) tea.Cmd {
 	return func() tea.Msg {
-		t, err := s.DescribeTable(ctx, name)
+		t, err := s.TableKeys(ctx, name)
 		return tableOpenedMsg{id: id, table: t, err: err}
+	}
+}
+
+// tableStatsMsg answers tableStatsCmd: the table's item count and size.
+type tableStatsMsg struct {
+	table dynamo.Table
+	err   error
+}
+
+// tableStatsCmd asks DescribeTable for the counts and sizes that only the
+// count estimate and the overview show, after the first screen is drawn.
+func tableStatsCmd(ctx context.Context, s Store, name string) tea.Cmd {
+	return func() tea.Msg {
+		t, err := s.DescribeTable(ctx, name)
+		return tableStatsMsg{table: t, err: err}
 	}
 }
 
 // queryDoneMsg answers queryCmd with one page. page.Request is the record of
 // the request even when err is set.
 type queryDoneMsg struct {
-	id     int
-	q      dynamo.QueryInput
-	next   bool // a further page of the results shown, not a new query
-	pageNo int  // which page of its query, when next
-	page   dynamo.Page
-	err    error
+	id      int
+	q       dynamo.QueryInput
+	next    bool // a further page of the results shown, not a new query
+	pageNo  int  // which page of its query, when next
+	refetch bool // a released page read again (itemscap.go)
+	page    dynamo.Page
+	err     error
 }
 
 // queryCmd sends q exactly as the query line shows it: without a Limit when

@@ -35,8 +35,9 @@ func newTypeRow(entity, prefix string) typeRow {
 // query's pages, as they load, give counts. Row 0 is the whole partition.
 type groupsPane struct {
 	types   []typeRow
-	keyType string // the sort key's type; "" without one
-	table   bool   // the base table, where an exact type (PROFILE) is one item
+	keyType string            // the sort key's type; "" without one
+	table   bool              // the base table, where an exact type (PROFILE) is one item
+	names   map[string]string // entity prefix -> a model's facet name (Options.EntityNames)
 
 	pages    int       // pages of the whole-partition query loaded
 	loaded   int       // its items loaded
@@ -321,10 +322,14 @@ func (g groupsPane) countText(row int) string {
 	return "?"
 }
 
-// label is a type's name, with the entity its items' library names when
-// that says something else.
-func (t typeRow) label() string {
+// label is a type's name — the facet name a model gives its prefix, else
+// its entity — with the entity its items' library names when that says
+// something else.
+func (t typeRow) label(names map[string]string) string {
 	name := Sanitize(t.entity)
+	if f := names[t.prefix]; f != "" && t.prefix != "" {
+		name = Sanitize(f)
+	}
 	if t.lib.Library != "" && !t.lib.Agrees(t.entity) {
 		name += " · " + Sanitize(t.lib.Entity)
 	}
@@ -366,7 +371,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			block = st.muted.Inherit(base)
 		} else {
 			t := g.types[row-1]
-			name = t.label()
+			name = t.label(g.names)
 			switch {
 			case t.prefix == "":
 				sub = "all " + Sanitize(t.entity) + " keys"
@@ -376,7 +381,11 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 				sub = Sanitize(t.prefix)
 			}
 			if compact && !t.exactType() && t.prefix != "" {
-				name = sub
+				if f := g.names[t.prefix]; f != "" {
+					name += " " + sub // the facet name, the prefix still in sight
+				} else {
+					name = sub
+				}
 			}
 			block = st.entityStyle(colour(t.entity, t.prefix)).Inherit(base)
 		}

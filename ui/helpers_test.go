@@ -27,6 +27,8 @@ type fakeStore struct {
 	gets      []dynamo.GetInput
 	disc      map[string]cannedDiscovery // by partition key value
 	discCalls []dynamo.DiscoverInput
+	sample    cannedSample // what Sample answers; see overview_test.go
+	samples   []dynamo.SampleInput
 }
 
 type canned struct {
@@ -50,6 +52,11 @@ func (f *fakeStore) DescribeTable(ctx context.Context, name string) (dynamo.Tabl
 		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region."}
 	}
 	return t, nil
+}
+
+// TableKeys answers as DescribeTable does: the fake has no cache to differ.
+func (f *fakeStore) TableKeys(ctx context.Context, name string) (dynamo.Table, error) {
+	return f.DescribeTable(ctx, name)
 }
 
 // Query answers with the next canned page, its request record filled from

@@ -60,6 +60,8 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 		m.prompt = m.prompt.browse(-1)
 	case key.Matches(msg, km.Complete):
 		m.prompt = m.prompt.complete()
+	case key.Matches(msg, km.OverviewCtrl):
+		return m.openOverview(), nil
 	case key.Matches(msg, km.Open):
 		return m.openPartition(m.prompt.input.String())
 	case key.Matches(msg, km.Cancel):
@@ -145,6 +147,7 @@ func (m Model) editText(msg tea.Msg) (tea.Model, tea.Cmd) {
 	m.qline.input, m.qline.err = in, ""
 	if m.qline.edit == editFilter {
 		m.items = m.items.setFilter(in.String())
+		return m.itemsFollowUp()
 	}
 	return m, nil
 }
@@ -249,6 +252,10 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 		return m.openSave(), nil
 	case key.Matches(msg, km.Code):
 		return m.codeCurrent(), nil
+	case key.Matches(msg, km.Overview):
+		return m.openOverview(), nil
+	case key.Matches(msg, km.Export):
+		return m.openExport(), nil
 	case key.Matches(msg, km.Cancel):
 		if m.busy() {
 			counting := m.count.id != 0

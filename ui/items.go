@@ -2,10 +2,10 @@ package ui
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
 )
@@ -17,12 +17,17 @@ type column struct {
 }
 
 // itemsPane shows the loaded items: the sort key first, then the attributes
-// that fit. Items stay raw; only the rows on screen are ever formatted, so a
-// hundred thousand loaded items draw as fast as a hundred.
+// that fit. Items are kept compact (itemStore) and only the rows on screen
+// are decoded and formatted, so a hundred thousand loaded items draw as fast
+// as a hundred. Beyond a cap the pages farthest from the cursor are released
+// and read again when scrolled to (itemscap.go).
 type itemsPane struct {
-	items     []dynamo.Item
-	idx       []int // rows shown when filtering: indices into items
+	store     itemStore
+	idx       []int // rows shown when filtering: indices into the store
 	filter    string
+	needle    []rune // the filter lower-cased
+	fgen      int    // generation of the filter: chunks of an older one are dropped
+	scan      filterScan
 	filtering bool // the filter field has the keyboard
 	input     lineEdit
 	cursor    int
@@ -30,18 +35,22 @@ type itemsPane struct {
 
 	keyName string          // the attribute shown first
 	hide    map[string]bool // key attributes left out of the columns
+	stats   colStats
 	firstW  int
 	cols    []column
+
+	refetching    int // page number being read again, 0 for none
+	refetchFailed int // page number whose re-fetch failed: not retried until the cursor moves to another page
 }
 
-// layoutSample bounds the items looked at to choose columns.
-const layoutSample = 500
+// loaded is the number of items read: rows, released pages included.
+func (p itemsPane) loaded() int { return p.store.total }
 
 func (p itemsPane) rows() int {
 	if p.filter != "" {
 		return len(p.idx)
 	}
-	return len(p.items)
+	return p.store.total
 }
 
 // at maps a row to its item index.
@@ -56,7 +65,7 @@ func (p itemsPane) selected() (dynamo.Item, bool) {
 	if p.cursor < 0 || p.cursor >= p.rows() {
 		return nil, false
 	}
-	return p.items[p.at(p.cursor)], true
+	return p.store.item(p.at(p.cursor))
 }
 
 // setSchema names the key attributes: the sort key leads each row, and the
@@ -71,182 +80,54 @@ func (p itemsPane) setSchema(ks dynamo.KeySchema) itemsPane {
 	return p
 }
 
+// setItems shows new results: their first page.
 func (p itemsPane) setItems(items []dynamo.Item, w int) itemsPane {
-	p.items = items
-	p.cursor, p.offset = 0, 0
-	p = p.refilter()
+	p.store, p.stats = itemStore{}.withNames(), colStats{}
+	p = p.addPage(items, nil, 1)
+	p.cursor, p.offset, p.refetching = 0, 0, 0
+	p = p.rescan()
 	return p.relayout(w)
 }
 
-func (p itemsPane) appendItems(items []dynamo.Item, w int) itemsPane {
-	start := len(p.items)
-	p.items = append(p.items, items...)
-	if p.filter != "" {
-		for i := start; i < len(p.items); i++ {
-			if p.matches(p.items[i]) {
-				p.idx = append(p.idx, i)
-			}
-		}
+// appendPage adds a further page, read with startKey as page no, and keeps
+// what is in memory within maxItems (0: no cap) by releasing the pages
+// farthest from the cursor.
+func (p itemsPane) appendPage(items []dynamo.Item, startKey dynamo.Item, no, maxItems, w int) itemsPane {
+	done := !p.scanning()
+	p = p.addPage(items, startKey, no)
+	var released bool
+	p, released = p.trim(maxItems, len(p.store.pages)-1)
+	switch {
+	case released:
+		p = p.rescan()
+	case p.filter != "" && done:
+		p = p.advance(math.MaxInt, len(items)) // only the new rows are left
 	}
-	if start < layoutSample {
-		p = p.relayout(w)
-	}
+	return p.relayout(w)
+}
+
+// addPage stores a page and folds it into the column stats, in one pass.
+func (p itemsPane) addPage(items []dynamo.Item, startKey dynamo.Item, no int) itemsPane {
+	p.store = p.store.withNames()
+	f := p.stats.folder(p.store.names, p.keyName)
+	p.store = p.store.add(items, startKey, no, f.visit)
+	p.stats = f.done()
 	return p
-}
-
-func (p itemsPane) setFilter(f string) itemsPane {
-	p.filter = f
-	p.cursor, p.offset = 0, 0
-	return p.refilter()
-}
-
-func (p itemsPane) refilter() itemsPane {
-	p.idx = p.idx[:0]
-	if p.filter == "" {
-		p.idx = nil
-		return p
-	}
-	for i, it := range p.items {
-		if p.matches(it) {
-			p.idx = append(p.idx, i)
-		}
-	}
-	p.cursor = clamp(p.cursor, 0, p.rows()-1)
-	return p
-}
-
-// matches looks for the filter, ignoring case, in the string and number
-// values of an item, keys included.
-func (p itemsPane) matches(it dynamo.Item) bool {
-	f := strings.ToLower(p.filter)
-	for _, av := range it {
-		var s string
-		switch v := av.(type) {
-		case *types.AttributeValueMemberS:
-			s = v.Value
-		case *types.AttributeValueMemberN:
-			s = v.Value
-		default:
-			continue
-		}
-		if strings.Contains(strings.ToLower(s), f) {
-			return true
-		}
-	}
-	return false
 }
 
 func (p itemsPane) move(delta, rowsShown int) itemsPane {
+	if p.scanning() {
+		// Matches up to a screen past where the cursor goes, if found soon.
+		want := p.cursor + clamp(delta, -p.cursor, 1<<20) + 2*rowsShown
+		p = p.advance(want, filterSyncBudget)
+	}
+	before := p.store.pageOf(p.cursorItem())
 	p.cursor = clamp(p.cursor+delta, 0, p.rows()-1)
 	p.offset = scrollOffset(p.offset, p.cursor, rowsShown, p.rows())
-	return p
-}
-
-// preferredNames are attribute names that usually say the most about an
-// item; among attributes equally common they come first.
-var preferredNames = []string{"name", "title", "status", "state", "type", "total", "amount", "price", "qty", "quantity", "count", "email", "createdAt", "updatedAt", "date"}
-
-// relayout chooses the columns for an inner width w: the attributes most
-// items have, short scalars (a status, a total) before free text and
-// documents, each as wide as its values up to a cap, as many as fit.
-func (p itemsPane) relayout(w int) itemsPane {
-	avail := w - 2 // the entity marker
-	sample := p.items
-	if len(sample) > layoutSample {
-		sample = sample[:layoutSample]
-	}
-	p.firstW = width(Sanitize(p.keyName))
-	type stat struct {
-		count, widest, total, order int
-		doc                         bool
-	}
-	stats := map[string]*stat{}
-	var order []string
-	for _, it := range sample {
-		if av, ok := it[p.keyName]; ok {
-			p.firstW = max(p.firstW, width(Sanitize(dynamo.KeyString(av))))
-		}
-		for _, name := range sortedKeys(it) {
-			if p.hide[name] {
-				continue
-			}
-			st := stats[name]
-			if st == nil {
-				st = &stat{order: len(order)}
-				stats[name] = st
-				order = append(order, name)
-			}
-			cw := width(cellText(it[name]))
-			st.count++
-			st.total += cw
-			st.widest = max(st.widest, cw)
-			switch it[name].(type) {
-			case *types.AttributeValueMemberS, *types.AttributeValueMemberN, *types.AttributeValueMemberBOOL:
-			default:
-				st.doc = true
-			}
-		}
-	}
-	class := func(name string) int {
-		st := stats[name]
-		switch {
-		case st.doc:
-			return 2
-		case st.total/st.count > 30:
-			return 1 // free text
-		}
-		return 0
-	}
-	pref := func(name string) int {
-		for i, p := range preferredNames {
-			if strings.EqualFold(p, name) {
-				return i
-			}
-		}
-		return len(preferredNames)
-	}
-	sortStable(order, func(a, b string) bool {
-		sa, sb := stats[a], stats[b]
-		if sa.count != sb.count {
-			return sa.count > sb.count
-		}
-		if ca, cb := class(a), class(b); ca != cb {
-			return ca < cb
-		}
-		return pref(a) < pref(b)
-	})
-	p.firstW = min(p.firstW, max(12, avail*2/3))
-	used := p.firstW
-	p.cols = p.cols[:0]
-	for _, name := range order {
-		cw := clamp(max(stats[name].widest, width(Sanitize(name))), 3, 28)
-		room := avail - used - 2
-		if room < min(cw, 8) {
-			break
-		}
-		if cw > room {
-			cw = room
-		}
-		p.cols = append(p.cols, column{name: name, w: cw})
-		used += 2 + cw
-	}
-	// Give what is left to the last column, whose values were cut to the cap.
-	if n := len(p.cols); n > 0 && used < avail {
-		last := &p.cols[n-1]
-		if stats[last.name].widest > last.w {
-			last.w += min(avail-used, stats[last.name].widest-last.w)
-		}
+	if p.store.pageOf(p.cursorItem()) != before {
+		p.refetchFailed = 0
 	}
 	return p
-}
-
-// sortStable is an insertion sort: the sample is small and order must hold.
-func sortStable(s []string, less func(a, b string) bool) {
-	for i := 1; i < len(s); i++ {
-		for j := i; j > 0 && less(s[j], s[j-1]); j-- {
-			s[j], s[j-1] = s[j-1], s[j]
-		}
-	}
 }
 
 func (p itemsPane) header(st styles, inner int) string {
@@ -287,12 +168,16 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		lines = append(lines, "  "+st.muted.Render(msg))
 	}
 	for r := p.offset; r < p.rows() && r < p.offset+shown; r++ {
-		it := p.items[p.at(r)]
 		base := lipgloss.NewStyle()
 		if r == p.cursor && focused {
 			base = st.sel
 		} else if r == p.cursor {
 			base = st.selBlur
+		}
+		it, ok := p.store.item(p.at(r))
+		if !ok {
+			lines = append(lines, p.placeholder(st, p.at(r), inner, base))
+			continue
 		}
 		lines = append(lines, p.row(st, it, inner, base, st.entityStyle(colour(keyOf(it, p.keyName)))))
 	}
@@ -301,13 +186,16 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 
 // title says what is loaded and, while filtering, what matches.
 func (p itemsPane) title(more bool) string {
-	n := fmt.Sprintf("%d", len(p.items))
+	n := fmt.Sprintf("%d", p.store.total)
 	if more {
 		n += "+"
 	}
 	t := "Items · " + n + " loaded"
+	if p.store.inMemory < p.store.total {
+		t += fmt.Sprintf(" (%d in memory)", p.store.inMemory)
+	}
 	if p.filter != "" {
-		t += fmt.Sprintf(" · /%s matches %d", Sanitize(p.filter), len(p.idx))
+		t += " · /" + Sanitize(p.filter) + " " + p.matchesText()
 	}
 	return t
 }

@@ -24,6 +24,11 @@ const (
 	modeParams                // a pattern's parameters: typing edits
 	modeSave                  // a name and description to save the request as a pattern: typing edits
 	modeCode                  // the code of a request
+	modeCaps                  // the overview's caps before sampling: typing edits
+	modeSampling              // the overview's sample in flight
+	modeOverview              // the overview's layout
+	modeExport                // the export form: typing edits
+	modeExporting             // an export in flight
 )
 
 var modeNames = map[mode]string{
@@ -31,7 +36,8 @@ var modeNames = map[mode]string{
 	modeLog: "log", modeCondition: "condition", modeLimit: "limit", modeFilter: "filter",
 	modeIndexes: "indexes", modeDetail: "detail", modeHelp: "help", modeLoading: "loading",
 	modeConfirm: "confirm", modePatterns: "patterns", modeParams: "parameters", modeSave: "save pattern",
-	modeCode: "code",
+	modeCode: "code", modeCaps: "overview caps", modeSampling: "sampling", modeOverview: "overview",
+	modeExport: "export", modeExporting: "exporting",
 }
 
 func (md mode) String() string { return modeNames[md] }
@@ -39,7 +45,7 @@ func (md mode) String() string { return modeNames[md] }
 // textEntry tells whether printable keys are typed into a field in this mode.
 func (md mode) textEntry() bool {
 	switch md {
-	case modeTables, modePrompt, modeCondition, modeLimit, modeFilter, modeParams, modeSave:
+	case modeTables, modePrompt, modeCondition, modeLimit, modeFilter, modeParams, modeSave, modeCaps, modeExport:
 		return true
 	}
 	return false
@@ -73,6 +79,10 @@ type KeyMap struct {
 	CopyCode                                key.Binding
 	NextTab, PrevTab                        key.Binding // the code view's languages
 	NextField, PrevField                    key.Binding // the fields of a form
+	Overview                                key.Binding // the table overview, from a partition
+	OverviewCtrl                            key.Binding // the same from the partition prompt, where letters type
+	Resample                                key.Binding
+	Export                                  key.Binding
 	Help                                    key.Binding
 	Back                                    key.Binding
 	Cancel                                  key.Binding
@@ -121,6 +131,10 @@ func DefaultKeyMap() KeyMap {
 		PrevTab:       b("shift+tab/←", "previous language", "shift+tab", "left"),
 		NextField:     b("tab/↓", "next field", "tab", "down"),
 		PrevField:     b("shift+tab/↑", "previous field", "shift+tab", "up"),
+		Overview:      b("o", "table overview (sampled layout)", "o"),
+		OverviewCtrl:  b("ctrl+o", "table overview (sampled layout)", "ctrl+o"),
+		Resample:      b("s", "sample again", "s"),
+		Export:        b("x", "export loaded items to a file", "x"),
 		Help:          b("?", "help", "?"),
 		Back:          b("q", "back", "q"),
 		Cancel:        b("esc", "cancel", "esc"),
@@ -137,6 +151,7 @@ func (k *KeyMap) all() []*key.Binding {
 		&k.EditCondition, &k.Reverse, &k.Limit, &k.NextPage, &k.Count, &k.Confirm, &k.Consistent, &k.Index, &k.Partition,
 		&k.Log, &k.Filter, &k.CopyItem, &k.CopyCommand, &k.View,
 		&k.Patterns, &k.SavePattern, &k.Code, &k.CopyCode, &k.NextTab, &k.PrevTab, &k.NextField, &k.PrevField,
+		&k.Overview, &k.OverviewCtrl, &k.Resample, &k.Export,
 		&k.Help, &k.Back, &k.Cancel, &k.Quit,
 	}
 }
@@ -175,7 +190,7 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 		desc(&k.Open, "open table")
 		desc(&k.Cancel, "clear filter / quit")
 	case modePrompt:
-		on(&k.ListUp, &k.ListDown, &k.Complete, &k.Open, &k.Cancel)
+		on(&k.ListUp, &k.ListDown, &k.Complete, &k.Open, &k.Cancel, &k.OverviewCtrl)
 		desc(&k.Open, "open partition")
 		desc(&k.ListUp, "older")
 		desc(&k.ListDown, "newer")
@@ -184,7 +199,8 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 	case modeGroups, modeItems:
 		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.NextPane, &k.PrevPane,
 			&k.Open, &k.EditCondition, &k.Reverse, &k.Limit, &k.Consistent, &k.Index, &k.Partition,
-			&k.Log, &k.Filter, &k.CopyCommand, &k.Patterns, &k.SavePattern, &k.Code, &k.Help, &k.Back, &k.Cancel)
+			&k.Log, &k.Filter, &k.CopyCommand, &k.Patterns, &k.SavePattern, &k.Code, &k.Help, &k.Back, &k.Cancel,
+			&k.Overview, &k.Export)
 		if st.more {
 			on(&k.NextPage)
 		}
@@ -269,6 +285,25 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 		desc(&k.Cancel, "close")
 		desc(&k.Up, "scroll up")
 		desc(&k.Down, "scroll down")
+	case modeCaps:
+		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
+		desc(&k.Open, "sample within these caps")
+		desc(&k.Cancel, "close")
+	case modeSampling:
+		on(&k.Cancel)
+		desc(&k.Cancel, "stop, keep what was read")
+	case modeOverview:
+		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Open, &k.Resample, &k.Help, &k.Back, &k.Cancel)
+		desc(&k.Open, "open the partition")
+		desc(&k.Back, "close")
+		desc(&k.Cancel, "close")
+	case modeExport:
+		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
+		desc(&k.Open, "export")
+		desc(&k.Cancel, "don't export")
+	case modeExporting:
+		on(&k.Cancel)
+		desc(&k.Cancel, "stop, remove the partial file")
 	}
 	return k
 }
@@ -284,6 +319,7 @@ func (k KeyMap) FullHelp() [][]key.Binding {
 		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ListUp, k.ListDown, k.ListTop, k.ListBottom, k.NextPane, k.PrevPane},
 		{k.Open, k.Complete, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.Count, k.Consistent, k.Index, k.Partition, k.Confirm},
 		{k.Filter, k.Log, k.View, k.CopyItem, k.CopyCommand, k.Patterns, k.SavePattern, k.Code, k.CopyCode, k.NextTab, k.PrevTab, k.NextField, k.PrevField},
+		{k.Overview, k.OverviewCtrl, k.Resample, k.Export},
 		{k.Help, k.Back, k.Cancel, k.Quit},
 	}
 }

@@ -35,6 +35,8 @@ const (
 	overlayPatterns // the access patterns of the patterns file, and a pattern's parameters
 	overlaySave     // saving the current request as a pattern
 	overlayCode     // the code of a request: aws CLI, boto3, Go
+	overlayOverview // the table overview: a sample's layout
+	overlayExport   // exporting the loaded items to a file
 )
 
 type pane int
@@ -68,7 +70,10 @@ type Model struct {
 	st      styles
 	dark    bool
 	noColor bool
-	w, h    int
+	// fixedTheme: the settings chose dark, light or none, so the
+	// terminal's background does not decide.
+	fixedTheme bool
+	w, h       int
 
 	screen  screen
 	overlay overlay
@@ -119,7 +124,11 @@ type Model struct {
 	pat          patternsPane
 	save         saveForm
 	code         codeView
-	send         *sender // reaches the program from requests' goroutines: retries
+	send         *sender // reaches the program from requests' goroutines: retries, progress
+
+	ov     overviewPane // the table overview
+	sample job          // its sample in flight
+	exp    exportPane   // the export form and the export in flight
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -154,6 +163,7 @@ func New(o Options) Model {
 	if m.cfgDir == "" {
 		m.cfgDir = defaultConfigDir()
 	}
+	m.applySettings(o.Settings)
 	m.setStyles(newStyles(m.dark, m.noColor))
 	if o.Table != "" {
 		m.seq++
@@ -195,7 +205,8 @@ func Run(ctx context.Context, o Options) error {
 	defer cancel()
 	m := New(o)
 	m.ctx = ctx
-	p := tea.NewProgram(m, tea.WithContext(ctx))
+	// 120 fps: a frame waits at most about 8 ms for the renderer's tick.
+	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
 	m.send.set(p.Send)
 	_, err := p.Run()
 	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
@@ -227,6 +238,19 @@ func (m Model) mode() mode {
 		return modeSave
 	case overlayCode:
 		return modeCode
+	case overlayOverview:
+		switch m.ov.phase {
+		case ovSetup:
+			return modeCaps
+		case ovRunning:
+			return modeSampling
+		}
+		return modeOverview
+	case overlayExport:
+		if m.exp.running {
+			return modeExporting
+		}
+		return modeExport
 	}
 	switch m.screen {
 	case screenLoading:

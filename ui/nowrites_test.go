@@ -148,7 +148,7 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("base table", "Items · 3 loaded")
 	// Patterns: the done-when, latest order of customer 42, one request of 0.5 RCU.
 	hs.keys("a", "g", "j", "enter", "enter")
-	if items := hs.m.items.items; len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
+	if items := memItems(hs.m.items); len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
 		t.Errorf("latest order gave %d items: %v", len(items), items)
 	}
 	last := hs.m.log.reqs[len(hs.m.log.reqs)-1]
@@ -176,6 +176,33 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("Items · ", "+ loaded", "skip-scan: ")
 	hs.keys("n")
 	hs.contains("page 2")
+	// The table overview: its caps, a bounded parallel keys-only Scan, and
+	// the largest partition opened from the layout.
+	scans := p.Count("Scan")
+	hs.keys("o")
+	hs.contains("Table overview", "reads up to")
+	hs.keys("enter")
+	hs.contains("LARGEST PARTITIONS SEEN", "CUST#*", "ORDER#*")
+	if p.Count("Scan") == scans {
+		t.Error("the overview sent no Scan")
+	}
+	hs.keys("j", "j", "enter")
+	hs.contains("Entity types", `PK = "CUST#7"`)
+	// Export the loaded items: a local file in a folder of its own, nothing sent.
+	exportDir := t.TempDir()
+	sent := len(p.Calls())
+	hs.keys("x", "tab", "ctrl+u")
+	hs.typeText(filepath.Join(exportDir, "items.jsonl"))
+	hs.keys("enter")
+	if !strings.HasPrefix(hs.m.status.info, "exported ") {
+		t.Errorf("export: %q %q", hs.m.status.info, hs.m.status.err)
+	}
+	if n := len(p.Calls()) - sent; n != 0 {
+		t.Errorf("exporting sent %d requests", n)
+	}
+	if got := files(t, exportDir); len(got) != 1 {
+		t.Errorf("the export wrote %d files", len(got))
+	}
 	// Help, and back to the tables.
 	hs.keys("?")
 	hs.contains("Keys for groups")
@@ -193,7 +220,7 @@ func TestUINeverWrites(t *testing.T) {
 	if w := p.Writes(); len(w) > 0 {
 		t.Errorf("writes: %+v", w)
 	}
-	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem"} {
+	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"} {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}

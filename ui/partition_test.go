@@ -93,7 +93,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 		t.Errorf("sum = %v, want 2 (four queries of 0.5 RCU)", sum)
 	}
 	// The latest order alone, for 0.5 RCU.
-	if items := hs.m.items.items; len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
+	if items := memItems(hs.m.items); len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
 		t.Errorf("items = %v, want the latest order only", items)
 	}
 	if last := hs.m.log.reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {

@@ -30,13 +30,15 @@ func throttled(err error) bool {
 // error sentence or a question.
 type statusLine struct {
 	spinner  spinner.Model
-	spinning bool   // a request has been in flight for longer than spinnerDelay
-	info     string // the last thing done, e.g. "copied …"
-	err      string // the last error sentence, sanitised
-	ask      string // a question waiting for an answer, e.g. a count's cost
-	throttle bool   // the last request was throttled
-	retry    string // the request in flight is being retried: "throttled, retrying (2/10)"
-	retryID  int    // which request that is
+	spinning bool    // a request has been in flight for longer than spinnerDelay
+	info     string  // the last thing done, e.g. "copied …"
+	err      string  // the last error sentence, sanitised
+	ask      string  // a question waiting for an answer, e.g. a count's cost
+	throttle bool    // the last request was throttled
+	retry    string  // the request in flight is being retried: "throttled, retrying (2/10)"
+	retryID  int     // which request that is
+	note     string  // a start-up notice (settings that did not apply), until the first key
+	price    float64 // USD per million read request units; 0: no cost shown
 }
 
 // clearRetry forgets the retry of request id once it is done.
@@ -52,7 +54,13 @@ func newStatusLine() statusLine {
 
 // left is the status on the left: totals, then what is in flight (busy).
 func (s statusLine) left(st styles, log requestLog, busy string) string {
-	left := " " + st.bold.Render("Σ "+fmtRCU(log.total.Total)+" RCU") + st.muted.Render(" · "+plural(len(log.reqs), "request", "requests"))
+	left := " " + st.bold.Render("Σ "+fmtRCU(log.total.Total)+" RCU")
+	if s.price > 0 {
+		// On-demand reads are billed in read request units, the units
+		// ConsumedCapacity reports: cost = RCU × price / 1e6.
+		left += st.muted.Render(" ≈ " + fmtDollars(log.total.Total*s.price/1e6) + " on-demand")
+	}
+	left += st.muted.Render(" · " + plural(len(log.reqs), "request", "requests"))
 	if s.throttle {
 		left += "  " + st.warn.Render("⚠ throttled")
 	}
@@ -78,6 +86,8 @@ func (s statusLine) errorLines(st styles, w int) []string {
 	switch {
 	case s.ask != "":
 		text, style = "? "+s.ask, st.accent
+	case s.err == "" && s.note != "":
+		text, style = "! "+s.note, st.warn
 	case s.err == "":
 		return nil
 	}

@@ -12,11 +12,16 @@ import (
 type Store interface {
 	ListTables(ctx context.Context) ([]string, error)
 	DescribeTable(ctx context.Context, table string) (dynamo.Table, error)
+	// TableKeys is the key schema alone, from the client's cache when it has it.
+	TableKeys(ctx context.Context, table string) (dynamo.Table, error)
 	Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error)
 	GetItem(ctx context.Context, g dynamo.GetInput) (dynamo.Page, error)
 	// Discover finds a partition's entity types by skip-scan: one small
 	// request per type, however large the partition.
 	Discover(ctx context.Context, in dynamo.DiscoverInput) (dynamo.Discovery, error)
+	// Sample reads a bounded, parallel, keys-only Scan for the table
+	// overview; cancelled or failed, it returns what it read with the error.
+	Sample(ctx context.Context, in dynamo.SampleInput) (dynamo.Sample, error)
 }
 
 var _ Store = (*dynamo.Client)(nil)
@@ -33,4 +38,18 @@ type Options struct {
 	// current request to, "" when none is known (saving is then refused).
 	Patterns     *config.PatternSet
 	PatternsPath string
+
+	// MaxLoadedItems caps the items the items pane keeps in memory: beyond
+	// it the pages farthest from the cursor are released and read again when
+	// scrolled to. 0 means DefaultMaxLoadedItems; negative, no cap.
+	MaxLoadedItems int
+
+	// EntityNames names sort-key entity types: entity prefix ("ORDER#",
+	// "PROFILE") -> facet name of a NoSQL Workbench model ("Order").
+	EntityNames map[string]string // sort-key entity prefix ("ORDER#", "PROFILE") -> facet name
+
+	// Settings are the settings file's: theme, key overrides, the default
+	// Limit, the overview's sampling caps, the read price. The zero value
+	// means the defaults, with no price (no cost shown).
+	Settings config.Settings
 }

@@ -21,6 +21,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.w, m.h = msg.Width, msg.Height
 		return m.relayout(), nil
 	case tea.BackgroundColorMsg:
+		if m.fixedTheme {
+			return m, nil // the settings chose the theme
+		}
 		m.dark = msg.IsDark()
 		m.setStyles(newStyles(m.dark, m.noColor))
 		return m.relayout(), nil
@@ -44,6 +47,18 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case tableOpenedMsg:
 		return m.tableOpened(msg)
+	case tableStatsMsg:
+		// Counts and sizes only; a failure here costs nothing the user
+		// asked for, so it is not shown.
+		if msg.err == nil && m.haveTable && msg.table.Name == m.table.Name {
+			m.table.ItemCount, m.table.SizeBytes = msg.table.ItemCount, msg.table.SizeBytes
+			for i := range m.table.Indexes {
+				if ix, ok := msg.table.IndexByName(m.table.Indexes[i].Name); ok {
+					m.table.Indexes[i].ItemCount, m.table.Indexes[i].SizeBytes = ix.ItemCount, ix.SizeBytes
+				}
+			}
+		}
+		return m, nil
 	case historyLoadedMsg:
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:
@@ -63,8 +78,19 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.patternSaved(msg), nil
 	case retryingMsg:
 		return m.retrying(msg), nil
+	case sampleProgressMsg:
+		return m.sampleProgress(msg), nil
+	case sampleDoneMsg:
+		return m.sampleDone(msg)
+	case exportProgressMsg:
+		return m.exportProgress(msg), nil
+	case exportDoneMsg:
+		return m.exportDone(msg), nil
+	case filterScanMsg:
+		m.items = m.items.scanStep(msg.gen)
+		return m.itemsFollowUp()
 	case spinnerDueMsg:
-		if msg.id != 0 && !m.status.spinning && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id) {
+		if msg.id != 0 && !m.status.spinning && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id || msg.id == m.sample.id) {
 			m.status.spinning = true
 			return m, m.status.spinner.Tick
 		}
@@ -104,6 +130,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.table, m.haveTable = msg.table, true
+	stats := tableStatsCmd(m.ctx, m.store, msg.table.Name)
 	ks, err := m.table.Schema(m.index)
 	if err != nil {
 		m.status.err = Sanitize(err.Error())
@@ -113,11 +140,12 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	m.setSchema(ks)
 	if pk := m.pendingPK; pk != "" {
 		m.pendingPK = ""
-		return m.openPartition(pk)
+		m, cmd := m.openPartition(pk)
+		return m, tea.Batch(cmd, stats)
 	}
 	m.screen = screenPrompt
 	m.prompt = newPrompt(m.schema, "", m.history)
-	return m, nil
+	return m, stats
 }
 
 func (m *Model) setSchema(ks dynamo.KeySchema) {
@@ -168,7 +196,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 // partition (see queryDone): a small partition tells its types and exact
 // counts in one request.
 func (m Model) openPartition(pk string) (Model, tea.Cmd) {
-	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk}
+	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk, Limit: int32(m.opts.Settings.DefaultLimit)}
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
 		m.prompt = newPrompt(m.schema, pk, m.history)
@@ -191,6 +219,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
+	m.groups.names = m.opts.EntityNames
 	m.items = itemsPane{}.setSchema(m.schema)
 	m = m.relayout()
 	e := historyEntry{Index: m.index, PK: pk}
@@ -228,6 +257,7 @@ func (m *Model) cancelInflight() {
 	}
 	m.status.clearRetry(m.inflight)
 	m.cancel, m.inflight, m.inflightNext, m.inflightGet, m.inflightPattern = nil, 0, false, false, ""
+	m.items.refetching = 0
 	m.settle()
 }
 
@@ -236,11 +266,17 @@ func (m *Model) cancelAll() {
 	m.cancelInflight()
 	m.disc = m.disc.stop()
 	m.count = m.count.stop()
+	if m.sample.id != 0 {
+		m.ov.phase, m.ov.stopping = ovSetup, false
+	}
+	m.sample = m.sample.stop()
 	m.settle()
 }
 
 // busy tells whether any request is in flight.
-func (m Model) busy() bool { return m.inflight != 0 || m.disc.id != 0 || m.count.id != 0 }
+func (m Model) busy() bool {
+	return m.inflight != 0 || m.disc.id != 0 || m.count.id != 0 || m.sample.id != 0
+}
 
 // settle stops the spinner once nothing is in flight.
 func (m *Model) settle() {
@@ -256,6 +292,8 @@ func (m Model) busyText() string {
 	if m.inflight != 0 {
 		if m.inflightGet {
 			parts = append(parts, "GetItem")
+		} else if m.items.refetching != 0 {
+			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
 		} else if m.inflightNext {
 			parts = append(parts, fmt.Sprintf("Query, page %d", m.res.pages+1))
 		} else {
@@ -268,6 +306,9 @@ func (m Model) busyText() string {
 	if m.count.id != 0 {
 		parts = append(parts, m.count.progress())
 	}
+	if m.sample.id != 0 {
+		parts = append(parts, "sampling")
+	}
 	return strings.Join(parts, " · ")
 }
 
@@ -277,7 +318,11 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		if msg.next {
 			page = msg.pageNo
 		}
-		m.log = m.log.add(msg.page.Request, "", page, m.queryInput(msg.q))
+		kind := ""
+		if msg.refetch {
+			kind, page = fmt.Sprintf("re-fetch page %d", msg.pageNo), 1 // the page in the kind, once
+		}
+		m.log = m.log.add(msg.page.Request, kind, page, m.queryInput(msg.q))
 	}
 	if msg.id != m.inflight {
 		return m, nil // cancelled or superseded: logged, not shown
@@ -286,6 +331,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.cancelInflight() // releases the context; the request is done
 	m.status.clearRetry(msg.id)
 	m.status.throttle = throttled(msg.err)
+	if msg.refetch {
+		return m.refetchDone(msg)
+	}
 	if msg.err != nil {
 		m.status.err = Sanitize(msg.err.Error())
 		if msg.next {
@@ -328,7 +376,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, more)
 		}
 		m.noteColours(p.Items)
-		m.items = m.items.appendItems(p.Items, lay.itemsW-2)
+		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2)
 	}
 	m.groups.active = m.groups.rowFor(m.res.q.SK)
 	if pattern != "" {
@@ -351,6 +399,9 @@ func (m Model) skType() string {
 // same LastEvaluatedKey, and not when the user set a Limit (then n pages).
 // Without a Limit, pages are DynamoDB's own: up to 1 MB each.
 func (m Model) maybeLoadMore() (Model, tea.Cmd) {
+	if m, cmd := m.itemsFollowUp(); cmd != nil {
+		return m, cmd // the filter's scan, or a released page read again
+	}
 	if m.screen != screenPartition || m.inflight != 0 || !m.res.more || m.res.failed ||
 		m.res.q.Limit > 0 || m.items.filter != "" || m.res.asked == m.res.pages {
 		return m, nil
@@ -392,6 +443,7 @@ func (m Model) isGSI() bool {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+	m.status.note = "" // the start-up notice stays until the first key
 	md := m.mode()
 	km := m.keys.forMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
@@ -439,6 +491,10 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.saveKey(msg, km)
 	case modeCode:
 		return m.codeKey(msg, km)
+	case modeCaps, modeSampling, modeOverview:
+		return m.overviewKey(msg, km, md)
+	case modeExport, modeExporting:
+		return m.exportKey(msg, km, md)
 	}
 	return m.partitionKey(msg, km, md)
 }
@@ -456,6 +512,10 @@ func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 		return m.paramsText(msg)
 	case modeSave:
 		return m.saveText(msg)
+	case modeCaps:
+		return m.overviewText(msg)
+	case modeExport:
+		return m.exportText(msg)
 	}
 	return m, nil
 }

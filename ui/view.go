@@ -38,7 +38,7 @@ func (m Model) layout() layout {
 	l.compact = m.w < 80 || m.h < 24
 	full := m.overlay == overlayDetail || m.overlay == overlayHelp
 	y := 1
-	if m.screen == screenPartition && !full {
+	if m.screen == screenPartition && !full && m.overlay != overlayOverview {
 		l.queryY, l.queryH = y, 1
 		y++
 		if m.qline.edit != editNone {
@@ -101,7 +101,7 @@ func (m Model) render() string {
 		out = append(out, m.qline.view(m.st, m.q, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
-		out = append(out, m.qline.hint(m.st, len(m.items.items), w))
+		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, w)) // the filter searches the items in memory
 	}
 	out = append(out, strings.Split(m.body(lay), "\n")...)
 	if lay.logH > 0 {
@@ -234,6 +234,10 @@ func (m Model) body(lay layout) string {
 		return m.saveBox(w, h)
 	case overlayCode:
 		return m.codeBox(w, h)
+	case overlayOverview:
+		return m.overviewBox(w, h)
+	case overlayExport:
+		return m.exportBox(w, h)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -290,7 +294,13 @@ func (m Model) statusBar(w int) string {
 	case modeTables:
 		keys = []key.Binding{km.Open, km.ListUp, km.ListDown, km.Cancel, km.Help}
 	case modePrompt:
-		keys = []key.Binding{km.Open, km.Complete, km.ListUp, km.ListDown, km.Cancel}
+		keys = []key.Binding{km.Open, km.OverviewCtrl, km.Complete, km.ListUp, km.ListDown, km.Cancel}
+	case modeCaps, modeExport:
+		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
+	case modeSampling, modeExporting:
+		keys = []key.Binding{km.Cancel}
+	case modeOverview:
+		keys = []key.Binding{km.Open, km.Resample, km.Back, km.Help}
 	case modeCondition, modeLimit, modeFilter, modeLoading:
 		keys = []key.Binding{km.Open, km.Cancel}
 	case modeDetail:
@@ -308,7 +318,7 @@ func (m Model) statusBar(w int) string {
 	case modeConfirm:
 		keys = []key.Binding{km.Confirm, km.Cancel}
 	default:
-		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter}
+		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter, km.Overview, km.Export}
 	}
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
 }

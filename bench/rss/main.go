@@ -9,6 +9,10 @@
 //
 // It uses only the ui package's public API: New, Init, Update and View, and
 // reads how many items are loaded from the items pane's title.
+//
+// -max-loaded is the UI's cap on items in memory (ui.Options.MaxLoadedItems):
+// -1, no cap, measures every item held, the figure the bound is about; 0,
+// the default cap, measures what a session holds beyond it.
 package main
 
 import (
@@ -41,8 +45,9 @@ func main() {
 	pk := flag.String("pk", benchdata.BigPK, "partition to load")
 	want := flag.Int("items", benchdata.DefaultBig, "items the partition holds")
 	timeout := flag.Duration("timeout", 4*time.Minute, "give up after this long")
+	maxLoaded := flag.Int("max-loaded", -1, "the UI's cap on items in memory: -1 none, 0 the default")
 	flag.Parse()
-	ok, err := run(*endpoint, *table, *pk, *want, *timeout)
+	ok, err := run(*endpoint, *table, *pk, *want, *maxLoaded, *timeout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/rss: "+err.Error())
 		os.Exit(1)
@@ -77,7 +82,7 @@ func (c *countingStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.
 // loadedRE reads the items pane's title: "Items · 3300+ loaded".
 var loadedRE = regexp.MustCompile(`(\d+)(\+?) loaded`)
 
-func run(endpoint, table, pk string, want int, timeout time.Duration) (bool, error) {
+func run(endpoint, table, pk string, want, maxLoaded int, timeout time.Duration) (bool, error) {
 	if endpoint == "" {
 		return false, errors.New("give the DynamoDB Local endpoint with -endpoint")
 	}
@@ -107,7 +112,7 @@ func run(endpoint, table, pk string, want int, timeout time.Duration) (bool, err
 			}()
 		}
 	}
-	var m tea.Model = ui.New(ui.Options{Store: store, Table: table, PK: pk, ConfigDir: cfg})
+	var m tea.Model = ui.New(ui.Options{Store: store, Table: table, PK: pk, ConfigDir: cfg, MaxLoadedItems: maxLoaded})
 	update := func(msg tea.Msg) {
 		var cmd tea.Cmd
 		m, cmd = m.Update(msg)
@@ -174,8 +179,15 @@ func run(endpoint, table, pk string, want int, timeout time.Duration) (bool, err
 	if !ok {
 		verdict = "FAIL"
 	}
-	fmt.Printf("= peak RSS at %dk items: %.0f MB = %.2fx raw + %d MB (bound 3x raw + %d MB = %.0f MB) %s\n",
-		loaded/1000, mb(st.hwm), float64(st.hwm-fixedMB<<20)/float64(raw), fixedMB, fixedMB, mb(bound), verdict)
+	capText := "no cap"
+	switch {
+	case maxLoaded == 0:
+		capText = fmt.Sprintf("cap %dk in memory", ui.DefaultMaxLoadedItems/1000)
+	case maxLoaded > 0:
+		capText = fmt.Sprintf("cap %d in memory", maxLoaded)
+	}
+	fmt.Printf("= peak RSS at %dk items (%s): %.0f MB = %.2fx raw + %d MB (bound 3x raw + %d MB = %.0f MB) %s\n",
+		loaded/1000, capText, mb(st.hwm), float64(st.hwm-fixedMB<<20)/float64(raw), fixedMB, fixedMB, mb(bound), verdict)
 	return ok, nil
 }
 

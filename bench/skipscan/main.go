@@ -23,6 +23,7 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -55,24 +56,34 @@ func run(endpoint string, n, workers int) error {
 		return fmt.Errorf("the bench writes a table: give a DynamoDB Local endpoint on this machine with -endpoint, not %q", endpoint)
 	}
 	ctx := context.Background()
-	c, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: endpoint, Region: "us-east-1", Timeout: time.Minute})
+	o := dynamo.Options{Endpoint: endpoint, Region: "us-east-1", Timeout: time.Minute}
+	c, err := dynamo.Connect(ctx, o)
 	if err != nil {
 		return err
 	}
-	sdk := c.SDK()
+	w, err := dynamo.ConnectWriter(ctx, o)
+	if err != nil {
+		return err
+	}
 	b := make([]byte, 6)
 	_, _ = rand.Read(b)
 	table := "bench-skipscan-" + hex.EncodeToString(b)
-	if _, err := dynamo.EnsureTable(ctx, sdk, dynamo.TableSpec{Name: table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}); err != nil {
+	if _, err := dynamo.EnsureTable(ctx, w, dynamo.TableSpec{Name: table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}); err != nil {
 		return err
 	}
 	defer func() {
-		_, _ = sdk.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
+		// Deleting is no part of WriteAPI (seeding never deletes), so the
+		// bench removes its table with a plain SDK client of its own.
+		raw := dynamodb.New(dynamodb.Options{
+			Region: "us-east-1", BaseEndpoint: aws.String(endpoint),
+			Credentials: credentials.NewStaticCredentialsProvider("local", "local", ""),
+		})
+		_, _ = raw.DeleteTable(context.Background(), &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	}()
 
 	began := time.Now()
 	all := benchItems(n)
-	if err := load(ctx, sdk, table, all, workers); err != nil {
+	if err := load(ctx, w, table, all, workers); err != nil {
 		return err
 	}
 	fmt.Printf("loaded %d items into partition %s of %s in %.1f s (%d parallel BatchWriteItem requests), average item %d bytes\n",

@@ -1,0 +1,306 @@
+package ui
+
+// Exporting the loaded items (or the filtered ones) to a local file in one
+// of dynamo's export formats. It writes that file only — never to DynamoDB:
+// the items are those already loaded, and no request is sent.
+//
+// The file is created new (an existing file is never overwritten). An
+// export stopped with esc, or one that fails, removes its file: a file
+// that is there is a whole export.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+)
+
+// The fields of the export form.
+const (
+	expFormat = "format"
+	expPath   = "file"
+)
+
+// exportChunk is how many items are written between progress reports and
+// checks for esc.
+const exportChunk = 1000
+
+// exportPane is the export form and the export in flight.
+type exportPane struct {
+	form    form
+	err     string // why the form was refused; sanitised
+	what    string // "12 loaded items", "3 filtered items"
+	src     exportSource
+	running bool
+	job     job
+	path    string
+	done    int                 // items written so far
+	named   dynamo.ExportFormat // the format the file's extension was chosen for
+}
+
+// exportProgressMsg says how many items export id has written.
+type exportProgressMsg struct{ id, done int }
+
+// exportDoneMsg answers exportCmd.
+type exportDoneMsg struct {
+	id   int
+	path string
+	n    int
+	err  error // stopped or failed: the file was removed (unless it existed before)
+}
+
+// exportSource is what an export writes: n rows, decoded one by one as
+// they are written (in the command's goroutine, not in Update), so that a
+// large export never holds every item at once.
+type exportSource struct {
+	n    int
+	item func(row int) (dynamo.Item, bool) // false: the row's page was released from memory
+}
+
+// exportItems are the rows the items pane shows: the filtered ones while a
+// filter is on, else every loaded item, in the order shown. The pane is a
+// copy: its store never changes under it.
+func exportItems(p itemsPane) exportSource {
+	return exportSource{n: p.rows(), item: func(row int) (dynamo.Item, bool) { return p.store.item(p.at(row)) }}
+}
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// defaultExportPath names the file after the table and partition.
+func defaultExportPath(table, pk string, f dynamo.ExportFormat) string {
+	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
+	if name == "" {
+		name = "export"
+	}
+	return name + exportExt(f)
+}
+
+func exportExt(f dynamo.ExportFormat) string {
+	switch f {
+	case dynamo.ExportCSV:
+		return ".csv"
+	case dynamo.ExportJSONL:
+		return ".jsonl"
+	}
+	return ".json"
+}
+
+// openExport opens the export form for what the items pane shows.
+func (m Model) openExport() Model {
+	src := exportItems(m.items)
+	if src.n == 0 {
+		m.status.info = "no items loaded to export"
+		return m
+	}
+	what := plural(src.n, "loaded item", "loaded items")
+	if m.items.filter != "" {
+		what = plural(src.n, "filtered item", "filtered items")
+	}
+	m.exp = exportPane{src: src, what: what, named: dynamo.ExportJSONL,
+		form: newForm([]string{expFormat, expPath}, []string{string(dynamo.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, dynamo.ExportJSONL)})}
+	m.overlay = overlayExport
+	return m
+}
+
+func (m Model) exportKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
+	if md == modeExporting {
+		if key.Matches(msg, km.Cancel) && m.exp.job.cancel != nil {
+			m.exp.job.cancel()
+		}
+		return m, nil
+	}
+	switch {
+	case key.Matches(msg, km.Open):
+		return m.startExport()
+	case key.Matches(msg, km.NextField):
+		m.exp.form = m.exp.form.move(1)
+	case key.Matches(msg, km.PrevField):
+		m.exp.form = m.exp.form.move(-1)
+	case key.Matches(msg, km.Cancel):
+		m.overlay, m.exp = overlayNone, exportPane{}
+	default:
+		return m.exportText(msg)
+	}
+	return m, nil
+}
+
+func (m Model) exportText(msg tea.Msg) (tea.Model, tea.Cmd) {
+	f, ok := m.exp.form.update(msg)
+	if !ok {
+		return m, nil
+	}
+	m.exp.form, m.exp.err = f, ""
+	// A file still named after the format follows it to the new one.
+	now := dynamo.ExportFormat(strings.TrimSpace(f.value(expFormat)))
+	if now != m.exp.named && slices.Contains(dynamo.ExportFormats, now) {
+		p, old := f.value(expPath), exportExt(m.exp.named)
+		if strings.HasSuffix(p, old) {
+			m.exp.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
+		}
+		m.exp.named = now
+	}
+	return m, nil
+}
+
+func formatNames() string {
+	names := make([]string, len(dynamo.ExportFormats))
+	for i, f := range dynamo.ExportFormats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
+}
+
+// exportKeyNames are the key attributes CSV puts first: the index's, then the table's.
+func (m Model) exportKeyNames() []string {
+	var out []string
+	add := func(a *dynamo.KeyAttr) {
+		if a != nil && !slices.Contains(out, a.Name) {
+			out = append(out, a.Name)
+		}
+	}
+	add(&m.schema.PK)
+	add(m.schema.SK)
+	add(&m.table.PK)
+	add(m.table.SK)
+	return out
+}
+
+func (m Model) startExport() (Model, tea.Cmd) {
+	f := dynamo.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
+	if !slices.Contains(dynamo.ExportFormats, f) {
+		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), Sanitize(string(f)))
+		return m, nil
+	}
+	path := strings.TrimSpace(m.exp.form.value(expPath))
+	if path == "" {
+		m.exp.err = "name the file to write."
+		return m, nil
+	}
+	m.seq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.exp.job = job{id: m.seq, cancel: cancel}
+	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
+	o := dynamo.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
+	return m, exportCmd(ctx, m.send, m.exp.job.id, m.exp.src, path, f, o)
+}
+
+// exportCmd writes items to a new file at path, reporting progress through
+// send. Stopped or failed, it removes the file.
+func exportCmd(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) tea.Cmd {
+	return func() tea.Msg {
+		n, err := writeExport(ctx, send, id, src, path, f, o)
+		return exportDoneMsg{id: id, path: path, n: n, err: err}
+	}
+}
+
+func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) (n int, err error) {
+	if o.TempDir == "" {
+		o.TempDir = filepath.Dir(path)
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if err != nil {
+		if errors.Is(err, os.ErrExist) {
+			return 0, fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
+		}
+		return 0, fmt.Errorf("export to %s: %w", path, err)
+	}
+	defer func() {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("export to %s: %w", path, cerr)
+		}
+		if err != nil {
+			os.Remove(path)
+		}
+	}()
+	w, err := dynamo.NewExportWriter(file, f, o)
+	if err != nil {
+		return 0, fmt.Errorf("export to %s: %w", path, err)
+	}
+	chunk := make([]dynamo.Item, 0, min(exportChunk, src.n))
+	for n < src.n {
+		if cerr := ctx.Err(); cerr != nil {
+			w.Close()
+			return n, fmt.Errorf("export to %s: stopped after %d of %d items: %w", path, n, src.n, cerr)
+		}
+		chunk = chunk[:0]
+		for ; n < src.n && len(chunk) < exportChunk; n++ {
+			it, ok := src.item(n)
+			if !ok {
+				w.Close()
+				return n, fmt.Errorf("export to %s: item %d is no longer in memory (its page was released); export a smaller result, or filter it", path, n+1)
+			}
+			chunk = append(chunk, it)
+		}
+		if err := w.Write(chunk); err != nil {
+			w.Close()
+			return n, fmt.Errorf("export to %s: %w", path, err)
+		}
+		send.deliver(exportProgressMsg{id: id, done: n})
+	}
+	if err := w.Close(); err != nil {
+		return n, fmt.Errorf("export to %s: %w", path, err)
+	}
+	return n, nil
+}
+
+func (m Model) exportProgress(msg exportProgressMsg) Model {
+	if msg.id == m.exp.job.id && m.exp.running {
+		m.exp.done = msg.done
+	}
+	return m
+}
+
+func (m Model) exportDone(msg exportDoneMsg) Model {
+	if msg.id != m.exp.job.id {
+		return m
+	}
+	m.exp.job = m.exp.job.stop()
+	m.exp.running = false
+	switch {
+	case errors.Is(msg.err, context.Canceled):
+		m.overlay, m.exp = overlayNone, exportPane{}
+		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, Sanitize(msg.path))
+	case msg.err != nil:
+		m.exp.err = Sanitize(msg.err.Error())
+	default:
+		m.overlay, m.exp = overlayNone, exportPane{}
+		m.status.err = ""
+		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), Sanitize(msg.path))
+	}
+	return m
+}
+
+// exportBox is the export form, or the progress of the export in flight.
+func (m Model) exportBox(w, h int) string {
+	st := m.st
+	inner := w - 2
+	e := m.exp
+	lines := []string{" " + st.text.Render(trunc("Write the "+e.what+" to a local file (nothing is sent to DynamoDB).", inner-2)), ""}
+	if e.running {
+		frac := float64(e.done) / float64(max(1, e.src.n))
+		pct := fmt.Sprintf(" %3d%%", int(frac*100))
+		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.bold.Render(pct),
+			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", e.done, e.src.n, Sanitize(e.path)), inner-2)), "",
+			" "+st.accent.Render("esc")+st.muted.Render(" stops and removes the partial file"))
+		return box(st, "Export", lines, w, h, true)
+	}
+	lines = append(lines, e.form.view(st, inner)...)
+	lines = append(lines, "", " "+st.muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
+	lines = append(lines, " "+st.muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
+	if e.err != "" {
+		lines = append(lines, "")
+		for _, l := range wrapText("✗ "+e.err, inner-2) {
+			lines = append(lines, " "+st.err.Render(l))
+		}
+	}
+	return box(st, "Export", lines, w, h, true)
+}

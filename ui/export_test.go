@@ -1,0 +1,103 @@
+package ui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dynascope/dynamo"
+)
+
+// openExport opens CUST#42 and the export form, the file in a temporary folder.
+func openExportForm(t *testing.T, name string) (*harness, string) {
+	t.Helper()
+	hs := openExample(t, 120, 35)
+	hs.keys("x")
+	hs.contains("Export", "Write the 3 loaded items to a local file", "format › jsonl", "App-CUST_42.jsonl")
+	path := filepath.Join(t.TempDir(), name)
+	hs.keys("tab", "ctrl+u")
+	hs.typeText(path)
+	return hs, path
+}
+
+func TestExportWritesLoadedItems(t *testing.T) {
+	hs, path := openExportForm(t, "out.jsonl")
+	q := len(hs.store.queries())
+	hs.keys("enter")
+	hs.lacks("Write the 3")
+	if want := "exported 3 items to " + path + " (local file only)"; hs.m.status.info != want {
+		t.Errorf("status: %q, want %q", hs.m.status.info, want)
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	if len(lines) != 3 || !strings.Contains(lines[2], `"SK":"PROFILE"`) {
+		t.Errorf("file holds:\n%s", b)
+	}
+	if len(hs.store.queries()) != q {
+		t.Error("exporting sent a request")
+	}
+	// The file exists now: a second export to it is refused, the file kept.
+	hs.keys("x", "tab", "ctrl+u")
+	hs.typeText(path)
+	hs.keys("enter")
+	hs.contains("the file exists; choose another name")
+	if b2, _ := os.ReadFile(path); string(b2) != string(b) {
+		t.Error("the existing file changed")
+	}
+}
+
+func TestExportFormatsAndFilter(t *testing.T) {
+	hs := openExample(t, 120, 35)
+	hs.keys("tab", "/")
+	hs.typeText("ORDER")
+	hs.keys("enter", "x")
+	hs.contains("Write the 2 filtered items")
+	// Typing another format renames the file to match.
+	hs.keys("ctrl+u")
+	hs.typeText("csv")
+	hs.contains("App-CUST_42.csv")
+	path := filepath.Join(t.TempDir(), "orders.csv")
+	hs.keys("tab", "ctrl+u")
+	hs.typeText(path)
+	hs.keys("enter")
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if lines := strings.Split(strings.TrimSpace(string(b)), "\n"); len(lines) != 3 || !strings.HasPrefix(lines[0], "PK,SK,") {
+		t.Errorf("csv:\n%s", b)
+	}
+	// An unknown format is refused with the known ones.
+	hs.keys("x", "ctrl+u")
+	hs.typeText("xml")
+	hs.keys("enter")
+	hs.contains(`the format must be one of jsonl, ddbjson, ddbjson-batch, csv, not "xml".`)
+	hs.keys("esc")
+	hs.lacks("Export ")
+}
+
+// Esc stops an export; its partial file is removed.
+func TestExportCancelRemovesFile(t *testing.T) {
+	hs, path := openExportForm(t, "out.json")
+	hs.keys("shift+tab", "ctrl+u")
+	hs.typeText(string(dynamo.ExportBatch))
+	cmd := hs.step(keyPress("enter"))
+	hs.contains("0 of 3 items written", "esc stops and removes the partial file")
+	hs.keys("esc")
+	hs.run(cmd)
+	hs.contains("export stopped after 0 items;", "removed")
+	if _, err := os.Stat(path); !os.IsNotExist(err) {
+		t.Errorf("the partial file is still there: %v", err)
+	}
+}
+
+func TestExportWithoutItems(t *testing.T) {
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#9"}, 120, 35, canned{cap: halfRCU()})
+	hs.keys("x")
+	hs.contains("no items loaded to export")
+	hs.lacks("Write the")
+}

@@ -1,0 +1,105 @@
+package ui
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/bench/benchdata"
+	"dynascope/dynamo"
+)
+
+// bruteMatches counts the items whose string or number values contain f,
+// ignoring case: what the filter must find.
+func bruteMatches(items []dynamo.Item, f string) int {
+	n := 0
+	for _, it := range items {
+		for _, av := range it {
+			var v string
+			switch x := av.(type) {
+			case *types.AttributeValueMemberS:
+				v = x.Value
+			case *types.AttributeValueMemberN:
+				v = x.Value
+			default:
+				continue
+			}
+			if strings.Contains(strings.ToLower(v), strings.ToLower(f)) {
+				n++
+				break
+			}
+		}
+	}
+	return n
+}
+
+func TestFilterScansInChunks(t *testing.T) {
+	const total = 20_000
+	items := benchdata.Big(total)
+	d, _ := openBench(t, total, -1)
+	d.send(keyPress("/"))
+
+	// A keystroke finds a screen of matches and leaves the rest to chunks.
+	cmd := d.step(keyPress("s"))
+	if cmd == nil || !isFilterScan(cmd) {
+		t.Fatal("the keystroke asked for no chunk of the scan")
+	}
+	if out := shownText(d); !strings.Contains(out, "/s matches ≥ ") || !strings.Contains(out, "scanning…") {
+		t.Fatalf("the title does not say the scan goes on:\n%s", out)
+	}
+	if d.m.items.scan.next > filterSyncBudget {
+		t.Fatalf("the keystroke looked at %d items", d.m.items.scan.next)
+	}
+	d.run(cmd)
+	if d.m.items.scanning() || len(d.m.items.idx) != bruteMatches(items, "s") {
+		t.Fatalf("after the chunks: scanning %v, %d matches, want %d", d.m.items.scanning(), len(d.m.items.idx), bruteMatches(items, "s"))
+	}
+
+	// A character more looks at the previous matches only.
+	prev := len(d.m.items.idx)
+	cmd = d.step(keyPress("H"))
+	if got := len(d.m.items.scan.cands); got != prev {
+		t.Fatalf("the narrowed scan has %d candidates, want the %d previous matches", got, prev)
+	}
+	d.run(cmd)
+	want := bruteMatches(items, "sh")
+	if len(d.m.items.idx) != want {
+		t.Fatalf("/sh: %d matches, want %d", len(d.m.items.idx), want)
+	}
+	if out := shownText(d); !strings.Contains(out, "/sH matches "+strconv.Itoa(want)) {
+		t.Fatalf("the title does not give the final count:\n%s", out)
+	}
+
+	// A chunk of an older filter is dropped.
+	stale := d.step(keyPress("i"))
+	fresh := d.step(keyPress("backspace"))
+	if stale == nil || fresh == nil {
+		t.Fatal("the keystrokes asked for no chunks")
+	}
+	before := d.m.items
+	m, next := d.m.Update(stale())
+	d.m = m.(Model)
+	if next != nil || len(d.m.items.idx) != len(before.idx) || d.m.items.scan.next != before.scan.next || d.m.items.scan.cpos != before.scan.cpos {
+		t.Fatal("a chunk of the previous filter ran")
+	}
+	d.run(fresh)
+	if len(d.m.items.idx) != want {
+		t.Fatalf("back to /sh: %d matches, want %d", len(d.m.items.idx), want)
+	}
+}
+
+func TestFilterMovesFindMoreMatches(t *testing.T) {
+	d, _ := openBench(t, 20_000, -1)
+	d.send(keyPress("/"))
+	d.step(keyPress("s")) // the chunks are never run
+	d.send(keyPress("enter"))
+	shown := len(d.m.items.idx)
+	for range 10 {
+		d.step(keyPress("pgdown"))
+	}
+	if len(d.m.items.idx) <= shown || d.m.items.cursor >= len(d.m.items.idx) {
+		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.idx), d.m.items.cursor)
+	}
+}

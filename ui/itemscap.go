@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dynascope/dynamo"
+)
+
+// DefaultMaxLoadedItems is the cap on items kept in memory when
+// Options.MaxLoadedItems is 0.
+const DefaultMaxLoadedItems = 50_000
+
+// maxLoaded is the cap on items in memory; 0 for none.
+func (m Model) maxLoaded() int {
+	switch n := m.opts.MaxLoadedItems; {
+	case n < 0:
+		return 0
+	case n == 0:
+		return DefaultMaxLoadedItems
+	default:
+		return n
+	}
+}
+
+// refetchable tells whether a page can be read again: the first page with no
+// ExclusiveStartKey, any other with the one it was read with.
+func (p storedPage) refetchable() bool { return p.no == 1 || p.startKey != nil }
+
+// trim releases whole pages, farthest from the cursor first, until what is
+// in memory is within maxItems (0: no cap). It never releases page keep (the
+// one just read) or the cursor's. It tells whether it released any.
+func (p itemsPane) trim(maxItems, keep int) (itemsPane, bool) {
+	if maxItems <= 0 || p.store.inMemory <= maxItems {
+		return p, false
+	}
+	cur := p.cursorItem()
+	curPage := p.store.pageOf(cur)
+	released := false
+	for p.store.inMemory > maxItems {
+		far, dist := -1, -1
+		for i, pg := range p.store.pages {
+			if i == keep || i == curPage || !pg.resident() || !pg.refetchable() {
+				continue
+			}
+			d := 0
+			if cur < pg.first {
+				d = pg.first - cur
+			} else if last := pg.first + pg.n - 1; cur > last {
+				d = cur - last
+			}
+			if d > dist {
+				far, dist = i, d
+			}
+		}
+		if far < 0 {
+			break
+		}
+		p.store = p.store.release(far)
+		released = true
+	}
+	return p, released
+}
+
+// cursorItem is the store row under the cursor, 0 when there is none.
+func (p itemsPane) cursorItem() int {
+	if n := p.rows(); n > 0 {
+		return p.at(clamp(p.cursor, 0, n-1))
+	}
+	return 0
+}
+
+// wantPage is the index of a released page the user looks at (the cursor's,
+// or one on screen), or -1.
+func (p itemsPane) wantPage(shown int) int {
+	if p.filter != "" || p.store.total == 0 {
+		return -1
+	}
+	off := scrollOffset(p.offset, p.cursor, shown, p.rows())
+	rows := []int{p.cursorItem()}
+	for r := off; r < min(off+shown, p.store.total); {
+		rows = append(rows, r)
+		pg := p.store.pages[p.store.pageOf(r)]
+		r = pg.first + pg.n
+	}
+	for _, r := range rows {
+		i := p.store.pageOf(r)
+		if pg := p.store.pages[i]; !pg.resident() && pg.refetchable() && pg.no != p.refetchFailed {
+			return i
+		}
+	}
+	return -1
+}
+
+// restorePage puts page no back with its items read again, and trims around
+// it. It returns how many items the page had before.
+func (p itemsPane) restorePage(no int, items []dynamo.Item, maxItems int) (itemsPane, int, bool) {
+	i := -1
+	for j, pg := range p.store.pages {
+		if pg.no == no {
+			i = j
+		}
+	}
+	if i < 0 || p.store.pages[i].resident() {
+		return p, 0, false // results changed or the page is back already
+	}
+	before := p.store.pages[i].n
+	p.store = p.store.restore(i, items)
+	p.refetchFailed = 0
+	p, _ = p.trim(maxItems, i)
+	// Column stats stay: they counted the page when it first came.
+	return p.rescan(), before, true
+}
+
+// placeholder is the row of an item whose page was released.
+func (p itemsPane) placeholder(st styles, r, inner int, base lipgloss.Style) string {
+	pg := p.store.pages[p.store.pageOf(r)]
+	var s string
+	switch {
+	case p.refetching == pg.no:
+		s = fmt.Sprintf("page %d · re-fetching…", pg.no)
+	case p.refetchFailed == pg.no:
+		s = fmt.Sprintf("page %d · released; reading it again failed", pg.no)
+	default:
+		s = fmt.Sprintf("page %d · released to keep memory within the cap", pg.no)
+	}
+	return base.Render(" " + fit(st.muted.Render("  ⋯ "+s), inner-1))
+}
+
+// itemsFollowUp is what the items pane needs next: the next chunk of the
+// filter's scan, and the re-fetch of a released page the user looks at.
+// One request at a time: a page already on its way goes first.
+func (m Model) itemsFollowUp() (Model, tea.Cmd) {
+	var scan tea.Cmd
+	m.items, scan = m.items.scanCmd()
+	if m.screen != screenPartition || m.inflight != 0 || m.res.pages == 0 {
+		return m, scan
+	}
+	i := m.items.wantPage(m.layout().itemRows)
+	if i < 0 {
+		return m, scan
+	}
+	m, fetch := m.refetch(m.items.store.pages[i])
+	return m, tea.Batch(scan, fetch)
+}
+
+// refetch reads a released page again with the ExclusiveStartKey it was
+// first read with; the log shows it as a re-fetch of its page.
+func (m Model) refetch(pg storedPage) (Model, tea.Cmd) {
+	m.cancelInflight()
+	m.seq++
+	id := m.seq
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.cancel, m.inflight, m.inflightNext = cancel, id, true
+	m.items.refetching = pg.no
+	q := m.res.q
+	q.StartKey = pg.startKey
+	return m, tea.Batch(refetchCmd(m.observe(ctx, id), m.store, id, q, pg.no), m.after(id))
+}
+
+func refetchCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageNo int) tea.Cmd {
+	return func() tea.Msg {
+		p, err := s.Query(ctx, q)
+		return queryDoneMsg{id: id, q: q, next: true, refetch: true, pageNo: pageNo, page: p, err: err}
+	}
+}
+
+// refetchDone puts a page read again back in its place.
+func (m Model) refetchDone(msg queryDoneMsg) (Model, tea.Cmd) {
+	m.items.refetching = 0
+	if msg.err != nil {
+		m.status.err = Sanitize(fmt.Sprintf("reading page %d again: %v", msg.pageNo, msg.err))
+		m.items.refetchFailed = msg.pageNo
+		return m, nil
+	}
+	m.noteColours(msg.page.Items)
+	items, before, ok := m.items.restorePage(msg.pageNo, msg.page.Items, m.maxLoaded())
+	m.items = items
+	if ok && before != len(msg.page.Items) {
+		m.status.info = fmt.Sprintf("page %d changed since it was first read: %d items now, %d before", msg.pageNo, len(msg.page.Items), before)
+	}
+	return m.maybeLoadMore()
+}

@@ -1,0 +1,317 @@
+package ui
+
+// The table overview: a bounded, parallel, keys-only Scan of the table (or
+// of the index open) and the single-table layout it shows — partition-key
+// families, their sort-key entity types, the largest partitions, and the
+// key-layout lint. A Scan reads the table itself, so nothing is read before
+// the user has seen the caps and the bound they set, and pressed enter.
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+type overviewPhase int
+
+const (
+	ovSetup   overviewPhase = iota // the caps, editable; nothing read yet
+	ovRunning                      // the sample is in flight
+	ovDone                         // the layout of what was read
+)
+
+// The labels of the caps form, also the names of its fields.
+const (
+	capItems    = "items"
+	capRCU      = "RCU"
+	capSegments = "segments"
+)
+
+// overviewPane is the overview's state: the caps, the sample in flight and
+// the layout it gave.
+type overviewPane struct {
+	phase    overviewPhase
+	form     form
+	err      string // why the caps were refused, or why the sample failed; sanitised
+	table    string // what the sample reads
+	index    string
+	in       dynamo.SampleInput // the caps the sample runs with
+	prog     dynamo.SampleProgress
+	stopping bool // esc was pressed: waiting for the partial sample
+	have     bool // smp and lay hold a sample
+	smp      dynamo.Sample
+	lay      keys.Layout
+	cursor   int // over families, largest partitions, findings
+}
+
+// sampleProgressMsg reports how far sample id has got; it comes from the
+// sample's goroutines through the program's sender.
+type sampleProgressMsg struct {
+	id int
+	p  dynamo.SampleProgress
+}
+
+// sampleDoneMsg answers sampleCmd: what was read (also when cancelled or
+// failed part way), its layout, and every request it sent.
+type sampleDoneMsg struct {
+	id  int
+	smp dynamo.Sample
+	lay keys.Layout
+	err error
+}
+
+// sampleCmd samples in and reconstructs the layout off the UI goroutine.
+// Progress goes through send as sampleProgressMsg.
+func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.SampleInput) tea.Cmd {
+	return func() tea.Msg {
+		in.Progress = func(p dynamo.SampleProgress) { send.deliver(sampleProgressMsg{id: id, p: p}) }
+		smp, err := s.Sample(ctx, in)
+		return sampleDoneMsg{id: id, smp: smp, lay: smp.Layout(keys.DefaultLargest), err: err}
+	}
+}
+
+// sampleDefaults are the caps the overview offers: the settings file's
+// sampling, else dynamo's defaults.
+func (m Model) sampleDefaults() (items int, rcu float64, segments int) {
+	s := m.opts.Settings.Sampling
+	items, rcu, segments = dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU), dynamo.DefaultSampleSegments
+	if s.MaxItems > 0 {
+		items = s.MaxItems
+	}
+	if s.MaxRCU > 0 {
+		rcu = s.MaxRCU
+	}
+	if s.Segments > 0 {
+		segments = min(s.Segments, dynamo.MaxSampleSegments)
+	}
+	return items, rcu, segments
+}
+
+func capsForm(items int, rcu float64, segments int) form {
+	return newForm([]string{capItems, capRCU, capSegments},
+		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
+}
+
+// openOverview shows the overview of the table (or index) open: the layout
+// sampled before, if it is of the same, else the caps to sample with.
+func (m Model) openOverview() Model {
+	m.overlay = overlayOverview
+	if m.ov.phase == ovRunning || (m.ov.have && m.ov.table == m.table.Name && m.ov.index == m.index) {
+		return m
+	}
+	items, rcu, segs := m.sampleDefaults()
+	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index}
+	return m
+}
+
+// parseCaps reads the caps form; the error is a sentence for the user.
+func parseCaps(f form) (dynamo.SampleInput, error) {
+	var in dynamo.SampleInput
+	items, err := strconv.Atoi(strings.TrimSpace(f.value(capItems)))
+	if err != nil || items < 1 {
+		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.value(capItems))
+	}
+	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.value(capRCU)), 64)
+	if err != nil || !(rcu >= 0.5) || math.IsInf(rcu, 0) {
+		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.value(capRCU))
+	}
+	segs, err := strconv.Atoi(strings.TrimSpace(f.value(capSegments)))
+	if err != nil || segs < 1 || segs > dynamo.MaxSampleSegments {
+		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.value(capSegments))
+	}
+	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
+}
+
+// startSample sends the sample the caps describe.
+func (m Model) startSample() (Model, tea.Cmd) {
+	in, err := parseCaps(m.ov.form)
+	if err != nil {
+		m.ov.err = Sanitize(err.Error())
+		return m, nil
+	}
+	in.Table, in.Index = m.ov.table, m.ov.index
+	m.sample = m.sample.stop()
+	m.seq++
+	ctx, cancel := context.WithCancel(m.ctx)
+	m.sample = job{id: m.seq, cancel: cancel}
+	m.ov.phase, m.ov.in, m.ov.err, m.ov.stopping = ovRunning, in, "", false
+	m.ov.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
+	m.status.err, m.status.info = "", ""
+	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
+}
+
+func (m Model) sampleProgress(msg sampleProgressMsg) Model {
+	if msg.id == m.sample.id && msg.id != 0 {
+		m.ov.prog = msg.p
+	}
+	return m
+}
+
+// sampleDone logs every Scan of the sample, then shows the layout of what
+// it read — all of it, or what it got before it was stopped or failed.
+func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
+	for _, r := range msg.smp.Requests {
+		m.log = m.log.add(r, "sample", 1, reqInput{})
+	}
+	if msg.id != m.sample.id {
+		return m, nil
+	}
+	m.sample = m.sample.stop()
+	m.status.clearRetry(msg.id)
+	m.settle()
+	m.status.throttle = throttled(msg.err)
+	m.ov.stopping = false
+	if msg.err != nil && msg.smp.Stop != dynamo.StopCancelled {
+		m.ov.err = Sanitize(msg.err.Error())
+	}
+	if len(msg.smp.Items) == 0 && msg.smp.Stop != dynamo.StopComplete {
+		// Nothing to show: back to the caps, with what went wrong.
+		m.ov.phase = ovSetup
+		if m.ov.err == "" {
+			m.ov.err = "stopped before any item was read."
+		}
+		return m, nil
+	}
+	m.ov.phase, m.ov.have = ovDone, true
+	m.ov.smp, m.ov.lay = msg.smp, msg.lay
+	m.ov.cursor = 0
+	return m, nil
+}
+
+// overviewRows is how many rows the cursor moves over: families, largest
+// partitions, findings.
+func (o overviewPane) rows() int {
+	return len(o.lay.Families) + len(o.lay.Largest) + len(o.lay.Findings)
+}
+
+// partitionAt is the partition a row opens: a family's largest, a largest
+// partition, a finding's example.
+func (o overviewPane) partitionAt(row int) (string, bool) {
+	nf, nl := len(o.lay.Families), len(o.lay.Largest)
+	switch {
+	case row < 0:
+	case row < nf:
+		return o.lay.Families[row].Largest.PK, true
+	case row < nf+nl:
+		return o.lay.Largest[row-nf].PK, true
+	case row < o.rows():
+		return o.lay.Findings[row-nf-nl].Example.PK, true
+	}
+	return "", false
+}
+
+// overviewKey handles the three phases: the caps form, the sample in
+// flight, the layout.
+func (m Model) overviewKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
+	switch md {
+	case modeCaps:
+		switch {
+		case key.Matches(msg, km.Open):
+			return m.startSample()
+		case key.Matches(msg, km.NextField):
+			m.ov.form = m.ov.form.move(1)
+		case key.Matches(msg, km.PrevField):
+			m.ov.form = m.ov.form.move(-1)
+		case key.Matches(msg, km.Cancel):
+			if m.ov.have {
+				m.ov.phase = ovDone // back to the layout sampled before
+				return m, nil
+			}
+			m.overlay = overlayNone
+		default:
+			return m.overviewText(msg)
+		}
+		return m, nil
+	case modeSampling:
+		if key.Matches(msg, km.Cancel) && !m.ov.stopping {
+			// The sample returns what it read so far; sampleDone shows it.
+			m.ov.stopping = true
+			if m.sample.cancel != nil {
+				m.sample.cancel()
+			}
+		}
+		return m, nil
+	}
+	h := m.overviewListHeight()
+	move := func(d int) {
+		m.ov.cursor = clamp(m.ov.cursor+d, 0, m.ov.rows()-1)
+	}
+	switch {
+	case key.Matches(msg, km.Up):
+		move(-1)
+	case key.Matches(msg, km.Down):
+		move(1)
+	case key.Matches(msg, km.PageUp):
+		move(-h)
+	case key.Matches(msg, km.PageDown):
+		move(h)
+	case key.Matches(msg, km.Top):
+		move(-1 << 30)
+	case key.Matches(msg, km.Bottom):
+		move(1 << 30)
+	case key.Matches(msg, km.Open):
+		pk, ok := m.ov.partitionAt(m.ov.cursor)
+		if !ok {
+			return m, nil
+		}
+		m.overlay = overlayNone
+		if m.index != m.ov.index {
+			ks, err := m.table.Schema(m.ov.index)
+			if err != nil {
+				m.status.err = Sanitize(err.Error())
+				return m, nil
+			}
+			m.index = m.ov.index
+			m.setSchema(ks)
+		}
+		return m.openPartition(pk)
+	case key.Matches(msg, km.Resample):
+		m.ov.phase, m.ov.err = ovSetup, ""
+		m.ov.form = capsForm(m.ov.in.MaxItems, m.ov.in.MaxRCU, m.ov.in.Segments)
+	case key.Matches(msg, km.Back, km.Cancel):
+		m.overlay = overlayNone
+	}
+	return m, nil
+}
+
+func (m Model) overviewText(msg tea.Msg) (tea.Model, tea.Cmd) {
+	if m.ov.phase != ovSetup {
+		return m, nil
+	}
+	if f, ok := m.ov.form.update(msg); ok {
+		m.ov.form, m.ov.err = f, ""
+	}
+	return m, nil
+}
+
+// overviewListHeight is about how many rows a page of the layout holds.
+func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
+
+// fmtDollars is a small amount of money to three significant digits,
+// without an exponent: $0.00000025.
+func fmtDollars(v float64) string {
+	if v <= 0 {
+		return "$0"
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// costText is what rcu read request units cost on demand at the settings'
+// price, "" when no price is set: DynamoDB charges on-demand reads in read
+// request units, the same units ConsumedCapacity reports.
+func (m Model) costText(rcu float64) string {
+	p := m.opts.Settings.PricePerMillionReads
+	if p <= 0 {
+		return ""
+	}
+	return "≈ " + fmtDollars(rcu*p/1e6) + " on-demand"
+}

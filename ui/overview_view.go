@@ -1,0 +1,274 @@
+package ui
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// overviewTitle names what the overview samples.
+func (o overviewPane) title() string {
+	t := "Table overview · " + Sanitize(o.table)
+	if o.index != "" {
+		t += " · index " + Sanitize(o.index)
+	}
+	return t
+}
+
+// overviewBox draws the overview in w×h: the caps, the progress, or the layout.
+func (m Model) overviewBox(w, h int) string {
+	inner := w - 2
+	var lines []string
+	switch m.ov.phase {
+	case ovSetup:
+		lines = m.capsLines(inner)
+	case ovRunning:
+		lines = m.progressLines(inner)
+	default:
+		return m.layoutBox(w, h)
+	}
+	return box(m.st, m.ov.title(), lines, w, h, true)
+}
+
+// boundText says what a sample with these caps may read, and cost.
+func (m Model) boundText(in dynamo.SampleInput) string {
+	s := fmt.Sprintf("reads up to %s / %s RCU", plural(in.MaxItems, "item", "items"), fmtRCU(in.MaxRCU))
+	if c := m.costText(in.MaxRCU); c != "" {
+		s += " (" + c + ")"
+	}
+	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
+}
+
+func (m Model) capsLines(inner int) []string {
+	st := m.st
+	para := func(s string, style func(...string) string) []string {
+		var out []string
+		for _, l := range wrapText(s, inner-2) {
+			out = append(out, " "+style(l))
+		}
+		return out
+	}
+	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.text.Render)
+	lines = append(lines, "")
+	lines = append(lines, m.ov.form.view(st, inner)...)
+	lines = append(lines, "")
+	if in, err := parseCaps(m.ov.form); err != nil {
+		lines = append(lines, para("✗ "+Sanitize(err.Error()), st.err.Render)...)
+	} else {
+		lines = append(lines, para(m.boundText(in), st.bold.Render)...)
+	}
+	what := "the table"
+	size := m.table.ItemCount
+	if ix, ok := m.table.IndexByName(m.ov.index); ok {
+		what, size = "the index", ix.ItemCount
+	}
+	if size > 0 {
+		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.muted.Render)...)
+	}
+	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.muted.Render)...)
+	if m.ov.err != "" {
+		lines = append(lines, "")
+		lines = append(lines, para("✗ "+m.ov.err, st.err.Render)...)
+	}
+	lines = append(lines, "", " "+st.accent.Render("enter")+st.muted.Render(" samples · tab next cap · esc closes"))
+	return lines
+}
+
+func capitalise(s string) string {
+	if s == "" {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
+}
+
+// bar is a progress bar of w cells for a fraction from 0 to 1.
+func (m Model) bar(f float64, w int) string {
+	w = max(1, w)
+	n := int(f*float64(w) + 0.5)
+	n = clamp(n, 0, w)
+	return m.st.accent.Render(strings.Repeat("█", n)) + m.st.faint.Render(strings.Repeat("░", w-n))
+}
+
+func (m Model) progressLines(inner int) []string {
+	st := m.st
+	p := m.ov.prog
+	in := m.ov.in
+	lines := []string{" " + st.text.Render(trunc(m.boundText(in), inner-2)), ""}
+	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
+	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.bold.Render(pct))
+	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
+		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
+		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
+	lines = append(lines, " "+st.muted.Render(trunc(detail, inner-2)), "")
+	if m.ov.stopping {
+		lines = append(lines, " "+st.warn.Render("stopping: waiting for the pages in flight…"))
+	} else {
+		lines = append(lines, " "+st.accent.Render("esc")+st.muted.Render(" stops and keeps the layout of what was read"))
+	}
+	return lines
+}
+
+// stopText says why a sample ended, for people.
+func stopText(r dynamo.StopReason) string {
+	switch r {
+	case dynamo.StopComplete:
+		return "the whole table was read"
+	case dynamo.StopMaxItems:
+		return "stopped at the item cap"
+	case dynamo.StopMaxRCU:
+		return "stopped at the RCU cap"
+	case dynamo.StopCancelled:
+		return "stopped by you: partial"
+	case dynamo.StopError:
+		return "stopped by an error: partial"
+	}
+	return string(r)
+}
+
+// typeText names a sort-key entity type with its item count: the facet
+// name of a NoSQL Workbench model when there is one, its prefix kept.
+func (m Model) typeText(t keys.SortKeyType) string {
+	name := Sanitize(t.Label)
+	if f := m.opts.EntityNames[t.Prefix]; f != "" && t.Prefix != "" {
+		name = Sanitize(f) + " (" + Sanitize(t.Prefix) + ")"
+	}
+	if t.Disagree {
+		name += " ≠"
+	}
+	return name + " " + strconv.Itoa(t.Items)
+}
+
+// layoutBox is the layout a sample showed: a summary, the families with
+// their entity types, the largest partitions, the findings. The cursor
+// moves over the rows that open a partition; the lines scroll to keep it
+// in sight.
+func (m Model) layoutBox(w, h int) string {
+	st := m.st
+	inner := w - 2
+	o := m.ov
+	lay, smp := o.lay, o.smp
+	var lines []string
+	rowLine := map[int]int{} // row -> its first line
+	row := 0
+	add := func(s string, selectable bool) {
+		if selectable {
+			rowLine[row] = len(lines)
+			if row == o.cursor {
+				// A mark as well as the colour: it survives NO_COLOR and snapshots.
+				s = st.sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
+			}
+			row++
+		}
+		lines = append(lines, s)
+	}
+	of := ""
+	if smp.TableItems > 0 {
+		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
+	}
+	cost := fmtRCU(smp.Capacity().Total) + " RCU"
+	if c := m.costText(smp.Capacity().Total); c != "" {
+		cost += " " + c
+	}
+	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
+		plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), plural(len(smp.Requests), "Scan", "Scans"), cost)
+	for _, l := range wrapWords(summary, inner-2) {
+		lines = append(lines, " "+st.bold.Render(l))
+	}
+	if o.err != "" {
+		lines = append(lines, " "+st.err.Render(trunc("✗ "+o.err, inner-2)))
+	}
+	lines = append(lines, "")
+
+	famW := len("FAMILY")
+	for _, f := range lay.Families {
+		famW = max(famW, width(Sanitize(f.Pattern)))
+	}
+	famW = min(famW, max(8, inner/4))
+	const partW, itemsW = 10, 7
+	typesX := 1 + famW + 2 + partW + 2 + itemsW + 2
+	typesW := max(10, inner-typesX)
+	lines = append(lines, st.colHeader.Render(fit(" "+fit("FAMILY", famW)+"  "+padLeft("PARTITIONS", partW)+"  "+padLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
+	for _, f := range lay.Families {
+		var types []string
+		for _, t := range f.Types {
+			types = append(types, m.typeText(t))
+		}
+		if len(f.Types) == 0 {
+			types = append(types, Sanitize(f.Label))
+		}
+		wrapped := wrapText(strings.Join(types, " · "), typesW)
+		add(" "+fit(Sanitize(f.Pattern), famW)+"  "+padLeft(strconv.Itoa(f.Partitions), partW)+"  "+padLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
+		for _, l := range wrapped[1:] {
+			lines = append(lines, strings.Repeat(" ", typesX)+l)
+		}
+	}
+
+	lines = append(lines, "")
+	pkW := len("LARGEST PARTITIONS SEEN")
+	for _, p := range lay.Largest {
+		pkW = max(pkW, width(Sanitize(p.PK)))
+	}
+	pkW = min(pkW, max(12, inner/2))
+	lines = append(lines, st.colHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
+	for _, p := range lay.Largest {
+		share := ""
+		if lay.Items > 0 {
+			share = fmt.Sprintf("%.1f%%", 100*float64(p.Items)/float64(lay.Items))
+		}
+		add(" "+fit(Sanitize(p.PK), pkW)+"  "+fit(Sanitize(p.Family), famW)+"  "+padLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
+	}
+
+	lines = append(lines, "")
+	if len(lay.Findings) == 0 {
+		lines = append(lines, " "+st.ok.Render("key-layout lint: no findings"))
+	} else {
+		lines = append(lines, st.colHeader.Render(fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
+	}
+	ruleW := 0
+	for _, f := range lay.Findings {
+		ruleW = max(ruleW, len(f.Rule))
+	}
+	for _, f := range lay.Findings {
+		msgW := max(10, inner-2-ruleW-2)
+		wrapped := wrapWords(Sanitize(f.Message), msgW)
+		add(" "+st.warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
+		pad := strings.Repeat(" ", 1+ruleW+2)
+		for _, l := range wrapped[1:] {
+			lines = append(lines, pad+l)
+		}
+		lines = append(lines, pad+st.muted.Render(trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
+	}
+
+	// The top stays in sight (summary, headers) until the cursor's row, with
+	// the lines that continue it, would fall below the box.
+	shown := max(1, h-2)
+	end := len(lines) - 1
+	if next, ok := rowLine[o.cursor+1]; ok {
+		end = next - 1
+	}
+	off := 0
+	if end >= shown {
+		off = min(end-shown+1, rowLine[o.cursor])
+	}
+	return box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
+}
+
+// exampleKey shows a finding's example key in DynamoDB's words.
+func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
+	s := Sanitize(ks.PK.Name) + " = " + strconv.Quote(Sanitize(r.PK))
+	if r.HasSK && ks.SK != nil {
+		s += " AND " + Sanitize(ks.SK.Name) + " = " + strconv.Quote(Sanitize(r.SK))
+	}
+	return s
+}
+
+// wrapWords breaks text at spaces only ("on-demand" stays whole), cutting
+// a word longer than a line.
+func wrapWords(s string, w int) []string {
+	return strings.Split(ansi.Wrap(ansi.Wordwrap(s, max(1, w), ""), max(1, w), ""), "\n")
+}
