@@ -41,6 +41,9 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
+	if *count {
+		announceWholeRead(ctx, client, stderr, conn.Table, *index, *consistent, "--count reads every item of the partition")
+	}
 	d, err := client.Discover(ctx, dynamo.DiscoverInput{
 		Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
 		Reverse: *reverse, Consistent: *consistent, Count: *count,

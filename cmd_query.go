@@ -10,6 +10,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/ui"
 )
 
 // queryResult is what `query` and `get` print: the pages of one access
@@ -102,6 +103,9 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
+	}
+	if *allPages {
+		announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	format, streaming, _ := exportFormat(*output, *ddbJSON)
@@ -249,4 +253,21 @@ func keyNames(t dynamo.Table, index string) []string {
 	add(&t.PK)
 	add(t.SK)
 	return names
+}
+
+// announceWholeRead states, before a read that may go further than one page,
+// its upper bound: the whole table or index as DescribeTable last measured it
+// (DynamoDB refreshes that about every six hours). Ctrl-C stops it and keeps
+// what was read.
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) {
+	t, err := client.DescribeTable(ctx, table)
+	if err != nil {
+		return // the read itself will report the problem
+	}
+	items, size, where := t.ItemCount, t.SizeBytes, "table "+table
+	if ix, ok := t.IndexByName(index); ok {
+		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
+	}
+	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
+		what, ui.Sanitize(where), plural(int(items), "item", "items"), humanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
 }

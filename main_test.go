@@ -155,9 +155,13 @@ func TestQueryCommandPatternExample(t *testing.T) {
 // --all-pages follows LastEvaluatedKey and reports every page's request.
 func TestQueryCommandAllPages(t *testing.T) {
 	table, ep := seededDemo(t)
-	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
+	out, stderr, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
 	if err != nil {
 		t.Fatal(err)
+	}
+	// A read that may go past one page says its upper bound first.
+	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", about ") {
+		t.Errorf("no announcement of the bound: %q", stderr)
 	}
 	q := decodeQuery(t, out)
 	// Limit 1 over 3 items: 3 pages of one, and a 4th that finds the end.
