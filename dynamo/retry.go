@@ -332,3 +332,11 @@ func attemptsText(n int) string {
 	}
 	return fmt.Sprintf("%d attempts", n)
 }
+
+// RetryObserverOf is the observer WithRetryObserver put in ctx, nil if none:
+// for a request sent ahead under another context whose caller adopts it
+// (the UI's first Query, sent before the program starts).
+func RetryObserverOf(ctx context.Context) func(RetryEvent) {
+	f, _ := ctx.Value(retryObserverKey{}).(func(RetryEvent))
+	return f
+}

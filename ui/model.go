@@ -203,6 +203,11 @@ func Run(ctx context.Context, o Options) error {
 	}
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
+	if o.Table != "" {
+		// The first requests leave now, not after the terminal's start-up
+		// messages have been worked through (prefetch.go).
+		o.Store = newPrefetchStore(ctx, o.Store, o.Table, o.Index, o.PK, o.Settings)
+	}
 	m := New(o)
 	m.ctx = ctx
 	// 120 fps: a frame waits at most about 8 ms for the renderer's tick.
