@@ -182,19 +182,11 @@ func (m Model) codeKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	lay := m.layout()
 	h := max(1, lay.bodyH-m.code.chrome(lay.w))
 	n := len(m.code.lines(m.st, lay.w-2))
+	if d, ok := scrollDelta(msg, km, h); ok {
+		m.code = m.code.scroll(d, h, n)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		m.code = m.code.scroll(-1, h, n)
-	case key.Matches(msg, km.Down):
-		m.code = m.code.scroll(1, h, n)
-	case key.Matches(msg, km.PageUp):
-		m.code = m.code.scroll(-h, h, n)
-	case key.Matches(msg, km.PageDown):
-		m.code = m.code.scroll(h, h, n)
-	case key.Matches(msg, km.Top):
-		m.code = m.code.scroll(-1<<30, h, n)
-	case key.Matches(msg, km.Bottom):
-		m.code = m.code.scroll(1<<30, h, n)
 	case key.Matches(msg, km.NextTab):
 		m.code.tab, m.code.offset = (m.code.tab+1)%len(m.code.code), 0
 	case key.Matches(msg, km.PrevTab):

@@ -172,19 +172,10 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 		m.items = m.items.move(delta, lay.itemRows)
 		return m.maybeLoadMore()
 	}
+	if d, ok := scrollDelta(msg, km, page); ok {
+		return move(d)
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		return move(-1)
-	case key.Matches(msg, km.Down):
-		return move(1)
-	case key.Matches(msg, km.PageUp):
-		return move(-page)
-	case key.Matches(msg, km.PageDown):
-		return move(page)
-	case key.Matches(msg, km.Top):
-		return move(-1 << 30)
-	case key.Matches(msg, km.Bottom):
-		return move(1 << 30)
 	case key.Matches(msg, km.NextPane, km.PrevPane):
 		if m.focus == paneGroups {
 			m.focus = paneItems
@@ -300,22 +291,35 @@ func (m Model) openDetail() (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
+// scrollDelta maps the movement keys to a step for a cursor or a scroll
+// offset: one line, one page, or to either end (the callee clamps). ok is
+// false for any other key.
+func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) {
+	switch {
+	case key.Matches(msg, km.Up):
+		return -1, true
+	case key.Matches(msg, km.Down):
+		return 1, true
+	case key.Matches(msg, km.PageUp):
+		return -page, true
+	case key.Matches(msg, km.PageDown):
+		return page, true
+	case key.Matches(msg, km.Top):
+		return -1 << 30, true
+	case key.Matches(msg, km.Bottom):
+		return 1 << 30, true
+	}
+	return 0, false
+}
+
 func (m Model) detailKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	lay := m.layout()
 	h := max(1, lay.bodyH-m.detail.chrome(lay.w))
+	if d, ok := scrollDelta(msg, km, h); ok {
+		m.detail = m.detail.scroll(d, h)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		m.detail = m.detail.scroll(-1, h)
-	case key.Matches(msg, km.Down):
-		m.detail = m.detail.scroll(1, h)
-	case key.Matches(msg, km.PageUp):
-		m.detail = m.detail.scroll(-h, h)
-	case key.Matches(msg, km.PageDown):
-		m.detail = m.detail.scroll(h, h)
-	case key.Matches(msg, km.Top):
-		m.detail = m.detail.scroll(-1<<30, h)
-	case key.Matches(msg, km.Bottom):
-		m.detail = m.detail.scroll(1<<30, h)
 	case key.Matches(msg, km.View):
 		m.detail.view = (m.detail.view + 1) % 3
 		m.detail.offset = 0
@@ -364,19 +368,11 @@ func (m Model) indexesKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 
 func (m Model) logKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	h := max(1, m.layout().bodyH-2)
+	if d, ok := scrollDelta(msg, km, h); ok {
+		m.log = m.log.move(d, h)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		m.log = m.log.move(-1, h)
-	case key.Matches(msg, km.Down):
-		m.log = m.log.move(1, h)
-	case key.Matches(msg, km.PageUp):
-		m.log = m.log.move(-h, h)
-	case key.Matches(msg, km.PageDown):
-		m.log = m.log.move(h, h)
-	case key.Matches(msg, km.Top):
-		m.log = m.log.move(-1<<30, h)
-	case key.Matches(msg, km.Bottom):
-		m.log = m.log.move(1<<30, h)
 	case key.Matches(msg, km.CopyCommand):
 		return m.copyCommand()
 	case key.Matches(msg, km.Code):

@@ -244,19 +244,11 @@ func (m Model) overviewKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, 
 	move := func(d int) {
 		m.ov.cursor = clamp(m.ov.cursor+d, 0, m.ov.rows()-1)
 	}
+	if d, ok := scrollDelta(msg, km, h); ok {
+		move(d)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		move(-1)
-	case key.Matches(msg, km.Down):
-		move(1)
-	case key.Matches(msg, km.PageUp):
-		move(-h)
-	case key.Matches(msg, km.PageDown):
-		move(h)
-	case key.Matches(msg, km.Top):
-		move(-1 << 30)
-	case key.Matches(msg, km.Bottom):
-		move(1 << 30)
 	case key.Matches(msg, km.Open):
 		pk, ok := m.ov.partitionAt(m.ov.cursor)
 		if !ok {

@@ -52,19 +52,11 @@ func (m Model) patternsKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) 
 		m.pat.offset = scrollOffset(m.pat.offset, m.pat.cursor, h, n)
 		m.pat.err = ""
 	}
+	if d, ok := scrollDelta(msg, km, h); ok {
+		move(d)
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.Up):
-		move(-1)
-	case key.Matches(msg, km.Down):
-		move(1)
-	case key.Matches(msg, km.PageUp):
-		move(-h)
-	case key.Matches(msg, km.PageDown):
-		move(h)
-	case key.Matches(msg, km.Top):
-		move(-1 << 30)
-	case key.Matches(msg, km.Bottom):
-		move(1 << 30)
 	case key.Matches(msg, km.Open):
 		if n == 0 {
 			return m, nil
