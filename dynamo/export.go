@@ -133,7 +133,7 @@ func (b *batchWriter) emit(items []Item) {
 			jw.buf.WriteByte(',')
 		}
 		jw.buf.WriteString(`{"PutRequest":{"Item":`)
-		jw.dynamoMap(it)
+		jw.writeMap(it, jw.dynamo)
 		jw.buf.WriteString("}}")
 	}
 	jw.buf.WriteString("]}\n")

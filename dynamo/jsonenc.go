@@ -20,14 +20,14 @@ import (
 // binary as base64, sets as arrays, attributes in name order.
 func PlainJSON(it Item) []byte {
 	w := newJSONWriter()
-	w.plainMap(it)
+	w.writeMap(it, w.plain)
 	return w.buf.Bytes()
 }
 
 // DynamoJSON renders an item as DynamoDB JSON ({"S": "..."}), as the AWS CLI does.
 func DynamoJSON(it Item) []byte {
 	w := newJSONWriter()
-	w.dynamoMap(it)
+	w.writeMap(it, w.dynamo)
 	return w.buf.Bytes()
 }
 
@@ -162,13 +162,14 @@ func (w *jsonWriter) plain(av types.AttributeValue) {
 	case *types.AttributeValueMemberL:
 		writeArray(w, v.Value, w.plain)
 	case *types.AttributeValueMemberM:
-		w.plainMap(v.Value)
+		w.writeMap(v.Value, w.plain)
 	default:
 		w.buf.WriteString("null")
 	}
 }
 
-func (w *jsonWriter) plainMap(m map[string]types.AttributeValue) {
+// writeMap writes a map's attributes in name order, each value by each.
+func (w *jsonWriter) writeMap(m map[string]types.AttributeValue, each func(types.AttributeValue)) {
 	w.buf.WriteByte('{')
 	for i, k := range sortedKeys(m) {
 		if i > 0 {
@@ -176,7 +177,7 @@ func (w *jsonWriter) plainMap(m map[string]types.AttributeValue) {
 		}
 		w.string(k)
 		w.buf.WriteByte(':')
-		w.plain(m[k])
+		each(m[k])
 	}
 	w.buf.WriteByte('}')
 }
@@ -209,20 +210,7 @@ func (w *jsonWriter) dynamo(av types.AttributeValue) {
 	case *types.AttributeValueMemberL:
 		writeArray(w, v.Value, w.dynamo)
 	case *types.AttributeValueMemberM:
-		w.dynamoMap(v.Value)
-	}
-	w.buf.WriteByte('}')
-}
-
-func (w *jsonWriter) dynamoMap(m map[string]types.AttributeValue) {
-	w.buf.WriteByte('{')
-	for i, k := range sortedKeys(m) {
-		if i > 0 {
-			w.buf.WriteByte(',')
-		}
-		w.string(k)
-		w.buf.WriteByte(':')
-		w.dynamo(m[k])
+		w.writeMap(v.Value, w.dynamo)
 	}
 	w.buf.WriteByte('}')
 }
