@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"dynascope/dynamo"
+	"dynascope/ui"
 )
 
 // exportFormat maps --output (and --dynamodb-json) to a streaming export
@@ -64,7 +65,7 @@ func (e *exporter) page(p dynamo.Page) error {
 	e.pages++
 	e.rcu += p.Request.Capacity.Total
 	if e.progress != nil {
-		fmt.Fprintf(e.progress, "\r\x1b[Kexporting: %s, %s, %s RCU", plural(e.items, "item", "items"), plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
+		fmt.Fprintf(e.progress, "\r\x1b[Kexporting: %s, %s, %s RCU", ui.Plural(e.items, "item", "items"), ui.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
 	}
 	return nil
 }
@@ -79,7 +80,7 @@ func (e *exporter) close(cause error) error {
 		if cause != nil {
 			verb = "stopped after"
 		}
-		fmt.Fprintf(e.progress, "\r\x1b[K%s %s in %s, %s RCU\n", verb, plural(e.items, "item", "items"), plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
+		fmt.Fprintf(e.progress, "\r\x1b[K%s %s in %s, %s RCU\n", verb, ui.Plural(e.items, "item", "items"), ui.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
 	}
 	if cause != nil {
 		return cause

@@ -119,5 +119,5 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 		}
 		_ = tw.Flush()
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s RCU\n", ui.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
 }

@@ -280,7 +280,7 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
 	fmt.Fprintf(b, "%s: %s%s in %s · stopped: %s\n\n", ui.Sanitize(layoutTarget(smp.Table, smp.Index)),
-		plural(lay.Items, "item", "items"), of, plural(lay.Partitions, "partition", "partitions"), smp.Stop)
+		ui.Plural(lay.Items, "item", "items"), of, ui.Plural(lay.Partitions, "partition", "partitions"), smp.Stop)
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAMILY\tPARTITIONS\tITEMS\tLARGEST\tENTITY TYPES")
 	for _, f := range lay.Families {
@@ -301,7 +301,7 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	b.WriteString("\nLARGEST PARTITIONS\n")
 	tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for _, p := range lay.Largest {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", cell(p.PK, 48), cell(p.Family, 32), plural(p.Items, "item", "items"))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", cell(p.PK, 48), cell(p.Family, 32), ui.Plural(p.Items, "item", "items"))
 	}
 	_ = tw.Flush()
 	if len(lay.Findings) == 0 {
@@ -315,5 +315,5 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	if layoutSizes(smp) == "page-capacity" {
 		b.WriteString("\nitem sizes were inferred from each page's capacity; --item-sizes measures each item (same RCU, more data transferred)\n")
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", plural(len(smp.Requests), "request", "requests"), jsonFloat(smp.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s RCU\n", ui.Plural(len(smp.Requests), "request", "requests"), jsonFloat(smp.Capacity().Total))
 }

@@ -15,6 +15,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui"
 )
 
 // workbenchOut is the --workbench-out flag of `layout`.
@@ -66,10 +67,10 @@ func (w workbenchOut) write(ctx context.Context, client *dynamo.Client, smp dyna
 	}
 	t := exp.Model.Tables[0]
 	fmt.Fprintf(stderr, "wrote %s: NoSQL Workbench model of %s, %s, %s, %s, %s RCU\n", *w.path, t.Spec.Name,
-		plural(len(t.Facets), "facet", "facets"), plural(len(t.Items), "example item", "example items"),
-		plural(len(exp.Requests), "request", "requests"), jsonFloat(rcu))
+		ui.Plural(len(t.Facets), "facet", "facets"), ui.Plural(len(t.Items), "example item", "example items"),
+		ui.Plural(len(exp.Requests), "request", "requests"), jsonFloat(rcu))
 	if exp.Dropped > 0 {
-		fmt.Fprintf(stderr, "  left out %s whose attribute types differ from earlier ones (Workbench takes one type per attribute)\n", plural(exp.Dropped, "item", "items"))
+		fmt.Fprintf(stderr, "  left out %s whose attribute types differ from earlier ones (Workbench takes one type per attribute)\n", ui.Plural(exp.Dropped, "item", "items"))
 	}
 	return nil
 }

@@ -110,7 +110,7 @@ func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
 	}
 	_ = tw.Flush()
 	if all {
-		fmt.Fprintf(b, "\n%s, each one request.\n", plural(len(runs), "pattern", "patterns"))
+		fmt.Fprintf(b, "\n%s, each one request.\n", ui.Plural(len(runs), "pattern", "patterns"))
 	}
 }
 

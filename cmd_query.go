@@ -269,5 +269,5 @@ func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Wri
 		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
 	}
 	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
-		what, ui.Sanitize(where), plural(int(items), "item", "items"), humanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
+		what, ui.Sanitize(where), ui.Plural(int(items), "item", "items"), ui.HumanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
 }

@@ -109,19 +109,7 @@ func writeTablesText(b *bytes.Buffer, tables []dynamo.Table) {
 		if len(ixs) == 0 {
 			ixs = []string{"-"}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", ui.Sanitize(t.Name), ui.Sanitize(ks.KeyText()), ui.Sanitize(strings.Join(ixs, ", ")), t.ItemCount, humanBytes(t.SizeBytes))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", ui.Sanitize(t.Name), ui.Sanitize(ks.KeyText()), ui.Sanitize(strings.Join(ixs, ", ")), t.ItemCount, ui.HumanBytes(t.SizeBytes))
 	}
 	_ = tw.Flush()
-}
-
-func humanBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MB", float64(n)/(1024*1024))
-	}
-	return fmt.Sprintf("%.1f GB", float64(n)/(1024*1024*1024))
 }

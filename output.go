@@ -129,13 +129,13 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 		_ = tw.Flush()
 	}
 	total := r.capacity()
-	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", plural(r.Count, "item", "items"), r.Scanned, plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
+	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", ui.Plural(r.Count, "item", "items"), r.Scanned, ui.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
 	for _, q := range r.Requests {
 		more := ""
 		if q.More {
 			more = " · more pages"
 		}
-		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, ui.Sanitize(q.KeyCondition), plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
+		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, ui.Sanitize(q.KeyCondition), ui.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
 	}
 }
 
@@ -145,13 +145,6 @@ func cellText(av types.AttributeValue) string {
 		return sv.Value
 	}
 	return string(dynamo.MarshalPlainValue(av))
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return strconv.Itoa(n) + " " + many
 }
 
 // cell shortens a value to at most max runes and makes it safe to print.

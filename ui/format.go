@@ -71,6 +71,13 @@ func fmtRCU(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
+// HumanBytes formats a byte count in binary units; the CLI prints sizes the
+// same way the UI shows them.
+func HumanBytes(n int64) string { return humanBytes(n) }
+
+// Plural spells a count with its noun: "1 item", "3 items".
+func Plural(n int, one, many string) string { return plural(n, one, many) }
+
 // humanBytes formats a byte count in binary units.
 func humanBytes(n int64) string {
 	switch {
