@@ -131,7 +131,7 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 		// asking IMDS would only add seconds of time-outs.
 		loads = append(loads, awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	}
-	cfg, err := awsconfig.LoadDefaultConfig(ctx, loads...)
+	cfg, err := loadConfig(ctx, o.Endpoint, loads) // cabundle.go
 	if err != nil {
 		return sdkClient{}, cfg, explainConfig(err, o.Profile)
 	}
