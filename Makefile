@@ -2,11 +2,14 @@
 # installed by scripts/dynamodb-local.sh (DynamoDB Local via npm, Java from
 # Debian if missing); Go modules come through the module proxy.
 BIN := bin/dynascope
+# A static binary: nothing in dynascope needs cgo, and without the dynamic
+# loader and libc a start is about 1 ms shorter.
+GOBUILD_ENV := CGO_ENABLED=0
 
 .PHONY: build demo test vet local-start local-stop clean
 
 build:
-	go build -o $(BIN) .
+	$(GOBUILD_ENV) go build -o $(BIN) .
 
 demo: build
 	scripts/dynamodb-local.sh install
@@ -38,7 +41,7 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 # install puts dynascope on the PATH: in $GOBIN, else $GOPATH/bin (~/go/bin).
 install:
-	go install -buildvcs=auto -ldflags "$(LDFLAGS)" .
+	$(GOBUILD_ENV) go install -buildvcs=auto -ldflags "$(LDFLAGS)" .
 
 # screenshots renders the README's terminal pictures into docs/img/ from
 # real sessions; run it again after UI changes.

@@ -22,13 +22,15 @@ cd "$(dirname "$0")/.."
 
 began=$SECONDS
 scripts/dynamodb-local.sh install
-# The start-up figure compares with the AWS CLI, installed as test.sh does.
-if ! command -v aws >/dev/null 2>&1 && [ ! -x /usr/bin/aws ]; then
-  echo "aws is missing; installing Debian's awscli" >&2
+# The start-up figure compares with the reference, Debian's awscli
+# package, installed here when it is missing (another aws on the PATH, such
+# as pip's, is a different program with a different start-up).
+if [ ! -x /usr/bin/aws ] && command -v apt-get >/dev/null 2>&1; then
+  echo "Debian's awscli is missing; installing it" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq awscli; } >&2 ||
-    echo "installing awscli failed; the start-up figure will fail" >&2
+    echo "installing awscli failed; the start-up figure uses the aws on the PATH, if any" >&2
 fi
 # Debian's awscli is the reference; otherwise whatever aws is on the
 # PATH, run directly rather than through a pyenv shim, whose own start-up
@@ -50,7 +52,8 @@ trap cleanup EXIT
 
 # Build everything first, so compile time is in no figure.
 echo "building dynascope and the bench programs" >&2
-go build -o "$work/dynascope" .
+# Built as the Makefile builds it: static, without cgo.
+CGO_ENABLED=0 go build -o "$work/dynascope" .
 for p in load rss startup throughput ratio; do
   go build -o "$work/$p" "./bench/$p"
 done
