@@ -57,6 +57,8 @@ type settingsYAML struct {
 	DefaultLimit         int                       `yaml:"defaultLimit"`
 	Sampling             samplingYAML              `yaml:"sampling"`
 	PricePerMillionReads float64                   `yaml:"pricePerMillionReads"`
+	MaxLoadedItems       int                       `yaml:"maxLoadedItems"`
+	SchemaCache          bool                      `yaml:"schemaCache"`
 }
 
 type connectionYAML struct {
@@ -84,6 +86,8 @@ func showSettings(w io.Writer, s config.Settings) error {
 		DefaultLimit:         s.DefaultLimit,
 		Sampling:             samplingYAML(s.Sampling),
 		PricePerMillionReads: s.PricePerMillionReads,
+		MaxLoadedItems:       s.MaxLoadedItems,
+		SchemaCache:          s.SchemaCache,
 	}
 	for name, c := range s.Connections {
 		out.Connections[name] = connectionYAML(c)
@@ -97,7 +101,7 @@ func showSettings(w io.Writer, s config.Settings) error {
 	default:
 		fmt.Fprintf(&b, "# %s\n", s.Path)
 	}
-	b.WriteString("# sampling: a cap left out is the layout command's own default; defaultLimit: 0 means no Limit\n")
+	b.WriteString("# sampling: a cap left out is the layout command's own default; defaultLimit: 0 means no Limit; maxLoadedItems: 0 means no cap\n")
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
 	if err := enc.Encode(out); err != nil {

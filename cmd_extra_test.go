@@ -101,16 +101,17 @@ func TestConfigCommand(t *testing.T) {
 	}
 	out, _, err = extra(t, "config", "show")
 	want := "# " + path + "\n" +
-		"# sampling: a cap left out is the layout command's own default; defaultLimit: 0 means no Limit\n" +
+		"# sampling: a cap left out is the layout command's own default; defaultLimit: 0 means no Limit; maxLoadedItems: 0 means no cap\n" +
 		"connection: local\nconnections:\n  local:\n    endpoint: http://127.0.0.1:8000\nkeys: {}\ntheme: light\ndefaultLimit: 0\n" +
-		"sampling: {}\npricePerMillionReads: 0.125\n"
+		"sampling: {}\npricePerMillionReads: 0.125\nmaxLoadedItems: 50000\nschemaCache: true\n"
 	if err != nil || out != want {
 		t.Errorf("show:\n got\n%s\n want\n%s", out, want)
 	}
 	// What show prints is a settings file that reads back the same.
 	s1, _ := config.LoadSettingsFile(path)
 	s2, err := config.ParseSettings(path, []byte(out))
-	if err != nil || !slices.Equal([]string{s1.Connection, s1.Theme}, []string{s2.Connection, s2.Theme}) || s2.Connections["local"] != s1.Connections["local"] {
+	if err != nil || !slices.Equal([]string{s1.Connection, s1.Theme}, []string{s2.Connection, s2.Theme}) || s2.Connections["local"] != s1.Connections["local"] ||
+		s2.MaxLoadedItems != s1.MaxLoadedItems || s2.SchemaCache != s1.SchemaCache {
 		t.Errorf("show does not read back: %v", err)
 	}
 	if err := os.WriteFile(path, []byte("theme: blue\n"), 0o600); err != nil {

@@ -130,17 +130,35 @@ func connect(ctx context.Context, c *config.Connection) (*dynamo.Client, error) 
 	return dynamo.Connect(ctx, o)
 }
 
+// itemCap is the UI's cap on items in memory (ui.Options.MaxLoadedItems,
+// where negative means none) from --max-loaded (-1 when not given; 0 for
+// no cap) over the settings' maxLoadedItems (0 for no cap).
+func itemCap(flagValue int, s config.Settings) int {
+	n := flagValue
+	if n < 0 {
+		n = s.MaxLoadedItems
+	}
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
 func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	fs, conn := newFlags("", stderr)
 	pk := fs.String("pk", "", "open this partition key value directly")
 	index := fs.String("index", "", "query this secondary index")
 	patterns := fs.String("patterns", config.PatternsFile, "the access patterns file: a lists its patterns, S saves the current request to it")
+	maxLoaded := fs.Int("max-loaded", -1, fmt.Sprintf("items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems))
 	fs.Usage = func() { fmt.Fprint(stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *pk != "" && conn.Table == "" {
 		return usageError{"--pk needs --table: the partition key belongs to one table."}
+	}
+	if *maxLoaded < -1 {
+		return usageError{"--max-loaded takes a number of items, or 0 for no cap."}
 	}
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "patterns" })
@@ -160,6 +178,6 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, Index: *index, PK: *pk,
 		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-		Patterns: set, PatternsPath: setPath, Settings: settings,
+		Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(*maxLoaded, settings),
 	})
 }

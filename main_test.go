@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"dynascope/config"
 	"dynascope/dynamo/dynamotest"
 )
 
@@ -260,6 +261,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"query", "--table", "App", "CUST#42"}, `unexpected argument "CUST#42"; values go after their flag (e.g. --pk 'CUST#42').`},
 		{[]string{"seed", "--table", "App"}, "seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json."},
 		{[]string{"--pk", "CUST#42"}, "--pk needs --table: the partition key belongs to one table."},
+		{[]string{"--table", "App", "--max-loaded", "-5"}, "--max-loaded takes a number of items, or 0 for no cap."},
 		{[]string{"demo", "--endpoint-url", "http://127.0.0.1:1"}, "demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."},
 	}
 	for _, c := range cases {
@@ -414,5 +416,24 @@ func TestQueryAllPagesKeepsPartialResults(t *testing.T) {
 	}
 	if !strings.Contains(string(q.LastEvaluatedKey), "ORDER#2025-03-01#A17") {
 		t.Errorf("lastEvaluatedKey must say where the failed page starts: %s", q.LastEvaluatedKey)
+	}
+}
+
+// --max-loaded beats the settings' maxLoadedItems; 0 in either means no cap,
+// which the UI's options write as a negative number.
+func TestItemCap(t *testing.T) {
+	s := config.DefaultSettings()
+	cases := []struct{ flag, setting, want int }{
+		{-1, config.DefaultMaxLoadedItems, config.DefaultMaxLoadedItems},
+		{-1, 20_000, 20_000},
+		{-1, 0, -1},
+		{8_000, 20_000, 8_000},
+		{0, 20_000, -1},
+	}
+	for _, c := range cases {
+		s.MaxLoadedItems = c.setting
+		if got := itemCap(c.flag, s); got != c.want {
+			t.Errorf("flag %d, setting %d: got %d, want %d", c.flag, c.setting, got, c.want)
+		}
 	}
 }

@@ -36,6 +36,11 @@ const NoConnection = "none"
 // request units in us-east-1, in US dollars.
 const DefaultPricePerMillionReads = 0.125
 
+// DefaultMaxLoadedItems is how many items the UI keeps in memory when the
+// settings say nothing: beyond it, the pages farthest from the cursor are
+// released and read again when scrolled back to.
+const DefaultMaxLoadedItems = 50_000
+
 // Themes lists the values theme: takes.
 var Themes = []string{"auto", "dark", "light", "none"}
 
@@ -53,6 +58,11 @@ type Settings struct {
 	DefaultLimit         int    // Limit of interactive queries; 0 for none
 	Sampling             Sampling
 	PricePerMillionReads float64 // USD per million read request units
+	// MaxLoadedItems caps the items the UI keeps in memory; 0 for no cap.
+	MaxLoadedItems int
+	// SchemaCache keeps tables' key schemas between runs (24 hours), so a
+	// first query needs no DescribeTable.
+	SchemaCache bool
 }
 
 // ConnectionSettings are one named connection's defaults; "" leaves a value
@@ -94,6 +104,8 @@ func DefaultSettings() Settings {
 		Keys:                 map[string][]string{},
 		Theme:                "auto",
 		PricePerMillionReads: DefaultPricePerMillionReads,
+		MaxLoadedItems:       DefaultMaxLoadedItems,
+		SchemaCache:          true,
 	}
 }
 
@@ -138,7 +150,7 @@ func LoadSettingsFile(path string) (Settings, error) {
 	return ParseSettings(path, data)
 }
 
-var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads"}
+var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache"}
 
 // connectionNameRE is what a connection or key action may be called.
 var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -218,6 +230,14 @@ func ParseSettings(path string, data []byte) (Settings, error) {
 				return DefaultSettings(), err
 			}
 			s.PricePerMillionReads = p
+		case "maxLoadedItems":
+			if s.MaxLoadedItems, err = integer(path, v, "maxLoadedItems", 0, 1<<31-1); err != nil {
+				return DefaultSettings(), err
+			}
+		case "schemaCache":
+			if s.SchemaCache, err = boolean(path, v, "schemaCache"); err != nil {
+				return DefaultSettings(), err
+			}
 		}
 	}
 	if s.Connection != "" && s.Connection != NoConnection {
@@ -386,6 +406,14 @@ func integer(path string, n *yaml.Node, what string, lo, hi int) (int, error) {
 	return v, nil
 }
 
+func boolean(path string, n *yaml.Node, what string) (bool, error) {
+	v, err := strconv.ParseBool(n.Value)
+	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || err != nil {
+		return false, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be true or false, not %q", what, n.Value)}
+	}
+	return v, nil
+}
+
 func number(path string, n *yaml.Node, what string) (float64, error) {
 	v, err := strconv.ParseFloat(n.Value, 64)
 	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || err != nil || v < 0 || v != v {
@@ -458,7 +486,9 @@ func (c Connection) Options() (dynamo.Options, error) {
 	if err != nil {
 		return c.withConnection(ConnectionSettings{}), err
 	}
-	return c.withConnection(cs), nil
+	o := c.withConnection(cs)
+	o.NoSchemaCache = !s.SchemaCache
+	return o, nil
 }
 
 func (c Connection) withConnection(cs ConnectionSettings) dynamo.Options {

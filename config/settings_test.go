@@ -28,6 +28,8 @@ sampling:
   maxRCU: 25.5
   segments: 4
 pricePerMillionReads: 0.1425
+maxLoadedItems: 20000
+schemaCache: false
 `
 
 func TestParseSettings(t *testing.T) {
@@ -47,6 +49,8 @@ func TestParseSettings(t *testing.T) {
 		DefaultLimit:         50,
 		Sampling:             Sampling{MaxItems: 5000, MaxRCU: 25.5, Segments: 4},
 		PricePerMillionReads: 0.1425,
+		MaxLoadedItems:       20000,
+		SchemaCache:          false,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("got  %+v\nwant %+v", s, want)
@@ -65,7 +69,7 @@ func TestParseSettings(t *testing.T) {
 func TestParseSettingsErrors(t *testing.T) {
 	cases := []struct{ old, new, want string }{
 		{"theme: dark", "theme: blue", `c.yaml:13: theme must be one of auto, dark, light, none, not "blue".`},
-		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads.`},
+		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads, maxLoadedItems, schemaCache.`},
 		{"connection: local", "connection: staging", `c.yaml:2: connection "staging" is not defined under connections: (there are local, prod-readonly).`},
 		{"    region: us-east-1", "    regoin: us-east-1", `c.yaml:6: connection local: unknown field "regoin" (did you mean "region"?); known are endpoint, region, profile.`},
 		{"endpoint: http://127.0.0.1:8000", "endpoint: 127.0.0.1:8000", `c.yaml:5: connection local: endpoint must be an http:// or https:// URL such as http://127.0.0.1:8000, not "127.0.0.1:8000".`},
@@ -75,6 +79,8 @@ func TestParseSettingsErrors(t *testing.T) {
 		{"  segments: 4", "  segments: 0", `c.yaml:18: sampling: segments must be a whole number from 1 to 1000000, not "0".`},
 		{"  maxRCU: 25.5", "  maxRCU: 0", `c.yaml:17: sampling: maxRCU must be more than 0.`},
 		{"pricePerMillionReads: 0.1425", "pricePerMillionReads: cheap", `c.yaml:19: pricePerMillionReads must be a number of 0 or more, not "cheap".`},
+		{"maxLoadedItems: 20000", "maxLoadedItems: -5", `c.yaml:20: maxLoadedItems must be a whole number from 0 to 2147483647, not "-5".`},
+		{"schemaCache: false", "schemaCache: off please", `c.yaml:21: schemaCache must be true or false, not "off please".`},
 		{"  reverse: R", "  reverse: []", `c.yaml:11: keys: reverse needs at least one key, and no empty one.`},
 		{"  reverse: R", "  reverse: {a: b}", `c.yaml:11: keys: reverse must be a key such as "R" or a list of keys.`},
 		{"theme: dark", "theme: dark\ntheme: light", `c.yaml:14: the settings: theme is given twice (first at line 13).`},
@@ -113,8 +119,12 @@ func TestSettingsPathAndMissingFile(t *testing.T) {
 		t.Errorf("path %q, %v", path, err)
 	}
 	s, err := LoadSettings()
-	if err != nil || s.Exists || s.Path != path || s.Theme != "auto" || s.PricePerMillionReads != 0.125 {
+	if err != nil || s.Exists || s.Path != path || s.Theme != "auto" || s.PricePerMillionReads != 0.125 ||
+		s.MaxLoadedItems != 50_000 || !s.SchemaCache {
 		t.Errorf("missing file: %v %+v", err, s)
+	}
+	if o, err := (Connection{}).Options(); err != nil || o.NoSchemaCache {
+		t.Errorf("missing file: the schema cache should be on: %v %+v", err, o)
 	}
 	t.Setenv(EnvSettings, "none")
 	if p, err := SettingsPath(); p != "" || err != nil {
@@ -150,6 +160,9 @@ func TestConnectionPrecedence(t *testing.T) {
 		}
 		if got := [3]string{o.Endpoint, o.Region, o.Profile}; got != c.want {
 			t.Errorf("%v: got %q, want %q", c.args, got, c.want)
+		}
+		if !o.NoSchemaCache {
+			t.Errorf("%v: schemaCache: false in the settings, but the schema cache is on", c.args)
 		}
 		if !reflect.DeepEqual(conn.DynamoOptions(), o) {
 			t.Errorf("%v: DynamoOptions differs from Options", c.args)

@@ -7,12 +7,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
 // DefaultMaxLoadedItems is the cap on items kept in memory when
-// Options.MaxLoadedItems is 0.
-const DefaultMaxLoadedItems = 50_000
+// Options.MaxLoadedItems is 0: the settings file's default.
+const DefaultMaxLoadedItems = config.DefaultMaxLoadedItems
 
 // maxLoaded is the cap on items in memory; 0 for none.
 func (m Model) maxLoaded() int {
