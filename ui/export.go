@@ -1,8 +1,10 @@
 package ui
 
 // Exporting the loaded items (or the filtered ones) to a local file in one
-// of dynamo's export formats. It writes that file only — never to DynamoDB:
-// the items are those already loaded, and no request is sent.
+// of dynamo's export formats. It writes that file only — never to DynamoDB.
+// The items are those already loaded; a page released to keep memory within
+// the cap (itemscap.go) is read again, one page at a time, with the
+// ExclusiveStartKey it was first read with, and the request log shows it.
 //
 // The file is created new (an existing file is never overwritten). An
 // export stopped with esc, or one that fails, removes its file: a file
@@ -58,19 +60,47 @@ type exportDoneMsg struct {
 	err  error // stopped or failed: the file was removed (unless it existed before)
 }
 
+// exportRereadMsg logs a released page that export id read again.
+type exportRereadMsg struct {
+	id     int
+	pageNo int
+	q      dynamo.QueryInput
+	req    dynamo.Request
+}
+
 // exportSource is what an export writes: n rows, decoded one by one as
 // they are written (in the command's goroutine, not in Update), so that a
 // large export never holds every item at once.
 type exportSource struct {
 	n    int
 	item func(row int) (dynamo.Item, bool) // false: the row's page was released from memory
+	// where tells, for a row whose page was released, that page: its number
+	// in the query, the ExclusiveStartKey it was read with, how many items
+	// it had, and the row's place in it.
+	where    func(row int) (pageNo int, startKey dynamo.Item, n, at int)
+	released int               // rows whose page is released now
+	store    Store             // reads released pages again
+	q        dynamo.QueryInput // the query the pages are of
 }
 
 // exportItems are the rows the items pane shows: the filtered ones while a
 // filter is on, else every loaded item, in the order shown. The pane is a
 // copy: its store never changes under it.
-func exportItems(p itemsPane) exportSource {
-	return exportSource{n: p.rows(), item: func(row int) (dynamo.Item, bool) { return p.store.item(p.at(row)) }}
+func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
+	src := exportSource{
+		n:    p.rows(),
+		item: func(row int) (dynamo.Item, bool) { return p.store.item(p.at(row)) },
+		where: func(row int) (int, dynamo.Item, int, int) {
+			r := p.at(row)
+			pg := p.store.pages[p.store.pageOf(r)]
+			return pg.no, pg.startKey, pg.n, r - pg.first
+		},
+		store: s, q: q,
+	}
+	if p.filter == "" {
+		src.released = p.store.total - p.store.inMemory
+	}
+	return src
 }
 
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
@@ -96,7 +126,7 @@ func exportExt(f dynamo.ExportFormat) string {
 
 // openExport opens the export form for what the items pane shows.
 func (m Model) openExport() Model {
-	src := exportItems(m.items)
+	src := exportItems(m.items, m.store, m.res.q)
 	if src.n == 0 {
 		m.status.info = "no items loaded to export"
 		return m
@@ -226,6 +256,7 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}
 	chunk := make([]dynamo.Item, 0, min(exportChunk, src.n))
+	var again rereadPage // the released page read last
 	for n < src.n {
 		if cerr := ctx.Err(); cerr != nil {
 			w.Close()
@@ -235,8 +266,10 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 		for ; n < src.n && len(chunk) < exportChunk; n++ {
 			it, ok := src.item(n)
 			if !ok {
-				w.Close()
-				return n, fmt.Errorf("export to %s: item %d is no longer in memory (its page was released); export a smaller result, or filter it", path, n+1)
+				if it, err = again.item(ctx, send, id, src, n); err != nil {
+					w.Close()
+					return n, fmt.Errorf("export to %s: %w", path, err)
+				}
 			}
 			chunk = append(chunk, it)
 		}
@@ -250,6 +283,35 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 		return n, fmt.Errorf("export to %s: %w", path, err)
 	}
 	return n, nil
+}
+
+// rereadPage is a released page read again for an export.
+type rereadPage struct {
+	no    int
+	items []dynamo.Item
+}
+
+// item is row's item from its released page, which is read again unless
+// it was the last one read. A page whose item count changed since it was
+// first read would shift every row after it, so the export stops.
+func (p *rereadPage) item(ctx context.Context, send *sender, id int, src exportSource, row int) (dynamo.Item, error) {
+	no, startKey, n, at := src.where(row)
+	if p.no != no {
+		q := src.q
+		q.StartKey = startKey
+		page, err := src.store.Query(ctx, q)
+		if page.Request.Operation != "" {
+			send.deliver(exportRereadMsg{id: id, pageNo: no, q: q, req: page.Request})
+		}
+		if err != nil {
+			return nil, fmt.Errorf("reading released page %d again: %w", no, err)
+		}
+		if len(page.Items) != n {
+			return nil, fmt.Errorf("page %d changed since it was loaded (%d items now, %d before); open the partition again and export then", no, len(page.Items), n)
+		}
+		p.no, p.items = no, page.Items
+	}
+	return p.items[at], nil
 }
 
 func (m Model) exportProgress(msg exportProgressMsg) Model {
@@ -284,7 +346,15 @@ func (m Model) exportBox(w, h int) string {
 	st := m.st
 	inner := w - 2
 	e := m.exp
-	lines := []string{" " + st.text.Render(trunc("Write the "+e.what+" to a local file (nothing is sent to DynamoDB).", inner-2)), ""}
+	intro := "Write the " + e.what + " to a local file (nothing is sent to DynamoDB)."
+	if e.src.released > 0 {
+		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", e.what, e.src.released)
+	}
+	var lines []string
+	for _, l := range wrapText(intro, inner-2) {
+		lines = append(lines, " "+st.text.Render(l))
+	}
+	lines = append(lines, "")
 	if e.running {
 		frac := float64(e.done) / float64(max(1, e.src.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))

@@ -2,9 +2,9 @@ package ui
 
 import (
 	"bytes"
-	"fmt"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -129,12 +129,22 @@ func (p itemsPane) scanCmd() (itemsPane, tea.Cmd) {
 	return p, filterScanCmd(p.fgen)
 }
 
-// matchesText says how many loaded items match, and whether that is all.
+// matchesText says how many loaded items match and whether that is all;
+// "in memory" when some pages are released, since the filter searches
+// memory and sends no request.
 func (p itemsPane) matchesText() string {
+	t := "matches "
 	if p.scanning() {
-		return fmt.Sprintf("matches ≥ %d · scanning…", len(p.idx))
+		t += "≥ "
 	}
-	return fmt.Sprintf("matches %d", len(p.idx))
+	t += strconv.Itoa(len(p.idx))
+	if p.store.total > p.store.inMemory {
+		t += " in memory"
+	}
+	if p.scanning() {
+		t += " · scanning…"
+	}
+	return t
 }
 
 // matchRow tells whether the filter is in a string or number value of row

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -175,5 +177,129 @@ func TestColumnsFromLaterPages(t *testing.T) {
 	}
 	if c := p.cols[1]; c.w != 20 {
 		t.Fatalf("late is %d wide, want its value's 20", c.w)
+	}
+}
+
+// shrinkStore answers one page with an item fewer: the partition changed.
+type shrinkStore struct {
+	*recStore
+	startKey dynamo.Item
+}
+
+func (s shrinkStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error) {
+	p, err := s.recStore.Query(ctx, q)
+	if q.StartKey != nil && keyOf(q.StartKey, "SK") == keyOf(s.startKey, "SK") {
+		p.Items = p.Items[1:]
+	}
+	return p, err
+}
+
+// exportTo names the file in the open export form and starts the export,
+// which runs to its end.
+func exportTo(d *benchDriver, path string) {
+	d.send(keyPress("tab"))
+	d.send(keyPress("ctrl+u"))
+	for _, r := range path {
+		d.send(keyPress(string(r)))
+	}
+	d.send(keyPress("enter"))
+}
+
+// An export of more items than the cap holds reads the released pages
+// again, each once, with the ExclusiveStartKey they were first read with;
+// the request log shows those reads, and the file holds every item in order.
+func TestExportReadsReleasedPagesAgain(t *testing.T) {
+	const total, maxLoaded = 14_000, 5_000
+	d, rs := openBench(t, total, maxLoaded)
+	var released []storedPage
+	for _, pg := range d.m.items.store.pages {
+		if !pg.resident() {
+			released = append(released, pg)
+		}
+	}
+	if len(released) == 0 {
+		t.Fatal("no page was released; the test needs some")
+	}
+	var msgs []tea.Msg
+	var mu sync.Mutex
+	d.m.send.set(func(msg tea.Msg) { mu.Lock(); msgs = append(msgs, msg); mu.Unlock() })
+	asked := len(rs.queries())
+
+	d.send(keyPress("x"))
+	inReleased := total - d.m.items.store.inMemory
+	if want := fmt.Sprintf("Write the 14000 loaded items to a local file. %d of them are in pages released to keep memory within the cap:", inReleased); !strings.Contains(shownText(d), want) {
+		t.Fatalf("the form does not say the released pages are read again:\n%s", shownText(d))
+	}
+	path := filepath.Join(t.TempDir(), "all.jsonl")
+	exportTo(d, path)
+	if want := fmt.Sprintf("exported 14000 items to %s (local file only)", path); d.m.status.info != want {
+		t.Fatalf("status %q, want %q (error: %q)", d.m.status.info, want, d.m.exp.err)
+	}
+
+	qs := rs.queries()[asked:]
+	if len(qs) != len(released) {
+		t.Fatalf("%d queries for %d released pages", len(qs), len(released))
+	}
+	for i, q := range qs {
+		if keyOf(q.StartKey, "SK") != keyOf(released[i].startKey, "SK") {
+			t.Errorf("re-read %d: StartKey %v, want page %d's %v", i, q.StartKey, released[i].no, released[i].startKey)
+		}
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+	want := benchdata.Big(total)
+	if len(lines) != total {
+		t.Fatalf("%d lines in the file, want %d", len(lines), total)
+	}
+	for _, i := range []int{0, released[0].n - 1, released[0].n, total / 2, total - 1} {
+		sk := want[i]["SK"].(*types.AttributeValueMemberS).Value
+		if !strings.Contains(lines[i], `"SK":"`+sk+`"`) {
+			t.Errorf("line %d is %.120s, want SK %s", i+1, lines[i], sk)
+		}
+	}
+
+	logged := len(d.m.log.reqs)
+	mu.Lock()
+	for _, msg := range msgs {
+		if _, ok := msg.(exportRereadMsg); ok {
+			d.send(msg)
+		}
+	}
+	mu.Unlock()
+	if n := len(d.m.log.reqs) - logged; n != len(released) || d.m.log.kinds[logged] != fmt.Sprintf("export: page %d again", released[0].no) {
+		t.Fatalf("log: %d new requests, first kind %q", n, d.m.log.kinds[logged])
+	}
+
+	// A page that changed since it was loaded stops the export, which
+	// removes its file.
+	d.m.store = shrinkStore{recStore: rs, startKey: released[len(released)-1].startKey}
+	d.send(keyPress("x"))
+	path2 := filepath.Join(t.TempDir(), "changed.jsonl")
+	exportTo(d, path2)
+	last := released[len(released)-1]
+	if want := fmt.Sprintf("page %d changed since it was loaded (%d items now, %d before)", last.no, last.n-1, last.n); !strings.Contains(d.m.exp.err, want) {
+		t.Fatalf("error %q, want %q", d.m.exp.err, want)
+	}
+	if _, err := os.Stat(path2); !os.IsNotExist(err) {
+		t.Errorf("the stopped export left %s: %v", path2, err)
+	}
+}
+
+// The filter searches the items in memory, and says how many it could not.
+func TestFilterSaysReleasedPagesAreNotSearched(t *testing.T) {
+	d, _ := openBench(t, 14_000, 5_000)
+	d.send(keyPress("/"))
+	for _, r := range "EVENT" {
+		d.send(keyPress(string(r)))
+	}
+	d.send(keyPress("enter"))
+	for d.m.items.scanning() {
+		d.m.items = d.m.items.scanStep(d.m.items.fgen)
+	}
+	if want := fmt.Sprintf("(%d in memory) · /EVENT matches 0 in memory", d.m.items.store.inMemory); !strings.Contains(shownText(d), want) {
+		t.Fatalf("the title does not say %q:\n%s", want, shownText(d))
 	}
 }

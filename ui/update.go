@@ -86,6 +86,9 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.exportProgress(msg), nil
 	case exportDoneMsg:
 		return m.exportDone(msg), nil
+	case exportRereadMsg:
+		m.log = m.log.add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
+		return m, nil
 	case filterScanMsg:
 		m.items = m.items.scanStep(msg.gen)
 		return m.itemsFollowUp()
