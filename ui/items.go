@@ -162,7 +162,10 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 	lines := []string{p.header(st, inner)}
 	if p.rows() == 0 {
 		msg := "no items"
-		if p.filter != "" {
+		switch out := p.store.total - p.store.inMemory; {
+		case p.filter != "" && out > 0:
+			msg = fmt.Sprintf("no item in memory matches; %d in released pages were not searched", out)
+		case p.filter != "":
 			msg = "no loaded item matches the filter"
 		}
 		lines = append(lines, "  "+st.muted.Render(msg))

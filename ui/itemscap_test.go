@@ -302,4 +302,7 @@ func TestFilterSaysReleasedPagesAreNotSearched(t *testing.T) {
 	if want := fmt.Sprintf("(%d in memory) · /EVENT matches 0 in memory", d.m.items.store.inMemory); !strings.Contains(shownText(d), want) {
 		t.Fatalf("the title does not say %q:\n%s", want, shownText(d))
 	}
+	if want := fmt.Sprintf("no item in memory matches; %d in released pages were not searched", 14_000-d.m.items.store.inMemory); !strings.Contains(shownText(d), want) {
+		t.Fatalf("the pane does not say %q:\n%s", want, shownText(d))
+	}
 }
