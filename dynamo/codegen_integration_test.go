@@ -27,30 +27,71 @@ func awsCLI(t *testing.T) string {
 	t.Helper()
 	path, err := exec.LookPath("aws")
 	if err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the AWS CLI (aws) is not installed and CI=true; run 'make test', which installs Debian's awscli")
-		}
-		t.Skip("the AWS CLI (aws) is not installed; run 'make test' or apt-get install awscli")
+		need(t, "the AWS CLI (aws)", "awscli")
 	}
 	return path
 }
 
-// awsCLIv2 tells whether the CLI reads binary values as base64 (v2's
-// default); v1 would encode them again.
-func awsCLIv2(t *testing.T) bool {
-	out, err := exec.Command("aws", "--version").CombinedOutput()
-	return err == nil && strings.HasPrefix(string(out), "aws-cli/2.")
+// awsCLIv2Dir finds an AWS CLI v2, which reads binary values as base64 (v1
+// would encode them again): the aws on the PATH, else Debian's. It returns
+// the folder to put first on the PATH; "" for the PATH as it is.
+func awsCLIv2Dir(t *testing.T) string {
+	t.Helper()
+	for _, dir := range []string{"", "/usr/bin"} {
+		bin := "aws"
+		if dir != "" {
+			bin = filepath.Join(dir, bin)
+		}
+		if out, err := exec.Command(bin, "--version").CombinedOutput(); err == nil && strings.HasPrefix(string(out), "aws-cli/2.") {
+			return dir
+		}
+	}
+	need(t, "an AWS CLI v2 (binary values; v1 base64-encodes them a second time)", "awscli")
+	return ""
+}
+
+// pythonWithBoto3 finds a python3 that imports boto3: the one on the PATH,
+// else Debian's.
+func pythonWithBoto3(t *testing.T) string {
+	t.Helper()
+	for _, py := range []string{"python3", "/usr/bin/python3"} {
+		if exec.Command(py, "-c", "import boto3").Run() == nil {
+			return py
+		}
+	}
+	need(t, "python3 with boto3", "python3-boto3")
+	return ""
+}
+
+// need stops a test whose tool is missing: `make test` installs it from
+// Debian, so under CI=true that fails the test, elsewhere it skips.
+func need(t *testing.T, what, pkg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is not installed and CI=true; run 'make test', which installs Debian's %s", what, pkg)
+	}
+	t.Skipf("%s is not installed; run 'make test' or apt-get install %s", what, pkg)
 }
 
 // runShell runs generated code through sh, as a user pasting it would, with
 // no AWS configuration of the user's in the way.
 func runShell(t *testing.T, script string) []byte {
 	t.Helper()
+	return runShellIn(t, "", script)
+}
+
+// runShellIn is runShell with dir first on the PATH ("" for none).
+func runShellIn(t *testing.T, dir, script string) []byte {
+	t.Helper()
+	path := os.Getenv("PATH")
+	if dir != "" {
+		path = dir + string(os.PathListSeparator) + path
+	}
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "sh", "-c", script)
 	home := t.TempDir()
-	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "AWS_CONFIG_FILE=" + filepath.Join(home, "none"),
+	cmd.Env = []string{"PATH=" + path, "HOME=" + home, "AWS_CONFIG_FILE=" + filepath.Join(home, "none"),
 		"AWS_SHARED_CREDENTIALS_FILE=" + filepath.Join(home, "none"), "AWS_PAGER=", "AWS_EC2_METADATA_DISABLED=true",
 		"PYENV_ROOT=" + os.Getenv("PYENV_ROOT"), "PYENV_VERSION=" + os.Getenv("PYENV_VERSION")}
 	var stdout, stderr bytes.Buffer
@@ -246,10 +287,7 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 // Binary keys reach the CLI as base64, which AWS CLI v2 (Debian's awscli)
 // decodes; v1 would encode the text again, so this runs on v2 only.
 func TestCodeCLIBinaryKeys(t *testing.T) {
-	awsCLI(t)
-	if !awsCLIv2(t) {
-		t.Skip("binary values need AWS CLI v2 (v1 base64-encodes them a second time)")
-	}
+	dir := awsCLIv2Dir(t)
 	api := dynamotest.SDK(t)
 	table := dynamotest.Table(t, api, dynamodb.CreateTableInput{
 		AttributeDefinitions: []types.AttributeDefinition{
@@ -269,7 +307,7 @@ func TestCodeCLIBinaryKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	var got cliOutput
-	if err := json.Unmarshal(runShell(t, cmd), &got); err != nil {
+	if err := json.Unmarshal(runShellIn(t, dir, cmd), &got); err != nil {
 		t.Fatal(err)
 	}
 	if got.Count != 2 {
@@ -349,14 +387,12 @@ func TestCodePythonAndGoRun(t *testing.T) {
 	})
 	t.Run("python", func(t *testing.T) {
 		t.Parallel()
-		if err := exec.Command("python3", "-c", "import boto3").Run(); err != nil {
-			t.Skip("python3 with boto3 is not installed")
-		}
+		py := pythonWithBoto3(t)
 		code, err := dynamo.QueryCode(dynamo.LangPython, ks, q, to)
 		if err != nil {
 			t.Fatal(err)
 		}
-		out := runShell(t, "python3 - <<'EOF'\n"+code+"EOF\n")
+		out := runShell(t, py+" - <<'EOF'\n"+code+"EOF\n")
 		if got := sks(out); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("the Python program printed %v, dynascope returned %v\n%s", got, want, out)
 		}

@@ -5,16 +5,27 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 scripts/dynamodb-local.sh install
-# The code tests run the generated `aws dynamodb` commands with the AWS CLI.
-if ! command -v aws >/dev/null 2>&1; then
-  echo "aws is missing; installing Debian's awscli" >&2
+# The code tests run the generated code: `aws dynamodb` commands with the
+# AWS CLI (binary keys need v2, which Debian's awscli is) and boto3 programs
+# with python3. What is missing comes from Debian's packages.
+need=()
+aws_v2() { "$1" --version 2>&1 | grep -q '^aws-cli/2\.'; }
+if ! { command -v aws >/dev/null 2>&1 && aws_v2 aws; } && ! { [ -x /usr/bin/aws ] && aws_v2 /usr/bin/aws; }; then
+  need+=(awscli)
+fi
+has_boto3() { command -v "$1" >/dev/null 2>&1 && "$1" -c 'import boto3' >/dev/null 2>&1; }
+if ! has_boto3 python3 && ! has_boto3 /usr/bin/python3; then
+  need+=(python3-boto3)
+fi
+if [ ${#need[@]} -gt 0 ]; then
+  echo "installing Debian's ${need[*]} for the generated-code tests" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   if command -v apt-get >/dev/null 2>&1; then
-    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq awscli; } >&2 ||
-      echo "installing awscli failed; the AWS CLI tests will skip (or fail under CI=true)" >&2
+    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"; } >&2 ||
+      echo "installing ${need[*]} failed; those tests will skip (or fail under CI=true)" >&2
   else
-    echo "apt-get is not available; install the AWS CLI, or the AWS CLI tests will skip (or fail under CI=true)" >&2
+    echo "apt-get is not available; install ${need[*]}, or those tests will skip (or fail under CI=true)" >&2
   fi
 fi
 DYNASCOPE_LOCAL_RUN=$(mktemp -d)
