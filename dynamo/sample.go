@@ -62,6 +62,9 @@ type SampleProgress struct {
 	Requests               int
 	Segments, SegmentsDone int
 	TableItems             int64 // DynamoDB's estimate of the table's (or index's) items; 0 when unknown
+	// Request is the request this report follows, as recorded (the last of
+	// Requests); its Operation is "" for a report that follows none.
+	Request Request
 }
 
 // Fraction is the sample's progress from 0 to 1: the nearer of its caps, or of

@@ -256,11 +256,15 @@ func (s *sampler) progress() {
 	if s.in.Progress == nil {
 		return
 	}
-	s.in.Progress(SampleProgress{
+	p := SampleProgress{
 		Items: s.items, MaxItems: s.in.MaxItems, RCU: s.rcu, MaxRCU: s.in.MaxRCU,
 		Requests: len(s.out.Requests), Segments: s.in.Segments, SegmentsDone: s.done,
 		TableItems: s.out.TableItems,
-	})
+	}
+	if n := len(s.out.Requests); n > 0 {
+		p.Request = s.out.Requests[n-1]
+	}
+	s.in.Progress(p)
 }
 
 // keyItem keeps what the layout needs of one scanned item.

@@ -95,6 +95,12 @@ func TestSampleWholeTable(t *testing.T) {
 	if scans != len(smp.Requests) || smp.Capacity().Total != sum || sum == 0 || pageItems != 200 || len(smp.Pages) != len(smp.Requests) {
 		t.Errorf("%d scans logged, %d requests, capacity %v/%v, %d page items", scans, len(smp.Requests), smp.Capacity().Total, sum, pageItems)
 	}
+	// Each report carries the request it follows, in order, each once.
+	for i, p := range progress {
+		if p.Requests != i+1 || p.Request.Seq != smp.Requests[i].Seq || p.Request.Capacity.Total != smp.Requests[i].Capacity.Total {
+			t.Errorf("report %d: %d requests, request seq %d, want %d", i+1, p.Requests, p.Request.Seq, smp.Requests[i].Seq)
+		}
+	}
 	last := progress[len(progress)-1]
 	if len(progress) != len(smp.Requests) || last.Items != 200 || last.SegmentsDone != 4 || last.Fraction() != 1 {
 		t.Errorf("progress %+v (%d calls)", last, len(progress))

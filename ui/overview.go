@@ -10,6 +10,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -45,8 +46,9 @@ type overviewPane struct {
 	index    string
 	in       dynamo.SampleInput // the caps the sample runs with
 	prog     dynamo.SampleProgress
-	stopping bool // esc was pressed: waiting for the partial sample
-	have     bool // smp and lay hold a sample
+	stopping bool           // esc was pressed: waiting for the partial sample
+	logged   []sampleLogged // per sample not yet done: its requests already in the request log
+	have     bool           // smp and lay hold a sample
 	smp      dynamo.Sample
 	lay      keys.Layout
 	cursor   int // over families, largest partitions, findings
@@ -108,7 +110,8 @@ func (m Model) openOverview() Model {
 		return m
 	}
 	items, rcu, segs := m.sampleDefaults()
-	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index}
+	// A stopped sample may still be on its way: its logged count stays.
+	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.ov.logged}
 	return m
 }
 
@@ -143,22 +146,45 @@ func (m Model) startSample() (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.sample = job{id: m.seq, cancel: cancel}
 	m.ov.phase, m.ov.in, m.ov.err, m.ov.stopping = ovRunning, in, "", false
+	m.ov.logged = append(slices.Clip(m.ov.logged), sampleLogged{id: m.sample.id})
 	m.ov.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
 }
 
+// sampleLogged counts a sample's requests already in the request log.
+type sampleLogged struct{ id, n int }
+
+// loggedOf is the index of sample id's count in logged, or -1.
+func loggedOf(logged []sampleLogged, id int) int {
+	return slices.IndexFunc(logged, func(l sampleLogged) bool { return l.id == id })
+}
+
+// sampleProgress shows how far the sample has got, and logs the Scan each
+// report follows as it comes, so the log fills while the sample runs (also
+// for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 	if msg.id == m.sample.id && msg.id != 0 {
 		m.ov.prog = msg.p
 	}
+	if i := loggedOf(m.ov.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.ov.logged[i].n+1 {
+		m.log = m.log.add(msg.p.Request, "sample", 1, reqInput{})
+		m.ov.logged = slices.Clone(m.ov.logged) // another copy of the model may hold the old counts
+		m.ov.logged[i].n++
+	}
 	return m
 }
 
-// sampleDone logs every Scan of the sample, then shows the layout of what
-// it read — all of it, or what it got before it was stopped or failed.
+// sampleDone logs the Scans of the sample that no progress report logged,
+// then shows the layout of what it read — all of it, or what it got before
+// it was stopped or failed.
 func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
-	for _, r := range msg.smp.Requests {
+	from := 0
+	if i := loggedOf(m.ov.logged, msg.id); i >= 0 {
+		from = min(m.ov.logged[i].n, len(msg.smp.Requests))
+		m.ov.logged = slices.Delete(slices.Clone(m.ov.logged), i, i+1)
+	}
+	for _, r := range msg.smp.Requests[from:] {
 		m.log = m.log.add(r, "sample", 1, reqInput{})
 	}
 	if msg.id != m.sample.id {

@@ -251,3 +251,34 @@ func TestGoldenOverview(t *testing.T) {
 		})
 	}
 }
+
+// The sample's Scans reach the request log as they are reported, each once:
+// the end logs only those no report carried.
+func TestOverviewLogsScansAsTheyCome(t *testing.T) {
+	hs := openOverviewHarness(t, 120, 35, Options{})
+	reqs := demoSample().reqs
+	cmd := hs.step(keyPress("enter"))
+	id := hs.m.sample.id
+	for i, r := range reqs[:2] {
+		hs.send(sampleProgressMsg{id: id, p: dynamo.SampleProgress{MaxItems: 10000, Requests: i + 1, Segments: 4, Request: r}})
+		if n := len(hs.m.log.reqs); n != 1+i+1 {
+			t.Fatalf("after report %d the log has %d requests, want %d", i+1, n, 1+i+1)
+		}
+	}
+	hs.contains("segment 2 of 4, keys only")
+	// A report repeated changes nothing.
+	hs.send(sampleProgressMsg{id: id, p: dynamo.SampleProgress{Requests: 2, Request: reqs[1]}})
+	hs.run(cmd)
+	hs.contains("LARGEST PARTITIONS SEEN")
+	if n := len(hs.m.log.reqs); n != 1+len(reqs) {
+		t.Fatalf("the log has %d requests, want the partition's and %d Scans", n, len(reqs))
+	}
+	for i, r := range reqs {
+		if got := hs.m.log.reqs[1+i]; got.KeyCondition != r.KeyCondition || hs.m.log.kinds[1+i] != "sample" {
+			t.Errorf("log line %d: %q (%s), want %q", 2+i, got.KeyCondition, hs.m.log.kinds[1+i], r.KeyCondition)
+		}
+	}
+	if want := 0.5 + 2.5; hs.m.log.total.Total != want {
+		t.Errorf("session total %v RCU, want %v", hs.m.log.total.Total, want)
+	}
+}
