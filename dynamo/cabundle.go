@@ -18,7 +18,7 @@ const caBundleEnv = "AWS_CA_BUNDLE"
 // loadConfig is awsconfig.LoadDefaultConfig, less one piece of start-up
 // work that nothing would use: when AWS_CA_BUNDLE is set, the SDK parses
 // every certificate of the bundle while it loads the configuration (about
-// 6 ms for Debian's 140 certificates on a 2-core machine, a quarter of the
+// 6 ms for Debian's 140 certificates on a 2-core machine, a third of the
 // time to a first result). Those certificates only verify HTTPS servers.
 // With a plain-HTTP endpoint (DynamoDB Local) and static credentials (keys
 // in the environment or the profile), no request of the session uses
