@@ -9,7 +9,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -62,7 +61,7 @@ func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) e
 func patternFlags(sub string, stderr io.Writer) (*flag.FlagSet, *config.Connection, *string) {
 	fs, conn := newFlags("patterns "+sub, stderr)
 	file := fs.String("patterns", config.PatternsFile, "the patterns file")
-	fs.Usage = func() { fmt.Fprint(stderr, patternsUsage, "\nflags:\n"); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), patternsUsage, "\nflags:\n"); fs.PrintDefaults() }
 	return fs, conn, file
 }
 
@@ -88,11 +87,8 @@ func paramFlag(fs *flag.FlagSet) map[string]string {
 func parseNamed(fs *flag.FlagSet, args []string, sub string) (string, error) {
 	name := ""
 	for {
-		if err := fs.Parse(args); err != nil {
-			if errors.Is(err, flag.ErrHelp) {
-				return "", err
-			}
-			return "", usageError{err.Error()}
+		if err := parseFlags(fs, args); err != nil {
+			return "", err
 		}
 		if fs.NArg() == 0 {
 			break

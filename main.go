@@ -11,7 +11,10 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"regexp"
+	"strings"
 	"syscall"
+	"time"
 
 	"dynascope/config"
 	"dynascope/dynamo"
@@ -108,16 +111,76 @@ func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *config.Connection)
 
 // parse parses flags and refuses stray positional arguments.
 func parse(fs *flag.FlagSet, args []string) error {
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return err
-		}
-		return usageError{err.Error()}
+	if err := parseFlags(fs, args); err != nil {
+		return err
 	}
 	if fs.NArg() > 0 {
 		return usageError{fmt.Sprintf("unexpected argument %q; values go after their flag (e.g. --pk 'CUST#42').", fs.Arg(0))}
 	}
 	return nil
+}
+
+// parseFlags is fs.Parse with a mistake told in one sentence, without the
+// flag package's dump of every flag; -h still prints the flags.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	out := fs.Output()
+	fs.SetOutput(io.Discard)
+	err := fs.Parse(args)
+	fs.SetOutput(out)
+	if err == nil {
+		return nil
+	}
+	if errors.Is(err, flag.ErrHelp) {
+		fs.Usage()
+		return err
+	}
+	return usageError{flagSentence(fs, err)}
+}
+
+var (
+	badValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([A-Za-z0-9-]+): (.*)$`)
+	unknownRE  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
+	noValueRE  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
+)
+
+// flagSentence turns the flag package's error into a sentence that names
+// the flag as it is typed (--limit) and says what it takes.
+func flagSentence(fs *flag.FlagSet, err error) string {
+	msg := err.Error()
+	if m := unknownRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("unknown flag --%s; run '%s -h' for the flags.", m[1], fs.Name())
+	}
+	if m := noValueRE.FindStringSubmatch(msg); m != nil {
+		return fmt.Sprintf("--%s needs a value.", m[1])
+	}
+	m := badValueRE.FindStringSubmatch(msg)
+	if m == nil {
+		return msg
+	}
+	value, name, why := m[1], m[2], m[3]
+	if why != "parse error" && why != "value out of range" {
+		// A flag of ours, whose error says what it takes.
+		return strings.TrimSuffix(why, ".") + "."
+	}
+	takes := "another value"
+	if f := fs.Lookup(name); f != nil {
+		if g, ok := f.Value.(flag.Getter); ok {
+			switch g.Get().(type) {
+			case int, int64, uint, uint64:
+				takes = "a whole number"
+			case float64:
+				takes = "a number"
+			case time.Duration:
+				takes = "a duration such as 15s or 2m"
+			case bool:
+				takes = "true or false"
+			}
+		}
+	}
+	if why == "value out of range" {
+		return fmt.Sprintf("--%s: %s is out of range.", name, value)
+	}
+	return fmt.Sprintf("--%s takes %s, not %q.", name, takes, value)
 }
 
 // connect builds the read-only client; a settings file that cannot be read
@@ -150,7 +213,7 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	index := fs.String("index", "", "query this secondary index")
 	patterns := fs.String("patterns", config.PatternsFile, "the access patterns file: a lists its patterns, S saves the current request to it")
 	maxLoaded := fs.Int("max-loaded", -1, fmt.Sprintf("items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems))
-	fs.Usage = func() { fmt.Fprint(stderr, usage, "\nflags:\n"); fs.PrintDefaults() }
+	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nflags:\n"); fs.PrintDefaults() }
 	if err := parse(fs, args); err != nil {
 		return err
 	}

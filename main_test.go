@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
+	"flag"
 	"os"
 	"strings"
 	"sync"
@@ -434,6 +436,42 @@ func TestItemCap(t *testing.T) {
 		s.MaxLoadedItems = c.setting
 		if got := itemCap(c.flag, s); got != c.want {
 			t.Errorf("flag %d, setting %d: got %d, want %d", c.flag, c.setting, got, c.want)
+		}
+	}
+}
+
+// A mistake in a flag is one sentence, with no dump of every flag; -h
+// prints the flags.
+func TestFlagMistakesAreOneSentence(t *testing.T) {
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "abc"}, `--limit takes a whole number, not "abc".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--timeout", "5"}, `--timeout takes a duration such as 15s or 2m, not "5".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--consistent=maybe"}, `--consistent takes true or false, not "maybe".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "99999999999999999999"}, `--limit: 99999999999999999999 is out of range.`},
+		{[]string{"query", "--table", "App", "--pk"}, `--pk needs a value.`},
+		{[]string{"groups", "--table", "App", "--nope"}, `unknown flag --nope; run 'dynascope groups -h' for the flags.`},
+		{[]string{"--table", "App", "--max-loaded", "many"}, `--max-loaded takes a whole number, not "many".`},
+		{[]string{"patterns", "run", "x", "--nope"}, `unknown flag --nope; run 'dynascope patterns run -h' for the flags.`},
+	}
+	for _, c := range cases {
+		_, stderr, err := cli(t, c.args...)
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%v:\n got  %v\n want %s", c.args, err, c.want)
+		}
+		if _, ok := err.(usageError); !ok {
+			t.Errorf("%v: %T is not a usage error (exit 2)", c.args, err)
+		}
+		if stderr != "" {
+			t.Errorf("%v: stderr holds more than the sentence:\n%s", c.args, stderr)
+		}
+	}
+	for _, args := range [][]string{{"query", "-h"}, {"-h"}, {"patterns", "run", "-h"}} {
+		_, stderr, err := cli(t, args...)
+		if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "-table") {
+			t.Errorf("%v: %v, the flags not printed:\n%s", args, err, stderr)
 		}
 	}
 }

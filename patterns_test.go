@@ -406,7 +406,7 @@ func TestPatternsErrors(t *testing.T) {
 		{[]string{"frob"}, `unknown patterns subcommand "frob"; use list, run NAME, check or show NAME.`, true},
 		{[]string{"run"}, "patterns run needs a pattern name: dynascope patterns run NAME (see 'dynascope patterns list').", true},
 		{[]string{"run", "latest", "order"}, `unexpected argument "order"; quote a pattern name that has spaces: dynascope patterns run 'latest order'.`, true},
-		{[]string{"run", "latest order", "--param", "customerId"}, `invalid value "customerId" for flag -param: --param takes KEY=VALUE, not "customerId"`, true},
+		{[]string{"run", "latest order", "--param", "customerId"}, `--param takes KEY=VALUE, not "customerId".`, true},
 		{[]string{"run", "latest order", "--output", "xml"}, `--output must be json, jsonl or table, not "xml".`, true},
 		{[]string{"show", "latest order", "--lang", "rust"}, `--lang must be cli, python or go, not "rust".`, true},
 		{[]string{"check", "--output", "jsonl"}, `--output must be table or json, not "jsonl".`, true},
