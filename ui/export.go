@@ -220,7 +220,8 @@ func (m Model) startExport() (Model, tea.Cmd) {
 	m.exp.job = job{id: m.seq, cancel: cancel}
 	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
 	o := dynamo.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
-	return m, exportCmd(ctx, m.send, m.exp.job.id, m.exp.src, path, f, o)
+	// Retries of a released page read again show in the status line.
+	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exp.job.id, m.exp.src, path, f, o)
 }
 
 // exportCmd writes items to a new file at path, reporting progress through
@@ -327,6 +328,7 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	}
 	m.exp.job = m.exp.job.stop()
 	m.exp.running = false
+	m.status.clearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m.overlay, m.exp = overlayNone, exportPane{}

@@ -306,3 +306,24 @@ func TestFilterSaysReleasedPagesAreNotSearched(t *testing.T) {
 		t.Fatalf("the pane does not say %q:\n%s", want, shownText(d))
 	}
 }
+
+// A retry of a page the export reads again shows in the status line until
+// the export ends.
+func TestExportShowsRetriesOfItsReads(t *testing.T) {
+	d, _ := openBench(t, 14_000, 5_000)
+	d.send(keyPress("x"))
+	d.send(keyPress("tab"))
+	d.send(keyPress("ctrl+u"))
+	for _, r := range filepath.Join(t.TempDir(), "retry.jsonl") {
+		d.send(keyPress(string(r)))
+	}
+	cmd := d.step(keyPress("enter"))
+	d.send(retryingMsg{id: d.m.exp.job.id, text: "throttled, retrying (2/10)", throttled: true})
+	if !strings.Contains(shownText(d), "throttled, retrying (2/10)") {
+		t.Fatalf("the status line does not show the export's retry:\n%s", shownText(d))
+	}
+	d.run(cmd)
+	if d.m.status.retry != "" || !strings.HasPrefix(d.m.status.info, "exported 14000 items") {
+		t.Fatalf("after the export: retry %q, info %q", d.m.status.retry, d.m.status.info)
+	}
+}

@@ -289,7 +289,8 @@ func (m *Model) settle() {
 	}
 }
 
-// busyText says what is in flight: the query, the skip-scan, a count.
+// busyText says what is in flight: the query, the skip-scan, a count, a
+// sample, an export that reads released pages again.
 func (m Model) busyText() string {
 	var parts []string
 	if m.inflight != 0 {
@@ -311,6 +312,9 @@ func (m Model) busyText() string {
 	}
 	if m.sample.id != 0 {
 		parts = append(parts, "sampling")
+	}
+	if m.exp.running && m.exp.src.released > 0 {
+		parts = append(parts, "export, reading released pages again")
 	}
 	return strings.Join(parts, " · ")
 }
