@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -23,7 +24,7 @@ type typeRow struct {
 	atLeast        int    // a count stopped part way got this far
 	countReqs      int    // what the exact count took
 	countCap       dynamo.Capacity
-	lib            keys.LibraryEntity // the entity its items name, when a library wrote them
+	libs           []keys.LibraryEntity // the entities its loaded items name, when a library wrote them; in order seen
 }
 
 func newTypeRow(entity, prefix string) typeRow {
@@ -95,7 +96,7 @@ func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reve
 	kept := g.types[:0:0]
 	for _, t := range g.types {
 		if t.discovered || t.exact >= 0 || t.atLeast > 0 {
-			t.loaded, t.bytes, t.lib = 0, 0, keys.LibraryEntity{}
+			t.loaded, t.bytes, t.libs = 0, 0, nil
 			kept = append(kept, t)
 		}
 	}
@@ -140,8 +141,10 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 				t.last = sk
 			}
 		}
-		if t.lib.Library == "" {
-			t.lib = libraryEntity(it)
+		if l := libraryEntity(it); l.Library != "" && !slices.Contains(t.libs, l) {
+			// An ElectroDB collection ("$organization#") holds several
+			// entities under one prefix: each is named.
+			t.libs = append(slices.Clip(t.libs), l)
 		}
 		g.lastKey, g.lastType = sk, [2]string{e, p}
 	}
@@ -330,8 +333,17 @@ func (t typeRow) label(names map[string]string) string {
 	if f := names[t.prefix]; f != "" && t.prefix != "" {
 		name = Sanitize(f)
 	}
-	if t.lib.Library != "" && !t.lib.Agrees(t.entity) {
-		name += " · " + Sanitize(t.lib.Entity)
+	switch {
+	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):
+		name += " · " + Sanitize(t.libs[0].Entity)
+	case len(t.libs) > 1:
+		var es []string
+		for _, l := range t.libs {
+			if !slices.Contains(es, l.Entity) {
+				es = append(es, l.Entity)
+			}
+		}
+		name += " · " + Sanitize(strings.Join(es, ", "))
 	}
 	return name
 }
@@ -471,8 +483,8 @@ func (g groupsPane) footer(w int) []string {
 	default:
 		out = append(out, keyLine("from ", t.first), "to   not known yet")
 	}
-	if t.lib.Library != "" {
-		out = append(out, Sanitize(t.lib.String()))
+	for _, l := range t.libs {
+		out = append(out, Sanitize(l.String()))
 	}
 	switch {
 	case t.exact >= 0:

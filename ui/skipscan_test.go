@@ -310,3 +310,17 @@ func TestCursorStaysOnItsTypeWhenTypesArrive(t *testing.T) {
 		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor, got)
 	}
 }
+
+// An ElectroDB collection holds several entities under one prefix: the
+// type names each of them, not only the first one's.
+func TestCollectionNamesEveryEntity(t *testing.T) {
+	items := []dynamo.Item{
+		{"PK": s("$taskapp#team_purple"), "SK": s("$organization#team_1"), "__edb_e__": s("team"), "__edb_v__": s("1")},
+		{"PK": s("$taskapp#team_purple"), "SK": s("$organization#user_1#user_a.lee"), "__edb_e__": s("user"), "__edb_v__": s("1")},
+		{"PK": s("$taskapp#team_purple"), "SK": s("$organization#user_1#user_t.walch"), "__edb_e__": s("user"), "__edb_v__": s("1")},
+	}
+	hs := newHarnessDisc(t, Options{Table: "App", PK: "$taskapp#team_purple"}, 120, 35, nil, canned{items: items, cap: halfRCU()})
+	hs.contains("▌ $organization · team,") // "team, user", cut to the pane
+	hs.keys("j", "j")
+	hs.contains("ElectroDB: team v1", "ElectroDB: user v1")
+}
