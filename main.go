@@ -186,11 +186,18 @@ func flagSentence(fs *flag.FlagSet, err error) string {
 // connect builds the read-only client; a settings file that cannot be read
 // is reported rather than skipped.
 func connect(ctx context.Context, c *config.Connection) (*dynamo.Client, error) {
-	o, err := c.Options()
+	client, _, err := connectWithSettings(ctx, c)
+	return client, err
+}
+
+// connectWithSettings is connect that also returns the settings it read.
+func connectWithSettings(ctx context.Context, c *config.Connection) (*dynamo.Client, config.Settings, error) {
+	o, s, err := c.Resolve()
 	if err != nil {
-		return nil, err
+		return nil, s, err
 	}
-	return dynamo.Connect(ctx, o)
+	client, err := dynamo.Connect(ctx, o)
+	return client, s, err
 }
 
 // itemCap is the UI's cap on items in memory (ui.Options.MaxLoadedItems,
@@ -229,12 +236,7 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	client, err := connect(ctx, conn)
-	if err != nil {
-		return err
-	}
-	// connect has read the settings file and refused a broken one.
-	settings, err := config.LoadSettings()
+	client, settings, err := connectWithSettings(ctx, conn)
 	if err != nil {
 		return err
 	}

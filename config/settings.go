@@ -474,9 +474,16 @@ func (c *Connection) setName(name string) error {
 // shared config. A connection beats the environment because naming one,
 // or making one the default, is the more deliberate choice.
 func (c Connection) Options() (dynamo.Options, error) {
+	o, _, err := c.Resolve()
+	return o, err
+}
+
+// Resolve is Options that also returns the settings it read, so a command
+// that needs them too reads the file once.
+func (c Connection) Resolve() (dynamo.Options, Settings, error) {
 	s, err := LoadSettings()
 	if err != nil {
-		return c.withConnection(ConnectionSettings{}), err
+		return c.withConnection(ConnectionSettings{}), s, err
 	}
 	name := c.Name
 	if name == "" {
@@ -484,11 +491,11 @@ func (c Connection) Options() (dynamo.Options, error) {
 	}
 	cs, err := s.ConnectionNamed(name)
 	if err != nil {
-		return c.withConnection(ConnectionSettings{}), err
+		return c.withConnection(ConnectionSettings{}), s, err
 	}
 	o := c.withConnection(cs)
 	o.NoSchemaCache = !s.SchemaCache
-	return o, nil
+	return o, s, nil
 }
 
 func (c Connection) withConnection(cs ConnectionSettings) dynamo.Options {
