@@ -73,11 +73,27 @@ type ConnectionSettings struct {
 	Profile  string
 }
 
-// Sampling caps what `layout` may read; 0 means the command's own default.
+// Sampling caps what `layout` and the UI's table overview may read; 0
+// means dynamo's default.
 type Sampling struct {
 	MaxItems int
 	MaxRCU   float64
 	Segments int
+}
+
+// Caps are the caps a sample takes: these, else dynamo's defaults.
+func (s Sampling) Caps() (items int, rcu float64, segments int) {
+	items, rcu, segments = dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU), dynamo.DefaultSampleSegments
+	if s.MaxItems > 0 {
+		items = s.MaxItems
+	}
+	if s.MaxRCU > 0 {
+		rcu = s.MaxRCU
+	}
+	if s.Segments > 0 {
+		segments = min(s.Segments, dynamo.MaxSampleSegments)
+	}
+	return items, rcu, segments
 }
 
 // SettingsError is a mistake in the settings file: "config.yaml:7: theme

@@ -80,23 +80,6 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 	}
 }
 
-// sampleDefaults are the caps the overview offers: the settings file's
-// sampling, else dynamo's defaults.
-func (m Model) sampleDefaults() (items int, rcu float64, segments int) {
-	s := m.opts.Settings.Sampling
-	items, rcu, segments = dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU), dynamo.DefaultSampleSegments
-	if s.MaxItems > 0 {
-		items = s.MaxItems
-	}
-	if s.MaxRCU > 0 {
-		rcu = s.MaxRCU
-	}
-	if s.Segments > 0 {
-		segments = min(s.Segments, dynamo.MaxSampleSegments)
-	}
-	return items, rcu, segments
-}
-
 func capsForm(items int, rcu float64, segments int) form {
 	return newForm([]string{capItems, capRCU, capSegments},
 		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
@@ -109,7 +92,8 @@ func (m Model) openOverview() Model {
 	if m.ov.phase == ovRunning || (m.ov.have && m.ov.table == m.table.Name && m.ov.index == m.index) {
 		return m
 	}
-	items, rcu, segs := m.sampleDefaults()
+	// The caps offered: the settings file's sampling, else dynamo's defaults.
+	items, rcu, segs := m.opts.Settings.Sampling.Caps()
 	// A stopped sample may still be on its way: its logged count stays.
 	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.ov.logged}
 	return m
