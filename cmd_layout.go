@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -106,9 +107,9 @@ type layoutFinding struct {
 func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) error {
 	fs, conn := newFlags("layout", stderr)
 	index := fs.String("index", "", "sample this secondary index instead of the table")
-	maxItems := fs.Int("max-items", dynamo.DefaultSampleItems, "read at most this many items")
-	maxRCU := fs.Float64("max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more read capacity than this")
-	segments := fs.Int("segments", dynamo.DefaultSampleSegments, "parallel Scan segments")
+	maxItems := fs.Int("max-items", dynamo.DefaultSampleItems, "read at most this many items (default: the settings' sampling: maxItems, else this)")
+	maxRCU := fs.Float64("max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more read capacity than this (default: the settings' sampling: maxRCU, else this)")
+	segments := fs.Int("segments", dynamo.DefaultSampleSegments, "parallel Scan segments (default: the settings' sampling: segments, else this)")
 	sizes := fs.Bool("item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	largest := fs.Int("largest", keys.DefaultLargest, "how many of the largest partitions to list")
 	output := fs.String("output", "json", "json | table")
@@ -122,6 +123,23 @@ func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err := wbOut.check(*index); err != nil {
 		return err
 	}
+	o, settings, err := conn.Resolve()
+	if err != nil {
+		return err
+	}
+	// A cap not given on the command line comes from the settings file.
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	items, rcu, segs := settings.Sampling.Caps()
+	if !given["max-items"] {
+		*maxItems = items
+	}
+	if !given["max-rcu"] {
+		*maxRCU = rcu
+	}
+	if !given["segments"] {
+		*segments = segs
+	}
 	switch {
 	case *output != "json" && *output != "table":
 		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
@@ -134,7 +152,7 @@ func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	case *largest < 1:
 		return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", *largest)}
 	}
-	client, err := connect(ctx, conn)
+	client, err := dynamo.Connect(ctx, o)
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -13,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -411,5 +414,26 @@ func TestLayoutUsageErrors(t *testing.T) {
 		if _, ok := err.(usageError); !ok || err.Error() != c.want {
 			t.Errorf("%v:\n got  %v\n want %s", c.args, err, c.want)
 		}
+	}
+}
+
+// The settings file's sampling caps apply where the command line gives none.
+func TestLayoutCapsFromSettings(t *testing.T) {
+	table, ep := seededDemo(t)
+	path := filepath.Join(t.TempDir(), "config.yaml")
+	if err := os.WriteFile(path, []byte("sampling: {maxItems: 50, segments: 2}\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(config.EnvSettings, path)
+	got, stderr := runLayout(t, "--endpoint-url", ep, "--table", table)
+	if got.Sample.MaxItems != 50 || got.Sample.Segments != 2 || got.Sample.MaxRCU != dynamo.DefaultSampleRCU || got.Sample.Items > 50 {
+		t.Errorf("sample %+v, want the settings' caps", got.Sample)
+	}
+	if !strings.Contains(stderr, "up to 50 items") || !strings.Contains(stderr, "2 parallel Scan segments") {
+		t.Errorf("announcement %q", stderr)
+	}
+	got, _ = runLayout(t, "--endpoint-url", ep, "--table", table, "--max-items", "70")
+	if got.Sample.MaxItems != 70 || got.Sample.Segments != 2 {
+		t.Errorf("sample %+v, want --max-items over the settings", got.Sample)
 	}
 }

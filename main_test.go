@@ -58,6 +58,9 @@ func TestMain(m *testing.M) {
 	if err == nil {
 		os.Setenv("XDG_CACHE_HOME", cache)
 	}
+	// No settings file but the ones tests write: the user's own would change
+	// what the commands do.
+	os.Setenv(config.EnvSettings, config.NoConnection)
 	code := m.Run()
 	if demoTable != "" {
 		deleteTables(demoTable)
