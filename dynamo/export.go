@@ -15,7 +15,6 @@ import (
 	"io"
 	"os"
 	"slices"
-	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -254,38 +253,13 @@ func CSVValue(av types.AttributeValue) string {
 // ({"Table": [{"PutRequest": {"Item": ...}}]}), whose items are loaded
 // whatever table it names. Errors name the line.
 func ReadItemLines(r io.Reader) ([]Item, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
-	var items []Item
-	n := 0
-	for sc.Scan() {
-		n++
-		line := bytes.TrimSpace(sc.Bytes())
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
+	return readLines(r, func(line []byte) ([]Item, error) {
+		if batch, ok, err := parseBatchLine(line); ok {
+			return batch, err
 		}
-		if len(line) == 0 {
-			continue
-		}
-		var err error
-		if batch, ok, berr := parseBatchLine(line); ok {
-			items, err = append(items, batch...), berr
-		} else {
-			var it Item
-			it, err = ParseDynamoJSON(line)
-			items = append(items, it)
-		}
-		if err != nil {
-			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
-		}
-	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &UserError{Msg: fmt.Sprintf("line %d: longer than %d MB, far beyond DynamoDB's 400 KB item limit.", n+1, maxJSONLLine>>20), Err: err}
-		}
-		return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n+1, err), Err: err}
-	}
-	return items, nil
+		it, err := ParseDynamoJSON(line)
+		return []Item{it}, err
+	})
 }
 
 // readNodeBytes reads one JSON value that must fill b.

@@ -304,6 +304,16 @@ const maxJSONLLine = 16 << 20
 // scan` output turned into lines would give them. Blank lines are skipped;
 // an error names the line it is on.
 func ReadJSONL(r io.Reader) ([]Item, error) {
+	return readLines(r, func(line []byte) ([]Item, error) {
+		it, err := ParseDynamoJSON(line)
+		return []Item{it}, err
+	})
+}
+
+// readLines reads r line by line, skipping blank lines and a leading
+// byte-order mark, and gathers what parse makes of each line. An error
+// names its line.
+func readLines(r io.Reader, parse func(line []byte) ([]Item, error)) ([]Item, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
 	var items []Item
@@ -318,11 +328,11 @@ func ReadJSONL(r io.Reader) ([]Item, error) {
 		if len(line) == 0 {
 			continue
 		}
-		it, err := ParseDynamoJSON(line)
+		got, err := parse(line)
 		if err != nil {
 			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
 		}
-		items = append(items, it)
+		items = append(items, got...)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
