@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"regexp"
 	"slices"
@@ -297,7 +298,7 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			return p, fail(line, "placeholder {%s} has no value in example; add example: {%s: ...} so that check can run it", name, name)
 		}
 	}
-	for _, name := range sortedKeys(p.Example) {
+	for _, name := range slices.Sorted(maps.Keys(p.Example)) {
 		if !slices.Contains(params, name) {
 			return p, fail(p.lines["example"], "example gives %q, which is not a placeholder of pk or sk", name)
 		}

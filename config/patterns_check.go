@@ -5,9 +5,9 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -230,7 +230,7 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 			return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it needs a value for the parameter %s (placeholder {%s})", n, n)}
 		}
 	}
-	for _, n := range sortedKeys(params) {
+	for _, n := range slices.Sorted(maps.Keys(params)) {
 		if slices.Contains(names, n) {
 			continue
 		}
@@ -310,13 +310,4 @@ func PatternFromGet(name, description string, g dynamo.GetInput) Pattern {
 		p.SK = dynamo.SKCond{Op: dynamo.SKEq, Values: []string{escapeTemplate(g.SK)}}
 	}
 	return p
-}
-
-func sortedKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	return keys
 }

@@ -12,6 +12,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -124,7 +125,7 @@ func renderPattern(p Pattern) (string, error) {
 	if len(p.Example) > 0 {
 		ex := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		keys := p.Parameters()
-		for _, k := range sortedKeys(p.Example) {
+		for _, k := range slices.Sorted(maps.Keys(p.Example)) {
 			if !slices.Contains(keys, k) {
 				keys = append(keys, k)
 			}

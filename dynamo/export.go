@@ -7,7 +7,6 @@ package dynamo
 import (
 	"bufio"
 	"bytes"
-	"encoding/base64"
 	"encoding/csv"
 	"encoding/json"
 	"errors"
@@ -236,13 +235,9 @@ func CSVColumns(names map[string]bool, keyNames []string) []string {
 // lists and maps as plain JSON. A missing attribute is the empty cell, like
 // an empty string: CSV cannot tell them apart, DynamoDB JSON can.
 func CSVValue(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return base64.StdEncoding.EncodeToString(v.Value)
+	switch av.(type) {
+	case *types.AttributeValueMemberS, *types.AttributeValueMemberN, *types.AttributeValueMemberB:
+		return KeyString(av) // the scalars a key can be, as a user types them
 	}
 	return string(MarshalPlainValue(av))
 }

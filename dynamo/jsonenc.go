@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -171,7 +172,7 @@ func (w *jsonWriter) plain(av types.AttributeValue) {
 // writeMap writes a map's attributes in name order, each value by each.
 func (w *jsonWriter) writeMap(m map[string]types.AttributeValue, each func(types.AttributeValue)) {
 	w.buf.WriteByte('{')
-	for i, k := range sortedKeys(m) {
+	for i, k := range slices.Sorted(maps.Keys(m)) {
 		if i > 0 {
 			w.buf.WriteByte(',')
 		}
@@ -224,13 +225,4 @@ func writeArray[T any](w *jsonWriter, xs []T, each func(T)) {
 		each(x)
 	}
 	w.buf.WriteByte(']')
-}
-
-func sortedKeys(m map[string]types.AttributeValue) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	return keys
 }

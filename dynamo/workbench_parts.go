@@ -7,6 +7,7 @@ package dynamo
 import (
 	"bytes"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -170,7 +171,7 @@ func (s *itemSet) parse(n jnode, where string, declared map[string]string) (Item
 	if _, err := itemKeyString(s.table, it); err != nil {
 		return nil, wbErr(where, "%v", err)
 	}
-	for _, name := range sortedKeys(it) {
+	for _, name := range slices.Sorted(maps.Keys(it)) {
 		typ := AttributeTypeName(it[name])
 		want, ok := declared[name]
 		switch {

@@ -6,6 +6,7 @@ package dynamo
 import (
 	"encoding/json"
 	"io"
+	"maps"
 	"slices"
 	"time"
 )
@@ -140,7 +141,7 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 		all = append(all, f.Items...)
 	}
 	for _, it := range all {
-		for _, name := range sortedKeys(it) {
+		for _, name := range slices.Sorted(maps.Keys(it)) {
 			declare(name, AttributeTypeName(it[name]))
 		}
 	}
@@ -152,7 +153,7 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 		}
 	}
 	for _, it := range all {
-		for _, name := range sortedKeys(it) {
+		for _, name := range slices.Sorted(maps.Keys(it)) {
 			if !isKey(name) && !declared[name] {
 				declared[name] = true
 				attrs = append(attrs, WorkbenchAttribute{name, "NULL"})

@@ -5,6 +5,8 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -100,7 +102,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 // indented under their parent, long values wrapped.
 func (d detailPane) attributeLines(st styles, w int) []string {
 	names := append([]string(nil), d.keys...)
-	for _, n := range sortedKeys(d.item) {
+	for _, n := range slices.Sorted(maps.Keys(d.item)) {
 		if !contains(d.keys, n) {
 			names = append(names, n)
 		}
@@ -111,7 +113,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		nameW = max(nameW, indent+width(Sanitize(name)))
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
-			for _, k := range sortedKeys(v.Value) {
+			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 				measure(k, v.Value[k], indent+2)
 			}
 		case *types.AttributeValueMemberL:
@@ -150,7 +152,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			line(name, typ, st.muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
-			for _, k := range sortedKeys(v.Value) {
+			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 				add(k, v.Value[k], indent+2, false)
 			}
 		case *types.AttributeValueMemberL:

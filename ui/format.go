@@ -137,15 +137,6 @@ func cellText(av types.AttributeValue) string {
 	return Sanitize(string(dynamo.MarshalPlainValue(av)))
 }
 
-func sortedKeys(m map[string]types.AttributeValue) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
-}
-
 // keyOf returns an item's value of a key attribute as text, or "".
 func keyOf(it dynamo.Item, name string) string {
 	if av, ok := it[name]; ok {
