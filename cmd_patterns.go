@@ -128,6 +128,25 @@ func patternTable(ctx context.Context, conn *config.Connection, file string) (*c
 	return set, client, t, nil
 }
 
+// resolvePattern finds pattern name in the patterns file, checks it against
+// its table's keys and fills in its parameters: the given ones over the
+// example's.
+func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, config.Pattern, config.Resolved, error) {
+	set, client, t, err := patternTable(ctx, conn, file)
+	if err != nil {
+		return nil, t, config.Pattern{}, config.Resolved{}, err
+	}
+	p, err := set.Find(name)
+	if err != nil {
+		return nil, t, p, config.Resolved{}, err
+	}
+	if err := p.Validate(t); err != nil {
+		return nil, t, p, config.Resolved{}, err
+	}
+	r, err := p.Resolve(t, patternParams(p, given))
+	return client, t, p, r, err
+}
+
 // patternParams is the example with the given parameters over it.
 func patternParams(p config.Pattern, given map[string]string) map[string]string {
 	params := make(map[string]string, len(p.Example)+len(given))
@@ -204,18 +223,7 @@ func patternsRun(ctx context.Context, args []string, stdout, stderr io.Writer) e
 	if err := checkOutput(*output); err != nil {
 		return err
 	}
-	set, client, t, err := patternTable(ctx, conn, *file)
-	if err != nil {
-		return err
-	}
-	p, err := set.Find(name)
-	if err != nil {
-		return err
-	}
-	if err := p.Validate(t); err != nil {
-		return err
-	}
-	r, err := p.Resolve(t, patternParams(p, given))
+	client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given)
 	if err != nil {
 		return err
 	}
@@ -245,18 +253,7 @@ func patternsShow(ctx context.Context, args []string, stdout, stderr io.Writer) 
 		}
 		langs = []dynamo.CodeLang{l}
 	}
-	set, client, t, err := patternTable(ctx, conn, *file)
-	if err != nil {
-		return err
-	}
-	p, err := set.Find(name)
-	if err != nil {
-		return err
-	}
-	if err := p.Validate(t); err != nil {
-		return err
-	}
-	r, err := p.Resolve(t, patternParams(p, given))
+	client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
 	if err != nil {
 		return err
 	}
