@@ -29,11 +29,7 @@ type Discovery struct {
 
 // Capacity sums the consumed capacity of every request of the discovery.
 func (d Discovery) Capacity() Capacity {
-	var c Capacity
-	for _, r := range d.Requests {
-		c = c.Add(r.Capacity)
-	}
-	return c
+	return TotalCapacity(d.Requests)
 }
 
 // Discover finds the entity types of a partition by skip-scan: sort keys are

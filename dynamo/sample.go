@@ -112,11 +112,7 @@ type Sample struct {
 
 // Capacity sums the consumed capacity of every request of the sample.
 func (s Sample) Capacity() Capacity {
-	var c Capacity
-	for _, r := range s.Requests {
-		c = c.Add(r.Capacity)
-	}
-	return c
+	return TotalCapacity(s.Requests)
 }
 
 // Layout reconstructs the table's single-table layout from the sample.

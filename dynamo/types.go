@@ -109,6 +109,15 @@ type Capacity struct {
 	Indexes map[string]float64
 }
 
+// TotalCapacity is the capacity of requests, summed index by index.
+func TotalCapacity(reqs []Request) Capacity {
+	var c Capacity
+	for _, r := range reqs {
+		c = c.Add(r.Capacity)
+	}
+	return c
+}
+
 // Add returns the sum of two capacities, index by index.
 func (c Capacity) Add(o Capacity) Capacity {
 	r := Capacity{Total: c.Total + o.Total, Table: c.Table + o.Table}

@@ -6,8 +6,10 @@
 package benchdata
 
 import (
+	"context"
 	"fmt"
 	"strconv"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -126,4 +128,28 @@ func Bytes(items []dynamo.Item) int {
 		t += dynamo.ItemSize(it)
 	}
 	return t
+}
+
+// ReadSortKeys reads partition pk of table whole, page by page, as a client
+// without skip-scan would to find its entity types, and returns its sort
+// keys (attribute SK), the requests and the time they took.
+func ReadSortKeys(ctx context.Context, c *dynamo.Client, table, pk string) ([]string, []dynamo.Request, time.Duration, error) {
+	q := dynamo.QueryInput{Table: table, PK: pk}
+	var sks []string
+	var reqs []dynamo.Request
+	began := time.Now()
+	for {
+		p, err := c.Query(ctx, q)
+		if err != nil {
+			return nil, nil, 0, err
+		}
+		reqs = append(reqs, p.Request)
+		for _, it := range p.Items {
+			sks = append(sks, dynamo.KeyString(it["SK"]))
+		}
+		if p.LastEvaluatedKey == nil {
+			return sks, reqs, time.Since(began), nil
+		}
+		q.StartKey = p.LastEvaluatedKey
+	}
 }

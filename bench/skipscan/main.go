@@ -27,6 +27,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
 	"dynascope/keys"
 )
@@ -106,7 +107,7 @@ func run(endpoint string, n, workers int) error {
 	for _, g := range d.Groups {
 		names = append(names, g.Entity)
 	}
-	fullRCU, skipRCU := sum(fullReqs), d.Capacity().Total
+	fullRCU, skipRCU := dynamo.TotalCapacity(fullReqs).Total, d.Capacity().Total
 	fmt.Printf("entity types: %s\n\n", strings.Join(names, ", "))
 	fmt.Printf("%-22s %10s %10s %12s\n", "", "requests", "RCU", "ms")
 	fmt.Printf("%-22s %10d %10.1f %12.1f\n", "full read (all pages)", len(fullReqs), fullRCU, fullMs)
@@ -209,32 +210,10 @@ send:
 // fullRead reads the whole partition page by page, as the UI would without
 // skip-scan, and groups it.
 func fullRead(ctx context.Context, c *dynamo.Client, table string) ([]keys.Group, []dynamo.Request, float64, error) {
-	q := dynamo.QueryInput{Table: table, PK: partition}
-	var sks []string
-	var reqs []dynamo.Request
-	began := time.Now()
-	for {
-		p, err := c.Query(ctx, q)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		reqs = append(reqs, p.Request)
-		for _, it := range p.Items {
-			sks = append(sks, dynamo.KeyString(it["SK"]))
-		}
-		if p.LastEvaluatedKey == nil {
-			break
-		}
-		q.StartKey = p.LastEvaluatedKey
+	sks, reqs, took, err := benchdata.ReadSortKeys(ctx, c, table, partition)
+	if err != nil {
+		return nil, nil, 0, err
 	}
-	ms := float64(time.Since(began).Microseconds()) / 1000
+	ms := float64(took.Microseconds()) / 1000
 	return keys.GroupSortKeys(sks, "S", keys.InferDelimiter(sks[:1])), reqs, ms, nil
-}
-
-func sum(reqs []dynamo.Request) float64 {
-	var t float64
-	for _, r := range reqs {
-		t += r.Capacity.Total
-	}
-	return t
 }

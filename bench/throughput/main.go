@@ -76,15 +76,15 @@ func run(endpoint, table string, sampleItems int, maxSkip float64) (bool, error)
 		return false, err
 	}
 	fmt.Printf("COUNT of %s: %d items in %.2f s = %.0f items/s, %d requests, %.1f RCU\n",
-		benchdata.BigPK, count, countTook.Seconds(), float64(count)/countTook.Seconds(), len(countReqs), sum(countReqs))
-	sks, fullReqs, fullTook, err := readKeys(ctx, c, table)
+		benchdata.BigPK, count, countTook.Seconds(), float64(count)/countTook.Seconds(), len(countReqs), dynamo.TotalCapacity(countReqs).Total)
+	sks, fullReqs, fullTook, err := benchdata.ReadSortKeys(ctx, c, table, benchdata.BigPK)
 	if err != nil {
 		return false, err
 	}
 	fmt.Printf("full read of %s: %d items in %.2f s = %.0f items/s, %d requests, %.1f RCU\n",
-		benchdata.BigPK, len(sks), fullTook.Seconds(), float64(len(sks))/fullTook.Seconds(), len(fullReqs), sum(fullReqs))
+		benchdata.BigPK, len(sks), fullTook.Seconds(), float64(len(sks))/fullTook.Seconds(), len(fullReqs), dynamo.TotalCapacity(fullReqs).Total)
 	fmt.Printf("= count throughput on %s: %.0f items/s, %.1f RCU (%d pages; full read %.0f items/s, %.1f RCU)\n",
-		benchdata.BigPK, float64(count)/countTook.Seconds(), sum(countReqs), len(countReqs), float64(len(sks))/fullTook.Seconds(), sum(fullReqs))
+		benchdata.BigPK, float64(count)/countTook.Seconds(), dynamo.TotalCapacity(countReqs).Total, len(countReqs), float64(len(sks))/fullTook.Seconds(), dynamo.TotalCapacity(fullReqs).Total)
 
 	began := time.Now()
 	d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: benchdata.BigPK})
@@ -97,7 +97,7 @@ func run(endpoint, table string, sampleItems int, maxSkip float64) (bool, error)
 		full[i].Count = -1
 	}
 	same := reflect.DeepEqual(full, d.Groups)
-	share := d.Capacity().Total / sum(fullReqs)
+	share := d.Capacity().Total / dynamo.TotalCapacity(fullReqs).Total
 	fmt.Printf("skip-scan of %s: %d types in %d requests, %.1f RCU, %.1f ms; the full read found the same types: %v\n",
 		benchdata.BigPK, len(d.Groups), len(d.Requests), d.Capacity().Total, float64(skipTook.Microseconds())/1000, same)
 	verdict := "ok"
@@ -105,7 +105,7 @@ func run(endpoint, table string, sampleItems int, maxSkip float64) (bool, error)
 		verdict, ok = "FAIL", false
 	}
 	fmt.Printf("= skip-scan vs full read RCU: %.3f%% (%.1f of %.1f RCU; bound < %g%%) %s\n",
-		100*share, d.Capacity().Total, sum(fullReqs), 100*maxSkip, verdict)
+		100*share, d.Capacity().Total, dynamo.TotalCapacity(fullReqs).Total, 100*maxSkip, verdict)
 	return ok, nil
 }
 
@@ -127,35 +127,4 @@ func countAll(ctx context.Context, c *dynamo.Client, table string) (int, []dynam
 		}
 		q.StartKey = p.LastEvaluatedKey
 	}
-}
-
-// readKeys reads the big partition whole, as a client without skip-scan
-// would to find its types, and keeps the sort keys.
-func readKeys(ctx context.Context, c *dynamo.Client, table string) ([]string, []dynamo.Request, time.Duration, error) {
-	q := dynamo.QueryInput{Table: table, PK: benchdata.BigPK}
-	var sks []string
-	var reqs []dynamo.Request
-	began := time.Now()
-	for {
-		p, err := c.Query(ctx, q)
-		if err != nil {
-			return nil, nil, 0, err
-		}
-		reqs = append(reqs, p.Request)
-		for _, it := range p.Items {
-			sks = append(sks, dynamo.KeyString(it["SK"]))
-		}
-		if p.LastEvaluatedKey == nil {
-			return sks, reqs, time.Since(began), nil
-		}
-		q.StartKey = p.LastEvaluatedKey
-	}
-}
-
-func sum(reqs []dynamo.Request) float64 {
-	t := 0.0
-	for _, r := range reqs {
-		t += r.Capacity.Total
-	}
-	return t
 }
