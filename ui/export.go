@@ -151,10 +151,8 @@ func (m Model) exportKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, te
 	switch {
 	case key.Matches(msg, km.Open):
 		return m.startExport()
-	case key.Matches(msg, km.NextField):
-		m.exp.form = m.exp.form.move(1)
-	case key.Matches(msg, km.PrevField):
-		m.exp.form = m.exp.form.move(-1)
+	case key.Matches(msg, km.NextField, km.PrevField):
+		m.exp.form = m.exp.form.navigate(msg, km)
 	case key.Matches(msg, km.Cancel):
 		m.overlay, m.exp = overlayNone, exportPane{}
 	default:

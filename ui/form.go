@@ -1,6 +1,9 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
 
 // formField is one labelled line of a form.
 type formField struct {
@@ -33,6 +36,15 @@ func (f form) move(delta int) form {
 		f.focus = ((f.focus+delta)%n + n) % n
 	}
 	return f
+}
+
+// navigate moves the focus for a key of km.NextField (forward) or
+// km.PrevField (back).
+func (f form) navigate(msg tea.KeyPressMsg, km KeyMap) form {
+	if key.Matches(msg, km.NextField) {
+		return f.move(1)
+	}
+	return f.move(-1)
 }
 
 // update types into the focused field; it reports whether the key was typing.

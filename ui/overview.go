@@ -226,10 +226,8 @@ func (m Model) overviewKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, 
 		switch {
 		case key.Matches(msg, km.Open):
 			return m.startSample()
-		case key.Matches(msg, km.NextField):
-			m.ov.form = m.ov.form.move(1)
-		case key.Matches(msg, km.PrevField):
-			m.ov.form = m.ov.form.move(-1)
+		case key.Matches(msg, km.NextField, km.PrevField):
+			m.ov.form = m.ov.form.navigate(msg, km)
 		case key.Matches(msg, km.Cancel):
 			if m.ov.have {
 				m.ov.phase = ovDone // back to the layout sampled before

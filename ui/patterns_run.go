@@ -109,11 +109,8 @@ func (m Model) paramsKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	case key.Matches(msg, km.Cancel):
 		m.pat.asking, m.pat.err = false, ""
 		return m, nil
-	case key.Matches(msg, km.NextField):
-		m.pat.form = m.pat.form.move(1)
-		return m, nil
-	case key.Matches(msg, km.PrevField):
-		m.pat.form = m.pat.form.move(-1)
+	case key.Matches(msg, km.NextField, km.PrevField):
+		m.pat.form = m.pat.form.navigate(msg, km)
 		return m, nil
 	}
 	return m.paramsText(msg)
@@ -290,11 +287,8 @@ func (m Model) saveKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 		m.overlay = overlayNone
 		m.status.info = "not saved"
 		return m, nil
-	case key.Matches(msg, km.NextField):
-		m.save.form = m.save.form.move(1)
-		return m, nil
-	case key.Matches(msg, km.PrevField):
-		m.save.form = m.save.form.move(-1)
+	case key.Matches(msg, km.NextField, km.PrevField):
+		m.save.form = m.save.form.navigate(msg, km)
 		return m, nil
 	}
 	return m.saveText(msg)
