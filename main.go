@@ -12,6 +12,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 	"time"
@@ -219,16 +220,24 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	pk := fs.String("pk", "", "open this partition key value directly")
 	index := fs.String("index", "", "query this secondary index")
 	patterns := fs.String("patterns", config.PatternsFile, "the access patterns file: a lists its patterns, S saves the current request to it")
-	maxLoaded := fs.Int("max-loaded", -1, fmt.Sprintf("items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems))
+	maxLoaded := -1 // not given
+	fs.Func("max-loaded", fmt.Sprintf("items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--max-loaded takes a whole number, not %q", v)
+		case n < 0:
+			return errors.New("--max-loaded takes a number of items, or 0 for no cap")
+		}
+		maxLoaded = n
+		return nil
+	})
 	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nflags:\n"); fs.PrintDefaults() }
 	if err := parse(fs, args); err != nil {
 		return err
 	}
 	if *pk != "" && conn.Table == "" {
 		return usageError{"--pk needs --table: the partition key belongs to one table."}
-	}
-	if *maxLoaded < -1 {
-		return usageError{"--max-loaded takes a number of items, or 0 for no cap."}
 	}
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "patterns" })
@@ -243,6 +252,6 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, Index: *index, PK: *pk,
 		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-		Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(*maxLoaded, settings),
+		Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
 	})
 }
