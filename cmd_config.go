@@ -8,43 +8,72 @@ import (
 	"fmt"
 	"io"
 
+	"github.com/spf13/cobra"
 	"gopkg.in/yaml.v3"
 
 	"dynascope/config"
 )
 
-func cmdConfig(args []string, stdout, stderr io.Writer) error {
+func newConfigCmd() *cobra.Command {
 	const usage = "config needs what to do: 'dynascope config path' (where the settings file is) or 'dynascope config show' (the settings in effect)."
-	if len(args) == 0 {
-		return usageError{usage}
+	cmd := &cobra.Command{
+		Use:         "config",
+		Short:       "where the settings file is and what it says",
+		GroupID:     groupSetup,
+		Annotations: map[string]string{offline: "yes"},
+		Example:     "  dynascope config path\n  dynascope config show",
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{usage}
+			}
+			return usageError{fmt.Sprintf("unknown config command %q; %s", args[0], usage)}
+		},
+		RunE: func(*cobra.Command, []string) error { return nil }, // Args refuses every call
 	}
-	if args[0] == "-h" || args[0] == "--help" {
-		fmt.Fprintln(stderr, usage)
-		return nil
-	}
-	if len(args) > 1 {
-		return usageError{fmt.Sprintf("config %s takes no arguments, not %q.", args[0], args[1])}
-	}
-	switch args[0] {
-	case "path":
-		path, err := config.SettingsPath()
-		if err != nil {
-			return err
-		}
-		if path == "" {
-			fmt.Fprintf(stdout, "none (%s=%s)\n", config.EnvSettings, config.NoConnection)
+	path := &cobra.Command{
+		Use:         "path",
+		Short:       "print where the settings file is",
+		Annotations: map[string]string{offline: "yes"},
+		Args:        configArgs("path"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			stdout := cmd.OutOrStdout()
+			path, err := config.SettingsPath()
+			if err != nil {
+				return err
+			}
+			if path == "" {
+				fmt.Fprintf(stdout, "none (%s=%s)\n", config.EnvSettings, config.NoConnection)
+				return nil
+			}
+			fmt.Fprintln(stdout, path)
 			return nil
-		}
-		fmt.Fprintln(stdout, path)
-		return nil
-	case "show":
-		s, err := config.LoadSettings()
-		if err != nil {
-			return err
-		}
-		return showSettings(stdout, s)
+		},
 	}
-	return usageError{fmt.Sprintf("unknown config command %q; %s", args[0], usage)}
+	show := &cobra.Command{
+		Use:         "show",
+		Short:       "print the settings in effect, as a settings file",
+		Annotations: map[string]string{offline: "yes"},
+		Args:        configArgs("show"),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			s, err := config.LoadSettings()
+			if err != nil {
+				return err
+			}
+			return showSettings(cmd.OutOrStdout(), s)
+		},
+	}
+	cmd.AddCommand(path, show)
+	return cmd
+}
+
+// configArgs refuses arguments to config path and config show.
+func configArgs(sub string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		if len(args) > 0 {
+			return usageError{fmt.Sprintf("config %s takes no arguments, not %q.", sub, args[0])}
+		}
+		return nil
+	}
 }
 
 // settingsYAML is the settings file's shape, in the order the file is

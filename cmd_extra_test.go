@@ -1,37 +1,25 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 
 	"dynascope/config"
 )
 
-// extra runs a command through runExtra, as main.go routes it.
+// extra runs a command that needs no connection.
 func extra(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
-	cmd := ""
-	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
-		cmd, args = args[0], args[1:]
-	}
-	var out, errb bytes.Buffer
-	ok, err := runExtra(context.Background(), cmd, args, &out, &errb)
-	if !ok {
-		t.Fatalf("runExtra did not take %s %v", cmd, args)
-	}
-	return out.String(), errb.String(), err
+	return cli(t, args...)
 }
 
 func TestVersion(t *testing.T) {
-	for _, args := range [][]string{{"--version"}, {"-version"}, {"version"}} {
+	for _, args := range [][]string{{"--version"}, {"-v"}, {"version"}} {
 		out, _, err := extra(t, args...)
 		if err != nil || !strings.HasPrefix(out, "dynascope ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: %v %q", args, err, out)
@@ -39,6 +27,10 @@ func TestVersion(t *testing.T) {
 	}
 	if _, _, err := extra(t, "version", "x"); err == nil {
 		t.Error("version takes no arguments")
+	}
+	// Go's one-dash long flags are told apart from a row of short ones.
+	if _, _, err := extra(t, "-version"); err == nil || err.Error() != "unknown flag -version; long flags take two dashes: --version." {
+		t.Errorf("-version: %v", err)
 	}
 	info := &debug.BuildInfo{Main: debug.Module{Version: "v1.2.3"}, Settings: []debug.BuildSetting{
 		{Key: "vcs.revision", Value: "0123abcd"}, {Key: "vcs.time", Value: "2025-03-01T10:00:00Z"}, {Key: "vcs.modified", Value: "true"},
@@ -64,9 +56,6 @@ func TestMakeInstallStampsVersion(t *testing.T) {
 	}
 	if _, err := exec.LookPath("make"); err != nil {
 		t.Skip("make is not installed")
-	}
-	if out, _, _ := cli(t, "--version"); !strings.HasPrefix(out, "dynascope ") {
-		t.Skip("main.go does not route --version to runExtra yet")
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("make", "install")
@@ -129,81 +118,72 @@ func TestConfigCommand(t *testing.T) {
 	}
 }
 
-// The scripts offer the real flags of each command; bash and fish are run
-// for real where installed, zsh is checked for syntax.
-func TestCompletion(t *testing.T) {
-	scripts := map[string]string{}
-	for _, sh := range []string{"bash", "zsh", "fish"} {
-		out, _, err := extra(t, "completion", sh)
-		if err != nil || out == "" {
-			t.Fatalf("completion %s: %v", sh, err)
+// complete asks the program what a shell would offer for the last word,
+// as the completion scripts do, and returns the offers without their
+// descriptions.
+func complete(t *testing.T, words ...string) []string {
+	t.Helper()
+	out, _, err := cli(t, append([]string{"__complete"}, words...)...)
+	if err != nil {
+		t.Fatalf("__complete %q: %v", words, err)
+	}
+	var offers []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		if l != "" && !strings.HasPrefix(l, ":") && !strings.HasPrefix(l, "Completion ended") {
+			name, _, _ := strings.Cut(l, "\t")
+			offers = append(offers, name)
 		}
-		scripts[sh] = out
-		for _, want := range []string{"query", "sk-begins-with", "ddbjson-batch", "workbench", "connection", "table-prefix"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("%s script lacks %q", sh, want)
-			}
+	}
+	return offers
+}
+
+// Completion follows the command tree: commands, each command's flags
+// (persistent ones included), fixed choices, and pattern names from the
+// file; the scripts for every shell are valid in that shell.
+func TestCompletion(t *testing.T) {
+	cases := []struct {
+		words []string
+		want  string
+	}{
+		{[]string{"que"}, "query"},
+		{[]string{"query", "--sk-b"}, "--sk-begins-with --sk-between"},
+		{[]string{"query", "--output", "dd"}, "ddbjson-batch"},
+		{[]string{"completion", "z"}, "zsh"},
+		{[]string{"--ta"}, "--table"},
+		{[]string{"groups", "--endpoint-u"}, "--endpoint-url"},
+		{[]string{"seed", "--workb"}, "--workbench"},
+		{[]string{"patterns", "show", "--lang", ""}, "cli python go"},
+		{[]string{"patterns", "run", "--patterns", "testdata/patterns-big-customer.yaml", "latest"}, "latest order"},
+		// Without an endpoint that answers, table names are silently none.
+		{[]string{"query", "--endpoint-url", "http://127.0.0.1:1", "--table", ""}, ""},
+	}
+	for _, c := range cases {
+		if got := strings.Join(complete(t, c.words...), " "); got != c.want {
+			t.Errorf("%q: got %q, want %q", c.words, got, c.want)
 		}
 	}
 	if _, _, err := extra(t, "completion", "tcsh"); err == nil {
 		t.Error("unknown shell accepted")
 	}
 	dir := t.TempDir()
-	if _, err := exec.LookPath("bash"); err == nil {
-		file := filepath.Join(dir, "dynascope.bash")
-		if err := os.WriteFile(file, []byte(scripts["bash"]), 0o644); err != nil {
+	for _, sh := range []struct{ name, check string }{{"bash", "bash -n"}, {"zsh", "zsh -n"}, {"fish", "fish --no-config -n"}, {"powershell", ""}} {
+		out, _, err := extra(t, "completion", sh.name)
+		if err != nil || !strings.Contains(out, "__complete") {
+			t.Fatalf("completion %s: %v\n%s", sh.name, err, out)
+		}
+		args := strings.Fields(sh.check)
+		if len(args) == 0 {
+			continue
+		}
+		if _, err := exec.LookPath(args[0]); err != nil {
+			continue
+		}
+		file := filepath.Join(dir, "dynascope."+sh.name)
+		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		complete := func(words ...string) string {
-			script := "source " + file + "\nCOMP_WORDS=(" + quoteWords(words) + ")\nCOMP_CWORD=" + strconv.Itoa(len(words)-1) + "\n_dynascope\necho \"${COMPREPLY[*]}\"\n"
-			out, err := exec.Command("bash", "-c", script).CombinedOutput()
-			if err != nil {
-				t.Fatalf("bash: %v\n%s", err, out)
-			}
-			return strings.TrimSpace(string(out))
-		}
-		cases := []struct {
-			words []string
-			want  string
-		}{
-			{[]string{"dynascope", "que"}, "query"},
-			{[]string{"dynascope", "query", "--sk-b"}, "--sk-begins-with --sk-between"},
-			{[]string{"dynascope", "query", "--output", "dd"}, "ddbjson-batch"},
-			{[]string{"dynascope", "query", "--table", ""}, ""},
-			{[]string{"dynascope", "completion", "z"}, "zsh"},
-			{[]string{"dynascope", "--ta"}, "--table"},
-		}
-		for _, c := range cases {
-			if got := complete(c.words...); got != c.want {
-				t.Errorf("bash %q: got %q, want %q", c.words, got, c.want)
-			}
+		if msg, err := exec.Command(args[0], append(args[1:], file)...).CombinedOutput(); err != nil {
+			t.Errorf("%s: %v\n%s", sh.check, err, msg)
 		}
 	}
-	if _, err := exec.LookPath("zsh"); err == nil {
-		file := filepath.Join(dir, "_dynascope")
-		if err := os.WriteFile(file, []byte(scripts["zsh"]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		if out, err := exec.Command("zsh", "-n", file).CombinedOutput(); err != nil {
-			t.Errorf("zsh -n: %v\n%s", err, out)
-		}
-	}
-	if _, err := exec.LookPath("fish"); err == nil {
-		file := filepath.Join(dir, "dynascope.fish")
-		if err := os.WriteFile(file, []byte(scripts["fish"]), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		out, err := exec.Command("fish", "--no-config", "-c", "source "+file+"; complete -C'dynascope query --output d'; complete -C'dynascope seed --workb'").CombinedOutput()
-		if err != nil || !strings.Contains(string(out), "ddbjson-batch") || !strings.Contains(string(out), "--workbench") {
-			t.Errorf("fish: %v\n%s", err, out)
-		}
-	}
-}
-
-func quoteWords(ws []string) string {
-	q := make([]string, len(ws))
-	for i, w := range ws {
-		q[i] = "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
-	}
-	return strings.Join(q, " ")
 }

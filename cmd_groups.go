@@ -3,51 +3,71 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/ui"
 )
 
-// cmdGroups prints the entity types of one partition, found by skip-scan.
-func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn := newFlags("groups", stderr)
-	pk := fs.String("pk", "", "partition key value (required)")
-	index := fs.String("index", "", "look in this secondary index")
-	delim := fs.String("delimiter", "", "sort-key delimiter (default: inferred: # | : /)")
+// newGroupsCmd prints the entity types of one partition, found by skip-scan.
+func newGroupsCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "groups --table NAME --pk VALUE",
+		Short:   "the entity types of a partition (skip-scan)",
+		GroupID: groupExplore,
+		Long: `List the entity types of one partition (ORDER, PROFILE, ...) by their
+sort-key prefix, found by skip-scan: one Limit 1 query per type, not a
+read of the whole partition. --count reads every item to count them.`,
+		Example: `  dynascope groups --table App --pk 'CUST#42'
+  dynascope groups --table App --pk 'CUST#42' --count --output table
+  dynascope groups --table App --index GSI1 --pk 'WH#1'`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	index := fs.String("index", "", "look in this secondary `INDEX`")
+	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred: # | : /)")
 	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")
-	output := fs.String("output", "json", "json | table")
-	if err := parse(fs, args); err != nil {
-		return err
+	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := conn.RequireTable("groups"); err != nil {
+			return usageError{err.Error()}
+		}
+		if !fs.Changed("pk") {
+			return usageError{"groups needs a partition key value: pass --pk VALUE."}
+		}
+		if *output != "json" && *output != "table" {
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		}
+		in := dynamo.DiscoverInput{
+			Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
+			Reverse: *reverse, Consistent: *consistent, Count: *count,
+		}
+		return runGroups(cmd.Context(), conn, in, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
-	if err := conn.RequireTable("groups"); err != nil {
-		return usageError{err.Error()}
-	}
-	set := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if !set["pk"] {
-		return usageError{"groups needs a partition key value: pass --pk VALUE."}
-	}
-	if *output != "json" && *output != "table" {
-		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
-	}
+	return cmd
+}
+
+// runGroups finds the partition's entity types and prints them.
+func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, asText bool, stdout, stderr io.Writer) error {
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
 	}
-	if *count {
-		announceWholeRead(ctx, client, stderr, conn.Table, *index, *consistent, "--count reads every item of the partition")
+	if in.Count {
+		announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
-	d, err := client.Discover(ctx, dynamo.DiscoverInput{
-		Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
-		Reverse: *reverse, Consistent: *consistent, Count: *count,
-	})
+	d, err := client.Discover(ctx, in)
 	if err != nil {
 		return err
 	}
@@ -55,12 +75,12 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if err != nil {
 		return err
 	}
-	ks, _ := t.Schema(*index)
+	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
-	if *output == "table" {
+	if asText {
 		writeGroupsText(&b, d)
 	} else {
-		writeGroupsJSON(&b, conn.Table, *index, ks, *pk, d)
+		writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d)
 	}
 	_, err = stdout.Write(b.Bytes())
 	return err

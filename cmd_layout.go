@@ -5,12 +5,13 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/ui"
@@ -101,90 +102,105 @@ type layoutFinding struct {
 	Example json.RawMessage `json:"example"`
 }
 
-// cmdLayout samples a table with a bounded parallel Scan and prints its
+// newLayoutCmd samples a table with a bounded parallel Scan and prints its
 // single-table layout: partition-key families, their sort-key entity types,
 // the largest partitions, and the key-layout lint.
-func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn := newFlags("layout", stderr)
-	index := fs.String("index", "", "sample this secondary index instead of the table")
-	maxItems := fs.Int("max-items", dynamo.DefaultSampleItems, "read at most this many items (default: the settings' sampling: maxItems, else this)")
-	maxRCU := fs.Float64("max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more read capacity than this (default: the settings' sampling: maxRCU, else this)")
-	segments := fs.Int("segments", dynamo.DefaultSampleSegments, "parallel Scan segments (default: the settings' sampling: segments, else this)")
+func newLayoutCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "layout --table NAME",
+		Short:   "the key layout of a table from a bounded sample, with a lint",
+		GroupID: groupExplore,
+		Long: `Sample the table with a bounded parallel Scan (it says its caps before it
+starts) and print its single-table layout: the partition-key families, the
+entity types of their sort keys, the largest partitions, and findings of the
+key-layout lint. Ctrl-C stops and prints what was read.`,
+		Example: `  dynascope layout --table App
+  dynascope layout --table App --max-items 5000 --max-rcu 50 --output table
+  dynascope layout --table App --workbench-out app-model.json`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	index := fs.String("index", "", "sample this secondary `INDEX` instead of the table")
+	maxItems := fs.Int("max-items", dynamo.DefaultSampleItems, "read at most `N` items (the settings' sampling: maxItems replaces the default)")
+	maxRCU := fs.Float64("max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	segments := fs.Int("segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	sizes := fs.Bool("item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
-	largest := fs.Int("largest", keys.DefaultLargest, "how many of the largest partitions to list")
-	output := fs.String("output", "json", "json | table")
+	largest := fs.Int("largest", keys.DefaultLargest, "list the `N` largest partitions")
+	output := fs.String("output", "json", "output `FORMAT`: json | table")
 	wbOut := addWorkbenchOut(fs)
-	if err := parse(fs, args); err != nil {
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.MarkFlagFilename("workbench-out", "json")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := conn.RequireTable("layout"); err != nil {
+			return usageError{err.Error()}
+		}
+		if err := wbOut.check(*index); err != nil {
+			return err
+		}
+		o, settings, err := conn.Resolve()
+		if err != nil {
+			return err
+		}
+		// A cap not given on the command line comes from the settings file.
+		items, rcu, segs := settings.Sampling.Caps()
+		if !fs.Changed("max-items") {
+			*maxItems = items
+		}
+		if !fs.Changed("max-rcu") {
+			*maxRCU = rcu
+		}
+		if !fs.Changed("segments") {
+			*segments = segs
+		}
+		switch {
+		case *output != "json" && *output != "table":
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		case *maxItems < 1:
+			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", *maxItems)}
+		case !(*maxRCU >= 0.5):
+			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", *maxRCU)}
+		case *segments < 1 || *segments > dynamo.MaxSampleSegments:
+			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, *segments)}
+		case *largest < 1:
+			return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", *largest)}
+		}
+		client, err := dynamo.Connect(ctx, o)
+		if err != nil {
+			return err
+		}
+		what := "keys only"
+		if *sizes {
+			what = "whole items"
+		}
+		// A Scan reads the table itself: say what it may cost before it starts.
+		fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %d parallel Scan segments, %s\n",
+			layoutTarget(conn.Table, *index), *maxItems, jsonFloat(*maxRCU), *segments, what)
+		smp, err := client.Sample(ctx, dynamo.SampleInput{
+			Table: conn.Table, Index: *index, Segments: *segments,
+			MaxItems: *maxItems, MaxRCU: *maxRCU, ItemSizes: *sizes,
+		})
+		if err != nil && !(errors.Is(err, context.Canceled) && len(smp.Items) > 0) {
+			return err
+		}
+		// A cancelled sample still prints what it read, then reports the cancel.
+		lay := smp.Layout(*largest)
+		var b bytes.Buffer
+		if *output == "table" {
+			writeLayoutText(&b, smp, lay)
+		} else {
+			writeLayoutJSON(&b, smp, lay)
+		}
+		if _, werr := stdout.Write(b.Bytes()); werr != nil {
+			return werr
+		}
+		if err == nil {
+			err = wbOut.write(ctx, client, smp, lay, stderr)
+		}
 		return err
 	}
-	if err := conn.RequireTable("layout"); err != nil {
-		return usageError{err.Error()}
-	}
-	if err := wbOut.check(*index); err != nil {
-		return err
-	}
-	o, settings, err := conn.Resolve()
-	if err != nil {
-		return err
-	}
-	// A cap not given on the command line comes from the settings file.
-	given := map[string]bool{}
-	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
-	items, rcu, segs := settings.Sampling.Caps()
-	if !given["max-items"] {
-		*maxItems = items
-	}
-	if !given["max-rcu"] {
-		*maxRCU = rcu
-	}
-	if !given["segments"] {
-		*segments = segs
-	}
-	switch {
-	case *output != "json" && *output != "table":
-		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
-	case *maxItems < 1:
-		return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", *maxItems)}
-	case !(*maxRCU >= 0.5):
-		return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", *maxRCU)}
-	case *segments < 1 || *segments > dynamo.MaxSampleSegments:
-		return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, *segments)}
-	case *largest < 1:
-		return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", *largest)}
-	}
-	client, err := dynamo.Connect(ctx, o)
-	if err != nil {
-		return err
-	}
-	what := "keys only"
-	if *sizes {
-		what = "whole items"
-	}
-	// A Scan reads the table itself: say what it may cost before it starts.
-	fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %d parallel Scan segments, %s\n",
-		layoutTarget(conn.Table, *index), *maxItems, jsonFloat(*maxRCU), *segments, what)
-	smp, err := client.Sample(ctx, dynamo.SampleInput{
-		Table: conn.Table, Index: *index, Segments: *segments,
-		MaxItems: *maxItems, MaxRCU: *maxRCU, ItemSizes: *sizes,
-	})
-	if err != nil && !(errors.Is(err, context.Canceled) && len(smp.Items) > 0) {
-		return err
-	}
-	// A cancelled sample still prints what it read, then reports the cancel.
-	lay := smp.Layout(*largest)
-	var b bytes.Buffer
-	if *output == "table" {
-		writeLayoutText(&b, smp, lay)
-	} else {
-		writeLayoutJSON(&b, smp, lay)
-	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
-		return werr
-	}
-	if err == nil {
-		err = wbOut.write(ctx, client, smp, lay, stderr)
-	}
-	return err
+	return cmd
 }
 
 func layoutTarget(table, index string) string {

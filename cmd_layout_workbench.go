@@ -6,12 +6,13 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"time"
+
+	"github.com/spf13/pflag"
 
 	"dynascope/dynamo"
 	"dynascope/keys"
@@ -21,8 +22,8 @@ import (
 // workbenchOut is the --workbench-out flag of `layout`.
 type workbenchOut struct{ path *string }
 
-func addWorkbenchOut(fs *flag.FlagSet) workbenchOut {
-	return workbenchOut{fs.String("workbench-out", "", fmt.Sprintf("also write the layout to this file as a NoSQL Workbench model (format 3.0): a facet per entity type with %d example items, read by one Query each", dynamo.WorkbenchSampleItems))}
+func addWorkbenchOut(fs *pflag.FlagSet) workbenchOut {
+	return workbenchOut{fs.String("workbench-out", "", fmt.Sprintf("also write the layout to this `FILE` as a NoSQL Workbench model (format 3.0): a facet per entity type with %d example items, read by one Query each", dynamo.WorkbenchSampleItems))}
 }
 
 // check refuses, before any request, what cannot be exported.

@@ -3,11 +3,12 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/spf13/pflag"
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -20,7 +21,7 @@ func TestLayoutWorkbenchOut(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	table, _ := seedShop(t, ep)
 	out := filepath.Join(t.TempDir(), "model.json")
-	fs := flag.NewFlagSet("layout", flag.ContinueOnError)
+	fs := pflag.NewFlagSet("layout", pflag.ContinueOnError)
 	w := addWorkbenchOut(fs)
 	if err := fs.Parse([]string{"--workbench-out", out}); err != nil {
 		t.Fatal(err)
@@ -64,7 +65,7 @@ func TestLayoutWorkbenchOut(t *testing.T) {
 		t.Fatal(err)
 	}
 	// Without the flag nothing is written and nothing read.
-	none := addWorkbenchOut(flag.NewFlagSet("x", flag.ContinueOnError))
+	none := addWorkbenchOut(pflag.NewFlagSet("x", pflag.ContinueOnError))
 	if err := none.write(ctx, nil, smp, smp.Layout(0), &stderr); err != nil {
 		t.Error(err)
 	}

@@ -9,66 +9,66 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
 	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/ui"
 )
 
-const patternsUsage = `usage:
-  dynascope patterns list  [--output table|json]
-  dynascope patterns run NAME [--param KEY=VALUE ...] [--output json|jsonl|table] [--dynamodb-json]
-  dynascope patterns check [--output table|json]
-  dynascope patterns show NAME [--param KEY=VALUE ...] [--lang cli|python|go]
-
-The patterns come from dynascope.yaml in the working directory, or --patterns FILE;
-its table: is the table unless --table names another. Parameters not given take
-the pattern's example values. check exits non-zero when a pattern needs more than
-one request or fails.
-`
-
 // maxPatternPages bounds how far run and check follow a pattern that does
 // not fit in one request: enough to count its pages, not a full table read.
 const maxPatternPages = 100
 
-func cmdPatterns(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
+func newPatternsCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "patterns",
+		Short:   "the access patterns of dynascope.yaml: list, run, check, show",
+		GroupID: groupExplore,
+		Long: `The access patterns of a table as a first-class object: list shows them,
+run runs one with parameters, check runs every one with its example and
+proves each is one request, show prints the code that sends the same request.
+
+The patterns come from dynascope.yaml in the working directory, or --patterns
+FILE; its table: is the table unless --table names another. Parameters not
+given take the pattern's example values.`,
+		Example: `  dynascope patterns list
+  dynascope patterns run 'latest order' --param customerId=42 --output table
+  dynascope patterns check
+  dynascope patterns show 'latest order' --lang python`,
+		// Without a known subcommand: one sentence, not the help.
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
+			}
+			if args[0] == "help" {
+				return nil
+			}
+			return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", args[0])}
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	sub, rest := args[0], args[1:]
-	switch sub {
-	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, patternsUsage)
-		return nil
-	case "list":
-		return patternsList(rest, stdout, stderr)
-	case "run":
-		return patternsRun(ctx, rest, stdout, stderr)
-	case "check":
-		return patternsCheck(ctx, rest, stdout, stderr)
-	case "show":
-		return patternsShow(ctx, rest, stdout, stderr)
-	}
-	return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", sub)}
+	cmd.AddCommand(newPatternsListCmd(), newPatternsRunCmd(conn), newPatternsCheckCmd(conn), newPatternsShowCmd(conn))
+	return cmd
 }
 
-// patternFlags are the flags of every patterns subcommand.
-func patternFlags(sub string, stderr io.Writer) (*flag.FlagSet, *config.Connection, *string) {
-	fs, conn := newFlags("patterns "+sub, stderr)
-	file := fs.String("patterns", config.PatternsFile, "the patterns file")
-	fs.Usage = func() { fmt.Fprint(fs.Output(), patternsUsage, "\nflags:\n"); fs.PrintDefaults() }
-	return fs, conn, file
+// patternsFileFlag is the --patterns flag of every patterns subcommand.
+func patternsFileFlag(cmd *cobra.Command) *string {
+	file := cmd.Flags().String("patterns", config.PatternsFile, "the patterns `FILE`")
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	return file
 }
 
 // paramFlag collects repeated --param KEY=VALUE.
-func paramFlag(fs *flag.FlagSet) map[string]string {
+func paramFlag(fs *pflag.FlagSet) map[string]string {
 	params := map[string]string{}
-	fs.Func("param", "a parameter of the pattern, KEY=VALUE (repeatable; default: the example's)", func(s string) error {
+	fs.Func("param", "a parameter of the pattern, `KEY=VALUE` (repeatable; default: the example's)", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
 			return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
@@ -82,26 +82,18 @@ func paramFlag(fs *flag.FlagSet) map[string]string {
 	return params
 }
 
-// parseNamed parses flags around one positional argument, the pattern's name,
-// which may come before or after the flags.
-func parseNamed(fs *flag.FlagSet, args []string, sub string) (string, error) {
-	name := ""
-	for {
-		if err := parseFlags(fs, args); err != nil {
-			return "", err
+// patternName checks the one positional argument of run and show, the
+// pattern's name, which may come before or after the flags.
+func patternName(sub string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return usageError{fmt.Sprintf("patterns %s needs a pattern name: dynascope patterns %s NAME (see 'dynascope patterns list').", sub, sub)}
+		case len(args) > 1:
+			return usageError{fmt.Sprintf("unexpected argument %q; quote a pattern name that has spaces: dynascope patterns %s '%s %s'.", args[1], sub, args[0], args[1])}
 		}
-		if fs.NArg() == 0 {
-			break
-		}
-		if name != "" {
-			return "", usageError{fmt.Sprintf("unexpected argument %q; quote a pattern name that has spaces: dynascope patterns %s '%s %s'.", fs.Arg(0), sub, name, fs.Arg(0))}
-		}
-		name, args = fs.Arg(0), fs.Args()[1:]
+		return nil
 	}
-	if name == "" {
-		return "", usageError{fmt.Sprintf("patterns %s needs a pattern name: dynascope patterns %s NAME (see 'dynascope patterns list').", sub, sub)}
-	}
-	return name, nil
 }
 
 // patternTable loads the file, connects and describes the table the patterns
@@ -159,130 +151,168 @@ func patternParams(p config.Pattern, given map[string]string) map[string]string 
 	return params
 }
 
-func patternsList(args []string, stdout, stderr io.Writer) error {
-	fs, _, file := patternFlags("list", stderr)
-	output := fs.String("output", "table", "table | json")
-	if err := parse(fs, args); err != nil {
-		return err
+func newPatternsListCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "the patterns of the file and the request each sends",
+		Example: "  dynascope patterns list\n  dynascope patterns list --patterns other.yaml --output json",
+		Args:    noArgs,
+		// It reads only the file.
+		Annotations: map[string]string{offline: "yes"},
 	}
-	if *output != "table" && *output != "json" {
-		return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
-	}
-	set, err := config.LoadPatterns(*file)
-	if err != nil {
-		return err
-	}
-	if *output == "json" {
-		type patternJSON struct {
-			Name        string            `json:"name"`
-			Description string            `json:"description"`
-			Index       *string           `json:"index"`
-			Summary     string            `json:"summary"`
-			Parameters  []string          `json:"parameters"`
-			Example     map[string]string `json:"example"`
-			Line        int               `json:"line"`
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout := cmd.OutOrStdout()
+		if *output != "table" && *output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
 		}
-		out := struct {
-			File     string        `json:"file"`
-			Table    *string       `json:"table"`
-			Patterns []patternJSON `json:"patterns"`
-		}{File: *file, Table: nullable(set.Table), Patterns: []patternJSON{}}
-		for _, p := range set.Patterns {
-			params := p.Parameters()
-			if params == nil {
-				params = []string{}
-			}
-			ex := p.Example
-			if ex == nil {
-				ex = map[string]string{}
-			}
-			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), params, ex, p.Line})
-		}
-		return writeIndentedJSON(stdout, out)
-	}
-	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
-	for _, p := range set.Patterns {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Sanitize(p.Name), ui.Sanitize(p.Summary()), ui.Sanitize(p.Description))
-	}
-	_ = tw.Flush()
-	_, err = stdout.Write(b.Bytes())
-	return err
-}
-
-func patternsRun(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn, file := patternFlags("run", stderr)
-	given := paramFlag(fs)
-	output := fs.String("output", "json", "json | jsonl | table")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	name, err := parseNamed(fs, args, "run")
-	if err != nil {
-		return err
-	}
-	if err := checkOutput(*output); err != nil {
-		return err
-	}
-	client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given)
-	if err != nil {
-		return err
-	}
-	run := runPattern(ctx, client, t, p, r)
-	if run.err != nil {
-		return run.err
-	}
-	if v, one := run.verdict(); !one {
-		fmt.Fprintf(stderr, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
-	}
-	return printResult(stdout, run.res, *output, *ddbJSON)
-}
-
-func patternsShow(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn, file := patternFlags("show", stderr)
-	given := paramFlag(fs)
-	lang := fs.String("lang", "", "cli | python | go (default: all three)")
-	name, err := parseNamed(fs, args, "show")
-	if err != nil {
-		return err
-	}
-	langs := dynamo.CodeLangs
-	if *lang != "" {
-		l := dynamo.CodeLang(*lang)
-		if l != dynamo.LangCLI && l != dynamo.LangPython && l != dynamo.LangGo {
-			return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
-		}
-		langs = []dynamo.CodeLang{l}
-	}
-	client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
-	if err != nil {
-		return err
-	}
-	to := dynamo.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
-	titles := map[dynamo.CodeLang]string{dynamo.LangCLI: "# AWS CLI", dynamo.LangPython: "# Python (boto3)", dynamo.LangGo: "// Go (AWS SDK for Go v2)"}
-	var b bytes.Buffer
-	for i, l := range langs {
-		var code string
-		if r.Get != nil {
-			code, err = dynamo.GetItemCode(l, t, *r.Get, to)
-		} else {
-			var ks dynamo.KeySchema
-			if ks, err = t.Schema(r.Query.Index); err == nil {
-				code, err = dynamo.QueryCode(l, ks, *r.Query, to)
-			}
-		}
+		set, err := config.LoadPatterns(*file)
 		if err != nil {
 			return err
 		}
-		if len(langs) > 1 {
-			if i > 0 {
-				b.WriteByte('\n')
+		if *output == "json" {
+			type patternJSON struct {
+				Name        string            `json:"name"`
+				Description string            `json:"description"`
+				Index       *string           `json:"index"`
+				Summary     string            `json:"summary"`
+				Parameters  []string          `json:"parameters"`
+				Example     map[string]string `json:"example"`
+				Line        int               `json:"line"`
 			}
-			b.WriteString(titles[l] + "\n")
+			out := struct {
+				File     string        `json:"file"`
+				Table    *string       `json:"table"`
+				Patterns []patternJSON `json:"patterns"`
+			}{File: *file, Table: nullable(set.Table), Patterns: []patternJSON{}}
+			for _, p := range set.Patterns {
+				params := p.Parameters()
+				if params == nil {
+					params = []string{}
+				}
+				ex := p.Example
+				if ex == nil {
+					ex = map[string]string{}
+				}
+				out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), params, ex, p.Line})
+			}
+			return writeIndentedJSON(stdout, out)
 		}
-		b.WriteString(code)
+		var b bytes.Buffer
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+		for _, p := range set.Patterns {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Sanitize(p.Name), ui.Sanitize(p.Summary()), ui.Sanitize(p.Description))
+		}
+		_ = tw.Flush()
+		_, err = stdout.Write(b.Bytes())
+		return err
+
 	}
-	_, err = stdout.Write(b.Bytes())
-	return err
+	return cmd
+}
+
+func newPatternsRunCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run NAME",
+		Short: "run one pattern, its parameters given or its example's",
+		Long: `Run one pattern as the request it declares, with the given parameters over
+its example's; it warns when the pattern needs more than one request.`,
+		Example: `  dynascope patterns run 'latest order' --param customerId=42
+  dynascope patterns run 'customer with orders' --output table`,
+		Args: patternName("run"),
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	given := paramFlag(fs)
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table")
+	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "jsonl", "table"))
+	cmd.ValidArgsFunction = completePatternNames(file)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, stderr, name := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given)
+		if err != nil {
+			return err
+		}
+		run := runPattern(ctx, client, t, p, r)
+		if run.err != nil {
+			return run.err
+		}
+		if v, one := run.verdict(); !one {
+			fmt.Fprintf(stderr, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
+		}
+		return printResult(stdout, run.res, *output, *ddbJSON)
+
+	}
+	return cmd
+}
+
+func newPatternsShowCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show NAME",
+		Short: "print the code that sends the pattern's request",
+		Long: `Print the AWS CLI command, Python (boto3) and Go (AWS SDK for Go v2) code
+that send the same request as the pattern, with its parameters filled in.`,
+		Example: `  dynascope patterns show 'latest order'
+  dynascope patterns show 'latest order' --param customerId=7 --lang go`,
+		Args: patternName("show"),
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	given := paramFlag(fs)
+	lang := fs.String("lang", "", "`LANG`: cli | python | go (default: all three)")
+	cmd.RegisterFlagCompletionFunc("lang", fixedChoices("cli", "python", "go"))
+	cmd.ValidArgsFunction = completePatternNames(file)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, name := cmd.Context(), cmd.OutOrStdout(), args[0]
+		langs := dynamo.CodeLangs
+		if *lang != "" {
+			l := dynamo.CodeLang(*lang)
+			if l != dynamo.LangCLI && l != dynamo.LangPython && l != dynamo.LangGo {
+				return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
+			}
+			langs = []dynamo.CodeLang{l}
+		}
+		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
+		if err != nil {
+			return err
+		}
+		to := dynamo.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+		titles := map[dynamo.CodeLang]string{dynamo.LangCLI: "# AWS CLI", dynamo.LangPython: "# Python (boto3)", dynamo.LangGo: "// Go (AWS SDK for Go v2)"}
+		var b bytes.Buffer
+		for i, l := range langs {
+			var code string
+			if r.Get != nil {
+				code, err = dynamo.GetItemCode(l, t, *r.Get, to)
+			} else {
+				var ks dynamo.KeySchema
+				if ks, err = t.Schema(r.Query.Index); err == nil {
+					code, err = dynamo.QueryCode(l, ks, *r.Query, to)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if len(langs) > 1 {
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(titles[l] + "\n")
+			}
+			b.WriteString(code)
+		}
+		_, err = stdout.Write(b.Bytes())
+		return err
+
+	}
+	return cmd
 }
 
 // patternRun is one run of a pattern: its result and what it took.

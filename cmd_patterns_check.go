@@ -5,12 +5,13 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
 	"dynascope/ui"
 )
 
@@ -31,63 +32,77 @@ func (r patternRun) verdict() (string, bool) {
 	return fmt.Sprintf("%d pages: the result is larger than the 1 MB one Query page returns", n), false
 }
 
-func patternsCheck(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn, file := patternFlags("check", stderr)
-	output := fs.String("output", "table", "table | json")
-	if err := parse(fs, args); err != nil {
-		return err
+func newPatternsCheckCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "run every pattern with its example and prove each is one request",
+		Long: `Run every pattern of the file with its example parameters, following its
+pages as a program would, and prove that each is one request. Exits with
+status 1 when a pattern needs more than one request or fails.`,
+		Example: `  dynascope patterns check --table App
+  dynascope patterns check --patterns ci/patterns.yaml --output json`,
+		Args: noArgs,
 	}
-	if *output != "table" && *output != "json" {
-		return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
-	}
-	set, client, t, err := patternTable(ctx, conn, *file)
-	if err != nil {
-		return err
-	}
-	if len(set.Patterns) == 0 {
-		return fmt.Errorf("%s has no patterns to check; add some under patterns:.", *file)
-	}
-	if err := set.Validate(t); err != nil {
-		return err
-	}
-	var runs []patternRun
-	for _, p := range set.Patterns {
-		r, err := p.Resolve(t, p.Example)
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
+		if *output != "table" && *output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+		}
+		set, client, t, err := patternTable(ctx, conn, *file)
 		if err != nil {
 			return err
 		}
-		runs = append(runs, runPattern(ctx, client, t, p, r))
-		if ctx.Err() != nil {
-			return ctx.Err()
+		if len(set.Patterns) == 0 {
+			return fmt.Errorf("%s has no patterns to check; add some under patterns:.", *file)
 		}
-	}
-	var b bytes.Buffer
-	if *output == "json" {
-		writeCheckJSON(&b, t.Name, runs)
-	} else {
-		writeCheckTable(&b, runs)
-	}
-	if _, err := stdout.Write(b.Bytes()); err != nil {
-		return err
-	}
-	var bad []string
-	for _, r := range runs {
-		if v, one := r.verdict(); !one {
-			why := "failed"
-			if r.err == nil {
-				why = strings.SplitN(v, ":", 2)[0]
+		if err := set.Validate(t); err != nil {
+			return err
+		}
+		var runs []patternRun
+		for _, p := range set.Patterns {
+			r, err := p.Resolve(t, p.Example)
+			if err != nil {
+				return err
 			}
-			bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
+			runs = append(runs, runPattern(ctx, client, t, p, r))
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 		}
-	}
-	if len(bad) > 0 {
-		verb := "are"
-		if len(bad) == 1 {
-			verb = "is"
+		var b bytes.Buffer
+		if *output == "json" {
+			writeCheckJSON(&b, t.Name, runs)
+		} else {
+			writeCheckTable(&b, runs)
 		}
-		return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
+		if _, err := stdout.Write(b.Bytes()); err != nil {
+			return err
+		}
+		var bad []string
+		for _, r := range runs {
+			if v, one := r.verdict(); !one {
+				why := "failed"
+				if r.err == nil {
+					why = strings.SplitN(v, ":", 2)[0]
+				}
+				bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
+			}
+		}
+		if len(bad) > 0 {
+			verb := "are"
+			if len(bad) == 1 {
+				verb = "is"
+			}
+			return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
+		}
+		return nil
+
 	}
-	return nil
+	return cmd
 }
 
 func (r patternRun) operationText() string {

@@ -2,11 +2,12 @@ package main
 
 import (
 	"context"
-	"flag"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/spf13/cobra"
 
 	"dynascope/config"
 	"dynascope/dynamo"
@@ -37,14 +38,23 @@ func (r queryResult) capacity() dynamo.Capacity {
 	return c
 }
 
-func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	args, lo, hi, between, err := config.SplitPairFlag(args, "sk-between")
-	if err != nil {
-		return usageError{err.Error()}
+func newQueryCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "query --table NAME --pk VALUE [sort-key condition]",
+		Short:   "one access pattern as one Query",
+		GroupID: groupExplore,
+		Long: `Run one Query: the items of one partition, optionally narrowed by one
+sort-key condition, in sort-key order. One page unless --all-pages; every
+request is listed with the read capacity it consumed.`,
+		Example: `  dynascope query --table App --pk 'CUST#42'
+  dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1
+  dynascope query --table App --pk 'CUST#42' --sk-between 'ORDER#2025-01' 'ORDER#2025-03' --output table
+  dynascope --endpoint-url http://127.0.0.1:8000 query --table App --index GSI1 --pk 'WH#1' --all-pages --output jsonl`,
+		Args: noArgs,
 	}
-	fs, conn := newFlags("query", stderr)
-	pk := fs.String("pk", "", "partition key value (required)")
-	index := fs.String("index", "", "query this secondary index")
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	index := fs.String("index", "", "query this secondary `INDEX`")
 	ops := []struct {
 		flag string
 		op   dynamo.SKOp
@@ -57,58 +67,64 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		{"sk-gt", dynamo.SKGt, nil},
 		{"sk-ge", dynamo.SKGe, nil},
 	}
-	set := map[string]bool{}
 	for i := range ops {
-		ops[i].val = fs.String(ops[i].flag, "", "sort key "+string(ops[i].op)+" VALUE")
+		ops[i].val = fs.String(ops[i].flag, "", "sort key "+string(ops[i].op)+" `VALUE`")
 	}
-	fs.Func("sk-between", "sort key BETWEEN LOW AND HIGH (two values: --sk-between LOW HIGH)", func(string) error { return nil })
+	between := &pairValue{}
+	fs.Var(between, "sk-between", "sort key BETWEEN LOW AND HIGH (two values: --sk-between LOW HIGH)")
 	reverse := fs.Bool("reverse", false, "newest first: ScanIndexForward=false")
-	limit := fs.Int("limit", 0, "Limit: items evaluated per page (0: none)")
+	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: none)")
 	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
-	output := fs.String("output", "json", "json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	if err := parse(fs, args); err != nil {
-		return err
-	}
-	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
-	if err := conn.RequireTable("query"); err != nil {
-		return usageError{err.Error()}
-	}
-	if !set["pk"] {
-		return usageError{"query needs a partition key value: pass --pk VALUE."}
-	}
-	if err := checkItemsOutput(*output, *ddbJSON); err != nil {
-		return err
-	}
-	if *limit < 0 || *limit > 1<<31-1 {
-		return usageError{fmt.Sprintf("--limit must be a positive number, not %d.", *limit)}
-	}
-	q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent}
-	var chosen []string
-	for _, o := range ops {
-		if set[o.flag] {
-			q.SK = dynamo.SKCond{Op: o.op, Values: []string{*o.val}}
-			chosen = append(chosen, "--"+o.flag)
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := conn.RequireTable("query"); err != nil {
+			return usageError{err.Error()}
 		}
+		if !fs.Changed("pk") {
+			return usageError{"query needs a partition key value: pass --pk VALUE."}
+		}
+		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+			return err
+		}
+		if *limit < 0 || *limit > 1<<31-1 {
+			return usageError{fmt.Sprintf("--limit must be a positive number, not %d.", *limit)}
+		}
+		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent}
+		var chosen []string
+		for _, o := range ops {
+			if fs.Changed(o.flag) {
+				q.SK = dynamo.SKCond{Op: o.op, Values: []string{*o.val}}
+				chosen = append(chosen, "--"+o.flag)
+			}
+		}
+		if between.set {
+			q.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{between.lo, between.hi}}
+			chosen = append(chosen, "--sk-between")
+		}
+		if len(chosen) > 1 {
+			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
+		}
+		return runQuery(ctx, conn, q, *allPages, *output, *ddbJSON, stdout, stderr)
 	}
-	if between {
-		q.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{lo, hi}}
-		chosen = append(chosen, "--sk-between")
-	}
-	if len(chosen) > 1 {
-		return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
-	}
+	return cmd
+}
 
+// runQuery sends the query, page after page with allPages, and prints it.
+func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput, allPages bool, output string, ddbJSON bool, stdout, stderr io.Writer) error {
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
 	}
-	if *allPages {
+	if allPages {
 		announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
-	format, streaming, _ := exportFormat(*output, *ddbJSON)
+	format, streaming, _ := exportFormat(output, ddbJSON)
 	var exp *exporter
 	for {
 		page, err := client.Query(ctx, q)
@@ -136,7 +152,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 				// Keep the pages already read: print them, marked incomplete
 				// by a lastEvaluatedKey where the failed page would start.
 				res.LastKey = q.StartKey
-				if perr := printResult(stdout, res, *output, *ddbJSON); perr != nil {
+				if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
 					return perr
 				}
 			}
@@ -154,7 +170,7 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 		res.Scanned += int(page.ScannedCount)
 		res.Requests = append(res.Requests, page.Request)
 		res.LastKey = page.LastEvaluatedKey
-		if !*allPages || page.LastEvaluatedKey == nil {
+		if !allPages || page.LastEvaluatedKey == nil {
 			break
 		}
 		q.StartKey = page.LastEvaluatedKey
@@ -162,30 +178,45 @@ func cmdQuery(ctx context.Context, args []string, stdout, stderr io.Writer) erro
 	if exp != nil {
 		return exp.close(nil)
 	}
-	return printResult(stdout, res, *output, *ddbJSON)
+	return printResult(stdout, res, output, ddbJSON)
 }
 
-func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn := newFlags("get", stderr)
-	pk := fs.String("pk", "", "partition key value (required)")
-	sk := fs.String("sk", "", "sort key value (required when the table has a sort key)")
+func newGetCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "get --table NAME --pk VALUE [--sk VALUE]",
+		Short:   "one item by its full primary key (GetItem)",
+		GroupID: groupExplore,
+		Example: `  dynascope get --table App --pk 'CUST#42' --sk PROFILE
+  dynascope get --table App --pk 'CUST#42' --sk PROFILE --consistent --output table`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	sk := fs.String("sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	consistent := fs.Bool("consistent", false, "strongly consistent read")
-	output := fs.String("output", "json", "json | jsonl | table | csv | ddbjson-batch")
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print the item as typed DynamoDB JSON")
-	if err := parse(fs, args); err != nil {
-		return err
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := conn.RequireTable("get"); err != nil {
+			return usageError{err.Error()}
+		}
+		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+			return err
+		}
+		in := dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent}
+		return runGet(cmd.Context(), conn, in, *output, *ddbJSON, cmd.OutOrStdout())
 	}
-	if err := conn.RequireTable("get"); err != nil {
-		return usageError{err.Error()}
-	}
-	if err := checkItemsOutput(*output, *ddbJSON); err != nil {
-		return err
-	}
+	return cmd
+}
+
+// runGet reads one item and prints it.
+func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, output string, ddbJSON bool, stdout io.Writer) error {
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
 	}
-	if *sk == "" {
+	if in.SK == "" {
 		// Right only for a table without a sort key. DescribeTable, not
 		// the schema cache, decides: a refusal must not rest on keys that
 		// may be out of date.
@@ -197,7 +228,7 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 			return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
 		}
 	}
-	page, err := client.GetItem(ctx, dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent})
+	page, err := client.GetItem(ctx, in)
 	if err != nil {
 		return err
 	}
@@ -206,17 +237,17 @@ func cmdGet(ctx context.Context, args []string, stdout, stderr io.Writer) error 
 		return err
 	}
 	res := queryResult{
-		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: *consistent,
+		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
-	if format, ok, _ := exportFormat(*output, *ddbJSON); ok {
+	if format, ok, _ := exportFormat(output, ddbJSON); ok {
 		exp, err := newExporter(stdout, io.Discard, format, conn.Table, res.KeyNames)
 		if err != nil {
 			return err
 		}
 		return exp.close(exp.page(page))
 	}
-	return printResult(stdout, res, *output, *ddbJSON)
+	return printResult(stdout, res, output, ddbJSON)
 }
 
 func checkOutput(o string) error {
@@ -237,6 +268,9 @@ func checkItemsOutput(o string, ddbJSON bool) error {
 	}
 	return usageError{fmt.Sprintf("--output must be json, jsonl, table, csv or ddbjson-batch, not %q.", o)}
 }
+
+// itemsOutputs are the formats of the commands that print items.
+var itemsOutputs = []string{"json", "jsonl", "table", "csv", "ddbjson-batch"}
 
 // keyNames lists the key attributes of the queried index and of the table.
 func keyNames(t dynamo.Table, index string) []string {

@@ -8,21 +8,39 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/ui"
 )
 
-func cmdTables(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	fs, conn := newFlags("tables", stderr)
-	output := fs.String("output", "table", "json | table")
-	if err := parse(fs, args); err != nil {
-		return err
+func newTablesCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "tables",
+		Short:   "tables with keys, indexes, items, size",
+		GroupID: groupExplore,
+		Long: `List the tables with their key schema, indexes, item count and size
+(DescribeTable's figures, which DynamoDB refreshes about every six hours).
+With --table, only that table.`,
+		Example: `  dynascope tables
+  dynascope tables --endpoint-url http://127.0.0.1:8000 --output json`,
+		Args: noArgs,
 	}
-	if *output != "json" && *output != "table" {
-		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+	output := cmd.Flags().String("output", "table", "output `FORMAT`: json | table")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if *output != "json" && *output != "table" {
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		}
+		return runTables(cmd.Context(), conn, *output == "json", cmd.OutOrStdout())
 	}
+	return cmd
+}
+
+// runTables describes the tables, a few at a time, and prints them.
+func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout io.Writer) error {
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
@@ -50,7 +68,7 @@ func cmdTables(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		return err
 	}
 	var b bytes.Buffer
-	if *output == "json" {
+	if asJSON {
 		writeTablesJSON(&b, tables)
 	} else {
 		writeTablesText(&b, tables)

@@ -6,10 +6,11 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
+
+	"github.com/spf13/cobra"
 )
 
 // version and commit are set at link time by `make build` / `make install`:
@@ -59,11 +60,21 @@ func buildVersion(info *debug.BuildInfo, ok bool) string {
 	return fmt.Sprintf("dynascope %s (%s)", v, strings.Join(parts, ", "))
 }
 
-func cmdVersion(args []string, stdout io.Writer) error {
-	if len(args) > 0 {
-		return usageError{fmt.Sprintf("version takes no arguments, not %q.", args[0])}
+func newVersionCmd() *cobra.Command {
+	return &cobra.Command{
+		Use:         "version",
+		Short:       "print the version and commit (as --version does)",
+		GroupID:     groupSetup,
+		Annotations: map[string]string{offline: "yes"},
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) > 0 {
+				return usageError{fmt.Sprintf("version takes no arguments, not %q.", args[0])}
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, err := fmt.Fprintln(cmd.OutOrStdout(), cmd.Root().Version)
+			return err
+		},
 	}
-	info, ok := debug.ReadBuildInfo()
-	_, err := fmt.Fprintln(stdout, buildVersion(info, ok))
-	return err
 }

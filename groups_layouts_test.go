@@ -43,7 +43,7 @@ func TestGroupsCommandLayouts(t *testing.T) {
 			}
 			table := makeCase(t, c)
 			var out, errb bytes.Buffer
-			if err := cmdGroups(context.Background(), []string{"--endpoint-url", ep, "--table", table, "--pk", c.pk, "--count"}, &out, &errb); err != nil {
+			if err := run(context.Background(), []string{"groups", "--endpoint-url", ep, "--table", table, "--pk", c.pk, "--count"}, &out, &errb); err != nil {
 				t.Fatalf("%v\n%s", err, errb.String())
 			}
 			var got struct {

@@ -92,11 +92,11 @@ type layoutLibraryOut struct {
 	Items     int     `json:"items"`
 }
 
-// runLayout calls cmdLayout and decodes its JSON strictly.
+// runLayout runs `dynascope layout` and decodes its JSON strictly.
 func runLayout(t *testing.T, args ...string) (layoutOutput, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	if err := cmdLayout(context.Background(), args, &out, &errb); err != nil {
+	if err := run(context.Background(), append([]string{"layout"}, args...), &out, &errb); err != nil {
 		t.Fatalf("layout %v: %v\n%s", args, err, errb.String())
 	}
 	var got layoutOutput
@@ -207,7 +207,7 @@ func TestLayoutDemo(t *testing.T) {
 	}
 
 	var out, errb bytes.Buffer
-	if err := cmdLayout(ctx, []string{"--endpoint-url", ep, "--table", table, "--max-items", "100000", "--max-rcu", "100000", "--output", "table"}, &out, &errb); err != nil {
+	if err := run(ctx, []string{"layout", "--endpoint-url", ep, "--table", table, "--max-items", "100000", "--max-rcu", "100000", "--output", "table"}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -410,7 +410,7 @@ func TestLayoutUsageErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer
-		err := cmdLayout(context.Background(), c.args, &out, &errb)
+		err := run(context.Background(), append([]string{"layout"}, c.args...), &out, &errb)
 		if _, ok := err.(usageError); !ok || err.Error() != c.want {
 			t.Errorf("%v:\n got  %v\n want %s", c.args, err, c.want)
 		}

@@ -1,53 +1,25 @@
 // Command dynascope is a terminal explorer for DynamoDB tables built with
-// single-table design. This file holds the subcommands and the wiring; it is
-// the only place that may exit the process.
+// single-table design. This file holds main, the root command (the terminal
+// UI) and the connection helpers; main is the only place that may exit the
+// process. The command tree is built in cli.go.
 package main
 
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
-	"regexp"
 	"strconv"
 	"strings"
 	"syscall"
-	"time"
+
+	"github.com/spf13/cobra"
 
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/ui"
 )
-
-const usage = `dynascope — a terminal explorer for DynamoDB single-table designs
-
-usage:
-  dynascope [--table T] [--pk VALUE] [--index I]      the terminal UI
-  dynascope tables                                    tables with keys, indexes, items, size
-  dynascope query --table T --pk V [sort-key condition] [--reverse] [--limit N] ...
-  dynascope get --table T --pk V [--sk V]             one item by its full primary key
-  dynascope groups --table T --pk V [--count]         the entity types of a partition (skip-scan)
-  dynascope patterns list | run NAME [--param k=v] | check | show NAME [--lang cli|python|go]
-                                                      the access patterns of dynascope.yaml
-  dynascope layout --table T [--max-items N] [--max-rcu R] [--segments S]
-                                                      the table's key layout from a bounded sample, with a lint
-  dynascope seed --table T (--demo | --file F.jsonl | --workbench MODEL.json) [--table-prefix P] [--force]
-  dynascope demo [--workbench MODEL.json]             DynamoDB Local + demo table + UI
-  dynascope config path|show                          the settings file
-  dynascope completion bash|zsh|fish                  shell completion
-  dynascope --version
-
-connection flags (every command): --table --profile --region --endpoint-url --timeout --max-attempts --connection
-Run 'dynascope COMMAND -h' for a command's flags.
-`
-
-// usageError marks a mistake in the command line itself: exit code 2.
-type usageError struct{ msg string }
-
-func (e usageError) Error() string { return e.msg }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
@@ -56,132 +28,12 @@ func main() {
 	if err == nil {
 		return
 	}
-	if errors.Is(err, flag.ErrHelp) {
-		os.Exit(0)
-	}
 	fmt.Fprintln(os.Stderr, "dynascope: "+ui.Sanitize(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) {
 		os.Exit(2)
 	}
 	os.Exit(1)
-}
-
-func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
-	cmd := ""
-	if len(args) > 0 && len(args[0]) > 0 && args[0][0] != '-' {
-		cmd, args = args[0], args[1:]
-	}
-	if ok, err := runExtra(ctx, cmd, args, stdout, stderr); ok {
-		return err
-	}
-	switch cmd {
-	case "":
-		return cmdUI(ctx, args, stderr)
-	case "tables":
-		return cmdTables(ctx, args, stdout, stderr)
-	case "query":
-		return cmdQuery(ctx, args, stdout, stderr)
-	case "get":
-		return cmdGet(ctx, args, stdout, stderr)
-	case "groups":
-		return cmdGroups(ctx, args, stdout, stderr)
-	case "patterns":
-		return cmdPatterns(ctx, args, stdout, stderr)
-	case "layout":
-		return cmdLayout(ctx, args, stdout, stderr)
-	case "seed":
-		return cmdSeed(ctx, args, stdout, stderr)
-	case "demo":
-		return cmdDemo(ctx, args, stdout, stderr)
-	case "help":
-		fmt.Fprint(stdout, usage)
-		return nil
-	}
-	return usageError{fmt.Sprintf("unknown command %q; run 'dynascope help' for the commands.", cmd)}
-}
-
-// newFlags builds a command's flag set with the connection flags on it.
-func newFlags(name string, stderr io.Writer) (*flag.FlagSet, *config.Connection) {
-	fs := flag.NewFlagSet("dynascope "+name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	var c config.Connection
-	c.Register(fs)
-	return fs, &c
-}
-
-// parse parses flags and refuses stray positional arguments.
-func parse(fs *flag.FlagSet, args []string) error {
-	if err := parseFlags(fs, args); err != nil {
-		return err
-	}
-	if fs.NArg() > 0 {
-		return usageError{fmt.Sprintf("unexpected argument %q; values go after their flag (e.g. --pk 'CUST#42').", fs.Arg(0))}
-	}
-	return nil
-}
-
-// parseFlags is fs.Parse with a mistake told in one sentence, without the
-// flag package's dump of every flag; -h still prints the flags.
-func parseFlags(fs *flag.FlagSet, args []string) error {
-	out := fs.Output()
-	fs.SetOutput(io.Discard)
-	err := fs.Parse(args)
-	fs.SetOutput(out)
-	if err == nil {
-		return nil
-	}
-	if errors.Is(err, flag.ErrHelp) {
-		fs.Usage()
-		return err
-	}
-	return usageError{flagSentence(fs, err)}
-}
-
-var (
-	badValueRE = regexp.MustCompile(`^invalid (?:boolean )?value "(.*)" for (?:flag )?-([A-Za-z0-9-]+): (.*)$`)
-	unknownRE  = regexp.MustCompile(`^flag provided but not defined: -+(.*)$`)
-	noValueRE  = regexp.MustCompile(`^flag needs an argument: -+(.*)$`)
-)
-
-// flagSentence turns the flag package's error into a sentence that names
-// the flag as it is typed (--limit) and says what it takes.
-func flagSentence(fs *flag.FlagSet, err error) string {
-	msg := err.Error()
-	if m := unknownRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("unknown flag --%s; run '%s -h' for the flags.", m[1], fs.Name())
-	}
-	if m := noValueRE.FindStringSubmatch(msg); m != nil {
-		return fmt.Sprintf("--%s needs a value.", m[1])
-	}
-	m := badValueRE.FindStringSubmatch(msg)
-	if m == nil {
-		return msg
-	}
-	value, name, why := m[1], m[2], m[3]
-	if why != "parse error" && why != "value out of range" {
-		// A flag of ours, whose error says what it takes.
-		return strings.TrimSuffix(why, ".") + "."
-	}
-	takes := "another value"
-	if f := fs.Lookup(name); f != nil {
-		if g, ok := f.Value.(flag.Getter); ok {
-			switch g.Get().(type) {
-			case int, int64, uint, uint64:
-				takes = "a whole number"
-			case float64:
-				takes = "a number"
-			case time.Duration:
-				takes = "a duration such as 15s or 2m"
-			case bool:
-				takes = "true or false"
-			}
-		}
-	}
-	if why == "value out of range" {
-		return fmt.Sprintf("--%s: %s is out of range.", name, value)
-	}
-	return fmt.Sprintf("--%s takes %s, not %q.", name, takes, value)
 }
 
 // connect builds the read-only client; a settings file that cannot be read
@@ -215,13 +67,35 @@ func itemCap(flagValue int, s config.Settings) int {
 	return n
 }
 
-func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
-	fs, conn := newFlags("", stderr)
-	pk := fs.String("pk", "", "open this partition key value directly")
-	index := fs.String("index", "", "query this secondary index")
-	patterns := fs.String("patterns", config.PatternsFile, "the access patterns file: a lists its patterns, S saves the current request to it")
+// newUICmd is the root command: the terminal UI. Its flags are its own;
+// the connection flags are added by newRootCmd for every command.
+func newUICmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "dynascope [--table NAME [--pk VALUE]]",
+		Short: "a terminal explorer for DynamoDB single-table designs",
+		Long: `dynascope — a terminal explorer for DynamoDB single-table designs.
+
+Without a command it opens the terminal UI on --table, or lists the tables.
+Everything but 'seed' and 'demo' only reads.`,
+		Example: `  dynascope --endpoint-url http://127.0.0.1:8000 --table App --pk 'CUST#42'
+  dynascope --profile prod tables
+  dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				return usageError{fmt.Sprintf("unknown command %q (did you mean %s?); run 'dynascope help' for the commands.", args[0], strings.Join(s, " or "))}
+			}
+			return usageError{fmt.Sprintf("unknown command %q; run 'dynascope help' for the commands.", args[0])}
+		},
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "open this partition key `VALUE` directly")
+	index := fs.String("index", "", "query this secondary `INDEX`")
+	patterns := fs.String("patterns", config.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
 	maxLoaded := -1 // not given
-	fs.Func("max-loaded", fmt.Sprintf("items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
+	fs.Func("max-loaded", fmt.Sprintf("`N` items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
 		n, err := strconv.Atoi(v)
 		switch {
 		case err != nil:
@@ -232,26 +106,26 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 		maxLoaded = n
 		return nil
 	})
-	fs.Usage = func() { fmt.Fprint(fs.Output(), usage, "\nflags:\n"); fs.PrintDefaults() }
-	if err := parse(fs, args); err != nil {
-		return err
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if *pk != "" && conn.Table == "" {
+			return usageError{"--pk needs --table: the partition key belongs to one table."}
+		}
+		set, setPath, err := ui.LoadPatterns(*patterns, fs.Changed("patterns"))
+		if err != nil {
+			return err
+		}
+		client, settings, err := connectWithSettings(ctx, conn)
+		if err != nil {
+			return err
+		}
+		return ui.Run(ctx, ui.Options{
+			Store: client, Table: conn.Table, Index: *index, PK: *pk,
+			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+			Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
+		})
 	}
-	if *pk != "" && conn.Table == "" {
-		return usageError{"--pk needs --table: the partition key belongs to one table."}
-	}
-	given := false
-	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "patterns" })
-	set, setPath, err := ui.LoadPatterns(*patterns, given)
-	if err != nil {
-		return err
-	}
-	client, settings, err := connectWithSettings(ctx, conn)
-	if err != nil {
-		return err
-	}
-	return ui.Run(ctx, ui.Options{
-		Store: client, Table: conn.Table, Index: *index, PK: *pk,
-		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-		Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
-	})
+	return cmd
 }

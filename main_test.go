@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
-	"flag"
 	"os"
 	"strings"
 	"sync"
@@ -471,10 +469,12 @@ func TestFlagMistakesAreOneSentence(t *testing.T) {
 			t.Errorf("%v: stderr holds more than the sentence:\n%s", c.args, stderr)
 		}
 	}
-	for _, args := range [][]string{{"query", "-h"}, {"-h"}, {"patterns", "run", "-h"}} {
-		_, stderr, err := cli(t, args...)
-		if !errors.Is(err, flag.ErrHelp) || !strings.Contains(stderr, "-table") {
-			t.Errorf("%v: %v, the flags not printed:\n%s", args, err, stderr)
+	// -h and help print the command's help on stdout, GNU-style flags
+	// included, and succeed.
+	for _, args := range [][]string{{"query", "-h"}, {"-h"}, {"patterns", "run", "-h"}, {"help", "groups"}, {"tables", "--help"}} {
+		stdout, _, err := cli(t, args...)
+		if err != nil || !strings.Contains(stdout, "\n      --table NAME ") || !strings.Contains(stdout, "Examples:\n") {
+			t.Errorf("%v: %v, the flags not printed:\n%s", args, err, stdout)
 		}
 	}
 }

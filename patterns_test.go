@@ -20,11 +20,11 @@ import (
 	"dynascope/ui"
 )
 
-// patterns runs `dynascope patterns ...` in-process through cmdPatterns.
+// patterns runs `dynascope patterns ...` in-process.
 func patterns(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
-	err = cmdPatterns(context.Background(), args, &out, &errb)
+	err = run(context.Background(), append([]string{"patterns"}, args...), &out, &errb)
 	return out.String(), errb.String(), err
 }
 
