@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/rogpeppe/go-internal/testscript"
 
 	"dynascope/config"
 	"dynascope/dynamo/dynamotest"
@@ -51,7 +52,16 @@ func seededDemo(t *testing.T) (table, endpoint string) {
 // TestMain removes the shared demo table after all tests of the package.
 // The commands' schema cache goes to a directory of the run's own: it
 // starts empty, and the tests' tables do not land in the user's cache.
+// Under testscript.Main the test binary is also the dynascope command of
+// the CLI scripts (script_test.go).
 func TestMain(m *testing.M) {
+	testscript.Main(packageTests{m}, map[string]func(){"dynascope": main})
+}
+
+// packageTests runs the package's tests with their set-up and clean-up.
+type packageTests struct{ m *testing.M }
+
+func (p packageTests) Run() int {
 	cache, err := os.MkdirTemp("", "dynascope-test-cache-")
 	if err == nil {
 		os.Setenv("XDG_CACHE_HOME", cache)
@@ -59,14 +69,14 @@ func TestMain(m *testing.M) {
 	// No settings file but the ones tests write: the user's own would change
 	// what the commands do.
 	os.Setenv(config.EnvSettings, config.NoConnection)
-	code := m.Run()
+	code := p.m.Run()
 	if demoTable != "" {
 		deleteTables(demoTable)
 	}
 	if cache != "" {
 		os.RemoveAll(cache)
 	}
-	os.Exit(code)
+	return code
 }
 
 type capacityJSONOut struct {
