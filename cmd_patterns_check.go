@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/dynamo"
 	"dynascope/ui"
 )
 
@@ -121,7 +122,7 @@ func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
 		v, one := r.verdict()
 		all = all && one
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", ui.Sanitize(r.pattern.Name), ui.Sanitize(r.operationText()),
-			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(r.res.capacity().Total), ui.Sanitize(v))
+			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), ui.Sanitize(v))
 	}
 	_ = tw.Flush()
 	if all {
@@ -159,7 +160,7 @@ func writeCheckJSON(b *bytes.Buffer, table string, runs []patternRun) {
 	}{Table: table, Patterns: []checkPatternJSON{}, OneRequest: true}
 	for _, r := range runs {
 		v, one := r.verdict()
-		c := r.res.capacity()
+		c := dynamo.TotalCapacity(r.res.Requests)
 		cc := checkCapacity{Total: c.Total, Table: c.Table, Indexes: map[string]float64{}}
 		for k, x := range c.Indexes {
 			cc.Indexes[k] = x

@@ -30,14 +30,6 @@ type queryResult struct {
 	Requests     []dynamo.Request
 }
 
-func (r queryResult) capacity() dynamo.Capacity {
-	var c dynamo.Capacity
-	for _, q := range r.Requests {
-		c = c.Add(q.Capacity)
-	}
-	return c
-}
-
 func newQueryCmd(conn *config.Connection) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "query --table NAME --pk VALUE [sort-key condition]",

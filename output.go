@@ -95,7 +95,7 @@ func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) {
 		lek = string(item(r.LastKey))
 	}
 	fmt.Fprintf(b, "  \"count\": %d,\n  \"scannedCount\": %d,\n  \"pages\": %d,\n  \"lastEvaluatedKey\": %s,\n", r.Count, r.Scanned, len(r.Requests), lek)
-	fmt.Fprintf(b, "  \"consumedCapacity\": %s,\n  \"requests\": [", capacityJSON(r.capacity()))
+	fmt.Fprintf(b, "  \"consumedCapacity\": %s,\n  \"requests\": [", capacityJSON(dynamo.TotalCapacity(r.Requests)))
 	for i, q := range r.Requests {
 		if i > 0 {
 			b.WriteByte(',')
@@ -114,7 +114,13 @@ func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) {
 // attributes, values compact and sanitised, then one line per request.
 func writeTable(b *bytes.Buffer, r queryResult) {
 	if len(r.Items) > 0 {
-		cols := columns(r.Items, r.KeyNames)
+		names := map[string]bool{}
+		for _, it := range r.Items {
+			for k := range it {
+				names[k] = true
+			}
+		}
+		cols := dynamo.CSVColumns(names, r.KeyNames)
 		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(sanitizeAll(cols), "\t"))
 		for _, it := range r.Items {
@@ -128,7 +134,7 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 		}
 		_ = tw.Flush()
 	}
-	total := r.capacity()
+	total := dynamo.TotalCapacity(r.Requests)
 	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", ui.Plural(r.Count, "item", "items"), r.Scanned, ui.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
 	for _, q := range r.Requests {
 		more := ""
@@ -153,30 +159,6 @@ func cell(s string, max int) string {
 		s = string(r[:max-1]) + "…"
 	}
 	return ui.Sanitize(s)
-}
-
-// columns lists attribute names: the key attributes first, then the rest
-// alphabetically.
-func columns(items []dynamo.Item, keyNames []string) []string {
-	seen := map[string]bool{}
-	for _, it := range items {
-		for k := range it {
-			seen[k] = true
-		}
-	}
-	var cols []string
-	for _, k := range keyNames {
-		if seen[k] {
-			cols = append(cols, k)
-			delete(seen, k)
-		}
-	}
-	rest := make([]string, 0, len(seen))
-	for k := range seen {
-		rest = append(rest, k)
-	}
-	sort.Strings(rest)
-	return append(cols, rest...)
 }
 
 func sanitizeAll(ss []string) []string {
