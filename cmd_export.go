@@ -10,7 +10,7 @@ import (
 	"os"
 
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // exportFormat maps --output (and --dynamodb-json) to a streaming export
@@ -65,7 +65,7 @@ func (e *exporter) page(p dynamo.Page) error {
 	e.pages++
 	e.rcu += p.Request.Capacity.Total
 	if e.progress != nil {
-		fmt.Fprintf(e.progress, "\r\x1b[Kexporting: %s, %s, %s RCU", ui.Plural(e.items, "item", "items"), ui.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
+		fmt.Fprintf(e.progress, "\r\x1b[Kexporting: %s, %s, %s RCU", textfmt.Plural(e.items, "item", "items"), textfmt.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
 	}
 	return nil
 }
@@ -80,7 +80,7 @@ func (e *exporter) close(cause error) error {
 		if cause != nil {
 			verb = "stopped after"
 		}
-		fmt.Fprintf(e.progress, "\r\x1b[K%s %s in %s, %s RCU\n", verb, ui.Plural(e.items, "item", "items"), ui.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
+		fmt.Fprintf(e.progress, "\r\x1b[K%s %s in %s, %s RCU\n", verb, textfmt.Plural(e.items, "item", "items"), textfmt.Plural(e.pages, "page", "pages"), jsonFloat(e.rcu))
 	}
 	if cause != nil {
 		return cause

@@ -12,7 +12,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // newGroupsCmd prints the entity types of one partition, found by skip-scan.
@@ -135,9 +135,9 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 			if g.Count >= 0 {
 				count = strconv.Itoa(g.Count)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", ui.Sanitize(g.Entity), ui.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Entity), textfmt.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
 		}
 		_ = tw.Flush()
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", ui.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
 }

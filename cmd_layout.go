@@ -14,7 +14,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/keys"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // layoutJSON is what `dynascope layout --output json` prints. Key values are
@@ -313,8 +313,8 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	if smp.TableItems > 0 {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
-	fmt.Fprintf(b, "%s: %s%s in %s · stopped: %s\n\n", ui.Sanitize(layoutTarget(smp.Table, smp.Index)),
-		ui.Plural(lay.Items, "item", "items"), of, ui.Plural(lay.Partitions, "partition", "partitions"), smp.Stop)
+	fmt.Fprintf(b, "%s: %s%s in %s · stopped: %s\n\n", textfmt.Sanitize(layoutTarget(smp.Table, smp.Index)),
+		textfmt.Plural(lay.Items, "item", "items"), of, textfmt.Plural(lay.Partitions, "partition", "partitions"), smp.Stop)
 	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "FAMILY\tPARTITIONS\tITEMS\tLARGEST\tENTITY TYPES")
 	for _, f := range lay.Families {
@@ -335,7 +335,7 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	b.WriteString("\nLARGEST PARTITIONS\n")
 	tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 	for _, p := range lay.Largest {
-		fmt.Fprintf(tw, "  %s\t%s\t%s\n", cell(p.PK, 48), cell(p.Family, 32), ui.Plural(p.Items, "item", "items"))
+		fmt.Fprintf(tw, "  %s\t%s\t%s\n", cell(p.PK, 48), cell(p.Family, 32), textfmt.Plural(p.Items, "item", "items"))
 	}
 	_ = tw.Flush()
 	if len(lay.Findings) == 0 {
@@ -343,11 +343,11 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	} else {
 		b.WriteString("\nFINDINGS\n")
 		for _, f := range lay.Findings {
-			fmt.Fprintf(b, "  %s: %s\n", f.Rule, ui.Sanitize(f.Message))
+			fmt.Fprintf(b, "  %s: %s\n", f.Rule, textfmt.Sanitize(f.Message))
 		}
 	}
 	if layoutSizes(smp) == "page-capacity" {
 		b.WriteString("\nitem sizes were inferred from each page's capacity; --item-sizes measures each item (same RCU, more data transferred)\n")
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", ui.Plural(len(smp.Requests), "request", "requests"), jsonFloat(smp.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(smp.Requests), "request", "requests"), jsonFloat(smp.Capacity().Total))
 }

@@ -16,7 +16,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // workbenchOut is the --workbench-out flag of `layout`.
@@ -68,10 +68,10 @@ func (w workbenchOut) write(ctx context.Context, client *dynamo.Client, smp dyna
 	}
 	t := exp.Model.Tables[0]
 	fmt.Fprintf(stderr, "wrote %s: NoSQL Workbench model of %s, %s, %s, %s, %s RCU\n", *w.path, t.Spec.Name,
-		ui.Plural(len(t.Facets), "facet", "facets"), ui.Plural(len(t.Items), "example item", "example items"),
-		ui.Plural(len(exp.Requests), "request", "requests"), jsonFloat(rcu))
+		textfmt.Plural(len(t.Facets), "facet", "facets"), textfmt.Plural(len(t.Items), "example item", "example items"),
+		textfmt.Plural(len(exp.Requests), "request", "requests"), jsonFloat(rcu))
 	if exp.Dropped > 0 {
-		fmt.Fprintf(stderr, "  left out %s whose attribute types differ from earlier ones (Workbench takes one type per attribute)\n", ui.Plural(exp.Dropped, "item", "items"))
+		fmt.Fprintf(stderr, "  left out %s whose attribute types differ from earlier ones (Workbench takes one type per attribute)\n", textfmt.Plural(exp.Dropped, "item", "items"))
 	}
 	return nil
 }

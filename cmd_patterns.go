@@ -19,7 +19,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // maxPatternPages bounds how far run and check follow a pattern that does
@@ -205,7 +205,7 @@ func newPatternsListCmd() *cobra.Command {
 		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
 		for _, p := range set.Patterns {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", ui.Sanitize(p.Name), ui.Sanitize(p.Summary()), ui.Sanitize(p.Description))
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(p.Description))
 		}
 		_ = tw.Flush()
 		_, err = stdout.Write(b.Bytes())

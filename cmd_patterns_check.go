@@ -13,7 +13,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // verdict says whether the pattern was one request and, when not, why. A
@@ -121,12 +121,12 @@ func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
 	for _, r := range runs {
 		v, one := r.verdict()
 		all = all && one
-		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", ui.Sanitize(r.pattern.Name), ui.Sanitize(r.operationText()),
-			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), ui.Sanitize(v))
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", textfmt.Sanitize(r.pattern.Name), textfmt.Sanitize(r.operationText()),
+			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), textfmt.Sanitize(v))
 	}
 	_ = tw.Flush()
 	if all {
-		fmt.Fprintf(b, "\n%s, each one request.\n", ui.Plural(len(runs), "pattern", "patterns"))
+		fmt.Fprintf(b, "\n%s, each one request.\n", textfmt.Plural(len(runs), "pattern", "patterns"))
 	}
 }
 

@@ -11,7 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // queryResult is what `query` and `get` print: the pages of one access
@@ -295,5 +295,5 @@ func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Wri
 		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
 	}
 	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
-		what, ui.Sanitize(where), ui.Plural(int(items), "item", "items"), ui.HumanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
+		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
 }

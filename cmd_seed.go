@@ -12,6 +12,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 	"dynascope/ui"
 )
 
@@ -128,7 +129,7 @@ func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, ite
 		verb = "created table and loaded"
 	}
 	fmt.Fprintf(out, "%s %s: %d items in %d batches (%d retries), %s WCU, %.1f s\n",
-		verb, ui.Sanitize(spec.Name), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), time.Since(began).Seconds())
+		verb, textfmt.Sanitize(spec.Name), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), time.Since(began).Seconds())
 	return nil
 }
 
@@ -177,7 +178,7 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []dynamo.Workb
 			facets = append(facets, fmt.Sprintf("%s (%s)", f.Name, strings.Join(f.Prefixes, ", ")))
 		}
 		if len(facets) > 0 {
-			fmt.Fprintf(out, "  facets: %s\n", ui.Sanitize(strings.Join(facets, ", ")))
+			fmt.Fprintf(out, "  facets: %s\n", textfmt.Sanitize(strings.Join(facets, ", ")))
 		}
 	}
 	return nil

@@ -13,7 +13,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 func newTablesCmd(conn *config.Connection) *cobra.Command {
@@ -127,7 +127,7 @@ func writeTablesText(b *bytes.Buffer, tables []dynamo.Table) {
 		if len(ixs) == 0 {
 			ixs = []string{"-"}
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", ui.Sanitize(t.Name), ui.Sanitize(ks.KeyText()), ui.Sanitize(strings.Join(ixs, ", ")), t.ItemCount, ui.HumanBytes(t.SizeBytes))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", textfmt.Sanitize(t.Name), textfmt.Sanitize(ks.KeyText()), textfmt.Sanitize(strings.Join(ixs, ", ")), t.ItemCount, textfmt.HumanBytes(t.SizeBytes))
 	}
 	_ = tw.Flush()
 }

@@ -18,6 +18,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 	"dynascope/ui"
 )
 
@@ -28,7 +29,7 @@ func main() {
 	if err == nil {
 		return
 	}
-	fmt.Fprintln(os.Stderr, "dynascope: "+ui.Sanitize(err.Error()))
+	fmt.Fprintln(os.Stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
 	var ue usageError
 	if errors.As(err, &ue) {
 		os.Exit(2)

@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // printResult writes a query result in the chosen format. JSON output is
@@ -135,13 +135,13 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 		_ = tw.Flush()
 	}
 	total := dynamo.TotalCapacity(r.Requests)
-	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", ui.Plural(r.Count, "item", "items"), r.Scanned, ui.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
+	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", textfmt.Plural(r.Count, "item", "items"), r.Scanned, textfmt.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
 	for _, q := range r.Requests {
 		more := ""
 		if q.More {
 			more = " · more pages"
 		}
-		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, ui.Sanitize(q.KeyCondition), ui.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
+		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, textfmt.Sanitize(q.KeyCondition), textfmt.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
 	}
 }
 
@@ -158,13 +158,13 @@ func cell(s string, max int) string {
 	if r := []rune(s); len(r) > max {
 		s = string(r[:max-1]) + "…"
 	}
-	return ui.Sanitize(s)
+	return textfmt.Sanitize(s)
 }
 
 func sanitizeAll(ss []string) []string {
 	out := make([]string, len(ss))
 	for i, s := range ss {
-		out[i] = ui.Sanitize(s)
+		out[i] = textfmt.Sanitize(s)
 	}
 	return out
 }

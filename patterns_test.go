@@ -17,7 +17,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
-	"dynascope/ui"
+	"dynascope/textfmt"
 )
 
 // patterns runs `dynascope patterns ...` in-process.
@@ -140,7 +140,7 @@ func TestPatternsCheckDemo(t *testing.T) {
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	// A header, one line per pattern, a blank line and the summary.
 	if len(lines) != len(set.Patterns)+3 || !strings.HasPrefix(lines[0], "PATTERN") ||
-		lines[len(lines)-1] != strings.TrimSpace(ui.Plural(len(set.Patterns), "pattern", "patterns"))+", each one request." {
+		lines[len(lines)-1] != strings.TrimSpace(textfmt.Plural(len(set.Patterns), "pattern", "patterns"))+", each one request." {
 		t.Fatalf("check output:\n%s", out)
 	}
 	for i, p := range set.Patterns {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"fmt"
 	"math"
 	"sort"
 	"strconv"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 )
 
 // width is the number of terminal cells s takes, ignoring escape sequences.
@@ -71,34 +71,13 @@ func fmtRCU(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// HumanBytes formats a byte count in binary units; the CLI prints sizes the
-// same way the UI shows them.
-func HumanBytes(n int64) string { return humanBytes(n) }
+// Sanitize, humanBytes and plural are textfmt's, under the names ui's
+// views have always called them by.
+func Sanitize(s string) string { return textfmt.Sanitize(s) }
 
-// Plural spells a count with its noun: "1 item", "3 items".
-func Plural(n int, one, many string) string { return plural(n, one, many) }
+func humanBytes(n int64) string { return textfmt.HumanBytes(n) }
 
-// humanBytes formats a byte count in binary units.
-func humanBytes(n int64) string {
-	switch {
-	case n < 1024:
-		return fmt.Sprintf("%d B", n)
-	case n < 1024*1024:
-		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
-	case n < 1024*1024*1024:
-		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
-	default:
-		return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
-	}
-}
-
-// plural spells a count with its noun.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return fmt.Sprintf("%d %s", n, one)
-	}
-	return fmt.Sprintf("%d %s", n, many)
-}
+func plural(n int, one, many string) string { return textfmt.Plural(n, one, many) }
 
 // capacityText is a request's consumed capacity: the total, and where it was
 // consumed (the table, each index) as DynamoDB reported it.

@@ -1,0 +1,32 @@
+// Package textfmt turns values into text for a terminal: Sanitize makes
+// untrusted text (item data, names, error messages) safe to print, Plural
+// and HumanBytes spell counts and sizes. The command line and the UI both
+// print through it, so they show the same value the same way.
+//
+// It imports only the standard library; in particular never ui, dynamo or
+// config, which all may import it.
+package textfmt
+
+import "fmt"
+
+// HumanBytes formats a byte count in binary units: "512 B", "3.5 MiB".
+func HumanBytes(n int64) string {
+	switch {
+	case n < 1024:
+		return fmt.Sprintf("%d B", n)
+	case n < 1024*1024:
+		return fmt.Sprintf("%.1f KiB", float64(n)/1024)
+	case n < 1024*1024*1024:
+		return fmt.Sprintf("%.1f MiB", float64(n)/(1024*1024))
+	default:
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1024*1024*1024))
+	}
+}
+
+// Plural spells a count with its noun: "1 item", "3 items".
+func Plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
