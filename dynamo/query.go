@@ -292,6 +292,12 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 	req.Start = time.Now()
 	out, err := c.api.Query(cctx, b.Input)
 	req.Duration = time.Since(req.Start)
+	if err == nil {
+		if problem := keyAdvance(ks, !q.Reverse, q.StartKey, out.LastEvaluatedKey); problem != "" {
+			req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index) // it was spent all the same
+			err = &BadAnswerError{Op: "Query", Problem: problem}
+		}
+	}
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("query %s on %s", q.PK, tableAndIndex(q.Table, q.Index)), c.opts.Endpoint)
 		c.record(&req)
