@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -48,12 +49,15 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
 		Reverse: *reverse, Consistent: *consistent, Count: *count,
 	})
-	if err != nil {
+	if err != nil && len(d.Groups) == 0 {
 		return err
 	}
-	t, err := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
-	if err != nil {
-		return err
+	// A walk or count that failed or was cancelled still prints the types
+	// it found (a type whose count did not finish has none), then reports
+	// the failure: the exit code says the result is incomplete.
+	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
+	if kerr != nil {
+		return errors.Join(err, kerr)
 	}
 	ks, _ := t.Schema(*index)
 	var b bytes.Buffer
@@ -62,7 +66,9 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	} else {
 		writeGroupsJSON(&b, conn.Table, *index, ks, *pk, d)
 	}
-	_, err = stdout.Write(b.Bytes())
+	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+		return werr
+	}
 	return err
 }
 

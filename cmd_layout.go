@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -167,10 +166,11 @@ func cmdLayout(ctx context.Context, args []string, stdout, stderr io.Writer) err
 		Table: conn.Table, Index: *index, Segments: *segments,
 		MaxItems: *maxItems, MaxRCU: *maxRCU, ItemSizes: *sizes,
 	})
-	if err != nil && !(errors.Is(err, context.Canceled) && len(smp.Items) > 0) {
+	if err != nil && len(smp.Items) == 0 {
 		return err
 	}
-	// A cancelled sample still prints what it read, then reports the cancel.
+	// A cancelled or failed sample still prints what it read (its stop says
+	// which), then reports why it stopped.
 	lay := smp.Layout(*largest)
 	var b bytes.Buffer
 	if *output == "table" {

@@ -167,7 +167,7 @@ var (
 			m["TableNames"] = json.RawMessage(`[]`)
 			start := x.requestField("ExclusiveStartTableName")
 			if start == nil {
-				start = json.RawMessage(`"a"`)
+				start = json.RawMessage(`"aaa"`)
 			}
 			m["LastEvaluatedTableName"] = start
 			return
