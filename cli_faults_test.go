@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -171,5 +174,49 @@ func TestCLIListAndScanKeyDoesNotMove(t *testing.T) {
 		if json.Unmarshal([]byte(out), &lay) != nil || lay.Sample.Stop != "error" || lay.Sample.Items != 1 {
 			t.Errorf("layout, %s, printed:\n%.400s", f, out)
 		}
+	}
+}
+
+// A string key that is not UTF-8 is refused before any request: the SDK
+// would send U+FFFD in its place and answer for another key.
+func TestCLIInvalidUTF8Key(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	_, _, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#\xff42")
+	if err == nil || err.Error() != `the partition key PK is a string and "CUST#\xff42" is not valid UTF-8.` {
+		t.Errorf("got %v", err)
+	}
+	if n := proxy.Count("Query"); n != 0 {
+		t.Errorf("%d queries sent", n)
+	}
+}
+
+// A password in the endpoint URL is in no error and in no schema cache file.
+func TestCLIEndpointPasswordNeverShown(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	withPassword := strings.Replace(proxy.URL, "http://", "http://explorer:hunter2secret@", 1)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	if _, _, err := cli(t, "query", "--endpoint-url", withPassword, "--table", table, "--pk", "CUST#42"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.HTML200})
+	_, stderr, err := cli(t, "query", "--endpoint-url", withPassword, "--table", table, "--pk", "CUST#42", "--max-attempts", "1")
+	if err == nil || strings.Contains(err.Error()+stderr, "hunter2secret") || !strings.Contains(err.Error(), "http://explorer:xxxxx@127.0.0.1") {
+		t.Errorf("error: %v\nstderr: %s", err, stderr)
+	}
+	files := 0
+	_ = filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), "hunter2secret") {
+				t.Errorf("%s holds the password:\n%s", path, b)
+			}
+		}
+		return nil
+	})
+	if files == 0 {
+		t.Error("no schema cache file was written: nothing checked")
 	}
 }

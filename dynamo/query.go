@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -44,6 +45,11 @@ func KeyValue(attr KeyAttr, role, text string) (types.AttributeValue, error) {
 	default:
 		if text == "" {
 			return nil, &UserError{Msg: fmt.Sprintf("the %s %s cannot be empty.", role, attr.Name)}
+		}
+		if !utf8.ValidString(text) {
+			// The SDK would send U+FFFD in place of the bad bytes: a key
+			// nobody asked for.
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a string and %q is not valid UTF-8.", role, attr.Name, text)}
 		}
 		return &types.AttributeValueMemberS{Value: text}, nil
 	}
