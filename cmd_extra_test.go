@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"dynascope/config"
+	"dynascope/dynamo/dynamotest"
 )
 
 // extra runs a command through runExtra, as main.go routes it.
@@ -35,6 +36,11 @@ func TestVersion(t *testing.T) {
 		out, _, err := extra(t, args...)
 		if err != nil || !strings.HasPrefix(out, "dynascope ") || !strings.Contains(out, "go1.") {
 			t.Errorf("%v: %v %q", args, err, out)
+		}
+		// And through run, as main calls it: the routing itself.
+		out, _, err = cli(t, args...)
+		if err != nil || !strings.HasPrefix(out, "dynascope ") || !strings.Contains(out, "go1.") {
+			t.Errorf("run %v: %v %q", args, err, out)
 		}
 	}
 	if _, _, err := extra(t, "version", "x"); err == nil {
@@ -63,10 +69,7 @@ func TestMakeInstallStampsVersion(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not installed")
-	}
-	if out, _, _ := cli(t, "--version"); !strings.HasPrefix(out, "dynascope ") {
-		t.Skip("main.go does not route --version to runExtra yet")
+		dynamotest.Need(t, "make", "make")
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("make", "install")
@@ -130,7 +133,8 @@ func TestConfigCommand(t *testing.T) {
 }
 
 // The scripts offer the real flags of each command; bash and fish are run
-// for real where installed, zsh is checked for syntax.
+// for real, zsh is checked for syntax. A missing shell skips, and fails
+// under CI=true (make test installs them).
 func TestCompletion(t *testing.T) {
 	scripts := map[string]string{}
 	for _, sh := range []string{"bash", "zsh", "fish"} {
@@ -149,7 +153,12 @@ func TestCompletion(t *testing.T) {
 		t.Error("unknown shell accepted")
 	}
 	dir := t.TempDir()
-	if _, err := exec.LookPath("bash"); err == nil {
+	for _, sh := range []string{"bash", "zsh", "fish"} {
+		if _, err := exec.LookPath(sh); err != nil {
+			dynamotest.Need(t, sh, sh)
+		}
+	}
+	{
 		file := filepath.Join(dir, "dynascope.bash")
 		if err := os.WriteFile(file, []byte(scripts["bash"]), 0o644); err != nil {
 			t.Fatal(err)
@@ -179,7 +188,7 @@ func TestCompletion(t *testing.T) {
 			}
 		}
 	}
-	if _, err := exec.LookPath("zsh"); err == nil {
+	{
 		file := filepath.Join(dir, "_dynascope")
 		if err := os.WriteFile(file, []byte(scripts["zsh"]), 0o644); err != nil {
 			t.Fatal(err)
@@ -188,7 +197,7 @@ func TestCompletion(t *testing.T) {
 			t.Errorf("zsh -n: %v\n%s", err, out)
 		}
 	}
-	if _, err := exec.LookPath("fish"); err == nil {
+	{
 		file := filepath.Join(dir, "dynascope.fish")
 		if err := os.WriteFile(file, []byte(scripts["fish"]), 0o644); err != nil {
 			t.Fatal(err)
