@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"dynascope/config"
+	"dynascope/dynamo/dynamotest"
 )
 
 // extra runs a command that needs no connection.
@@ -55,7 +56,7 @@ func TestMakeInstallStampsVersion(t *testing.T) {
 		t.Skip("builds the binary")
 	}
 	if _, err := exec.LookPath("make"); err != nil {
-		t.Skip("make is not installed")
+		dynamotest.Need(t, "make", "make")
 	}
 	dir := t.TempDir()
 	cmd := exec.Command("make", "install")
@@ -139,7 +140,9 @@ func complete(t *testing.T, words ...string) []string {
 
 // Completion follows the command tree: commands, each command's flags
 // (persistent ones included), fixed choices, and pattern names from the
-// file; the scripts for every shell are valid in that shell.
+// file; the scripts for every shell are valid in that shell (fish runs one
+// for real in testdata/script/completion.txtar). A missing shell skips, and
+// fails under CI=true (make test installs them).
 func TestCompletion(t *testing.T) {
 	cases := []struct {
 		words []string
@@ -176,7 +179,7 @@ func TestCompletion(t *testing.T) {
 			continue
 		}
 		if _, err := exec.LookPath(args[0]); err != nil {
-			continue
+			dynamotest.Need(t, args[0], args[0]) // skips, or fails under CI=true
 		}
 		file := filepath.Join(dir, "dynascope."+sh.name)
 		if err := os.WriteFile(file, []byte(out), 0o644); err != nil {

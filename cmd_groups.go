@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -68,12 +69,15 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	d, err := client.Discover(ctx, in)
-	if err != nil {
+	if err != nil && len(d.Groups) == 0 {
 		return err
 	}
-	t, err := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
-	if err != nil {
-		return err
+	// A walk or count that failed or was cancelled still prints the types
+	// it found (a type whose count did not finish has none), then reports
+	// the failure: the exit code says the result is incomplete.
+	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
+	if kerr != nil {
+		return errors.Join(err, kerr)
 	}
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
@@ -82,7 +86,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	} else {
 		writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d)
 	}
-	_, err = stdout.Write(b.Bytes())
+	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+		return werr
+	}
 	return err
 }
 

@@ -2,9 +2,7 @@ package main
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strings"
 	"text/tabwriter"
@@ -181,10 +179,11 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 			Table: conn.Table, Index: *index, Segments: *segments,
 			MaxItems: *maxItems, MaxRCU: *maxRCU, ItemSizes: *sizes,
 		})
-		if err != nil && !(errors.Is(err, context.Canceled) && len(smp.Items) > 0) {
+		if err != nil && len(smp.Items) == 0 {
 			return err
 		}
-		// A cancelled sample still prints what it read, then reports the cancel.
+		// A cancelled or failed sample still prints what it read (its stop says
+		// which), then reports why it stopped.
 		lay := smp.Layout(*largest)
 		var b bytes.Buffer
 		if *output == "table" {

@@ -84,7 +84,7 @@ request is listed with the read capacity it consumed.`,
 			return err
 		}
 		if *limit < 0 || *limit > 1<<31-1 {
-			return usageError{fmt.Sprintf("--limit must be a positive number, not %d.", *limit)}
+			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
 		}
 		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent}
 		var chosen []string

@@ -294,10 +294,7 @@ func TestPatternsShow(t *testing.T) {
 // DynamoDB Local, returns the items dynascope's run returned.
 func TestPatternsShowCLIMatchesRun(t *testing.T) {
 	if _, err := exec.LookPath("aws"); err != nil {
-		if os.Getenv("CI") == "true" {
-			t.Fatal("the AWS CLI (aws) is not installed and CI=true; run 'make test', which installs Debian's awscli")
-		}
-		t.Skip("the AWS CLI (aws) is not installed; run 'make test' or apt-get install awscli")
+		dynamotest.Need(t, "the AWS CLI (aws)", "awscli")
 	}
 	table, ep := seededDemo(t)
 	_, set := describeDemo(t, table, ep)

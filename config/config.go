@@ -31,10 +31,13 @@ type Connection struct {
 func (c *Connection) Register(fs *flag.FlagSet) {
 	fs.StringVar(&c.Table, "table", "", "table name")
 	fs.StringVar(&c.Profile, "profile", "", "AWS shared-config profile (default: AWS_PROFILE or 'default')")
-	fs.StringVar(&c.Region, "region", "", "AWS region (default: AWS_REGION or the profile's region)")
-	fs.StringVar(&c.Endpoint, "endpoint-url", "", "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL)")
-	fs.DurationVar(&c.Timeout, "timeout", dynamo.DefaultTimeout, "time-out of each request, its retries included")
-	fs.IntVar(&c.MaxAttempts, "max-attempts", 0, fmt.Sprintf("tries per request when DynamoDB throttles or fails (default: AWS_MAX_ATTEMPTS or %d)", dynamo.DefaultMaxAttempts))
+	// These four check their value as it is parsed (validate.go): a wrong
+	// one is a sentence, never a silent default or ten attempts at nothing.
+	fs.Var(regionFlag{&c.Region}, "region", "AWS region (default: AWS_REGION or the profile's region)")
+	fs.Var(endpointFlag{&c.Endpoint}, "endpoint-url", "DynamoDB endpoint, e.g. http://127.0.0.1:8000 for DynamoDB Local (default: AWS_ENDPOINT_URL_DYNAMODB, AWS_ENDPOINT_URL)")
+	c.Timeout = dynamo.DefaultTimeout
+	fs.Var(timeoutFlag{&c.Timeout}, "timeout", "time-out of each request, its retries included")
+	fs.Var(attemptsFlag{&c.MaxAttempts}, "max-attempts", fmt.Sprintf("tries per request when DynamoDB throttles or fails (default: AWS_MAX_ATTEMPTS or %d)", dynamo.DefaultMaxAttempts))
 	fs.Func("connection", "named connection from the settings file ('dynascope config show'); its endpoint, region and profile apply under these flags and over the environment (default: the file's connection:; 'none' for none)", c.setName)
 }
 

@@ -11,7 +11,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"net/url"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -293,12 +292,14 @@ func parseConnections(path string, n *yaml.Node, s *Settings) error {
 			}
 			switch g.key.Value {
 			case "endpoint":
-				u, perr := url.Parse(v)
-				if perr != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-					return &SettingsError{File: path, Line: g.value.Line, Msg: fmt.Sprintf("%s: endpoint must be an http:// or https:// URL such as http://127.0.0.1:8000, not %q", what, v)}
+				if err := CheckEndpoint(v); err != nil {
+					return &SettingsError{File: path, Line: g.value.Line, Msg: fmt.Sprintf("%s: %v", what, err)}
 				}
 				c.Endpoint = v
 			case "region":
+				if err := CheckRegion(v); err != nil {
+					return &SettingsError{File: path, Line: g.value.Line, Msg: fmt.Sprintf("%s: %v", what, err)}
+				}
 				c.Region = v
 			case "profile":
 				c.Profile = v

@@ -160,6 +160,7 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 			do.BaseEndpoint = aws.String(endpoint)
 		}
 		retries.install(do)
+		installAnswerCheck(do) // answer.go
 	})
 	return sdkClient{api: api, retries: retries}, cfg, nil
 }
@@ -181,8 +182,9 @@ func NewWithAPI(api API, o Options) *Client {
 // Region is the region requests go to.
 func (c *Client) Region() string { return c.region }
 
-// Endpoint is the endpoint given, or "" for AWS.
-func (c *Client) Endpoint() string { return c.opts.Endpoint }
+// Endpoint is the endpoint given, or "" for AWS, with any password in it
+// masked: it is for showing and for generated code.
+func (c *Client) Endpoint() string { return PublicEndpoint(c.opts.Endpoint) }
 
 // Profile is the shared-config profile given, or "".
 func (c *Client) Profile() string { return c.opts.Profile }

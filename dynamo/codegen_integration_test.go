@@ -63,15 +63,8 @@ func pythonWithBoto3(t *testing.T) string {
 	return ""
 }
 
-// need stops a test whose tool is missing: `make test` installs it from
-// Debian, so under CI=true that fails the test, elsewhere it skips.
-func need(t *testing.T, what, pkg string) {
-	t.Helper()
-	if os.Getenv("CI") == "true" {
-		t.Fatalf("%s is not installed and CI=true; run 'make test', which installs Debian's %s", what, pkg)
-	}
-	t.Skipf("%s is not installed; run 'make test' or apt-get install %s", what, pkg)
-}
+// need is dynamotest.Need: under CI=true a missing tool fails the test.
+func need(t *testing.T, what, pkg string) { t.Helper(); dynamotest.Need(t, what, pkg) }
 
 // runShell runs generated code through sh, as a user pasting it would, with
 // no AWS configuration of the user's in the way.

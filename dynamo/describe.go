@@ -26,6 +26,12 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 			c.record(&req)
 			return names, req.Err
 		}
+		if start != nil && out.LastEvaluatedTableName != nil && *out.LastEvaluatedTableName <= *start {
+			// Names come in order: one that does not move on would page forever.
+			req.Err = Explain(&BadAnswerError{Op: "ListTables", Problem: fmt.Sprintf("a LastEvaluatedTableName %q that is not after the ExclusiveStartTableName %q it was sent (paging would never end)", *out.LastEvaluatedTableName, *start)}, "list tables", c.opts.Endpoint)
+			c.record(&req)
+			return names, req.Err
+		}
 		names = append(names, out.TableNames...)
 		req.Count = int32(len(out.TableNames))
 		req.More = out.LastEvaluatedTableName != nil
@@ -68,6 +74,12 @@ func (c *Client) describe(ctx context.Context, name string) (Table, Request, err
 			c.schemas.forget(name)
 		}
 		req.Err = Explain(err, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
+		return Table{}, req, req.Err
+	}
+	if out.Table == nil || out.Table.TableName == nil {
+		// The answer check (answer.go) stops this on the wire; a client over
+		// another API must not panic on it either.
+		req.Err = Explain(&BadAnswerError{Op: "DescribeTable", Problem: "no Table"}, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
 		return Table{}, req, req.Err
 	}
 	t := tableFromDescription(out.Table)

@@ -37,13 +37,18 @@ func Explain(err error, what, endpoint string) error {
 	}
 	where := "AWS"
 	if endpoint != "" {
-		where = endpoint
+		where = PublicEndpoint(endpoint)
 	}
 	mk := func(format string, a ...any) error {
 		return &UserError{Msg: Redact(fmt.Sprintf(format, a...)), Err: err}
 	}
 	if msg, ok := explainRetries(err, what, where); ok { // retry.go
 		return &UserError{Msg: Redact(msg), Err: err}
+	}
+
+	var bad *BadAnswerError
+	if errors.As(err, &bad) {
+		return mk("%s: %s", what, bad.sentence(where, 1))
 	}
 
 	switch {

@@ -297,78 +297,9 @@ func TestFaultCancelDuringBackoff(t *testing.T) {
 	}
 }
 
-// allPages follows LastEvaluatedKey like `query --all-pages`, but keeps what
-// it has when a page fails; resume is the key to start the failed page from.
-func allPages(ctx context.Context, c *dynamo.Client, q dynamo.QueryInput, afterPage func(int)) (items []dynamo.Item, pages int, resume dynamo.Item, err error) {
-	for {
-		p, err := c.Query(ctx, q)
-		if err != nil {
-			return items, pages, q.StartKey, err
-		}
-		items = append(items, p.Items...)
-		pages++
-		if afterPage != nil {
-			afterPage(pages)
-		}
-		if p.LastEvaluatedKey == nil {
-			return items, pages, nil, nil
-		}
-		q.StartKey = p.LastEvaluatedKey
-	}
-}
-
-func sortKeysOf(items []dynamo.Item) string {
-	var sks []string
-	for _, it := range items {
-		sks = append(sks, dynamo.KeyString(it["SK"]))
-	}
-	return strings.Join(sks, ",")
-}
-
-// Pages 1 and 2 arrive, page 3 fails: the caller still holds pages 1 and 2
-// and the key to resume from, and the log has the failed page's error.
-func TestFaultMidPagination(t *testing.T) {
-	t.Parallel()
-	for _, f := range []dynamotest.Fault{dynamotest.AccessDenied, dynamotest.InternalError, dynamotest.Reset, dynamotest.Truncate} {
-		t.Run(f.String(), func(t *testing.T) {
-			t.Parallel()
-			r := newRig(t, dynamo.Options{MaxAttempts: 2})
-			r.p.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: f})
-			items, pages, resume, err := allPages(context.Background(), r.c, dynamo.QueryInput{Table: r.table, PK: "CUST#1", Limit: 1}, nil)
-			if err == nil || !strings.HasPrefix(err.Error(), "query CUST#1 on "+r.table+": ") {
-				t.Fatalf("page 3: %v", err)
-			}
-			if sortKeysOf(items) != "ORDER#1,ORDER#2" || pages != 2 || dynamo.KeyString(resume["SK"]) != "ORDER#2" {
-				t.Errorf("kept %q in %d pages, resume at %v", sortKeysOf(items), pages, resume)
-			}
-			checkFailedRecord(t, r, err)
-		})
-	}
-}
-
-// Cancelled while page 3 hangs: pages 1 and 2 stay, and it ends at once.
-func TestFaultCancelMidPagination(t *testing.T) {
-	t.Parallel()
-	r := newRig(t, dynamo.Options{})
-	r.p.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: dynamotest.Hang})
-	ctx, cancel := context.WithCancel(context.Background())
-	var cancelled time.Time
-	items, pages, resume, err := allPages(ctx, r.c, dynamo.QueryInput{Table: r.table, PK: "CUST#1", Limit: 1}, func(n int) {
-		if n == 2 {
-			time.AfterFunc(200*time.Millisecond, func() { cancelled = time.Now(); cancel() })
-		}
-	})
-	if want := "query CUST#1 on " + r.table + ": cancelled."; err == nil || err.Error() != want {
-		t.Fatalf("got  %v\nwant %s", err, want)
-	}
-	if d := time.Since(cancelled); d > 500*time.Millisecond {
-		t.Errorf("returned %v after the cancel", d)
-	}
-	if sortKeysOf(items) != "ORDER#1,ORDER#2" || pages != 2 || dynamo.KeyString(resume["SK"]) != "ORDER#2" {
-		t.Errorf("kept %q in %d pages, resume at %v", sortKeysOf(items), pages, resume)
-	}
-	checkFailedRecord(t, r, err)
-}
+// Pages kept when a later page fails are the product's business, not this
+// package's: cli_faults_test.go (package main) checks them on the output of
+// query --all-pages, groups --count and layout.
 
 // Access denied on one operation: that operation says so in one sentence,
 // is not retried, and every other operation keeps working.

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -44,6 +45,11 @@ func KeyValue(attr KeyAttr, role, text string) (types.AttributeValue, error) {
 	default:
 		if text == "" {
 			return nil, &UserError{Msg: fmt.Sprintf("the %s %s cannot be empty.", role, attr.Name)}
+		}
+		if !utf8.ValidString(text) {
+			// The SDK would send U+FFFD in place of the bad bytes: a key
+			// nobody asked for.
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a string and %q is not valid UTF-8.", role, attr.Name, text)}
 		}
 		return &types.AttributeValueMemberS{Value: text}, nil
 	}
@@ -292,6 +298,12 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 	req.Start = time.Now()
 	out, err := c.api.Query(cctx, b.Input)
 	req.Duration = time.Since(req.Start)
+	if err == nil {
+		if problem := keyAdvance(ks, !q.Reverse, q.StartKey, out.LastEvaluatedKey); problem != "" {
+			req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index) // it was spent all the same
+			err = &BadAnswerError{Op: "Query", Problem: problem}
+		}
+	}
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("query %s on %s", q.PK, tableAndIndex(q.Table, q.Index)), c.opts.Endpoint)
 		c.record(&req)

@@ -254,6 +254,10 @@ func retryReason(err error) (reason string, throttled bool) {
 	if errors.As(err, &api) && api.ErrorCode() == "InternalServerError" {
 		return "DynamoDB internal error", false
 	}
+	var bad *BadAnswerError
+	if errors.As(err, &bad) {
+		return "not a DynamoDB answer", false
+	}
 	var status interface{ HTTPStatusCode() int }
 	if errors.As(err, &status) && status.HTTPStatusCode() >= 500 {
 		return fmt.Sprintf("HTTP %d from the server", status.HTTPStatusCode()), false
@@ -291,6 +295,16 @@ func explainRetries(err error, what, where string) (sentence string, ok bool) {
 		if throttled {
 			return fmt.Sprintf("%s: still throttled by DynamoDB after %s when the time-out ran out; wait and retry, lower the request rate, or raise --timeout.", what, attemptsText(cut.attempts)), true
 		}
+		var bad *BadAnswerError
+		var status interface{ HTTPStatusCode() int }
+		switch {
+		case errors.As(cut.last, &bad):
+			return fmt.Sprintf("%s: %s (on each of %s, until the time-out ran out)", what, strings.TrimSuffix(bad.sentence(where, 1), "."), attemptsText(cut.attempts)) + ".", true
+		case reason == "DynamoDB internal error":
+			return fmt.Sprintf("%s: DynamoDB had an internal error on each of %s until the time-out ran out; retry in a moment, or raise --timeout.", what, attemptsText(cut.attempts)), true
+		case errors.As(cut.last, &status) && status.HTTPStatusCode() >= 500:
+			return fmt.Sprintf("%s: %s answered HTTP %d (a server error) to each of %s until the time-out ran out; retry in a moment, or raise --timeout.", what, where, status.HTTPStatusCode(), attemptsText(cut.attempts)), true
+		}
 		return fmt.Sprintf("%s: no answer from %s within the time-out after %s (the last one failed: %s); retry, or raise --timeout.", what, where, attemptsText(cut.attempts), reason), true
 	}
 	var maxErr *retry.MaxAttemptsError
@@ -300,7 +314,10 @@ func explainRetries(err error, what, where string) (sentence string, ok bool) {
 	n := attemptsText(maxErr.Attempt)
 	reason, throttled := retryReason(maxErr.Err)
 	var api smithy.APIError
+	var bad *BadAnswerError
 	switch {
+	case errors.As(maxErr.Err, &bad):
+		return fmt.Sprintf("%s: %s", what, bad.sentence(where, maxErr.Attempt)), true
 	case throttled:
 		return fmt.Sprintf("%s: still throttled by DynamoDB after %s; wait and retry, or lower the request rate.", what, n), true
 	case reason == "DynamoDB internal error":

@@ -90,12 +90,19 @@ func (s *sampler) projection(t Table) {
 // segment reads one segment page by page until it ends or a cap stops it.
 func (s *sampler) segment(ctx context.Context, seg int) {
 	var start Item
+	seen := seenKeys{}
 	for {
 		limit, est, ok := s.reserve(ctx)
 		if !ok {
 			return
 		}
 		out, req, err := s.scan(ctx, seg, limit, start)
+		if err == nil {
+			if problem := seen.repeat(out.LastEvaluatedKey); problem != "" {
+				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
+				req.Err = err
+			}
+		}
 		if err != nil {
 			s.failed(req, limit, est, err, ctx)
 			return
@@ -191,13 +198,18 @@ func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*
 	out, err := s.c.api.Scan(cctx, in)
 	req.Duration = time.Since(req.Start)
 	if err != nil {
-		req.Err = Explain(err, fmt.Sprintf("sample %s (scan segment %d)", tableAndIndex(s.in.Table, s.in.Index), seg+1), s.c.opts.Endpoint)
+		req.Err = Explain(err, s.what(seg), s.c.opts.Endpoint)
 		return nil, req, req.Err
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
 	req.More = len(out.LastEvaluatedKey) > 0
 	return out, req, nil
+}
+
+// what names a segment's reads for an error sentence.
+func (s *sampler) what(seg int) string {
+	return fmt.Sprintf("sample %s (scan segment %d)", tableAndIndex(s.in.Table, s.in.Index), seg+1)
 }
 
 // page files one page's items and request and reports progress.

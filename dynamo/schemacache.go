@@ -67,7 +67,7 @@ func newSchemaCache(o Options, region string) *schemaCache {
 		}
 		dir = d
 	}
-	where := o.Endpoint
+	where := PublicEndpoint(o.Endpoint) // a password never reaches a file
 	if where == "" {
 		where = "region " + region
 	}

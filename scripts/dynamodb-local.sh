@@ -29,8 +29,8 @@ ensure_java() {
   command -v apt-get >/dev/null 2>&1 || die "java is missing and apt-get is not available; install a Java 17+ runtime and retry."
   local sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  $sudo apt-get update -qq >&2
-  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq default-jre-headless >&2
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq default-jre-headless; } >&2 ||
+    die "installing Debian's default-jre-headless failed; DynamoDB Local needs a Java 17+ runtime."
   command -v java >/dev/null 2>&1 || die "installing default-jre-headless did not provide java."
 }
 

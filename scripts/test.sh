@@ -7,7 +7,10 @@ cd "$(dirname "$0")/.."
 scripts/dynamodb-local.sh install
 # The code tests run the generated code: `aws dynamodb` commands with the
 # AWS CLI (binary keys need v2, which Debian's awscli is) and boto3 programs
-# with python3. What is missing comes from Debian's packages.
+# with python3; the completion tests run the zsh and fish scripts in those
+# shells. What is missing comes from Debian's packages, and when it cannot be
+# installed the tests stop here: a test that skips for want of a tool checks
+# nothing.
 need=()
 aws_v2() { "$1" --version 2>&1 | grep -q '^aws-cli/2\.'; }
 if ! { command -v aws >/dev/null 2>&1 && aws_v2 aws; } && ! { [ -x /usr/bin/aws ] && aws_v2 /usr/bin/aws; }; then
@@ -17,15 +20,20 @@ has_boto3() { command -v "$1" >/dev/null 2>&1 && "$1" -c 'import boto3' >/dev/nu
 if ! has_boto3 python3 && ! has_boto3 /usr/bin/python3; then
   need+=(python3-boto3)
 fi
+for sh in zsh fish; do
+  command -v "$sh" >/dev/null 2>&1 || need+=("$sh")
+done
 if [ ${#need[@]} -gt 0 ]; then
-  echo "installing Debian's ${need[*]} for the generated-code tests" >&2
+  echo "installing Debian's ${need[*]} for the generated-code and completion tests" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  if command -v apt-get >/dev/null 2>&1; then
-    { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"; } >&2 ||
-      echo "installing ${need[*]} failed; those tests will skip (or fail under CI=true)" >&2
-  else
-    echo "apt-get is not available; install ${need[*]}, or those tests will skip (or fail under CI=true)" >&2
+  if ! command -v apt-get >/dev/null 2>&1; then
+    echo "make test: ${need[*]} missing and apt-get is not available; install them (Debian package names) and run make test again." >&2
+    exit 1
+  fi
+  if ! { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"; } >&2; then
+    echo "make test: installing Debian's ${need[*]} failed; the generated-code and completion tests need them." >&2
+    exit 1
   fi
 fi
 DYNASCOPE_LOCAL_RUN=$(mktemp -d)

@@ -21,13 +21,14 @@ import (
 	"dynascope/dynamo/dynamotest"
 )
 
-// localClient connects to DynamoDB Local and records every Query it sends,
-// as DynamoDB Local answered it.
-func localClient(t *testing.T, ep string) (*dynamo.Client, func() []dynamo.Request) {
+// localClient connects to DynamoDB Local through a tap that keeps its raw
+// answers, and records every Query the client reports.
+func localClient(t *testing.T, ep string) (*dynamo.Client, func() []dynamo.Request, *dynamotest.Tap) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"})
+	tap := dynamotest.StartTap(t, ep)
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: tap.URL, Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -44,7 +45,7 @@ func localClient(t *testing.T, ep string) (*dynamo.Client, func() []dynamo.Reque
 		mu.Lock()
 		defer mu.Unlock()
 		return append([]dynamo.Request(nil), queries...)
-	}
+	}, tap
 }
 
 // firstPages are the requests sent without a Limit: the skip-scan's all have Limit 1.
@@ -71,26 +72,35 @@ func waitQueries(t *testing.T, seen func() []dynamo.Request, n int) {
 }
 
 // checkLogAgainst checks that every request line of the UI shows the
-// capacity DynamoDB Local returned for that request, and that the session
-// total is their sum.
-func checkLogAgainst(t *testing.T, final Model, got []dynamo.Request) {
+// capacity DynamoDB Local returned for that request, as its raw answer on
+// the wire says (not the client's record), and that the session total is
+// their sum. A log entry is matched to an answer by Limit and Count, since
+// requests of a skip-scan run side by side.
+func checkLogAgainst(t *testing.T, final Model, raw []dynamotest.Exchange) {
 	t.Helper()
-	bySeq := map[int64]dynamo.Request{}
 	sum := 0.0
-	for _, r := range got {
-		bySeq[r.Seq] = r
-		sum += r.Capacity.Total
+	for _, x := range raw {
+		sum += x.Capacity
 	}
-	if len(final.log.reqs) != len(got) {
-		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.reqs), len(got))
+	if len(final.log.reqs) != len(raw) {
+		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.reqs), len(raw))
 	}
+	used := make([]bool, len(raw))
 	m, _ := final.Update(keyPress("L"))
 	lines := strings.Split(ansi.Strip(m.(Model).View().Content), "\n")
 	for i, r := range final.log.reqs {
-		want, ok := bySeq[r.Seq]
-		if !ok || want.Capacity.Total != r.Capacity.Total {
-			t.Errorf("request %d: the UI has %+v, DynamoDB Local returned %+v", i+1, r.Capacity, want.Capacity)
+		match := -1
+		for j, x := range raw {
+			if !used[j] && x.Limit == int(r.Limit) && x.Count == int(r.Count) && x.Capacity == r.Capacity.Total {
+				match = j
+				break
+			}
 		}
+		if match < 0 {
+			t.Errorf("request %d: the UI has Limit %d, Count %d, %v RCU; no answer of DynamoDB Local says so: %v", i+1, r.Limit, r.Count, r.Capacity.Total, raw)
+			continue
+		}
+		used[match] = true
 		label := fmt.Sprintf(" %2d Query", i+1)
 		var line string
 		for _, l := range lines {
@@ -98,12 +108,12 @@ func checkLogAgainst(t *testing.T, final Model, got []dynamo.Request) {
 				line = l
 			}
 		}
-		if !strings.Contains(line, " "+fmtRCU(want.Capacity.Total)+" RCU") {
-			t.Errorf("line %d = %q, want DynamoDB Local's %s RCU", i+1, line, fmtRCU(want.Capacity.Total))
+		if want := fmtRCU(raw[match].Capacity); !strings.Contains(line, " "+want+" RCU") {
+			t.Errorf("line %d = %q, want DynamoDB Local's %s RCU", i+1, line, want)
 		}
 	}
 	sc := ansi.Strip(final.View().Content)
-	if want := fmt.Sprintf("Σ %s RCU · %d requests", fmtRCU(sum), len(got)); !strings.Contains(sc, want) {
+	if want := fmt.Sprintf("Σ %s RCU · %d requests", fmtRCU(sum), len(raw)); !strings.Contains(sc, want) {
 		t.Errorf("status lacks %q:\n%s", want, sc)
 	}
 }
@@ -127,7 +137,7 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 			t.Fatalf("put item: %v", err)
 		}
 	}
-	client, seen := localClient(t, ep)
+	client, seen, tap := localClient(t, ep)
 	m := New(Options{Store: client, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
@@ -170,10 +180,11 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 	if last.Forward || last.Limit != 1 || !strings.Contains(last.KeyCondition, `begins_with(SK, "ORDER#")`) || last.Count != 1 {
 		t.Fatalf("last request = %+v", last)
 	}
-	if last.Capacity.Total <= 0 {
-		t.Fatalf("DynamoDB Local reported no capacity: %+v", last.Capacity)
+	raw := tap.Exchanges("Query")
+	if len(raw) != 4 || raw[3].Capacity <= 0 {
+		t.Fatalf("DynamoDB Local's answers: %+v, want 4 with capacity", raw)
 	}
-	checkLogAgainst(t, final, got)
+	checkLogAgainst(t, final, raw)
 	if !strings.Contains(sc, "ORDER#2025-03-01#A17") || strings.Contains(sc, "ORDER#2025-01-09#A11  20") {
 		t.Errorf("items are not just the latest order:\n%s", sc)
 	}
@@ -183,7 +194,7 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 			t.Errorf("count of row %d = %s, want %s", row, c, want)
 		}
 	}
-	t.Logf("DynamoDB Local charged %s RCU for the latest order; the screen:\n%s", fmtRCU(last.Capacity.Total), sc)
+	t.Logf("DynamoDB Local charged %s RCU for the latest order; the screen:\n%s", fmtRCU(raw[3].Capacity), sc)
 }
 
 // A partition of 3,000 items of three types, bigger than one 1 MB page: the
@@ -205,7 +216,7 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("BatchWriteItem 3,000 items: %v", err)
 	}
-	client, seen := localClient(t, ep)
+	client, seen, tap := localClient(t, ep)
 	m := New(Options{Store: client, Table: table, PK: "BIG#1", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
@@ -242,6 +253,6 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	if pages := firstPages(got); len(pages) != 1 || int(pages[0].Count) != loaded || !pages[0].More {
 		t.Errorf("requests without a Limit = %+v, want the first page of %d items, with more", pages, loaded)
 	}
-	checkLogAgainst(t, final, got)
+	checkLogAgainst(t, final, tap.Exchanges("Query"))
 	t.Logf("first page: %d items; the screen:\n%s", loaded, sc)
 }

@@ -2,9 +2,11 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"reflect"
 	"sync"
 	"testing"
+	"time"
 
 	"dynascope/config"
 	"dynascope/dynamo"
@@ -92,15 +94,74 @@ func TestPrefetchKeysOnly(t *testing.T) {
 	}
 }
 
-// A cancelled caller is not kept waiting for the request sent ahead.
+// blockingStore answers TableKeys at once (or not: blockKeys) and holds every
+// Query until its context ends, reporting when one started and when one
+// ended by cancellation.
+type blockingStore struct {
+	Store
+	blockKeys bool
+	started   chan struct{} // a Query (or TableKeys) is waiting
+	cancelled chan error    // what the waiting request's context said
+}
+
+func newBlockingStore(blockKeys bool) *blockingStore {
+	fs := &fakeStore{tables: map[string]dynamo.Table{"App": appTable()}}
+	return &blockingStore{Store: fs, blockKeys: blockKeys, started: make(chan struct{}, 1), cancelled: make(chan error, 1)}
+}
+
+func (b *blockingStore) wait(ctx context.Context) error {
+	b.started <- struct{}{}
+	<-ctx.Done()
+	b.cancelled <- ctx.Err()
+	return ctx.Err()
+}
+
+func (b *blockingStore) TableKeys(ctx context.Context, name string) (dynamo.Table, error) {
+	if b.blockKeys {
+		return dynamo.Table{}, b.wait(ctx)
+	}
+	return b.Store.TableKeys(ctx, name)
+}
+
+func (b *blockingStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page, error) {
+	return dynamo.Page{}, b.wait(ctx)
+}
+
+// A caller cancelled while the request sent ahead hangs gets
+// context.Canceled, and the request sent ahead is cancelled too: whether
+// it waits for the key schema or for the query.
 func TestPrefetchCancelled(t *testing.T) {
-	cs, _ := prefetchFixture()
-	p := newPrefetchStore(context.Background(), cs, "App", "", "CUST#42", config.Settings{})
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	if _, err := p.Query(ctx, dynamo.QueryInput{Table: "App", PK: "CUST#42"}); err == nil {
-		// The prefetched answer may already be in; then it is served, which
-		// is also right. Only a hang would be wrong, and the test returned.
-		t.Log("served the prefetched answer")
+	for _, blockKeys := range []bool{false, true} {
+		bs := newBlockingStore(blockKeys)
+		p := newPrefetchStore(context.Background(), bs, "App", "", "CUST#42", config.Settings{})
+		select {
+		case <-bs.started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the prefetch never sent its request")
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() {
+			_, err := p.Query(ctx, dynamo.QueryInput{Table: "App", PK: "CUST#42"})
+			done <- err
+		}()
+		cancel()
+		// A hang guard, not a speed goal: the call must return at all.
+		select {
+		case err := <-done:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("blockKeys=%v: Query returned %v, want context.Canceled", blockKeys, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Fatalf("blockKeys=%v: a cancelled Query kept waiting for the prefetched request", blockKeys)
+		}
+		select {
+		case err := <-bs.cancelled:
+			if !errors.Is(err, context.Canceled) {
+				t.Errorf("blockKeys=%v: the request sent ahead ended with %v", blockKeys, err)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("blockKeys=%v: the request sent ahead was not cancelled", blockKeys)
+		}
 	}
 }

@@ -35,6 +35,17 @@ func Endpoint(t testing.TB) string {
 	return ep
 }
 
+// Need stops a test whose tool is missing: `make test` installs it from
+// Debian (package pkg), so under CI=true that fails the test with a sentence
+// naming what is missing; elsewhere it skips.
+func Need(t testing.TB, what, pkg string) {
+	t.Helper()
+	if os.Getenv("CI") == "true" {
+		t.Fatalf("%s is not installed and CI=true; run 'make test', which installs Debian's %s", what, pkg)
+	}
+	t.Skipf("%s is not installed; run 'make test' or apt-get install %s", what, pkg)
+}
+
 // SDK returns a raw SDK client for the local engine, with fake credentials.
 func SDK(t testing.TB) *dynamodb.Client {
 	t.Helper()

@@ -1,7 +1,6 @@
 package dynamotest
 
 import (
-	"bytes"
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
@@ -302,27 +301,14 @@ type exchange struct {
 // forward sends the request upstream and relays the answer; truncate sends
 // only the first half of the body after declaring its full length.
 func (x *exchange) forward(truncate bool) {
-	req, err := http.NewRequestWithContext(x.r.Context(), http.MethodPost, x.p.upstream+x.r.URL.RequestURI(), bytes.NewReader(x.body))
-	if err != nil {
-		x.fail(err)
+	status, header, out, ok := x.fetch()
+	if !ok {
 		return
 	}
-	copyHeader(req.Header, x.r.Header)
-	resp, err := x.p.client.Do(req)
-	if err != nil {
-		x.fail(err)
-		return
-	}
-	defer resp.Body.Close()
-	out, err := io.ReadAll(resp.Body)
-	if err != nil {
-		x.fail(err)
-		return
-	}
-	copyHeader(x.w.Header(), resp.Header)
+	copyHeader(x.w.Header(), header)
 	x.w.Header().Set("Content-Length", fmt.Sprint(len(out)))
-	x.status = resp.StatusCode
-	x.w.WriteHeader(resp.StatusCode)
+	x.status = status
+	x.w.WriteHeader(status)
 	if !truncate {
 		_, _ = x.w.Write(out)
 		return

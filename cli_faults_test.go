@@ -1,0 +1,222 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"dynascope/dynamo/dynamotest"
+)
+
+// pageFaults are what a server that is not quite DynamoDB sends in the
+// middle of paging, with the words the error must hold.
+var pageFaults = []struct {
+	fault dynamotest.Fault
+	says  string
+}{
+	{dynamotest.EmptyBody200, "answered Query with HTTP 200 with an empty body"},
+	{dynamotest.EmptyObject200, "answered Query with no Count or no ScannedCount"},
+	{dynamotest.RepeatKey, "answered Query with a LastEvaluatedKey {"},
+	{dynamotest.EmptyPageWithKey, "equal to the ExclusiveStartKey it was sent (paging would never end)"},
+	{dynamotest.LyingCounts(9, 5), "answered Query with Count 9 larger than ScannedCount 5"},
+	{dynamotest.LyingCounts(-3, 1), "answered Query with a negative count"},
+	{dynamotest.InfiniteCapacity, "not a finite number"},
+	{dynamotest.HTML200, "answered Query with HTTP 200 with a web page"},
+	{dynamotest.MalformedJSON200, "answered Query with HTTP 200 with broken JSON"},
+	{dynamotest.CRCMismatch, "does not match its CRC32 checksum"},
+	{dynamotest.BareStatus(404), "answered Query with HTTP 404 (Not Found) with an empty body"},
+	{dynamotest.BadAttribute(`{"S":null}`), `an attribute value {"S":null} that is not a valid S`},
+	{dynamotest.Unavailable503, "answered HTTP 503 (a server error)"},
+	{dynamotest.StallMidBody, "within the time-out"},
+	{dynamotest.AccessDenied, "access denied"},
+	{dynamotest.InternalError, "DynamoDB had an internal error"},
+	{dynamotest.Reset, "the connection to"},
+	{dynamotest.Truncate, "was cut off in transit"},
+}
+
+// Cancelled while page 3 hangs: it ends at once, and the two pages read are
+// written, marked incomplete.
+func TestCLIQueryAllPagesCancelled(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: dynamotest.Hang})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go func() {
+		for proxy.Count("Query") < 3 {
+			time.Sleep(5 * time.Millisecond)
+		}
+		time.Sleep(100 * time.Millisecond)
+		cancel()
+	}()
+	var out, errb bytes.Buffer
+	began := time.Now()
+	err := run(ctx, []string{"query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages"}, &out, &errb)
+	if err == nil || !strings.HasSuffix(err.Error(), ": cancelled.") {
+		t.Fatalf("error: %v", err)
+	}
+	if d := time.Since(began); d > 5*time.Second {
+		t.Errorf("took %v", d)
+	}
+	q := decodeQuery(t, out.String())
+	if q.Count != 2 || q.Pages != 2 || !strings.Contains(string(q.LastEvaluatedKey), "ORDER#2025-03-01#A17") {
+		t.Errorf("partial result: count=%d pages=%d lek=%s", q.Count, q.Pages, q.LastEvaluatedKey)
+	}
+}
+
+// query --all-pages meets each fault on its third page: the two pages read
+// are written (json: marked incomplete by the key the failed page starts
+// from; jsonl: the lines), the exit is an error, and the sentence names
+// what the endpoint sent. Before, an empty 200 ended the read as complete
+// and a repeated key wrote the same items for ever.
+func TestCLIQueryAllPagesFaults(t *testing.T) {
+	table, ep := seededDemo(t)
+	for _, tc := range pageFaults {
+		t.Run(tc.fault.String(), func(t *testing.T) {
+			proxy := dynamotest.StartProxy(t, ep)
+			proxy.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: tc.fault})
+			args := []string{"query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages", "--max-attempts", "1", "--timeout", "1s"}
+			out, _, err := cli(t, args...)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("error: %v\nwant one holding %q", err, tc.says)
+			}
+			checkSentence(t, "query --all-pages", err)
+			q := decodeQuery(t, out)
+			if q.Count != 2 || len(q.Items) != 2 || q.Pages != 2 || !strings.Contains(string(q.LastEvaluatedKey), "ORDER#2025-03-01#A17") {
+				t.Errorf("partial result: count=%d items=%d pages=%d lek=%s", q.Count, len(q.Items), q.Pages, q.LastEvaluatedKey)
+			}
+
+			proxy.ClearFaults()
+			proxy.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: tc.fault})
+			out, _, err = cli(t, append(args, "--output", "jsonl")...)
+			if err == nil || !strings.Contains(err.Error(), tc.says) {
+				t.Fatalf("jsonl error: %v", err)
+			}
+			if lines := strings.Split(strings.TrimSpace(out), "\n"); len(lines) != 2 || !json.Valid([]byte(lines[1])) {
+				t.Errorf("jsonl wrote %d lines:\n%s", len(lines), out)
+			}
+		})
+	}
+}
+
+// groups --count whose last count fails prints every type it found, the
+// counted ones with their count and the failed one with none, and says why.
+func TestCLIGroupsCountFault(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	args := []string{"groups", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--count", "--max-attempts", "1"}
+	clean, _, err := cli(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	queries := proxy.Count("Query")
+	for _, f := range []dynamotest.Fault{dynamotest.EmptyBody200, dynamotest.LyingCounts(9, 5), dynamotest.HTML200, dynamotest.AccessDenied} {
+		t.Run(f.String(), func(t *testing.T) {
+			proxy.ClearFaults()
+			// The walk's queries, then the counts: the last query is the last count.
+			proxy.Inject(dynamotest.Rule{Op: "Query", From: queries, Fault: f})
+			out, _, err := cli(t, args...)
+			if err == nil {
+				t.Fatalf("no error; printed:\n%s", out)
+			}
+			checkSentence(t, "groups --count", err)
+			var got, want struct {
+				Groups []struct {
+					Entity string `json:"entity"`
+					Count  *int   `json:"count"`
+				} `json:"groups"`
+			}
+			if json.Unmarshal([]byte(out), &got) != nil || json.Unmarshal([]byte(clean), &want) != nil || len(got.Groups) != len(want.Groups) || len(got.Groups) < 2 {
+				t.Fatalf("printed:\n%s\nclean run:\n%s", out, clean)
+			}
+			last := len(got.Groups) - 1
+			for i, g := range got.Groups {
+				switch {
+				case i < last && (g.Count == nil || *g.Count != *want.Groups[i].Count):
+					t.Errorf("group %s: count %v, want %d", g.Entity, g.Count, *want.Groups[i].Count)
+				case i == last && g.Count != nil:
+					t.Errorf("the failed count of %s shows %d", g.Entity, *g.Count)
+				}
+			}
+		})
+	}
+}
+
+// tables and layout meet a key that never moves: they stop with a sentence;
+// layout still prints the items it read, its stop saying "error".
+func TestCLIListAndScanKeyDoesNotMove(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "ListTables", Fault: dynamotest.EmptyPageWithKey})
+	_, _, err := cli(t, "tables", "--endpoint-url", proxy.URL)
+	if err == nil || !strings.Contains(err.Error(), `answered ListTables with a LastEvaluatedTableName "aaa" that is not after the ExclusiveStartTableName "aaa" it was sent`) {
+		t.Errorf("tables: %v", err)
+	}
+	for _, f := range []dynamotest.Fault{dynamotest.RepeatKey, dynamotest.EmptyPageWithKey} {
+		proxy.ClearFaults()
+		proxy.Inject(dynamotest.Rule{Op: "Scan", From: 2, Fault: f})
+		out, _, err := cli(t, "layout", "--endpoint-url", proxy.URL, "--table", table, "--segments", "1", "--max-attempts", "1")
+		if err == nil || !strings.Contains(err.Error(), "answered Scan with a LastEvaluatedKey {") || !strings.Contains(err.Error(), "it had sent before (paging would never end)") {
+			t.Errorf("layout, %s: %v", f, err)
+		}
+		var lay struct {
+			Sample struct {
+				Stop  string `json:"stop"`
+				Items int    `json:"items"`
+			} `json:"sample"`
+		}
+		if json.Unmarshal([]byte(out), &lay) != nil || lay.Sample.Stop != "error" || lay.Sample.Items != 1 {
+			t.Errorf("layout, %s, printed:\n%.400s", f, out)
+		}
+	}
+}
+
+// A string key that is not UTF-8 is refused before any request: the SDK
+// would send U+FFFD in its place and answer for another key.
+func TestCLIInvalidUTF8Key(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	_, _, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#\xff42")
+	if err == nil || err.Error() != `the partition key PK is a string and "CUST#\xff42" is not valid UTF-8.` {
+		t.Errorf("got %v", err)
+	}
+	if n := proxy.Count("Query"); n != 0 {
+		t.Errorf("%d queries sent", n)
+	}
+}
+
+// A password in the endpoint URL is in no error and in no schema cache file.
+func TestCLIEndpointPasswordNeverShown(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	withPassword := strings.Replace(proxy.URL, "http://", "http://explorer:hunter2secret@", 1)
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	if _, _, err := cli(t, "query", "--endpoint-url", withPassword, "--table", table, "--pk", "CUST#42"); err != nil {
+		t.Fatal(err)
+	}
+	proxy.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.HTML200})
+	_, stderr, err := cli(t, "query", "--endpoint-url", withPassword, "--table", table, "--pk", "CUST#42", "--max-attempts", "1")
+	if err == nil || strings.Contains(err.Error()+stderr, "hunter2secret") || !strings.Contains(err.Error(), "http://explorer:xxxxx@127.0.0.1") {
+		t.Errorf("error: %v\nstderr: %s", err, stderr)
+	}
+	files := 0
+	_ = filepath.WalkDir(cache, func(path string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			files++
+			if b, _ := os.ReadFile(path); strings.Contains(string(b), "hunter2secret") {
+				t.Errorf("%s holds the password:\n%s", path, b)
+			}
+		}
+		return nil
+	})
+	if files == 0 {
+		t.Error("no schema cache file was written: nothing checked")
+	}
+}
