@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"sort"
 	"strconv"
 	"strings"
 	"text/tabwriter"
@@ -34,7 +33,9 @@ func printResult(w io.Writer, r queryResult, format string, ddbJSON bool) error 
 	case "table":
 		writeTable(&b, r)
 	default:
-		writeJSON(&b, r, item)
+		if err := writeJSON(&b, r, item); err != nil {
+			return err
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
@@ -50,64 +51,83 @@ func jsonString(s string) string {
 
 func jsonFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
-func capacityJSON(c dynamo.Capacity) string {
-	names := make([]string, 0, len(c.Indexes))
-	for n := range c.Indexes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = jsonString(n) + ": " + jsonFloat(c.Indexes[n])
-	}
-	return fmt.Sprintf(`{"total": %s, "table": %s, "indexes": {%s}}`, jsonFloat(c.Total), jsonFloat(c.Table), strings.Join(parts, ", "))
+// capacityObject is consumed capacity as the JSON outputs print it.
+type capacityObject struct {
+	Total   float64            `json:"total"`
+	Table   float64            `json:"table"`
+	Indexes map[string]float64 `json:"indexes"` // {} rather than null when none
 }
 
-// writeJSON prints the object DESIGN.md specifies, keys in its order.
-func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) {
-	nullable := func(s string) string {
-		if s == "" {
-			return "null"
-		}
-		return jsonString(s)
+func newCapacityObject(c dynamo.Capacity) capacityObject {
+	o := capacityObject{Total: c.Total, Table: c.Table, Indexes: c.Indexes}
+	if o.Indexes == nil {
+		o.Indexes = map[string]float64{}
 	}
-	fmt.Fprintf(b, "{\n  \"table\": %s,\n  \"index\": %s,\n", jsonString(r.Table), nullable(r.Index))
-	fmt.Fprintf(b, "  \"keyCondition\": %s,\n", jsonString(r.KeyCondition))
-	limit := "null"
+	return o
+}
+
+// capacityJSON is the capacity as one line of JSON, for the outputs still
+// put together by hand.
+func capacityJSON(c dynamo.Capacity) string {
+	b, err := json.Marshal(newCapacityObject(c))
+	if err != nil {
+		panic(err) // floats from DynamoDB's answers, checked finite by dynamo
+	}
+	return string(b)
+}
+
+// queryObject is the object DESIGN.md specifies for query, get and
+// patterns run, keys in its order. Items are already JSON (plain or
+// DynamoDB JSON, numbers with their exact digits).
+type queryObject struct {
+	Table            string            `json:"table"`
+	Index            *string           `json:"index"`
+	KeyCondition     string            `json:"keyCondition"`
+	ScanIndexForward bool              `json:"scanIndexForward"`
+	Limit            *int32            `json:"limit"`
+	ConsistentRead   bool              `json:"consistentRead"`
+	Items            []json.RawMessage `json:"items"`
+	Count            int               `json:"count"`
+	ScannedCount     int               `json:"scannedCount"`
+	Pages            int               `json:"pages"`
+	LastEvaluatedKey json.RawMessage   `json:"lastEvaluatedKey"`
+	ConsumedCapacity capacityObject    `json:"consumedCapacity"`
+	Requests         []requestObject   `json:"requests"`
+}
+
+type requestObject struct {
+	Operation        string         `json:"operation"`
+	DurationMs       json.Number    `json:"durationMs"` // to 0.1 ms
+	Count            int32          `json:"count"`
+	ScannedCount     int32          `json:"scannedCount"`
+	ConsumedCapacity capacityObject `json:"consumedCapacity"`
+}
+
+// writeJSON prints the query object as indented JSON.
+func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) error {
+	o := queryObject{
+		Table: r.Table, Index: nullable(r.Index), KeyCondition: r.KeyCondition, ScanIndexForward: r.Forward,
+		ConsistentRead: r.Consistent, Items: []json.RawMessage{}, Count: r.Count, ScannedCount: r.Scanned,
+		Pages: len(r.Requests), LastEvaluatedKey: json.RawMessage("null"),
+		ConsumedCapacity: newCapacityObject(dynamo.TotalCapacity(r.Requests)), Requests: []requestObject{},
+	}
 	if r.Limit > 0 {
-		limit = strconv.Itoa(int(r.Limit))
+		o.Limit = &r.Limit
 	}
-	fmt.Fprintf(b, "  \"scanIndexForward\": %t,\n  \"limit\": %s,\n  \"consistentRead\": %t,\n", r.Forward, limit, r.Consistent)
-	b.WriteString("  \"items\": [")
-	for i, it := range r.Items {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString("\n    ")
-		b.Write(item(it))
+	for _, it := range r.Items {
+		o.Items = append(o.Items, item(it))
 	}
-	if len(r.Items) > 0 {
-		b.WriteString("\n  ")
-	}
-	b.WriteString("],\n")
-	lek := "null"
 	if r.LastKey != nil {
-		lek = string(item(r.LastKey))
+		o.LastEvaluatedKey = item(r.LastKey)
 	}
-	fmt.Fprintf(b, "  \"count\": %d,\n  \"scannedCount\": %d,\n  \"pages\": %d,\n  \"lastEvaluatedKey\": %s,\n", r.Count, r.Scanned, len(r.Requests), lek)
-	fmt.Fprintf(b, "  \"consumedCapacity\": %s,\n  \"requests\": [", capacityJSON(dynamo.TotalCapacity(r.Requests)))
-	for i, q := range r.Requests {
-		if i > 0 {
-			b.WriteByte(',')
-		}
+	for _, q := range r.Requests {
 		ms := float64(q.Duration.Microseconds()) / 1000
-		fmt.Fprintf(b, "\n    {\"operation\": %s, \"durationMs\": %s, \"count\": %d, \"scannedCount\": %d, \"consumedCapacity\": %s}",
-			jsonString(q.Operation), strconv.FormatFloat(ms, 'f', 1, 64), q.Count, q.ScannedCount, capacityJSON(q.Capacity))
+		o.Requests = append(o.Requests, requestObject{
+			Operation: q.Operation, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
+			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: newCapacityObject(q.Capacity),
+		})
 	}
-	if len(r.Requests) > 0 {
-		b.WriteString("\n  ")
-	}
-	b.WriteString("]\n}\n")
+	return writeIndentedJSON(b, o)
 }
 
 // writeTable prints items for a human: key attributes first, then the other
