@@ -28,10 +28,10 @@ func bigDiscovery() dynamo.Discovery {
 	}
 	return dynamo.Discovery{KeyType: "S", Delimiter: "#",
 		Groups: []keys.Group{
-			{Entity: "ADDRESS", Prefix: "ADDRESS#", Count: -1, First: "ADDRESS#HOME", Last: "ADDRESS#WORK"},
-			{Entity: "ORDER", Prefix: "ORDER#", Count: -1, First: "ORDER#00000", Last: "ORDER#03999"},
-			{Entity: "PROFILE", Prefix: "PROFILE", Count: -1, First: "PROFILE", Last: "PROFILE"},
-			{Entity: "RETURN", Prefix: "RETURN#", Count: -1, First: "RETURN#0001", Last: "RETURN#0042"},
+			{Entity: "ADDRESS", Prefix: "ADDRESS#", Kind: keys.KindLabel, Count: -1, First: "ADDRESS#HOME", Last: "ADDRESS#WORK"},
+			{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: -1, First: "ORDER#00000", Last: "ORDER#03999"},
+			{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
+			{Entity: "RETURN", Prefix: "RETURN#", Kind: keys.KindLabel, Count: -1, First: "RETURN#0001", Last: "RETURN#0042"},
 		},
 		Requests: []dynamo.Request{
 			r("", true, 1),
