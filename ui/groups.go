@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
 	"dynascope/keys"
@@ -355,10 +356,11 @@ func (t typeRow) label(names map[string]string) string {
 	return name
 }
 
-// valueRange shows a value group by its range, first … last, the common
-// start of the two said once ("2023-04-01T12… – T14…" would hide too much,
-// so only a shared date is dropped).
-func valueRange(t typeRow) string {
+// valueRange shows a value group by its range, lowest … highest, in w
+// cells: when both do not fit, each end keeps its start ("2023-04-01 …
+// 2023-06-07"), which for times and numbers is the part that tells most;
+// the footer shows the whole keys.
+func valueRange(t typeRow, w int) string {
 	if t.first == "" {
 		return "values"
 	}
@@ -366,7 +368,12 @@ func valueRange(t typeRow) string {
 	if hi == "" || lo == hi {
 		return Sanitize(t.first)
 	}
-	return Sanitize(lo) + " … " + Sanitize(hi)
+	s := Sanitize(lo) + " … " + Sanitize(hi)
+	if width(s) <= w {
+		return s
+	}
+	half := max(1, (w-3)/2)
+	return ansi.Truncate(Sanitize(lo), half, "") + " … " + ansi.Truncate(Sanitize(hi), half, "")
 }
 
 // resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
@@ -417,7 +424,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			name = t.label(g.names)
 			switch {
 			case t.value && g.keyType == "S":
-				sub = valueRange(t)
+				sub = valueRange(t, inner-4)
 			case t.prefix == "":
 				sub = "all " + Sanitize(t.entity) + " keys"
 			case t.exactType():
