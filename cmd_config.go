@@ -59,6 +59,7 @@ type settingsYAML struct {
 	PricePerMillionReads float64                   `yaml:"pricePerMillionReads"`
 	MaxLoadedItems       int                       `yaml:"maxLoadedItems"`
 	SchemaCache          bool                      `yaml:"schemaCache"`
+	SkipScanMaxRequests  int                       `yaml:"skipScanMaxRequests,omitempty"`
 }
 
 type connectionYAML struct {
@@ -88,6 +89,7 @@ func showSettings(w io.Writer, s config.Settings) error {
 		PricePerMillionReads: s.PricePerMillionReads,
 		MaxLoadedItems:       s.MaxLoadedItems,
 		SchemaCache:          s.SchemaCache,
+		SkipScanMaxRequests:  s.SkipScanMaxRequests,
 	}
 	for name, c := range s.Connections {
 		out.Connections[name] = connectionYAML(c)

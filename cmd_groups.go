@@ -24,6 +24,7 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")
 	output := fs.String("output", "json", "json | table")
+	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after this many requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	if err := parse(fs, args); err != nil {
 		return err
 	}
@@ -38,16 +39,23 @@ func cmdGroups(ctx context.Context, args []string, stdout, stderr io.Writer) err
 	if *output != "json" && *output != "table" {
 		return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
 	}
-	client, err := connect(ctx, conn)
+	client, settings, err := connectWithSettings(ctx, conn)
 	if err != nil {
 		return err
 	}
 	if *count {
 		announceWholeRead(ctx, client, stderr, conn.Table, *index, *consistent, "--count reads every item of the partition")
 	}
+	if set["max-requests"] && *maxReqs < 1 {
+		return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", *maxReqs)}
+	}
+	budget := dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
+	if set["max-requests"] {
+		budget.MaxRequests = *maxReqs
+	}
 	d, err := client.Discover(ctx, dynamo.DiscoverInput{
 		Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
-		Reverse: *reverse, Consistent: *consistent, Count: *count,
+		Reverse: *reverse, Consistent: *consistent, Count: *count, Budget: budget,
 	})
 	if err != nil && len(d.Groups) == 0 {
 		return err
@@ -92,13 +100,18 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		if g.Count >= 0 {
 			count = strconv.Itoa(g.Count)
 		}
-		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
-			jsonString(g.Entity), jsonString(g.Prefix), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
+		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"kind\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
+			jsonString(g.Entity), jsonString(g.Prefix), jsonString(string(g.Kind)), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
 	}
 	if len(d.Groups) > 0 {
 		b.WriteString("\n  ")
 	}
-	fmt.Fprintf(b, "],\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n", len(d.Requests), capacityJSON(d.Capacity()))
+	cont := "null"
+	if d.Partial {
+		cont = fmt.Sprintf("{\"condition\": %s, \"key\": %s}", jsonString(continueOp(d.Continue)), jsonKey(d.KeyType, continueKey(d.Continue)))
+	}
+	fmt.Fprintf(b, "],\n  \"complete\": %t, \"continue\": %s,\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n",
+		!d.Partial, cont, len(d.Requests), capacityJSON(d.Capacity()))
 }
 
 // jsonKey prints a sort-key value as plain JSON: numbers bare with their
@@ -125,5 +138,30 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 		}
 		_ = tw.Flush()
 	}
+	if d.Partial {
+		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
+			continueOp(d.Continue), ui.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
 	fmt.Fprintf(b, "\n%s · %s RCU\n", ui.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+}
+
+// continueOp and continueKey spell where an unfinished skip-scan would go
+// on: the operator and key of its next condition ("" for the start).
+func continueOp(c dynamo.SKCond) string {
+	switch c.Op {
+	case dynamo.SKGe:
+		return ">="
+	case dynamo.SKGt:
+		return ">"
+	case dynamo.SKLt:
+		return "<"
+	}
+	return ""
+}
+
+func continueKey(c dynamo.SKCond) string {
+	if len(c.Values) == 0 {
+		return ""
+	}
+	return c.Values[0]
 }

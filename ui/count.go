@@ -23,10 +23,10 @@ type countAsk struct {
 
 // countTarget is what a count counts: one entity type, or the partition.
 type countTarget struct {
-	label          string // "ORDER", or "partition"
-	entity, prefix string
-	whole          bool
-	q              dynamo.QueryInput // Select=COUNT, the type's key condition
+	label string // "ORDER", or "partition"
+	id    string // the type's id (keys.Class.ID)
+	whole bool
+	q     dynamo.QueryInput // Select=COUNT, the type's key condition
 }
 
 // countJob is a count in flight: pages so far and what they cost.
@@ -75,7 +75,7 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.q.PK, Consistent: m.q.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
 	if row > 0 {
 		tr := m.groups.types[row-1]
-		t.label, t.entity, t.prefix = Sanitize(tr.entity), tr.entity, tr.prefix
+		t.label, t.id = Sanitize(tr.entity), tr.id
 	}
 	m.ask = countAsk{on: true, target: t}
 	m.status.info = ""
@@ -128,7 +128,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.settle()
 	if c.target.whole {
 		m.groups.partExact, m.groups.partReqs, m.groups.partCap = c.n, c.reqs, c.cap
-	} else if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 {
+	} else if i := m.groups.find(c.target.id); i >= 0 {
 		m.groups.types = append([]typeRow(nil), m.groups.types...)
 		t := &m.groups.types[i]
 		t.exact, t.countReqs, t.countCap = c.n, c.reqs, c.cap
@@ -145,7 +145,7 @@ func (m Model) stopCount(why string) Model {
 	if c.id == 0 {
 		return m
 	}
-	if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 && !c.target.whole {
+	if i := m.groups.find(c.target.id); i >= 0 && !c.target.whole {
 		m.groups.types = append([]typeRow(nil), m.groups.types...)
 		m.groups.types[i].atLeast = max(m.groups.types[i].atLeast, c.n)
 	}

@@ -297,18 +297,13 @@ func (m Model) keyState() keyState {
 // keyMap is the keymap of the current mode.
 func (m Model) keyMap() KeyMap { return m.keys.forMode(m.mode(), m.keyState()) }
 
-// entityKey names the entity type of a sort key, as colours are assigned.
+// entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {
+	kt := "S"
 	if m.schema.SK != nil {
-		switch m.schema.SK.Type {
-		case "N":
-			return keys.NumberEntity + "\x00"
-		case "B":
-			return keys.BinaryEntity + "\x00"
-		}
+		kt = m.schema.SK.Type
 	}
-	e, p := keys.EntityType(sk, m.delim)
-	return e + "\x00" + p
+	return keys.ClassifyTyped(sk, kt, m.delim).ID()
 }
 
 // colourOf is the colour index of a sort key's entity type, -1 if unseen.
@@ -319,8 +314,8 @@ func (m Model) colourOf(sk string) int {
 	return -1
 }
 
-func (m Model) groupColour(entity, prefix string) int {
-	if c, ok := m.colors[entity+"\x00"+prefix]; ok {
+func (m Model) groupColour(id string) int {
+	if c, ok := m.colors[id]; ok {
 		return c
 	}
 	return -1
@@ -330,7 +325,7 @@ func (m Model) groupColour(entity, prefix string) int {
 // before, the next colour.
 func (m Model) noteTypeColours() {
 	for _, t := range m.groups.types {
-		k := t.entity + "\x00" + t.prefix
+		k := t.id
 		if _, ok := m.colors[k]; !ok {
 			m.colors[k] = len(m.colors)
 		}
