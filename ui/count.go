@@ -27,6 +27,7 @@ type countTarget struct {
 	id    string // the type's id (keys.Class.ID)
 	whole bool
 	q     dynamo.QueryInput // Select=COUNT, the type's key condition
+	bound float64           // the announced "at most" RCU (whole table or index); 0 when unknown
 }
 
 // countJob is a count in flight: pages so far and what they cost.
@@ -77,6 +78,11 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		tr := m.groups.types[row-1]
 		t.label, t.id = Sanitize(tr.entity), tr.id
 	}
+	size := m.table.SizeBytes
+	if ix, ok := m.table.IndexByName(m.index); ok {
+		size = ix.SizeBytes
+	}
+	_, _, t.bound = rcuFor(size, m.q.Consistent)
 	m.ask = countAsk{on: true, target: t}
 	m.status.info = ""
 	m.status.ask = m.countAnnouncement(row)
@@ -118,6 +124,14 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.count.n += int(msg.page.Count)
 	m.count.reqs++
 	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
+	if dynamo.OverBudget(m.count.cap.Total, m.count.target.bound, m.count.reqs) {
+		// The announced "at most" is a promise: an endpoint that sends far
+		// more pages than the table can hold is not followed.
+		err := dynamo.OverBudgetError("count "+m.count.target.label, m.count.cap.Total, m.count.target.bound)
+		m = m.stopCount("stopped")
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
 	if msg.page.LastEvaluatedKey != nil {
 		m.count.target.q.StartKey = msg.page.LastEvaluatedKey
 		m.status.clearRetry(msg.id)

@@ -276,7 +276,7 @@ func TestFlowTimestampPartition(t *testing.T) {
 	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("BatchWriteItem 20,001 items: %v", err)
 	}
-	client, seen := localClient(t, ep)
+	client, seen, _ := localClient(t, ep)
 	m := New(Options{Store: client, Table: table, PK: "User:X", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
 	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
 		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))

@@ -343,3 +343,23 @@ func TestSkipScanBudgetSpent(t *testing.T) {
 		t.Errorf("skip-scans = %+v, want one with the default request cap and a tenth of the full first page's RCU", ds)
 	}
 }
+
+// A count whose pages cost far more than the announced "at most" (an
+// endpoint feeding it pages the table cannot hold) stops with a sentence,
+// keeping what it counted as a lower bound.
+func TestCountStopsFarPastItsAnnouncedCost(t *testing.T) {
+	k := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#7"), "SK": s(sk)} }
+	var pages []canned
+	for i := range 6 {
+		pages = append(pages, canned{count: 1000, last: k(fmt.Sprintf("ORDER#%05d", (i+1)*1000)), cap: dynamo.Capacity{Total: 300, Table: 300}})
+	}
+	hs := openBig(t, 120, 35, pages...)
+	hs.keys("j", "j", "#")
+	hs.contains("at most", "(whole table, 3.2 MiB")
+	hs.keys("y")
+	if n := len(hs.store.queries()); n != 4 {
+		t.Errorf("%d queries, want the page and 3 of the count", n)
+	}
+	hs.contains("count ORDER: stopped after 900 RCU, more than twice the")
+	wantCount(t, hs, "ORDER", "3000+")
+}
