@@ -88,6 +88,7 @@ type settingsYAML struct {
 	PricePerMillionReads float64                   `yaml:"pricePerMillionReads"`
 	MaxLoadedItems       int                       `yaml:"maxLoadedItems"`
 	SchemaCache          bool                      `yaml:"schemaCache"`
+	SkipScanMaxRequests  int                       `yaml:"skipScanMaxRequests,omitempty"`
 }
 
 type connectionYAML struct {
@@ -117,6 +118,7 @@ func showSettings(w io.Writer, s config.Settings) error {
 		PricePerMillionReads: s.PricePerMillionReads,
 		MaxLoadedItems:       s.MaxLoadedItems,
 		SchemaCache:          s.SchemaCache,
+		SkipScanMaxRequests:  s.SkipScanMaxRequests,
 	}
 	for name, c := range s.Connections {
 		out.Connections[name] = connectionYAML(c)

@@ -38,6 +38,7 @@ read of the whole partition. --count reads every item to count them.`,
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")
 	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -50,23 +51,35 @@ read of the whole partition. --count reads every item to count them.`,
 		if *output != "json" && *output != "table" {
 			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
 		}
+		maxRequests := 0 // the settings' budget
+		if fs.Changed("max-requests") {
+			if *maxReqs < 1 {
+				return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", *maxReqs)}
+			}
+			maxRequests = *maxReqs
+		}
 		in := dynamo.DiscoverInput{
 			Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
 			Reverse: *reverse, Consistent: *consistent, Count: *count,
 		}
-		return runGroups(cmd.Context(), conn, in, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
+		return runGroups(cmd.Context(), conn, in, maxRequests, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	return cmd
 }
 
 // runGroups finds the partition's entity types and prints them.
-func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, asText bool, stdout, stderr io.Writer) error {
-	client, err := connect(ctx, conn)
+// maxRequests is --max-requests, 0 when not given: the settings' budget.
+func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, maxRequests int, asText bool, stdout, stderr io.Writer) error {
+	client, settings, err := connectWithSettings(ctx, conn)
 	if err != nil {
 		return err
 	}
 	if in.Count {
 		announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+	}
+	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
+	if maxRequests != 0 {
+		in.Budget.MaxRequests = maxRequests
 	}
 	d, err := client.Discover(ctx, in)
 	if err != nil && len(d.Groups) == 0 {
@@ -112,13 +125,18 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		if g.Count >= 0 {
 			count = strconv.Itoa(g.Count)
 		}
-		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
-			jsonString(g.Entity), jsonString(g.Prefix), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
+		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"kind\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
+			jsonString(g.Entity), jsonString(g.Prefix), jsonString(string(g.Kind)), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
 	}
 	if len(d.Groups) > 0 {
 		b.WriteString("\n  ")
 	}
-	fmt.Fprintf(b, "],\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n", len(d.Requests), capacityJSON(d.Capacity()))
+	cont := "null"
+	if d.Partial {
+		cont = fmt.Sprintf("{\"condition\": %s, \"key\": %s}", jsonString(continueOp(d.Continue)), jsonKey(d.KeyType, continueKey(d.Continue)))
+	}
+	fmt.Fprintf(b, "],\n  \"complete\": %t, \"continue\": %s,\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n",
+		!d.Partial, cont, len(d.Requests), capacityJSON(d.Capacity()))
 }
 
 // jsonKey prints a sort-key value as plain JSON: numbers bare with their
@@ -145,5 +163,30 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 		}
 		_ = tw.Flush()
 	}
+	if d.Partial {
+		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
+			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
 	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+}
+
+// continueOp and continueKey spell where an unfinished skip-scan would go
+// on: the operator and key of its next condition ("" for the start).
+func continueOp(c dynamo.SKCond) string {
+	switch c.Op {
+	case dynamo.SKGe:
+		return ">="
+	case dynamo.SKGt:
+		return ">"
+	case dynamo.SKLt:
+		return "<"
+	}
+	return ""
+}
+
+func continueKey(c dynamo.SKCond) string {
+	if len(c.Values) == 0 {
+		return ""
+	}
+	return c.Values[0]
 }

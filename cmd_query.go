@@ -112,14 +112,19 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 	if err != nil {
 		return err
 	}
+	var bound, spent float64 // the announced cost: reading far past it stops
 	if allPages {
-		announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
+		bound = announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	format, streaming, _ := exportFormat(output, ddbJSON)
 	var exp *exporter
 	for {
 		page, err := client.Query(ctx, q)
+		spent += page.Request.Capacity.Total
+		if err == nil && dynamo.OverBudget(spent, bound, len(res.Requests)+1) {
+			err = dynamo.OverBudgetError("query --all-pages", spent, bound)
+		}
 		if len(res.Requests) == 0 {
 			// The key names, after the first page rather than before it:
 			// no DescribeTable when the keys are cached, and the keys the
@@ -285,10 +290,10 @@ func keyNames(t dynamo.Table, index string) []string {
 // its upper bound: the whole table or index as DescribeTable last measured it
 // (DynamoDB refreshes that about every six hours). Ctrl-C stops it and keeps
 // what was read.
-func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) {
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
 	t, err := client.DescribeTable(ctx, table)
 	if err != nil {
-		return // the read itself will report the problem
+		return 0 // the read itself will report the problem
 	}
 	items, size, where := t.ItemCount, t.SizeBytes, "table "+table
 	if ix, ok := t.IndexByName(index); ok {
@@ -296,4 +301,5 @@ func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Wri
 	}
 	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
 		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
+	return dynamo.ReadUnits(int(size), consistent)
 }

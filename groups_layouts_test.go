@@ -31,8 +31,9 @@ func TestGroupsCommandLayouts(t *testing.T) {
 		"numeric sort key":     {nil, []string{"NUMBER[]=3"}, -5.25},
 		"no sort key":          {nil, []string{}, nil},
 		// groups knows no ElectroDB: the collection prefix is the type.
-		"ElectroDB":        {"#", []string{"$organization[$organization#]=3"}, "$organization#team_1"},
-		"dynamodb-toolbox": {"#", []string{"[#]=1", "ORDER[ORDER#]=1"}, "#META"},
+		"ElectroDB": {"#", []string{"$organization[$organization#]=3"}, "$organization#team_1"},
+		// A leading delimiter names the type after it.
+		"dynamodb-toolbox": {"#", []string{"META[#META]=1", "ORDER[ORDER#]=1"}, "#META"},
 	}
 	for _, c := range layoutCases() {
 		t.Run(c.name, func(t *testing.T) {
@@ -52,10 +53,12 @@ func TestGroupsCommandLayouts(t *testing.T) {
 				Partition map[string]any `json:"partition"`
 				Delimiter any            `json:"delimiter"`
 				Groups    []struct {
-					Entity, Prefix string
-					Count          *int
-					First, Last    any
+					Entity, Prefix, Kind string
+					Count                *int
+					First, Last          any
 				} `json:"groups"`
+				Complete         bool            `json:"complete"`
+				Continue         any             `json:"continue"`
 				Requests         int             `json:"requests"`
 				ConsumedCapacity capacityJSONOut `json:"consumedCapacity"`
 			}
@@ -70,6 +73,9 @@ func TestGroupsCommandLayouts(t *testing.T) {
 			}
 			if !reflect.DeepEqual(groups, w.groups) || got.Delimiter != w.delimiter {
 				t.Errorf("groups %q delimiter %v, want %q %v", groups, got.Delimiter, w.groups, w.delimiter)
+			}
+			if !got.Complete || got.Continue != nil {
+				t.Errorf("complete %v continue %v: a small partition is found within the budget", got.Complete, got.Continue)
 			}
 			if len(got.Groups) > 0 && got.Groups[0].First != w.first {
 				t.Errorf("first key %#v, want %#v", got.Groups[0].First, w.first)

@@ -382,9 +382,11 @@ func TestGroupsCommand(t *testing.T) {
 		Partition map[string]string `json:"partition"`
 		Delimiter string            `json:"delimiter"`
 		Groups    []struct {
-			Entity, Prefix, First, Last string
-			Count                       *int
+			Entity, Prefix, Kind, First, Last string
+			Count                             *int
 		} `json:"groups"`
+		Complete         bool            `json:"complete"`
+		Continue         json.RawMessage `json:"continue"`
 		Requests         int             `json:"requests"`
 		ConsumedCapacity capacityJSONOut `json:"consumedCapacity"`
 	}
@@ -393,7 +395,8 @@ func TestGroupsCommand(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 {
+	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 ||
+		!got.Complete || string(got.Continue) != "null" {
 		t.Fatalf("groups: %+v", got)
 	}
 	o, p := got.Groups[0], got.Groups[1]

@@ -62,6 +62,9 @@ type Settings struct {
 	// SchemaCache keeps tables' key schemas between runs (24 hours), so a
 	// first query needs no DescribeTable.
 	SchemaCache bool
+	// SkipScanMaxRequests caps the requests of one partition's skip-scan;
+	// 0 for dynamo.DefaultSkipScanRequests.
+	SkipScanMaxRequests int
 }
 
 // ConnectionSettings are one named connection's defaults; "" leaves a value
@@ -165,7 +168,7 @@ func LoadSettingsFile(path string) (Settings, error) {
 	return ParseSettings(path, data)
 }
 
-var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache"}
+var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache", "skipScanMaxRequests"}
 
 // connectionNameRE is what a connection or key action may be called.
 var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -251,6 +254,10 @@ func ParseSettings(path string, data []byte) (Settings, error) {
 			}
 		case "schemaCache":
 			if s.SchemaCache, err = boolean(path, v, "schemaCache"); err != nil {
+				return DefaultSettings(), err
+			}
+		case "skipScanMaxRequests":
+			if s.SkipScanMaxRequests, err = integer(path, v, "skipScanMaxRequests", 1, 100_000); err != nil {
 				return DefaultSettings(), err
 			}
 		}

@@ -3,10 +3,25 @@ package dynamo
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"dynascope/keys"
 )
+
+// DefaultSkipScanRequests is how many requests a skip-scan may send for one
+// partition unless told otherwise: enough for a partition of a dozen entity
+// types, far less than reading a partition that needs a skip-scan at all.
+const DefaultSkipScanRequests = 25
+
+// SkipScanShareOfPage is the share of a full first page's capacity a
+// skip-scan may spend (see Budget.MaxRCU): it exists to save reading, so it
+// must cost a small part of what it saves.
+const SkipScanShareOfPage = 0.10
+
+// Budget caps what a skip-scan may spend on one partition.
+type Budget struct {
+	MaxRequests int     // 0: DefaultSkipScanRequests; negative: no cap
+	MaxRCU      float64 // 0: no cap on capacity
+}
 
 // DiscoverInput names the partition whose entity types are wanted.
 type DiscoverInput struct {
@@ -16,15 +31,23 @@ type DiscoverInput struct {
 	Reverse      bool   // walk from the last type to the first
 	Consistent   bool
 	Count        bool // also count each type exactly (reads every item of it)
+	Budget       Budget
+	// OnRequest, when set, sees each request of the walk as it completes, so
+	// a caller can log it and add its cost while the walk goes on.
+	OnRequest func(Request)
 }
 
-// Discovery is what a skip-scan found: the entity types in sort-key order (or
+// Discovery is what a skip-scan found: the groups in sort-key order (or
 // reverse), and every request it took. Counts are -1 unless counted.
 type Discovery struct {
 	KeyType   string // the sort key's type; "" when the table or index has none
 	Delimiter string
 	Groups    []keys.Group
 	Requests  []Request
+	// Partial is true when the budget ran out: more groups may follow, from
+	// Continue on.
+	Partial  bool
+	Continue SKCond // where the walk would go on (SK >= key, SK > key or SK < key)
 }
 
 // Capacity sums the consumed capacity of every request of the discovery.
@@ -32,12 +55,15 @@ func (d Discovery) Capacity() Capacity {
 	return TotalCapacity(d.Requests)
 }
 
-// Discover finds the entity types of a partition by skip-scan: sort keys are
+// Discover finds the groups of a partition by skip-scan: sort keys are
 // sorted, so after the first key of type ORDER# the query SK >= "ORDER$" with
-// Limit 1 lands on the first key of the next type. One small request finds
-// each type and, for a prefix type, one more finds its last key; the partition
-// itself is never read whole. Numeric and binary sort keys have no types: their
-// range (first and last) is reported as one group.
+// Limit 1 lands on the first key of the next type, and after a key that
+// starts with a digit (a timestamp, a number) SK >= ":" lands past every such
+// key at once. One small request finds each group and, for a prefix type or
+// the value group, one more finds its last key; the partition itself is never
+// read whole. The walk stops when the budget would be exceeded, reporting
+// the groups found so far and where it would go on. Numeric and binary sort
+// keys have no types: their range (first and last) is reported as one group.
 func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, error) {
 	var d Discovery
 	var spent []Request // a first walk's requests, when cached keys sent it astray
@@ -69,12 +95,13 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d}
 	if ks.SK.Type != "S" {
 		err = s.keyRange(ctx)
-	} else if in.Reverse {
-		err = s.backward(ctx)
 	} else {
-		err = s.forward(ctx)
+		err = s.walk(ctx)
 	}
-	if err != nil || !in.Count {
+	if err == errBudget {
+		d.Partial, err = true, nil
+	}
+	if err != nil || !in.Count || d.Partial {
 		return d, s.doubt, err
 	}
 	for i := range d.Groups {
@@ -87,27 +114,64 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	return d, s.doubt, nil
 }
 
+// errBudget stops a walk whose next request would exceed its budget.
+var errBudget = fmt.Errorf("skip-scan budget spent")
+
 type skipScan struct {
-	c     *Client
-	t     Table // the keys the walk is built from
-	in    DiscoverInput
-	sk    string
-	d     *Discovery
-	doubt doubt // the gravest doubt a request cast on t
+	c       *Client
+	t       Table // the keys the walk is built from
+	in      DiscoverInput
+	sk      string
+	d       *Discovery
+	doubt   doubt // the gravest doubt a request cast on t
+	walking bool  // budget applies: the walk, not the counting the user asked for
 }
 
 // query sends one request of the walk. An answer that does not fit the
 // keys stops the walk: they decide where it goes next.
 func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
+	if s.walking && !s.affordable() {
+		return Page{}, errBudget
+	}
 	p, d, err := s.c.query(ctx, s.t, q)
 	if p.Request.Operation != "" {
 		s.d.Requests = append(s.d.Requests, p.Request)
+		if s.in.OnRequest != nil {
+			s.in.OnRequest(p.Request)
+		}
 	}
 	s.doubt = max(s.doubt, d)
 	if err == nil && d == answerDoubt {
 		err = &UserError{Msg: fmt.Sprintf("the keys of table %s changed while dynascope read it; run the request again.", s.in.Table)}
 	}
 	return p, err
+}
+
+// affordable tells whether one more small request stays within the budget.
+// A Limit 1 Query reads one item, so it costs at most what the dearest
+// request so far cost (and at least 0.5 RCU).
+func (s *skipScan) affordable() bool {
+	b := s.in.Budget
+	n := b.MaxRequests
+	if n == 0 {
+		n = DefaultSkipScanRequests
+	}
+	if n > 0 && len(s.d.Requests) >= n {
+		return false
+	}
+	if b.MaxRCU > 0 {
+		next := 0.5
+		if s.in.Consistent {
+			next = 1
+		}
+		for _, r := range s.d.Requests {
+			next = max(next, r.Capacity.Total)
+		}
+		if s.d.Capacity().Total+next > b.MaxRCU {
+			return false
+		}
+	}
+	return true
 }
 
 // one sends a Limit 1 query and returns the sort key it found, if any.
@@ -122,56 +186,67 @@ func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, 
 	return KeyString(p.Items[0][s.sk]), true, nil
 }
 
-func (s *skipScan) delimiter(firstKey string) string {
-	if s.d.Delimiter == "" {
-		s.d.Delimiter = keys.InferDelimiter([]string{firstKey})
+// delimiter infers the walk's delimiter from the first label-led key it
+// finds: a key that starts with a digit is a value under any delimiter, and
+// the ":" of a timestamp must not decide it.
+func (s *skipScan) delimiter(key string) string {
+	if s.d.Delimiter == "" && key != "" && (key[0] < '0' || key[0] > '9') {
+		s.d.Delimiter = keys.InferDelimiter([]string{key})
 	}
 	return s.d.Delimiter
 }
 
-func (s *skipScan) forward(ctx context.Context) error {
-	key, found, err := s.one(ctx, SKCond{}, false)
-	for err == nil && found {
+// walk visits the groups of a string sort key, forward or backward. Each
+// step finds a group's first key (in the walk's direction), then, for a
+// range, its last; the next step starts just past the group. When the budget
+// stops it part way, the group half found is left out and Continue is the
+// condition that finds it again.
+func (s *skipScan) walk(ctx context.Context) error {
+	s.walking = true
+	defer func() { s.walking = false }()
+	rev := s.in.Reverse
+	cond := SKCond{}
+	for {
+		key, found, err := s.one(ctx, cond, rev)
+		if err != nil || !found {
+			s.d.Continue = cond
+			return err
+		}
 		delim := s.delimiter(key)
-		entity, prefix := keys.EntityType(key, delim)
-		g := keys.Group{Entity: entity, Prefix: prefix, Count: -1, First: key, Last: key}
-		if isPrefixType(key, delim) {
-			// A prefix type: its last key is the newest one starting with it.
-			if g.Last, _, err = s.one(ctx, SKCond{Op: SKBeginsWith, Values: []string{prefix}}, true); err != nil {
+		c := keys.Classify(key, delim)
+		g := keys.Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: -1, First: key, Last: key}
+		var end SKCond // the condition whose first key, the other way, is the group's last
+		switch {
+		case c.Kind == keys.KindValue && rev:
+			end = SKCond{Op: SKGe, Values: []string{keys.ValueRunStart}}
+		case c.Kind == keys.KindValue:
+			end = SKCond{Op: SKLt, Values: []string{keys.ValueRunEnd}}
+		case !c.Exact:
+			end = SKCond{Op: SKBeginsWith, Values: []string{c.Prefix}}
+		}
+		if end.Op != SKNone {
+			if g.Last, _, err = s.one(ctx, end, !rev); err != nil {
+				s.d.Continue = cond
 				return err
+			}
+			if c.Kind == keys.KindValue {
+				g.Entity = keys.RunName(g.First, g.Last)
 			}
 		}
 		s.d.Groups = append(s.d.Groups, g)
+		if rev {
+			cond = SKCond{Op: SKLt, Values: []string{keys.SkipBefore(key, delim)}}
+			continue
+		}
 		start, inclusive, ok := keys.SkipPast(key, delim)
 		if !ok {
 			return nil
 		}
-		op := SKGe
+		cond = SKCond{Op: SKGe, Values: []string{start}}
 		if !inclusive {
-			op = SKGt
+			cond.Op = SKGt
 		}
-		key, found, err = s.one(ctx, SKCond{Op: op, Values: []string{start}}, false)
 	}
-	return err
-}
-
-func (s *skipScan) backward(ctx context.Context) error {
-	key, found, err := s.one(ctx, SKCond{}, true)
-	for err == nil && found {
-		delim := s.delimiter(key)
-		entity, prefix := keys.EntityType(key, delim)
-		g := keys.Group{Entity: entity, Prefix: prefix, Count: -1, First: key, Last: key}
-		bound := key // an exact type: the previous type is below the key itself
-		if isPrefixType(key, delim) {
-			if g.Last, _, err = s.one(ctx, SKCond{Op: SKBeginsWith, Values: []string{prefix}}, false); err != nil {
-				return err
-			}
-			bound = prefix // every key of the type sorts at or after its prefix
-		}
-		s.d.Groups = append(s.d.Groups, g)
-		key, found, err = s.one(ctx, SKCond{Op: SKLt, Values: []string{bound}}, true)
-	}
-	return err
 }
 
 // keyRange reports a numeric or binary sort key's first and last value.
@@ -188,22 +263,31 @@ func (s *skipScan) keyRange(ctx context.Context) error {
 	if s.d.KeyType == "B" {
 		entity = keys.BinaryEntity
 	}
-	s.d.Groups = []keys.Group{{Entity: entity, Count: -1, First: first, Last: last}}
+	s.d.Groups = []keys.Group{{Entity: entity, Kind: keys.KindValue, Count: -1, First: first, Last: last}}
 	return nil
+}
+
+// GroupCondition is the sort-key condition that selects exactly a group's
+// items: = for an exact type, begins_with for a prefix type, BETWEEN its
+// first and last key for a value group of strings, none for numbers and binary.
+func GroupCondition(g keys.Group, keyType string) SKCond {
+	switch {
+	case keyType != "S":
+		return SKCond{}
+	case g.Kind == keys.KindValue:
+		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
+		return SKCond{Op: SKBetween, Values: []string{lo, hi}}
+	case g.Exact:
+		return SKCond{Op: SKEq, Values: []string{g.Prefix}}
+	}
+	return SKCond{Op: SKBeginsWith, Values: []string{g.Prefix}}
 }
 
 // count counts one type exactly with Select=COUNT, page by page: it costs as
 // much as reading every item of the type.
 func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
-	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent, CountOnly: true}
-	switch {
-	case s.d.KeyType != "S":
-		// the whole range
-	case !isPrefixType(g.Prefix, s.d.Delimiter):
-		q.SK = SKCond{Op: SKEq, Values: []string{g.Prefix}}
-	default:
-		q.SK = SKCond{Op: SKBeginsWith, Values: []string{g.Prefix}}
-	}
+	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent, CountOnly: true,
+		SK: GroupCondition(g, s.d.KeyType)}
 	n := 0
 	for {
 		p, err := s.query(ctx, q)
@@ -216,11 +300,4 @@ func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
 		}
 		q.StartKey = p.LastEvaluatedKey
 	}
-}
-
-// isPrefixType tells a key of a prefix type ("ORDER#...", all keys starting
-// with "ORDER#") from one that is a type of its own ("PROFILE"), as
-// keys.EntityType decides it.
-func isPrefixType(key, delim string) bool {
-	return delim != "" && strings.Contains(key, delim)
 }

@@ -107,8 +107,8 @@ func TestDiscoverPatternExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []keys.Group{
-		{Entity: "ORDER", Prefix: "ORDER#", Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
-		{Entity: "PROFILE", Prefix: "PROFILE", Count: -1, First: "PROFILE", Last: "PROFILE"},
+		{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+		{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
 	}
 	if !reflect.DeepEqual(d.Groups, want) || d.Delimiter != "#" || d.KeyType != "S" {
 		t.Errorf("groups %+v delimiter %q", d.Groups, d.Delimiter)
@@ -150,7 +150,7 @@ func TestDiscoverNumberKeysAndIndexes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []keys.Group{{Entity: keys.NumberEntity, Count: 4, First: "-3", Last: "10"}}
+	want := []keys.Group{{Entity: keys.NumberEntity, Kind: keys.KindValue, Count: 4, First: "-3", Last: "10"}}
 	if !reflect.DeepEqual(d.Groups, want) || d.KeyType != "N" {
 		t.Errorf("numeric range: %+v", d.Groups)
 	}

@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math/big"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -115,4 +116,24 @@ func (s seenKeys) repeat(next Item) string {
 	}
 	s[id] = true
 	return ""
+}
+
+// A read that announced its cost up front ("at most 450 RCU") has a third
+// stop: what it actually spends. DescribeTable's size is hours old, so the
+// bound is not exact; only a clear excess, twice the bound and one more
+// unit, means the server is feeding the read something the table does not
+// hold.
+
+// OverBudget tells whether spent, over pages pages, passes the announced
+// upper bound by that margin. Each page rounds its size up on its own, so
+// every page may add a unit the bound did not count. A bound of 0 or less
+// (none known) never stops anything.
+func OverBudget(spent, announced float64, pages int) bool {
+	return announced > 0 && spent > 2*announced+1+float64(pages)
+}
+
+// OverBudgetError is the sentence for a read stopped by OverBudget.
+func OverBudgetError(what string, spent, announced float64) error {
+	return &UserError{Msg: fmt.Sprintf("%s: stopped after %s RCU, more than twice the %s RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold.",
+		what, strconv.FormatFloat(spent, 'f', -1, 64), strconv.FormatFloat(announced, 'f', -1, 64))}
 }

@@ -113,8 +113,8 @@ func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.L
 }
 
 // exampleQuery is the one Query that reads examples of an entity type: in a
-// partition the sample saw it in, begins_with its prefix, or its one value
-// when it has no prefix.
+// partition the sample saw it in, begins_with its prefix, BETWEEN the ends of
+// a value group, or its one value when it has no prefix.
 func exampleQuery(smp Sample, fam keys.Family, kind keys.SortKeyType, t Table) (QueryInput, bool) {
 	pk := fam.Largest.PK
 	if t.SK != nil {
@@ -132,6 +132,8 @@ func exampleQuery(smp Sample, fam keys.Family, kind keys.SortKeyType, t Table) (
 	q := QueryInput{Table: t.Name, PK: pk}
 	switch {
 	case t.SK == nil:
+	case kind.Kind == keys.KindValue && t.SK.Type == "S":
+		q.SK = GroupCondition(keys.Group{Kind: keys.KindValue, First: kind.First, Last: kind.Last}, "S")
 	case kind.Prefix != "" && t.SK.Type == "S":
 		q.SK = SKCond{Op: SKBeginsWith, Values: []string{kind.Prefix}}
 	default:

@@ -219,7 +219,7 @@ func setFacetPrefixes(t *WorkbenchTable) {
 		f.Prefixes = nil
 		for _, it := range f.Items {
 			_, p := keys.EntityType(KeyString(it[t.Spec.SK.Name]), delim)
-			if !slices.Contains(f.Prefixes, p) {
+			if p != "" && !slices.Contains(f.Prefixes, p) { // a value group has no prefix to name
 				f.Prefixes = append(f.Prefixes, p)
 			}
 		}

@@ -18,14 +18,24 @@ var fuzzTokens = []string{
 	"\U00010000", "\U0010FFFE", "\U0010FFFF", "日",
 }
 
+// valueTokens are the pieces of value-shaped keys: digits at both ends of
+// the digit run and the bytes that follow and precede it, and the separators
+// inside timestamps.
+var valueTokens = []string{"0", "1", "9", ":", "/", "-", "T", "Z", ".", "2024-03-01T10:00:00Z", "0042"}
+
 // fuzzKeys turns fuzz bytes into sort keys: bytes from 0xC0 up stand for the
-// delimiter, the others pick a token or (one value more) end the current key.
+// delimiter, bytes 0xA0 to 0xBF for a piece of a value, the others pick a
+// token or (one value more) end the current key.
 func fuzzKeys(data []byte, delim string) []string {
 	var keys []string
 	var b strings.Builder
 	for _, c := range data {
 		if c >= 0xC0 {
 			b.WriteString(delim)
+			continue
+		}
+		if c >= 0xA0 {
+			b.WriteString(valueTokens[int(c-0xA0)%len(valueTokens)])
 			continue
 		}
 		i := int(c) % (len(fuzzTokens) + 1)
@@ -74,15 +84,14 @@ func checkSkipScan(t *testing.T, keys []string, delim string) {
 		if j <= i {
 			t.Fatalf("SkipPast(%q, %q) = %q, %v: the scan goes back", k, delim, start, inclusive)
 		}
-		entity, prefix := EntityType(k, delim)
-		got = append(got, Group{Entity: entity, Prefix: prefix, Count: j - i, First: sorted[i], Last: sorted[j-1]})
+		got = append(got, scanned(Classify(k, delim), j-i, sorted[i], sorted[j-1]))
 		i = j
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("forward skip-scan over %q (delim %q)\n got %+v\nwant %+v", sorted, delim, got, want)
 	}
 
-	// Backward: ScanIndexForward=false, then SK < prefix, Limit 1.
+	// Backward: ScanIndexForward=false, then SK < SkipBefore, Limit 1.
 	reversed := make([]string, n)
 	for i, k := range sorted {
 		reversed[n-1-i] = k
@@ -91,17 +100,27 @@ func checkSkipScan(t *testing.T, keys []string, delim string) {
 	got = []Group{}
 	for i := n - 1; i >= 0; {
 		k := sorted[i]
-		entity, prefix := EntityType(k, delim)
-		j := sort.SearchStrings(sorted, prefix) // sorted[j-1] is the last key < prefix
+		bound := SkipBefore(k, delim)
+		j := sort.SearchStrings(sorted, bound) // sorted[j-1] is the last key < bound
 		if j > i {
-			t.Fatalf("key %q sorts before its prefix %q", k, prefix)
+			t.Fatalf("key %q sorts before its bound %q", k, bound)
 		}
-		got = append(got, Group{Entity: entity, Prefix: prefix, Count: i - j + 1, First: sorted[i], Last: sorted[j]})
+		got = append(got, scanned(Classify(k, delim), i-j+1, sorted[i], sorted[j]))
 		i = j - 1
 	}
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("backward skip-scan over %q (delim %q)\n got %+v\nwant %+v", reversed, delim, got, want)
 	}
+}
+
+// scanned is the group a skip-scan reports for a run it found: the class of
+// the key it landed on, named after the run's ends as GroupSortKeys names it.
+func scanned(c Class, n int, first, last string) Group {
+	g := Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: n, First: first, Last: last}
+	if g.Kind == KindValue {
+		g.Entity = RunName(first, last)
+	}
+	return g
 }
 
 // checkPages checks that grouping page by page and merging equals grouping all keys at once.
@@ -161,38 +180,52 @@ func FuzzSkipScanRaw(f *testing.F) {
 		}
 		for _, earlier := range Delimiters[:slices.Index(Delimiters, d)] {
 			for _, k := range keys {
-				if strings.Contains(k, earlier) {
-					t.Fatalf("InferDelimiter(%q) = %q, but %q appears in %q", keys, d, earlier, k)
+				if k != "" && !isDigit(k[0]) && strings.Index(strings.TrimPrefix(k, earlier), earlier) > 0 {
+					t.Fatalf("InferDelimiter(%q) = %q, but %q follows a label in %q", keys, d, earlier, k)
 				}
 			}
 		}
 	})
 }
 
-func FuzzEntityType(f *testing.F) {
+func FuzzClassify(f *testing.F) {
 	f.Add("ORDER#2025-03-01#A17", "#", "x")
 	f.Add("PROFILE", "#", "#1")
 	f.Add("a:::b", "::", ":")
+	f.Add("#METADATA#p1", "#", "")
+	f.Add("::::x", "::", "y")
+	f.Add("2024-03-01T10:00:00Z", "#", ":x")
 	f.Add("", "", "")
 	f.Fuzz(func(t *testing.T, key, delim, suffix string) {
+		c := Classify(key, delim)
 		entity, prefix := EntityType(key, delim)
-		if !strings.HasPrefix(key, prefix) || !strings.HasPrefix(prefix, entity) {
-			t.Fatalf("EntityType(%q, %q) = %q, %q: not prefixes of the key", key, delim, entity, prefix)
+		if entity != c.Entity || prefix != c.Prefix {
+			t.Fatalf("EntityType(%q, %q) = %q, %q; Classify says %+v", key, delim, entity, prefix, c)
 		}
-		if delim == "" || !strings.Contains(key, delim) {
-			if entity != key || prefix != key {
-				t.Fatalf("EntityType(%q, %q) = %q, %q; want the key itself", key, delim, entity, prefix)
+		switch {
+		case c.Kind == KindValue:
+			if key == "" || !isDigit(key[0]) || c.Prefix != "" {
+				t.Fatalf("Classify(%q, %q) = %+v: a value that does not start with a digit", key, delim, c)
 			}
-			return
-		}
-		if prefix != entity+delim || strings.Contains(entity, delim) {
-			t.Fatalf("EntityType(%q, %q) = %q, %q: not text before the first delimiter", key, delim, entity, prefix)
-		}
-		// Every string in the begins_with range is of the same type, which is
-		// what makes a type one contiguous run of keys.
-		e, p := EntityType(prefix+suffix, delim)
-		if e != entity || p != prefix {
-			t.Fatalf("EntityType(%q, %q) = %q, %q; want %q, %q", prefix+suffix, delim, e, p, entity, prefix)
+			if d := Classify(key[:1]+suffix, delim); d.ID() != c.ID() {
+				t.Fatalf("Classify(%q, %q) = %+v, but %q is %+v", key, delim, c, key[:1]+suffix, d)
+			}
+		case c.Exact:
+			if c.Prefix != key || c.Entity != key && c.Entity != strings.TrimPrefix(key, delim) {
+				t.Fatalf("Classify(%q, %q) = %+v; want the key itself", key, delim, c)
+			}
+		default:
+			if !strings.HasPrefix(key, c.Prefix) || !strings.HasSuffix(c.Prefix, delim) || delim == "" {
+				t.Fatalf("Classify(%q, %q) = %+v: the prefix is not the key's up to a delimiter", key, delim, c)
+			}
+			if strings.Contains(c.Entity, delim) || !strings.Contains(c.Prefix, c.Entity) {
+				t.Fatalf("Classify(%q, %q) = %+v: the entity is not the label between delimiters", key, delim, c)
+			}
+			// Every string in the begins_with range is of the same type,
+			// which is what makes a type one contiguous run of keys.
+			if d := Classify(c.Prefix+suffix, delim); d.ID() != c.ID() {
+				t.Fatalf("Classify(%q, %q) = %+v; want %+v", c.Prefix+suffix, delim, d, c)
+			}
 		}
 	})
 }

@@ -1,12 +1,22 @@
 package keys
 
-// Group is one entity type found in a set of sort keys.
+// Group is one entity type, or the value group, found in a set of sort keys.
 type Group struct {
-	Entity string // "ORDER"
-	Prefix string // "ORDER#" (or "PROFILE" for a key without delimiter); "" for numeric/binary groups
+	Entity string // "ORDER"; for a value group its shape ("timestamp")
+	Prefix string // "ORDER#" (or "PROFILE" for a key without delimiter); "" for value groups
+	Kind   Kind   // KindLabel or KindValue
+	Exact  bool   // a label type that is one key value ("PROFILE")
 	Count  int
 	First  string // first sort key of the group, in the order given
 	Last   string // last sort key of the group
+}
+
+// ID tells groups apart, as Class.ID does.
+func (g Group) ID() string { return g.Class().ID() }
+
+// Class is the classification every key of the group shares.
+func (g Group) Class() Class {
+	return Class{Kind: g.Kind, Entity: g.Entity, Prefix: g.Prefix, Exact: g.Exact}
 }
 
 // NumberEntity names the single group numeric sort keys form, as numbers have no prefixes to split on.
@@ -15,74 +25,77 @@ const NumberEntity = "NUMBER"
 // BinaryEntity names the single group binary sort keys form, as base64 text has no meaningful delimiters.
 const BinaryEntity = "BINARY"
 
-// groupID is what makes two groups the same type; Entity alone is not enough
-// ("PROFILE" and "PROFILE#1" share it).
-type groupID struct{ entity, prefix string }
+// ClassifyTyped is Classify for a sort key of DynamoDB type keyType: numbers and binary keys are one value group each.
+func ClassifyTyped(sortKey, keyType, delim string) Class {
+	switch keyType {
+	case "N":
+		return Class{Kind: KindValue, Entity: NumberEntity}
+	case "B":
+		return Class{Kind: KindValue, Entity: BinaryEntity}
+	}
+	return Classify(sortKey, delim)
+}
 
-// GroupSortKeys groups sort keys, given in DynamoDB's order (forward or reverse), into entity types in order of first appearance.
+// GroupSortKeys groups sort keys, given in DynamoDB's order (forward or reverse), into groups in order of first appearance.
 //
 // keyType is the DynamoDB scalar type of the sort key. "N" and "B" form one
-// group each (NumberEntity / BinaryEntity, Prefix "", First and Last the first
-// and last key given; binary keys come as base64 text); any other type groups
-// by prefix as strings. Keys of one type are contiguous in DynamoDB's order, but
-// a type that shows up again later (unsorted input) still joins its first
-// group. The result is never nil, so it encodes as [] rather than null.
+// value group each (NumberEntity / BinaryEntity, Prefix ""; binary keys come
+// as base64 text); strings group by Classify. A value group of strings is
+// named by RunName of its first and last key. Keys of one group are
+// contiguous in DynamoDB's order, but a group that shows up again later
+// (unsorted input) still joins its first one. The result is never nil, so it
+// encodes as [] rather than null.
 func GroupSortKeys(sortKeys []string, keyType, delim string) []Group {
-	if len(sortKeys) == 0 {
-		return []Group{}
-	}
-	switch keyType {
-	case "N", "B":
-		entity := NumberEntity
-		if keyType == "B" {
-			entity = BinaryEntity
-		}
-		return []Group{{
-			Entity: entity,
-			Count:  len(sortKeys),
-			First:  sortKeys[0],
-			Last:   sortKeys[len(sortKeys)-1],
-		}}
-	}
 	groups := []Group{}
-	index := map[groupID]int{}
+	index := map[string]int{}
 	for _, k := range sortKeys {
-		entity, prefix := EntityType(k, delim)
-		id := groupID{entity, prefix}
-		if i, ok := index[id]; ok {
+		c := ClassifyTyped(k, keyType, delim)
+		if i, ok := index[c.ID()]; ok {
 			groups[i].Count++
 			groups[i].Last = k
 			continue
 		}
-		index[id] = len(groups)
-		groups = append(groups, Group{Entity: entity, Prefix: prefix, Count: 1, First: k, Last: k})
+		index[c.ID()] = len(groups)
+		groups = append(groups, Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: 1, First: k, Last: k})
+	}
+	if keyType == "S" || keyType == "" {
+		for i := range groups {
+			groups[i].name()
+		}
 	}
 	return groups
 }
 
+// name renames a string value group after its ends.
+func (g *Group) name() {
+	if g.Kind == KindValue && g.Entity != NumberEntity && g.Entity != BinaryEntity {
+		g.Entity = RunName(g.First, g.Last)
+	}
+}
+
 // MergeGroups merges the groups of a later page into those of earlier pages, so pages can load one at a time.
 //
-// A group of the same Entity and Prefix adds its count and moves Last on; a new
-// one is appended. Merging page by page gives the same result as grouping all
-// keys at once. have is not modified, and the result is never nil.
+// A group of the same ID adds its count and moves Last on (a value group is
+// named again after its new ends); a new one is appended. Merging page by
+// page gives the same result as grouping all keys at once. have is not
+// modified, and the result is never nil.
 func MergeGroups(have, more []Group) []Group {
 	out := make([]Group, len(have), len(have)+len(more))
 	copy(out, have)
-	index := make(map[groupID]int, len(out))
+	index := make(map[string]int, len(out))
 	for i, g := range out {
-		id := groupID{g.Entity, g.Prefix}
-		if _, ok := index[id]; !ok {
-			index[id] = i
+		if _, ok := index[g.ID()]; !ok {
+			index[g.ID()] = i
 		}
 	}
 	for _, g := range more {
-		id := groupID{g.Entity, g.Prefix}
-		if i, ok := index[id]; ok {
+		if i, ok := index[g.ID()]; ok {
 			out[i].Count += g.Count
 			out[i].Last = g.Last
+			out[i].name()
 			continue
 		}
-		index[id] = len(out)
+		index[g.ID()] = len(out)
 		out = append(out, g)
 	}
 	return out

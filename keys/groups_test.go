@@ -22,8 +22,8 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "ORDER", Prefix: "ORDER#", Count: 2, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
-				{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"},
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+				{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"},
 			},
 		},
 		{
@@ -31,9 +31,9 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"PROFILE", "ORDER#2025-03-01#A17", "ORDER#2025-02-14#A15", "ORDER#2025-01-09#A11", "ITEM#A11#1"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"},
-				{Entity: "ORDER", Prefix: "ORDER#", Count: 3, First: "ORDER#2025-03-01#A17", Last: "ORDER#2025-01-09#A11"},
-				{Entity: "ITEM", Prefix: "ITEM#", Count: 1, First: "ITEM#A11#1", Last: "ITEM#A11#1"},
+				{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"},
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 3, First: "ORDER#2025-03-01#A17", Last: "ORDER#2025-01-09#A11"},
+				{Entity: "ITEM", Prefix: "ITEM#", Kind: KindLabel, Count: 1, First: "ITEM#A11#1", Last: "ITEM#A11#1"},
 			},
 		},
 		{
@@ -41,9 +41,9 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"ORDER", "ORDER#", "ORDER#1", "ORDERS#1", "ORDERS#2"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "ORDER", Prefix: "ORDER", Count: 1, First: "ORDER", Last: "ORDER"},
-				{Entity: "ORDER", Prefix: "ORDER#", Count: 2, First: "ORDER#", Last: "ORDER#1"},
-				{Entity: "ORDERS", Prefix: "ORDERS#", Count: 2, First: "ORDERS#1", Last: "ORDERS#2"},
+				{Entity: "ORDER", Prefix: "ORDER", Kind: KindLabel, Exact: true, Count: 1, First: "ORDER", Last: "ORDER"},
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#", Last: "ORDER#1"},
+				{Entity: "ORDERS", Prefix: "ORDERS#", Kind: KindLabel, Count: 2, First: "ORDERS#1", Last: "ORDERS#2"},
 			},
 		},
 		{
@@ -51,8 +51,8 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"A#1", "B#1", "A#2"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "A", Prefix: "A#", Count: 2, First: "A#1", Last: "A#2"},
-				{Entity: "B", Prefix: "B#", Count: 1, First: "B#1", Last: "B#1"},
+				{Entity: "A", Prefix: "A#", Kind: KindLabel, Count: 2, First: "A#1", Last: "A#2"},
+				{Entity: "B", Prefix: "B#", Kind: KindLabel, Count: 1, First: "B#1", Last: "B#1"},
 			},
 		},
 		{
@@ -60,8 +60,8 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"PROFILE", "PROFILE", "X#1", "X#1"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "PROFILE", Prefix: "PROFILE", Count: 2, First: "PROFILE", Last: "PROFILE"},
-				{Entity: "X", Prefix: "X#", Count: 2, First: "X#1", Last: "X#1"},
+				{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 2, First: "PROFILE", Last: "PROFILE"},
+				{Entity: "X", Prefix: "X#", Kind: KindLabel, Count: 2, First: "X#1", Last: "X#1"},
 			},
 		},
 		{
@@ -69,8 +69,8 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"A#1", "A#2", "A#2"},
 			keyType: "S", delim: "",
 			want: []Group{
-				{Entity: "A#1", Prefix: "A#1", Count: 1, First: "A#1", Last: "A#1"},
-				{Entity: "A#2", Prefix: "A#2", Count: 2, First: "A#2", Last: "A#2"},
+				{Entity: "A#1", Prefix: "A#1", Kind: KindLabel, Exact: true, Count: 1, First: "A#1", Last: "A#1"},
+				{Entity: "A#2", Prefix: "A#2", Kind: KindLabel, Exact: true, Count: 2, First: "A#2", Last: "A#2"},
 			},
 		},
 		{
@@ -78,27 +78,51 @@ func TestGroupSortKeys(t *testing.T) {
 			keys:    []string{"#root", "日本#1", "日本#2"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "", Prefix: "#", Count: 1, First: "#root", Last: "#root"},
-				{Entity: "日本", Prefix: "日本#", Count: 2, First: "日本#1", Last: "日本#2"},
+				{Entity: "root", Prefix: "#root", Kind: KindLabel, Exact: true, Count: 1, First: "#root", Last: "#root"},
+				{Entity: "日本", Prefix: "日本#", Kind: KindLabel, Count: 2, First: "日本#1", Last: "日本#2"},
 			},
 		},
 		{
 			name:    "numbers form one group",
 			keys:    []string{"-3", "1.5", "1700000000000"},
 			keyType: "N", delim: "#",
-			want: []Group{{Entity: NumberEntity, Prefix: "", Count: 3, First: "-3", Last: "1700000000000"}},
+			want: []Group{{Entity: NumberEntity, Kind: KindValue, Count: 3, First: "-3", Last: "1700000000000"}},
 		},
 		{
 			name:    "numbers in reverse",
 			keys:    []string{"10", "2"},
 			keyType: "N", delim: "#",
-			want: []Group{{Entity: NumberEntity, Count: 2, First: "10", Last: "2"}},
+			want: []Group{{Entity: NumberEntity, Kind: KindValue, Count: 2, First: "10", Last: "2"}},
 		},
 		{
 			name:    "binary forms one group, even with delimiter-like base64",
 			keys:    []string{"AAE=", "Iw==", "/w=="},
 			keyType: "B", delim: "/",
-			want: []Group{{Entity: BinaryEntity, Count: 3, First: "AAE=", Last: "/w=="}},
+			want: []Group{{Entity: BinaryEntity, Kind: KindValue, Count: 3, First: "AAE=", Last: "/w=="}},
+		},
+		{
+			name:    "timestamps are one value group beside a label",
+			keys:    []string{"2023-04-01T12:00:00.001Z", "2023-04-01T13:00:00.001Z", "2023-04-01T14:00:00.001Z", "meta"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: ShapeTimestamp, Kind: KindValue, Count: 3, First: "2023-04-01T12:00:00.001Z", Last: "2023-04-01T14:00:00.001Z"},
+				{Entity: "meta", Prefix: "meta", Kind: KindLabel, Exact: true, Count: 1, First: "meta", Last: "meta"},
+			},
+		},
+		{
+			name:    "a value group of two shapes is named value",
+			keys:    []string{"12", "2024-03-01"},
+			keyType: "S", delim: "#",
+			want: []Group{{Entity: ShapeValue, Kind: KindValue, Count: 2, First: "12", Last: "2024-03-01"}},
+		},
+		{
+			name:    "leading delimiter names the type after it",
+			keys:    []string{"#METADATA#player001", "ACTIVITY#001", "ACTIVITY#002"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "METADATA", Prefix: "#METADATA#", Kind: KindLabel, Count: 1, First: "#METADATA#player001", Last: "#METADATA#player001"},
+				{Entity: "ACTIVITY", Prefix: "ACTIVITY#", Kind: KindLabel, Count: 2, First: "ACTIVITY#001", Last: "ACTIVITY#002"},
+			},
 		},
 		{
 			name: "no numbers", keyType: "N", delim: "#",
@@ -117,9 +141,9 @@ func TestGroupSortKeys(t *testing.T) {
 
 func TestMergeGroups(t *testing.T) {
 	order := func(count int, first, last string) Group {
-		return Group{Entity: "ORDER", Prefix: "ORDER#", Count: count, First: first, Last: last}
+		return Group{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: count, First: first, Last: last}
 	}
-	profile := Group{Entity: "PROFILE", Prefix: "PROFILE", Count: 1, First: "PROFILE", Last: "PROFILE"}
+	profile := Group{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"}
 	tests := []struct {
 		name       string
 		have, more []Group
@@ -136,15 +160,15 @@ func TestMergeGroups(t *testing.T) {
 		},
 		{
 			"same entity, other prefix, stays apart",
-			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
 			[]Group{profile},
-			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}, profile},
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}, profile},
 		},
 		{
 			"numbers",
-			[]Group{{Entity: NumberEntity, Count: 2, First: "1", Last: "2"}},
-			[]Group{{Entity: NumberEntity, Count: 1, First: "3", Last: "3"}},
-			[]Group{{Entity: NumberEntity, Count: 3, First: "1", Last: "3"}},
+			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 2, First: "1", Last: "2"}},
+			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 1, First: "3", Last: "3"}},
+			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 3, First: "1", Last: "3"}},
 		},
 	}
 	for _, tt := range tests {

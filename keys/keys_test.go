@@ -19,7 +19,14 @@ func TestInferDelimiter(t *testing.T) {
 		{"pipe beats colon and slash", []string{"a:b/c", "d|e"}, "|"},
 		{"colon beats slash", []string{"a/b", "c:d"}, ":"},
 		{"empty key", []string{""}, "#"},
-		{"delimiter alone", []string{"/"}, "/"},
+		{"delimiter alone is no delimiter", []string{"/"}, "#"},
+		{"the colons of timestamps are not a delimiter", []string{"2023-04-01T12:00:00.001Z", "meta"}, "#"},
+		{"a leading delimiter counts once", []string{"#META#", "FEATURE:x"}, "#"},
+		{"a leading delimiter alone does not count", []string{"#META", "a:b"}, ":"},
+		{"double colon", []string{"ORDER::A17", "PROFILE"}, "::"},
+		{"double pipe", []string{"ORDER||A17"}, "||"},
+		{"double underscore", []string{"ORDER__A17"}, "__"},
+		{"value-led keys never choose", []string{"2025-03-01|x", "a/b"}, "/"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -39,8 +46,16 @@ func TestEntityType(t *testing.T) {
 		{"PROFILE", "#", "PROFILE", "PROFILE"},
 		{"PROFILE#1", "#", "PROFILE", "PROFILE#"},
 		{"ORDER#", "#", "ORDER", "ORDER#"},
-		{"#x", "#", "", "#"},
-		{"#", "#", "", "#"},
+		{"#x", "#", "x", "#x"},
+		{"#", "#", "#", "#"},
+		{"#METADATA#player001", "#", "METADATA", "#METADATA#"},
+		{"#META#", "#", "META", "#META#"},
+		{"##x", "#", "", "##"},
+		{"::ROOT::1", "::", "ROOT", "::ROOT::"},
+		{"2023-04-01T12:00:00.001Z", "#", ShapeTimestamp, ""},
+		{"2023-04-01T12:00:00.001Z", ":", ShapeTimestamp, ""},
+		{"01", "#", ShapeNumber, ""},
+		{"comm#2023-04-30T12:00:24#comm1", "#", "comm", "comm#"},
 		{"", "#", "", ""},
 		{"ORDER|A17", "|", "ORDER", "ORDER|"},
 		{"ORDER|A17", "#", "ORDER|A17", "ORDER|A17"},
@@ -51,7 +66,7 @@ func TestEntityType(t *testing.T) {
 		{"ZEIT→2025→x", "→", "ZEIT", "ZEIT→"},
 		{"日本#東京", "#", "日本", "日本#"},
 		{"A\U0010FFFFB", "\U0010FFFF", "A", "A\U0010FFFF"},
-		{"\U0010FFFF\U0010FFFF", "\U0010FFFF", "", "\U0010FFFF"},
+		{"\U0010FFFF\U0010FFFF", "\U0010FFFF", "", "\U0010FFFF\U0010FFFF"},
 	}
 	for _, tt := range tests {
 		entity, prefix := EntityType(tt.key, tt.delim)

@@ -23,25 +23,26 @@ package keys
 // A key that starts with a delimiter ("#META") is classified by what follows
 // it, the delimiter kept in the prefix.
 //
-// Sort-key types under a family follow the same rules, key by key: an ElectroDB
-// sort key is typed by its entity ("$organization#user_1#..." is entity "user",
-// prefix "$organization#user_1"); a key with a structural delimiter by the text
-// before it, as EntityType does; "v2" by its label ("v"); a name-like key is a
-// type of its own ("PROFILE"); other keys without a prefix form the single
-// type NoPrefixEntity. Numeric and binary sort keys form one type each
-// (NumberEntity, BinaryEntity), as in GroupSortKeys.
+// Sort-key types under a family are the groups of Classify, each key under
+// the delimiter InferDelimiter finds in its own partition's keys, so the
+// overview names a partition's types as `groups` and the UI do: label types
+// ("ORDER#", "#METADATA#", "PROFILE") and one value group of the keys that
+// start with a digit, named by RunName of the family's first and last such
+// key. An ElectroDB sort key is typed by its entity instead
+// ("$organization#user_1#..." is entity "user", prefix "$organization#user_1").
+// Numeric and binary sort keys form one value group each (NumberEntity,
+// BinaryEntity).
 //
-// The overview is a summary, so it departs from GroupSortKeys in two places:
-// keys that start with a value rather than a label ("2025-03-01#A17") are one
-// NoPrefixEntity type instead of one type per date, and a family with more
-// than maxExactTypes name-like sort keys folds them into that type too.
+// The overview is a summary over many partitions, so it departs from
+// GroupSortKeys in one place: a family with more than maxExactTypes exact
+// types (user names, letter-led ids) folds them into one NoPrefixEntity type.
 
 import (
 	"sort"
 	"strings"
 )
 
-// NoPrefixEntity names the catch-all family, or sort-key type, of keys that carry no entity prefix: ids, dates, UUIDs.
+// NoPrefixEntity names the catch-all family of partition keys that carry no entity prefix (ids, dates, UUIDs), and a family's many exact sort-key types folded into one.
 const NoPrefixEntity = "(no prefix)"
 
 // DefaultLargest is how many of the largest partitions a layout lists unless told otherwise.
@@ -102,7 +103,8 @@ type Family struct {
 // SortKeyType is one entity type of sort keys under a family: "ORDER" with prefix "ORDER#".
 type SortKeyType struct {
 	Entity     string
-	Prefix     string // what begins_with selects the type by; "" for NoPrefixEntity and numbers
+	Prefix     string // what begins_with selects the type by; "" for NoPrefixEntity and value groups
+	Kind       Kind   // KindValue for a value group (its Entity the shape, as RunName names it)
 	Items      int
 	Partitions int    // how many partitions of the family hold it
 	First      string // the smallest sort key seen, in DynamoDB's order
@@ -169,6 +171,7 @@ func AnalyzeLayout(in LayoutInput) Layout {
 	lay.Partitions = len(parts)
 
 	ids := classifyPartitions(parts, in.PKType)
+	delims := partitionDelimiters(in)
 	fams := map[string]*familyAcc{}
 	for i, it := range in.Items {
 		id := ids[it.PK]
@@ -195,7 +198,7 @@ func AnalyzeLayout(in LayoutInput) Layout {
 		fa.f.Libraries = tally(fa.libs)
 		fa.f.Label = fa.f.Entity
 		if in.SKType != "" {
-			buildTypes(fa, in)
+			buildTypes(fa, in, delims)
 		} else {
 			// Without a sort key the family is the entity type, so it is
 			// what a library attribute names.
@@ -255,24 +258,21 @@ func catchAll(keyType string) familyID {
 	return familyID{pattern: "*", entity: NoPrefixEntity}
 }
 
-// buildTypes groups a family's sort keys into types.
-func buildTypes(fa *familyAcc, in LayoutInput) {
+// buildTypes groups a family's sort keys into types, each key by Classify
+// under the delimiter its partition's keys use (delims), as the UI and
+// `groups` do for one partition.
+func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	var exact []typeID
+	counts := map[string]int{}
 	for _, i := range fa.items {
 		it := in.Items[i]
-		var id typeID
-		isExact := false
-		switch in.SKType {
-		case "N":
-			id = typeID{entity: NumberEntity}
-		case "B":
-			id = typeID{entity: BinaryEntity}
-		default:
-			id, isExact = sortKeyType(it.SK, it.Library)
+		id, isExact := sortKeyType(it.SK, in.SKType, delims[it.PK], it.Library)
+		if id.prefix != "" && !isExact && id.entity != valueType {
+			counts[delims[it.PK]]++
 		}
 		ta := fa.types[id]
 		if ta == nil {
-			ta = &typeAcc{t: SortKeyType{Entity: id.entity, Prefix: id.prefix, First: it.SK, Last: it.SK},
+			ta = &typeAcc{t: SortKeyType{Entity: id.entity, Prefix: id.prefix, Kind: KindLabel, First: it.SK, Last: it.SK},
 				parts: map[string]bool{}, libs: map[LibraryEntity]int{}}
 			fa.types[id] = ta
 			if isExact {
@@ -288,20 +288,12 @@ func buildTypes(fa *familyAcc, in LayoutInput) {
 			delete(fa.types, id)
 			into := fa.types[none]
 			if into == nil {
-				into = &typeAcc{t: SortKeyType{Entity: NoPrefixEntity, First: ta.t.First, Last: ta.t.Last},
+				into = &typeAcc{t: SortKeyType{Entity: NoPrefixEntity, Kind: KindLabel, First: ta.t.First, Last: ta.t.Last},
 					parts: map[string]bool{}, libs: map[LibraryEntity]int{}}
 				fa.types[none] = into
 			}
 			for _, i := range ta.items {
 				into.add(i, in.Items[i], in.SKType)
-			}
-		}
-	}
-	counts := map[string]int{}
-	for _, i := range fa.items {
-		if in.SKType == "S" {
-			if d := keyDelimiter(in.Items[i].SK); d != "" {
-				counts[d]++
 			}
 		}
 	}
@@ -312,7 +304,13 @@ func buildTypes(fa *familyAcc, in LayoutInput) {
 		}
 	}
 	fa.f.Types = []SortKeyType{}
-	for _, ta := range fa.types {
+	for id, ta := range fa.types {
+		if id.entity == valueType {
+			ta.t.Kind, ta.t.Entity = KindValue, RunName(ta.t.First, ta.t.Last)
+		}
+		if in.SKType == "N" || in.SKType == "B" {
+			ta.t.Kind = KindValue
+		}
 		ta.t.Partitions = len(ta.parts)
 		ta.t.Libraries = tally(ta.libs)
 		ta.t.Label, ta.t.Disagree = label(ta.t.Entity, ta.t.Libraries)

@@ -43,31 +43,39 @@ func partitionFamily(pk, pkType string) familyID {
 	return catchAll("S")
 }
 
-// sortKeyType types one string sort key; see the notes at the top.
-func sortKeyType(sk string, lib LibraryEntity) (typeID, bool) {
-	if d := leadingDelimiter(sk); d != "" {
-		// "#META", "#METADATA#1": a type named by what follows the delimiter.
-		id, exact := sortKeyType(sk[len(d):], lib)
-		if id.entity != NoPrefixEntity {
-			return typeID{entity: id.entity, prefix: d + id.prefix}, exact
-		}
-	}
-	if strings.HasPrefix(sk, "$") {
+// valueType is the typeID.entity of a family's value group until it is named.
+const valueType = "\x00value"
+
+// sortKeyType types one sort key: an ElectroDB key by its entity, any other
+// by Classify under its partition's delimiter. exact is a label type that is
+// one key value.
+func sortKeyType(sk, skType, delim string, lib LibraryEntity) (id typeID, exact bool) {
+	if skType == "S" && strings.HasPrefix(sk, "$") {
 		if k, ok := ParseElectroDBSK(sk, lib); ok {
 			return typeID{entity: k.Entity, prefix: k.head()}, false
 		}
 	}
-	if d := keyDelimiter(sk); d != "" {
-		entity, prefix := EntityType(sk, d)
-		return typeID{entity: entity, prefix: prefix}, false
+	c := ClassifyTyped(sk, skType, delim)
+	switch {
+	case skType == "N" || skType == "B":
+		return typeID{entity: c.Entity}, false
+	case c.Kind == KindValue:
+		return typeID{entity: valueType}, false
 	}
-	if stem, ok := labelNumber(sk); ok {
-		return typeID{entity: trimSep(stem), prefix: stem}, false
+	return typeID{entity: c.Entity, prefix: c.Prefix}, c.Exact
+}
+
+// partitionDelimiters infers each partition's delimiter from its own sort keys.
+func partitionDelimiters(in LayoutInput) map[string]string {
+	sks := map[string][]string{}
+	for _, it := range in.Items {
+		sks[it.PK] = append(sks[it.PK], it.SK)
 	}
-	if nameLike(sk) {
-		return typeID{entity: sk, prefix: sk}, true
+	out := make(map[string]string, len(sks))
+	for pk, ks := range sks {
+		out[pk] = InferDelimiter(ks)
 	}
-	return typeID{entity: NoPrefixEntity}, false
+	return out
 }
 
 // leadingDelimiter returns the delimiter a key starts with, if the key goes

@@ -75,17 +75,19 @@ func TestAnalyzeLayoutFamilies(t *testing.T) {
 			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
 				"user1", "profile", "user1", "v0", "user1", "v1", "user2", "profile", "CONFIG", "settings")},
 			want: []string{
-				"user* p=2 i=4: profile[profile]=2 v[v]=2",
+				"user* p=2 i=4: profile[profile]=2 v0[v0]=1 v1[v1]=1", // each a type of its own, as groups and the UI show them
 				"CONFIG p=1 i=1: settings[settings]=1",
 			},
 			findin: []string{},
 		},
 		{
-			name: "values as keys: UUIDs and dates fall into the catch-all",
+			// UUID partition keys fall into the catch-all family; timestamp
+			// sort keys are one value group named by their shape.
+			name: "values as keys: UUID partitions, timestamp sort keys",
 			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
 				"7f9c2ba4-e88f-11ec-8ea0-0242ac120002", "2025-03-01T10:00:00Z",
 				"0b7e3b2a-e88f-11ec-8ea0-0242ac120002", "2025-03-02T10:00:00Z")},
-			want:   []string{"* p=2 i=2: (no prefix)[]=2"},
+			want:   []string{"* p=2 i=2: timestamp[]=2"},
 			findin: []string{},
 		},
 		{

@@ -92,7 +92,10 @@ func TestSkipPast(t *testing.T) {
 		// A prefix type: resume at the first string after its range.
 		{"ORDER#2025-01-09#A11", "#", "ORDER$", true, true},
 		{"ORDER#", "#", "ORDER$", true, true},
-		{"#root", "#", "$", true, true},
+		{"#root", "#", "#root", false, true},
+		{"#METADATA#1", "#", "#METADATA$", true, true},
+		{"2023-04-01T12:00:00Z", "#", ":", true, true},
+		{"0", ":", ":", true, true},
 		{"ORDER|A17", "|", "ORDER}", true, true},
 		{"日本#1", "#", "日本$", true, true},
 		{"A~1", "~", "A\x7f", true, true},

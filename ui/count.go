@@ -23,10 +23,11 @@ type countAsk struct {
 
 // countTarget is what a count counts: one entity type, or the partition.
 type countTarget struct {
-	label          string // "ORDER", or "partition"
-	entity, prefix string
-	whole          bool
-	q              dynamo.QueryInput // Select=COUNT, the type's key condition
+	label string // "ORDER", or "partition"
+	id    string // the type's id (keys.Class.ID)
+	whole bool
+	q     dynamo.QueryInput // Select=COUNT, the type's key condition
+	bound float64           // the announced "at most" RCU (whole table or index); 0 when unknown
 }
 
 // countJob is a count in flight: pages so far and what they cost.
@@ -75,8 +76,13 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.q.PK, Consistent: m.q.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
 	if row > 0 {
 		tr := m.groups.types[row-1]
-		t.label, t.entity, t.prefix = Sanitize(tr.entity), tr.entity, tr.prefix
+		t.label, t.id = Sanitize(tr.entity), tr.id
 	}
+	size := m.table.SizeBytes
+	if ix, ok := m.table.IndexByName(m.index); ok {
+		size = ix.SizeBytes
+	}
+	_, _, t.bound = rcuFor(size, m.q.Consistent)
 	m.ask = countAsk{on: true, target: t}
 	m.status.info = ""
 	m.status.ask = m.countAnnouncement(row)
@@ -118,6 +124,14 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.count.n += int(msg.page.Count)
 	m.count.reqs++
 	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
+	if dynamo.OverBudget(m.count.cap.Total, m.count.target.bound, m.count.reqs) {
+		// The announced "at most" is a promise: an endpoint that sends far
+		// more pages than the table can hold is not followed.
+		err := dynamo.OverBudgetError("count "+m.count.target.label, m.count.cap.Total, m.count.target.bound)
+		m = m.stopCount("stopped")
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
 	if msg.page.LastEvaluatedKey != nil {
 		m.count.target.q.StartKey = msg.page.LastEvaluatedKey
 		m.status.clearRetry(msg.id)
@@ -128,7 +142,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.settle()
 	if c.target.whole {
 		m.groups.partExact, m.groups.partReqs, m.groups.partCap = c.n, c.reqs, c.cap
-	} else if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 {
+	} else if i := m.groups.find(c.target.id); i >= 0 {
 		m.groups.types = append([]typeRow(nil), m.groups.types...)
 		t := &m.groups.types[i]
 		t.exact, t.countReqs, t.countCap = c.n, c.reqs, c.cap
@@ -145,7 +159,7 @@ func (m Model) stopCount(why string) Model {
 	if c.id == 0 {
 		return m
 	}
-	if i := m.groups.find(c.target.entity, c.target.prefix); i >= 0 && !c.target.whole {
+	if i := m.groups.find(c.target.id); i >= 0 && !c.target.whole {
 		m.groups.types = append([]typeRow(nil), m.groups.types...)
 		m.groups.types[i].atLeast = max(m.groups.types[i].atLeast, c.n)
 	}

@@ -19,6 +19,8 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
+	"time"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -219,36 +221,99 @@ func (m Model) startExport() (Model, tea.Cmd) {
 	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
 	o := dynamo.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
-	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exp.job.id, m.exp.src, path, f, o)
+	m.exports.start()
+	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exports, m.exp.job.id, m.exp.src, path, f, o)
 }
 
 // exportCmd writes items to a new file at path, reporting progress through
 // send. Stopped or failed, it removes the file.
-func exportCmd(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) tea.Cmd {
+func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) tea.Cmd {
 	return func() tea.Msg {
 		n, err := writeExport(ctx, send, id, src, path, f, o)
+		track.end(path, n, src.n, err)
 		return exportDoneMsg{id: id, path: path, n: n, err: err}
 	}
+}
+
+// exportTracker follows the exports in flight. A UI that quits while one
+// runs (Ctrl-C, SIGHUP, SIGTERM) cancels it, waits for it to remove its
+// partial file, and then says that it was interrupted: Run returns an
+// error, so the exit code says so too.
+type exportTracker struct {
+	wg          sync.WaitGroup
+	mu          sync.Mutex
+	closing     bool
+	interrupted []string
+}
+
+func (t *exportTracker) start() { t.wg.Add(1) }
+
+func (t *exportTracker) end(path string, n, total int, err error) {
+	t.mu.Lock()
+	if t.closing && err != nil {
+		t.interrupted = append(t.interrupted, fmt.Sprintf("export to %s interrupted after %d of %d items; the partial file was removed.", path, n, total))
+	}
+	t.mu.Unlock()
+	t.wg.Done()
+}
+
+// close marks the UI as quitting; call it before cancelling the exports.
+func (t *exportTracker) close() {
+	t.mu.Lock()
+	t.closing = true
+	t.mu.Unlock()
+}
+
+// wait waits at most d for the exports to end, and returns the sentence of
+// each that was interrupted, or of each that did not end in time.
+func (t *exportTracker) wait(d time.Duration) error {
+	done := make(chan struct{})
+	go func() { t.wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		return errors.New("an export was still writing when the UI quit; its file may be incomplete (its name ends in .partial).")
+	}
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if len(t.interrupted) == 0 {
+		return nil
+	}
+	return errors.New(strings.Join(t.interrupted, " "))
 }
 
 func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) (n int, err error) {
 	if o.TempDir == "" {
 		o.TempDir = filepath.Dir(path)
 	}
-	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	exists := func(err error) error {
+		return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
+	}
+	if _, serr := os.Lstat(path); serr == nil {
+		return 0, exists(os.ErrExist)
+	}
+	// The items go to a file whose name says it is incomplete; only a
+	// finished export gets the name asked for. A process killed on the way
+	// leaves "NAME.*.partial", never a NAME that looks whole.
+	file, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.partial")
 	if err != nil {
-		if errors.Is(err, os.ErrExist) {
-			return 0, fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
-		}
 		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}
 	defer func() {
 		if cerr := file.Close(); err == nil && cerr != nil {
 			err = fmt.Errorf("export to %s: %w", path, cerr)
 		}
-		if err != nil {
-			os.Remove(path)
+		if err == nil {
+			// Link, unlike Rename, refuses to replace a file made meanwhile.
+			if lerr := os.Link(file.Name(), path); lerr != nil {
+				if errors.Is(lerr, os.ErrExist) {
+					err = exists(lerr)
+				} else if rerr := os.Rename(file.Name(), path); rerr != nil { // a file system without links
+					err = fmt.Errorf("export to %s: %w", path, rerr)
+				}
+			}
 		}
+		os.Remove(file.Name())
 	}()
 	w, err := dynamo.NewExportWriter(file, f, o)
 	if err != nil {

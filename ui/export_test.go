@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"dynascope/dynamo"
 )
@@ -100,4 +101,35 @@ func TestExportWithoutItems(t *testing.T) {
 	hs.keys("x")
 	hs.contains("no items loaded to export")
 	hs.lacks("Write the")
+}
+
+// The UI quits (Ctrl-C, SIGHUP, SIGTERM) while an export writes: Run waits
+// for it to remove its partial file and returns the sentence, so the exit
+// code says the export was interrupted. No file of any name is left.
+func TestExportInterruptedByQuit(t *testing.T) {
+	hs, path := openExportForm(t, "out.jsonl")
+	cmd := hs.step(keyPress("enter"))
+	hs.contains("0 of 3 items written")
+	// What Run does when the program ends: mark closing, cancel, wait.
+	hs.m.exports.close()
+	hs.m.exp.job.cancel()
+	go cmd()
+	err := hs.m.exports.wait(5 * time.Second)
+	want := "export to " + path + " interrupted after 0 of 3 items; the partial file was removed."
+	if err == nil || err.Error() != want {
+		t.Errorf("got  %v\nwant %s", err, want)
+	}
+	if left, _ := os.ReadDir(filepath.Dir(path)); len(left) != 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+// A finished export has its name and no .partial beside it.
+func TestExportWritesUnderPartialName(t *testing.T) {
+	hs, path := openExportForm(t, "out.jsonl")
+	hs.keys("enter")
+	left, _ := os.ReadDir(filepath.Dir(path))
+	if len(left) != 1 || left[0].Name() != "out.jsonl" {
+		t.Errorf("after the export the folder holds %v", left)
+	}
 }

@@ -256,3 +256,50 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	checkLogAgainst(t, final, tap.Exchanges("Query"))
 	t.Logf("first page: %d items; the screen:\n%s", loaded, sc)
 }
+
+// TestFlowTimestampPartition opens the partition, 20,000 messages
+// under ISO-8601 sort keys and one meta item: the UI sends the first page and
+// a skip-scan of four Limit 1 requests, no more, and lists two groups.
+func TestFlowTimestampPartition(t *testing.T) {
+	api := dynamotest.SDK(t)
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Second)
+	defer cancel()
+	t0 := time.Date(2023, 4, 1, 12, 0, 0, 1e6, time.UTC)
+	body := strings.Repeat("x", 60)
+	items := []dynamo.Item{{"PK": s("User:X"), "SK": s("meta")}}
+	for i := range 20_000 {
+		sk := t0.Add(time.Duration(i) * 7 * time.Minute).Format("2006-01-02T15:04:05.000Z")
+		items = append(items, dynamo.Item{"PK": s("User:X"), "SK": s(sk), "body": s(body)})
+	}
+	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
+		t.Fatalf("BatchWriteItem 20,001 items: %v", err)
+	}
+	client, seen, tap := localClient(t, ep)
+	m := New(Options{Store: client, Table: table, PK: "User:X", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { _ = tm.Quit() })
+	// The first page; the first key, the value group's last key, the jump
+	// past it to meta, and the step past meta that finds the end.
+	waitQueries(t, seen, 1+4)
+	time.Sleep(500 * time.Millisecond)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	sc := ansi.Strip(final.View().Content)
+	got := seen()
+	if len(got) != 5 || len(firstPages(got)) != 1 {
+		t.Fatalf("%d queries (%d without a Limit), want the first page and 4 skip-scan requests:\n%s", len(got), len(firstPages(got)), sc)
+	}
+	for _, want := range []string{"Entity types · 2", "┊ timestamp", "2023-04-01 … 2023-07-", "meta", "= meta"} {
+		if !strings.Contains(sc, want) {
+			t.Errorf("screen lacks %q:\n%s", want, sc)
+		}
+	}
+	// Every request is in the log, the skip-scan's as they came.
+	checkLogAgainst(t, final, tap.Exchanges("Query"))
+	t.Logf("the screen:\n%s", sc)
+}

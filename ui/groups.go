@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
 	"dynascope/keys"
@@ -15,7 +16,10 @@ import (
 // typeRow is one entity type of the partition: found by skip-scan, seen
 // among the loaded items of the whole-partition query, or both.
 type typeRow struct {
+	id             string // keys.Class.ID: what makes two rows one type
 	entity, prefix string
+	value          bool   // a value group: data keys, selected by their range
+	exactKey       bool   // a label type that is one sort-key value (PROFILE)
 	first, last    string // its first and last sort key as far as known
 	discovered     bool   // skip-scan found it: first and last are the partition's own
 	loaded         int    // its items among the loaded whole-partition results
@@ -27,8 +31,8 @@ type typeRow struct {
 	libs           []keys.LibraryEntity // the entities its loaded items name, when a library wrote them; in order seen
 }
 
-func newTypeRow(entity, prefix string) typeRow {
-	return typeRow{entity: entity, prefix: prefix, exact: -1}
+func newTypeRow(c keys.Class) typeRow {
+	return typeRow{id: c.ID(), entity: c.Entity, prefix: c.Prefix, value: c.Kind == keys.KindValue, exactKey: c.Exact, exact: -1}
 }
 
 // groupsPane lists the entity types of the partition with the query each
@@ -40,23 +44,26 @@ type groupsPane struct {
 	table   bool              // the base table, where an exact type (PROFILE) is one item
 	names   map[string]string // entity prefix -> a model's facet name (Options.EntityNames)
 
-	pages    int       // pages of the whole-partition query loaded
-	loaded   int       // its items loaded
-	bytes    int       // their size
-	partial  bool      // it has more pages
-	reverse  bool      // it reads backwards
-	lastKey  string    // the sort key of the last item loaded
-	lastType [2]string // its entity type
+	pages    int    // pages of the whole-partition query loaded
+	loaded   int    // its items loaded
+	bytes    int    // their size
+	partial  bool   // it has more pages
+	reverse  bool   // it reads backwards
+	lastKey  string // the sort key of the last item loaded
+	lastType string // its type's id
 
-	opening   bool // the partition's first page is on its way
-	finding   bool // the skip-scan is in flight
-	found     bool // it finished: every type is listed
-	scanErr   bool // it failed; the types are those loaded
-	scanReqs  int
-	scanCap   dynamo.Capacity
-	partExact int // the partition counted with Select=COUNT; -1 when not
-	partReqs  int
-	partCap   dynamo.Capacity
+	opening    bool // the partition's first page is on its way
+	finding    bool // the skip-scan is in flight
+	found      bool // it finished: every type is listed
+	scanErr    bool // it failed; the types are those loaded
+	scanReqs   int
+	scanCap    dynamo.Capacity
+	scanLogged int           // requests of the running skip-scan already in the log
+	more       bool          // the skip-scan's budget ran out: more types may follow
+	resume     dynamo.SKCond // where it would go on
+	partExact  int           // the partition counted with Select=COUNT; -1 when not
+	partReqs   int
+	partCap    dynamo.Capacity
 
 	cursor int
 	offset int
@@ -69,25 +76,19 @@ func newGroupsPane(keyType string, table bool) groupsPane {
 
 func (g groupsPane) rows() int { return len(g.types) + 1 }
 
-// find is the index of a type, or -1.
-func (g groupsPane) find(entity, prefix string) int {
+// find is the index of the type with this id, or -1.
+func (g groupsPane) find(id string) int {
 	for i, t := range g.types {
-		if t.entity == entity && t.prefix == prefix {
+		if t.id == id {
 			return i
 		}
 	}
 	return -1
 }
 
-// typeOf is the entity type of a sort key.
-func (g groupsPane) typeOf(sk, delim string) (entity, prefix string) {
-	switch g.keyType {
-	case "N":
-		return keys.NumberEntity, ""
-	case "B":
-		return keys.BinaryEntity, ""
-	}
-	return keys.EntityType(sk, delim)
+// typeOf is the group of a sort key.
+func (g groupsPane) typeOf(sk, delim string) keys.Class {
+	return keys.ClassifyTyped(sk, g.keyType, delim)
 }
 
 // reset starts the counts over from the first page of a whole-partition
@@ -101,7 +102,7 @@ func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reve
 		}
 	}
 	g.types = kept
-	g.pages, g.loaded, g.bytes, g.lastKey, g.lastType, g.reverse = 0, 0, 0, "", [2]string{}, reverse
+	g.pages, g.loaded, g.bytes, g.lastKey, g.lastType, g.reverse = 0, 0, 0, "", "", reverse
 	g.opening = false
 	return g.add(items, keyName, delim, more)
 }
@@ -119,11 +120,11 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 			continue // no sort key: no types, the partition row says it all
 		}
 		sk := keyOf(it, keyName)
-		e, p := g.typeOf(sk, delim)
-		i := g.find(e, p)
+		c := g.typeOf(sk, delim)
+		i := g.find(c.ID())
 		if i < 0 {
 			i = len(g.types)
-			g.types = append(g.types, newTypeRow(e, p))
+			g.types = append(g.types, newTypeRow(c))
 		}
 		t := &g.types[i]
 		t.loaded++
@@ -146,7 +147,7 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 			// entities under one prefix: each is named.
 			t.libs = append(slices.Clip(t.libs), l)
 		}
-		g.lastKey, g.lastType = sk, [2]string{e, p}
+		g.lastKey, g.lastType = sk, c.ID()
 	}
 	return g.sorted()
 }
@@ -157,18 +158,18 @@ func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
 	g.types = append([]typeRow(nil), g.types...)
 	g.finding, g.found = false, true
 	for _, gr := range d.Groups {
-		e, p := gr.Entity, gr.Prefix
+		c := gr.Class()
 		last := gr.Last
-		if d.Delimiter != delim && g.keyType == "S" {
-			e, p = keys.EntityType(gr.First, delim)
-			if p != gr.Prefix {
+		if d.Delimiter != delim && g.keyType == "S" && gr.Kind != keys.KindValue {
+			c = keys.Classify(gr.First, delim)
+			if c.Prefix != gr.Prefix {
 				last = "" // its range is another one
 			}
 		}
-		i := g.find(e, p)
+		i := g.find(c.ID())
 		if i < 0 {
 			i = len(g.types)
-			g.types = append(g.types, newTypeRow(e, p))
+			g.types = append(g.types, newTypeRow(c))
 		}
 		t := &g.types[i]
 		t.discovered = true
@@ -191,13 +192,19 @@ func (g groupsPane) sorted() groupsPane {
 	if g.cursor > 0 && g.cursor <= len(g.types) {
 		sel = g.cursor - 1
 	}
-	e, p := "", ""
+	id := ""
 	if sel >= 0 {
-		e, p = g.types[sel].entity, g.types[sel].prefix
+		id = g.types[sel].id
+	}
+	for i, t := range g.types {
+		if t.value && t.first != "" && t.last != "" {
+			// Named by its ends, as the skip-scan and `groups` name it.
+			g.types[i].entity = keys.RunName(t.first, t.last)
+		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
 	if sel >= 0 {
-		g.cursor = g.find(e, p) + 1
+		g.cursor = g.find(id) + 1
 	}
 	return g
 }
@@ -224,24 +231,26 @@ func (g groupsPane) move(delta, rowsShown int) groupsPane {
 }
 
 // exactType tells a type that is one sort-key value (PROFILE) from a prefix.
-func (t typeRow) exactType() bool { return t.prefix != "" && t.prefix == t.entity }
+func (t typeRow) exactType() bool { return t.exactKey }
+
+// group is the row as the keys package describes a group.
+func (t typeRow) group() keys.Group {
+	kind := keys.KindLabel
+	if t.value {
+		kind = keys.KindValue
+	}
+	return keys.Group{Entity: t.entity, Prefix: t.prefix, Kind: kind, Exact: t.exactKey, First: t.first, Last: t.last}
+}
 
 // condition is the sort-key condition that selects a row: none for the whole
 // partition and for number or binary keys, = for a key that is a type of its
-// own (PROFILE), begins_with for a prefix (ORDER#).
+// own (PROFILE), begins_with for a prefix (ORDER#), BETWEEN its first and
+// last key for a value group (timestamps).
 func (g groupsPane) condition(row int) dynamo.SKCond {
 	if row <= 0 || row > len(g.types) {
 		return dynamo.SKCond{}
 	}
-	t := g.types[row-1]
-	switch {
-	case t.prefix == "":
-		return dynamo.SKCond{}
-	case t.exactType():
-		return dynamo.SKCond{Op: dynamo.SKEq, Values: []string{t.prefix}}
-	default:
-		return dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{t.prefix}}
-	}
+	return dynamo.GroupCondition(g.types[row-1].group(), g.keyType)
 }
 
 // rowFor finds the row a sort-key condition selects, or -1.
@@ -250,8 +259,7 @@ func (g groupsPane) rowFor(c dynamo.SKCond) int {
 		return 0
 	}
 	for i := range g.types {
-		gc := g.condition(i + 1)
-		if gc.Op == c.Op && len(gc.Values) == 1 && len(c.Values) == 1 && gc.Values[0] == c.Values[0] {
+		if gc := g.condition(i + 1); gc.Op == c.Op && slices.Equal(gc.Values, c.Values) {
 			return i + 1
 		}
 	}
@@ -276,7 +284,7 @@ func (g groupsPane) known(i int) (int, bool) {
 	case t.loaded == 0:
 		return 0, false
 	}
-	if g.lastType != [2]string{t.entity, t.prefix} {
+	if g.lastType != t.id {
 		return t.loaded, true // the loaded items go on past it
 	}
 	end := t.last
@@ -348,6 +356,35 @@ func (t typeRow) label(names map[string]string) string {
 	return name
 }
 
+// valueRange shows a value group by its range, lowest … highest, in w
+// cells: when both do not fit, each end keeps its start ("2023-04-01 …
+// 2023-06-07"), which for times and numbers is the part that tells most;
+// the footer shows the whole keys.
+func valueRange(t typeRow, w int) string {
+	if t.first == "" {
+		return "values"
+	}
+	lo, hi := min(t.first, t.last), max(t.first, t.last)
+	if hi == "" || lo == hi {
+		return Sanitize(t.first)
+	}
+	s := Sanitize(lo) + " … " + Sanitize(hi)
+	if width(s) <= w {
+		return s
+	}
+	half := max(1, (w-3)/2)
+	return ansi.Truncate(Sanitize(lo), half, "") + " … " + ansi.Truncate(Sanitize(hi), half, "")
+}
+
+// resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
+func resumeText(c dynamo.SKCond) string {
+	op := map[dynamo.SKOp]string{dynamo.SKGe: ">= ", dynamo.SKGt: "> ", dynamo.SKLt: "< "}[c.Op]
+	if len(c.Values) == 0 {
+		return "(the start)"
+	}
+	return op + Sanitize(strconv.Quote(c.Values[0]))
+}
+
 // groupRowHeight is two lines (name and count; prefix) unless space is short.
 func groupRowHeight(compact bool) int {
 	if compact {
@@ -356,7 +393,7 @@ func groupRowHeight(compact bool) int {
 	return 2
 }
 
-func (g groupsPane) view(st styles, w, h int, focused, compact bool, title string, colour func(entity, prefix string) int) string {
+func (g groupsPane) view(st styles, w, h int, focused, compact bool, title string, colour func(id string) int) string {
 	inner := w - 2
 	rh := groupRowHeight(compact)
 	shown := max(1, (h-2)/rh)
@@ -378,6 +415,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		count := g.countText(row)
 		var name, sub string
 		var block lipgloss.Style
+		bar := "▌"
 		if row == 0 {
 			name, sub = "partition", "no SK condition"
 			block = st.muted.Inherit(base)
@@ -385,6 +423,8 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			t := g.types[row-1]
 			name = t.label(g.names)
 			switch {
+			case t.value && g.keyType == "S":
+				sub = valueRange(t, inner-4)
 			case t.prefix == "":
 				sub = "all " + Sanitize(t.entity) + " keys"
 			case t.exactType():
@@ -399,10 +439,13 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 					name = sub
 				}
 			}
-			block = st.entityStyle(colour(t.entity, t.prefix)).Inherit(base)
+			block = st.entityStyle(colour(t.id)).Inherit(base)
+			if t.value {
+				bar = "┊" // data, not a label: a dotted bar
+			}
 		}
 		nameW := max(1, inner-4-width(count)-1)
-		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render("▌") + base.Render(" "+fit(name, nameW)+" "+count)
+		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+fit(name, nameW)+" "+count)
 		lines = append(lines, line1)
 		if rh == 2 {
 			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
@@ -438,9 +481,12 @@ func (g groupsPane) footer(w int) []string {
 		var out []string
 		switch {
 		case g.finding:
-			out = append(out, "skip-scan: finding types…")
+			out = append(out, "skip-scan: finding types… ("+plural(g.scanReqs, "request", "requests")+")")
 		case g.scanErr:
 			out = append(out, "skip-scan stopped: these", "are the types loaded")
+		case g.found && g.more:
+			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
+				"more types may follow", "from SK "+resumeText(g.resume))
 		case g.found:
 			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
 				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")

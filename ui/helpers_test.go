@@ -211,8 +211,8 @@ func skipReq(cond string, forward bool, count int32, rcu float64) dynamo.Request
 func exampleDiscovery() dynamo.Discovery {
 	return dynamo.Discovery{KeyType: "S", Delimiter: "#",
 		Groups: []keys.Group{
-			{Entity: "ORDER", Prefix: "ORDER#", Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
-			{Entity: "PROFILE", Prefix: "PROFILE", Count: -1, First: "PROFILE", Last: "PROFILE"},
+			{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+			{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
 		},
 		Requests: []dynamo.Request{
 			skipReq(`PK = "CUST#42"`, true, 1, 0.5),

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
@@ -124,7 +125,8 @@ type Model struct {
 	pat          patternsPane
 	save         saveForm
 	code         codeView
-	send         *sender // reaches the program from requests' goroutines: retries, progress
+	send         *sender        // reaches the program from requests' goroutines: retries, progress
+	exports      *exportTracker // export.go: the exports in flight, which quitting waits for
 
 	ov     overviewPane // the table overview
 	sample job          // its sample in flight
@@ -157,6 +159,7 @@ func New(o Options) Model {
 		groups:       groupsPane{active: -1, partExact: -1},
 		helpMode:     modeTables,
 		send:         &sender{},
+		exports:      &exportTracker{},
 		patterns:     o.Patterns,
 		patternsPath: o.PatternsPath,
 	}
@@ -201,6 +204,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Store == nil {
 		return errors.New("ui: no store to read from")
 	}
+	parent := ctx
 	ctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	if o.Table != "" {
@@ -214,13 +218,22 @@ func Run(ctx context.Context, o Options) error {
 	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
 	m.send.set(p.Send)
 	_, err := p.Run()
+	// Whatever is in flight stops now; an export removes its partial file
+	// before the process may end.
+	m.exports.close()
+	cancel()
+	exportErr := m.exports.wait(5 * time.Second)
+	signalled := parent.Err() != nil // SIGINT, SIGTERM or SIGHUP (main.go)
 	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
-		return nil
+		err = nil
 	}
-	if err != nil {
-		return fmt.Errorf("terminal UI: %w", err)
+	switch {
+	case err != nil:
+		return errors.Join(fmt.Errorf("terminal UI: %w", err), exportErr)
+	case signalled && exportErr == nil:
+		return errors.New("interrupted by a signal.")
 	}
-	return nil
+	return exportErr
 }
 
 // mode is what the keyboard talks to now.
@@ -297,18 +310,13 @@ func (m Model) keyState() keyState {
 // keyMap is the keymap of the current mode.
 func (m Model) keyMap() KeyMap { return m.keys.forMode(m.mode(), m.keyState()) }
 
-// entityKey names the entity type of a sort key, as colours are assigned.
+// entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {
+	kt := "S"
 	if m.schema.SK != nil {
-		switch m.schema.SK.Type {
-		case "N":
-			return keys.NumberEntity + "\x00"
-		case "B":
-			return keys.BinaryEntity + "\x00"
-		}
+		kt = m.schema.SK.Type
 	}
-	e, p := keys.EntityType(sk, m.delim)
-	return e + "\x00" + p
+	return keys.ClassifyTyped(sk, kt, m.delim).ID()
 }
 
 // colourOf is the colour index of a sort key's entity type, -1 if unseen.
@@ -319,8 +327,8 @@ func (m Model) colourOf(sk string) int {
 	return -1
 }
 
-func (m Model) groupColour(entity, prefix string) int {
-	if c, ok := m.colors[entity+"\x00"+prefix]; ok {
+func (m Model) groupColour(id string) int {
+	if c, ok := m.colors[id]; ok {
 		return c
 	}
 	return -1
@@ -330,7 +338,7 @@ func (m Model) groupColour(entity, prefix string) int {
 // before, the next colour.
 func (m Model) noteTypeColours() {
 	for _, t := range m.groups.types {
-		k := t.entity + "\x00" + t.prefix
+		k := t.id
 		if _, ok := m.colors[k]; !ok {
 			m.colors[k] = len(m.colors)
 		}

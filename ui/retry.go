@@ -27,6 +27,13 @@ func (s *sender) set(f func(tea.Msg)) {
 	s.mu.Unlock()
 }
 
+// connected tells whether messages reach a program.
+func (s *sender) connected() bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.send != nil
+}
+
 func (s *sender) deliver(msg tea.Msg) {
 	if s == nil {
 		return

@@ -23,6 +23,13 @@ func (j job) stop() job {
 	return job{}
 }
 
+// discoverRequestMsg brings one request of skip-scan id to the request log
+// and the session total as soon as it completes.
+type discoverRequestMsg struct {
+	id int
+	r  dynamo.Request
+}
+
 // discoverDoneMsg answers discoverCmd with everything the skip-scan found
 // and every request it sent, even when it failed part way.
 type discoverDoneMsg struct {
@@ -31,17 +38,44 @@ type discoverDoneMsg struct {
 	err error
 }
 
-func discoverCmd(ctx context.Context, s Store, id int, in dynamo.DiscoverInput) tea.Cmd {
+func discoverCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.DiscoverInput) tea.Cmd {
 	return func() tea.Msg {
+		if send != nil && send.connected() {
+			in.OnRequest = func(r dynamo.Request) { send.deliver(discoverRequestMsg{id: id, r: r}) }
+		}
 		d, err := s.Discover(ctx, in)
 		return discoverDoneMsg{id: id, d: d, err: err}
 	}
 }
 
+// scanBudget is what the skip-scan of the partition q opens may spend: the
+// settings' request cap, and, once the first page p came back full (stopped
+// by its 1 MB, not by a Limit), a tenth of what that page cost, so finding
+// the types never costs more than a small share of reading them.
+func (m Model) scanBudget(q dynamo.QueryInput, p dynamo.Page) dynamo.Budget {
+	b := dynamo.Budget{MaxRequests: m.opts.Settings.SkipScanMaxRequests}
+	full := p.LastEvaluatedKey != nil && (q.Limit == 0 || int32(len(p.Items)) < q.Limit)
+	if full && p.Request.Capacity.Total > 0 {
+		b.MaxRCU = dynamo.SkipScanShareOfPage * p.Request.Capacity.Total
+	}
+	return b
+}
+
+// discoverRequest logs one skip-scan request as it completes.
+func (m Model) discoverRequest(msg discoverRequestMsg) Model {
+	m.log = m.log.add(msg.r, "skip-scan", 1, reqInput{})
+	if msg.id == m.disc.id {
+		m.groups.scanLogged++
+		m.groups.scanReqs++
+		m.groups.scanCap = m.groups.scanCap.Add(msg.r.Capacity)
+	}
+	return m
+}
+
 // startDiscover runs the skip-scan of the partition q opens, once its first
 // page has shown that the partition is bigger than a page. A key without
 // sort key has no types to find.
-func (m Model) startDiscover(q dynamo.QueryInput) (Model, tea.Cmd) {
+func (m Model) startDiscover(q dynamo.QueryInput, b dynamo.Budget) (Model, tea.Cmd) {
 	m.disc = m.disc.stop()
 	if m.schema.SK == nil {
 		return m, nil
@@ -50,14 +84,19 @@ func (m Model) startDiscover(q dynamo.QueryInput) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.disc = job{id: m.seq, cancel: cancel}
 	m.groups.finding = true
-	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim}
-	return m, tea.Batch(discoverCmd(m.observe(ctx, m.disc.id), m.store, m.disc.id, in), m.after(m.disc.id))
+	m.groups.scanLogged, m.groups.scanReqs, m.groups.scanCap = 0, 0, dynamo.Capacity{}
+	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim, Budget: b}
+	return m, tea.Batch(discoverCmd(m.observe(ctx, m.disc.id), m.store, m.send, m.disc.id, in), m.after(m.disc.id))
 }
 
-// discoverDone logs every request of the skip-scan, then, unless the
-// partition changed meanwhile, lists the types it found.
+// discoverDone logs the requests of the skip-scan not logged as they came,
+// then, unless the partition changed meanwhile, lists the types it found.
 func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
-	for _, r := range msg.d.Requests {
+	logged := 0
+	if msg.id == m.disc.id {
+		logged = min(m.groups.scanLogged, len(msg.d.Requests))
+	}
+	for _, r := range msg.d.Requests[logged:] {
 		m.log = m.log.add(r, "skip-scan", 1, reqInput{})
 	}
 	if msg.id != m.disc.id {
@@ -68,6 +107,7 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.settle()
 	m.groups.finding = false
 	m.groups.scanReqs, m.groups.scanCap = len(msg.d.Requests), msg.d.Capacity()
+	m.groups.more, m.groups.resume = msg.d.Partial, msg.d.Continue
 	if msg.err != nil {
 		m.groups.scanErr = true
 		m.status.err = Sanitize(msg.err.Error())
@@ -78,6 +118,9 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		m.delim = msg.d.Delimiter
 	}
 	m.groups = m.groups.discovered(msg.d, m.delim)
+	if msg.d.Partial {
+		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue)
+	}
 	m.noteTypeColours()
 	m.groups.active = m.groups.rowFor(m.res.q.SK)
 	return m, nil

@@ -28,10 +28,10 @@ func bigDiscovery() dynamo.Discovery {
 	}
 	return dynamo.Discovery{KeyType: "S", Delimiter: "#",
 		Groups: []keys.Group{
-			{Entity: "ADDRESS", Prefix: "ADDRESS#", Count: -1, First: "ADDRESS#HOME", Last: "ADDRESS#WORK"},
-			{Entity: "ORDER", Prefix: "ORDER#", Count: -1, First: "ORDER#00000", Last: "ORDER#03999"},
-			{Entity: "PROFILE", Prefix: "PROFILE", Count: -1, First: "PROFILE", Last: "PROFILE"},
-			{Entity: "RETURN", Prefix: "RETURN#", Count: -1, First: "RETURN#0001", Last: "RETURN#0042"},
+			{Entity: "ADDRESS", Prefix: "ADDRESS#", Kind: keys.KindLabel, Count: -1, First: "ADDRESS#HOME", Last: "ADDRESS#WORK"},
+			{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: -1, First: "ORDER#00000", Last: "ORDER#03999"},
+			{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
+			{Entity: "RETURN", Prefix: "RETURN#", Kind: keys.KindLabel, Count: -1, First: "RETURN#0001", Last: "RETURN#0042"},
 		},
 		Requests: []dynamo.Request{
 			r("", true, 1),
@@ -323,4 +323,43 @@ func TestCollectionNamesEveryEntity(t *testing.T) {
 	hs.contains("▌ $organization · team,") // "team, user", cut to the pane
 	hs.keys("j", "j")
 	hs.contains("ElectroDB: team v1", "ElectroDB: user v1")
+}
+
+// A skip-scan whose budget ran out lists the types found so far and says in
+// one line that more may follow and where the scan would go on; the first
+// page's cost bounds its budget.
+func TestSkipScanBudgetSpent(t *testing.T) {
+	d := bigDiscovery()
+	d.Groups, d.Requests = d.Groups[:2], d.Requests[:4]
+	d.Partial, d.Continue = true, dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"ORDER$"}}
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: d}}, bigPartition())
+	hs.typeText("CUST#7")
+	page := hs.pageOfCmd(hs.step(keyPress("enter")))
+	hs.run(hs.step(page))
+	hs.contains("Entity types · 2", "skip-scan budget spent: more types may follow from SK >= \"ORDER$\"", "more types may follow")
+	hs.lacks("RETURN#")
+	ds := hs.store.discoveries()
+	if len(ds) != 1 || ds[0].Budget.MaxRequests != 0 || ds[0].Budget.MaxRCU <= 0 {
+		t.Errorf("skip-scans = %+v, want one with the default request cap and a tenth of the full first page's RCU", ds)
+	}
+}
+
+// A count whose pages cost far more than the announced "at most" (an
+// endpoint feeding it pages the table cannot hold) stops with a sentence,
+// keeping what it counted as a lower bound.
+func TestCountStopsFarPastItsAnnouncedCost(t *testing.T) {
+	k := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#7"), "SK": s(sk)} }
+	var pages []canned
+	for i := range 6 {
+		pages = append(pages, canned{count: 1000, last: k(fmt.Sprintf("ORDER#%05d", (i+1)*1000)), cap: dynamo.Capacity{Total: 300, Table: 300}})
+	}
+	hs := openBig(t, 120, 35, pages...)
+	hs.keys("j", "j", "#")
+	hs.contains("at most", "(whole table, 3.2 MiB")
+	hs.keys("y")
+	if n := len(hs.store.queries()); n != 4 {
+		t.Errorf("%d queries, want the page and 3 of the count", n)
+	}
+	hs.contains("count ORDER: stopped after 900 RCU, more than twice the")
+	wantCount(t, hs, "ORDER", "3000+")
 }

@@ -68,6 +68,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case queryDoneMsg:
 		return m.queryDone(msg)
+	case discoverRequestMsg:
+		return m.discoverRequest(msg), nil
 	case discoverDoneMsg:
 		return m.discoverDone(msg)
 	case countPageMsg:
@@ -371,7 +373,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			// with its exact count; only a bigger partition needs the
 			// skip-scan to find the types beyond it.
 			if more && !m.groups.found && !m.groups.finding && !m.groups.scanErr {
-				m, disc = m.startDiscover(q)
+				m, disc = m.startDiscover(q, m.scanBudget(q, p))
 			}
 		}
 		m.noteColours(p.Items)

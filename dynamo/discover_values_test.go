@@ -1,0 +1,148 @@
+package dynamo_test
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"dynascope/dynamo"
+	"dynascope/dynamo/dynamotest"
+	"dynascope/keys"
+)
+
+// messages are n chat messages of one user, 7 minutes apart under ISO-8601
+// sort keys, as ChatSystemSchema.json keys them, each with a short body.
+func messages(pk string, n int) []dynamo.Item {
+	t0 := time.Date(2023, 4, 1, 12, 0, 0, 1e6, time.UTC)
+	body := strings.Repeat("x", 60)
+	items := make([]dynamo.Item, n)
+	for i := range items {
+		sk := t0.Add(time.Duration(i) * 7 * time.Minute).Format("2006-01-02T15:04:05.000Z")
+		items[i] = dynamo.Item{"PK": s(pk), "SK": s(sk), "body": s(body)}
+	}
+	return items
+}
+
+// fullReadCost is what reading the whole partition costs, page by page.
+func fullReadCost(t *testing.T, c *dynamo.Client, table, pk string) float64 {
+	t.Helper()
+	q := dynamo.QueryInput{Table: table, PK: pk}
+	total := 0.0
+	for {
+		p, err := c.Query(context.Background(), q)
+		if err != nil {
+			t.Fatal(err)
+		}
+		total += p.Request.Capacity.Total
+		if p.LastEvaluatedKey == nil {
+			return total
+		}
+		q.StartKey = p.LastEvaluatedKey
+	}
+}
+
+// TestDiscoverTimestampPartition is the case: 20,000 timestamped
+// messages and one meta item are two groups, found in a handful of requests.
+func TestDiscoverTimestampPartition(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	items := append(messages("User:X", 20_000), dynamo.Item{"PK": s("User:X"), "SK": s("meta"), "name": s("X")})
+	batchPut(t, api, table, items)
+	c, _ := connect(t)
+	full := fullReadCost(t, c, table, "User:X")
+	for _, reverse := range []bool{false, true} {
+		d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "User:X", Reverse: reverse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		value := keys.Group{Entity: keys.ShapeTimestamp, Kind: keys.KindValue, Count: -1,
+			First: dynamo.KeyString(items[0]["SK"]), Last: dynamo.KeyString(items[19_999]["SK"])}
+		meta := keys.Group{Entity: "meta", Prefix: "meta", Kind: keys.KindLabel, Exact: true, Count: -1, First: "meta", Last: "meta"}
+		want := []keys.Group{value, meta}
+		if reverse {
+			value.First, value.Last = value.Last, value.First
+			want = []keys.Group{meta, value}
+		}
+		if !reflect.DeepEqual(d.Groups, want) || d.Partial {
+			t.Errorf("reverse=%v: groups %+v partial %v, want %+v", reverse, d.Groups, d.Partial, want)
+		}
+		rcu := d.Capacity().Total
+		if len(d.Requests) > 10 || rcu >= 0.02*full {
+			t.Errorf("reverse=%v: %d requests, %v RCU; want at most 10 and under 2%% of the full read's %v", reverse, len(d.Requests), rcu, full)
+		}
+		t.Logf("reverse=%v: %d requests, %v RCU; full read %v RCU", reverse, len(d.Requests), rcu, full)
+	}
+
+	// A value group's condition selects exactly its items, forward and back,
+	// page by page with a Limit.
+	g := keys.Group{Kind: keys.KindValue, First: dynamo.KeyString(items[0]["SK"]), Last: dynamo.KeyString(items[19_999]["SK"])}
+	for _, reverse := range []bool{false, true} {
+		q := dynamo.QueryInput{Table: table, PK: "User:X", SK: dynamo.GroupCondition(g, "S"), Reverse: reverse, Limit: 7000}
+		n, pages := 0, 0
+		for {
+			p, err := c.Query(context.Background(), q)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, it := range p.Items {
+				if dynamo.KeyString(it["SK"]) == "meta" {
+					t.Fatalf("the timestamp group's query returned meta")
+				}
+			}
+			n, pages = n+len(p.Items), pages+1
+			if p.LastEvaluatedKey == nil {
+				break
+			}
+			q.StartKey = p.LastEvaluatedKey
+		}
+		if n != 20_000 || pages < 3 {
+			t.Errorf("reverse=%v: %d items in %d pages, want 20000 in 3 or more", reverse, n, pages)
+		}
+	}
+}
+
+// TestDiscoverLabelsAndValues: a 50,000-item partition of four label types
+// and one value shape matches a full read's grouping in a few requests.
+func TestDiscoverLabelsAndValues(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	items := messages("P", 29_998)
+	for i := range 15_000 {
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("ORDER#%06d", i))})
+	}
+	for i := range 5_000 {
+		items = append(items, dynamo.Item{"PK": s("P"), "SK": s(fmt.Sprintf("#METADATA#%05d", i))})
+	}
+	items = append(items, dynamo.Item{"PK": s("P"), "SK": s("PROFILE")}, dynamo.Item{"PK": s("P"), "SK": s("ADDRESS::HOME")})
+	batchPut(t, api, table, items)
+	c, _ := connect(t)
+	for _, reverse := range []bool{false, true} {
+		want := fullRead(t, c, table, "", "P", "SK", "#", reverse)
+		for i := range want {
+			want[i].Count = -1
+		}
+		d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Reverse: reverse})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !reflect.DeepEqual(d.Groups, want) || len(want) != 5 || d.Partial {
+			t.Errorf("reverse=%v:\n skip-scan %+v\n full read %+v", reverse, d.Groups, want)
+		}
+		if len(d.Requests) > 2*len(want)+1 {
+			t.Errorf("reverse=%v: %d requests for %d groups", reverse, len(d.Requests), len(want))
+		}
+	}
+	// A budget of 3 requests stops part way and says where to go on.
+	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 1 || d.Continue.Op != dynamo.SKGe || d.Continue.Values[0] != "#METADATA$" {
+		t.Errorf("budget 3: partial %v, %d requests, groups %+v, continue %+v", d.Partial, len(d.Requests), d.Groups, d.Continue)
+	}
+}
