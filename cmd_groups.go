@@ -23,8 +23,9 @@ func newGroupsCmd(conn *config.Connection) *cobra.Command {
 		Short:   "the entity types of a partition (skip-scan)",
 		GroupID: groupExplore,
 		Long: `List the entity types of one partition (ORDER, PROFILE, ...) by their
-sort-key prefix, found by skip-scan: one Limit 1 query per type, not a
-read of the whole partition. --count reads every item to count them.`,
+sort-key prefix, found by skip-scan: about one Limit 1 query per type
+within a budget of requests (--max-requests), not a read of the whole
+partition. --count reads every item to count them.`,
 		Example: `  dynascope groups --table App --pk 'CUST#42'
   dynascope groups --table App --pk 'CUST#42' --count --output table
   dynascope groups --table App --index GSI1 --pk 'WH#1'`,
