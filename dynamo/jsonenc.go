@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/number"
 )
 
 // JSON is written by hand rather than through encoding/json on an
@@ -120,25 +122,25 @@ func (w *jsonWriter) number(s string) {
 // (.5 -> 0.5), and a point with no digits after it goes (5. -> 5). The
 // digits and the exponent are kept as written.
 func jsonNumber(s string) (string, bool) {
-	t, ok := scanNumber(s)
+	t, ok := number.Scan(s)
 	if !ok {
 		return "", false
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 1)
-	if t.neg {
+	if t.Neg {
 		b.WriteByte('-')
 	}
-	ip := strings.TrimLeft(t.intPart, "0")
+	ip := strings.TrimLeft(t.Int, "0")
 	if ip == "" {
 		ip = "0"
 	}
 	b.WriteString(ip)
-	if t.fracPart != "" {
+	if t.Frac != "" {
 		b.WriteByte('.')
-		b.WriteString(t.fracPart)
+		b.WriteString(t.Frac)
 	}
-	b.WriteString(t.expText)
+	b.WriteString(t.ExpText)
 	return b.String(), true
 }
 
