@@ -121,9 +121,17 @@ func parse(fs *flag.FlagSet, args []string) error {
 	return nil
 }
 
+// flagSetParsed, set only by tests, sees each command's flag set as it is
+// parsed, every flag defined: the no-writes test enumerates the commands'
+// flags from it rather than from a list of its own.
+var flagSetParsed func(*flag.FlagSet)
+
 // parseFlags is fs.Parse with a mistake told in one sentence, without the
 // flag package's dump of every flag; -h still prints the flags.
 func parseFlags(fs *flag.FlagSet, args []string) error {
+	if flagSetParsed != nil {
+		flagSetParsed(fs)
+	}
 	out := fs.Output()
 	fs.SetOutput(io.Discard)
 	err := fs.Parse(args)

@@ -2,11 +2,18 @@ package main
 
 import (
 	"context"
+	"errors"
+	"flag"
 	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -15,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -23,21 +31,148 @@ import (
 // policy in the README allows exactly these.
 var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"}
 
-// Every command but seed, with every option, through a recording proxy:
-// nothing but reads reaches DynamoDB.
+// switchCases returns the string constants of the case clauses of the
+// first switch in function fn of file: the commands a dispatcher routes,
+// read from the dispatcher itself.
+func switchCases(t *testing.T, file, fn string) []string {
+	t.Helper()
+	f, err := parser.ParseFile(token.NewFileSet(), file, nil, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []string
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Name.Name != fn {
+			continue
+		}
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			sw, ok := n.(*ast.SwitchStmt)
+			if !ok || cases != nil {
+				return cases == nil
+			}
+			for _, st := range sw.Body.List {
+				for _, e := range st.(*ast.CaseClause).List {
+					if lit, ok := e.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						v, _ := strconv.Unquote(lit.Value)
+						cases = append(cases, v)
+					}
+				}
+			}
+			return false
+		})
+	}
+	if len(cases) == 0 {
+		t.Fatalf("no switch with string cases in %s %s", file, fn)
+	}
+	return cases
+}
+
+// commandFlags returns every command that takes flags ("patterns run" for
+// a patterns subcommand; "" is the UI), each with the flags of the flag set
+// it builds, obtained by running it with -h. The commands are the cases of
+// run's and cmdPatterns' switches.
+func commandFlagSets(t *testing.T) map[string][]string {
+	t.Helper()
+	var cmds [][]string
+	for _, c := range switchCases(t, "main.go", "run") {
+		switch c {
+		case "help":
+		case "patterns":
+			for _, sub := range switchCases(t, "cmd_patterns.go", "cmdPatterns") {
+				if !strings.HasPrefix(sub, "-") && sub != "help" {
+					cmds = append(cmds, []string{"patterns", sub})
+				}
+			}
+		case "":
+			cmds = append(cmds, nil)
+		default:
+			cmds = append(cmds, []string{c})
+		}
+	}
+	sets := map[string][]string{}
+	for _, cmd := range cmds {
+		var got *flag.FlagSet
+		flagSetParsed = func(fs *flag.FlagSet) { got = fs }
+		_, _, err := cli(t, append(slices.Clone(cmd), "-h")...)
+		flagSetParsed = nil
+		if !errors.Is(err, flag.ErrHelp) || got == nil {
+			t.Fatalf("%v -h: %v; no flag set seen", cmd, err)
+		}
+		var names []string
+		got.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+		sets[strings.Join(cmd, " ")] = names
+	}
+	return sets
+}
+
+// usedFlags collects the flags each run gives, by command as commandFlagSets
+// names them.
+func usedFlags(runs [][]string) map[string]map[string]bool {
+	used := map[string]map[string]bool{}
+	for _, args := range runs {
+		cmd, rest := "", args
+		if len(rest) > 0 && !strings.HasPrefix(rest[0], "-") {
+			cmd, rest = rest[0], rest[1:]
+			if cmd == "patterns" && len(rest) > 0 {
+				cmd, rest = cmd+" "+rest[0], rest[1:]
+			}
+		}
+		if used[cmd] == nil {
+			used[cmd] = map[string]bool{}
+		}
+		for _, a := range rest {
+			if name, ok := strings.CutPrefix(a, "--"); ok {
+				name, _, _ = strings.Cut(name, "=")
+				used[cmd][name] = true
+			}
+		}
+	}
+	return used
+}
+
+// Every command but seed and demo, with every flag its flag set defines,
+// through a recording proxy: nothing but reads reaches DynamoDB. A command
+// or flag no run gives fails the test, so a new one must be added here.
 func TestCLINeverWrites(t *testing.T) {
 	table, ep := seededDemo(t)
 	p := dynamotest.StartProxy(t, ep)
+	// A named connection and a profile of the test's own, for the flags
+	// that select them.
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "config.yaml")
+	awsConfig := filepath.Join(dir, "aws-config")
+	if err := os.WriteFile(settings, []byte("connections:\n  nw:\n    endpoint: "+p.URL+"\n    region: us-east-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(awsConfig, []byte("[profile nowrites]\nregion = us-east-1\naws_access_key_id = local\naws_secret_access_key = local\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(config.EnvSettings, settings)
+	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+	patternsFile := filepath.Join("..", "dynascope.yaml")
+	if _, err := os.Stat(patternsFile); err != nil {
+		patternsFile = "dynascope.yaml"
+	}
 	conn := []string{"--endpoint-url", p.URL, "--table", table}
+	// The connection flags, as one more run of each command.
+	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}
 	q := append([]string{"query"}, conn...)
 	g := append([]string{"groups"}, conn...)
 	get := append([]string{"get"}, conn...)
+	l := append([]string{"layout"}, conn...)
 	runs := [][]string{
 		{"help"},
+		{"version"},
+		{"config", "path"},
+		{"completion", "bash"},
 		{"tables", "--endpoint-url", p.URL},
 		{"tables", "--endpoint-url", p.URL, "--output", "json"},
 		append([]string{"tables", "--output", "json"}, conn...),
+		append([]string{"tables"}, named...),
 		slices.Concat(q, []string{"--pk", "CUST#42"}),
+		slices.Concat([]string{"query", "--pk", "CUST#42"}, named),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--reverse", "--limit", "1"}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-eq", "PROFILE", "--consistent"}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-lt", "ORDER$"}),
@@ -52,32 +187,72 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--output", "ddbjson-batch"}),
 		slices.Concat(q, []string{"--pk", "no-such-partition", "--max-attempts", "2", "--timeout", "5s"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE"}),
+		slices.Concat([]string{"get", "--pk", "CUST#42", "--sk", "PROFILE"}, named),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "NOT-THERE"}),
 		slices.Concat(g, []string{"--pk", "CUST#42"}),
+		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
+		l,
+		append([]string{"layout"}, named...),
 	}
-	if _, err := os.Stat("cmd_layout.go"); err == nil {
-		runs = append(runs, append([]string{"layout"}, conn...))
+	// layout with each of its own flags: found from its flag set, so that a
+	// new one is run too (values by the flag's type).
+	sets := commandFlagSets(t)
+	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
+		"item-sizes": "true", "largest": "3", "workbench-out": filepath.Join(dir, "model.json")}
+	for _, f := range sets["layout"] {
+		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
+			continue
+		}
+		v, ok := layoutValues[f]
+		if !ok {
+			t.Errorf("layout --%s is new: give it a value in layoutValues", f)
+			continue
+		}
+		runs = append(runs, slices.Concat(l, []string{"--" + f + "=" + v}))
 	}
+	runs = append(runs,
+		[]string{"patterns", "list", "--patterns", patternsFile, "--output", "json"},
+		slices.Concat([]string{"patterns", "list"}, named, conn[:2]),
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "run", "customer with orders", "--output", "jsonl", "--dynamodb-json"}, conn),
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42"}, named),
+		slices.Concat([]string{"patterns", "check", "--output", "json", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "check"}, named),
+		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "show", "latest order"}, named),
+	)
 	for _, args := range runs {
-		if out, _, err := cli(t, args...); err != nil || out == "" {
+		out, _, err := cli(t, args...)
+		if err != nil || out == "" {
 			t.Errorf("%v: %v, printed %q", args, err, out)
 		}
 	}
-	// patterns is called as its own tests call it, until run routes to it.
-	for _, args := range [][]string{
-		{"list"},
-		slices.Concat([]string{"run", "latest order", "--param", "customerId=42"}, conn),
-		slices.Concat([]string{"run", "customer with orders", "--output", "table"}, conn),
-		slices.Concat([]string{"check", "--output", "json"}, conn),
-		slices.Concat([]string{"show", "latest order", "--lang", "go"}, conn),
-	} {
-		var out, errb strings.Builder
-		if err := cmdPatterns(context.Background(), args, &out, &errb); err != nil || out.Len() == 0 {
-			t.Errorf("patterns %v: %v, printed %q", args, err, out.String())
+	// Every flag of every command that may talk to DynamoDB was given; the
+	// writing commands and the UI (ui/nowrites_test.go) are the exceptions.
+	used := usedFlags(runs)
+	for cmd, flags := range sets {
+		switch cmd {
+		case "seed", "demo":
+			continue // the commands that write
+		case "":
+			// The UI's flags become ui.Options, which ui/nowrites_test.go
+			// walks; a new one must be looked at there.
+			known := []string{"table", "profile", "region", "endpoint-url", "timeout", "max-attempts", "connection", "pk", "index", "patterns", "max-loaded"}
+			for _, f := range flags {
+				if !slices.Contains(known, f) {
+					t.Errorf("the UI has a new flag --%s: cover it in ui/nowrites_test.go and list it here", f)
+				}
+			}
+			continue
+		}
+		for _, f := range flags {
+			if !used[cmd][f] {
+				t.Errorf("no run of %q gives --%s: add one", cmd, f)
+			}
 		}
 	}
 	// Failures read nothing more: a missing table and a bad index.
@@ -101,7 +276,7 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Errorf("writes: %+v", w)
 	}
 	// The test proves something only if the commands really talked to DynamoDB.
-	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem"} {
+	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"} {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}
