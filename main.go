@@ -249,10 +249,10 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	}
 	given := false
 	fs.Visit(func(f *flag.Flag) { given = given || f.Name == "patterns" })
-	set, setPath, err := ui.LoadPatterns(*patterns, given)
-	if err != nil {
-		return err
-	}
+	// A broken patterns file does not keep the UI from starting: the
+	// patterns view and the status line say what is wrong with it, and
+	// saving to it is refused until it is fixed.
+	set, setPath, patternsErr := ui.LoadPatterns(*patterns, given)
 	client, settings, err := connectWithSettings(ctx, conn)
 	if err != nil {
 		return err
@@ -260,6 +260,7 @@ func cmdUI(ctx context.Context, args []string, stderr io.Writer) error {
 	return ui.Run(ctx, ui.Options{
 		Store: client, Table: conn.Table, Index: *index, PK: *pk,
 		Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-		Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
+		Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
+		Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
 	})
 }
