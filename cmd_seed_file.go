@@ -60,6 +60,9 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 	if err != nil {
 		return err
 	}
+	if l.table == "" && in.Table != "" {
+		l.table = l.prefix + in.Table // the export's manifest names it
+	}
 	plan, err := planFile(ctx, w, in, l, false)
 	if errors.Is(err, errSeveralTables) {
 		plan, err = planFile(ctx, w, in, l, true)
@@ -151,9 +154,6 @@ func containsStr(ss []string, s string) bool {
 // planFile is the first pass.
 func planFile(ctx context.Context, w dynamo.WriteAPI, in dynamo.InputFiles, l fileLoad, pick bool) (*filePlan, error) {
 	p := &filePlan{byName: map[string]*loadTable{}, pick: pick}
-	if l.table == "" && in.Table != "" {
-		l.table = l.prefix + in.Table
-	}
 	r, err := dynamo.NewItemReader(in.Paths, l.format)
 	if err != nil {
 		return nil, err

@@ -159,7 +159,7 @@ func (r *ItemReader) Next() (Record, error) {
 			continue
 		}
 		if err != nil {
-			return Record{}, r.fileErr(err)
+			return Record{}, r.fileErr(r.files[r.fi-1], err)
 		}
 		if r.multi {
 			rec.Where = r.files[r.fi-1] + " " + rec.Where
@@ -175,8 +175,7 @@ func (r *ItemReader) pop() Record {
 	return rec
 }
 
-func (r *ItemReader) fileErr(err error) error {
-	name := r.files[r.fi-1]
+func (r *ItemReader) fileErr(name string, err error) error {
 	var ue *UserError
 	if errors.As(err, &ue) {
 		return &UserError{Msg: name + ": " + ue.Msg, Err: err}
@@ -199,14 +198,14 @@ func (r *ItemReader) open(path string) error {
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
-			return r.fileErr(err)
+			return r.fileErr(path, err)
 		}
 		in = zr
 	}
 	pr := bufio.NewReaderSize(in, peekSize)
 	head, err := pr.Peek(peekSize)
 	if err != nil && err != io.EOF && !errors.Is(err, bufio.ErrBufferFull) {
-		return r.fileErr(err)
+		return r.fileErr(path, err)
 	}
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	if r.format == FormatAuto {
