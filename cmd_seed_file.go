@@ -92,7 +92,7 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 		res, err := streamTable(ctx, w, in.Paths, plan, t, l, created, stderr)
 		loaded += res.Written
 		if err != nil {
-			return fmt.Errorf("%w (stopped: %d of %d items reached table %s; the load is incomplete, run it again with --force to finish)", err, res.Written, t.items, t.spec.Name)
+			return &dynamo.UserError{Msg: fmt.Sprintf("%s; %d of %d items reached table %s, so the load is incomplete (run it again with --force to finish).", strings.TrimSuffix(err.Error(), "."), res.Written, t.items, ui.Sanitize(t.spec.Name)), Err: err}
 		}
 		fmt.Fprintf(stdout, "loaded %s from %s (%s): %d items in %d batches (%d retries), %s WCU, %.1f s\n",
 			ui.Sanitize(t.spec.Name), ui.Sanitize(l.path), plan.format.Describe(), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), res.Duration.Seconds())
