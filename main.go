@@ -34,8 +34,9 @@ usage:
                                                       the access patterns of dynascope.yaml
   dynascope layout --table T [--max-items N] [--max-rcu R] [--segments S]
                                                       the table's key layout from a bounded sample, with a lint
-  dynascope seed --table T (--demo | --file F.jsonl | --workbench MODEL.json) [--table-prefix P] [--force]
-  dynascope demo [--workbench MODEL.json]             DynamoDB Local + demo table + UI
+  dynascope seed --table T (--demo | --file F | --workbench MODEL.json) [--skip-invalid] [--table-prefix P] [--force]
+                                                      F: JSON lines, a JSON array, batch-write-item documents, an S3 export
+  dynascope demo [--workbench MODEL.json [--skip-invalid]]  DynamoDB Local + demo table + UI
   dynascope config path|show                          the settings file
   dynascope completion bash|zsh|fish                  shell completion
   dynascope --version
