@@ -225,8 +225,8 @@ func TestSeedFileBadInput(t *testing.T) {
 // it keeps), jsonl --dynamodb-json and ddbjson-batch (compared exactly).
 func TestSeedRoundTrips(t *testing.T) {
 	demo, ep := seededDemo(t)
-	hostile, _, _ := loadHostile(t)
-	for _, src := range []struct{ table, pk string }{{demo, "CUST#7"}, {hostile, "HOSTILE"}} {
+	hostile, _, hostilePK, _ := loadHostile(t, false)
+	for _, src := range []struct{ table, pk string }{{demo, "CUST#7"}, {hostile, hostilePK}} {
 		query := func(table string, format ...string) string {
 			args := append([]string{"query", "--endpoint-url", ep, "--table", table, "--pk", src.pk, "--all-pages", "--output"}, format...)
 			out, _, err := cli(t, args...)
