@@ -301,10 +301,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 		}
 		out.Findings = append(out.Findings, lf)
 	}
-	enc := json.NewEncoder(b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	_ = writeIndentedJSON(b, out)
 }
 
 func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -48,7 +49,7 @@ func TestLayoutWorkbenchOut(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), "wrote "+out+": NoSQL Workbench model of "+table+", 3 facets, 4 example items, 3 requests, ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
-	m, err := readWorkbench(out)
+	m, err := readWorkbench(out, false, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -379,10 +379,16 @@ func nullable(s string) *string {
 }
 
 // writeIndentedJSON writes v as indented JSON without HTML escaping (key
-// values like ORDER#<id> stay readable).
+// values like ORDER#<id> stay readable), with the code points a terminal
+// acts on escaped (dynamo.EscapeTerminalJSON).
 func writeIndentedJSON(w io.Writer, v any) error {
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	enc.SetIndent("", "  ")
-	return enc.Encode(v)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(dynamo.EscapeTerminalJSON(b.Bytes()))
+	return err
 }

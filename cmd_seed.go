@@ -23,23 +23,40 @@ func newSeedCmd(conn *config.Connection) *cobra.Command {
 		Short:   "create a table and load data (the only command that writes)",
 		GroupID: groupWrite,
 		Long: `Create the table when it is missing and load items into it: the demo
-single-table design, a file of DynamoDB JSON lines, or a NoSQL Workbench
-model. It refuses a table that already holds items unless --force.`,
+single-table design, a file of items, or a NoSQL Workbench model. It
+refuses a table that already holds items unless --force.
+
+--file finds the format from the content: JSON lines (plain or DynamoDB
+JSON), a JSON array of items, AWS CLI batch-write-item documents (or the
+lines --output ddbjson-batch writes), and DynamoDB exports to S3 (a .json
+or .json.gz data file, the export's directory, or its manifest-files.json).
+A missing table is created with the key names the data shows.`,
 		Example: `  dynascope --endpoint-url http://127.0.0.1:8000 seed --demo
   dynascope seed --table App --file items.jsonl
-  dynascope seed --workbench model.json --table-prefix test-`,
+  dynascope seed --table App --file items.json --format json --pk-name id --sk-name sort
+  dynascope seed --table Orders --file AWSDynamoDB/01234-abcd/
+  dynascope seed --file batch-write.json --table-prefix copy-
+  dynascope seed --workbench model.json --table-prefix test- --skip-invalid`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
 	demo := fs.Bool("demo", false, "create the demo single-table design and load its data")
-	file := fs.String("file", "", "load items from this `FILE`: one DynamoDB JSON item per line, or one batch-write-item document per line as --output ddbjson-batch writes (a missing table is created with PK S / SK S)")
-	workbench := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0) with their indexes and load its data; --table picks one of them")
-	prefix := fs.String("table-prefix", "", "with --workbench: put `PREFIX` before every table name of the model (side-by-side copies, tests)")
+	file := fs.String("file", "", "load items from this `FILE`, format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
+	format := fs.String("format", "", "with --file: read it as this `FORMAT` instead of detecting it: "+formatNames())
+	workbench := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
+	prefix := fs.String("table-prefix", "", "put `PREFIX` before every table name the model or file gives (side-by-side copies, tests)")
+	pkName := fs.String("pk-name", "", "with --file: the partition key `ATTRIBUTE` of a table to create (default: PK or pk, as the data has)")
+	skName := fs.String("sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
+	skipInvalid := fs.Bool("skip-invalid", false, "load every valid item and name each invalid one, instead of refusing the load at the first")
 	force := fs.Bool("force", false, "write into a table that already holds items")
-	cmd.MarkFlagFilename("file", "jsonl", "json")
+	// --file also takes an export's directory, so no extension filter.
+	cmd.MarkFlagFilename("file")
 	cmd.MarkFlagFilename("workbench", "json")
+	cmd.RegisterFlagCompletionFunc("format", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return strings.Split(formatNames(), ", "), cobra.ShellCompDirectiveNoFileComp
+	})
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
+		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		sources := 0
 		for _, set := range []bool{*demo, *file != "", *workbench != ""} {
 			if set {
@@ -49,11 +66,32 @@ model. It refuses a table that already holds items unless --force.`,
 		if sources != 1 {
 			return usageError{"seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json."}
 		}
-		if *prefix != "" && *workbench == "" {
-			return usageError{"--table-prefix goes with --workbench; with --demo or --file, name the table with --table."}
+		if *prefix != "" && *demo {
+			return usageError{"--table-prefix goes with --workbench or --file; with --demo, name the table with --table."}
+		}
+		if (*format != "" || *pkName != "" || *skName != "") && *file == "" {
+			return usageError{"--format, --pk-name and --sk-name go with --file."}
+		}
+		if *skName != "" && *pkName == "" {
+			return usageError{"--sk-name needs --pk-name."}
+		}
+		if *file != "" {
+			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force}
+			if *format != "" {
+				f, err := dynamo.ParseFormat(*format)
+				if err != nil {
+					return usageError{err.Error()}
+				}
+				l.format = f
+			}
+			w, err := connectWriter(ctx, conn)
+			if err != nil {
+				return err
+			}
+			return loadFile(ctx, w, l, stdout, stderr)
 		}
 		if *workbench != "" {
-			model, err := readWorkbench(*workbench)
+			model, err := readWorkbench(*workbench, *skipInvalid, stderr)
 			if err != nil {
 				return err
 			}
@@ -65,7 +103,17 @@ model. It refuses a table that already holds items unless --force.`,
 			if err != nil {
 				return err
 			}
-			return seedWorkbench(ctx, w, tables, *force, stdout)
+			if err := seedWorkbench(ctx, w, tables, *force, stdout); err != nil {
+				return err
+			}
+			if *skipInvalid || len(model.Skipped) > 0 {
+				n := 0
+				for _, t := range tables {
+					n += len(t.Items)
+				}
+				fmt.Fprintf(stdout, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+			}
+			return nil
 		}
 		if conn.Table == "" && *demo {
 			conn.Table = dynamo.DemoTable
@@ -77,29 +125,7 @@ model. It refuses a table that already holds items unless --force.`,
 		if err != nil {
 			return err
 		}
-		var items []dynamo.Item
-		spec := dynamo.DemoTableSpec(conn.Table)
-		if *demo {
-			items = dynamo.DemoItems()
-		} else {
-			f, err := os.Open(*file)
-			if err != nil {
-				return fmt.Errorf("cannot read %s: %w", *file, err)
-			}
-			items, err = dynamo.ReadItemLines(f)
-			f.Close()
-			if err != nil {
-				return fmt.Errorf("%s: %w", *file, err)
-			}
-			spec = dynamo.TableSpec{Name: conn.Table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
-			// A file goes into an existing table as it is keyed; only a missing
-			// table is created, with the generic single-table keys.
-			if t, err := dynamo.Describe(ctx, w, conn.Table); err == nil {
-				spec = dynamo.TableSpec{Name: t.Name, PK: t.PK, SK: t.SK}
-			}
-		}
-		return seedInto(ctx, w, spec, items, *force, stdout)
-
+		return seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), *force, stdout)
 	}
 	return cmd
 }
@@ -134,17 +160,33 @@ func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, ite
 }
 
 // readWorkbench reads a NoSQL Workbench model file; errors name the file.
-func readWorkbench(path string) (dynamo.WorkbenchModel, error) {
+// The fields it ignored make one note line, each skipped item a sentence.
+func readWorkbench(path string, skipInvalid bool, notes io.Writer) (dynamo.WorkbenchModel, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return dynamo.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
-	m, err := dynamo.ParseWorkbench(f)
+	m, err := dynamo.ReadWorkbench(f, dynamo.WorkbenchReadOptions{SkipInvalid: skipInvalid})
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
 	}
+	if len(m.Ignored) > 0 {
+		fmt.Fprintf(notes, "note: %s: ignored fields dynascope does not use: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Ignored, ", ")))
+	}
+	for _, s := range m.Skipped {
+		fmt.Fprintln(notes, textfmt.Sanitize(s.Sentence()))
+	}
 	return m, nil
+}
+
+// formatNames lists --format's values for its help.
+func formatNames() string {
+	names := make([]string, len(dynamo.InputFormats))
+	for i, f := range dynamo.InputFormats {
+		names[i] = string(f)
+	}
+	return strings.Join(names, ", ")
 }
 
 // pickTables returns the model's tables to load: all of them, or the one
@@ -175,6 +217,10 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []dynamo.Workb
 		}
 		var facets []string
 		for _, f := range t.Facets {
+			if len(f.Prefixes) == 0 {
+				facets = append(facets, f.Name) // its items were all skipped
+				continue
+			}
 			facets = append(facets, fmt.Sprintf("%s (%s)", f.Name, strings.Join(f.Prefixes, ", ")))
 		}
 		if len(facets) > 0 {
@@ -189,18 +235,20 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []dynamo.Workb
 // the UI exits.
 func newDemoCmd(conn *config.Connection) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL]",
+		Use:     "demo [--workbench MODEL [--skip-invalid]]",
 		Short:   "DynamoDB Local with the demo data, and the UI on it",
 		GroupID: groupWrite,
 		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
 into it, open the UI on a partition, and stop the engine on exit. It writes
 only into its own in-memory engine.`,
 		Example: `  dynascope demo
-  dynascope demo --workbench model.json --table Orders`,
+  dynascope demo --workbench model.json --table Orders
+  dynascope demo --workbench model.json --skip-invalid`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	workbench := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0) instead of the demo data; --table picks which table the UI opens")
+	workbench := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
+	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
 	cmd.MarkFlagFilename("workbench", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
@@ -227,7 +275,7 @@ only into its own in-memory engine.`,
 		if *workbench != "" {
 			// Read the model before starting the engine: a typo should not
 			// cost a Java start-up.
-			m, err := readWorkbench(*workbench)
+			m, err := readWorkbench(*workbench, *skipInvalid, stderr)
 			if err != nil {
 				return err
 			}
@@ -284,7 +332,6 @@ only into its own in-memory engine.`,
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			Patterns: patterns, PatternsPath: patternsPath,
 		})
-
 	}
 	return cmd
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 	"slices"
 	"strings"
@@ -14,7 +15,7 @@ const shopModel = "testdata/workbench/shop.json"
 
 func readShopModel(t *testing.T) dynamo.WorkbenchModel {
 	t.Helper()
-	m, err := readWorkbench(shopModel)
+	m, err := readWorkbench(shopModel, false, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -89,7 +90,7 @@ func TestSeedWorkbenchErrors(t *testing.T) {
 	}{
 		{[]string{"seed", "--table", "App"}, "seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json.", true},
 		{[]string{"seed", "--demo", "--workbench", shopModel}, "seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json.", true},
-		{[]string{"seed", "--demo", "--table-prefix", "x"}, "--table-prefix goes with --workbench; with --demo or --file, name the table with --table.", true},
+		{[]string{"seed", "--demo", "--table-prefix", "x"}, "--table-prefix goes with --workbench or --file; with --demo, name the table with --table.", true},
 		{[]string{"seed", "--workbench", shopModel, "--table", "Nope"}, "model Shop has no table Nope; it has Shop.", true},
 		{[]string{"seed", "--workbench", bad}, bad + `: table App, KeyAttributes: field "PartitionKey" is missing.`, false},
 		{[]string{"seed", "--workbench", "/no/such/model.json"}, "cannot read /no/such/model.json: open /no/such/model.json: no such file or directory", false},

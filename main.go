@@ -114,10 +114,10 @@ Everything but 'seed' and 'demo' only reads.`,
 		if *pk != "" && conn.Table == "" {
 			return usageError{"--pk needs --table: the partition key belongs to one table."}
 		}
-		set, setPath, err := ui.LoadPatterns(*patterns, fs.Changed("patterns"))
-		if err != nil {
-			return err
-		}
+		// A broken patterns file does not keep the UI from starting: the
+		// patterns view and the status line say what is wrong with it, and
+		// saving to it is refused until it is fixed.
+		set, setPath, patternsErr := ui.LoadPatterns(*patterns, fs.Changed("patterns"))
 		client, settings, err := connectWithSettings(ctx, conn)
 		if err != nil {
 			return err
@@ -125,7 +125,8 @@ Everything but 'seed' and 'demo' only reads.`,
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: conn.Table, Index: *index, PK: *pk,
 			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-			Patterns: set, PatternsPath: setPath, Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
+			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
+			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
 		})
 	}
 	return cmd

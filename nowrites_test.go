@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"sort"
@@ -14,7 +15,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -23,21 +27,181 @@ import (
 // policy in the README allows exactly these.
 var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"}
 
-// Every command but seed, with every option, through a recording proxy:
-// nothing but reads reaches DynamoDB.
+// commandTree is the command tree as a run executes it: with cobra's help
+// command, which it adds on execution.
+func commandTree() *cobra.Command {
+	root := newRootCmd()
+	root.InitDefaultHelpCmd()
+	return root
+}
+
+// cmdName names a command by its path without the program: "" is the UI,
+// "patterns run" a subcommand.
+func cmdName(c *cobra.Command) string {
+	return strings.TrimSpace(strings.TrimPrefix(c.CommandPath(), c.Root().Name()))
+}
+
+// commandFlags returns every command of the tree that a run can give
+// (the UI, and each command without subcommands), each with the flags it
+// takes: its own, and the persistent ones it inherits. A command with
+// subcommands is listed only with flags of its own that it does not pass
+// down (those it passes down are counted on its subcommands). Read from
+// newRootCmd's tree, so that a new command or flag is listed here.
+func commandFlags() map[string][]string {
+	sets := map[string][]string{}
+	for c := range walk(commandTree()) {
+		var names []string
+		add := func(f *pflag.Flag) { names = append(names, f.Name) }
+		if c.HasSubCommands() && c.HasParent() {
+			c.LocalNonPersistentFlags().VisitAll(add)
+			if len(names) == 0 {
+				continue
+			}
+		} else {
+			c.LocalFlags().VisitAll(add)
+			c.InheritedFlags().VisitAll(add)
+		}
+		sets[cmdName(c)] = names
+	}
+	return sets
+}
+
+// completions returns the shell completions the tree offers beyond fixed
+// lists of its own: "--NAME" for each flag with a completion function (by
+// name: a flag name completes the same way on every command), "CMD NAME"
+// for each command whose positional argument is completed by a function.
+func completions() []string {
+	var out []string
+	for c := range walk(commandTree()) {
+		visit := func(f *pflag.Flag) {
+			if _, ok := c.GetFlagCompletionFunc(f.Name); ok && !slices.Contains(out, "--"+f.Name) {
+				out = append(out, "--"+f.Name)
+			}
+		}
+		c.LocalFlags().VisitAll(visit)
+		c.InheritedFlags().VisitAll(visit)
+		if c.ValidArgsFunction != nil {
+			out = append(out, cmdName(c)+" NAME")
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+// runCoverage is what a set of runs gives: the flags of each command (as
+// commandFlags names the commands), the positional arguments of each, and
+// the completions asked for (as completions names them).
+type runCoverage struct {
+	flags       map[string]map[string]bool
+	positionals map[string][]string
+	completed   map[string]bool
+}
+
+// coverage finds each run's command as cobra does, connection flags before
+// the command included.
+func coverage(t *testing.T, runs [][]string) runCoverage {
+	t.Helper()
+	root := commandTree()
+	cov := runCoverage{flags: map[string]map[string]bool{}, positionals: map[string][]string{}, completed: map[string]bool{}}
+	for _, args := range runs {
+		if len(args) > 1 && args[0] == cobra.ShellCompRequestCmd {
+			toks := args[1:]
+			c, _, err := root.Find(toks[:len(toks)-1])
+			if err != nil {
+				t.Fatalf("%v: %v", args, err)
+			}
+			last := toks[len(toks)-1]
+			prev := ""
+			if len(toks) > 1 {
+				prev = toks[len(toks)-2]
+			}
+			if name, ok := strings.CutPrefix(last, "--"); ok && strings.Contains(name, "=") {
+				name, _, _ = strings.Cut(name, "=")
+				cov.completed["--"+name] = true
+			} else if f := c.Flag(strings.TrimPrefix(prev, "--")); strings.HasPrefix(prev, "--") && f != nil && f.NoOptDefVal == "" {
+				cov.completed["--"+f.Name] = true
+			} else {
+				cov.completed[cmdName(c)+" NAME"] = true
+			}
+			continue
+		}
+		c, rest, err := root.Find(args)
+		if err != nil {
+			t.Fatalf("%v: %v", args, err)
+		}
+		name := cmdName(c)
+		if cov.flags[name] == nil {
+			cov.flags[name] = map[string]bool{}
+		}
+		cov.positionals[name] = append(cov.positionals[name], rest...)
+		for _, a := range args {
+			if long, ok := strings.CutPrefix(a, "--"); ok {
+				long, _, _ = strings.Cut(long, "=")
+				cov.flags[name][long] = true
+			} else if short, ok := strings.CutPrefix(a, "-"); ok && len(short) == 1 {
+				if f := c.Flags().ShorthandLookup(short); f != nil {
+					cov.flags[name][f.Name] = true
+				}
+			}
+		}
+	}
+	return cov
+}
+
+// Every command but seed and demo, with every flag it takes and every shell
+// completion that may ask DynamoDB, through a recording proxy: nothing but
+// reads reaches DynamoDB. The commands and flags are read from newRootCmd's
+// tree; a command, flag or completion no run gives fails the test, so a new
+// one must be added here.
 func TestCLINeverWrites(t *testing.T) {
 	table, ep := seededDemo(t)
 	p := dynamotest.StartProxy(t, ep)
+	// A named connection and a profile of the test's own, for the flags
+	// that select them.
+	dir := t.TempDir()
+	settings := filepath.Join(dir, "config.yaml")
+	awsConfig := filepath.Join(dir, "aws-config")
+	if err := os.WriteFile(settings, []byte("connections:\n  nw:\n    endpoint: "+p.URL+"\n    region: us-east-1\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(awsConfig, []byte("[profile nowrites]\nregion = us-east-1\naws_access_key_id = local\naws_secret_access_key = local\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(config.EnvSettings, settings)
+	t.Setenv("AWS_CONFIG_FILE", awsConfig)
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
+	patternsFile := filepath.Join("..", "dynascope.yaml")
+	if _, err := os.Stat(patternsFile); err != nil {
+		patternsFile = "dynascope.yaml"
+	}
 	conn := []string{"--endpoint-url", p.URL, "--table", table}
+	// The connection flags, as one more run of each command.
+	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}
 	q := append([]string{"query"}, conn...)
 	g := append([]string{"groups"}, conn...)
 	get := append([]string{"get"}, conn...)
+	l := append([]string{"layout"}, conn...)
 	runs := [][]string{
 		{"help"},
+		slices.Concat([]string{"help", "query"}, named, conn[:2]),
+		{"--version"},
+		{"version"},
+		slices.Concat([]string{"version"}, named, conn[:2]),
+		{"config", "path"},
+		slices.Concat([]string{"config", "path"}, named, conn[:2]),
+		slices.Concat([]string{"config", "show"}, named, conn[:2]),
+		{"completion", "bash"},
+		{"completion", "zsh"},
+		{"completion", "fish"},
+		slices.Concat([]string{"completion", "powershell"}, named, conn[:2]),
 		{"tables", "--endpoint-url", p.URL},
 		{"tables", "--endpoint-url", p.URL, "--output", "json"},
 		append([]string{"tables", "--output", "json"}, conn...),
+		append([]string{"tables"}, named...),
+		// Connection flags before the command, as the AWS CLI takes them.
+		slices.Concat(conn, []string{"query", "--pk", "CUST#42"}),
 		slices.Concat(q, []string{"--pk", "CUST#42"}),
+		slices.Concat([]string{"query", "--pk", "CUST#42"}, named),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--reverse", "--limit", "1"}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-eq", "PROFILE", "--consistent"}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--sk-lt", "ORDER$"}),
@@ -52,31 +216,99 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--output", "ddbjson-batch"}),
 		slices.Concat(q, []string{"--pk", "no-such-partition", "--max-attempts", "2", "--timeout", "5s"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE"}),
+		slices.Concat([]string{"get", "--pk", "CUST#42", "--sk", "PROFILE"}, named),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "NOT-THERE"}),
 		slices.Concat(g, []string{"--pk", "CUST#42"}),
+		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
-		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
+		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count", "--max-requests", "50"}),
+		l,
+		append([]string{"layout"}, named...),
 	}
-	if _, err := os.Stat("cmd_layout.go"); err == nil {
-		runs = append(runs, append([]string{"layout"}, conn...))
+	// layout with each of its own flags: read from the tree, so that a new
+	// one is run too (values by the flag's meaning).
+	sets := commandFlags()
+	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
+		"item-sizes": "true", "largest": "3", "workbench-out": filepath.Join(dir, "model.json")}
+	for _, f := range sets["layout"] {
+		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
+			continue
+		}
+		v, ok := layoutValues[f]
+		if !ok {
+			t.Errorf("layout --%s is new: give it a value in layoutValues", f)
+			continue
+		}
+		runs = append(runs, slices.Concat(l, []string{"--" + f + "=" + v}))
 	}
+	runs = append(runs,
+		[]string{"patterns", "list", "--patterns", patternsFile, "--output", "json"},
+		slices.Concat([]string{"patterns", "list"}, named, conn[:2]),
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "run", "customer with orders", "--output", "jsonl", "--dynamodb-json"}, conn),
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42"}, named),
+		slices.Concat([]string{"patterns", "check", "--output", "json", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "check"}, named),
+		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"patterns", "show", "latest order"}, named),
+		// Shell completion: the names it asks DynamoDB for (ListTables,
+		// the key schema) and those it reads from files.
+		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),
+		slices.Concat([]string{cobra.ShellCompRequestCmd, "query"}, conn, []string{"--index", ""}),
+		[]string{cobra.ShellCompRequestCmd, "--connection", ""},
+		[]string{cobra.ShellCompRequestCmd, "query", "--output="},
+		[]string{cobra.ShellCompRequestCmd, "seed", "--format", ""},
+		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--lang", ""},
+		[]string{cobra.ShellCompRequestCmd, "help", "q"},
+		[]string{cobra.ShellCompRequestCmd, "patterns", "run", "--patterns", patternsFile, "l"},
+		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--patterns", patternsFile, "l"},
+	)
 	for _, args := range runs {
-		if out, _, err := cli(t, args...); err != nil || out == "" {
+		out, _, err := cli(t, args...)
+		if err != nil || out == "" {
 			t.Errorf("%v: %v, printed %q", args, err, out)
 		}
 	}
-	for _, args := range [][]string{
-		{"list"},
-		slices.Concat([]string{"run", "latest order", "--param", "customerId=42"}, conn),
-		slices.Concat([]string{"run", "customer with orders", "--output", "table"}, conn),
-		slices.Concat([]string{"check", "--output", "json"}, conn),
-		slices.Concat([]string{"show", "latest order", "--lang", "go"}, conn),
-	} {
-		var out, errb strings.Builder
-		if err := run(context.Background(), append([]string{"patterns"}, args...), &out, &errb); err != nil || out.Len() == 0 {
-			t.Errorf("patterns %v: %v, printed %q", args, err, out.String())
+	// Every flag of every command that may talk to DynamoDB was given; the
+	// writing commands and the UI (ui/nowrites_test.go) are the exceptions.
+	cov := coverage(t, runs)
+	for cmd, flags := range sets {
+		switch cmd {
+		case "seed", "demo":
+			continue // the commands that write
+		case "":
+			// The UI's flags become ui.Options, which ui/nowrites_test.go
+			// walks; a new one must be looked at there.
+			known := []string{"table", "profile", "region", "endpoint-url", "timeout", "max-attempts", "connection", "pk", "index", "patterns", "max-loaded", "version"}
+			for _, f := range flags {
+				if !slices.Contains(known, f) {
+					t.Errorf("the UI has a new flag --%s: cover it in ui/nowrites_test.go and list it here", f)
+				}
+			}
+			continue
+		}
+		if cov.flags[cmd] == nil {
+			t.Errorf("no run of %q: add one", cmd)
+		}
+		for _, f := range flags {
+			if !cov.flags[cmd][f] {
+				t.Errorf("no run of %q gives --%s: add one", cmd, f)
+			}
+		}
+	}
+	// Each fixed choice of a command's argument (completion's shells).
+	for c := range walk(commandTree()) {
+		for _, v := range c.ValidArgs {
+			if !slices.Contains(cov.positionals[cmdName(c)], v) {
+				t.Errorf("no run of %q gives %s: add one", cmdName(c), v)
+			}
+		}
+	}
+	for _, c := range completions() {
+		if !cov.completed[c] {
+			t.Errorf("no run completes %s: add one", c)
 		}
 	}
 	// Failures read nothing more: a missing table and a bad index.
@@ -100,7 +332,7 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Errorf("writes: %+v", w)
 	}
 	// The test proves something only if the commands really talked to DynamoDB.
-	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem"} {
+	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"} {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}

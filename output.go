@@ -46,7 +46,7 @@ func jsonString(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(b.String(), "\n")
+	return strings.TrimSuffix(string(dynamo.EscapeTerminalJSON(b.Bytes())), "\n")
 }
 
 func jsonFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }

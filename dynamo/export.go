@@ -14,6 +14,7 @@ import (
 	"io"
 	"os"
 	"slices"
+	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
@@ -183,7 +184,11 @@ func (c *csvWriter) Close() error {
 		return nil // no items: an empty file rather than an empty header line
 	}
 	cw := csv.NewWriter(c.out)
-	if err := cw.Write(cols); err != nil {
+	header := make([]string, len(cols))
+	for i, col := range cols {
+		header[i] = csvText(col)
+	}
+	if err := cw.Write(header); err != nil {
 		return err
 	}
 	sc := bufio.NewScanner(c.spool)
@@ -230,16 +235,42 @@ func CSVColumns(names map[string]bool, keyNames []string) []string {
 	return append(cols, rest...)
 }
 
-// CSVValue renders one attribute value as a CSV cell: a string as it is, a
-// number with its exact digits, binary as base64, and booleans, null, sets,
-// lists and maps as plain JSON. A missing attribute is the empty cell, like
-// an empty string: CSV cannot tell them apart, DynamoDB JSON can.
+// CSVValue renders one attribute value as a CSV cell: a string as it is
+// (but for csvText's escapes), a number with its exact digits, binary as
+// base64, and booleans, null, sets, lists and maps as plain JSON. A missing
+// attribute is the empty cell, like an empty string: CSV cannot tell them
+// apart, DynamoDB JSON can.
 func CSVValue(av types.AttributeValue) string {
-	switch av.(type) {
-	case *types.AttributeValueMemberS, *types.AttributeValueMemberN, *types.AttributeValueMemberB:
-		return KeyString(av) // the scalars a key can be, as a user types them
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return csvText(v.Value)
+	case *types.AttributeValueMemberN, *types.AttributeValueMemberB:
+		return KeyString(av) // as a user types them
 	}
 	return string(MarshalPlainValue(av))
+}
+
+// csvText writes the code points a terminal would act on (ESC and the other
+// C0 controls but tab and newline, DEL, C1, bidi controls) as visible
+// escapes such as \x1b: CSV has no escape of its own, and a CSV export
+// printed to a terminal must not drive it. Every other string is kept.
+func csvText(s string) string {
+	unsafe := func(r rune) bool { return r < 0x20 && r != '\t' && r != '\n' || terminalRune(r) }
+	if !strings.ContainsFunc(s, unsafe) {
+		return s
+	}
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case !unsafe(r):
+			b.WriteRune(r)
+		case r < 0x80:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		default:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		}
+	}
+	return b.String()
 }
 
 // ReadItemLines reads items for seeding, one line at a time, in either of

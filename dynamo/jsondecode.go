@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/number"
 )
 
 // ParseDynamoJSON reads one item in DynamoDB JSON.
@@ -269,14 +271,11 @@ func parseSet(typ string, v jnode, path string) (types.AttributeValue, error) {
 		case "SS":
 			ss = append(ss, e.text)
 		case "NS":
-			d, err := parseDecimal(e.text)
-			if err == nil {
-				err = d.checkRange()
-			}
+			d, err := number.Parse(e.text)
 			if err != nil {
 				return nil, attrError(path, "NS member %d %q: %v", i, e.text, err)
 			}
-			key = d.key()
+			key = d.Key()
 			ss = append(ss, e.text)
 		case "BS":
 			b, err := base64.StdEncoding.DecodeString(e.text)
@@ -302,9 +301,6 @@ func parseSet(typ string, v jnode, path string) (types.AttributeValue, error) {
 
 // checkNumber accepts exactly the number text DynamoDB can store.
 func checkNumber(s string) error {
-	d, err := parseDecimal(s)
-	if err != nil {
-		return err
-	}
-	return d.checkRange()
+	_, err := number.Parse(s)
+	return err
 }

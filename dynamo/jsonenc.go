@@ -4,12 +4,16 @@ import (
 	"bytes"
 	"encoding/base64"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/number"
 )
 
 // JSON is written by hand rather than through encoding/json on an
@@ -94,7 +98,54 @@ func newJSONWriter() *jsonWriter {
 func (w *jsonWriter) string(s string) {
 	w.str.Reset()
 	_ = w.enc.Encode(s) // encoding a string cannot fail; invalid UTF-8 becomes U+FFFD
-	w.buf.Write(bytes.TrimSuffix(w.str.Bytes(), []byte{'\n'}))
+	w.buf.Write(EscapeTerminalJSON(bytes.TrimSuffix(w.str.Bytes(), []byte{'\n'})))
+}
+
+// terminalRune tells the code points encoding/json leaves raw that a
+// terminal would act on (DEL, the C1 controls, of which U+009B starts a CSI
+// sequence) or that reorder the line (bidi marks, embeddings, overrides
+// and isolates). JSON output goes to terminals too, so they are written as
+// \uXXXX escapes: the same string to any JSON reader.
+func terminalRune(r rune) bool {
+	return r == 0x7f || r >= 0x80 && r <= 0x9f || r == 0x061c || r == 0x200e || r == 0x200f ||
+		r >= 0x202a && r <= 0x202e || r >= 0x2066 && r <= 0x2069
+}
+
+// firstTerminalRune returns the offset of the first terminalRune in b, or -1.
+func firstTerminalRune(b []byte) int {
+	for i := 0; i < len(b); {
+		if b[i] < utf8.RuneSelf && b[i] != 0x7f {
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(b[i:])
+		if terminalRune(r) {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// EscapeTerminalJSON rewrites every terminalRune in JSON text b as a \u
+// escape; JSON holds them only inside strings, whose value stays the same.
+// b is returned as it is when it holds none.
+func EscapeTerminalJSON(b []byte) []byte {
+	i := firstTerminalRune(b)
+	if i < 0 {
+		return b
+	}
+	out := append(make([]byte, 0, len(b)+16), b[:i]...)
+	for i < len(b) {
+		r, size := utf8.DecodeRune(b[i:])
+		if terminalRune(r) {
+			out = fmt.Appendf(out, `\u%04x`, r)
+		} else {
+			out = append(out, b[i:i+size]...)
+		}
+		i += size
+	}
+	return out
 }
 
 func (w *jsonWriter) base64(b []byte) {
@@ -120,25 +171,25 @@ func (w *jsonWriter) number(s string) {
 // (.5 -> 0.5), and a point with no digits after it goes (5. -> 5). The
 // digits and the exponent are kept as written.
 func jsonNumber(s string) (string, bool) {
-	t, ok := scanNumber(s)
+	t, ok := number.Scan(s)
 	if !ok {
 		return "", false
 	}
 	var b strings.Builder
 	b.Grow(len(s) + 1)
-	if t.neg {
+	if t.Neg {
 		b.WriteByte('-')
 	}
-	ip := strings.TrimLeft(t.intPart, "0")
+	ip := strings.TrimLeft(t.Int, "0")
 	if ip == "" {
 		ip = "0"
 	}
 	b.WriteString(ip)
-	if t.fracPart != "" {
+	if t.Frac != "" {
 		b.WriteByte('.')
-		b.WriteString(t.fracPart)
+		b.WriteString(t.Frac)
 	}
-	b.WriteString(t.expText)
+	b.WriteString(t.ExpText)
 	return b.String(), true
 }
 

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/base64"
 	"fmt"
-	"regexp"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -13,11 +12,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-)
 
-// numberRE is DynamoDB's number syntax; the digit count and exponent range are
-// checked separately.
-var numberRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?$`)
+	"dynascope/dynamo/number"
+)
 
 // KeyValue converts the text a user typed into a key value of the attribute's
 // type, or says in one sentence why it does not fit. role is "partition key"
@@ -25,12 +22,16 @@ var numberRE = regexp.MustCompile(`^[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-
 func KeyValue(attr KeyAttr, role, text string) (types.AttributeValue, error) {
 	switch attr.Type {
 	case "N":
+		// The grammar and limits items are decoded and sized by.
 		t := strings.TrimSpace(text)
-		if !numberRE.MatchString(t) {
+		d, err := number.ParseSyntax(t)
+		switch {
+		case err != nil:
 			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q is not a number.", role, attr.Name, text)}
-		}
-		if d := significantDigits(t); d > 38 {
-			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q has %d significant digits and DynamoDB keeps at most 38.", role, attr.Name, text, d)}
+		case len(d.Digits) > number.MaxDigits:
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q has %d significant digits and DynamoDB keeps at most %d.", role, attr.Name, text, len(d.Digits), number.MaxDigits)}
+		case d.Check() != nil:
+			return nil, &UserError{Msg: fmt.Sprintf("the %s %s is a number (N); %q is outside DynamoDB's range (magnitudes from 1E-130 up to, not including, 1E+126).", role, attr.Name, text)}
 		}
 		return &types.AttributeValueMemberN{Value: t}, nil
 	case "B":
@@ -53,18 +54,6 @@ func KeyValue(attr KeyAttr, role, text string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberS{Value: text}, nil
 	}
-}
-
-func significantDigits(num string) int {
-	mant := num
-	if i := strings.IndexAny(mant, "eE"); i >= 0 {
-		mant = mant[:i]
-	}
-	mant = strings.TrimLeft(mant, "+-")
-	digits := strings.ReplaceAll(mant, ".", "")
-	digits = strings.TrimLeft(digits, "0")
-	digits = strings.TrimRight(digits, "0")
-	return len(digits)
 }
 
 // KeyText renders a key value in DynamoDB's words: strings quoted, numbers

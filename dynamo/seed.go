@@ -82,6 +82,12 @@ type SeedOptions struct {
 	// so far and the total. Calls come from worker goroutines one at a time,
 	// and written never decreases.
 	Progress func(written, total int)
+	// OnBatch, when set, is called after each batch with the tally so far
+	// (Written, Retries: the resends of items DynamoDB left unprocessed,
+	// which is how throttling shows), one call at a time.
+	OnBatch func(SeedResult)
+	// Total is the item count SeedStream hands to Progress; 0 when unknown.
+	Total int
 
 	retry seedRetryPolicy // zero means defaultSeedRetry; tests shorten it
 }
@@ -105,89 +111,124 @@ type SeedResult struct {
 // batch that names a key twice.
 func Seed(ctx context.Context, api WriteAPI, table string, items []Item, o SeedOptions) (SeedResult, error) {
 	var res SeedResult
-	what := "seed table " + table
-	d, err := describeRaw(ctx, api, table)
+	t, err := seedTarget(ctx, api, table, o.Force)
 	if err != nil {
-		return res, Explain(err, what, sdkEndpoint(api))
+		return res, err
 	}
-	t := tableFromDescription(d)
 	items, dups, err := dedupeByKey(t, items)
 	if err != nil {
 		return res, err
 	}
-	res.Duplicates = dups
-	if !o.Force {
-		empty, err := IsEmpty(ctx, api, table)
-		if err != nil {
-			return res, err
-		}
-		if !empty {
-			return res, &UserError{Msg: fmt.Sprintf("table %s already holds items; pass --force to write into it anyway.", table)}
-		}
-	}
-	if o.retry.attempts == 0 {
-		o.retry = defaultSeedRetry
-	}
-
-	began := time.Now()
-
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
+	run := newSeedRun(ctx, api, table, o, len(items))
+	defer run.cancel()
 	chunks := make(chan []Item)
-	var (
-		mu       sync.Mutex
-		firstErr error
-		wg       sync.WaitGroup
-	)
-	fail := func(err error) {
-		mu.Lock()
-		if firstErr == nil {
-			firstErr = err
-		}
-		mu.Unlock()
-		cancel()
-	}
-	workers := o.Workers
-	if workers <= 0 {
-		workers = DefaultSeedWorkers
-	}
-	for range workers {
-		wg.Go(func() {
-			for chunk := range chunks {
-				st, err := writeSeedChunk(ctx, api, table, chunk, o.retry)
-				mu.Lock()
-				res.Written += st.written
-				res.Batches += st.batches
-				res.Retries += st.batches - min(st.batches, 1)
-				res.WCU += st.wcu
-				if o.Progress != nil && st.written > 0 {
-					o.Progress(res.Written, len(items))
-				}
-				mu.Unlock()
-				if err != nil {
-					fail(err)
-				}
-			}
-		})
+	for range run.workers() {
+		run.wg.Go(func() { run.work(chunks) })
 	}
 feed:
 	for i := 0; i < len(items); i += batchWriteLimit {
 		select {
 		case chunks <- items[i:min(i+batchWriteLimit, len(items))]:
-		case <-ctx.Done():
+		case <-run.ctx.Done():
 			break feed
 		}
 	}
 	close(chunks)
-	wg.Wait()
-	res.Duration = time.Since(began)
-	if firstErr == nil && res.Written < len(items) && ctx.Err() != nil {
-		firstErr = Explain(ctx.Err(), what, sdkEndpoint(api))
+	res, err = run.finish(len(items))
+	res.Duplicates = dups
+	return res, err
+}
+
+// seedTarget describes the table a load writes into and, unless force is
+// set, checks that it is empty.
+func seedTarget(ctx context.Context, api WriteAPI, table string, force bool) (Table, error) {
+	d, err := describeRaw(ctx, api, table)
+	if err != nil {
+		return Table{}, Explain(err, "seed table "+table, sdkEndpoint(api))
 	}
-	if firstErr != nil {
-		return res, firstErr
+	if !force {
+		empty, err := IsEmpty(ctx, api, table)
+		if err != nil {
+			return Table{}, err
+		}
+		if !empty {
+			return Table{}, &UserError{Msg: fmt.Sprintf("table %s already holds items; pass --force to write into it anyway.", table)}
+		}
 	}
-	return res, nil
+	return tableFromDescription(d), nil
+}
+
+// seedRun is one load's workers and their tally.
+type seedRun struct {
+	ctx    context.Context
+	cancel context.CancelFunc
+	api    WriteAPI
+	table  string
+	o      SeedOptions
+	total  int // for Progress; 0 when unknown
+	began  time.Time
+
+	wg       sync.WaitGroup
+	mu       sync.Mutex
+	res      SeedResult
+	firstErr error
+}
+
+func newSeedRun(ctx context.Context, api WriteAPI, table string, o SeedOptions, total int) *seedRun {
+	if o.retry.attempts == 0 {
+		o.retry = defaultSeedRetry
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	return &seedRun{ctx: ctx, cancel: cancel, api: api, table: table, o: o, total: total, began: time.Now()}
+}
+
+func (r *seedRun) workers() int {
+	if r.o.Workers <= 0 {
+		return DefaultSeedWorkers
+	}
+	return r.o.Workers
+}
+
+// work writes the chunks it receives until the channel closes; after a
+// failure it only drains them, so the feeder never blocks.
+func (r *seedRun) work(chunks <-chan []Item) {
+	for chunk := range chunks {
+		if r.ctx.Err() != nil {
+			continue
+		}
+		st, err := writeSeedChunk(r.ctx, r.api, r.table, chunk, r.o.retry)
+		r.mu.Lock()
+		r.res.Written += st.written
+		r.res.Batches += st.batches
+		r.res.Retries += st.batches - min(st.batches, 1)
+		r.res.WCU += st.wcu
+		if r.o.Progress != nil && st.written > 0 {
+			r.o.Progress(r.res.Written, r.total)
+		}
+		if r.o.OnBatch != nil {
+			r.res.Duration = time.Since(r.began)
+			r.o.OnBatch(r.res)
+		}
+		if err != nil && r.firstErr == nil {
+			r.firstErr = err
+		}
+		r.mu.Unlock()
+		if err != nil {
+			r.cancel()
+		}
+	}
+}
+
+// finish waits for the workers and says how the load ended: a cancelled
+// load that wrote less than it was given is an error, with Written telling
+// how many items reached the table.
+func (r *seedRun) finish(want int) (SeedResult, error) {
+	r.wg.Wait()
+	r.res.Duration = time.Since(r.began)
+	if r.firstErr == nil && (want < 0 || r.res.Written < want) && r.ctx.Err() != nil {
+		r.firstErr = Explain(r.ctx.Err(), "seed table "+r.table, sdkEndpoint(r.api))
+	}
+	return r.res, r.firstErr
 }
 
 type seedChunkStats struct {
@@ -314,31 +355,67 @@ func ReadJSONL(r io.Reader) ([]Item, error) {
 // byte-order mark, and gathers what parse makes of each line. An error
 // names its line.
 func readLines(r io.Reader, parse func(line []byte) ([]Item, error)) ([]Item, error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
+	sc := newLineScanner(r)
 	var items []Item
-	n := 0
-	for sc.Scan() {
-		n++
-		line := sc.Bytes()
-		if n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
-		}
-		line = bytes.TrimSpace(line)
-		if len(line) == 0 {
-			continue
+	for {
+		line, ok := sc.next()
+		if !ok {
+			break
 		}
 		got, err := parse(line)
 		if err != nil {
-			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
+			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", sc.n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
 		}
 		items = append(items, got...)
 	}
-	if err := sc.Err(); err != nil {
-		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, &UserError{Msg: fmt.Sprintf("line %d: longer than %d MB, far beyond DynamoDB's 400 KB item limit.", n+1, maxJSONLLine>>20), Err: err}
+	return items, sc.err()
+}
+
+// lineScanner yields the non-blank lines of a file, trimmed, without a
+// leading byte-order mark; n is the number of the line last returned.
+type lineScanner struct {
+	sc *bufio.Scanner
+	n  int
+}
+
+func newLineScanner(r io.Reader) *lineScanner {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
+	return &lineScanner{sc: sc}
+}
+
+func (l *lineScanner) next() ([]byte, bool) {
+	for l.sc.Scan() {
+		l.n++
+		line := l.sc.Bytes()
+		if l.n == 1 {
+			line = bytes.TrimPrefix(line, []byte("\ufeff"))
 		}
-		return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", n+1, err), Err: err}
+		if line = bytes.TrimSpace(line); len(line) > 0 {
+			return line, true
+		}
 	}
-	return items, nil
+	return nil, false
+}
+
+// err is why the scan stopped early, as a sentence naming the line; nil at
+// the end of the input.
+func (l *lineScanner) err() error {
+	err := l.sc.Err()
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, bufio.ErrTooLong):
+		return &UserError{Msg: fmt.Sprintf("line %d: longer than %d MB, far beyond DynamoDB's 400 KB item limit.", l.n+1, maxJSONLLine>>20), Err: err}
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return err // a cut-short gzip stream: the caller names the file
+	}
+	return &UserError{Msg: fmt.Sprintf("line %d: %s.", l.n+1, err), Err: err}
+}
+
+// CheckKey says, as a clause, why an item cannot go into a table keyed as t
+// (a key attribute missing or of another type); nil when it can.
+func CheckKey(t Table, it Item) error {
+	_, err := itemKeyString(t, it)
+	return err
 }

@@ -106,6 +106,9 @@ func describeRaw(ctx context.Context, api API, table string) (*types.TableDescri
 	return out.Table, nil
 }
 
+// IsTableNotFound tells whether err says the table does not exist.
+func IsTableNotFound(err error) bool { return isTableNotFound(err) }
+
 func isTableNotFound(err error) bool {
 	var rnf *types.ResourceNotFoundException
 	return errors.As(err, &rnf)

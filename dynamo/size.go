@@ -1,10 +1,9 @@
 package dynamo
 
 import (
-	"errors"
-	"strconv"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/number"
 )
 
 // Sizes are DynamoDB's own accounting, checked byte for byte against
@@ -87,16 +86,16 @@ func valueSize(av types.AttributeValue) int {
 // (01.50), 100 is 2 (01 00 00 without the trailing zeros) and
 // 1700000000000 is 3 (01 70 then zeros).
 func NumberSize(s string) int {
-	d, err := parseDecimal(s)
+	d, err := number.ParseSyntax(s)
 	if err != nil {
 		return lenientNumberSize(s)
 	}
-	if d.digits == "" {
+	if d.Digits == "" {
 		return 1
 	}
-	last := d.exp - (len(d.digits) - 1) // power of ten of the last digit
-	n := floorDiv2(d.exp) - floorDiv2(last) + 1 + 1
-	if d.neg {
+	last := d.Exp - (len(d.Digits) - 1) // power of ten of the last digit
+	n := floorDiv2(d.Exp) - floorDiv2(last) + 1 + 1
+	if d.Neg {
 		n++
 	}
 	return n
@@ -154,147 +153,4 @@ func PageReadUnits(items []Item, consistent bool) float64 {
 		total += ItemSize(it)
 	}
 	return ReadUnits(total, consistent)
-}
-
-// numberText is a DynamoDB number split into its parts as written.
-type numberText struct {
-	neg      bool
-	intPart  string // digits before the point, possibly empty or with leading zeros
-	fracPart string // digits after the point, possibly empty
-	expText  string // the exponent as written, letter and sign included; "" without one
-	exp      int    // the exponent's value, saturated far outside DynamoDB's range
-}
-
-// maxExp saturates exponents so absurd input cannot overflow an int while
-// staying far outside the range DynamoDB accepts.
-const maxExp = 1 << 30
-
-// scanNumber splits number text by the grammar DynamoDB accepts (that of
-// Java's BigDecimal): [+-] digits [. [digits]] | [+-] . digits, then an
-// optional exponent [eE][+-]digits. Spaces, NaN, hex and the like are refused.
-func scanNumber(s string) (numberText, bool) {
-	var t numberText
-	i := 0
-	if i < len(s) && (s[i] == '+' || s[i] == '-') {
-		t.neg = s[i] == '-'
-		i++
-	}
-	start := i
-	for i < len(s) && isDigit(s[i]) {
-		i++
-	}
-	t.intPart = s[start:i]
-	if i < len(s) && s[i] == '.' {
-		i++
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			i++
-		}
-		t.fracPart = s[start:i]
-	}
-	if t.intPart == "" && t.fracPart == "" {
-		return t, false
-	}
-	if i < len(s) && (s[i] == 'e' || s[i] == 'E') {
-		t.expText = s[i:]
-		i++
-		expNeg := false
-		if i < len(s) && (s[i] == '+' || s[i] == '-') {
-			expNeg = s[i] == '-'
-			i++
-		}
-		start = i
-		for i < len(s) && isDigit(s[i]) {
-			if t.exp < maxExp {
-				t.exp = t.exp*10 + int(s[i]-'0')
-			}
-			i++
-		}
-		if i == start {
-			return t, false
-		}
-		if t.exp > maxExp {
-			t.exp = maxExp
-		}
-		if expNeg {
-			t.exp = -t.exp
-		}
-	}
-	return t, i == len(s)
-}
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
-
-// decimal is a number reduced to what defines its value, which is what
-// DynamoDB stores and sizes; "+5", "5.0" and "0.5E1" are the same decimal.
-type decimal struct {
-	neg    bool   // never set for zero: DynamoDB has no negative zero
-	digits string // significant digits without leading or trailing zeros; "" for zero
-	exp    int    // power of ten of digits[0]
-}
-
-// errNotNumber is returned for text DynamoDB cannot convert to a number.
-var errNotNumber = errors.New("not a number")
-
-// parseDecimal reads number text. It checks the grammar only; see
-// checkRange for DynamoDB's limits.
-func parseDecimal(s string) (decimal, error) {
-	t, ok := scanNumber(s)
-	if !ok {
-		return decimal{}, errNotNumber
-	}
-	all := t.intPart + t.fracPart
-	lead := 0
-	for lead < len(all) && all[lead] == '0' {
-		lead++
-	}
-	if lead == len(all) {
-		return decimal{}, nil
-	}
-	end := len(all)
-	for all[end-1] == '0' {
-		end--
-	}
-	return decimal{
-		neg:    t.neg,
-		digits: all[lead:end],
-		exp:    len(t.intPart) - 1 - lead + t.exp,
-	}, nil
-}
-
-// DynamoDB's number limits: 38 significant digits, magnitudes from 1E-130
-// up to (but excluding) 1E+126. DynamoDB Local rejects anything outside.
-const (
-	maxDigits   = 38
-	maxExponent = 125
-	minExponent = -130
-)
-
-// checkRange reports numbers DynamoDB would refuse to store, with the
-// reason it gives.
-func (d decimal) checkRange() error {
-	switch {
-	case d.digits == "":
-		return nil
-	case len(d.digits) > maxDigits:
-		return errors.New("more than 38 significant digits")
-	case d.exp > maxExponent:
-		return errors.New("magnitude larger than 1E+126")
-	case d.exp < minExponent:
-		return errors.New("magnitude smaller than 1E-130")
-	}
-	return nil
-}
-
-// key is a canonical form: two texts of the same number share it, which is
-// how a number set's duplicates are found.
-func (d decimal) key() string {
-	if d.digits == "" {
-		return "0"
-	}
-	sign := ""
-	if d.neg {
-		sign = "-"
-	}
-	return sign + d.digits + "e" + strconv.Itoa(d.exp)
 }

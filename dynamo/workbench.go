@@ -4,12 +4,15 @@ package dynamo
 // indexes, items and facets it describes (the parts of a table are read in
 // workbench_parts.go). Writing one is in workbench_write.go.
 //
-// The reader is strict on purpose. A model is usually written by hand or
-// edited after export, and a typo ("TableFacet", "AttributeType": "String")
-// must fail here, naming the table, facet and field, rather than produce a
-// table that silently lacks an index or an entity name. Fields Workbench
-// writes that mean nothing to a local copy (DataAccess, BillingMode,
-// ProvisionedCapacitySettings, SampleDataFormats) are accepted and ignored.
+// The reader is strict about what it uses: a bad type ("AttributeType":
+// "String"), a missing key or an index on an undeclared attribute fails
+// here, naming the table, facet and field, rather than producing a table
+// that silently lacks an index. Fields it does not know (the visualizer's
+// ModelSchema and SavedQuery, or a typo such as "TableFacet") are skipped
+// and named in Ignored, so the caller's note line still shows a typo.
+// Fields Workbench writes that mean nothing to a local copy (DataAccess,
+// BillingMode, ProvisionedCapacitySettings, SampleDataFormats) are accepted
+// silently.
 
 import (
 	"bytes"
@@ -21,8 +24,13 @@ import (
 	"strings"
 )
 
-// WorkbenchVersion is the NoSQL Workbench model format read and written here.
+// WorkbenchVersion is the NoSQL Workbench model format written here.
 const WorkbenchVersion = "3.0"
+
+// WorkbenchVersions are the format versions read here: they share one shape
+// (1.0 and 2.0 add the DataAccess and AWSService fields 3.0 keeps), and ""
+// is the 2019 preview export, which wrote no version.
+var WorkbenchVersions = []string{"3.0", "2.0", "1.0", ""}
 
 // maxWorkbenchBytes bounds a model file: Workbench models hold sample data,
 // not tables, and a runaway file should fail before it fills memory.
@@ -36,7 +44,16 @@ type WorkbenchModel struct {
 	// Created and Modified are Workbench's own date text ("Jan 2, 2025,
 	// 03:04 PM"), kept as written; see WorkbenchDate.
 	Created, Modified string
-	Tables            []WorkbenchTable
+	// Version is the format version the file gave ("3.0", "2.0", "1.0"), or
+	// "" for the 2019 preview export, which has none.
+	Version string
+	Tables  []WorkbenchTable
+	// Ignored names the fields of the file that no format version has
+	// (Workbench's visualizer adds ModelSchema, SavedQuery); they are
+	// skipped, and a caller tells the user which.
+	Ignored []string
+	// Skipped are the items left out under WorkbenchReadOptions.SkipInvalid.
+	Skipped []SkippedItem
 }
 
 // WorkbenchTable is one table of a model: what to create, what to load into
@@ -104,9 +121,54 @@ func (m WorkbenchModel) TableNames() []string {
 	return names
 }
 
-// ParseWorkbench reads a NoSQL Workbench data model in format 3.0. Errors
-// are UserErrors that name the table, index, facet, item or field at fault.
+// ParseWorkbench reads a NoSQL Workbench data model of any format version
+// (3.0, 2.0, 1.0, or the version-less 2019 preview export). Errors are
+// UserErrors that name the table, index, facet, item or field at fault; the
+// first invalid item is one of them.
 func ParseWorkbench(r io.Reader) (WorkbenchModel, error) {
+	return ReadWorkbench(r, WorkbenchReadOptions{})
+}
+
+// WorkbenchReadOptions tune ReadWorkbench.
+type WorkbenchReadOptions struct {
+	// SkipInvalid leaves out an item that cannot be loaded (a value that is
+	// not DynamoDB JSON, an undeclared attribute, a missing key) and records
+	// it in the model's Skipped, instead of refusing the whole model.
+	SkipInvalid bool
+}
+
+// SkippedItem is an input item left out of a load, and why: Where names
+// the table, facet or line and the item's number, Err the attribute and
+// the problem.
+type SkippedItem struct {
+	Where string
+	Err   error
+}
+
+// Sentence is the one line a user reads about the skipped item.
+func (s SkippedItem) Sentence() string {
+	return "skipped " + s.Where + ": " + strings.TrimSuffix(strings.TrimPrefix(s.Err.Error(), s.Where+": "), ".") + "."
+}
+
+// wbParser holds what reading a model gathers besides the model: the
+// fields it did not know, and the items it skipped.
+type wbParser struct {
+	opt     WorkbenchReadOptions
+	ignored []string
+	skipped []SkippedItem
+}
+
+// ignore notes a field that no format version has where it was found.
+// Workbench's visualizer adds some (ModelSchema, SavedQuery); a typo lands
+// here too, which is why the note names every one.
+func (p *wbParser) ignore(field string) {
+	if !slices.Contains(p.ignored, field) {
+		p.ignored = append(p.ignored, field)
+	}
+}
+
+// ReadWorkbench is ParseWorkbench with options.
+func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxWorkbenchBytes+1))
 	if err != nil {
 		return WorkbenchModel{}, err
@@ -126,7 +188,10 @@ func ParseWorkbench(r io.Reader) (WorkbenchModel, error) {
 	if err != nil {
 		return WorkbenchModel{}, &UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
 	}
-	return parseModel(root)
+	p := &wbParser{opt: o}
+	m, err := p.model(root)
+	m.Ignored, m.Skipped = p.ignored, p.skipped
+	return m, err
 }
 
 // lineAt turns a byte offset into a 1-based line number.
@@ -141,7 +206,7 @@ func wbErr(where, format string, args ...any) error {
 
 // wbFields checks that n is an object holding only known fields and every
 // required one, and returns the fields by name.
-func wbFields(n jnode, where string, required, optional []string) (map[string]jnode, error) {
+func (p *wbParser) fields(n jnode, where string, required, optional []string) (map[string]jnode, error) {
 	if n.kind != kindObject {
 		return nil, wbErr(where, "want an object, got %s", n.kind)
 	}
@@ -151,8 +216,8 @@ func wbFields(n jnode, where string, required, optional []string) (map[string]jn
 	m := make(map[string]jnode, len(n.keys))
 	for i, k := range n.keys {
 		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
-			known := slices.Concat(required, optional)
-			return nil, wbErr(where, "unknown field %q; NoSQL Workbench %s has %s here", k, WorkbenchVersion, strings.Join(known, ", "))
+			p.ignore(k)
+			continue
 		}
 		m[k] = n.elems[i]
 	}
@@ -188,9 +253,9 @@ func wbArray(m map[string]jnode, key, where string) ([]jnode, error) {
 	return n.elems, nil
 }
 
-func parseModel(root jnode) (WorkbenchModel, error) {
+func (p *wbParser) model(root jnode) (WorkbenchModel, error) {
 	var m WorkbenchModel
-	top, err := wbFields(root, "the model", []string{"ModelName", "DataModel"}, []string{"ModelMetadata"})
+	top, err := p.fields(root, "the model", []string{"ModelName", "DataModel"}, []string{"ModelMetadata"})
 	if err != nil {
 		return m, err
 	}
@@ -199,7 +264,7 @@ func parseModel(root jnode) (WorkbenchModel, error) {
 	}
 	if meta, ok := top["ModelMetadata"]; ok {
 		const where = "the model's ModelMetadata"
-		f, err := wbFields(meta, where, nil, []string{"Author", "DateCreated", "DateLastModified", "Description", "AWSService", "Version"})
+		f, err := p.fields(meta, where, nil, []string{"Author", "DateCreated", "DateLastModified", "Description", "AWSService", "Version"})
 		if err != nil {
 			return m, err
 		}
@@ -218,12 +283,11 @@ func parseModel(root jnode) (WorkbenchModel, error) {
 		if m.Description, err = wbString(f, "Description", where); err != nil {
 			return m, err
 		}
-		v, err := wbString(f, "Version", where)
-		if err != nil {
+		if m.Version, err = wbString(f, "Version", where); err != nil {
 			return m, err
 		}
-		if _, ok := f["Version"]; ok && v != WorkbenchVersion {
-			return m, wbErr(where, "Version is %q; dynascope reads NoSQL Workbench models of version %s (export the model again from a current Workbench)", v, WorkbenchVersion)
+		if !slices.Contains(WorkbenchVersions, m.Version) {
+			return m, wbErr(where, "Version is %q; dynascope reads NoSQL Workbench models of version %s", m.Version, strings.Join(WorkbenchVersions[:3], ", "))
 		}
 	}
 	tables, err := wbArray(top, "DataModel", "the model")
@@ -235,7 +299,7 @@ func parseModel(root jnode) (WorkbenchModel, error) {
 	}
 	facetNames := map[string]string{} // facet name -> its table, unique across the model
 	for i, tn := range tables {
-		t, err := parseWorkbenchTable(tn, i, facetNames)
+		t, err := p.table(tn, i, facetNames)
 		if err != nil {
 			return m, err
 		}
@@ -252,7 +316,7 @@ var wbTableFields = []string{
 	"DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings",
 }
 
-func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (WorkbenchTable, error) {
+func (p *wbParser) table(n jnode, i int, facetNames map[string]string) (WorkbenchTable, error) {
 	var t WorkbenchTable
 	where := fmt.Sprintf("table %d of DataModel", i+1)
 	// Name the table in every error, unknown fields included, when it has a
@@ -262,7 +326,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 			where = "table " + n.elems[j].text
 		}
 	}
-	f, err := wbFields(n, where, []string{"TableName", "KeyAttributes"}, wbTableFields)
+	f, err := p.fields(n, where, []string{"TableName", "KeyAttributes"}, wbTableFields)
 	if err != nil {
 		return t, err
 	}
@@ -275,7 +339,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 	}
 	where = "table " + name
 	t.Spec.Name = name
-	pk, sk, err := parseKeyAttributes(f["KeyAttributes"], where)
+	pk, sk, err := p.keyAttributes(f["KeyAttributes"], where)
 	if err != nil {
 		return t, err
 	}
@@ -291,7 +355,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 		return t, err
 	}
 	for j, an := range attrs {
-		a, err := parseAttrDef(an, fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j), false)
+		a, err := p.attrDef(an, fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j), false)
 		if err != nil {
 			return t, err
 		}
@@ -307,7 +371,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 		return t, err
 	}
 	for _, gn := range gsis {
-		g, err := parseWorkbenchGSI(gn, where, declared)
+		g, err := p.gsi(gn, where, declared)
 		if err != nil {
 			return t, err
 		}
@@ -326,7 +390,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 		return t, err
 	}
 	for j, in := range data {
-		if err := items.add(in, fmt.Sprintf("%s, TableData item %d", where, j+1), declared); err != nil {
+		if err := p.item(items, in, fmt.Sprintf("%s, TableData item %d", where, j+1), declared); err != nil {
 			return t, err
 		}
 	}
@@ -336,7 +400,7 @@ func parseWorkbenchTable(n jnode, i int, facetNames map[string]string) (Workbenc
 		return t, err
 	}
 	for j, fn := range facets {
-		fc, err := parseFacet(fn, j, where, declared, items)
+		fc, err := p.facet(fn, j, where, declared, items)
 		if err != nil {
 			return t, err
 		}
@@ -365,19 +429,19 @@ func checkTableName(name string) error {
 	return nil
 }
 
-func parseKeyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, error) {
+func (p *wbParser) keyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, error) {
 	where += ", KeyAttributes"
-	f, err := wbFields(n, where, []string{"PartitionKey"}, []string{"SortKey"})
+	f, err := p.fields(n, where, []string{"PartitionKey"}, []string{"SortKey"})
 	if err != nil {
 		return KeyAttr{}, nil, err
 	}
-	pk, err := parseAttrDef(f["PartitionKey"], where+".PartitionKey", true)
+	pk, err := p.attrDef(f["PartitionKey"], where+".PartitionKey", true)
 	if err != nil {
 		return KeyAttr{}, nil, err
 	}
 	var sk *KeyAttr
 	if sn, ok := f["SortKey"]; ok {
-		s, err := parseAttrDef(sn, where+".SortKey", true)
+		s, err := p.attrDef(sn, where+".SortKey", true)
 		if err != nil {
 			return KeyAttr{}, nil, err
 		}
@@ -391,8 +455,8 @@ func parseKeyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, error) {
 
 // parseAttrDef reads {"AttributeName": ..., "AttributeType": ...}; key
 // attributes must be scalars.
-func parseAttrDef(n jnode, where string, key bool) (KeyAttr, error) {
-	f, err := wbFields(n, where, []string{"AttributeName", "AttributeType"}, nil)
+func (p *wbParser) attrDef(n jnode, where string, key bool) (KeyAttr, error) {
+	f, err := p.fields(n, where, []string{"AttributeName", "AttributeType"}, nil)
 	if err != nil {
 		return KeyAttr{}, err
 	}

@@ -107,6 +107,7 @@ func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.L
 		Description: fmt.Sprintf("The layout of %s as dynascope reconstructed it from a sample of %d items: one facet per partition-key family and sort-key entity type, with up to %d example items each.", t.Name, len(smp.Items), perType),
 		Created:     WorkbenchDate(now),
 		Modified:    WorkbenchDate(now),
+		Version:     WorkbenchVersion,
 		Tables:      []WorkbenchTable{wt},
 	}
 	return out, nil

@@ -14,9 +14,9 @@ import (
 	"dynascope/keys"
 )
 
-func parseWorkbenchGSI(n jnode, tableWhere string, declared map[string]string) (Index, error) {
+func (p *wbParser) gsi(n jnode, tableWhere string, declared map[string]string) (Index, error) {
 	where := tableWhere + ", an index"
-	f, err := wbFields(n, where, []string{"IndexName", "KeyAttributes"}, []string{"Projection"})
+	f, err := p.fields(n, where, []string{"IndexName", "KeyAttributes"}, []string{"Projection"})
 	if err != nil {
 		return Index{}, err
 	}
@@ -28,7 +28,7 @@ func parseWorkbenchGSI(n jnode, tableWhere string, declared map[string]string) (
 		return Index{}, wbErr(where, "IndexName is empty")
 	}
 	where = tableWhere + ", index " + name
-	pk, sk, err := parseKeyAttributes(f["KeyAttributes"], where)
+	pk, sk, err := p.keyAttributes(f["KeyAttributes"], where)
 	if err != nil {
 		return Index{}, err
 	}
@@ -47,7 +47,7 @@ func parseWorkbenchGSI(n jnode, tableWhere string, declared map[string]string) (
 	g := Index{Name: name, Kind: GSI, PK: pk, SK: sk, Projection: "ALL"}
 	if pn, ok := f["Projection"]; ok {
 		pw := where + ", Projection"
-		pf, err := wbFields(pn, pw, []string{"ProjectionType"}, []string{"NonKeyAttributes"})
+		pf, err := p.fields(pn, pw, []string{"ProjectionType"}, []string{"NonKeyAttributes"})
 		if err != nil {
 			return Index{}, err
 		}
@@ -80,10 +80,10 @@ func parseWorkbenchGSI(n jnode, tableWhere string, declared map[string]string) (
 	return g, nil
 }
 
-func parseFacet(n jnode, j int, tableWhere string, declared map[string]string, items *itemSet) (Facet, error) {
+func (p *wbParser) facet(n jnode, j int, tableWhere string, declared map[string]string, items *itemSet) (Facet, error) {
 	var fc Facet
 	where := fmt.Sprintf("%s, facet %d", tableWhere, j+1)
-	f, err := wbFields(n, where, []string{"FacetName", "KeyAttributeAlias"}, []string{"NonKeyAttributes", "TableData", "DataAccess"})
+	f, err := p.fields(n, where, []string{"FacetName", "KeyAttributeAlias"}, []string{"NonKeyAttributes", "TableData", "DataAccess"})
 	if err != nil {
 		return fc, err
 	}
@@ -95,7 +95,7 @@ func parseFacet(n jnode, j int, tableWhere string, declared map[string]string, i
 	}
 	where = tableWhere + ", facet " + fc.Name
 	aw := where + ", KeyAttributeAlias"
-	af, err := wbFields(f["KeyAttributeAlias"], aw, []string{"PartitionKeyAlias"}, []string{"SortKeyAlias"})
+	af, err := p.fields(f["KeyAttributeAlias"], aw, []string{"PartitionKeyAlias"}, []string{"SortKeyAlias"})
 	if err != nil {
 		return fc, err
 	}
@@ -123,14 +123,13 @@ func parseFacet(n jnode, j int, tableWhere string, declared map[string]string, i
 		return fc, err
 	}
 	for k, in := range data {
-		it, err := items.parse(in, fmt.Sprintf("%s, TableData item %d", where, k+1), declared)
-		if err != nil {
+		before := len(p.skipped)
+		if err := p.item(items, in, fmt.Sprintf("%s, TableData item %d", where, k+1), declared); err != nil {
 			return fc, err
 		}
-		if err := items.put(it, fmt.Sprintf("%s, TableData item %d", where, k+1)); err != nil {
-			return fc, err
+		if len(p.skipped) == before {
+			fc.Items = append(fc.Items, items.last)
 		}
-		fc.Items = append(fc.Items, it)
 	}
 	return fc, nil
 }
@@ -141,6 +140,7 @@ func parseFacet(n jnode, j int, tableWhere string, declared map[string]string, i
 type itemSet struct {
 	table Table
 	items []Item
+	last  Item           // the item put last (or found already there)
 	where []string       // where each item came from, for the error
 	index map[string]int // primary key -> position in items
 }
@@ -149,12 +149,18 @@ func newItemSet(s TableSpec) *itemSet {
 	return &itemSet{table: Table{Name: s.Name, PK: s.PK, SK: s.SK}, index: map[string]int{}}
 }
 
-func (s *itemSet) add(n jnode, where string, declared map[string]string) error {
+// item reads one item of TableData into the set; an invalid one fails the
+// model, or is recorded as skipped under SkipInvalid.
+func (p *wbParser) item(s *itemSet, n jnode, where string, declared map[string]string) error {
 	it, err := s.parse(n, where, declared)
-	if err != nil {
-		return err
+	if err == nil {
+		err = s.put(it, where)
 	}
-	return s.put(it, where)
+	if err != nil && p.opt.SkipInvalid {
+		p.skipped = append(p.skipped, SkippedItem{Where: where, Err: err})
+		return nil
+	}
+	return err
 }
 
 // parse reads one item of TableData and checks it against the table: its
@@ -195,10 +201,12 @@ func (s *itemSet) put(it Item, where string) error {
 		if !bytes.Equal(DynamoJSON(s.items[j]), DynamoJSON(it)) {
 			return wbErr(where, "another item with the same primary key, different attributes, is %s; keep one", strings.TrimPrefix(s.where[j], "table "+s.table.Name+", "))
 		}
+		s.last = s.items[j]
 		return nil
 	}
 	s.index[k] = len(s.items)
 	s.items = append(s.items, it)
+	s.last = it
 	s.where = append(s.where, where)
 	return nil
 }

@@ -168,13 +168,10 @@ func TestParseWorkbenchErrors(t *testing.T) {
 		t.Fatalf("base model: %v", err)
 	}
 	cases := []struct{ old, new, want string }{
-		{`"ModelName": "M",`, `"ModelName": "M", "Extra": 1,`,
-			`the model: unknown field "Extra"; NoSQL Workbench 3.0 has ModelName, DataModel, ModelMetadata here.`},
-		{`"Version": "3.0"`, `"Version": "2.0"`,
-			`the model's ModelMetadata: Version is "2.0"; dynascope reads NoSQL Workbench models of version 3.0 (export the model again from a current Workbench).`},
+		{`"Version": "3.0"`, `"Version": "4.0"`,
+			`the model's ModelMetadata: Version is "4.0"; dynascope reads NoSQL Workbench models of version 3.0, 2.0, 1.0.`},
 		{`"TableName": "App",`, ``, `table 1 of DataModel: field "TableName" is missing.`},
 		{`"TableName": "App"`, `"TableName": "A pp"`, `table 1 of DataModel: TableName "A pp" may hold only letters, digits, '_', '-' and '.'.`},
-		{`"TableFacets"`, `"TableFacet"`, `table App: unknown field "TableFacet"; NoSQL Workbench 3.0 has TableName, KeyAttributes, NonKeyAttributes, TableFacets, GlobalSecondaryIndexes, TableData, DataAccess, SampleDataFormats, BillingMode, ProvisionedCapacitySettings here.`},
 		{`"AttributeName": "SK", "AttributeType": "S"`, `"AttributeName": "SK", "AttributeType": "BOOL"`,
 			`table App, KeyAttributes.SortKey: key attribute SK has AttributeType "BOOL"; a key is S, N or B.`},
 		{`"AttributeName": "total", "AttributeType": "N"`, `"AttributeName": "total", "AttributeType": "Number"`,

@@ -88,7 +88,7 @@ step "load" "$work/load" -endpoint "$endpoint" -table bench
 ui_bench() {
   : >"$work/ui-bench.txt"
   for round in 1 2 3; do
-    (cd ui && "$work/ui.test" -test.run '^$' -test.bench '^Benchmark(View|Keys|KeyToFrame)$' \
+    (cd ui && "$work/ui.test" -test.run '^$' -test.bench '^Benchmark(View|Keys|KeyToFrame|FilterChunk)$' \
       -test.benchtime 300ms -test.count 1 -test.benchmem) >>"$work/ui-bench.txt" 2>&1 || {
       cat "$work/ui-bench.txt"
       return 1

@@ -200,6 +200,25 @@ func TestFlowAgainstDynamoDBLocal(t *testing.T) {
 // A partition of 3,000 items of three types, bigger than one 1 MB page: the
 // skip-scan shows all three types at once, while the first page holds part
 // of the partition, and every request shows what DynamoDB Local charged.
+// openPartition runs the program on a partition until n queries were
+// answered (and a moment more, for any that should not come), and returns
+// the final model, its screen and every query sent.
+func openPartition(t *testing.T, ep, table, pk string, n int) (Model, string, []dynamo.Request, *dynamotest.Tap) {
+	t.Helper()
+	client, seen, tap := localClient(t, ep)
+	m := New(Options{Store: client, Table: table, PK: pk, Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
+	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
+		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
+	t.Cleanup(func() { _ = tm.Quit() })
+	waitQueries(t, seen, n)
+	time.Sleep(500 * time.Millisecond)
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
+	return final, ansi.Strip(final.View().Content), seen(), tap
+}
+
 func TestFlowBigPartitionSkipScan(t *testing.T) {
 	api := dynamotest.SDK(t)
 	ep := dynamotest.Endpoint(t)
@@ -216,21 +235,9 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("BatchWriteItem 3,000 items: %v", err)
 	}
-	client, seen, tap := localClient(t, ep)
-	m := New(Options{Store: client, Table: table, PK: "BIG#1", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	t.Cleanup(func() { _ = tm.Quit() })
 	// The first page, and the skip-scan: the first key, then for each type
 	// its last key and the jump past it (the last jump finds nothing).
-	waitQueries(t, seen, 1+1+3*2)
-	time.Sleep(300 * time.Millisecond)
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
-	sc := ansi.Strip(final.View().Content)
-	got := seen()
+	final, sc, got, tap := openPartition(t, ep, table, "BIG#1", 1+1+3*2)
 	if len(got) != 8 {
 		t.Fatalf("%d queries, want 8 (no further page without scrolling):\n%s", len(got), sc)
 	}
@@ -276,21 +283,9 @@ func TestFlowTimestampPartition(t *testing.T) {
 	if _, err := dynamo.Seed(ctx, api, table, items, dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("BatchWriteItem 20,001 items: %v", err)
 	}
-	client, seen, tap := localClient(t, ep)
-	m := New(Options{Store: client, Table: table, PK: "User:X", Region: "us-east-1", Endpoint: ep, ConfigDir: t.TempDir()})
-	tm := teatest.NewTestModel(t, m, teatest.WithInitialTermSize(120, 35),
-		teatest.WithProgramOptions(tea.WithColorProfile(colorprofile.Ascii)))
-	t.Cleanup(func() { _ = tm.Quit() })
 	// The first page; the first key, the value group's last key, the jump
 	// past it to meta, and the step past meta that finds the end.
-	waitQueries(t, seen, 1+4)
-	time.Sleep(500 * time.Millisecond)
-	if err := tm.Quit(); err != nil {
-		t.Fatal(err)
-	}
-	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
-	sc := ansi.Strip(final.View().Content)
-	got := seen()
+	final, sc, got, tap := openPartition(t, ep, table, "User:X", 1+4)
 	if len(got) != 5 || len(firstPages(got)) != 1 {
 		t.Fatalf("%d queries (%d without a Limit), want the first page and 4 skip-scan requests:\n%s", len(got), len(firstPages(got)), sc)
 	}

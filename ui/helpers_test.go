@@ -2,11 +2,13 @@ package ui
 
 import (
 	"context"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
@@ -229,6 +231,7 @@ type harness struct {
 	m       Model
 	store   *fakeStore
 	clipped []string
+	actions map[string]bool // the KeyMap fields whose binding a key press matched, enabled
 }
 
 func newHarness(t *testing.T, o Options, w, h int, pages ...canned) *harness {
@@ -343,8 +346,36 @@ func (hs *harness) pageOfCmd(cmd tea.Cmd) queryDoneMsg {
 func (hs *harness) keys(ks ...string) {
 	hs.t.Helper()
 	for _, k := range ks {
+		hs.noteAction(keyPress(k))
 		hs.send(keyPress(k))
 	}
+}
+
+// noteAction records which actions of the keymap msg triggers in the
+// current mode: the bindings enabled there that it matches.
+func (hs *harness) noteAction(msg tea.KeyPressMsg) {
+	if hs.actions == nil {
+		hs.actions = map[string]bool{}
+	}
+	km := hs.m.keyMap()
+	v := reflect.ValueOf(&km).Elem()
+	for i := range v.NumField() {
+		if b, ok := v.Field(i).Interface().(key.Binding); ok && b.Enabled() && key.Matches(msg, b) {
+			hs.actions[v.Type().Field(i).Name] = true
+		}
+	}
+}
+
+// keymapActions names every binding of the keymap, from KeyMap itself.
+func keymapActions() []string {
+	var names []string
+	t := reflect.TypeOf(KeyMap{})
+	for i := range t.NumField() {
+		if t.Field(i).Type == reflect.TypeOf(key.Binding{}) {
+			names = append(names, t.Field(i).Name)
+		}
+	}
+	return names
 }
 
 func (hs *harness) typeText(text string) {

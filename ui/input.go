@@ -173,6 +173,11 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 		return m.maybeLoadMore()
 	}
 	if d, ok := scrollDelta(msg, km, page); ok {
+		if md == modeItems && m.res.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
+			// A deliberate move towards the end tries the failed page
+			// again, as n does; scrolling line by line does not.
+			m.res.failed, m.res.asked = false, -1
+		}
 		return move(d)
 	}
 	switch {

@@ -419,3 +419,15 @@ func decodeAttr(b []byte, want int) (types.AttributeValue, bool) {
 	}
 	return nil, false
 }
+
+// HeldItemBytes is the DynamoDB size of the items in memory now, pages
+// released by the item cap left out: what bench/rss bounds peak RSS by.
+func (m Model) HeldItemBytes() int {
+	n := 0
+	for r := range m.items.store.total {
+		if it, ok := m.items.store.item(r); ok {
+			n += dynamo.ItemSize(it)
+		}
+	}
+	return n
+}

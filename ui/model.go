@@ -168,6 +168,9 @@ func New(o Options) Model {
 	}
 	m.applySettings(o.Settings)
 	m.setStyles(newStyles(m.dark, m.noColor))
+	if o.PatternsErr != nil {
+		m.status.err = Sanitize(o.PatternsErr.Error())
+	}
 	if o.Table != "" {
 		m.seq++
 		m.tableReq = m.seq

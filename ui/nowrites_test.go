@@ -90,10 +90,19 @@ func TestUINeverWrites(t *testing.T) {
 
 	// The table picker: listed, described, filtered, opened.
 	hs.contains("Tables · ")
+	hs.keys("ctrl+n", "end", "home", "ctrl+p")
 	hs.typeText(table)
 	hs.contains(table, "PK S / SK S", "GSI1 GSI")
 	hs.keys("enter")
 	hs.contains("Open a partition")
+	// The overview from the prompt, and back.
+	hs.keys("ctrl+o")
+	hs.contains("Table overview")
+	hs.keys("esc")
+	hs.contains("Open a partition")
+	// Tab completion of a partition key, then the whole key by hand.
+	hs.typeText("CUST#4")
+	hs.keys("tab", "ctrl+u")
 	// The partition prompt: CUST#42 fits one page, so opening it is one Query.
 	hs.typeText("CUST#42")
 	q0 := queries()
@@ -133,7 +142,7 @@ func TestUINeverWrites(t *testing.T) {
 	// The request log and the code of a request in it, every language copied.
 	hs.keys("L", "k", "C")
 	hs.contains("Code · request")
-	hs.keys("y", "tab", "y", "tab", "y", "esc", "q")
+	hs.keys("y", "tab", "y", "tab", "y", "shift+tab", "esc", "q")
 	// Count a type, announced then confirmed.
 	hs.keys("tab", "g", "j", "#", "y")
 	hs.contains("ORDER 2 — counted in 1 request")
@@ -176,6 +185,8 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("Items · ", "+ loaded", "skip-scan: ")
 	hs.keys("n")
 	hs.contains("page 2")
+	// Paging through the loaded items, to the last, and the panes backwards.
+	hs.keys("tab", "pgdown", "pgup", "end", "shift+tab")
 	// The table overview: its caps, a bounded parallel keys-only Scan, and
 	// the largest partition opened from the layout.
 	scans := p.Count("Scan")
@@ -185,6 +196,13 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("LARGEST PARTITIONS SEEN", "CUST#*", "ORDER#*")
 	if p.Count("Scan") == scans {
 		t.Error("the overview sent no Scan")
+	}
+	// Sampling again, through the caps form's fields both ways.
+	scans = p.Count("Scan")
+	hs.keys("s", "tab", "shift+tab", "enter")
+	hs.contains("LARGEST PARTITIONS SEEN")
+	if p.Count("Scan") == scans {
+		t.Error("sampling again sent no Scan")
 	}
 	hs.keys("j", "j", "enter")
 	hs.contains("Entity types", `PK = "CUST#7"`)
@@ -208,6 +226,21 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("Keys for groups")
 	hs.keys("esc", "q")
 	hs.contains("Tables · ")
+	hs.keys("ctrl+c")
+
+	// The prefetch path of a start with --table and --pk (Run sends the
+	// first requests ahead): they go through the proxy too.
+	pre := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}),
+		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL, ConfigDir: configDir}, 120, 35)
+	pre.contains("Items · 3 loaded")
+
+	// Every action of the keymap was taken, in a mode where it is enabled:
+	// a new binding fails here until this walk takes it.
+	for _, a := range keymapActions() {
+		if !hs.actions[a] {
+			t.Errorf("the walk never takes the action %s", a)
+		}
+	}
 
 	// What reached DynamoDB: reads only.
 	seen := map[string]int{}

@@ -445,3 +445,28 @@ func TestQuitAndBack(t *testing.T) {
 		t.Fatal("ctrl+c did not quit")
 	}
 }
+
+// After a next page fails, the message says how to try again, and G (or
+// pgdn) does, as n does; before, G and pgdn did nothing.
+func TestFailedNextPageRetriedByG(t *testing.T) {
+	k := dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE")}
+	more := []dynamo.Item{{"PK": s("CUST#42"), "SK": s("ZZZ#1")}}
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42"}, 120, 35,
+		canned{items: example(), last: k, cap: halfRCU()},
+		canned{err: &dynamo.UserError{Msg: "query CUST#42 on App: the endpoint broke."}},
+		canned{items: more, cap: halfRCU()},
+	)
+	hs.keys("tab") // the cursor near the end asks for page 2, which fails
+	hs.contains("the endpoint broke. — n, pgdn or G tries the next page again")
+	n0 := len(hs.store.queries())
+	hs.keys("j")
+	if n := len(hs.store.queries()); n != n0 {
+		t.Fatalf("a line down asked again: %d queries, was %d", n, n0)
+	}
+	hs.keys("G")
+	if n := len(hs.store.queries()); n != n0+1 {
+		t.Fatalf("G sent %d queries, want 1", n-n0)
+	}
+	hs.contains("ZZZ#1")
+	hs.lacks("tries the next page again")
+}

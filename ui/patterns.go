@@ -169,6 +169,9 @@ func (m Model) noPatternsLines(w int) []string {
 	st := m.st
 	var text []string
 	switch {
+	case m.opts.PatternsErr != nil:
+		text = []string{"The patterns file is broken, so no patterns are listed: " + Sanitize(m.opts.PatternsErr.Error()),
+			"Fix the file and start dynascope again; S does not write to it meanwhile."}
 	case m.patterns != nil:
 		text = []string{fmt.Sprintf("%s has no patterns yet.", Sanitize(m.patterns.Path)),
 			"S on the partition saves the current request there as the first one."}

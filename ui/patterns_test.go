@@ -320,3 +320,20 @@ func TestLoadPatterns(t *testing.T) {
 		t.Fatalf("created file: %+v, %v", set, err)
 	}
 }
+
+// A broken patterns file does not stop the UI: it starts, says what is
+// wrong, and the patterns view says the file is broken.
+func TestBrokenPatternsFileStillStarts(t *testing.T) {
+	path := filepath.Join(t.TempDir(), config.PatternsFile)
+	if err := os.WriteFile(path, []byte("patterns: [unclosed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, _, err := LoadPatterns(path, false)
+	if err == nil || set != nil {
+		t.Fatal("the broken file loaded")
+	}
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42", PatternsErr: err}, 120, 35, canned{items: example(), cap: halfRCU()})
+	hs.contains("patterns file broken (a)", "READ-ONLY")
+	hs.keys("a")
+	hs.contains("The patterns file is broken, so no patterns are listed")
+}

@@ -38,6 +38,9 @@ type Options struct {
 	// current request to, "" when none is known (saving is then refused).
 	Patterns     *config.PatternSet
 	PatternsPath string
+	// PatternsErr is why the patterns file could not be read (then
+	// Patterns is nil): shown at start and in the patterns view.
+	PatternsErr error
 
 	// MaxLoadedItems caps the items the items pane keeps in memory: beyond
 	// it the pages farthest from the cursor are released and read again when

@@ -347,6 +347,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		m.status.err = Sanitize(msg.err.Error())
 		if msg.next {
 			m.res.failed = true
+			m.status.err += " — n, pgdn or G tries the next page again"
 		} else if m.res.pages > 0 {
 			m.q, m.get = m.res.q, m.res.get // the query line keeps describing what is shown
 		}

@@ -129,6 +129,10 @@ func (m Model) render() string {
 func (m Model) header(w int) string {
 	st := m.st
 	badge := st.badge.Render(" READ-ONLY ") + " "
+	if m.opts.PatternsErr != nil {
+		// Said once in the status line at start; kept here, where it stays.
+		badge = st.err.Render("patterns file broken (a)") + " " + badge
+	}
 	name := "no table chosen"
 	if m.haveTable {
 		name = m.table.Name

@@ -1,0 +1,94 @@
+package dynamo
+
+// Seeding from a stream of items of unknown length (a file of any size):
+// memory holds a few batches, not the file.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"io"
+)
+
+// SeedStream writes the items next yields (io.EOF ends them) into an
+// existing table, as Seed does. Items are routed to the workers by a hash of
+// their primary key, and each worker writes its batches in order, so an item
+// that repeats a key always lands after the earlier one and wins, as in
+// Seed, without a set of every key seen. o.Total, when known, is the total
+// handed to Progress. An item without the table's key stops the load; a
+// caller that validated its input first (as the CLI does) never sees that.
+func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (Item, error), o SeedOptions) (SeedResult, error) {
+	t, err := seedTarget(ctx, api, table, o.Force)
+	if err != nil {
+		return SeedResult{}, err
+	}
+	run := newSeedRun(ctx, api, table, o, o.Total)
+	defer run.cancel()
+	n := run.workers()
+	chans := make([]chan []Item, n)
+	pending := make([][]Item, n)
+	keys := make([]map[string]int, n) // key -> position in pending
+	for i := range chans {
+		chans[i] = make(chan []Item, 1)
+		keys[i] = map[string]int{}
+		run.wg.Go(func() { run.work(chans[i]) })
+	}
+	send := func(i int) bool {
+		select {
+		case chans[i] <- pending[i]:
+		case <-run.ctx.Done():
+			return false
+		}
+		pending[i] = make([]Item, 0, batchWriteLimit)
+		clear(keys[i])
+		return true
+	}
+	var readErr error
+	seen := 0
+	for run.ctx.Err() == nil {
+		it, err := next()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			readErr = err
+			break
+		}
+		seen++
+		k, err := itemKeyString(t, it)
+		if err != nil {
+			readErr = &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", seen, t.Name, err)}
+			break
+		}
+		h := fnv.New32a()
+		h.Write([]byte(k))
+		i := int(h.Sum32() % uint32(n))
+		if j, ok := keys[i][k]; ok {
+			pending[i][j] = it // DynamoDB refuses a batch naming a key twice
+			run.mu.Lock()
+			run.res.Duplicates++
+			run.mu.Unlock()
+			continue
+		}
+		keys[i][k] = len(pending[i])
+		pending[i] = append(pending[i], it)
+		if len(pending[i]) == batchWriteLimit && !send(i) {
+			break
+		}
+	}
+	for i := range chans {
+		if readErr == nil && len(pending[i]) > 0 {
+			send(i)
+		}
+		close(chans[i])
+	}
+	if readErr != nil {
+		run.cancel()
+	}
+	res, err := run.finish(-1)
+	if readErr != nil && (err == nil || errors.Is(err, context.Canceled)) {
+		err = readErr
+	}
+	return res, err
+}

@@ -1,0 +1,223 @@
+package ui
+
+// Drawing the entity-types pane: its rows, value groups apart from label
+// types, and the footer about the selected row.
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/dynamo"
+)
+
+// label is a type's name — the facet name a model gives its prefix, else
+// its entity — with the entity its items' library names when that says
+// something else.
+func (t typeRow) label(names map[string]string) string {
+	name := Sanitize(t.entity)
+	if f := names[t.prefix]; f != "" && t.prefix != "" {
+		name = Sanitize(f)
+	}
+	switch {
+	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):
+		name += " · " + Sanitize(t.libs[0].Entity)
+	case len(t.libs) > 1:
+		var es []string
+		for _, l := range t.libs {
+			if !slices.Contains(es, l.Entity) {
+				es = append(es, l.Entity)
+			}
+		}
+		name += " · " + Sanitize(strings.Join(es, ", "))
+	}
+	return name
+}
+
+// valueRange shows a value group by its range, lowest … highest, in w
+// cells: when both do not fit, each end keeps its start ("2023-04-01 …
+// 2023-06-07"), which for times and numbers is the part that tells most;
+// the footer shows the whole keys.
+func valueRange(t typeRow, w int) string {
+	if t.first == "" {
+		return "values"
+	}
+	lo, hi := min(t.first, t.last), max(t.first, t.last)
+	if hi == "" || lo == hi {
+		return Sanitize(t.first)
+	}
+	s := Sanitize(lo) + " … " + Sanitize(hi)
+	if width(s) <= w {
+		return s
+	}
+	half := max(1, (w-3)/2)
+	return ansi.Truncate(Sanitize(lo), half, "") + " … " + ansi.Truncate(Sanitize(hi), half, "")
+}
+
+// resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
+func resumeText(c dynamo.SKCond) string {
+	op := map[dynamo.SKOp]string{dynamo.SKGe: ">= ", dynamo.SKGt: "> ", dynamo.SKLt: "< "}[c.Op]
+	if len(c.Values) == 0 {
+		return "(the start)"
+	}
+	return op + Sanitize(strconv.Quote(c.Values[0]))
+}
+
+// groupRowHeight is two lines (name and count; prefix) unless space is short.
+func groupRowHeight(compact bool) int {
+	if compact {
+		return 1
+	}
+	return 2
+}
+
+func (g groupsPane) view(st styles, w, h int, focused, compact bool, title string, colour func(id string) int) string {
+	inner := w - 2
+	rh := groupRowHeight(compact)
+	shown := max(1, (h-2)/rh)
+	g.offset = scrollOffset(g.offset, g.cursor, shown, g.rows())
+	var lines []string
+	for row := g.offset; row < g.rows() && row < g.offset+shown; row++ {
+		sel := row == g.cursor
+		base := lipgloss.NewStyle()
+		if sel && focused {
+			base = st.sel
+		} else if sel {
+			base = st.selBlur
+		}
+		mark := " "
+		if row == g.active {
+			mark = "›"
+		}
+		markStyle := st.active.Inherit(base)
+		count := g.countText(row)
+		var name, sub string
+		var block lipgloss.Style
+		bar := "▌"
+		if row == 0 {
+			name, sub = "partition", "no SK condition"
+			block = st.muted.Inherit(base)
+		} else {
+			t := g.types[row-1]
+			name = t.label(g.names)
+			switch {
+			case t.value && g.keyType == "S":
+				sub = valueRange(t, inner-4)
+			case t.prefix == "":
+				sub = "all " + Sanitize(t.entity) + " keys"
+			case t.exactType():
+				sub = "= " + Sanitize(t.prefix)
+			default:
+				sub = Sanitize(t.prefix)
+			}
+			if compact && !t.exactType() && t.prefix != "" {
+				if f := g.names[t.prefix]; f != "" {
+					name += " " + sub // the facet name, the prefix still in sight
+				} else {
+					name = sub
+				}
+			}
+			block = st.entityStyle(colour(t.id)).Inherit(base)
+			if t.value {
+				bar = "┊" // data, not a label: a dotted bar
+			}
+		}
+		nameW := max(1, inner-4-width(count)-1)
+		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+fit(name, nameW)+" "+count)
+		lines = append(lines, line1)
+		if rh == 2 {
+			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
+		}
+	}
+	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
+		for len(lines) < h-2-len(foot)-1 {
+			lines = append(lines, "")
+		}
+		lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+		for _, l := range foot {
+			lines = append(lines, " "+st.muted.Render(fit(l, inner-1)))
+		}
+	}
+	return box(st, title, lines, w, h, focused)
+}
+
+// footer says more about the selected row, in lines of w cells: a type's
+// first and last key, its library entity and what counting it cost; for the
+// partition, what the skip-scan found and cost.
+func (g groupsPane) footer(w int) []string {
+	if g.keyType == "" {
+		return nil
+	}
+	cost := func(reqs int, c dynamo.Capacity) []string {
+		s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
+		if width(s) > w {
+			return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
+		}
+		return []string{s}
+	}
+	if g.cursor == 0 {
+		var out []string
+		switch {
+		case g.finding:
+			out = append(out, "skip-scan: finding types… ("+plural(g.scanReqs, "request", "requests")+")")
+		case g.scanErr:
+			out = append(out, "skip-scan stopped: these", "are the types loaded")
+		case g.found && g.more:
+			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
+				"more types may follow", "from SK "+resumeText(g.resume))
+		case g.found:
+			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
+				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
+		case g.complete():
+			out = append(out, plural(g.pages, "page holds", "pages hold")+" it all:", "no skip-scan needed")
+		case g.pages == 0 && !g.opening:
+			out = append(out, "enter reads it all", "and lists its types")
+		}
+		if g.partExact >= 0 {
+			out = append(out, cost(g.partReqs, g.partCap)...)
+		}
+		return out
+	}
+	if g.cursor > len(g.types) {
+		return nil
+	}
+	t := g.types[g.cursor-1]
+	_, known := g.known(g.cursor - 1)
+	// A key too long for the pane drops the prefix the row already shows.
+	keyLine := func(label, k string) string {
+		s := label + Sanitize(k)
+		if width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
+			s = label + "…" + Sanitize(k[len(t.prefix):])
+		}
+		return s
+	}
+	var out []string
+	switch {
+	case t.first == "":
+	case t.exactType() || (t.first == t.last && (t.discovered || known)):
+		out = append(out, keyLine("key  ", t.first))
+	case (t.discovered || known) && t.last != "":
+		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
+		if width(from) > w || width(to) > w {
+			// Too narrow for labels: the keys alone, under a heading.
+			from, to = keyLine("", t.first), keyLine("", t.last)
+			out = append(out, "first and last key:")
+		}
+		out = append(out, from, to)
+	default:
+		out = append(out, keyLine("from ", t.first), "to   not known yet")
+	}
+	for _, l := range t.libs {
+		out = append(out, Sanitize(l.String()))
+	}
+	switch {
+	case t.exact >= 0:
+		out = append(out, cost(t.countReqs, t.countCap)...)
+	case !known:
+		out = append(out, "# counts it exactly")
+	}
+	return out
+}
