@@ -374,9 +374,11 @@ func TestGroupsCommand(t *testing.T) {
 		Partition map[string]string `json:"partition"`
 		Delimiter string            `json:"delimiter"`
 		Groups    []struct {
-			Entity, Prefix, First, Last string
-			Count                       *int
+			Entity, Prefix, Kind, First, Last string
+			Count                             *int
 		} `json:"groups"`
+		Complete         bool            `json:"complete"`
+		Continue         *struct{}       `json:"continue"`
 		Requests         int             `json:"requests"`
 		ConsumedCapacity capacityJSONOut `json:"consumedCapacity"`
 	}
@@ -385,7 +387,8 @@ func TestGroupsCommand(t *testing.T) {
 	if err := dec.Decode(&got); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 {
+	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 ||
+		!got.Complete || got.Continue != nil || got.Groups[0].Kind != "label" || got.Groups[1].Kind != "label" {
 		t.Fatalf("groups: %+v", got)
 	}
 	o, p := got.Groups[0], got.Groups[1]
