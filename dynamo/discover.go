@@ -151,8 +151,18 @@ func (s *skipScan) forward(ctx context.Context) error {
 			op = SKGt
 		}
 		key, found, err = s.one(ctx, SKCond{Op: op, Values: []string{start}}, false)
+		if err == nil && found && (key < start || key == start && !inclusive) {
+			return s.stuck(key, string(op), start)
+		}
 	}
 	return err
+}
+
+// stuck is the error for a key that does not meet the condition it was
+// asked with: from a server that answers so, the walk would never end.
+func (s *skipScan) stuck(key, op, bound string) error {
+	return Explain(&BadAnswerError{Op: "Query", Problem: fmt.Sprintf("the sort key %q to the condition SK %s %q, which it does not meet (the skip-scan would not move on)", key, op, bound)},
+		fmt.Sprintf("skip-scan %s on %s", s.in.PK, tableAndIndex(s.in.Table, s.in.Index)), s.c.opts.Endpoint)
 }
 
 func (s *skipScan) backward(ctx context.Context) error {
@@ -170,6 +180,9 @@ func (s *skipScan) backward(ctx context.Context) error {
 		}
 		s.d.Groups = append(s.d.Groups, g)
 		key, found, err = s.one(ctx, SKCond{Op: SKLt, Values: []string{bound}}, true)
+		if err == nil && found && key >= bound {
+			return s.stuck(key, string(SKLt), bound)
+		}
 	}
 	return err
 }
