@@ -88,6 +88,11 @@ func TestSeedRealModels(t *testing.T) {
 			if got := countItems(t, table); got != c.items {
 				t.Errorf("table %s holds %d items; want %d\n%s", table, got, c.items, out)
 			}
+			if c.file == "aws-dynamodb-examples/sample-data.json" && !strings.Contains(out, ": 13 items in 1 batches") {
+				// 13 items fit one request; the key-sharded writers pool
+				// their partial batches rather than sending one each.
+				t.Errorf("sample-data.json took more than 1 request:\n%s", out)
+			}
 			if n := strings.Count(errOut, "skipped table "); n != c.skipped {
 				t.Errorf("%d skip sentences; want %d:\n%s", n, c.skipped, errOut)
 			}
@@ -217,6 +222,43 @@ func TestSeedFileBadInput(t *testing.T) {
 	}
 	if got := countItems(t, table); got != 2 {
 		t.Errorf("%d items; want 2", got)
+	}
+}
+
+// A key repeated in a file ends with its last value, whether the earlier
+// one was still waiting in its batch or already sent.
+func TestSeedFileRepeatedKey(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	var lines []string
+	for i := range 60 {
+		lines = append(lines, fmt.Sprintf(`{"PK":"A","SK":"%02d","v":"first"}`, i))
+	}
+	for i := range 60 {
+		lines = append(lines, fmt.Sprintf(`{"PK":"A","SK":"%02d","v":"last"}`, i%30))
+	}
+	file := filepath.Join(t.TempDir(), "repeats.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	table := dynamotest.UniqueName("repeat")
+	t.Cleanup(func() { deleteTables(table) })
+	if _, errOut, err := cli(t, "seed", "--endpoint-url", ep, "--file", file, "--table", table); err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "A", "--all-pages", "--output", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Split(strings.TrimSpace(out), "\n")
+	if len(got) != 60 {
+		t.Fatalf("%d items; want 60:\n%s", len(got), out)
+	}
+	for i, line := range got {
+		want := "first"
+		if i < 30 {
+			want = "last"
+		}
+		if !strings.Contains(line, `"v":"`+want+`"`) {
+			t.Errorf("item %d is %s; want v %s", i, line, want)
+		}
 	}
 }
 
