@@ -262,6 +262,53 @@ func TestSeedFileRepeatedKey(t *testing.T) {
 	}
 }
 
+// With --skip-invalid, an item DynamoDB would refuse with its whole batch
+// (an empty key, an item over 400 KB) is named by the first pass and not
+// written, the valid items of its batch are, and the summary counts every
+// record once, a repeated key included.
+func TestSeedFileSkipInvalidWritesNothingInvalid(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	lines := []string{
+		`{"PK":"a","SK":"1","v":"first"}`,
+		`{"PK":"","SK":"2"}`,
+		`{"PK":"b","SK":"3","big":"` + strings.Repeat("x", 410<<10) + `"}`,
+		`{"PK":"a","SK":"1","v":"last"}`,
+		`{"PK":"c","SK":"` + strings.Repeat("k", 1025) + `"}`,
+		`{"PK":"c","SK":"4"}`,
+	}
+	file := filepath.Join(t.TempDir(), "mixed.jsonl")
+	os.WriteFile(file, []byte(strings.Join(lines, "\n")+"\n"), 0o644)
+	table := dynamotest.UniqueName("skipw")
+	t.Cleanup(func() { deleteTables(table) })
+	args := []string{"seed", "--endpoint-url", ep, "--file", file, "--table", table}
+	if _, _, err := cli(t, args...); err == nil || !strings.Contains(err.Error(), "line 2: its key attribute PK is empty") {
+		t.Fatalf("without --skip-invalid: %v; want line 2 named", err)
+	}
+	out, errOut, err := cli(t, append(args, "--skip-invalid")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, errOut)
+	}
+	for _, want := range []string{
+		"skipped line 2: its key attribute PK is empty",
+		"skipped line 3: it is 419",
+		"skipped line 5: its key attribute SK is 1025 bytes, beyond DynamoDB's limit of 1024",
+	} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("no %q in:\n%s", want, errOut)
+		}
+	}
+	if !strings.Contains(out, "loaded 3 of 6 items; 3 skipped") {
+		t.Errorf("summary:\n%s", out)
+	}
+	got, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "a", "--output", "jsonl")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := countItems(t, table); n != 2 || !strings.Contains(got, `"v":"last"`) {
+		t.Errorf("%d items, a is %s; want 2 items, a with its last value", n, got)
+	}
+}
+
 // What dynascope writes reads back to equal items: the demo's CUST#7 and the
 // hostile corpus, through --output jsonl (compared as plain JSON, the types
 // it keeps), jsonl --dynamodb-json and ddbjson-batch (compared exactly).
