@@ -195,6 +195,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
+		slices.Concat(g, []string{"--pk", "CUST#7", "--max-requests", "3"}),
 		l,
 		append([]string{"layout"}, named...),
 	}
