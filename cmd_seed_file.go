@@ -90,7 +90,9 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 			fmt.Fprintf(stdout, "table %s did not exist: created it with %s, %s.\n", textfmt.Sanitize(t.spec.Name), keyText(t.spec), t.chose)
 		}
 		res, err := streamTable(ctx, w, in.Paths, plan, t, l, created, stderr)
-		loaded += res.Written
+		// A repeated key that replaced its earlier value before the
+		// write is loaded too, though one write carried both.
+		loaded += res.Written + res.Duplicates
 		if err != nil {
 			return &dynamo.UserError{Msg: fmt.Sprintf("%s; %d of %d items reached table %s, so the load is incomplete (run it again with --force to finish).", strings.TrimSuffix(err.Error(), "."), res.Written, t.items, textfmt.Sanitize(t.spec.Name)), Err: err}
 		}

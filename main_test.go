@@ -396,7 +396,7 @@ func TestGroupsCommand(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	if got.Table != table || got.Index != nil || got.Partition["PK"] != "CUST#42" || got.Delimiter != "#" || len(got.Groups) != 2 ||
-		!got.Complete || string(got.Continue) != "null" {
+		!got.Complete || string(got.Continue) != "null" || got.Groups[0].Kind != "label" || got.Groups[1].Kind != "label" {
 		t.Fatalf("groups: %+v", got)
 	}
 	o, p := got.Groups[0], got.Groups[1]

@@ -223,7 +223,8 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
-		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count", "--max-requests", "50"}),
+		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
+		slices.Concat(g, []string{"--pk", "CUST#7", "--max-requests", "3"}),
 		l,
 		append([]string{"layout"}, named...),
 	}

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"dynascope/keys"
 )
@@ -183,7 +184,13 @@ func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, 
 	if err != nil || len(p.Items) == 0 {
 		return "", false, err
 	}
-	return KeyString(p.Items[0][s.sk]), true, nil
+	key := KeyString(p.Items[0][s.sk])
+	if !meets(key, cond) {
+		// Only the walk over string keys sends conditions; a server that
+		// ignores them would keep it going for ever.
+		return "", false, s.stuck(key, cond)
+	}
+	return key, true, nil
 }
 
 // delimiter infers the walk's delimiter from the first label-led key it
@@ -247,6 +254,33 @@ func (s *skipScan) walk(ctx context.Context) error {
 			cond.Op = SKGt
 		}
 	}
+}
+
+// stuck is the error for a key that does not meet the condition it was
+// asked with: from a server that answers so, the walk would never end.
+func (s *skipScan) stuck(key string, c SKCond) error {
+	return Explain(&BadAnswerError{Op: "Query", Problem: fmt.Sprintf("the sort key %q to the condition SK %s %q, which it does not meet (the skip-scan would not move on)", key, string(c.Op), c.Values[0])},
+		fmt.Sprintf("skip-scan %s on %s", s.in.PK, tableAndIndex(s.in.Table, s.in.Index)), s.c.opts.Endpoint)
+}
+
+// meets tells whether a string sort key meets a one-value condition of the
+// walk, compared by bytes as DynamoDB compares strings.
+func meets(key string, c SKCond) bool {
+	if len(c.Values) == 0 {
+		return true
+	}
+	v := c.Values[0]
+	switch c.Op {
+	case SKGe:
+		return key >= v
+	case SKGt:
+		return key > v
+	case SKLt:
+		return key < v
+	case SKBeginsWith:
+		return strings.HasPrefix(key, v)
+	}
+	return true
 }
 
 // keyRange reports a numeric or binary sort key's first and last value.

@@ -197,3 +197,22 @@ func TestFaultKeyDoesNotMove(t *testing.T) {
 		t.Errorf("reverse page: %v", err)
 	}
 }
+
+// A server that answers every skip-scan query with the same item (a cache
+// that ignores the condition): the walk stops with a sentence instead of
+// asking for ever.
+func TestFaultSkipScanKeyDoesNotMove(t *testing.T) {
+	t.Parallel()
+	for _, reverse := range []bool{false, true} {
+		r := newRig(t, dynamo.Options{})
+		r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.Replay()})
+		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse})
+		if err == nil || !strings.Contains(err.Error(), "skip-scan CUST#1 on "+r.table+": "+r.p.URL+" answered Query with the sort key ") ||
+			!strings.Contains(err.Error(), "which it does not meet (the skip-scan would not move on)") {
+			t.Errorf("reverse %v: %v", reverse, err)
+		}
+		if len(d.Groups) != 1 || r.p.Count("Query") > 4 {
+			t.Errorf("reverse %v: groups %+v after %d queries", reverse, d.Groups, r.p.Count("Query"))
+		}
+	}
+}

@@ -331,11 +331,33 @@ func itemKeyString(t Table, it Item) (string, error) {
 		if typ != k.Type {
 			return "", fmt.Errorf("its key attribute %s must be of type %s", k.Name, k.Type)
 		}
+		// DynamoDB refuses the whole batch over one such key, so it is
+		// named here, where --skip-invalid can leave the item out.
+		limit := maxPKBytes
+		if k != &t.PK {
+			limit = maxSKBytes
+		}
+		switch n := valueSize(av); {
+		case n == 0 && typ != "N":
+			return "", fmt.Errorf("its key attribute %s is empty, which DynamoDB refuses", k.Name)
+		case n > limit:
+			return "", fmt.Errorf("its key attribute %s is %d bytes, beyond DynamoDB's limit of %d", k.Name, n, limit)
+		}
 		s := KeyString(av)
 		fmt.Fprintf(&b, "%s%d:%s", typ, len(s), s)
 	}
+	if n := ItemSize(it); n > maxItemBytes {
+		return "", fmt.Errorf("it is %d bytes, beyond DynamoDB's 400 KB item limit", n)
+	}
 	return b.String(), nil
 }
+
+// DynamoDB's limits on a key value and an item, in bytes.
+const (
+	maxPKBytes   = 2048
+	maxSKBytes   = 1024
+	maxItemBytes = 400 << 10
+)
 
 // maxJSONLLine bounds one JSONL line: an item is at most 400 KB, and its DynamoDB
 // JSON with type tags and escapes can be several times that.

@@ -9,14 +9,18 @@ import (
 	"fmt"
 	"hash/fnv"
 	"io"
+	"slices"
 )
 
 // SeedStream writes the items next yields (io.EOF ends them) into an
 // existing table, as Seed does. Items are routed to the workers by a hash of
 // their primary key, and each worker writes its batches in order, so an item
 // that repeats a key always lands after the earlier one and wins, as in
-// Seed, without a set of every key seen. o.Total, when known, is the total
-// handed to Progress. An item without the table's key stops the load; a
+// Seed, without a set of every key seen. The workers' last partial batches
+// are pooled and written after every full batch has landed: their keys are
+// distinct across workers by the routing, so a file of 13 items is one
+// request, not one per worker. o.Total, when known, is the total handed to
+// Progress. An item without the table's key stops the load; a
 // caller that validated its input first (as the CLI does) never sees that.
 func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (Item, error), o SeedOptions) (SeedResult, error) {
 	t, err := seedTarget(ctx, api, table, o.Force)
@@ -78,17 +82,36 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 		}
 	}
 	for i := range chans {
-		if readErr == nil && len(pending[i]) > 0 {
-			send(i)
-		}
 		close(chans[i])
 	}
 	if readErr != nil {
 		run.cancel()
+	} else {
+		// Only now: an earlier value of a key in a pooled batch may still
+		// be in its worker's queue, and must land first.
+		run.wg.Wait()
+		run.writeRest(slices.Concat(pending...))
 	}
 	res, err := run.finish(-1)
 	if readErr != nil && (err == nil || errors.Is(err, context.Canceled)) {
 		err = readErr
 	}
 	return res, err
+}
+
+// writeRest writes the pooled last items of a stream, whose keys are all
+// distinct, in full batches and in parallel.
+func (r *seedRun) writeRest(items []Item) {
+	chunks := make(chan []Item)
+	for range min(r.workers(), (len(items)+batchWriteLimit-1)/batchWriteLimit) {
+		r.wg.Go(func() { r.work(chunks) })
+	}
+	defer close(chunks)
+	for c := range slices.Chunk(items, batchWriteLimit) {
+		select {
+		case chunks <- c:
+		case <-r.ctx.Done():
+			return
+		}
+	}
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"sync"
@@ -486,5 +487,63 @@ func TestReadJSONL(t *testing.T) {
 	_, err = ReadJSONL(strings.NewReader("{}\n" + long))
 	if err == nil || !strings.HasPrefix(err.Error(), "line 2: longer than 16 MB") {
 		t.Errorf("ReadJSONL of an overlong line: %v; want it named as line 2", err)
+	}
+}
+
+// streamOf yields items one at a time, as a file reader does.
+func streamOf(items []Item) func() (Item, error) {
+	i := 0
+	return func() (Item, error) {
+		if i == len(items) {
+			return nil, io.EOF
+		}
+		i++
+		return items[i-1], nil
+	}
+}
+
+// A small stream goes in as few requests as the items need, not one partial
+// batch per worker; a key repeated after its first batch was sent still ends
+// with its last value.
+func TestSeedStreamBatchesAndLastValue(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	spec := TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}}
+
+	small := seedTable(t, api, spec)
+	res, err := SeedStream(testCtx(t), api, small, streamOf(simpleItems(13, "A")), SeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Written != 13 || res.Batches != 1 {
+		t.Errorf("13 items: %+v; want 13 written in 1 batch", res)
+	}
+
+	big := seedTable(t, api, spec)
+	items := simpleItems(100, "A")
+	for i := range 30 {
+		items = append(items, Item{"PK": demoS("A"), "SK": demoS(fmt.Sprintf("ITEM#%04d", i)), "n": demoS("second")})
+	}
+	res, err = SeedStream(testCtx(t), api, big, streamOf(items), SeedOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A repeat whose first value was already sent is written again; one
+	// still waiting in its batch replaces it there. Full batches plus the
+	// pooled rests make exactly the requests the written items need.
+	if res.Written+res.Duplicates != len(items) || res.Batches != (res.Written+batchWriteLimit-1)/batchWriteLimit {
+		t.Errorf("130 items over 100 keys: %+v; want every item written or replaced, in full batches", res)
+	}
+	if n := countItems(t, api, big); n != 100 {
+		t.Errorf("the table holds %d items; want 100", n)
+	}
+	for i := range 30 {
+		out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(big), Key: Item{"PK": demoS("A"), "SK": demoS(fmt.Sprintf("ITEM#%04d", i))}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := demoString(out.Item, "n"); got != "second" {
+			t.Errorf("ITEM#%04d holds n=%q; want the last value, \"second\"", i, got)
+		}
 	}
 }

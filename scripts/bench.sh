@@ -13,6 +13,12 @@
 #                        against aws dynamodb query
 #   5. bench/throughput  sampling with 4 vs 1 Scan segments, COUNT, and
 #                        skip-scan vs a full read
+#   6. bench/skipscan    skip-scan vs a full read on labels, 20,000 timestamps
+#                        and a mix (bound < 1% of the full read's RCU), and
+#                        the time to all types of CUST#7 and BENCH#BIG through
+#                        the fault proxy with 50 ms a request, in round trips
+#   7. bench/seedfile    seed --file of 2,000 generated items against a
+#                        loop of aws dynamodb batch-write-item, 25 a request
 #
 # Each step prints its detail; the summary at the end has one line per
 # figure, with its bound and ok or FAIL. The exit code is non-zero when a
@@ -54,7 +60,7 @@ trap cleanup EXIT
 echo "building dynascope and the bench programs" >&2
 # Built as the Makefile builds it: static, without cgo.
 CGO_ENABLED=0 go build -o "$work/dynascope" .
-for p in load rss startup throughput ratio; do
+for p in load rss startup throughput ratio skipscan seedfile; do
   go build -o "$work/$p" "./bench/$p"
 done
 go test -c -o "$work/ui.test" ./ui/
@@ -104,6 +110,8 @@ step "peak RSS, no cap" "$work/rss" -endpoint "$endpoint" -table bench -max-load
 step "peak RSS, default cap" "$work/rss" -endpoint "$endpoint" -table bench -max-loaded 0
 step "start-up" "$work/startup" -endpoint "$endpoint" -table bench -bin "$work/dynascope" -aws "$aws_bin" -runs 10
 step "throughput" "$work/throughput" -endpoint "$endpoint" -table bench -sample-items 20000
+step "skip-scan shapes" "$work/skipscan" -endpoint "$endpoint" -bench-table bench
+step "seed --file vs aws loop" "$work/seedfile" -endpoint "$endpoint" -bin "$work/dynascope" -aws "$aws_bin" -items 2000
 
 echo
 echo "── summary: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), $((SECONDS - began)) s"

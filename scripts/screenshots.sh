@@ -168,4 +168,20 @@ wait_for 'Item · '
 shot item
 
 keys C-c
+
+# 8. A published model's partition (../shared/real-models, when the clone
+# has it beside it): ChatSystem's User:UserA, whose sort keys are ISO
+# timestamps: one value group with its range, not a "type" per hour.
+model="$(cd .. && pwd)/shared/real-models/aws-dynamodb-examples/ChatSystemSchema.json"
+if [ -f "$model" ]; then
+  env -i "${session_env[@]}" dynascope seed --workbench "$model" >/dev/null
+  sleep 0.5
+  type_line "clear; dynascope --table Chat --pk 'User:UserA'"
+  wait_for 'timestamp'
+  wait_for ' RCU table'
+  shot value-group
+  keys C-c
+else
+  say "no ../shared/real-models beside the clone: docs/img/value-group.png is left as it is"
+fi
 say "done: $(ls "$OUT"/*.png | tr '\n' ' ')"

@@ -40,22 +40,47 @@ func (t typeRow) label(names map[string]string) string {
 // valueRange shows a value group by its range, lowest … highest, in w
 // cells: when both do not fit, each end keeps its start ("2023-04-01 …
 // 2023-06-07"), which for times and numbers is the part that tells most;
-// the footer shows the whole keys.
+// the footer shows the whole keys. When those starts are the same (both
+// ends on one day), the highest shows from the field where it differs
+// ("2023-04-01T12:00 … 14:31:00Z"), so the two ends are told apart.
 func valueRange(t typeRow, w int) string {
 	if t.first == "" {
 		return "values"
 	}
-	lo, hi := min(t.first, t.last), max(t.first, t.last)
+	lo, hi := Sanitize(min(t.first, t.last)), Sanitize(max(t.first, t.last))
 	if hi == "" || lo == hi {
-		return Sanitize(t.first)
+		return lo
 	}
-	s := Sanitize(lo) + " … " + Sanitize(hi)
+	s := lo + " … " + hi
 	if width(s) <= w {
 		return s
 	}
-	half := max(1, (w-3)/2)
-	return ansi.Truncate(Sanitize(lo), half, "") + " … " + ansi.Truncate(Sanitize(hi), half, "")
+	room := max(2, w-3)
+	half := max(1, room/2)
+	a, b := ansi.Truncate(lo, half, ""), ansi.Truncate(hi, half, "")
+	if a != b {
+		return a + " … " + b
+	}
+	// Start the highest at the field boundary at or before the first byte
+	// that differs, and give the lowest at least up to the end of its own
+	// differing field: "2023-04-01T12 … 14:00:00".
+	d := 0
+	for d < len(lo) && d < len(hi) && lo[d] == hi[d] {
+		d++
+	}
+	p, e := d, d
+	for p > 0 && isDigit(hi[p-1]) {
+		p--
+	}
+	for e < len(lo) && isDigit(lo[e]) {
+		e++
+	}
+	tail := hi[p:]
+	loW := min(room-1, max(e, room-width(tail)))
+	return ansi.Truncate(lo, loW, "") + " … " + ansi.Truncate(tail, room-loW, "")
 }
+
+func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
 // resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
 func resumeText(c dynamo.SKCond) string {

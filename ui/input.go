@@ -107,7 +107,10 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.
 		text := m.qline.input.String()
 		switch md {
 		case modeCondition:
-			c, err := parseCondition(text)
+			c, isDate, err := m.groups.datePrefix(text)
+			if !isDate {
+				c, err = parseCondition(text)
+			}
 			if err != nil {
 				m.qline.err = Sanitize(err.Error())
 				return m, nil
@@ -154,6 +157,9 @@ func (m Model) editText(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 func (m Model) startEdit(k editKind, text string) Model {
 	m.qline = queryLine{edit: k, input: newLineEdit(text)}
+	if t, ok := m.groups.timeGroup(); ok && k == editCondition {
+		m.qline.dates = Sanitize(t.entity)
+	}
 	return m
 }
 

@@ -24,6 +24,7 @@ type queryLine struct {
 	edit  editKind
 	input lineEdit
 	err   string // why the typed text was refused, sanitised
+	dates string // the name of the partition's time-shaped value group, which takes a date prefix
 }
 
 func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string, skName string, w int) string {
@@ -95,6 +96,9 @@ func (l queryLine) hint(st styles, loaded int, w int) string {
 	switch l.edit {
 	case editCondition:
 		h = `= < <= > >= between begins_with  ·  e.g. begins_with ORDER#  or  between "A" and "B"  ·  empty: the whole partition`
+		if l.dates != "" {
+			h = `= < <= > >= between begins_with  ·  2024-03: that month of the ` + l.dates + ` group  ·  empty: the whole partition`
+		}
 	case editLimit:
 		h = "items per request  ·  empty or 0: no Limit (DynamoDB's pages of up to 1 MB load as you scroll)"
 	case editFilter:

@@ -1,12 +1,27 @@
-// Command skipscan measures what skip-scan discovery saves: it loads one
-// partition of 50,000 items in 4 entity types into DynamoDB Local, finds the
-// types once by reading the whole partition and once by skip-scan
-// (dynamo.Client.Discover), and prints requests, RCUs and milliseconds of
-// both side by side. It exits non-zero when the two disagree on the types or
-// skip-scan costs 1% of the full read's RCUs or more.
+// Command skipscan measures what skip-scan discovery saves, on three shapes
+// of partition loaded into a table of its own in DynamoDB Local:
 //
-// Run it through scripts/bench-skipscan.sh, which starts and stops a DynamoDB
-// Local of its own; it writes, so never point it at AWS.
+//   - labels: 50,000 items in four label types (PROFILE, EVENT#, INVOICE#,
+//     ORDER#), and the demo's CUST#7;
+//   - timestamps: 20,000 messages under ISO-8601 sort keys and one meta item,
+//     as ChatSystemSchema.json keys them;
+//   - mixed: 25,000 items of three label types and 25,000 timestamps.
+//
+// For each it finds the types once by reading the whole partition and once by
+// skip-scan (dynamo.Client.Discover), prints requests, RCUs and their ratio,
+// and fails when the two disagree or skip-scan costs 1% of the full read's
+// RCUs or more. A skip-scan costs about 0.5 RCU a request whatever the
+// partition's size, two requests a label type, so the share is a property of
+// the partition's size too: the mixed partition is sized like the labels one
+// (a 20,000-item mix of 4 types costs 4 of 231 RCU, 1.7%).
+//
+// Then it times the skip-scan of CUST#7, and of the bench table's 100,000-item
+// partition when -bench-table names it, through the fault proxy with 50 ms
+// added to every request, as a real region's round trip would be, and reports
+// it in round trips.
+//
+// Run it through scripts/bench-skipscan.sh or make bench, which start and stop
+// a DynamoDB Local of their own; it writes, so never point it at AWS.
 package main
 
 import (
@@ -17,7 +32,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -29,13 +43,12 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
-	"dynascope/keys"
 )
 
 const partition = "BENCH#1"
 
-// entityShares splits the partition into its 4 types: one profile and three
-// collections of different sizes, so the types are not all alike.
+// entityShares splits the labels partition into its 4 types: one profile and
+// three collections of different sizes, so the types are not all alike.
 var entityShares = []struct {
 	prefix string
 	share  float64
@@ -43,16 +56,20 @@ var entityShares = []struct {
 
 func main() {
 	endpoint := flag.String("endpoint", os.Getenv("DYNASCOPE_TEST_ENDPOINT"), "DynamoDB Local endpoint (loopback only)")
-	items := flag.Int("items", 50000, "items in the partition")
+	items := flag.Int("items", 50000, "items in the labels partition")
+	messages := flag.Int("messages", 20000, "timestamped messages in the timestamps partition")
+	mixed := flag.Int("mixed", 25000, "timestamps in the mixed partition, and as many label items")
 	workers := flag.Int("workers", 16, "BatchWriteItem requests in flight while loading")
+	benchTable := flag.String("bench-table", "", "the bench table of bench/load, whose "+benchdata.BigPK+" is also timed through the proxy")
+	rtt := flag.Duration("rtt", 50*time.Millisecond, "delay the proxy adds to every request")
 	flag.Parse()
-	if err := run(*endpoint, *items, *workers); err != nil {
+	if err := run(*endpoint, *items, *messages, *mixed, *workers, *benchTable, *rtt); err != nil {
 		fmt.Fprintln(os.Stderr, "bench-skipscan: "+err.Error())
 		os.Exit(1)
 	}
 }
 
-func run(endpoint string, n, workers int) error {
+func run(endpoint string, n, msgs, mix, workers int, benchTable string, rtt time.Duration) error {
 	if !dynamo.IsLoopback(endpoint) {
 		return fmt.Errorf("the bench writes a table: give a DynamoDB Local endpoint on this machine with -endpoint, not %q", endpoint)
 	}
@@ -83,44 +100,59 @@ func run(endpoint string, n, workers int) error {
 	}()
 
 	began := time.Now()
-	all := benchItems(n)
+	all := append(benchItems(n), timestampItems(timestampsPK, msgs, true)...)
+	all = append(all, mixedItems(mix)...)
+	all = append(all, cust7()...)
 	if err := load(ctx, w, table, all, workers); err != nil {
 		return err
 	}
-	fmt.Printf("loaded %d items into partition %s of %s in %.1f s (%d parallel BatchWriteItem requests), average item %d bytes\n",
-		len(all), partition, table, time.Since(began).Seconds(), workers, avgSize(all))
+	fmt.Printf("loaded %d items into %s in %.1f s (%d parallel BatchWriteItem requests), average item %d bytes\n\n",
+		len(all), table, time.Since(began).Seconds(), workers, avgSize(all))
 
-	full, fullReqs, fullMs, err := fullRead(ctx, c, table)
-	if err != nil {
-		return err
+	var failed []string
+	fmt.Printf("%-34s %9s %9s %9s %9s %9s\n", "", "full req", "full RCU", "skip req", "skip RCU", "RCU %")
+	for _, sh := range []struct {
+		name, pk string
+		bound    bool
+	}{
+		{"labels: 4 label types", partition, true},
+		{fmt.Sprintf("timestamps: %d + meta", msgs), timestampsPK, true},
+		{"mixed: 3 label types + timestamps", mixedPK, true},
+		{"labels: the demo's CUST#7", demoPK, true},
+	} {
+		r, err := compare(ctx, c, table, sh.pk)
+		if err != nil {
+			return fmt.Errorf("%s: %w", sh.name, err)
+		}
+		verdict := "(no bound)"
+		switch {
+		case !r.same:
+			verdict = "FAIL: other types than the full read's"
+			failed = append(failed, sh.name)
+		case sh.bound && r.share() >= 0.01:
+			verdict = "FAIL: bound < 1%"
+			failed = append(failed, sh.name)
+		case sh.bound:
+			verdict = "ok, bound < 1%"
+		}
+		fmt.Printf("%-34s %9d %9.1f %9d %9.1f %8.2f%%  %d types  %s\n", sh.name, r.fullReqs, r.fullRCU, r.skipReqs, r.skipRCU, 100*r.share(), r.types, verdict)
+		fmt.Printf("= skip-scan vs full read, %s: %d vs %d requests, %.1f vs %.1f RCU = %.2f%% %s\n",
+			sh.name, r.skipReqs, r.fullReqs, r.skipRCU, r.fullRCU, 100*r.share(), verdict)
 	}
-	began = time.Now()
-	d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: partition})
-	skipMs := float64(time.Since(began).Microseconds()) / 1000
-	if err != nil {
-		return err
-	}
-	for i := range full {
-		full[i].Count = -1 // skip-scan does not count
-	}
-	var names []string
-	for _, g := range d.Groups {
-		names = append(names, g.Entity)
-	}
-	fullRCU, skipRCU := dynamo.TotalCapacity(fullReqs).Total, d.Capacity().Total
-	fmt.Printf("entity types: %s\n\n", strings.Join(names, ", "))
-	fmt.Printf("%-22s %10s %10s %12s\n", "", "requests", "RCU", "ms")
-	fmt.Printf("%-22s %10d %10.1f %12.1f\n", "full read (all pages)", len(fullReqs), fullRCU, fullMs)
-	fmt.Printf("%-22s %10d %10.1f %12.1f\n", "skip-scan (Discover)", len(d.Requests), skipRCU, skipMs)
-	fmt.Printf("%-22s %9.2f%% %9.2f%% %11.2f%%\n", "skip-scan / full read",
-		100*float64(len(d.Requests))/float64(len(fullReqs)), 100*skipRCU/fullRCU, 100*skipMs/fullMs)
-	fmt.Println("\n(DynamoDB Local charges 0 RCU for a query that finds nothing; AWS charges 0.5, which would add 0.5 RCU to skip-scan's last request.)")
+	fmt.Println("\n(DynamoDB Local charges 0 RCU for a query that finds nothing; AWS charges 0.5, which would add 0.5 RCU to a skip-scan's last request.)")
 
-	if !reflect.DeepEqual(d.Groups, full) {
-		return fmt.Errorf("skip-scan found %+v, the full read %+v", d.Groups, full)
+	fmt.Printf("\ntime to all entity types through the fault proxy, %s added to every request:\n", rtt)
+	targets := [][2]string{{table, demoPK}}
+	if benchTable != "" {
+		targets = append(targets, [2]string{benchTable, benchdata.BigPK})
 	}
-	if skipRCU >= 0.01*fullRCU {
-		return errors.New("skip-scan used 1% of the full read's RCUs or more")
+	for _, tg := range targets {
+		if err := timed(ctx, endpoint, tg[0], tg[1], rtt); err != nil {
+			return err
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New("failed: " + strings.Join(failed, "; "))
 	}
 	return nil
 }
@@ -205,15 +237,4 @@ send:
 		err = <-errs
 	}
 	return err
-}
-
-// fullRead reads the whole partition page by page, as the UI would without
-// skip-scan, and groups it.
-func fullRead(ctx context.Context, c *dynamo.Client, table string) ([]keys.Group, []dynamo.Request, float64, error) {
-	sks, reqs, took, err := benchdata.ReadSortKeys(ctx, c, table, partition)
-	if err != nil {
-		return nil, nil, 0, err
-	}
-	ms := float64(took.Microseconds()) / 1000
-	return keys.GroupSortKeys(sks, "S", keys.InferDelimiter(sks[:1])), reqs, ms, nil
 }

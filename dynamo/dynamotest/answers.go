@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // The faults in this file play a server that answers, but wrongly: a
@@ -257,3 +258,37 @@ func (stallFault) apply(x *exchange) {
 // StallMidBody sends the headers and half the body of the real answer,
 // then nothing more until the client gives up.
 var StallMidBody Fault = stallFault{}
+
+// Replay answers every request it applies to with the answer to the first
+// of them: a cache in between that ignores what was asked.
+func Replay() Fault {
+	r := &replayFault{}
+	return r
+}
+
+type replayFault struct {
+	mu   sync.Mutex
+	body []byte
+}
+
+func (r *replayFault) String() string { return "replay" }
+func (r *replayFault) apply(x *exchange) {
+	r.mu.Lock()
+	body := r.body
+	r.mu.Unlock()
+	if body == nil {
+		status, _, b, ok := x.fetch()
+		if !ok {
+			return
+		}
+		if status != http.StatusOK {
+			x.answer(status, nil, b)
+			return
+		}
+		r.mu.Lock()
+		r.body = b
+		r.mu.Unlock()
+		body = b
+	}
+	x.answer(http.StatusOK, nil, body)
+}
