@@ -113,18 +113,7 @@ func isBatchDoc(n jnode) bool {
 // plainItem reads an item in plain JSON: strings are S, numbers N with
 // their digits as written, booleans BOOL, null NULL, arrays L, objects M.
 func plainItem(n jnode) (Item, error) {
-	if n.dup != "" {
-		return nil, attrError(n.dup, "appears twice")
-	}
-	it := make(Item, len(n.keys))
-	for i, k := range n.keys {
-		av, err := plainValue(n.elems[i], k)
-		if err != nil {
-			return nil, err
-		}
-		it[k] = av
-	}
-	return it, nil
+	return attributesOf(n, "", plainValue)
 }
 
 func plainValue(n jnode, path string) (types.AttributeValue, error) {
@@ -151,16 +140,9 @@ func plainValue(n jnode, path string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberL{Value: l}, nil
 	}
-	if n.dup != "" {
-		return nil, attrError(joinPath(path, n.dup), "appears twice")
-	}
-	m := make(map[string]types.AttributeValue, len(n.keys))
-	for i, k := range n.keys {
-		av, err := plainValue(n.elems[i], joinPath(path, k))
-		if err != nil {
-			return nil, err
-		}
-		m[k] = av
+	m, err := attributesOf(n, path, plainValue)
+	if err != nil {
+		return nil, err
 	}
 	return &types.AttributeValueMemberM{Value: m}, nil
 }

@@ -160,12 +160,18 @@ func joinPath(prefix, name string) string {
 // parseAttributes reads an object of attribute name -> typed value: the item
 // itself, or the payload of an M.
 func parseAttributes(n jnode, prefix string) (map[string]types.AttributeValue, error) {
+	return attributesOf(n, prefix, parseValue)
+}
+
+// attributesOf reads an object's members with value, the one reader of
+// attribute maps for typed (parseValue) and plain (plainValue) JSON.
+func attributesOf(n jnode, prefix string, value func(jnode, string) (types.AttributeValue, error)) (map[string]types.AttributeValue, error) {
 	if n.dup != "" {
 		return nil, attrError(joinPath(prefix, n.dup), "appears twice")
 	}
 	m := make(map[string]types.AttributeValue, len(n.keys))
 	for i, k := range n.keys {
-		av, err := parseValue(n.elems[i], joinPath(prefix, k))
+		av, err := value(n.elems[i], joinPath(prefix, k))
 		if err != nil {
 			return nil, err
 		}
