@@ -57,9 +57,16 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	tables := make([]dynamo.Table, len(names))
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
+	gone := make([]bool, len(names))
 	for i, n := range names {
 		g.Go(func() error {
 			t, err := client.DescribeTable(gctx, n)
+			if err != nil && conn.Table == "" && dynamo.IsTableNotFound(err) {
+				// Listed, then deleted before its description: it is no
+				// longer a table, not a reason to list none.
+				gone[i] = true
+				return nil
+			}
 			tables[i] = t
 			return err
 		})
@@ -67,6 +74,13 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	if err := g.Wait(); err != nil {
 		return err
 	}
+	kept := tables[:0]
+	for i, t := range tables {
+		if !gone[i] {
+			kept = append(kept, t)
+		}
+	}
+	tables = kept
 	var b bytes.Buffer
 	if asJSON {
 		writeTablesJSON(&b, tables)

@@ -500,3 +500,28 @@ func TestFlagMistakesAreOneSentence(t *testing.T) {
 		}
 	}
 }
+
+// A table deleted between ListTables and its DescribeTable (another client,
+// or a test run beside this one) leaves the listing; it does not fail it.
+// A table named with --table that does not exist is still an error.
+func TestTablesSkipsATableDeletedWhileListing(t *testing.T) {
+	table, ep := seededDemo(t)
+	notFound := dynamotest.APIError(400, "com.amazonaws.dynamodb.v20120810#ResourceNotFoundException", "Requested resource not found")
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "DescribeTable", Count: 1, Fault: notFound})
+	out, stderr, err := cli(t, "tables", "--endpoint-url", proxy.URL, "--output", "json")
+	if err != nil {
+		t.Fatalf("tables failed on one vanished table: %v\n%s", err, stderr)
+	}
+	var got struct{ Tables []struct{ Name string } }
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if described := proxy.Count("DescribeTable"); len(got.Tables) != described-1 {
+		t.Errorf("%d tables listed of %d described, one of them gone: want %d", len(got.Tables), described, described-1)
+	}
+	proxy.Inject(dynamotest.Rule{Op: "DescribeTable", Count: 1, Fault: notFound})
+	if _, _, err := cli(t, "tables", "--endpoint-url", proxy.URL, "--table", table); err == nil || !strings.Contains(err.Error(), "does not exist") {
+		t.Errorf("--table of a missing table: %v, want the sentence", err)
+	}
+}
