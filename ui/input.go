@@ -231,17 +231,13 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 		}
 		return m.loadNext()
 	case key.Matches(msg, km.Index):
-		m.idx = pickerAt(m.table, m.index)
-		m.overlay = overlayIndexes
-		return m, nil
+		return m.openIndexes(), nil
 	case key.Matches(msg, km.Partition):
 		m.screen = screenPrompt
 		m.prompt = newPrompt(m.schema, m.q.PK, m.history)
 		return m, nil
 	case key.Matches(msg, km.Log):
-		m.overlay = overlayLog
-		m.log = m.log.move(0, m.layout().bodyH-2)
-		return m, nil
+		return m.openLog(), nil
 	case key.Matches(msg, km.CopyItem):
 		if it, ok := m.items.selected(); ok {
 			return m.copyItem(it)
@@ -281,24 +277,13 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model,
 	case key.Matches(msg, km.Back):
 		m.cancelAll()
 		if m.opts.Table == "" {
-			m.screen, m.overlay = screenTables, overlayNone
+			m = m.closeOverlays()
+			m.screen = screenTables
 			m.haveTable = false
 			return m, nil
 		}
 		return m, tea.Quit
 	}
-	return m, nil
-}
-
-func (m Model) openDetail() (tea.Model, tea.Cmd) {
-	it, ok := m.items.selected()
-	if !ok {
-		return m, nil
-	}
-	sk := keyOf(it, m.items.keyName)
-	m.detail = newDetail(it, m.table, m.schema, Sanitize(sk), m.colourOf(sk))
-	m.overlay = overlayDetail
-	m.detail = m.detail.render(m.st, m.layout().w-2)
 	return m, nil
 }
 
@@ -323,78 +308,7 @@ func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) 
 	return 0, false
 }
 
-func (m Model) detailKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
-	lay := m.layout()
-	h := max(1, lay.bodyH-m.detail.chrome(lay.w))
-	if d, ok := scrollDelta(msg, km, h); ok {
-		m.detail = m.detail.scroll(d, h)
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, km.View):
-		m.detail.view = (m.detail.view + 1) % 3
-		m.detail.offset = 0
-		m.detail = m.detail.render(m.st, m.layout().w-2)
-	case key.Matches(msg, km.CopyItem):
-		return m.copyItem(m.detail.item)
-	case key.Matches(msg, km.CopyCommand):
-		return m.copyCommand()
-	case key.Matches(msg, km.Back, km.Cancel):
-		m.overlay = overlayNone
-	}
-	return m, nil
-}
-
-func (m Model) indexesKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
-	switch {
-	case key.Matches(msg, km.Up):
-		m.idx = m.idx.move(-1, m.table)
-	case key.Matches(msg, km.Down):
-		m.idx = m.idx.move(1, m.table)
-	case key.Matches(msg, km.Top):
-		m.idx = m.idx.move(-1<<30, m.table)
-	case key.Matches(msg, km.Bottom):
-		m.idx = m.idx.move(1<<30, m.table)
-	case key.Matches(msg, km.Open):
-		m.overlay = overlayNone
-		name := m.idx.name(m.table)
-		if name == m.index {
-			return m, nil
-		}
-		ks, err := m.table.Schema(name)
-		if err != nil {
-			m.status.err = Sanitize(err.Error())
-			return m, nil
-		}
-		// The index's partition key is another attribute: ask for its value.
-		m.index = name
-		m.setSchema(ks)
-		m.screen = screenPrompt
-		m.prompt = newPrompt(ks, "", m.history)
-	case key.Matches(msg, km.Back, km.Cancel):
-		m.overlay = overlayNone
-	}
-	return m, nil
-}
-
-func (m Model) logKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
-	h := max(1, m.layout().bodyH-2)
-	if d, ok := scrollDelta(msg, km, h); ok {
-		m.log = m.log.move(d, h)
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, km.CopyCommand):
-		return m.copyCommand()
-	case key.Matches(msg, km.Code):
-		return m.codeLogged(), nil
-	case key.Matches(msg, km.Log, km.Back, km.Cancel):
-		m.overlay = overlayNone
-	}
-	return m, nil
-}
-
-func (m Model) copyItem(it dynamo.Item) (tea.Model, tea.Cmd) {
+func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 	b := dynamo.PlainJSON(it)
 	m.status.info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
 	return m, m.clip(string(b))
@@ -402,7 +316,7 @@ func (m Model) copyItem(it dynamo.Item) (tea.Model, tea.Cmd) {
 
 // copyCommand copies the current request as the aws CLI command that sends
 // exactly it: one request, the same page.
-func (m Model) copyCommand() (tea.Model, tea.Cmd) {
+func (m Model) copyCommand() (Model, tea.Cmd) {
 	if m.q.PK == "" {
 		return m, nil
 	}
@@ -425,29 +339,16 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 	mo := msg.Mouse()
 	lay := m.layout()
 	md := m.mode()
-	switch msg.(type) {
+	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		delta := 0
-		switch mo.Button {
-		case tea.MouseWheelUp:
-			delta = -3
-		case tea.MouseWheelDown:
-			delta = 3
-		default:
+		delta := wheelDelta(msg)
+		if delta == 0 {
 			return m, nil
 		}
+		if o := m.top(); o != nil {
+			return o.update(m, msg)
+		}
 		switch md {
-		case modeDetail:
-			m.detail = m.detail.scroll(delta, max(1, lay.bodyH-m.detail.chrome(lay.w)))
-		case modeLog:
-			m.log = m.log.move(delta, max(1, lay.bodyH-2))
-		case modeCode:
-			h := max(1, lay.bodyH-m.code.chrome(lay.w))
-			m.code = m.code.scroll(delta, h, len(m.code.lines(m.st, lay.w-2)))
-		case modePatterns:
-			if m.patterns != nil {
-				m.pat.cursor = clamp(m.pat.cursor+delta/3, 0, len(m.patterns.Patterns)-1)
-			}
 		case modeTables:
 			m.picker = m.picker.move(delta, pickerListHeight(lay.bodyH))
 		case modeGroups, modeItems:
@@ -489,4 +390,16 @@ func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
 		}
 	}
 	return m, nil
+}
+
+// wheelDelta is how many lines a wheel message scrolls: 3 up or down, 0
+// for a sideways one.
+func wheelDelta(msg tea.MouseWheelMsg) int {
+	switch msg.Mouse().Button {
+	case tea.MouseWheelUp:
+		return -3
+	case tea.MouseWheelDown:
+		return 3
+	}
+	return 0
 }

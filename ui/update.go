@@ -115,11 +115,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m Model) relayout() Model {
 	lay := m.layout()
 	m.items = m.items.relayout(lay.itemsW - 2)
-	if m.overlay == overlayDetail {
-		m.detail = m.detail.render(m.st, lay.w-2)
-	}
 	m.help.SetWidth(m.w - 4)
-	return m
+	return m.relayoutOverlays()
 }
 
 func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
@@ -218,7 +215,8 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 // panes reset, and remembers it in the history. It sends no request.
 func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.cancelAll()
-	m.screen, m.overlay, m.focus = screenPartition, overlayNone, paneGroups
+	m = m.closeOverlays()
+	m.screen, m.focus = screenPartition, paneGroups
 	m.qline = queryLine{}
 	m.res = result{}
 	m.get = nil
@@ -461,19 +459,12 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m, tea.Quit
 	}
 	if key.Matches(msg, km.Help) {
-		if m.overlay == overlayHelp {
-			m.overlay = m.helpBack
-		} else {
-			m.helpMode, m.helpBack, m.overlay = md, m.overlay, overlayHelp
-		}
-		return m, nil
+		return m.toggleHelp(md), nil
+	}
+	if o := m.top(); o != nil {
+		return o.update(m, msg)
 	}
 	switch md {
-	case modeHelp:
-		if key.Matches(msg, km.Back, km.Cancel) {
-			m.overlay = m.helpBack // back to the view help was asked in
-		}
-		return m, nil
 	case modeLoading:
 		if key.Matches(msg, km.Cancel) {
 			return m, tea.Quit
@@ -485,32 +476,17 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 		return m.promptKey(msg, km)
 	case modeCondition, modeLimit, modeFilter:
 		return m.editKey(msg, km, md)
-	case modeDetail:
-		return m.detailKey(msg, km)
-	case modeIndexes:
-		return m.indexesKey(msg, km)
-	case modeLog:
-		return m.logKey(msg, km)
 	case modeConfirm:
 		return m.confirmKey(msg, km)
-	case modePatterns:
-		return m.patternsKey(msg, km)
-	case modeParams:
-		return m.paramsKey(msg, km)
-	case modeSave:
-		return m.saveKey(msg, km)
-	case modeCode:
-		return m.codeKey(msg, km)
-	case modeCaps, modeSampling, modeOverview:
-		return m.overviewKey(msg, km, md)
-	case modeExport, modeExporting:
-		return m.exportKey(msg, km, md)
 	}
 	return m.partitionKey(msg, km, md)
 }
 
 // handleText sends pasted text to the field that has the keyboard.
 func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+	if o := m.top(); o != nil {
+		return o.update(m, msg)
+	}
 	switch m.mode() {
 	case modeTables:
 		return m.tablesText(msg)
@@ -518,14 +494,6 @@ func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 		return m.promptText(msg)
 	case modeCondition, modeLimit, modeFilter:
 		return m.editText(msg)
-	case modeParams:
-		return m.paramsText(msg)
-	case modeSave:
-		return m.saveText(msg)
-	case modeCaps:
-		return m.overviewText(msg)
-	case modeExport:
-		return m.exportText(msg)
 	}
 	return m, nil
 }

@@ -36,9 +36,12 @@ const minW, minH = 40, 10
 func (m Model) layout() layout {
 	l := layout{w: max(m.w, minW), h: max(m.h, minH)}
 	l.compact = m.w < 80 || m.h < 24
-	full := m.overlay == overlayDetail || m.overlay == overlayHelp
+	var hide hidden
+	if o := m.top(); o != nil {
+		hide = o.hides()
+	}
 	y := 1
-	if m.screen == screenPartition && !full && m.overlay != overlayOverview {
+	if m.screen == screenPartition && !hide.query {
 		l.queryY, l.queryH = y, 1
 		y++
 		if m.qline.edit != editNone {
@@ -49,7 +52,7 @@ func (m Model) layout() layout {
 	l.statusY = l.h - 1
 	l.errH = len(m.status.errorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
-	if !full && m.overlay != overlayLog && m.overlay != overlayPatterns && m.overlay != overlayCode {
+	if !hide.log {
 		switch {
 		case l.compact:
 			l.logN, l.logH = 1, 1
@@ -223,25 +226,8 @@ func (m Model) skLabel() string {
 func (m Model) body(lay layout) string {
 	w, h := lay.w, lay.bodyH
 	st := m.st
-	switch m.overlay {
-	case overlayHelp:
-		return m.helpBox(w, h)
-	case overlayDetail:
-		return m.detail.viewBox(st, w, h)
-	case overlayIndexes:
-		return m.idx.viewBox(st, m.table, m.index, w, h)
-	case overlayLog:
-		return m.log.expanded(st, m.table.Name, w, h)
-	case overlayPatterns:
-		return m.patternsBox(w, h)
-	case overlaySave:
-		return m.saveBox(w, h)
-	case overlayCode:
-		return m.codeBox(w, h)
-	case overlayOverview:
-		return m.overviewBox(w, h)
-	case overlayExport:
-		return m.exportBox(w, h)
+	if o := m.top(); o != nil {
+		return o.view(m, w, h)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -325,4 +311,29 @@ func (m Model) statusBar(w int) string {
 		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter, km.Overview, km.Export}
 	}
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
+}
+
+// shortHelp is as many of the bindings as fit in w cells, in order.
+// (help.Model's short view can overrun its width when the ellipsis does not fit.)
+func (m Model) shortHelp(bindings []key.Binding, w int) string {
+	st := m.st.help
+	sep := st.ShortSeparator.Render(" • ")
+	var b strings.Builder
+	used := 0
+	for _, kb := range bindings {
+		if !kb.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Render(kb.Help().Key) + " " + st.ShortDesc.Render(kb.Help().Desc)
+		if used > 0 {
+			item = sep + item
+		}
+		iw := width(item)
+		if used+iw > w {
+			break
+		}
+		b.WriteString(item)
+		used += iw
+	}
+	return b.String()
 }
