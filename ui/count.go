@@ -232,3 +232,7 @@ func (m Model) countAnnouncement(row int) string {
 	}
 	return s
 }
+
+var confirmMode = modeDef{name: "confirm", keys: []binding{
+	inBar("confirm", "count").keysShown("y/enter"), inBar("cancel", "don't count"), bind("open", "count"),
+}}

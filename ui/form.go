@@ -125,3 +125,11 @@ func (f form) view(st styles, w int) []string {
 	}
 	return out
 }
+
+// formMode declares the mode of a form: enter does submit, esc does cancel,
+// tab and shift+tab move between the fields, and printable keys type.
+func formMode(name, submit, cancel string) modeDef {
+	return modeDef{name: name, typing: true, keys: []binding{
+		inBar("open", submit), inBar("nextField"), inBar("cancel", cancel), bind("prevField"),
+	}}
+}

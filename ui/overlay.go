@@ -17,8 +17,10 @@ import (
 //
 // To add an overlay:
 //
-//  1. Add its overlayID below, and a mode in keymap.go with the bindings it
-//     enables (help and the status bar follow the mode).
+//  1. Add its overlayID below, and a mode constant in keymap.go registered
+//     in modes with a modeDef declared in the overlay's file: the actions
+//     it turns on, their help there, which the status bar shows (help, the
+//     status bar and the clash check follow). A new action is a KeyMap field.
 //  2. In overlay_<name>.go, a value type holding the state of one opening
 //     (a form, a cursor) with id, mode, update and view.
 //  3. Open it with m.push(o). In update, write a changed o back with

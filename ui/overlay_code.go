@@ -252,3 +252,9 @@ func (c codeView) box(st styles, w, h int) string {
 	}
 	return box(st, title, lines, w, h, true)
 }
+
+var codeMode = modeDef{name: "code", keys: []binding{
+	inBar("copyCode"), inBar("nextTab"), inBar("back", "close"), inBar("help"),
+	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+	bind("prevTab"), bind("cancel", "close"),
+}}

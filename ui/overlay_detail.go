@@ -297,3 +297,16 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 	}
 	return box(st, title, lines, w, h, true)
 }
+
+var detailMode = modeDef{name: "detail", keys: []binding{
+	inBar("help"), inBar("back", "close"),
+	inBar("view").wordedBy(func(st keyState) string {
+		if st.nextView == "" {
+			return ""
+		}
+		return "show " + st.nextView
+	}),
+	inBar("copyItem"), inBar("copyCommand"),
+	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+	bind("cancel", "close"),
+}}

@@ -120,3 +120,8 @@ func (m Model) exportBox(w, h int) string {
 	}
 	return box(st, "Export", lines, w, h, true)
 }
+
+var (
+	exportMode    = formMode("export", "export", "don't export")
+	exportingMode = modeDef{name: "exporting", keys: []binding{inBar("cancel", "stop, remove the partial file")}}
+)

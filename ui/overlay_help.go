@@ -50,3 +50,7 @@ func (m Model) helpBox(md mode, w, h int) string {
 	}
 	return box(m.st, "Help", lines, w, h, true)
 }
+
+var helpMode = modeDef{name: "help", keys: []binding{
+	inBar("back", "close"), bind("help", "close help"), bind("cancel", "close"),
+}}

@@ -129,3 +129,8 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	}
 	return box(st, "Query the table or an index", lines, w, h, true)
 }
+
+var indexesMode = modeDef{name: "indexes", keys: []binding{
+	inBar("open", "use it"), inBar("back", "close"),
+	bind("up"), bind("down"), bind("top"), bind("bottom"), bind("cancel", "close"), bind("help"),
+}}

@@ -71,3 +71,9 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
 	return box(st, title, lines, w, h, true)
 }
+
+var logMode = modeDef{name: "log", keys: keysOf(
+	[]binding{inBar("help"), inBar("back", "close"), inBar("code", "code for the selected request"), inBar("copyCommand")},
+	moveKeys,
+	[]binding{bind("log", "close request log"), bind("cancel", "close")},
+)}

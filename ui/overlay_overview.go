@@ -382,3 +382,13 @@ func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 
 // overviewListHeight is about how many rows a page of the layout holds.
 func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
+
+var (
+	capsMode     = formMode("overview caps", "sample within these caps", "close")
+	samplingMode = modeDef{name: "sampling", keys: []binding{inBar("cancel", "stop, keep what was read")}}
+	overviewMode = modeDef{name: "overview", keys: keysOf(
+		[]binding{inBar("open", "open the partition"), inBar("resample"), inBar("back", "close"), inBar("help")},
+		moveKeys,
+		[]binding{bind("cancel", "close")},
+	)}
+)

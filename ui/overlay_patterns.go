@@ -275,3 +275,19 @@ func (m Model) paramsUpdate(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+func hasPatterns(st keyState) bool { return st.patterns }
+
+var patternsMode = modeDef{name: "patterns", keys: keysOf(
+	[]binding{
+		inBar("open", "run it (asks for its parameters)").onlyIf(hasPatterns),
+		inBar("code", "its code, with the example values").onlyIf(hasPatterns),
+		inBar("back", "close"), inBar("help"), bind("cancel", "close"),
+	},
+	[]binding{
+		bind("up").onlyIf(hasPatterns), bind("down").onlyIf(hasPatterns), bind("pageUp").onlyIf(hasPatterns),
+		bind("pageDown").onlyIf(hasPatterns), bind("top").onlyIf(hasPatterns), bind("bottom").onlyIf(hasPatterns),
+	},
+)}
+
+var paramsMode = formMode("parameters", "run the pattern", "back to the patterns")

@@ -137,3 +137,5 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	}
 	return box(st, "Save as an access pattern", lines, w, h, true)
 }
+
+var saveMode = formMode("save pattern", "save to the patterns file", "don't save")

@@ -497,3 +497,5 @@ func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
 	}
 	return m, nil
 }
+
+var loadingMode = modeDef{name: "loading", keys: []binding{inBar("cancel", "quit")}}

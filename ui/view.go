@@ -279,37 +279,7 @@ func (m Model) itemsTitle(lay layout) string {
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
-	var keys []key.Binding
-	switch m.mode() {
-	case modeTables:
-		keys = []key.Binding{km.Open, km.ListUp, km.ListDown, km.Cancel, km.Help}
-	case modePrompt:
-		keys = []key.Binding{km.Open, km.OverviewCtrl, km.Complete, km.ListUp, km.ListDown, km.Cancel}
-	case modeCaps, modeExport:
-		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
-	case modeSampling, modeExporting:
-		keys = []key.Binding{km.Cancel}
-	case modeOverview:
-		keys = []key.Binding{km.Open, km.Resample, km.Back, km.Help}
-	case modeCondition, modeLimit, modeFilter, modeLoading:
-		keys = []key.Binding{km.Open, km.Cancel}
-	case modeDetail:
-		keys = []key.Binding{km.Help, km.Back, km.View, km.CopyItem, km.CopyCommand}
-	case modeLog:
-		keys = []key.Binding{km.Help, km.Back, km.Code, km.CopyCommand}
-	case modePatterns:
-		keys = []key.Binding{km.Open, km.Code, km.Back, km.Help}
-	case modeParams, modeSave:
-		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
-	case modeCode:
-		keys = []key.Binding{km.CopyCode, km.NextTab, km.Back, km.Help}
-	case modeIndexes, modeHelp:
-		keys = []key.Binding{km.Open, km.Back}
-	case modeConfirm:
-		keys = []key.Binding{km.Confirm, km.Cancel}
-	default:
-		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter, km.Overview, km.Export}
-	}
+	keys := km.barKeys(m.mode())
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
 }
 
