@@ -9,8 +9,11 @@ import (
 	"dynascope/dynamo"
 )
 
-// The key handlers of each mode. Bindings are matched first; in modes with a
-// text field, anything else is typing.
+// Input every view shares: the movement keys as a step, the mouse, and
+// copying to the clipboard. Each mode's own key handler sits with the pane
+// or overlay it drives (tablepicker.go, prompt.go, queryline.go,
+// partition.go, overlay_*.go); bindings are matched first, and in modes
+// with a text field anything else is typing.
 
 // scrollDelta maps the movement keys to a step for a cursor or a scroll
 // offset: one line, one page, or to either end (the callee clamps). ok is

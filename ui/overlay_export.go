@@ -1,13 +1,14 @@
 package ui
 
 import (
-	"dynascope/dynamo"
 	"fmt"
 	"slices"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
 )
 
 // The export overlay: x on a partition asks for a format and a file, then

@@ -1,13 +1,14 @@
 package ui
 
 import (
-	"dynascope/config"
 	"fmt"
 	"path/filepath"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/config"
 )
 
 // The patterns overlay: a lists the access patterns of the patterns file;

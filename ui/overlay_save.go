@@ -1,11 +1,12 @@
 package ui
 
 import (
-	"dynascope/config"
 	"fmt"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/config"
 )
 
 // The save overlay: S on a partition asks for a name and a description and
