@@ -63,7 +63,7 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 
 // handleMouse: the wheel scrolls what is under the pointer, a left click
 // focuses a pane and selects the row under the pointer.
-func (m Model) handleMouse(msg tea.MouseMsg) (tea.Model, tea.Cmd) {
+func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	mo := msg.Mouse()
 	lay := m.layout()
 	md := m.mode()

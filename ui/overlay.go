@@ -22,7 +22,7 @@ import (
 //     it turns on, their help there, which the status bar shows (help, the
 //     status bar and the clash check follow). A new action is a KeyMap field.
 //  2. In overlay_<name>.go, a value type holding the state of one opening
-//     (a form, a cursor) with id, mode, update and view.
+//     (a form, a cursor) with id, mode, update, view and hides.
 //  3. Open it with m.push(o). In update, write a changed o back with
 //     m.setTop(o) and close it with m.pop(); update is given the root model,
 //     so what the overlay asks for (run a request, after a confirmation)

@@ -11,13 +11,13 @@ import (
 // query line above them.
 
 // partitionKey handles the entity types and items panes.
-func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
+func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
 	lay := m.layout()
 	page := lay.itemRows
 	if md == modeGroups {
 		page = lay.groupRows()
 	}
-	move := func(delta int) (tea.Model, tea.Cmd) {
+	move := func(delta int) (Model, tea.Cmd) {
 		if md == modeGroups {
 			m.groups = m.groups.move(delta, lay.groupRows())
 			return m, nil

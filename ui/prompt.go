@@ -144,7 +144,7 @@ func wrapText(s string, w int) []string {
 	return strings.Split(wrapString(s, w), "\n")
 }
 
-func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.ListUp):
 		m.prompt = m.prompt.browse(1)
@@ -176,7 +176,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) promptText(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
 	if in, ok := m.prompt.input.update(msg); ok {
 		m.prompt.input = in
 		m.prompt.err = ""

@@ -225,7 +225,7 @@ func parseLimit(text string) (int32, error) {
 
 // editKey handles the query line's field: the sort-key condition, the Limit,
 // or the local filter.
-func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
+func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.Cancel):
 		if md == modeFilter {
@@ -272,7 +272,7 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.
 	return m.editText(msg)
 }
 
-func (m Model) editText(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 	in, ok := m.qline.input.update(msg)
 	if !ok {
 		return m, nil

@@ -184,7 +184,7 @@ func scrollOffset(offset, cursor, h, n int) int {
 	return clamp(offset, 0, max(0, n-h))
 }
 
-func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	listH := pickerListHeight(m.layout().bodyH)
 	switch {
 	case key.Matches(msg, km.ListUp):
@@ -215,7 +215,7 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 	return m, nil
 }
 
-func (m Model) tablesText(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 	if f, ok := m.picker.filter.update(msg); ok {
 		m.picker.filter = f
 		m.picker.cursor, m.picker.offset = 0, 0

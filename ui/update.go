@@ -246,7 +246,7 @@ func (m Model) isGSI() bool {
 	return ok && ix.Kind == dynamo.GSI
 }
 
-func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
+func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.status.note = "" // the start-up notice stays until the first key
 	md := m.mode()
 	km := m.keys.forMode(md, m.keyState())
@@ -279,7 +279,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (tea.Model, tea.Cmd) {
 }
 
 // handleText sends pasted text to the field that has the keyboard.
-func (m Model) handleText(msg tea.PasteMsg) (tea.Model, tea.Cmd) {
+func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 	if o := m.top(); o != nil {
 		return o.update(m, msg)
 	}
