@@ -28,7 +28,8 @@ import (
 //     so what the overlay asks for (run a request, after a confirmation)
 //     goes through the root's methods, which keep request ids, cancelling
 //     and the request log in one place. A form is the form component
-//     (form.go): its handle says submit, cancel or typed.
+//     (form.go): form.handle says submit, cancel, moved or typed, and
+//     formMode declares its keys (overlay_save.go is the smallest example).
 //  4. State that outlives one opening or that a reply in flight changes
 //     (the overview's sample, an export in flight) stays on the root model;
 //     the reply's handler closes the overlay with m.remove(id).
