@@ -99,3 +99,24 @@ func TestOverlayStackIsCopied(t *testing.T) {
 		t.Errorf("remove left %v", got)
 	}
 }
+
+// Help shows every column of the mode's keys: on 120 columns side by side
+// in bands, on a small terminal scrolled to with the movement keys.
+func TestHelpShowsEveryColumn(t *testing.T) {
+	every := []string{"query this entity type", "request log", "table overview", "export loaded items", "ctrl+c quit"}
+	hs := openExample(t, 120, 35)
+	hs.keys("?")
+	hs.contains(every...)
+	hs.lacks("…")
+
+	hs = openExample(t, 80, 24)
+	hs.keys("?")
+	hs.contains("Help · lines 1–", "query this entity type")
+	hs.lacks("ctrl+c quit")
+	hs.keys("G")
+	hs.contains("ctrl+c quit", "S writes the patterns file only")
+	hs.keys("g")
+	hs.contains("Keys for groups")
+	hs.keys("esc")
+	hs.contains("Entity types")
+}
