@@ -19,6 +19,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 )
 
@@ -60,7 +61,7 @@ given take the pattern's example values.`,
 
 // patternsFileFlag is the --patterns flag of every patterns subcommand.
 func patternsFileFlag(cmd *cobra.Command) *string {
-	file := cmd.Flags().String("patterns", config.PatternsFile, "the patterns `FILE`")
+	file := cmd.Flags().String("patterns", patterns.PatternsFile, "the patterns `FILE`")
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	return file
 }
@@ -98,8 +99,8 @@ func patternName(sub string) cobra.PositionalArgs {
 
 // patternTable loads the file, connects and describes the table the patterns
 // run on, and checks the patterns against it.
-func patternTable(ctx context.Context, conn *config.Connection, file string) (*config.PatternSet, *dynamo.Client, dynamo.Table, error) {
-	set, err := config.LoadPatterns(file)
+func patternTable(ctx context.Context, conn *config.Connection, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, err := patterns.LoadPatterns(file)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
@@ -123,24 +124,24 @@ func patternTable(ctx context.Context, conn *config.Connection, file string) (*c
 // resolvePattern finds pattern name in the patterns file, checks it against
 // its table's keys and fills in its parameters: the given ones over the
 // example's.
-func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, config.Pattern, config.Resolved, error) {
+func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
 	set, client, t, err := patternTable(ctx, conn, file)
 	if err != nil {
-		return nil, t, config.Pattern{}, config.Resolved{}, err
+		return nil, t, patterns.Pattern{}, patterns.Resolved{}, err
 	}
 	p, err := set.Find(name)
 	if err != nil {
-		return nil, t, p, config.Resolved{}, err
+		return nil, t, p, patterns.Resolved{}, err
 	}
 	if err := p.Validate(t); err != nil {
-		return nil, t, p, config.Resolved{}, err
+		return nil, t, p, patterns.Resolved{}, err
 	}
 	r, err := p.Resolve(t, patternParams(p, given))
 	return client, t, p, r, err
 }
 
 // patternParams is the example with the given parameters over it.
-func patternParams(p config.Pattern, given map[string]string) map[string]string {
+func patternParams(p patterns.Pattern, given map[string]string) map[string]string {
 	params := make(map[string]string, len(p.Example)+len(given))
 	for k, v := range p.Example {
 		params[k] = v
@@ -169,7 +170,7 @@ func newPatternsListCmd() *cobra.Command {
 		if *output != "table" && *output != "json" {
 			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
 		}
-		set, err := config.LoadPatterns(*file)
+		set, err := patterns.LoadPatterns(*file)
 		if err != nil {
 			return err
 		}
@@ -317,7 +318,7 @@ that send the same request as the pattern, with its parameters filled in.`,
 
 // patternRun is one run of a pattern: its result and what it took.
 type patternRun struct {
-	pattern   config.Pattern
+	pattern   patterns.Pattern
 	operation string // GetItem or Query
 	res       queryResult
 	truncated bool // stopped after maxPatternPages
@@ -328,7 +329,7 @@ type patternRun struct {
 // in one page, follows LastEvaluatedKey as a program would, until the
 // result is complete or the pattern's Limit is met, so that the count of
 // requests is the true cost of the access pattern.
-func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p config.Pattern, r config.Resolved) patternRun {
+func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
 	run := patternRun{pattern: p, operation: r.Operation()}
 	if r.Get != nil {
 		page, err := client.GetItem(ctx, *r.Get)

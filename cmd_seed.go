@@ -12,6 +12,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 	"dynascope/ui"
 )
@@ -260,11 +261,11 @@ only into its own in-memory engine.`,
 		}
 		// The demo's access patterns, from dynascope.yaml when it is here; read
 		// before the engine starts, so that a mistake in it costs no start-up.
-		var patterns *config.PatternSet
+		var set *patterns.PatternSet
 		var patternsPath string
 		if *workbench == "" {
 			var err error
-			if patterns, patternsPath, err = ui.LoadPatterns(config.PatternsFile, false); err != nil {
+			if set, patternsPath, err = ui.LoadPatterns(patterns.PatternsFile, false); err != nil {
 				return err
 			}
 		}
@@ -330,7 +331,7 @@ only into its own in-memory engine.`,
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
-			Patterns: patterns, PatternsPath: patternsPath,
+			Patterns: set, PatternsPath: patternsPath,
 		})
 	}
 	return cmd

@@ -5,8 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // The patterns view: the access patterns of the patterns file, each one
@@ -24,9 +24,9 @@ type patternsPane struct {
 
 // patternRequest is what a pattern sends on table t with the given
 // parameters: its request, or why there is none.
-func patternRequest(p config.Pattern, t dynamo.Table, params map[string]string) (config.Resolved, error) {
+func patternRequest(p patterns.Pattern, t dynamo.Table, params map[string]string) (patterns.Resolved, error) {
 	if err := p.Validate(t); err != nil {
-		return config.Resolved{}, err
+		return patterns.Resolved{}, err
 	}
 	r, err := p.Resolve(t, params)
 	if err != nil {
@@ -44,7 +44,7 @@ func patternRequest(p config.Pattern, t dynamo.Table, params map[string]string) 
 }
 
 // patternOp names the request a pattern sends on t, as far as it can tell.
-func patternOp(p config.Pattern, t dynamo.Table) string {
+func patternOp(p patterns.Pattern, t dynamo.Table) string {
 	if r, err := p.Resolve(t, p.Example); err == nil {
 		return r.Operation()
 	}
@@ -53,7 +53,7 @@ func patternOp(p config.Pattern, t dynamo.Table) string {
 
 // requestText is a request in DynamoDB's words, for a preview or a title:
 // GetItem PK = "CUST#42" AND SK = "PROFILE", or the Query with its options.
-func requestText(r config.Resolved, t dynamo.Table) string {
+func requestText(r patterns.Resolved, t dynamo.Table) string {
 	if r.Get != nil {
 		b, err := dynamo.BuildGetItem(t, *r.Get)
 		if err != nil {
@@ -141,7 +141,7 @@ func (m Model) patternsBox(w, h int) string {
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func (m Model) patternFooter(p config.Pattern, w int) []string {
+func (m Model) patternFooter(p patterns.Pattern, w int) []string {
 	st := m.st
 	out := []string{st.bold.Render(fit(Sanitize(p.Name), w))}
 	for _, l := range wrapText(Sanitize(p.Summary()), w) {
@@ -176,7 +176,7 @@ func (m Model) noPatternsLines(w int) []string {
 		text = []string{fmt.Sprintf("%s has no patterns yet.", Sanitize(m.patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
-		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", config.PatternsFile),
+		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
 			"Access-pattern-first design writes the patterns down first; dynascope runs them and shows what each costs.",
 			"Start dynascope with --patterns FILE to read one (dynascope.yaml in the dynascope repository is an example); S then saves the current request to it, creating it if needed."}
 	}

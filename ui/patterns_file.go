@@ -1,10 +1,9 @@
 package ui
 
 import (
+	"dynascope/patterns"
 	"errors"
 	"os"
-
-	"dynascope/config"
 )
 
 // LoadPatterns reads the patterns file the UI lists and saves to, and
@@ -12,15 +11,15 @@ import (
 // (given) that does not exist yet is an empty list, created by the first
 // save; the default file, when missing, is no file at all (nil, ""). A file
 // that does not read is an error sentence naming its line.
-func LoadPatterns(path string, given bool) (*config.PatternSet, string, error) {
-	set, err := config.LoadPatterns(path)
+func LoadPatterns(path string, given bool) (*patterns.PatternSet, string, error) {
+	set, err := patterns.LoadPatterns(path)
 	switch {
 	case err == nil:
 		return set, path, nil
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, "", err
 	case given:
-		return &config.PatternSet{Path: path}, path, nil
+		return &patterns.PatternSet{Path: path}, path, nil
 	}
 	return nil, "", nil
 }

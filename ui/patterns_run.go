@@ -8,8 +8,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
-	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // Running a pattern: a Query runs exactly as a hand-made one (query line,
@@ -94,7 +94,7 @@ func (m Model) patternsKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) 
 }
 
 // resolvedInput is a pattern's request on the current table, for its code.
-func (m Model) resolvedInput(r config.Resolved) reqInput {
+func (m Model) resolvedInput(r patterns.Resolved) reqInput {
 	if r.Get != nil {
 		return m.getInput(*r.Get)
 	}
@@ -125,7 +125,7 @@ func (m Model) paramsText(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 // runPattern resolves a pattern with its parameters and sends its request;
 // a mistake is shown in place and nothing is sent.
-func (m Model) runPattern(p config.Pattern, params map[string]string) (tea.Model, tea.Cmd) {
+func (m Model) runPattern(p patterns.Pattern, params map[string]string) (tea.Model, tea.Cmd) {
 	r, err := patternRequest(p, m.table, params)
 	if err != nil {
 		m.pat.err = Sanitize(err.Error())
@@ -230,18 +230,18 @@ type saveForm struct {
 // patternSavedMsg answers savePatternCmd: the file read back, or why not.
 type patternSavedMsg struct {
 	name string
-	set  *config.PatternSet
+	set  *patterns.PatternSet
 	err  error
 }
 
 // savePatternCmd appends p to the patterns file, the only file dynascope
 // writes besides its own history, and reads the file back.
-func savePatternCmd(path string, p config.Pattern) tea.Cmd {
+func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
 	return func() tea.Msg {
-		if err := config.SavePattern(path, p); err != nil {
+		if err := patterns.SavePattern(path, p); err != nil {
 			return patternSavedMsg{name: p.Name, err: err}
 		}
-		set, err := config.LoadPatterns(path)
+		set, err := patterns.LoadPatterns(path)
 		return patternSavedMsg{name: p.Name, set: set, err: err}
 	}
 }
@@ -254,7 +254,7 @@ func (m Model) openSave() Model {
 		return m
 	case m.patternsPath == "":
 		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
-			config.PatternsFile)
+			patterns.PatternsFile)
 		return m
 	}
 	m.save = saveForm{form: newForm([]string{"name", "description"}, nil)}
@@ -263,15 +263,15 @@ func (m Model) openSave() Model {
 }
 
 // pendingPattern is the current request as the pattern S would save.
-func (m Model) pendingPattern() config.Pattern {
+func (m Model) pendingPattern() patterns.Pattern {
 	name := strings.TrimSpace(m.save.form.value("name"))
 	desc := strings.TrimSpace(m.save.form.value("description"))
 	if m.get != nil {
-		return config.PatternFromGet(name, desc, *m.get)
+		return patterns.PatternFromGet(name, desc, *m.get)
 	}
 	q := m.q
 	q.StartKey = nil
-	return config.PatternFromQuery(name, desc, q)
+	return patterns.PatternFromQuery(name, desc, q)
 }
 
 func (m Model) saveKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {

@@ -1,4 +1,4 @@
-package config
+package patterns
 
 // Checking patterns against the table and turning them into requests.
 

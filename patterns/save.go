@@ -1,4 +1,4 @@
-package config
+package patterns
 
 // Saving a hand-made query as a new pattern: the one write dynascope makes
 // outside `seed`, and only to the patterns file.
@@ -21,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"dynascope/dynamo"
+	"dynascope/yamlfile"
 )
 
 // SavePattern appends p to the patterns file at path, keeping every other
@@ -165,7 +166,7 @@ func insertPattern(data []byte, item string) ([]byte, error) {
 	if err := yaml.Unmarshal(data, &doc); err != nil {
 		return nil, err
 	}
-	root := deref(doc.Content[0])
+	root := yamlfile.Deref(doc.Content[0])
 	if root.Style&yaml.FlowStyle != 0 {
 		return nil, errors.New("the file is written as one flow mapping ({...}); write table: and patterns: on lines of their own")
 	}

@@ -1,8 +1,15 @@
-package config
+// Package patterns is the access-pattern domain: the patterns file
+// (dynascope.yaml) read with file:line errors, each pattern checked against a
+// table's keys and indexes, its {parameters} filled in to a query or get, and
+// a request saved back to the file.
+//
+// It imports dynamo (for the request and table types), textfmt and yamlfile;
+// never config, ui or the command line.
+package patterns
 
 // The patterns file: the access patterns of a table, written down first, as
-// access-pattern-first design asks. This file reads it; patterns_check.go
-// checks it against the table and fills in parameters; patterns_save.go
+// access-pattern-first design asks. This file reads it; check.go
+// checks it against the table and fills in parameters; save.go
 // appends to it.
 
 import (
@@ -12,7 +19,6 @@ import (
 	"io"
 	"maps"
 	"os"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -20,6 +26,8 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"dynascope/dynamo"
+	"dynascope/textfmt"
+	"dynascope/yamlfile"
 )
 
 // PatternsFile is the patterns file read from the working directory when no
@@ -137,9 +145,9 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	} else if !errors.Is(err, io.EOF) {
 		return nil, yamlError(name, err)
 	}
-	root := deref(&doc)
+	root := yamlfile.Deref(&doc)
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = deref(root.Content[0])
+		root = yamlfile.Deref(root.Content[0])
 	}
 	if root.Kind != yaml.MappingNode {
 		return nil, fail(root.Line, "the file must be a mapping with table: and patterns:")
@@ -148,7 +156,7 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	var list *yaml.Node
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
-		k, v := root.Content[i], deref(root.Content[i+1])
+		k, v := root.Content[i], yamlfile.Deref(root.Content[i+1])
 		if first, dup := seen[k.Value]; dup {
 			return nil, fail(k.Line, "%s: is given twice (first at line %d)", k.Value, first)
 		}
@@ -162,7 +170,7 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 		case "patterns":
 			list = v
 		default:
-			return nil, fail(k.Line, "unknown field %q%s; the file has table: and patterns:", k.Value, suggest(k.Value, []string{"table", "patterns"}))
+			return nil, fail(k.Line, "unknown field %q%s; the file has table: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "patterns"}))
 		}
 	}
 	if list == nil || (list.Kind == yaml.ScalarNode && list.Tag == "!!null") {
@@ -173,7 +181,7 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	}
 	names := map[string]int{}
 	for i, item := range list.Content {
-		p, err := parsePattern(name, i+1, deref(item))
+		p, err := parsePattern(name, i+1, yamlfile.Deref(item))
 		if err != nil {
 			return nil, err
 		}
@@ -186,29 +194,10 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	return set, nil
 }
 
-// yamlLineRE finds the line number in yaml.v3's syntax errors.
-var yamlLineRE = regexp.MustCompile(`^yaml: line (\d+): `)
-
 // yamlError turns a YAML syntax error into the file:line form of the others.
-// yaml.v3 leaves the line out when the mistake is on the first line.
 func yamlError(name string, err error) error {
-	msg := err.Error()
-	line := 1
-	if m := yamlLineRE.FindStringSubmatch(msg); m != nil {
-		line, _ = strconv.Atoi(m[1])
-		msg = msg[len(m[0]):]
-	} else {
-		msg = strings.TrimPrefix(msg, "yaml: ")
-	}
+	line, msg := yamlfile.Syntax(err)
 	return &PatternError{File: name, Line: line, Msg: "the file is not valid YAML: " + msg}
-}
-
-// deref follows YAML aliases (*name) to the node they stand for.
-func deref(n *yaml.Node) *yaml.Node {
-	for n.Kind == yaml.AliasNode && n.Alias != nil {
-		n = n.Alias
-	}
-	return n
 }
 
 func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
@@ -221,12 +210,12 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 	}
 	// The name first, so that every other error can say which pattern it is in.
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k, v := n.Content[i], deref(n.Content[i+1]); k.Value == "name" && isText(v) {
+		if k, v := n.Content[i], yamlfile.Deref(n.Content[i+1]); k.Value == "name" && isText(v) {
 			p.Name = v.Value
 		}
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], deref(n.Content[i+1])
+		k, v := n.Content[i], yamlfile.Deref(n.Content[i+1])
 		if first, dup := p.lines[k.Value]; dup {
 			return p, fail(k.Line, "field %q is given twice (first at line %d)", k.Value, first)
 		}
@@ -273,7 +262,7 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			}
 			p.Example = ex
 		default:
-			return p, fail(k.Line, "unknown field %q%s", k.Value, suggest(k.Value, patternFields))
+			return p, fail(k.Line, "unknown field %q%s", k.Value, textfmt.Suggest(k.Value, patternFields))
 		}
 	}
 	if _, ok := p.lines["name"]; !ok || p.Name == "" {
@@ -319,7 +308,7 @@ func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
 	if len(v.Content) > 2 {
 		return dynamo.SKCond{}, v.Content[2].Line, fmt.Errorf("sk has two conditions (%s and %s); DynamoDB allows one sort-key condition per query", v.Content[0].Value, v.Content[2].Value)
 	}
-	k, val := v.Content[0], deref(v.Content[1])
+	k, val := v.Content[0], yamlfile.Deref(v.Content[1])
 	var op dynamo.SKOp
 	for _, o := range skOps {
 		if o.name == k.Value {
@@ -327,13 +316,13 @@ func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
 		}
 	}
 	if op == dynamo.SKNone {
-		return dynamo.SKCond{}, k.Line, fmt.Errorf("unknown sort-key operator %q%s; use one of %s", k.Value, suggest(k.Value, ops), strings.Join(ops, ", "))
+		return dynamo.SKCond{}, k.Line, fmt.Errorf("unknown sort-key operator %q%s; use one of %s", k.Value, textfmt.Suggest(k.Value, ops), strings.Join(ops, ", "))
 	}
 	if op == dynamo.SKBetween {
-		if val.Kind != yaml.SequenceNode || len(val.Content) != 2 || !isText(deref(val.Content[0])) || !isText(deref(val.Content[1])) {
+		if val.Kind != yaml.SequenceNode || len(val.Content) != 2 || !isText(yamlfile.Deref(val.Content[0])) || !isText(yamlfile.Deref(val.Content[1])) {
 			return dynamo.SKCond{}, val.Line, fmt.Errorf("between takes two values, between: [LOW, HIGH], not %s", kindName(val))
 		}
-		return dynamo.SKCond{Op: op, Values: []string{deref(val.Content[0]).Value, deref(val.Content[1]).Value}}, 0, nil
+		return dynamo.SKCond{Op: op, Values: []string{yamlfile.Deref(val.Content[0]).Value, yamlfile.Deref(val.Content[1]).Value}}, 0, nil
 	}
 	if !isText(val) {
 		return dynamo.SKCond{}, val.Line, fmt.Errorf("%s takes one value, not %s", k.Value, kindName(val))
@@ -347,7 +336,7 @@ func parseExample(v *yaml.Node) (map[string]string, int, error) {
 	}
 	ex := make(map[string]string, len(v.Content)/2)
 	for i := 0; i+1 < len(v.Content); i += 2 {
-		k, val := v.Content[i], deref(v.Content[i+1])
+		k, val := v.Content[i], yamlfile.Deref(v.Content[i+1])
 		if _, dup := ex[k.Value]; dup {
 			return nil, k.Line, fmt.Errorf("example gives %q twice", k.Value)
 		}
@@ -376,40 +365,6 @@ func kindName(n *yaml.Node) string {
 		return strconv.Quote(n.Value)
 	}
 	return "that"
-}
-
-// suggest proposes the known word closest to a misspelt one.
-func suggest(word string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := editDistance(word, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
-	if best == "" {
-		return ""
-	}
-	return fmt.Sprintf(" (did you mean %q?)", best)
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur := make([]int, len(b)+1)
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev = cur
-	}
-	return prev[len(b)]
 }
 
 // Find returns the pattern of that name, or an error listing the names.
