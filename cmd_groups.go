@@ -13,6 +13,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -117,7 +118,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		delim = jsonString(d.Delimiter)
 	}
 	fmt.Fprintf(b, "{\n  \"table\": %s, \"index\": %s, \"partition\": {%s: %s}, \"delimiter\": %s,\n  \"groups\": [",
-		jsonString(table), idx, jsonString(ks.PK.Name), dynamo.MarshalPlainValue(pkv), delim)
+		jsonString(table), idx, jsonString(ks.PK.Name), itemcodec.MarshalPlainValue(pkv), delim)
 	for i, g := range d.Groups {
 		if i > 0 {
 			b.WriteByte(',')

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 	"dynascope/textfmt"
 )
@@ -212,7 +213,7 @@ func layoutTarget(table, index string) string {
 // layoutKey prints a key value as plain JSON of its type.
 func layoutKey(attr dynamo.KeyAttr, v string) json.RawMessage {
 	if av, err := dynamo.KeyValue(attr, "key", v); err == nil {
-		return dynamo.MarshalPlainValue(av)
+		return itemcodec.MarshalPlainValue(av)
 	}
 	return json.RawMessage(jsonString(v))
 }

@@ -19,6 +19,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 )
@@ -381,7 +382,7 @@ func nullable(s string) *string {
 
 // writeIndentedJSON writes v as indented JSON without HTML escaping (key
 // values like ORDER#<id> stay readable), with the code points a terminal
-// acts on escaped (dynamo.EscapeTerminalJSON).
+// acts on escaped (itemcodec.EscapeTerminalJSON).
 func writeIndentedJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -390,6 +391,6 @@ func writeIndentedJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(dynamo.EscapeTerminalJSON(b.Bytes()))
+	_, err := w.Write(itemcodec.EscapeTerminalJSON(b.Bytes()))
 	return err
 }

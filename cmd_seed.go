@@ -12,6 +12,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 	"dynascope/ui"
@@ -79,7 +80,7 @@ A missing table is created with the key names the data shows.`,
 		if *file != "" {
 			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force}
 			if *format != "" {
-				f, err := dynamo.ParseFormat(*format)
+				f, err := itemcodec.ParseFormat(*format)
 				if err != nil {
 					return usageError{err.Error()}
 				}
@@ -183,8 +184,8 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (dynamo.Workb
 
 // formatNames lists --format's values for its help.
 func formatNames() string {
-	names := make([]string, len(dynamo.InputFormats))
-	for i, f := range dynamo.InputFormats {
+	names := make([]string, len(itemcodec.InputFormats))
+	for i, f := range itemcodec.InputFormats {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
@@ -351,5 +352,5 @@ func workbenchPartition(t dynamo.WorkbenchTable) string {
 	if len(items) == 0 {
 		return ""
 	}
-	return dynamo.KeyString(items[0][t.Spec.PK.Name])
+	return itemcodec.KeyString(items[0][t.Spec.PK.Name])
 }

@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 const shopModel = "testdata/workbench/shop.json"
@@ -49,8 +50,8 @@ func TestSeedWorkbench(t *testing.T) {
 	tb := readShopModel(t).Tables[0]
 	want := map[string][]string{}
 	for _, it := range tb.Items {
-		pk := dynamo.KeyString(it["PK"])
-		want[pk] = append(want[pk], string(dynamo.DynamoJSON(it)))
+		pk := itemcodec.KeyString(it["PK"])
+		want[pk] = append(want[pk], string(itemcodec.DynamoJSON(it)))
 	}
 	for pk, items := range want {
 		out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", pk, "--output", "jsonl", "--dynamodb-json")

@@ -12,6 +12,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -19,9 +20,9 @@ import (
 // exact (JSON escaping, exact number digits); only the table format, meant
 // for a terminal, is sanitised.
 func printResult(w io.Writer, r queryResult, format string, ddbJSON bool) error {
-	item := dynamo.PlainJSON
+	item := itemcodec.PlainJSON
 	if ddbJSON {
-		item = dynamo.DynamoJSON
+		item = itemcodec.DynamoJSON
 	}
 	var b bytes.Buffer
 	switch format {
@@ -46,7 +47,7 @@ func jsonString(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(string(dynamo.EscapeTerminalJSON(b.Bytes())), "\n")
+	return strings.TrimSuffix(string(itemcodec.EscapeTerminalJSON(b.Bytes())), "\n")
 }
 
 func jsonFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -140,7 +141,7 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 				names[k] = true
 			}
 		}
-		cols := dynamo.CSVColumns(names, r.KeyNames)
+		cols := itemcodec.CSVColumns(names, r.KeyNames)
 		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(sanitizeAll(cols), "\t"))
 		for _, it := range r.Items {
@@ -170,7 +171,7 @@ func cellText(av types.AttributeValue) string {
 	if sv, ok := av.(*types.AttributeValueMemberS); ok {
 		return sv.Value
 	}
-	return string(dynamo.MarshalPlainValue(av))
+	return string(itemcodec.MarshalPlainValue(av))
 }
 
 // cell shortens a value to at most max runes and makes it safe to print.

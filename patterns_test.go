@@ -16,6 +16,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 )
@@ -336,11 +337,11 @@ func TestPatternsShowCLIMatchesRun(t *testing.T) {
 				t.Fatalf("the AWS CLI returned %d items, dynascope %d\n%s", len(got.Items), len(want), code)
 			}
 			for i, r := range got.Items {
-				it, err := dynamo.ParseDynamoJSON(r)
+				it, err := itemcodec.ParseDynamoJSON(r)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g := string(dynamo.DynamoJSON(it)); g != want[i] {
+				if g := string(itemcodec.DynamoJSON(it)); g != want[i] {
 					t.Errorf("item %d: the AWS CLI returned %s, dynascope %s", i, g, want[i])
 				}
 			}

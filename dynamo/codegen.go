@@ -5,6 +5,7 @@ package dynamo
 // behaves, costs and pages exactly as what they saw.
 
 import (
+	"dynascope/itemcodec"
 	"fmt"
 	"go/format"
 	"slices"
@@ -144,9 +145,9 @@ func (r cgRequest) cli(to CodeTarget) string {
 	add("aws", "dynamodb", op)
 	add("--table-name", shellWord(r.table))
 	if r.get {
-		key := `{` + jsonKey(r.pk.name) + `:` + string(MarshalDynamoValue(r.pk.av))
+		key := `{` + itemcodec.QuoteJSON(r.pk.name) + `:` + string(itemcodec.MarshalDynamoValue(r.pk.av))
 		if r.skName != "" {
-			key += `,` + jsonKey(r.skName) + `:` + string(MarshalDynamoValue(r.sk[0]))
+			key += `,` + itemcodec.QuoteJSON(r.skName) + `:` + string(itemcodec.MarshalDynamoValue(r.sk[0]))
 		}
 		add("--key", shellWord(key+`}`))
 	} else {
@@ -155,9 +156,9 @@ func (r cgRequest) cli(to CodeTarget) string {
 		}
 		expr, placeholders := r.keyCondition()
 		add("--key-condition-expression", shellWord(expr))
-		names := `{"#pk":` + jsonKey(r.pk.name)
+		names := `{"#pk":` + itemcodec.QuoteJSON(r.pk.name)
 		if r.skName != "" {
-			names += `,"#sk":` + jsonKey(r.skName)
+			names += `,"#sk":` + itemcodec.QuoteJSON(r.skName)
 		}
 		add("--expression-attribute-names", shellWord(names+`}`))
 		values := make([]string, len(placeholders))
@@ -166,7 +167,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 			if i > 0 {
 				av = r.sk[i-1]
 			}
-			values[i] = `"` + ph + `":` + string(MarshalDynamoValue(av))
+			values[i] = `"` + ph + `":` + string(itemcodec.MarshalDynamoValue(av))
 		}
 		add("--expression-attribute-values", shellWord(`{`+strings.Join(values, ",")+`}`))
 		if r.reverse {
@@ -179,7 +180,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 			add("--select", "COUNT")
 		}
 		if len(r.start) > 0 {
-			add("--exclusive-start-key", shellWord(string(DynamoJSON(r.start))))
+			add("--exclusive-start-key", shellWord(string(itemcodec.DynamoJSON(r.start))))
 		}
 	}
 	if r.consistent {
@@ -207,12 +208,6 @@ func (r cgRequest) cli(to CodeTarget) string {
 		cmd = "AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local " + cmd
 	}
 	return cmd + "\n"
-}
-
-func jsonKey(s string) string {
-	w := newJSONWriter()
-	w.string(s)
-	return w.buf.String()
 }
 
 // shellWord quotes a word for a POSIX shell: bare when plainly safe,

@@ -4,6 +4,7 @@ package dynamo
 // and the generated code send.
 
 import (
+	"dynascope/itemcodec"
 	"fmt"
 	"strconv"
 	"strings"
@@ -15,7 +16,7 @@ import (
 // begins_with on a binary sort key, which that package cannot express, is
 // written out by hand.
 func (r cgRequest) goCode(to CodeTarget) (string, error) {
-	manual := r.skOp == SKBeginsWith && AttributeTypeName(r.sk[0]) == "B"
+	manual := r.skOp == SKBeginsWith && itemcodec.AttributeTypeName(r.sk[0]) == "B"
 	imports := []string{`"context"`, `"encoding/json"`, `"fmt"`, `"log"`, `"os"`, "",
 		`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/config"`}
 	if to.local() {

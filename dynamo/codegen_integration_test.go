@@ -18,6 +18,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // awsCLI finds the AWS CLI. `make test` installs Debian's awscli when it is
@@ -106,11 +107,11 @@ type cliOutput struct {
 
 func canonical(t *testing.T, raw json.RawMessage) string {
 	t.Helper()
-	it, err := dynamo.ParseDynamoJSON(raw)
+	it, err := itemcodec.ParseDynamoJSON(raw)
 	if err != nil {
 		t.Fatalf("%v: %s", err, raw)
 	}
-	return string(dynamo.DynamoJSON(it))
+	return string(itemcodec.DynamoJSON(it))
 }
 
 func cgS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
@@ -226,13 +227,13 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 				t.Fatalf("the CLI returned %d items (Count %d), dynascope %d (Count %d)\n%s", len(got.Items), got.Count, len(page.Items), page.Count, cmd)
 			}
 			for i, raw := range got.Items {
-				if g, w := canonical(t, raw), string(dynamo.DynamoJSON(page.Items[i])); g != w {
+				if g, w := canonical(t, raw), string(itemcodec.DynamoJSON(page.Items[i])); g != w {
 					t.Errorf("item %d: the CLI returned %s, dynascope %s", i, g, w)
 				}
 			}
 			wantLEK := "null"
 			if page.LastEvaluatedKey != nil {
-				wantLEK = string(dynamo.DynamoJSON(page.LastEvaluatedKey))
+				wantLEK = string(itemcodec.DynamoJSON(page.LastEvaluatedKey))
 			}
 			if g := string(got.LastEvaluatedKey); (g == "" && wantLEK != "null") || (g != "" && canonical(t, got.LastEvaluatedKey) != wantLEK) {
 				t.Errorf("LastEvaluatedKey: the CLI returned %s, dynascope %s", g, wantLEK)
@@ -267,8 +268,8 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 			switch {
 			case len(page.Items) == 0 && len(got.Item) != 0:
 				t.Errorf("the CLI found %s, dynascope nothing", got.Item)
-			case len(page.Items) == 1 && (len(got.Item) == 0 || canonical(t, got.Item) != string(dynamo.DynamoJSON(page.Items[0]))):
-				t.Errorf("the CLI returned %s, dynascope %s", got.Item, dynamo.DynamoJSON(page.Items[0]))
+			case len(page.Items) == 1 && (len(got.Item) == 0 || canonical(t, got.Item) != string(itemcodec.DynamoJSON(page.Items[0]))):
+				t.Errorf("the CLI returned %s, dynascope %s", got.Item, itemcodec.DynamoJSON(page.Items[0]))
 			}
 			if got.ConsumedCapacity.CapacityUnits != page.Request.Capacity.Total {
 				t.Errorf("RCU: the CLI reported %v, dynascope %v", got.ConsumedCapacity.CapacityUnits, page.Request.Capacity.Total)
@@ -329,7 +330,7 @@ func TestCodePythonAndGoRun(t *testing.T) {
 	}
 	var want []string
 	for _, it := range page.Items {
-		want = append(want, dynamo.KeyString(it["SK"]))
+		want = append(want, itemcodec.KeyString(it["SK"]))
 	}
 	sks := func(out []byte) []string {
 		var got []string

@@ -11,6 +11,7 @@ package dynamo
 
 import (
 	"context"
+	"dynascope/itemcodec"
 	"errors"
 	"fmt"
 
@@ -137,7 +138,7 @@ func (t Table) fits(index string, it Item) bool {
 		return false
 	}
 	for _, k := range []*KeyAttr{&ks.PK, ks.SK, &t.PK, t.SK} {
-		if k != nil && AttributeTypeName(it[k.Name]) != k.Type {
+		if k != nil && itemcodec.AttributeTypeName(it[k.Name]) != k.Type {
 			return false
 		}
 	}

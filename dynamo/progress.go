@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"bytes"
+	"dynascope/itemcodec"
 	"fmt"
 	"maps"
 	"math/big"
@@ -87,7 +88,7 @@ func sameKey(a, b Item) bool {
 func keyID(k Item) string {
 	var sb strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(k)) {
-		fmt.Fprintf(&sb, "%q=%T:%s;", name, k[name], KeyString(k[name]))
+		fmt.Fprintf(&sb, "%q=%T:%s;", name, k[name], itemcodec.KeyString(k[name]))
 	}
 	return sb.String()
 }

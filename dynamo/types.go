@@ -3,13 +3,12 @@
 package dynamo
 
 import (
+	"dynascope/itemcodec"
 	"time"
-
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
-// Item is one DynamoDB item exactly as the SDK returns it; numbers stay strings.
-type Item = map[string]types.AttributeValue
+// Item is one DynamoDB item exactly as the SDK returns it (itemcodec.Item).
+type Item = itemcodec.Item
 
 // KeyAttr is one key attribute: its name and scalar type ("S", "N" or "B").
 type KeyAttr struct {

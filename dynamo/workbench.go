@@ -16,6 +16,7 @@ package dynamo
 
 import (
 	"bytes"
+	"dynascope/itemcodec"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -179,7 +180,7 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	root, err := readNode(dec)
+	root, err := itemcodec.ReadJSONNode(dec)
 	if err == nil {
 		if _, e := dec.Token(); e != io.EOF {
 			err = errors.New("more data after the model")
@@ -206,20 +207,20 @@ func wbErr(where, format string, args ...any) error {
 
 // wbFields checks that n is an object holding only known fields and every
 // required one, and returns the fields by name.
-func (p *wbParser) fields(n jnode, where string, required, optional []string) (map[string]jnode, error) {
-	if n.kind != kindObject {
-		return nil, wbErr(where, "want an object, got %s", n.kind)
+func (p *wbParser) fields(n itemcodec.JSONNode, where string, required, optional []string) (map[string]itemcodec.JSONNode, error) {
+	if n.Kind != itemcodec.JSONObject {
+		return nil, wbErr(where, "want an object, got %s", n.Kind)
 	}
-	if n.dup != "" {
-		return nil, wbErr(where, "field %q appears twice", n.dup)
+	if n.Dup != "" {
+		return nil, wbErr(where, "field %q appears twice", n.Dup)
 	}
-	m := make(map[string]jnode, len(n.keys))
-	for i, k := range n.keys {
+	m := make(map[string]itemcodec.JSONNode, len(n.Keys))
+	for i, k := range n.Keys {
 		if !slices.Contains(required, k) && !slices.Contains(optional, k) {
 			p.ignore(k)
 			continue
 		}
-		m[k] = n.elems[i]
+		m[k] = n.Elems[i]
 	}
 	for _, k := range required {
 		if _, ok := m[k]; !ok {
@@ -230,30 +231,30 @@ func (p *wbParser) fields(n jnode, where string, required, optional []string) (m
 }
 
 // wbString returns a string field; a missing optional field is "".
-func wbString(m map[string]jnode, key, where string) (string, error) {
+func wbString(m map[string]itemcodec.JSONNode, key, where string) (string, error) {
 	n, ok := m[key]
 	if !ok {
 		return "", nil
 	}
-	if n.kind != kindString {
-		return "", wbErr(where, "field %q must be a string, got %s", key, n.kind)
+	if n.Kind != itemcodec.JSONString {
+		return "", wbErr(where, "field %q must be a string, got %s", key, n.Kind)
 	}
-	return n.text, nil
+	return n.Text, nil
 }
 
 // wbArray returns an array field's elements; a missing field is empty.
-func wbArray(m map[string]jnode, key, where string) ([]jnode, error) {
+func wbArray(m map[string]itemcodec.JSONNode, key, where string) ([]itemcodec.JSONNode, error) {
 	n, ok := m[key]
 	if !ok {
 		return nil, nil
 	}
-	if n.kind != kindArray {
-		return nil, wbErr(where, "field %q must be an array, got %s", key, n.kind)
+	if n.Kind != itemcodec.JSONArray {
+		return nil, wbErr(where, "field %q must be an array, got %s", key, n.Kind)
 	}
-	return n.elems, nil
+	return n.Elems, nil
 }
 
-func (p *wbParser) model(root jnode) (WorkbenchModel, error) {
+func (p *wbParser) model(root itemcodec.JSONNode) (WorkbenchModel, error) {
 	var m WorkbenchModel
 	top, err := p.fields(root, "the model", []string{"ModelName", "DataModel"}, []string{"ModelMetadata"})
 	if err != nil {
@@ -316,14 +317,14 @@ var wbTableFields = []string{
 	"DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings",
 }
 
-func (p *wbParser) table(n jnode, i int, facetNames map[string]string) (WorkbenchTable, error) {
+func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]string) (WorkbenchTable, error) {
 	var t WorkbenchTable
 	where := fmt.Sprintf("table %d of DataModel", i+1)
 	// Name the table in every error, unknown fields included, when it has a
 	// usable name.
-	for j, k := range n.keys {
-		if k == "TableName" && n.elems[j].kind == kindString && checkTableName(n.elems[j].text) == nil {
-			where = "table " + n.elems[j].text
+	for j, k := range n.Keys {
+		if k == "TableName" && n.Elems[j].Kind == itemcodec.JSONString && checkTableName(n.Elems[j].Text) == nil {
+			where = "table " + n.Elems[j].Text
 		}
 	}
 	f, err := p.fields(n, where, []string{"TableName", "KeyAttributes"}, wbTableFields)
@@ -429,7 +430,7 @@ func checkTableName(name string) error {
 	return nil
 }
 
-func (p *wbParser) keyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, error) {
+func (p *wbParser) keyAttributes(n itemcodec.JSONNode, where string) (KeyAttr, *KeyAttr, error) {
 	where += ", KeyAttributes"
 	f, err := p.fields(n, where, []string{"PartitionKey"}, []string{"SortKey"})
 	if err != nil {
@@ -455,7 +456,7 @@ func (p *wbParser) keyAttributes(n jnode, where string) (KeyAttr, *KeyAttr, erro
 
 // parseAttrDef reads {"AttributeName": ..., "AttributeType": ...}; key
 // attributes must be scalars.
-func (p *wbParser) attrDef(n jnode, where string, key bool) (KeyAttr, error) {
+func (p *wbParser) attrDef(n itemcodec.JSONNode, where string, key bool) (KeyAttr, error) {
 	f, err := p.fields(n, where, []string{"AttributeName", "AttributeType"}, nil)
 	if err != nil {
 		return KeyAttr{}, err
@@ -475,7 +476,7 @@ func (p *wbParser) attrDef(n jnode, where string, key bool) (KeyAttr, error) {
 		if typ != "S" && typ != "N" && typ != "B" {
 			return KeyAttr{}, wbErr(where, "key attribute %s has AttributeType %q; a key is S, N or B", name, typ)
 		}
-	} else if !isTypeKey(typ) {
+	} else if !itemcodec.IsTypeKey(typ) {
 		return KeyAttr{}, wbErr(where, "attribute %s has AttributeType %q; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS", name, typ)
 	}
 	return KeyAttr{Name: name, Type: typ}, nil

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -190,13 +191,13 @@ func skAlias(kind keys.SortKeyType) string {
 // items gave them, and records the types of new ones.
 func typesAgree(it Item, types map[string]string) bool {
 	for name, av := range it {
-		typ := AttributeTypeName(av)
+		typ := itemcodec.AttributeTypeName(av)
 		if have, ok := types[name]; ok && have != typ && typ != "NULL" && have != "NULL" {
 			return false
 		}
 	}
 	for name, av := range it {
-		if typ := AttributeTypeName(av); types[name] == "" || types[name] == "NULL" {
+		if typ := itemcodec.AttributeTypeName(av); types[name] == "" || types[name] == "NULL" {
 			types[name] = typ
 		}
 	}

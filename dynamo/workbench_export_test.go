@@ -11,6 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // The "done when", second half: the fixture imported into DynamoDB
@@ -75,11 +76,11 @@ func TestWorkbenchExportRoundTrip(t *testing.T) {
 	// Every example is an item of the source, attribute for attribute.
 	srcItems := map[string]bool{}
 	for _, it := range src.Items {
-		srcItems[string(DynamoJSON(it))] = true
+		srcItems[string(itemcodec.DynamoJSON(it))] = true
 	}
 	for _, it := range got.Items {
-		if !srcItems[string(DynamoJSON(it))] {
-			t.Errorf("example not in the source: %s", DynamoJSON(it))
+		if !srcItems[string(itemcodec.DynamoJSON(it))] {
+			t.Errorf("example not in the source: %s", itemcodec.DynamoJSON(it))
 		}
 	}
 	// One Query per entity type, each reading at most 3 items.

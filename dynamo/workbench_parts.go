@@ -11,10 +11,11 @@ import (
 	"slices"
 	"strings"
 
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
-func (p *wbParser) gsi(n jnode, tableWhere string, declared map[string]string) (Index, error) {
+func (p *wbParser) gsi(n itemcodec.JSONNode, tableWhere string, declared map[string]string) (Index, error) {
 	where := tableWhere + ", an index"
 	f, err := p.fields(n, where, []string{"IndexName", "KeyAttributes"}, []string{"Projection"})
 	if err != nil {
@@ -65,10 +66,10 @@ func (p *wbParser) gsi(n jnode, tableWhere string, declared map[string]string) (
 			}
 		case "INCLUDE":
 			for _, a := range include {
-				if a.kind != kindString {
-					return Index{}, wbErr(pw, "NonKeyAttributes must hold attribute names, got %s", a.kind)
+				if a.Kind != itemcodec.JSONString {
+					return Index{}, wbErr(pw, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
 				}
-				g.NonKeyAttr = append(g.NonKeyAttr, a.text)
+				g.NonKeyAttr = append(g.NonKeyAttr, a.Text)
 			}
 			if len(g.NonKeyAttr) == 0 {
 				return Index{}, wbErr(pw, "ProjectionType INCLUDE needs NonKeyAttributes")
@@ -80,7 +81,7 @@ func (p *wbParser) gsi(n jnode, tableWhere string, declared map[string]string) (
 	return g, nil
 }
 
-func (p *wbParser) facet(n jnode, j int, tableWhere string, declared map[string]string, items *itemSet) (Facet, error) {
+func (p *wbParser) facet(n itemcodec.JSONNode, j int, tableWhere string, declared map[string]string, items *itemSet) (Facet, error) {
 	var fc Facet
 	where := fmt.Sprintf("%s, facet %d", tableWhere, j+1)
 	f, err := p.fields(n, where, []string{"FacetName", "KeyAttributeAlias"}, []string{"NonKeyAttributes", "TableData", "DataAccess"})
@@ -110,13 +111,13 @@ func (p *wbParser) facet(n jnode, j int, tableWhere string, declared map[string]
 		return fc, err
 	}
 	for _, a := range attrs {
-		if a.kind != kindString {
-			return fc, wbErr(where, "NonKeyAttributes must hold attribute names, got %s", a.kind)
+		if a.Kind != itemcodec.JSONString {
+			return fc, wbErr(where, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
 		}
-		if _, ok := declared[a.text]; !ok {
-			return fc, wbErr(where, "NonKeyAttributes names %s, which the table does not declare", a.text)
+		if _, ok := declared[a.Text]; !ok {
+			return fc, wbErr(where, "NonKeyAttributes names %s, which the table does not declare", a.Text)
 		}
-		fc.Attributes = append(fc.Attributes, a.text)
+		fc.Attributes = append(fc.Attributes, a.Text)
 	}
 	data, err := wbArray(f, "TableData", where)
 	if err != nil {
@@ -151,7 +152,7 @@ func newItemSet(s TableSpec) *itemSet {
 
 // item reads one item of TableData into the set; an invalid one fails the
 // model, or is recorded as skipped under SkipInvalid.
-func (p *wbParser) item(s *itemSet, n jnode, where string, declared map[string]string) error {
+func (p *wbParser) item(s *itemSet, n itemcodec.JSONNode, where string, declared map[string]string) error {
 	it, err := s.parse(n, where, declared)
 	if err == nil {
 		err = s.put(it, where)
@@ -166,11 +167,11 @@ func (p *wbParser) item(s *itemSet, n jnode, where string, declared map[string]s
 // parse reads one item of TableData and checks it against the table: its
 // key attributes present and typed, every attribute declared with its type
 // (NULL stands for a missing value of any type, as Workbench writes it).
-func (s *itemSet) parse(n jnode, where string, declared map[string]string) (Item, error) {
-	if n.kind != kindObject {
-		return nil, wbErr(where, "an item must be an object of typed values, got %s", n.kind)
+func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string) (Item, error) {
+	if n.Kind != itemcodec.JSONObject {
+		return nil, wbErr(where, "an item must be an object of typed values, got %s", n.Kind)
 	}
-	it, err := parseAttributes(n, "")
+	it, err := itemcodec.ParseAttributes(n, "")
 	if err != nil {
 		return nil, wbErr(where, "%v", err)
 	}
@@ -178,7 +179,7 @@ func (s *itemSet) parse(n jnode, where string, declared map[string]string) (Item
 		return nil, wbErr(where, "%v", err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(it)) {
-		typ := AttributeTypeName(it[name])
+		typ := itemcodec.AttributeTypeName(it[name])
 		want, ok := declared[name]
 		switch {
 		case !ok:
@@ -198,7 +199,7 @@ func (s *itemSet) has(key string) bool {
 func (s *itemSet) put(it Item, where string) error {
 	k, _ := itemKeyString(s.table, it) // checked by parse
 	if j, ok := s.index[k]; ok {
-		if !bytes.Equal(DynamoJSON(s.items[j]), DynamoJSON(it)) {
+		if !bytes.Equal(itemcodec.DynamoJSON(s.items[j]), itemcodec.DynamoJSON(it)) {
 			return wbErr(where, "another item with the same primary key, different attributes, is %s; keep one", strings.TrimPrefix(s.where[j], "table "+s.table.Name+", "))
 		}
 		s.last = s.items[j]
@@ -219,14 +220,14 @@ func setFacetPrefixes(t *WorkbenchTable) {
 	}
 	var all []string
 	for _, it := range t.Items {
-		all = append(all, KeyString(it[t.Spec.SK.Name]))
+		all = append(all, itemcodec.KeyString(it[t.Spec.SK.Name]))
 	}
 	delim := keys.InferDelimiter(all)
 	for i := range t.Facets {
 		f := &t.Facets[i]
 		f.Prefixes = nil
 		for _, it := range f.Items {
-			_, p := keys.EntityType(KeyString(it[t.Spec.SK.Name]), delim)
+			_, p := keys.EntityType(itemcodec.KeyString(it[t.Spec.SK.Name]), delim)
 			if p != "" && !slices.Contains(f.Prefixes, p) { // a value group has no prefix to name
 				f.Prefixes = append(f.Prefixes, p)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 const shopModel = "../testdata/workbench/shop.json"
@@ -69,8 +70,8 @@ func TestParseWorkbenchShop(t *testing.T) {
 	}
 	// Values keep their types and exact text.
 	o := tb.Facets[1].Items[2]
-	if KeyString(o["total"]) != "1249.5" || AttributeTypeName(o["shipTo"]) != "M" {
-		t.Errorf("order B1207: %s", DynamoJSON(o))
+	if itemcodec.KeyString(o["total"]) != "1249.5" || itemcodec.AttributeTypeName(o["shipTo"]) != "M" {
+		t.Errorf("order B1207: %s", itemcodec.DynamoJSON(o))
 	}
 }
 
@@ -119,8 +120,8 @@ func TestWorkbenchTableLevelData(t *testing.T) {
 	if tb.Spec.SK != nil || len(tb.Items) != 2 || len(tb.Facets[0].Items) != 1 || tb.Facets[0].Prefixes != nil {
 		t.Fatalf("table: %+v", tb)
 	}
-	if KeyString(tb.Items[0]["id"]) != "12345678901234567890123456789012345678" || !bytes.Equal(tb.Items[0]["blob"].(*types.AttributeValueMemberB).Value, []byte{0, 1, 2}) {
-		t.Errorf("item: %s", DynamoJSON(tb.Items[0]))
+	if itemcodec.KeyString(tb.Items[0]["id"]) != "12345678901234567890123456789012345678" || !bytes.Equal(tb.Items[0]["blob"].(*types.AttributeValueMemberB).Value, []byte{0, 1, 2}) {
+		t.Errorf("item: %s", itemcodec.DynamoJSON(tb.Items[0]))
 	}
 	var b bytes.Buffer
 	if err := WriteWorkbench(&b, m); err != nil {
@@ -247,7 +248,7 @@ func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, it := range out.Items {
-			scanned = append(scanned, string(DynamoJSON(it)))
+			scanned = append(scanned, string(itemcodec.DynamoJSON(it)))
 		}
 		if out.LastEvaluatedKey == nil {
 			break
@@ -256,7 +257,7 @@ func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 	}
 	var want []string
 	for _, it := range tb.Items {
-		want = append(want, string(DynamoJSON(it)))
+		want = append(want, string(itemcodec.DynamoJSON(it)))
 	}
 	slices.Sort(scanned)
 	slices.Sort(want)
@@ -271,7 +272,7 @@ func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 		KeyConditionExpression:    aws.String("GSI1PK = :w"),
 		ExpressionAttributeValues: map[string]types.AttributeValue{":w": demoS("WH#2")},
 	})
-	if err != nil || len(out.Items) != 1 || KeyString(out.Items[0]["orderId"]) != "B1311" {
+	if err != nil || len(out.Items) != 1 || itemcodec.KeyString(out.Items[0]["orderId"]) != "B1311" {
 		t.Errorf("GSI1 WH#2: %v %v", err, out)
 	}
 }

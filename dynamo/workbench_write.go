@@ -4,6 +4,7 @@ package dynamo
 // ParseWorkbench: what this writes, ParseWorkbench reads back unchanged.
 
 import (
+	"dynascope/itemcodec"
 	"encoding/json"
 	"io"
 	"maps"
@@ -142,7 +143,7 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 	}
 	for _, it := range all {
 		for _, name := range slices.Sorted(maps.Keys(it)) {
-			declare(name, AttributeTypeName(it[name]))
+			declare(name, itemcodec.AttributeTypeName(it[name]))
 		}
 	}
 	// An attribute that is NULL wherever it appears still needs a declaration.
@@ -230,7 +231,7 @@ func workbenchTableJSON(t WorkbenchTable) wbTableJSON {
 			if k, err := itemKeyString(tbl, it); err == nil {
 				inFacet[k] = true
 			}
-			fj.TableData = append(fj.TableData, DynamoJSON(it))
+			fj.TableData = append(fj.TableData, itemcodec.DynamoJSON(it))
 		}
 		tj.TableFacets = append(tj.TableFacets, fj)
 	}
@@ -238,7 +239,7 @@ func workbenchTableJSON(t WorkbenchTable) wbTableJSON {
 		if k, err := itemKeyString(tbl, it); err == nil && inFacet[k] {
 			continue
 		}
-		tj.TableData = append(tj.TableData, DynamoJSON(it))
+		tj.TableData = append(tj.TableData, itemcodec.DynamoJSON(it))
 	}
 	for _, g := range s.GSIs {
 		p := g.Projection

@@ -26,6 +26,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // The fields of the export form.
@@ -47,8 +48,8 @@ type exportPane struct {
 	running bool
 	job     job
 	path    string
-	done    int                 // items written so far
-	named   dynamo.ExportFormat // the format the file's extension was chosen for
+	done    int                    // items written so far
+	named   itemcodec.ExportFormat // the format the file's extension was chosen for
 }
 
 // exportProgressMsg says how many items export id has written.
@@ -108,7 +109,7 @@ func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // defaultExportPath names the file after the table and partition.
-func defaultExportPath(table, pk string, f dynamo.ExportFormat) string {
+func defaultExportPath(table, pk string, f itemcodec.ExportFormat) string {
 	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
 	if name == "" {
 		name = "export"
@@ -116,11 +117,11 @@ func defaultExportPath(table, pk string, f dynamo.ExportFormat) string {
 	return name + exportExt(f)
 }
 
-func exportExt(f dynamo.ExportFormat) string {
+func exportExt(f itemcodec.ExportFormat) string {
 	switch f {
-	case dynamo.ExportCSV:
+	case itemcodec.ExportCSV:
 		return ".csv"
-	case dynamo.ExportJSONL:
+	case itemcodec.ExportJSONL:
 		return ".jsonl"
 	}
 	return ".json"
@@ -137,8 +138,8 @@ func (m Model) openExport() Model {
 	if m.items.filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
-	m.exp = exportPane{src: src, what: what, named: dynamo.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(dynamo.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, dynamo.ExportJSONL)})}
+	m.exp = exportPane{src: src, what: what, named: itemcodec.ExportJSONL,
+		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, itemcodec.ExportJSONL)})}
 	m.overlay = overlayExport
 	return m
 }
@@ -170,8 +171,8 @@ func (m Model) exportText(msg tea.Msg) (tea.Model, tea.Cmd) {
 	}
 	m.exp.form, m.exp.err = f, ""
 	// A file still named after the format follows it to the new one.
-	now := dynamo.ExportFormat(strings.TrimSpace(f.value(expFormat)))
-	if now != m.exp.named && slices.Contains(dynamo.ExportFormats, now) {
+	now := itemcodec.ExportFormat(strings.TrimSpace(f.value(expFormat)))
+	if now != m.exp.named && slices.Contains(itemcodec.ExportFormats, now) {
 		p, old := f.value(expPath), exportExt(m.exp.named)
 		if strings.HasSuffix(p, old) {
 			m.exp.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
@@ -182,8 +183,8 @@ func (m Model) exportText(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func formatNames() string {
-	names := make([]string, len(dynamo.ExportFormats))
-	for i, f := range dynamo.ExportFormats {
+	names := make([]string, len(itemcodec.ExportFormats))
+	for i, f := range itemcodec.ExportFormats {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
@@ -205,8 +206,8 @@ func (m Model) exportKeyNames() []string {
 }
 
 func (m Model) startExport() (Model, tea.Cmd) {
-	f := dynamo.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
-	if !slices.Contains(dynamo.ExportFormats, f) {
+	f := itemcodec.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
+	if !slices.Contains(itemcodec.ExportFormats, f) {
 		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), Sanitize(string(f)))
 		return m, nil
 	}
@@ -219,7 +220,7 @@ func (m Model) startExport() (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.exp.job = job{id: m.seq, cancel: cancel}
 	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
-	o := dynamo.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
+	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()
 	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exports, m.exp.job.id, m.exp.src, path, f, o)
@@ -227,7 +228,7 @@ func (m Model) startExport() (Model, tea.Cmd) {
 
 // exportCmd writes items to a new file at path, reporting progress through
 // send. Stopped or failed, it removes the file.
-func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) tea.Cmd {
+func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, src exportSource, path string, f itemcodec.ExportFormat, o itemcodec.ExportOptions) tea.Cmd {
 	return func() tea.Msg {
 		n, err := writeExport(ctx, send, id, src, path, f, o)
 		track.end(path, n, src.n, err)
@@ -282,7 +283,7 @@ func (t *exportTracker) wait(d time.Duration) error {
 	return errors.New(strings.Join(t.interrupted, " "))
 }
 
-func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) (n int, err error) {
+func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f itemcodec.ExportFormat, o itemcodec.ExportOptions) (n int, err error) {
 	if o.TempDir == "" {
 		o.TempDir = filepath.Dir(path)
 	}
@@ -315,7 +316,7 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 		}
 		os.Remove(file.Name())
 	}()
-	w, err := dynamo.NewExportWriter(file, f, o)
+	w, err := itemcodec.NewExportWriter(file, f, o)
 	if err != nil {
 		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}

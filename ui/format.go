@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -113,13 +114,13 @@ func cellText(av types.AttributeValue) string {
 	case *types.AttributeValueMemberN:
 		return Sanitize(v.Value)
 	}
-	return Sanitize(string(dynamo.MarshalPlainValue(av)))
+	return Sanitize(string(itemcodec.MarshalPlainValue(av)))
 }
 
 // keyOf returns an item's value of a key attribute as text, or "".
 func keyOf(it dynamo.Item, name string) string {
 	if av, ok := it[name]; ok {
-		return dynamo.KeyString(av)
+		return itemcodec.KeyString(av)
 	}
 	return ""
 }

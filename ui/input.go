@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // The key handlers of each mode. Bindings are matched first; in modes with a
@@ -395,7 +396,7 @@ func (m Model) logKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 }
 
 func (m Model) copyItem(it dynamo.Item) (tea.Model, tea.Cmd) {
-	b := dynamo.PlainJSON(it)
+	b := itemcodec.PlainJSON(it)
 	m.status.info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
 	return m, m.clip(string(b))
 }

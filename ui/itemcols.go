@@ -1,14 +1,13 @@
 package ui
 
 import (
+	"dynascope/itemcodec"
 	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"dynascope/dynamo"
 )
 
 // attrStat is what the loaded items tell about one attribute, for choosing
@@ -62,7 +61,7 @@ func (f *statFolder) visit(item int, id uint32, av types.AttributeValue) {
 		f.item = item
 	}
 	if id == f.keyID {
-		f.c.keyW = max(f.c.keyW, textWidth(dynamo.KeyString(av)))
+		f.c.keyW = max(f.c.keyW, textWidth(itemcodec.KeyString(av)))
 	}
 	if int(id) >= len(f.c.attrs) {
 		f.c.attrs = append(f.c.attrs, make([]attrStat, int(id)+1-len(f.c.attrs))...)

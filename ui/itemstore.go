@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // The items pane keeps what it loaded in a compact form: each page is one
@@ -426,7 +427,7 @@ func (m Model) HeldItemBytes() int {
 	n := 0
 	for r := range m.items.store.total {
 		if it, ok := m.items.store.item(r); ok {
-			n += dynamo.ItemSize(it)
+			n += itemcodec.ItemSize(it)
 		}
 	}
 	return n

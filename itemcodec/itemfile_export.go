@@ -1,4 +1,4 @@
-package dynamo
+package itemcodec
 
 // The layout of a DynamoDB export to S3, copied down: a directory holding
 // manifest-summary.json, manifest-files.json (one line per data file) and
@@ -6,6 +6,7 @@ package dynamo
 
 import (
 	"bufio"
+	"dynascope/textfmt"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -35,7 +36,7 @@ func ResolveInput(p string) (InputFiles, error) {
 	in := InputFiles{Items: -1}
 	st, err := os.Stat(p)
 	if err != nil {
-		return in, &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
+		return in, &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
 	}
 	if st.IsDir() {
 		if m := filepath.Join(p, "manifest-files.json"); fileExists(m) {
@@ -52,10 +53,10 @@ func ResolveInput(p string) (InputFiles, error) {
 			return nil
 		})
 		if err != nil {
-			return in, &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
+			return in, &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
 		}
 		if len(in.Paths) == 0 {
-			return in, &UserError{Msg: fmt.Sprintf("directory %s holds no .json or .json.gz files.", p)}
+			return in, &textfmt.UserError{Msg: fmt.Sprintf("directory %s holds no .json or .json.gz files.", p)}
 		}
 		slices.Sort(in.Paths)
 		return in, nil
@@ -80,7 +81,7 @@ func readManifest(m string) (InputFiles, error) {
 	dir := filepath.Dir(m)
 	f, err := os.Open(m)
 	if err != nil {
-		return in, &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", m, err), Err: err}
+		return in, &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", m, err), Err: err}
 	}
 	defer f.Close()
 	sc := bufio.NewScanner(f)
@@ -96,7 +97,7 @@ func readManifest(m string) (InputFiles, error) {
 			DataFileS3Key string `json:"dataFileS3Key"`
 		}
 		if err := json.Unmarshal([]byte(line), &e); err != nil || e.DataFileS3Key == "" {
-			return in, &UserError{Msg: fmt.Sprintf("%s line %d: not a manifest entry (want {\"itemCount\": N, \"dataFileS3Key\": \"...\"}).", m, n)}
+			return in, &textfmt.UserError{Msg: fmt.Sprintf("%s line %d: not a manifest entry (want {\"itemCount\": N, \"dataFileS3Key\": \"...\"}).", m, n)}
 		}
 		base := path.Base(e.DataFileS3Key)
 		p := filepath.Join(dir, "data", base)
@@ -104,7 +105,7 @@ func readManifest(m string) (InputFiles, error) {
 			if alt := filepath.Join(dir, base); fileExists(alt) {
 				p = alt
 			} else {
-				return in, &UserError{Msg: fmt.Sprintf("%s line %d lists %s, which is not in %s; download the export's data/ directory beside the manifest.", m, n, base, filepath.Join(dir, "data"))}
+				return in, &textfmt.UserError{Msg: fmt.Sprintf("%s line %d lists %s, which is not in %s; download the export's data/ directory beside the manifest.", m, n, base, filepath.Join(dir, "data"))}
 			}
 		}
 		in.Paths = append(in.Paths, p)
@@ -113,10 +114,10 @@ func readManifest(m string) (InputFiles, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return in, &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", m, err), Err: err}
+		return in, &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", m, err), Err: err}
 	}
 	if len(in.Paths) == 0 {
-		return in, &UserError{Msg: fmt.Sprintf("%s lists no data files.", m)}
+		return in, &textfmt.UserError{Msg: fmt.Sprintf("%s lists no data files.", m)}
 	}
 	// The summary names the table: arn:aws:dynamodb:REGION:ACCOUNT:table/NAME.
 	if b, err := os.ReadFile(filepath.Join(dir, "manifest-summary.json")); err == nil {

@@ -1,10 +1,11 @@
-package dynamo
+package itemcodec
 
 // Telling an item file's format from its first bytes, and reading plain
 // JSON items into typed values.
 
 import (
 	"bytes"
+	"dynascope/textfmt"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -48,15 +49,15 @@ func detectFormat(head []byte) (InputFormat, error) {
 		if !dec.More() {
 			return FormatPlainArray, nil // empty: no items either way
 		}
-		n, err := readNode(dec)
-		if err == nil && n.kind == kindObject && looksDynamo(n) {
+		n, err := ReadJSONNode(dec)
+		if err == nil && n.Kind == JSONObject && looksDynamo(n) {
 			return FormatDynamoArray, nil
 		}
 		return FormatPlainArray, nil
 	case '{':
 		dec := json.NewDecoder(bytes.NewReader(head[i:]))
 		dec.UseNumber()
-		n, err := readNode(dec)
+		n, err := ReadJSONNode(dec)
 		if err != nil && !lineIsValue(head) {
 			// A first value larger than the peek: a document, and the
 			// only large documents are batch-write-item ones.
@@ -80,12 +81,12 @@ func detectFormat(head []byte) (InputFormat, error) {
 
 // looksDynamo tells whether an item object is in DynamoDB JSON: each value
 // an object with one type key ({"S": ...}), or the {"Item": ...} wrapper.
-func looksDynamo(n jnode) bool {
+func looksDynamo(n JSONNode) bool {
 	if isItemWrapper(n) {
-		n = n.elems[0]
+		n = n.Elems[0]
 	}
-	for _, v := range n.elems {
-		if v.kind != kindObject || len(v.keys) != 1 || !isTypeKey(v.keys[0]) {
+	for _, v := range n.Elems {
+		if v.Kind != JSONObject || len(v.Keys) != 1 || !IsTypeKey(v.Keys[0]) {
 			return false
 		}
 	}
@@ -95,15 +96,15 @@ func looksDynamo(n jnode) bool {
 // isBatchDoc tells a batch-write-item document ({"Table": [requests]}, or
 // the CLI's {"RequestItems": {...}} form) from an item: an item's values are
 // typed objects, never arrays.
-func isBatchDoc(n jnode) bool {
-	if n.kind != kindObject || len(n.keys) == 0 {
+func isBatchDoc(n JSONNode) bool {
+	if n.Kind != JSONObject || len(n.Keys) == 0 {
 		return false
 	}
-	if len(n.keys) == 1 && n.keys[0] == "RequestItems" && n.elems[0].kind == kindObject {
-		return isBatchDoc(n.elems[0])
+	if len(n.Keys) == 1 && n.Keys[0] == "RequestItems" && n.Elems[0].Kind == JSONObject {
+		return isBatchDoc(n.Elems[0])
 	}
-	for _, e := range n.elems {
-		if e.kind != kindArray {
+	for _, e := range n.Elems {
+		if e.Kind != JSONArray {
 			return false
 		}
 	}
@@ -112,26 +113,26 @@ func isBatchDoc(n jnode) bool {
 
 // plainItem reads an item in plain JSON: strings are S, numbers N with
 // their digits as written, booleans BOOL, null NULL, arrays L, objects M.
-func plainItem(n jnode) (Item, error) {
+func plainItem(n JSONNode) (Item, error) {
 	return attributesOf(n, "", plainValue)
 }
 
-func plainValue(n jnode, path string) (types.AttributeValue, error) {
-	switch n.kind {
-	case kindString:
-		return &types.AttributeValueMemberS{Value: n.text}, nil
-	case kindNumber:
-		if err := checkNumber(n.text); err != nil {
-			return nil, attrError(path, "number %s: %v", n.text, err)
+func plainValue(n JSONNode, path string) (types.AttributeValue, error) {
+	switch n.Kind {
+	case JSONString:
+		return &types.AttributeValueMemberS{Value: n.Text}, nil
+	case JSONNumber:
+		if err := checkNumber(n.Text); err != nil {
+			return nil, attrError(path, "number %s: %v", n.Text, err)
 		}
-		return &types.AttributeValueMemberN{Value: n.text}, nil
-	case kindBool:
-		return &types.AttributeValueMemberBOOL{Value: n.b}, nil
-	case kindNull:
+		return &types.AttributeValueMemberN{Value: n.Text}, nil
+	case JSONBool:
+		return &types.AttributeValueMemberBOOL{Value: n.Bool}, nil
+	case JSONNull:
 		return &types.AttributeValueMemberNULL{Value: true}, nil
-	case kindArray:
-		l := make([]types.AttributeValue, len(n.elems))
-		for i, e := range n.elems {
+	case JSONArray:
+		l := make([]types.AttributeValue, len(n.Elems))
+		for i, e := range n.Elems {
 			av, err := plainValue(e, fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -158,5 +159,5 @@ func ParseFormat(s string) (InputFormat, error) {
 	for i, f := range InputFormats {
 		names[i] = string(f)
 	}
-	return "", &UserError{Msg: fmt.Sprintf("--format %q is not one seed reads; use %s.", s, strings.Join(names, ", "))}
+	return "", &textfmt.UserError{Msg: fmt.Sprintf("--format %q is not one seed reads; use %s.", s, strings.Join(names, ", "))}
 }

@@ -1,4 +1,4 @@
-package dynamo
+package itemcodec
 
 import (
 	"bytes"
@@ -13,7 +13,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo/number"
+	"dynascope/itemcodec/number"
 )
 
 // JSON is written by hand rather than through encoding/json on an
@@ -93,6 +93,14 @@ func newJSONWriter() *jsonWriter {
 	w.enc = json.NewEncoder(&w.str)
 	w.enc.SetEscapeHTML(false)
 	return w
+}
+
+// QuoteJSON writes s as a JSON string the way the item encoders do: <, >
+// and & raw, as the AWS CLI leaves them, and terminal controls escaped.
+func QuoteJSON(s string) string {
+	w := newJSONWriter()
+	w.string(s)
+	return w.buf.String()
 }
 
 func (w *jsonWriter) string(s string) {

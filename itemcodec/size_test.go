@@ -1,12 +1,11 @@
-package dynamo_test
+package itemcodec_test
 
 import (
+	"dynascope/itemcodec"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"dynascope/dynamo"
 )
 
 // Constructors for attribute values, short enough to keep test tables legible.
@@ -104,7 +103,7 @@ var numberSizeCases = []struct {
 
 func TestNumberSize(t *testing.T) {
 	for _, c := range numberSizeCases {
-		if got := dynamo.NumberSize(c.in); got != c.want {
+		if got := itemcodec.NumberSize(c.in); got != c.want {
 			t.Errorf("NumberSize(%q) = %d, want %d", c.in, got, c.want)
 		}
 	}
@@ -114,7 +113,7 @@ func TestNumberSizeNotANumber(t *testing.T) {
 	// DynamoDB refuses these, so any positive estimate will do; what matters
 	// is that a size column on a hand-built item neither panics nor says 0.
 	for _, s := range []string{"", "abc", "1e", "--5", "1.2.3", " 5", "NaN", "1e99999999999999999999999"} {
-		if got := dynamo.NumberSize(s); got < 1 {
+		if got := itemcodec.NumberSize(s); got < 1 {
 			t.Errorf("NumberSize(%q) = %d, want a positive estimate", s, got)
 		}
 	}
@@ -123,41 +122,41 @@ func TestNumberSizeNotANumber(t *testing.T) {
 func TestItemSize(t *testing.T) {
 	tests := []struct {
 		name string
-		item dynamo.Item
+		item itemcodec.Item
 		want int
 	}{
-		{"empty item", dynamo.Item{}, 0},
-		{"string", dynamo.Item{"a": valS("abc")}, 4},
-		{"empty string", dynamo.Item{"a": valS("")}, 1},
-		{"two-byte rune", dynamo.Item{"a": valS("é")}, 3},
-		{"three-byte runes", dynamo.Item{"a": valS("日本")}, 7},
-		{"emoji", dynamo.Item{"a": valS("😀")}, 5},
-		{"multi-byte name", dynamo.Item{"é": valS("")}, 2},
-		{"name with space and dot", dynamo.Item{"a b.c": valS("x")}, 6},
-		{"number", dynamo.Item{"n": valN("123.456")}, 6},
-		{"binary", dynamo.Item{"a": valB([]byte{1, 2, 3})}, 4},
-		{"empty binary", dynamo.Item{"a": valB([]byte{})}, 1},
-		{"true", dynamo.Item{"a": valBool(true)}, 2},
-		{"false", dynamo.Item{"a": valBool(false)}, 2},
-		{"null", dynamo.Item{"a": valNull()}, 2},
-		{"string set", dynamo.Item{"a": valSS("ab", "c")}, 4},
-		{"number set", dynamo.Item{"a": valNS("1", "-12", "1.5")}, 9},
-		{"binary set", dynamo.Item{"a": valBS([]byte{1, 2}, []byte{1, 2, 3})}, 6},
-		{"empty list", dynamo.Item{"a": valL()}, 4},
-		{"list of one string", dynamo.Item{"a": valL(valS("ab"))}, 7},
-		{"list of numbers", dynamo.Item{"a": valL(valN("1"), valN("2"), valN("3"))}, 13},
-		{"list of null and bool", dynamo.Item{"a": valL(valNull(), valBool(true))}, 8},
-		{"empty map", dynamo.Item{"a": valM()}, 4},
-		{"map of one", dynamo.Item{"a": valM("k", valS("ab"))}, 8},
-		{"map of two", dynamo.Item{"a": valM("kk", valS("ab"), "z", valN("1"))}, 13},
-		{"nested map", dynamo.Item{"a": valM("k", valM("k", valL()))}, 14},
-		{"list of empty documents", dynamo.Item{"a": valL(valL(), valM())}, 12},
-		{"key attributes", dynamo.Item{"PK": valS("CUST#42"), "SK": valS("PROFILE")}, 2 + 7 + 2 + 7},
-		{"nil value", dynamo.Item{"a": nil}, 1},
+		{"empty item", itemcodec.Item{}, 0},
+		{"string", itemcodec.Item{"a": valS("abc")}, 4},
+		{"empty string", itemcodec.Item{"a": valS("")}, 1},
+		{"two-byte rune", itemcodec.Item{"a": valS("é")}, 3},
+		{"three-byte runes", itemcodec.Item{"a": valS("日本")}, 7},
+		{"emoji", itemcodec.Item{"a": valS("😀")}, 5},
+		{"multi-byte name", itemcodec.Item{"é": valS("")}, 2},
+		{"name with space and dot", itemcodec.Item{"a b.c": valS("x")}, 6},
+		{"number", itemcodec.Item{"n": valN("123.456")}, 6},
+		{"binary", itemcodec.Item{"a": valB([]byte{1, 2, 3})}, 4},
+		{"empty binary", itemcodec.Item{"a": valB([]byte{})}, 1},
+		{"true", itemcodec.Item{"a": valBool(true)}, 2},
+		{"false", itemcodec.Item{"a": valBool(false)}, 2},
+		{"null", itemcodec.Item{"a": valNull()}, 2},
+		{"string set", itemcodec.Item{"a": valSS("ab", "c")}, 4},
+		{"number set", itemcodec.Item{"a": valNS("1", "-12", "1.5")}, 9},
+		{"binary set", itemcodec.Item{"a": valBS([]byte{1, 2}, []byte{1, 2, 3})}, 6},
+		{"empty list", itemcodec.Item{"a": valL()}, 4},
+		{"list of one string", itemcodec.Item{"a": valL(valS("ab"))}, 7},
+		{"list of numbers", itemcodec.Item{"a": valL(valN("1"), valN("2"), valN("3"))}, 13},
+		{"list of null and bool", itemcodec.Item{"a": valL(valNull(), valBool(true))}, 8},
+		{"empty map", itemcodec.Item{"a": valM()}, 4},
+		{"map of one", itemcodec.Item{"a": valM("k", valS("ab"))}, 8},
+		{"map of two", itemcodec.Item{"a": valM("kk", valS("ab"), "z", valN("1"))}, 13},
+		{"nested map", itemcodec.Item{"a": valM("k", valM("k", valL()))}, 14},
+		{"list of empty documents", itemcodec.Item{"a": valL(valL(), valM())}, 12},
+		{"key attributes", itemcodec.Item{"PK": valS("CUST#42"), "SK": valS("PROFILE")}, 2 + 7 + 2 + 7},
+		{"nil value", itemcodec.Item{"a": nil}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := dynamo.ItemSize(tt.item); got != tt.want {
+			if got := itemcodec.ItemSize(tt.item); got != tt.want {
 				t.Errorf("ItemSize = %d, want %d", got, tt.want)
 			}
 		})
@@ -170,28 +169,28 @@ func TestItemSizeDeepNesting(t *testing.T) {
 	for range 30 {
 		v = valM("m", v)
 	}
-	if got, want := dynamo.ItemSize(dynamo.Item{"a": v}), 1+30*5+1; got != want {
+	if got, want := itemcodec.ItemSize(itemcodec.Item{"a": v}), 1+30*5+1; got != want {
 		t.Errorf("ItemSize of 30 nested maps = %d, want %d", got, want)
 	}
 }
 
 func TestItemSizeLarge(t *testing.T) {
-	it := dynamo.Item{"PK": valS("p"), "blob": valB(make([]byte, 400_000)), "text": valS(strings.Repeat("日", 1000))}
-	if got, want := dynamo.ItemSize(it), 2+1+4+400_000+4+3000; got != want {
+	it := itemcodec.Item{"PK": valS("p"), "blob": valB(make([]byte, 400_000)), "text": valS(strings.Repeat("日", 1000))}
+	if got, want := itemcodec.ItemSize(it), 2+1+4+400_000+4+3000; got != want {
 		t.Errorf("ItemSize = %d, want %d", got, want)
 	}
 }
 
 func TestAttributeSize(t *testing.T) {
-	it := dynamo.Item{"PK": valS("CUST#42"), "tags": valSS("a", "bc"), "n": valN("-1")}
+	it := itemcodec.Item{"PK": valS("CUST#42"), "tags": valSS("a", "bc"), "n": valN("-1")}
 	sum := 0
 	for name, av := range it {
-		sum += dynamo.AttributeSize(name, av)
+		sum += itemcodec.AttributeSize(name, av)
 	}
-	if got := dynamo.ItemSize(it); sum != got {
+	if got := itemcodec.ItemSize(it); sum != got {
 		t.Errorf("attribute sizes add up to %d, ItemSize is %d", sum, got)
 	}
-	if got := dynamo.AttributeSize("tags", valSS("a", "bc")); got != 7 {
+	if got := itemcodec.AttributeSize("tags", valSS("a", "bc")); got != 7 {
 		t.Errorf("AttributeSize(tags) = %d, want 7", got)
 	}
 }
@@ -214,18 +213,18 @@ func TestReadUnits(t *testing.T) {
 		{1 << 20, 256, 128},
 	}
 	for _, tt := range tests {
-		if got := dynamo.ReadUnits(tt.bytes, true); got != tt.consistent {
+		if got := itemcodec.ReadUnits(tt.bytes, true); got != tt.consistent {
 			t.Errorf("ReadUnits(%d, consistent) = %v, want %v", tt.bytes, got, tt.consistent)
 		}
-		if got := dynamo.ReadUnits(tt.bytes, false); got != tt.eventual {
+		if got := itemcodec.ReadUnits(tt.bytes, false); got != tt.eventual {
 			t.Errorf("ReadUnits(%d, eventual) = %v, want %v", tt.bytes, got, tt.eventual)
 		}
 	}
 }
 
 // sizedItem returns an item of exactly n bytes (n >= 4).
-func sizedItem(n int) dynamo.Item {
-	return dynamo.Item{"PK": valS(strings.Repeat("x", n-2))}
+func sizedItem(n int) itemcodec.Item {
+	return itemcodec.Item{"PK": valS(strings.Repeat("x", n-2))}
 }
 
 func TestPageReadUnits(t *testing.T) {
@@ -244,14 +243,14 @@ func TestPageReadUnits(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var items []dynamo.Item
+			var items []itemcodec.Item
 			for _, n := range tt.sizes {
 				items = append(items, sizedItem(n))
 			}
-			if got := dynamo.PageReadUnits(items, true); got != tt.consistent {
+			if got := itemcodec.PageReadUnits(items, true); got != tt.consistent {
 				t.Errorf("consistent = %v, want %v", got, tt.consistent)
 			}
-			if got := dynamo.PageReadUnits(items, false); got != tt.eventual {
+			if got := itemcodec.PageReadUnits(items, false); got != tt.eventual {
 				t.Errorf("eventual = %v, want %v", got, tt.eventual)
 			}
 		})

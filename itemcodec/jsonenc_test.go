@@ -1,7 +1,8 @@
-package dynamo_test
+package itemcodec_test
 
 import (
 	"bytes"
+	"dynascope/itemcodec"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -11,13 +12,11 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
-	"dynascope/dynamo"
 )
 
 // everyTypeItem holds one attribute of each DynamoDB type.
-func everyTypeItem() dynamo.Item {
-	return dynamo.Item{
+func everyTypeItem() itemcodec.Item {
+	return itemcodec.Item{
 		"PK": valS("CUST#42"),
 		"n":  valN("35"),
 		"b":  valB([]byte("hi\x00\xff")),
@@ -34,28 +33,28 @@ func everyTypeItem() dynamo.Item {
 func TestPlainJSON(t *testing.T) {
 	tests := []struct {
 		name string
-		item dynamo.Item
+		item itemcodec.Item
 		want string
 	}{
-		{"empty", dynamo.Item{}, `{}`},
+		{"empty", itemcodec.Item{}, `{}`},
 		{"every type", everyTypeItem(),
 			`{"PK":"CUST#42","b":"aGkA/w==","bo":true,"bs":["AQ==","AgM="],"l":["x",1.5,false],` +
 				`"m":{"city":"Paris","zip":75001},"n":35,"ns":[1,2],"nu":null,"ss":["a","b"]}`},
-		{"no HTML escaping", dynamo.Item{"a<b>": valS("<tag> & \"q\"")}, `{"a<b>":"<tag> & \"q\""}`},
-		{"unicode kept", dynamo.Item{"naïve": valS("日本 😀")}, `{"naïve":"日本 😀"}`},
-		{"control characters escaped", dynamo.Item{"a": valS("tab\there\nnl")}, `{"a":"tab\there\nnl"}`},
-		{"empty string and binary", dynamo.Item{"s": valS(""), "b": valB(nil)}, `{"b":"","s":""}`},
-		{"empty list and map", dynamo.Item{"l": valL(), "m": valM()}, `{"l":[],"m":{}}`},
-		{"nested maps sorted", dynamo.Item{"m": valM("z", valN("1"), "a", valM("y", valNull(), "b", valBool(false)))},
+		{"no HTML escaping", itemcodec.Item{"a<b>": valS("<tag> & \"q\"")}, `{"a<b>":"<tag> & \"q\""}`},
+		{"unicode kept", itemcodec.Item{"naïve": valS("日本 😀")}, `{"naïve":"日本 😀"}`},
+		{"control characters escaped", itemcodec.Item{"a": valS("tab\there\nnl")}, `{"a":"tab\there\nnl"}`},
+		{"empty string and binary", itemcodec.Item{"s": valS(""), "b": valB(nil)}, `{"b":"","s":""}`},
+		{"empty list and map", itemcodec.Item{"l": valL(), "m": valM()}, `{"l":[],"m":{}}`},
+		{"nested maps sorted", itemcodec.Item{"m": valM("z", valN("1"), "a", valM("y", valNull(), "b", valBool(false)))},
 			`{"m":{"a":{"b":false,"y":null},"z":1}}`},
-		{"sort by bytes", dynamo.Item{"b": valN("1"), "B": valN("2"), "é": valN("3"), "a b": valN("4"), "a.b": valN("5")},
+		{"sort by bytes", itemcodec.Item{"b": valN("1"), "B": valN("2"), "é": valN("3"), "a b": valN("4"), "a.b": valN("5")},
 			`{"B":2,"a b":4,"a.b":5,"b":1,"é":3}`},
-		{"invalid number text kept as a string", dynamo.Item{"n": valN("not a number")}, `{"n":"not a number"}`},
-		{"nil value", dynamo.Item{"x": nil}, `{"x":null}`},
+		{"invalid number text kept as a string", itemcodec.Item{"n": valN("not a number")}, `{"n":"not a number"}`},
+		{"nil value", itemcodec.Item{"x": nil}, `{"x":null}`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := dynamo.PlainJSON(tt.item)
+			got := itemcodec.PlainJSON(tt.item)
 			if string(got) != tt.want {
 				t.Errorf("PlainJSON =\n %s\nwant\n %s", got, tt.want)
 			}
@@ -91,7 +90,7 @@ func TestPlainJSONNumbers(t *testing.T) {
 		{"1700000000000", "1700000000000"},
 	}
 	for _, tt := range tests {
-		got := string(dynamo.MarshalPlainValue(valN(tt.in)))
+		got := string(itemcodec.MarshalPlainValue(valN(tt.in)))
 		if got != tt.want {
 			t.Errorf("plain number %q = %s, want %s", tt.in, got, tt.want)
 		}
@@ -107,18 +106,18 @@ func TestPlainJSONNumbers(t *testing.T) {
 }
 
 func TestDynamoJSON(t *testing.T) {
-	got := string(dynamo.DynamoJSON(everyTypeItem()))
+	got := string(itemcodec.DynamoJSON(everyTypeItem()))
 	want := `{"PK":{"S":"CUST#42"},"b":{"B":"aGkA/w=="},"bo":{"BOOL":true},"bs":{"BS":["AQ==","AgM="]},` +
 		`"l":{"L":[{"S":"x"},{"N":"1.5"},{"BOOL":false}]},"m":{"M":{"city":{"S":"Paris"},"zip":{"N":"75001"}}},` +
 		`"n":{"N":"35"},"ns":{"NS":["1","2"]},"nu":{"NULL":true},"ss":{"SS":["a","b"]}}`
 	if got != want {
 		t.Errorf("DynamoJSON =\n %s\nwant\n %s", got, want)
 	}
-	if got := string(dynamo.DynamoJSON(dynamo.Item{"h": valS("<&>")})); got != `{"h":{"S":"<&>"}}` {
+	if got := string(itemcodec.DynamoJSON(itemcodec.Item{"h": valS("<&>")})); got != `{"h":{"S":"<&>"}}` {
 		t.Errorf("DynamoJSON escaped HTML: %s", got)
 	}
 	// Numbers stay exactly as written: DynamoDB JSON carries them as strings.
-	if got := string(dynamo.DynamoJSON(dynamo.Item{"n": valN("+007")})); got != `{"n":{"N":"+007"}}` {
+	if got := string(itemcodec.DynamoJSON(itemcodec.Item{"n": valN("+007")})); got != `{"n":{"N":"+007"}}` {
 		t.Errorf("DynamoJSON changed number text: %s", got)
 	}
 }
@@ -139,10 +138,10 @@ func TestMarshalValueJSON(t *testing.T) {
 		{nil, `null`, `null`},
 	}
 	for _, tt := range tests {
-		if got := string(dynamo.MarshalPlainValue(tt.av)); got != tt.plain {
+		if got := string(itemcodec.MarshalPlainValue(tt.av)); got != tt.plain {
 			t.Errorf("MarshalPlainValue(%T) = %s, want %s", tt.av, got, tt.plain)
 		}
-		if got := string(dynamo.MarshalDynamoValue(tt.av)); got != tt.dynamo {
+		if got := string(itemcodec.MarshalDynamoValue(tt.av)); got != tt.dynamo {
 			t.Errorf("MarshalDynamoValue(%T) = %s, want %s", tt.av, got, tt.dynamo)
 		}
 	}
@@ -159,14 +158,14 @@ func TestAttributeTypeNameForJSON(t *testing.T) {
 		{&types.UnknownUnionMember{Tag: "X"}, ""},
 	}
 	for _, tt := range tests {
-		if got := dynamo.AttributeTypeName(tt.av); got != tt.want {
+		if got := itemcodec.AttributeTypeName(tt.av); got != tt.want {
 			t.Errorf("AttributeTypeName(%T) = %q, want %q", tt.av, got, tt.want)
 		}
 	}
 }
 
 // nestedItem nests maps and lists alternately depth levels deep.
-func nestedItem(depth int) dynamo.Item {
+func nestedItem(depth int) itemcodec.Item {
 	v := valS("bottom")
 	for i := range depth {
 		if i%2 == 0 {
@@ -175,11 +174,11 @@ func nestedItem(depth int) dynamo.Item {
 			v = valL(v, valNull())
 		}
 	}
-	return dynamo.Item{"PK": valS("deep"), "top": v}
+	return itemcodec.Item{"PK": valS("deep"), "top": v}
 }
 
-func roundTripItems() map[string]dynamo.Item {
-	return map[string]dynamo.Item{
+func roundTripItems() map[string]itemcodec.Item {
+	return map[string]itemcodec.Item{
 		"every type": everyTypeItem(),
 		"empty item": {},
 		"nested 30":  nestedItem(30),
@@ -201,24 +200,24 @@ func roundTripItems() map[string]dynamo.Item {
 func TestDynamoJSONRoundTrip(t *testing.T) {
 	for name, it := range roundTripItems() {
 		t.Run(name, func(t *testing.T) {
-			b := dynamo.DynamoJSON(it)
+			b := itemcodec.DynamoJSON(it)
 			if !json.Valid(b) {
 				t.Fatalf("DynamoJSON produced invalid JSON: %s", b)
 			}
-			got, err := dynamo.ParseDynamoJSON(b)
+			got, err := itemcodec.ParseDynamoJSON(b)
 			if err != nil {
 				t.Fatalf("ParseDynamoJSON(DynamoJSON(item)): %v\n%s", err, b)
 			}
 			if d := diffItems(it, got); d != "" {
 				t.Errorf("round trip changed the item: %s", d)
 			}
-			if p := dynamo.PlainJSON(it); !json.Valid(p) {
+			if p := itemcodec.PlainJSON(it); !json.Valid(p) {
 				t.Errorf("PlainJSON produced invalid JSON: %s", p)
 			}
 			// The same item wrapped as DynamoDB's S3 export writes it.
 			if len(it) > 1 {
 				wrapped := append(append([]byte(`{"Item":`), b...), '}')
-				got, err := dynamo.ParseDynamoJSON(wrapped)
+				got, err := itemcodec.ParseDynamoJSON(wrapped)
 				if err != nil {
 					t.Fatalf("ParseDynamoJSON of the Item wrapper: %v", err)
 				}
@@ -231,7 +230,7 @@ func TestDynamoJSONRoundTrip(t *testing.T) {
 }
 
 func TestPlainJSONDeepNesting(t *testing.T) {
-	got := dynamo.PlainJSON(nestedItem(30))
+	got := itemcodec.PlainJSON(nestedItem(30))
 	var v any
 	if err := json.Unmarshal(got, &v); err != nil {
 		t.Fatalf("PlainJSON of a 30-deep item does not decode: %v", err)
@@ -258,7 +257,7 @@ func TestPlainJSONDeepNesting(t *testing.T) {
 }
 
 func TestParseDynamoJSONForms(t *testing.T) {
-	want := dynamo.Item{"PK": valS("CUST#42"), "SK": valS("PROFILE"), "age": valN("35")}
+	want := itemcodec.Item{"PK": valS("CUST#42"), "SK": valS("PROFILE"), "age": valN("35")}
 	tests := []struct {
 		name string
 		in   string
@@ -283,7 +282,7 @@ func TestParseDynamoJSONForms(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, err := dynamo.ParseDynamoJSON([]byte(tt.in))
+			got, err := itemcodec.ParseDynamoJSON([]byte(tt.in))
 			if err != nil {
 				t.Fatalf("ParseDynamoJSON: %v", err)
 			}
@@ -294,15 +293,15 @@ func TestParseDynamoJSONForms(t *testing.T) {
 	}
 
 	// An item whose only attribute is called Item is that item, not a wrapper.
-	got, err := dynamo.ParseDynamoJSON([]byte(`{"Item":{"S":"x"}}`))
+	got, err := itemcodec.ParseDynamoJSON([]byte(`{"Item":{"S":"x"}}`))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := diffItems(dynamo.Item{"Item": valS("x")}, got); d != "" {
+	if d := diffItems(itemcodec.Item{"Item": valS("x")}, got); d != "" {
 		t.Errorf("attribute named Item: %s", d)
 	}
 	// An empty export wrapper is an empty item.
-	got, err = dynamo.ParseDynamoJSON([]byte(`{"Item":{}}`))
+	got, err = itemcodec.ParseDynamoJSON([]byte(`{"Item":{}}`))
 	if err != nil || len(got) != 0 {
 		t.Errorf(`{"Item":{}} = %v, %v; want an empty item`, got, err)
 	}
@@ -360,7 +359,7 @@ func TestParseDynamoJSONErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			it, err := dynamo.ParseDynamoJSON([]byte(tt.in))
+			it, err := itemcodec.ParseDynamoJSON([]byte(tt.in))
 			if err == nil {
 				t.Fatalf("ParseDynamoJSON(%s) = %v, want an error containing %q", tt.in, it, tt.want)
 			}
@@ -372,13 +371,13 @@ func TestParseDynamoJSONErrors(t *testing.T) {
 }
 
 // diffItems describes the first difference between two items, or "".
-func diffItems(want, got dynamo.Item) string {
+func diffItems(want, got itemcodec.Item) string {
 	return diffValues("item", &types.AttributeValueMemberM{Value: want}, &types.AttributeValueMemberM{Value: got})
 }
 
 func diffValues(path string, want, got types.AttributeValue) string {
-	if dynamo.AttributeTypeName(want) != dynamo.AttributeTypeName(got) {
-		return fmt.Sprintf("%s: type %q, want %q", path, dynamo.AttributeTypeName(got), dynamo.AttributeTypeName(want))
+	if itemcodec.AttributeTypeName(want) != itemcodec.AttributeTypeName(got) {
+		return fmt.Sprintf("%s: type %q, want %q", path, itemcodec.AttributeTypeName(got), itemcodec.AttributeTypeName(want))
 	}
 	mismatch := func(w, g any) string { return fmt.Sprintf("%s: got %#v, want %#v", path, g, w) }
 	switch w := want.(type) {
@@ -575,8 +574,8 @@ func (f *fuzzSource) value(depth int) types.AttributeValue {
 	}
 }
 
-func (f *fuzzSource) item() dynamo.Item {
-	it := dynamo.Item{}
+func (f *fuzzSource) item() itemcodec.Item {
+	it := itemcodec.Item{}
 	for n := 1 + int(f.next()%6); n > 0; n-- {
 		it[f.text()] = f.value(1)
 	}
@@ -591,15 +590,15 @@ func FuzzDynamoJSONRoundTrip(f *testing.F) {
 	f.Add(bytes.Repeat([]byte{9, 1, 'a'}, 40))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		it := (&fuzzSource{b: data}).item()
-		b := dynamo.DynamoJSON(it)
-		got, err := dynamo.ParseDynamoJSON(b)
+		b := itemcodec.DynamoJSON(it)
+		got, err := itemcodec.ParseDynamoJSON(b)
 		if err != nil {
 			t.Fatalf("ParseDynamoJSON(DynamoJSON(item)): %v\n%s", err, b)
 		}
 		if d := diffItems(it, got); d != "" {
 			t.Fatalf("round trip changed the item: %s\n%s", d, b)
 		}
-		if p := dynamo.PlainJSON(it); !json.Valid(p) {
+		if p := itemcodec.PlainJSON(it); !json.Valid(p) {
 			t.Fatalf("PlainJSON produced invalid JSON: %s", p)
 		}
 	})
@@ -613,19 +612,19 @@ func FuzzParseDynamoJSON(f *testing.F) {
 	f.Add(`{"a":{"N":"-.5e+3"},"b":{"NULL":true},"c":{"BOOL":false},"d":{"SS":["x"]}}`)
 	f.Add(`{"a":{"S":"x","S":"y"}}`)
 	f.Fuzz(func(t *testing.T, in string) {
-		it, err := dynamo.ParseDynamoJSON([]byte(in))
+		it, err := itemcodec.ParseDynamoJSON([]byte(in))
 		if err != nil {
 			return
 		}
-		b := dynamo.DynamoJSON(it)
-		again, err := dynamo.ParseDynamoJSON(b)
+		b := itemcodec.DynamoJSON(it)
+		again, err := itemcodec.ParseDynamoJSON(b)
 		if err != nil {
 			t.Fatalf("accepted %q but not its re-encoding %s: %v", in, b, err)
 		}
 		if d := diffItems(it, again); d != "" {
 			t.Fatalf("second round trip changed the item: %s", d)
 		}
-		if p := dynamo.PlainJSON(it); !json.Valid(p) {
+		if p := itemcodec.PlainJSON(it); !json.Valid(p) {
 			t.Fatalf("PlainJSON produced invalid JSON: %s", p)
 		}
 	})

@@ -1,4 +1,4 @@
-package dynamo
+package itemcodec
 
 // Reading the item files seed loads, whatever tool wrote them: DynamoDB JSON
 // or plain JSON, one item per line or in an array, the AWS CLI's
@@ -10,6 +10,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"dynascope/textfmt"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -98,13 +99,13 @@ func (c *countingReader) Read(p []byte) (int, error) {
 // the first file's content.
 func NewItemReader(files []string, format InputFormat) (*ItemReader, error) {
 	if len(files) == 0 {
-		return nil, &UserError{Msg: "no data files to read."}
+		return nil, &textfmt.UserError{Msg: "no data files to read."}
 	}
 	r := &ItemReader{files: files, multi: len(files) > 1, format: format, forced: format != FormatAuto}
 	for _, p := range files {
 		st, err := os.Stat(p)
 		if err != nil {
-			return nil, &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
+			return nil, &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", p, err), Err: err}
 		}
 		r.size += st.Size()
 	}
@@ -176,20 +177,20 @@ func (r *ItemReader) pop() Record {
 }
 
 func (r *ItemReader) fileErr(name string, err error) error {
-	var ue *UserError
+	var ue *textfmt.UserError
 	if errors.As(err, &ue) {
-		return &UserError{Msg: name + ": " + ue.Msg, Err: err}
+		return &textfmt.UserError{Msg: name + ": " + ue.Msg, Err: err}
 	}
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) || errors.Is(err, gzip.ErrHeader) {
-		return &UserError{Msg: fmt.Sprintf("%s: the file is cut short or corrupt (%v); nothing after this point can be read.", name, err), Err: err}
+		return &textfmt.UserError{Msg: fmt.Sprintf("%s: the file is cut short or corrupt (%v); nothing after this point can be read.", name, err), Err: err}
 	}
-	return &UserError{Msg: fmt.Sprintf("%s: %v.", name, err), Err: err}
+	return &textfmt.UserError{Msg: fmt.Sprintf("%s: %v.", name, err), Err: err}
 }
 
 func (r *ItemReader) open(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return &UserError{Msg: fmt.Sprintf("cannot read %s: %v.", path, err), Err: err}
+		return &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", path, err), Err: err}
 	}
 	r.f = f
 	r.count = &countingReader{r: f}
@@ -210,7 +211,7 @@ func (r *ItemReader) open(path string) error {
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	if r.format == FormatAuto {
 		if r.format, err = detectFormat(head); err != nil {
-			return &UserError{Msg: path + " " + errNotAFormat + "."}
+			return &textfmt.UserError{Msg: path + " " + errNotAFormat + "."}
 		}
 	}
 	switch r.format {
@@ -225,25 +226,25 @@ func (r *ItemReader) open(path string) error {
 			r.next = r.documents(pr)
 		}
 	default:
-		return &UserError{Msg: fmt.Sprintf("unknown format %q.", r.format)}
+		return &textfmt.UserError{Msg: fmt.Sprintf("unknown format %q.", r.format)}
 	}
 	return nil
 }
 
 // item turns one JSON value into a record in the reader's format.
-func (r *ItemReader) item(n jnode, where string) Record {
+func (r *ItemReader) item(n JSONNode, where string) Record {
 	rec := Record{Where: where}
 	var err error
 	switch {
-	case n.kind != kindObject:
-		err = fmt.Errorf("an item must be a JSON object, got %s", n.kind)
+	case n.Kind != JSONObject:
+		err = fmt.Errorf("an item must be a JSON object, got %s", n.Kind)
 	case r.format == FormatPlainLines || r.format == FormatPlainArray:
 		rec.Item, err = plainItem(n)
 	default:
 		if isItemWrapper(n) {
-			n = n.elems[0]
+			n = n.Elems[0]
 		}
-		rec.Item, err = parseAttributes(n, "")
+		rec.Item, err = ParseAttributes(n, "")
 	}
 	if err != nil {
 		rec.Item, rec.Err = nil, err
@@ -295,7 +296,7 @@ func (r *ItemReader) array(in io.Reader) func() (Record, error) {
 			started = true
 			tok, err := dec.Token()
 			if d, ok := tok.(json.Delim); err != nil || !ok || d != '[' {
-				return Record{}, &UserError{Msg: fmt.Sprintf("%s wants a JSON array of items", r.format.Describe())}
+				return Record{}, &textfmt.UserError{Msg: fmt.Sprintf("%s wants a JSON array of items", r.format.Describe())}
 			}
 		}
 		if !dec.More() {
@@ -305,7 +306,7 @@ func (r *ItemReader) array(in io.Reader) func() (Record, error) {
 			return Record{}, io.EOF
 		}
 		n++
-		node, err := readNode(dec)
+		node, err := ReadJSONNode(dec)
 		if err != nil {
 			return Record{}, arrayErr(n, err)
 		}
@@ -317,7 +318,7 @@ func arrayErr(n int, err error) error {
 	if errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, gzip.ErrChecksum) {
 		return err
 	}
-	return &UserError{Msg: fmt.Sprintf("item %d: invalid JSON: %v; the array cannot be read past it.", n, err), Err: err}
+	return &textfmt.UserError{Msg: fmt.Sprintf("item %d: invalid JSON: %v; the array cannot be read past it.", n, err), Err: err}
 }
 
 // documents reads batch-write-item documents that span lines, one after
@@ -328,7 +329,7 @@ func (r *ItemReader) documents(in io.Reader) func() (Record, error) {
 	n := 0
 	return func() (Record, error) {
 		for {
-			node, err := readNode(dec)
+			node, err := ReadJSONNode(dec)
 			if err == io.ErrUnexpectedEOF && !dec.More() && n > 0 {
 				return Record{}, io.EOF
 			}
@@ -338,10 +339,10 @@ func (r *ItemReader) documents(in io.Reader) func() (Record, error) {
 				if n == 1 && err == io.ErrUnexpectedEOF {
 					return Record{}, io.EOF // an empty file
 				}
-				return Record{}, &UserError{Msg: fmt.Sprintf("%s: invalid JSON: %v.", where, err), Err: err}
+				return Record{}, &textfmt.UserError{Msg: fmt.Sprintf("%s: invalid JSON: %v.", where, err), Err: err}
 			}
 			if !isBatchDoc(node) {
-				return Record{}, &UserError{Msg: where + ": not a batch-write-item document ({\"Table\": [{\"PutRequest\": {\"Item\": {...}}}]})."}
+				return Record{}, &textfmt.UserError{Msg: where + ": not a batch-write-item document ({\"Table\": [{\"PutRequest\": {\"Item\": {...}}}]})."}
 			}
 			if r.queue = batchRecords(node, where); len(r.queue) == 0 {
 				continue
@@ -353,30 +354,30 @@ func (r *ItemReader) documents(in io.Reader) func() (Record, error) {
 
 // batchRecords reads a batch-write-item document's put requests. A
 // DeleteRequest is an invalid record: seed only puts.
-func batchRecords(n jnode, where string) []Record {
-	if len(n.keys) == 1 && n.keys[0] == "RequestItems" && n.elems[0].kind == kindObject {
-		n = n.elems[0]
+func batchRecords(n JSONNode, where string) []Record {
+	if len(n.Keys) == 1 && n.Keys[0] == "RequestItems" && n.Elems[0].Kind == JSONObject {
+		n = n.Elems[0]
 	}
 	var out []Record
-	if n.dup != "" {
-		return []Record{{Where: where, Err: fmt.Errorf("table %q appears twice", n.dup)}}
+	if n.Dup != "" {
+		return []Record{{Where: where, Err: fmt.Errorf("table %q appears twice", n.Dup)}}
 	}
-	for ti, reqs := range n.elems {
-		table := n.keys[ti]
-		for i, req := range reqs.elems {
+	for ti, reqs := range n.Elems {
+		table := n.Keys[ti]
+		for i, req := range reqs.Elems {
 			rec := Record{Table: table, Where: fmt.Sprintf("%s, table %s request %d", where, table, i+1)}
 			switch {
-			case req.kind == kindObject && len(req.keys) == 1 && req.keys[0] == "DeleteRequest":
+			case req.Kind == JSONObject && len(req.Keys) == 1 && req.Keys[0] == "DeleteRequest":
 				rec.Err = errors.New("a DeleteRequest; seed only puts items, it deletes none")
-			case req.kind != kindObject || len(req.keys) != 1 || req.keys[0] != "PutRequest":
+			case req.Kind != JSONObject || len(req.Keys) != 1 || req.Keys[0] != "PutRequest":
 				rec.Err = errors.New(`want {"PutRequest": {"Item": {...}}}`)
 			default:
-				put := req.elems[0]
-				if put.kind != kindObject || len(put.keys) != 1 || put.keys[0] != "Item" || put.elems[0].kind != kindObject {
+				put := req.Elems[0]
+				if put.Kind != JSONObject || len(put.Keys) != 1 || put.Keys[0] != "Item" || put.Elems[0].Kind != JSONObject {
 					rec.Err = errors.New(`PutRequest wants exactly {"Item": {...}}`)
 					break
 				}
-				rec.Item, rec.Err = parseAttributes(put.elems[0], "")
+				rec.Item, rec.Err = ParseAttributes(put.Elems[0], "")
 				if rec.Err != nil {
 					rec.Item = nil
 				}

@@ -1,9 +1,9 @@
-package dynamo
+package itemcodec
 
 import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo/number"
+	"dynascope/itemcodec/number"
 )
 
 // Sizes are DynamoDB's own accounting, checked byte for byte against
@@ -18,7 +18,7 @@ const readUnitBytes = 4096
 func ItemSize(it Item) int {
 	n := 0
 	for name, av := range it {
-		n += len(name) + valueSize(av)
+		n += len(name) + ValueSize(av)
 	}
 	return n
 }
@@ -26,12 +26,12 @@ func ItemSize(it Item) int {
 // AttributeSize returns the bytes one attribute adds to its item: its name
 // plus its value, so the detail pane can show where an item's size goes.
 func AttributeSize(name string, av types.AttributeValue) int {
-	return len(name) + valueSize(av)
+	return len(name) + ValueSize(av)
 }
 
-// valueSize is the size of a value without its attribute name. Go strings
+// ValueSize is the size of a value without its attribute name. Go strings
 // are bytes, so len gives the UTF-8 length DynamoDB counts.
-func valueSize(av types.AttributeValue) int {
+func ValueSize(av types.AttributeValue) int {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
 		return len(v.Value)
@@ -63,13 +63,13 @@ func valueSize(av types.AttributeValue) int {
 		// 3 bytes of overhead for the document, 1 per element.
 		n := 3 + len(v.Value)
 		for _, e := range v.Value {
-			n += valueSize(e)
+			n += ValueSize(e)
 		}
 		return n
 	case *types.AttributeValueMemberM:
 		n := 3 + len(v.Value)
 		for k, e := range v.Value {
-			n += len(k) + valueSize(e)
+			n += len(k) + ValueSize(e)
 		}
 		return n
 	}

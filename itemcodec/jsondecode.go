@@ -1,4 +1,4 @@
-package dynamo
+package itemcodec
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo/number"
+	"dynascope/itemcodec/number"
 )
 
 // ParseDynamoJSON reads one item in DynamoDB JSON.
@@ -30,31 +30,31 @@ import (
 func ParseDynamoJSON(b []byte) (Item, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	root, err := readNode(dec)
+	root, err := ReadJSONNode(dec)
 	if err != nil {
 		return nil, fmt.Errorf("invalid JSON: %w", err)
 	}
 	if _, err := dec.Token(); err != io.EOF {
 		return nil, errors.New("invalid JSON: more data after the item")
 	}
-	if root.kind != kindObject {
-		return nil, fmt.Errorf("an item must be a JSON object, got %s", root.kind)
+	if root.Kind != JSONObject {
+		return nil, fmt.Errorf("an item must be a JSON object, got %s", root.Kind)
 	}
 	if isItemWrapper(root) {
-		root = root.elems[0]
+		root = root.Elems[0]
 	}
-	return parseAttributes(root, "")
+	return ParseAttributes(root, "")
 }
 
-func isItemWrapper(n jnode) bool {
-	if len(n.keys) != 1 || n.keys[0] != "Item" || n.elems[0].kind != kindObject {
+func isItemWrapper(n JSONNode) bool {
+	if len(n.Keys) != 1 || n.Keys[0] != "Item" || n.Elems[0].Kind != JSONObject {
 		return false
 	}
-	in := n.elems[0]
-	return len(in.keys) != 1 || !isTypeKey(in.keys[0])
+	in := n.Elems[0]
+	return len(in.Keys) != 1 || !IsTypeKey(in.Keys[0])
 }
 
-func isTypeKey(k string) bool {
+func IsTypeKey(k string) bool {
 	switch k {
 	case "S", "N", "B", "BOOL", "NULL", "M", "L", "SS", "NS", "BS":
 		return true
@@ -62,86 +62,86 @@ func isTypeKey(k string) bool {
 	return false
 }
 
-// jnode is a JSON value read token by token, so that number text survives
+// JSONNode is a JSON value read token by token, so that number text survives
 // untouched and a repeated key is noticed (encoding/json keeps the last one
 // silently).
-type jnode struct {
-	kind  jkind
-	text  string // string value, or number text
-	b     bool
-	keys  []string // object keys, in order
-	elems []jnode  // array elements, or object values matching keys
-	dup   string   // the first key repeated in this object, if any
+type JSONNode struct {
+	Kind  JSONKind
+	Text  string // string value, or number text
+	Bool  bool
+	Keys  []string   // object keys, in order
+	Elems []JSONNode // array elements, or object values matching keys
+	Dup   string     // the first key repeated in this object, if any
 }
 
-type jkind int
+type JSONKind int
 
 const (
-	kindNull jkind = iota
-	kindBool
-	kindNumber
-	kindString
-	kindArray
-	kindObject
+	JSONNull JSONKind = iota
+	JSONBool
+	JSONNumber
+	JSONString
+	JSONArray
+	JSONObject
 )
 
-func (k jkind) String() string {
+func (k JSONKind) String() string {
 	return [...]string{"null", "a boolean", "a number", "a string", "an array", "an object"}[k]
 }
 
-func readNode(dec *json.Decoder) (jnode, error) {
+func ReadJSONNode(dec *json.Decoder) (JSONNode, error) {
 	tok, err := dec.Token()
 	if err == io.EOF {
-		return jnode{}, io.ErrUnexpectedEOF
+		return JSONNode{}, io.ErrUnexpectedEOF
 	}
 	if err != nil {
-		return jnode{}, err
+		return JSONNode{}, err
 	}
 	switch v := tok.(type) {
 	case nil:
-		return jnode{kind: kindNull}, nil
+		return JSONNode{Kind: JSONNull}, nil
 	case bool:
-		return jnode{kind: kindBool, b: v}, nil
+		return JSONNode{Kind: JSONBool, Bool: v}, nil
 	case json.Number:
-		return jnode{kind: kindNumber, text: string(v)}, nil
+		return JSONNode{Kind: JSONNumber, Text: string(v)}, nil
 	case string:
-		return jnode{kind: kindString, text: v}, nil
+		return JSONNode{Kind: JSONString, Text: v}, nil
 	case json.Delim:
 		if v == '[' {
-			n := jnode{kind: kindArray}
+			n := JSONNode{Kind: JSONArray}
 			for dec.More() {
-				e, err := readNode(dec)
+				e, err := ReadJSONNode(dec)
 				if err != nil {
-					return jnode{}, err
+					return JSONNode{}, err
 				}
-				n.elems = append(n.elems, e)
+				n.Elems = append(n.Elems, e)
 			}
 			_, err := dec.Token() // ]
 			return n, err
 		}
-		n := jnode{kind: kindObject}
+		n := JSONNode{Kind: JSONObject}
 		seen := map[string]bool{}
 		for dec.More() {
 			kt, err := dec.Token()
 			if err != nil {
-				return jnode{}, err
+				return JSONNode{}, err
 			}
 			k := kt.(string) // the decoder only yields strings as object keys
-			if seen[k] && n.dup == "" {
-				n.dup = k
+			if seen[k] && n.Dup == "" {
+				n.Dup = k
 			}
 			seen[k] = true
-			e, err := readNode(dec)
+			e, err := ReadJSONNode(dec)
 			if err != nil {
-				return jnode{}, err
+				return JSONNode{}, err
 			}
-			n.keys = append(n.keys, k)
-			n.elems = append(n.elems, e)
+			n.Keys = append(n.Keys, k)
+			n.Elems = append(n.Elems, e)
 		}
 		_, err := dec.Token() // }
 		return n, err
 	}
-	return jnode{}, fmt.Errorf("unexpected token %v", tok)
+	return JSONNode{}, fmt.Errorf("unexpected token %v", tok)
 }
 
 // attrError names the attribute a problem sits in, as a dotted path with
@@ -157,21 +157,21 @@ func joinPath(prefix, name string) string {
 	return prefix + "." + name
 }
 
-// parseAttributes reads an object of attribute name -> typed value: the item
+// ParseAttributes reads an object of attribute name -> typed value: the item
 // itself, or the payload of an M.
-func parseAttributes(n jnode, prefix string) (map[string]types.AttributeValue, error) {
+func ParseAttributes(n JSONNode, prefix string) (map[string]types.AttributeValue, error) {
 	return attributesOf(n, prefix, parseValue)
 }
 
 // attributesOf reads an object's members with value, the one reader of
 // attribute maps for typed (parseValue) and plain (plainValue) JSON.
-func attributesOf(n jnode, prefix string, value func(jnode, string) (types.AttributeValue, error)) (map[string]types.AttributeValue, error) {
-	if n.dup != "" {
-		return nil, attrError(joinPath(prefix, n.dup), "appears twice")
+func attributesOf(n JSONNode, prefix string, value func(JSONNode, string) (types.AttributeValue, error)) (map[string]types.AttributeValue, error) {
+	if n.Dup != "" {
+		return nil, attrError(joinPath(prefix, n.Dup), "appears twice")
 	}
-	m := make(map[string]types.AttributeValue, len(n.keys))
-	for i, k := range n.keys {
-		av, err := value(n.elems[i], joinPath(prefix, k))
+	m := make(map[string]types.AttributeValue, len(n.Keys))
+	for i, k := range n.Keys {
+		av, err := value(n.Elems[i], joinPath(prefix, k))
 		if err != nil {
 			return nil, err
 		}
@@ -180,62 +180,62 @@ func attributesOf(n jnode, prefix string, value func(jnode, string) (types.Attri
 	return m, nil
 }
 
-func parseValue(n jnode, path string) (types.AttributeValue, error) {
-	if n.kind != kindObject {
-		return nil, attrError(path, `want a typed value such as {"S": "text"}, got %s`, n.kind)
+func parseValue(n JSONNode, path string) (types.AttributeValue, error) {
+	if n.Kind != JSONObject {
+		return nil, attrError(path, `want a typed value such as {"S": "text"}, got %s`, n.Kind)
 	}
-	if n.dup != "" {
-		return nil, attrError(path, "type %s appears twice", n.dup)
+	if n.Dup != "" {
+		return nil, attrError(path, "type %s appears twice", n.Dup)
 	}
-	switch len(n.keys) {
+	switch len(n.Keys) {
 	case 0:
 		return nil, attrError(path, `no type key; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS`)
 	case 1:
 	default:
-		return nil, attrError(path, "more than one type key (%s); want exactly one", strings.Join(n.keys, ", "))
+		return nil, attrError(path, "more than one type key (%s); want exactly one", strings.Join(n.Keys, ", "))
 	}
-	typ, v := n.keys[0], n.elems[0]
+	typ, v := n.Keys[0], n.Elems[0]
 	switch typ {
 	case "S":
-		if v.kind != kindString {
-			return nil, attrError(path, "S wants a string, got %s", v.kind)
+		if v.Kind != JSONString {
+			return nil, attrError(path, "S wants a string, got %s", v.Kind)
 		}
-		return &types.AttributeValueMemberS{Value: v.text}, nil
+		return &types.AttributeValueMemberS{Value: v.Text}, nil
 	case "N":
-		if v.kind != kindString {
-			return nil, attrError(path, `N wants the number as a string ("42"), got %s`, v.kind)
+		if v.Kind != JSONString {
+			return nil, attrError(path, `N wants the number as a string ("42"), got %s`, v.Kind)
 		}
-		if err := checkNumber(v.text); err != nil {
-			return nil, attrError(path, "N %q: %v", v.text, err)
+		if err := checkNumber(v.Text); err != nil {
+			return nil, attrError(path, "N %q: %v", v.Text, err)
 		}
-		return &types.AttributeValueMemberN{Value: v.text}, nil
+		return &types.AttributeValueMemberN{Value: v.Text}, nil
 	case "B":
-		if v.kind != kindString {
-			return nil, attrError(path, "B wants a base64 string, got %s", v.kind)
+		if v.Kind != JSONString {
+			return nil, attrError(path, "B wants a base64 string, got %s", v.Kind)
 		}
-		b, err := base64.StdEncoding.DecodeString(v.text)
+		b, err := base64.StdEncoding.DecodeString(v.Text)
 		if err != nil {
 			return nil, attrError(path, "B is not valid base64: %v", err)
 		}
 		return &types.AttributeValueMemberB{Value: b}, nil
 	case "BOOL":
-		if v.kind != kindBool {
-			return nil, attrError(path, "BOOL wants true or false, got %s", v.kind)
+		if v.Kind != JSONBool {
+			return nil, attrError(path, "BOOL wants true or false, got %s", v.Kind)
 		}
-		return &types.AttributeValueMemberBOOL{Value: v.b}, nil
+		return &types.AttributeValueMemberBOOL{Value: v.Bool}, nil
 	case "NULL":
-		if v.kind != kindBool || !v.b {
+		if v.Kind != JSONBool || !v.Bool {
 			return nil, attrError(path, "NULL must be true")
 		}
 		return &types.AttributeValueMemberNULL{Value: true}, nil
 	case "SS", "NS", "BS":
 		return parseSet(typ, v, path)
 	case "L":
-		if v.kind != kindArray {
-			return nil, attrError(path, "L wants an array, got %s", v.kind)
+		if v.Kind != JSONArray {
+			return nil, attrError(path, "L wants an array, got %s", v.Kind)
 		}
-		l := make([]types.AttributeValue, len(v.elems))
-		for i, e := range v.elems {
+		l := make([]types.AttributeValue, len(v.Elems))
+		for i, e := range v.Elems {
 			av, err := parseValue(e, fmt.Sprintf("%s[%d]", path, i))
 			if err != nil {
 				return nil, err
@@ -244,10 +244,10 @@ func parseValue(n jnode, path string) (types.AttributeValue, error) {
 		}
 		return &types.AttributeValueMemberL{Value: l}, nil
 	case "M":
-		if v.kind != kindObject {
-			return nil, attrError(path, "M wants an object, got %s", v.kind)
+		if v.Kind != JSONObject {
+			return nil, attrError(path, "M wants an object, got %s", v.Kind)
 		}
-		m, err := parseAttributes(v, path)
+		m, err := ParseAttributes(v, path)
 		if err != nil {
 			return nil, err
 		}
@@ -258,33 +258,33 @@ func parseValue(n jnode, path string) (types.AttributeValue, error) {
 
 // parseSet reads SS, NS or BS. DynamoDB refuses empty sets and duplicate
 // members (numbers compare by value, so "1" and "1.0" are duplicates).
-func parseSet(typ string, v jnode, path string) (types.AttributeValue, error) {
-	if v.kind != kindArray {
-		return nil, attrError(path, "%s wants an array of strings, got %s", typ, v.kind)
+func parseSet(typ string, v JSONNode, path string) (types.AttributeValue, error) {
+	if v.Kind != JSONArray {
+		return nil, attrError(path, "%s wants an array of strings, got %s", typ, v.Kind)
 	}
-	if len(v.elems) == 0 {
+	if len(v.Elems) == 0 {
 		return nil, attrError(path, "%s cannot be empty", typ)
 	}
-	seen := make(map[string]int, len(v.elems))
+	seen := make(map[string]int, len(v.Elems))
 	var ss []string
 	var bs [][]byte
-	for i, e := range v.elems {
-		if e.kind != kindString {
-			return nil, attrError(path, "%s member %d wants a string, got %s", typ, i, e.kind)
+	for i, e := range v.Elems {
+		if e.Kind != JSONString {
+			return nil, attrError(path, "%s member %d wants a string, got %s", typ, i, e.Kind)
 		}
-		key := e.text
+		key := e.Text
 		switch typ {
 		case "SS":
-			ss = append(ss, e.text)
+			ss = append(ss, e.Text)
 		case "NS":
-			d, err := number.Parse(e.text)
+			d, err := number.Parse(e.Text)
 			if err != nil {
-				return nil, attrError(path, "NS member %d %q: %v", i, e.text, err)
+				return nil, attrError(path, "NS member %d %q: %v", i, e.Text, err)
 			}
 			key = d.Key()
-			ss = append(ss, e.text)
+			ss = append(ss, e.Text)
 		case "BS":
-			b, err := base64.StdEncoding.DecodeString(e.text)
+			b, err := base64.StdEncoding.DecodeString(e.Text)
 			if err != nil {
 				return nil, attrError(path, "BS member %d is not valid base64: %v", i, err)
 			}

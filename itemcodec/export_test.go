@@ -1,9 +1,10 @@
-package dynamo
+package itemcodec
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -140,3 +141,7 @@ func TestExportJSONLFlushesEachPage(t *testing.T) {
 	}
 	_ = w.Close()
 }
+
+func demoS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func demoN(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+func demoInt(v int) types.AttributeValue  { return demoN(strconv.Itoa(v)) }

@@ -1,4 +1,4 @@
-package dynamo
+package itemcodec
 
 // Exporting items: writers that take items page by page as a query or scan
 // delivers them, so an export of any size streams instead of waiting for
@@ -107,9 +107,9 @@ type batchWriter struct {
 
 func (b *batchWriter) Write(items []Item) error {
 	b.pending = append(b.pending, items...)
-	for len(b.pending) >= batchWriteLimit {
-		b.emit(b.pending[:batchWriteLimit])
-		b.pending = b.pending[batchWriteLimit:]
+	for len(b.pending) >= BatchWriteLimit {
+		b.emit(b.pending[:BatchWriteLimit])
+		b.pending = b.pending[BatchWriteLimit:]
 	}
 	return b.w.Flush()
 }
@@ -289,15 +289,15 @@ func ReadItemLines(r io.Reader) ([]Item, error) {
 }
 
 // readNodeBytes reads one JSON value that must fill b.
-func readNodeBytes(b []byte) (jnode, error) {
+func readNodeBytes(b []byte) (JSONNode, error) {
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.UseNumber()
-	n, err := readNode(dec)
+	n, err := ReadJSONNode(dec)
 	if err != nil {
-		return jnode{}, err
+		return JSONNode{}, err
 	}
 	if _, err := dec.Token(); err != io.EOF {
-		return jnode{}, errors.New("more data after the value")
+		return JSONNode{}, errors.New("more data after the value")
 	}
 	return n, nil
 }
@@ -307,29 +307,29 @@ func readNodeBytes(b []byte) (jnode, error) {
 // item: an item's values are always typed objects, never arrays.
 func parseBatchLine(line []byte) (items []Item, ok bool, err error) {
 	root, rerr := readNodeBytes(line)
-	if rerr != nil || root.kind != kindObject || len(root.keys) == 0 {
+	if rerr != nil || root.Kind != JSONObject || len(root.Keys) == 0 {
 		return nil, false, nil
 	}
-	for _, e := range root.elems {
-		if e.kind != kindArray {
+	for _, e := range root.Elems {
+		if e.Kind != JSONArray {
 			return nil, false, nil
 		}
 	}
-	if root.dup != "" {
-		return nil, true, fmt.Errorf("table %q appears twice", root.dup)
+	if root.Dup != "" {
+		return nil, true, fmt.Errorf("table %q appears twice", root.Dup)
 	}
-	for ti, reqs := range root.elems {
-		table := root.keys[ti]
-		for i, req := range reqs.elems {
+	for ti, reqs := range root.Elems {
+		table := root.Keys[ti]
+		for i, req := range reqs.Elems {
 			where := fmt.Sprintf("%s request %d", table, i+1)
-			if req.kind != kindObject || len(req.keys) != 1 || req.keys[0] != "PutRequest" {
+			if req.Kind != JSONObject || len(req.Keys) != 1 || req.Keys[0] != "PutRequest" {
 				return nil, true, fmt.Errorf("%s: want {\"PutRequest\": {\"Item\": {...}}}; only puts can be loaded", where)
 			}
-			put := req.elems[0]
-			if put.kind != kindObject || len(put.keys) != 1 || put.keys[0] != "Item" || put.elems[0].kind != kindObject {
+			put := req.Elems[0]
+			if put.Kind != JSONObject || len(put.Keys) != 1 || put.Keys[0] != "Item" || put.Elems[0].Kind != JSONObject {
 				return nil, true, fmt.Errorf("%s: PutRequest wants exactly {\"Item\": {...}}", where)
 			}
-			it, err := parseAttributes(put.elems[0], "")
+			it, err := ParseAttributes(put.Elems[0], "")
 			if err != nil {
 				return nil, true, fmt.Errorf("%s: %w", where, err)
 			}

@@ -1,4 +1,4 @@
-package dynamo_test
+package itemcodec_test
 
 import (
 	"bytes"
@@ -16,13 +16,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
-	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
-// These tests prove ItemSize byte-exact against DynamoDB Local: each item is
-// padded (using ItemSize itself) to land exactly on a 4 KB boundary and one
-// byte past it. If ItemSize were off by a single byte in either direction,
+// These tests prove itemcodec.ItemSize byte-exact against DynamoDB Local: each item is
+// padded (using itemcodec.ItemSize itself) to land exactly on a 4 KB boundary and one
+// byte past it. If itemcodec.ItemSize were off by a single byte in either direction,
 // one of the two would be charged a different number of read units.
 
 // sizeTestTable starts a parallel test with its own table.
@@ -40,23 +40,23 @@ func sizeTestTable(t *testing.T) (context.Context, *dynamodb.Client, string) {
 const padName = "pad"
 
 // padItem returns a copy of base with a string attribute that brings it to
-// exactly size bytes by ItemSize's count.
-func padItem(t *testing.T, base dynamo.Item, size int) dynamo.Item {
+// exactly size bytes by itemcodec.ItemSize's count.
+func padItem(t *testing.T, base itemcodec.Item, size int) itemcodec.Item {
 	t.Helper()
-	n := size - dynamo.ItemSize(base) - len(padName)
+	n := size - itemcodec.ItemSize(base) - len(padName)
 	if n < 0 {
-		t.Fatalf("cannot pad an item of %d bytes down to %d", dynamo.ItemSize(base), size)
+		t.Fatalf("cannot pad an item of %d bytes down to %d", itemcodec.ItemSize(base), size)
 	}
 	it := maps.Clone(base)
 	it[padName] = valS(strings.Repeat("p", n))
-	if got := dynamo.ItemSize(it); got != size {
+	if got := itemcodec.ItemSize(it); got != size {
 		t.Fatalf("padded item is %d bytes, want %d", got, size)
 	}
 	return it
 }
 
 // putItems loads items with BatchWriteItem, retrying what comes back unprocessed.
-func putItems(ctx context.Context, t *testing.T, api *dynamodb.Client, table string, items []dynamo.Item) {
+func putItems(ctx context.Context, t *testing.T, api *dynamodb.Client, table string, items []itemcodec.Item) {
 	t.Helper()
 	const batch = 25
 	for start := 0; start < len(items); start += batch {
@@ -76,11 +76,11 @@ func putItems(ctx context.Context, t *testing.T, api *dynamodb.Client, table str
 }
 
 // getUnits reads one item back and returns the capacity DynamoDB charged.
-func getUnits(ctx context.Context, t *testing.T, api *dynamodb.Client, table string, it dynamo.Item, consistent bool) float64 {
+func getUnits(ctx context.Context, t *testing.T, api *dynamodb.Client, table string, it itemcodec.Item, consistent bool) float64 {
 	t.Helper()
 	out, err := api.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName:              aws.String(table),
-		Key:                    dynamo.Item{"PK": it["PK"], "SK": it["SK"]},
+		Key:                    itemcodec.Item{"PK": it["PK"], "SK": it["SK"]},
 		ConsistentRead:         aws.Bool(consistent),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	})
@@ -96,13 +96,13 @@ func getUnits(ctx context.Context, t *testing.T, api *dynamodb.Client, table str
 // boundaryCase is an item whose size must be counted exactly.
 type boundaryCase struct {
 	name string
-	item dynamo.Item // without PK, SK and padding
+	item itemcodec.Item // without PK, SK and padding
 }
 
 func boundaryCases() []boundaryCase {
 	var cs []boundaryCase
 	for _, c := range numberSizeCases {
-		cs = append(cs, boundaryCase{"number " + c.in, dynamo.Item{"n": valN(c.in)}})
+		cs = append(cs, boundaryCase{"number " + c.in, itemcodec.Item{"n": valN(c.in)}})
 	}
 	var all []types.AttributeValue
 	var set []string
@@ -112,25 +112,25 @@ func boundaryCases() []boundaryCase {
 		set = append(set, strconv.Itoa(i+1)+"e-3")
 	}
 	cs = append(cs,
-		boundaryCase{"list of every number", dynamo.Item{"l": valL(all...)}},
-		boundaryCase{"number set", dynamo.Item{"ns": valNS(set...)}},
-		boundaryCase{"number set with extremes", dynamo.Item{"ns": valNS("-1", "1.5", "1E+125", "-1E-130", "12345678901234567890123456789012345678", "0")}},
-		boundaryCase{"string", dynamo.Item{"s": valS("hello")}},
-		boundaryCase{"empty string", dynamo.Item{"s": valS("")}},
-		boundaryCase{"two-byte runes", dynamo.Item{"s": valS("café é")}},
-		boundaryCase{"three-byte runes", dynamo.Item{"s": valS("日本語")}},
-		boundaryCase{"emoji", dynamo.Item{"s": valS("😀👍🏽")}},
-		boundaryCase{"multi-byte names", dynamo.Item{"prénom": valS("x"), "名前": valS("y"), "😀": valN("1")}},
-		boundaryCase{"names with spaces and dots", dynamo.Item{"a b": valS("x"), "c.d": valS("y")}},
-		boundaryCase{"binary", dynamo.Item{"b": valB([]byte{0, 1, 2, 0xff, 0x80})}},
-		boundaryCase{"empty binary", dynamo.Item{"b": valB([]byte{})}},
-		boundaryCase{"booleans and null", dynamo.Item{"t": valBool(true), "f": valBool(false), "z": valNull()}},
-		boundaryCase{"string set", dynamo.Item{"ss": valSS("a", "日本", "😀", "")}},
-		boundaryCase{"binary set", dynamo.Item{"bs": valBS([]byte{1}, []byte{1, 2}, []byte{0xff, 0, 0})}},
-		boundaryCase{"empty list and map", dynamo.Item{"l": valL(), "m": valM()}},
-		boundaryCase{"list of everything", dynamo.Item{"l": valL(valS("é"), valN("-1.5"), valB([]byte{1}), valBool(true), valNull(),
+		boundaryCase{"list of every number", itemcodec.Item{"l": valL(all...)}},
+		boundaryCase{"number set", itemcodec.Item{"ns": valNS(set...)}},
+		boundaryCase{"number set with extremes", itemcodec.Item{"ns": valNS("-1", "1.5", "1E+125", "-1E-130", "12345678901234567890123456789012345678", "0")}},
+		boundaryCase{"string", itemcodec.Item{"s": valS("hello")}},
+		boundaryCase{"empty string", itemcodec.Item{"s": valS("")}},
+		boundaryCase{"two-byte runes", itemcodec.Item{"s": valS("café é")}},
+		boundaryCase{"three-byte runes", itemcodec.Item{"s": valS("日本語")}},
+		boundaryCase{"emoji", itemcodec.Item{"s": valS("😀👍🏽")}},
+		boundaryCase{"multi-byte names", itemcodec.Item{"prénom": valS("x"), "名前": valS("y"), "😀": valN("1")}},
+		boundaryCase{"names with spaces and dots", itemcodec.Item{"a b": valS("x"), "c.d": valS("y")}},
+		boundaryCase{"binary", itemcodec.Item{"b": valB([]byte{0, 1, 2, 0xff, 0x80})}},
+		boundaryCase{"empty binary", itemcodec.Item{"b": valB([]byte{})}},
+		boundaryCase{"booleans and null", itemcodec.Item{"t": valBool(true), "f": valBool(false), "z": valNull()}},
+		boundaryCase{"string set", itemcodec.Item{"ss": valSS("a", "日本", "😀", "")}},
+		boundaryCase{"binary set", itemcodec.Item{"bs": valBS([]byte{1}, []byte{1, 2}, []byte{0xff, 0, 0})}},
+		boundaryCase{"empty list and map", itemcodec.Item{"l": valL(), "m": valM()}},
+		boundaryCase{"list of everything", itemcodec.Item{"l": valL(valS("é"), valN("-1.5"), valB([]byte{1}), valBool(true), valNull(),
 			valSS("x"), valNS("7"), valBS([]byte{9}), valL(valN("1")), valM("k", valS("v")))}},
-		boundaryCase{"map of everything", dynamo.Item{"m": valM("s", valS("日本"), "n", valN("100"), "b", valB([]byte{1, 2}),
+		boundaryCase{"map of everything", itemcodec.Item{"m": valM("s", valS("日本"), "n", valN("100"), "b", valB([]byte{1, 2}),
 			"t", valBool(false), "z", valNull(), "ss", valSS("a", "b"), "ns", valNS("1", "2"), "bs", valBS([]byte{3}),
 			"l", valL(valL(valL())), "m", valM("é", valM()))}},
 		boundaryCase{"nested 30 deep", nestedItem(30)},
@@ -143,7 +143,7 @@ func TestItemSizeOnReadBoundaries(t *testing.T) {
 	ctx, api, table := sizeTestTable(t)
 	type placed struct {
 		name string
-		item dynamo.Item
+		item itemcodec.Item
 		size int
 	}
 	var all []placed
@@ -159,7 +159,7 @@ func TestItemSizeOnReadBoundaries(t *testing.T) {
 			}
 		}
 	}
-	items := make([]dynamo.Item, len(all))
+	items := make([]itemcodec.Item, len(all))
 	for i, p := range all {
 		items[i] = p.item
 	}
@@ -168,7 +168,7 @@ func TestItemSizeOnReadBoundaries(t *testing.T) {
 	for _, p := range all {
 		for _, consistent := range []bool{true, false} {
 			got := getUnits(ctx, t, api, table, p.item, consistent)
-			if want := dynamo.ReadUnits(p.size, consistent); got != want {
+			if want := itemcodec.ReadUnits(p.size, consistent); got != want {
 				t.Errorf("%s padded to %d bytes (consistent=%v): DynamoDB Local charged %v RCU, ReadUnits says %v",
 					p.name, p.size, consistent, got, want)
 			}
@@ -177,12 +177,12 @@ func TestItemSizeOnReadBoundaries(t *testing.T) {
 }
 
 // TestItemSizeAtMaximum uses DynamoDB's 400 KB item limit as a second,
-// independent scale: an item of exactly 409600 bytes by ItemSize is
+// independent scale: an item of exactly 409600 bytes by itemcodec.ItemSize is
 // accepted and one of 409601 is refused.
 func TestItemSizeAtMaximum(t *testing.T) {
 	ctx, api, table := sizeTestTable(t)
 	const maxItem = 400 * 1024
-	for i, c := range []dynamo.Item{
+	for i, c := range []itemcodec.Item{
 		{"s": valS("x")},
 		everyTypeItem(),
 		nestedItem(30),
@@ -233,11 +233,11 @@ func largeItems() []boundaryCase {
 		bs[len(bs)-1] = append(bs[len(bs)-1], byte(i))
 	}
 	return []boundaryCase{
-		{"3000 numbers in a list", dynamo.Item{"l": valL(nums...)}},
-		{"2000-key map", dynamo.Item{"m": &types.AttributeValueMemberM{Value: wide}}},
-		{"1000-member sets", dynamo.Item{"ss": valSS(ss...), "bs": valBS(bs...)}},
-		{"large binary", dynamo.Item{"b": valB(bytes.Repeat([]byte{0xab}, 120_000))}},
-		{"large multi-byte string", dynamo.Item{"s": valS(strings.Repeat("日本😀é", 10_000))}},
+		{"3000 numbers in a list", itemcodec.Item{"l": valL(nums...)}},
+		{"2000-key map", itemcodec.Item{"m": &types.AttributeValueMemberM{Value: wide}}},
+		{"1000-member sets", itemcodec.Item{"ss": valSS(ss...), "bs": valBS(bs...)}},
+		{"large binary", itemcodec.Item{"b": valB(bytes.Repeat([]byte{0xab}, 120_000))}},
+		{"large multi-byte string", itemcodec.Item{"s": valS(strings.Repeat("日本😀é", 10_000))}},
 	}
 }
 
@@ -246,7 +246,7 @@ func TestItemSizeLargeItems(t *testing.T) {
 	for i, c := range largeItems() {
 		base := maps.Clone(c.item)
 		base["PK"] = valS("LARGE")
-		natural := dynamo.ItemSize(base) + len(padName)
+		natural := itemcodec.ItemSize(base) + len(padName)
 		if natural <= 4096 {
 			t.Fatalf("%s is only %d bytes; the case wants more than 4 KB", c.name, natural)
 		}
@@ -258,10 +258,10 @@ func TestItemSizeLargeItems(t *testing.T) {
 			}
 			base["SK"] = valS(fmt.Sprintf("%d#%d", i, size))
 			it := padItem(t, base, size)
-			putItems(ctx, t, api, table, []dynamo.Item{it})
+			putItems(ctx, t, api, table, []itemcodec.Item{it})
 			for _, consistent := range []bool{true, false} {
 				got := getUnits(ctx, t, api, table, it, consistent)
-				if want := dynamo.ReadUnits(size, consistent); got != want {
+				if want := itemcodec.ReadUnits(size, consistent); got != want {
 					t.Errorf("%s at %d bytes (consistent=%v): charged %v RCU, ReadUnits says %v", c.name, size, consistent, got, want)
 				}
 			}
@@ -272,15 +272,15 @@ func TestItemSizeLargeItems(t *testing.T) {
 func TestReadUnitsOfMissingItem(t *testing.T) {
 	ctx, api, table := sizeTestTable(t)
 	for _, consistent := range []bool{true, false} {
-		got := getUnits(ctx, t, api, table, dynamo.Item{"PK": valS("NOPE"), "SK": valS("NOPE")}, consistent)
-		if want := dynamo.ReadUnits(0, consistent); got != want {
+		got := getUnits(ctx, t, api, table, itemcodec.Item{"PK": valS("NOPE"), "SK": valS("NOPE")}, consistent)
+		if want := itemcodec.ReadUnits(0, consistent); got != want {
 			t.Errorf("GetItem of a missing item (consistent=%v): charged %v RCU, ReadUnits(0) says %v", consistent, got, want)
 		}
 	}
 }
 
 // queryPages runs a query to the end and returns each page's items and charge.
-func queryPages(ctx context.Context, t *testing.T, api *dynamodb.Client, in dynamodb.QueryInput) (pages [][]dynamo.Item, units []float64) {
+func queryPages(ctx context.Context, t *testing.T, api *dynamodb.Client, in dynamodb.QueryInput) (pages [][]itemcodec.Item, units []float64) {
 	t.Helper()
 	in.ReturnConsumedCapacity = types.ReturnConsumedCapacityTotal
 	for {
@@ -304,18 +304,18 @@ func partitionQuery(table, pk string, consistent bool) dynamodb.QueryInput {
 	return dynamodb.QueryInput{
 		TableName:                 aws.String(table),
 		KeyConditionExpression:    aws.String("PK = :pk"),
-		ExpressionAttributeValues: dynamo.Item{":pk": valS(pk)},
+		ExpressionAttributeValues: itemcodec.Item{":pk": valS(pk)},
 		ConsistentRead:            aws.Bool(consistent),
 	}
 }
 
 // sizedPartition returns items of the given exact sizes in one partition,
 // in sort-key order.
-func sizedPartition(t *testing.T, pk string, sizes []int) []dynamo.Item {
+func sizedPartition(t *testing.T, pk string, sizes []int) []itemcodec.Item {
 	t.Helper()
-	items := make([]dynamo.Item, len(sizes))
+	items := make([]itemcodec.Item, len(sizes))
 	for i, n := range sizes {
-		items[i] = padItem(t, dynamo.Item{"PK": valS(pk), "SK": valS(fmt.Sprintf("%03d", i))}, n)
+		items[i] = padItem(t, itemcodec.Item{"PK": valS(pk), "SK": valS(fmt.Sprintf("%03d", i))}, n)
 	}
 	return items
 }
@@ -324,14 +324,14 @@ func TestPageReadUnitsOnQueryPages(t *testing.T) {
 	ctx, api, table := sizeTestTable(t)
 
 	// A partition of assorted items, all of whose sizes matter.
-	var mixed []dynamo.Item
+	var mixed []itemcodec.Item
 	for i, c := range boundaryCases() {
 		it := maps.Clone(c.item)
 		it["PK"] = valS("MIXED")
 		it["SK"] = valS(fmt.Sprintf("%03d", i))
 		mixed = append(mixed, it)
 	}
-	parts := map[string][]dynamo.Item{
+	parts := map[string][]itemcodec.Item{
 		"MIXED":   mixed,
 		"SUM4096": sizedPartition(t, "SUM4096", []int{1500, 1500, 1096}),
 		"SUM4097": sizedPartition(t, "SUM4097", []int{1500, 1500, 1097}),
@@ -340,7 +340,7 @@ func TestPageReadUnitsOnQueryPages(t *testing.T) {
 		"HALVES": sizedPartition(t, "HALVES", []int{2048, 2048, 2048, 2048, 2048, 2049, 2047, 2048}),
 		"ONE":    sizedPartition(t, "ONE", []int{4096}),
 	}
-	var all []dynamo.Item
+	var all []itemcodec.Item
 	for _, items := range parts {
 		all = append(all, items...)
 	}
@@ -358,8 +358,8 @@ func TestPageReadUnitsOnQueryPages(t *testing.T) {
 					read := 0
 					for i, page := range pages {
 						// The page as returned, and as written: the same sizes.
-						wantWritten := dynamo.PageReadUnits(items[read:read+len(page)], consistent)
-						if got := dynamo.PageReadUnits(page, consistent); got != units[i] || got != wantWritten {
+						wantWritten := itemcodec.PageReadUnits(items[read:read+len(page)], consistent)
+						if got := itemcodec.PageReadUnits(page, consistent); got != units[i] || got != wantWritten {
 							t.Errorf("page %d of %d items: charged %v RCU, PageReadUnits says %v (written items: %v)",
 								i, len(page), units[i], got, wantWritten)
 						}
@@ -387,16 +387,16 @@ func TestPageReadUnitsOnQueryPages(t *testing.T) {
 			if consistent {
 				want = e.consistent
 			}
-			if got := dynamo.PageReadUnits(parts[e.pk], consistent); got != want {
+			if got := itemcodec.PageReadUnits(parts[e.pk], consistent); got != want {
 				t.Errorf("PageReadUnits(%s, consistent=%v) = %v, want %v", e.pk, consistent, got, want)
 			}
 		}
 	}
 
 	// A filter, a projection and Select=COUNT return less but cost the same:
-	// the charge is for the items read, which is what PageReadUnits takes.
+	// the charge is for the items read, which is what itemcodec.PageReadUnits takes.
 	for _, consistent := range []bool{true, false} {
-		want := dynamo.PageReadUnits(parts["MIXED"], consistent)
+		want := itemcodec.PageReadUnits(parts["MIXED"], consistent)
 		variants := map[string]func(*dynamodb.QueryInput){
 			"filter removing everything": func(in *dynamodb.QueryInput) {
 				in.FilterExpression = aws.String("attribute_exists(#none)")
@@ -416,18 +416,18 @@ func TestPageReadUnitsOnQueryPages(t *testing.T) {
 	}
 
 	// A Query that reads nothing reports 0 RCU on DynamoDB Local, which is
-	// what PageReadUnits says for an empty page.
+	// what itemcodec.PageReadUnits says for an empty page.
 	for _, consistent := range []bool{true, false} {
 		empty := []dynamodb.QueryInput{partitionQuery(table, "NOTHING HERE", consistent)}
 		past := partitionQuery(table, "ONE", consistent)
-		past.ExclusiveStartKey = dynamo.Item{"PK": valS("ONE"), "SK": valS("000")}
+		past.ExclusiveStartKey = itemcodec.Item{"PK": valS("ONE"), "SK": valS("000")}
 		empty = append(empty, past)
 		for i, in := range empty {
 			pages, units := queryPages(ctx, t, api, in)
 			if len(pages) != 1 || len(pages[0]) != 0 {
 				t.Fatalf("empty query %d returned %d pages", i, len(pages))
 			}
-			if want := dynamo.PageReadUnits(nil, consistent); units[0] != want {
+			if want := itemcodec.PageReadUnits(nil, consistent); units[0] != want {
 				t.Errorf("empty query %d (consistent=%v): charged %v RCU, PageReadUnits(nil) says %v", i, consistent, units[0], want)
 			}
 		}
@@ -472,8 +472,8 @@ func TestPageReadUnitsAcrossOneMegabytePages(t *testing.T) {
 		// Big items near the 400 KB limit: 3 fit, the 4th crosses.
 		{"BIG", repeat(7, 300_000), 4},
 	}
-	var all []dynamo.Item
-	parts := map[string][]dynamo.Item{}
+	var all []itemcodec.Item
+	parts := map[string][]itemcodec.Item{}
 	for _, c := range cases {
 		if got := pageCut(c.sizes); got != c.firstPage {
 			t.Fatalf("%s: pageCut = %d, the case expects %d", c.pk, got, c.firstPage)
@@ -497,17 +497,17 @@ func TestPageReadUnitsAcrossOneMegabytePages(t *testing.T) {
 			for i, page := range pages {
 				var sizes []int
 				for _, it := range page {
-					sizes = append(sizes, dynamo.ItemSize(it))
+					sizes = append(sizes, itemcodec.ItemSize(it))
 				}
 				if i < len(pages)-1 && len(page) > 0 && pageCut(sizes) != len(page) {
 					t.Errorf("%s page %d: %d items, but they pass 1 MB after %d", c.pk, i, len(page), pageCut(sizes))
 				}
-				want := dynamo.PageReadUnits(page, consistent)
+				want := itemcodec.PageReadUnits(page, consistent)
 				if units[i] != want {
 					t.Errorf("%s page %d (consistent=%v, %d items): charged %v RCU, PageReadUnits says %v",
 						c.pk, i, consistent, len(page), units[i], want)
 				}
-				if w := dynamo.PageReadUnits(parts[c.pk][read:read+len(page)], consistent); w != want {
+				if w := itemcodec.PageReadUnits(parts[c.pk][read:read+len(page)], consistent); w != want {
 					t.Errorf("%s page %d: returned items cost %v, written items %v", c.pk, i, want, w)
 				}
 				read += len(page)
