@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -274,29 +275,29 @@ that send the same request as the pattern, with its parameters filled in.`,
 	cmd.ValidArgsFunction = completePatternNames(file)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stdout, name := cmd.Context(), cmd.OutOrStdout(), args[0]
-		langs := dynamo.CodeLangs
+		langs := codegen.CodeLangs
 		if *lang != "" {
-			l := dynamo.CodeLang(*lang)
-			if l != dynamo.LangCLI && l != dynamo.LangPython && l != dynamo.LangGo {
+			l := codegen.CodeLang(*lang)
+			if l != codegen.LangCLI && l != codegen.LangPython && l != codegen.LangGo {
 				return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
 			}
-			langs = []dynamo.CodeLang{l}
+			langs = []codegen.CodeLang{l}
 		}
 		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
 		if err != nil {
 			return err
 		}
-		to := dynamo.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
-		titles := map[dynamo.CodeLang]string{dynamo.LangCLI: "# AWS CLI", dynamo.LangPython: "# Python (boto3)", dynamo.LangGo: "// Go (AWS SDK for Go v2)"}
+		to := codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+		titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
 		var b bytes.Buffer
 		for i, l := range langs {
 			var code string
 			if r.Get != nil {
-				code, err = dynamo.GetItemCode(l, t, *r.Get, to)
+				code, err = codegen.GetItemCode(l, t, *r.Get, to)
 			} else {
 				var ks dynamo.KeySchema
 				if ks, err = t.Schema(r.Query.Index); err == nil {
-					code, err = dynamo.QueryCode(l, ks, *r.Query, to)
+					code, err = codegen.QueryCode(l, ks, *r.Query, to)
 				}
 			}
 			if err != nil {

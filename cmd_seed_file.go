@@ -17,6 +17,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/workbench"
 )
 
 // fileLoad is what seed's flags say about loading a file.
@@ -46,7 +47,7 @@ type filePlan struct {
 	format  itemcodec.InputFormat
 	tables  []*loadTable
 	byName  map[string]*loadTable
-	skipped []dynamo.SkippedItem
+	skipped []workbench.SkippedItem
 	read    int // records read, valid or not
 	others  int // items of tables --table did not pick
 	pick    bool
@@ -194,7 +195,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l
 			}
 		}
 		if rec.Err != nil {
-			s := dynamo.SkippedItem{Where: rec.Where, Err: rec.Err}
+			s := workbench.SkippedItem{Where: rec.Where, Err: rec.Err}
 			if !l.skipInvalid {
 				return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s: %s: %s; nothing was written (--skip-invalid loads the valid items and lists the others).", l.path, rec.Where, strings.TrimSuffix(rec.Err.Error(), "."))}
 			}

@@ -7,14 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
+	"dynascope/workbench"
 )
 
 const shopModel = "testdata/workbench/shop.json"
 
-func readShopModel(t *testing.T) dynamo.WorkbenchModel {
+func readShopModel(t *testing.T) workbench.WorkbenchModel {
 	t.Helper()
 	m, err := readWorkbench(shopModel, false, io.Discard)
 	if err != nil {
@@ -114,7 +114,7 @@ func TestWorkbenchPartition(t *testing.T) {
 	if got := workbenchPartition(tb); got != "CUST#42" {
 		t.Errorf("got %q", got)
 	}
-	if got := workbenchPartition(dynamo.WorkbenchTable{}); got != "" {
+	if got := workbenchPartition(workbench.WorkbenchTable{}); got != "" {
 		t.Errorf("empty table: %q", got)
 	}
 }

@@ -1,13 +1,14 @@
 package dynamo
 
 import (
-	"dynascope/itemcodec"
 	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 func demoString(it Item, name string) string {

@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"context"
-	"dynascope/textfmt"
 	"errors"
 	"fmt"
 	"net"
@@ -13,6 +12,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"dynascope/textfmt"
 )
 
 // UserError is an error a user can act on (textfmt.UserError): one sentence

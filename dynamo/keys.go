@@ -11,11 +11,12 @@ package dynamo
 
 import (
 	"context"
-	"dynascope/itemcodec"
 	"errors"
 	"fmt"
 
 	"github.com/aws/smithy-go"
+
+	"dynascope/itemcodec"
 )
 
 // TableKeys returns the table's key schema and indexes for building

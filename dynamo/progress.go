@@ -2,7 +2,6 @@ package dynamo
 
 import (
 	"bytes"
-	"dynascope/itemcodec"
 	"fmt"
 	"maps"
 	"math/big"
@@ -11,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // Every loop over pages stops on DynamoDB's word: a page without a

@@ -1,7 +1,6 @@
 package dynamo
 
 import (
-	"dynascope/itemcodec"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -9,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 var (

@@ -7,7 +7,6 @@ package dynamo
 
 import (
 	"context"
-	"dynascope/itemcodec"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -17,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // IsEmpty tells whether the table holds no items. It reads at most a few
@@ -287,7 +288,7 @@ func dedupeByKey(t Table, items []Item) ([]Item, int, error) {
 	out := make([]Item, 0, len(items))
 	seen := make(map[string]int, len(items))
 	for i, it := range items {
-		k, err := itemKeyString(t, it)
+		k, err := PrimaryKey(t, it)
 		if err != nil {
 			return nil, 0, &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", i+1, t.Name, err)}
 		}
@@ -301,9 +302,9 @@ func dedupeByKey(t Table, items []Item) ([]Item, int, error) {
 	return out, len(items) - len(out), nil
 }
 
-// primaryKey renders an item's key as a map key, typed so that S "1" and
+// PrimaryKey renders an item's key as a map key, typed so that S "1" and
 // N "1" differ.
-func itemKeyString(t Table, it Item) (string, error) {
+func PrimaryKey(t Table, it Item) (string, error) {
 	var b strings.Builder
 	for _, k := range []*KeyAttr{&t.PK, t.SK} {
 		if k == nil {
@@ -356,6 +357,6 @@ const (
 // CheckKey says, as a clause, why an item cannot go into a table keyed as t
 // (a key attribute missing or of another type); nil when it can.
 func CheckKey(t Table, it Item) error {
-	_, err := itemKeyString(t, it)
+	_, err := PrimaryKey(t, it)
 	return err
 }

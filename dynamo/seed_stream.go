@@ -5,12 +5,13 @@ package dynamo
 
 import (
 	"context"
-	"dynascope/itemcodec"
 	"errors"
 	"fmt"
 	"hash/fnv"
 	"io"
 	"slices"
+
+	"dynascope/itemcodec"
 )
 
 // SeedStream writes the items next yields (io.EOF ends them) into an
@@ -61,7 +62,7 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 			break
 		}
 		seen++
-		k, err := itemKeyString(t, it)
+		k, err := PrimaryKey(t, it)
 		if err != nil {
 			readErr = &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", seen, t.Name, err)}
 			break

@@ -11,12 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"dynascope/dynamo/dynamotest"
-	"dynascope/itemcodec"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // seedTable creates a uniquely named table from spec through EnsureTable and
@@ -26,14 +26,7 @@ func seedTable(t *testing.T, api *dynamodb.Client, spec TableSpec) string {
 	spec.Name = dynamotest.UniqueName("seed")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(spec.Name)})
-		if err != nil && !isTableNotFound(err) {
-			t.Errorf("delete table %s: %v", spec.Name, err)
-		}
-	})
+	dynamotest.DeleteAtEnd(t, api, spec.Name)
 	created, err := EnsureTable(ctx, api, spec)
 	if err != nil {
 		t.Fatalf("EnsureTable(%s): %v", spec.Name, err)
@@ -163,7 +156,7 @@ func TestTableSpecCreateInput(t *testing.T) {
 			"table T uses attribute PK as a key with two types (S and N); give it one."},
 	}
 	for _, tc := range bad {
-		err := tc.spec.validate()
+		err := tc.spec.Validate()
 		if err == nil {
 			_, err = tc.spec.createInput()
 		}

@@ -3,8 +3,9 @@
 package dynamo
 
 import (
-	"dynascope/itemcodec"
 	"time"
+
+	"dynascope/itemcodec"
 )
 
 // Item is one DynamoDB item exactly as the SDK returns it (itemcodec.Item).

@@ -10,12 +10,13 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
-	"dynascope/textfmt"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+
+	"dynascope/textfmt"
 )
 
 // InputFormat names a layout of items in a file.

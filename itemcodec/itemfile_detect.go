@@ -5,13 +5,14 @@ package itemcodec
 
 import (
 	"bytes"
-	"dynascope/textfmt"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/textfmt"
 )
 
 func firstByte(b []byte) (byte, int) {

@@ -6,7 +6,6 @@ package itemcodec
 
 import (
 	"bufio"
-	"dynascope/textfmt"
 	"encoding/json"
 	"fmt"
 	"io/fs"
@@ -15,6 +14,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"dynascope/textfmt"
 )
 
 // InputFiles are the files a --file argument names, and what an export's

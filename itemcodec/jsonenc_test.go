@@ -2,7 +2,6 @@ package itemcodec_test
 
 import (
 	"bytes"
-	"dynascope/itemcodec"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -12,6 +11,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // everyTypeItem holds one attribute of each DynamoDB type.

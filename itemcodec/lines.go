@@ -6,11 +6,12 @@ package itemcodec
 import (
 	"bufio"
 	"bytes"
-	"dynascope/textfmt"
 	"errors"
 	"fmt"
 	"io"
 	"strings"
+
+	"dynascope/textfmt"
 )
 
 // BatchWriteLimit is DynamoDB's limit on requests in one BatchWriteItem; the

@@ -1,10 +1,11 @@
 package itemcodec
 
 import (
-	"dynascope/textfmt"
 	"errors"
 	"strings"
 	"testing"
+
+	"dynascope/textfmt"
 )
 
 func TestReadJSONL(t *testing.T) {

@@ -1,11 +1,12 @@
 package itemcodec_test
 
 import (
-	"dynascope/itemcodec"
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // Constructors for attribute values, short enough to keep test tables legible.

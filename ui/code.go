@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 )
 
@@ -19,31 +20,31 @@ import (
 type codeView struct {
 	what   string   // the request in DynamoDB's words, sanitised
 	from   string   // where it comes from: "current request", "request 3", "pattern x"
-	code   []string // per language of dynamo.CodeLangs, as generated (copied as is)
+	code   []string // per language of codegen.CodeLangs, as generated (copied as is)
 	errs   []string // per language, why there is no code, sanitised
 	tab    int
 	offset int
 	back   overlay // where esc returns
 }
 
-var langNames = map[dynamo.CodeLang]string{
-	dynamo.LangCLI:    "aws CLI",
-	dynamo.LangPython: "Python (boto3)",
-	dynamo.LangGo:     "Go (SDK v2)",
+var langNames = map[codegen.CodeLang]string{
+	codegen.LangCLI:    "aws CLI",
+	codegen.LangPython: "Python (boto3)",
+	codegen.LangGo:     "Go (SDK v2)",
 }
 
 // codeTarget is where the code sends its request: where the UI reads.
-func (m Model) codeTarget() dynamo.CodeTarget {
-	return dynamo.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
+func (m Model) codeTarget() codegen.CodeTarget {
+	return codegen.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
 }
 
 // requestCode is a request's code in one language.
-func requestCode(lang dynamo.CodeLang, in reqInput, to dynamo.CodeTarget) (string, error) {
+func requestCode(lang codegen.CodeLang, in reqInput, to codegen.CodeTarget) (string, error) {
 	switch {
 	case in.g != nil:
-		return dynamo.GetItemCode(lang, in.table, *in.g, to)
+		return codegen.GetItemCode(lang, in.table, *in.g, to)
 	case in.q != nil:
-		return dynamo.QueryCode(lang, in.ks, *in.q, to)
+		return codegen.QueryCode(lang, in.ks, *in.q, to)
 	}
 	return "", fmt.Errorf("no code for this request")
 }
@@ -81,7 +82,7 @@ func describeInput(in reqInput) string {
 func (m Model) openCode(in reqInput, from string, back overlay) Model {
 	to := m.codeTarget()
 	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from), back: back}
-	for _, l := range dynamo.CodeLangs {
+	for _, l := range codegen.CodeLangs {
 		code, err := requestCode(l, in, to)
 		errText := ""
 		if err != nil {
@@ -196,7 +197,7 @@ func (m Model) codeKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		code := m.code.code[m.code.tab]
-		lang := langNames[dynamo.CodeLangs[m.code.tab]]
+		lang := langNames[codegen.CodeLangs[m.code.tab]]
 		m.status.err = ""
 		m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
 		return m, m.clip(code)
@@ -211,7 +212,7 @@ func (m Model) codeBox(w, h int) string {
 	st := m.st
 	inner := w - 2
 	var tabs []string
-	for i, l := range dynamo.CodeLangs {
+	for i, l := range codegen.CodeLangs {
 		name := " " + langNames[l] + " "
 		if i == m.code.tab {
 			tabs = append(tabs, st.sel.Render(name))

@@ -1,12 +1,13 @@
 package ui
 
 import (
-	"dynascope/itemcodec"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 	"time"
+
+	"dynascope/itemcodec"
 )
 
 // openExport opens CUST#42 and the export form, the file in a temporary folder.

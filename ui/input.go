@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 )
@@ -407,7 +408,7 @@ func (m Model) copyCommand() (tea.Model, tea.Cmd) {
 	if m.q.PK == "" {
 		return m, nil
 	}
-	cmd, err := requestCode(dynamo.LangCLI, m.currentInput(), m.codeTarget())
+	cmd, err := requestCode(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
 		m.status.err = Sanitize(err.Error())
 		return m, nil

@@ -1,13 +1,14 @@
 package ui
 
 import (
-	"dynascope/itemcodec"
 	"encoding/binary"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // attrStat is what the loaded items tell about one attribute, for choosing

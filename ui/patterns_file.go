@@ -1,9 +1,10 @@
 package ui
 
 import (
-	"dynascope/patterns"
 	"errors"
 	"os"
+
+	"dynascope/patterns"
 )
 
 // LoadPatterns reads the patterns file the UI lists and saves to, and

@@ -1,8 +1,15 @@
-package dynamo
+// Package workbench reads and writes NoSQL Workbench data models: a model
+// read into the tables, indexes, facets and items that seed and demo load, a
+// model written back, and a model built from a sampled table's layout
+// (export.go, the one part that sends requests, through a dynamo.Client).
+//
+// It imports dynamo, itemcodec and keys; never ui, config or the command
+// line.
+package workbench
 
 // NoSQL Workbench data models (format 3.0): reading one into the tables,
 // indexes, items and facets it describes (the parts of a table are read in
-// workbench_parts.go). Writing one is in workbench_write.go.
+// parts.go). Writing one is in write.go.
 //
 // The reader is strict about what it uses: a bad type ("AttributeType":
 // "String"), a missing key or an index on an undeclared attribute fails
@@ -16,13 +23,15 @@ package dynamo
 
 import (
 	"bytes"
-	"dynascope/itemcodec"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // WorkbenchVersion is the NoSQL Workbench model format written here.
@@ -60,11 +69,11 @@ type WorkbenchModel struct {
 // WorkbenchTable is one table of a model: what to create, what to load into
 // it, and the facets (access patterns) that name its entity types.
 type WorkbenchTable struct {
-	Spec       TableSpec
+	Spec       dynamo.TableSpec
 	Attributes []WorkbenchAttribute // the declared non-key attributes, in model order
 	// Items are every item of the table, the table-level TableData first and
 	// then each facet's, one per primary key.
-	Items  []Item
+	Items  []dynamo.Item
 	Facets []Facet
 }
 
@@ -81,8 +90,8 @@ type Facet struct {
 	Name       string
 	PKAlias    string
 	SKAlias    string
-	Attributes []string // the facet's NonKeyAttributes
-	Items      []Item   // the facet's own TableData
+	Attributes []string      // the facet's NonKeyAttributes
+	Items      []dynamo.Item // the facet's own TableData
 	// Prefixes are the sort-key entity prefixes (keys.EntityType) found in
 	// Items, in DynamoDB's order: the entity types the facet names.
 	Prefixes []string
@@ -175,7 +184,7 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 		return WorkbenchModel{}, err
 	}
 	if len(b) > maxWorkbenchBytes {
-		return WorkbenchModel{}, &UserError{Msg: fmt.Sprintf("the model is larger than %d MB; a Workbench model holds sample data, load bulk data with --file.", maxWorkbenchBytes>>20)}
+		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the model is larger than %d MB; a Workbench model holds sample data, load bulk data with --file.", maxWorkbenchBytes>>20)}
 	}
 	b = bytes.TrimPrefix(b, []byte("\ufeff"))
 	dec := json.NewDecoder(bytes.NewReader(b))
@@ -187,7 +196,7 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 		}
 	}
 	if err != nil {
-		return WorkbenchModel{}, &UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
+		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
 	}
 	p := &wbParser{opt: o}
 	m, err := p.model(root)
@@ -202,7 +211,7 @@ func lineAt(b []byte, off int64) int {
 }
 
 func wbErr(where, format string, args ...any) error {
-	return &UserError{Msg: where + ": " + fmt.Sprintf(format, args...) + "."}
+	return &dynamo.UserError{Msg: where + ": " + fmt.Sprintf(format, args...) + "."}
 }
 
 // wbFields checks that n is an object holding only known fields and every
@@ -376,12 +385,12 @@ func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]stri
 		if err != nil {
 			return t, err
 		}
-		if slices.ContainsFunc(t.Spec.GSIs, func(o Index) bool { return o.Name == g.Name }) {
+		if slices.ContainsFunc(t.Spec.GSIs, func(o dynamo.Index) bool { return o.Name == g.Name }) {
 			return t, wbErr(where, "index %s appears twice", g.Name)
 		}
 		t.Spec.GSIs = append(t.Spec.GSIs, g)
 	}
-	if err := t.Spec.validate(); err != nil {
+	if err := t.Spec.Validate(); err != nil {
 		return t, err
 	}
 
@@ -430,24 +439,24 @@ func checkTableName(name string) error {
 	return nil
 }
 
-func (p *wbParser) keyAttributes(n itemcodec.JSONNode, where string) (KeyAttr, *KeyAttr, error) {
+func (p *wbParser) keyAttributes(n itemcodec.JSONNode, where string) (dynamo.KeyAttr, *dynamo.KeyAttr, error) {
 	where += ", KeyAttributes"
 	f, err := p.fields(n, where, []string{"PartitionKey"}, []string{"SortKey"})
 	if err != nil {
-		return KeyAttr{}, nil, err
+		return dynamo.KeyAttr{}, nil, err
 	}
 	pk, err := p.attrDef(f["PartitionKey"], where+".PartitionKey", true)
 	if err != nil {
-		return KeyAttr{}, nil, err
+		return dynamo.KeyAttr{}, nil, err
 	}
-	var sk *KeyAttr
+	var sk *dynamo.KeyAttr
 	if sn, ok := f["SortKey"]; ok {
 		s, err := p.attrDef(sn, where+".SortKey", true)
 		if err != nil {
-			return KeyAttr{}, nil, err
+			return dynamo.KeyAttr{}, nil, err
 		}
 		if s.Name == pk.Name {
-			return KeyAttr{}, nil, wbErr(where, "the sort key %s is also the partition key", s.Name)
+			return dynamo.KeyAttr{}, nil, wbErr(where, "the sort key %s is also the partition key", s.Name)
 		}
 		sk = &s
 	}
@@ -456,28 +465,28 @@ func (p *wbParser) keyAttributes(n itemcodec.JSONNode, where string) (KeyAttr, *
 
 // parseAttrDef reads {"AttributeName": ..., "AttributeType": ...}; key
 // attributes must be scalars.
-func (p *wbParser) attrDef(n itemcodec.JSONNode, where string, key bool) (KeyAttr, error) {
+func (p *wbParser) attrDef(n itemcodec.JSONNode, where string, key bool) (dynamo.KeyAttr, error) {
 	f, err := p.fields(n, where, []string{"AttributeName", "AttributeType"}, nil)
 	if err != nil {
-		return KeyAttr{}, err
+		return dynamo.KeyAttr{}, err
 	}
 	name, err := wbString(f, "AttributeName", where)
 	if err != nil {
-		return KeyAttr{}, err
+		return dynamo.KeyAttr{}, err
 	}
 	typ, err := wbString(f, "AttributeType", where)
 	if err != nil {
-		return KeyAttr{}, err
+		return dynamo.KeyAttr{}, err
 	}
 	if name == "" {
-		return KeyAttr{}, wbErr(where, "AttributeName is empty")
+		return dynamo.KeyAttr{}, wbErr(where, "AttributeName is empty")
 	}
 	if key {
 		if typ != "S" && typ != "N" && typ != "B" {
-			return KeyAttr{}, wbErr(where, "key attribute %s has AttributeType %q; a key is S, N or B", name, typ)
+			return dynamo.KeyAttr{}, wbErr(where, "key attribute %s has AttributeType %q; a key is S, N or B", name, typ)
 		}
 	} else if !itemcodec.IsTypeKey(typ) {
-		return KeyAttr{}, wbErr(where, "attribute %s has AttributeType %q; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS", name, typ)
+		return dynamo.KeyAttr{}, wbErr(where, "attribute %s has AttributeType %q; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS", name, typ)
 	}
-	return KeyAttr{Name: name, Type: typ}, nil
+	return dynamo.KeyAttr{Name: name, Type: typ}, nil
 }

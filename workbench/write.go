@@ -1,15 +1,17 @@
-package dynamo
+package workbench
 
 // Writing a NoSQL Workbench data model (format 3.0), the inverse of
 // ParseWorkbench: what this writes, ParseWorkbench reads back unchanged.
 
 import (
-	"dynascope/itemcodec"
 	"encoding/json"
 	"io"
 	"maps"
 	"slices"
 	"time"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // WorkbenchDate formats a time as Workbench writes DateCreated and
@@ -102,7 +104,7 @@ func WriteWorkbench(w io.Writer, m WorkbenchModel) error {
 	return enc.Encode(out)
 }
 
-func wbKeys(pk KeyAttr, sk *KeyAttr) wbKeysJSON {
+func wbKeys(pk dynamo.KeyAttr, sk *dynamo.KeyAttr) wbKeysJSON {
 	k := wbKeysJSON{PartitionKey: wbAttrJSON{pk.Name, pk.Type}}
 	if sk != nil {
 		k.SortKey = &wbAttrJSON{sk.Name, sk.Type}
@@ -163,7 +165,7 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 	}
 	t.Attributes = attrs
 
-	tbl := Table{Name: s.Name, PK: s.PK, SK: s.SK}
+	tbl := dynamo.Table{Name: s.Name, PK: s.PK, SK: s.SK}
 	placed := map[string]bool{}
 	facets := make([]Facet, len(t.Facets))
 	for i, f := range t.Facets {
@@ -174,9 +176,9 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 			f.SKAlias = s.SK.Name
 		}
 		names := map[string]bool{}
-		var items []Item
+		var items []dynamo.Item
 		for _, it := range f.Items {
-			k, err := itemKeyString(tbl, it)
+			k, err := dynamo.PrimaryKey(tbl, it)
 			if err == nil && placed[k] {
 				continue
 			}
@@ -215,7 +217,7 @@ func workbenchTableJSON(t WorkbenchTable) wbTableJSON {
 	for _, a := range t.Attributes {
 		tj.NonKeyAttributes = append(tj.NonKeyAttributes, wbAttrJSON{a.Name, a.Type})
 	}
-	tbl := Table{Name: s.Name, PK: s.PK, SK: s.SK}
+	tbl := dynamo.Table{Name: s.Name, PK: s.PK, SK: s.SK}
 	inFacet := map[string]bool{}
 	for _, f := range t.Facets {
 		fj := wbFacetJSON{
@@ -228,7 +230,7 @@ func workbenchTableJSON(t WorkbenchTable) wbTableJSON {
 			fj.NonKeyAttributes = []string{}
 		}
 		for _, it := range f.Items {
-			if k, err := itemKeyString(tbl, it); err == nil {
+			if k, err := dynamo.PrimaryKey(tbl, it); err == nil {
 				inFacet[k] = true
 			}
 			fj.TableData = append(fj.TableData, itemcodec.DynamoJSON(it))
@@ -236,7 +238,7 @@ func workbenchTableJSON(t WorkbenchTable) wbTableJSON {
 		tj.TableFacets = append(tj.TableFacets, fj)
 	}
 	for _, it := range t.Items {
-		if k, err := itemKeyString(tbl, it); err == nil && inFacet[k] {
+		if k, err := dynamo.PrimaryKey(tbl, it); err == nil && inFacet[k] {
 			continue
 		}
 		tj.TableData = append(tj.TableData, itemcodec.DynamoJSON(it))

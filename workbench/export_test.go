@@ -1,4 +1,4 @@
-package dynamo
+package workbench
 
 import (
 	"bytes"
@@ -10,6 +10,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
 )
@@ -24,18 +25,18 @@ func TestWorkbenchExportRoundTrip(t *testing.T) {
 	ctx := testCtx(t)
 	src := readShop(t).Tables[0]
 	name := seedTable(t, api, src.Spec)
-	if _, err := Seed(ctx, api, name, src.Items, SeedOptions{}); err != nil {
+	if _, err := dynamo.Seed(ctx, api, name, src.Items, dynamo.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	c, err := Connect(ctx, Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"})
+	c, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	smp, err := c.Sample(ctx, SampleInput{Table: name})
+	smp, err := c.Sample(ctx, dynamo.SampleInput{Table: name})
 	if err != nil {
 		t.Fatal(err)
 	}
-	exp, err := c.WorkbenchFromSample(ctx, smp, smp.Layout(0), 0, time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC))
+	exp, err := WorkbenchFromSample(ctx, c, smp, smp.Layout(0), 0, time.Date(2025, 3, 1, 9, 0, 0, 0, time.UTC))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -94,7 +95,7 @@ func TestWorkbenchExportRoundTrip(t *testing.T) {
 	}
 
 	// An index sample is refused.
-	if _, err := c.WorkbenchFromSample(ctx, Sample{Table: name, Index: "GSI1"}, smp.Layout(0), 0, time.Now()); err == nil {
+	if _, err := WorkbenchFromSample(ctx, c, dynamo.Sample{Table: name, Index: "GSI1"}, smp.Layout(0), 0, time.Now()); err == nil {
 		t.Error("an index sample was exported")
 	}
 }
@@ -103,9 +104,9 @@ func TestWorkbenchExportRoundTrip(t *testing.T) {
 // Workbench attribute has one type.
 func TestTypesAgree(t *testing.T) {
 	seen := map[string]string{"G": "S"}
-	a := Item{"PK": demoS("1"), "x": &types.AttributeValueMemberNULL{Value: true}, "y": demoN("1")}
-	b := Item{"PK": demoS("2"), "x": demoS("s"), "y": demoS("one")}
-	c := Item{"PK": demoS("3"), "x": demoS("t"), "G": demoN("5")}
+	a := dynamo.Item{"PK": demoS("1"), "x": &types.AttributeValueMemberNULL{Value: true}, "y": demoN("1")}
+	b := dynamo.Item{"PK": demoS("2"), "x": demoS("s"), "y": demoS("one")}
+	c := dynamo.Item{"PK": demoS("3"), "x": demoS("t"), "G": demoN("5")}
 	if !typesAgree(a, seen) || typesAgree(b, seen) || typesAgree(c, seen) {
 		t.Errorf("agreement wrong: %v", seen)
 	}

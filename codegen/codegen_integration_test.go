@@ -1,4 +1,4 @@
-package dynamo_test
+package codegen_test
 
 import (
 	"bytes"
@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
@@ -177,7 +178,7 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	to := dynamo.CodeTarget{Region: c.Region(), Endpoint: c.Endpoint()}
+	to := codegen.CodeTarget{Region: c.Region(), Endpoint: c.Endpoint()}
 	sk := func(op dynamo.SKOp, v ...string) dynamo.SKCond { return dynamo.SKCond{Op: op, Values: v} }
 	queries := map[string]dynamo.QueryInput{
 		"partition":        {Table: app, PK: "CUST#42"},
@@ -215,7 +216,7 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd, err := dynamo.QueryCode(dynamo.LangCLI, ks, q, to)
+			cmd, err := codegen.QueryCode(codegen.LangCLI, ks, q, to)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -257,7 +258,7 @@ func TestCodeCLIMatchesDynascope(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			cmd, err := dynamo.GetItemCode(dynamo.LangCLI, tbl, g, to)
+			cmd, err := codegen.GetItemCode(codegen.LangCLI, tbl, g, to)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -296,7 +297,7 @@ func TestCodeCLIBinaryKeys(t *testing.T) {
 	}
 	ks := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "id", Type: "B"}, SK: &dynamo.KeyAttr{Name: "part", Type: "B"}}
 	q := dynamo.QueryInput{Table: table, PK: "AQI=", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"QQ=="}}}
-	cmd, err := dynamo.QueryCode(dynamo.LangCLI, ks, q, dynamo.CodeTarget{Region: "us-east-1", Endpoint: dynamotest.Endpoint(t)})
+	cmd, err := codegen.QueryCode(codegen.LangCLI, ks, q, codegen.CodeTarget{Region: "us-east-1", Endpoint: dynamotest.Endpoint(t)})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -321,7 +322,7 @@ func TestCodePythonAndGoRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	ctx := context.Background()
-	to := dynamo.CodeTarget{Region: c.Region(), Endpoint: c.Endpoint()}
+	to := codegen.CodeTarget{Region: c.Region(), Endpoint: c.Endpoint()}
 	ks := dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
 	q := dynamo.QueryInput{Table: app, PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{"ORDER#2025-01", "ORDER#2025-03-31"}}, Reverse: true, Limit: 2}
 	page, err := c.Query(ctx, q)
@@ -342,7 +343,7 @@ func TestCodePythonAndGoRun(t *testing.T) {
 
 	t.Run("go", func(t *testing.T) {
 		t.Parallel()
-		code, err := dynamo.QueryCode(dynamo.LangGo, ks, q, to)
+		code, err := codegen.QueryCode(codegen.LangGo, ks, q, to)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -382,7 +383,7 @@ func TestCodePythonAndGoRun(t *testing.T) {
 	t.Run("python", func(t *testing.T) {
 		t.Parallel()
 		py := pythonWithBoto3(t)
-		code, err := dynamo.QueryCode(dynamo.LangPython, ks, q, to)
+		code, err := codegen.QueryCode(codegen.LangPython, ks, q, to)
 		if err != nil {
 			t.Fatal(err)
 		}

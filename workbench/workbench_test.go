@@ -1,4 +1,4 @@
-package dynamo
+package workbench
 
 import (
 	"bytes"
@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
 )
@@ -42,9 +43,9 @@ func TestParseWorkbenchShop(t *testing.T) {
 		t.Fatalf("model: %+v", m)
 	}
 	tb := m.Tables[0]
-	want := TableSpec{
-		Name: "Shop", PK: KeyAttr{"PK", "S"}, SK: &KeyAttr{"SK", "S"},
-		GSIs: []Index{{Name: "GSI1", Kind: GSI, PK: KeyAttr{"GSI1PK", "S"}, SK: &KeyAttr{"GSI1SK", "S"}, Projection: "ALL"}},
+	want := dynamo.TableSpec{
+		Name: "Shop", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"},
+		GSIs: []dynamo.Index{{Name: "GSI1", Kind: dynamo.GSI, PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "GSI1SK", Type: "S"}, Projection: "ALL"}},
 	}
 	if !reflect.DeepEqual(tb.Spec, want) {
 		t.Errorf("spec:\n got  %+v\n want %+v", tb.Spec, want)
@@ -136,7 +137,7 @@ func TestWorkbenchTableLevelData(t *testing.T) {
 	}
 	// The writer declares what the items carry and the model did not.
 	m.Tables[0].Attributes = nil
-	m.Tables[0].Items = append(m.Tables[0].Items, Item{"id": demoN("3"), "note": demoS("x"), "gone": &types.AttributeValueMemberNULL{Value: true}})
+	m.Tables[0].Items = append(m.Tables[0].Items, dynamo.Item{"id": demoN("3"), "note": demoS("x"), "gone": &types.AttributeValueMemberNULL{Value: true}})
 	b.Reset()
 	if err := WriteWorkbench(&b, m); err != nil {
 		t.Fatal(err)
@@ -207,20 +208,20 @@ func TestParseWorkbenchErrors(t *testing.T) {
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
 			t.Errorf("%s -> %s:\n got  %v\n want %s", c.old, c.new, err, c.want)
 		}
-		var ue *UserError
+		var ue *dynamo.UserError
 		if err != nil && !asUserError(err, &ue) {
 			t.Errorf("%v is not a UserError", err)
 		}
 	}
 }
 
-func asUserError(err error, ue **UserError) bool {
-	u, ok := err.(*UserError)
+func asUserError(err error, ue **dynamo.UserError) bool {
+	u, ok := err.(*dynamo.UserError)
 	*ue = u
 	return ok
 }
 
-// The fixture goes into DynamoDB Local as EnsureTable and Seed load it and
+// The fixture goes into DynamoDB Local as dynamo.EnsureTable and dynamo.Seed load it and
 // comes back item for item, the GSI included.
 func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 	t.Parallel()
@@ -229,15 +230,14 @@ func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 	tb := readShop(t).Tables[0]
 	spec := tb.Spec
 	name := seedTable(t, api, spec)
-	if _, err := Seed(ctx, api, name, tb.Items, SeedOptions{}); err != nil {
+	if _, err := dynamo.Seed(ctx, api, name, tb.Items, dynamo.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	d, err := describeRaw(ctx, api, name)
+	got, err := dynamo.Describe(ctx, api, name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := tableFromDescription(d)
-	if len(got.Indexes) != 1 || got.Indexes[0].Name != "GSI1" || got.Indexes[0].PK != (KeyAttr{"GSI1PK", "S"}) || got.Indexes[0].Projection != "ALL" {
+	if len(got.Indexes) != 1 || got.Indexes[0].Name != "GSI1" || got.Indexes[0].PK != (dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}) || got.Indexes[0].Projection != "ALL" {
 		t.Errorf("indexes: %+v", got.Indexes)
 	}
 	var scanned []string
@@ -276,3 +276,26 @@ func TestWorkbenchSeedsDynamoDBLocal(t *testing.T) {
 		t.Errorf("GSI1 WH#2: %v %v", err, out)
 	}
 }
+
+// seedTable creates a uniquely named table from spec through
+// dynamo.EnsureTable, as seed --workbench does, and deletes it when the test
+// ends.
+func seedTable(t *testing.T, api *dynamodb.Client, spec dynamo.TableSpec) string {
+	t.Helper()
+	spec.Name = dynamotest.UniqueName("workbench")
+	dynamotest.DeleteAtEnd(t, api, spec.Name)
+	created, err := dynamo.EnsureTable(testCtx(t), api, spec)
+	if err != nil || !created {
+		t.Fatalf("EnsureTable(%s): created %v, %v; want a new table", spec.Name, created, err)
+	}
+	return spec.Name
+}
+
+func testCtx(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	t.Cleanup(cancel)
+	return ctx
+}
+
+func demoS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func demoN(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }

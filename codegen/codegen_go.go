@@ -1,13 +1,15 @@
-package dynamo
+package codegen
 
 // Go SDK v2 code for a request, and the GetItem input that both the client
 // and the generated code send.
 
 import (
-	"dynascope/itemcodec"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // goCode renders a program for the AWS SDK for Go v2 that sends the request
@@ -16,7 +18,7 @@ import (
 // begins_with on a binary sort key, which that package cannot express, is
 // written out by hand.
 func (r cgRequest) goCode(to CodeTarget) (string, error) {
-	manual := r.skOp == SKBeginsWith && itemcodec.AttributeTypeName(r.sk[0]) == "B"
+	manual := r.skOp == dynamo.SKBeginsWith && itemcodec.AttributeTypeName(r.sk[0]) == "B"
 	imports := []string{`"context"`, `"encoding/json"`, `"fmt"`, `"log"`, `"os"`, "",
 		`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/config"`}
 	if to.local() {
@@ -77,23 +79,23 @@ func (r cgRequest) goCode(to CodeTarget) (string, error) {
 				field{"ExpressionAttributeValues", vals + "}"})
 		} else {
 			b.WriteString("keyCond := expression.Key(" + strconv.Quote(r.pk.name) + ").Equal(expression.Value(" + goValue(r.pk.av) + "))")
-			if r.skOp != SKNone {
+			if r.skOp != dynamo.SKNone {
 				sk := "expression.Key(" + strconv.Quote(r.skName) + ")"
 				v0 := "expression.Value(" + goValue(r.sk[0]) + ")"
 				switch r.skOp {
-				case SKEq:
+				case dynamo.SKEq:
 					sk += ".Equal(" + v0 + ")"
-				case SKLt:
+				case dynamo.SKLt:
 					sk += ".LessThan(" + v0 + ")"
-				case SKLe:
+				case dynamo.SKLe:
 					sk += ".LessThanEqual(" + v0 + ")"
-				case SKGt:
+				case dynamo.SKGt:
 					sk += ".GreaterThan(" + v0 + ")"
-				case SKGe:
+				case dynamo.SKGe:
 					sk += ".GreaterThanEqual(" + v0 + ")"
-				case SKBetween:
+				case dynamo.SKBetween:
 					sk += ".Between(" + v0 + ", expression.Value(" + goValue(r.sk[1]) + "))"
-				case SKBeginsWith:
+				case dynamo.SKBeginsWith:
 					sk += ".BeginsWith(" + goValue(r.sk[0]) + ")"
 				}
 				b.WriteString(".\nAnd(" + sk + ")")

@@ -1,4 +1,4 @@
-package dynamo
+package workbench
 
 // The parts of a NoSQL Workbench table: indexes, facets and their items,
 // read and checked against the table's declarations (workbench.go reads
@@ -11,71 +11,72 @@ import (
 	"slices"
 	"strings"
 
+	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
-func (p *wbParser) gsi(n itemcodec.JSONNode, tableWhere string, declared map[string]string) (Index, error) {
+func (p *wbParser) gsi(n itemcodec.JSONNode, tableWhere string, declared map[string]string) (dynamo.Index, error) {
 	where := tableWhere + ", an index"
 	f, err := p.fields(n, where, []string{"IndexName", "KeyAttributes"}, []string{"Projection"})
 	if err != nil {
-		return Index{}, err
+		return dynamo.Index{}, err
 	}
 	name, err := wbString(f, "IndexName", where)
 	if err != nil {
-		return Index{}, err
+		return dynamo.Index{}, err
 	}
 	if name == "" {
-		return Index{}, wbErr(where, "IndexName is empty")
+		return dynamo.Index{}, wbErr(where, "IndexName is empty")
 	}
 	where = tableWhere + ", index " + name
 	pk, sk, err := p.keyAttributes(f["KeyAttributes"], where)
 	if err != nil {
-		return Index{}, err
+		return dynamo.Index{}, err
 	}
-	for _, k := range []*KeyAttr{&pk, sk} {
+	for _, k := range []*dynamo.KeyAttr{&pk, sk} {
 		if k == nil {
 			continue
 		}
 		typ, ok := declared[k.Name]
 		if !ok {
-			return Index{}, wbErr(where, "key attribute %s is not an attribute of the table; declare it in the table's NonKeyAttributes", k.Name)
+			return dynamo.Index{}, wbErr(where, "key attribute %s is not an attribute of the table; declare it in the table's NonKeyAttributes", k.Name)
 		}
 		if typ != k.Type {
-			return Index{}, wbErr(where, "key attribute %s has type %s here but %s in the table", k.Name, k.Type, typ)
+			return dynamo.Index{}, wbErr(where, "key attribute %s has type %s here but %s in the table", k.Name, k.Type, typ)
 		}
 	}
-	g := Index{Name: name, Kind: GSI, PK: pk, SK: sk, Projection: "ALL"}
+	g := dynamo.Index{Name: name, Kind: dynamo.GSI, PK: pk, SK: sk, Projection: "ALL"}
 	if pn, ok := f["Projection"]; ok {
 		pw := where + ", Projection"
 		pf, err := p.fields(pn, pw, []string{"ProjectionType"}, []string{"NonKeyAttributes"})
 		if err != nil {
-			return Index{}, err
+			return dynamo.Index{}, err
 		}
 		if g.Projection, err = wbString(pf, "ProjectionType", pw); err != nil {
-			return Index{}, err
+			return dynamo.Index{}, err
 		}
 		include, err := wbArray(pf, "NonKeyAttributes", pw)
 		if err != nil {
-			return Index{}, err
+			return dynamo.Index{}, err
 		}
 		switch g.Projection {
 		case "ALL", "KEYS_ONLY":
 			if len(include) > 0 {
-				return Index{}, wbErr(pw, "NonKeyAttributes go with ProjectionType INCLUDE, not %s", g.Projection)
+				return dynamo.Index{}, wbErr(pw, "NonKeyAttributes go with ProjectionType INCLUDE, not %s", g.Projection)
 			}
 		case "INCLUDE":
 			for _, a := range include {
 				if a.Kind != itemcodec.JSONString {
-					return Index{}, wbErr(pw, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
+					return dynamo.Index{}, wbErr(pw, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
 				}
 				g.NonKeyAttr = append(g.NonKeyAttr, a.Text)
 			}
 			if len(g.NonKeyAttr) == 0 {
-				return Index{}, wbErr(pw, "ProjectionType INCLUDE needs NonKeyAttributes")
+				return dynamo.Index{}, wbErr(pw, "ProjectionType INCLUDE needs NonKeyAttributes")
 			}
 		default:
-			return Index{}, wbErr(pw, "ProjectionType is %q; want ALL, KEYS_ONLY or INCLUDE", g.Projection)
+			return dynamo.Index{}, wbErr(pw, "ProjectionType is %q; want ALL, KEYS_ONLY or INCLUDE", g.Projection)
 		}
 	}
 	return g, nil
@@ -139,15 +140,15 @@ func (p *wbParser) facet(n itemcodec.JSONNode, j int, tableWhere string, declare
 // two places (a table-level copy of a facet's item) is kept once; two
 // different items under one key are an error, since one would be lost.
 type itemSet struct {
-	table Table
-	items []Item
-	last  Item           // the item put last (or found already there)
+	table dynamo.Table
+	items []dynamo.Item
+	last  dynamo.Item    // the item put last (or found already there)
 	where []string       // where each item came from, for the error
 	index map[string]int // primary key -> position in items
 }
 
-func newItemSet(s TableSpec) *itemSet {
-	return &itemSet{table: Table{Name: s.Name, PK: s.PK, SK: s.SK}, index: map[string]int{}}
+func newItemSet(s dynamo.TableSpec) *itemSet {
+	return &itemSet{table: dynamo.Table{Name: s.Name, PK: s.PK, SK: s.SK}, index: map[string]int{}}
 }
 
 // item reads one item of TableData into the set; an invalid one fails the
@@ -167,7 +168,7 @@ func (p *wbParser) item(s *itemSet, n itemcodec.JSONNode, where string, declared
 // parse reads one item of TableData and checks it against the table: its
 // key attributes present and typed, every attribute declared with its type
 // (NULL stands for a missing value of any type, as Workbench writes it).
-func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string) (Item, error) {
+func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string) (dynamo.Item, error) {
 	if n.Kind != itemcodec.JSONObject {
 		return nil, wbErr(where, "an item must be an object of typed values, got %s", n.Kind)
 	}
@@ -175,7 +176,7 @@ func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]
 	if err != nil {
 		return nil, wbErr(where, "%v", err)
 	}
-	if _, err := itemKeyString(s.table, it); err != nil {
+	if _, err := dynamo.PrimaryKey(s.table, it); err != nil {
 		return nil, wbErr(where, "%v", err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(it)) {
@@ -196,8 +197,8 @@ func (s *itemSet) has(key string) bool {
 	return ok
 }
 
-func (s *itemSet) put(it Item, where string) error {
-	k, _ := itemKeyString(s.table, it) // checked by parse
+func (s *itemSet) put(it dynamo.Item, where string) error {
+	k, _ := dynamo.PrimaryKey(s.table, it) // checked by parse
 	if j, ok := s.index[k]; ok {
 		if !bytes.Equal(itemcodec.DynamoJSON(s.items[j]), itemcodec.DynamoJSON(it)) {
 			return wbErr(where, "another item with the same primary key, different attributes, is %s; keep one", strings.TrimPrefix(s.where[j], "table "+s.table.Name+", "))

@@ -1,21 +1,23 @@
-package dynamo
+package codegen
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
 )
 
 var (
-	cgPKSK     = KeySchema{PK: KeyAttr{"PK", "S"}, SK: &KeyAttr{"SK", "S"}}
-	cgLatest   = QueryInput{Table: "App", PK: "CUST#42", SK: SKCond{Op: SKBeginsWith, Values: []string{"ORDER#"}}, Reverse: true, Limit: 1}
+	cgPKSK     = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	cgLatest   = dynamo.QueryInput{Table: "App", PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, Reverse: true, Limit: 1}
 	cgLocal    = CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
-	cgNumbers  = KeySchema{PK: KeyAttr{"player", "N"}, SK: &KeyAttr{"at", "N"}}
-	cgBinaries = KeySchema{PK: KeyAttr{"id", "B"}, SK: &KeyAttr{"part", "B"}}
+	cgNumbers  = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "player", Type: "N"}, SK: &dynamo.KeyAttr{Name: "at", Type: "N"}}
+	cgBinaries = dynamo.KeySchema{PK: dynamo.KeyAttr{Name: "id", Type: "B"}, SK: &dynamo.KeyAttr{Name: "part", Type: "B"}}
 )
 
-func mustCode(t *testing.T, lang CodeLang, ks KeySchema, q QueryInput, to CodeTarget) string {
+func mustCode(t *testing.T, lang CodeLang, ks dynamo.KeySchema, q dynamo.QueryInput, to CodeTarget) string {
 	t.Helper()
 	code, err := QueryCode(lang, ks, q, to)
 	if err != nil {
@@ -82,31 +84,31 @@ for item in resp["Items"]:
 // Every sort-key operator in each language's own words.
 func TestCodeOperators(t *testing.T) {
 	cases := []struct {
-		op                SKOp
+		op                dynamo.SKOp
 		vals              []string
 		cli, python, gofn string
 	}{
-		{SKEq, []string{"A"}, `#sk = :sk`, `Key("SK").eq("A")`, `.Equal(expression.Value("A"))`},
-		{SKLt, []string{"A"}, `#sk < :sk`, `Key("SK").lt("A")`, `.LessThan(expression.Value("A"))`},
-		{SKLe, []string{"A"}, `#sk <= :sk`, `Key("SK").lte("A")`, `.LessThanEqual(expression.Value("A"))`},
-		{SKGt, []string{"A"}, `#sk > :sk`, `Key("SK").gt("A")`, `.GreaterThan(expression.Value("A"))`},
-		{SKGe, []string{"A"}, `#sk >= :sk`, `Key("SK").gte("A")`, `.GreaterThanEqual(expression.Value("A"))`},
-		{SKBetween, []string{"A", "B"}, `#sk BETWEEN :lo AND :hi`, `Key("SK").between("A", "B")`, `.Between(expression.Value("A"), expression.Value("B"))`},
-		{SKBeginsWith, []string{"A"}, `begins_with(#sk, :sk)`, `Key("SK").begins_with("A")`, `.BeginsWith("A")`},
+		{dynamo.SKEq, []string{"A"}, `#sk = :sk`, `Key("SK").eq("A")`, `.Equal(expression.Value("A"))`},
+		{dynamo.SKLt, []string{"A"}, `#sk < :sk`, `Key("SK").lt("A")`, `.LessThan(expression.Value("A"))`},
+		{dynamo.SKLe, []string{"A"}, `#sk <= :sk`, `Key("SK").lte("A")`, `.LessThanEqual(expression.Value("A"))`},
+		{dynamo.SKGt, []string{"A"}, `#sk > :sk`, `Key("SK").gt("A")`, `.GreaterThan(expression.Value("A"))`},
+		{dynamo.SKGe, []string{"A"}, `#sk >= :sk`, `Key("SK").gte("A")`, `.GreaterThanEqual(expression.Value("A"))`},
+		{dynamo.SKBetween, []string{"A", "B"}, `#sk BETWEEN :lo AND :hi`, `Key("SK").between("A", "B")`, `.Between(expression.Value("A"), expression.Value("B"))`},
+		{dynamo.SKBeginsWith, []string{"A"}, `begins_with(#sk, :sk)`, `Key("SK").begins_with("A")`, `.BeginsWith("A")`},
 	}
 	for _, c := range cases {
-		q := QueryInput{Table: "App", PK: "P", SK: SKCond{Op: c.op, Values: c.vals}}
+		q := dynamo.QueryInput{Table: "App", PK: "P", SK: dynamo.SKCond{Op: c.op, Values: c.vals}}
 		wantContains(t, mustCode(t, LangCLI, cgPKSK, q, CodeTarget{}), "'#pk = :pk AND "+c.cli+"'")
 		wantContains(t, mustCode(t, LangPython, cgPKSK, q, CodeTarget{}), `Key("PK").eq("P") & `+c.python)
 		wantContains(t, mustCode(t, LangGo, cgPKSK, q, CodeTarget{}), c.gofn)
 	}
-	between := mustCode(t, LangCLI, cgPKSK, QueryInput{Table: "App", PK: "P", SK: SKCond{Op: SKBetween, Values: []string{"A", "B"}}}, CodeTarget{})
+	between := mustCode(t, LangCLI, cgPKSK, dynamo.QueryInput{Table: "App", PK: "P", SK: dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{"A", "B"}}}, CodeTarget{})
 	wantContains(t, between, `'{":pk":{"S":"P"},":lo":{"S":"A"},":hi":{"S":"B"}}'`)
 }
 
 // Numbers keep their digits and binary its bytes in every language.
 func TestCodeNumbersAndBinary(t *testing.T) {
-	q := QueryInput{Table: "Scores", PK: "12345678901234567890.5", SK: SKCond{Op: SKGe, Values: []string{"-1e3"}}}
+	q := dynamo.QueryInput{Table: "Scores", PK: "12345678901234567890.5", SK: dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"-1e3"}}}
 	wantContains(t, mustCode(t, LangCLI, cgNumbers, q, CodeTarget{}), `'{":pk":{"N":"12345678901234567890.5"},":sk":{"N":"-1e3"}}'`)
 	wantContains(t, mustCode(t, LangPython, cgNumbers, q, CodeTarget{}),
 		"from decimal import Decimal\n", `Key("player").eq(Decimal("12345678901234567890.5")) & Key("at").gte(Decimal("-1e3"))`)
@@ -114,7 +116,7 @@ func TestCodeNumbersAndBinary(t *testing.T) {
 		`expression.Value(attributevalue.Number("12345678901234567890.5"))`, `GreaterThanEqual(expression.Value(attributevalue.Number("-1e3")))`)
 
 	// AQI= is the bytes 01 02; "Ab\"" is 41 62 22.
-	q = QueryInput{Table: "Blobs", PK: "AQI=", SK: SKCond{Op: SKBeginsWith, Values: []string{"QWIi"}}}
+	q = dynamo.QueryInput{Table: "Blobs", PK: "AQI=", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"QWIi"}}}
 	wantContains(t, mustCode(t, LangCLI, cgBinaries, q, CodeTarget{}), `'{":pk":{"B":"AQI="},":sk":{"B":"QWIi"}}'`)
 	wantContains(t, mustCode(t, LangPython, cgBinaries, q, CodeTarget{}),
 		"from boto3.dynamodb.types import Binary\n", `Key("id").eq(Binary(b"\x01\x02")) & Key("part").begins_with(Binary(b"Ab\""))`)
@@ -131,9 +133,9 @@ func TestCodeNumbersAndBinary(t *testing.T) {
 
 // Index, consistency, count, the page's start key and the target all reach the code.
 func TestCodeOptions(t *testing.T) {
-	ks := KeySchema{Index: "GSI1", PK: KeyAttr{"GSI1PK", "S"}, SK: &KeyAttr{"GSI1SK", "S"}}
-	q := QueryInput{Table: "App", Index: "GSI1", PK: "WH#1", Consistent: true, CountOnly: true,
-		StartKey: Item{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: "ORDER#1"},
+	ks := dynamo.KeySchema{Index: "GSI1", PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "GSI1SK", Type: "S"}}
+	q := dynamo.QueryInput{Table: "App", Index: "GSI1", PK: "WH#1", Consistent: true, CountOnly: true,
+		StartKey: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: "ORDER#1"},
 			"GSI1PK": &types.AttributeValueMemberS{Value: "WH#1"}, "GSI1SK": &types.AttributeValueMemberS{Value: "OPEN#1"}}}
 	to := CodeTarget{Region: "eu-central-1", Profile: "dev's"}
 	wantContains(t, mustCode(t, LangCLI, ks, q, to), "--index-name GSI1 \\\n", "--consistent-read \\\n", "--select COUNT \\\n",
@@ -148,8 +150,8 @@ func TestCodeOptions(t *testing.T) {
 }
 
 func TestCodeGetItem(t *testing.T) {
-	table := Table{Name: "App", PK: KeyAttr{"PK", "S"}, SK: &KeyAttr{"SK", "S"}}
-	g := GetInput{Table: "App", PK: "ORDER#A17", SK: "ITEM#1"}
+	table := dynamo.Table{Name: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	g := dynamo.GetInput{Table: "App", PK: "ORDER#A17", SK: "ITEM#1"}
 	cli, err := GetItemCode(LangCLI, table, g, CodeTarget{})
 	if err != nil {
 		t.Fatal(err)
@@ -162,20 +164,20 @@ func TestCodeGetItem(t *testing.T) {
 	goCode, _ := GetItemCode(LangGo, table, g, CodeTarget{})
 	wantContains(t, goCode, "out, err := client.GetItem(ctx, &dynamodb.GetItemInput{", `"PK": &types.AttributeValueMemberS{Value: "ORDER#A17"},`)
 
-	noSK := Table{Name: "Users", PK: KeyAttr{"id", "N"}}
-	cli, _ = GetItemCode(LangCLI, noSK, GetInput{Table: "Users", PK: "7", Consistent: true}, CodeTarget{})
+	noSK := dynamo.Table{Name: "Users", PK: dynamo.KeyAttr{Name: "id", Type: "N"}}
+	cli, _ = GetItemCode(LangCLI, noSK, dynamo.GetInput{Table: "Users", PK: "7", Consistent: true}, CodeTarget{})
 	wantContains(t, cli, `--key '{"id":{"N":"7"}}'`, "--consistent-read")
-	if _, err := GetItemCode(LangCLI, noSK, GetInput{Table: "Users", PK: "seven"}, CodeTarget{}); err == nil || !strings.Contains(err.Error(), "is a number (N)") {
+	if _, err := GetItemCode(LangCLI, noSK, dynamo.GetInput{Table: "Users", PK: "seven"}, CodeTarget{}); err == nil || !strings.Contains(err.Error(), "is a number (N)") {
 		t.Errorf("bad key: %v", err)
 	}
-	b, err := BuildGetItem(table, g)
+	b, err := dynamo.BuildGetItem(table, g)
 	if err != nil || b.KeyCondition != `PK = "ORDER#A17" AND SK = "ITEM#1"` || len(b.Input.Key) != 2 {
 		t.Errorf("BuildGetItem: %+v %v", b, err)
 	}
 }
 
 func TestCodeRefuses(t *testing.T) {
-	if _, err := QueryCode(LangCLI, cgNumbers, QueryInput{Table: "Scores", PK: "P#1"}, CodeTarget{}); err == nil || !strings.Contains(err.Error(), "is a number (N)") {
+	if _, err := QueryCode(LangCLI, cgNumbers, dynamo.QueryInput{Table: "Scores", PK: "P#1"}, CodeTarget{}); err == nil || !strings.Contains(err.Error(), "is a number (N)") {
 		t.Errorf("text for a number key: %v", err)
 	}
 	if _, err := QueryCode("rust", cgPKSK, cgLatest, CodeTarget{}); err == nil || err.Error() != `no code in "rust"; choose cli, python or go.` {
@@ -206,6 +208,6 @@ func TestCodeQuoting(t *testing.T) {
 			t.Errorf("pyString(%q) = %s, want %s", in, got, want)
 		}
 	}
-	q := QueryInput{Table: "App", PK: "CUST#O'Brien \"x\""}
+	q := dynamo.QueryInput{Table: "App", PK: "CUST#O'Brien \"x\""}
 	wantContains(t, mustCode(t, LangCLI, cgPKSK, q, CodeTarget{}), `'{":pk":{"S":"CUST#O'\''Brien \"x\""}}'`)
 }

@@ -1,11 +1,18 @@
-package dynamo
+// Package codegen writes the request dynascope sent as code ready to copy:
+// the AWS CLI command, Python boto3 and Go SDK v2, each sending the same one
+// request, so that what a user pastes behaves, costs and pages as what they
+// saw.
+//
+// It imports dynamo for the request and table types and itemcodec for the
+// JSON of key values; never ui, config or the command line, and it sends
+// nothing itself.
+package codegen
 
 // Code for a request, ready to copy: the AWS CLI command, Python boto3 and Go
 // SDK v2. Each sends the one request dynascope sent, so what a user pastes
 // behaves, costs and pages exactly as what they saw.
 
 import (
-	"dynascope/itemcodec"
 	"fmt"
 	"go/format"
 	"slices"
@@ -15,6 +22,9 @@ import (
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // CodeLang is a language that request code is generated in.
@@ -41,7 +51,7 @@ type CodeTarget struct {
 // local tells whether the target is DynamoDB Local on this machine, which
 // accepts any credentials: the code then carries fake ones, so that it runs
 // on a machine that has no AWS credentials at all, as `dynascope demo` does.
-func (t CodeTarget) local() bool { return IsLoopback(t.Endpoint) }
+func (t CodeTarget) local() bool { return dynamo.IsLoopback(t.Endpoint) }
 
 // cgKey is one key attribute and its typed value.
 type cgKey struct {
@@ -54,30 +64,30 @@ type cgRequest struct {
 	table, index string
 	pk           cgKey
 	skName       string
-	skOp         SKOp
+	skOp         dynamo.SKOp
 	sk           []types.AttributeValue
 	get          bool // GetItem: sk (if any) is the sort key value
 	reverse      bool
 	limit        int32
 	consistent   bool
 	countOnly    bool
-	start        Item
+	start        dynamo.Item
 }
 
 // QueryCode renders code that sends the one Query request that
-// BuildQuery(ks, q) builds: the first page, or the page q.StartKey starts.
-func QueryCode(lang CodeLang, ks KeySchema, q QueryInput, to CodeTarget) (string, error) {
-	if _, err := BuildQuery(ks, q); err != nil {
+// dynamo.BuildQuery(ks, q) builds: the first page, or the page q.StartKey starts.
+func QueryCode(lang CodeLang, ks dynamo.KeySchema, q dynamo.QueryInput, to CodeTarget) (string, error) {
+	if _, err := dynamo.BuildQuery(ks, q); err != nil {
 		return "", err
 	}
 	r := cgRequest{table: q.Table, index: q.Index, skOp: q.SK.Op, reverse: q.Reverse, limit: q.Limit,
 		consistent: q.Consistent, countOnly: q.CountOnly, start: q.StartKey}
 	r.pk.name = ks.PK.Name
-	r.pk.av, _ = KeyValue(ks.PK, "partition key", q.PK) // BuildQuery accepted it
-	if q.SK.Op != SKNone {
+	r.pk.av, _ = dynamo.KeyValue(ks.PK, "partition key", q.PK) // dynamo.BuildQuery accepted it
+	if q.SK.Op != dynamo.SKNone {
 		r.skName = ks.SK.Name
 		for _, v := range q.SK.Values {
-			av, _ := KeyValue(*ks.SK, "sort key", v)
+			av, _ := dynamo.KeyValue(*ks.SK, "sort key", v)
 			r.sk = append(r.sk, av)
 		}
 	}
@@ -85,15 +95,15 @@ func QueryCode(lang CodeLang, ks KeySchema, q QueryInput, to CodeTarget) (string
 }
 
 // GetItemCode renders code that sends the GetItem request for g on table t.
-func GetItemCode(lang CodeLang, t Table, g GetInput, to CodeTarget) (string, error) {
-	b, err := BuildGetItem(t, g)
+func GetItemCode(lang CodeLang, t dynamo.Table, g dynamo.GetInput, to CodeTarget) (string, error) {
+	b, err := dynamo.BuildGetItem(t, g)
 	if err != nil {
 		return "", err
 	}
 	r := cgRequest{table: g.Table, get: true, consistent: g.Consistent}
 	r.pk = cgKey{t.PK.Name, b.Input.Key[t.PK.Name]}
 	if t.SK != nil {
-		r.skName, r.skOp = t.SK.Name, SKEq
+		r.skName, r.skOp = t.SK.Name, dynamo.SKEq
 		r.sk = []types.AttributeValue{b.Input.Key[t.SK.Name]}
 	}
 	return r.render(lang, to)
@@ -108,7 +118,7 @@ func (r cgRequest) render(lang CodeLang, to CodeTarget) (string, error) {
 	case LangGo:
 		return r.goCode(to)
 	}
-	return "", &UserError{Msg: fmt.Sprintf("no code in %q; choose cli, python or go.", lang)}
+	return "", &dynamo.UserError{Msg: fmt.Sprintf("no code in %q; choose cli, python or go.", lang)}
 }
 
 // keyCondition is the key condition expression the CLI and the manual Go
@@ -117,11 +127,11 @@ func (r cgRequest) render(lang CodeLang, to CodeTarget) (string, error) {
 func (r cgRequest) keyCondition() (string, []string) {
 	expr, vals := "#pk = :pk", []string{":pk"}
 	switch r.skOp {
-	case SKNone:
-	case SKBetween:
+	case dynamo.SKNone:
+	case dynamo.SKBetween:
 		expr += " AND #sk BETWEEN :lo AND :hi"
 		vals = append(vals, ":lo", ":hi")
-	case SKBeginsWith:
+	case dynamo.SKBeginsWith:
 		expr += " AND begins_with(#sk, :sk)"
 		vals = append(vals, ":sk")
 	default:
@@ -247,13 +257,13 @@ func (r cgRequest) python(to CodeTarget) string {
 	} else {
 		imports["from boto3.dynamodb.conditions import Key"] = true
 		cond := "Key(" + pyString(r.pk.name) + ").eq(" + val(r.pk.av) + ")"
-		if r.skOp != SKNone {
+		if r.skOp != dynamo.SKNone {
 			sk := "Key(" + pyString(r.skName) + ")"
 			switch r.skOp {
-			case SKBetween:
+			case dynamo.SKBetween:
 				cond += " & " + sk + ".between(" + val(r.sk[0]) + ", " + val(r.sk[1]) + ")"
 			default:
-				method := map[SKOp]string{SKEq: "eq", SKLt: "lt", SKLe: "lte", SKGt: "gt", SKGe: "gte", SKBeginsWith: "begins_with"}[r.skOp]
+				method := map[dynamo.SKOp]string{dynamo.SKEq: "eq", dynamo.SKLt: "lt", dynamo.SKLe: "lte", dynamo.SKGt: "gt", dynamo.SKGe: "gte", dynamo.SKBeginsWith: "begins_with"}[r.skOp]
 				cond += " & " + sk + "." + method + "(" + val(r.sk[0]) + ")"
 			}
 		}
@@ -370,7 +380,7 @@ func pyBytes(v []byte) string {
 	return b.String()
 }
 
-func cgSortedNames(it Item) []string {
+func cgSortedNames(it dynamo.Item) []string {
 	names := make([]string, 0, len(it))
 	for k := range it {
 		names = append(names, k)

@@ -1,4 +1,4 @@
-package dynamo
+package workbench
 
 // Exporting a sampled table as a NoSQL Workbench model: the layout that a
 // sample reconstructs (partition-key families and their sort-key entity
@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
 )
@@ -27,7 +28,7 @@ type WorkbenchExport struct {
 	// another type in an earlier item: Workbench declares one type per
 	// attribute, and DynamoDB does not.
 	Dropped  int
-	Requests []Request
+	Requests []dynamo.Request
 }
 
 // WorkbenchFromSample builds a one-table NoSQL Workbench model of the
@@ -37,10 +38,10 @@ type WorkbenchExport struct {
 // global secondary indexes. Local secondary indexes are left out: Workbench
 // models have none. A sample of an index cannot be exported; sample the
 // table. now dates the model.
-func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.Layout, perType int, now time.Time) (WorkbenchExport, error) {
+func WorkbenchFromSample(ctx context.Context, c *dynamo.Client, smp dynamo.Sample, lay keys.Layout, perType int, now time.Time) (WorkbenchExport, error) {
 	var out WorkbenchExport
 	if smp.Index != "" {
-		return out, &UserError{Msg: fmt.Sprintf("a NoSQL Workbench model describes the table; sample table %s itself, not its index %s.", smp.Table, smp.Index)}
+		return out, &dynamo.UserError{Msg: fmt.Sprintf("a NoSQL Workbench model describes the table; sample table %s itself, not its index %s.", smp.Table, smp.Index)}
 	}
 	if perType < 1 {
 		perType = WorkbenchSampleItems
@@ -49,10 +50,10 @@ func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.L
 	if err != nil {
 		return out, err
 	}
-	spec := TableSpec{Name: t.Name, PK: t.PK, SK: t.SK}
+	spec := dynamo.TableSpec{Name: t.Name, PK: t.PK, SK: t.SK}
 	for _, ix := range t.Indexes {
-		if ix.Kind == GSI {
-			spec.GSIs = append(spec.GSIs, Index{Name: ix.Name, Kind: GSI, PK: ix.PK, SK: ix.SK, Projection: ix.Projection, NonKeyAttr: ix.NonKeyAttr})
+		if ix.Kind == dynamo.GSI {
+			spec.GSIs = append(spec.GSIs, dynamo.Index{Name: ix.Name, Kind: dynamo.GSI, PK: ix.PK, SK: ix.SK, Projection: ix.Projection, NonKeyAttr: ix.NonKeyAttr})
 		}
 	}
 	wt := WorkbenchTable{Spec: spec}
@@ -90,7 +91,7 @@ func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.L
 					out.Dropped++
 					continue
 				}
-				if k, _ := itemKeyString(set.table, it); set.has(k) {
+				if k, _ := dynamo.PrimaryKey(set.table, it); set.has(k) {
 					continue // an item two types' queries both read stays with the first
 				}
 				_ = set.put(it, "facet "+f.Name) // a new key: cannot clash
@@ -117,7 +118,7 @@ func (c *Client) WorkbenchFromSample(ctx context.Context, smp Sample, lay keys.L
 // exampleQuery is the one Query that reads examples of an entity type: in a
 // partition the sample saw it in, begins_with its prefix, BETWEEN the ends of
 // a value group, or its one value when it has no prefix.
-func exampleQuery(smp Sample, fam keys.Family, kind keys.SortKeyType, t Table) (QueryInput, bool) {
+func exampleQuery(smp dynamo.Sample, fam keys.Family, kind keys.SortKeyType, t dynamo.Table) (dynamo.QueryInput, bool) {
 	pk := fam.Largest.PK
 	if t.SK != nil {
 		pk = ""
@@ -128,18 +129,18 @@ func exampleQuery(smp Sample, fam keys.Family, kind keys.SortKeyType, t Table) (
 			}
 		}
 		if pk == "" {
-			return QueryInput{}, false
+			return dynamo.QueryInput{}, false
 		}
 	}
-	q := QueryInput{Table: t.Name, PK: pk}
+	q := dynamo.QueryInput{Table: t.Name, PK: pk}
 	switch {
 	case t.SK == nil:
 	case kind.Kind == keys.KindValue && t.SK.Type == "S":
-		q.SK = GroupCondition(keys.Group{Kind: keys.KindValue, First: kind.First, Last: kind.Last}, "S")
+		q.SK = dynamo.GroupCondition(keys.Group{Kind: keys.KindValue, First: kind.First, Last: kind.Last}, "S")
 	case kind.Prefix != "" && t.SK.Type == "S":
-		q.SK = SKCond{Op: SKBeginsWith, Values: []string{kind.Prefix}}
+		q.SK = dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{kind.Prefix}}
 	default:
-		q.SK = SKCond{Op: SKEq, Values: []string{kind.First}}
+		q.SK = dynamo.SKCond{Op: dynamo.SKEq, Values: []string{kind.First}}
 	}
 	return q, true
 }
@@ -189,7 +190,7 @@ func skAlias(kind keys.SortKeyType) string {
 
 // typesAgree tells whether the item's attributes have the types earlier
 // items gave them, and records the types of new ones.
-func typesAgree(it Item, types map[string]string) bool {
+func typesAgree(it dynamo.Item, types map[string]string) bool {
 	for name, av := range it {
 		typ := itemcodec.AttributeTypeName(av)
 		if have, ok := types[name]; ok && have != typ && typ != "NULL" && have != "NULL" {
