@@ -44,6 +44,20 @@ func MarshalPlainValue(av types.AttributeValue) []byte {
 	return w.buf.Bytes()
 }
 
+// CellText is a value as one line of a table cell, as the CLI's table output
+// and the UI's panes show it: strings and numbers as themselves, documents,
+// sets and the rest as compact plain JSON. It is not sanitised: the caller
+// makes it safe for its terminal.
+func CellText(av types.AttributeValue) string {
+	switch v := av.(type) {
+	case *types.AttributeValueMemberS:
+		return v.Value
+	case *types.AttributeValueMemberN:
+		return v.Value
+	}
+	return string(MarshalPlainValue(av))
+}
+
 // MarshalDynamoValue renders one attribute value as DynamoJSON does.
 func MarshalDynamoValue(av types.AttributeValue) []byte {
 	w := newJSONWriter()
