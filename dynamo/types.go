@@ -1,5 +1,12 @@
-// Package dynamo is the only package that talks to DynamoDB: the client, key
-// queries, pagination, consumed capacity, the request log, item size and seeding.
+// Package dynamo is the only package that talks to DynamoDB: the client and
+// its retries, key queries and gets, pagination, consumed capacity, the
+// request log, skip-scan discovery, sampling, the checks on what a server
+// answers, the key-schema cache, seeding (the only writes) and the demo data,
+// and DynamoDB Local for demo.
+//
+// It imports keys, itemcodec and textfmt; never ui, config, patterns,
+// codegen, workbench or the command line, which all build on it. What needs
+// no network (item JSON, files, sizes) is in itemcodec.
 package dynamo
 
 import (

@@ -1,5 +1,8 @@
 // Package dynamotest gives integration tests a DynamoDB Local endpoint and
 // uniquely named tables that are removed when the test ends.
+//
+// It imports nothing of dynascope's, so that dynamo's own tests can use it;
+// tests import it, programs never do.
 package dynamotest
 
 import (

@@ -1,6 +1,8 @@
 // Package number is DynamoDB's number grammar and limits, in one place: key
 // input, item decoding and item sizing all read number text through it, so
 // that no number is accepted by one and refused by another.
+//
+// It imports only the standard library.
 package number
 
 import (
