@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/patterns"
 )
 
 // completionTimeout bounds the one request a completion may send: a Tab
@@ -129,7 +130,7 @@ func completePatternNames(file *string) cobra.CompletionFunc {
 		if len(args) > 0 {
 			return nil, cobra.ShellCompDirectiveNoFileComp // one name only
 		}
-		set, err := config.LoadPatterns(*file)
+		set, err := patterns.LoadPatterns(*file)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

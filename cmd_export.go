@@ -10,25 +10,26 @@ import (
 	"os"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
 // exportFormat maps --output (and --dynamodb-json) to a streaming export
 // format; ok is false for json and table, which print one document at the end.
-func exportFormat(output string, ddbJSON bool) (f dynamo.ExportFormat, ok bool, err error) {
+func exportFormat(output string, ddbJSON bool) (f itemcodec.ExportFormat, ok bool, err error) {
 	switch output {
 	case "jsonl":
 		if ddbJSON {
-			return dynamo.ExportDynamoJSONL, true, nil
+			return itemcodec.ExportDynamoJSONL, true, nil
 		}
-		return dynamo.ExportJSONL, true, nil
+		return itemcodec.ExportJSONL, true, nil
 	case "csv":
 		if ddbJSON {
 			return "", false, usageError{"--dynamodb-json does not go with --output csv: CSV cells are plain values; use --output jsonl --dynamodb-json for typed items."}
 		}
-		return dynamo.ExportCSV, true, nil
+		return itemcodec.ExportCSV, true, nil
 	case "ddbjson-batch":
-		return dynamo.ExportBatch, true, nil
+		return itemcodec.ExportBatch, true, nil
 	}
 	return "", false, nil
 }
@@ -37,15 +38,15 @@ func exportFormat(output string, ddbJSON bool) (f dynamo.ExportFormat, ok bool, 
 // terminal, keeps one progress line there (never on stdout, which holds
 // the export).
 type exporter struct {
-	w        dynamo.ItemWriter
+	w        itemcodec.ItemWriter
 	progress io.Writer // nil unless stderr is a terminal
 	items    int
 	pages    int
 	rcu      float64
 }
 
-func newExporter(stdout, stderr io.Writer, f dynamo.ExportFormat, table string, keyNames []string) (*exporter, error) {
-	w, err := dynamo.NewExportWriter(stdout, f, dynamo.ExportOptions{Table: table, KeyNames: keyNames})
+func newExporter(stdout, stderr io.Writer, f itemcodec.ExportFormat, table string, keyNames []string) (*exporter, error) {
+	w, err := itemcodec.NewExportWriter(stdout, f, itemcodec.ExportOptions{Table: table, KeyNames: keyNames})
 	if err != nil {
 		return nil, err
 	}

@@ -3,16 +3,19 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"strconv"
 	"text/tabwriter"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -98,7 +101,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	if asText {
 		writeGroupsText(&b, d)
 	} else {
-		writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d)
+		if jerr := writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d); jerr != nil {
+			return jerr
+		}
 	}
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {
 		return werr
@@ -106,47 +111,65 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	return err
 }
 
-func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery) {
-	idx := "null"
-	if index != "" {
-		idx = jsonString(index)
-	}
+// groupsObject is the object DESIGN.md specifies for groups, keys in its
+// order.
+type groupsObject struct {
+	Table            string          `json:"table"`
+	Index            *string         `json:"index"`
+	Partition        keyObject       `json:"partition"`
+	Delimiter        *string         `json:"delimiter"`
+	Groups           []groupObject   `json:"groups"`
+	Complete         bool            `json:"complete"`
+	Continue         *continueObject `json:"continue"` // null when complete
+	Requests         int             `json:"requests"`
+	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
+}
+
+type groupObject struct {
+	Entity string          `json:"entity"`
+	Prefix string          `json:"prefix"`
+	Kind   string          `json:"kind"`
+	Count  *int            `json:"count"` // null unless --count
+	First  json.RawMessage `json:"first"`
+	Last   json.RawMessage `json:"last"`
+}
+
+type continueObject struct {
+	Condition string          `json:"condition"`
+	Key       json.RawMessage `json:"key"`
+}
+
+func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery) error {
 	pkv, _ := dynamo.KeyValue(ks.PK, "partition key", pk)
-	delim := "null"
-	if d.Delimiter != "" {
-		delim = jsonString(d.Delimiter)
+	o := groupsObject{
+		Table: table, Index: nullable(index), Delimiter: nullable(d.Delimiter),
+		Partition: keyObject{{ks.PK.Name, itemcodec.MarshalPlainValue(pkv)}},
+		Groups:    []groupObject{}, Complete: !d.Partial,
+		Requests: len(d.Requests), ConsumedCapacity: newCapacityObject(d.Capacity()),
 	}
-	fmt.Fprintf(b, "{\n  \"table\": %s, \"index\": %s, \"partition\": {%s: %s}, \"delimiter\": %s,\n  \"groups\": [",
-		jsonString(table), idx, jsonString(ks.PK.Name), dynamo.MarshalPlainValue(pkv), delim)
-	for i, g := range d.Groups {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		count := "null"
+	for _, g := range d.Groups {
+		o.Groups = append(o.Groups, groupObject{
+			Entity: g.Entity, Prefix: g.Prefix, Kind: string(g.Kind),
+			First: jsonKey(d.KeyType, g.First), Last: jsonKey(d.KeyType, g.Last),
+		})
 		if g.Count >= 0 {
-			count = strconv.Itoa(g.Count)
+			o.Groups[len(o.Groups)-1].Count = &g.Count
 		}
-		fmt.Fprintf(b, "\n    {\"entity\": %s, \"prefix\": %s, \"kind\": %s, \"count\": %s, \"first\": %s, \"last\": %s}",
-			jsonString(g.Entity), jsonString(g.Prefix), jsonString(string(g.Kind)), count, jsonKey(d.KeyType, g.First), jsonKey(d.KeyType, g.Last))
 	}
-	if len(d.Groups) > 0 {
-		b.WriteString("\n  ")
-	}
-	cont := "null"
 	if d.Partial {
-		cont = fmt.Sprintf("{\"condition\": %s, \"key\": %s}", jsonString(continueOp(d.Continue)), jsonKey(d.KeyType, continueKey(d.Continue)))
+		o.Continue = &continueObject{Condition: continueOp(d.Continue), Key: jsonKey(d.KeyType, continueKey(d.Continue))}
 	}
-	fmt.Fprintf(b, "],\n  \"complete\": %t, \"continue\": %s,\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n",
-		!d.Partial, cont, len(d.Requests), capacityJSON(d.Capacity()))
+	return writeIndentedJSON(b, o)
 }
 
 // jsonKey prints a sort-key value as plain JSON: numbers bare with their
-// exact digits, strings and base64 binary quoted.
-func jsonKey(keyType, v string) string {
+// exact digits (quoted when the text is no number, as item JSON does),
+// strings and base64 binary quoted.
+func jsonKey(keyType, v string) json.RawMessage {
 	if keyType == "N" {
-		return v
+		return itemcodec.MarshalPlainValue(&types.AttributeValueMemberN{Value: v})
 	}
-	return jsonString(v)
+	return json.RawMessage(jsonString(v))
 }
 
 func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 	"dynascope/textfmt"
 )
@@ -28,17 +29,12 @@ type layoutJSON struct {
 	LargestPartitions []layoutPartition  `json:"largestPartitions"`
 	Findings          []layoutFinding    `json:"findings"`
 	Requests          int                `json:"requests"`
-	ConsumedCapacity  json.RawMessage    `json:"consumedCapacity"`
+	ConsumedCapacity  capacityObject     `json:"consumedCapacity"`
 }
 
 type layoutKeySchema struct {
-	PartitionKey layoutKeyAttr  `json:"partitionKey"`
-	SortKey      *layoutKeyAttr `json:"sortKey"` // null without a sort key
-}
-
-type layoutKeyAttr struct {
-	Name string `json:"name"`
-	Type string `json:"type"`
+	PartitionKey keyAttrJSON  `json:"partitionKey"`
+	SortKey      *keyAttrJSON `json:"sortKey"` // null without a sort key
 }
 
 type layoutSampleJSON struct {
@@ -88,16 +84,16 @@ type layoutLibraryJS struct {
 }
 
 type layoutPartition struct {
-	Partition json.RawMessage `json:"partition"`
-	Family    string          `json:"family"`
-	Items     int             `json:"items"`
+	Partition keyObject `json:"partition"`
+	Family    string    `json:"family"`
+	Items     int       `json:"items"`
 }
 
 type layoutFinding struct {
-	Rule    string          `json:"rule"`
-	Family  *string         `json:"family"`
-	Message string          `json:"message"`
-	Example json.RawMessage `json:"example"`
+	Rule    string    `json:"rule"`
+	Family  *string   `json:"family"`
+	Message string    `json:"message"`
+	Example keyObject `json:"example"`
 }
 
 // newLayoutCmd samples a table with a bounded parallel Scan and prints its
@@ -212,18 +208,18 @@ func layoutTarget(table, index string) string {
 // layoutKey prints a key value as plain JSON of its type.
 func layoutKey(attr dynamo.KeyAttr, v string) json.RawMessage {
 	if av, err := dynamo.KeyValue(attr, "key", v); err == nil {
-		return dynamo.MarshalPlainValue(av)
+		return itemcodec.MarshalPlainValue(av)
 	}
 	return json.RawMessage(jsonString(v))
 }
 
-// layoutKeyObject prints {"PK": value, "SK": value}, as groups prints a partition.
-func layoutKeyObject(ks dynamo.KeySchema, r keys.KeyRef) json.RawMessage {
-	s := "{" + jsonString(ks.PK.Name) + ": " + string(layoutKey(ks.PK, r.PK))
+// layoutKeyObject is {"PK": value, "SK": value}, as groups prints a partition.
+func layoutKeyObject(ks dynamo.KeySchema, r keys.KeyRef) keyObject {
+	o := keyObject{{ks.PK.Name, layoutKey(ks.PK, r.PK)}}
 	if r.HasSK && ks.SK != nil {
-		s += ", " + jsonString(ks.SK.Name) + ": " + string(layoutKey(*ks.SK, r.SK))
+		o = append(o, keyField{ks.SK.Name, layoutKey(*ks.SK, r.SK)})
 	}
-	return json.RawMessage(s + "}")
+	return o
 }
 
 func layoutLibs(ls []keys.LibraryCount) []layoutLibraryJS {
@@ -252,7 +248,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	ks := smp.Keys
 	out := layoutJSON{
 		Table:     smp.Table,
-		KeySchema: layoutKeySchema{PartitionKey: layoutKeyAttr{ks.PK.Name, ks.PK.Type}},
+		KeySchema: layoutKeySchema{PartitionKey: *newKeyAttrJSON(&ks.PK)},
 		Sample: layoutSampleJSON{
 			Segments: smp.Segments, MaxItems: smp.MaxItems, MaxRCU: smp.MaxRCU,
 			Items: lay.Items, Partitions: lay.Partitions, TableItems: smp.TableItems,
@@ -262,13 +258,13 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 		LargestPartitions: []layoutPartition{},
 		Findings:          []layoutFinding{},
 		Requests:          len(smp.Requests),
-		ConsumedCapacity:  json.RawMessage(capacityJSON(smp.Capacity())),
+		ConsumedCapacity:  newCapacityObject(smp.Capacity()),
 	}
 	if smp.Index != "" {
 		out.Index = &smp.Index
 	}
 	if ks.SK != nil {
-		out.KeySchema.SortKey = &layoutKeyAttr{ks.SK.Name, ks.SK.Type}
+		out.KeySchema.SortKey = newKeyAttrJSON(ks.SK)
 	}
 	part := func(p keys.Partition) layoutPartition {
 		return layoutPartition{Partition: layoutKeyObject(ks, keys.KeyRef{PK: p.PK}), Family: p.Family, Items: p.Items}

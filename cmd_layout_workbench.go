@@ -17,13 +17,14 @@ import (
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/textfmt"
+	"dynascope/workbench"
 )
 
 // workbenchOut is the --workbench-out flag of `layout`.
 type workbenchOut struct{ path *string }
 
 func addWorkbenchOut(fs *pflag.FlagSet) workbenchOut {
-	return workbenchOut{fs.String("workbench-out", "", fmt.Sprintf("also write the layout to this `FILE` as a NoSQL Workbench model (format 3.0): a facet per entity type with %d example items, read by one Query each", dynamo.WorkbenchSampleItems))}
+	return workbenchOut{fs.String("workbench-out", "", fmt.Sprintf("also write the layout to this `FILE` as a NoSQL Workbench model (format 3.0): a facet per entity type with %d example items, read by one Query each", workbench.WorkbenchSampleItems))}
 }
 
 // check refuses, before any request, what cannot be exported.
@@ -40,7 +41,7 @@ func (w workbenchOut) write(ctx context.Context, client *dynamo.Client, smp dyna
 	if *w.path == "" {
 		return nil
 	}
-	exp, err := client.WorkbenchFromSample(ctx, smp, lay, dynamo.WorkbenchSampleItems, time.Now())
+	exp, err := workbench.WorkbenchFromSample(ctx, client, smp, lay, workbench.WorkbenchSampleItems, time.Now())
 	if err != nil {
 		return err
 	}
@@ -49,7 +50,7 @@ func (w workbenchOut) write(ctx context.Context, client *dynamo.Client, smp dyna
 		return fmt.Errorf("cannot write %s: %w", *w.path, err)
 	}
 	defer os.Remove(tmp.Name())
-	err = dynamo.WriteWorkbench(tmp, exp.Model)
+	err = workbench.WriteWorkbench(tmp, exp.Model)
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}

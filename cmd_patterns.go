@@ -17,8 +17,11 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 )
 
@@ -60,7 +63,7 @@ given take the pattern's example values.`,
 
 // patternsFileFlag is the --patterns flag of every patterns subcommand.
 func patternsFileFlag(cmd *cobra.Command) *string {
-	file := cmd.Flags().String("patterns", config.PatternsFile, "the patterns `FILE`")
+	file := cmd.Flags().String("patterns", patterns.PatternsFile, "the patterns `FILE`")
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	return file
 }
@@ -98,8 +101,8 @@ func patternName(sub string) cobra.PositionalArgs {
 
 // patternTable loads the file, connects and describes the table the patterns
 // run on, and checks the patterns against it.
-func patternTable(ctx context.Context, conn *config.Connection, file string) (*config.PatternSet, *dynamo.Client, dynamo.Table, error) {
-	set, err := config.LoadPatterns(file)
+func patternTable(ctx context.Context, conn *config.Connection, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, err := patterns.LoadPatterns(file)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
@@ -123,24 +126,24 @@ func patternTable(ctx context.Context, conn *config.Connection, file string) (*c
 // resolvePattern finds pattern name in the patterns file, checks it against
 // its table's keys and fills in its parameters: the given ones over the
 // example's.
-func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, config.Pattern, config.Resolved, error) {
+func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
 	set, client, t, err := patternTable(ctx, conn, file)
 	if err != nil {
-		return nil, t, config.Pattern{}, config.Resolved{}, err
+		return nil, t, patterns.Pattern{}, patterns.Resolved{}, err
 	}
 	p, err := set.Find(name)
 	if err != nil {
-		return nil, t, p, config.Resolved{}, err
+		return nil, t, p, patterns.Resolved{}, err
 	}
 	if err := p.Validate(t); err != nil {
-		return nil, t, p, config.Resolved{}, err
+		return nil, t, p, patterns.Resolved{}, err
 	}
 	r, err := p.Resolve(t, patternParams(p, given))
 	return client, t, p, r, err
 }
 
 // patternParams is the example with the given parameters over it.
-func patternParams(p config.Pattern, given map[string]string) map[string]string {
+func patternParams(p patterns.Pattern, given map[string]string) map[string]string {
 	params := make(map[string]string, len(p.Example)+len(given))
 	for k, v := range p.Example {
 		params[k] = v
@@ -169,7 +172,7 @@ func newPatternsListCmd() *cobra.Command {
 		if *output != "table" && *output != "json" {
 			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
 		}
-		set, err := config.LoadPatterns(*file)
+		set, err := patterns.LoadPatterns(*file)
 		if err != nil {
 			return err
 		}
@@ -272,29 +275,29 @@ that send the same request as the pattern, with its parameters filled in.`,
 	cmd.ValidArgsFunction = completePatternNames(file)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stdout, name := cmd.Context(), cmd.OutOrStdout(), args[0]
-		langs := dynamo.CodeLangs
+		langs := codegen.CodeLangs
 		if *lang != "" {
-			l := dynamo.CodeLang(*lang)
-			if l != dynamo.LangCLI && l != dynamo.LangPython && l != dynamo.LangGo {
+			l := codegen.CodeLang(*lang)
+			if l != codegen.LangCLI && l != codegen.LangPython && l != codegen.LangGo {
 				return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
 			}
-			langs = []dynamo.CodeLang{l}
+			langs = []codegen.CodeLang{l}
 		}
 		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
 		if err != nil {
 			return err
 		}
-		to := dynamo.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
-		titles := map[dynamo.CodeLang]string{dynamo.LangCLI: "# AWS CLI", dynamo.LangPython: "# Python (boto3)", dynamo.LangGo: "// Go (AWS SDK for Go v2)"}
+		to := codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+		titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
 		var b bytes.Buffer
 		for i, l := range langs {
 			var code string
 			if r.Get != nil {
-				code, err = dynamo.GetItemCode(l, t, *r.Get, to)
+				code, err = codegen.GetItemCode(l, t, *r.Get, to)
 			} else {
 				var ks dynamo.KeySchema
 				if ks, err = t.Schema(r.Query.Index); err == nil {
-					code, err = dynamo.QueryCode(l, ks, *r.Query, to)
+					code, err = codegen.QueryCode(l, ks, *r.Query, to)
 				}
 			}
 			if err != nil {
@@ -317,7 +320,7 @@ that send the same request as the pattern, with its parameters filled in.`,
 
 // patternRun is one run of a pattern: its result and what it took.
 type patternRun struct {
-	pattern   config.Pattern
+	pattern   patterns.Pattern
 	operation string // GetItem or Query
 	res       queryResult
 	truncated bool // stopped after maxPatternPages
@@ -328,7 +331,7 @@ type patternRun struct {
 // in one page, follows LastEvaluatedKey as a program would, until the
 // result is complete or the pattern's Limit is met, so that the count of
 // requests is the true cost of the access pattern.
-func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p config.Pattern, r config.Resolved) patternRun {
+func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
 	run := patternRun{pattern: p, operation: r.Operation()}
 	if r.Get != nil {
 		page, err := client.GetItem(ctx, *r.Get)
@@ -380,7 +383,7 @@ func nullable(s string) *string {
 
 // writeIndentedJSON writes v as indented JSON without HTML escaping (key
 // values like ORDER#<id> stay readable), with the code points a terminal
-// acts on escaped (dynamo.EscapeTerminalJSON).
+// acts on escaped (itemcodec.EscapeTerminalJSON).
 func writeIndentedJSON(w io.Writer, v any) error {
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -389,6 +392,6 @@ func writeIndentedJSON(w io.Writer, v any) error {
 	if err := enc.Encode(v); err != nil {
 		return err
 	}
-	_, err := w.Write(dynamo.EscapeTerminalJSON(b.Bytes()))
+	_, err := w.Write(itemcodec.EscapeTerminalJSON(b.Bytes()))
 	return err
 }

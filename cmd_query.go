@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -300,6 +301,6 @@ func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Wri
 		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
 	}
 	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
-		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(dynamo.ReadUnits(int(size), consistent)))
-	return dynamo.ReadUnits(int(size), consistent)
+		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(itemcodec.ReadUnits(int(size), consistent)))
+	return itemcodec.ReadUnits(int(size), consistent)
 }

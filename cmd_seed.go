@@ -12,8 +12,11 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 	"dynascope/ui"
+	"dynascope/workbench"
 )
 
 // newSeedCmd is the only command that writes to a table.
@@ -43,7 +46,7 @@ A missing table is created with the key names the data shows.`,
 	demo := fs.Bool("demo", false, "create the demo single-table design and load its data")
 	file := fs.String("file", "", "load items from this `FILE`, format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
 	format := fs.String("format", "", "with --file: read it as this `FORMAT` instead of detecting it: "+formatNames())
-	workbench := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
+	workbenchFile := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
 	prefix := fs.String("table-prefix", "", "put `PREFIX` before every table name the model or file gives (side-by-side copies, tests)")
 	pkName := fs.String("pk-name", "", "with --file: the partition key `ATTRIBUTE` of a table to create (default: PK or pk, as the data has)")
 	skName := fs.String("sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
@@ -58,7 +61,7 @@ A missing table is created with the key names the data shows.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		sources := 0
-		for _, set := range []bool{*demo, *file != "", *workbench != ""} {
+		for _, set := range []bool{*demo, *file != "", *workbenchFile != ""} {
 			if set {
 				sources++
 			}
@@ -78,7 +81,7 @@ A missing table is created with the key names the data shows.`,
 		if *file != "" {
 			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force}
 			if *format != "" {
-				f, err := dynamo.ParseFormat(*format)
+				f, err := itemcodec.ParseFormat(*format)
 				if err != nil {
 					return usageError{err.Error()}
 				}
@@ -90,8 +93,8 @@ A missing table is created with the key names the data shows.`,
 			}
 			return loadFile(ctx, w, l, stdout, stderr)
 		}
-		if *workbench != "" {
-			model, err := readWorkbench(*workbench, *skipInvalid, stderr)
+		if *workbenchFile != "" {
+			model, err := readWorkbench(*workbenchFile, *skipInvalid, stderr)
 			if err != nil {
 				return err
 			}
@@ -161,13 +164,13 @@ func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, ite
 
 // readWorkbench reads a NoSQL Workbench model file; errors name the file.
 // The fields it ignored make one note line, each skipped item a sentence.
-func readWorkbench(path string, skipInvalid bool, notes io.Writer) (dynamo.WorkbenchModel, error) {
+func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.WorkbenchModel, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return dynamo.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
+		return workbench.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
-	m, err := dynamo.ReadWorkbench(f, dynamo.WorkbenchReadOptions{SkipInvalid: skipInvalid})
+	m, err := workbench.ReadWorkbench(f, workbench.WorkbenchReadOptions{SkipInvalid: skipInvalid})
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
 	}
@@ -182,8 +185,8 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (dynamo.Workb
 
 // formatNames lists --format's values for its help.
 func formatNames() string {
-	names := make([]string, len(dynamo.InputFormats))
-	for i, f := range dynamo.InputFormats {
+	names := make([]string, len(itemcodec.InputFormats))
+	for i, f := range itemcodec.InputFormats {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")
@@ -191,16 +194,16 @@ func formatNames() string {
 
 // pickTables returns the model's tables to load: all of them, or the one
 // --table names, renamed with the prefix.
-func pickTables(m dynamo.WorkbenchModel, only, prefix string) ([]dynamo.WorkbenchTable, error) {
+func pickTables(m workbench.WorkbenchModel, only, prefix string) ([]workbench.WorkbenchTable, error) {
 	tables := m.Tables
 	if only != "" {
 		t, ok := m.Table(only)
 		if !ok {
 			return nil, usageError{fmt.Sprintf("model %s has no table %s; it has %s.", m.Name, only, strings.Join(m.TableNames(), ", "))}
 		}
-		tables = []dynamo.WorkbenchTable{t}
+		tables = []workbench.WorkbenchTable{t}
 	}
-	out := make([]dynamo.WorkbenchTable, len(tables))
+	out := make([]workbench.WorkbenchTable, len(tables))
 	for i, t := range tables {
 		t.Spec.Name = prefix + t.Spec.Name
 		out[i] = t
@@ -210,7 +213,7 @@ func pickTables(m dynamo.WorkbenchModel, only, prefix string) ([]dynamo.Workbenc
 
 // seedWorkbench creates each table with its indexes, loads its items, and
 // says which entity types the facets name.
-func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []dynamo.WorkbenchTable, force bool, out io.Writer) error {
+func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.WorkbenchTable, force bool, out io.Writer) error {
 	for _, t := range tables {
 		if err := seedInto(ctx, w, t.Spec, t.Items, force, out); err != nil {
 			return err
@@ -247,7 +250,7 @@ only into its own in-memory engine.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	workbench := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
+	workbenchFile := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
 	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
 	cmd.MarkFlagFilename("workbench", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -260,22 +263,22 @@ only into its own in-memory engine.`,
 		}
 		// The demo's access patterns, from dynascope.yaml when it is here; read
 		// before the engine starts, so that a mistake in it costs no start-up.
-		var patterns *config.PatternSet
+		var set *patterns.PatternSet
 		var patternsPath string
-		if *workbench == "" {
+		if *workbenchFile == "" {
 			var err error
-			if patterns, patternsPath, err = ui.LoadPatterns(config.PatternsFile, false); err != nil {
+			if set, patternsPath, err = ui.LoadPatterns(patterns.PatternsFile, false); err != nil {
 				return err
 			}
 		}
 		// The settings file's default connection (a profile, a region) has no
 		// business with the local engine.
 		conn.Name = config.NoConnection
-		var model dynamo.WorkbenchModel
-		if *workbench != "" {
+		var model workbench.WorkbenchModel
+		if *workbenchFile != "" {
 			// Read the model before starting the engine: a typo should not
 			// cost a Java start-up.
-			m, err := readWorkbench(*workbench, *skipInvalid, stderr)
+			m, err := readWorkbench(*workbenchFile, *skipInvalid, stderr)
 			if err != nil {
 				return err
 			}
@@ -299,7 +302,7 @@ only into its own in-memory engine.`,
 		if err != nil {
 			return err
 		}
-		if *workbench != "" {
+		if *workbenchFile != "" {
 			if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
 				return err
 			}
@@ -330,7 +333,7 @@ only into its own in-memory engine.`,
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
-			Patterns: patterns, PatternsPath: patternsPath,
+			Patterns: set, PatternsPath: patternsPath,
 		})
 	}
 	return cmd
@@ -339,7 +342,7 @@ only into its own in-memory engine.`,
 // workbenchPartition picks the partition the UI opens on: that of the first
 // facet's first item, where the model's author put the example to start
 // from; "" (the UI asks) for a table without items.
-func workbenchPartition(t dynamo.WorkbenchTable) string {
+func workbenchPartition(t workbench.WorkbenchTable) string {
 	items := t.Items
 	for _, f := range t.Facets {
 		if len(f.Items) > 0 {
@@ -350,5 +353,5 @@ func workbenchPartition(t dynamo.WorkbenchTable) string {
 	if len(items) == 0 {
 		return ""
 	}
-	return dynamo.KeyString(items[0][t.Spec.PK.Name])
+	return itemcodec.KeyString(items[0][t.Spec.PK.Name])
 }

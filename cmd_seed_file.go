@@ -15,13 +15,15 @@ import (
 	"time"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/workbench"
 )
 
 // fileLoad is what seed's flags say about loading a file.
 type fileLoad struct {
 	path        string
-	format      dynamo.InputFormat
+	format      itemcodec.InputFormat
 	table       string // --table: the target, or the one table of a document to load
 	prefix      string // --table-prefix, before table names the data gives
 	pkName      string // --pk-name/--sk-name: the key of a table that is created
@@ -42,10 +44,10 @@ type loadTable struct {
 
 // filePlan is what the first pass learned.
 type filePlan struct {
-	format  dynamo.InputFormat
+	format  itemcodec.InputFormat
 	tables  []*loadTable
 	byName  map[string]*loadTable
-	skipped []dynamo.SkippedItem
+	skipped []workbench.SkippedItem
 	read    int // records read, valid or not
 	others  int // items of tables --table did not pick
 	pick    bool
@@ -56,7 +58,7 @@ type filePlan struct {
 var errSeveralTables = errors.New("several tables")
 
 func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr io.Writer) error {
-	in, err := dynamo.ResolveInput(l.path)
+	in, err := itemcodec.ResolveInput(l.path)
 	if err != nil {
 		return err
 	}
@@ -118,7 +120,7 @@ func keyText(s dynamo.TableSpec) string {
 
 // target is the table a record goes into; "" leaves it out (another table
 // than --table picks).
-func (p *filePlan) target(rec dynamo.Record, l fileLoad) (string, error) {
+func (p *filePlan) target(rec itemcodec.Record, l fileLoad) (string, error) {
 	if rec.Table == "" {
 		if l.table == "" {
 			return "", usageError{fmt.Sprintf("%s does not name its table; pass --table.", l.path)}
@@ -154,9 +156,9 @@ func containsStr(ss []string, s string) bool {
 }
 
 // planFile is the first pass.
-func planFile(ctx context.Context, w dynamo.WriteAPI, in dynamo.InputFiles, l fileLoad, pick bool) (*filePlan, error) {
+func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l fileLoad, pick bool) (*filePlan, error) {
 	p := &filePlan{byName: map[string]*loadTable{}, pick: pick}
-	r, err := dynamo.NewItemReader(in.Paths, l.format)
+	r, err := itemcodec.NewItemReader(in.Paths, l.format)
 	if err != nil {
 		return nil, err
 	}
@@ -193,7 +195,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in dynamo.InputFiles, l fi
 			}
 		}
 		if rec.Err != nil {
-			s := dynamo.SkippedItem{Where: rec.Where, Err: rec.Err}
+			s := workbench.SkippedItem{Where: rec.Where, Err: rec.Err}
 			if !l.skipInvalid {
 				return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s: %s: %s; nothing was written (--skip-invalid loads the valid items and lists the others).", l.path, rec.Where, strings.TrimSuffix(rec.Err.Error(), "."))}
 			}
@@ -208,7 +210,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in dynamo.InputFiles, l fi
 
 // resolveTable finds the key of the table a record goes into: the existing
 // table's, else the one the data shows.
-func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec dynamo.Record, l fileLoad) (*loadTable, error) {
+func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec itemcodec.Record, l fileLoad) (*loadTable, error) {
 	if t, err := dynamo.Describe(ctx, w, name); err == nil {
 		return &loadTable{spec: dynamo.TableSpec{Name: name, PK: t.PK, SK: t.SK}, exists: true}, nil
 	} else if !dynamo.IsTableNotFound(err) {
@@ -227,7 +229,7 @@ func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec dynam
 		return nil, usageError{fmt.Sprintf("table %s does not exist and its key cannot be told from the data (%s has no PK or pk attribute); pass --pk-name (and --sk-name), or create the table first.", name, rec.Where)}
 	}
 	typeOf := func(attr string) (string, error) {
-		switch typ := dynamo.AttributeTypeName(rec.Item[attr]); typ {
+		switch typ := itemcodec.AttributeTypeName(rec.Item[attr]); typ {
 		case "S", "N", "B":
 			return typ, nil
 		case "":
@@ -253,7 +255,7 @@ func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec dynam
 
 // streamTable is the second pass for one table.
 func streamTable(ctx context.Context, w dynamo.WriteAPI, paths []string, p *filePlan, t *loadTable, l fileLoad, created bool, stderr io.Writer) (dynamo.SeedResult, error) {
-	r, err := dynamo.NewItemReader(paths, p.format)
+	r, err := itemcodec.NewItemReader(paths, p.format)
 	if err != nil {
 		return dynamo.SeedResult{}, err
 	}

@@ -7,13 +7,14 @@ import (
 	"strings"
 	"testing"
 
-	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
+	"dynascope/workbench"
 )
 
 const shopModel = "testdata/workbench/shop.json"
 
-func readShopModel(t *testing.T) dynamo.WorkbenchModel {
+func readShopModel(t *testing.T) workbench.WorkbenchModel {
 	t.Helper()
 	m, err := readWorkbench(shopModel, false, io.Discard)
 	if err != nil {
@@ -49,8 +50,8 @@ func TestSeedWorkbench(t *testing.T) {
 	tb := readShopModel(t).Tables[0]
 	want := map[string][]string{}
 	for _, it := range tb.Items {
-		pk := dynamo.KeyString(it["PK"])
-		want[pk] = append(want[pk], string(dynamo.DynamoJSON(it)))
+		pk := itemcodec.KeyString(it["PK"])
+		want[pk] = append(want[pk], string(itemcodec.DynamoJSON(it)))
 	}
 	for pk, items := range want {
 		out, _, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", pk, "--output", "jsonl", "--dynamodb-json")
@@ -113,7 +114,7 @@ func TestWorkbenchPartition(t *testing.T) {
 	if got := workbenchPartition(tb); got != "CUST#42" {
 		t.Errorf("got %q", got)
 	}
-	if got := workbenchPartition(dynamo.WorkbenchTable{}); got != "" {
+	if got := workbenchPartition(workbench.WorkbenchTable{}); got != "" {
 		t.Errorf("empty table: %q", got)
 	}
 }

@@ -83,7 +83,9 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	tables = kept
 	var b bytes.Buffer
 	if asJSON {
-		writeTablesJSON(&b, tables)
+		if err := writeTablesJSON(&b, tables); err != nil {
+			return err
+		}
 	} else {
 		writeTablesText(&b, tables)
 	}
@@ -91,38 +93,65 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	return err
 }
 
-func keyJSON(k *dynamo.KeyAttr) string {
-	if k == nil {
-		return "null"
-	}
-	return fmt.Sprintf(`{"name": %s, "type": %s}`, jsonString(k.Name), jsonString(k.Type))
+// tablesObject is what tables --output json prints: each table with its
+// keys and indexes as DescribeTable reports them.
+type tablesObject struct {
+	Tables []tableObject `json:"tables"`
 }
 
-func writeTablesJSON(b *bytes.Buffer, tables []dynamo.Table) {
-	b.WriteString("{\"tables\": [")
-	for i, t := range tables {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(b, "\n  {\"name\": %s, \"partitionKey\": %s, \"sortKey\": %s, \"itemCount\": %d, \"sizeBytes\": %d, \"billingMode\": %s, \"status\": %s, \"indexes\": [",
-			jsonString(t.Name), keyJSON(&t.PK), keyJSON(t.SK), t.ItemCount, t.SizeBytes, jsonString(t.BillingMode), jsonString(t.Status))
-		for j, ix := range t.Indexes {
-			if j > 0 {
-				b.WriteString(", ")
-			}
-			attrs := make([]string, len(ix.NonKeyAttr))
-			for k, a := range ix.NonKeyAttr {
-				attrs[k] = jsonString(a)
-			}
-			fmt.Fprintf(b, "{\"name\": %s, \"kind\": %s, \"partitionKey\": %s, \"sortKey\": %s, \"projection\": %s, \"nonKeyAttributes\": [%s], \"itemCount\": %d, \"sizeBytes\": %d}",
-				jsonString(ix.Name), jsonString(string(ix.Kind)), keyJSON(&ix.PK), keyJSON(ix.SK), jsonString(ix.Projection), strings.Join(attrs, ", "), ix.ItemCount, ix.SizeBytes)
-		}
-		b.WriteString("]}")
+type tableObject struct {
+	Name         string        `json:"name"`
+	PartitionKey *keyAttrJSON  `json:"partitionKey"`
+	SortKey      *keyAttrJSON  `json:"sortKey"` // null without a sort key
+	ItemCount    int64         `json:"itemCount"`
+	SizeBytes    int64         `json:"sizeBytes"`
+	BillingMode  string        `json:"billingMode"`
+	Status       string        `json:"status"`
+	Indexes      []indexObject `json:"indexes"`
+}
+
+type indexObject struct {
+	Name             string       `json:"name"`
+	Kind             string       `json:"kind"`
+	PartitionKey     *keyAttrJSON `json:"partitionKey"`
+	SortKey          *keyAttrJSON `json:"sortKey"`
+	Projection       string       `json:"projection"`
+	NonKeyAttributes []string     `json:"nonKeyAttributes"`
+	ItemCount        int64        `json:"itemCount"`
+	SizeBytes        int64        `json:"sizeBytes"`
+}
+
+// keyAttrJSON is a key attribute as tables and layout print it.
+type keyAttrJSON struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+func newKeyAttrJSON(k *dynamo.KeyAttr) *keyAttrJSON {
+	if k == nil {
+		return nil
 	}
-	if len(tables) > 0 {
-		b.WriteByte('\n')
+	return &keyAttrJSON{Name: k.Name, Type: k.Type}
+}
+
+func writeTablesJSON(b *bytes.Buffer, tables []dynamo.Table) error {
+	o := tablesObject{Tables: []tableObject{}}
+	for _, t := range tables {
+		to := tableObject{
+			Name: t.Name, PartitionKey: newKeyAttrJSON(&t.PK), SortKey: newKeyAttrJSON(t.SK),
+			ItemCount: t.ItemCount, SizeBytes: t.SizeBytes, BillingMode: t.BillingMode, Status: t.Status,
+			Indexes: []indexObject{},
+		}
+		for _, ix := range t.Indexes {
+			to.Indexes = append(to.Indexes, indexObject{
+				Name: ix.Name, Kind: string(ix.Kind), PartitionKey: newKeyAttrJSON(&ix.PK), SortKey: newKeyAttrJSON(ix.SK),
+				Projection: ix.Projection, NonKeyAttributes: append([]string{}, ix.NonKeyAttr...),
+				ItemCount: ix.ItemCount, SizeBytes: ix.SizeBytes,
+			})
+		}
+		o.Tables = append(o.Tables, to)
 	}
-	b.WriteString("]}\n")
+	return writeIndentedJSON(b, o)
 }
 
 func writeTablesText(b *bytes.Buffer, tables []dynamo.Table) {

@@ -19,6 +19,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 	"dynascope/ui"
 )
 
@@ -171,7 +172,7 @@ func TestHostileDataCLI(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, it := range out.Items {
-			want[dynamo.KeyString(it["SK"])] = it
+			want[itemcodec.KeyString(it["SK"])] = it
 		}
 		if start = out.LastEvaluatedKey; len(start) == 0 {
 			break
@@ -199,14 +200,14 @@ func TestHostileDataCLI(t *testing.T) {
 		t.Fatalf("%d items back, %d put", len(lines), len(items))
 	}
 	for _, line := range lines {
-		got, err := dynamo.ParseDynamoJSON([]byte(line))
+		got, err := itemcodec.ParseDynamoJSON([]byte(line))
 		if err != nil {
 			t.Fatal(err)
 		}
-		sk := dynamo.KeyString(got["SK"])
+		sk := itemcodec.KeyString(got["SK"])
 		w := want[sk]
-		if !reflect.DeepEqual(got, w) || !bytes.Equal(dynamo.PlainJSON(got), dynamo.PlainJSON(w)) {
-			t.Errorf("%q did not round-trip:\n got  %.300s\n want %.300s", sk, dynamo.PlainJSON(got), dynamo.PlainJSON(w))
+		if !reflect.DeepEqual(got, w) || !bytes.Equal(itemcodec.PlainJSON(got), itemcodec.PlainJSON(w)) {
+			t.Errorf("%q did not round-trip:\n got  %.300s\n want %.300s", sk, itemcodec.PlainJSON(got), itemcodec.PlainJSON(w))
 		}
 	}
 
@@ -226,7 +227,7 @@ func TestHostileDataCLI(t *testing.T) {
 		if err := json.Compact(&compact, raw); err != nil {
 			t.Fatal(err)
 		}
-		if w, ok := want[sk.SK]; !ok || compact.String() != string(dynamo.PlainJSON(w)) {
+		if w, ok := want[sk.SK]; !ok || compact.String() != string(itemcodec.PlainJSON(w)) {
 			t.Errorf("plain JSON of %q is not exact", sk.SK)
 		}
 	}

@@ -18,6 +18,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 	"dynascope/ui"
 )
@@ -94,7 +95,7 @@ Everything but 'seed' and 'demo' only reads.`,
 	fs := cmd.Flags()
 	pk := fs.String("pk", "", "open this partition key `VALUE` directly")
 	index := fs.String("index", "", "query this secondary `INDEX`")
-	patterns := fs.String("patterns", config.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
+	patternsFile := fs.String("patterns", patterns.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
 	maxLoaded := -1 // not given
 	fs.Func("max-loaded", fmt.Sprintf("`N` items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
 		n, err := strconv.Atoi(v)
@@ -117,7 +118,7 @@ Everything but 'seed' and 'demo' only reads.`,
 		// A broken patterns file does not keep the UI from starting: the
 		// patterns view and the status line say what is wrong with it, and
 		// saving to it is refused until it is fixed.
-		set, setPath, patternsErr := ui.LoadPatterns(*patterns, fs.Changed("patterns"))
+		set, setPath, patternsErr := ui.LoadPatterns(*patternsFile, fs.Changed("patterns"))
 		client, settings, err := connectWithSettings(ctx, conn)
 		if err != nil {
 			return err

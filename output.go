@@ -9,9 +9,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -19,9 +18,9 @@ import (
 // exact (JSON escaping, exact number digits); only the table format, meant
 // for a terminal, is sanitised.
 func printResult(w io.Writer, r queryResult, format string, ddbJSON bool) error {
-	item := dynamo.PlainJSON
+	item := itemcodec.PlainJSON
 	if ddbJSON {
-		item = dynamo.DynamoJSON
+		item = itemcodec.DynamoJSON
 	}
 	var b bytes.Buffer
 	switch format {
@@ -46,7 +45,7 @@ func jsonString(s string) string {
 	enc := json.NewEncoder(&b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
-	return strings.TrimSuffix(string(dynamo.EscapeTerminalJSON(b.Bytes())), "\n")
+	return strings.TrimSuffix(string(itemcodec.EscapeTerminalJSON(b.Bytes())), "\n")
 }
 
 func jsonFloat(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
@@ -66,14 +65,27 @@ func newCapacityObject(c dynamo.Capacity) capacityObject {
 	return o
 }
 
-// capacityJSON is the capacity as one line of JSON, for the outputs still
-// put together by hand.
-func capacityJSON(c dynamo.Capacity) string {
-	b, err := json.Marshal(newCapacityObject(c))
-	if err != nil {
-		panic(err) // floats from DynamoDB's answers, checked finite by dynamo
+// keyObject is a key as a JSON object named by its attributes, partition
+// key first: {"PK": "CUST#42", "SK": "ORDER#1"}. encoding/json writes a map's
+// keys sorted, which would put a sort key named "A" first.
+type keyObject []keyField
+
+type keyField struct {
+	name  string
+	value json.RawMessage // plain JSON of the key's type
+}
+
+func (o keyObject) MarshalJSON() ([]byte, error) {
+	b := []byte{'{'}
+	for i, f := range o {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, jsonString(f.name)...)
+		b = append(b, ':')
+		b = append(b, f.value...)
 	}
-	return string(b)
+	return append(b, '}'), nil
 }
 
 // queryObject is the object DESIGN.md specifies for query, get and
@@ -140,14 +152,14 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 				names[k] = true
 			}
 		}
-		cols := dynamo.CSVColumns(names, r.KeyNames)
+		cols := itemcodec.CSVColumns(names, r.KeyNames)
 		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
 		fmt.Fprintln(tw, strings.Join(sanitizeAll(cols), "\t"))
 		for _, it := range r.Items {
 			cells := make([]string, len(cols))
 			for i, c := range cols {
 				if av, ok := it[c]; ok {
-					cells[i] = cell(cellText(av), 60)
+					cells[i] = cell(itemcodec.CellText(av), 60)
 				}
 			}
 			fmt.Fprintln(tw, strings.Join(cells, "\t"))
@@ -163,14 +175,6 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 		}
 		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, textfmt.Sanitize(q.KeyCondition), textfmt.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
 	}
-}
-
-// cellText shows strings bare and everything else as plain JSON.
-func cellText(av types.AttributeValue) string {
-	if sv, ok := av.(*types.AttributeValueMemberS); ok {
-		return sv.Value
-	}
-	return string(dynamo.MarshalPlainValue(av))
 }
 
 // cell shortens a value to at most max runes and makes it safe to print.

@@ -14,14 +14,15 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 )
 
-// patterns runs `dynascope patterns ...` in-process.
-func patterns(t *testing.T, args ...string) (stdout, stderr string, err error) {
+// runPatterns runs `dynascope patterns ...` in-process.
+func runPatterns(t *testing.T, args ...string) (stdout, stderr string, err error) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	err = run(context.Background(), append([]string{"patterns"}, args...), &out, &errb)
@@ -60,7 +61,7 @@ func decodeCheck(t *testing.T, out string) checkJSON {
 // localReads sends a pattern's request straight through the SDK, following
 // pages as check does (until the end or the Limit), and returns what
 // DynamoDB Local itself reported: pages and RCUs.
-func localReads(t *testing.T, api *dynamodb.Client, tbl dynamo.Table, p config.Pattern) (pages int, rcu float64) {
+func localReads(t *testing.T, api *dynamodb.Client, tbl dynamo.Table, p patterns.Pattern) (pages int, rcu float64) {
 	t.Helper()
 	ctx := context.Background()
 	r, err := p.Resolve(tbl, p.Example)
@@ -107,7 +108,7 @@ func localReads(t *testing.T, api *dynamodb.Client, tbl dynamo.Table, p config.P
 
 // describeDemo returns the seeded demo table's description and the shipped
 // patterns file.
-func describeDemo(t *testing.T, table, ep string) (dynamo.Table, *config.PatternSet) {
+func describeDemo(t *testing.T, table, ep string) (dynamo.Table, *patterns.PatternSet) {
 	t.Helper()
 	c, err := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: ep})
 	if err != nil {
@@ -117,7 +118,7 @@ func describeDemo(t *testing.T, table, ep string) (dynamo.Table, *config.Pattern
 	if err != nil {
 		t.Fatal(err)
 	}
-	set, err := config.LoadPatterns(config.PatternsFile)
+	set, err := patterns.LoadPatterns(patterns.PatternsFile)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +134,7 @@ func TestPatternsCheckDemo(t *testing.T) {
 		t.Fatalf("shipped file: table %q, %d patterns", set.Table, len(set.Patterns))
 	}
 
-	out, _, err := patterns(t, "check", "--table", table, "--endpoint-url", ep)
+	out, _, err := runPatterns(t, "check", "--table", table, "--endpoint-url", ep)
 	if err != nil {
 		t.Fatalf("check: %v\n%s", err, out)
 	}
@@ -149,7 +150,7 @@ func TestPatternsCheckDemo(t *testing.T) {
 		}
 	}
 
-	out, _, err = patterns(t, "check", "--table", table, "--endpoint-url", ep, "--output", "json")
+	out, _, err = runPatterns(t, "check", "--table", table, "--endpoint-url", ep, "--output", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,11 +188,11 @@ func TestPatternsCheckMultiPage(t *testing.T) {
 	table, ep := seededDemo(t)
 	tbl, _ := describeDemo(t, table, ep)
 	const file = "testdata/patterns-big-customer.yaml"
-	set, err := config.LoadPatterns(file)
+	set, err := patterns.LoadPatterns(file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := patterns(t, "check", "--patterns", file, "--table", table, "--endpoint-url", ep, "--output", "json")
+	out, _, err := runPatterns(t, "check", "--patterns", file, "--table", table, "--endpoint-url", ep, "--output", "json")
 	c := decodeCheck(t, out)
 	if c.OneRequest || len(c.Patterns) != 3 || !c.Patterns[0].OneRequest {
 		t.Fatalf("check JSON: %+v", c)
@@ -215,7 +216,7 @@ func TestPatternsCheckMultiPage(t *testing.T) {
 		t.Errorf("error\n got %v\nwant %s", err, want)
 	}
 
-	out, _, err = patterns(t, "check", "--patterns", file, "--table", table, "--endpoint-url", ep)
+	out, _, err = runPatterns(t, "check", "--patterns", file, "--table", table, "--endpoint-url", ep)
 	if err == nil || !strings.Contains(out, "all orders of a big customer") || !strings.Contains(out, jsonInt(all.Pages)+" pages: the result is larger than") ||
 		strings.Contains(out, "each one request") {
 		t.Errorf("check text: %v\n%s", err, out)
@@ -227,7 +228,7 @@ func jsonInt(n int) string { return jsonFloat(float64(n)) }
 // The issue's "done when": the latest order of customer 42 is ORDER#2025-03-01#A17 at 0.5 RCU.
 func TestPatternsRunLatestOrder(t *testing.T) {
 	table, ep := seededDemo(t)
-	out, stderr, err := patterns(t, "run", "latest order", "--param", "customerId=42", "--table", table, "--endpoint-url", ep)
+	out, stderr, err := runPatterns(t, "run", "latest order", "--param", "customerId=42", "--table", table, "--endpoint-url", ep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,11 +241,11 @@ func TestPatternsRunLatestOrder(t *testing.T) {
 	}
 
 	// Parameters default to the example; the name may follow the flags.
-	out, _, err = patterns(t, "run", "--table", table, "--endpoint-url", ep, "--param", "customerId=7", "recent orders of a big customer", "--output", "table")
+	out, _, err = runPatterns(t, "run", "--table", table, "--endpoint-url", ep, "--param", "customerId=7", "recent orders of a big customer", "--output", "table")
 	if err != nil || !strings.Contains(out, "25 items (25 scanned) · 1 request · ") || !strings.Contains(out, `Query PK = "CUST#7" AND begins_with(SK, "ORDER#")`) {
 		t.Errorf("run as a table: %v\n%s", err, out)
 	}
-	out, _, err = patterns(t, "run", "one line item", "--table", table, "--endpoint-url", ep)
+	out, _, err = runPatterns(t, "run", "one line item", "--table", table, "--endpoint-url", ep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestPatternsRunLatestOrder(t *testing.T) {
 	}
 
 	// run says on stderr when a pattern is not one request.
-	out, stderr, err = patterns(t, "run", "all orders of a big customer", "--patterns", "testdata/patterns-big-customer.yaml",
+	out, stderr, err = runPatterns(t, "run", "all orders of a big customer", "--patterns", "testdata/patterns-big-customer.yaml",
 		"--table", table, "--endpoint-url", ep, "--output", "jsonl")
 	if err != nil || strings.Count(out, "\n") != 4000 || !strings.Contains(stderr, `pattern "all orders of a big customer" is not one request: `) {
 		t.Errorf("run of a multi-page pattern: %v, %d lines, stderr %q", err, strings.Count(out, "\n"), stderr)
@@ -265,7 +266,7 @@ func TestPatternsRunLatestOrder(t *testing.T) {
 // write-up's: table.query(KeyConditionExpression=Key("PK").eq(...) & Key("SK").begins_with(...), ScanIndexForward=False, Limit=1).
 func TestPatternsShow(t *testing.T) {
 	table, ep := seededDemo(t)
-	out, _, err := patterns(t, "show", "latest order", "--lang", "python", "--table", table, "--endpoint-url", ep)
+	out, _, err := runPatterns(t, "show", "latest order", "--lang", "python", "--table", table, "--endpoint-url", ep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -274,7 +275,7 @@ func TestPatternsShow(t *testing.T) {
 		!strings.Contains(out, `.Table("`+table+`")`) || strings.Contains(out, "# Python") {
 		t.Errorf("python:\n%s", out)
 	}
-	out, _, err = patterns(t, "show", "latest order", "--param", "customerId=1001", "--table", table, "--endpoint-url", ep)
+	out, _, err = runPatterns(t, "show", "latest order", "--param", "customerId=1001", "--table", table, "--endpoint-url", ep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +285,7 @@ func TestPatternsShow(t *testing.T) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}
 	}
-	out, _, err = patterns(t, "show", "one line item", "--lang", "cli", "--table", table, "--endpoint-url", ep)
+	out, _, err = runPatterns(t, "show", "one line item", "--lang", "cli", "--table", table, "--endpoint-url", ep)
 	if err != nil || !strings.Contains(out, "aws dynamodb get-item \\\n") || !strings.Contains(out, `--key '{"PK":{"S":"ORDER#A17"},"SK":{"S":"ITEM#1"}}'`) {
 		t.Errorf("GetItem pattern: %v\n%s", err, out)
 	}
@@ -301,11 +302,11 @@ func TestPatternsShowCLIMatchesRun(t *testing.T) {
 	home := t.TempDir()
 	for _, p := range set.Patterns {
 		t.Run(p.Name, func(t *testing.T) {
-			code, _, err := patterns(t, "show", p.Name, "--lang", "cli", "--table", table, "--endpoint-url", ep)
+			code, _, err := runPatterns(t, "show", p.Name, "--lang", "cli", "--table", table, "--endpoint-url", ep)
 			if err != nil {
 				t.Fatal(err)
 			}
-			out, _, err := patterns(t, "run", p.Name, "--table", table, "--endpoint-url", ep, "--output", "jsonl", "--dynamodb-json")
+			out, _, err := runPatterns(t, "run", p.Name, "--table", table, "--endpoint-url", ep, "--output", "jsonl", "--dynamodb-json")
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -336,11 +337,11 @@ func TestPatternsShowCLIMatchesRun(t *testing.T) {
 				t.Fatalf("the AWS CLI returned %d items, dynascope %d\n%s", len(got.Items), len(want), code)
 			}
 			for i, r := range got.Items {
-				it, err := dynamo.ParseDynamoJSON(r)
+				it, err := itemcodec.ParseDynamoJSON(r)
 				if err != nil {
 					t.Fatal(err)
 				}
-				if g := string(dynamo.DynamoJSON(it)); g != want[i] {
+				if g := string(itemcodec.DynamoJSON(it)); g != want[i] {
 					t.Errorf("item %d: the AWS CLI returned %s, dynascope %s", i, g, want[i])
 				}
 			}
@@ -350,7 +351,7 @@ func TestPatternsShowCLIMatchesRun(t *testing.T) {
 
 // list needs no connection: the file alone.
 func TestPatternsList(t *testing.T) {
-	out, _, err := patterns(t, "list")
+	out, _, err := runPatterns(t, "list")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -360,7 +361,7 @@ func TestPatternsList(t *testing.T) {
 		!strings.HasSuffix(lines[1], "one request returns the profile and every order") {
 		t.Errorf("list:\n%s", out)
 	}
-	out, _, err = patterns(t, "list", "--output", "json")
+	out, _, err = runPatterns(t, "list", "--output", "json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -413,7 +414,7 @@ func TestPatternsErrors(t *testing.T) {
 		{[]string{"check", "--patterns", noTable}, noTable + " has no table: line; add one or pass --table NAME.", true},
 	}
 	for _, c := range cases {
-		_, _, err := patterns(t, c.args...)
+		_, _, err := runPatterns(t, c.args...)
 		if err == nil || err.Error() != c.want {
 			t.Errorf("%q:\n got  %v\n want %s", c.args, err, c.want)
 		}
@@ -431,7 +432,7 @@ func TestPatternsErrors(t *testing.T) {
 		"show|customer profile|--param|x=1":       `pattern "customer profile": it has no parameter x; its parameters are customerId.`,
 		"run|one line item|--param|orderId=A17 B": ``,
 	} {
-		_, _, err := patterns(t, append(strings.Split(args, "|"), conn...)...)
+		_, _, err := runPatterns(t, append(strings.Split(args, "|"), conn...)...)
 		switch {
 		case want == "" && err != nil:
 			t.Errorf("%s: %v", args, err)

@@ -1,5 +1,9 @@
-// Package config holds dynascope's settings: command-line flags layered over
-// the AWS SDK's own environment and shared config.
+// Package config holds dynascope's settings and connections: the connection
+// flags layered over the AWS SDK's own environment and shared config, and the
+// settings file (named connections, key overrides, theme, caps, prices).
+//
+// It imports dynamo (for the options it fills in), textfmt and yamlfile;
+// never ui, patterns or the command line. Access patterns live in patterns.
 package config
 
 import (

@@ -21,6 +21,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"dynascope/dynamo"
+	"dynascope/yamlfile"
 )
 
 // EnvSettings names the variable that points at another settings file;
@@ -186,18 +187,15 @@ func ParseSettings(path string, data []byte) (Settings, error) {
 		if errors.Is(err, io.EOF) {
 			return s, nil // an empty file: the defaults
 		}
-		var pe *PatternError
-		if errors.As(yamlError(path, err), &pe) {
-			return fail(pe.Line, "%s", pe.Msg)
-		}
-		return fail(0, "the file is not valid YAML: %v", err)
+		line, msg := yamlfile.Syntax(err)
+		return fail(line, "the file is not valid YAML: %s", msg)
 	}
 	if extra := (yaml.Node{}); dec.Decode(&extra) == nil {
 		return fail(extra.Line, "the file holds a second YAML document; keep everything in one")
 	}
-	root := deref(&doc)
+	root := yamlfile.Deref(&doc)
 	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = deref(root.Content[0])
+		root = yamlfile.Deref(root.Content[0])
 	}
 	if isNull(root) {
 		return s, nil
@@ -340,7 +338,7 @@ func parseKeys(path string, n *yaml.Node, s *Settings) error {
 			ks = []string{k}
 		case yaml.SequenceNode:
 			for _, e := range v.Content {
-				k, err := text(path, deref(e), "keys: "+action)
+				k, err := text(path, yamlfile.Deref(e), "keys: "+action)
 				if err != nil {
 					return err
 				}
@@ -384,66 +382,6 @@ func parseSampling(path string, n *yaml.Node, s *Settings) error {
 		}
 	}
 	return nil
-}
-
-// field is one key/value pair of a YAML mapping.
-type field struct{ key, value *yaml.Node }
-
-// mapping checks that n is a mapping whose keys are all known (any key when
-// known is nil) and none repeated, and returns its pairs in file order.
-func mapping(path string, n *yaml.Node, what string, known []string) ([]field, error) {
-	if n.Kind != yaml.MappingNode {
-		return nil, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a mapping (name: value)", what)}
-	}
-	var out []field
-	seen := map[string]int{}
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		k, v := n.Content[i], deref(n.Content[i+1])
-		if first, dup := seen[k.Value]; dup {
-			return nil, &SettingsError{File: path, Line: k.Line, Msg: fmt.Sprintf("%s: %s is given twice (first at line %d)", what, k.Value, first)}
-		}
-		seen[k.Value] = k.Line
-		if known != nil && !slices.Contains(known, k.Value) {
-			return nil, &SettingsError{File: path, Line: k.Line, Msg: fmt.Sprintf("%s: unknown field %q%s; known are %s", what, k.Value, suggest(k.Value, known), strings.Join(known, ", "))}
-		}
-		out = append(out, field{k, v})
-	}
-	return out, nil
-}
-
-func isNull(n *yaml.Node) bool {
-	return n.Kind == 0 || n.Kind == yaml.ScalarNode && n.Tag == "!!null"
-}
-
-func text(path string, n *yaml.Node, what string) (string, error) {
-	if n.Kind != yaml.ScalarNode || n.Tag == "!!null" {
-		return "", &SettingsError{File: path, Line: n.Line, Msg: what + " must be text"}
-	}
-	return n.Value, nil
-}
-
-func integer(path string, n *yaml.Node, what string, lo, hi int) (int, error) {
-	v, err := strconv.Atoi(n.Value)
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!int" || err != nil || v < lo || v > hi {
-		return 0, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a whole number from %d to %d, not %q", what, lo, hi, n.Value)}
-	}
-	return v, nil
-}
-
-func boolean(path string, n *yaml.Node, what string) (bool, error) {
-	v, err := strconv.ParseBool(n.Value)
-	if n.Kind != yaml.ScalarNode || n.Tag != "!!bool" || err != nil {
-		return false, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be true or false, not %q", what, n.Value)}
-	}
-	return v, nil
-}
-
-func number(path string, n *yaml.Node, what string) (float64, error) {
-	v, err := strconv.ParseFloat(n.Value, 64)
-	if n.Kind != yaml.ScalarNode || (n.Tag != "!!int" && n.Tag != "!!float") || err != nil || v < 0 || v != v {
-		return 0, &SettingsError{File: path, Line: n.Line, Msg: fmt.Sprintf("%s must be a number of 0 or more, not %q", what, n.Value)}
-	}
-	return v, nil
 }
 
 func known(m map[string]ConnectionSettings) string {

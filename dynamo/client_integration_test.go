@@ -14,6 +14,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
@@ -61,7 +62,7 @@ func TestQueryPatternExample(t *testing.T) {
 	}
 	var sks []string
 	for _, it := range p.Items {
-		sks = append(sks, dynamo.KeyString(it["SK"]))
+		sks = append(sks, itemcodec.KeyString(it["SK"]))
 	}
 	if got := strings.Join(sks, ","); got != "ORDER#2025-01-09#A11,ORDER#2025-03-01#A17,PROFILE" {
 		t.Errorf("sort keys = %s", got)
@@ -74,7 +75,7 @@ func TestQueryPatternExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(p.Items) != 1 || dynamo.KeyString(p.Items[0]["SK"]) != "ORDER#2025-03-01#A17" || dynamo.KeyString(p.Items[0]["total"]) != "35" {
+	if len(p.Items) != 1 || itemcodec.KeyString(p.Items[0]["SK"]) != "ORDER#2025-03-01#A17" || itemcodec.KeyString(p.Items[0]["total"]) != "35" {
 		t.Fatalf("latest order: %+v", p.Items)
 	}
 	if p.Request.Capacity.Total != 0.5 || p.Request.Capacity.Table != 0.5 {
@@ -90,7 +91,7 @@ func TestQueryPatternExample(t *testing.T) {
 
 	// The next page picks up after the last key and finds the older order.
 	p2, err := c.Query(ctx, dynamo.QueryInput{Table: table, PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, Reverse: true, Limit: 1, StartKey: p.LastEvaluatedKey})
-	if err != nil || len(p2.Items) != 1 || dynamo.KeyString(p2.Items[0]["SK"]) != "ORDER#2025-01-09#A11" {
+	if err != nil || len(p2.Items) != 1 || itemcodec.KeyString(p2.Items[0]["SK"]) != "ORDER#2025-01-09#A11" {
 		t.Fatalf("second page: %v %+v", err, p2.Items)
 	}
 
@@ -131,7 +132,7 @@ func TestSortKeyOperators(t *testing.T) {
 		}
 		var got []string
 		for _, it := range p.Items {
-			got = append(got, dynamo.KeyString(it["SK"]))
+			got = append(got, itemcodec.KeyString(it["SK"]))
 		}
 		if strings.Join(got, ",") != cs.want {
 			t.Errorf("%s %v: got %v, want %s", cs.cond.Op, cs.cond.Values, got, cs.want)
@@ -167,7 +168,7 @@ func TestNumberAndBinaryKeys(t *testing.T) {
 	}
 	var got []string
 	for _, it := range p.Items {
-		got = append(got, dynamo.KeyString(it["ts"]))
+		got = append(got, itemcodec.KeyString(it["ts"]))
 	}
 	if strings.Join(got, ",") != "1.5,9,10" {
 		t.Errorf("numeric order: %v", got)
@@ -182,7 +183,7 @@ func TestNumberAndBinaryKeys(t *testing.T) {
 	}
 	got = nil
 	for _, it := range p.Items {
-		got = append(got, dynamo.KeyString(it["r"]))
+		got = append(got, itemcodec.KeyString(it["r"]))
 	}
 	// Binary sorts as unsigned bytes: 0x01 0x02 before 0x01 0xff.
 	if strings.Join(got, ",") != "AQI=,Af8=" {
@@ -270,7 +271,7 @@ func TestGetItem(t *testing.T) {
 	c, _ := connect(t)
 	ctx := context.Background()
 	p, err := c.GetItem(ctx, dynamo.GetInput{Table: table, PK: "CUST#42", SK: "PROFILE"})
-	if err != nil || len(p.Items) != 1 || dynamo.KeyString(p.Items[0]["name"]) != "Ann" || p.Request.Capacity.Total != 0.5 {
+	if err != nil || len(p.Items) != 1 || itemcodec.KeyString(p.Items[0]["name"]) != "Ann" || p.Request.Capacity.Total != 0.5 {
 		t.Fatalf("get: %v %+v", err, p)
 	}
 	// A missing item still costs a read.

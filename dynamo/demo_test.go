@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 func demoString(it Item, name string) string {
@@ -50,7 +52,7 @@ func TestDemoExamplePartition(t *testing.T) {
 	}
 	for _, it := range items {
 		if w := wantItems[demoString(it, "SK")]; !reflect.DeepEqual(it, w) {
-			t.Errorf("item %s = %s; want %s", demoString(it, "SK"), DynamoJSON(it), DynamoJSON(w))
+			t.Errorf("item %s = %s; want %s", demoString(it, "SK"), itemcodec.DynamoJSON(it), itemcodec.DynamoJSON(w))
 		}
 	}
 	var a17 []string
@@ -70,7 +72,7 @@ func TestDemoUniqueKeys(t *testing.T) {
 	for _, it := range DemoItems() {
 		k := [2]string{demoString(it, "PK"), demoString(it, "SK")}
 		if k[0] == "" || k[1] == "" {
-			t.Fatalf("item without a string PK and SK: %s", DynamoJSON(it))
+			t.Fatalf("item without a string PK and SK: %s", itemcodec.DynamoJSON(it))
 		}
 		if seen[k] {
 			t.Fatalf("duplicate primary key %q", k)
@@ -86,7 +88,7 @@ func TestDemoBigPartitionSpansPages(t *testing.T) {
 		if demoString(it, "PK") != demoBigCustomer {
 			continue
 		}
-		bytes += ItemSize(it)
+		bytes += itemcodec.ItemSize(it)
 		if strings.HasPrefix(demoString(it, "SK"), "ORDER#") {
 			orders++
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -184,7 +185,7 @@ func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, 
 	if err != nil || len(p.Items) == 0 {
 		return "", false, err
 	}
-	key := KeyString(p.Items[0][s.sk])
+	key := itemcodec.KeyString(p.Items[0][s.sk])
 	if !meets(key, cond) {
 		// Only the walk over string keys sends conditions; a server that
 		// ignores them would keep it going for ever.

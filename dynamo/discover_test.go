@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -27,7 +28,7 @@ func fullRead(t *testing.T, c *dynamo.Client, table, index, pk, skName, delim st
 			t.Fatal(err)
 		}
 		for _, it := range p.Items {
-			sks = append(sks, dynamo.KeyString(it[skName]))
+			sks = append(sks, itemcodec.KeyString(it[skName]))
 			if _, ok := it[skName].(*types.AttributeValueMemberN); ok {
 				keyType = "N"
 			}

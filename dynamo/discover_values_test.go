@@ -10,6 +10,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -60,7 +61,7 @@ func TestDiscoverTimestampPartition(t *testing.T) {
 			t.Fatal(err)
 		}
 		value := keys.Group{Entity: keys.ShapeTimestamp, Kind: keys.KindValue, Count: -1,
-			First: dynamo.KeyString(items[0]["SK"]), Last: dynamo.KeyString(items[19_999]["SK"])}
+			First: itemcodec.KeyString(items[0]["SK"]), Last: itemcodec.KeyString(items[19_999]["SK"])}
 		meta := keys.Group{Entity: "meta", Prefix: "meta", Kind: keys.KindLabel, Exact: true, Count: -1, First: "meta", Last: "meta"}
 		want := []keys.Group{value, meta}
 		if reverse {
@@ -79,7 +80,7 @@ func TestDiscoverTimestampPartition(t *testing.T) {
 
 	// A value group's condition selects exactly its items, forward and back,
 	// page by page with a Limit.
-	g := keys.Group{Kind: keys.KindValue, First: dynamo.KeyString(items[0]["SK"]), Last: dynamo.KeyString(items[19_999]["SK"])}
+	g := keys.Group{Kind: keys.KindValue, First: itemcodec.KeyString(items[0]["SK"]), Last: itemcodec.KeyString(items[19_999]["SK"])}
 	for _, reverse := range []bool{false, true} {
 		q := dynamo.QueryInput{Table: table, PK: "User:X", SK: dynamo.GroupCondition(g, "S"), Reverse: reverse, Limit: 7000}
 		n, pages := 0, 0
@@ -89,7 +90,7 @@ func TestDiscoverTimestampPartition(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, it := range p.Items {
-				if dynamo.KeyString(it["SK"]) == "meta" {
+				if itemcodec.KeyString(it["SK"]) == "meta" {
 					t.Fatalf("the timestamp group's query returned meta")
 				}
 			}

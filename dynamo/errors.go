@@ -12,17 +12,14 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"dynascope/textfmt"
 )
 
-// UserError is an error a user can act on: Msg is one sentence saying what
-// failed and what to do. Err keeps the cause for errors.Is/As.
-type UserError struct {
-	Msg string
-	Err error
-}
-
-func (e *UserError) Error() string { return e.Msg }
-func (e *UserError) Unwrap() error { return e.Err }
+// UserError is an error a user can act on (textfmt.UserError): one sentence
+// saying what failed and what to do. It lives in textfmt so that packages
+// below dynamo (itemcodec) can say such sentences too.
+type UserError = textfmt.UserError
 
 // Explain maps an error from a request into one actionable sentence. It is the
 // one place that knows how AWS failures look; what names the operation and

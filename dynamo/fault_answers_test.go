@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // answerFaults are the answers DynamoDB never sends, with what the sentence
@@ -186,7 +187,7 @@ func TestFaultKeyDoesNotMove(t *testing.T) {
 	r := newRig(t, dynamo.Options{})
 	q := dynamo.QueryInput{Table: r.table, PK: "CUST#1", Limit: 2, SK: dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"ORDER#3"}}}
 	p, err := r.c.Query(context.Background(), q)
-	if err != nil || dynamo.KeyString(p.LastEvaluatedKey["SK"]) != "ORDER#4" {
+	if err != nil || itemcodec.KeyString(p.LastEvaluatedKey["SK"]) != "ORDER#4" {
 		t.Fatalf("page 1: %v %v", err, p.LastEvaluatedKey)
 	}
 	q.StartKey = p.LastEvaluatedKey

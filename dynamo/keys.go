@@ -15,6 +15,8 @@ import (
 	"fmt"
 
 	"github.com/aws/smithy-go"
+
+	"dynascope/itemcodec"
 )
 
 // TableKeys returns the table's key schema and indexes for building
@@ -137,7 +139,7 @@ func (t Table) fits(index string, it Item) bool {
 		return false
 	}
 	for _, k := range []*KeyAttr{&ks.PK, ks.SK, &t.PK, t.SK} {
-		if k != nil && AttributeTypeName(it[k.Name]) != k.Type {
+		if k != nil && itemcodec.AttributeTypeName(it[k.Name]) != k.Type {
 			return false
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // cachedClient connects through endpoint with the schema cache in dir, and
@@ -45,7 +46,7 @@ func opsOf(log []dynamo.Request) string {
 func sortKeys(items []dynamo.Item) string {
 	var sks []string
 	for _, it := range items {
-		sks = append(sks, dynamo.KeyString(it["SK"]))
+		sks = append(sks, itemcodec.KeyString(it["SK"]))
 	}
 	return strings.Join(sks, ",")
 }

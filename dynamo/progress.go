@@ -10,6 +10,8 @@ import (
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // Every loop over pages stops on DynamoDB's word: a page without a
@@ -87,7 +89,7 @@ func sameKey(a, b Item) bool {
 func keyID(k Item) string {
 	var sb strings.Builder
 	for _, name := range slices.Sorted(maps.Keys(k)) {
-		fmt.Fprintf(&sb, "%q=%T:%s;", name, k[name], KeyString(k[name]))
+		fmt.Fprintf(&sb, "%q=%T:%s;", name, k[name], itemcodec.KeyString(k[name]))
 	}
 	return sb.String()
 }

@@ -13,7 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo/number"
+	"dynascope/itemcodec/number"
 )
 
 // KeyValue converts the text a user typed into a key value of the attribute's
@@ -68,20 +68,6 @@ func KeyText(av types.AttributeValue) string {
 		return `b"` + base64.StdEncoding.EncodeToString(v.Value) + `"`
 	}
 	return "?"
-}
-
-// KeyString returns a key value as the text a user would type for it: the
-// string itself, the number's digits, or base64 for binary.
-func KeyString(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return v.Value
-	case *types.AttributeValueMemberN:
-		return v.Value
-	case *types.AttributeValueMemberB:
-		return base64.StdEncoding.EncodeToString(v.Value)
-	}
-	return ""
 }
 
 func quote(s string) string {

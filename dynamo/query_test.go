@@ -8,6 +8,8 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 var (
@@ -187,7 +189,7 @@ func FuzzKeyValue(f *testing.F) {
 		n := strings.TrimSpace(text)
 		_, keyErr := KeyValue(KeyAttr{Name: "k", Type: "N"}, "sort key", text)
 		raw, _ := json.Marshal(map[string]map[string]string{"k": {"N": n}})
-		_, itemErr := ParseDynamoJSON(raw)
+		_, itemErr := itemcodec.ParseDynamoJSON(raw)
 		if (keyErr == nil) != (itemErr == nil) {
 			t.Fatalf("N %q: key input says %v, item decoding says %v", n, keyErr, itemErr)
 		}
@@ -210,9 +212,9 @@ func FuzzKeyValue(f *testing.F) {
 					t.Fatalf("N %q became %q", text, v.Value)
 				}
 			case *types.AttributeValueMemberB:
-				if typ != "B" || len(v.Value) == 0 || KeyString(v) != strings.TrimSpace(text) && KeyString(v) != text {
+				if typ != "B" || len(v.Value) == 0 || itemcodec.KeyString(v) != strings.TrimSpace(text) && itemcodec.KeyString(v) != text {
 					// base64 may be given unpadded-equivalent only if it decodes; re-encoding must decode to the same bytes
-					if b, err := KeyValue(KeyAttr{Name: "k", Type: "B"}, "sort key", KeyString(v)); err != nil || string(b.(*types.AttributeValueMemberB).Value) != string(v.Value) {
+					if b, err := KeyValue(KeyAttr{Name: "k", Type: "B"}, "sort key", itemcodec.KeyString(v)); err != nil || string(b.(*types.AttributeValueMemberB).Value) != string(v.Value) {
 						t.Fatalf("B %q did not round-trip", text)
 					}
 				}

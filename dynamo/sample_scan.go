@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -281,9 +282,9 @@ func (s *sampler) progress() {
 
 // keyItem keeps what the layout needs of one scanned item.
 func (s *sampler) keyItem(it Item) keys.KeyItem {
-	k := keys.KeyItem{PK: KeyString(it[s.ks.PK.Name])}
+	k := keys.KeyItem{PK: itemcodec.KeyString(it[s.ks.PK.Name])}
 	if s.ks.SK != nil {
-		k.SK = KeyString(it[s.ks.SK.Name])
+		k.SK = itemcodec.KeyString(it[s.ks.SK.Name])
 	}
 	attrs := map[string]string{}
 	for _, a := range keys.LibraryAttributes {
@@ -293,7 +294,7 @@ func (s *sampler) keyItem(it Item) keys.KeyItem {
 	}
 	k.Library, _ = keys.DetectLibraryEntity(attrs)
 	if s.in.ItemSizes {
-		k.Size = ItemSize(it)
+		k.Size = itemcodec.ItemSize(it)
 	}
 	return k
 }

@@ -14,6 +14,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -221,7 +222,7 @@ func TestSampleIndexAndSizes(t *testing.T) {
 		t.Fatal(err)
 	}
 	l = full.Layout(0)
-	want := dynamo.ItemSize(dynamo.Item{"PK": s("DOC#1"), "SK": s("BODY"), "body": s(big), "_et": s("Doc")})
+	want := itemcodec.ItemSize(dynamo.Item{"PK": s("DOC#1"), "SK": s("BODY"), "body": s(big), "_et": s("Doc")})
 	if len(l.Findings) != 1 || !strings.Contains(l.Findings[0].Message, "the largest is \"DOC#1\" / \"BODY\"") || full.Items[0].Size+full.Items[1].Size+full.Items[2].Size < want {
 		t.Errorf("measured size: %+v %+v", l.Findings, full.Items)
 	}

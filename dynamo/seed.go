@@ -6,12 +6,8 @@
 package dynamo
 
 import (
-	"bufio"
-	"bytes"
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"strings"
 	"sync"
@@ -20,6 +16,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/itemcodec"
 )
 
 // IsEmpty tells whether the table holds no items. It reads at most a few
@@ -52,9 +50,6 @@ func IsEmpty(ctx context.Context, api API, table string) (bool, error) {
 	}
 	return false, nil
 }
-
-// batchWriteLimit is DynamoDB's limit on requests in one BatchWriteItem.
-const batchWriteLimit = 25
 
 // DefaultSeedWorkers is how many batches Seed keeps in flight unless
 // SeedOptions.Workers says otherwise: enough to hide the round trip, few
@@ -126,9 +121,9 @@ func Seed(ctx context.Context, api WriteAPI, table string, items []Item, o SeedO
 		run.wg.Go(func() { run.work(chunks) })
 	}
 feed:
-	for i := 0; i < len(items); i += batchWriteLimit {
+	for i := 0; i < len(items); i += itemcodec.BatchWriteLimit {
 		select {
-		case chunks <- items[i:min(i+batchWriteLimit, len(items))]:
+		case chunks <- items[i:min(i+itemcodec.BatchWriteLimit, len(items))]:
 		case <-run.ctx.Done():
 			break feed
 		}
@@ -293,7 +288,7 @@ func dedupeByKey(t Table, items []Item) ([]Item, int, error) {
 	out := make([]Item, 0, len(items))
 	seen := make(map[string]int, len(items))
 	for i, it := range items {
-		k, err := itemKeyString(t, it)
+		k, err := PrimaryKey(t, it)
 		if err != nil {
 			return nil, 0, &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", i+1, t.Name, err)}
 		}
@@ -307,9 +302,9 @@ func dedupeByKey(t Table, items []Item) ([]Item, int, error) {
 	return out, len(items) - len(out), nil
 }
 
-// primaryKey renders an item's key as a map key, typed so that S "1" and
+// PrimaryKey renders an item's key as a map key, typed so that S "1" and
 // N "1" differ.
-func itemKeyString(t Table, it Item) (string, error) {
+func PrimaryKey(t Table, it Item) (string, error) {
 	var b strings.Builder
 	for _, k := range []*KeyAttr{&t.PK, t.SK} {
 		if k == nil {
@@ -337,16 +332,16 @@ func itemKeyString(t Table, it Item) (string, error) {
 		if k != &t.PK {
 			limit = maxSKBytes
 		}
-		switch n := valueSize(av); {
+		switch n := itemcodec.ValueSize(av); {
 		case n == 0 && typ != "N":
 			return "", fmt.Errorf("its key attribute %s is empty, which DynamoDB refuses", k.Name)
 		case n > limit:
 			return "", fmt.Errorf("its key attribute %s is %d bytes, beyond DynamoDB's limit of %d", k.Name, n, limit)
 		}
-		s := KeyString(av)
+		s := itemcodec.KeyString(av)
 		fmt.Fprintf(&b, "%s%d:%s", typ, len(s), s)
 	}
-	if n := ItemSize(it); n > maxItemBytes {
+	if n := itemcodec.ItemSize(it); n > maxItemBytes {
 		return "", fmt.Errorf("it is %d bytes, beyond DynamoDB's 400 KB item limit", n)
 	}
 	return b.String(), nil
@@ -359,85 +354,9 @@ const (
 	maxItemBytes = 400 << 10
 )
 
-// maxJSONLLine bounds one JSONL line: an item is at most 400 KB, and its DynamoDB
-// JSON with type tags and escapes can be several times that.
-const maxJSONLLine = 16 << 20
-
-// ReadJSONL reads items in DynamoDB JSON, one per line, as `aws dynamodb
-// scan` output turned into lines would give them. Blank lines are skipped;
-// an error names the line it is on.
-func ReadJSONL(r io.Reader) ([]Item, error) {
-	return readLines(r, func(line []byte) ([]Item, error) {
-		it, err := ParseDynamoJSON(line)
-		return []Item{it}, err
-	})
-}
-
-// readLines reads r line by line, skipping blank lines and a leading
-// byte-order mark, and gathers what parse makes of each line. An error
-// names its line.
-func readLines(r io.Reader, parse func(line []byte) ([]Item, error)) ([]Item, error) {
-	sc := newLineScanner(r)
-	var items []Item
-	for {
-		line, ok := sc.next()
-		if !ok {
-			break
-		}
-		got, err := parse(line)
-		if err != nil {
-			return nil, &UserError{Msg: fmt.Sprintf("line %d: %s.", sc.n, strings.TrimSuffix(strings.TrimSpace(err.Error()), ".")), Err: err}
-		}
-		items = append(items, got...)
-	}
-	return items, sc.err()
-}
-
-// lineScanner yields the non-blank lines of a file, trimmed, without a
-// leading byte-order mark; n is the number of the line last returned.
-type lineScanner struct {
-	sc *bufio.Scanner
-	n  int
-}
-
-func newLineScanner(r io.Reader) *lineScanner {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), maxJSONLLine)
-	return &lineScanner{sc: sc}
-}
-
-func (l *lineScanner) next() ([]byte, bool) {
-	for l.sc.Scan() {
-		l.n++
-		line := l.sc.Bytes()
-		if l.n == 1 {
-			line = bytes.TrimPrefix(line, []byte("\ufeff"))
-		}
-		if line = bytes.TrimSpace(line); len(line) > 0 {
-			return line, true
-		}
-	}
-	return nil, false
-}
-
-// err is why the scan stopped early, as a sentence naming the line; nil at
-// the end of the input.
-func (l *lineScanner) err() error {
-	err := l.sc.Err()
-	switch {
-	case err == nil:
-		return nil
-	case errors.Is(err, bufio.ErrTooLong):
-		return &UserError{Msg: fmt.Sprintf("line %d: longer than %d MB, far beyond DynamoDB's 400 KB item limit.", l.n+1, maxJSONLLine>>20), Err: err}
-	case errors.Is(err, io.ErrUnexpectedEOF):
-		return err // a cut-short gzip stream: the caller names the file
-	}
-	return &UserError{Msg: fmt.Sprintf("line %d: %s.", l.n+1, err), Err: err}
-}
-
 // CheckKey says, as a clause, why an item cannot go into a table keyed as t
 // (a key attribute missing or of another type); nil when it can.
 func CheckKey(t Table, it Item) error {
-	_, err := itemKeyString(t, it)
+	_, err := PrimaryKey(t, it)
 	return err
 }

@@ -10,6 +10,8 @@ import (
 	"hash/fnv"
 	"io"
 	"slices"
+
+	"dynascope/itemcodec"
 )
 
 // SeedStream writes the items next yields (io.EOF ends them) into an
@@ -44,7 +46,7 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 		case <-run.ctx.Done():
 			return false
 		}
-		pending[i] = make([]Item, 0, batchWriteLimit)
+		pending[i] = make([]Item, 0, itemcodec.BatchWriteLimit)
 		clear(keys[i])
 		return true
 	}
@@ -60,7 +62,7 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 			break
 		}
 		seen++
-		k, err := itemKeyString(t, it)
+		k, err := PrimaryKey(t, it)
 		if err != nil {
 			readErr = &UserError{Msg: fmt.Sprintf("item %d cannot go into table %s: %s.", seen, t.Name, err)}
 			break
@@ -77,7 +79,7 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 		}
 		keys[i][k] = len(pending[i])
 		pending[i] = append(pending[i], it)
-		if len(pending[i]) == batchWriteLimit && !send(i) {
+		if len(pending[i]) == itemcodec.BatchWriteLimit && !send(i) {
 			break
 		}
 	}
@@ -103,11 +105,11 @@ func SeedStream(ctx context.Context, api WriteAPI, table string, next func() (It
 // distinct, in full batches and in parallel.
 func (r *seedRun) writeRest(items []Item) {
 	chunks := make(chan []Item)
-	for range min(r.workers(), (len(items)+batchWriteLimit-1)/batchWriteLimit) {
+	for range min(r.workers(), (len(items)+itemcodec.BatchWriteLimit-1)/itemcodec.BatchWriteLimit) {
 		r.wg.Go(func() { r.work(chunks) })
 	}
 	defer close(chunks)
-	for c := range slices.Chunk(items, batchWriteLimit) {
+	for c := range slices.Chunk(items, itemcodec.BatchWriteLimit) {
 		select {
 		case chunks <- c:
 		case <-r.ctx.Done():

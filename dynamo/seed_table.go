@@ -37,7 +37,7 @@ const tableActiveWait = 5 * time.Minute
 // ACTIVE. An existing table is checked against the spec instead: writing demo
 // items into a table keyed differently would only fail item by item later.
 func EnsureTable(ctx context.Context, api WriteAPI, spec TableSpec) (created bool, err error) {
-	if err := spec.validate(); err != nil {
+	if err := spec.Validate(); err != nil {
 		return false, err
 	}
 	endpoint := sdkEndpoint(api)
@@ -156,7 +156,8 @@ func tableActive(d *types.TableDescription) bool {
 	return true
 }
 
-func (s TableSpec) validate() error {
+// Validate says, as one sentence, what in the spec DynamoDB would refuse.
+func (s TableSpec) Validate() error {
 	if s.Name == "" {
 		return &UserError{Msg: "no table name given; pass --table."}
 	}

@@ -11,11 +11,12 @@ import (
 	"testing"
 	"time"
 
-	"dynascope/dynamo/dynamotest"
-
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // seedTable creates a uniquely named table from spec through EnsureTable and
@@ -25,14 +26,7 @@ func seedTable(t *testing.T, api *dynamodb.Client, spec TableSpec) string {
 	spec.Name = dynamotest.UniqueName("seed")
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	t.Cleanup(func() {
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		defer cancel()
-		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(spec.Name)})
-		if err != nil && !isTableNotFound(err) {
-			t.Errorf("delete table %s: %v", spec.Name, err)
-		}
-	})
+	dynamotest.DeleteAtEnd(t, api, spec.Name)
 	created, err := EnsureTable(ctx, api, spec)
 	if err != nil {
 		t.Fatalf("EnsureTable(%s): %v", spec.Name, err)
@@ -162,7 +156,7 @@ func TestTableSpecCreateInput(t *testing.T) {
 			"table T uses attribute PK as a key with two types (S and N); give it one."},
 	}
 	for _, tc := range bad {
-		err := tc.spec.validate()
+		err := tc.spec.Validate()
 		if err == nil {
 			_, err = tc.spec.createInput()
 		}
@@ -218,7 +212,7 @@ func TestSeedDemo(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if len(p.Items) != 1 || KeyString(p.Items[0]["total"]) != "35" || p.Request.Capacity.Total != 0.5 {
+		if len(p.Items) != 1 || itemcodec.KeyString(p.Items[0]["total"]) != "35" || p.Request.Capacity.Total != 0.5 {
 			t.Errorf("latest order: %d items, first %v, capacity %+v; want one item with total 35 costing 0.5", len(p.Items), p.Items, p.Request.Capacity)
 		}
 	})
@@ -459,37 +453,6 @@ func TestSeedStopsWhenCancelled(t *testing.T) {
 	}
 }
 
-func TestReadJSONL(t *testing.T) {
-	t.Parallel()
-	in := "\ufeff" + `{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Ann"}}` + "\n\n  \r\n" +
-		`{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"},"total":{"N":"35"}}` + "\r\n"
-	items, err := ReadJSONL(strings.NewReader(in))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(items) != 2 || demoString(items[0], "name") != "Ann" || KeyString(items[1]["total"]) != "35" {
-		t.Fatalf("ReadJSONL gave %v; want Ann's profile and order A17", items)
-	}
-
-	for _, tc := range []struct{ in, prefix string }{
-		{`{"PK":{"S":"a"}}` + "\n\n" + `{"PK":{"S":"b"}` + "\n", "line 3: "},
-		{`{"PK":{"S":"a"}}` + "\n" + `{"PK":{"X":"b"}}`, "line 2: "},
-		{"not json", "line 1: "},
-	} {
-		_, err := ReadJSONL(strings.NewReader(tc.in))
-		var ue *UserError
-		if !errors.As(err, &ue) || !strings.HasPrefix(ue.Msg, tc.prefix) || len(ue.Msg) <= len(tc.prefix) {
-			t.Errorf("ReadJSONL(%q): %v; want an error starting %q", tc.in, err, tc.prefix)
-		}
-	}
-
-	long := strings.Repeat(" ", maxJSONLLine+1)
-	_, err = ReadJSONL(strings.NewReader("{}\n" + long))
-	if err == nil || !strings.HasPrefix(err.Error(), "line 2: longer than 16 MB") {
-		t.Errorf("ReadJSONL of an overlong line: %v; want it named as line 2", err)
-	}
-}
-
 // streamOf yields items one at a time, as a file reader does.
 func streamOf(items []Item) func() (Item, error) {
 	i := 0
@@ -531,7 +494,7 @@ func TestSeedStreamBatchesAndLastValue(t *testing.T) {
 	// A repeat whose first value was already sent is written again; one
 	// still waiting in its batch replaces it there. Full batches plus the
 	// pooled rests make exactly the requests the written items need.
-	if res.Written+res.Duplicates != len(items) || res.Batches != (res.Written+batchWriteLimit-1)/batchWriteLimit {
+	if res.Written+res.Duplicates != len(items) || res.Batches != (res.Written+itemcodec.BatchWriteLimit-1)/itemcodec.BatchWriteLimit {
 		t.Errorf("130 items over 100 keys: %+v; want every item written or replaced, in full batches", res)
 	}
 	if n := countItems(t, api, big); n != 100 {

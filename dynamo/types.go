@@ -1,15 +1,22 @@
-// Package dynamo is the only package that talks to DynamoDB: the client, key
-// queries, pagination, consumed capacity, the request log, item size and seeding.
+// Package dynamo is the only package that talks to DynamoDB: the client and
+// its retries, key queries and gets, pagination, consumed capacity, the
+// request log, skip-scan discovery, sampling, the checks on what a server
+// answers, the key-schema cache, seeding (the only writes) and the demo data,
+// and DynamoDB Local for demo.
+//
+// It imports keys, itemcodec and textfmt; never ui, config, patterns,
+// codegen, workbench or the command line, which all build on it. What needs
+// no network (item JSON, files, sizes) is in itemcodec.
 package dynamo
 
 import (
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"dynascope/itemcodec"
 )
 
-// Item is one DynamoDB item exactly as the SDK returns it; numbers stay strings.
-type Item = map[string]types.AttributeValue
+// Item is one DynamoDB item exactly as the SDK returns it (itemcodec.Item).
+type Item = itemcodec.Item
 
 // KeyAttr is one key attribute: its name and scalar type ("S", "N" or "B").
 type KeyAttr struct {

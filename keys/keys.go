@@ -48,6 +48,9 @@
 // that start with the same letters ("a1b2..." and "address#"), so no key
 // range holds them alone and no BETWEEN could select them; the skip-scan's
 // budget bounds what they cost.
+//
+// It imports nothing of dynascope's: dynamo, the UI and the command line all
+// build on it, and it sends no request.
 package keys
 
 import "strings"

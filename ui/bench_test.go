@@ -12,6 +12,7 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -37,9 +38,9 @@ func benchPages(items []dynamo.Item, complete bool) []canned {
 	var out []canned
 	start, size := 0, 0
 	for i, it := range items {
-		size += dynamo.ItemSize(it)
+		size += itemcodec.ItemSize(it)
 		if size >= benchPageBytes || i == len(items)-1 {
-			p := canned{items: items[start : i+1], last: items[i], cap: dynamo.Capacity{Total: float64(dynamo.ReadUnits(size, false)), Table: float64(dynamo.ReadUnits(size, false))}}
+			p := canned{items: items[start : i+1], last: items[i], cap: dynamo.Capacity{Total: float64(itemcodec.ReadUnits(size, false)), Table: float64(itemcodec.ReadUnits(size, false))}}
 			out = append(out, p)
 			start, size = i+1, 0
 		}

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 )
 
@@ -20,10 +21,10 @@ func TestCodeViewOfTheCurrentRequest(t *testing.T) {
 		"aws dynamodb query", "--limit 1", "--no-paginate", "--endpoint-url http://127.0.0.1:8000")
 	hs.lacks("--max-items", "--page-size")
 	ks, _ := appTable().Schema("")
-	to := dynamo.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
+	to := codegen.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
 	q := dynamo.QueryInput{Table: "App", PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, Limit: 1}
-	for i, lang := range dynamo.CodeLangs {
-		want, err := dynamo.QueryCode(lang, ks, q, to)
+	for i, lang := range codegen.CodeLangs {
+		want, err := codegen.QueryCode(lang, ks, q, to)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -32,7 +33,7 @@ func TestCodeViewOfTheCurrentRequest(t *testing.T) {
 			t.Errorf("%s: copied\n%s\nwant\n%s", lang, got, want)
 		}
 		hs.contains("copied the " + langNames[lang] + " code")
-		if i < len(dynamo.CodeLangs)-1 {
+		if i < len(codegen.CodeLangs)-1 {
 			hs.keys("tab")
 		}
 	}

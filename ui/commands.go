@@ -2,10 +2,10 @@ package ui
 
 import (
 	"context"
-	"sync"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"golang.org/x/sync/errgroup"
 
 	"dynascope/dynamo"
 )
@@ -41,18 +41,17 @@ func describeTablesCmd(ctx context.Context, s Store, names []string) tea.Cmd {
 	names = append([]string(nil), names...)
 	return func() tea.Msg {
 		out := tablesDescribedMsg{names: names, tables: make([]dynamo.Table, len(names)), errs: make([]error, len(names))}
-		var wg sync.WaitGroup
-		sem := make(chan struct{}, describeConcurrency)
+		// Each name keeps its own error: one table that fails to describe
+		// does not cancel the others, so no goroutine returns an error.
+		var g errgroup.Group
+		g.SetLimit(describeConcurrency)
 		for i, n := range names {
-			wg.Add(1)
-			sem <- struct{}{}
-			go func() {
-				defer wg.Done()
-				defer func() { <-sem }()
+			g.Go(func() error {
 				out.tables[i], out.errs[i] = s.DescribeTable(ctx, n)
-			}()
+				return nil
+			})
 		}
-		wg.Wait()
+		_ = g.Wait()
 		return out
 	}
 }

@@ -25,6 +25,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // The fields of the export form.
@@ -46,8 +47,8 @@ type exportPane struct {
 	running bool
 	job     job
 	path    string
-	done    int                 // items written so far
-	named   dynamo.ExportFormat // the format the file's extension was chosen for
+	done    int                    // items written so far
+	named   itemcodec.ExportFormat // the format the file's extension was chosen for
 }
 
 // exportProgressMsg says how many items export id has written.
@@ -107,7 +108,7 @@ func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // defaultExportPath names the file after the table and partition.
-func defaultExportPath(table, pk string, f dynamo.ExportFormat) string {
+func defaultExportPath(table, pk string, f itemcodec.ExportFormat) string {
 	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
 	if name == "" {
 		name = "export"
@@ -115,11 +116,11 @@ func defaultExportPath(table, pk string, f dynamo.ExportFormat) string {
 	return name + exportExt(f)
 }
 
-func exportExt(f dynamo.ExportFormat) string {
+func exportExt(f itemcodec.ExportFormat) string {
 	switch f {
-	case dynamo.ExportCSV:
+	case itemcodec.ExportCSV:
 		return ".csv"
-	case dynamo.ExportJSONL:
+	case itemcodec.ExportJSONL:
 		return ".jsonl"
 	}
 	return ".json"
@@ -141,8 +142,8 @@ func (m Model) exportKeyNames() []string {
 }
 
 func (m Model) startExport() (Model, tea.Cmd) {
-	f := dynamo.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
-	if !slices.Contains(dynamo.ExportFormats, f) {
+	f := itemcodec.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
+	if !slices.Contains(itemcodec.ExportFormats, f) {
 		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), Sanitize(string(f)))
 		return m, nil
 	}
@@ -155,7 +156,7 @@ func (m Model) startExport() (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.exp.job = job{id: m.seq, cancel: cancel}
 	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
-	o := dynamo.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
+	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()
 	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exports, m.exp.job.id, m.exp.src, path, f, o)
@@ -163,7 +164,7 @@ func (m Model) startExport() (Model, tea.Cmd) {
 
 // exportCmd writes items to a new file at path, reporting progress through
 // send. Stopped or failed, it removes the file.
-func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) tea.Cmd {
+func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, src exportSource, path string, f itemcodec.ExportFormat, o itemcodec.ExportOptions) tea.Cmd {
 	return func() tea.Msg {
 		n, err := writeExport(ctx, send, id, src, path, f, o)
 		track.end(path, n, src.n, err)
@@ -218,7 +219,7 @@ func (t *exportTracker) wait(d time.Duration) error {
 	return errors.New(strings.Join(t.interrupted, " "))
 }
 
-func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f dynamo.ExportFormat, o dynamo.ExportOptions) (n int, err error) {
+func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f itemcodec.ExportFormat, o itemcodec.ExportOptions) (n int, err error) {
 	if o.TempDir == "" {
 		o.TempDir = filepath.Dir(path)
 	}
@@ -251,7 +252,7 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 		}
 		os.Remove(file.Name())
 	}()
-	w, err := dynamo.NewExportWriter(file, f, o)
+	w, err := itemcodec.NewExportWriter(file, f, o)
 	if err != nil {
 		return 0, fmt.Errorf("export to %s: %w", path, err)
 	}

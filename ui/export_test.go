@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // openExport opens CUST#42 and the export form, the file in a temporary folder.
@@ -85,7 +85,7 @@ func TestExportFormatsAndFilter(t *testing.T) {
 func TestExportCancelRemovesFile(t *testing.T) {
 	hs, path := openExportForm(t, "out.json")
 	hs.keys("shift+tab", "ctrl+u")
-	hs.typeText(string(dynamo.ExportBatch))
+	hs.typeText(string(itemcodec.ExportBatch))
 	cmd := hs.step(keyPress("enter"))
 	hs.contains("0 of 3 items written", "esc stops and removes the partial file")
 	hs.keys("esc")

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -106,20 +107,12 @@ func capacityText(c dynamo.Capacity, parts bool) string {
 
 // cellText is a value as one line of a table cell: scalars as themselves,
 // documents and sets as compact plain JSON. It is sanitised.
-func cellText(av types.AttributeValue) string {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		return Sanitize(v.Value)
-	case *types.AttributeValueMemberN:
-		return Sanitize(v.Value)
-	}
-	return Sanitize(string(dynamo.MarshalPlainValue(av)))
-}
+func cellText(av types.AttributeValue) string { return Sanitize(itemcodec.CellText(av)) }
 
 // keyOf returns an item's value of a key attribute as text, or "".
 func keyOf(it dynamo.Item, name string) string {
 	if av, ok := it[name]; ok {
-		return dynamo.KeyString(av)
+		return itemcodec.KeyString(av)
 	}
 	return ""
 }

@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -110,7 +111,7 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 	g.loaded += len(items)
 	g.partial = more
 	for _, it := range items {
-		size := dynamo.ItemSize(it)
+		size := itemcodec.ItemSize(it)
 		g.bytes += size
 		if g.keyType == "" {
 			continue // no sort key: no types, the partition row says it all

@@ -6,7 +6,9 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // Input every view shares: the movement keys as a step, the mouse, and
@@ -37,7 +39,7 @@ func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) 
 }
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
-	b := dynamo.PlainJSON(it)
+	b := itemcodec.PlainJSON(it)
 	m.status.info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
 	return m, m.clip(string(b))
 }
@@ -48,7 +50,7 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 	if m.q.PK == "" {
 		return m, nil
 	}
-	cmd, err := requestCode(dynamo.LangCLI, m.currentInput(), m.codeTarget())
+	cmd, err := requestCode(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
 		m.status.err = Sanitize(err.Error())
 		return m, nil

@@ -8,7 +8,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // attrStat is what the loaded items tell about one attribute, for choosing
@@ -36,7 +36,7 @@ type colStats struct {
 // statFolder folds the attributes of one page as the store encodes it.
 type statFolder struct {
 	c      colStats
-	names  *nameTable
+	names  *itemcodec.Names
 	keyID  uint32
 	item   int
 	unseen []uint32 // ids first seen in the current item
@@ -44,10 +44,10 @@ type statFolder struct {
 
 // folder starts folding a page into a copy of c: copies of the pane never
 // share what they write.
-func (c colStats) folder(names *nameTable, keyName string) *statFolder {
+func (c colStats) folder(names *itemcodec.Names, keyName string) *statFolder {
 	c.attrs = slices.Clone(c.attrs)
 	c.order = slices.Clip(c.order)
-	return &statFolder{c: c, names: names, keyID: names.id(keyName)}
+	return &statFolder{c: c, names: names, keyID: names.ID(keyName)}
 }
 
 // done is the stats with the page folded in.
@@ -62,7 +62,7 @@ func (f *statFolder) visit(item int, id uint32, av types.AttributeValue) {
 		f.item = item
 	}
 	if id == f.keyID {
-		f.c.keyW = max(f.c.keyW, textWidth(dynamo.KeyString(av)))
+		f.c.keyW = max(f.c.keyW, textWidth(itemcodec.KeyString(av)))
 	}
 	if int(id) >= len(f.c.attrs) {
 		f.c.attrs = append(f.c.attrs, make([]attrStat, int(id)+1-len(f.c.attrs))...)
@@ -87,7 +87,7 @@ func (f *statFolder) flush() {
 	if len(f.unseen) == 0 {
 		return
 	}
-	names := f.names.names
+	names := f.names.List()
 	slices.SortFunc(f.unseen, func(a, b uint32) int { return strings.Compare(names[a], names[b]) })
 	for _, id := range f.unseen {
 		f.c.attrs[id].order = len(f.c.order)

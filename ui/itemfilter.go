@@ -10,6 +10,8 @@ import (
 	"unicode/utf8"
 
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/itemcodec"
 )
 
 // The local filter costs the same per keystroke whatever is loaded: a
@@ -156,16 +158,16 @@ func (p itemsPane) matchRow(r int) bool {
 	if b == nil {
 		return false
 	}
-	d := decoder{b: b}
-	for range d.uvarint() {
-		_, tag := d.attr()
-		if tag == tagS || tag == tagN {
-			if containsFold(d.bytes(), p.needle) {
+	d := itemcodec.NewDecoder(b)
+	for range d.Uvarint() {
+		_, tag := d.Attr()
+		if tag == itemcodec.TagS || tag == itemcodec.TagN {
+			if containsFold(d.Bytes(), p.needle) {
 				return true
 			}
 			continue
 		}
-		d.skip(tag)
+		d.Skip(tag)
 	}
 	return false
 }

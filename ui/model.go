@@ -10,9 +10,9 @@ import (
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/patterns"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -101,8 +101,8 @@ type Model struct {
 	count           countJob // an exact count of one type, in flight
 	ask             countAsk // a count announced with its cost, waiting for yes
 
-	patterns     *config.PatternSet // nil without a patterns file
-	patternsPath string             // where S saves; "" when no file is known
+	patterns     *patterns.PatternSet // nil without a patterns file
+	patternsPath string               // where S saves; "" when no file is known
 	pat          patternsPane
 	send         *sender        // reaches the program from requests' goroutines: retries, progress
 	exports      *exportTracker // export.go: the exports in flight, which quitting waits for

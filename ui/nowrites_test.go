@@ -17,6 +17,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/patterns"
 )
 
 // exploreOps are the only operations the UI may send: the least-privilege
@@ -273,7 +274,7 @@ func TestUINeverWrites(t *testing.T) {
 			t.Errorf("the UI wrote %s", path)
 		}
 	}
-	if saved, err := config.LoadPatterns(patternsPath); err != nil || len(saved.Patterns) != len(set.Patterns)+1 {
+	if saved, err := patterns.LoadPatterns(patternsPath); err != nil || len(saved.Patterns) != len(set.Patterns)+1 {
 		t.Errorf("the saved file reads back as %v, %v", saved, err)
 	}
 	t.Logf("operations: %v; %s", seen, fmt.Sprintf("Σ %s RCU", fmtRCU(hs.m.log.total.Total)))

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 )
 
@@ -19,7 +20,7 @@ import (
 type codeView struct {
 	what   string   // the request in DynamoDB's words, sanitised
 	from   string   // where it comes from: "current request", "request 3", "pattern x"
-	code   []string // per language of dynamo.CodeLangs, as generated (copied as is)
+	code   []string // per language of codegen.CodeLangs, as generated (copied as is)
 	errs   []string // per language, why there is no code, sanitised
 	tab    int
 	offset int
@@ -35,24 +36,24 @@ func (codeOverlay) hides() hidden   { return hidden{log: true} }
 
 func (o codeOverlay) view(m Model, w, h int) string { return o.c.box(m.st, w, h) }
 
-var langNames = map[dynamo.CodeLang]string{
-	dynamo.LangCLI:    "aws CLI",
-	dynamo.LangPython: "Python (boto3)",
-	dynamo.LangGo:     "Go (SDK v2)",
+var langNames = map[codegen.CodeLang]string{
+	codegen.LangCLI:    "aws CLI",
+	codegen.LangPython: "Python (boto3)",
+	codegen.LangGo:     "Go (SDK v2)",
 }
 
 // codeTarget is where the code sends its request: where the UI reads.
-func (m Model) codeTarget() dynamo.CodeTarget {
-	return dynamo.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
+func (m Model) codeTarget() codegen.CodeTarget {
+	return codegen.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
 }
 
 // requestCode is a request's code in one language.
-func requestCode(lang dynamo.CodeLang, in reqInput, to dynamo.CodeTarget) (string, error) {
+func requestCode(lang codegen.CodeLang, in reqInput, to codegen.CodeTarget) (string, error) {
 	switch {
 	case in.g != nil:
-		return dynamo.GetItemCode(lang, in.table, *in.g, to)
+		return codegen.GetItemCode(lang, in.table, *in.g, to)
 	case in.q != nil:
-		return dynamo.QueryCode(lang, in.ks, *in.q, to)
+		return codegen.QueryCode(lang, in.ks, *in.q, to)
 	}
 	return "", fmt.Errorf("no code for this request")
 }
@@ -90,7 +91,7 @@ func describeInput(in reqInput) string {
 func (m Model) openCode(in reqInput, from string) Model {
 	to := m.codeTarget()
 	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from)}
-	for _, l := range dynamo.CodeLangs {
+	for _, l := range codegen.CodeLangs {
 		code, err := requestCode(l, in, to)
 		errText := ""
 		if err != nil {
@@ -212,7 +213,7 @@ func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 				return m, nil
 			}
 			code := c.code[c.tab]
-			lang := langNames[dynamo.CodeLangs[c.tab]]
+			lang := langNames[codegen.CodeLangs[c.tab]]
 			m.status.err = ""
 			m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
 			return m, m.clip(code)
@@ -227,7 +228,7 @@ func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 func (c codeView) box(st styles, w, h int) string {
 	inner := w - 2
 	var tabs []string
-	for i, l := range dynamo.CodeLangs {
+	for i, l := range codegen.CodeLangs {
 		name := " " + langNames[l] + " "
 		if i == c.tab {
 			tabs = append(tabs, st.sel.Render(name))

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // The detail overlay: one item in full — its attributes with their types,
@@ -115,7 +116,7 @@ func newDetail(it dynamo.Item, table dynamo.Table, ks dynamo.KeySchema, title st
 			d.keys = append(d.keys, k)
 		}
 	}
-	d.size = dynamo.ItemSize(it)
+	d.size = itemcodec.ItemSize(it)
 	return d
 }
 
@@ -141,9 +142,9 @@ func (d detailPane) render(st styles, w int) detailPane {
 	d.w = w
 	switch d.view {
 	case viewJSON:
-		d.lines = jsonLines(st, dynamo.PlainJSON(d.item), w)
+		d.lines = jsonLines(st, itemcodec.PlainJSON(d.item), w)
 	case viewDynamoJSON:
-		d.lines = jsonLines(st, dynamo.DynamoJSON(d.item), w)
+		d.lines = jsonLines(st, itemcodec.DynamoJSON(d.item), w)
 	default:
 		d.lines = d.attributeLines(st, w)
 	}
@@ -215,7 +216,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		}
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
-		typ := dynamo.AttributeTypeName(av)
+		typ := itemcodec.AttributeTypeName(av)
 		name = Sanitize(name)
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
@@ -269,8 +270,8 @@ func (d detailPane) scroll(delta, h int) detailPane {
 // info is the item's size and read cost, computed here and labelled so,
 // wrapped to the inner width.
 func (d detailPane) info(w int) []string {
-	rcuE := dynamo.ReadUnits(d.size, false)
-	rcuS := dynamo.ReadUnits(d.size, true)
+	rcuE := itemcodec.ReadUnits(d.size, false)
+	rcuS := itemcodec.ReadUnits(d.size, true)
 	s := fmt.Sprintf("%s · read by GetItem: %s RCU eventually, %s RCU strongly consistent · computed locally",
 		plural(d.size, "byte", "bytes"), fmtRCU(rcuE), fmtRCU(rcuS))
 	return wrapText(s, w-2)

@@ -5,10 +5,10 @@ import (
 	"slices"
 	"strings"
 
+	"dynascope/itemcodec"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"dynascope/dynamo"
 )
 
 // The export overlay: x on a partition asks for a format and a file, then
@@ -41,8 +41,8 @@ func (m Model) openExport() Model {
 	if m.items.filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
-	m.exp = exportPane{src: src, what: what, named: dynamo.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(dynamo.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, dynamo.ExportJSONL)})}
+	m.exp = exportPane{src: src, what: what, named: itemcodec.ExportJSONL,
+		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, itemcodec.ExportJSONL)})}
 	return m.push(exportOverlay{})
 }
 
@@ -68,8 +68,8 @@ func (exportOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case formTyped:
 		m.exp.err = ""
 		// A file still named after the format follows it to the new one.
-		now := dynamo.ExportFormat(strings.TrimSpace(f.value(expFormat)))
-		if now != m.exp.named && slices.Contains(dynamo.ExportFormats, now) {
+		now := itemcodec.ExportFormat(strings.TrimSpace(f.value(expFormat)))
+		if now != m.exp.named && slices.Contains(itemcodec.ExportFormats, now) {
 			p, old := f.value(expPath), exportExt(m.exp.named)
 			if strings.HasSuffix(p, old) {
 				m.exp.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
@@ -81,8 +81,8 @@ func (exportOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func formatNames() string {
-	names := make([]string, len(dynamo.ExportFormats))
-	for i, f := range dynamo.ExportFormats {
+	names := make([]string, len(itemcodec.ExportFormats))
+	for i, f := range itemcodec.ExportFormats {
 		names[i] = string(f)
 	}
 	return strings.Join(names, ", ")

@@ -5,10 +5,10 @@ import (
 	"path/filepath"
 	"strings"
 
+	"dynascope/patterns"
+
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-
-	"dynascope/config"
 )
 
 // The patterns overlay: a lists the access patterns of the patterns file;
@@ -100,7 +100,7 @@ func (m Model) patternsBox(w, h int) string {
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func (m Model) patternFooter(p config.Pattern, w int) []string {
+func (m Model) patternFooter(p patterns.Pattern, w int) []string {
 	st := m.st
 	out := []string{st.bold.Render(fit(Sanitize(p.Name), w))}
 	for _, l := range wrapText(Sanitize(p.Summary()), w) {
@@ -135,7 +135,7 @@ func (m Model) noPatternsLines(w int) []string {
 		text = []string{fmt.Sprintf("%s has no patterns yet.", Sanitize(m.patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
-		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", config.PatternsFile),
+		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
 			"Access-pattern-first design writes the patterns down first; dynascope runs them and shows what each costs.",
 			"Start dynascope with --patterns FILE to read one (dynascope.yaml in the dynascope repository is an example); S then saves the current request to it, creating it if needed."}
 	}

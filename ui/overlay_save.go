@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	tea "charm.land/bubbletea/v2"
+	"dynascope/patterns"
 
-	"dynascope/config"
+	tea "charm.land/bubbletea/v2"
 )
 
 // The save overlay: S on a partition asks for a name and a description and
@@ -27,18 +27,18 @@ type saveForm struct {
 // patternSavedMsg answers savePatternCmd: the file read back, or why not.
 type patternSavedMsg struct {
 	name string
-	set  *config.PatternSet
+	set  *patterns.PatternSet
 	err  error
 }
 
 // savePatternCmd appends p to the patterns file, the only file dynascope
 // writes besides its own history, and reads the file back.
-func savePatternCmd(path string, p config.Pattern) tea.Cmd {
+func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
 	return func() tea.Msg {
-		if err := config.SavePattern(path, p); err != nil {
+		if err := patterns.SavePattern(path, p); err != nil {
 			return patternSavedMsg{name: p.Name, err: err}
 		}
-		set, err := config.LoadPatterns(path)
+		set, err := patterns.LoadPatterns(path)
 		return patternSavedMsg{name: p.Name, set: set, err: err}
 	}
 }
@@ -51,22 +51,22 @@ func (m Model) openSave() Model {
 		return m
 	case m.patternsPath == "":
 		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
-			config.PatternsFile)
+			patterns.PatternsFile)
 		return m
 	}
 	return m.push(saveOverlay{saveForm{form: newForm([]string{"name", "description"}, nil)}})
 }
 
 // pendingPattern is the current request as the pattern S would save.
-func (m Model) pendingPattern(f form) config.Pattern {
+func (m Model) pendingPattern(f form) patterns.Pattern {
 	name := strings.TrimSpace(f.value("name"))
 	desc := strings.TrimSpace(f.value("description"))
 	if m.get != nil {
-		return config.PatternFromGet(name, desc, *m.get)
+		return patterns.PatternFromGet(name, desc, *m.get)
 	}
 	q := m.q
 	q.StartKey = nil
-	return config.PatternFromQuery(name, desc, q)
+	return patterns.PatternFromQuery(name, desc, q)
 }
 
 func (o saveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {

@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 func TestTablePickerListsFiltersAndOpens(t *testing.T) {
@@ -100,7 +101,7 @@ func TestDetailShowsTypesSizeAndJSON(t *testing.T) {
 	}
 	hs := newHarness(t, Options{Table: "App", PK: "CUST#42"}, 120, 35, canned{items: []dynamo.Item{item}, cap: halfRCU()})
 	hs.keys("tab", "enter")
-	size := dynamo.ItemSize(item)
+	size := itemcodec.ItemSize(item)
 	hs.contains("Item · attributes", "ORDER#2025-03-01#A17", "computed locally",
 		plural(size, "byte", "bytes"), "0.5 RCU eventually, 1 RCU strongly consistent",
 		"address", "  city", "Oslo", "  lines", "    [0]", "Storgata 1", "tags", "gift · rush", "BOOL", "NULL", "35.00")
@@ -116,7 +117,7 @@ func TestDetailShowsTypesSizeAndJSON(t *testing.T) {
 	hs.keys("t")
 	hs.contains("Item · DynamoDB JSON", `"N": "2"`, `"NULL": true`)
 	hs.keys("y")
-	if len(hs.clipped) != 1 || hs.clipped[0] != string(dynamo.PlainJSON(item)) {
+	if len(hs.clipped) != 1 || hs.clipped[0] != string(itemcodec.PlainJSON(item)) {
 		t.Fatalf("copied %q", hs.clipped)
 	}
 	var v map[string]any

@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 )
 
@@ -406,8 +407,8 @@ func TestCopyRequestAsAWSCommand(t *testing.T) {
 		t.Fatalf("clipboard got %d writes", len(hs.clipped))
 	}
 	ks, _ := appTable().Schema("")
-	to := dynamo.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
-	want, err := dynamo.QueryCode(dynamo.LangCLI, ks, hs.m.q, to)
+	to := codegen.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
+	want, err := codegen.QueryCode(codegen.LangCLI, ks, hs.m.q, to)
 	if err != nil {
 		t.Fatal(err)
 	}

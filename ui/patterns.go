@@ -1,8 +1,8 @@
 package ui
 
 import (
-	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // The patterns view: the access patterns of the patterns file, each one
@@ -11,9 +11,9 @@ import (
 
 // patternRequest is what a pattern sends on table t with the given
 // parameters: its request, or why there is none.
-func patternRequest(p config.Pattern, t dynamo.Table, params map[string]string) (config.Resolved, error) {
+func patternRequest(p patterns.Pattern, t dynamo.Table, params map[string]string) (patterns.Resolved, error) {
 	if err := p.Validate(t); err != nil {
-		return config.Resolved{}, err
+		return patterns.Resolved{}, err
 	}
 	r, err := p.Resolve(t, params)
 	if err != nil {
@@ -31,7 +31,7 @@ func patternRequest(p config.Pattern, t dynamo.Table, params map[string]string) 
 }
 
 // patternOp names the request a pattern sends on t, as far as it can tell.
-func patternOp(p config.Pattern, t dynamo.Table) string {
+func patternOp(p patterns.Pattern, t dynamo.Table) string {
 	if r, err := p.Resolve(t, p.Example); err == nil {
 		return r.Operation()
 	}
@@ -40,7 +40,7 @@ func patternOp(p config.Pattern, t dynamo.Table) string {
 
 // requestText is a request in DynamoDB's words, for a preview or a title:
 // GetItem PK = "CUST#42" AND SK = "PROFILE", or the Query with its options.
-func requestText(r config.Resolved, t dynamo.Table) string {
+func requestText(r patterns.Resolved, t dynamo.Table) string {
 	if r.Get != nil {
 		b, err := dynamo.BuildGetItem(t, *r.Get)
 		if err != nil {

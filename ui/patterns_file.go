@@ -4,7 +4,7 @@ import (
 	"errors"
 	"os"
 
-	"dynascope/config"
+	"dynascope/patterns"
 )
 
 // LoadPatterns reads the patterns file the UI lists and saves to, and
@@ -12,15 +12,15 @@ import (
 // (given) that does not exist yet is an empty list, created by the first
 // save; the default file, when missing, is no file at all (nil, ""). A file
 // that does not read is an error sentence naming its line.
-func LoadPatterns(path string, given bool) (*config.PatternSet, string, error) {
-	set, err := config.LoadPatterns(path)
+func LoadPatterns(path string, given bool) (*patterns.PatternSet, string, error) {
+	set, err := patterns.LoadPatterns(path)
 	switch {
 	case err == nil:
 		return set, path, nil
 	case !errors.Is(err, os.ErrNotExist):
 		return nil, "", err
 	case given:
-		return &config.PatternSet{Path: path}, path, nil
+		return &patterns.PatternSet{Path: path}, path, nil
 	}
 	return nil, "", nil
 }

@@ -6,8 +6,8 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // Running a pattern: a Query runs exactly as a hand-made one (query line,
@@ -29,7 +29,7 @@ func getItemCmd(ctx context.Context, s Store, id int, g dynamo.GetInput) tea.Cmd
 }
 
 // resolvedInput is a pattern's request on the current table, for its code.
-func (m Model) resolvedInput(r config.Resolved) reqInput {
+func (m Model) resolvedInput(r patterns.Resolved) reqInput {
 	if r.Get != nil {
 		return m.getInput(*r.Get)
 	}
@@ -38,7 +38,7 @@ func (m Model) resolvedInput(r config.Resolved) reqInput {
 
 // runPattern resolves a pattern with its parameters and sends its request;
 // a mistake is shown in place and nothing is sent.
-func (m Model) runPattern(p config.Pattern, params map[string]string) (Model, tea.Cmd) {
+func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
 	r, err := patternRequest(p, m.table, params)
 	if err != nil {
 		m.pat.err = Sanitize(err.Error())

@@ -6,23 +6,23 @@ import (
 	"strings"
 	"testing"
 
-	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // demoPatterns is a copy of the repository's dynascope.yaml in a temporary
 // folder, loaded, with its path: tests that save write to the copy.
-func demoPatterns(t *testing.T) (*config.PatternSet, string) {
+func demoPatterns(t *testing.T) (*patterns.PatternSet, string) {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("..", config.PatternsFile))
+	data, err := os.ReadFile(filepath.Join("..", patterns.PatternsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	path := filepath.Join(t.TempDir(), config.PatternsFile)
+	path := filepath.Join(t.TempDir(), patterns.PatternsFile)
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, err := config.LoadPatterns(path)
+	set, err := patterns.LoadPatterns(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +196,7 @@ func TestPatternOnAnIndex(t *testing.T) {
 // A pattern that does not fit the table is refused with its file and line,
 // before any request.
 func TestPatternThatDoesNotFitIsRefused(t *testing.T) {
-	set, err := config.ParsePatterns("mine.yaml", []byte("patterns:\n  - name: by region\n    index: GSI9\n    pk: \"R#{r}\"\n    example: {r: \"eu\"}\n"))
+	set, err := patterns.ParsePatterns("mine.yaml", []byte("patterns:\n  - name: by region\n    index: GSI9\n    pk: \"R#{r}\"\n    example: {r: \"eu\"}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -208,7 +208,7 @@ func TestPatternThatDoesNotFitIsRefused(t *testing.T) {
 		t.Fatal("a pattern that does not fit the table was run")
 	}
 	// A parameter that makes a bad key is refused in the form.
-	set, err = config.ParsePatterns("mine.yaml", []byte("patterns:\n  - name: by id\n    pk: \"{id}\"\n    example: {id: \"x\"}\n"))
+	set, err = patterns.ParsePatterns("mine.yaml", []byte("patterns:\n  - name: by id\n    pk: \"{id}\"\n    example: {id: \"x\"}\n"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func TestSaveGetItemPattern(t *testing.T) {
 	hs.contains(`GetItem: pk = "CUST#42", sk eq "PROFILE"`)
 	hs.typeText("ann's profile")
 	hs.keys("enter")
-	set, err := config.LoadPatterns(path)
+	set, err := patterns.LoadPatterns(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -309,14 +309,14 @@ func TestLoadPatterns(t *testing.T) {
 		t.Errorf("broken file: %v", err)
 	}
 	// The first save creates the file named.
-	hs := newHarness(t, Options{Table: "App", PK: "CUST#42", Patterns: &config.PatternSet{Path: missing}, PatternsPath: missing}, 120, 35,
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42", Patterns: &patterns.PatternSet{Path: missing}, PatternsPath: missing}, 120, 35,
 		canned{items: example(), cap: halfRCU()})
 	hs.keys("a")
 	hs.contains("new.yaml has no patterns yet")
 	hs.keys("esc", "S")
 	hs.typeText("whole customer")
 	hs.keys("enter")
-	if set, err := config.LoadPatterns(missing); err != nil || len(set.Patterns) != 1 || set.Patterns[0].PK != "CUST#42" {
+	if set, err := patterns.LoadPatterns(missing); err != nil || len(set.Patterns) != 1 || set.Patterns[0].PK != "CUST#42" {
 		t.Fatalf("created file: %+v, %v", set, err)
 	}
 }
@@ -324,7 +324,7 @@ func TestLoadPatterns(t *testing.T) {
 // A broken patterns file does not stop the UI: it starts, says what is
 // wrong, and the patterns view says the file is broken.
 func TestBrokenPatternsFileStillStarts(t *testing.T) {
-	path := filepath.Join(t.TempDir(), config.PatternsFile)
+	path := filepath.Join(t.TempDir(), patterns.PatternsFile)
 	if err := os.WriteFile(path, []byte("patterns: [unclosed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

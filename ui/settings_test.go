@@ -12,6 +12,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/workbench"
 )
 
 // Every binding has an action name for the settings file.
@@ -146,7 +147,7 @@ func TestEntityNamesFromWorkbench(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	model, err := dynamo.ParseWorkbench(f)
+	model, err := workbench.ParseWorkbench(f)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // Store is what the UI needs from DynamoDB. *dynamo.Client satisfies it; UI
@@ -36,7 +37,7 @@ type Options struct {
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the
 	// current request to, "" when none is known (saving is then refused).
-	Patterns     *config.PatternSet
+	Patterns     *patterns.PatternSet
 	PatternsPath string
 	// PatternsErr is why the patterns file could not be read (then
 	// Patterns is nil): shown at start and in the patterns view.

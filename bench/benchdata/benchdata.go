@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // Partition keys of the bench table.
@@ -125,7 +126,7 @@ func Tail(parts int) []dynamo.Item {
 func Bytes(items []dynamo.Item) int {
 	t := 0
 	for _, it := range items {
-		t += dynamo.ItemSize(it)
+		t += itemcodec.ItemSize(it)
 	}
 	return t
 }
@@ -145,7 +146,7 @@ func ReadSortKeys(ctx context.Context, c *dynamo.Client, table, pk string) ([]st
 		}
 		reqs = append(reqs, p.Request)
 		for _, it := range p.Items {
-			sks = append(sks, dynamo.KeyString(it["SK"]))
+			sks = append(sks, itemcodec.KeyString(it["SK"]))
 		}
 		if p.LastEvaluatedKey == nil {
 			return sks, reqs, time.Since(began), nil

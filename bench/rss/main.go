@@ -34,6 +34,7 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/ui"
 )
 
@@ -71,7 +72,7 @@ func (c *countingStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.
 	p, err := c.Store.Query(ctx, q)
 	if err == nil && !q.CountOnly && q.SK.Op == dynamo.SKNone {
 		for _, it := range p.Items {
-			c.bytes.Add(int64(dynamo.ItemSize(it)))
+			c.bytes.Add(int64(itemcodec.ItemSize(it)))
 		}
 		c.items.Add(int64(len(p.Items)))
 		c.pages.Add(1)

@@ -24,6 +24,7 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 // minRatio is the bound: dynascope's parallel writers must load at least
@@ -65,7 +66,7 @@ func run(endpoint, bin, awsBin string, n int) error {
 	file := filepath.Join(dir, "items.jsonl")
 	var b bytes.Buffer
 	for _, it := range items {
-		b.Write(dynamo.DynamoJSON(it))
+		b.Write(itemcodec.DynamoJSON(it))
 		b.WriteByte('\n')
 	}
 	if err := os.WriteFile(file, b.Bytes(), 0o644); err != nil {
@@ -138,7 +139,7 @@ func requestDocs(dir, table string, items []dynamo.Item) ([]string, error) {
 				b.WriteByte(',')
 			}
 			b.WriteString(`{"PutRequest": {"Item": `)
-			b.Write(dynamo.DynamoJSON(it))
+			b.Write(itemcodec.DynamoJSON(it))
 			b.WriteString("}}")
 		}
 		b.WriteString("]}\n")

@@ -43,6 +43,7 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 )
 
 const partition = "BENCH#1"
@@ -186,7 +187,7 @@ func benchItems(n int) []dynamo.Item {
 func avgSize(items []dynamo.Item) int {
 	total := 0
 	for _, it := range items {
-		total += dynamo.ItemSize(it)
+		total += itemcodec.ItemSize(it)
 	}
 	return total / len(items)
 }

@@ -5,7 +5,7 @@
 //   - `dynascope query --table T --pk P` until it exits with its JSON, with
 //     the table's key schema in dynascope's schema cache (the run before
 //     left it there), and once more with the cache emptied first;
-//   - `aws dynamodb query` (the command dynamo.QueryCode writes for the same
+//   - `aws dynamodb query` (the command codegen.QueryCode writes for the same
 //     key condition) until it exits with its JSON;
 //   - the terminal UI with --pk, in a pseudo-terminal made by script(1),
 //     until its screen shows the partition's items.
@@ -32,6 +32,7 @@ import (
 	"unicode/utf8"
 
 	"dynascope/bench/benchdata"
+	"dynascope/codegen"
 	"dynascope/dynamo"
 )
 
@@ -85,7 +86,7 @@ func run(endpoint, table, pk, marker, bin, awsBin string, runs int, minRatio flo
 		"AWS_EC2_METADATA_DISABLED=true", "XDG_CONFIG_HOME="+cfg, "XDG_CACHE_HOME="+cache, "TERM=xterm-256color")
 
 	ks := dynamo.KeySchema{PK: benchdata.Spec(table).PK, SK: benchdata.Spec(table).SK}
-	awsCmd, err := dynamo.QueryCode(dynamo.LangCLI, ks, dynamo.QueryInput{Table: table, PK: pk}, dynamo.CodeTarget{Region: "us-east-1", Endpoint: endpoint})
+	awsCmd, err := codegen.QueryCode(codegen.LangCLI, ks, dynamo.QueryInput{Table: table, PK: pk}, codegen.CodeTarget{Region: "us-east-1", Endpoint: endpoint})
 	if err != nil {
 		return false, err
 	}

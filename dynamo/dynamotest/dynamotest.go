@@ -1,11 +1,15 @@
 // Package dynamotest gives integration tests a DynamoDB Local endpoint and
 // uniquely named tables that are removed when the test ends.
+//
+// It imports nothing of dynascope's, so that dynamo's own tests can use it;
+// tests import it, programs never do.
 package dynamotest
 
 import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -79,14 +83,21 @@ func Table(t testing.TB, api *dynamodb.Client, in dynamodb.CreateTableInput) str
 	if _, err := api.CreateTable(ctx, &in); err != nil {
 		t.Fatalf("create table %s: %v", name, err)
 	}
+	DeleteAtEnd(t, api, name)
+	return name
+}
+
+// DeleteAtEnd deletes the table when the test ends; a table that is not
+// there (the test failed before creating it) is no error.
+func DeleteAtEnd(t testing.TB, api *dynamodb.Client, name string) {
 	t.Cleanup(func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		if _, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)}); err != nil {
+		_, err := api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(name)})
+		if nf := (*types.ResourceNotFoundException)(nil); err != nil && !errors.As(err, &nf) {
 			t.Errorf("delete table %s: %v", name, err)
 		}
 	})
-	return name
 }
 
 // PKSK is the usual single-table definition: string PK and SK.

@@ -1,0 +1,124 @@
+package main
+
+import (
+	"go/build"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// allowedImports is the direction of the layers: for each package, the
+// packages of dynascope its non-test code may import. A package missing
+// here fails the test, so a new one states its place when it is added.
+// Tests may import more (dynamotest, another package's helpers).
+var allowedImports = map[string][]string{
+	"textfmt":           {},
+	"yamlfile":          {},
+	"keys":              {},
+	"itemcodec/number":  {},
+	"dynamo/dynamotest": {},
+	"itemcodec":         {"itemcodec/number", "textfmt"},
+	"dynamo":            {"itemcodec", "itemcodec/number", "keys", "textfmt"},
+	"config":            {"dynamo", "textfmt", "yamlfile"},
+	"patterns":          {"dynamo", "textfmt", "yamlfile"},
+	"codegen":           {"dynamo", "itemcodec"},
+	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
+	"ui":                {"codegen", "config", "dynamo", "itemcodec", "keys", "patterns", "textfmt"},
+}
+
+// commandDirs hold programs: the CLI at the top (package main), the
+// benchmarks and their data, the scripts' tools. They may import any
+// library package; nothing but themselves imports them.
+var commandDirs = []string{"bench", "scripts"}
+
+// TestImportDirection reads the imports of every package in the module
+// (non-test files) and holds them to allowedImports, and every library
+// package to a doc comment that says what it must not import.
+func TestImportDirection(t *testing.T) {
+	t.Parallel()
+	seen := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != "." && (strings.HasPrefix(name, ".") || name == "testdata" || name == "bin") {
+			return filepath.SkipDir
+		}
+		pkg, err := build.ImportDir(path, 0)
+		if _, none := err.(*build.NoGoError); none {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		rel := filepath.ToSlash(path)
+		if rel == "." {
+			rel = ""
+		}
+		var ours []string
+		for _, imp := range pkg.Imports {
+			if imp == "dynascope" || strings.HasPrefix(imp, "dynascope/") {
+				ours = append(ours, strings.TrimPrefix(imp, "dynascope/"))
+			}
+		}
+		if rel == "" || isCommandDir(rel) {
+			return nil
+		}
+		allowed, ok := allowedImports[rel]
+		if !ok {
+			t.Errorf("package %s (dynascope/%s) is not in allowedImports; add it with the packages it may import", pkg.Name, rel)
+			return nil
+		}
+		seen[rel] = true
+		for _, imp := range ours {
+			if !slices.Contains(allowed, imp) {
+				t.Errorf("dynascope/%s imports dynascope/%s; it may import only %v", rel, imp, allowed)
+			}
+		}
+		if doc := packageDoc(t, path, pkg.GoFiles); !strings.HasPrefix(doc, "Package "+pkg.Name+" ") || !strings.Contains(doc, "import") {
+			t.Errorf("dynascope/%s: its package doc comment should say what it holds and what it must not import; it is %q", rel, doc)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rel := range allowedImports {
+		if !seen[rel] {
+			if _, err := os.Stat(rel); err != nil {
+				t.Errorf("allowedImports names dynascope/%s, which is not there any more", rel)
+			}
+		}
+	}
+}
+
+// packageDoc is the package's doc comment, from whichever file holds it.
+func packageDoc(t *testing.T, dir string, files []string) string {
+	for _, name := range files {
+		f, err := parser.ParseFile(token.NewFileSet(), filepath.Join(dir, name), nil, parser.PackageClauseOnly|parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Doc != nil {
+			return f.Doc.Text()
+		}
+	}
+	return ""
+}
+
+func isCommandDir(rel string) bool {
+	for _, d := range commandDirs {
+		if rel == d || strings.HasPrefix(rel, d+"/") {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,313 @@
+package patterns
+
+// Checking patterns against the table and turning them into requests.
+
+import (
+	"errors"
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"dynascope/dynamo"
+)
+
+// Resolved is a pattern with its parameters filled in: exactly one of Query
+// and Get is set. A pattern that fixes the full primary key of the base table
+// is a GetItem, as access-pattern-first design would write it.
+type Resolved struct {
+	Query *dynamo.QueryInput
+	Get   *dynamo.GetInput
+}
+
+// Operation names the request: "GetItem" or "Query".
+func (r Resolved) Operation() string {
+	if r.Get != nil {
+		return "GetItem"
+	}
+	return "Query"
+}
+
+// paramRE is what may stand between the braces of a placeholder.
+var paramRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// tmplPart is a piece of a template: literal text or a parameter name.
+type tmplPart struct {
+	text  string
+	param bool
+}
+
+// parseTemplate splits "CUST#{customerId}" into its literal text and
+// parameters. {{ and }} are literal braces, so that any key value can be
+// written, including one saved from a hand-made query.
+func parseTemplate(s string) ([]tmplPart, error) {
+	var parts []tmplPart
+	var lit strings.Builder
+	flush := func() {
+		if lit.Len() > 0 {
+			parts = append(parts, tmplPart{text: lit.String()})
+			lit.Reset()
+		}
+	}
+	for i := 0; i < len(s); {
+		switch {
+		case strings.HasPrefix(s[i:], "{{"):
+			lit.WriteByte('{')
+			i += 2
+		case strings.HasPrefix(s[i:], "}}"):
+			lit.WriteByte('}')
+			i += 2
+		case s[i] == '{':
+			end := strings.IndexByte(s[i:], '}')
+			if end < 0 {
+				return nil, fmt.Errorf("%q has a { without its closing }; write {{ for a literal brace", s)
+			}
+			name := s[i+1 : i+end]
+			if !paramRE.MatchString(name) {
+				return nil, fmt.Errorf("%q has the placeholder {%s}, but a placeholder is a name of letters, digits and _ (write {{ and }} for literal braces)", s, name)
+			}
+			flush()
+			parts = append(parts, tmplPart{text: name, param: true})
+			i += end + 1
+		case s[i] == '}':
+			return nil, fmt.Errorf("%q has a } without its opening {; write }} for a literal brace", s)
+		default:
+			lit.WriteByte(s[i])
+			i++
+		}
+	}
+	flush()
+	return parts, nil
+}
+
+func fillTemplate(s string, params map[string]string) string {
+	parts, _ := parseTemplate(s) // checked when the pattern was loaded or resolved
+	var b strings.Builder
+	for _, p := range parts {
+		if p.param {
+			b.WriteString(params[p.text])
+		} else {
+			b.WriteString(p.text)
+		}
+	}
+	return b.String()
+}
+
+// escapeTemplate writes a literal key value as a template.
+func escapeTemplate(s string) string {
+	return strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
+}
+
+// parameters lists the placeholders of pk and sk in order of appearance, or
+// says which template is malformed.
+func (p Pattern) parameters() ([]string, error) {
+	var names []string
+	add := func(field, s string) error {
+		parts, err := parseTemplate(s)
+		if err != nil {
+			return p.errorAt(field, "%s %s", field, err)
+		}
+		for _, part := range parts {
+			if part.param && !slices.Contains(names, part.text) {
+				names = append(names, part.text)
+			}
+		}
+		return nil
+	}
+	if err := add("pk", p.PK); err != nil {
+		return nil, err
+	}
+	for _, v := range p.SK.Values {
+		if err := add("sk", v); err != nil {
+			return nil, err
+		}
+	}
+	return names, nil
+}
+
+// Parameters lists the pattern's parameters ({name} placeholders) in the
+// order they appear, for prompting; Example holds their example values.
+func (p Pattern) Parameters() []string {
+	names, _ := p.parameters()
+	return names
+}
+
+// errorAt builds an error pointing at one field of the pattern, or at the
+// pattern itself when the field is absent or the pattern has no file.
+func (p Pattern) errorAt(field, format string, a ...any) *PatternError {
+	line := p.lines[field]
+	if line == 0 {
+		line = p.Line
+	}
+	return &PatternError{File: p.file, Line: line, Pattern: p.Name, Msg: fmt.Sprintf(format, a...)}
+}
+
+// Validate checks the patterns against the table they will run on. The first
+// mistake is returned, in file order.
+func (s *PatternSet) Validate(t dynamo.Table) error {
+	for _, p := range s.Patterns {
+		if err := p.Validate(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Validate checks one pattern against the table (from DescribeTable): its
+// index exists, a sort-key condition has a sort key to apply to, and its
+// example gives key values of the right types.
+func (p Pattern) Validate(t dynamo.Table) error {
+	ks := dynamo.KeySchema{PK: t.PK, SK: t.SK}
+	where := "table " + t.Name
+	if p.Index != "" {
+		ix, ok := t.IndexByName(p.Index)
+		if !ok {
+			names := make([]string, len(t.Indexes))
+			for i, x := range t.Indexes {
+				names[i] = x.Name
+			}
+			if len(names) == 0 {
+				return p.errorAt("index", "index %q does not exist: table %s has no secondary indexes", p.Index, t.Name)
+			}
+			return p.errorAt("index", "index %q does not exist on table %s; its indexes are %s", p.Index, t.Name, strings.Join(names, ", "))
+		}
+		ks = dynamo.KeySchema{Index: ix.Name, PK: ix.PK, SK: ix.SK}
+		where = "index " + ix.Name
+		if p.Consistent && ix.Kind == dynamo.GSI {
+			return p.errorAt("consistent", "global secondary index %s cannot be read consistently; remove consistent: true", ix.Name)
+		}
+	}
+	if p.SK.Op != dynamo.SKNone && ks.SK == nil {
+		return p.errorAt("sk", "%s has no sort key, so the sort-key condition sk cannot apply; remove sk", where)
+	}
+	r, err := p.Resolve(t, p.Example)
+	if err != nil {
+		return err
+	}
+	var pkText string
+	if r.Query != nil {
+		pkText = r.Query.PK
+	} else {
+		pkText = r.Get.PK
+	}
+	if _, err := dynamo.KeyValue(ks.PK, "partition key", pkText); err != nil {
+		return p.errorAt("pk", "%s", userMsg(err))
+	}
+	if r.Query != nil {
+		if _, err := dynamo.BuildQuery(ks, *r.Query); err != nil {
+			return p.errorAt("sk", "%s", userMsg(err))
+		}
+	} else if t.SK != nil {
+		if _, err := dynamo.KeyValue(*t.SK, "sort key", r.Get.SK); err != nil {
+			return p.errorAt("sk", "%s", userMsg(err))
+		}
+	}
+	return nil
+}
+
+func userMsg(err error) string {
+	var ue *dynamo.UserError
+	if errors.As(err, &ue) {
+		return strings.TrimRight(ue.Msg, ".")
+	}
+	return err.Error()
+}
+
+// Resolve fills in the parameters and returns the request the pattern makes
+// on table t: a GetItem when it fixes the base table's full primary key (pk
+// and sk eq, or pk alone on a table without sort key), a Query otherwise.
+// params must give every parameter and nothing else; start from Example to
+// prefill.
+func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, error) {
+	names, err := p.parameters()
+	if err != nil {
+		return Resolved{}, err
+	}
+	for _, n := range names {
+		if _, ok := params[n]; !ok {
+			return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it needs a value for the parameter %s (placeholder {%s})", n, n)}
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(params)) {
+		if slices.Contains(names, n) {
+			continue
+		}
+		if len(names) == 0 {
+			return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it has no parameters, so %s cannot be given", n)}
+		}
+		return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it has no parameter %s; its parameters are %s", n, strings.Join(names, ", "))}
+	}
+	pk := fillTemplate(p.PK, params)
+	var skVals []string
+	for _, v := range p.SK.Values {
+		skVals = append(skVals, fillTemplate(v, params))
+	}
+	if p.Index == "" && ((t.SK == nil && p.SK.Op == dynamo.SKNone) || (t.SK != nil && p.SK.Op == dynamo.SKEq)) {
+		g := &dynamo.GetInput{Table: t.Name, PK: pk, Consistent: p.Consistent}
+		if len(skVals) > 0 {
+			g.SK = skVals[0]
+		}
+		return Resolved{Get: g}, nil
+	}
+	q := &dynamo.QueryInput{Table: t.Name, Index: p.Index, PK: pk, Reverse: p.Reverse, Limit: p.Limit, Consistent: p.Consistent}
+	if p.SK.Op != dynamo.SKNone {
+		q.SK = dynamo.SKCond{Op: p.SK.Op, Values: skVals}
+	}
+	return Resolved{Query: q}, nil
+}
+
+// Summary describes the pattern in one line, placeholders kept:
+// pk = "CUST#{customerId}", sk begins_with "ORDER#", newest first, limit 1.
+func (p Pattern) Summary() string {
+	parts := []string{"pk = " + strconv.Quote(p.PK)}
+	switch p.SK.Op {
+	case dynamo.SKNone:
+	case dynamo.SKBetween:
+		if len(p.SK.Values) == 2 {
+			parts = append(parts, fmt.Sprintf("sk between %q and %q", p.SK.Values[0], p.SK.Values[1]))
+		}
+	default:
+		if len(p.SK.Values) == 1 {
+			parts = append(parts, fmt.Sprintf("sk %s %q", skOpName(p.SK.Op), p.SK.Values[0]))
+		}
+	}
+	if p.Reverse {
+		parts = append(parts, "newest first")
+	}
+	if p.Limit > 0 {
+		parts = append(parts, fmt.Sprintf("limit %d", p.Limit))
+	}
+	if p.Consistent {
+		parts = append(parts, "consistent")
+	}
+	if p.Index != "" {
+		parts = append(parts, "on "+p.Index)
+	}
+	return strings.Join(parts, ", ")
+}
+
+// PatternFromQuery turns a hand-made query into a pattern without
+// parameters, ready for SavePattern; braces in its values are escaped.
+func PatternFromQuery(name, description string, q dynamo.QueryInput) Pattern {
+	p := Pattern{Name: name, Description: description, Index: q.Index, PK: escapeTemplate(q.PK),
+		Reverse: q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+	if q.SK.Op != dynamo.SKNone {
+		p.SK = dynamo.SKCond{Op: q.SK.Op}
+		for _, v := range q.SK.Values {
+			p.SK.Values = append(p.SK.Values, escapeTemplate(v))
+		}
+	}
+	return p
+}
+
+// PatternFromGet turns a hand-made GetItem into a pattern without
+// parameters; SK is left out when empty (a table without sort key).
+func PatternFromGet(name, description string, g dynamo.GetInput) Pattern {
+	p := Pattern{Name: name, Description: description, PK: escapeTemplate(g.PK), Consistent: g.Consistent}
+	if g.SK != "" {
+		p.SK = dynamo.SKCond{Op: dynamo.SKEq, Values: []string{escapeTemplate(g.SK)}}
+	}
+	return p
+}

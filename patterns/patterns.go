@@ -1,0 +1,383 @@
+// Package patterns is the access-pattern domain: the patterns file
+// (dynascope.yaml) read with file:line errors, each pattern checked against a
+// table's keys and indexes, its {parameters} filled in to a query or get, and
+// a request saved back to the file.
+//
+// It imports dynamo (for the request and table types), textfmt and yamlfile;
+// never config, ui or the command line.
+package patterns
+
+// The patterns file: the access patterns of a table, written down first, as
+// access-pattern-first design asks. This file reads it; check.go
+// checks it against the table and fills in parameters; save.go
+// appends to it.
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+
+	"dynascope/dynamo"
+	"dynascope/textfmt"
+	"dynascope/yamlfile"
+)
+
+// PatternsFile is the patterns file read from the working directory when no
+// --patterns flag names another.
+const PatternsFile = "dynascope.yaml"
+
+// PatternSet is a loaded patterns file.
+type PatternSet struct {
+	Path     string    // as given; it prefixes every error
+	Table    string    // the file's table:, "" when it has none
+	Patterns []Pattern // in file order
+}
+
+// Pattern is one access pattern. PK and the SK values are templates: {name}
+// is a parameter, {{ and }} are literal braces.
+type Pattern struct {
+	Name        string
+	Description string
+	Index       string        // "" for the base table
+	PK          string        // partition key value template
+	SK          dynamo.SKCond // Op is SKNone for no sort-key condition; Values are templates
+	Reverse     bool          // newest first: ScanIndexForward=false
+	Limit       int32         // 0 for no Limit
+	Consistent  bool          // ConsistentRead
+	Example     map[string]string
+	Line        int // where the pattern starts in its file; 0 when it is not from a file
+
+	file  string         // the file it came from, for errors
+	lines map[string]int // field name -> line, so that errors point at the field
+}
+
+// PatternError is a mistake in a patterns file or in the parameters of a
+// pattern; it prints as one sentence naming the file, line and pattern:
+// `dynascope.yaml:14: pattern "latest order": unknown field "revers".`
+type PatternError struct {
+	File    string // "" when the pattern is not from a file
+	Line    int    // 0 when unknown
+	Pattern string // the pattern's name, "" when the mistake is not in a pattern or the pattern has none
+	Ordinal int    // the pattern's place in the list (from 1), named when it has no name
+	Msg     string
+}
+
+func (e *PatternError) Error() string {
+	var b strings.Builder
+	if e.File != "" {
+		b.WriteString(e.File)
+		if e.Line > 0 {
+			fmt.Fprintf(&b, ":%d", e.Line)
+		}
+		b.WriteString(": ")
+	}
+	switch {
+	case e.Pattern != "":
+		fmt.Fprintf(&b, "pattern %q: ", e.Pattern)
+	case e.Ordinal > 0:
+		fmt.Fprintf(&b, "pattern #%d: ", e.Ordinal)
+	}
+	b.WriteString(strings.TrimRight(e.Msg, "."))
+	b.WriteByte('.')
+	return b.String()
+}
+
+// patternFields are the fields a pattern may have, in the order SavePattern
+// writes them.
+var patternFields = []string{"name", "description", "index", "pk", "sk", "reverse", "limit", "consistent", "example"}
+
+// skOps maps the operators of the file to DynamoDB's.
+var skOps = []struct {
+	name string
+	op   dynamo.SKOp
+}{
+	{"eq", dynamo.SKEq}, {"lt", dynamo.SKLt}, {"le", dynamo.SKLe}, {"gt", dynamo.SKGt},
+	{"ge", dynamo.SKGe}, {"between", dynamo.SKBetween}, {"begins_with", dynamo.SKBeginsWith},
+}
+
+func skOpName(op dynamo.SKOp) string {
+	for _, o := range skOps {
+		if o.op == op {
+			return o.name
+		}
+	}
+	return string(op)
+}
+
+// LoadPatterns reads and checks a patterns file. What needs the table
+// (indexes, sort keys, key types) is checked by Validate, so that loading
+// makes no request.
+func LoadPatterns(path string) (*PatternSet, error) {
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, &dynamo.UserError{Msg: fmt.Sprintf("there is no patterns file %s; write one (dynascope.yaml in the dynascope repository is an example) or pass --patterns FILE.", path), Err: err}
+	}
+	if err != nil {
+		return nil, &dynamo.UserError{Msg: fmt.Sprintf("cannot read the patterns file %s: %v.", path, err), Err: err}
+	}
+	return ParsePatterns(path, data)
+}
+
+// ParsePatterns reads a patterns file from memory; name prefixes errors.
+func ParsePatterns(name string, data []byte) (*PatternSet, error) {
+	fail := func(line int, format string, a ...any) error {
+		return &PatternError{File: name, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, fail(0, "the file is empty; it needs a patterns: list")
+		}
+		return nil, yamlError(name, err)
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, fail(extra.Line, "the file holds a second YAML document; keep everything in one")
+	} else if !errors.Is(err, io.EOF) {
+		return nil, yamlError(name, err)
+	}
+	root := yamlfile.Deref(&doc)
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = yamlfile.Deref(root.Content[0])
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root.Line, "the file must be a mapping with table: and patterns:")
+	}
+	set := &PatternSet{Path: name}
+	var list *yaml.Node
+	seen := map[string]int{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], yamlfile.Deref(root.Content[i+1])
+		if first, dup := seen[k.Value]; dup {
+			return nil, fail(k.Line, "%s: is given twice (first at line %d)", k.Value, first)
+		}
+		seen[k.Value] = k.Line
+		switch k.Value {
+		case "table":
+			if v.Kind != yaml.ScalarNode || v.Tag == "!!null" || v.Value == "" {
+				return nil, fail(v.Line, "table: must be a table name")
+			}
+			set.Table = v.Value
+		case "patterns":
+			list = v
+		default:
+			return nil, fail(k.Line, "unknown field %q%s; the file has table: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "patterns"}))
+		}
+	}
+	if list == nil || (list.Kind == yaml.ScalarNode && list.Tag == "!!null") {
+		return set, nil
+	}
+	if list.Kind != yaml.SequenceNode {
+		return nil, fail(list.Line, "patterns: must be a list with one item (- name: ...) per pattern")
+	}
+	names := map[string]int{}
+	for i, item := range list.Content {
+		p, err := parsePattern(name, i+1, yamlfile.Deref(item))
+		if err != nil {
+			return nil, err
+		}
+		if first, dup := names[p.Name]; dup {
+			return nil, &PatternError{File: name, Line: p.lines["name"], Pattern: p.Name, Msg: fmt.Sprintf("the name is used twice (first at line %d); pattern names must be unique", first)}
+		}
+		names[p.Name] = p.lines["name"]
+		set.Patterns = append(set.Patterns, p)
+	}
+	return set, nil
+}
+
+// yamlError turns a YAML syntax error into the file:line form of the others.
+func yamlError(name string, err error) error {
+	line, msg := yamlfile.Syntax(err)
+	return &PatternError{File: name, Line: line, Msg: "the file is not valid YAML: " + msg}
+}
+
+func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
+	p := Pattern{Line: n.Line, file: file, lines: map[string]int{}}
+	fail := func(line int, format string, a ...any) error {
+		return &PatternError{File: file, Line: line, Pattern: p.Name, Ordinal: ordinal, Msg: fmt.Sprintf(format, a...)}
+	}
+	if n.Kind != yaml.MappingNode {
+		return p, fail(n.Line, "each pattern must be a mapping (name:, pk:, ...)")
+	}
+	// The name first, so that every other error can say which pattern it is in.
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k, v := n.Content[i], yamlfile.Deref(n.Content[i+1]); k.Value == "name" && isText(v) {
+			p.Name = v.Value
+		}
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], yamlfile.Deref(n.Content[i+1])
+		if first, dup := p.lines[k.Value]; dup {
+			return p, fail(k.Line, "field %q is given twice (first at line %d)", k.Value, first)
+		}
+		p.lines[k.Value] = k.Line
+		switch k.Value {
+		case "name", "description", "index", "pk":
+			if !isText(v) {
+				return p, fail(v.Line, "%s must be text, not %s", k.Value, kindName(v))
+			}
+			switch k.Value {
+			case "description":
+				p.Description = v.Value
+			case "index":
+				p.Index = v.Value
+			case "pk":
+				p.PK = v.Value
+			}
+		case "sk":
+			sk, line, err := parseSK(v)
+			if err != nil {
+				return p, fail(line, "%s", err)
+			}
+			p.SK = sk
+		case "reverse", "consistent":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+				return p, fail(v.Line, "%s must be true or false, not %s", k.Value, kindName(v))
+			}
+			b := v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+			if k.Value == "reverse" {
+				p.Reverse = b
+			} else {
+				p.Consistent = b
+			}
+		case "limit":
+			l, err := strconv.ParseInt(v.Value, 10, 32)
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || l < 1 {
+				return p, fail(v.Line, "limit must be a positive whole number, not %s", kindName(v))
+			}
+			p.Limit = int32(l)
+		case "example":
+			ex, line, err := parseExample(v)
+			if err != nil {
+				return p, fail(line, "%s", err)
+			}
+			p.Example = ex
+		default:
+			return p, fail(k.Line, "unknown field %q%s", k.Value, textfmt.Suggest(k.Value, patternFields))
+		}
+	}
+	if _, ok := p.lines["name"]; !ok || p.Name == "" {
+		return p, fail(n.Line, "it has no name; give it one with name: (it is how run and check refer to it)")
+	}
+	if _, ok := p.lines["pk"]; !ok {
+		return p, fail(n.Line, "it has no pk: every access pattern names one partition key value")
+	}
+	if p.PK == "" {
+		return p, fail(p.lines["pk"], "pk is empty; a partition key value cannot be empty")
+	}
+	params, err := p.parameters()
+	if err != nil {
+		return p, err
+	}
+	for _, name := range params {
+		if _, ok := p.Example[name]; !ok {
+			line := p.lines["example"]
+			if line == 0 {
+				line = n.Line
+			}
+			return p, fail(line, "placeholder {%s} has no value in example; add example: {%s: ...} so that check can run it", name, name)
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(p.Example)) {
+		if !slices.Contains(params, name) {
+			return p, fail(p.lines["example"], "example gives %q, which is not a placeholder of pk or sk", name)
+		}
+	}
+	return p, nil
+}
+
+// parseSK reads `{begins_with: "ORDER#"}` or `{between: [a, b]}`; the line
+// returned is where the mistake is.
+func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
+	ops := make([]string, len(skOps))
+	for i, o := range skOps {
+		ops[i] = o.name
+	}
+	if v.Kind != yaml.MappingNode || len(v.Content) == 0 {
+		return dynamo.SKCond{}, v.Line, fmt.Errorf("sk must be one condition such as {begins_with: \"ORDER#\"}, using one of %s", strings.Join(ops, ", "))
+	}
+	if len(v.Content) > 2 {
+		return dynamo.SKCond{}, v.Content[2].Line, fmt.Errorf("sk has two conditions (%s and %s); DynamoDB allows one sort-key condition per query", v.Content[0].Value, v.Content[2].Value)
+	}
+	k, val := v.Content[0], yamlfile.Deref(v.Content[1])
+	var op dynamo.SKOp
+	for _, o := range skOps {
+		if o.name == k.Value {
+			op = o.op
+		}
+	}
+	if op == dynamo.SKNone {
+		return dynamo.SKCond{}, k.Line, fmt.Errorf("unknown sort-key operator %q%s; use one of %s", k.Value, textfmt.Suggest(k.Value, ops), strings.Join(ops, ", "))
+	}
+	if op == dynamo.SKBetween {
+		if val.Kind != yaml.SequenceNode || len(val.Content) != 2 || !isText(yamlfile.Deref(val.Content[0])) || !isText(yamlfile.Deref(val.Content[1])) {
+			return dynamo.SKCond{}, val.Line, fmt.Errorf("between takes two values, between: [LOW, HIGH], not %s", kindName(val))
+		}
+		return dynamo.SKCond{Op: op, Values: []string{yamlfile.Deref(val.Content[0]).Value, yamlfile.Deref(val.Content[1]).Value}}, 0, nil
+	}
+	if !isText(val) {
+		return dynamo.SKCond{}, val.Line, fmt.Errorf("%s takes one value, not %s", k.Value, kindName(val))
+	}
+	return dynamo.SKCond{Op: op, Values: []string{val.Value}}, 0, nil
+}
+
+func parseExample(v *yaml.Node) (map[string]string, int, error) {
+	if v.Kind != yaml.MappingNode {
+		return nil, v.Line, fmt.Errorf("example must map each parameter to a value, e.g. {customerId: \"42\"}, not %s", kindName(v))
+	}
+	ex := make(map[string]string, len(v.Content)/2)
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], yamlfile.Deref(v.Content[i+1])
+		if _, dup := ex[k.Value]; dup {
+			return nil, k.Line, fmt.Errorf("example gives %q twice", k.Value)
+		}
+		if !isText(val) {
+			return nil, val.Line, fmt.Errorf("example gives %s for %q; give a plain value", kindName(val), k.Value)
+		}
+		ex[k.Value] = val.Value
+	}
+	return ex, 0, nil
+}
+
+// isText accepts any non-null scalar: `pk: 42` is as good as `pk: "42"`.
+func isText(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag != "!!null" }
+
+// kindName describes a value for an error: quoted text, or what it is instead.
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return fmt.Sprintf("a list of %d", len(n.Content))
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "that"
+}
+
+// Find returns the pattern of that name, or an error listing the names.
+func (s *PatternSet) Find(name string) (Pattern, error) {
+	names := make([]string, len(s.Patterns))
+	for i, p := range s.Patterns {
+		if p.Name == name {
+			return p, nil
+		}
+		names[i] = strconv.Quote(p.Name)
+	}
+	if len(names) == 0 {
+		return Pattern{}, &dynamo.UserError{Msg: fmt.Sprintf("%s has no patterns, so there is no pattern %q.", s.Path, name)}
+	}
+	return Pattern{}, &dynamo.UserError{Msg: fmt.Sprintf("%s has no pattern %q; its patterns are %s.", s.Path, name, strings.Join(names, ", "))}
+}

@@ -1,0 +1,238 @@
+package workbench
+
+// The parts of a NoSQL Workbench table: indexes, facets and their items,
+// read and checked against the table's declarations (workbench.go reads
+// the model and its tables).
+
+import (
+	"bytes"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/keys"
+)
+
+func (p *wbParser) gsi(n itemcodec.JSONNode, tableWhere string, declared map[string]string) (dynamo.Index, error) {
+	where := tableWhere + ", an index"
+	f, err := p.fields(n, where, []string{"IndexName", "KeyAttributes"}, []string{"Projection"})
+	if err != nil {
+		return dynamo.Index{}, err
+	}
+	name, err := wbString(f, "IndexName", where)
+	if err != nil {
+		return dynamo.Index{}, err
+	}
+	if name == "" {
+		return dynamo.Index{}, wbErr(where, "IndexName is empty")
+	}
+	where = tableWhere + ", index " + name
+	pk, sk, err := p.keyAttributes(f["KeyAttributes"], where)
+	if err != nil {
+		return dynamo.Index{}, err
+	}
+	for _, k := range []*dynamo.KeyAttr{&pk, sk} {
+		if k == nil {
+			continue
+		}
+		typ, ok := declared[k.Name]
+		if !ok {
+			return dynamo.Index{}, wbErr(where, "key attribute %s is not an attribute of the table; declare it in the table's NonKeyAttributes", k.Name)
+		}
+		if typ != k.Type {
+			return dynamo.Index{}, wbErr(where, "key attribute %s has type %s here but %s in the table", k.Name, k.Type, typ)
+		}
+	}
+	g := dynamo.Index{Name: name, Kind: dynamo.GSI, PK: pk, SK: sk, Projection: "ALL"}
+	if pn, ok := f["Projection"]; ok {
+		pw := where + ", Projection"
+		pf, err := p.fields(pn, pw, []string{"ProjectionType"}, []string{"NonKeyAttributes"})
+		if err != nil {
+			return dynamo.Index{}, err
+		}
+		if g.Projection, err = wbString(pf, "ProjectionType", pw); err != nil {
+			return dynamo.Index{}, err
+		}
+		include, err := wbArray(pf, "NonKeyAttributes", pw)
+		if err != nil {
+			return dynamo.Index{}, err
+		}
+		switch g.Projection {
+		case "ALL", "KEYS_ONLY":
+			if len(include) > 0 {
+				return dynamo.Index{}, wbErr(pw, "NonKeyAttributes go with ProjectionType INCLUDE, not %s", g.Projection)
+			}
+		case "INCLUDE":
+			for _, a := range include {
+				if a.Kind != itemcodec.JSONString {
+					return dynamo.Index{}, wbErr(pw, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
+				}
+				g.NonKeyAttr = append(g.NonKeyAttr, a.Text)
+			}
+			if len(g.NonKeyAttr) == 0 {
+				return dynamo.Index{}, wbErr(pw, "ProjectionType INCLUDE needs NonKeyAttributes")
+			}
+		default:
+			return dynamo.Index{}, wbErr(pw, "ProjectionType is %q; want ALL, KEYS_ONLY or INCLUDE", g.Projection)
+		}
+	}
+	return g, nil
+}
+
+func (p *wbParser) facet(n itemcodec.JSONNode, j int, tableWhere string, declared map[string]string, items *itemSet) (Facet, error) {
+	var fc Facet
+	where := fmt.Sprintf("%s, facet %d", tableWhere, j+1)
+	f, err := p.fields(n, where, []string{"FacetName", "KeyAttributeAlias"}, []string{"NonKeyAttributes", "TableData", "DataAccess"})
+	if err != nil {
+		return fc, err
+	}
+	if fc.Name, err = wbString(f, "FacetName", where); err != nil {
+		return fc, err
+	}
+	if strings.TrimSpace(fc.Name) == "" {
+		return fc, wbErr(where, "FacetName is empty")
+	}
+	where = tableWhere + ", facet " + fc.Name
+	aw := where + ", KeyAttributeAlias"
+	af, err := p.fields(f["KeyAttributeAlias"], aw, []string{"PartitionKeyAlias"}, []string{"SortKeyAlias"})
+	if err != nil {
+		return fc, err
+	}
+	if fc.PKAlias, err = wbString(af, "PartitionKeyAlias", aw); err != nil {
+		return fc, err
+	}
+	if fc.SKAlias, err = wbString(af, "SortKeyAlias", aw); err != nil {
+		return fc, err
+	}
+	attrs, err := wbArray(f, "NonKeyAttributes", where)
+	if err != nil {
+		return fc, err
+	}
+	for _, a := range attrs {
+		if a.Kind != itemcodec.JSONString {
+			return fc, wbErr(where, "NonKeyAttributes must hold attribute names, got %s", a.Kind)
+		}
+		if _, ok := declared[a.Text]; !ok {
+			return fc, wbErr(where, "NonKeyAttributes names %s, which the table does not declare", a.Text)
+		}
+		fc.Attributes = append(fc.Attributes, a.Text)
+	}
+	data, err := wbArray(f, "TableData", where)
+	if err != nil {
+		return fc, err
+	}
+	for k, in := range data {
+		before := len(p.skipped)
+		if err := p.item(items, in, fmt.Sprintf("%s, TableData item %d", where, k+1), declared); err != nil {
+			return fc, err
+		}
+		if len(p.skipped) == before {
+			fc.Items = append(fc.Items, items.last)
+		}
+	}
+	return fc, nil
+}
+
+// itemSet collects a table's items, one per primary key. The same item in
+// two places (a table-level copy of a facet's item) is kept once; two
+// different items under one key are an error, since one would be lost.
+type itemSet struct {
+	table dynamo.Table
+	items []dynamo.Item
+	last  dynamo.Item    // the item put last (or found already there)
+	where []string       // where each item came from, for the error
+	index map[string]int // primary key -> position in items
+}
+
+func newItemSet(s dynamo.TableSpec) *itemSet {
+	return &itemSet{table: dynamo.Table{Name: s.Name, PK: s.PK, SK: s.SK}, index: map[string]int{}}
+}
+
+// item reads one item of TableData into the set; an invalid one fails the
+// model, or is recorded as skipped under SkipInvalid.
+func (p *wbParser) item(s *itemSet, n itemcodec.JSONNode, where string, declared map[string]string) error {
+	it, err := s.parse(n, where, declared)
+	if err == nil {
+		err = s.put(it, where)
+	}
+	if err != nil && p.opt.SkipInvalid {
+		p.skipped = append(p.skipped, SkippedItem{Where: where, Err: err})
+		return nil
+	}
+	return err
+}
+
+// parse reads one item of TableData and checks it against the table: its
+// key attributes present and typed, every attribute declared with its type
+// (NULL stands for a missing value of any type, as Workbench writes it).
+func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string) (dynamo.Item, error) {
+	if n.Kind != itemcodec.JSONObject {
+		return nil, wbErr(where, "an item must be an object of typed values, got %s", n.Kind)
+	}
+	it, err := itemcodec.ParseAttributes(n, "")
+	if err != nil {
+		return nil, wbErr(where, "%v", err)
+	}
+	if _, err := dynamo.PrimaryKey(s.table, it); err != nil {
+		return nil, wbErr(where, "%v", err)
+	}
+	for _, name := range slices.Sorted(maps.Keys(it)) {
+		typ := itemcodec.AttributeTypeName(it[name])
+		want, ok := declared[name]
+		switch {
+		case !ok:
+			return nil, wbErr(where, "attribute %s is not declared; add it to the table's NonKeyAttributes", name)
+		case typ != want && typ != "NULL":
+			return nil, wbErr(where, "attribute %s is %s but the table declares it %s", name, typ, want)
+		}
+	}
+	return it, nil
+}
+
+func (s *itemSet) has(key string) bool {
+	_, ok := s.index[key]
+	return ok
+}
+
+func (s *itemSet) put(it dynamo.Item, where string) error {
+	k, _ := dynamo.PrimaryKey(s.table, it) // checked by parse
+	if j, ok := s.index[k]; ok {
+		if !bytes.Equal(itemcodec.DynamoJSON(s.items[j]), itemcodec.DynamoJSON(it)) {
+			return wbErr(where, "another item with the same primary key, different attributes, is %s; keep one", strings.TrimPrefix(s.where[j], "table "+s.table.Name+", "))
+		}
+		s.last = s.items[j]
+		return nil
+	}
+	s.index[k] = len(s.items)
+	s.items = append(s.items, it)
+	s.last = it
+	s.where = append(s.where, where)
+	return nil
+}
+
+// setFacetPrefixes finds each facet's sort-key entity prefixes, with one
+// delimiter inferred over the whole table so that facets agree on it.
+func setFacetPrefixes(t *WorkbenchTable) {
+	if t.Spec.SK == nil || t.Spec.SK.Type != "S" {
+		return // numbers and binary have no prefixes to name
+	}
+	var all []string
+	for _, it := range t.Items {
+		all = append(all, itemcodec.KeyString(it[t.Spec.SK.Name]))
+	}
+	delim := keys.InferDelimiter(all)
+	for i := range t.Facets {
+		f := &t.Facets[i]
+		f.Prefixes = nil
+		for _, it := range f.Items {
+			_, p := keys.EntityType(itemcodec.KeyString(it[t.Spec.SK.Name]), delim)
+			if p != "" && !slices.Contains(f.Prefixes, p) { // a value group has no prefix to name
+				f.Prefixes = append(f.Prefixes, p)
+			}
+		}
+		slices.Sort(f.Prefixes) // Go compares strings by bytes, as DynamoDB does
+	}
+}
