@@ -204,6 +204,15 @@ func BareStatus(status int) Fault {
 	return replace(fmt.Sprintf("bare %d", status), status, "", "")
 }
 
+// Redirect answers with an HTTP redirect status, an empty body and a
+// Location header, as a web server that moved (or an HTTP-to-HTTPS
+// front) does.
+func Redirect(status int, location string) Fault {
+	return answerFault{name: fmt.Sprintf("redirect %d", status), rewrite: func(*exchange, int, []byte) (int, http.Header, []byte) {
+		return status, http.Header{"Location": {location}}, nil
+	}}
+}
+
 // BadAttribute adds an attribute "zz" with the given raw JSON value to the
 // first item of the answer (the first page of a Query or Scan, the item of
 // a GetItem), after every other attribute: `{}`, `{"S":null}`,
