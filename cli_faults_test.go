@@ -220,3 +220,53 @@ func TestCLIEndpointPasswordNeverShown(t *testing.T) {
 		t.Error("no schema cache file was written: nothing checked")
 	}
 }
+
+// One segment of four fails in the middle of a layout sample: the layout of
+// what the segments read is printed (json and table), its stop "error"
+// saying it is incomplete, and the exit is the failure's sentence. Before,
+// one failed segment discarded the whole sample.
+func TestCLILayoutOneSegmentFails(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	for _, output := range []string{"json", "table"} {
+		t.Run(output, func(t *testing.T) {
+			proxy.ClearFaults()
+			// The four first pages pass; the sixth Scan, a second page of
+			// some segment, is refused.
+			proxy.Inject(dynamotest.Rule{Op: "Scan", From: 6, Count: 1, Fault: dynamotest.AccessDenied})
+			out, stderr, err := cli(t, "layout", "--endpoint-url", proxy.URL, "--table", table, "--segments", "4", "--max-attempts", "1", "--output", output)
+			if err == nil || !strings.Contains(err.Error(), "sample "+table+" (scan segment ") || !strings.Contains(err.Error(), "access denied") {
+				t.Fatalf("error: %v", err)
+			}
+			checkSentence(t, "layout", err)
+			if !strings.Contains(stderr, "sampling table "+table+": up to ") {
+				t.Errorf("the cost was not announced:\n%s", stderr)
+			}
+			if output == "table" {
+				if !strings.Contains(out, "· stopped: error") || !strings.Contains(out, "ORDER#*") {
+					t.Errorf("printed:\n%.600s", out)
+				}
+				return
+			}
+			var lay struct {
+				Sample struct {
+					Stop  string `json:"stop"`
+					Items int    `json:"items"`
+				} `json:"sample"`
+				Families []struct {
+					Items int `json:"items"`
+				} `json:"families"`
+			}
+			if err := json.Unmarshal([]byte(out), &lay); err != nil {
+				t.Fatalf("%v; printed:\n%.600s", err, out)
+			}
+			sum := 0
+			for _, f := range lay.Families {
+				sum += f.Items
+			}
+			if lay.Sample.Stop != "error" || lay.Sample.Items == 0 || sum != lay.Sample.Items {
+				t.Errorf("stop %q, %d items, families holding %d", lay.Sample.Stop, lay.Sample.Items, sum)
+			}
+		})
+	}
+}
