@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -269,4 +272,67 @@ func TestCLILayoutOneSegmentFails(t *testing.T) {
 			}
 		})
 	}
+}
+
+// A server that never ends a read, each key moving forward and each page
+// costing 100 RCU: query --all-pages and groups --count stop once what they
+// spend passes the cost they announced by a clear margin, print what they
+// read marked incomplete, and say why. Before, groups --count read on for
+// ever.
+func TestCLIEndlessPagesStopOnCost(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	bound := regexp.MustCompile(`≈ ([0-9.]+) RCU \(DescribeTable's estimate\)`)
+	stopped := regexp.MustCompile(`: stopped after ([0-9.]+) RCU, more than twice the ([0-9.]+) RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold\.$`)
+	check := func(t *testing.T, what, stderr string, err error) {
+		t.Helper()
+		checkSentence(t, what, err)
+		b, s := bound.FindStringSubmatch(stderr), stopped.FindStringSubmatch(fmt.Sprint(err))
+		if b == nil || s == nil || s[2] != b[1] {
+			t.Fatalf("%s: announced %q, error %v", what, stderr, err)
+		}
+		spent, _ := strconv.ParseFloat(s[1], 64)
+		announced, _ := strconv.ParseFloat(b[1], 64)
+		// The stop comes at the first page past the margin: one page more
+		// than 2 × bound + 1 + a unit a page.
+		if pages := int(spent / 100); spent <= 2*announced || spent > 2*announced+1+float64(pages)+100 {
+			t.Errorf("%s: stopped after %v RCU with %v announced", what, spent, announced)
+		}
+	}
+
+	t.Run("query --all-pages", func(t *testing.T) {
+		proxy.ClearFaults()
+		proxy.Inject(dynamotest.Rule{Op: "Query", Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
+		out, stderr, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--all-pages")
+		check(t, "query --all-pages", stderr, err)
+		if q := decodeQuery(t, out); string(q.LastEvaluatedKey) == "null" || q.Pages < 2 {
+			t.Errorf("not marked incomplete: %d pages, LastEvaluatedKey %s", q.Pages, q.LastEvaluatedKey)
+		}
+	})
+
+	t.Run("groups --count", func(t *testing.T) {
+		proxy.ClearFaults()
+		args := []string{"groups", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42"}
+		before := proxy.Count("Query")
+		if _, _, err := cli(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		walk := proxy.Count("Query") - before
+		// The walk again, then every count query pages for ever.
+		proxy.Inject(dynamotest.Rule{Op: "Query", From: walk + 1, Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
+		out, stderr, err := cli(t, append(args, "--count")...)
+		check(t, "groups --count", stderr, err)
+		if !strings.Contains(err.Error(), "count CUST#42 on "+table+": stopped after ") {
+			t.Errorf("the error does not name the count: %v", err)
+		}
+		var got struct {
+			Groups []struct {
+				Count *int `json:"count"`
+			} `json:"groups"`
+			Complete bool `json:"complete"`
+		}
+		if json.Unmarshal([]byte(out), &got) != nil || len(got.Groups) < 2 || got.Complete || got.Groups[0].Count != nil {
+			t.Errorf("printed:\n%s", out)
+		}
+	})
 }

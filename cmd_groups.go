@@ -76,7 +76,8 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		return err
 	}
 	if in.Count {
-		announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		// Counting far past the announced bound stops (dynamo.OverBudget).
+		in.CountBound = announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if maxRequests != 0 {
@@ -87,8 +88,8 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		return err
 	}
 	// A walk or count that failed or was cancelled still prints the types
-	// it found (a type whose count did not finish has none), then reports
-	// the failure: the exit code says the result is incomplete.
+	// it found (a type whose count did not finish has none), marked
+	// incomplete, then reports the failure: the exit code says so too.
 	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
 	if kerr != nil {
 		return errors.Join(err, kerr)
@@ -96,9 +97,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
 	if asText {
-		writeGroupsText(&b, d)
+		writeGroupsText(&b, d, err != nil)
 	} else {
-		writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d)
+		writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d, err != nil)
 	}
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {
 		return werr
@@ -106,7 +107,10 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	return err
 }
 
-func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery) {
+// writeGroupsJSON prints d; stopped says the walk or a count ended early
+// (an error, Ctrl-C): then "complete" is false, with a "continue" only
+// where the budget ran out.
+func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery, stopped bool) {
 	idx := "null"
 	if index != "" {
 		idx = jsonString(index)
@@ -137,7 +141,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		cont = fmt.Sprintf("{\"condition\": %s, \"key\": %s}", jsonString(continueOp(d.Continue)), jsonKey(d.KeyType, continueKey(d.Continue)))
 	}
 	fmt.Fprintf(b, "],\n  \"complete\": %t, \"continue\": %s,\n  \"requests\": %d, \"consumedCapacity\": %s\n}\n",
-		!d.Partial, cont, len(d.Requests), capacityJSON(d.Capacity()))
+		!d.Partial && !stopped, cont, len(d.Requests), capacityJSON(d.Capacity()))
 }
 
 // jsonKey prints a sort-key value as plain JSON: numbers bare with their
@@ -149,7 +153,7 @@ func jsonKey(keyType, v string) string {
 	return jsonString(v)
 }
 
-func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
+func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 	if len(d.Groups) == 0 {
 		b.WriteString("no items in this partition\n")
 	} else {
@@ -167,6 +171,9 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 	if d.Partial {
 		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
 			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
+	if stopped {
+		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
 	}
 	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
 }

@@ -30,11 +30,23 @@ func main() {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
+	os.Exit(exitCode(ctx, err))
+}
+
+// Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command
+// line, 130 stopped by a signal (SIGINT, SIGTERM or SIGHUP; 128 + SIGINT's
+// number, as shells report Ctrl-C), whatever was written then incomplete.
+const exitInterrupted = 130
+
+func exitCode(ctx context.Context, err error) int {
 	var ue usageError
-	if errors.As(err, &ue) {
-		os.Exit(2)
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case ctx.Err() != nil:
+		return exitInterrupted
 	}
-	os.Exit(1)
+	return 1
 }
 
 // connect builds the read-only client; a settings file that cannot be read
