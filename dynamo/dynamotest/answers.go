@@ -231,6 +231,26 @@ func EndlessPages(units float64) Fault {
 	})
 }
 
+// FreeEndlessScan answers every Scan itself, without asking upstream: no
+// items, a consumed capacity of 0 and a LastEvaluatedKey never sent before,
+// so neither the repeated-key check nor a cap on what the answers say they
+// cost ends the read.
+func FreeEndlessScan() Fault { return &freeScanFault{} }
+
+type freeScanFault struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (f *freeScanFault) String() string { return "free endless Scan" }
+func (f *freeScanFault) apply(x *exchange) {
+	f.mu.Lock()
+	f.n++
+	n := f.n
+	f.mu.Unlock()
+	x.answer(http.StatusOK, nil, fmt.Appendf(nil, `{"Count":0,"ScannedCount":0,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0,"TableName":"x"}}`, n))
+}
+
 // pkEqRE and beginsRE find the name and value placeholders of a key
 // condition's partition key and its begins_with.
 var (
