@@ -3,6 +3,9 @@ package ui
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -77,4 +80,27 @@ func TestFlowFailedRefetchRetriedByN(t *testing.T) {
 	hs.contains("ORDER#000")
 	hs.lacks("reading page 1 again")
 	hs.lacks("reading it again failed")
+}
+
+// An export that reads released pages again meets a bad answer in the
+// middle: it stops with the endpoint's sentence, and no file, whole or
+// partial, is left behind.
+func TestFlowExportRereadFault(t *testing.T) {
+	hs, p := cappedPartition(t)
+	p.Inject(dynamotest.Rule{Op: "Query", Count: 1, Fault: dynamotest.LyingCounts(9, 5)})
+	dir := t.TempDir()
+	path := filepath.Join(dir, "all.jsonl")
+	hs.keys("x")
+	hs.contains("are in pages released to keep memory within the cap")
+	hs.keys("tab", "ctrl+u")
+	hs.typeText(path)
+	hs.keys("enter")
+	for _, want := range []string{"export to " + path + ": reading released page 1 again: ", "answered Query with Count 9 larger than ScannedCount 5"} {
+		if !strings.Contains(hs.m.exp.err, want) {
+			t.Fatalf("export error %q, want it to hold %q", hs.m.exp.err, want)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("the failed export left %v", left)
+	}
 }
