@@ -25,12 +25,13 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	signalled := ctx.Err() != nil // before stop, which cancels ctx too
 	stop()
 	if err == nil {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
-	os.Exit(exitCode(ctx, err))
+	os.Exit(exitCode(signalled, err))
 }
 
 // Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command
@@ -38,12 +39,12 @@ func main() {
 // number, as shells report Ctrl-C), whatever was written then incomplete.
 const exitInterrupted = 130
 
-func exitCode(ctx context.Context, err error) int {
+func exitCode(signalled bool, err error) int {
 	var ue usageError
 	switch {
 	case errors.As(err, &ue):
 		return 2
-	case ctx.Err() != nil:
+	case signalled:
 		return exitInterrupted
 	}
 	return 1
