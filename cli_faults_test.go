@@ -4,9 +4,12 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -219,4 +222,117 @@ func TestCLIEndpointPasswordNeverShown(t *testing.T) {
 	if files == 0 {
 		t.Error("no schema cache file was written: nothing checked")
 	}
+}
+
+// One segment of four fails in the middle of a layout sample: the layout of
+// what the segments read is printed (json and table), its stop "error"
+// saying it is incomplete, and the exit is the failure's sentence. Before,
+// one failed segment discarded the whole sample.
+func TestCLILayoutOneSegmentFails(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	for _, output := range []string{"json", "table"} {
+		t.Run(output, func(t *testing.T) {
+			proxy.ClearFaults()
+			// The four first pages pass; the sixth Scan, a second page of
+			// some segment, is refused.
+			proxy.Inject(dynamotest.Rule{Op: "Scan", From: 6, Count: 1, Fault: dynamotest.AccessDenied})
+			out, stderr, err := cli(t, "layout", "--endpoint-url", proxy.URL, "--table", table, "--segments", "4", "--max-attempts", "1", "--output", output)
+			if err == nil || !strings.Contains(err.Error(), "sample "+table+" (scan segment ") || !strings.Contains(err.Error(), "access denied") {
+				t.Fatalf("error: %v", err)
+			}
+			checkSentence(t, "layout", err)
+			if !strings.Contains(stderr, "sampling table "+table+": up to ") {
+				t.Errorf("the cost was not announced:\n%s", stderr)
+			}
+			if output == "table" {
+				if !strings.Contains(out, "· stopped: error") || !strings.Contains(out, "ORDER#*") {
+					t.Errorf("printed:\n%.600s", out)
+				}
+				return
+			}
+			var lay struct {
+				Sample struct {
+					Stop  string `json:"stop"`
+					Items int    `json:"items"`
+				} `json:"sample"`
+				Families []struct {
+					Items int `json:"items"`
+				} `json:"families"`
+			}
+			if err := json.Unmarshal([]byte(out), &lay); err != nil {
+				t.Fatalf("%v; printed:\n%.600s", err, out)
+			}
+			sum := 0
+			for _, f := range lay.Families {
+				sum += f.Items
+			}
+			if lay.Sample.Stop != "error" || lay.Sample.Items == 0 || sum != lay.Sample.Items {
+				t.Errorf("stop %q, %d items, families holding %d", lay.Sample.Stop, lay.Sample.Items, sum)
+			}
+		})
+	}
+}
+
+// A server that never ends a read, each key moving forward and each page
+// costing 100 RCU: query --all-pages and groups --count stop once what they
+// spend passes the cost they announced by a clear margin, print what they
+// read marked incomplete, and say why. Before, groups --count read on for
+// ever.
+func TestCLIEndlessPagesStopOnCost(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	bound := regexp.MustCompile(`≈ ([0-9.]+) RCU \(DescribeTable's estimate\)`)
+	stopped := regexp.MustCompile(`: stopped after ([0-9.]+) RCU, more than twice the ([0-9.]+) RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold\.$`)
+	check := func(t *testing.T, what, stderr string, err error) {
+		t.Helper()
+		checkSentence(t, what, err)
+		b, s := bound.FindStringSubmatch(stderr), stopped.FindStringSubmatch(fmt.Sprint(err))
+		if b == nil || s == nil || s[2] != b[1] {
+			t.Fatalf("%s: announced %q, error %v", what, stderr, err)
+		}
+		spent, _ := strconv.ParseFloat(s[1], 64)
+		announced, _ := strconv.ParseFloat(b[1], 64)
+		// The stop comes at the first page past the margin: one page more
+		// than 2 × bound + 1 + a unit a page.
+		if pages := int(spent / 100); spent <= 2*announced || spent > 2*announced+1+float64(pages)+100 {
+			t.Errorf("%s: stopped after %v RCU with %v announced", what, spent, announced)
+		}
+	}
+
+	t.Run("query --all-pages", func(t *testing.T) {
+		proxy.ClearFaults()
+		proxy.Inject(dynamotest.Rule{Op: "Query", Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
+		out, stderr, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--all-pages")
+		check(t, "query --all-pages", stderr, err)
+		if q := decodeQuery(t, out); string(q.LastEvaluatedKey) == "null" || q.Pages < 2 {
+			t.Errorf("not marked incomplete: %d pages, LastEvaluatedKey %s", q.Pages, q.LastEvaluatedKey)
+		}
+	})
+
+	t.Run("groups --count", func(t *testing.T) {
+		proxy.ClearFaults()
+		args := []string{"groups", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42"}
+		before := proxy.Count("Query")
+		if _, _, err := cli(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		walk := proxy.Count("Query") - before
+		// The walk again, then every count query pages for ever.
+		proxy.Inject(dynamotest.Rule{Op: "Query", From: walk + 1, Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
+		out, stderr, err := cli(t, append(args, "--count")...)
+		check(t, "groups --count", stderr, err)
+		if !strings.Contains(err.Error(), "count CUST#42 on "+table+": stopped after ") {
+			t.Errorf("the error does not name the count: %v", err)
+		}
+		var got struct {
+			Groups []struct {
+				Count *int `json:"count"`
+			} `json:"groups"`
+			Complete bool `json:"complete"`
+		}
+		if json.Unmarshal([]byte(out), &got) != nil || len(got.Groups) < 2 || got.Complete || got.Groups[0].Count != nil {
+			t.Errorf("printed:\n%s", out)
+		}
+	})
 }

@@ -79,7 +79,8 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		return err
 	}
 	if in.Count {
-		announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		// Counting far past the announced bound stops (dynamo.OverBudget).
+		in.CountBound = announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if maxRequests != 0 {
@@ -90,8 +91,8 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		return err
 	}
 	// A walk or count that failed or was cancelled still prints the types
-	// it found (a type whose count did not finish has none), then reports
-	// the failure: the exit code says the result is incomplete.
+	// it found (a type whose count did not finish has none), marked
+	// incomplete, then reports the failure: the exit code says so too.
 	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
 	if kerr != nil {
 		return errors.Join(err, kerr)
@@ -99,9 +100,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
 	if asText {
-		writeGroupsText(&b, d)
+		writeGroupsText(&b, d, err != nil)
 	} else {
-		if jerr := writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d); jerr != nil {
+		if jerr := writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d, err != nil); jerr != nil {
 			return jerr
 		}
 	}
@@ -139,12 +140,15 @@ type continueObject struct {
 	Key       json.RawMessage `json:"key"`
 }
 
-func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery) error {
+// writeGroupsJSON prints d; stopped says the walk or a count ended early
+// (an error, Ctrl-C): then "complete" is false, with a "continue" only
+// where the budget ran out.
+func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery, stopped bool) error {
 	pkv, _ := dynamo.KeyValue(ks.PK, "partition key", pk)
 	o := groupsObject{
 		Table: table, Index: nullable(index), Delimiter: nullable(d.Delimiter),
 		Partition: keyObject{{ks.PK.Name, itemcodec.MarshalPlainValue(pkv)}},
-		Groups:    []groupObject{}, Complete: !d.Partial,
+		Groups:    []groupObject{}, Complete: !d.Partial && !stopped,
 		Requests: len(d.Requests), ConsumedCapacity: newCapacityObject(d.Capacity()),
 	}
 	for _, g := range d.Groups {
@@ -172,7 +176,7 @@ func jsonKey(keyType, v string) json.RawMessage {
 	return json.RawMessage(jsonString(v))
 }
 
-func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
+func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 	if len(d.Groups) == 0 {
 		b.WriteString("no items in this partition\n")
 	} else {
@@ -190,6 +194,9 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery) {
 	if d.Partial {
 		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
 			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
+	if stopped {
+		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
 	}
 	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
 }

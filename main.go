@@ -26,16 +26,29 @@ import (
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM, syscall.SIGHUP)
 	err := run(ctx, os.Args[1:], os.Stdout, os.Stderr)
+	signalled := ctx.Err() != nil // before stop, which cancels ctx too
 	stop()
 	if err == nil {
 		return
 	}
 	fmt.Fprintln(os.Stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
+	os.Exit(exitCode(signalled, err))
+}
+
+// Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command
+// line, 130 stopped by a signal (SIGINT, SIGTERM or SIGHUP; 128 + SIGINT's
+// number, as shells report Ctrl-C), whatever was written then incomplete.
+const exitInterrupted = 130
+
+func exitCode(signalled bool, err error) int {
 	var ue usageError
-	if errors.As(err, &ue) {
-		os.Exit(2)
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case signalled:
+		return exitInterrupted
 	}
-	os.Exit(1)
+	return 1
 }
 
 // connect builds the read-only client; a settings file that cannot be read

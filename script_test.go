@@ -67,7 +67,8 @@ func TestScripts(t *testing.T) {
 }
 
 // exits runs a command and checks its exit status: 0 done, 1 a failure at
-// run time, 2 a mistake in the command line.
+// run time, 2 a mistake in the command line (130, stopped by a signal, is
+// tested in cli_signal_test.go).
 func exits(ts *testscript.TestScript, neg bool, args []string) {
 	if neg || len(args) < 2 {
 		ts.Fatalf("usage: exits STATUS command [args...]")

@@ -117,6 +117,12 @@ func (st *answerCheck) check(status int, h http.Header, body []byte) *BadAnswerE
 		if len(trimmed) > 0 {
 			what = "a body that is not DynamoDB's error JSON"
 		}
+		if loc := h.Get("Location"); loc != "" && loc != sdkNoLocation && status >= 300 && status < 400 {
+			// DynamoDB never redirects: the endpoint is a web server that
+			// moved, or an HTTP front of an HTTPS one. Where it points is
+			// what the user needs, without a password in it.
+			return bad(false, "HTTP %d (%s): the endpoint redirects to %s", status, http.StatusText(status), locationText(loc))
+		}
 		return bad(false, "HTTP %d (%s) with %s", status, http.StatusText(status), what)
 	}
 	switch {
@@ -144,6 +150,24 @@ func (st *answerCheck) check(status int, h http.Header, body []byte) *BadAnswerE
 		return bad(false, "%s", problem)
 	}
 	return nil
+}
+
+// sdkNoLocation is the Location the SDK's HTTP client puts on a 301 or 302
+// that came without one, to keep Go's client from following it.
+const sdkNoLocation = "https://amazonaws.com/badhttpredirectlocation"
+
+// locationText is a Location header fit for a sentence: its password
+// masked, quoted when it holds what a terminal must not receive, and cut
+// when long.
+func locationText(loc string) string {
+	loc = PublicEndpoint(loc)
+	if r := []rune(loc); len(r) > 100 {
+		loc = string(r[:100]) + "…"
+	}
+	if strings.IndexFunc(loc, func(r rune) bool { return !strconv.IsPrint(r) }) >= 0 {
+		return strconv.Quote(loc)
+	}
+	return loc
 }
 
 // preview is the start of a body, short enough for a sentence.

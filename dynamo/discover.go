@@ -33,7 +33,11 @@ type DiscoverInput struct {
 	Reverse      bool   // walk from the last type to the first
 	Consistent   bool
 	Count        bool // also count each type exactly (reads every item of it)
-	Budget       Budget
+	// CountBound is the upper bound on counting's cost the caller announced
+	// (RCU); counting stops with OverBudgetError when what it spends passes
+	// it clearly (OverBudget). 0: none announced.
+	CountBound float64
+	Budget     Budget
 	// OnRequest, when set, sees each request of the walk as it completes, so
 	// a caller can log it and add its cost while the walk goes on.
 	OnRequest func(Request)
@@ -127,6 +131,9 @@ type skipScan struct {
 	d       *Discovery
 	doubt   doubt // the gravest doubt a request cast on t
 	walking bool  // budget applies: the walk, not the counting the user asked for
+	// What the counts spent so far, against in.CountBound.
+	counted    Capacity
+	countPages int
 }
 
 // query sends one request of the walk. An answer that does not fit the
@@ -328,6 +335,11 @@ func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
 		p, err := s.query(ctx, q)
 		if err != nil {
 			return n, err
+		}
+		s.counted = s.counted.Add(p.Request.Capacity)
+		s.countPages++
+		if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
+			return n, OverBudgetError(fmt.Sprintf("count %s on %s", s.in.PK, tableAndIndex(s.in.Table, s.in.Index)), s.counted.Total, s.in.CountBound)
 		}
 		n += int(p.Count)
 		if p.LastEvaluatedKey == nil {

@@ -32,6 +32,8 @@ var answerFaults = []struct {
 	{dynamotest.BareStatus(403), "with HTTP 403 (Forbidden) with an empty body", false},
 	{dynamotest.BareStatus(413), "with HTTP 413 (Request Entity Too Large) with an empty body", false},
 	{dynamotest.BareStatus(301), "with HTTP 301 (Moved Permanently) with an empty body", false},
+	{dynamotest.Redirect(301, "https://admin:hunter2@dynamo.example.com/"), "with HTTP 301 (Moved Permanently): the endpoint redirects to https://admin:xxxxx@dynamo.example.com/", false},
+	{dynamotest.Redirect(302, "http://127.0.0.1:1/elsewhere"), "with HTTP 302 (Found): the endpoint redirects to http://127.0.0.1:1/elsewhere", false},
 	{dynamotest.BadAttribute(`{}`), "with an attribute value {} that is not one type and its value", false},
 	{dynamotest.BadAttribute(`{"S":null}`), `with an attribute value {"S":null} that is not a valid S`, false},
 	{dynamotest.BadAttribute(`{"X":"1"}`), `with an attribute value {"X":"1"} that is not a valid X`, false},

@@ -41,7 +41,8 @@ type sampler struct {
 	segs    []segmentResult
 	out     Sample
 	items   int
-	rcu     float64
+	rcu     float64 // what the pages cost, as answered
+	charged float64 // what the RCU cap counts: each page at least 0.5 (see page)
 	bytes   float64 // bytes read by pages that returned items, from their capacity
 	sized   int     // items of those pages: bytes/sized is the cost per item
 	inItems int     // items reserved by pages in flight
@@ -129,7 +130,7 @@ func (s *sampler) reserve(ctx context.Context) (int32, float64, bool) {
 			return 0, 0, false
 		}
 		leftItems := s.in.MaxItems - s.items - s.inItems
-		leftRCU := s.in.MaxRCU - s.rcu - s.inRCU
+		leftRCU := s.in.MaxRCU - s.charged - s.inRCU
 		full := leftItems <= 0 || leftRCU < 0.5 // no page costs less than 0.5 when it reads anything
 		if (full || s.sized == 0) && s.inItems > 0 {
 			s.cond.Wait()
@@ -229,6 +230,10 @@ func (s *sampler) page(seg int, req Request, items []Item, limit int32, est floa
 	r.items = append(r.items, converted...)
 	s.items += len(items)
 	s.rcu += req.Capacity.Total
+	// A page costs DynamoDB's minimum at least, whatever the answer says:
+	// a server answering empty pages at 0 RCU, each with a new key, would
+	// otherwise keep the sample reading for ever below its cap.
+	s.charged += max(req.Capacity.Total, 0.5)
 	if len(items) > 0 {
 		s.bytes += req.Capacity.Total / 0.5 * 4096
 		s.sized += len(items)
@@ -239,7 +244,7 @@ func (s *sampler) page(seg int, req Request, items []Item, limit int32, est floa
 	s.cond.Broadcast()
 	if s.items >= s.in.MaxItems {
 		s.stopAt(StopMaxItems)
-	} else if s.rcu >= s.in.MaxRCU {
+	} else if s.charged >= s.in.MaxRCU {
 		s.stopAt(StopMaxRCU)
 	}
 	s.progress()

@@ -230,3 +230,21 @@ func TestSampleIndexAndSizes(t *testing.T) {
 		t.Errorf("capacity keys-only %v, whole items %v", smp.Capacity().Total, full.Capacity().Total)
 	}
 }
+
+// A server that answers every Scan page with nothing, at 0 RCU and with a
+// new key each time: the sample counts each page at DynamoDB's minimum of
+// 0.5 RCU against its cap and stops there. Before, it read on for ever (the
+// overview sat at 0%).
+func TestSampleFreeEndlessPagesStopAtCap(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 1})
+	// 400 pages at most: an end should the cap not hold.
+	r.p.Inject(dynamotest.Rule{Op: "Scan", Count: 400, Fault: dynamotest.FreeEndlessScan()})
+	smp, err := r.c.Sample(context.Background(), dynamo.SampleInput{Table: r.table, MaxRCU: 5, Segments: 2})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if smp.Stop != dynamo.StopMaxRCU || len(smp.Requests) > 12 || r.p.Count("Scan") != len(smp.Requests) {
+		t.Errorf("stop %s after %d requests (%d reached the server), want max-rcu after 10", smp.Stop, len(smp.Requests), r.p.Count("Scan"))
+	}
+}

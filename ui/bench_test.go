@@ -223,9 +223,9 @@ var benchKeys = []benchKey{
 	// Typing into the local filter the last letter of a needle, then
 	// backspace: a needle in every item (createdAt "2024-"), in about 1% of
 	// them (0.7%: createdAt at 12:30 to 12:39) and in none. With many items
-	// the keystroke finds a screen of matches, or looks at one chunk, and
-	// leaves the rest of the scan to its chunks (filterScanMsg), which the
-	// loop does not run: a key press's own cost.
+	// the keystroke looks at filterSyncBudget items at most, whatever the
+	// match rate, and leaves the rest of the scan to its chunks
+	// (filterScanMsg), which the loop does not run: a key press's own cost.
 	filterKey("filter-all", "2024-"),
 	filterKey("filter-1pct", "t12:3"),
 	filterKey("filter-none", "zqxj"),

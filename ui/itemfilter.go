@@ -2,6 +2,7 @@ package ui
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"slices"
 	"strconv"
@@ -14,16 +15,18 @@ import (
 	"dynascope/itemcodec"
 )
 
-// The local filter costs the same per keystroke whatever is loaded: a
-// keystroke looks for matches only until the screen is full (and at most
-// filterSyncBudget items), and the rest of the scan runs in chunks of
-// filterChunk items, one per filterScanMsg, between which keys and frames go
-// through. Each change of the filter starts a new generation; chunks of an
+// The local filter costs the same per keystroke whatever is loaded and
+// however rare the matches: a keystroke looks at no more than
+// filterSyncBudget items (about what a screen of 100 loaded items costs), and
+// the rest of the scan runs in chunks of filterChunk items, one per
+// filterScanMsg, between which keys and frames go through; the title says
+// "filtering… N of M" meanwhile. A budget of matches instead (a screen's
+// worth) let a rare needle scan thousands of items in the keystroke. Each change of the filter starts a new generation; chunks of an
 // older one are dropped. A filter that extends the previous one (a typed
 // character) looks only at the previous matches.
 const (
 	filterSyncRows   = 128   // matches found before a keystroke's frame: more than a screen
-	filterSyncBudget = 2_000 // items a keystroke or a move looks at, at most
+	filterSyncBudget = 128   // items a keystroke or a move looks at, at most
 	filterChunk      = 8_000 // items one filterScanMsg looks at
 )
 
@@ -144,7 +147,10 @@ func (p itemsPane) matchesText() string {
 		t += " in memory"
 	}
 	if p.scanning() {
-		t += " · scanning…"
+		// Settled rows: all but the candidates and rows still to look at.
+		s, total := p.scan, p.store.total
+		left := len(s.cands) - s.cpos + total - s.next
+		t += fmt.Sprintf(" · filtering… %d of %d", total-left, total)
 	}
 	return t
 }

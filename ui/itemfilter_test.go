@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/bench/benchdata"
@@ -46,7 +47,7 @@ func TestFilterScansInChunks(t *testing.T) {
 	if cmd == nil || !isFilterScan(cmd) {
 		t.Fatal("the keystroke asked for no chunk of the scan")
 	}
-	if out := shownText(d); !strings.Contains(out, "/s matches ≥ ") || !strings.Contains(out, "scanning…") {
+	if out := shownText(d); !strings.Contains(out, "/s matches ≥ ") || !strings.Contains(out, "filtering… "+strconv.Itoa(filterSyncBudget)+" of "+strconv.Itoa(total)) {
 		t.Fatalf("the title does not say the scan goes on:\n%s", out)
 	}
 	if d.m.items.scan.next > filterSyncBudget {
@@ -101,5 +102,41 @@ func TestFilterMovesFindMoreMatches(t *testing.T) {
 	}
 	if len(d.m.items.idx) <= shown || d.m.items.cursor >= len(d.m.items.idx) {
 		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.idx), d.m.items.cursor)
+	}
+}
+
+// TestFilterKeystrokeCostIgnoresMatchRate: a keystroke looks at no more items
+// for a needle that matches nothing than for one that matches everything, so
+// a rare match never scans far to fill a screen before the frame; the chunks
+// then finish the scan and the title shows progress until they do.
+func TestFilterKeystrokeCostIgnoresMatchRate(t *testing.T) {
+	const total = 20_000
+	looked := map[string]int{}
+	for _, needle := range []string{"2024-", "zqxj"} {
+		d, _ := openBench(t, total, -1)
+		d.send(keyPress("/"))
+		var cmd tea.Cmd
+		before := 0
+		for _, r := range needle {
+			before = d.m.items.scan.next
+			cmd = d.step(tea.KeyPressMsg{Code: r, Text: string(r)})
+		}
+		// The last keystroke narrows the previous filter: it looks at the
+		// previous matches (cpos of them) and at rows from where that
+		// filter's scan stopped.
+		looked[needle] = d.m.items.scan.cpos + d.m.items.scan.next - before
+		if cmd == nil || !isFilterScan(cmd) {
+			t.Fatalf("/%s: the keystroke left no chunk of the scan", needle)
+		}
+		if out := shownText(d); !strings.Contains(out, "filtering… ") || !strings.Contains(out, " of "+strconv.Itoa(total)) {
+			t.Fatalf("/%s: the title shows no progress:\n%s", needle, out)
+		}
+		d.run(cmd)
+		if d.m.items.scanning() || strings.Contains(shownText(d), "filtering…") {
+			t.Fatalf("/%s: still filtering after the chunks", needle)
+		}
+	}
+	if looked["zqxj"] > looked["2024-"] {
+		t.Fatalf("a keystroke looked at %d items for a needle in no item, %d for one in every item", looked["zqxj"], looked["2024-"])
 	}
 }

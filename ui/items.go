@@ -92,11 +92,11 @@ func (p itemsPane) setItems(items []dynamo.Item, w int) itemsPane {
 // appendPage adds a further page, read with startKey as page no, and keeps
 // what is in memory within maxItems (0: no cap) by releasing the pages
 // farthest from the cursor.
-func (p itemsPane) appendPage(items []dynamo.Item, startKey dynamo.Item, no, maxItems, w int) itemsPane {
+func (p itemsPane) appendPage(items []dynamo.Item, startKey dynamo.Item, no, maxItems, w, shown int) itemsPane {
 	done := !p.scanning()
 	p = p.addPage(items, startKey, no)
 	var released bool
-	p, released = p.trim(maxItems, len(p.store.pages)-1)
+	p, released = p.trim(maxItems, len(p.store.pages)-1, shown)
 	switch {
 	case released:
 		p = p.rescan()

@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
@@ -33,18 +35,21 @@ func (p storedPage) refetchable() bool { return p.no == 1 || p.startKey != nil }
 
 // trim releases whole pages, farthest from the cursor first, until what is
 // in memory is within maxItems (0: no cap). It never releases page keep (the
-// one just read) or the cursor's. It tells whether it released any.
-func (p itemsPane) trim(maxItems, keep int) (itemsPane, bool) {
+// one just read), the cursor's or one with rows among the shown rows on
+// screen: those would be read again at once, and with a cap smaller than a
+// screen two pages would push each other out for ever, a request each time.
+// It tells whether it released any.
+func (p itemsPane) trim(maxItems, keep, shown int) (itemsPane, bool) {
 	if maxItems <= 0 || p.store.inMemory <= maxItems {
 		return p, false
 	}
 	cur := p.cursorItem()
-	curPage := p.store.pageOf(cur)
+	onScreen := p.pagesOnScreen(shown)
 	released := false
 	for p.store.inMemory > maxItems {
 		far, dist := -1, -1
 		for i, pg := range p.store.pages {
-			if i == keep || i == curPage || !pg.resident() || !pg.refetchable() {
+			if i == keep || slices.Contains(onScreen, i) || !pg.resident() || !pg.refetchable() {
 				continue
 			}
 			d := 0
@@ -64,6 +69,23 @@ func (p itemsPane) trim(maxItems, keep int) (itemsPane, bool) {
 		released = true
 	}
 	return p, released
+}
+
+// pagesOnScreen are the indexes of the pages with a row among the shown
+// rows on screen, the cursor's first.
+func (p itemsPane) pagesOnScreen(shown int) []int {
+	if p.store.total == 0 {
+		return nil
+	}
+	out := []int{p.store.pageOf(p.cursorItem())}
+	n := p.rows()
+	off := scrollOffset(p.offset, p.cursor, shown, n)
+	for r := off; r < min(off+shown, n); r++ {
+		if i := p.store.pageOf(p.at(r)); !slices.Contains(out, i) {
+			out = append(out, i)
+		}
+	}
+	return out
 }
 
 // cursorItem is the store row under the cursor, 0 when there is none.
@@ -98,7 +120,7 @@ func (p itemsPane) wantPage(shown int) int {
 
 // restorePage puts page no back with its items read again, and trims around
 // it. It returns how many items the page had before.
-func (p itemsPane) restorePage(no int, items []dynamo.Item, maxItems int) (itemsPane, int, bool) {
+func (p itemsPane) restorePage(no int, items []dynamo.Item, maxItems, shown int) (itemsPane, int, bool) {
 	i := -1
 	for j, pg := range p.store.pages {
 		if pg.no == no {
@@ -111,7 +133,7 @@ func (p itemsPane) restorePage(no int, items []dynamo.Item, maxItems int) (items
 	before := p.store.pages[i].n
 	p.store = p.store.restore(i, items)
 	p.refetchFailed = 0
-	p, _ = p.trim(maxItems, i)
+	p, _ = p.trim(maxItems, i, shown)
 	// Column stats stay: they counted the page when it first came.
 	return p.rescan(), before, true
 }
@@ -124,11 +146,22 @@ func (p itemsPane) placeholder(st styles, r, inner int, base lipgloss.Style) str
 	case p.refetching == pg.no:
 		s = fmt.Sprintf("page %d · re-fetching…", pg.no)
 	case p.refetchFailed == pg.no:
-		s = fmt.Sprintf("page %d · released; reading it again failed", pg.no)
+		s = fmt.Sprintf("page %d · released; reading it again failed — n tries again", pg.no)
 	default:
 		s = fmt.Sprintf("page %d · released to keep memory within the cap", pg.no)
 	}
 	return base.Render(" " + fit(st.muted.Render("  ⋯ "+s), inner-1))
+}
+
+// failedRefetch is the released page whose re-read failed, if it is still
+// out of memory: what n tries again.
+func (p itemsPane) failedRefetch() (storedPage, bool) {
+	for _, pg := range p.store.pages {
+		if pg.no == p.refetchFailed && !pg.resident() && pg.refetchable() {
+			return pg, true
+		}
+	}
+	return storedPage{}, false
 }
 
 // itemsFollowUp is what the items pane needs next: the next chunk of the
@@ -162,6 +195,12 @@ func (m Model) refetch(pg storedPage) (Model, tea.Cmd) {
 	return m, tea.Batch(refetchCmd(m.observe(ctx, id), m.store, id, q, pg.no), m.after(id))
 }
 
+// refetchErrPrefix starts the sentence of a failed re-read of page no; the
+// hint comes first, since the end of a long error may be cut.
+func refetchErrPrefix(no int) string {
+	return fmt.Sprintf("reading page %d again failed (n tries again): ", no)
+}
+
 func refetchCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageNo int) tea.Cmd {
 	return func() tea.Msg {
 		p, err := s.Query(ctx, q)
@@ -172,13 +211,17 @@ func refetchCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageN
 // refetchDone puts a page read again back in its place.
 func (m Model) refetchDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.items.refetching = 0
+	failed := refetchErrPrefix(msg.pageNo)
 	if msg.err != nil {
-		m.status.err = Sanitize(fmt.Sprintf("reading page %d again: %v", msg.pageNo, msg.err))
+		m.status.err = Sanitize(fmt.Sprintf("%s%v", failed, msg.err))
 		m.items.refetchFailed = msg.pageNo
 		return m, nil
 	}
+	if strings.HasPrefix(m.status.err, failed) {
+		m.status.err = "" // the page is back: its failure is history (the log keeps it)
+	}
 	m.noteColours(msg.page.Items)
-	items, before, ok := m.items.restorePage(msg.pageNo, msg.page.Items, m.maxLoaded())
+	items, before, ok := m.items.restorePage(msg.pageNo, msg.page.Items, m.maxLoaded(), m.layout().itemRows)
 	m.items = items
 	if ok && before != len(msg.page.Items) {
 		m.status.info = fmt.Sprintf("page %d changed since it was first read: %d items now, %d before", msg.pageNo, len(msg.page.Items), before)

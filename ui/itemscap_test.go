@@ -167,7 +167,7 @@ func TestColumnsFromLaterPages(t *testing.T) {
 	}
 	p = p.setItems(first, 118)
 	p = p.appendPage([]dynamo.Item{{"PK": s("P"), "SK": s("ITEM#9999"), "status": s("OPEN"),
-		"late": &types.AttributeValueMemberN{Value: "12345678901234567890"}}}, first[599], 2, 0, 118)
+		"late": &types.AttributeValueMemberN{Value: "12345678901234567890"}}}, first[599], 2, 0, 118, 30)
 	var names []string
 	for _, c := range p.cols {
 		names = append(names, c.name)

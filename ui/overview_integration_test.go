@@ -167,3 +167,26 @@ func TestFlowOverviewAgainstDynamoDBLocal(t *testing.T) {
 	}
 	t.Logf("%d Scans, %s RCU; the screen:\n%s", len(got), fmtRCU(sum), sc)
 }
+
+// The overview against a server that answers every Scan with an empty page
+// at 0 RCU and a new key: it stops at its RCU cap, counting each page at
+// DynamoDB's minimum, and says it read nothing; the Scans are in the log.
+// Before, it read for ever at 0%.
+func TestFlowOverviewFreeEndlessScanStopsAtCap(t *testing.T) {
+	table, ep := examplePartition(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "Scan", Count: 400, Fault: dynamotest.FreeEndlessScan()}) // 400: an end should the cap not hold
+	tm, shots := startRecorded(t, New(Options{Store: proxyClient(t, p.URL, 1), Table: table, Region: "us-east-1", Endpoint: p.URL, ConfigDir: t.TempDir()}))
+	shots.waitSeen(t, "remembered here")
+	tm.Send(tea.KeyPressMsg{Code: 'o', Mod: tea.ModCtrl})
+	shots.waitSeen(t, "Reconstructs")
+	tm.Send(keyPress("tab")) // the RCU cap: 5
+	tm.Send(tea.KeyPressMsg{Code: 'u', Mod: tea.ModCtrl})
+	tm.Send(keyPress("5"))
+	tm.Send(keyPress("enter"))
+	shots.waitSeen(t, "✗ stopped before any item was read.", "enter samples")
+	final := finalModel(t, tm)
+	if n := p.Count("Scan"); n > 20 || n != len(final.log.reqs) {
+		t.Errorf("%d Scans reached the server, %d in the log; want the 10 a 5 RCU cap allows at 0.5 each (and a probe)", n, len(final.log.reqs))
+	}
+}

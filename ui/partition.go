@@ -76,6 +76,9 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		if m.inflight != 0 && m.inflightNext {
 			return m, nil // a page is already on its way
 		}
+		if pg, ok := m.items.failedRefetch(); ok {
+			return m.refetch(pg) // the released page whose re-read failed, first
+		}
 		return m.loadNext()
 	case key.Matches(msg, km.Index):
 		return m.openIndexes(), nil

@@ -165,7 +165,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, more)
 		}
 		m.noteColours(p.Items)
-		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2)
+		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	}
 	m.groups.active = m.groups.rowFor(m.res.q.SK)
 	if pattern != "" {

@@ -198,10 +198,79 @@ func LyingCounts(count, scanned int) Fault {
 	})
 }
 
+// EndlessPages answers a Query on a sort-key prefix (begins_with, as a
+// type's count asks) with a page that never ends: no items, a
+// LastEvaluatedKey one step past the key it started from, always inside the
+// prefix, so each key moves forward and DynamoDB takes it as a start; and a
+// consumed capacity of units. A server feeding a read pages the table
+// cannot hold: only a stop on cost ends it. Other requests pass.
+func EndlessPages(units float64) Fault {
+	return edit(fmt.Sprintf("endless pages of %g RCU", units), func(x *exchange, m map[string]json.RawMessage) {
+		var cond string
+		var names map[string]string
+		var vals map[string]map[string]json.RawMessage
+		_ = json.Unmarshal(x.requestField("KeyConditionExpression"), &cond)
+		_ = json.Unmarshal(x.requestField("ExpressionAttributeNames"), &names)
+		_ = json.Unmarshal(x.requestField("ExpressionAttributeValues"), &vals)
+		pk, begins := pkEqRE.FindStringSubmatch(cond), beginsRE.FindStringSubmatch(cond)
+		var sk string
+		if pk == nil || begins == nil || json.Unmarshal(vals[begins[2]]["S"], &sk) != nil {
+			return
+		}
+		pkName, skName := names[pk[1]], names[begins[1]]
+		var start map[string]map[string]string
+		if json.Unmarshal(x.requestField("ExclusiveStartKey"), &start) == nil && start[skName]["S"] != "" {
+			sk = start[skName]["S"]
+		}
+		m["LastEvaluatedKey"], _ = json.Marshal(map[string]any{pkName: vals[pk[2]], skName: map[string]string{"S": sk + "~"}})
+		if _, ok := m["Items"]; ok {
+			m["Items"] = json.RawMessage(`[]`)
+		}
+		m["Count"], m["ScannedCount"] = json.RawMessage(`0`), json.RawMessage(`0`)
+		m["ConsumedCapacity"] = json.RawMessage(fmt.Sprintf(`{"CapacityUnits":%g,"TableName":"x"}`, units))
+	})
+}
+
+// FreeEndlessScan answers every Scan itself, without asking upstream: no
+// items, a consumed capacity of 0 and a LastEvaluatedKey never sent before,
+// so neither the repeated-key check nor a cap on what the answers say they
+// cost ends the read.
+func FreeEndlessScan() Fault { return &freeScanFault{} }
+
+type freeScanFault struct {
+	mu sync.Mutex
+	n  int
+}
+
+func (f *freeScanFault) String() string { return "free endless Scan" }
+func (f *freeScanFault) apply(x *exchange) {
+	f.mu.Lock()
+	f.n++
+	n := f.n
+	f.mu.Unlock()
+	x.answer(http.StatusOK, nil, fmt.Appendf(nil, `{"Count":0,"ScannedCount":0,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0,"TableName":"x"}}`, n))
+}
+
+// pkEqRE and beginsRE find the name and value placeholders of a key
+// condition's partition key and its begins_with.
+var (
+	pkEqRE   = regexp.MustCompile(`(#\w+)\s*=\s*(:\w+)`)
+	beginsRE = regexp.MustCompile(`begins_with\s*\(\s*(#\w+)\s*,\s*(:\w+)\s*\)`)
+)
+
 // BareStatus answers with an HTTP status and an empty body, as a web
 // server or proxy that is not DynamoDB does (404, 403, 413, 301).
 func BareStatus(status int) Fault {
 	return replace(fmt.Sprintf("bare %d", status), status, "", "")
+}
+
+// Redirect answers with an HTTP redirect status, an empty body and a
+// Location header, as a web server that moved (or an HTTP-to-HTTPS
+// front) does.
+func Redirect(status int, location string) Fault {
+	return answerFault{name: fmt.Sprintf("redirect %d", status), rewrite: func(*exchange, int, []byte) (int, http.Header, []byte) {
+		return status, http.Header{"Location": {location}}, nil
+	}}
 }
 
 // BadAttribute adds an attribute "zz" with the given raw JSON value to the
