@@ -74,7 +74,7 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		unit = 1
 	}
 	var token *string
-	var spent, charged float64
+	var spent, assumed, charged float64
 	scanned := 0
 	seen := map[string]bool{}
 	for {
@@ -93,7 +93,7 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		var limit int32
 		est := 0.0
 		if in.MaxRCU > 0 {
-			left := in.MaxRCU - spent
+			left := in.MaxRCU - spent - assumed
 			if left < unit {
 				res.Stop, res.NextToken = StopMaxRCU, aws.ToString(token)
 				return res, nil
@@ -112,8 +112,9 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		spent += p.Request.Capacity.Total
 		if p.Request.NoCapacity {
 			// Unknown is not free: under a cap, count what the page was
-			// sized to cost.
-			spent += est
+			// sized to cost at most. The cost guard keeps to what was
+			// reported.
+			assumed += est
 		}
 		if err == nil && OverBudget(spent, in.Bound, len(res.Requests)) {
 			err = OverBudgetError("partiql "+in.Plan.Kind(), spent, in.Bound)
