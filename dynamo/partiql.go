@@ -39,6 +39,7 @@ func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (PartiQLPlan, err
 type PartiQLInput struct {
 	Plan       PartiQLPlan
 	Consistent bool
+	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
 	// MaxRCU and Bound as in ScanInput; PerItem is the item size the cap
 	// starts from (DescribeTable's average), 0 when unknown.
 	MaxRCU, Bound, PerItem float64
@@ -90,7 +91,7 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if in.Consistent {
 			es.ConsistentRead = aws.Bool(true)
 		}
-		var limit int32
+		limit := in.Limit
 		est := 0.0
 		if in.MaxRCU > 0 {
 			left := in.MaxRCU - spent - assumed
@@ -102,13 +103,13 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 			if scanned > 0 {
 				per = max(per, charged/float64(scanned))
 			}
-			limit, est = capLimit(left, unit, per, 1, 0)
+			limit, est = capLimit(left, unit, per, 1, in.Limit)
+		}
+		if limit > 0 {
 			es.Limit = aws.Int32(limit)
 		}
 		p, err := c.statementPage(ctx, t, in.Plan, es)
 		p.Request.Limit = limit
-		c.record(&p.Request)
-		res.Requests = append(res.Requests, p.Request)
 		spent += p.Request.Capacity.Total
 		if p.Request.NoCapacity {
 			// Unknown is not free: under a cap, count what the page was
@@ -116,9 +117,18 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 			// reported.
 			assumed += est
 		}
-		if err == nil && OverBudget(spent, in.Bound, len(res.Requests)) {
+		if err == nil && p.nextToken != "" && seen[p.nextToken] {
+			// A replayed page: its items came before, so none is kept.
+			err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: "a NextToken it had sent before (paging would never end)"}, "partiql on "+in.Plan.Table, c.opts.Endpoint)
+		}
+		if err == nil && OverBudget(spent, in.Bound, len(res.Requests)+1) {
 			err = OverBudgetError("partiql "+in.Plan.Kind(), spent, in.Bound)
 		}
+		if err != nil && p.Request.Err == nil {
+			p.Request.Err = err
+		}
+		c.record(&p.Request)
+		res.Requests = append(res.Requests, p.Request)
 		if err != nil {
 			if ctx.Err() != nil {
 				res.Stop, res.NextToken = StopCancelled, aws.ToString(token)
@@ -144,10 +154,6 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if p.nextToken == "" {
 			res.Stop = StopComplete
 			return res, nil
-		}
-		if seen[p.nextToken] {
-			res.Stop, res.NextToken = StopError, p.nextToken
-			return res, Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: "a NextToken it had sent before (paging would never end)"}, "partiql on "+in.Plan.Table, c.opts.Endpoint)
 		}
 		seen[p.nextToken] = true
 		token = aws.String(p.nextToken)
