@@ -22,6 +22,13 @@ const FilterNote = "a filter is applied after the read: RCU are charged for ever
 // ProjectionNote is the sentence every projected result carries.
 const ProjectionNote = "a projection saves bandwidth, not capacity: RCU are charged for whole items"
 
+// CheckShape says in one sentence what is wrong with a filter or a
+// projection, before any request; nil when both read.
+func CheckShape(filter, project string) error {
+	_, err := parseShape(filter, project, nil)
+	return err
+}
+
 // readShape is a parsed filter and projection.
 type readShape struct {
 	filter     filterexpr.Expr

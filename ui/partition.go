@@ -58,6 +58,10 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.startEdit(editLimit, text), nil
 	case key.Matches(msg, km.Filter):
 		return m.startEdit(editFilter, m.items.filter), nil
+	case key.Matches(msg, km.RequestFilter):
+		return m.startEdit(editRequestFilter, m.q.Filter), nil
+	case key.Matches(msg, km.PartiQL):
+		return m.openPartiQL(), nil
 	case key.Matches(msg, km.Reverse):
 		q := m.q
 		q.Reverse = !q.Reverse
@@ -142,12 +146,12 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
 		bar,
 		[]binding{
-			inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+			inBar("requestFilter", "filter request"), inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
 		},
 		moveKeys,
 		[]binding{
 			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
-			bind("copyCommand"), bind("savePattern"),
+			bind("copyCommand"), bind("savePattern"), bind("partiQL"),
 			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
 			bind("cancel").wordedBy(func(st keyState) string {
 				if st.busy {
