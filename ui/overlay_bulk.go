@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -258,7 +259,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 func predictedText(bound float64, reqs []dynamo.Request) string {
 	for _, r := range reqs {
 		if r.NoCapacity {
-			return fmt.Sprintf("predicted ≤ %s RCU · actual not reported", fmtRCU(bound))
+			return fmt.Sprintf("predicted ≤ %s RCU · actual not reported (the endpoint sent no ConsumedCapacity, as DynamoDB Local does for PartiQL)", fmtRCU(bound))
 		}
 	}
 	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))
@@ -293,7 +294,10 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		if o.kind == bulkPartiQL {
 			say(st.queryKey.Render, planLine(o.plan))
 		}
-		say(st.bold.Render, fmt.Sprintf("At most %s of %s / %s: predicted ≤ %s RCU %s", "the whole table", plural(int(o.items), "item", "items"), textfmt.HumanBytes(o.bytes), fmtRCU(o.bound), m.costText(o.bound)))
+		say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.items)), textfmt.HumanBytes(o.bytes), fmtRCU(o.bound), m.costText(o.bound)))
+		if o.kind == bulkPartiQL && o.plan.Query {
+			say(st.muted.Render, "One partition is usually far less; its size is not known before it is read.")
+		}
 		say(st.muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
 		say(st.muted.Render, "reading… esc stops and keeps what was read")
@@ -302,7 +306,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		lines = append(lines, "")
 		rows := max(1, h-len(lines)-3)
 		for i := o.offset; i < len(o.got) && i < o.offset+rows; i++ {
-			lines = append(lines, " "+fit(Sanitize(string(dynamo.PlainJSON(o.got[i]))), inner-2))
+			lines = append(lines, " "+fit(o.itemLine(o.got[i]), inner-2))
 		}
 	}
 	if o.err != "" {
@@ -351,3 +355,17 @@ var (
 		moveKeys,
 	)}
 )
+
+// itemLine is one item: its key values first, then the other attributes
+// as plain JSON, sanitised.
+func (o bulkOverlay) itemLine(it dynamo.Item) string {
+	rest := maps.Clone(it)
+	var keys []string
+	for _, k := range []*dynamo.KeyAttr{&o.desc.PK, o.desc.SK} {
+		if k != nil && it[k.Name] != nil {
+			keys = append(keys, dynamo.KeyString(it[k.Name]))
+			delete(rest, k.Name)
+		}
+	}
+	return Sanitize(strings.Join(keys, "  ") + "  " + string(dynamo.PlainJSON(rest)))
+}

@@ -106,6 +106,9 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
 	}
 	condText := Sanitize(r.KeyCondition)
+	if r.Filter != "" {
+		condText += " filter " + Sanitize(r.Filter)
+	}
 	cond := func(w int) string {
 		if width(kind)+width(condText)+width(page) <= w {
 			return fit(kind+condText+page, w)
