@@ -50,6 +50,7 @@ const (
 	modeExport                    // the export form: typing edits
 	modeExporting                 // an export in flight
 	modeRequestFilter             // editing the request's FilterExpression
+	modeProjection                // editing the request's projection
 	modeBulkAsk                   // a Scan's filter or a PartiQL statement: typing edits
 	modeBulk                      // a Scan or PartiQL read: its cost, in flight, its items
 )
@@ -62,7 +63,7 @@ var modes = map[mode]modeDef{
 	modeConfirm: confirmMode, modePatterns: patternsMode, modeParams: paramsMode, modeSave: saveMode,
 	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
 	modeExport: exportMode, modeExporting: exportingMode,
-	modeRequestFilter: requestFilterMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
+	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -149,6 +150,7 @@ type KeyMap struct {
 	Partition     key.Binding `keys:"p" desc:"other partition" col:"1"`
 	Confirm       key.Binding `keys:"y" desc:"yes" col:"1"`
 	RequestFilter key.Binding `keys:"f" desc:"filter the request (FilterExpression)" col:"1"`
+	Project       key.Binding `keys:"v" desc:"attributes returned (projection)" col:"1"`
 	PartiQL       key.Binding `keys:"P" desc:"PartiQL SELECT, its plan first" col:"1"`
 	Scan          key.Binding `keys:"ctrl+s" desc:"scan the whole table, its cost first" col:"1"`
 

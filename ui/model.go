@@ -247,6 +247,8 @@ func (m Model) mode() mode {
 		return modeFilter
 	case editRequestFilter:
 		return modeRequestFilter
+	case editProjection:
+		return modeProjection
 	}
 	if m.focus == paneItems {
 		return modeItems

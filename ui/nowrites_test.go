@@ -192,6 +192,13 @@ func TestUINeverWrites(t *testing.T) {
 	hs.typeText(`status = "OPEN" AND total > 1000`)
 	hs.keys("enter")
 	hs.contains(`filter status = "OPEN" AND total > 1000`, "kept 37 of ", "a filter does not lower the cost")
+	// The projection, from the columns shown, trimmed to two.
+	hs.keys("v")
+	hs.contains("ProjectionExpression › ", "status, total")
+	hs.keys("ctrl+u")
+	hs.typeText("total, status")
+	hs.keys("enter")
+	hs.contains("project total, status", "kept 37 of ", "projection saves bandwidth, not capacity")
 	// PartiQL: its plan, then its items; a statement that is not a SELECT
 	// is refused before any request.
 	hs.keys("P", "enter")

@@ -234,8 +234,12 @@ func (m Model) readNote() string {
 		if m.res.more {
 			more = " so far"
 		}
-		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read: a filter does not lower the cost",
-			textfmt.Count(m.res.kept), textfmt.Count(m.res.read), more, fmtRCU(m.res.rcu), textfmt.Count(m.res.read)))
+		why := ": a filter does not lower the cost"
+		if m.res.q.Project != "" {
+			why = "" // the projection's note needs the room
+		}
+		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
+			textfmt.Count(m.res.kept), textfmt.Count(m.res.read), more, fmtRCU(m.res.rcu), textfmt.Count(m.res.read), why))
 	}
 	if m.res.q.Project != "" {
 		parts = append(parts, "projection saves bandwidth, not capacity")

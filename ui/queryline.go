@@ -20,6 +20,7 @@ const (
 	editLimit
 	editFilter
 	editRequestFilter // the request's FilterExpression, sent to DynamoDB
+	editProjection    // the request's ProjectionExpression
 )
 
 // queryLine shows the current request in DynamoDB's words, and is where the
@@ -45,11 +46,17 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 	case editRequestFilter:
 		label := " " + st.accent.Render("FilterExpression ›") + " "
 		return label + l.input.view(st, max(1, w-width(label)), "")
+	case editProjection:
+		label := " " + st.accent.Render("ProjectionExpression ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
 	}
 	cond := st.queryKey.Render(Sanitize(keyCond))
 	if q.Filter != "" {
 		// The filter is part of the request: shown with the key condition.
 		cond += st.accent.Render("  filter " + Sanitize(q.Filter))
+	}
+	if q.Project != "" {
+		cond += st.accent.Render("  project " + Sanitize(q.Project))
 	}
 	head := " " + st.muted.Render("Query") + " "
 	long, short := queryOptions(q)
@@ -110,6 +117,8 @@ func (l queryLine) hint(st styles, loaded int, note string, w int) string {
 		return fit(" "+st.accent.Render(note), w)
 	case editRequestFilter:
 		h = `= <> < <= > >= BETWEEN IN begins_with contains attribute_exists size AND OR NOT  ·  e.g. status = "OPEN" AND total > 1000  ·  empty: no filter`
+	case editProjection:
+		h = "the attributes to return, a, b, c.d (the keys always come too)  ·  saves bandwidth, not capacity  ·  empty: every attribute"
 	case editCondition:
 		h = `= < <= > >= between begins_with  ·  e.g. begins_with ORDER#  or  between "A" and "B"  ·  empty: the whole partition`
 		if l.dates != "" {
@@ -266,9 +275,13 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 			}
 			m.qline = queryLine{}
 			return m.runQuery(q)
-		case modeRequestFilter:
+		case modeRequestFilter, modeProjection:
 			q := m.q
-			q.Filter = text
+			if md == modeProjection {
+				q.Project = text
+			} else {
+				q.Filter = text
+			}
 			if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 				m.qline.err = Sanitize(err.Error())
 				return m, nil
@@ -323,6 +336,7 @@ var (
 	// requestFilterMode edits the FilterExpression DynamoDB applies after
 	// reading: it narrows what comes back, not what is charged.
 	requestFilterMode = editMode("request filter", "run with this filter")
+	projectionMode    = editMode("projection", "run with this projection")
 )
 
 func editMode(name, apply string) modeDef {

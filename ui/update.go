@@ -274,7 +274,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.tablesKey(msg, km)
 	case modePrompt:
 		return m.promptKey(msg, km)
-	case modeCondition, modeLimit, modeFilter, modeRequestFilter:
+	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editKey(msg, km, md)
 	case modeConfirm:
 		return m.confirmKey(msg, km)
@@ -292,7 +292,7 @@ func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 		return m.tablesText(msg)
 	case modePrompt:
 		return m.promptText(msg)
-	case modeCondition, modeLimit, modeFilter, modeRequestFilter:
+	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editText(msg)
 	}
 	return m, nil
