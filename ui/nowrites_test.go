@@ -205,7 +205,9 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("Plan: a Query of one partition")
 	hs.keys("enter")
 	hs.contains("predicted ≤ ")
-	hs.keys("esc")
+	hs.keys("C")
+	hs.contains("aws dynamodb execute-statement")
+	hs.keys("esc", "esc")
 	statements := p.Count("ExecuteStatement")
 	hs.keys("P", "ctrl+u")
 	hs.typeText(`UPDATE "` + table + `" SET total = 0 WHERE PK = 'CUST#7' AND SK = 'PROFILE'`)
@@ -261,7 +263,9 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("predicted ≤ ", "Enter runs it")
 	hs.keys("enter")
 	hs.contains("kept ", " read; the ")
-	hs.keys("j", "pgdown", "pgup", "k", "esc")
+	hs.keys("j", "pgdown", "pgup", "k", "C")
+	hs.contains("aws dynamodb scan", "--filter-expression")
+	hs.keys("esc", "esc")
 	hs.keys("ctrl+c")
 
 	// The prefetch path of a start with --table and --pk (Run sends the

@@ -94,6 +94,15 @@ func (m Model) openPartiQL() Model {
 	return m.push(bulkOverlay{kind: bulkPartiQL, form: newForm([]string{"SELECT"}, []string{stmt})})
 }
 
+// input is the read as the code view and the request log keep it.
+func (o bulkOverlay) input() reqInput {
+	if o.kind == bulkPartiQL {
+		return reqInput{stmt: o.form.value("SELECT")}
+	}
+	in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection")}
+	return reqInput{table: o.desc, scan: &in}
+}
+
 // bulkPlannedMsg answers bulkPlanCmd: the table's description and, for
 // PartiQL, the plan.
 type bulkPlannedMsg struct {
@@ -195,6 +204,11 @@ func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		ctx, cancel := context.WithCancel(m.ctx)
 		m.bulk = bulkState{id: m.seq, cancel: cancel}
 		return m.setTop(o), bulkRunCmd(ctx, m.store, m.seq, o)
+	case key.Matches(k, km.Code):
+		if o.phase == bulkConfirm || o.phase == bulkDone {
+			return m.openCode(o.input(), "this "+map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]), nil
+		}
+		return m, nil
 	case key.Matches(k, km.Down):
 		o.offset = min(o.offset+1, max(0, len(o.got)-1))
 	case key.Matches(k, km.Up):
@@ -241,7 +255,11 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		if i == len(msg.reqs)-1 && open {
 			k += " · " + predictedText(o.bound, msg.reqs)
 		}
-		m.log = m.log.add(r, k, i+1, reqInput{})
+		in := reqInput{}
+		if open {
+			in = o.input()
+		}
+		m.log = m.log.add(r, k, i+1, in)
 	}
 	if !open || msg.id != m.bulk.id {
 		return m
@@ -351,7 +369,7 @@ func tableAndIndexName(table, index string) string {
 var (
 	bulkAskMode = formMode("scan or PartiQL", "say its plan and cost", "close")
 	bulkMode    = modeDef{name: "scan or PartiQL", keys: keysOf(
-		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close")},
+		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close"), inBar("code", "code")},
 		moveKeys,
 	)}
 )

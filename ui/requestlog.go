@@ -29,6 +29,8 @@ type reqInput struct {
 	table dynamo.Table
 	q     *dynamo.QueryInput
 	g     *dynamo.GetInput
+	scan  *dynamo.ScanInput // a Scan (overlay_bulk.go); table is its table
+	stmt  string            // a PartiQL SELECT
 }
 
 // queryInput is the log's record of a Query sent on the current table.
