@@ -63,6 +63,7 @@ func newRootCmd() *cobra.Command {
 	)
 	root.AddCommand(
 		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
+		newScanCmd(&conn), newPartiQLCmd(&conn),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),

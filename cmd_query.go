@@ -29,6 +29,8 @@ type queryResult struct {
 	Scanned      int
 	LastKey      dynamo.Item
 	Requests     []dynamo.Request
+	// Filter and Projection as DynamoDB read them ("" for none).
+	Filter, Projection string
 }
 
 func newQueryCmd(conn *config.Connection) *cobra.Command {
@@ -42,6 +44,7 @@ request is listed with the read capacity it consumed.`,
 		Example: `  dynascope query --table App --pk 'CUST#42'
   dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1
   dynascope query --table App --pk 'CUST#42' --sk-between 'ORDER#2025-01' 'ORDER#2025-03' --output table
+  dynascope query --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --filter 'status = "OPEN" AND total > 1000' --project total,status
   dynascope --endpoint-url http://127.0.0.1:8000 query --table App --index GSI1 --pk 'WH#1' --all-pages --output jsonl`,
 		Args: noArgs,
 	}
@@ -71,6 +74,7 @@ request is listed with the read capacity it consumed.`,
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
 	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	filter, project := readShapeFlags(fs)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -87,7 +91,7 @@ request is listed with the read capacity it consumed.`,
 		if *limit < 0 || *limit > 1<<31-1 {
 			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
 		}
-		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent}
+		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
 		var chosen []string
 		for _, o := range ops {
 			if fs.Changed(o.flag) {
@@ -157,6 +161,7 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 			return err
 		}
 		res.KeyCondition = page.Request.KeyCondition
+		res.Filter, res.Projection = page.Request.Filter, page.Request.Projection
 		if exp != nil {
 			if err := exp.page(page); err != nil {
 				return exp.close(err)

@@ -23,12 +23,13 @@ var allowedImports = map[string][]string{
 	"itemcodec/number":  {},
 	"dynamo/dynamotest": {},
 	"itemcodec":         {"itemcodec/number", "textfmt"},
-	"dynamo":            {"itemcodec", "itemcodec/number", "keys", "textfmt"},
+	"filterexpr":        {"itemcodec/number"},
+	"dynamo":            {"filterexpr", "itemcodec", "itemcodec/number", "keys", "textfmt"},
 	"config":            {"dynamo", "textfmt", "yamlfile"},
 	"patterns":          {"dynamo", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
-	"ui":                {"codegen", "config", "dynamo", "itemcodec", "keys", "patterns", "textfmt"},
+	"ui":                {"codegen", "config", "dynamo", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
 }
 
 // commandDirs hold programs: the CLI at the top (package main), the

@@ -24,8 +24,11 @@ import (
 )
 
 // exploreOps are the only operations exploring may send: the least-privilege
-// policy in the README allows exactly these.
-var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"}
+// policy in the README allows exactly these. ExecuteStatement is among them
+// for PartiQL SELECT only: dynamo.RunPartiQL refuses every other statement
+// (TestPartiQLAgainstDynamoDBLocal, FuzzIsSelectAgreesWithProxy), and the
+// recording proxy counts any other statement as a write.
+var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan", "ExecuteStatement"}
 
 // commandTree is the command tree as a run executes it: with cobra's help
 // command, which it adds on execution.
@@ -215,6 +218,13 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--output", "csv"}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--output", "ddbjson-batch"}),
 		slices.Concat(q, []string{"--pk", "no-such-partition", "--max-attempts", "2", "--timeout", "5s"}),
+		slices.Concat(q, []string{"--pk", "CUST#7", "--filter", `status = "OPEN" AND total > 1000`, "--project", "total,status"}),
+		slices.Concat([]string{"scan"}, conn, []string{"--yes"}),
+		slices.Concat([]string{"scan"}, named, []string{"--max-rcu", "5", "--segments", "3", "--limit", "50", "--consistent", "--filter", "total > 1000", "--project", "total", "--output", "table", "--dynamodb-json"}),
+		slices.Concat([]string{"scan"}, conn, []string{"--index", "GSI1", "--yes", "--output", "jsonl"}),
+		slices.Concat([]string{"partiql", `SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`}, conn),
+		slices.Concat([]string{"partiql", `SELECT * FROM "` + table + `" WHERE total > 1000`}, named, []string{"--max-rcu", "5", "--consistent", "--output", "table", "--dynamodb-json"}),
+		slices.Concat([]string{"partiql", `SELECT PK FROM "` + table + `"`}, conn, []string{"--yes", "--output", "jsonl"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE"}),
 		slices.Concat([]string{"get", "--pk", "CUST#42", "--sk", "PROFILE"}, named),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
@@ -316,6 +326,11 @@ func TestCLINeverWrites(t *testing.T) {
 	for _, args := range [][]string{
 		{"query", "--endpoint-url", p.URL, "--table", "no-such-table", "--pk", "x"},
 		slices.Concat(q, []string{"--pk", "x", "--index", "NOPE"}),
+		// Refused: a Scan without consent, statements that are not SELECT.
+		slices.Concat([]string{"scan"}, conn),
+		slices.Concat([]string{"partiql", `SELECT * FROM "` + table + `"`}, conn),
+		slices.Concat([]string{"partiql", `UPDATE "` + table + `" SET total = 0 WHERE PK = 'CUST#42' AND SK = 'PROFILE'`}, conn),
+		slices.Concat([]string{"partiql", `/* SELECT */ DELETE FROM "` + table + `" WHERE PK = 'CUST#42' AND SK = 'PROFILE'`}, conn, []string{"--yes"}),
 	} {
 		if _, _, err := cli(t, args...); err == nil {
 			t.Errorf("%v must fail", args)
@@ -333,7 +348,7 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Errorf("writes: %+v", w)
 	}
 	// The test proves something only if the commands really talked to DynamoDB.
-	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"} {
+	for _, op := range exploreOps {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}

@@ -105,6 +105,11 @@ type queryObject struct {
 	LastEvaluatedKey json.RawMessage   `json:"lastEvaluatedKey"`
 	ConsumedCapacity capacityObject    `json:"consumedCapacity"`
 	Requests         []requestObject   `json:"requests"`
+	// Filter, Projection and Notes appear only when a filter or a
+	// projection was given, so DESIGN.md's object is unchanged otherwise.
+	Filter     *string  `json:"filter,omitempty"`
+	Projection *string  `json:"projection,omitempty"`
+	Notes      []string `json:"notes,omitempty"`
 }
 
 type requestObject struct {
@@ -126,20 +131,29 @@ func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) er
 	if r.Limit > 0 {
 		o.Limit = &r.Limit
 	}
+	o.Filter, o.Projection = nullable(r.Filter), nullable(r.Projection)
+	o.Notes = readNotes(r.Count, r.Scanned, o.ConsumedCapacity.Total, r.Filter, r.Projection)
 	for _, it := range r.Items {
 		o.Items = append(o.Items, item(it))
 	}
 	if r.LastKey != nil {
 		o.LastEvaluatedKey = item(r.LastKey)
 	}
-	for _, q := range r.Requests {
+	o.Requests = requestObjects(r.Requests)
+	return writeIndentedJSON(b, o)
+}
+
+// requestObjects are the requests as the JSON outputs list them.
+func requestObjects(reqs []dynamo.Request) []requestObject {
+	out := []requestObject{}
+	for _, q := range reqs {
 		ms := float64(q.Duration.Microseconds()) / 1000
-		o.Requests = append(o.Requests, requestObject{
+		out = append(out, requestObject{
 			Operation: q.Operation, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
 			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: newCapacityObject(q.Capacity),
 		})
 	}
-	return writeIndentedJSON(b, o)
+	return out
 }
 
 // writeTable prints items for a human: key attributes first, then the other
@@ -167,13 +181,26 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 		_ = tw.Flush()
 	}
 	total := dynamo.TotalCapacity(r.Requests)
-	fmt.Fprintf(b, "\n%s (%d scanned) · %s · %s RCU\n", textfmt.Plural(r.Count, "item", "items"), r.Scanned, textfmt.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
+	scanned := fmt.Sprintf(" (%d scanned)", r.Scanned)
+	if r.Scanned < 0 {
+		scanned = "" // PartiQL: ExecuteStatement reports no scanned count
+	}
+	fmt.Fprintf(b, "\n%s%s · %s · %s RCU\n", textfmt.Plural(r.Count, "item", "items"), scanned, textfmt.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
 	for _, q := range r.Requests {
 		more := ""
 		if q.More {
 			more = " · more pages"
 		}
 		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, textfmt.Sanitize(q.KeyCondition), textfmt.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
+	}
+	if r.Filter != "" {
+		fmt.Fprintf(b, "filter %s\n", textfmt.Sanitize(r.Filter))
+	}
+	for _, n := range readNotes(r.Count, r.Scanned, total.Total, r.Filter, r.Projection) {
+		fmt.Fprintln(b, textfmt.Sanitize(n))
+	}
+	if unreported(r.Requests) > 0 {
+		fmt.Fprintln(b, noCapacityNote(r.Requests))
 	}
 }
 

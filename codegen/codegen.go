@@ -72,6 +72,11 @@ type cgRequest struct {
 	consistent   bool
 	countOnly    bool
 	start        dynamo.Item
+	// Filters, projections, Scan and PartiQL (codegen_read.go).
+	shape     dynamo.ReadShape
+	scan      bool
+	segments  int    // 0 or 1: one segment
+	statement string // a PartiQL SELECT: nothing above applies
 }
 
 // QueryCode renders code that sends the one Query request that
@@ -82,6 +87,11 @@ func QueryCode(lang CodeLang, ks dynamo.KeySchema, q dynamo.QueryInput, to CodeT
 	}
 	r := cgRequest{table: q.Table, index: q.Index, skOp: q.SK.Op, reverse: q.Reverse, limit: q.Limit,
 		consistent: q.Consistent, countOnly: q.CountOnly, start: q.StartKey}
+	project := q.Project
+	if q.CountOnly {
+		project = "" // as BuildQuery does
+	}
+	r.shape, _ = dynamo.ParseShape(q.Filter, project, dynamo.KeepKeys(ks)) // BuildQuery accepted it
 	r.pk.name = ks.PK.Name
 	r.pk.av, _ = dynamo.KeyValue(ks.PK, "partition key", q.PK) // dynamo.BuildQuery accepted it
 	if q.SK.Op != dynamo.SKNone {
@@ -152,9 +162,15 @@ func (r cgRequest) cli(to CodeTarget) string {
 	if r.get {
 		op = "get-item"
 	}
-	add("aws", "dynamodb", op)
-	add("--table-name", shellWord(r.table))
-	if r.get {
+	if r.scan || r.statement != "" {
+		r.cliRead(add)
+	} else {
+		add("aws", "dynamodb", op)
+		add("--table-name", shellWord(r.table))
+	}
+	if r.scan || r.statement != "" {
+		// cliRead has written the request.
+	} else if r.get {
 		key := `{` + itemcodec.QuoteJSON(r.pk.name) + `:` + string(itemcodec.MarshalDynamoValue(r.pk.av))
 		if r.skName != "" {
 			key += `,` + itemcodec.QuoteJSON(r.skName) + `:` + string(itemcodec.MarshalDynamoValue(r.sk[0]))
@@ -166,11 +182,12 @@ func (r cgRequest) cli(to CodeTarget) string {
 		}
 		expr, placeholders := r.keyCondition()
 		add("--key-condition-expression", shellWord(expr))
-		names := `{"#pk":` + itemcodec.QuoteJSON(r.pk.name)
+		moreNames, moreValues := r.cliShape(add)
+		names := []string{`"#pk":` + itemcodec.QuoteJSON(r.pk.name)}
 		if r.skName != "" {
-			names += `,"#sk":` + itemcodec.QuoteJSON(r.skName)
+			names = append(names, `"#sk":`+itemcodec.QuoteJSON(r.skName))
 		}
-		add("--expression-attribute-names", shellWord(names+`}`))
+		add("--expression-attribute-names", shellWord(`{`+strings.Join(append(names, moreNames...), ",")+`}`))
 		values := make([]string, len(placeholders))
 		for i, ph := range placeholders {
 			av := r.pk.av
@@ -179,7 +196,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 			}
 			values[i] = `"` + ph + `":` + string(itemcodec.MarshalDynamoValue(av))
 		}
-		add("--expression-attribute-values", shellWord(`{`+strings.Join(values, ",")+`}`))
+		add("--expression-attribute-values", shellWord(`{`+strings.Join(append(values, moreValues...), ",")+`}`))
 		if r.reverse {
 			add("--no-scan-index-forward")
 		}
@@ -244,11 +261,24 @@ func (r cgRequest) python(to CodeTarget) string {
 			return "Binary(" + pyBytes(v.Value) + ")"
 		case *types.AttributeValueMemberS:
 			return pyString(v.Value)
+		case *types.AttributeValueMemberBOOL:
+			return map[bool]string{true: "True", false: "False"}[v.Value]
 		}
 		return "None"
 	}
 	var args []string
-	if r.get {
+	if r.scan {
+		if r.index != "" {
+			args = append(args, "IndexName="+pyString(r.index))
+		}
+		args = append(args, r.pyShape(val)...)
+		if r.segments > 1 {
+			args = append(args, "Segment=0", "TotalSegments="+strconv.Itoa(r.segments))
+		}
+		if r.limit > 0 {
+			args = append(args, "Limit="+strconv.Itoa(int(r.limit)))
+		}
+	} else if r.get {
 		key := pyString(r.pk.name) + ": " + val(r.pk.av)
 		if r.skName != "" {
 			key += ", " + pyString(r.skName) + ": " + val(r.sk[0])
@@ -280,6 +310,7 @@ func (r cgRequest) python(to CodeTarget) string {
 		if r.countOnly {
 			args = append(args, `Select="COUNT"`)
 		}
+		args = append(args, r.pyShape(val)...)
 		if len(r.start) > 0 {
 			var parts []string
 			for _, k := range cgSortedNames(r.start) {
@@ -305,6 +336,9 @@ func (r cgRequest) python(to CodeTarget) string {
 	if to.Profile != "" {
 		session = "boto3.Session(profile_name=" + pyString(to.Profile) + ")"
 	}
+	if r.statement != "" {
+		return r.pyStatement(session, res)
+	}
 	var b strings.Builder
 	b.WriteString("import boto3\n")
 	lines := make([]string, 0, len(imports))
@@ -319,7 +353,11 @@ func (r cgRequest) python(to CodeTarget) string {
 	if r.get {
 		fmt.Fprintf(&b, "item = table.get_item(%s).get(\"Item\")\nprint(item)\n", strings.Join(args, ", "))
 	} else {
-		fmt.Fprintf(&b, "resp = table.query(%s)\n", strings.Join(args, ", "))
+		call := "query"
+		if r.scan {
+			call = "scan"
+		}
+		fmt.Fprintf(&b, "resp = table.%s(%s)\n", call, strings.Join(args, ", "))
 		if r.countOnly {
 			b.WriteString("print(resp[\"Count\"])\n")
 		} else {
@@ -400,6 +438,10 @@ func goValue(av types.AttributeValue) string {
 		return "[]byte(" + strconv.Quote(string(v.Value)) + ")"
 	case *types.AttributeValueMemberS:
 		return strconv.Quote(v.Value)
+	case *types.AttributeValueMemberBOOL:
+		return strconv.FormatBool(v.Value)
+	case *types.AttributeValueMemberNULL:
+		return "&types.AttributeValueMemberNULL{Value: true}"
 	}
 	return "nil"
 }

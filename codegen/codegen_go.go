@@ -18,14 +18,17 @@ import (
 // begins_with on a binary sort key, which that package cannot express, is
 // written out by hand.
 func (r cgRequest) goCode(to CodeTarget) (string, error) {
-	manual := r.skOp == dynamo.SKBeginsWith && itemcodec.AttributeTypeName(r.sk[0]) == "B"
+	manual := r.skOp == dynamo.SKBeginsWith && len(r.sk) > 0 && itemcodec.AttributeTypeName(r.sk[0]) == "B"
+	if manual && !r.shape.Empty() {
+		return "", &dynamo.UserError{Msg: "no Go code for a filter or projection beside begins_with on a binary sort key; copy the AWS CLI or Python form."}
+	}
 	imports := []string{`"context"`, `"encoding/json"`, `"fmt"`, `"log"`, `"os"`, "",
 		`"github.com/aws/aws-sdk-go-v2/aws"`, `"github.com/aws/aws-sdk-go-v2/config"`}
 	if to.local() {
 		imports = append(imports, `"github.com/aws/aws-sdk-go-v2/credentials"`)
 	}
 	imports = append(imports, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/attributevalue"`)
-	if !r.get && !manual {
+	if !r.get && !manual && r.statement == "" && (!r.scan || !r.shape.Empty()) {
 		imports = append(imports, `"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"`)
 	}
 	imports = append(imports, `"github.com/aws/aws-sdk-go-v2/service/dynamodb"`, `"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"`)
@@ -53,7 +56,29 @@ func (r cgRequest) goCode(to CodeTarget) (string, error) {
 
 	type field struct{ name, value string }
 	fields := []field{{"TableName", "aws.String(" + strconv.Quote(r.table) + ")"}}
-	if r.get {
+	if r.statement != "" {
+		fields = []field{{"Statement", "aws.String(" + strconv.Quote(r.statement) + ")"}}
+	} else if r.scan {
+		if r.index != "" {
+			fields = append(fields, field{"IndexName", "aws.String(" + strconv.Quote(r.index) + ")"})
+		}
+		if with := r.goShape(&b); with != "" {
+			b.WriteString("expr, err := expression.NewBuilder()" + with + ".Build()\nif err != nil {\nlog.Fatal(err)\n}\n")
+			for _, f := range r.goShapeFields() {
+				fields = append(fields, field{f[0], f[1]})
+			}
+			fields = append(fields, field{"ExpressionAttributeNames", "expr.Names()"})
+			if len(r.shape.FilterText) > 0 {
+				fields = append(fields, field{"ExpressionAttributeValues", "expr.Values()"})
+			}
+		}
+		if r.segments > 1 {
+			fields = append(fields, field{"Segment", "aws.Int32(0)"}, field{"TotalSegments", "aws.Int32(" + strconv.Itoa(r.segments) + ")"})
+		}
+		if r.limit > 0 {
+			fields = append(fields, field{"Limit", "aws.Int32(" + strconv.Itoa(int(r.limit)) + ")"})
+		}
+	} else if r.get {
 		key := "map[string]types.AttributeValue{\n" + strconv.Quote(r.pk.name) + ": " + goAttr(r.pk.av) + ",\n"
 		if r.skName != "" {
 			key += strconv.Quote(r.skName) + ": " + goAttr(r.sk[0]) + ",\n"
@@ -100,9 +125,14 @@ func (r cgRequest) goCode(to CodeTarget) (string, error) {
 				}
 				b.WriteString(".\nAnd(" + sk + ")")
 			}
-			b.WriteString("\nexpr, err := expression.NewBuilder().WithKeyCondition(keyCond).Build()\nif err != nil {\nlog.Fatal(err)\n}\n")
+			b.WriteString("\n")
+			with := r.goShape(&b)
+			b.WriteString("expr, err := expression.NewBuilder().WithKeyCondition(keyCond)" + with + ".Build()\nif err != nil {\nlog.Fatal(err)\n}\n")
+			fields = append(fields, field{"KeyConditionExpression", "expr.KeyCondition()"})
+			for _, f := range r.goShapeFields() {
+				fields = append(fields, field{f[0], f[1]})
+			}
 			fields = append(fields,
-				field{"KeyConditionExpression", "expr.KeyCondition()"},
 				field{"ExpressionAttributeNames", "expr.Names()"},
 				field{"ExpressionAttributeValues", "expr.Values()"})
 		}
@@ -129,8 +159,13 @@ func (r cgRequest) goCode(to CodeTarget) (string, error) {
 	fields = append(fields, field{"ReturnConsumedCapacity", "types.ReturnConsumedCapacityIndexes"})
 
 	call, input := "Query", "QueryInput"
-	if r.get {
+	switch {
+	case r.get:
 		call, input = "GetItem", "GetItemInput"
+	case r.scan:
+		call, input = "Scan", "ScanInput"
+	case r.statement != "":
+		call, input = "ExecuteStatement", "ExecuteStatementInput"
 	}
 	fmt.Fprintf(&b, "out, err := client.%s(ctx, &dynamodb.%s{\n", call, input)
 	for _, f := range fields {
@@ -150,6 +185,10 @@ fmt.Fprintf(os.Stderr, "%v RCU\n", aws.ToFloat64(cc.CapacityUnits))
 }
 `)
 	} else {
+		count := "out.Count"
+		if r.statement != "" {
+			count = "len(out.Items)" // ExecuteStatement reports no Count
+		}
 		b.WriteString(`var items []map[string]any
 if err := attributevalue.UnmarshalListOfMaps(out.Items, &items); err != nil {
 log.Fatal(err)
@@ -159,7 +198,7 @@ line, _ := json.Marshal(item)
 fmt.Println(string(line))
 }
 if cc := out.ConsumedCapacity; cc != nil {
-fmt.Fprintf(os.Stderr, "%d items, %v RCU\n", out.Count, aws.ToFloat64(cc.CapacityUnits))
+fmt.Fprintf(os.Stderr, "%d items, %v RCU\n", ` + count + `, aws.ToFloat64(cc.CapacityUnits))
 }
 }
 `)

@@ -347,37 +347,12 @@ func TestCodePythonAndGoRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		// A module of its own with this module's requirements, built offline
-		// from the module cache.
-		dir := t.TempDir()
-		mod, err := os.ReadFile("../go.mod")
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum, err := os.ReadFile("../go.sum")
-		if err != nil {
-			t.Fatal(err)
-		}
-		mod = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(mod, []byte("module generated"))
-		for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum, "main.go": []byte(code)} {
-			if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cmd := exec.Command("go", "run", ".")
-		cmd.Dir = dir
-		cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
-		var stderr bytes.Buffer
-		cmd.Stderr = &stderr
-		out, err := cmd.Output()
-		if err != nil {
-			t.Fatalf("%v\n%s\n%s", err, stderr.String(), code)
-		}
+		out, stderr := runGo(t, code)
 		if got := sks(out); strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("the Go program printed %v, dynascope returned %v", got, want)
 		}
-		if !strings.Contains(stderr.String(), "2 items, 0.5 RCU") {
-			t.Errorf("stderr: %s", stderr.String())
+		if !strings.Contains(stderr, "2 items, 0.5 RCU") {
+			t.Errorf("stderr: %s", stderr)
 		}
 	})
 	t.Run("python", func(t *testing.T) {
@@ -392,4 +367,36 @@ func TestCodePythonAndGoRun(t *testing.T) {
 			t.Errorf("the Python program printed %v, dynascope returned %v\n%s", got, want, out)
 		}
 	})
+}
+
+// runGo runs a generated Go program in a module of its own with this
+// module's requirements, built offline from the module cache, and returns
+// its stdout and stderr.
+func runGo(t *testing.T, code string) ([]byte, string) {
+	t.Helper()
+	dir := t.TempDir()
+	mod, err := os.ReadFile("../go.mod")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := os.ReadFile("../go.sum")
+	if err != nil {
+		t.Fatal(err)
+	}
+	mod = regexp.MustCompile(`(?m)^module .*$`).ReplaceAll(mod, []byte("module generated"))
+	for name, data := range map[string][]byte{"go.mod": mod, "go.sum": sum, "main.go": []byte(code)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cmd := exec.Command("go", "run", ".")
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "GOFLAGS=-mod=mod", "GOPROXY=off", "GOWORK=off")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("%v\n%s\n%s", err, stderr.String(), code)
+	}
+	return out, stderr.String()
 }

@@ -141,6 +141,8 @@ func (st *answerCheck) check(status int, h http.Header, body []byte) *BadAnswerE
 		problem = checkPage(trimmed, in.Select == types.SelectCount, in.ReturnConsumedCapacity)
 	case *dynamodb.GetItemInput:
 		problem = checkGetItem(trimmed, in.ReturnConsumedCapacity)
+	case *dynamodb.ExecuteStatementInput:
+		problem = checkStatement(trimmed, in.ReturnConsumedCapacity)
 	case *dynamodb.DescribeTableInput:
 		problem = checkDescribe(trimmed)
 	case *dynamodb.ListTablesInput:
@@ -227,6 +229,34 @@ func checkGetItem(body []byte, rcc types.ReturnConsumedCapacity) string {
 	}
 	if err := json.Unmarshal(body, &a); err != nil {
 		return answerErrText(err)
+	}
+	return checkCapacity(a.ConsumedCapacity, rcc)
+}
+
+// checkStatement checks an ExecuteStatement answer: its items, a NextToken
+// that is text, and the capacity asked for.
+func checkStatement(body []byte, rcc types.ReturnConsumedCapacity) string {
+	var a struct {
+		Items            *[]itemValue
+		NextToken        *json.RawMessage
+		ConsumedCapacity *capacityAnswer
+	}
+	if err := json.Unmarshal(body, &a); err != nil {
+		return answerErrText(err)
+	}
+	if a.Items == nil {
+		return "no Items"
+	}
+	if a.NextToken != nil {
+		var s string
+		if json.Unmarshal(*a.NextToken, &s) != nil || s == "" {
+			return "a NextToken that is not a non-empty string"
+		}
+	}
+	if a.ConsumedCapacity == nil {
+		// DynamoDB Local answers ExecuteStatement without it even when
+		// asked; the request is then marked NoCapacity, never shown as 0.
+		return ""
 	}
 	return checkCapacity(a.ConsumedCapacity, rcc)
 }

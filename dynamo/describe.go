@@ -150,7 +150,11 @@ func (t Table) Schema(index string) (KeySchema, error) {
 	}
 	for _, ix := range t.Indexes {
 		if ix.Name == index {
-			return KeySchema{Index: index, PK: ix.PK, SK: ix.SK}, nil
+			base := []string{t.PK.Name}
+			if t.SK != nil {
+				base = append(base, t.SK.Name)
+			}
+			return KeySchema{Index: index, PK: ix.PK, SK: ix.SK, Base: base}, nil
 		}
 	}
 	names := make([]string, 0, len(t.Indexes))

@@ -100,12 +100,23 @@ type BuiltQuery struct {
 	Expression   string            // as sent, with placeholders
 	Values       map[string]string // placeholder -> value in DynamoDB's words
 	Names        map[string]string // placeholder -> attribute name
+	// Filter and Projection are the filter and projection asked for, in
+	// filterexpr's words; "" for none.
+	Filter, Projection string
 }
 
 // BuildQuery validates a query against the key schema and builds the SDK
 // input. Every problem is found here, before any request is sent.
 func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 	pkv, err := KeyValue(ks.PK, "partition key", q.PK)
+	if err != nil {
+		return BuiltQuery{}, err
+	}
+	project := q.Project
+	if q.CountOnly {
+		project = "" // DynamoDB refuses a projection with Select=COUNT, and a count returns no attributes
+	}
+	shape, err := ParseShape(q.Filter, project, KeepKeys(ks))
 	if err != nil {
 		return BuiltQuery{}, err
 	}
@@ -198,18 +209,27 @@ func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 		in.KeyConditionExpression = aws.String("#pk = :pk AND begins_with(#sk, :sk)")
 		in.ExpressionAttributeNames = map[string]string{"#pk": ks.PK.Name, "#sk": ks.SK.Name}
 		in.ExpressionAttributeValues = map[string]types.AttributeValue{":pk": pkv, ":sk": skVals[0]}
+		if !shape.Empty() {
+			expr, err := shape.Add(expression.NewBuilder()).Build()
+			if err != nil {
+				return BuiltQuery{}, &UserError{Msg: "could not build the filter or projection: " + err.Error(), Err: err}
+			}
+			in.FilterExpression, in.ProjectionExpression = expr.Filter(), expr.Projection()
+			in.ExpressionAttributeNames, in.ExpressionAttributeValues = mergeNames(in.ExpressionAttributeNames, in.ExpressionAttributeValues, expr)
+		}
 	} else {
-		expr, err := expression.NewBuilder().WithKeyCondition(cond).Build()
+		expr, err := shape.Add(expression.NewBuilder().WithKeyCondition(cond)).Build()
 		if err != nil {
 			return BuiltQuery{}, &UserError{Msg: "could not build the key condition: " + err.Error(), Err: err}
 		}
 		in.KeyConditionExpression = expr.KeyCondition()
+		in.FilterExpression, in.ProjectionExpression = expr.Filter(), expr.Projection()
 		in.ExpressionAttributeNames = expr.Names()
 		in.ExpressionAttributeValues = expr.Values()
 	}
 	vals := make(map[string]string, len(in.ExpressionAttributeValues))
 	for k, v := range in.ExpressionAttributeValues {
-		vals[k] = KeyText(v)
+		vals[k] = valueText(v)
 	}
 	return BuiltQuery{
 		Input:        in,
@@ -217,6 +237,8 @@ func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 		Expression:   aws.ToString(in.KeyConditionExpression),
 		Values:       vals,
 		Names:        in.ExpressionAttributeNames,
+		Filter:       shape.FilterText,
+		Projection:   shape.ProjectionText,
 	}, nil
 }
 
@@ -267,6 +289,7 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 		Operation: "Query", Table: q.Table, Index: q.Index,
 		KeyCondition: b.KeyCondition, Expression: b.Expression, Values: b.Values,
 		Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent, CountOnly: q.CountOnly,
+		Filter: b.Filter, Projection: b.Projection,
 	}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()

@@ -62,6 +62,10 @@ type KeySchema struct {
 	Index string // "" for the table itself
 	PK    KeyAttr
 	SK    *KeyAttr
+	// Base names the table's own key attributes when this is an index's
+	// schema: a projection keeps them too, so paging and items' identity
+	// survive it.
+	Base []string
 }
 
 // SKOp is a sort-key condition operator, spelled as DynamoDB spells it.
@@ -99,6 +103,9 @@ type QueryInput struct {
 	Consistent bool  // ConsistentRead
 	StartKey   Item  // ExclusiveStartKey; nil for the first page
 	CountOnly  bool  // Select=COUNT
+	// Filter is a FilterExpression in filterexpr's syntax, literal values
+	// in place ("" for none); Project a projection list ("a, b, c.d").
+	Filter, Project string
 }
 
 // GetInput names one item by its full primary key, given as text.
@@ -164,6 +171,12 @@ type Request struct {
 	// Note says why dynascope sent a request the user did not ask for, such
 	// as the DescribeTable that re-reads a cached key schema; "" otherwise.
 	Note string
+	// Filter and Projection are the request's filter and projection in
+	// filterexpr's words ("" for none).
+	Filter, Projection string
+	// NoCapacity marks an answer that reported no consumed capacity
+	// although it was asked for: DynamoDB Local's ExecuteStatement.
+	NoCapacity bool
 }
 
 // Page is one page of a Query (or the single result of a GetItem).

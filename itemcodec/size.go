@@ -11,8 +11,8 @@ import (
 // the capacity of an item that sits on a 4 KB boundary, so the tool would
 // show a cost the server never charged.
 
-// readUnitBytes is the size one read capacity unit covers.
-const readUnitBytes = 4096
+// ReadUnitBytes is the size one read capacity unit covers.
+const ReadUnitBytes = 4096
 
 // ItemSize returns the size of an item in bytes by DynamoDB's rules.
 func ItemSize(it Item) int {
@@ -126,7 +126,7 @@ func floorDiv2(x int) int {
 // to 4 KB, 1 per 4 KB strongly consistent, 0.5 eventually consistent. A read of
 // zero bytes (GetItem of a missing item) still costs one unit.
 func ReadUnits(bytes int, consistent bool) float64 {
-	units := (bytes + readUnitBytes - 1) / readUnitBytes
+	units := (bytes + ReadUnitBytes - 1) / ReadUnitBytes
 	if units < 1 {
 		units = 1
 	}

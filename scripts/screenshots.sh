@@ -167,6 +167,16 @@ keys Enter
 wait_for 'Item · '
 shot item
 
+# 7b. The README's filter question: Big Corp's open orders over 1,000, kept
+# of read, and what the read cost.
+keys Escape
+wait_for 'loaded ─'
+keys f
+wait_for 'FilterExpression ›'
+type_line 'status = "OPEN" AND total > 1000'
+wait_for 'kept '
+shot filter
+
 keys C-c
 
 # 8. A published model's partition (../shared/real-models, when the clone

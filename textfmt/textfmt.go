@@ -7,7 +7,10 @@
 // config, which all may import it.
 package textfmt
 
-import "fmt"
+import (
+	"fmt"
+	"strconv"
+)
 
 // HumanBytes formats a byte count in binary units: "512 B", "3.5 MiB".
 func HumanBytes(n int64) string {
@@ -29,4 +32,27 @@ func Plural(n int, one, many string) string {
 		return fmt.Sprintf("%d %s", n, one)
 	}
 	return fmt.Sprintf("%d %s", n, many)
+}
+
+// Count writes a whole number with thousands separators: "1,744".
+func Count(n int) string {
+	s := fmt.Sprint(n)
+	neg := ""
+	if n < 0 {
+		neg, s = "-", s[1:]
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return neg + s
+}
+
+// Dollars is a small amount of money to three significant digits, without
+// an exponent: $0.00000025.
+func Dollars(v float64) string {
+	if v <= 0 {
+		return "$0"
+	}
+	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
+	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
 }

@@ -27,28 +27,32 @@ import (
 type mode int
 
 const (
-	modeTables    mode = iota // the table picker: typing filters
-	modePrompt                // the partition-key prompt: typing edits
-	modeGroups                // the partition, entity types focused
-	modeItems                 // the partition, items focused
-	modeLog                   // the request log, expanded
-	modeCondition             // editing the sort-key condition
-	modeLimit                 // editing the Limit
-	modeFilter                // typing a local filter
-	modeIndexes               // choosing the table or an index
-	modeDetail                // one item
-	modeHelp                  // full help
-	modeLoading               // waiting for the table's description
-	modeConfirm               // a count's cost announced: yes or no
-	modePatterns              // the access patterns of the patterns file
-	modeParams                // a pattern's parameters: typing edits
-	modeSave                  // a name and description to save the request as a pattern: typing edits
-	modeCode                  // the code of a request
-	modeCaps                  // the overview's caps before sampling: typing edits
-	modeSampling              // the overview's sample in flight
-	modeOverview              // the overview's layout
-	modeExport                // the export form: typing edits
-	modeExporting             // an export in flight
+	modeTables        mode = iota // the table picker: typing filters
+	modePrompt                    // the partition-key prompt: typing edits
+	modeGroups                    // the partition, entity types focused
+	modeItems                     // the partition, items focused
+	modeLog                       // the request log, expanded
+	modeCondition                 // editing the sort-key condition
+	modeLimit                     // editing the Limit
+	modeFilter                    // typing a local filter
+	modeIndexes                   // choosing the table or an index
+	modeDetail                    // one item
+	modeHelp                      // full help
+	modeLoading                   // waiting for the table's description
+	modeConfirm                   // a count's cost announced: yes or no
+	modePatterns                  // the access patterns of the patterns file
+	modeParams                    // a pattern's parameters: typing edits
+	modeSave                      // a name and description to save the request as a pattern: typing edits
+	modeCode                      // the code of a request
+	modeCaps                      // the overview's caps before sampling: typing edits
+	modeSampling                  // the overview's sample in flight
+	modeOverview                  // the overview's layout
+	modeExport                    // the export form: typing edits
+	modeExporting                 // an export in flight
+	modeRequestFilter             // editing the request's FilterExpression
+	modeProjection                // editing the request's projection
+	modeBulkAsk                   // a Scan's filter or a PartiQL statement: typing edits
+	modeBulk                      // a Scan or PartiQL read: its cost, in flight, its items
 )
 
 // modes is every mode's declaration.
@@ -59,6 +63,7 @@ var modes = map[mode]modeDef{
 	modeConfirm: confirmMode, modePatterns: patternsMode, modeParams: paramsMode, modeSave: saveMode,
 	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
 	modeExport: exportMode, modeExporting: exportingMode,
+	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -144,6 +149,10 @@ type KeyMap struct {
 	Index         key.Binding `keys:"i" desc:"table / index" col:"1"`
 	Partition     key.Binding `keys:"p" desc:"other partition" col:"1"`
 	Confirm       key.Binding `keys:"y" desc:"yes" col:"1"`
+	RequestFilter key.Binding `keys:"f" desc:"filter the request (FilterExpression)" col:"1"`
+	Project       key.Binding `keys:"v" desc:"attributes returned (projection)" col:"1"`
+	PartiQL       key.Binding `keys:"P" desc:"PartiQL SELECT, its plan first" col:"1"`
+	Scan          key.Binding `keys:"ctrl+s" desc:"scan the whole table, its cost first" col:"1"`
 
 	Filter      key.Binding `keys:"/" desc:"filter loaded items" col:"2"`
 	Log         key.Binding `keys:"L" desc:"request log" col:"2"`

@@ -43,6 +43,10 @@ type result struct {
 	asked   int              // pages when the next page was last asked for: never twice for one key
 	failed  bool             // the last next-page request failed: no automatic retries
 	get     *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
+	// kept, read and rcu sum the pages' Count, ScannedCount and capacity:
+	// what a filter kept of what was read, and paid for.
+	kept, read int
+	rcu        float64
 }
 
 // Model is the root model: it owns the screen, focus, layout and the request
@@ -110,6 +114,7 @@ type Model struct {
 	ov     overviewPane // the table overview
 	sample job          // its sample in flight
 	exp    exportPane   // the export form and the export in flight
+	bulk   bulkState    // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -240,6 +245,10 @@ func (m Model) mode() mode {
 		return modeLimit
 	case editFilter:
 		return modeFilter
+	case editRequestFilter:
+		return modeRequestFilter
+	case editProjection:
+		return modeProjection
 	}
 	if m.focus == paneItems {
 		return modeItems

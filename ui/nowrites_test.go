@@ -23,7 +23,7 @@ import (
 // exploreOps are the only operations the UI may send: the least-privilege
 // policy in the README allows exactly these. (The CLI half of this proof is
 // nowrites_test.go at the root.)
-var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"}
+var exploreOps = []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan", "ExecuteStatement"}
 
 // demoTable seeds the demo data set into a table of its own, removed when
 // the test ends.
@@ -188,6 +188,36 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("page 2")
 	// Paging through the loaded items, to the last, and the panes backwards.
 	hs.keys("tab", "pgdown", "pgup", "end", "shift+tab")
+	// The request's filter: Big Corp's open orders over 1,000, kept of read.
+	hs.keys("f")
+	hs.typeText(`status = "OPEN" AND total > 1000`)
+	hs.keys("enter")
+	hs.contains(`filter status = "OPEN" AND total > 1000`, "kept 37 of ", "a filter does not lower the cost")
+	// The projection, from the columns shown, trimmed to two.
+	hs.keys("v")
+	hs.contains("ProjectionExpression › ", "status, total")
+	hs.keys("ctrl+u")
+	hs.typeText("total, status")
+	hs.keys("enter")
+	hs.contains("project total, status", "kept 37 of ", "projection saves bandwidth, not capacity")
+	// PartiQL: its plan, then its items; a statement that is not a SELECT
+	// is refused before any request.
+	hs.keys("P", "enter")
+	hs.contains("Plan: a Query of one partition")
+	hs.keys("enter")
+	hs.contains("predicted ≤ ")
+	hs.keys("C")
+	hs.contains("aws dynamodb execute-statement")
+	hs.keys("esc", "esc")
+	statements := p.Count("ExecuteStatement")
+	hs.keys("P", "ctrl+u")
+	hs.typeText(`UPDATE "` + table + `" SET total = 0 WHERE PK = 'CUST#7' AND SK = 'PROFILE'`)
+	hs.keys("enter")
+	hs.contains("only SELECT statements run here")
+	hs.keys("esc")
+	if p.Count("ExecuteStatement") != statements {
+		t.Error("a refused statement reached the endpoint")
+	}
 	// The table overview: its caps, a bounded parallel keys-only Scan, and
 	// the largest partition opened from the layout.
 	scans := p.Count("Scan")
@@ -227,6 +257,16 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("Keys for groups")
 	hs.keys("esc", "q")
 	hs.contains("Tables · ")
+	// A Scan from the table picker: its bound first, then its items.
+	hs.keys("ctrl+s")
+	hs.typeText(`total > 10000`)
+	hs.keys("enter")
+	hs.contains("predicted ≤ ", "Enter runs it")
+	hs.keys("enter")
+	hs.contains("kept ", " read; the ")
+	hs.keys("j", "pgdown", "pgup", "k", "C")
+	hs.contains("aws dynamodb scan", "--filter-expression")
+	hs.keys("esc", "esc")
 	hs.keys("ctrl+c")
 
 	// The prefetch path of a start with --table and --pk (Run sends the
@@ -254,7 +294,7 @@ func TestUINeverWrites(t *testing.T) {
 	if w := p.Writes(); len(w) > 0 {
 		t.Errorf("writes: %+v", w)
 	}
-	for _, op := range []string{"ListTables", "DescribeTable", "Query", "GetItem", "Scan"} {
+	for _, op := range exploreOps {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}

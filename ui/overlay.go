@@ -50,6 +50,7 @@ const (
 	overlayCode               // the code of a request: aws CLI, boto3, Go
 	overlayOverview           // the table overview: a sample's layout
 	overlayExport             // exporting the loaded items to a file
+	overlayBulk               // a Scan or a PartiQL SELECT: its cost, then its items
 )
 
 // overlay is one view on the overlay stack.

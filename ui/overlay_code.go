@@ -54,6 +54,10 @@ func requestCode(lang codegen.CodeLang, in reqInput, to codegen.CodeTarget) (str
 		return codegen.GetItemCode(lang, in.table, *in.g, to)
 	case in.q != nil:
 		return codegen.QueryCode(lang, in.ks, *in.q, to)
+	case in.scan != nil:
+		return codegen.ScanCode(lang, in.table, *in.scan, to)
+	case in.stmt != "":
+		return codegen.PartiQLCode(lang, in.stmt, false, to)
 	}
 	return "", fmt.Errorf("no code for this request")
 }
@@ -61,6 +65,14 @@ func requestCode(lang codegen.CodeLang, in reqInput, to codegen.CodeTarget) (str
 // describeInput is a request in DynamoDB's words, for the code view's title.
 func describeInput(in reqInput) string {
 	switch {
+	case in.scan != nil:
+		s := "Scan " + in.scan.Table
+		if in.scan.Filter != "" {
+			s += " filter " + in.scan.Filter
+		}
+		return s
+	case in.stmt != "":
+		return "PartiQL " + in.stmt
 	case in.g != nil:
 		b, err := dynamo.BuildGetItem(in.table, *in.g)
 		if err != nil {
@@ -135,7 +147,7 @@ func (m Model) codeLogged() Model {
 		return m
 	}
 	in := m.log.ins[i]
-	if in.q == nil && in.g == nil {
+	if in.q == nil && in.g == nil && in.scan == nil && in.stmt == "" {
 		if m.log.kinds[i] == "skip-scan" {
 			m.status.info = "that is a step of dynascope's skip-scan (a Limit 1 query); C shows the code of the requests you ran"
 		} else {

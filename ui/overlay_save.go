@@ -49,6 +49,11 @@ func (m Model) openSave() Model {
 	switch {
 	case m.q.PK == "":
 		return m
+	case m.q.Filter != "" || m.q.Project != "":
+		// A pattern holds key conditions only: saved, the filter would be
+		// lost without a word.
+		m.status.err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
+		return m
 	case m.patternsPath == "":
 		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
 			patterns.PatternsFile)

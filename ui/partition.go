@@ -2,9 +2,12 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/filterexpr"
 )
 
 // The partition screen's keys: the entity types and items panes, with the
@@ -58,6 +61,12 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.startEdit(editLimit, text), nil
 	case key.Matches(msg, km.Filter):
 		return m.startEdit(editFilter, m.items.filter), nil
+	case key.Matches(msg, km.RequestFilter):
+		return m.startEdit(editRequestFilter, m.q.Filter), nil
+	case key.Matches(msg, km.Project):
+		return m.startEdit(editProjection, m.projectionText()), nil
+	case key.Matches(msg, km.PartiQL):
+		return m.openPartiQL(), nil
 	case key.Matches(msg, km.Reverse):
 		q := m.q
 		q.Reverse = !q.Reverse
@@ -145,12 +154,12 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
 		bar,
 		[]binding{
-			inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+			inBar("requestFilter", "filter request"), inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
 		},
 		moveKeys,
 		[]binding{
 			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
-			bind("copyCommand"), bind("savePattern"),
+			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"),
 			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
 			bind("cancel").wordedBy(func(st keyState) string {
 				if st.busy {
@@ -167,3 +176,16 @@ var (
 	groupsMode = partitionKeys("groups", "query this entity type", []binding{inBar("count")})
 	itemsMode  = partitionKeys("items", "open item", nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }))
 )
+
+// projectionText is the projection to edit: the request's, or the columns
+// the items pane shows, as a list to trim.
+func (m Model) projectionText() string {
+	if m.q.Project != "" {
+		return m.q.Project
+	}
+	var names []string
+	for _, c := range m.items.cols {
+		names = append(names, filterexpr.Path{{Name: c.name}}.String())
+	}
+	return strings.Join(names, ", ")
+}

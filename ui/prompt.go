@@ -154,6 +154,8 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		m.prompt = m.prompt.complete()
 	case key.Matches(msg, km.OverviewCtrl):
 		return m.openOverview(), nil
+	case key.Matches(msg, km.Scan):
+		return m.openScan(m.table.Name), nil
 	case key.Matches(msg, km.Open):
 		return m.openPartition(m.prompt.input.String())
 	case key.Matches(msg, km.Cancel):
@@ -186,6 +188,6 @@ func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 var promptMode = modeDef{name: "prompt", typing: true, keys: []binding{
-	inBar("open", "open partition"), inBar("overviewCtrl"), inBar("complete", "complete from history"),
+	inBar("open", "open partition"), inBar("overviewCtrl"), inBar("scan", "scan table"), inBar("complete", "complete from history"),
 	inBar("listUp", "older"), inBar("listDown", "newer"), inBar("cancel", "back"),
 }}

@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/textfmt"
 )
 
 // The query in flight: sending it (cancelling the one before), its reply,
@@ -139,7 +140,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	if !msg.next {
 		q := msg.q
 		q.StartKey = nil
-		m.res = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone}
+		// A filtered or projected first page is not the partition's: it
+		// cannot tell its entity types.
+		m.res = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
 		if m.res.base {
 			if m.delim == "" && m.schema.SK != nil {
 				sks := make([]string, len(p.Items))
@@ -167,6 +170,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		m.noteColours(p.Items)
 		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	}
+	m.res.kept += int(p.Count)
+	m.res.read += int(p.ScannedCount)
+	m.res.rcu += p.Request.Capacity.Total
 	m.groups.active = m.groups.rowFor(m.res.q.SK)
 	if pattern != "" {
 		m.status.info = patternDone(pattern, p)
@@ -214,4 +220,29 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 		return m, nil
 	}
 	return m.startQuery(q, false)
+}
+
+// readNote says, under the query line, what a filtered request kept of what
+// it read and that every item read was paid for; "" without a filter.
+func (m Model) readNote() string {
+	if m.res.pages == 0 || m.res.q.Filter == "" && m.res.q.Project == "" {
+		return ""
+	}
+	var parts []string
+	if m.res.q.Filter != "" {
+		more := ""
+		if m.res.more {
+			more = " so far"
+		}
+		why := ": a filter does not lower the cost"
+		if m.res.q.Project != "" {
+			why = "" // the projection's note needs the room
+		}
+		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
+			textfmt.Count(m.res.kept), textfmt.Count(m.res.read), more, fmtRCU(m.res.rcu), textfmt.Count(m.res.read), why))
+	}
+	if m.res.q.Project != "" {
+		parts = append(parts, "projection saves bandwidth, not capacity")
+	}
+	return strings.Join(parts, " · ")
 }

@@ -19,6 +19,8 @@ const (
 	editCondition
 	editLimit
 	editFilter
+	editRequestFilter // the request's FilterExpression, sent to DynamoDB
+	editProjection    // the request's ProjectionExpression
 )
 
 // queryLine shows the current request in DynamoDB's words, and is where the
@@ -41,8 +43,21 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 	case editFilter:
 		label := " " + st.accent.Render("filter ›") + " "
 		return label + l.input.view(st, max(1, w-width(label)), "")
+	case editRequestFilter:
+		label := " " + st.accent.Render("FilterExpression ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
+	case editProjection:
+		label := " " + st.accent.Render("ProjectionExpression ›") + " "
+		return label + l.input.view(st, max(1, w-width(label)), "")
 	}
 	cond := st.queryKey.Render(Sanitize(keyCond))
+	if q.Filter != "" {
+		// The filter is part of the request: shown with the key condition.
+		cond += st.accent.Render("  filter " + Sanitize(q.Filter))
+	}
+	if q.Project != "" {
+		cond += st.accent.Render("  project " + Sanitize(q.Project))
+	}
 	head := " " + st.muted.Render("Query") + " "
 	long, short := queryOptions(q)
 	if get {
@@ -90,13 +105,20 @@ func queryOptions(q dynamo.QueryInput) (long, short string) {
 	return long, short
 }
 
-// hint is the line under the field while editing: the syntax, or the error.
-func (l queryLine) hint(st styles, loaded int, w int) string {
+// hint is the line under the field while editing: the syntax, or the
+// error; otherwise note (what a filtered request kept of what it read).
+func (l queryLine) hint(st styles, loaded int, note string, w int) string {
 	if l.err != "" {
 		return fit(" "+st.err.Render(l.err), w)
 	}
 	var h string
 	switch l.edit {
+	case editNone:
+		return fit(" "+st.accent.Render(note), w)
+	case editRequestFilter:
+		h = `= <> < <= > >= BETWEEN IN begins_with contains attribute_exists size AND OR NOT  ·  e.g. status = "OPEN" AND total > 1000  ·  empty: no filter`
+	case editProjection:
+		h = "the attributes to return, a, b, c.d (the keys always come too)  ·  saves bandwidth, not capacity  ·  empty: every attribute"
 	case editCondition:
 		h = `= < <= > >= between begins_with  ·  e.g. begins_with ORDER#  or  between "A" and "B"  ·  empty: the whole partition`
 		if l.dates != "" {
@@ -253,6 +275,19 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 			}
 			m.qline = queryLine{}
 			return m.runQuery(q)
+		case modeRequestFilter, modeProjection:
+			q := m.q
+			if md == modeProjection {
+				q.Project = text
+			} else {
+				q.Filter = text
+			}
+			if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
+				m.qline.err = Sanitize(err.Error())
+				return m, nil
+			}
+			m.qline = queryLine{}
+			return m.runQuery(q)
 		case modeLimit:
 			n, err := parseLimit(text)
 			if err != nil {
@@ -298,6 +333,10 @@ var (
 	conditionMode = editMode("condition", "run query")
 	limitMode     = editMode("limit", "apply Limit")
 	filterMode    = editMode("filter", "keep filter")
+	// requestFilterMode edits the FilterExpression DynamoDB applies after
+	// reading: it narrows what comes back, not what is charged.
+	requestFilterMode = editMode("request filter", "run with this filter")
+	projectionMode    = editMode("projection", "run with this projection")
 )
 
 func editMode(name, apply string) modeDef {

@@ -29,6 +29,8 @@ type reqInput struct {
 	table dynamo.Table
 	q     *dynamo.QueryInput
 	g     *dynamo.GetInput
+	scan  *dynamo.ScanInput // a Scan (overlay_bulk.go); table is its table
+	stmt  string            // a PartiQL SELECT
 }
 
 // queryInput is the log's record of a Query sent on the current table.
@@ -106,6 +108,9 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
 	}
 	condText := Sanitize(r.KeyCondition)
+	if r.Filter != "" {
+		condText += " filter " + Sanitize(r.Filter)
+	}
 	cond := func(w int) string {
 		if width(kind)+width(condText)+width(page) <= w {
 			return fit(kind+condText+page, w)

@@ -23,6 +23,13 @@ type Store interface {
 	// Sample reads a bounded, parallel, keys-only Scan for the table
 	// overview; cancelled or failed, it returns what it read with the error.
 	Sample(ctx context.Context, in dynamo.SampleInput) (dynamo.Sample, error)
+	// Scan reads a whole table or index, bounded as its input says;
+	// cancelled, it returns what it read.
+	Scan(ctx context.Context, in dynamo.ScanInput) (dynamo.ScanResult, error)
+	// PlanPartiQL refuses anything but a SELECT and says whether it runs
+	// as a Query or a Scan; RunPartiQL runs a planned SELECT.
+	PlanPartiQL(ctx context.Context, stmt string) (dynamo.PartiQLPlan, error)
+	RunPartiQL(ctx context.Context, in dynamo.PartiQLInput) (dynamo.PartiQLResult, error)
 }
 
 var _ Store = (*dynamo.Client)(nil)

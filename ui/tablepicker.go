@@ -203,6 +203,10 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		if name, ok := m.picker.selected(); ok {
 			return m.openTable(name)
 		}
+	case key.Matches(msg, km.Scan):
+		if name, ok := m.picker.selected(); ok {
+			return m.openScan(name), nil
+		}
 	case key.Matches(msg, km.Cancel):
 		if m.picker.filter.String() == "" {
 			return m, tea.Quit
@@ -225,6 +229,6 @@ func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 var tablesMode = modeDef{name: "tables", typing: true, keys: []binding{
-	inBar("open", "open table"), inBar("listUp"), inBar("listDown"), inBar("cancel", "clear filter / quit"), inBar("help"),
+	inBar("open", "open table"), inBar("scan", "scan"), inBar("listUp"), inBar("listDown"), inBar("cancel", "clear filter / quit"), inBar("help"),
 	bind("pageUp"), bind("pageDown"), bind("listTop"), bind("listBottom"),
 }}

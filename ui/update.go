@@ -75,6 +75,10 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.getDone(msg)
 	case patternSavedMsg:
 		return m.patternSaved(msg), nil
+	case bulkPlannedMsg:
+		return m.bulkPlanned(msg), nil
+	case bulkDoneMsg:
+		return m.bulkDone(msg), nil
 	case retryingMsg:
 		return m.retrying(msg), nil
 	case sampleProgressMsg:
@@ -270,7 +274,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.tablesKey(msg, km)
 	case modePrompt:
 		return m.promptKey(msg, km)
-	case modeCondition, modeLimit, modeFilter:
+	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editKey(msg, km, md)
 	case modeConfirm:
 		return m.confirmKey(msg, km)
@@ -288,7 +292,7 @@ func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 		return m.tablesText(msg)
 	case modePrompt:
 		return m.promptText(msg)
-	case modeCondition, modeLimit, modeFilter:
+	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editText(msg)
 	}
 	return m, nil

@@ -44,7 +44,9 @@ func (m Model) layout() layout {
 	if m.screen == screenPartition && !hide.query {
 		l.queryY, l.queryH = y, 1
 		y++
-		if m.qline.edit != editNone {
+		if m.qline.edit != editNone || m.readNote() != "" {
+			// The hint while editing; under a filtered request, what it
+			// kept of what it read.
 			l.hintH = 1
 			y++
 		}
@@ -104,7 +106,7 @@ func (m Model) render() string {
 		out = append(out, m.qline.view(m.st, m.q, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
-		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, w)) // the filter searches the items in memory
+		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, m.readNote(), w)) // the filter searches the items in memory
 	}
 	out = append(out, strings.Split(m.body(lay), "\n")...)
 	if lay.logH > 0 {

@@ -1,0 +1,191 @@
+package dynamo
+
+// Running a PartiQL SELECT: ExecuteStatement page by page, following
+// NextToken, with the consumed capacity of every request. The statement's
+// plan (partiql_plan.go) decides what it may cost: a Scan plan is bounded
+// like a Scan (an announced bound, a cap, the cost guard).
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"dynascope/itemcodec"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// PlanPartiQL reads a SELECT and decides its plan against the key schema
+// of the table or index it reads. It sends no request but the
+// DescribeTable that finds the keys (or none, with the keys cached).
+func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (PartiQLPlan, error) {
+	p, where, err := ParsePartiQL(stmt)
+	if err != nil {
+		return p, err
+	}
+	t, err := c.DescribeTable(ctx, p.Table)
+	if err != nil {
+		return p, err
+	}
+	ks, err := t.Schema(p.Index)
+	if err != nil {
+		return p, err
+	}
+	p.decide(ks, where)
+	return p, nil
+}
+
+// PartiQLInput is one run of a SELECT.
+type PartiQLInput struct {
+	Plan       PartiQLPlan
+	Consistent bool
+	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
+	// MaxRCU and Bound as in ScanInput; PerItem is the item size the cap
+	// starts from (DescribeTable's average), 0 when unknown.
+	MaxRCU, Bound, PerItem float64
+	// OnPage receives each page as it arrives; an error stops the run.
+	OnPage func(Page) error
+}
+
+// PartiQLResult is what a SELECT read and what it cost. ExecuteStatement
+// reports no scanned count, so only the items returned are known.
+type PartiQLResult struct {
+	Requests  []Request
+	Count     int
+	Stop      StopReason
+	NextToken string // where it would go on, when stopped early
+}
+
+// Capacity is the sum of the run's consumed capacity.
+func (r PartiQLResult) Capacity() Capacity { return TotalCapacity(r.Requests) }
+
+// RunPartiQL sends the planned SELECT page by page. The statement is
+// checked to be a SELECT once more here, in the layer that sends it.
+func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult, error) {
+	var res PartiQLResult
+	if !IsSelect(in.Plan.Statement) {
+		return res, &UserError{Msg: "only SELECT statements run here (exploring is read-only)."}
+	}
+	t, err := c.DescribeTable(ctx, in.Plan.Table)
+	if err != nil {
+		return res, err
+	}
+	unit := 0.5
+	if in.Consistent {
+		unit = 1
+	}
+	var token *string
+	var spent, assumed, charged float64
+	scanned := 0
+	seen := map[string]bool{}
+	for {
+		if ctx.Err() != nil {
+			res.Stop, res.NextToken = StopCancelled, aws.ToString(token)
+			return res, nil
+		}
+		es := &dynamodb.ExecuteStatementInput{
+			Statement:              aws.String(in.Plan.Statement),
+			NextToken:              token,
+			ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
+		}
+		if in.Consistent {
+			es.ConsistentRead = aws.Bool(true)
+		}
+		limit := in.Limit
+		est := 0.0
+		if in.MaxRCU > 0 {
+			left := in.MaxRCU - spent - assumed
+			if left < unit {
+				res.Stop, res.NextToken = StopMaxRCU, aws.ToString(token)
+				return res, nil
+			}
+			per := in.PerItem
+			if scanned > 0 {
+				per = max(per, charged/float64(scanned))
+			}
+			limit, est = capLimit(left, unit, per, 1, in.Limit)
+		}
+		if limit > 0 {
+			es.Limit = aws.Int32(limit)
+		}
+		p, err := c.statementPage(ctx, t, in.Plan, es)
+		p.Request.Limit = limit
+		spent += p.Request.Capacity.Total
+		if p.Request.NoCapacity {
+			// Unknown is not free: under a cap, count what the page was
+			// sized to cost at most. The cost guard keeps to what was
+			// reported.
+			assumed += est
+		}
+		if err == nil && p.nextToken != "" && seen[p.nextToken] {
+			// A replayed page: its items came before, so none is kept.
+			err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: "a NextToken it had sent before (paging would never end)"}, "partiql on "+in.Plan.Table, c.opts.Endpoint)
+		}
+		if err == nil && OverBudget(spent, in.Bound, len(res.Requests)+1) {
+			err = OverBudgetError("partiql "+in.Plan.Kind(), spent, in.Bound)
+		}
+		if err != nil && p.Request.Err == nil {
+			p.Request.Err = err
+		}
+		c.record(&p.Request)
+		res.Requests = append(res.Requests, p.Request)
+		if err != nil {
+			if ctx.Err() != nil {
+				res.Stop, res.NextToken = StopCancelled, aws.ToString(token)
+				return res, nil
+			}
+			res.Stop, res.NextToken = StopError, aws.ToString(token)
+			return res, err
+		}
+		res.Count += len(p.Items)
+		if len(p.Items) > 0 {
+			// Items returned, not read: a filtered SELECT makes this an
+			// underestimate of the bytes per item read, so the cap also
+			// keeps the cost guard's watch.
+			charged += p.Request.Capacity.Total / unit * itemcodec.ReadUnitBytes
+			scanned += len(p.Items)
+		}
+		if in.OnPage != nil {
+			if perr := in.OnPage(p.Page); perr != nil {
+				res.Stop, res.NextToken = StopError, p.nextToken
+				return res, perr
+			}
+		}
+		if p.nextToken == "" {
+			res.Stop = StopComplete
+			return res, nil
+		}
+		seen[p.nextToken] = true
+		token = aws.String(p.nextToken)
+	}
+}
+
+// statementPage is one ExecuteStatement request, not yet recorded.
+type statementPage struct {
+	Page
+	nextToken string
+}
+
+func (c *Client) statementPage(ctx context.Context, t Table, plan PartiQLPlan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
+	req := Request{
+		Operation: "ExecuteStatement", Table: plan.Table, Index: plan.Index,
+		KeyCondition: plan.Kind() + ": " + plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
+	}
+	cctx, cancel := c.withTimeout(ctx)
+	defer cancel()
+	req.Start = time.Now()
+	out, err := c.api.ExecuteStatement(cctx, es)
+	req.Duration = time.Since(req.Start)
+	if err != nil {
+		req.Err = Explain(err, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
+		return statementPage{Page: Page{Request: req}}, req.Err
+	}
+	req.Count = int32(len(out.Items))
+	req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index)
+	req.NoCapacity = out.ConsumedCapacity == nil
+	req.More = aws.ToString(out.NextToken) != ""
+	p := statementPage{Page: Page{Items: out.Items, Count: req.Count, Request: req}, nextToken: aws.ToString(out.NextToken)}
+	return p, nil
+}

@@ -1,0 +1,390 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// The bulk-read overlay: a Scan of a whole table (ctrl+s in the table
+// picker or the partition prompt) or a PartiQL SELECT (P on a partition).
+// Nothing is read before its cost is said and confirmed:
+//
+//   - ask: the Scan's filter and projection, or the statement;
+//   - confirm: the plan (a PartiQL statement that fixes the partition key
+//     runs as a Query, anything else as a Scan) and the upper bound from
+//     DescribeTable, in RCU and money; enter runs it, esc goes back;
+//   - running: esc stops it and keeps what was read;
+//   - done: the items, kept of read, predicted beside actual.
+
+type bulkKind int
+
+const (
+	bulkScan bulkKind = iota
+	bulkPartiQL
+)
+
+type bulkPhase int
+
+const (
+	bulkAsk bulkPhase = iota
+	bulkPlanning
+	bulkConfirm
+	bulkRunning
+	bulkDone
+)
+
+type bulkOverlay struct {
+	kind  bulkKind
+	table string // the Scan's table; a statement names its own
+	form  form
+	phase bulkPhase
+	err   string // sanitised
+
+	plan         dynamo.PartiQLPlan
+	desc         dynamo.Table
+	items, bytes int64
+	bound        float64
+
+	got     []dynamo.Item
+	count   int
+	scanned int // -1: PartiQL reports none
+	reqs    []dynamo.Request
+	stop    dynamo.StopReason
+	offset  int
+}
+
+func (bulkOverlay) id() overlayID { return overlayBulk }
+func (o bulkOverlay) mode(Model) mode {
+	if o.phase == bulkAsk {
+		return modeBulkAsk
+	}
+	return modeBulk
+}
+func (bulkOverlay) hides() hidden { return hidden{query: true, log: true} }
+
+// bulkState is the read in flight, on the root model: its reply finds the
+// overlay by id.
+type bulkState struct {
+	id     int
+	cancel context.CancelFunc
+}
+
+// openScan asks for the filter and projection of a Scan of table.
+func (m Model) openScan(table string) Model {
+	return m.push(bulkOverlay{kind: bulkScan, table: table, form: newForm([]string{"filter", "projection"}, nil)})
+}
+
+// openPartiQL asks for a SELECT, starting from one on the current table.
+func (m Model) openPartiQL() Model {
+	stmt := ""
+	if m.table.Name != "" {
+		stmt = `SELECT * FROM "` + m.table.Name + `"`
+		if m.q.PK != "" && m.q.Index == "" {
+			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.q.PK, "'", "''") + `'`
+		}
+	}
+	return m.push(bulkOverlay{kind: bulkPartiQL, form: newForm([]string{"SELECT"}, []string{stmt})})
+}
+
+// input is the read as the code view and the request log keep it.
+func (o bulkOverlay) input() reqInput {
+	if o.kind == bulkPartiQL {
+		return reqInput{stmt: o.form.value("SELECT")}
+	}
+	in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection")}
+	return reqInput{table: o.desc, scan: &in}
+}
+
+// bulkPlannedMsg answers bulkPlanCmd: the table's description and, for
+// PartiQL, the plan.
+type bulkPlannedMsg struct {
+	id   int
+	plan dynamo.PartiQLPlan
+	desc dynamo.Table
+	err  error
+}
+
+// bulkDoneMsg answers bulkRunCmd with what was read, even when stopped.
+type bulkDoneMsg struct {
+	id      int
+	items   []dynamo.Item
+	count   int
+	scanned int
+	reqs    []dynamo.Request
+	stop    dynamo.StopReason
+	err     error
+}
+
+func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
+	return func() tea.Msg {
+		msg := bulkPlannedMsg{id: id}
+		table := o.table
+		if o.kind == bulkPartiQL {
+			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.value("SELECT"))
+			if msg.err != nil {
+				return msg
+			}
+			table = msg.plan.Table
+		} else if err := dynamo.CheckShape(o.form.value("filter"), o.form.value("projection")); err != nil {
+			msg.err = err
+			return msg
+		}
+		msg.desc, msg.err = s.DescribeTable(ctx, table)
+		return msg
+	}
+}
+
+func bulkRunCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
+	return func() tea.Msg {
+		msg := bulkDoneMsg{id: id}
+		if o.kind == bulkPartiQL {
+			in := dynamo.PartiQLInput{Plan: o.plan, Bound: o.bound, OnPage: func(p dynamo.Page) error { msg.items = append(msg.items, p.Items...); return nil }}
+			res, err := s.RunPartiQL(ctx, in)
+			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err = res.Count, -1, res.Requests, res.Stop, err
+			return msg
+		}
+		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Bound: o.bound,
+			OnPage: func(p dynamo.ScanPage) error { msg.items = append(msg.items, p.Items...); return nil }}
+		res, err := s.Scan(ctx, in)
+		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err = res.Count, res.Scanned, res.Requests, res.Stop, err
+		return msg
+	}
+}
+
+func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	km := m.keyMap()
+	if o.phase == bulkAsk {
+		f, ev := o.form.handle(msg, km)
+		o.form = f
+		switch ev {
+		case formSubmit:
+			o.phase, o.err = bulkPlanning, ""
+			m.seq++
+			ctx, cancel := context.WithCancel(m.ctx)
+			m.bulk = bulkState{id: m.seq, cancel: cancel}
+			return m.setTop(o), bulkPlanCmd(ctx, m.store, m.seq, o)
+		case formCancel:
+			return m.pop(), nil
+		case formTyped:
+			o.err = ""
+		}
+		return m.setTop(o), nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, km.Cancel):
+		switch o.phase {
+		case bulkRunning, bulkPlanning:
+			// Stop: the reply brings what was read.
+			m.bulk.cancel()
+			return m, nil
+		case bulkConfirm:
+			o.phase = bulkAsk
+			return m.setTop(o), nil
+		}
+		m.bulk = bulkState{}
+		return m.pop(), nil
+	case key.Matches(k, km.Open), key.Matches(k, km.Confirm):
+		if o.phase != bulkConfirm {
+			return m, nil
+		}
+		o.phase = bulkRunning
+		m.seq++
+		ctx, cancel := context.WithCancel(m.ctx)
+		m.bulk = bulkState{id: m.seq, cancel: cancel}
+		return m.setTop(o), bulkRunCmd(ctx, m.store, m.seq, o)
+	case key.Matches(k, km.Code):
+		if o.phase == bulkConfirm || o.phase == bulkDone {
+			return m.openCode(o.input(), "this "+map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]), nil
+		}
+		return m, nil
+	case key.Matches(k, km.Down):
+		o.offset = min(o.offset+1, max(0, len(o.got)-1))
+	case key.Matches(k, km.Up):
+		o.offset = max(0, o.offset-1)
+	case key.Matches(k, km.PageDown):
+		o.offset = min(o.offset+10, max(0, len(o.got)-1))
+	case key.Matches(k, km.PageUp):
+		o.offset = max(0, o.offset-10)
+	}
+	return m.setTop(o), nil
+}
+
+// bulkPlanned shows the plan and the bound, waiting for a yes.
+func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
+	o, ok := findOverlay[bulkOverlay](m)
+	if !ok || msg.id != m.bulk.id {
+		return m
+	}
+	m.bulk = bulkState{}
+	if msg.err != nil {
+		o.phase, o.err = bulkAsk, Sanitize(msg.err.Error())
+		return replaceOverlay(m, o)
+	}
+	o.plan, o.desc = msg.plan, msg.desc
+	index := ""
+	if o.kind == bulkPartiQL {
+		index = msg.plan.Index
+	}
+	o.items, o.bytes, o.bound = dynamo.ScanBound(msg.desc, index, false, 1)
+	o.phase = bulkConfirm
+	return replaceOverlay(m, o)
+}
+
+// bulkDone shows what was read and logs every request, the last with what
+// was predicted beside what it cost.
+func (m Model) bulkDone(msg bulkDoneMsg) Model {
+	kind := "Scan"
+	if o, ok := findOverlay[bulkOverlay](m); ok && o.kind == bulkPartiQL {
+		kind = "PartiQL " + o.plan.Kind()
+	}
+	o, open := findOverlay[bulkOverlay](m)
+	for i, r := range msg.reqs {
+		k := kind
+		if i == len(msg.reqs)-1 && open {
+			k += " · " + predictedText(o.bound, msg.reqs)
+		}
+		in := reqInput{}
+		if open {
+			in = o.input()
+		}
+		m.log = m.log.add(r, k, i+1, in)
+	}
+	if !open || msg.id != m.bulk.id {
+		return m
+	}
+	m.bulk = bulkState{}
+	o.phase = bulkDone
+	o.got, o.count, o.scanned, o.reqs, o.stop = msg.items, msg.count, msg.scanned, msg.reqs, msg.stop
+	if msg.err != nil {
+		o.err = Sanitize(msg.err.Error())
+	}
+	return replaceOverlay(m, o)
+}
+
+// predictedText is the bound said before a read beside what it cost.
+func predictedText(bound float64, reqs []dynamo.Request) string {
+	for _, r := range reqs {
+		if r.NoCapacity {
+			return fmt.Sprintf("predicted ≤ %s RCU · actual not reported (the endpoint sent no ConsumedCapacity, as DynamoDB Local does for PartiQL)", fmtRCU(bound))
+		}
+	}
+	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))
+}
+
+func (o bulkOverlay) view(m Model, w, h int) string {
+	st := m.st
+	inner := w - 2
+	var lines []string
+	say := func(style func(...string) string, s string) {
+		for _, l := range wrapText(s, inner-2) {
+			lines = append(lines, " "+style(l))
+		}
+	}
+	title := "Scan of " + Sanitize(o.table)
+	if o.kind == bulkPartiQL {
+		title = "PartiQL SELECT"
+	}
+	switch o.phase {
+	case bulkAsk, bulkPlanning:
+		if o.kind == bulkScan {
+			say(st.muted.Render, "A Scan reads, and is charged for, every item of the table, whatever the filter keeps. Filter: DynamoDB's condition language with values in place (status = \"OPEN\" AND total > 1000); projection: a, b, c.d. Its cost is said before anything is read.")
+		} else {
+			say(st.muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
+		}
+		lines = append(lines, "")
+		lines = append(lines, o.form.view(st, inner)...)
+		if o.phase == bulkPlanning {
+			lines = append(lines, "", " "+st.muted.Render("reading the table's description…"))
+		}
+	case bulkConfirm:
+		if o.kind == bulkPartiQL {
+			say(st.queryKey.Render, planLine(o.plan))
+		}
+		say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.items)), textfmt.HumanBytes(o.bytes), fmtRCU(o.bound), m.costText(o.bound)))
+		if o.kind == bulkPartiQL && o.plan.Query {
+			say(st.muted.Render, "One partition is usually far less; its size is not known before it is read.")
+		}
+		say(st.muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
+	case bulkRunning:
+		say(st.muted.Render, "reading… esc stops and keeps what was read")
+	case bulkDone:
+		lines = append(lines, o.summary(m, inner-2)...)
+		lines = append(lines, "")
+		rows := max(1, h-len(lines)-3)
+		for i := o.offset; i < len(o.got) && i < o.offset+rows; i++ {
+			lines = append(lines, " "+fit(o.itemLine(o.got[i]), inner-2))
+		}
+	}
+	if o.err != "" {
+		lines = append(lines, "")
+		say(st.err.Render, o.err)
+	}
+	return box(st, title, lines, w, h, true)
+}
+
+// summary is what was kept of what was read, and what it cost.
+func (o bulkOverlay) summary(m Model, w int) []string {
+	st := m.st
+	rcu := dynamo.TotalCapacity(o.reqs).Total
+	var out []string
+	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.bound, o.reqs))
+	if o.stop == dynamo.StopCancelled {
+		head += " · stopped: kept what was read"
+	}
+	out = append(out, " "+st.bold.Render(fit(head, w)))
+	if o.scanned >= 0 {
+		out = append(out, " "+st.accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
+	}
+	return out
+}
+
+// planLine is a PartiQL plan in one sentence.
+func planLine(p dynamo.PartiQLPlan) string {
+	if p.Query {
+		return "Plan: a Query of one partition of " + Sanitize(p.Table) + " (" + Sanitize(p.Why) + ")."
+	}
+	return "Plan: a Scan of the whole " + Sanitize(tableAndIndexName(p.Table, p.Index)) + " (" + Sanitize(p.Why) + ")."
+}
+
+func tableAndIndexName(table, index string) string {
+	if index == "" {
+		return "table " + table
+	}
+	return "index " + index + " of table " + table
+}
+
+// The bulk overlay's keys: a form while asking, then run, stop and scroll.
+var (
+	bulkAskMode = formMode("scan or PartiQL", "say its plan and cost", "close")
+	bulkMode    = modeDef{name: "scan or PartiQL", keys: keysOf(
+		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close"), inBar("code", "code")},
+		moveKeys,
+	)}
+)
+
+// itemLine is one item: its key values first, then the other attributes
+// as plain JSON, sanitised.
+func (o bulkOverlay) itemLine(it dynamo.Item) string {
+	rest := maps.Clone(it)
+	var keys []string
+	for _, k := range []*dynamo.KeyAttr{&o.desc.PK, o.desc.SK} {
+		if k != nil && it[k.Name] != nil {
+			keys = append(keys, itemcodec.KeyString(it[k.Name]))
+			delete(rest, k.Name)
+		}
+	}
+	return Sanitize(strings.Join(keys, "  ") + "  " + string(itemcodec.PlainJSON(rest)))
+}
