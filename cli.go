@@ -65,6 +65,7 @@ func newRootCmd() *cobra.Command {
 		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
+		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
 	)
 	root.SetHelpCommandGroupID(groupSetup)

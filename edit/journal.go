@@ -119,7 +119,8 @@ func (e Entry) OldItem() (dynamo.Item, error) { return parseImage(e.Old) }
 // NewItem is the image the write left; nil for a deleted item.
 func (e Entry) NewItem() (dynamo.Item, error) { return parseImage(e.New) }
 
-func (e Entry) keys() dynamo.Table {
+// Keys is the key schema the entry recorded.
+func (e Entry) Keys() dynamo.Table {
 	t := dynamo.Table{Name: e.Table, PK: dynamo.KeyAttr{Name: e.PK.Name, Type: e.PK.Type}}
 	if e.SK != nil {
 		t.SK = &dynamo.KeyAttr{Name: e.SK.Name, Type: e.SK.Type}

@@ -353,5 +353,5 @@ func UndoPlan(e Entry) (*Plan, error) {
 			old[e.Version] = v
 		}
 	}
-	return NewPlan(Change{Table: e.Table, Keys: e.keys(), Old: new, New: old, Version: e.Version})
+	return NewPlan(Change{Table: e.Table, Keys: e.Keys(), Old: new, New: old, Version: e.Version})
 }
