@@ -151,7 +151,7 @@ func newUndoCmd(conn *config.Connection) *cobra.Command {
 		if !allowed && !*dryRun {
 			return fmt.Errorf("undo: %w", edit.ErrWritesOff)
 		}
-		client, err := dynamo.Connect(cmd.Context(), o) // no request: it only resolves the region
+		client, err := dynamo.Connect(cmd.Context(), o)
 		if err != nil {
 			return err
 		}
@@ -162,7 +162,11 @@ func newUndoCmd(conn *config.Connection) *cobra.Command {
 			}
 			return usageError{textfmt.Sanitize(fmt.Sprintf("journal entry %d was written to %s in %s; connect there (--endpoint-url, --region) to undo it.", e.Number, where, e.Region))}
 		}
-		plan, err := edit.UndoPlan(e)
+		t, err := client.DescribeTable(cmd.Context(), e.Table) // its indexes, for the predicted units
+		if err != nil {
+			return err
+		}
+		plan, err := edit.UndoPlan(e, t)
 		if err != nil {
 			return fmt.Errorf("undo entry %d: %w.", e.Number, err)
 		}
@@ -174,7 +178,7 @@ func newUndoCmd(conn *config.Connection) *cobra.Command {
 		if err != nil {
 			return err
 		}
-		out.result, out.err = w.Undo(cmd.Context(), e, e.Number)
+		out.result, out.err = w.Undo(cmd.Context(), plan, e.Number)
 		out.journal = j.Path
 		if perr := out.print(cmd.OutOrStdout(), *output); perr != nil {
 			return perr

@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
 
 	"dynascope/dynamo"
@@ -79,7 +81,7 @@ func (o writeOutput) writeText(b *bytes.Buffer) {
 		return
 	}
 	line("condition: %s", p.Condition)
-	line("predicted: %s WCU (item size rounded up to 1 KB%s)", jsonFloat(p.PredictedWCU), map[bool]string{true: ", twice each in a transaction"}[p.Op == edit.OpTransact])
+	line("predicted: %s WCU (%s)", jsonFloat(p.PredictedWCU), unitsText(p))
 	if o.read.Operation != "" {
 		line("read to plan it: GetItem (strongly consistent), %s RCU", jsonFloat(o.read.Capacity.Total))
 	}
@@ -87,6 +89,22 @@ func (o writeOutput) writeText(b *bytes.Buffer) {
 	for _, l := range strings.Split(p.Command(o.target), "\n") {
 		line("%s", l)
 	}
+}
+
+// unitsText says where the predicted units come from.
+func unitsText(p *edit.Plan) string {
+	s := "item size rounded up to 1 KB"
+	if p.Op == edit.OpTransact {
+		s += ", twice each in a transaction"
+	}
+	if len(p.IndexWCU) == 0 {
+		return s
+	}
+	s = "table " + jsonFloat(p.TableWCU) + ": " + s
+	for _, name := range slices.Sorted(maps.Keys(p.IndexWCU)) {
+		s += "; " + name + " " + jsonFloat(p.IndexWCU[name])
+	}
+	return s
 }
 
 type diffObject struct {
@@ -120,6 +138,7 @@ type writeObject struct {
 	Condition    string          `json:"condition"`
 	Command      string          `json:"command"`
 	PredictedWCU float64         `json:"predictedWCU"`
+	Predicted    capacityObject  `json:"predicted"` // by part: table and indexes
 	ConsumedWCU  *float64        `json:"consumedWCU"`
 	Journal      *journalObject  `json:"journal"`
 	Note         string          `json:"note,omitempty"`
@@ -163,6 +182,7 @@ func (o writeOutput) writeJSON(b *bytes.Buffer) error {
 		Table: p.Table, Operation: p.Op, Key: dynamo.PlainJSON(key), DryRun: !o.sent(), Written: o.sent() && o.err == nil,
 		Old: plainOrNull(old), New: plainOrNull(new), Diff: diffObjects(p.Diff),
 		Condition: p.Condition, Command: p.Command(o.target), PredictedWCU: p.PredictedWCU, Note: o.result.Note,
+		Predicted: newCapacityObject(dynamo.Capacity{Total: p.PredictedWCU, Table: p.TableWCU, Indexes: p.IndexWCU}),
 	}
 	if o.sent() {
 		wcu := o.result.WCU

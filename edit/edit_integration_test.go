@@ -75,6 +75,16 @@ func (f *fixture) get(pk, sk string) dynamo.Item {
 	return out.Item
 }
 
+// undo sends the undo of a journal entry.
+func (f *fixture) undo(e edit.Entry) (edit.Result, error) {
+	f.t.Helper()
+	p, err := edit.UndoPlan(e, f.keys)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	return f.w.Undo(f.ctx, p, e.Number)
+}
+
 func (f *fixture) plan(old, new dynamo.Item) *edit.Plan {
 	f.t.Helper()
 	p, err := edit.NewPlan(edit.Change{Table: f.table, Keys: f.keys, Old: old, New: new})
@@ -267,7 +277,7 @@ func TestKeyChangeIsOneTransaction(t *testing.T) {
 		t.Errorf("WCU %v, predicted %v", res.WCU, p.PredictedWCU)
 	}
 	// Undo moves it back.
-	if _, err := f.w.Undo(f.ctx, *res.Entry, res.Entry.Number); err != nil {
+	if _, err := f.undo(*res.Entry); err != nil {
 		t.Fatal(err)
 	}
 	if !edit.SameItem(f.get("CUST#42", "ORDER#old"), read) || f.get("CUST#42", "ORDER#new") != nil {
@@ -340,7 +350,7 @@ func TestUndoRefusesAfterALaterChange(t *testing.T) {
 	later := f.get("CUST#42", "ORDER#1")
 	later["status"] = s("DELIVERED")
 	f.put(later)
-	_, err = f.w.Undo(f.ctx, *res.Entry, res.Entry.Number)
+	_, err = f.undo(*res.Entry)
 	var ue *edit.UndoConflictError
 	if !errors.As(err, &ue) || !edit.SameItem(ue.Current, later) {
 		t.Fatalf("undo after a later change: %v", err)
@@ -350,7 +360,7 @@ func TestUndoRefusesAfterALaterChange(t *testing.T) {
 	}
 	// Put back as our write left it, the undo goes through.
 	f.put(res.New)
-	u, err := f.w.Undo(f.ctx, *res.Entry, res.Entry.Number)
+	u, err := f.undo(*res.Entry)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -397,7 +407,7 @@ func TestVersionAttribute(t *testing.T) {
 		t.Fatalf("a delete on an old version: %v", err)
 	}
 	// Undo of the first write refuses too; versions only go up.
-	if _, err := f.w.Undo(f.ctx, *res.Entry, res.Entry.Number); err == nil {
+	if _, err := f.undo(*res.Entry); err == nil {
 		t.Error("undo over a later version went through")
 	}
 }
@@ -405,5 +415,62 @@ func TestVersionAttribute(t *testing.T) {
 func TestWritesOff(t *testing.T) {
 	if _, err := edit.Open(context.Background(), dynamo.Options{Endpoint: "http://127.0.0.1:1", Region: "us-east-1"}, false, nil); !errors.Is(err, edit.ErrWritesOff) {
 		t.Errorf("Open without allowWrites: %v", err)
+	}
+}
+
+// Predicted units match what DynamoDB Local consumed, with a sparse GSI of
+// all attributes and one of keys only: an index entry added, changed,
+// moved and removed, an update that touches nothing an index holds, a key
+// change and a delete.
+func TestPredictedUnitsWithIndexes(t *testing.T) {
+	sdk := dynamotest.SDK(t)
+	def := dynamotest.PKSK()
+	def.AttributeDefinitions = append(def.AttributeDefinitions,
+		types.AttributeDefinition{AttributeName: aws.String("G1"), AttributeType: types.ScalarAttributeTypeS},
+		types.AttributeDefinition{AttributeName: aws.String("G2"), AttributeType: types.ScalarAttributeTypeN})
+	gsi := func(name, pk string, proj types.ProjectionType) types.GlobalSecondaryIndex {
+		return types.GlobalSecondaryIndex{IndexName: aws.String(name), Projection: &types.Projection{ProjectionType: proj},
+			KeySchema: []types.KeySchemaElement{{AttributeName: aws.String(pk), KeyType: types.KeyTypeHash}}}
+	}
+	def.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{gsi("ALLG", "G1", types.ProjectionTypeAll), gsi("KEYSG", "G2", types.ProjectionTypeKeysOnly)}
+	table := dynamotest.Table(t, sdk, def)
+	ctx := context.Background()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys, err := client.DescribeTable(ctx, table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := edit.Open(ctx, dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1"}, true, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pad := s(strings.Repeat("x", 1500)) // the base item over 1 KB, the keys-only entry under
+	steps := []dynamo.Item{
+		{"PK": s("P"), "SK": s("A"), "pad": pad},                                          // put, in no index
+		{"PK": s("P"), "SK": s("A"), "pad": pad, "G1": s("g")},                            // added to ALLG
+		{"PK": s("P"), "SK": s("A"), "pad": pad, "G1": s("g"), "G2": n("1")},              // added to KEYSG
+		{"PK": s("P"), "SK": s("A"), "pad": pad, "G1": s("g"), "G2": n("1"), "x": n("1")}, // ALLG changes, KEYSG not
+		{"PK": s("P"), "SK": s("A"), "pad": pad, "G1": s("h"), "G2": n("2"), "x": n("1")}, // both keys move
+		{"PK": s("P"), "SK": s("B"), "pad": pad, "G1": s("h"), "G2": n("2"), "x": n("1")}, // key change
+		{"PK": s("P"), "SK": s("B"), "pad": pad, "x": n("1")},                             // out of both
+		nil, // delete
+	}
+	var old dynamo.Item
+	for i, next := range steps {
+		p, err := edit.NewPlan(edit.Change{Table: table, Keys: keys, Old: old, New: next})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := w.Apply(ctx, p)
+		if err != nil {
+			t.Fatalf("step %d: %v", i, err)
+		}
+		if res.WCU != p.PredictedWCU {
+			t.Errorf("step %d %s: consumed %v WCU, predicted %v (table %v, indexes %v)", i, p.Op, res.WCU, p.PredictedWCU, p.TableWCU, p.IndexWCU)
+		}
+		old = next
 	}
 }

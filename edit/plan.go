@@ -59,9 +59,12 @@ type Plan struct {
 	Op        Op
 	Diff      []AttrDiff
 	Condition string // the condition in DynamoDB's words, values shown
-	// PredictedWCU is the table's write units: the larger image's size
-	// rounded up to 1 KB (at least 1), twice in a transaction.
+	// PredictedWCU is the write units the plan should consume: TableWCU
+	// (the larger image's size rounded up to 1 KB, at least 1; twice in a
+	// transaction) and IndexWCU, by index (units.go).
 	PredictedWCU float64
+	TableWCU     float64
+	IndexWCU     map[string]float64
 	Put          *dynamodb.PutItemInput
 	Update       *dynamodb.UpdateItemInput
 	Delete       *dynamodb.DeleteItemInput
@@ -112,23 +115,22 @@ func NewPlan(c Change) (*Plan, error) {
 	var err error
 	switch {
 	case c.Old == nil:
-		p.Op, p.PredictedWCU = OpPut, WriteUnits(dynamo.ItemSize(p.New))
+		p.Op = OpPut
 		err = p.buildPut()
 	case p.New == nil:
-		p.Op, p.PredictedWCU = OpDelete, WriteUnits(dynamo.ItemSize(c.Old))
+		p.Op = OpDelete
 		err = p.buildDelete()
 	case !sameKey(c.Keys, c.Old, p.New):
 		p.Op = OpTransact
-		p.PredictedWCU = 2*WriteUnits(dynamo.ItemSize(p.New)) + 2*WriteUnits(dynamo.ItemSize(c.Old))
 		err = p.buildTransact()
 	default:
 		p.Op = OpUpdate
-		p.PredictedWCU = WriteUnits(max(dynamo.ItemSize(c.Old), dynamo.ItemSize(p.New)))
 		err = p.buildUpdate()
 	}
 	if err != nil {
 		return nil, err
 	}
+	p.predict()
 	return p, nil
 }
 

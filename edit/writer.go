@@ -315,15 +315,11 @@ func KeyText(t dynamo.Table, old, new dynamo.Item) string {
 	return one(old) + " → " + one(new)
 }
 
-// Undo makes the reverse of a journalled write (number is its entry), on
-// the condition that the item is still exactly as that write left it: a
-// later change by anyone makes it refuse with an *UndoConflictError,
-// writing nothing.
-func (w *Writer) Undo(ctx context.Context, e Entry, number int) (Result, error) {
-	p, err := UndoPlan(e)
-	if err != nil {
-		return Result{}, err
-	}
+// Undo sends an undo plan (UndoPlan) of the journal entry number, on the
+// condition that the item is still exactly as that write left it: a later
+// change by anyone makes it refuse with an *UndoConflictError, writing
+// nothing.
+func (w *Writer) Undo(ctx context.Context, p *Plan, number int) (Result, error) {
 	return w.apply(ctx, p, max(number, 1))
 }
 
@@ -336,8 +332,14 @@ func (e *UndoConflictError) Error() string {
 }
 
 // UndoPlan is the plan that reverses a journalled write: from the image it
-// left back to the image it found.
-func UndoPlan(e Entry) (*Plan, error) {
+// left back to the image it found. t is the table as described now, for
+// its indexes' share of the predicted units; a zero t uses the key schema
+// the entry recorded.
+func UndoPlan(e Entry, t dynamo.Table) (*Plan, error) {
+	keys := e.Keys()
+	if t.PK == keys.PK && (t.SK == nil) == (keys.SK == nil) && (t.SK == nil || *t.SK == *keys.SK) {
+		keys = t
+	}
 	old, err := e.OldItem()
 	if err != nil {
 		return nil, err
@@ -353,5 +355,5 @@ func UndoPlan(e Entry) (*Plan, error) {
 			old[e.Version] = v
 		}
 	}
-	return NewPlan(Change{Table: e.Table, Keys: e.Keys(), Old: new, New: old, Version: e.Version})
+	return NewPlan(Change{Table: e.Table, Keys: keys, Old: new, New: old, Version: e.Version})
 }
