@@ -77,7 +77,8 @@ func newUICmd(conn *config.Connection) *cobra.Command {
 		Long: `dynascope — a terminal explorer for DynamoDB single-table designs.
 
 Without a command it opens the terminal UI on --table, or lists the tables.
-Everything but 'seed' and 'demo' only reads.`,
+Everything but 'seed' and 'demo' only reads, unless --allow-writes is given
+to put, update, delete or undo (each write conditional on the item as read).`,
 		Example: `  dynascope --endpoint-url http://127.0.0.1:8000 --table App --pk 'CUST#42'
   dynascope --profile prod tables
   dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1`,
