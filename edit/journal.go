@@ -159,22 +159,41 @@ func (j *Journal) Append(e *Entry) error {
 	if err := os.MkdirAll(filepath.Dir(j.Path), 0o700); err != nil {
 		return err
 	}
-	f, err := os.OpenFile(j.Path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	f, err := os.OpenFile(j.Path, os.O_RDWR|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return err
 	}
+	defer f.Close()
 	if _, err := f.Write(append(line, '\n')); err != nil {
-		f.Close()
 		return err
 	}
-	if err := f.Close(); err != nil {
+	// The entry's number is its line: the lines up to where this write
+	// ended, whatever another process appended before or after it.
+	end, err := f.Seek(0, io.SeekCurrent)
+	if err != nil {
 		return err
 	}
-	entries, _, err := j.Read()
-	if err == nil && len(entries) > 0 {
-		e.Number = entries[len(entries)-1].Number
+	lines, err := countLines(io.NewSectionReader(f, 0, end))
+	if err != nil {
+		return err
 	}
-	return err
+	e.Number = lines
+	return f.Close()
+}
+
+func countLines(r io.Reader) (int, error) {
+	buf := make([]byte, 64*1024)
+	n := 0
+	for {
+		k, err := r.Read(buf)
+		n += bytes.Count(buf[:k], []byte{'\n'})
+		if err == io.EOF {
+			return n, nil
+		}
+		if err != nil {
+			return n, err
+		}
+	}
 }
 
 // Read returns the journal's entries, numbered by line, and a sentence for
