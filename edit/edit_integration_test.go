@@ -141,6 +141,9 @@ func TestUpdateDeletePutOnEveryType(t *testing.T) {
 	if res.WCU != p.PredictedWCU || res.Entry == nil || !edit.SameItem(res.New, want) {
 		t.Errorf("WCU %v predicted %v; entry %v; new %s", res.WCU, p.PredictedWCU, res.Entry, edit.ItemText(res.New))
 	}
+	if len(res.Requests) != 1 || res.Requests[0].Operation != "UpdateItem" || res.Requests[0].Capacity.Total != 1 || res.Requests[0].Note != "write" {
+		t.Errorf("requests %+v", res.Requests)
+	}
 
 	// Delete, on the item as the update left it.
 	read = f.get("CUST#42", "ORDER#1")
@@ -216,10 +219,13 @@ func TestConcurrentChangeIsDetected(t *testing.T) {
 			} else if _, err := f.sdk.DeleteItem(f.ctx, &dynamodb.DeleteItemInput{TableName: aws.String(f.table), Key: edit.KeyOf(f.keys, read)}); err != nil {
 				t.Fatal(err)
 			}
-			_, err := f.w.Apply(f.ctx, p)
+			res, err := f.w.Apply(f.ctx, p)
 			var ce *edit.ConflictError
 			if !errors.As(err, &ce) {
 				t.Fatalf("the write went through: %v", err)
+			}
+			if ops := len(res.Requests); ops < 2 || res.Requests[ops-1].Operation != "GetItem" || !res.Requests[ops-1].Consistent {
+				t.Errorf("requests %+v", res.Requests)
 			}
 			if got := f.get("CUST#42", sk); !edit.SameItem(got, theirs) || !edit.SameItem(ce.Current, theirs) {
 				t.Errorf("now %s, conflict shows %s, the other writer left %s", edit.ItemText(got), edit.ItemText(ce.Current), edit.ItemText(theirs))

@@ -61,6 +61,9 @@ type Result struct {
 	Old, New dynamo.Item
 	WCU      float64 // consumed, from ReturnConsumedCapacity
 	Entry    *Entry  // the journal's entry; nil without a journal
+	// Requests are the requests sent, for a request log: the write, and
+	// the reads after a failed condition or a lost answer.
+	Requests []dynamo.Request
 	// Note says when the item was found already as wanted after the
 	// condition failed: an earlier attempt of this write landed but its
 	// answer was lost, or someone made the same change.
@@ -121,11 +124,11 @@ func (w *Writer) apply(ctx context.Context, p *Plan, undoes int) (Result, error)
 		key = KeyOf(p.Keys, p.Old)
 	}
 	var rerr error
-	if conflict.Current, rerr = w.read(look, p, key); rerr != nil {
+	if conflict.Current, rerr = w.read(look, p, key, &res); rerr != nil {
 		return res, errors.Join(dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint), rerr)
 	}
 	if p.Op == OpTransact {
-		if conflict.AtNewKey, rerr = w.read(look, p, KeyOf(p.Keys, p.New)); rerr != nil {
+		if conflict.AtNewKey, rerr = w.read(look, p, KeyOf(p.Keys, p.New), &res); rerr != nil {
 			return res, errors.Join(dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint), rerr)
 		}
 	}
@@ -225,6 +228,7 @@ func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
 	req.Duration, req.Err = time.Since(req.Start), err
 	req.Capacity = dynamo.Capacity{Total: res.WCU, Table: res.WCU}
 	w.record(req)
+	res.Requests = append(res.Requests, req)
 	return res, err
 }
 
@@ -249,7 +253,7 @@ func (w *Writer) record(r dynamo.Request) {
 
 // read reads the item at key again, strongly consistent, after a failed
 // condition: the one read a conflict costs.
-func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item) (dynamo.Item, error) {
+func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result) (dynamo.Item, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	req := dynamo.Request{Operation: "GetItem", Table: p.Table, KeyCondition: KeyText(p.Keys, key, nil), Consistent: true, Start: time.Now(), Note: "read again: the write's condition failed"}
@@ -269,6 +273,7 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item) (dynamo.Ite
 		}
 	}
 	w.record(req)
+	res.Requests = append(res.Requests, req)
 	if err != nil {
 		return nil, dynamo.Explain(err, "read the item again after the condition failed on "+p.Table, w.target.Endpoint)
 	}
