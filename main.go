@@ -18,6 +18,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/edit"
 	"dynascope/textfmt"
 	"dynascope/ui"
 )
@@ -52,6 +53,20 @@ func connectWithSettings(ctx context.Context, c *config.Connection) (*dynamo.Cli
 	}
 	client, err := dynamo.Connect(ctx, o)
 	return client, s, err
+}
+
+// openWriter builds the writer of guarded editing, journalling to the
+// user's journal. Only called once writes were allowed.
+func openWriter(ctx context.Context, c *config.Connection) (*edit.Writer, error) {
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	j, err := edit.OpenJournal("")
+	if err != nil {
+		return nil, err
+	}
+	return edit.Open(ctx, o, true, j)
 }
 
 // itemCap is the UI's cap on items in memory (ui.Options.MaxLoadedItems,
@@ -108,6 +123,7 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		maxLoaded = n
 		return nil
 	})
+	allowWrites := fs.Bool("allow-writes", false, "allow editing items (else writes: true on the connection in the settings file); every write is shown before it is sent and conditional on the item as read")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -123,8 +139,17 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		if err != nil {
 			return err
 		}
+		var editor ui.Editor
+		if *allowWrites || conn.WritesAllowed(settings) {
+			w, err := openWriter(ctx, conn)
+			if err != nil {
+				return err
+			}
+			editor = w
+		}
 		return ui.Run(ctx, ui.Options{
-			Store: client, Table: conn.Table, Index: *index, PK: *pk,
+			Editor: editor,
+			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
 			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
 			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
