@@ -65,7 +65,7 @@ func TestCodeViewFromTheLog(t *testing.T) {
 	hs.contains("Requests — key condition")
 	hs.keys("k", "C")
 	hs.contains("that is a step of dynascope's skip-scan")
-	if hs.m.overlay != overlayLog {
+	if hs.m.topID() != overlayLog {
 		t.Error("C on a skip-scan step left the log")
 	}
 	hs.keys("g", "C")

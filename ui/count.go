@@ -90,7 +90,7 @@ func (m Model) askCount() (Model, tea.Cmd) {
 }
 
 // confirmKey answers the announcement: y or enter counts, esc does not.
-func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
@@ -232,3 +232,7 @@ func (m Model) countAnnouncement(row int) string {
 	}
 	return s
 }
+
+var confirmMode = modeDef{name: "confirm", keys: []binding{
+	inBar("confirm", "count").keysShown("y/enter"), inBar("cancel", "don't count"), bind("open", "count"),
+}}

@@ -22,7 +22,6 @@ import (
 	"sync"
 	"time"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
@@ -124,69 +123,6 @@ func exportExt(f dynamo.ExportFormat) string {
 		return ".jsonl"
 	}
 	return ".json"
-}
-
-// openExport opens the export form for what the items pane shows.
-func (m Model) openExport() Model {
-	src := exportItems(m.items, m.store, m.res.q)
-	if src.n == 0 {
-		m.status.info = "no items loaded to export"
-		return m
-	}
-	what := plural(src.n, "loaded item", "loaded items")
-	if m.items.filter != "" {
-		what = plural(src.n, "filtered item", "filtered items")
-	}
-	m.exp = exportPane{src: src, what: what, named: dynamo.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(dynamo.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, dynamo.ExportJSONL)})}
-	m.overlay = overlayExport
-	return m
-}
-
-func (m Model) exportKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
-	if md == modeExporting {
-		if key.Matches(msg, km.Cancel) && m.exp.job.cancel != nil {
-			m.exp.job.cancel()
-		}
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, km.Open):
-		return m.startExport()
-	case key.Matches(msg, km.NextField, km.PrevField):
-		m.exp.form = m.exp.form.navigate(msg, km)
-	case key.Matches(msg, km.Cancel):
-		m.overlay, m.exp = overlayNone, exportPane{}
-	default:
-		return m.exportText(msg)
-	}
-	return m, nil
-}
-
-func (m Model) exportText(msg tea.Msg) (tea.Model, tea.Cmd) {
-	f, ok := m.exp.form.update(msg)
-	if !ok {
-		return m, nil
-	}
-	m.exp.form, m.exp.err = f, ""
-	// A file still named after the format follows it to the new one.
-	now := dynamo.ExportFormat(strings.TrimSpace(f.value(expFormat)))
-	if now != m.exp.named && slices.Contains(dynamo.ExportFormats, now) {
-		p, old := f.value(expPath), exportExt(m.exp.named)
-		if strings.HasSuffix(p, old) {
-			m.exp.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
-		}
-		m.exp.named = now
-	}
-	return m, nil
-}
-
-func formatNames() string {
-	names := make([]string, len(dynamo.ExportFormats))
-	for i, f := range dynamo.ExportFormats {
-		names[i] = string(f)
-	}
-	return strings.Join(names, ", ")
 }
 
 // exportKeyNames are the key attributes CSV puts first: the index's, then the table's.
@@ -394,48 +330,16 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	m.status.clearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
-		m.overlay, m.exp = overlayNone, exportPane{}
+		m = m.remove(overlayExport)
+		m.exp = exportPane{}
 		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, Sanitize(msg.path))
 	case msg.err != nil:
 		m.exp.err = Sanitize(msg.err.Error())
 	default:
-		m.overlay, m.exp = overlayNone, exportPane{}
+		m = m.remove(overlayExport)
+		m.exp = exportPane{}
 		m.status.err = ""
 		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), Sanitize(msg.path))
 	}
 	return m
-}
-
-// exportBox is the export form, or the progress of the export in flight.
-func (m Model) exportBox(w, h int) string {
-	st := m.st
-	inner := w - 2
-	e := m.exp
-	intro := "Write the " + e.what + " to a local file (nothing is sent to DynamoDB)."
-	if e.src.released > 0 {
-		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", e.what, e.src.released)
-	}
-	var lines []string
-	for _, l := range wrapText(intro, inner-2) {
-		lines = append(lines, " "+st.text.Render(l))
-	}
-	lines = append(lines, "")
-	if e.running {
-		frac := float64(e.done) / float64(max(1, e.src.n))
-		pct := fmt.Sprintf(" %3d%%", int(frac*100))
-		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.bold.Render(pct),
-			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", e.done, e.src.n, Sanitize(e.path)), inner-2)), "",
-			" "+st.accent.Render("esc")+st.muted.Render(" stops and removes the partial file"))
-		return box(st, "Export", lines, w, h, true)
-	}
-	lines = append(lines, e.form.view(st, inner)...)
-	lines = append(lines, "", " "+st.muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
-	lines = append(lines, " "+st.muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
-	if e.err != "" {
-		lines = append(lines, "")
-		for _, l := range wrapText("✗ "+e.err, inner-2) {
-			lines = append(lines, " "+st.err.Render(l))
-		}
-	}
-	return box(st, "Export", lines, w, h, true)
 }

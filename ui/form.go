@@ -12,7 +12,8 @@ type formField struct {
 }
 
 // form is a few one-line fields, one of them focused: a pattern's
-// parameters, or the name and description a pattern is saved under.
+// parameters, the name and description a pattern is saved under, the
+// overview's caps, an export's format and file.
 type form struct {
 	fields []formField
 	focus  int
@@ -38,13 +39,38 @@ func (f form) move(delta int) form {
 	return f
 }
 
-// navigate moves the focus for a key of km.NextField (forward) or
-// km.PrevField (back).
-func (f form) navigate(msg tea.KeyPressMsg, km KeyMap) form {
-	if key.Matches(msg, km.NextField) {
-		return f.move(1)
+// formEvent is what a key or pasted text did to a form.
+type formEvent int
+
+const (
+	formIgnored formEvent = iota // not the form's
+	formMoved                    // the focus moved to another field
+	formTyped                    // the focused field's text changed
+	formSubmit                   // enter: the caller checks and acts on the values
+	formCancel                   // esc: the caller closes or goes back
+)
+
+// handle is the one key handler of every form (a pattern's parameters, the
+// name a pattern is saved under, the overview's caps, an export): enter
+// submits, esc cancels, km.NextField and km.PrevField move the focus, and
+// anything else is typed into the focused field.
+func (f form) handle(msg tea.Msg, km KeyMap) (form, formEvent) {
+	if k, ok := msg.(tea.KeyPressMsg); ok {
+		switch {
+		case key.Matches(k, km.Open):
+			return f, formSubmit
+		case key.Matches(k, km.Cancel):
+			return f, formCancel
+		case key.Matches(k, km.NextField):
+			return f.move(1), formMoved
+		case key.Matches(k, km.PrevField):
+			return f.move(-1), formMoved
+		}
 	}
-	return f.move(-1)
+	if f, ok := f.update(msg); ok {
+		return f, formTyped
+	}
+	return f, formIgnored
 }
 
 // update types into the focused field; it reports whether the key was typing.
@@ -98,4 +124,12 @@ func (f form) view(st styles, w int) []string {
 		out = append(out, st.muted.Render(label)+fit(Sanitize(fd.input.String()), max(1, w-width(label)-1)))
 	}
 	return out
+}
+
+// formMode declares the mode of a form: enter does submit, esc does cancel,
+// tab and shift+tab move between the fields, and printable keys type.
+func formMode(name, submit, cancel string) modeDef {
+	return modeDef{name: name, typing: true, keys: []binding{
+		inBar("open", submit), inBar("nextField"), inBar("cancel", cancel), bind("prevField"),
+	}}
 }

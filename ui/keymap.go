@@ -1,6 +1,26 @@
 package ui
 
-import "charm.land/bubbles/v2/key"
+import (
+	"reflect"
+	"strconv"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+)
+
+// The keymap is declared once, as data, in two parts:
+//
+//   - KeyMap's fields: every action with its keys, how help writes them,
+//     its default help text and its column on the help screen (struct tags).
+//     The action's name in the settings file is the field's name, first
+//     letter lower case ("reverse", "editCondition").
+//   - a modeDef per mode (registered in modes below, declared beside the
+//     code that handles the mode's keys): the actions it turns on, the help
+//     each takes there, and which of them the status bar shows, in order.
+//
+// forMode, the help screen (FullHelp), the status bar (barKeys), the
+// settings overrides (named, keymap_settings.go) and the clash check
+// (clashes) all read these two; nothing else lists bindings.
 
 // mode is what the keyboard is talking to right now. Each mode enables its
 // own bindings, so help shows exactly the keys that work.
@@ -31,129 +51,170 @@ const (
 	modeExporting             // an export in flight
 )
 
-var modeNames = map[mode]string{
-	modeTables: "tables", modePrompt: "prompt", modeGroups: "groups", modeItems: "items",
-	modeLog: "log", modeCondition: "condition", modeLimit: "limit", modeFilter: "filter",
-	modeIndexes: "indexes", modeDetail: "detail", modeHelp: "help", modeLoading: "loading",
-	modeConfirm: "confirm", modePatterns: "patterns", modeParams: "parameters", modeSave: "save pattern",
-	modeCode: "code", modeCaps: "overview caps", modeSampling: "sampling", modeOverview: "overview",
-	modeExport: "export", modeExporting: "exporting",
+// modes is every mode's declaration.
+var modes = map[mode]modeDef{
+	modeTables: tablesMode, modePrompt: promptMode, modeGroups: groupsMode, modeItems: itemsMode,
+	modeLog: logMode, modeCondition: conditionMode, modeLimit: limitMode, modeFilter: filterMode,
+	modeIndexes: indexesMode, modeDetail: detailMode, modeHelp: helpMode, modeLoading: loadingMode,
+	modeConfirm: confirmMode, modePatterns: patternsMode, modeParams: paramsMode, modeSave: saveMode,
+	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
+	modeExport: exportMode, modeExporting: exportingMode,
 }
 
-func (md mode) String() string { return modeNames[md] }
+// modeDef declares a mode: its name (help says "Keys for NAME"), whether
+// printable keys are typed into a field, and the bindings it turns on.
+type modeDef struct {
+	name   string
+	typing bool
+	keys   []binding
+}
+
+// binding is one action a mode turns on.
+type binding struct {
+	action  string                // a KeyMap field, first letter lower case
+	desc    string                // the help it takes in this mode; "" keeps the default
+	bar     bool                  // the status bar shows it, in the order declared
+	when    func(keyState) bool   // nil: always on in the mode
+	descOf  func(keyState) string // help worded by the state; "" keeps desc
+	keyHelp string                // how help writes its keys here; "" keeps the default
+}
+
+// inBar is a binding the status bar shows; desc, if given, is its help here.
+func inBar(action string, desc ...string) binding {
+	return binding{action: action, desc: strings.Join(desc, ""), bar: true}
+}
+
+// bind is a binding only the help screen shows.
+func bind(action string, desc ...string) binding {
+	return binding{action: action, desc: strings.Join(desc, "")}
+}
+
+// onlyIf turns the binding on only in the states where cond holds.
+func (b binding) onlyIf(cond func(keyState) bool) binding { b.when = cond; return b }
+
+// wordedBy words the binding's help by the state.
+func (b binding) wordedBy(f func(keyState) string) binding { b.descOf = f; return b }
+
+// keysShown sets how help writes the binding's keys in this mode.
+func (b binding) keysShown(k string) binding { b.keyHelp = k; return b }
+
+// moveKeys are the movement keys of a list or a scrolled view.
+var moveKeys = []binding{bind("up"), bind("down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom")}
+
+// keysOf joins lists of bindings into one, in order.
+func keysOf(lists ...[]binding) []binding {
+	var out []binding
+	for _, l := range lists {
+		out = append(out, l...)
+	}
+	return out
+}
+
+func (md mode) String() string { return modes[md].name }
 
 // textEntry tells whether printable keys are typed into a field in this mode.
-func (md mode) textEntry() bool {
-	switch md {
-	case modeTables, modePrompt, modeCondition, modeLimit, modeFilter, modeParams, modeSave, modeCaps, modeExport:
-		return true
-	}
-	return false
-}
+func (md mode) textEntry() bool { return modes[md].typing }
 
 // KeyMap is every key binding of the UI, with its help text. Bindings are
-// data: a mode switches off what does not apply, and help follows.
+// data: a mode switches off what does not apply, and help follows. The tags
+// are the declaration: keys, help (how help writes the keys; default the
+// keys joined with "/"), desc, and col, the help screen's column.
 type KeyMap struct {
-	Up, Down, PageUp, PageDown, Top, Bottom key.Binding
-	ListUp, ListDown, ListTop, ListBottom   key.Binding // lists under a text field: no letters
-	NextPane, PrevPane                      key.Binding
-	Open                                    key.Binding
-	Complete                                key.Binding
-	EditCondition                           key.Binding
-	Reverse                                 key.Binding
-	Limit                                   key.Binding
-	NextPage                                key.Binding
-	Count                                   key.Binding
-	Confirm                                 key.Binding
-	Consistent                              key.Binding
-	Index                                   key.Binding
-	Partition                               key.Binding
-	Log                                     key.Binding
-	Filter                                  key.Binding
-	CopyItem                                key.Binding
-	CopyCommand                             key.Binding
-	View                                    key.Binding
-	Patterns                                key.Binding
-	SavePattern                             key.Binding
-	Code                                    key.Binding
-	CopyCode                                key.Binding
-	NextTab, PrevTab                        key.Binding // the code view's languages
-	NextField, PrevField                    key.Binding // the fields of a form
-	Overview                                key.Binding // the table overview, from a partition
-	OverviewCtrl                            key.Binding // the same from the partition prompt, where letters type
-	Resample                                key.Binding
-	Export                                  key.Binding
-	Help                                    key.Binding
-	Back                                    key.Binding
-	Cancel                                  key.Binding
-	Quit                                    key.Binding
+	Up         key.Binding `keys:"up,k" help:"↑/k" desc:"up" col:"0"`
+	Down       key.Binding `keys:"down,j" help:"↓/j" desc:"down" col:"0"`
+	PageUp     key.Binding `keys:"pgup" desc:"page up" col:"0"`
+	PageDown   key.Binding `keys:"pgdown" help:"pgdn" desc:"page down" col:"0"`
+	Top        key.Binding `keys:"g,home" desc:"first" col:"0"`
+	Bottom     key.Binding `keys:"G,end" desc:"last" col:"0"`
+	ListUp     key.Binding `keys:"up,ctrl+p" help:"↑" desc:"up" col:"0"` // lists under a text field: no letters
+	ListDown   key.Binding `keys:"down,ctrl+n" help:"↓" desc:"down" col:"0"`
+	ListTop    key.Binding `keys:"home" desc:"first" col:"0"`
+	ListBottom key.Binding `keys:"end" desc:"last" col:"0"`
+	NextPane   key.Binding `keys:"tab" desc:"next pane" col:"0"`
+	PrevPane   key.Binding `keys:"shift+tab" desc:"previous pane" col:"0"`
+
+	Open          key.Binding `keys:"enter" desc:"open" col:"1"`
+	Complete      key.Binding `keys:"tab" desc:"complete" col:"1"`
+	EditCondition key.Binding `keys:"e" desc:"edit sort-key condition" col:"1"`
+	Reverse       key.Binding `keys:"r" desc:"reverse order" col:"1"`
+	Limit         key.Binding `keys:"l" desc:"set Limit" col:"1"`
+	NextPage      key.Binding `keys:"n" desc:"next page" col:"1"`
+	Count         key.Binding `keys:"#" desc:"count exactly" col:"1"`
+	Consistent    key.Binding `keys:"c" desc:"consistent read on/off" col:"1"`
+	Index         key.Binding `keys:"i" desc:"table / index" col:"1"`
+	Partition     key.Binding `keys:"p" desc:"other partition" col:"1"`
+	Confirm       key.Binding `keys:"y" desc:"yes" col:"1"`
+
+	Filter      key.Binding `keys:"/" desc:"filter loaded items" col:"2"`
+	Log         key.Binding `keys:"L" desc:"request log" col:"2"`
+	View        key.Binding `keys:"t" desc:"attributes, JSON or DynamoDB JSON" col:"2"`
+	CopyItem    key.Binding `keys:"y" desc:"copy item as JSON" col:"2"`
+	CopyCommand key.Binding `keys:"Y" desc:"copy aws cli command" col:"2"`
+	Patterns    key.Binding `keys:"a" desc:"access patterns" col:"2"`
+	SavePattern key.Binding `keys:"S" desc:"save request as a pattern" col:"2"`
+	Code        key.Binding `keys:"C" desc:"code for this request" col:"2"`
+	CopyCode    key.Binding `keys:"y" desc:"copy code" col:"2"`
+	NextTab     key.Binding `keys:"tab,right" help:"tab/→" desc:"next language" col:"2"` // the code view's languages
+	PrevTab     key.Binding `keys:"shift+tab,left" help:"shift+tab/←" desc:"previous language" col:"2"`
+	NextField   key.Binding `keys:"tab,down" help:"tab/↓" desc:"next field" col:"2"` // the fields of a form
+	PrevField   key.Binding `keys:"shift+tab,up" help:"shift+tab/↑" desc:"previous field" col:"2"`
+
+	Overview     key.Binding `keys:"o" desc:"table overview (sampled layout)" col:"3"`      // from a partition
+	OverviewCtrl key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"` // from the partition prompt, where letters type
+	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
+	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
+
+	Help   key.Binding `keys:"?" desc:"help" col:"4"`
+	Back   key.Binding `keys:"q" desc:"back" col:"4"`
+	Cancel key.Binding `keys:"esc" desc:"cancel" col:"4"`
+	Quit   key.Binding `keys:"ctrl+c" desc:"quit" col:"4"`
+}
+
+// action is one KeyMap field as its tags declare it.
+type action struct {
+	name       string // in the settings file
+	keys       []string
+	help, desc string
+	col        int
+}
+
+// actions are KeyMap's fields in order, and actionIndex finds one by name.
+var actions, actionIndex = declaredActions()
+
+func declaredActions() ([]action, map[string]int) {
+	t := reflect.TypeFor[KeyMap]()
+	out := make([]action, t.NumField())
+	index := make(map[string]int, t.NumField())
+	for i := range out {
+		f := t.Field(i)
+		a := action{name: strings.ToLower(f.Name[:1]) + f.Name[1:], keys: strings.Split(f.Tag.Get("keys"), ","), help: f.Tag.Get("help"), desc: f.Tag.Get("desc")}
+		if a.help == "" {
+			a.help = strings.Join(a.keys, "/")
+		}
+		a.col, _ = strconv.Atoi(f.Tag.Get("col"))
+		out[i], index[a.name] = a, i
+	}
+	return out, index
 }
 
 // DefaultKeyMap returns the bindings with help text, all enabled.
 func DefaultKeyMap() KeyMap {
-	b := func(help, desc string, keys ...string) key.Binding {
-		return key.NewBinding(key.WithKeys(keys...), key.WithHelp(help, desc))
+	var k KeyMap
+	for i, b := range k.all() {
+		a := actions[i]
+		*b = key.NewBinding(key.WithKeys(a.keys...), key.WithHelp(a.help, a.desc))
 	}
-	return KeyMap{
-		Up:            b("↑/k", "up", "up", "k"),
-		Down:          b("↓/j", "down", "down", "j"),
-		PageUp:        b("pgup", "page up", "pgup"),
-		PageDown:      b("pgdn", "page down", "pgdown"),
-		Top:           b("g/home", "first", "g", "home"),
-		Bottom:        b("G/end", "last", "G", "end"),
-		ListUp:        b("↑", "up", "up", "ctrl+p"),
-		ListDown:      b("↓", "down", "down", "ctrl+n"),
-		ListTop:       b("home", "first", "home"),
-		ListBottom:    b("end", "last", "end"),
-		NextPane:      b("tab", "next pane", "tab"),
-		PrevPane:      b("shift+tab", "previous pane", "shift+tab"),
-		Open:          b("enter", "open", "enter"),
-		Complete:      b("tab", "complete", "tab"),
-		EditCondition: b("e", "edit sort-key condition", "e"),
-		Reverse:       b("r", "reverse order", "r"),
-		Limit:         b("l", "set Limit", "l"),
-		NextPage:      b("n", "next page", "n"),
-		Count:         b("#", "count exactly", "#"),
-		Confirm:       b("y", "yes", "y"),
-		Consistent:    b("c", "consistent read on/off", "c"),
-		Index:         b("i", "table / index", "i"),
-		Partition:     b("p", "other partition", "p"),
-		Log:           b("L", "request log", "L"),
-		Filter:        b("/", "filter loaded items", "/"),
-		CopyItem:      b("y", "copy item as JSON", "y"),
-		CopyCommand:   b("Y", "copy aws cli command", "Y"),
-		View:          b("t", "attributes, JSON or DynamoDB JSON", "t"),
-		Patterns:      b("a", "access patterns", "a"),
-		SavePattern:   b("S", "save request as a pattern", "S"),
-		Code:          b("C", "code for this request", "C"),
-		CopyCode:      b("y", "copy code", "y"),
-		NextTab:       b("tab/→", "next language", "tab", "right"),
-		PrevTab:       b("shift+tab/←", "previous language", "shift+tab", "left"),
-		NextField:     b("tab/↓", "next field", "tab", "down"),
-		PrevField:     b("shift+tab/↑", "previous field", "shift+tab", "up"),
-		Overview:      b("o", "table overview (sampled layout)", "o"),
-		OverviewCtrl:  b("ctrl+o", "table overview (sampled layout)", "ctrl+o"),
-		Resample:      b("s", "sample again", "s"),
-		Export:        b("x", "export loaded items to a file", "x"),
-		Help:          b("?", "help", "?"),
-		Back:          b("q", "back", "q"),
-		Cancel:        b("esc", "cancel", "esc"),
-		Quit:          b("ctrl+c", "quit", "ctrl+c"),
-	}
+	return k
 }
 
-// all lists every binding, for switching them and for the keymap test.
+// all lists every binding, in the order of KeyMap's fields.
 func (k *KeyMap) all() []*key.Binding {
-	return []*key.Binding{
-		&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom,
-		&k.ListUp, &k.ListDown, &k.ListTop, &k.ListBottom,
-		&k.NextPane, &k.PrevPane, &k.Open, &k.Complete,
-		&k.EditCondition, &k.Reverse, &k.Limit, &k.NextPage, &k.Count, &k.Confirm, &k.Consistent, &k.Index, &k.Partition,
-		&k.Log, &k.Filter, &k.CopyItem, &k.CopyCommand, &k.View,
-		&k.Patterns, &k.SavePattern, &k.Code, &k.CopyCode, &k.NextTab, &k.PrevTab, &k.NextField, &k.PrevField,
-		&k.Overview, &k.OverviewCtrl, &k.Resample, &k.Export,
-		&k.Help, &k.Back, &k.Cancel, &k.Quit,
+	v := reflect.ValueOf(k).Elem()
+	out := make([]*key.Binding, v.NumField())
+	for i := range out {
+		out[i] = v.Field(i).Addr().Interface().(*key.Binding)
 	}
+	return out
 }
 
 // keyState is what besides the mode decides which keys apply.
@@ -167,159 +228,64 @@ type keyState struct {
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode
-// enabled, and their help worded for it.
+// enabled, and their help worded for it. ctrl+c quits in every mode.
 func (k KeyMap) forMode(md mode, st keyState) KeyMap {
-	for _, b := range k.all() {
+	all := k.all()
+	for _, b := range all {
 		b.SetEnabled(false)
 	}
-	on := func(bs ...*key.Binding) {
-		for _, b := range bs {
-			b.SetEnabled(true)
-		}
-	}
-	desc := func(b *key.Binding, d string) { b.SetHelp(b.Help().Key, d) }
-	on(&k.Quit)
+	k.Quit.SetEnabled(true)
 	if st.canGoBack {
-		desc(&k.Back, "back")
+		k.Back.SetHelp(k.Back.Help().Key, "back")
 	} else {
-		desc(&k.Back, "quit")
+		k.Back.SetHelp(k.Back.Help().Key, "quit")
 	}
-	switch md {
-	case modeTables:
-		on(&k.ListUp, &k.ListDown, &k.PageUp, &k.PageDown, &k.ListTop, &k.ListBottom, &k.Open, &k.Cancel, &k.Help)
-		desc(&k.Open, "open table")
-		desc(&k.Cancel, "clear filter / quit")
-	case modePrompt:
-		on(&k.ListUp, &k.ListDown, &k.Complete, &k.Open, &k.Cancel, &k.OverviewCtrl)
-		desc(&k.Open, "open partition")
-		desc(&k.ListUp, "older")
-		desc(&k.ListDown, "newer")
-		desc(&k.Complete, "complete from history")
-		desc(&k.Cancel, "back")
-	case modeGroups, modeItems:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.NextPane, &k.PrevPane,
-			&k.Open, &k.EditCondition, &k.Reverse, &k.Limit, &k.Consistent, &k.Index, &k.Partition,
-			&k.Log, &k.Filter, &k.CopyCommand, &k.Patterns, &k.SavePattern, &k.Code, &k.Help, &k.Back, &k.Cancel,
-			&k.Overview, &k.Export)
-		if st.more {
-			on(&k.NextPage)
+	for _, u := range modes[md].keys {
+		if u.when != nil && !u.when(st) {
+			continue
 		}
-		if md == modeGroups {
-			desc(&k.Open, "query this entity type")
-			on(&k.Count)
-		} else {
-			desc(&k.Open, "open item")
-			if st.hasItem {
-				on(&k.CopyItem)
+		b := all[actionIndex[u.action]]
+		b.SetEnabled(true)
+		h := b.Help()
+		if u.keyHelp != "" {
+			h.Key = u.keyHelp
+		}
+		if u.desc != "" {
+			h.Desc = u.desc
+		}
+		if u.descOf != nil {
+			if d := u.descOf(st); d != "" {
+				h.Desc = d
 			}
 		}
-		if st.busy {
-			desc(&k.Cancel, "cancel request")
-		} else {
-			desc(&k.Cancel, "clear filter")
-		}
-	case modeLog:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Log, &k.Help, &k.Back, &k.Cancel, &k.CopyCommand, &k.Code)
-		desc(&k.Log, "close request log")
-		desc(&k.Code, "code for the selected request")
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-	case modeCondition, modeLimit, modeFilter:
-		on(&k.Open, &k.Cancel)
-		switch md {
-		case modeCondition:
-			desc(&k.Open, "run query")
-		case modeLimit:
-			desc(&k.Open, "apply Limit")
-		default:
-			desc(&k.Open, "keep filter")
-		}
-		desc(&k.Cancel, "cancel")
-	case modeIndexes:
-		on(&k.Up, &k.Down, &k.Top, &k.Bottom, &k.Open, &k.Back, &k.Cancel, &k.Help)
-		desc(&k.Open, "use it")
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-	case modeDetail:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.View, &k.CopyItem, &k.CopyCommand, &k.Help, &k.Back, &k.Cancel)
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-		desc(&k.Up, "scroll up")
-		desc(&k.Down, "scroll down")
-		if st.nextView != "" {
-			desc(&k.View, "show "+st.nextView)
-		}
-	case modeHelp:
-		on(&k.Help, &k.Back, &k.Cancel)
-		desc(&k.Help, "close help")
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-	case modeLoading:
-		on(&k.Cancel)
-		desc(&k.Cancel, "quit")
-	case modeConfirm:
-		on(&k.Confirm, &k.Open, &k.Cancel)
-		k.Confirm.SetHelp("y/enter", "count")
-		desc(&k.Open, "count")
-		desc(&k.Cancel, "don't count")
-	case modePatterns:
-		on(&k.Help, &k.Back, &k.Cancel)
-		if st.patterns {
-			on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Open, &k.Code)
-		}
-		desc(&k.Open, "run it (asks for its parameters)")
-		desc(&k.Code, "its code, with the example values")
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-	case modeParams:
-		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
-		desc(&k.Open, "run the pattern")
-		desc(&k.Cancel, "back to the patterns")
-	case modeSave:
-		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
-		desc(&k.Open, "save to the patterns file")
-		desc(&k.Cancel, "don't save")
-	case modeCode:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.NextTab, &k.PrevTab, &k.CopyCode, &k.Help, &k.Back, &k.Cancel)
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-		desc(&k.Up, "scroll up")
-		desc(&k.Down, "scroll down")
-	case modeCaps:
-		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
-		desc(&k.Open, "sample within these caps")
-		desc(&k.Cancel, "close")
-	case modeSampling:
-		on(&k.Cancel)
-		desc(&k.Cancel, "stop, keep what was read")
-	case modeOverview:
-		on(&k.Up, &k.Down, &k.PageUp, &k.PageDown, &k.Top, &k.Bottom, &k.Open, &k.Resample, &k.Help, &k.Back, &k.Cancel)
-		desc(&k.Open, "open the partition")
-		desc(&k.Back, "close")
-		desc(&k.Cancel, "close")
-	case modeExport:
-		on(&k.Open, &k.Cancel, &k.NextField, &k.PrevField)
-		desc(&k.Open, "export")
-		desc(&k.Cancel, "don't export")
-	case modeExporting:
-		on(&k.Cancel)
-		desc(&k.Cancel, "stop, remove the partial file")
+		b.SetHelp(h.Key, h.Desc)
 	}
 	return k
 }
 
-// ShortHelp is the one line of keys the status bar shows.
-func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.Open, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.View, k.Help, k.Back}
+// barKeys are the bindings the status bar shows in mode md, in order, from
+// k as forMode left it for md.
+func (k KeyMap) barKeys(md mode) []key.Binding {
+	all := k.all()
+	var out []key.Binding
+	for _, u := range modes[md].keys {
+		if u.bar && all[actionIndex[u.action]].Enabled() {
+			out = append(out, *all[actionIndex[u.action]])
+		}
+	}
+	return out
 }
 
-// FullHelp is the help screen: navigation, querying, views, the rest.
+// FullHelp is the help screen: navigation, querying, views, the overview
+// and export, the rest — the columns of the declaration.
 func (k KeyMap) FullHelp() [][]key.Binding {
-	return [][]key.Binding{
-		{k.Up, k.Down, k.PageUp, k.PageDown, k.Top, k.Bottom, k.ListUp, k.ListDown, k.ListTop, k.ListBottom, k.NextPane, k.PrevPane},
-		{k.Open, k.Complete, k.EditCondition, k.Reverse, k.Limit, k.NextPage, k.Count, k.Consistent, k.Index, k.Partition, k.Confirm},
-		{k.Filter, k.Log, k.View, k.CopyItem, k.CopyCommand, k.Patterns, k.SavePattern, k.Code, k.CopyCode, k.NextTab, k.PrevTab, k.NextField, k.PrevField},
-		{k.Overview, k.OverviewCtrl, k.Resample, k.Export},
-		{k.Help, k.Back, k.Cancel, k.Quit},
+	var cols [][]key.Binding
+	for i, b := range k.all() {
+		c := actions[i].col
+		for len(cols) <= c {
+			cols = append(cols, nil)
+		}
+		cols[c] = append(cols[c], *b)
 	}
+	return cols
 }

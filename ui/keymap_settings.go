@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"sort"
 	"strings"
@@ -13,21 +14,14 @@ import (
 // action. Actions are named after the KeyMap's fields, first letter lower
 // case ("reverse", "editCondition", "nextPage").
 
-// named maps each action name to its binding. It lists every binding of
-// all(); a test keeps the two in step.
+// named maps each action name to its binding: KeyMap's fields (keymap.go).
 func (k *KeyMap) named() map[string]*key.Binding {
-	return map[string]*key.Binding{
-		"up": &k.Up, "down": &k.Down, "pageUp": &k.PageUp, "pageDown": &k.PageDown, "top": &k.Top, "bottom": &k.Bottom,
-		"listUp": &k.ListUp, "listDown": &k.ListDown, "listTop": &k.ListTop, "listBottom": &k.ListBottom,
-		"nextPane": &k.NextPane, "prevPane": &k.PrevPane, "open": &k.Open, "complete": &k.Complete,
-		"editCondition": &k.EditCondition, "reverse": &k.Reverse, "limit": &k.Limit, "nextPage": &k.NextPage,
-		"count": &k.Count, "confirm": &k.Confirm, "consistent": &k.Consistent, "index": &k.Index, "partition": &k.Partition,
-		"log": &k.Log, "filter": &k.Filter, "copyItem": &k.CopyItem, "copyCommand": &k.CopyCommand, "view": &k.View,
-		"patterns": &k.Patterns, "savePattern": &k.SavePattern, "code": &k.Code, "copyCode": &k.CopyCode,
-		"nextTab": &k.NextTab, "prevTab": &k.PrevTab, "nextField": &k.NextField, "prevField": &k.PrevField,
-		"overview": &k.Overview, "overviewCtrl": &k.OverviewCtrl, "resample": &k.Resample, "export": &k.Export,
-		"help": &k.Help, "back": &k.Back, "cancel": &k.Cancel, "quit": &k.Quit,
+	all := k.all()
+	out := make(map[string]*key.Binding, len(all))
+	for i, b := range all {
+		out[actions[i].name] = b
 	}
+	return out
 }
 
 // checkStates are the states a keymap is checked in for clashes.
@@ -49,12 +43,7 @@ func (k KeyMap) clashes() []string {
 			out = append(out, s)
 		}
 	}
-	modes := make([]mode, 0, len(modeNames))
-	for md := range modeNames {
-		modes = append(modes, md)
-	}
-	slices.Sort(modes)
-	for _, md := range modes {
+	for _, md := range slices.Sorted(maps.Keys(modes)) {
 		for _, st := range checkStates {
 			km := k.forMode(md, st)
 			seen := map[string]string{}

@@ -8,34 +8,24 @@ import (
 )
 
 // Every enabled binding has help, and no two enabled bindings share a key in
-// one mode, whatever else is going on.
+// one mode, whatever else is going on; typing modes leave printable keys to
+// the field (clashes, the check the settings overrides go through).
 func TestKeymapHelpAndNoClashes(t *testing.T) {
 	km := DefaultKeyMap()
-	states := []keyState{
-		{},
-		{canGoBack: true, busy: true, more: true, hasItem: true, patterns: true},
-		{busy: true},
-		{more: true, hasItem: true},
+	for _, c := range km.clashes() {
+		t.Error(c)
 	}
-	for md := range modeNames {
-		for _, st := range states {
+	for md := range modes {
+		for _, st := range checkStates {
 			k := km.forMode(md, st)
-			seen := map[string]string{}
 			enabled := 0
 			for _, b := range k.all() {
 				if !b.Enabled() {
 					continue
 				}
 				enabled++
-				h := b.Help()
-				if h.Key == "" || h.Desc == "" {
+				if h := b.Help(); h.Key == "" || h.Desc == "" {
 					t.Errorf("%s: binding %v has no help", md, b.Keys())
-				}
-				for _, key := range b.Keys() {
-					if other, dup := seen[key]; dup {
-						t.Errorf("%s %+v: key %q is both %q and %q", md, st, key, other, h.Desc)
-					}
-					seen[key] = h.Desc
 				}
 			}
 			if enabled == 0 {
@@ -44,14 +34,39 @@ func TestKeymapHelpAndNoClashes(t *testing.T) {
 			if !k.Quit.Enabled() {
 				t.Errorf("%s: ctrl+c does not quit", md)
 			}
-			// Typing modes must leave printable keys to the field.
-			if md.textEntry() {
-				for key := range seen {
-					if len([]rune(key)) == 1 && key != "?" || (md != modeTables && key == "?") {
-						t.Errorf("%s: %q is bound although the mode types text", md, key)
-					}
-				}
+		}
+	}
+}
+
+// Every mode names actions KeyMap declares, and has a name for help.
+func TestModesNameDeclaredActions(t *testing.T) {
+	for md, def := range modes {
+		if def.name == "" {
+			t.Errorf("mode %d has no name", md)
+		}
+		for _, b := range def.keys {
+			if _, ok := actionIndex[b.action]; !ok {
+				t.Errorf("%s turns on %q, which KeyMap does not declare", md, b.action)
 			}
+		}
+	}
+	for i := mode(0); i <= modeExporting; i++ {
+		if _, ok := modes[i]; !ok {
+			t.Errorf("mode %d is not declared in modes", i)
+		}
+	}
+}
+
+// A clash is found: two actions on one key in one mode, and a letter bound
+// where the mode types.
+func TestClashesFound(t *testing.T) {
+	km := DefaultKeyMap()
+	km.Reverse.SetKeys("e")
+	km.Cancel.SetKeys("x")
+	c := strings.Join(km.clashes(), "\n")
+	for _, want := range []string{`e is both`, `in the groups view`, `x would be typed, not pressed, in the tables view`} {
+		if !strings.Contains(c, want) {
+			t.Errorf("clashes lack %q:\n%s", want, c)
 		}
 	}
 }

@@ -25,21 +25,6 @@ const (
 	screenPartition               // a partition: entity types, items, query line
 )
 
-type overlay int
-
-const (
-	overlayNone overlay = iota
-	overlayDetail
-	overlayHelp
-	overlayIndexes
-	overlayLog
-	overlayPatterns // the access patterns of the patterns file, and a pattern's parameters
-	overlaySave     // saving the current request as a pattern
-	overlayCode     // the code of a request: aws CLI, boto3, Go
-	overlayOverview // the table overview: a sample's layout
-	overlayExport   // exporting the loaded items to a file
-)
-
 type pane int
 
 const (
@@ -76,22 +61,18 @@ type Model struct {
 	fixedTheme bool
 	w, h       int
 
-	screen  screen
-	overlay overlay
-	focus   pane
+	screen   screen
+	overlays []overlay // the overlay stack (overlay.go); the last is on top
+	focus    pane
 
-	picker   tablePicker
-	prompt   partitionPrompt
-	groups   groupsPane
-	items    itemsPane
-	qline    queryLine
-	detail   detailPane
-	log      requestLog
-	status   statusLine
-	idx      indexPicker
-	help     help.Model
-	helpMode mode    // the mode whose keys the help overlay shows
-	helpBack overlay // the overlay it was asked from, shown again when it closes
+	picker tablePicker
+	prompt partitionPrompt
+	groups groupsPane
+	items  itemsPane
+	qline  queryLine
+	log    requestLog
+	status statusLine
+	help   help.Model
 
 	table     dynamo.Table
 	haveTable bool
@@ -123,8 +104,6 @@ type Model struct {
 	patterns     *config.PatternSet // nil without a patterns file
 	patternsPath string             // where S saves; "" when no file is known
 	pat          patternsPane
-	save         saveForm
-	code         codeView
 	send         *sender        // reaches the program from requests' goroutines: retries, progress
 	exports      *exportTracker // export.go: the exports in flight, which quitting waits for
 
@@ -157,7 +136,6 @@ func New(o Options) Model {
 		clip:         tea.SetClipboard,
 		screen:       screenTables,
 		groups:       groupsPane{active: -1, partExact: -1},
-		helpMode:     modeTables,
 		send:         &sender{},
 		exports:      &exportTracker{},
 		patterns:     o.Patterns,
@@ -241,37 +219,8 @@ func Run(ctx context.Context, o Options) error {
 
 // mode is what the keyboard talks to now.
 func (m Model) mode() mode {
-	switch m.overlay {
-	case overlayHelp:
-		return modeHelp
-	case overlayDetail:
-		return modeDetail
-	case overlayIndexes:
-		return modeIndexes
-	case overlayLog:
-		return modeLog
-	case overlayPatterns:
-		if m.pat.asking {
-			return modeParams
-		}
-		return modePatterns
-	case overlaySave:
-		return modeSave
-	case overlayCode:
-		return modeCode
-	case overlayOverview:
-		switch m.ov.phase {
-		case ovSetup:
-			return modeCaps
-		case ovRunning:
-			return modeSampling
-		}
-		return modeOverview
-	case overlayExport:
-		if m.exp.running {
-			return modeExporting
-		}
-		return modeExport
+	if o := m.top(); o != nil {
+		return o.mode(m)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -305,7 +254,7 @@ func (m Model) keyState() keyState {
 		busy:      m.busy(),
 		more:      m.res.more,
 		hasItem:   has,
-		nextView:  ((m.detail.view + 1) % 3).String(),
+		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 	}
 }

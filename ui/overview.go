@@ -14,7 +14,6 @@ import (
 	"strconv"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
@@ -83,20 +82,6 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 func capsForm(items int, rcu float64, segments int) form {
 	return newForm([]string{capItems, capRCU, capSegments},
 		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
-}
-
-// openOverview shows the overview of the table (or index) open: the layout
-// sampled before, if it is of the same, else the caps to sample with.
-func (m Model) openOverview() Model {
-	m.overlay = overlayOverview
-	if m.ov.phase == ovRunning || (m.ov.have && m.ov.table == m.table.Name && m.ov.index == m.index) {
-		return m
-	}
-	// The caps offered: the settings file's sampling, else dynamo's defaults.
-	items, rcu, segs := m.opts.Settings.Sampling.Caps()
-	// A stopped sample may still be on its way: its logged count stays.
-	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.ov.logged}
-	return m
 }
 
 // parseCaps reads the caps form; the error is a sentence for the user.
@@ -217,83 +202,6 @@ func (o overviewPane) partitionAt(row int) (string, bool) {
 	}
 	return "", false
 }
-
-// overviewKey handles the three phases: the caps form, the sample in
-// flight, the layout.
-func (m Model) overviewKey(msg tea.KeyPressMsg, km KeyMap, md mode) (tea.Model, tea.Cmd) {
-	switch md {
-	case modeCaps:
-		switch {
-		case key.Matches(msg, km.Open):
-			return m.startSample()
-		case key.Matches(msg, km.NextField, km.PrevField):
-			m.ov.form = m.ov.form.navigate(msg, km)
-		case key.Matches(msg, km.Cancel):
-			if m.ov.have {
-				m.ov.phase = ovDone // back to the layout sampled before
-				return m, nil
-			}
-			m.overlay = overlayNone
-		default:
-			return m.overviewText(msg)
-		}
-		return m, nil
-	case modeSampling:
-		if key.Matches(msg, km.Cancel) && !m.ov.stopping {
-			// The sample returns what it read so far; sampleDone shows it.
-			m.ov.stopping = true
-			if m.sample.cancel != nil {
-				m.sample.cancel()
-			}
-		}
-		return m, nil
-	}
-	h := m.overviewListHeight()
-	move := func(d int) {
-		m.ov.cursor = clamp(m.ov.cursor+d, 0, m.ov.rows()-1)
-	}
-	if d, ok := scrollDelta(msg, km, h); ok {
-		move(d)
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, km.Open):
-		pk, ok := m.ov.partitionAt(m.ov.cursor)
-		if !ok {
-			return m, nil
-		}
-		m.overlay = overlayNone
-		if m.index != m.ov.index {
-			ks, err := m.table.Schema(m.ov.index)
-			if err != nil {
-				m.status.err = Sanitize(err.Error())
-				return m, nil
-			}
-			m.index = m.ov.index
-			m.setSchema(ks)
-		}
-		return m.openPartition(pk)
-	case key.Matches(msg, km.Resample):
-		m.ov.phase, m.ov.err = ovSetup, ""
-		m.ov.form = capsForm(m.ov.in.MaxItems, m.ov.in.MaxRCU, m.ov.in.Segments)
-	case key.Matches(msg, km.Back, km.Cancel):
-		m.overlay = overlayNone
-	}
-	return m, nil
-}
-
-func (m Model) overviewText(msg tea.Msg) (tea.Model, tea.Cmd) {
-	if m.ov.phase != ovSetup {
-		return m, nil
-	}
-	if f, ok := m.ov.form.update(msg); ok {
-		m.ov.form, m.ov.err = f, ""
-	}
-	return m, nil
-}
-
-// overviewListHeight is about how many rows a page of the layout holds.
-func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
 
 // fmtDollars is a small amount of money to three significant digits,
 // without an exponent: $0.00000025.

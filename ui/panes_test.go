@@ -138,11 +138,18 @@ func TestDetailScrolls(t *testing.T) {
 	hs.contains("lines 1–")
 	hs.keys("G")
 	hs.contains("of 62")
-	if hs.m.detail.offset == 0 {
+	detailOffset := func() int {
+		o, ok := findOverlay[detailOverlay](hs.m)
+		if !ok {
+			t.Fatal("the item is not shown")
+		}
+		return o.d.offset
+	}
+	if detailOffset() == 0 {
 		t.Fatal("G did not scroll")
 	}
 	hs.keys("g")
-	if hs.m.detail.offset != 0 {
+	if detailOffset() != 0 {
 		t.Fatal("g did not go back to the top")
 	}
 }

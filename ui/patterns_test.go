@@ -228,7 +228,7 @@ func TestNoPatternsFile(t *testing.T) {
 	hs.contains("No patterns file: there is no dynascope.yaml in this directory.", "--patterns FILE")
 	hs.keys("enter", "esc", "S")
 	hs.contains("no patterns file to save to: start dynascope with --patterns dynascope.yaml")
-	if hs.m.overlay != overlayNone {
+	if hs.m.topID() != overlayNone {
 		t.Error("S opened a form with nowhere to save")
 	}
 }

@@ -4,6 +4,9 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // partitionPrompt asks for a partition key value, offering the partitions
@@ -140,3 +143,49 @@ func wrapText(s string, w int) []string {
 	}
 	return strings.Split(wrapString(s, w), "\n")
 }
+
+func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, km.ListUp):
+		m.prompt = m.prompt.browse(1)
+	case key.Matches(msg, km.ListDown):
+		m.prompt = m.prompt.browse(-1)
+	case key.Matches(msg, km.Complete):
+		m.prompt = m.prompt.complete()
+	case key.Matches(msg, km.OverviewCtrl):
+		return m.openOverview(), nil
+	case key.Matches(msg, km.Open):
+		return m.openPartition(m.prompt.input.String())
+	case key.Matches(msg, km.Cancel):
+		switch {
+		case m.res.pages > 0 || m.q.PK != "":
+			// Back to the partition that was open; the index it was read
+			// through may have been switched here, so restore it.
+			m.index = m.q.Index
+			ks, _ := m.table.Schema(m.index)
+			m.setSchema(ks)
+			m.screen = screenPartition
+		case m.opts.Table == "":
+			m.screen = screenTables
+		default:
+			return m, tea.Quit
+		}
+	default:
+		return m.promptText(msg)
+	}
+	return m, nil
+}
+
+func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
+	if in, ok := m.prompt.input.update(msg); ok {
+		m.prompt.input = in
+		m.prompt.err = ""
+		m.prompt = m.prompt.refilter()
+	}
+	return m, nil
+}
+
+var promptMode = modeDef{name: "prompt", typing: true, keys: []binding{
+	inBar("open", "open partition"), inBar("overviewCtrl"), inBar("complete", "complete from history"),
+	inBar("listUp", "older"), inBar("listDown", "newer"), inBar("cancel", "back"),
+}}

@@ -6,6 +6,9 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // editKind is what the query line's field is editing.
@@ -218,4 +221,85 @@ func parseLimit(text string) (int32, error) {
 		return 0, fmt.Errorf("Limit is a whole number of items, 1 or more (0 or empty for none); %q is not.", Sanitize(s))
 	}
 	return int32(n), nil
+}
+
+// editKey handles the query line's field: the sort-key condition, the Limit,
+// or the local filter.
+func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, km.Cancel):
+		if md == modeFilter {
+			m.items = m.items.setFilter("")
+		}
+		m.qline = queryLine{}
+		return m.maybeLoadMore()
+	case key.Matches(msg, km.Open):
+		text := m.qline.input.String()
+		switch md {
+		case modeCondition:
+			c, isDate, err := m.groups.datePrefix(text)
+			if !isDate {
+				c, err = parseCondition(text)
+			}
+			if err != nil {
+				m.qline.err = Sanitize(err.Error())
+				return m, nil
+			}
+			q := m.q
+			q.SK = c
+			if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
+				m.qline.err = Sanitize(err.Error())
+				return m, nil
+			}
+			m.qline = queryLine{}
+			return m.runQuery(q)
+		case modeLimit:
+			n, err := parseLimit(text)
+			if err != nil {
+				m.qline.err = err.Error()
+				return m, nil
+			}
+			m.qline = queryLine{}
+			q := m.q
+			q.Limit = n
+			return m.runQuery(q)
+		default:
+			m.qline = queryLine{}
+			m.focus = paneItems
+			return m, nil
+		}
+	}
+	return m.editText(msg)
+}
+
+func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
+	in, ok := m.qline.input.update(msg)
+	if !ok {
+		return m, nil
+	}
+	m.qline.input, m.qline.err = in, ""
+	if m.qline.edit == editFilter {
+		m.items = m.items.setFilter(in.String())
+		return m.itemsFollowUp()
+	}
+	return m, nil
+}
+
+func (m Model) startEdit(k editKind, text string) Model {
+	m.qline = queryLine{edit: k, input: newLineEdit(text)}
+	if t, ok := m.groups.timeGroup(); ok && k == editCondition {
+		m.qline.dates = Sanitize(t.entity)
+	}
+	return m
+}
+
+// The query line's fields: enter applies, esc cancels, printable keys type.
+var (
+	conditionMode = editMode("condition", "run query")
+	limitMode     = editMode("limit", "apply Limit")
+	filterMode    = editMode("filter", "keep filter")
+)
+
+func editMode(name, apply string) modeDef {
+	return modeDef{name: name, typing: true, keys: []binding{inBar("open", apply), inBar("cancel", "cancel")}}
 }

@@ -5,8 +5,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"dynascope/dynamo"
 )
 
@@ -211,25 +209,4 @@ func (l requestLog) collapsed(st styles, table string, n, w int) string {
 		lines[i] = fit(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
-}
-
-// expanded is the whole log in a box of w×h, scrollable.
-func (l requestLog) expanded(st styles, table string, w, h int) string {
-	inner := w - 2
-	shown := max(1, h-2)
-	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
-	var lines []string
-	cw := l.widths(offset, min(len(l.reqs), offset+shown))
-	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
-		s := l.line(st, i+1, table, cw, inner)
-		if i == l.cursor {
-			s = st.sel.Render(ansi.Strip(fit(s, inner)))
-		}
-		lines = append(lines, s)
-	}
-	if len(l.reqs) == 0 {
-		lines = append(lines, st.muted.Render("    no requests yet"))
-	}
-	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
-	return box(st, title, lines, w, h, true)
 }

@@ -5,6 +5,9 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 )
 
 // tableRow is one table of the picker; its description arrives later.
@@ -180,3 +183,48 @@ func scrollOffset(offset, cursor, h, n int) int {
 	}
 	return clamp(offset, 0, max(0, n-h))
 }
+
+func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+	listH := pickerListHeight(m.layout().bodyH)
+	switch {
+	case key.Matches(msg, km.ListUp):
+		m.picker = m.picker.move(-1, listH)
+	case key.Matches(msg, km.ListDown):
+		m.picker = m.picker.move(1, listH)
+	case key.Matches(msg, km.PageUp):
+		m.picker = m.picker.move(-listH, listH)
+	case key.Matches(msg, km.PageDown):
+		m.picker = m.picker.move(listH, listH)
+	case key.Matches(msg, km.ListTop):
+		m.picker = m.picker.move(-len(m.picker.rows), listH)
+	case key.Matches(msg, km.ListBottom):
+		m.picker = m.picker.move(len(m.picker.rows), listH)
+	case key.Matches(msg, km.Open):
+		if name, ok := m.picker.selected(); ok {
+			return m.openTable(name)
+		}
+	case key.Matches(msg, km.Cancel):
+		if m.picker.filter.String() == "" {
+			return m, tea.Quit
+		}
+		m.picker.filter = lineEdit{}
+		m.picker = m.picker.refilter()
+	default:
+		return m.tablesText(msg)
+	}
+	return m, nil
+}
+
+func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
+	if f, ok := m.picker.filter.update(msg); ok {
+		m.picker.filter = f
+		m.picker.cursor, m.picker.offset = 0, 0
+		m.picker = m.picker.refilter()
+	}
+	return m, nil
+}
+
+var tablesMode = modeDef{name: "tables", typing: true, keys: []binding{
+	inBar("open", "open table"), inBar("listUp"), inBar("listDown"), inBar("cancel", "clear filter / quit"), inBar("help"),
+	bind("pageUp"), bind("pageDown"), bind("listTop"), bind("listBottom"),
+}}

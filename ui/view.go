@@ -36,9 +36,12 @@ const minW, minH = 40, 10
 func (m Model) layout() layout {
 	l := layout{w: max(m.w, minW), h: max(m.h, minH)}
 	l.compact = m.w < 80 || m.h < 24
-	full := m.overlay == overlayDetail || m.overlay == overlayHelp
+	var hide hidden
+	if o := m.top(); o != nil {
+		hide = o.hides()
+	}
 	y := 1
-	if m.screen == screenPartition && !full && m.overlay != overlayOverview {
+	if m.screen == screenPartition && !hide.query {
 		l.queryY, l.queryH = y, 1
 		y++
 		if m.qline.edit != editNone {
@@ -49,7 +52,7 @@ func (m Model) layout() layout {
 	l.statusY = l.h - 1
 	l.errH = len(m.status.errorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
-	if !full && m.overlay != overlayLog && m.overlay != overlayPatterns && m.overlay != overlayCode {
+	if !hide.log {
 		switch {
 		case l.compact:
 			l.logN, l.logH = 1, 1
@@ -228,25 +231,8 @@ func (m Model) skLabel() string {
 func (m Model) body(lay layout) string {
 	w, h := lay.w, lay.bodyH
 	st := m.st
-	switch m.overlay {
-	case overlayHelp:
-		return m.helpBox(w, h)
-	case overlayDetail:
-		return m.detail.viewBox(st, w, h)
-	case overlayIndexes:
-		return m.idx.viewBox(st, m.table, m.index, w, h)
-	case overlayLog:
-		return m.log.expanded(st, m.table.Name, w, h)
-	case overlayPatterns:
-		return m.patternsBox(w, h)
-	case overlaySave:
-		return m.saveBox(w, h)
-	case overlayCode:
-		return m.codeBox(w, h)
-	case overlayOverview:
-		return m.overviewBox(w, h)
-	case overlayExport:
-		return m.exportBox(w, h)
+	if o := m.top(); o != nil {
+		return o.view(m, w, h)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -298,36 +284,31 @@ func (m Model) itemsTitle(lay layout) string {
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
-	var keys []key.Binding
-	switch m.mode() {
-	case modeTables:
-		keys = []key.Binding{km.Open, km.ListUp, km.ListDown, km.Cancel, km.Help}
-	case modePrompt:
-		keys = []key.Binding{km.Open, km.OverviewCtrl, km.Complete, km.ListUp, km.ListDown, km.Cancel}
-	case modeCaps, modeExport:
-		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
-	case modeSampling, modeExporting:
-		keys = []key.Binding{km.Cancel}
-	case modeOverview:
-		keys = []key.Binding{km.Open, km.Resample, km.Back, km.Help}
-	case modeCondition, modeLimit, modeFilter, modeLoading:
-		keys = []key.Binding{km.Open, km.Cancel}
-	case modeDetail:
-		keys = []key.Binding{km.Help, km.Back, km.View, km.CopyItem, km.CopyCommand}
-	case modeLog:
-		keys = []key.Binding{km.Help, km.Back, km.Code, km.CopyCommand}
-	case modePatterns:
-		keys = []key.Binding{km.Open, km.Code, km.Back, km.Help}
-	case modeParams, modeSave:
-		keys = []key.Binding{km.Open, km.NextField, km.Cancel}
-	case modeCode:
-		keys = []key.Binding{km.CopyCode, km.NextTab, km.Back, km.Help}
-	case modeIndexes, modeHelp:
-		keys = []key.Binding{km.Open, km.Back}
-	case modeConfirm:
-		keys = []key.Binding{km.Confirm, km.Cancel}
-	default:
-		keys = []key.Binding{km.Help, km.Back, km.Open, km.Patterns, km.Count, km.Reverse, km.Limit, km.EditCondition, km.Code, km.Filter, km.Overview, km.Export}
-	}
+	keys := km.barKeys(m.mode())
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
+}
+
+// shortHelp is as many of the bindings as fit in w cells, in order.
+// (help.Model's short view can overrun its width when the ellipsis does not fit.)
+func (m Model) shortHelp(bindings []key.Binding, w int) string {
+	st := m.st.help
+	sep := st.ShortSeparator.Render(" • ")
+	var b strings.Builder
+	used := 0
+	for _, kb := range bindings {
+		if !kb.Enabled() {
+			continue
+		}
+		item := st.ShortKey.Render(kb.Help().Key) + " " + st.ShortDesc.Render(kb.Help().Desc)
+		if used > 0 {
+			item = sep + item
+		}
+		iw := width(item)
+		if used+iw > w {
+			break
+		}
+		b.WriteString(item)
+		used += iw
+	}
+	return b.String()
 }

@@ -23,8 +23,17 @@ type codeView struct {
 	errs   []string // per language, why there is no code, sanitised
 	tab    int
 	offset int
-	back   overlay // where esc returns
 }
+
+// codeOverlay is the code view on the overlay stack, over what it was
+// opened from: esc goes back there (the log, the patterns, the partition).
+type codeOverlay struct{ c codeView }
+
+func (codeOverlay) id() overlayID   { return overlayCode }
+func (codeOverlay) mode(Model) mode { return modeCode }
+func (codeOverlay) hides() hidden   { return hidden{log: true} }
+
+func (o codeOverlay) view(m Model, w, h int) string { return o.c.box(m.st, w, h) }
 
 var langNames = map[dynamo.CodeLang]string{
 	dynamo.LangCLI:    "aws CLI",
@@ -77,10 +86,10 @@ func describeInput(in reqInput) string {
 	return ""
 }
 
-// openCode shows the code of a request; esc goes back to overlay back.
-func (m Model) openCode(in reqInput, from string, back overlay) Model {
+// openCode shows the code of a request; esc goes back to what is below.
+func (m Model) openCode(in reqInput, from string) Model {
 	to := m.codeTarget()
-	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from), back: back}
+	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from)}
 	for _, l := range dynamo.CodeLangs {
 		code, err := requestCode(l, in, to)
 		errText := ""
@@ -90,14 +99,13 @@ func (m Model) openCode(in reqInput, from string, back overlay) Model {
 		c.code = append(c.code, code)
 		c.errs = append(c.errs, errText)
 	}
-	if m.overlay == overlayCode {
-		c.tab = m.code.tab
-	}
 	c.tab = clamp(c.tab, 0, len(c.code)-1)
-	m.code = c
-	m.overlay = overlayCode
 	m.status.info = ""
-	return m
+	if o, ok := m.top().(codeOverlay); ok {
+		c.tab = o.c.tab // another request's code, in the language shown
+		return m.setTop(codeOverlay{c: c})
+	}
+	return m.push(codeOverlay{c: c})
 }
 
 // currentInput is the request the query line shows, as the log would keep it.
@@ -115,7 +123,7 @@ func (m Model) codeCurrent() Model {
 	if m.q.PK == "" {
 		return m
 	}
-	return m.openCode(m.currentInput(), "the current request", overlayNone)
+	return m.openCode(m.currentInput(), "the current request")
 }
 
 // codeLogged opens the code of the request selected in the log. The
@@ -134,7 +142,7 @@ func (m Model) codeLogged() Model {
 		}
 		return m
 	}
-	return m.openCode(in, fmt.Sprintf("request %d of the log", i+1), overlayLog)
+	return m.openCode(in, fmt.Sprintf("request %d of the log", i+1))
 }
 
 // lines is the code of the tab shown, sanitised and wrapped to w cells.
@@ -178,61 +186,75 @@ func (c codeView) scroll(delta, h, n int) codeView {
 	return c
 }
 
-func (m Model) codeKey(msg tea.KeyPressMsg, km KeyMap) (tea.Model, tea.Cmd) {
+func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	lay := m.layout()
-	h := max(1, lay.bodyH-m.code.chrome(lay.w))
-	n := len(m.code.lines(m.st, lay.w-2))
-	if d, ok := scrollDelta(msg, km, h); ok {
-		m.code = m.code.scroll(d, h, n)
-		return m, nil
-	}
-	switch {
-	case key.Matches(msg, km.NextTab):
-		m.code.tab, m.code.offset = (m.code.tab+1)%len(m.code.code), 0
-	case key.Matches(msg, km.PrevTab):
-		m.code.tab, m.code.offset = (m.code.tab+len(m.code.code)-1)%len(m.code.code), 0
-	case key.Matches(msg, km.CopyCode):
-		if m.code.errs[m.code.tab] != "" {
-			return m, nil
+	h := max(1, lay.bodyH-o.c.chrome(lay.w))
+	n := len(o.c.lines(m.st, lay.w-2))
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d := wheelDelta(msg); d != 0 {
+			o.c = o.c.scroll(d, h, n)
 		}
-		code := m.code.code[m.code.tab]
-		lang := langNames[dynamo.CodeLangs[m.code.tab]]
-		m.status.err = ""
-		m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
-		return m, m.clip(code)
-	case key.Matches(msg, km.Back, km.Cancel):
-		m.overlay = m.code.back
+	case tea.KeyPressMsg:
+		km := m.keyMap()
+		if d, ok := scrollDelta(msg, km, h); ok {
+			o.c = o.c.scroll(d, h, n)
+			break
+		}
+		c := o.c
+		switch {
+		case key.Matches(msg, km.NextTab):
+			o.c.tab, o.c.offset = (c.tab+1)%len(c.code), 0
+		case key.Matches(msg, km.PrevTab):
+			o.c.tab, o.c.offset = (c.tab+len(c.code)-1)%len(c.code), 0
+		case key.Matches(msg, km.CopyCode):
+			if c.errs[c.tab] != "" {
+				return m, nil
+			}
+			code := c.code[c.tab]
+			lang := langNames[dynamo.CodeLangs[c.tab]]
+			m.status.err = ""
+			m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
+			return m, m.clip(code)
+		case key.Matches(msg, km.Back, km.Cancel):
+			return m.pop(), nil
+		}
 	}
-	return m, nil
+	return m.setTop(o), nil
 }
 
-// codeBox draws the tabs, what the request is, and the code.
-func (m Model) codeBox(w, h int) string {
-	st := m.st
+// box draws the tabs, what the request is, and the code.
+func (c codeView) box(st styles, w, h int) string {
 	inner := w - 2
 	var tabs []string
 	for i, l := range dynamo.CodeLangs {
 		name := " " + langNames[l] + " "
-		if i == m.code.tab {
+		if i == c.tab {
 			tabs = append(tabs, st.sel.Render(name))
 		} else {
 			tabs = append(tabs, st.muted.Render(name))
 		}
 	}
 	lines := []string{" " + strings.Join(tabs, st.faint.Render("│"))}
-	for _, l := range m.code.whatLines(w - 4) {
+	for _, l := range c.whatLines(w - 4) {
 		lines = append(lines, " "+st.muted.Render(l))
 	}
 	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
-	code := m.code.lines(st, inner)
-	shown := max(1, h-m.code.chrome(w))
-	off := clamp(m.code.offset, 0, max(0, len(code)-shown))
+	code := c.lines(st, inner)
+	shown := max(1, h-c.chrome(w))
+	off := clamp(c.offset, 0, max(0, len(code)-shown))
 	for i := off; i < len(code) && i < off+shown; i++ {
 		lines = append(lines, code[i])
 	}
-	title := "Code · " + m.code.from
+	title := "Code · " + c.from
 	if len(code) > shown {
 		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(code), off+shown), len(code))
 	}
 	return box(st, title, lines, w, h, true)
 }
+
+var codeMode = modeDef{name: "code", keys: []binding{
+	inBar("copyCode"), inBar("nextTab"), inBar("back", "close"), inBar("help"),
+	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+	bind("prevTab"), bind("cancel", "close"),
+}}

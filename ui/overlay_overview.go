@@ -5,11 +5,35 @@ import (
 	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
 	"dynascope/keys"
 )
+
+// The overview overlay: o on a partition (ctrl+o at the partition prompt)
+// shows the caps of a sample, the sample running, then the table's layout
+// (overview.go sends the sample). The sample and its layout stay on the
+// root model (m.ov) after the overlay closes: opening it again shows them.
+
+type overviewOverlay struct{}
+
+func (overviewOverlay) id() overlayID { return overlayOverview }
+func (overviewOverlay) hides() hidden { return hidden{query: true} }
+
+func (overviewOverlay) mode(m Model) mode {
+	switch m.ov.phase {
+	case ovSetup:
+		return modeCaps
+	case ovRunning:
+		return modeSampling
+	}
+	return modeOverview
+}
+
+func (overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(w, h) }
 
 // overviewTitle names what the overview samples.
 func (o overviewPane) title() string {
@@ -272,3 +296,99 @@ func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 func wrapWords(s string, w int) []string {
 	return strings.Split(ansi.Wrap(ansi.Wordwrap(s, max(1, w), ""), max(1, w), ""), "\n")
 }
+
+// openOverview shows the overview of the table (or index) open: the layout
+// sampled before, if it is of the same, else the caps to sample with.
+func (m Model) openOverview() Model {
+	m = m.push(overviewOverlay{})
+	if m.ov.phase == ovRunning || (m.ov.have && m.ov.table == m.table.Name && m.ov.index == m.index) {
+		return m
+	}
+	// The caps offered: the settings file's sampling, else dynamo's defaults.
+	items, rcu, segs := m.opts.Settings.Sampling.Caps()
+	// A stopped sample may still be on its way: its logged count stays.
+	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.ov.logged}
+	return m
+}
+
+// overviewKey handles the three phases: the caps form, the sample in
+// flight, the layout.
+func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	if _, ok := msg.(tea.MouseWheelMsg); ok {
+		return m, nil
+	}
+	km := m.keyMap()
+	switch o.mode(m) {
+	case modeCaps:
+		f, ev := m.ov.form.handle(msg, km)
+		m.ov.form = f
+		switch ev {
+		case formSubmit:
+			return m.startSample()
+		case formCancel:
+			if m.ov.have {
+				m.ov.phase = ovDone // back to the layout sampled before
+				return m, nil
+			}
+			return m.pop(), nil
+		case formTyped:
+			m.ov.err = ""
+		}
+		return m, nil
+	case modeSampling:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !m.ov.stopping {
+			// The sample returns what it read so far; sampleDone shows it.
+			m.ov.stopping = true
+			if m.sample.cancel != nil {
+				m.sample.cancel()
+			}
+		}
+		return m, nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	h := m.overviewListHeight()
+	if d, ok := scrollDelta(k, km, h); ok {
+		m.ov.cursor = clamp(m.ov.cursor+d, 0, m.ov.rows()-1)
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, km.Open):
+		pk, ok := m.ov.partitionAt(m.ov.cursor)
+		if !ok {
+			return m, nil
+		}
+		m = m.pop()
+		if m.index != m.ov.index {
+			ks, err := m.table.Schema(m.ov.index)
+			if err != nil {
+				m.status.err = Sanitize(err.Error())
+				return m, nil
+			}
+			m.index = m.ov.index
+			m.setSchema(ks)
+		}
+		return m.openPartition(pk)
+	case key.Matches(k, km.Resample):
+		m.ov.phase, m.ov.err = ovSetup, ""
+		m.ov.form = capsForm(m.ov.in.MaxItems, m.ov.in.MaxRCU, m.ov.in.Segments)
+	case key.Matches(k, km.Back, km.Cancel):
+		return m.pop(), nil
+	}
+	return m, nil
+}
+
+// overviewListHeight is about how many rows a page of the layout holds.
+func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
+
+var (
+	capsMode     = formMode("overview caps", "sample within these caps", "close")
+	samplingMode = modeDef{name: "sampling", keys: []binding{inBar("cancel", "stop, keep what was read")}}
+	overviewMode = modeDef{name: "overview", keys: keysOf(
+		[]binding{inBar("open", "open the partition"), inBar("resample"), inBar("back", "close"), inBar("help")},
+		moveKeys,
+		[]binding{bind("cancel", "close")},
+	)}
+)

@@ -3,8 +3,67 @@ package ui
 import (
 	"fmt"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
 	"dynascope/dynamo"
 )
+
+// The indexes overlay: i on a partition chooses between the table and its
+// secondary indexes.
+
+type indexesOverlay struct{ p indexPicker }
+
+func (indexesOverlay) id() overlayID   { return overlayIndexes }
+func (indexesOverlay) mode(Model) mode { return modeIndexes }
+func (indexesOverlay) hides() hidden   { return hidden{} }
+
+func (o indexesOverlay) view(m Model, w, h int) string {
+	return o.p.viewBox(m.st, m.table, m.index, w, h)
+}
+
+// openIndexes shows the table and its indexes, the one open selected.
+func (m Model) openIndexes() Model {
+	return m.push(indexesOverlay{p: pickerAt(m.table, m.index)})
+}
+
+func (o indexesOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	km := m.keyMap()
+	switch {
+	case key.Matches(k, km.Up):
+		o.p = o.p.move(-1, m.table)
+	case key.Matches(k, km.Down):
+		o.p = o.p.move(1, m.table)
+	case key.Matches(k, km.Top):
+		o.p = o.p.move(-1<<30, m.table)
+	case key.Matches(k, km.Bottom):
+		o.p = o.p.move(1<<30, m.table)
+	case key.Matches(k, km.Open):
+		m = m.pop()
+		name := o.p.name(m.table)
+		if name == m.index {
+			return m, nil
+		}
+		ks, err := m.table.Schema(name)
+		if err != nil {
+			m.status.err = Sanitize(err.Error())
+			return m, nil
+		}
+		// The index's partition key is another attribute: ask for its value.
+		m.index = name
+		m.setSchema(ks)
+		m.screen = screenPrompt
+		m.prompt = newPrompt(ks, "", m.history)
+		return m, nil
+	case key.Matches(k, km.Back, km.Cancel):
+		return m.pop(), nil
+	}
+	return m.setTop(o), nil
+}
 
 // indexPicker chooses between the table and its secondary indexes. The
 // choice changes which attributes are the key, so a partition is asked anew.
@@ -70,3 +129,8 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	}
 	return box(st, "Query the table or an index", lines, w, h, true)
 }
+
+var indexesMode = modeDef{name: "indexes", keys: []binding{
+	inBar("open", "use it"), inBar("back", "close"),
+	bind("up"), bind("down"), bind("top"), bind("bottom"), bind("cancel", "close"), bind("help"),
+}}

@@ -9,10 +9,78 @@ import (
 	"slices"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
 )
+
+// The detail overlay: one item in full — its attributes with their types,
+// plain JSON or DynamoDB JSON — opened with enter on the items pane.
+
+// detailOverlay is the detail pane on the overlay stack.
+type detailOverlay struct{ d detailPane }
+
+func (detailOverlay) id() overlayID   { return overlayDetail }
+func (detailOverlay) mode(Model) mode { return modeDetail }
+func (detailOverlay) hides() hidden   { return hidden{query: true, log: true} }
+
+func (o detailOverlay) view(m Model, w, h int) string { return o.d.viewBox(m.st, w, h) }
+
+func (o detailOverlay) relayout(m Model) overlay {
+	o.d = o.d.render(m.st, m.layout().w-2)
+	return o
+}
+
+// openDetail shows the item under the cursor.
+func (m Model) openDetail() (Model, tea.Cmd) {
+	it, ok := m.items.selected()
+	if !ok {
+		return m, nil
+	}
+	sk := keyOf(it, m.items.keyName)
+	d := newDetail(it, m.table, m.schema, Sanitize(sk), m.colourOf(sk))
+	return m.push(detailOverlay{d: d.render(m.st, m.layout().w-2)}), nil
+}
+
+// nextDetailView is what t switches the item shown to.
+func (m Model) nextDetailView() detailView {
+	o, _ := findOverlay[detailOverlay](m)
+	return (o.d.view + 1) % 3
+}
+
+func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	lay := m.layout()
+	h := max(1, lay.bodyH-o.d.chrome(lay.w))
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d := wheelDelta(msg); d != 0 {
+			o.d = o.d.scroll(d, h)
+		}
+		return m.setTop(o), nil
+	case tea.KeyPressMsg:
+		km := m.keyMap()
+		if d, ok := scrollDelta(msg, km, h); ok {
+			o.d = o.d.scroll(d, h)
+			return m.setTop(o), nil
+		}
+		switch {
+		case key.Matches(msg, km.View):
+			o.d.view = (o.d.view + 1) % 3
+			o.d.offset = 0
+			o.d = o.d.render(m.st, lay.w-2)
+			return m.setTop(o), nil
+		case key.Matches(msg, km.CopyItem):
+			return m.copyItem(o.d.item)
+		case key.Matches(msg, km.CopyCommand):
+			return m.copyCommand()
+		case key.Matches(msg, km.Back, km.Cancel):
+			return m.pop(), nil
+		}
+	}
+	return m, nil
+}
 
 // detailView is how the detail pane shows an item.
 type detailView int
@@ -229,3 +297,16 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 	}
 	return box(st, title, lines, w, h, true)
 }
+
+var detailMode = modeDef{name: "detail", keys: []binding{
+	inBar("help"), inBar("back", "close"),
+	inBar("view").wordedBy(func(st keyState) string {
+		if st.nextView == "" {
+			return ""
+		}
+		return "show " + st.nextView
+	}),
+	inBar("copyItem"), inBar("copyCommand"),
+	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+	bind("cancel", "close"),
+}}

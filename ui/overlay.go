@@ -1,0 +1,169 @@
+package ui
+
+import (
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// Overlays are the views drawn over the screen: help, one item, the request
+// log, the patterns, the code of a request, the overview, an export. Each is
+// a type that implements overlay, in a file named after it
+// (overlay_detail.go, overlay_help.go, …) that holds its keys, update and
+// view. The root model keeps them on a stack: keys, pasted text and the
+// mouse wheel go to the top one, and closing it shows the one below again
+// (the code of a logged request goes back to the log, help to where it was
+// asked from).
+//
+// To add an overlay:
+//
+//  1. Add its overlayID below, and a mode constant in keymap.go registered
+//     in modes with a modeDef declared in the overlay's file: the actions
+//     it turns on, their help there, which the status bar shows (help, the
+//     status bar and the clash check follow). A new action is a KeyMap field.
+//  2. In overlay_<name>.go, a value type holding the state of one opening
+//     (a form, a cursor) with id, mode, update, view and hides.
+//  3. Open it with m.push(o). In update, write a changed o back with
+//     m.setTop(o) and close it with m.pop(); update is given the root model,
+//     so what the overlay asks for (run a request, after a confirmation)
+//     goes through the root's methods, which keep request ids, cancelling
+//     and the request log in one place. A form is the form component
+//     (form.go): form.handle says submit, cancel, moved or typed, and
+//     formMode declares its keys (overlay_save.go is the smallest example).
+//  4. State that outlives one opening or that a reply in flight changes
+//     (the overview's sample, an export in flight) stays on the root model;
+//     the reply's handler closes the overlay with m.remove(id).
+//
+// No overlay does IO in update: it returns commands, as the root does.
+
+// overlayID names an overlay, for the code that asks what is open.
+type overlayID int
+
+const (
+	overlayNone     overlayID = iota
+	overlayDetail             // one item
+	overlayHelp               // the keys of the mode help was asked in
+	overlayIndexes            // choosing the table or an index
+	overlayLog                // the request log, expanded
+	overlayPatterns           // the access patterns of the patterns file, and a pattern's parameters
+	overlaySave               // saving the current request as a pattern
+	overlayCode               // the code of a request: aws CLI, boto3, Go
+	overlayOverview           // the table overview: a sample's layout
+	overlayExport             // exporting the loaded items to a file
+)
+
+// overlay is one view on the overlay stack.
+type overlay interface {
+	id() overlayID
+	// mode is the keymap mode the keyboard is in while this overlay is on
+	// top; it may depend on the overlay's phase (a form, a sample running).
+	mode(m Model) mode
+	// update handles a key, pasted text or a mouse wheel message while the
+	// overlay is on top (ctrl+c and ? are the root's), and returns the root.
+	update(m Model, msg tea.Msg) (Model, tea.Cmd)
+	// view draws the overlay's body, w×h cells.
+	view(m Model, w, h int) string
+	// hides says which of the screen's lines the body takes over.
+	hides() hidden
+}
+
+// hidden is what an overlay's body takes the place of.
+type hidden struct {
+	query bool // the query line (and its hint)
+	log   bool // the collapsed request log
+}
+
+// relayouter is an overlay that keeps something drawn for the width, to
+// redraw when the size or the styles change.
+type relayouter interface {
+	relayout(m Model) overlay
+}
+
+// top is the overlay on top, nil when none is open.
+func (m Model) top() overlay {
+	if len(m.overlays) == 0 {
+		return nil
+	}
+	return m.overlays[len(m.overlays)-1]
+}
+
+// topID is the id of the overlay on top, overlayNone when none is open.
+func (m Model) topID() overlayID {
+	if o := m.top(); o != nil {
+		return o.id()
+	}
+	return overlayNone
+}
+
+// The stack is copied on every change: an older copy of the model keeps
+// the stack it had.
+
+// push opens o over whatever is shown.
+func (m Model) push(o overlay) Model {
+	m.overlays = append(slices.Clip(m.overlays), o)
+	return m
+}
+
+// setTop replaces the top overlay, after an update changed it.
+func (m Model) setTop(o overlay) Model {
+	if len(m.overlays) == 0 {
+		return m.push(o)
+	}
+	m.overlays = slices.Clone(m.overlays)
+	m.overlays[len(m.overlays)-1] = o
+	return m
+}
+
+// pop closes the top overlay.
+func (m Model) pop() Model {
+	if n := len(m.overlays); n > 0 {
+		m.overlays = slices.Clip(m.overlays[:n-1])
+	}
+	return m
+}
+
+// remove closes every overlay of that id, wherever it is on the stack.
+func (m Model) remove(id overlayID) Model {
+	m.overlays = slices.DeleteFunc(slices.Clone(m.overlays), func(o overlay) bool { return o.id() == id })
+	return m
+}
+
+// closeOverlays closes them all.
+func (m Model) closeOverlays() Model {
+	m.overlays = nil
+	return m
+}
+
+// findOverlay is the topmost overlay of type T, and whether there is one.
+func findOverlay[T overlay](m Model) (T, bool) {
+	for i := len(m.overlays) - 1; i >= 0; i-- {
+		if o, ok := m.overlays[i].(T); ok {
+			return o, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// replaceOverlay puts o in the place of the topmost overlay of its type.
+func replaceOverlay[T overlay](m Model, o T) Model {
+	for i := len(m.overlays) - 1; i >= 0; i-- {
+		if _, ok := m.overlays[i].(T); ok {
+			m.overlays = slices.Clone(m.overlays)
+			m.overlays[i] = o
+			return m
+		}
+	}
+	return m
+}
+
+// relayoutOverlays redraws the overlays that keep a drawing for the width.
+func (m Model) relayoutOverlays() Model {
+	for i, o := range m.overlays {
+		if r, ok := o.(relayouter); ok {
+			m.overlays = slices.Clone(m.overlays)
+			m.overlays[i] = r.relayout(m)
+		}
+	}
+	return m
+}

@@ -1,0 +1,123 @@
+package ui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+)
+
+// The help overlay: every key of the mode it was asked in, built from that
+// mode's keymap, so a disabled binding never shows. ? opens it anywhere ?
+// is bound, and ? or esc closes it, back to the view it was asked from.
+
+type helpOverlay struct {
+	of     mode // the mode whose keys it shows
+	offset int  // first line shown, when the help is taller than the box
+}
+
+func (helpOverlay) id() overlayID   { return overlayHelp }
+func (helpOverlay) mode(Model) mode { return modeHelp }
+func (helpOverlay) hides() hidden   { return hidden{query: true, log: true} }
+
+func (o helpOverlay) view(m Model, w, h int) string {
+	lines := m.helpLines(o.of, w)
+	shown := max(1, h-2)
+	if len(lines) <= shown {
+		return box(m.st, "Help", lines, w, h, true)
+	}
+	off := clamp(o.offset, 0, len(lines)-shown)
+	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
+	return box(m.st, title, lines[off:off+shown], w, h, true)
+}
+
+// toggleHelp opens help on the mode md, or closes it when it is on top.
+func (m Model) toggleHelp(md mode) Model {
+	if m.topID() == overlayHelp {
+		return m.pop()
+	}
+	return m.push(helpOverlay{of: md})
+}
+
+func (o helpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	lay := m.layout()
+	shown := max(1, lay.bodyH-2)
+	n := len(m.helpLines(o.of, lay.w))
+	scroll := func(d int) (Model, tea.Cmd) {
+		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
+		return m.setTop(o), nil
+	}
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		return scroll(wheelDelta(msg))
+	case tea.KeyPressMsg:
+		km := m.keyMap()
+		if d, ok := scrollDelta(msg, km, shown); ok {
+			return scroll(d)
+		}
+		if key.Matches(msg, km.Back, km.Cancel) {
+			return m.pop(), nil // back to the view help was asked in
+		}
+	}
+	return m, nil
+}
+
+// helpBands lays the help's columns side by side in bands at most w cells
+// wide, one band under another: help.Model alone cuts the columns that do
+// not fit with "…", which on a 120-column terminal hid the partition's last
+// two (the overview, export, help, back and quit keys).
+func (m Model) helpBands(cols [][]key.Binding, w int) []string {
+	hm := m.help
+	hm.SetWidth(0) // no cutting: the bands fit
+	sep := width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
+	var out []string
+	var bandCols [][]key.Binding
+	used := 0
+	flush := func() {
+		if len(bandCols) == 0 {
+			return
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(hm.FullHelpView(bandCols), "\n")...)
+		bandCols, used = nil, 0
+	}
+	for _, c := range cols {
+		cw := lipgloss.Width(hm.FullHelpView([][]key.Binding{c})) // the widest line
+		if cw == 0 {
+			continue // nothing enabled in it
+		}
+		if len(bandCols) > 0 && used+sep+cw > w {
+			flush()
+		}
+		if len(bandCols) > 0 {
+			used += sep
+		}
+		bandCols = append(bandCols, c)
+		used += cw
+	}
+	flush()
+	return out
+}
+
+// helpLines is the full help of the mode the user asked in, for a box w wide.
+func (m Model) helpLines(md mode, w int) []string {
+	km := m.keys.forMode(md, m.keyState())
+	lines := []string{" " + m.st.muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	for _, l := range m.helpBands(km.FullHelp(), w-4) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "")
+	for _, l := range wrapText("Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only.", w-4) {
+		lines = append(lines, " "+m.st.muted.Render(l))
+	}
+	return lines
+}
+
+var helpMode = modeDef{name: "help", keys: []binding{
+	inBar("back", "close"), bind("help", "close help"), bind("cancel", "close"),
+	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+}}

@@ -1,0 +1,79 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+)
+
+// The log overlay: L on a partition shows the whole request log (kept by
+// the root model, requestlog.go), each request with its cost; C shows the
+// code of the one selected, y copies it as an aws CLI command.
+
+type logOverlay struct{}
+
+func (logOverlay) id() overlayID   { return overlayLog }
+func (logOverlay) mode(Model) mode { return modeLog }
+func (logOverlay) hides() hidden   { return hidden{log: true} }
+
+func (logOverlay) view(m Model, w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) }
+
+// openLog shows the log, its cursor on a request in view.
+func (m Model) openLog() Model {
+	m.log = m.log.move(0, m.layout().bodyH-2)
+	return m.push(logOverlay{})
+}
+
+func (logOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	h := max(1, m.layout().bodyH-2)
+	switch msg := msg.(type) {
+	case tea.MouseWheelMsg:
+		if d := wheelDelta(msg); d != 0 {
+			m.log = m.log.move(d, h)
+		}
+	case tea.KeyPressMsg:
+		km := m.keyMap()
+		if d, ok := scrollDelta(msg, km, h); ok {
+			m.log = m.log.move(d, h)
+			return m, nil
+		}
+		switch {
+		case key.Matches(msg, km.CopyCommand):
+			return m.copyCommand()
+		case key.Matches(msg, km.Code):
+			return m.codeLogged(), nil
+		case key.Matches(msg, km.Log, km.Back, km.Cancel):
+			return m.pop(), nil
+		}
+	}
+	return m, nil
+}
+
+// expanded is the whole log in a box of w×h, scrollable.
+func (l requestLog) expanded(st styles, table string, w, h int) string {
+	inner := w - 2
+	shown := max(1, h-2)
+	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
+	var lines []string
+	cw := l.widths(offset, min(len(l.reqs), offset+shown))
+	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
+		s := l.line(st, i+1, table, cw, inner)
+		if i == l.cursor {
+			s = st.sel.Render(ansi.Strip(fit(s, inner)))
+		}
+		lines = append(lines, s)
+	}
+	if len(l.reqs) == 0 {
+		lines = append(lines, st.muted.Render("    no requests yet"))
+	}
+	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
+	return box(st, title, lines, w, h, true)
+}
+
+var logMode = modeDef{name: "log", keys: keysOf(
+	[]binding{inBar("help"), inBar("back", "close"), inBar("code", "code for the selected request"), inBar("copyCommand")},
+	moveKeys,
+	[]binding{bind("log", "close request log"), bind("cancel", "close")},
+)}

@@ -1,0 +1,294 @@
+package ui
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/config"
+)
+
+// The patterns overlay: a lists the access patterns of the patterns file;
+// enter asks for the chosen one's parameters (prefilled from its example)
+// and runs it as a hand-made request would run (patterns_run.go); C shows
+// its code. Its cursor stays on the root model (m.pat) between openings.
+
+type patternsOverlay struct{}
+
+func (patternsOverlay) id() overlayID { return overlayPatterns }
+func (patternsOverlay) hides() hidden { return hidden{log: true} }
+
+func (patternsOverlay) mode(m Model) mode {
+	if m.pat.asking {
+		return modeParams
+	}
+	return modePatterns
+}
+
+func (patternsOverlay) view(m Model, w, h int) string { return m.patternsBox(w, h) }
+
+// patternsPane lists the patterns and, once one is chosen, asks for its
+// parameters.
+type patternsPane struct {
+	cursor, offset int
+	asking         bool   // the form of the chosen pattern is open
+	form           form   // its parameters
+	err            string // why it cannot run, sanitised
+}
+
+// patternsTitle names the file the patterns come from.
+func (m Model) patternsTitle() string {
+	if m.patterns == nil {
+		return "Access patterns"
+	}
+	return fmt.Sprintf("Access patterns · %s · %d", Sanitize(filepath.Base(m.patterns.Path)), len(m.patterns.Patterns))
+}
+
+// patternsBox is the list of patterns, or the chosen one's parameters.
+func (m Model) patternsBox(w, h int) string {
+	st := m.st
+	inner := w - 2
+	if m.pat.asking {
+		return box(st, "Run an access pattern", m.paramsLines(inner), w, h, true)
+	}
+	if m.patterns == nil || len(m.patterns.Patterns) == 0 {
+		return box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
+	}
+	ps := m.patterns.Patterns
+	var lines []string
+	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
+		lines = append(lines, " "+st.warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
+			Sanitize(m.patterns.Table), Sanitize(m.table.Name)), inner-2)), "")
+	}
+	nameW, ixW := len("pattern"), len("index")
+	for _, p := range ps {
+		nameW = max(nameW, width(Sanitize(p.Name)))
+		ixW = max(ixW, width(Sanitize(p.Index)))
+	}
+	nameW = min(nameW, max(12, inner/3))
+	row := func(mark, name, op, ix, desc string) string {
+		return mark + fit(name, nameW) + "  " + fit(op, 7) + "  " + fit(ix, ixW) + "  " + desc
+	}
+	lines = append(lines, st.colHeader.Render(fit(row("   ", "pattern", "request", "index", "description"), inner)))
+	foot := m.patternFooter(ps[m.pat.cursor], inner-2)
+	shown := max(1, h-2-len(lines)-len(foot)-1)
+	off := scrollOffset(m.pat.offset, m.pat.cursor, shown, len(ps))
+	for i := off; i < len(ps) && i < off+shown; i++ {
+		p := ps[i]
+		ix := "table"
+		if p.Index != "" {
+			ix = Sanitize(p.Index)
+		}
+		l := row("   ", Sanitize(p.Name), patternOp(p, m.table), ix, Sanitize(p.Description))
+		if i == m.pat.cursor {
+			l = st.sel.Render(fit(row(" › ", Sanitize(p.Name), patternOp(p, m.table), ix, Sanitize(p.Description)), inner))
+		}
+		lines = append(lines, l)
+	}
+	for len(lines) < h-2-len(foot)-1 {
+		lines = append(lines, "")
+	}
+	lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+	for _, l := range foot {
+		lines = append(lines, " "+l)
+	}
+	return box(st, m.patternsTitle(), lines, w, h, true)
+}
+
+// patternFooter says what the selected pattern sends, its parameters with
+// their examples, and what the keys do, in lines of w cells.
+func (m Model) patternFooter(p config.Pattern, w int) []string {
+	st := m.st
+	out := []string{st.bold.Render(fit(Sanitize(p.Name), w))}
+	for _, l := range wrapText(Sanitize(p.Summary()), w) {
+		out = append(out, st.text.Render(l))
+	}
+	if params := p.Parameters(); len(params) > 0 {
+		var ps []string
+		for _, n := range params {
+			ps = append(ps, Sanitize(n)+" (e.g. "+Sanitize(p.Example[n])+")")
+		}
+		out = append(out, st.muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
+	} else {
+		out = append(out, st.muted.Render("no parameters"))
+	}
+	if m.pat.err != "" {
+		for _, l := range wrapText(m.pat.err, w) {
+			out = append(out, st.err.Render(l))
+		}
+	}
+	return out
+}
+
+// noPatternsLines explains where patterns come from when there are none.
+func (m Model) noPatternsLines(w int) []string {
+	st := m.st
+	var text []string
+	switch {
+	case m.opts.PatternsErr != nil:
+		text = []string{"The patterns file is broken, so no patterns are listed: " + Sanitize(m.opts.PatternsErr.Error()),
+			"Fix the file and start dynascope again; S does not write to it meanwhile."}
+	case m.patterns != nil:
+		text = []string{fmt.Sprintf("%s has no patterns yet.", Sanitize(m.patterns.Path)),
+			"S on the partition saves the current request there as the first one."}
+	default:
+		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", config.PatternsFile),
+			"Access-pattern-first design writes the patterns down first; dynascope runs them and shows what each costs.",
+			"Start dynascope with --patterns FILE to read one (dynascope.yaml in the dynascope repository is an example); S then saves the current request to it, creating it if needed."}
+	}
+	var out []string
+	for _, t := range text {
+		for _, l := range wrapText(t, w-2) {
+			out = append(out, " "+st.muted.Render(l))
+		}
+		out = append(out, "")
+	}
+	return out
+}
+
+// paramsLines is the form of the chosen pattern: what it is, its fields,
+// and the request they make, or why they make none.
+func (m Model) paramsLines(w int) []string {
+	st := m.st
+	p := m.patterns.Patterns[m.pat.cursor]
+	lines := []string{" " + st.bold.Render(Sanitize(p.Name))}
+	if p.Description != "" {
+		for _, l := range wrapText(Sanitize(p.Description), w-2) {
+			lines = append(lines, " "+st.muted.Render(l))
+		}
+	}
+	lines = append(lines, " "+st.muted.Render(fit(Sanitize(p.Summary()), w-2)), "")
+	if len(m.pat.form.fields) == 0 {
+		lines = append(lines, " "+st.muted.Render("no parameters"))
+	}
+	lines = append(lines, m.pat.form.view(st, w)...)
+	lines = append(lines, "")
+	if m.pat.err != "" {
+		for _, l := range wrapText(m.pat.err, w-2) {
+			lines = append(lines, " "+st.err.Render(l))
+		}
+		return lines
+	}
+	r, err := patternRequest(p, m.table, m.pat.form.values())
+	if err != nil {
+		for _, l := range wrapText(Sanitize(err.Error()), w-2) {
+			lines = append(lines, " "+st.err.Render(l))
+		}
+		return lines
+	}
+	for _, l := range wrapText("sends "+Sanitize(requestText(r, m.table)), w-2) {
+		lines = append(lines, " "+st.queryKey.Render(l))
+	}
+	return lines
+}
+
+// openPatterns shows the patterns list.
+func (m Model) openPatterns() Model {
+	m.pat.asking, m.pat.err = false, ""
+	m.status.info = ""
+	if m.patterns != nil {
+		m.pat.cursor = clamp(m.pat.cursor, 0, len(m.patterns.Patterns)-1)
+	}
+	return m.push(patternsOverlay{})
+}
+
+func (patternsOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	if m.pat.asking {
+		return m.paramsUpdate(msg)
+	}
+	n := 0
+	if m.patterns != nil {
+		n = len(m.patterns.Patterns)
+	}
+	if wm, ok := msg.(tea.MouseWheelMsg); ok {
+		if d := wheelDelta(wm); d != 0 && m.patterns != nil {
+			m.pat.cursor = clamp(m.pat.cursor+d/3, 0, n-1)
+		}
+		return m, nil
+	}
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	km := m.keyMap()
+	h := max(1, m.layout().bodyH-10)
+	if d, ok := scrollDelta(k, km, h); ok {
+		m.pat.cursor = clamp(m.pat.cursor+d, 0, n-1)
+		m.pat.offset = scrollOffset(m.pat.offset, m.pat.cursor, h, n)
+		m.pat.err = ""
+		return m, nil
+	}
+	switch {
+	case key.Matches(k, km.Open):
+		if n == 0 {
+			return m, nil
+		}
+		p := m.patterns.Patterns[m.pat.cursor]
+		if err := p.Validate(m.table); err != nil {
+			m.pat.err = Sanitize(err.Error())
+			return m, nil
+		}
+		params := p.Parameters()
+		if len(params) == 0 {
+			return m.runPattern(p, nil)
+		}
+		values := make([]string, len(params))
+		for i, name := range params {
+			values[i] = p.Example[name]
+		}
+		m.pat.asking, m.pat.err = true, ""
+		m.pat.form = newForm(params, values)
+	case key.Matches(k, km.Code):
+		if n == 0 {
+			return m, nil
+		}
+		p := m.patterns.Patterns[m.pat.cursor]
+		r, err := patternRequest(p, m.table, p.Example)
+		if err != nil {
+			m.pat.err = Sanitize(err.Error())
+			return m, nil
+		}
+		return m.openCode(m.resolvedInput(r), "pattern "+p.Name), nil
+	case key.Matches(k, km.Back, km.Cancel):
+		return m.pop(), nil
+	}
+	return m, nil
+}
+
+// paramsUpdate is the chosen pattern's parameters form: enter runs it, esc
+// goes back to the list.
+func (m Model) paramsUpdate(msg tea.Msg) (Model, tea.Cmd) {
+	if _, ok := msg.(tea.MouseWheelMsg); ok {
+		return m, nil
+	}
+	f, ev := m.pat.form.handle(msg, m.keyMap())
+	m.pat.form = f
+	switch ev {
+	case formSubmit:
+		return m.runPattern(m.patterns.Patterns[m.pat.cursor], f.values())
+	case formCancel:
+		m.pat.asking, m.pat.err = false, ""
+	case formTyped:
+		m.pat.err = ""
+	}
+	return m, nil
+}
+
+func hasPatterns(st keyState) bool { return st.patterns }
+
+var patternsMode = modeDef{name: "patterns", keys: keysOf(
+	[]binding{
+		inBar("open", "run it (asks for its parameters)").onlyIf(hasPatterns),
+		inBar("code", "its code, with the example values").onlyIf(hasPatterns),
+		inBar("back", "close"), inBar("help"), bind("cancel", "close"),
+	},
+	[]binding{
+		bind("up").onlyIf(hasPatterns), bind("down").onlyIf(hasPatterns), bind("pageUp").onlyIf(hasPatterns),
+		bind("pageDown").onlyIf(hasPatterns), bind("top").onlyIf(hasPatterns), bind("bottom").onlyIf(hasPatterns),
+	},
+)}
+
+var paramsMode = formMode("parameters", "run the pattern", "back to the patterns")

@@ -1,0 +1,122 @@
+package ui
+
+import (
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+)
+
+// stackIDs is the overlay stack, bottom first.
+func stackIDs(m Model) []overlayID {
+	var ids []overlayID
+	for _, o := range m.overlays {
+		ids = append(ids, o.id())
+	}
+	return ids
+}
+
+func sameIDs(a, b []overlayID) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// Overlays stack: each esc shows the one below again, and help goes back to
+// the overlay it was asked from.
+func TestOverlaysStack(t *testing.T) {
+	hs, _ := openWithPatterns(t, 120, 35)
+	steps := []struct {
+		keys []string
+		want []overlayID
+	}{
+		{[]string{"a"}, []overlayID{overlayPatterns}},
+		{[]string{"C"}, []overlayID{overlayPatterns, overlayCode}},
+		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode, overlayHelp}},
+		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode}},
+		{[]string{"esc"}, []overlayID{overlayPatterns}},
+		{[]string{"esc", "L", "C"}, []overlayID{overlayLog, overlayCode}},
+		{[]string{"esc", "esc"}, nil},
+	}
+	for _, s := range steps {
+		hs.keys(s.keys...)
+		if got := stackIDs(hs.m); !sameIDs(got, s.want) {
+			t.Fatalf("after %v: stack %v, want %v", s.keys, got, s.want)
+		}
+	}
+	hs.contains("Entity types")
+}
+
+// The mouse wheel scrolls the overlay on top, not the pane below it.
+func TestWheelGoesToTheTopOverlay(t *testing.T) {
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#7"}, 120, 35, canned{items: pageOf("CUST#7", 0, 100), cap: halfRCU()})
+	hs.keys("tab")
+	lay := hs.m.layout()
+	down := tea.MouseWheelMsg{X: 10, Y: lay.bodyY + 5, Button: tea.MouseWheelDown}
+	hs.keys("L")
+	hs.send(down)
+	if hs.m.items.cursor != 0 {
+		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor)
+	}
+	hs.keys("esc", "C")
+	o, ok := findOverlay[codeOverlay](hs.m)
+	if !ok {
+		t.Fatal("C did not show the code")
+	}
+	hs.send(tea.WindowSizeMsg{Width: 120, Height: 12}) // code longer than the box
+	hs.send(down)
+	if o2, _ := findOverlay[codeOverlay](hs.m); o2.c.offset == o.c.offset {
+		t.Errorf("the wheel did not scroll the code (offset %d)", o2.c.offset)
+	}
+	if hs.m.items.cursor != 0 {
+		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor)
+	}
+}
+
+// A copy of the model keeps its own stack: pushing or popping on one does
+// not change the other (Update returns models by value; a test or a
+// renderer may hold an older one).
+func TestOverlayStackIsCopied(t *testing.T) {
+	m := New(Options{})
+	a := m.push(logOverlay{}).push(helpOverlay{of: modeLog})
+	b := a.pop().push(codeOverlay{})
+	if got := stackIDs(a); !sameIDs(got, []overlayID{overlayLog, overlayHelp}) {
+		t.Errorf("a's stack changed to %v", got)
+	}
+	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+		t.Errorf("b's stack is %v", got)
+	}
+	c := b.remove(overlayLog)
+	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+		t.Errorf("remove changed the original: %v", got)
+	}
+	if got := stackIDs(c); !sameIDs(got, []overlayID{overlayCode}) {
+		t.Errorf("remove left %v", got)
+	}
+}
+
+// Help shows every column of the mode's keys: on 120 columns side by side
+// in bands, on a small terminal scrolled to with the movement keys.
+func TestHelpShowsEveryColumn(t *testing.T) {
+	every := []string{"query this entity type", "request log", "table overview", "export loaded items", "ctrl+c quit"}
+	hs := openExample(t, 120, 35)
+	hs.keys("?")
+	hs.contains(every...)
+	hs.lacks("…")
+
+	hs = openExample(t, 80, 24)
+	hs.keys("?")
+	hs.contains("Help · lines 1–", "query this entity type")
+	hs.lacks("ctrl+c quit")
+	hs.keys("G")
+	hs.contains("ctrl+c quit", "S writes the patterns file only")
+	hs.keys("g")
+	hs.contains("Keys for groups")
+	hs.keys("esc")
+	hs.contains("Entity types")
+}

@@ -1,0 +1,166 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The partition screen's keys: the entity types and items panes, with the
+// query line above them.
+
+// partitionKey handles the entity types and items panes.
+func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+	lay := m.layout()
+	page := lay.itemRows
+	if md == modeGroups {
+		page = lay.groupRows()
+	}
+	move := func(delta int) (Model, tea.Cmd) {
+		if md == modeGroups {
+			m.groups = m.groups.move(delta, lay.groupRows())
+			return m, nil
+		}
+		m.items = m.items.move(delta, lay.itemRows)
+		return m.maybeLoadMore()
+	}
+	if d, ok := scrollDelta(msg, km, page); ok {
+		if md == modeItems && m.res.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
+			// A deliberate move towards the end tries the failed page
+			// again, as n does; scrolling line by line does not.
+			m.res.failed, m.res.asked = false, -1
+		}
+		return move(d)
+	}
+	switch {
+	case key.Matches(msg, km.NextPane, km.PrevPane):
+		if m.focus == paneGroups {
+			m.focus = paneItems
+		} else {
+			m.focus = paneGroups
+		}
+		return m.relayout(), nil
+	case key.Matches(msg, km.Open):
+		if md == modeGroups {
+			q := m.q
+			q.SK = m.groups.condition(m.groups.cursor)
+			return m.runQuery(q)
+		}
+		return m.openDetail()
+	case key.Matches(msg, km.EditCondition):
+		return m.startEdit(editCondition, formatCondition(m.q.SK)), nil
+	case key.Matches(msg, km.Limit):
+		text := ""
+		if m.q.Limit > 0 {
+			text = fmt.Sprintf("%d", m.q.Limit)
+		}
+		return m.startEdit(editLimit, text), nil
+	case key.Matches(msg, km.Filter):
+		return m.startEdit(editFilter, m.items.filter), nil
+	case key.Matches(msg, km.Reverse):
+		q := m.q
+		q.Reverse = !q.Reverse
+		return m.runQuery(q)
+	case key.Matches(msg, km.Consistent):
+		q := m.q
+		q.Consistent = !q.Consistent
+		if q.Consistent && m.isGSI() {
+			m.status.err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
+			return m, nil
+		}
+		return m.runQuery(q)
+	case key.Matches(msg, km.Count):
+		return m.askCount()
+	case key.Matches(msg, km.NextPage):
+		if m.inflight != 0 && m.inflightNext {
+			return m, nil // a page is already on its way
+		}
+		return m.loadNext()
+	case key.Matches(msg, km.Index):
+		return m.openIndexes(), nil
+	case key.Matches(msg, km.Partition):
+		m.screen = screenPrompt
+		m.prompt = newPrompt(m.schema, m.q.PK, m.history)
+		return m, nil
+	case key.Matches(msg, km.Log):
+		return m.openLog(), nil
+	case key.Matches(msg, km.CopyItem):
+		if it, ok := m.items.selected(); ok {
+			return m.copyItem(it)
+		}
+	case key.Matches(msg, km.CopyCommand):
+		return m.copyCommand()
+	case key.Matches(msg, km.Patterns):
+		return m.openPatterns(), nil
+	case key.Matches(msg, km.SavePattern):
+		return m.openSave(), nil
+	case key.Matches(msg, km.Code):
+		return m.codeCurrent(), nil
+	case key.Matches(msg, km.Overview):
+		return m.openOverview(), nil
+	case key.Matches(msg, km.Export):
+		return m.openExport(), nil
+	case key.Matches(msg, km.Cancel):
+		if m.busy() {
+			counting := m.count.id != 0
+			m = m.stopCount("cancelled")
+			if m.inflight != 0 && m.res.pages > 0 {
+				m.q, m.get = m.res.q, m.res.get
+			}
+			if m.disc.id != 0 {
+				m.groups.finding, m.groups.scanErr = false, true
+			}
+			m.cancelAll()
+			if !counting {
+				m.status.info = "cancelled; what was loaded stays"
+			}
+			return m, nil
+		}
+		if m.items.filter != "" {
+			m.items = m.items.setFilter("")
+			return m.maybeLoadMore()
+		}
+	case key.Matches(msg, km.Back):
+		m.cancelAll()
+		if m.opts.Table == "" {
+			m = m.closeOverlays()
+			m.screen = screenTables
+			m.haveTable = false
+			return m, nil
+		}
+		return m, tea.Quit
+	}
+	return m, nil
+}
+
+// partitionKeys are the keys of the two panes; open is what enter does in
+// the one focused, bar what only that pane's status bar shows after a,
+// extra what only its help shows.
+func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
+	return modeDef{name: name, keys: keysOf(
+		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
+		bar,
+		[]binding{
+			inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+		},
+		moveKeys,
+		[]binding{
+			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
+			bind("copyCommand"), bind("savePattern"),
+			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
+			bind("cancel").wordedBy(func(st keyState) string {
+				if st.busy {
+					return "cancel request"
+				}
+				return "clear filter"
+			}),
+		},
+		extra,
+	)}
+}
+
+var (
+	groupsMode = partitionKeys("groups", "query this entity type", []binding{inBar("count")})
+	itemsMode  = partitionKeys("items", "open item", nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }))
+)
