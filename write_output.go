@@ -62,7 +62,11 @@ func (o writeOutput) writeText(b *bytes.Buffer) {
 		for _, l := range edit.DiffLines(p.Keys, ce.Diff()) {
 			line("  %s", l)
 		}
-		line("the refused write consumed %s WCU; nothing was written", jsonFloat(ce.WCU))
+		if ce.WCU == 0 {
+			line("nothing was written; a refused write is charged as a write, and the answer reported no figure")
+		} else {
+			line("nothing was written; the refused write consumed %s WCU", jsonFloat(ce.WCU))
+		}
 		return
 	default:
 		line("%s on %s, %s failed", p.Op, p.Table, key)

@@ -189,3 +189,83 @@ func (m Model) writeTarget() string {
 	}
 	return name + " (" + region + ")"
 }
+
+// writesOn and writesOnItem turn the editing keys on only with a writer
+// (and an item under the cursor).
+func writesOn(st keyState) bool     { return st.writes }
+func writesOnItem(st keyState) bool { return st.writes && st.hasItem }
+
+// deleteSelected shows the delete of the item under the cursor.
+func (m Model) deleteSelected() (Model, tea.Cmd) {
+	it, ok := m.items.selected()
+	if !ok {
+		return m, nil
+	}
+	return m.deleteItem(it)
+}
+
+// deleteItem shows the delete of an item for confirmation.
+func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
+	if m.opts.Editor == nil || !m.haveTable || m.index != "" {
+		if m.index != "" {
+			m.status.err = "an item is deleted from the base table: i chooses it."
+		}
+		return m, nil
+	}
+	p, err := edit.NewPlan(edit.Change{Table: m.table.Name, Keys: m.table, Old: it, Version: m.opts.Settings.VersionAttribute})
+	if err != nil {
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
+	return m.push(newWriteOverlay(p, nil)), nil
+}
+
+// entityItems are the loaded items of the entity type on groups row row
+// (all of them for row 0), and the sort-key prefix a new one starts with.
+func (m Model) entityItems(row int) (string, []dynamo.Item) {
+	prefix, id := "", ""
+	if row > 0 && row <= len(m.groups.types) {
+		t := m.groups.types[row-1]
+		id = t.id
+		if !t.value {
+			prefix = t.prefix
+		}
+	}
+	var out []dynamo.Item
+	for i := 0; i < m.items.store.total && len(out) < 500; i++ {
+		it, ok := m.items.store.item(i)
+		if !ok {
+			continue
+		}
+		if id == "" || m.entityKey(keyOf(it, m.items.keyName)) == id {
+			out = append(out, it)
+		}
+	}
+	return prefix, out
+}
+
+// reselectWritten puts the cursor back on the item a write changed, when
+// the reload after it holds the item (a deleted one: where it was).
+func (m Model) reselectWritten(items []dynamo.Item) Model {
+	sk := m.reselect
+	if sk == "" {
+		return m
+	}
+	m.reselect = ""
+	row := -1
+	for i, it := range items {
+		if k := keyOf(it, m.items.keyName); k == sk || row < 0 && k > sk {
+			row = i
+			if k == sk {
+				break
+			}
+		}
+	}
+	if row < 0 {
+		row = len(items) - 1
+	}
+	if row > 0 {
+		m.items = m.items.move(row-m.items.cursor, m.layout().bodyH)
+	}
+	return m
+}

@@ -27,28 +27,32 @@ import (
 type mode int
 
 const (
-	modeTables    mode = iota // the table picker: typing filters
-	modePrompt                // the partition-key prompt: typing edits
-	modeGroups                // the partition, entity types focused
-	modeItems                 // the partition, items focused
-	modeLog                   // the request log, expanded
-	modeCondition             // editing the sort-key condition
-	modeLimit                 // editing the Limit
-	modeFilter                // typing a local filter
-	modeIndexes               // choosing the table or an index
-	modeDetail                // one item
-	modeHelp                  // full help
-	modeLoading               // waiting for the table's description
-	modeConfirm               // a count's cost announced: yes or no
-	modePatterns              // the access patterns of the patterns file
-	modeParams                // a pattern's parameters: typing edits
-	modeSave                  // a name and description to save the request as a pattern: typing edits
-	modeCode                  // the code of a request
-	modeCaps                  // the overview's caps before sampling: typing edits
-	modeSampling              // the overview's sample in flight
-	modeOverview              // the overview's layout
-	modeExport                // the export form: typing edits
-	modeExporting             // an export in flight
+	modeTables       mode = iota // the table picker: typing filters
+	modePrompt                   // the partition-key prompt: typing edits
+	modeGroups                   // the partition, entity types focused
+	modeItems                    // the partition, items focused
+	modeLog                      // the request log, expanded
+	modeCondition                // editing the sort-key condition
+	modeLimit                    // editing the Limit
+	modeFilter                   // typing a local filter
+	modeIndexes                  // choosing the table or an index
+	modeDetail                   // one item
+	modeHelp                     // full help
+	modeLoading                  // waiting for the table's description
+	modeConfirm                  // a count's cost announced: yes or no
+	modePatterns                 // the access patterns of the patterns file
+	modeParams                   // a pattern's parameters: typing edits
+	modeSave                     // a name and description to save the request as a pattern: typing edits
+	modeCode                     // the code of a request
+	modeCaps                     // the overview's caps before sampling: typing edits
+	modeSampling                 // the overview's sample in flight
+	modeOverview                 // the overview's layout
+	modeExport                   // the export form: typing edits
+	modeExporting                // an export in flight
+	modeEdit                     // an item's attributes being edited
+	modeEditValue                // one attribute's value and type: typing edits
+	modeWriteConfirm             // a write shown, not sent: send or not
+	modeWriteDone                // a write's outcome
 )
 
 // modes is every mode's declaration.
@@ -59,6 +63,7 @@ var modes = map[mode]modeDef{
 	modeConfirm: confirmMode, modePatterns: patternsMode, modeParams: paramsMode, modeSave: saveMode,
 	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
 	modeExport: exportMode, modeExporting: exportingMode,
+	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -164,6 +169,16 @@ type KeyMap struct {
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
 
+	// Editing: enabled only when writes are on (--allow-writes).
+	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`
+	DuplicateItem   key.Binding `keys:"d" desc:"duplicate item under a new key" col:"3"`
+	DeleteItem      key.Binding `keys:"D" desc:"delete item" col:"3"`
+	NewItem         key.Binding `keys:"N" desc:"new item of this entity type" col:"3"`
+	Undo            key.Binding `keys:"u" desc:"undo the last write" col:"3"`
+	AddAttribute    key.Binding `keys:"a" desc:"add attribute" col:"3"`
+	RemoveAttribute key.Binding `keys:"x" desc:"remove attribute (again: keep it)" col:"3"`
+	WriteItem       key.Binding `keys:"w" desc:"show the write" col:"3"`
+
 	Help   key.Binding `keys:"?" desc:"help" col:"4"`
 	Back   key.Binding `keys:"q" desc:"back" col:"4"`
 	Cancel key.Binding `keys:"esc" desc:"cancel" col:"4"`
@@ -225,6 +240,7 @@ type keyState struct {
 	hasItem   bool   // an item is under the cursor
 	nextView  string // what t switches the item view to
 	patterns  bool   // the patterns file has patterns to run
+	writes    bool   // writes are on (an Editor): the editing keys apply
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode

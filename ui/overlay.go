@@ -50,6 +50,8 @@ const (
 	overlayCode               // the code of a request: aws CLI, boto3, Go
 	overlayOverview           // the table overview: a sample's layout
 	overlayExport             // exporting the loaded items to a file
+	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
+	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
 )
 
 // overlay is one view on the overlay stack.
