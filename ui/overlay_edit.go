@@ -44,6 +44,12 @@ func (m Model) openEdit(d draft, title string) (Model, tea.Cmd) {
 	if m.opts.Editor == nil {
 		return m, nil
 	}
+	if m.index != "" {
+		// An index holds a projection: an edit or a copy of it could
+		// miss attributes the item has.
+		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
+		return m, nil
+	}
 	return m.push(editOverlay{d: d, title: title, errRow: -1}), nil
 }
 
