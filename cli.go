@@ -66,6 +66,7 @@ func newRootCmd() *cobra.Command {
 		newScanCmd(&conn), newPartiQLCmd(&conn),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
+		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
 	)
 	root.SetHelpCommandGroupID(groupSetup)

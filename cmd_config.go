@@ -89,12 +89,14 @@ type settingsYAML struct {
 	MaxLoadedItems       int                       `yaml:"maxLoadedItems"`
 	SchemaCache          bool                      `yaml:"schemaCache"`
 	SkipScanMaxRequests  int                       `yaml:"skipScanMaxRequests,omitempty"`
+	VersionAttribute     string                    `yaml:"versionAttribute,omitempty"`
 }
 
 type connectionYAML struct {
 	Endpoint string `yaml:"endpoint,omitempty"`
 	Region   string `yaml:"region,omitempty"`
 	Profile  string `yaml:"profile,omitempty"`
+	Writes   bool   `yaml:"writes,omitempty"`
 }
 
 // samplingYAML leaves out the caps that are 0, the command's own default,
@@ -119,6 +121,7 @@ func showSettings(w io.Writer, s config.Settings) error {
 		MaxLoadedItems:       s.MaxLoadedItems,
 		SchemaCache:          s.SchemaCache,
 		SkipScanMaxRequests:  s.SkipScanMaxRequests,
+		VersionAttribute:     s.VersionAttribute,
 	}
 	for name, c := range s.Connections {
 		out.Connections[name] = connectionYAML(c)

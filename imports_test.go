@@ -28,8 +28,9 @@ var allowedImports = map[string][]string{
 	"config":            {"dynamo", "textfmt", "yamlfile"},
 	"patterns":          {"dynamo", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec"},
+	"edit":              {"dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
-	"ui":                {"codegen", "config", "dynamo", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
+	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
 }
 
 // commandDirs hold programs: the CLI at the top (package main), the

@@ -18,6 +18,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/edit"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 	"dynascope/ui"
@@ -68,6 +69,20 @@ func connectWithSettings(ctx context.Context, c *config.Connection) (*dynamo.Cli
 	return client, s, err
 }
 
+// openWriter builds the writer of guarded editing, journalling to the
+// user's journal. Only called once writes were allowed.
+func openWriter(ctx context.Context, c *config.Connection) (*edit.Writer, error) {
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	j, err := edit.OpenJournal("")
+	if err != nil {
+		return nil, err
+	}
+	return edit.Open(ctx, o, true, j)
+}
+
 // itemCap is the UI's cap on items in memory (ui.Options.MaxLoadedItems,
 // where negative means none) from --max-loaded (-1 when not given; 0 for
 // no cap) over the settings' maxLoadedItems (0 for no cap).
@@ -91,7 +106,8 @@ func newUICmd(conn *config.Connection) *cobra.Command {
 		Long: `dynascope — a terminal explorer for DynamoDB single-table designs.
 
 Without a command it opens the terminal UI on --table, or lists the tables.
-Everything but 'seed' and 'demo' only reads.`,
+Everything but 'seed' and 'demo' only reads, unless --allow-writes is given
+to put, update, delete or undo (each write conditional on the item as read).`,
 		Example: `  dynascope --endpoint-url http://127.0.0.1:8000 --table App --pk 'CUST#42'
   dynascope --profile prod tables
   dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1`,
@@ -121,6 +137,7 @@ Everything but 'seed' and 'demo' only reads.`,
 		maxLoaded = n
 		return nil
 	})
+	allowWrites := fs.Bool("allow-writes", false, "allow editing items (else writes: true on the connection in the settings file); every write is shown before it is sent and conditional on the item as read")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -136,8 +153,17 @@ Everything but 'seed' and 'demo' only reads.`,
 		if err != nil {
 			return err
 		}
+		var editor ui.Editor
+		if *allowWrites || conn.WritesAllowed(settings) {
+			w, err := openWriter(ctx, conn)
+			if err != nil {
+				return err
+			}
+			editor = w
+		}
 		return ui.Run(ctx, ui.Options{
-			Store: client, Table: conn.Table, Index: *index, PK: *pk,
+			Editor: editor,
+			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
 			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
 			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),

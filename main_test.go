@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
@@ -65,6 +66,8 @@ func (p packageTests) Run() int {
 	cache, err := os.MkdirTemp("", "dynascope-test-cache-")
 	if err == nil {
 		os.Setenv("XDG_CACHE_HOME", cache)
+		// The journal of the write commands, likewise.
+		os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state"))
 	}
 	// No settings file but the ones tests write: the user's own would change
 	// what the commands do.

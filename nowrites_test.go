@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/credentials"
@@ -21,6 +23,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
 )
 
 // exploreOps are the only operations exploring may send: the least-privilege
@@ -171,6 +174,8 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(config.EnvSettings, settings)
+	t.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	writeJournalEntry(t, p.URL, table)
 	t.Setenv("AWS_CONFIG_FILE", awsConfig)
 	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(dir, "none"))
 	patternsFile := filepath.Join("..", "dynascope.yaml")
@@ -275,6 +280,21 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{cobra.ShellCompRequestCmd, "help", "q"},
 		[]string{cobra.ShellCompRequestCmd, "patterns", "run", "--patterns", patternsFile, "l"},
 		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--patterns", patternsFile, "l"},
+		[]string{cobra.ShellCompRequestCmd, "update", "--output", ""},
+		// The write commands without --allow-writes: --dry-run reads the
+		// item and prints the plan; journal reads a file; undo plans the
+		// reverse of the entry writeJournalEntry left.
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "name=S:Bo", "--remove", "name", "--set", "x=N:1", "--dry-run", "--output", "json"}, conn),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "name=S:Bo", "--dry-run"}, named),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "SK=S:MOVED", "--dry-run"}, conn),
+		slices.Concat([]string{"put", "--pk", "CUST#42", "--sk", "NEW", "--set", "name=S:Bo", "--dry-run", "--output", "text"}, conn),
+		slices.Concat([]string{"put", "--item", `{"PK":{"S":"CUST#42"},"SK":{"S":"NEW"}}`, "--dry-run"}, named),
+		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk", "PROFILE", "--dry-run", "--output", "json"}, conn),
+		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk", "PROFILE", "--dry-run"}, named),
+		[]string{"journal", "--output", "json"},
+		slices.Concat([]string{"journal"}, named, conn[:2]),
+		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),
+		slices.Concat([]string{"undo", "--dry-run"}, []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}),
 	)
 	for _, args := range runs {
 		out, _, err := cli(t, args...)
@@ -282,10 +302,33 @@ func TestCLINeverWrites(t *testing.T) {
 			t.Errorf("%v: %v, printed %q", args, err, out)
 		}
 	}
+	// The write commands without --allow-writes and without --dry-run:
+	// refused before anything is sent.
+	refused := [][]string{
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "name=S:Bo"}, conn),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "name=S:Bo"}, named),
+		slices.Concat([]string{"put", "--pk", "CUST#42", "--sk", "NEW", "--set", "name=S:Bo"}, conn),
+		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk", "PROFILE"}, conn),
+		slices.Concat([]string{"undo"}, conn),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", "n=N:1x", "--allow-writes"}, conn),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk", "PROFILE", "--set", `s=SS:["a","a"]`, "--allow-writes"}, conn),
+	}
+	before := len(p.Calls())
+	for _, args := range refused {
+		if _, _, err := cli(t, args...); err == nil {
+			t.Errorf("%v went through", args)
+		}
+	}
+	if n := len(p.Calls()); n != before {
+		t.Errorf("the refused writes sent %d requests: %v", n-before, p.Ops()[before:])
+	}
 	// Every flag of every command that may talk to DynamoDB was given; the
-	// writing commands and the UI (ui/nowrites_test.go) are the exceptions.
+	// writing commands and the UI (ui/nowrites_test.go) are the exceptions,
+	// and --allow-writes, which the write commands are given only in their
+	// own tests.
 	cov := coverage(t, runs)
 	for cmd, flags := range sets {
+		flags = slices.DeleteFunc(flags, func(f string) bool { return f == "allow-writes" })
 		switch cmd {
 		case "seed", "demo":
 			continue // the commands that write
@@ -352,6 +395,27 @@ func TestCLINeverWrites(t *testing.T) {
 		if seen[op] == 0 {
 			t.Errorf("no %s went through the proxy; saw %v", op, seen)
 		}
+	}
+}
+
+// writeJournalEntry leaves one journal entry for undo --dry-run to plan:
+// a change of the demo's CUST#42 PROFILE, written to endpoint.
+func writeJournalEntry(t *testing.T, endpoint, table string) {
+	t.Helper()
+	j, err := edit.OpenJournal("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := edit.Entry{
+		Time: time.Now().UTC(), Endpoint: endpoint, Region: "us-east-1", Table: table, Operation: edit.OpUpdate,
+		PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"},
+		Key:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"}}`),
+		Old:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Bo"}}`),
+		New:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Ann"}}`),
+		PredictedWCU: 1, WCU: 1,
+	}
+	if err := j.Append(&e); err != nil {
+		t.Fatal(err)
 	}
 }
 
@@ -485,6 +549,59 @@ func TestReadOnlyClientType(t *testing.T) {
 			t.Errorf("the field check misses %T", bad)
 		}
 	}
+}
+
+// The writer of guarded editing is a writer by the same check, and the
+// explore client cannot reach it: no field of dynamo.Client holds an
+// edit.Writer or anything that leads to one.
+func TestWriterIsApartFromTheExplorer(t *testing.T) {
+	beyond := beyondExploring()
+	writer := reflect.TypeOf(edit.Writer{})
+	if reachesBeyond(writer, beyond, map[reflect.Type]bool{}) == "" {
+		t.Fatal("the field check does not see edit.Writer as a writer")
+	}
+	client := reflect.TypeOf(dynamo.Client{})
+	if why := reachesBeyond(client, beyond, map[reflect.Type]bool{}); why != "" {
+		t.Errorf("dynamo.Client reaches a writer: %s", why)
+	}
+	if holds(client, writer, map[reflect.Type]bool{}) {
+		t.Error("dynamo.Client holds an edit.Writer")
+	}
+}
+
+// holds tells whether a value of type t can contain a value of type want.
+func holds(t, want reflect.Type, seen map[reflect.Type]bool) bool {
+	if t == want {
+		return true
+	}
+	if seen[t] {
+		return false
+	}
+	seen[t] = true
+	switch t.Kind() {
+	case reflect.Pointer, reflect.Slice, reflect.Array, reflect.Chan:
+		return holds(t.Elem(), want, seen)
+	case reflect.Map:
+		return holds(t.Key(), want, seen) || holds(t.Elem(), want, seen)
+	case reflect.Struct:
+		for i := range t.NumField() {
+			if holds(t.Field(i).Type, want, seen) {
+				return true
+			}
+		}
+	case reflect.Func:
+		for i := range t.NumIn() {
+			if holds(t.In(i), want, seen) {
+				return true
+			}
+		}
+		for i := range t.NumOut() {
+			if holds(t.Out(i), want, seen) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // beyondExploring names the SDK operations exploring must not reach: every

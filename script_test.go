@@ -38,6 +38,7 @@ func TestScripts(t *testing.T) {
 		Setup: func(env *testscript.Env) error {
 			env.Setenv(config.EnvSettings, config.NoConnection)
 			env.Setenv("XDG_CACHE_HOME", filepath.Join(env.WorkDir, ".cache"))
+			env.Setenv("XDG_STATE_HOME", filepath.Join(env.WorkDir, ".state")) // the journal
 			env.Setenv(dynamotest.EnvEndpoint, os.Getenv(dynamotest.EnvEndpoint))
 			env.Setenv("CI", os.Getenv("CI"))
 			table := dynamotest.UniqueName("script")

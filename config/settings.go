@@ -66,6 +66,10 @@ type Settings struct {
 	// SkipScanMaxRequests caps the requests of one partition's skip-scan;
 	// 0 for dynamo.DefaultSkipScanRequests.
 	SkipScanMaxRequests int
+	// VersionAttribute names a number attribute that every writer of the
+	// tables increments: editing's conditions are then on it alone, and
+	// each write increments it. "" for conditions over the whole item read.
+	VersionAttribute string
 }
 
 // ConnectionSettings are one named connection's defaults; "" leaves a value
@@ -74,6 +78,8 @@ type ConnectionSettings struct {
 	Endpoint string
 	Region   string
 	Profile  string
+	// Writes allows editing on this connection, as --allow-writes does.
+	Writes bool
 }
 
 // Sampling caps what `layout` and the UI's table overview may read; 0
@@ -169,7 +175,7 @@ func LoadSettingsFile(path string) (Settings, error) {
 	return ParseSettings(path, data)
 }
 
-var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache", "skipScanMaxRequests"}
+var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache", "skipScanMaxRequests", "versionAttribute"}
 
 // connectionNameRE is what a connection or key action may be called.
 var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -258,6 +264,13 @@ func ParseSettings(path string, data []byte) (Settings, error) {
 			if s.SkipScanMaxRequests, err = integer(path, v, "skipScanMaxRequests", 1, 100_000); err != nil {
 				return DefaultSettings(), err
 			}
+		case "versionAttribute":
+			if s.VersionAttribute, err = text(path, v, "versionAttribute"); err != nil {
+				return DefaultSettings(), err
+			}
+			if s.VersionAttribute == "" {
+				return fail(v.Line, "versionAttribute must name an attribute; leave it out for none")
+			}
 		}
 	}
 	if s.Connection != "" && s.Connection != NoConnection {
@@ -285,12 +298,18 @@ func parseConnections(path string, n *yaml.Node, s *Settings) error {
 			return &SettingsError{File: path, Line: f.key.Line, Msg: fmt.Sprintf("%q cannot name a connection; use letters, digits, '_', '-' and '.' (and not %q)", name, NoConnection)}
 		}
 		what := "connection " + name
-		cf, err := mapping(path, f.value, what, []string{"endpoint", "region", "profile"})
+		cf, err := mapping(path, f.value, what, []string{"endpoint", "region", "profile", "writes"})
 		if err != nil {
 			return err
 		}
 		var c ConnectionSettings
 		for _, g := range cf {
+			if g.key.Value == "writes" {
+				if c.Writes, err = boolean(path, g.value, what+": writes"); err != nil {
+					return err
+				}
+				continue
+			}
 			v, err := text(path, g.value, what+": "+g.key.Value)
 			if err != nil {
 				return err
@@ -458,6 +477,17 @@ func (c Connection) Resolve() (dynamo.Options, Settings, error) {
 	o := c.withConnection(cs)
 	o.NoSchemaCache = !s.SchemaCache
 	return o, s, nil
+}
+
+// WritesAllowed tells whether the named connection in effect (--connection,
+// else the file's connection:) allows writes (writes: true).
+func (c Connection) WritesAllowed(s Settings) bool {
+	name := c.Name
+	if name == "" {
+		name = s.Connection
+	}
+	cs, err := s.ConnectionNamed(name)
+	return err == nil && cs.Writes
 }
 
 func (c Connection) withConnection(cs ConnectionSettings) dynamo.Options {

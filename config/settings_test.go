@@ -69,9 +69,9 @@ func TestParseSettings(t *testing.T) {
 func TestParseSettingsErrors(t *testing.T) {
 	cases := []struct{ old, new, want string }{
 		{"theme: dark", "theme: blue", `c.yaml:13: theme must be one of auto, dark, light, none, not "blue".`},
-		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads, maxLoadedItems, schemaCache, skipScanMaxRequests.`},
+		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads, maxLoadedItems, schemaCache, skipScanMaxRequests, versionAttribute.`},
 		{"connection: local", "connection: staging", `c.yaml:2: connection "staging" is not defined under connections: (there are local, prod-readonly).`},
-		{"    region: us-east-1", "    regoin: us-east-1", `c.yaml:6: connection local: unknown field "regoin" (did you mean "region"?); known are endpoint, region, profile.`},
+		{"    region: us-east-1", "    regoin: us-east-1", `c.yaml:6: connection local: unknown field "regoin" (did you mean "region"?); known are endpoint, region, profile, writes.`},
 		{"endpoint: http://127.0.0.1:8000", "endpoint: 127.0.0.1:8000", `c.yaml:5: connection local: endpoint must be an http:// or https:// URL such as http://127.0.0.1:8000, not "127.0.0.1:8000".`},
 		{"  prod-readonly:", "  none:", `c.yaml:7: "none" cannot name a connection; use letters, digits, '_', '-' and '.' (and not "none").`},
 		{"defaultLimit: 50", "defaultLimit: -1", `c.yaml:14: defaultLimit must be a whole number from 0 to 2147483647, not "-1".`},

@@ -53,6 +53,10 @@ const (
 	modeProjection                // editing the request's projection
 	modeBulkAsk                   // a Scan's filter or a PartiQL statement: typing edits
 	modeBulk                      // a Scan or PartiQL read: its cost, in flight, its items
+	modeEdit                      // an item's attributes being edited
+	modeEditValue                 // one attribute's value and type: typing edits
+	modeWriteConfirm              // a write shown, not sent: send or not
+	modeWriteDone                 // a write's outcome
 )
 
 // modes is every mode's declaration.
@@ -64,6 +68,7 @@ var modes = map[mode]modeDef{
 	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
+	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -173,6 +178,16 @@ type KeyMap struct {
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
 
+	// Editing: enabled only when writes are on (--allow-writes).
+	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`
+	DuplicateItem   key.Binding `keys:"d" desc:"duplicate item under a new key" col:"3"`
+	DeleteItem      key.Binding `keys:"D" desc:"delete item" col:"3"`
+	NewItem         key.Binding `keys:"N" desc:"new item of this entity type" col:"3"`
+	Undo            key.Binding `keys:"u" desc:"undo the last write" col:"3"`
+	AddAttribute    key.Binding `keys:"a" desc:"add attribute" col:"3"`
+	RemoveAttribute key.Binding `keys:"x" desc:"remove attribute (again: keep it)" col:"3"`
+	WriteItem       key.Binding `keys:"w" desc:"show the write" col:"3"`
+
 	Help   key.Binding `keys:"?" desc:"help" col:"4"`
 	Back   key.Binding `keys:"q" desc:"back" col:"4"`
 	Cancel key.Binding `keys:"esc" desc:"cancel" col:"4"`
@@ -234,6 +249,7 @@ type keyState struct {
 	hasItem   bool   // an item is under the cursor
 	nextView  string // what t switches the item view to
 	patterns  bool   // the patterns file has patterns to run
+	writes    bool   // writes are on (an Editor): the editing keys apply
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode

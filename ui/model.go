@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/edit"
 	"dynascope/keys"
 	"dynascope/patterns"
 )
@@ -96,6 +97,8 @@ type Model struct {
 	delim           string
 	colors          map[string]int // entity type -> colour, in order of first sight
 	seq             int            // last request id handed out
+	edits           []edit.Entry   // the session's writes not undone, oldest first (overlay_write.go)
+	reselect        string         // the sort key the cursor goes back to when a write's reload lands; "" for none
 	inflight        int            // id of the query in flight; 0 for none
 	inflightNext    bool           // it asks for a further page of the results shown
 	inflightGet     bool           // it is a GetItem (a pattern's), not a Query
@@ -265,6 +268,7 @@ func (m Model) keyState() keyState {
 		hasItem:   has,
 		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
+		writes:    m.opts.Editor != nil,
 	}
 }
 

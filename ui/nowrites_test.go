@@ -112,6 +112,20 @@ func TestUINeverWrites(t *testing.T) {
 		t.Errorf("opening CUST#42 sent %d queries, want 1", n)
 	}
 	hs.contains("Entity types · 2", "Items · 3 loaded", "1 page holds it all:")
+	// Writes are off: the editing keys do nothing in either pane, not
+	// even open a form, and send nothing.
+	calls := len(p.Calls())
+	for _, k := range []string{"E", "d", "D", "N", "u", "tab", "E", "d", "D", "N", "u", "enter", "E", "d", "D", "u", "esc", "tab"} {
+		hs.keys(k)
+		if id := hs.m.topID(); id != overlayNone && id != overlayDetail {
+			t.Fatalf("with writes off, %s opened overlay %d", k, id)
+		}
+	}
+	hs.lacks("WRITES ON")
+	hs.contains("READ-ONLY")
+	if n := len(p.Calls()) - calls; n != 0 {
+		t.Errorf("the editing keys sent %d requests with writes off", n)
+	}
 	// History: back to the prompt, up for the last partition, open it again.
 	hs.keys("p", "ctrl+u", "up")
 	hs.contains("opened before", "CUST#42")
@@ -278,7 +292,13 @@ func TestUINeverWrites(t *testing.T) {
 	// Every action of the keymap was taken, in a mode where it is enabled:
 	// a new binding fails here until this walk takes it.
 	for _, a := range keymapActions() {
-		if !hs.actions[a] {
+		switch {
+		case slices.Contains(editingActions, a):
+			// Off without a writer: TestEditingFlow takes them.
+			if hs.actions[a] {
+				t.Errorf("the action %s was taken with writes off", a)
+			}
+		case !hs.actions[a]:
 			t.Errorf("the walk never takes the action %s", a)
 		}
 	}

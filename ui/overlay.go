@@ -51,6 +51,8 @@ const (
 	overlayOverview           // the table overview: a sample's layout
 	overlayExport             // exporting the loaded items to a file
 	overlayBulk               // a Scan or a PartiQL SELECT: its cost, then its items
+	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
+	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
 )
 
 // overlay is one view on the overlay stack.

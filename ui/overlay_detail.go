@@ -76,6 +76,14 @@ func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			return m.copyItem(o.d.item)
 		case key.Matches(msg, km.CopyCommand):
 			return m.copyCommand()
+		case key.Matches(msg, km.EditItem):
+			return m.openEdit(newDraft(m.table, o.d.item, false), "Edit · "+o.d.title)
+		case key.Matches(msg, km.DuplicateItem):
+			return m.openEdit(newDraft(m.table, o.d.item, true), "Duplicate under a new key · "+o.d.title)
+		case key.Matches(msg, km.DeleteItem):
+			return m.deleteItem(o.d.item)
+		case key.Matches(msg, km.Undo):
+			return m.undoLast()
 		case key.Matches(msg, km.Back, km.Cancel):
 			return m.pop(), nil
 		}
@@ -308,6 +316,7 @@ var detailMode = modeDef{name: "detail", keys: []binding{
 		return "show " + st.nextView
 	}),
 	inBar("copyItem"), inBar("copyCommand"),
+	inBar("editItem").onlyIf(writesOn), inBar("deleteItem").onlyIf(writesOn), bind("duplicateItem").onlyIf(writesOn), bind("undo").onlyIf(writesOn),
 	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
 	bind("cancel", "close"),
 }}

@@ -111,7 +111,11 @@ func (m Model) helpLines(md mode, w int) []string {
 		lines = append(lines, " "+l)
 	}
 	lines = append(lines, "")
-	for _, l := range wrapText("Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only.", w-4) {
+	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
+	if m.opts.Editor != nil {
+		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
+	}
+	for _, l := range wrapText(note, w-4) {
 		lines = append(lines, " "+m.st.muted.Render(l))
 	}
 	return lines

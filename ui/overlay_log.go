@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -69,6 +70,11 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 		lines = append(lines, st.muted.Render("    no requests yet"))
 	}
 	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
+	if l.writes > 0 {
+		// The writes first: the legend after them may be cut.
+		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
+			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
+	}
 	return box(st, title, lines, w, h, true)
 }
 

@@ -113,6 +113,16 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.openOverview(), nil
 	case key.Matches(msg, km.Export):
 		return m.openExport(), nil
+	case key.Matches(msg, km.EditItem):
+		return m.editSelected(false)
+	case key.Matches(msg, km.DuplicateItem):
+		return m.editSelected(true)
+	case key.Matches(msg, km.DeleteItem):
+		return m.deleteSelected()
+	case key.Matches(msg, km.NewItem):
+		return m.newEntityItem()
+	case key.Matches(msg, km.Undo):
+		return m.undoLast()
 	case key.Matches(msg, km.Cancel):
 		if m.busy() {
 			counting := m.count.id != 0
@@ -161,6 +171,7 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
 			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"),
 			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
+			inBar("newItem").onlyIf(writesOn), inBar("undo").onlyIf(writesOn),
 			bind("cancel").wordedBy(func(st keyState) string {
 				if st.busy {
 					return "cancel request"
@@ -174,7 +185,8 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 
 var (
 	groupsMode = partitionKeys("groups", "query this entity type", []binding{inBar("count")})
-	itemsMode  = partitionKeys("items", "open item", nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }))
+	itemsMode  = partitionKeys("items", "open item", nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }),
+		inBar("editItem").onlyIf(writesOnItem), bind("duplicateItem").onlyIf(writesOnItem), bind("deleteItem").onlyIf(writesOnItem))
 )
 
 // projectionText is the projection to edit: the request's, or the columns

@@ -161,6 +161,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.setItems(p.Items, lay.itemsW-2)
+		m = m.reselectWritten(p.Items)
 	} else {
 		m.res.lastKey, m.res.more, m.res.failed = p.LastEvaluatedKey, more, false
 		m.res.pages++

@@ -12,11 +12,13 @@ import (
 // it cost. The figures are DynamoDB's own, from ConsumedCapacity.
 type requestLog struct {
 	reqs   []dynamo.Request
-	kinds  []string   // what each request was for besides the query: "skip-scan", "COUNT"
-	pages  []int      // the page of its query or count each request asked for: 1, 2, ...
-	ins    []reqInput // what each request asked, for its code
-	total  dynamo.Capacity
-	cursor int // in the expanded log
+	kinds  []string        // what each request was for besides the query: "skip-scan", "COUNT"
+	pages  []int           // the page of its query or count each request asked for: 1, 2, ...
+	ins    []reqInput      // what each request asked, for its code
+	total  dynamo.Capacity // of the reads
+	writes int             // the writes among reqs (addWrite)
+	wcu    float64         // what they consumed
+	cursor int             // in the expanded log
 	offset int
 }
 
@@ -61,6 +63,31 @@ func (l requestLog) add(r dynamo.Request, kind string, page int, in reqInput) re
 	return l
 }
 
+// addWrite logs a request of guarded editing: a write, kept apart from
+// the reads (its own kind and colour, its WCU outside the reads' total),
+// or the read after a failed condition, which is a read like any other.
+func (l requestLog) addWrite(r dynamo.Request) requestLog {
+	if r.Note != "write" {
+		return l.add(r, "read again after a write", 1, reqInput{})
+	}
+	l = l.add(r, "write", 1, reqInput{})
+	l.total = l.total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
+	l.writes++
+	l.wcu += r.Capacity.Total
+	return l
+}
+
+// writeLine is one write of the log: what, where, the WCU it consumed.
+func (l requestLog) writeLine(st styles, n, w int) string {
+	r := l.reqs[n-1]
+	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.writesOn.Render(" WRITE ") + " " + fit(r.Operation, 18) + " "
+	right := fmt.Sprintf("  %s WCU  %7s", fmtRCU(r.Capacity.Total), fmtDuration(r.Duration))
+	if r.Err != nil {
+		right = "  " + st.err.Render("refused or failed") + right
+	}
+	return fit(head+fit(Sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
+}
+
 func (l requestLog) move(delta, h int) requestLog {
 	l.cursor = clamp(l.cursor+delta, 0, len(l.reqs)-1)
 	l.offset = scrollOffset(l.offset, l.cursor, h, len(l.reqs))
@@ -84,6 +111,9 @@ func fmtDuration(d time.Duration) string {
 // line formats one request for w cells. The table is named only when it is
 // not the one open; the condition gets the room the figures leave.
 func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) string {
+	if l.kinds[n-1] == "write" {
+		return l.writeLine(st, n, w)
+	}
 	r := l.reqs[n-1]
 	seq := padLeft(fmt.Sprintf("%d", n), 3)
 	target := ""

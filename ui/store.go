@@ -59,6 +59,11 @@ type Options struct {
 	// "PROFILE") -> facet name of a NoSQL Workbench model ("Order").
 	EntityNames map[string]string // sort-key entity prefix ("ORDER#", "PROFILE") -> facet name
 
+	// Editor writes items; nil unless the user allowed writes
+	// (--allow-writes, or writes: true on the connection). The UI never
+	// writes through Store.
+	Editor Editor
+
 	// Settings are the settings file's: theme, key overrides, the default
 	// Limit, the overview's sampling caps, the read price. The zero value
 	// means the defaults, with no price (no cost shown).

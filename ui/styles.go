@@ -69,6 +69,7 @@ type styles struct {
 	bold                       lipgloss.Style
 
 	appName, badge      lipgloss.Style
+	writesOn            lipgloss.Style // the header's WRITES ON: white on red, never missed
 	border, borderFocus lipgloss.Style
 	title, titleFocus   lipgloss.Style
 	colHeader           lipgloss.Style
@@ -105,6 +106,7 @@ func newStyles(dark, noColor bool) styles {
 
 		appName:     fg(p.accent).Bold(true),
 		badge:       lipgloss.NewStyle().Foreground(p.badgeFg).Background(p.badgeBg).Bold(true),
+		writesOn:    lipgloss.NewStyle().Foreground(p.badgeFg).Background(p.err).Bold(true),
 		border:      fg(p.border),
 		borderFocus: fg(p.focus),
 		title:       fg(p.muted),
@@ -125,6 +127,7 @@ func newStyles(dark, noColor bool) styles {
 		s.title = lipgloss.NewStyle()
 		s.titleFocus = lipgloss.NewStyle().Bold(true).Underline(true)
 		s.badge = lipgloss.NewStyle().Reverse(true).Bold(true)
+		s.writesOn = lipgloss.NewStyle().Reverse(true).Bold(true).Blink(true)
 		s.sel = lipgloss.NewStyle().Reverse(true)
 		s.selBlur = lipgloss.NewStyle().Underline(true)
 		s.ghost = lipgloss.NewStyle().Faint(true)

@@ -87,6 +87,8 @@ func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.sampleDone(msg)
 	case exportProgressMsg:
 		return m.exportProgress(msg), nil
+	case writeDoneMsg:
+		return m.writeDone(msg)
 	case exportDoneMsg:
 		return m.exportDone(msg), nil
 	case exportRereadMsg:

@@ -134,6 +134,11 @@ func (m Model) render() string {
 func (m Model) header(w int) string {
 	st := m.st
 	badge := st.badge.Render(" READ-ONLY ") + " "
+	if m.opts.Editor != nil {
+		// Writes are on: the table and region they go to, in the colour
+		// of danger, where READ-ONLY otherwise stands.
+		badge = st.writesOn.Render(" WRITES ON · "+Sanitize(m.writeTarget())+" ") + " "
+	}
 	if m.opts.PatternsErr != nil {
 		// Said once in the status line at start; kept here, where it stays.
 		badge = st.err.Render("patterns file broken (a)") + " " + badge

@@ -1,0 +1,300 @@
+package ui
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/edit"
+)
+
+// The write overlay: a planned write shown before it is sent — the typed
+// diff, the condition, the predicted WCU and the request as an aws
+// dynamodb command — then what it did: the WCU consumed, or, when the item
+// changed since it was read, the item now beside the user's version, with
+// nothing written.
+
+type writePhase int
+
+const (
+	writeConfirm writePhase = iota // shown, not sent
+	writeSending
+	writeDone     // written
+	writeConflict // refused by its condition: nothing written
+	writeFailed   // an error; what the item is now is in the sentence
+)
+
+type writeOverlay struct {
+	plan     *edit.Plan
+	undo     *edit.Entry // the entry this write undoes; nil for an edit
+	phase    writePhase
+	reqID    int
+	res      edit.Result
+	conflict *edit.ConflictError
+	err      string
+	offset   int
+}
+
+func newWriteOverlay(p *edit.Plan, undo *edit.Entry) writeOverlay {
+	return writeOverlay{plan: p, undo: undo}
+}
+
+func (writeOverlay) id() overlayID { return overlayWrite }
+func (o writeOverlay) mode(Model) mode {
+	if o.phase == writeConfirm {
+		return modeWriteConfirm
+	}
+	return modeWriteDone
+}
+func (writeOverlay) hides() hidden { return hidden{query: true, log: true} }
+
+// undoLast shows the undo of the session's last write for confirmation.
+func (m Model) undoLast() (Model, tea.Cmd) {
+	if m.opts.Editor == nil {
+		return m, nil
+	}
+	if len(m.edits) == 0 {
+		m.status.info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
+		return m, nil
+	}
+	e := m.edits[len(m.edits)-1]
+	t := m.table
+	if !m.haveTable || t.Name != e.Table {
+		t = e.Keys()
+	}
+	p, err := edit.UndoPlan(e, t)
+	if err != nil {
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
+	return m.push(newWriteOverlay(p, &e)), nil
+}
+
+func (o writeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	k, ok := msg.(tea.KeyPressMsg)
+	if !ok {
+		return m, nil
+	}
+	km := m.keyMap()
+	switch o.phase {
+	case writeConfirm:
+		switch {
+		case key.Matches(k, km.Confirm, km.Open):
+			m.seq++
+			o.reqID, o.phase = m.seq, writeSending
+			return m.setTop(o), writeCmd(m.ctx, m.opts.Editor, o.reqID, o.plan, o.undo)
+		case key.Matches(k, km.CopyCommand):
+			m.status.info = "copied the write as an aws dynamodb command (OSC 52); nothing was sent"
+			return m, m.clip(o.plan.Command(m.opts.Editor.Target()))
+		case key.Matches(k, km.Up):
+			o.offset = max(0, o.offset-1)
+		case key.Matches(k, km.Down):
+			o.offset++
+		case key.Matches(k, km.Cancel, km.Back):
+			m.status.info = "not sent"
+			return m.pop(), nil
+		}
+		return m.setTop(o), nil
+	case writeSending:
+		return m, nil // the answer closes nothing; ctrl+c still quits
+	}
+	switch {
+	case key.Matches(k, km.Up):
+		o.offset = max(0, o.offset-1)
+		return m.setTop(o), nil
+	case key.Matches(k, km.Down):
+		o.offset++
+		return m.setTop(o), nil
+	case key.Matches(k, km.Cancel, km.Back, km.Open):
+		m = m.pop()
+		if o.phase == writeDone {
+			// The draft and the item shown are from before the write.
+			m = m.remove(overlayEdit).remove(overlayDetail)
+		}
+		return m, nil
+	}
+	return m, nil
+}
+
+// writeDone takes the answer of a write into its overlay, the request log
+// and the session's undo list, and reads the partition again to show it.
+func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
+	for _, r := range msg.res.Requests {
+		m.log = m.log.addWrite(r)
+	}
+	o, ok := findOverlay[writeOverlay](m)
+	if !ok || o.reqID != msg.id {
+		return m, nil
+	}
+	o.res = msg.res
+	var ce *edit.ConflictError
+	var uce *edit.UndoConflictError
+	switch {
+	case msg.err == nil:
+		o.phase = writeDone
+		if msg.undo != nil {
+			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
+				m.edits = m.edits[:n-1]
+			}
+		} else if msg.res.Entry != nil {
+			m.edits = append(m.edits, *msg.res.Entry)
+		}
+	case errors.As(msg.err, &uce):
+		o.phase, o.conflict = writeConflict, uce.ConflictError
+		o.err = Sanitize(uce.Error())
+	case errors.As(msg.err, &ce):
+		o.phase, o.conflict = writeConflict, ce
+		o.err = Sanitize(ce.Error())
+	default:
+		o.phase, o.err = writeFailed, Sanitize(msg.err.Error())
+	}
+	m = replaceOverlay(m, o)
+	if o.phase == writeFailed || !m.haveTable || o.plan.Table != m.table.Name || m.q.PK == "" {
+		return m, nil
+	}
+	// Show the item as it is now: the partition's first page again, one
+	// request, said in the log, with the cursor back on the item.
+	it := o.plan.New
+	if it == nil {
+		it = o.plan.Old
+	}
+	m.reselect = keyOf(it, m.items.keyName)
+	return m.runQuery(m.q)
+}
+
+func (o writeOverlay) view(m Model, w, h int) string {
+	st := m.st
+	inner := w - 2
+	p := o.plan
+	var lines []string
+	add := func(style func(...string) string, s string) {
+		for _, l := range wrapText(Sanitize(s), max(1, inner-2)) {
+			lines = append(lines, " "+style(l))
+		}
+	}
+	text, muted := st.text.Render, st.muted.Render
+	what := string(p.Op) + " on " + p.Table + " · " + edit.KeyText(p.Keys, p.Old, p.New)
+	if o.undo != nil {
+		what = fmt.Sprintf("undo of write %d · ", o.undo.Number) + what
+	}
+	add(st.bold.Render, what)
+	lines = append(lines, "")
+	switch o.phase {
+	case writeConflict:
+		add(st.err.Render, o.err)
+		lines = append(lines, "")
+		lines = append(lines, o.beside(m, inner)...)
+	case writeFailed:
+		add(st.err.Render, o.err)
+	default:
+		add(muted, "change (typed):")
+		for _, l := range edit.DiffLines(p.Keys, p.Diff) {
+			style := st.warn.Render
+			switch l[0] {
+			case '+':
+				style = st.ok.Render
+			case '-':
+				style = st.err.Render
+			}
+			add(style, "  "+l)
+		}
+		add(muted, "condition: "+p.Condition)
+		add(text, "predicted: "+fmtRCU(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
+		if o.phase == writeDone {
+			r := o.res
+			s := fmt.Sprintf("written: %s WCU consumed (predicted %s)", fmtRCU(r.WCU), fmtRCU(p.PredictedWCU))
+			if r.Entry != nil {
+				s += fmt.Sprintf(" · journal entry %d", r.Entry.Number)
+				if o.undo == nil {
+					s += " · u undoes it"
+				}
+			}
+			add(st.ok.Render, s)
+			if r.Note != "" {
+				add(muted, r.Note)
+			}
+		}
+		if o.phase == writeSending {
+			add(st.accent.Render, "sending…")
+		}
+		lines = append(lines, "")
+		add(muted, "the request:")
+		for _, l := range strings.Split(p.Command(m.opts.Editor.Target()), "\n") {
+			add(text, l)
+		}
+	}
+	shown := max(1, h-2)
+	off := clamp(o.offset, 0, max(0, len(lines)-shown))
+	title := "Write · shown before it is sent"
+	switch o.phase {
+	case writeDone:
+		title = "Write · done"
+	case writeConflict:
+		title = "Write · refused: nothing was written"
+	case writeFailed:
+		title = "Write · failed"
+	}
+	return box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
+}
+
+// beside is the item now beside the user's version: the attributes that
+// differ, one a line, each with its type.
+func (o writeOverlay) beside(m Model, inner int) []string {
+	st := m.st
+	c := o.conflict
+	d := c.Diff() // now → yours
+	colW := max(8, (inner-4)/3)
+	out := []string{" " + st.muted.Render(fit("attribute", colW)+" "+fit("now", colW)+" "+fit("yours", colW))}
+	if c.Current == nil {
+		out = append(out, " "+st.err.Render("the item no longer exists"))
+	}
+	for _, x := range d {
+		now, yours := "—", "—"
+		if x.Old != nil {
+			now = edit.ValueText(x.Old)
+		}
+		if x.New != nil {
+			yours = edit.ValueText(x.New)
+		}
+		out = append(out, " "+fit(Sanitize(x.Name), colW)+" "+st.err.Render(fit(Sanitize(now), colW))+" "+st.ok.Render(fit(Sanitize(yours), colW)))
+	}
+	if c.AtNewKey != nil {
+		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(Sanitize(edit.ItemText(c.AtNewKey)), inner-40)))
+	}
+	out = append(out, "", " "+st.muted.Render(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now"))
+	return out
+}
+
+// refusedUnits says what a refused write cost: DynamoDB charges it as a
+// write, but its error answer may carry no figure (DynamoDB Local's never
+// does).
+func refusedUnits(wcu float64) string {
+	if wcu == 0 {
+		return "a refused write is charged as a write; the answer reported no figure"
+	}
+	return "the refused write consumed " + fmtRCU(wcu) + " WCU"
+}
+
+// unitsWhy says where the predicted units come from.
+func unitsWhy(p *edit.Plan) string {
+	s := "item size rounded up to 1 KB"
+	if p.Op == edit.OpTransact {
+		s += ", twice each in a transaction"
+	}
+	for name, u := range p.IndexWCU {
+		s += fmt.Sprintf("; %s %s", name, fmtRCU(u))
+	}
+	return s
+}
+
+var writeConfirmMode = modeDef{name: "write", keys: []binding{
+	inBar("confirm", "send"), inBar("copyCommand", "copy the aws command"), inBar("cancel", "don't send"), inBar("help"),
+	bind("open", "send"), bind("up", "scroll up"), bind("down", "scroll down"), bind("back", "don't send"),
+}}
+
+var writeDoneMode = modeDef{name: "written", keys: []binding{
+	inBar("cancel", "close"), inBar("help"), bind("open", "close"), bind("back", "close"), bind("up", "scroll up"), bind("down", "scroll down"),
+}}
