@@ -179,6 +179,31 @@ shot filter
 
 keys C-c
 
+# 9. Guarded editing (--allow-writes): a status added to one of CUST#42's
+# orders, shown before it is sent (typed diff, condition, 1 WCU, the aws
+# command). esc leaves it unsent, so the demo table stays as seeded.
+type_line "clear; dynascope --allow-writes --table App --pk 'CUST#42'"
+wait_for 'loaded ─'
+keys Tab
+sleep 0.3
+keys Down
+sleep 0.3
+keys E
+wait_for 'Edit · '
+keys a
+wait_for 'new attribute'
+tm send-keys -t shots -l status
+keys Tab Tab
+tm send-keys -t shots -l SHIPPED
+keys Enter
+wait_for 'status S'
+keys w
+wait_for 'shown before it is sent'
+shot write
+keys Escape
+sleep 0.3
+keys C-c
+
 # 8. A published model's partition (../shared/real-models, when the clone
 # has it beside it): ChatSystem's User:UserA, whose sort keys are ISO
 # timestamps: one value group with its range, not a "type" per hour.
