@@ -28,7 +28,7 @@ var allowedImports = map[string][]string{
 	"config":            {"dynamo", "textfmt", "yamlfile"},
 	"patterns":          {"dynamo", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec"},
-	"edit":              {"dynamo", "itemcodec", "itemcodec/number"},
+	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
 }

@@ -166,7 +166,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 		r.cliRead(add)
 	} else {
 		add("aws", "dynamodb", op)
-		add("--table-name", shellWord(r.table))
+		add("--table-name", ShellWord(r.table))
 	}
 	if r.scan || r.statement != "" {
 		// cliRead has written the request.
@@ -175,19 +175,19 @@ func (r cgRequest) cli(to CodeTarget) string {
 		if r.skName != "" {
 			key += `,` + itemcodec.QuoteJSON(r.skName) + `:` + string(itemcodec.MarshalDynamoValue(r.sk[0]))
 		}
-		add("--key", shellWord(key+`}`))
+		add("--key", ShellWord(key+`}`))
 	} else {
 		if r.index != "" {
-			add("--index-name", shellWord(r.index))
+			add("--index-name", ShellWord(r.index))
 		}
 		expr, placeholders := r.keyCondition()
-		add("--key-condition-expression", shellWord(expr))
+		add("--key-condition-expression", ShellWord(expr))
 		moreNames, moreValues := r.cliShape(add)
 		names := []string{`"#pk":` + itemcodec.QuoteJSON(r.pk.name)}
 		if r.skName != "" {
 			names = append(names, `"#sk":`+itemcodec.QuoteJSON(r.skName))
 		}
-		add("--expression-attribute-names", shellWord(`{`+strings.Join(append(names, moreNames...), ",")+`}`))
+		add("--expression-attribute-names", ShellWord(`{`+strings.Join(append(names, moreNames...), ",")+`}`))
 		values := make([]string, len(placeholders))
 		for i, ph := range placeholders {
 			av := r.pk.av
@@ -196,7 +196,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 			}
 			values[i] = `"` + ph + `":` + string(itemcodec.MarshalDynamoValue(av))
 		}
-		add("--expression-attribute-values", shellWord(`{`+strings.Join(append(values, moreValues...), ",")+`}`))
+		add("--expression-attribute-values", ShellWord(`{`+strings.Join(append(values, moreValues...), ",")+`}`))
 		if r.reverse {
 			add("--no-scan-index-forward")
 		}
@@ -207,7 +207,7 @@ func (r cgRequest) cli(to CodeTarget) string {
 			add("--select", "COUNT")
 		}
 		if len(r.start) > 0 {
-			add("--exclusive-start-key", shellWord(string(itemcodec.DynamoJSON(r.start))))
+			add("--exclusive-start-key", ShellWord(string(itemcodec.DynamoJSON(r.start))))
 		}
 	}
 	if r.consistent {
@@ -217,14 +217,23 @@ func (r cgRequest) cli(to CodeTarget) string {
 	if !r.get {
 		add("--no-paginate")
 	}
+	return AWSCommand(words, to) + "\n"
+}
+
+// AWSCommand finishes an aws CLI command from its words, one option a
+// line: the target's region, endpoint and profile are added, and for
+// DynamoDB Local the fake credentials it accepts. Every word must be
+// quoted already (ShellWord). The write plans of package edit use it too.
+func AWSCommand(words [][]string, to CodeTarget) string {
+	add := func(w ...string) { words = append(words, w) }
 	if to.Region != "" {
-		add("--region", shellWord(to.Region))
+		add("--region", ShellWord(to.Region))
 	}
 	if to.Endpoint != "" {
-		add("--endpoint-url", shellWord(to.Endpoint))
+		add("--endpoint-url", ShellWord(to.Endpoint))
 	}
 	if to.Profile != "" {
-		add("--profile", shellWord(to.Profile))
+		add("--profile", ShellWord(to.Profile))
 	}
 	lines := make([]string, len(words))
 	for i, w := range words {
@@ -234,13 +243,13 @@ func (r cgRequest) cli(to CodeTarget) string {
 	if to.local() {
 		cmd = "AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local " + cmd
 	}
-	return cmd + "\n"
+	return cmd
 }
 
-// shellWord quotes a word for a POSIX shell: bare when plainly safe,
+// ShellWord quotes a word for a POSIX shell: bare when plainly safe,
 // single-quoted otherwise (nothing inside single quotes is special but the
 // quote itself).
-func shellWord(s string) string {
+func ShellWord(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-/:@=+,") == "" {
 		return s
 	}

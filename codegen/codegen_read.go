@@ -78,10 +78,10 @@ func (r cgRequest) cliShape(add func(...string)) (names, values []string) {
 		return nil, nil
 	}
 	if f := x.Filter(); f != nil {
-		add("--filter-expression", shellWord(*f))
+		add("--filter-expression", ShellWord(*f))
 	}
 	if p := x.Projection(); p != nil {
-		add("--projection-expression", shellWord(*p))
+		add("--projection-expression", ShellWord(*p))
 	}
 	for _, k := range placeholders(x.Names()) {
 		names = append(names, itemcodec.QuoteJSON(k)+":"+itemcodec.QuoteJSON(x.Names()[k]))
@@ -97,20 +97,20 @@ func (r cgRequest) cliShape(add func(...string)) (names, values []string) {
 func (r cgRequest) cliRead(add func(...string)) {
 	if r.statement != "" {
 		add("aws", "dynamodb", "execute-statement")
-		add("--statement", shellWord(r.statement))
+		add("--statement", ShellWord(r.statement))
 		return
 	}
 	add("aws", "dynamodb", "scan")
-	add("--table-name", shellWord(r.table))
+	add("--table-name", ShellWord(r.table))
 	if r.index != "" {
-		add("--index-name", shellWord(r.index))
+		add("--index-name", ShellWord(r.index))
 	}
 	names, values := r.cliShape(add)
 	if len(names) > 0 {
-		add("--expression-attribute-names", shellWord("{"+strings.Join(names, ",")+"}"))
+		add("--expression-attribute-names", ShellWord("{"+strings.Join(names, ",")+"}"))
 	}
 	if len(values) > 0 {
-		add("--expression-attribute-values", shellWord("{"+strings.Join(values, ",")+"}"))
+		add("--expression-attribute-values", ShellWord("{"+strings.Join(values, ",")+"}"))
 	}
 	if r.segments > 1 {
 		add("--segment", "0", "--total-segments", strconv.Itoa(r.segments))

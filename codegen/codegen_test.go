@@ -194,8 +194,8 @@ func TestCodeQuoting(t *testing.T) {
 		"":             "''",
 		"http://h:1/x": "http://h:1/x",
 	} {
-		if got := shellWord(in); got != want {
-			t.Errorf("shellWord(%q) = %s, want %s", in, got, want)
+		if got := ShellWord(in); got != want {
+			t.Errorf("ShellWord(%q) = %s, want %s", in, got, want)
 		}
 	}
 	for in, want := range map[string]string{

@@ -12,17 +12,13 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo"
+	"dynascope/codegen"
 	"dynascope/itemcodec"
 )
 
 // Target is where the command goes: the endpoint ("" for AWS), region and
-// profile.
-type Target struct {
-	Endpoint string
-	Region   string
-	Profile  string
-}
+// profile; the same as code generation's, whose command layout it shares.
+type Target = codegen.CodeTarget
 
 // Command is the plan as an `aws dynamodb` command line, one option a
 // line. Item data is in it, shell-quoted; sanitize it before it reaches a
@@ -34,16 +30,16 @@ func (p *Plan) Command(to Target) string {
 	case OpPut:
 		in := p.Put
 		add("aws", "dynamodb", "put-item")
-		add("--table-name", shellWord(aws.ToString(in.TableName)))
-		add("--item", shellWord(string(itemcodec.DynamoJSON(in.Item))))
+		add("--table-name", codegen.ShellWord(aws.ToString(in.TableName)))
+		add("--item", codegen.ShellWord(string(itemcodec.DynamoJSON(in.Item))))
 		addExpr(add, "--condition-expression", in.ConditionExpression)
 		addNames(add, in.ExpressionAttributeNames)
 		addValues(add, in.ExpressionAttributeValues)
 	case OpUpdate:
 		in := p.Update
 		add("aws", "dynamodb", "update-item")
-		add("--table-name", shellWord(aws.ToString(in.TableName)))
-		add("--key", shellWord(string(itemcodec.DynamoJSON(in.Key))))
+		add("--table-name", codegen.ShellWord(aws.ToString(in.TableName)))
+		add("--key", codegen.ShellWord(string(itemcodec.DynamoJSON(in.Key))))
 		addExpr(add, "--update-expression", in.UpdateExpression)
 		addExpr(add, "--condition-expression", in.ConditionExpression)
 		addNames(add, in.ExpressionAttributeNames)
@@ -52,53 +48,35 @@ func (p *Plan) Command(to Target) string {
 	case OpDelete:
 		in := p.Delete
 		add("aws", "dynamodb", "delete-item")
-		add("--table-name", shellWord(aws.ToString(in.TableName)))
-		add("--key", shellWord(string(itemcodec.DynamoJSON(in.Key))))
+		add("--table-name", codegen.ShellWord(aws.ToString(in.TableName)))
+		add("--key", codegen.ShellWord(string(itemcodec.DynamoJSON(in.Key))))
 		addExpr(add, "--condition-expression", in.ConditionExpression)
 		addNames(add, in.ExpressionAttributeNames)
 		addValues(add, in.ExpressionAttributeValues)
 		add("--return-values", string(in.ReturnValues))
 	case OpTransact:
 		add("aws", "dynamodb", "transact-write-items")
-		add("--transact-items", shellWord(transactJSON(p.Transact.TransactItems)))
+		add("--transact-items", codegen.ShellWord(transactJSON(p.Transact.TransactItems)))
 	}
 	add("--return-consumed-capacity", "TOTAL")
-	if to.Region != "" {
-		add("--region", shellWord(to.Region))
-	}
-	if to.Endpoint != "" {
-		add("--endpoint-url", shellWord(to.Endpoint))
-	}
-	if to.Profile != "" {
-		add("--profile", shellWord(to.Profile))
-	}
-	lines := make([]string, len(words))
-	for i, w := range words {
-		lines[i] = strings.Join(w, " ")
-	}
-	cmd := strings.Join(lines, " \\\n  ")
-	if dynamo.IsLoopback(to.Endpoint) {
-		// DynamoDB Local takes any credentials; the AWS CLI wants some.
-		cmd = "AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local " + cmd
-	}
-	return cmd
+	return codegen.AWSCommand(words, to)
 }
 
 func addExpr(add func(...string), flag string, e *string) {
 	if e != nil {
-		add(flag, shellWord(*e))
+		add(flag, codegen.ShellWord(*e))
 	}
 }
 
 func addNames(add func(...string), names map[string]string) {
 	if len(names) > 0 {
-		add("--expression-attribute-names", shellWord(namesJSON(names)))
+		add("--expression-attribute-names", codegen.ShellWord(namesJSON(names)))
 	}
 }
 
 func addValues(add func(...string), values map[string]types.AttributeValue) {
 	if len(values) > 0 {
-		add("--expression-attribute-values", shellWord(string(itemcodec.DynamoJSON(values))))
+		add("--expression-attribute-values", codegen.ShellWord(string(itemcodec.DynamoJSON(values))))
 	}
 }
 
@@ -155,14 +133,4 @@ func transactJSON(items []types.TransactWriteItem) string {
 		parts = append(parts, `{"`+kind+`":{`+strings.Join(fields, ",")+"}}")
 	}
 	return "[" + strings.Join(parts, ",") + "]"
-}
-
-// shellWord quotes a word for a POSIX shell when it needs it.
-func shellWord(s string) string {
-	if s != "" && strings.IndexFunc(s, func(r rune) bool {
-		return !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("-_./:@%+=,", r))
-	}) < 0 {
-		return s
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }

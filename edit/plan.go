@@ -8,7 +8,8 @@
 // never silently overwritten. Planning is pure and needs no connection:
 // --dry-run and the UI's confirmation use it without a Writer.
 //
-// It imports dynamo (key schemas), itemcodec (codecs and sizes) and the SDK; never
+// It imports dynamo (key schemas), itemcodec (codecs and sizes), codegen
+// (the aws command's layout) and the SDK; never
 // ui, and nothing in dynamo or ui's read path imports it: the explorer's
 // client stays write-free.
 package edit
