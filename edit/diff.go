@@ -75,20 +75,9 @@ func Changed(d []AttrDiff) bool { return len(d) > 0 }
 
 // DiffLines is a diff as lines, the key attributes of t first.
 func DiffLines(t dynamo.Table, d []AttrDiff) []string {
-	keys := keyNames(t)
+	byKey := KeysFirst(t)
 	sorted := slices.Clone(d)
-	slices.SortStableFunc(sorted, func(a, b AttrDiff) int {
-		ai, bi := slices.Index(keys, a.Name), slices.Index(keys, b.Name)
-		switch {
-		case ai >= 0 && bi >= 0:
-			return ai - bi
-		case ai >= 0:
-			return -1
-		case bi >= 0:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(sorted, func(a, b AttrDiff) int { return byKey(a.Name, b.Name) })
 	lines := make([]string, len(sorted))
 	for i, x := range sorted {
 		lines[i] = x.String()

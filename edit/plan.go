@@ -144,6 +144,27 @@ func keyNames(t dynamo.Table) []string {
 	return []string{t.PK.Name, t.SK.Name}
 }
 
+// KeyNames are the table's key attributes, partition key first.
+func KeyNames(t dynamo.Table) []string { return keyNames(t) }
+
+// KeysFirst orders attribute names with the table's key attributes first,
+// in key order; a stable sort keeps the others as they were.
+func KeysFirst(t dynamo.Table) func(a, b string) int {
+	keys := keyNames(t)
+	return func(a, b string) int {
+		ai, bi := slices.Index(keys, a), slices.Index(keys, b)
+		switch {
+		case ai >= 0 && bi >= 0:
+			return ai - bi
+		case ai >= 0:
+			return -1
+		case bi >= 0:
+			return 1
+		}
+		return 0
+	}
+}
+
 // KeyOf is the primary key of an item.
 func KeyOf(t dynamo.Table, it dynamo.Item) dynamo.Item {
 	k := dynamo.Item{}

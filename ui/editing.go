@@ -78,20 +78,9 @@ func newDraft(t dynamo.Table, it dynamo.Item, asNew bool) draft {
 	if !asNew {
 		d.old = it
 	}
-	keys := tableKeyNames(t)
+	keys := edit.KeyNames(t)
 	names := slices.Sorted(maps.Keys(it))
-	slices.SortStableFunc(names, func(a, b string) int {
-		ai, bi := slices.Index(keys, a), slices.Index(keys, b)
-		switch {
-		case ai >= 0 && bi >= 0:
-			return ai - bi
-		case ai >= 0:
-			return -1
-		case bi >= 0:
-			return 1
-		}
-		return 0
-	})
+	slices.SortStableFunc(names, edit.KeysFirst(t))
 	for _, n := range names {
 		typ, text := edit.ValueInput(it[n])
 		d.rows = append(d.rows, draftRow{name: n, typ: typ, text: text, key: slices.Contains(keys, n)})
@@ -111,7 +100,7 @@ func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
 	counts := map[string]map[string]int{}
 	for _, it := range items {
 		for n, v := range it {
-			if slices.Contains(tableKeyNames(t), n) {
+			if slices.Contains(edit.KeyNames(t), n) {
 				continue
 			}
 			if counts[n] == nil {
@@ -130,13 +119,6 @@ func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
 		d.rows = append(d.rows, draftRow{name: n, typ: typ})
 	}
 	return d
-}
-
-func tableKeyNames(t dynamo.Table) []string {
-	if t.SK == nil {
-		return []string{t.PK.Name}
-	}
-	return []string{t.PK.Name, t.SK.Name}
 }
 
 // item is the item the draft describes; the first value that DynamoDB
