@@ -31,11 +31,17 @@ var allowedImports = map[string][]string{
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
+	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "itemcodec/number", "keys", "patterns",
+		"textfmt", "ui", "workbench", "yamlfile"},
 }
 
-// commandDirs hold programs: the CLI at the top (package main), the
-// benchmarks and their data, the scripts' tools. They may import any
-// library package; nothing but themselves imports them.
+// mainImports is all that package main (main.go: the signal context and the
+// exit) may import of ours: the command line, which nothing else imports.
+var mainImports = []string{"cli"}
+
+// commandDirs hold programs: the benchmarks and their data, the scripts'
+// tools. They may import any library package but cli; nothing but
+// themselves imports them.
 var commandDirs = []string{"bench", "scripts"}
 
 // TestImportDirection reads the imports of every package in the module
@@ -71,7 +77,18 @@ func TestImportDirection(t *testing.T) {
 				ours = append(ours, strings.TrimPrefix(imp, "dynascope/"))
 			}
 		}
-		if rel == "" || isCommandDir(rel) {
+		if rel != "" && slices.Contains(ours, "cli") {
+			t.Errorf("dynascope/%s imports dynascope/cli; only main.go may", rel)
+		}
+		if rel == "" {
+			for _, imp := range ours {
+				if !slices.Contains(mainImports, imp) {
+					t.Errorf("main.go imports dynascope/%s; it may import only %v (the command line lives in cli)", imp, mainImports)
+				}
+			}
+			return nil
+		}
+		if isCommandDir(rel) {
 			return nil
 		}
 		allowed, ok := allowedImports[rel]

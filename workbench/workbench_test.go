@@ -19,7 +19,7 @@ import (
 	"dynascope/itemcodec"
 )
 
-const shopModel = "../testdata/workbench/shop.json"
+const shopModel = "../cli/testdata/workbench/shop.json"
 
 func readShop(t *testing.T) WorkbenchModel {
 	t.Helper()

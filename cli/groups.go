@@ -1,0 +1,223 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"text/tabwriter"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// newGroupsCmd prints the entity types of one partition, found by skip-scan.
+func newGroupsCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "groups --table NAME --pk VALUE",
+		Short:   "the entity types of a partition (skip-scan)",
+		GroupID: groupExplore,
+		Long: `List the entity types of one partition (ORDER, PROFILE, ...) by their
+sort-key prefix, found by skip-scan: about one Limit 1 query per type
+within a budget of requests (--max-requests), not a read of the whole
+partition. --count reads every item to count them.`,
+		Example: `  dynascope groups --table App --pk 'CUST#42'
+  dynascope groups --table App --pk 'CUST#42' --count --output table
+  dynascope groups --table App --index GSI1 --pk 'WH#1'`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	index := fs.String("index", "", "look in this secondary `INDEX`")
+	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred: # | : /)")
+	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
+	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
+	consistent := fs.Bool("consistent", false, "strongly consistent reads")
+	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := conn.RequireTable("groups"); err != nil {
+			return usageError{err.Error()}
+		}
+		if !fs.Changed("pk") {
+			return usageError{"groups needs a partition key value: pass --pk VALUE."}
+		}
+		if *output != "json" && *output != "table" {
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		}
+		maxRequests := 0 // the settings' budget
+		if fs.Changed("max-requests") {
+			if *maxReqs < 1 {
+				return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", *maxReqs)}
+			}
+			maxRequests = *maxReqs
+		}
+		in := dynamo.DiscoverInput{
+			Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
+			Reverse: *reverse, Consistent: *consistent, Count: *count,
+		}
+		return runGroups(cmd.Context(), conn, in, maxRequests, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
+	}
+	return cmd
+}
+
+// runGroups finds the partition's entity types and prints them.
+// maxRequests is --max-requests, 0 when not given: the settings' budget.
+func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, maxRequests int, asText bool, stdout, stderr io.Writer) error {
+	client, settings, err := connectWithSettings(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if in.Count {
+		// Counting far past the announced bound stops (dynamo.OverBudget).
+		in.CountBound = announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+	}
+	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
+	if maxRequests != 0 {
+		in.Budget.MaxRequests = maxRequests
+	}
+	d, err := client.Discover(ctx, in)
+	if err != nil && len(d.Groups) == 0 {
+		return err
+	}
+	// A walk or count that failed or was cancelled still prints the types
+	// it found (a type whose count did not finish has none), marked
+	// incomplete, then reports the failure: the exit code says so too.
+	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
+	if kerr != nil {
+		return errors.Join(err, kerr)
+	}
+	ks, _ := t.Schema(in.Index)
+	var b bytes.Buffer
+	if asText {
+		writeGroupsText(&b, d, err != nil)
+	} else {
+		if jerr := writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d, err != nil); jerr != nil {
+			return jerr
+		}
+	}
+	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+		return werr
+	}
+	return err
+}
+
+// groupsObject is the object DESIGN.md specifies for groups, keys in its
+// order.
+type groupsObject struct {
+	Table            string          `json:"table"`
+	Index            *string         `json:"index"`
+	Partition        keyObject       `json:"partition"`
+	Delimiter        *string         `json:"delimiter"`
+	Groups           []groupObject   `json:"groups"`
+	Complete         bool            `json:"complete"`
+	Continue         *continueObject `json:"continue"` // null when complete
+	Requests         int             `json:"requests"`
+	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
+}
+
+type groupObject struct {
+	Entity string          `json:"entity"`
+	Prefix string          `json:"prefix"`
+	Kind   string          `json:"kind"`
+	Count  *int            `json:"count"` // null unless --count
+	First  json.RawMessage `json:"first"`
+	Last   json.RawMessage `json:"last"`
+}
+
+type continueObject struct {
+	Condition string          `json:"condition"`
+	Key       json.RawMessage `json:"key"`
+}
+
+// writeGroupsJSON prints d; stopped says the walk or a count ended early
+// (an error, Ctrl-C): then "complete" is false, with a "continue" only
+// where the budget ran out.
+func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, pk string, d dynamo.Discovery, stopped bool) error {
+	pkv, _ := dynamo.KeyValue(ks.PK, "partition key", pk)
+	o := groupsObject{
+		Table: table, Index: nullable(index), Delimiter: nullable(d.Delimiter),
+		Partition: keyObject{{ks.PK.Name, itemcodec.MarshalPlainValue(pkv)}},
+		Groups:    []groupObject{}, Complete: !d.Partial && !stopped,
+		Requests: len(d.Requests), ConsumedCapacity: newCapacityObject(d.Capacity()),
+	}
+	for _, g := range d.Groups {
+		o.Groups = append(o.Groups, groupObject{
+			Entity: g.Entity, Prefix: g.Prefix, Kind: string(g.Kind),
+			First: jsonKey(d.KeyType, g.First), Last: jsonKey(d.KeyType, g.Last),
+		})
+		if g.Count >= 0 {
+			o.Groups[len(o.Groups)-1].Count = &g.Count
+		}
+	}
+	if d.Partial {
+		o.Continue = &continueObject{Condition: continueOp(d.Continue), Key: jsonKey(d.KeyType, continueKey(d.Continue))}
+	}
+	return writeIndentedJSON(b, o)
+}
+
+// jsonKey prints a sort-key value as plain JSON: numbers bare with their
+// exact digits (quoted when the text is no number, as item JSON does),
+// strings and base64 binary quoted.
+func jsonKey(keyType, v string) json.RawMessage {
+	if keyType == "N" {
+		return itemcodec.MarshalPlainValue(&types.AttributeValueMemberN{Value: v})
+	}
+	return json.RawMessage(jsonString(v))
+}
+
+func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
+	if len(d.Groups) == 0 {
+		b.WriteString("no items in this partition\n")
+	} else {
+		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "ENTITY\tPREFIX\tCOUNT\tFIRST\tLAST")
+		for _, g := range d.Groups {
+			count := "-"
+			if g.Count >= 0 {
+				count = strconv.Itoa(g.Count)
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Entity), textfmt.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
+		}
+		_ = tw.Flush()
+	}
+	if d.Partial {
+		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
+			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
+	if stopped {
+		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
+	}
+	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+}
+
+// continueOp and continueKey spell where an unfinished skip-scan would go
+// on: the operator and key of its next condition ("" for the start).
+func continueOp(c dynamo.SKCond) string {
+	switch c.Op {
+	case dynamo.SKGe:
+		return ">="
+	case dynamo.SKGt:
+		return ">"
+	case dynamo.SKLt:
+		return "<"
+	}
+	return ""
+}
+
+func continueKey(c dynamo.SKCond) string {
+	if len(c.Values) == 0 {
+		return ""
+	}
+	return c.Values[0]
+}

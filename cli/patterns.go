@@ -1,0 +1,397 @@
+package cli
+
+// `dynascope patterns`: the access patterns of a table as a first-class
+// object. list shows them, run runs one with parameters, check runs every
+// one with its example and proves each is one request, show prints the code
+// that sends the same request.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"dynascope/codegen"
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/patterns"
+	"dynascope/textfmt"
+)
+
+// maxPatternPages bounds how far run and check follow a pattern that does
+// not fit in one request: enough to count its pages, not a full table read.
+const maxPatternPages = 100
+
+func newPatternsCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "patterns",
+		Short:   "the access patterns of dynascope.yaml: list, run, check, show",
+		GroupID: groupExplore,
+		Long: `The access patterns of a table as a first-class object: list shows them,
+run runs one with parameters, check runs every one with its example and
+proves each is one request, show prints the code that sends the same request.
+
+The patterns come from dynascope.yaml in the working directory, or --patterns
+FILE; its table: is the table unless --table names another. Parameters not
+given take the pattern's example values.`,
+		Example: `  dynascope patterns list
+  dynascope patterns run 'latest order' --param customerId=42 --output table
+  dynascope patterns check
+  dynascope patterns show 'latest order' --lang python`,
+		// Without a known subcommand: one sentence, not the help.
+		Args: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
+			}
+			if args[0] == "help" {
+				return nil
+			}
+			return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", args[0])}
+		},
+		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
+	}
+	cmd.AddCommand(newPatternsListCmd(), newPatternsRunCmd(conn), newPatternsCheckCmd(conn), newPatternsShowCmd(conn))
+	return cmd
+}
+
+// patternsFileFlag is the --patterns flag of every patterns subcommand.
+func patternsFileFlag(cmd *cobra.Command) *string {
+	file := cmd.Flags().String("patterns", patterns.PatternsFile, "the patterns `FILE`")
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	return file
+}
+
+// paramFlag collects repeated --param KEY=VALUE.
+func paramFlag(fs *pflag.FlagSet) map[string]string {
+	params := map[string]string{}
+	fs.Func("param", "a parameter of the pattern, `KEY=VALUE` (repeatable; default: the example's)", func(s string) error {
+		k, v, ok := strings.Cut(s, "=")
+		if !ok || k == "" {
+			return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
+		}
+		if _, dup := params[k]; dup {
+			return fmt.Errorf("--param %s is given twice", k)
+		}
+		params[k] = v
+		return nil
+	})
+	return params
+}
+
+// patternName checks the one positional argument of run and show, the
+// pattern's name, which may come before or after the flags.
+func patternName(sub string) cobra.PositionalArgs {
+	return func(_ *cobra.Command, args []string) error {
+		switch {
+		case len(args) == 0:
+			return usageError{fmt.Sprintf("patterns %s needs a pattern name: dynascope patterns %s NAME (see 'dynascope patterns list').", sub, sub)}
+		case len(args) > 1:
+			return usageError{fmt.Sprintf("unexpected argument %q; quote a pattern name that has spaces: dynascope patterns %s '%s %s'.", args[1], sub, args[0], args[1])}
+		}
+		return nil
+	}
+}
+
+// patternTable loads the file, connects and describes the table the patterns
+// run on, and checks the patterns against it.
+func patternTable(ctx context.Context, conn *config.Connection, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, err := patterns.LoadPatterns(file)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	if conn.Table == "" {
+		conn.Table = set.Table
+	}
+	if conn.Table == "" {
+		return nil, nil, dynamo.Table{}, usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
+	}
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	t, err := client.DescribeTable(ctx, conn.Table)
+	if err != nil {
+		return nil, nil, dynamo.Table{}, err
+	}
+	return set, client, t, nil
+}
+
+// resolvePattern finds pattern name in the patterns file, checks it against
+// its table's keys and fills in its parameters: the given ones over the
+// example's.
+func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
+	set, client, t, err := patternTable(ctx, conn, file)
+	if err != nil {
+		return nil, t, patterns.Pattern{}, patterns.Resolved{}, err
+	}
+	p, err := set.Find(name)
+	if err != nil {
+		return nil, t, p, patterns.Resolved{}, err
+	}
+	if err := p.Validate(t); err != nil {
+		return nil, t, p, patterns.Resolved{}, err
+	}
+	r, err := p.Resolve(t, patternParams(p, given))
+	return client, t, p, r, err
+}
+
+// patternParams is the example with the given parameters over it.
+func patternParams(p patterns.Pattern, given map[string]string) map[string]string {
+	params := make(map[string]string, len(p.Example)+len(given))
+	for k, v := range p.Example {
+		params[k] = v
+	}
+	for k, v := range given {
+		params[k] = v
+	}
+	return params
+}
+
+func newPatternsListCmd() *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "list",
+		Short:   "the patterns of the file and the request each sends",
+		Example: "  dynascope patterns list\n  dynascope patterns list --patterns other.yaml --output json",
+		Args:    noArgs,
+		// It reads only the file.
+		Annotations: map[string]string{offline: "yes"},
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		stdout := cmd.OutOrStdout()
+		if *output != "table" && *output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+		}
+		set, err := patterns.LoadPatterns(*file)
+		if err != nil {
+			return err
+		}
+		if *output == "json" {
+			type patternJSON struct {
+				Name        string            `json:"name"`
+				Description string            `json:"description"`
+				Index       *string           `json:"index"`
+				Summary     string            `json:"summary"`
+				Parameters  []string          `json:"parameters"`
+				Example     map[string]string `json:"example"`
+				Line        int               `json:"line"`
+			}
+			out := struct {
+				File     string        `json:"file"`
+				Table    *string       `json:"table"`
+				Patterns []patternJSON `json:"patterns"`
+			}{File: *file, Table: nullable(set.Table), Patterns: []patternJSON{}}
+			for _, p := range set.Patterns {
+				params := p.Parameters()
+				if params == nil {
+					params = []string{}
+				}
+				ex := p.Example
+				if ex == nil {
+					ex = map[string]string{}
+				}
+				out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), params, ex, p.Line})
+			}
+			return writeIndentedJSON(stdout, out)
+		}
+		var b bytes.Buffer
+		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+		for _, p := range set.Patterns {
+			fmt.Fprintf(tw, "%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(p.Description))
+		}
+		_ = tw.Flush()
+		_, err = stdout.Write(b.Bytes())
+		return err
+
+	}
+	return cmd
+}
+
+func newPatternsRunCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "run NAME",
+		Short: "run one pattern, its parameters given or its example's",
+		Long: `Run one pattern as the request it declares, with the given parameters over
+its example's; it warns when the pattern needs more than one request.`,
+		Example: `  dynascope patterns run 'latest order' --param customerId=42
+  dynascope patterns run 'customer with orders' --output table`,
+		Args: patternName("run"),
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	given := paramFlag(fs)
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table")
+	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "jsonl", "table"))
+	cmd.ValidArgsFunction = completePatternNames(file)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, stderr, name := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
+		if err := checkOutput(*output); err != nil {
+			return err
+		}
+		client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given)
+		if err != nil {
+			return err
+		}
+		run := runPattern(ctx, client, t, p, r)
+		if run.err != nil {
+			return run.err
+		}
+		if v, one := run.verdict(); !one {
+			fmt.Fprintf(stderr, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
+		}
+		return printResult(stdout, run.res, *output, *ddbJSON)
+
+	}
+	return cmd
+}
+
+func newPatternsShowCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "show NAME",
+		Short: "print the code that sends the pattern's request",
+		Long: `Print the AWS CLI command, Python (boto3) and Go (AWS SDK for Go v2) code
+that send the same request as the pattern, with its parameters filled in.`,
+		Example: `  dynascope patterns show 'latest order'
+  dynascope patterns show 'latest order' --param customerId=7 --lang go`,
+		Args: patternName("show"),
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	given := paramFlag(fs)
+	lang := fs.String("lang", "", "`LANG`: cli | python | go (default: all three)")
+	cmd.RegisterFlagCompletionFunc("lang", fixedChoices("cli", "python", "go"))
+	cmd.ValidArgsFunction = completePatternNames(file)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, name := cmd.Context(), cmd.OutOrStdout(), args[0]
+		langs := codegen.CodeLangs
+		if *lang != "" {
+			l := codegen.CodeLang(*lang)
+			if l != codegen.LangCLI && l != codegen.LangPython && l != codegen.LangGo {
+				return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
+			}
+			langs = []codegen.CodeLang{l}
+		}
+		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
+		if err != nil {
+			return err
+		}
+		to := codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+		titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
+		var b bytes.Buffer
+		for i, l := range langs {
+			var code string
+			if r.Get != nil {
+				code, err = codegen.GetItemCode(l, t, *r.Get, to)
+			} else {
+				var ks dynamo.KeySchema
+				if ks, err = t.Schema(r.Query.Index); err == nil {
+					code, err = codegen.QueryCode(l, ks, *r.Query, to)
+				}
+			}
+			if err != nil {
+				return err
+			}
+			if len(langs) > 1 {
+				if i > 0 {
+					b.WriteByte('\n')
+				}
+				b.WriteString(titles[l] + "\n")
+			}
+			b.WriteString(code)
+		}
+		_, err = stdout.Write(b.Bytes())
+		return err
+
+	}
+	return cmd
+}
+
+// patternRun is one run of a pattern: its result and what it took.
+type patternRun struct {
+	pattern   patterns.Pattern
+	operation string // GetItem or Query
+	res       queryResult
+	truncated bool // stopped after maxPatternPages
+	err       error
+}
+
+// runPattern sends the pattern's request and, when the answer does not fit
+// in one page, follows LastEvaluatedKey as a program would, until the
+// result is complete or the pattern's Limit is met, so that the count of
+// requests is the true cost of the access pattern.
+func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
+	run := patternRun{pattern: p, operation: r.Operation()}
+	if r.Get != nil {
+		page, err := client.GetItem(ctx, *r.Get)
+		run.res = queryResult{Table: t.Name, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true,
+			Consistent: r.Get.Consistent, Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount)}
+		if page.Request.Operation != "" {
+			run.res.Requests = []dynamo.Request{page.Request}
+		}
+		run.err = err
+		return run
+	}
+	q := *r.Query
+	run.res = queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+	want := int(q.Limit)
+	for {
+		page, err := client.Query(ctx, q)
+		if page.Request.Operation != "" {
+			run.res.Requests = append(run.res.Requests, page.Request)
+		}
+		if err != nil {
+			run.err = err
+			return run
+		}
+		run.res.KeyCondition = page.Request.KeyCondition
+		run.res.Items = append(run.res.Items, page.Items...)
+		run.res.Count += int(page.Count)
+		run.res.Scanned += int(page.ScannedCount)
+		run.res.LastKey = page.LastEvaluatedKey
+		switch {
+		case page.LastEvaluatedKey == nil, want > 0 && run.res.Count >= want:
+			return run
+		case len(run.res.Requests) >= maxPatternPages:
+			run.truncated = true
+			return run
+		}
+		q.StartKey = page.LastEvaluatedKey
+		if want > 0 {
+			q.Limit = int32(want - run.res.Count)
+		}
+	}
+}
+
+func nullable(s string) *string {
+	if s == "" {
+		return nil
+	}
+	return &s
+}
+
+// writeIndentedJSON writes v as indented JSON without HTML escaping (key
+// values like ORDER#<id> stay readable), with the code points a terminal
+// acts on escaped (itemcodec.EscapeTerminalJSON).
+func writeIndentedJSON(w io.Writer, v any) error {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(itemcodec.EscapeTerminalJSON(b.Bytes()))
+	return err
+}

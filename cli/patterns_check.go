@@ -1,0 +1,180 @@
+package cli
+
+// `dynascope patterns check`: every pattern run with its example, and the
+// proof that each is one request.
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/textfmt"
+)
+
+// verdict says whether the pattern was one request and, when not, why. A
+// page without a filter ends early only at 1 MB: Limit ends the pattern.
+func (r patternRun) verdict() (string, bool) {
+	n := len(r.res.Requests)
+	switch {
+	case r.err != nil:
+		return "failed: " + strings.TrimRight(r.err.Error(), "."), false
+	case n == 1:
+		return "one request", true
+	case r.truncated:
+		return fmt.Sprintf("more than %d pages (stopped there): each Query page stops at 1 MB", n), false
+	case r.res.Limit > 0:
+		return fmt.Sprintf("%d pages: 1 MB per page was reached before Limit %d", n, r.res.Limit), false
+	}
+	return fmt.Sprintf("%d pages: the result is larger than the 1 MB one Query page returns", n), false
+}
+
+func newPatternsCheckCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "check",
+		Short: "run every pattern with its example and prove each is one request",
+		Long: `Run every pattern of the file with its example parameters, following its
+pages as a program would, and prove that each is one request. Exits with
+status 1 when a pattern needs more than one request or fails.`,
+		Example: `  dynascope patterns check --table App
+  dynascope patterns check --patterns ci/patterns.yaml --output json`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	file := patternsFileFlag(cmd)
+	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
+		if *output != "table" && *output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+		}
+		set, client, t, err := patternTable(ctx, conn, *file)
+		if err != nil {
+			return err
+		}
+		if len(set.Patterns) == 0 {
+			return fmt.Errorf("%s has no patterns to check; add some under patterns:.", *file)
+		}
+		if err := set.Validate(t); err != nil {
+			return err
+		}
+		var runs []patternRun
+		for _, p := range set.Patterns {
+			r, err := p.Resolve(t, p.Example)
+			if err != nil {
+				return err
+			}
+			runs = append(runs, runPattern(ctx, client, t, p, r))
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+		}
+		var b bytes.Buffer
+		if *output == "json" {
+			writeCheckJSON(&b, t.Name, runs)
+		} else {
+			writeCheckTable(&b, runs)
+		}
+		if _, err := stdout.Write(b.Bytes()); err != nil {
+			return err
+		}
+		var bad []string
+		for _, r := range runs {
+			if v, one := r.verdict(); !one {
+				why := "failed"
+				if r.err == nil {
+					why = strings.SplitN(v, ":", 2)[0]
+				}
+				bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
+			}
+		}
+		if len(bad) > 0 {
+			verb := "are"
+			if len(bad) == 1 {
+				verb = "is"
+			}
+			return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
+		}
+		return nil
+
+	}
+	return cmd
+}
+
+func (r patternRun) operationText() string {
+	if r.res.Index != "" {
+		return r.operation + " " + r.res.Index
+	}
+	return r.operation
+}
+
+// writeCheckTable prints one line per pattern, then a summary when all pass.
+func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
+	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATTERN\tOPERATION\tREQUESTS\tPAGES\tITEMS\tRCU\tVERDICT")
+	all := true
+	for _, r := range runs {
+		v, one := r.verdict()
+		all = all && one
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", textfmt.Sanitize(r.pattern.Name), textfmt.Sanitize(r.operationText()),
+			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), textfmt.Sanitize(v))
+	}
+	_ = tw.Flush()
+	if all {
+		fmt.Fprintf(b, "\n%s, each one request.\n", textfmt.Plural(len(runs), "pattern", "patterns"))
+	}
+}
+
+type checkCapacity struct {
+	Total   float64            `json:"total"`
+	Table   float64            `json:"table"`
+	Indexes map[string]float64 `json:"indexes"`
+}
+
+type checkPatternJSON struct {
+	Name             string        `json:"name"`
+	Operation        string        `json:"operation"`
+	Index            *string       `json:"index"`
+	KeyCondition     string        `json:"keyCondition"`
+	Requests         int           `json:"requests"`
+	Pages            int           `json:"pages"`
+	Items            int           `json:"items"`
+	ConsumedCapacity checkCapacity `json:"consumedCapacity"`
+	OneRequest       bool          `json:"oneRequest"`
+	Verdict          string        `json:"verdict"`
+	Error            *string       `json:"error"`
+}
+
+// writeCheckJSON prints {"table", "patterns": [...], "oneRequest"}, one
+// object per pattern with the columns of the table.
+func writeCheckJSON(b *bytes.Buffer, table string, runs []patternRun) {
+	out := struct {
+		Table      string             `json:"table"`
+		Patterns   []checkPatternJSON `json:"patterns"`
+		OneRequest bool               `json:"oneRequest"`
+	}{Table: table, Patterns: []checkPatternJSON{}, OneRequest: true}
+	for _, r := range runs {
+		v, one := r.verdict()
+		c := dynamo.TotalCapacity(r.res.Requests)
+		cc := checkCapacity{Total: c.Total, Table: c.Table, Indexes: map[string]float64{}}
+		for k, x := range c.Indexes {
+			cc.Indexes[k] = x
+		}
+		var errText *string
+		if r.err != nil {
+			errText = nullable(r.err.Error())
+		}
+		out.Patterns = append(out.Patterns, checkPatternJSON{
+			Name: r.pattern.Name, Operation: r.operation, Index: nullable(r.res.Index), KeyCondition: r.res.KeyCondition,
+			Requests: len(r.res.Requests), Pages: len(r.res.Requests), Items: r.res.Count, ConsumedCapacity: cc,
+			OneRequest: one, Verdict: v, Error: errText,
+		})
+		out.OneRequest = out.OneRequest && one
+	}
+	_ = writeIndentedJSON(b, out)
+}

@@ -1,0 +1,311 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// queryResult is what `query` and `get` print: the pages of one access
+// pattern and the record of every request it took.
+type queryResult struct {
+	Table, Index string
+	KeyNames     []string // key attributes, shown first in a table
+	KeyCondition string
+	Forward      bool
+	Limit        int32
+	Consistent   bool
+	Items        []dynamo.Item
+	Count        int
+	Scanned      int
+	LastKey      dynamo.Item
+	Requests     []dynamo.Request
+	// Filter and Projection as DynamoDB read them ("" for none).
+	Filter, Projection string
+}
+
+func newQueryCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "query --table NAME --pk VALUE [sort-key condition]",
+		Short:   "one access pattern as one Query",
+		GroupID: groupExplore,
+		Long: `Run one Query: the items of one partition, optionally narrowed by one
+sort-key condition, in sort-key order. One page unless --all-pages; every
+request is listed with the read capacity it consumed.`,
+		Example: `  dynascope query --table App --pk 'CUST#42'
+  dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1
+  dynascope query --table App --pk 'CUST#42' --sk-between 'ORDER#2025-01' 'ORDER#2025-03' --output table
+  dynascope query --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --filter 'status = "OPEN" AND total > 1000' --project total,status
+  dynascope --endpoint-url http://127.0.0.1:8000 query --table App --index GSI1 --pk 'WH#1' --all-pages --output jsonl`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	index := fs.String("index", "", "query this secondary `INDEX`")
+	ops := []struct {
+		flag string
+		op   dynamo.SKOp
+		val  *string
+	}{
+		{"sk-begins-with", dynamo.SKBeginsWith, nil},
+		{"sk-eq", dynamo.SKEq, nil},
+		{"sk-lt", dynamo.SKLt, nil},
+		{"sk-le", dynamo.SKLe, nil},
+		{"sk-gt", dynamo.SKGt, nil},
+		{"sk-ge", dynamo.SKGe, nil},
+	}
+	for i := range ops {
+		ops[i].val = fs.String(ops[i].flag, "", "sort key "+string(ops[i].op)+" `VALUE`")
+	}
+	between := &pairValue{}
+	fs.Var(between, "sk-between", "sort key BETWEEN LOW AND HIGH (two values: --sk-between LOW HIGH)")
+	reverse := fs.Bool("reverse", false, "newest first: ScanIndexForward=false")
+	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: none)")
+	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
+	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
+	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	filter, project := readShapeFlags(fs)
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
+		if err := conn.RequireTable("query"); err != nil {
+			return usageError{err.Error()}
+		}
+		if !fs.Changed("pk") {
+			return usageError{"query needs a partition key value: pass --pk VALUE."}
+		}
+		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+			return err
+		}
+		if *limit < 0 || *limit > 1<<31-1 {
+			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
+		}
+		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
+		var chosen []string
+		for _, o := range ops {
+			if fs.Changed(o.flag) {
+				q.SK = dynamo.SKCond{Op: o.op, Values: []string{*o.val}}
+				chosen = append(chosen, "--"+o.flag)
+			}
+		}
+		if between.set {
+			q.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{between.lo, between.hi}}
+			chosen = append(chosen, "--sk-between")
+		}
+		if len(chosen) > 1 {
+			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
+		}
+		return runQuery(ctx, conn, q, *allPages, *output, *ddbJSON, stdout, stderr)
+	}
+	return cmd
+}
+
+// runQuery sends the query, page after page with allPages, and prints it.
+func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput, allPages bool, output string, ddbJSON bool, stdout, stderr io.Writer) error {
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return err
+	}
+	var bound, spent float64 // the announced cost: reading far past it stops
+	if allPages {
+		bound = announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
+	}
+	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+	format, streaming, _ := exportFormat(output, ddbJSON)
+	var exp *exporter
+	for {
+		page, err := client.Query(ctx, q)
+		spent += page.Request.Capacity.Total
+		if err == nil && dynamo.OverBudget(spent, bound, len(res.Requests)+1) {
+			err = dynamo.OverBudgetError("query --all-pages", spent, bound)
+		}
+		if len(res.Requests) == 0 {
+			// The key names, after the first page rather than before it:
+			// no DescribeTable when the keys are cached, and the keys the
+			// query was built from when the cached ones were out of date.
+			if err == nil {
+				if t, kerr := client.TableKeys(ctx, q.Table); kerr == nil {
+					res.KeyNames = keyNames(t, q.Index)
+				}
+			}
+			if streaming {
+				var eerr error
+				if exp, eerr = newExporter(stdout, stderr, format, q.Table, res.KeyNames); eerr != nil {
+					return eerr
+				}
+			}
+		}
+		if err != nil {
+			if exp != nil {
+				return exp.close(err)
+			}
+			if len(res.Requests) > 0 {
+				// Keep the pages already read: print them, marked incomplete
+				// by a lastEvaluatedKey where the failed page would start.
+				res.LastKey = q.StartKey
+				if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
+					return perr
+				}
+			}
+			return err
+		}
+		res.KeyCondition = page.Request.KeyCondition
+		res.Filter, res.Projection = page.Request.Filter, page.Request.Projection
+		if exp != nil {
+			if err := exp.page(page); err != nil {
+				return exp.close(err)
+			}
+		} else {
+			res.Items = append(res.Items, page.Items...)
+		}
+		res.Count += int(page.Count)
+		res.Scanned += int(page.ScannedCount)
+		res.Requests = append(res.Requests, page.Request)
+		res.LastKey = page.LastEvaluatedKey
+		if !allPages || page.LastEvaluatedKey == nil {
+			break
+		}
+		q.StartKey = page.LastEvaluatedKey
+	}
+	if exp != nil {
+		return exp.close(nil)
+	}
+	return printResult(stdout, res, output, ddbJSON)
+}
+
+func newGetCmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:     "get --table NAME --pk VALUE [--sk VALUE]",
+		Short:   "one item by its full primary key (GetItem)",
+		GroupID: groupExplore,
+		Example: `  dynascope get --table App --pk 'CUST#42' --sk PROFILE
+  dynascope get --table App --pk 'CUST#42' --sk PROFILE --consistent --output table`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "partition key `VALUE` (required)")
+	sk := fs.String("sk", "", "sort key `VALUE` (required when the table has a sort key)")
+	consistent := fs.Bool("consistent", false, "strongly consistent read")
+	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	ddbJSON := fs.Bool("dynamodb-json", false, "print the item as typed DynamoDB JSON")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := conn.RequireTable("get"); err != nil {
+			return usageError{err.Error()}
+		}
+		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+			return err
+		}
+		in := dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent}
+		return runGet(cmd.Context(), conn, in, *output, *ddbJSON, cmd.OutOrStdout())
+	}
+	return cmd
+}
+
+// runGet reads one item and prints it.
+func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, output string, ddbJSON bool, stdout io.Writer) error {
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return err
+	}
+	if in.SK == "" {
+		// Right only for a table without a sort key. DescribeTable, not
+		// the schema cache, decides: a refusal must not rest on keys that
+		// may be out of date.
+		t, err := client.DescribeTable(ctx, conn.Table)
+		if err != nil {
+			return err
+		}
+		if t.SK != nil {
+			return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
+		}
+	}
+	page, err := client.GetItem(ctx, in)
+	if err != nil {
+		return err
+	}
+	t, err := client.TableKeys(ctx, conn.Table) // the keys GetItem was built from
+	if err != nil {
+		return err
+	}
+	res := queryResult{
+		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
+		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
+	}
+	if format, ok, _ := exportFormat(output, ddbJSON); ok {
+		exp, err := newExporter(stdout, io.Discard, format, conn.Table, res.KeyNames)
+		if err != nil {
+			return err
+		}
+		return exp.close(exp.page(page))
+	}
+	return printResult(stdout, res, output, ddbJSON)
+}
+
+func checkOutput(o string) error {
+	switch o {
+	case "json", "jsonl", "table":
+		return nil
+	}
+	return usageError{fmt.Sprintf("--output must be json, jsonl or table, not %q.", o)}
+}
+
+// checkItemsOutput is checkOutput for the commands that print items and so
+// can also export them (export.go).
+func checkItemsOutput(o string, ddbJSON bool) error {
+	switch o {
+	case "json", "jsonl", "table", "csv", "ddbjson-batch":
+		_, _, err := exportFormat(o, ddbJSON)
+		return err
+	}
+	return usageError{fmt.Sprintf("--output must be json, jsonl, table, csv or ddbjson-batch, not %q.", o)}
+}
+
+// itemsOutputs are the formats of the commands that print items.
+var itemsOutputs = []string{"json", "jsonl", "table", "csv", "ddbjson-batch"}
+
+// keyNames lists the key attributes of the queried index and of the table.
+func keyNames(t dynamo.Table, index string) []string {
+	var names []string
+	add := func(k *dynamo.KeyAttr) {
+		if k != nil && k.Name != "" && !slices.Contains(names, k.Name) {
+			names = append(names, k.Name)
+		}
+	}
+	if ks, err := t.Schema(index); err == nil {
+		add(&ks.PK)
+		add(ks.SK)
+	}
+	add(&t.PK)
+	add(t.SK)
+	return names
+}
+
+// announceWholeRead states, before a read that may go further than one page,
+// its upper bound: the whole table or index as DescribeTable last measured it
+// (DynamoDB refreshes that about every six hours). Ctrl-C stops it and keeps
+// what was read.
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
+	t, err := client.DescribeTable(ctx, table)
+	if err != nil {
+		return 0 // the read itself will report the problem
+	}
+	items, size, where := t.ItemCount, t.SizeBytes, "table "+table
+	if ix, ok := t.IndexByName(index); ok {
+		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
+	}
+	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
+		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(itemcodec.ReadUnits(int(size), consistent)))
+	return itemcodec.ReadUnits(int(size), consistent)
+}

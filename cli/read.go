@@ -1,0 +1,115 @@
+package cli
+
+// What the reads beyond one key have in common (query --filter, scan,
+// partiql): the filter and projection flags, the notes that say what a
+// filter and a projection cost, and the cost announced before and shown
+// after.
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/textfmt"
+)
+
+// readShapeFlags adds --filter and --project.
+func readShapeFlags(fs *pflag.FlagSet) (filter, project *string) {
+	filter = fs.String("filter", "", "FilterExpression with values in place: `EXPR` such as 'status = \"OPEN\" AND total > 1000' (applied after the read: it does not lower the cost)")
+	project = fs.String("project", "", "return only these attributes: `LIST` such as total,status,address.city (the keys are always kept; saves bandwidth, not capacity)")
+	return filter, project
+}
+
+// readNotes are the sentences a filtered or projected result carries:
+// what was kept of what was read, and that all of it was paid for.
+func readNotes(count, scanned int, rcu float64, filter, projection string) []string {
+	var notes []string
+	if filter != "" {
+		notes = append(notes, fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read (%s)",
+			textfmt.Count(count), textfmt.Count(scanned), jsonFloat(rcu), textfmt.Count(scanned), dynamo.FilterNote))
+	}
+	if projection != "" {
+		notes = append(notes, "projection "+projection+": "+dynamo.ProjectionNote)
+	}
+	return notes
+}
+
+// unreported counts the requests whose answer held no consumed capacity.
+func unreported(reqs []dynamo.Request) int {
+	n := 0
+	for _, r := range reqs {
+		if r.NoCapacity {
+			n++
+		}
+	}
+	return n
+}
+
+// noCapacityNote says that some requests' cost is unknown, never 0.
+func noCapacityNote(reqs []dynamo.Request) string {
+	return fmt.Sprintf("the endpoint answered %s of %s without ConsumedCapacity although it was asked for (DynamoDB Local does so for ExecuteStatement); their cost is unknown, not 0",
+		textfmt.Count(unreported(reqs)), textfmt.Plural(len(reqs), "request", "requests"))
+}
+
+// costGate is the upper bound of a read that can go through a whole table,
+// said before it runs, and the consent it needs: --yes, or a --max-rcu cap.
+type costGate struct {
+	bound  float64 // RCU, 0 when DescribeTable gave nothing
+	maxRCU float64
+	yes    bool
+	price  float64 // USD per million RCU; 0: no money shown
+}
+
+func newCostGate(s config.Settings, yes bool, maxRCU float64) costGate {
+	return costGate{yes: yes, maxRCU: maxRCU, price: s.PricePerMillionReads}
+}
+
+// money is an amount of RCU in dollars at the settings' price, or "".
+func (g costGate) money(rcu float64) string {
+	if g.price <= 0 {
+		return ""
+	}
+	return fmt.Sprintf(" ≈ %s on-demand at $%g per million reads", textfmt.Dollars(rcu*g.price/1e6), g.price)
+}
+
+// announce says what the read may cost before it runs, and refuses to
+// run it without consent. what is "scan of table App"; items and bytes
+// DescribeTable's figures.
+func (g *costGate) announce(stderr io.Writer, what string, items, bytes int64, bound float64) error {
+	g.bound = bound
+	fmt.Fprintf(stderr, "%s: at most the whole of it, %s / %s → predicted ≤ %s RCU%s (DescribeTable's figures, refreshed by DynamoDB about every 6 hours)\n",
+		textfmt.Sanitize(what), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(bytes), jsonFloat(bound), g.money(bound))
+	switch {
+	case g.maxRCU < 0:
+		return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(g.maxRCU))}
+	case g.maxRCU > 0:
+		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(g.maxRCU))
+	case g.yes:
+		fmt.Fprintln(stderr, "running it (--yes); Ctrl-C stops and keeps what was read")
+	default:
+		return usageError{fmt.Sprintf("%s reads up to %s RCU; pass --yes to run it, or --max-rcu N to stop it at N RCU.", textfmt.Sanitize(what), jsonFloat(bound))}
+	}
+	return nil
+}
+
+// after says, once the read is over, what it cost beside what was predicted.
+func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.StopReason, items int) {
+	var b strings.Builder
+	actual := dynamo.TotalCapacity(reqs).Total
+	if unreported(reqs) > 0 {
+		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual not reported: %s", jsonFloat(g.bound), noCapacityNote(reqs))
+	} else {
+		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual %s RCU%s", jsonFloat(g.bound), jsonFloat(actual), g.money(actual))
+	}
+	switch stop {
+	case dynamo.StopMaxRCU:
+		fmt.Fprintf(&b, " · stopped at the --max-rcu cap after %s", textfmt.Plural(items, "item", "items"))
+	case dynamo.StopCancelled:
+		fmt.Fprintf(&b, " · stopped by Ctrl-C after %s", textfmt.Plural(items, "item", "items"))
+	}
+	fmt.Fprintln(stderr, b.String())
+}

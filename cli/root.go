@@ -1,0 +1,286 @@
+package cli
+
+// The command tree. newRootCmd builds it from each command's constructor
+// (declared in the command's own file); the one tree feeds dispatch, help,
+// usage and shell completion. This file holds what the commands share: the
+// connection flags, argument checks, the help layout, and the root command
+// itself (the terminal UI) with the connection helpers.
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/edit"
+	"dynascope/patterns"
+	"dynascope/ui"
+)
+
+// usageError marks a mistake in the command line itself: exit code 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+// Command groups of `dynascope help`.
+const (
+	groupExplore = "explore"
+	groupWrite   = "write"
+	groupSetup   = "setup"
+)
+
+// offline marks a command that never connects: its help leaves out the
+// connection flags.
+const offline = "offline"
+
+// helpWidth is where flag descriptions wrap in help: fixed, so that help
+// reads the same in every terminal and in the tests.
+const helpWidth = 100
+
+// newRootCmd builds the whole command tree. Every call returns a fresh tree
+// with its own flag values, so tests can build and walk as many as they like.
+func newRootCmd(b Build) *cobra.Command {
+	var conn config.Connection
+	root := newUICmd(&conn)
+	// The connection flags are persistent: accepted before or after the
+	// command, as the AWS CLI accepts them. config declares them on a Go
+	// flag set; pflag wraps those flags, their validation included.
+	gofs := flag.NewFlagSet("dynascope", flag.ContinueOnError)
+	conn.Register(gofs)
+	root.PersistentFlags().AddGoFlagSet(gofs)
+	root.RegisterFlagCompletionFunc("table", completeTables(&conn))
+	root.RegisterFlagCompletionFunc("connection", completeConnections)
+
+	root.AddGroup(
+		&cobra.Group{ID: groupExplore, Title: "Explore (read-only):"},
+		&cobra.Group{ID: groupWrite, Title: "Write:"},
+		&cobra.Group{ID: groupSetup, Title: "Settings and shell:"},
+	)
+	root.AddCommand(
+		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
+		newScanCmd(&conn), newPartiQLCmd(&conn),
+		newLayoutCmd(&conn), newPatternsCmd(&conn),
+		newSeedCmd(&conn), newDemoCmd(&conn),
+		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
+		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
+	)
+	root.SetHelpCommandGroupID(groupSetup)
+	root.CompletionOptions.DisableDefaultCmd = true // ours is newCompletionCmd
+
+	info, ok := debug.ReadBuildInfo()
+	root.Version = buildVersion(b, info, ok)
+	root.Flags().BoolP("version", "v", false, "print the version and commit")
+	root.SetVersionTemplate("{{.Version}}\n")
+	root.SilenceErrors = true // main prints the one sentence
+	root.SilenceUsage = true  // a mistake is one sentence, not the flag dump
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{flagSentence(c, err)}
+	})
+	root.SetUsageFunc(printUsage)
+	for c := range walk(root) {
+		nameFlagValues(c.LocalFlags())
+		nameFlagValues(c.PersistentFlags())
+	}
+	return root
+}
+
+// walk yields a command and all its subcommands.
+func walk(c *cobra.Command) func(func(*cobra.Command) bool) {
+	return func(yield func(*cobra.Command) bool) {
+		var visit func(*cobra.Command) bool
+		visit = func(c *cobra.Command) bool {
+			if !yield(c) {
+				return false
+			}
+			for _, sub := range c.Commands() {
+				if !visit(sub) {
+					return false
+				}
+			}
+			return true
+		}
+		visit(c)
+	}
+}
+
+// noArgs refuses positional arguments: a value goes after its flag.
+func noArgs(_ *cobra.Command, args []string) error {
+	if len(args) > 0 {
+		return usageError{fmt.Sprintf("unexpected argument %q; values go after their flag (e.g. --pk 'CUST#42').", args[0])}
+	}
+	return nil
+}
+
+// printUsage writes a command's usage: how to call it, examples, its
+// subcommands by group, its own flags, then the connection flags.
+func printUsage(c *cobra.Command) error {
+	var b strings.Builder
+	b.WriteString("Usage:\n")
+	if c.Runnable() && (!c.HasAvailableSubCommands() || !c.HasParent()) {
+		fmt.Fprintf(&b, "  %s\n", c.UseLine())
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "  %s COMMAND [flags]\n", c.CommandPath())
+	}
+	if c.HasExample() {
+		fmt.Fprintf(&b, "\nExamples:\n%s\n", strings.TrimRight(c.Example, "\n"))
+	}
+	if c.HasAvailableSubCommands() {
+		groups := append([]*cobra.Group{}, c.Groups()...)
+		groups = append(groups, &cobra.Group{Title: "Commands:"})
+		for _, g := range groups {
+			var lines []string
+			for _, sub := range c.Commands() {
+				if sub.GroupID == g.ID && (sub.IsAvailableCommand() || sub.Name() == "help") {
+					lines = append(lines, fmt.Sprintf("  %-*s  %s", c.NamePadding(), sub.Name(), sub.Short))
+				}
+			}
+			if len(lines) > 0 {
+				fmt.Fprintf(&b, "\n%s\n%s\n", g.Title, strings.Join(lines, "\n"))
+			}
+		}
+	}
+	local, inherited := c.LocalFlags(), c.InheritedFlags()
+	if !c.HasParent() {
+		local, inherited = c.LocalNonPersistentFlags(), c.PersistentFlags()
+	}
+	if local.HasAvailableFlags() {
+		fmt.Fprintf(&b, "\nFlags:\n%s", local.FlagUsagesWrapped(helpWidth))
+	}
+	if inherited.HasAvailableFlags() && c.Annotations[offline] == "" {
+		fmt.Fprintf(&b, "\nConnection flags (before or after the command):\n%s", inherited.FlagUsagesWrapped(helpWidth))
+	}
+	if c.HasAvailableSubCommands() {
+		fmt.Fprintf(&b, "\nRun '%s COMMAND -h' for a command's flags and examples.\n", c.CommandPath())
+	}
+	_, err := io.WriteString(c.OutOrStderr(), b.String())
+	return err
+}
+
+// connect builds the read-only client; a settings file that cannot be read
+// is reported rather than skipped.
+func connect(ctx context.Context, c *config.Connection) (*dynamo.Client, error) {
+	client, _, err := connectWithSettings(ctx, c)
+	return client, err
+}
+
+// connectWithSettings is connect that also returns the settings it read.
+func connectWithSettings(ctx context.Context, c *config.Connection) (*dynamo.Client, config.Settings, error) {
+	o, s, err := c.Resolve()
+	if err != nil {
+		return nil, s, err
+	}
+	client, err := dynamo.Connect(ctx, o)
+	return client, s, err
+}
+
+// openWriter builds the writer of guarded editing, journalling to the
+// user's journal. Only called once writes were allowed.
+func openWriter(ctx context.Context, c *config.Connection) (*edit.Writer, error) {
+	o, err := c.Options()
+	if err != nil {
+		return nil, err
+	}
+	j, err := edit.OpenJournal("")
+	if err != nil {
+		return nil, err
+	}
+	return edit.Open(ctx, o, true, j)
+}
+
+// itemCap is the UI's cap on items in memory (ui.Options.MaxLoadedItems,
+// where negative means none) from --max-loaded (-1 when not given; 0 for
+// no cap) over the settings' maxLoadedItems (0 for no cap).
+func itemCap(flagValue int, s config.Settings) int {
+	n := flagValue
+	if n < 0 {
+		n = s.MaxLoadedItems
+	}
+	if n == 0 {
+		return -1
+	}
+	return n
+}
+
+// newUICmd is the root command: the terminal UI. Its flags are its own;
+// the connection flags are added by newRootCmd for every command.
+func newUICmd(conn *config.Connection) *cobra.Command {
+	cmd := &cobra.Command{
+		Use:   "dynascope [--table NAME [--pk VALUE]]",
+		Short: "a terminal explorer for DynamoDB single-table designs",
+		Long: `dynascope — a terminal explorer for DynamoDB single-table designs.
+
+Without a command it opens the terminal UI on --table, or lists the tables.
+Everything but 'seed' and 'demo' only reads, unless --allow-writes is given
+to put, update, delete or undo (each write conditional on the item as read).`,
+		Example: `  dynascope --endpoint-url http://127.0.0.1:8000 --table App --pk 'CUST#42'
+  dynascope --profile prod tables
+  dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1`,
+		Args: func(c *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return nil
+			}
+			if s := c.SuggestionsFor(args[0]); len(s) > 0 {
+				return usageError{fmt.Sprintf("unknown command %q (did you mean %s?); run 'dynascope help' for the commands.", args[0], strings.Join(s, " or "))}
+			}
+			return usageError{fmt.Sprintf("unknown command %q; run 'dynascope help' for the commands.", args[0])}
+		},
+	}
+	fs := cmd.Flags()
+	pk := fs.String("pk", "", "open this partition key `VALUE` directly")
+	index := fs.String("index", "", "query this secondary `INDEX`")
+	patternsFile := fs.String("patterns", patterns.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
+	maxLoaded := -1 // not given
+	fs.Func("max-loaded", fmt.Sprintf("`N` items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
+		n, err := strconv.Atoi(v)
+		switch {
+		case err != nil:
+			return fmt.Errorf("--max-loaded takes a whole number, not %q", v)
+		case n < 0:
+			return errors.New("--max-loaded takes a number of items, or 0 for no cap")
+		}
+		maxLoaded = n
+		return nil
+	})
+	allowWrites := fs.Bool("allow-writes", false, "allow editing items (else writes: true on the connection in the settings file); every write is shown before it is sent and conditional on the item as read")
+	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		ctx := cmd.Context()
+		if *pk != "" && conn.Table == "" {
+			return usageError{"--pk needs --table: the partition key belongs to one table."}
+		}
+		// A broken patterns file does not keep the UI from starting: the
+		// patterns view and the status line say what is wrong with it, and
+		// saving to it is refused until it is fixed.
+		set, setPath, patternsErr := ui.LoadPatterns(*patternsFile, fs.Changed("patterns"))
+		client, settings, err := connectWithSettings(ctx, conn)
+		if err != nil {
+			return err
+		}
+		var editor ui.Editor
+		if *allowWrites || conn.WritesAllowed(settings) {
+			w, err := openWriter(ctx, conn)
+			if err != nil {
+				return err
+			}
+			editor = w
+		}
+		return ui.Run(ctx, ui.Options{
+			Editor: editor,
+			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
+			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
+			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
+		})
+	}
+	return cmd
+}

@@ -1,0 +1,76 @@
+package cli
+
+// Running one command line and its exit code: what main does, without
+// exiting.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/textfmt"
+)
+
+// Build is what the linker stamped into the binary: the version from git
+// describe and the commit (-ldflags "-X main.version=… -X main.commit=…").
+// Empty fields mean "ask the build info".
+type Build struct {
+	Version, Commit string
+}
+
+// Main runs one command line and returns the process's exit code: 0 done,
+// 1 a failure at run time, 2 a mistake in the command line, 130 stopped by
+// a signal. ctx is cancelled by the signals that stop a command (main's
+// signal context); an error is printed to stderr as one sentence.
+func Main(ctx context.Context, b Build, args []string, stdout, stderr io.Writer) int {
+	err := runBuild(ctx, b, args, stdout, stderr)
+	if err == nil {
+		return 0
+	}
+	signalled := ctx.Err() != nil
+	fmt.Fprintln(stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
+	return exitCode(signalled, err)
+}
+
+// Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command
+// line, 130 stopped by a signal (SIGINT, SIGTERM or SIGHUP; 128 + SIGINT's
+// number, as shells report Ctrl-C), whatever was written then incomplete.
+const exitInterrupted = 130
+
+func exitCode(signalled bool, err error) int {
+	var ue usageError
+	switch {
+	case errors.As(err, &ue):
+		return 2
+	case signalled:
+		return exitInterrupted
+	}
+	return 1
+}
+
+// run runs one command line: what main does, without exiting; the tests'
+// way in.
+func run(ctx context.Context, args []string, stdout, stderr io.Writer) error {
+	return runBuild(ctx, Build{}, args, stdout, stderr)
+}
+
+// runBuild is run for a binary stamped with b.
+func runBuild(ctx context.Context, b Build, args []string, stdout, stderr io.Writer) error {
+	if args == nil {
+		args = []string{} // cobra would read os.Args instead
+	}
+	root := newRootCmd(b)
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	if err := takePairs(root, args); err != nil {
+		return err
+	}
+	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
+		return usageError{goStyleFlag(args, err, flagSentence(c, err))}
+	})
+	return root.ExecuteContext(ctx)
+}
