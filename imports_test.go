@@ -39,6 +39,14 @@ var allowedImports = map[string][]string{
 // exit) may import of ours: the command line, which nothing else imports.
 var mainImports = []string{"cli"}
 
+// noIO lists packages whose non-test code may not import these standard
+// packages: the UI does no I/O of its own (no files, no environment); it
+// gets what it needs through Options and the packages that own the files
+// (config's history, itemcodec's export files, patterns).
+var noIO = map[string][]string{
+	"ui": {"os", "os/exec", "io/ioutil", "syscall"},
+}
+
 // commandDirs hold programs: the benchmarks and their data, the scripts'
 // tools. They may import any library package but cli; nothing but
 // themselves imports them.
@@ -97,6 +105,11 @@ func TestImportDirection(t *testing.T) {
 			return nil
 		}
 		seen[rel] = true
+		for _, imp := range pkg.Imports {
+			if slices.Contains(noIO[rel], imp) {
+				t.Errorf("dynascope/%s imports %s; it does no I/O of its own (see noIO)", rel, imp)
+			}
+		}
 		for _, imp := range ours {
 			if !slices.Contains(allowed, imp) {
 				t.Errorf("dynascope/%s imports dynascope/%s; it may import only %v", rel, imp, allowed)

@@ -12,6 +12,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -261,7 +262,7 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		// A broken patterns file does not keep the UI from starting: the
 		// patterns view and the status line say what is wrong with it, and
 		// saving to it is refused until it is fixed.
-		set, setPath, patternsErr := ui.LoadPatterns(*patternsFile, fs.Changed("patterns"))
+		set, setPath, patternsErr := patterns.Open(*patternsFile, fs.Changed("patterns"))
 		client, settings, err := connectWithSettings(ctx, conn)
 		if err != nil {
 			return err
@@ -274,13 +275,24 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 			}
 			editor = w
 		}
-		return ui.Run(ctx, ui.Options{
+		return ui.Run(ctx, uiEnvironment(ui.Options{
 			Editor: editor,
 			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
 			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
 			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
-		})
+		}))
 	}
 	return cmd
+}
+
+// uiEnvironment fills in what the UI takes from the process's environment,
+// which package ui does not read itself: where the partition history lives
+// and NO_COLOR.
+func uiEnvironment(o ui.Options) ui.Options {
+	if o.ConfigDir == "" {
+		o.ConfigDir = config.Dir()
+	}
+	o.NoColor = os.Getenv("NO_COLOR") != ""
+	return o
 }

@@ -267,7 +267,7 @@ only into its own in-memory engine.`,
 		var patternsPath string
 		if *workbenchFile == "" {
 			var err error
-			if set, patternsPath, err = ui.LoadPatterns(patterns.PatternsFile, false); err != nil {
+			if set, patternsPath, err = patterns.Open(patterns.PatternsFile, false); err != nil {
 				return err
 			}
 		}
@@ -314,11 +314,11 @@ only into its own in-memory engine.`,
 			if conn.Table != "" {
 				t, _ = model.Table(conn.Table)
 			}
-			return ui.Run(ctx, ui.Options{
+			return ui.Run(ctx, uiEnvironment(ui.Options{
 				Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 				Region: client.Region(), Endpoint: client.Endpoint(),
 				EntityNames: t.EntityNames(),
-			})
+			}))
 		}
 		if conn.Table == "" {
 			conn.Table = dynamo.DemoTable
@@ -330,11 +330,11 @@ only into its own in-memory engine.`,
 		if err != nil {
 			return err
 		}
-		return ui.Run(ctx, ui.Options{
+		return ui.Run(ctx, uiEnvironment(ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			Patterns: set, PatternsPath: patternsPath,
-		})
+		}))
 	}
 	return cmd
 }

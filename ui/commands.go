@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"golang.org/x/sync/errgroup"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
@@ -127,7 +128,7 @@ type historyLoadedMsg struct {
 
 func loadHistoryCmd(dir, table string) tea.Cmd {
 	return func() tea.Msg {
-		e, err := loadHistory(dir, table)
+		e, err := config.LoadHistory(dir, table)
 		return historyLoadedMsg{table: table, entries: e, err: err}
 	}
 }
@@ -138,6 +139,6 @@ type historySavedMsg struct{ err error }
 func saveHistoryCmd(dir, table string, entries []historyEntry) tea.Cmd {
 	entries = append([]historyEntry(nil), entries...)
 	return func() tea.Msg {
-		return historySavedMsg{err: saveHistory(dir, table, entries)}
+		return historySavedMsg{err: config.SaveHistory(dir, table, entries)}
 	}
 }

@@ -5,6 +5,47 @@
 // request they answer, so stale ones are dropped. ARCHITECTURE.md follows a
 // key press through it.
 //
-// It imports dynamo, keys, config, patterns, codegen, itemcodec and textfmt;
-// never the command line (package main), which starts it.
+// It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
+// itemcodec and textfmt; never the command line (package cli), which starts
+// it, nor workbench, and no os: imports_test.go holds it to that.
+//
+// # The rules of this package
+//
+//   - No I/O in Update or View. A key that needs data returns a tea.Cmd
+//     (commands.go) that captures its inputs by value, calls the Store or a
+//     package that owns the file (config.LoadHistory, itemcodec.CreateNew,
+//     patterns), and returns a message ending in Msg with the request id.
+//     Never touch the model from a command; never call time.Now in View.
+//   - Nothing from the process's environment: what the UI needs of it comes
+//     in Options (ConfigDir, NoColor, Settings), filled in by the command
+//     line.
+//   - Every string from a table, a server or a file reaches the screen
+//     through textfmt.Sanitize (sanitize) on its way: item data is
+//     untrusted, and no escape sequence of it may reach the terminal.
+//   - Keys are data: one KeyMap declaration (keymap.go) with a modeDef per
+//     mode; help, the status bar, settings overrides and the clash check are
+//     derived from it. A new key is a KeyMap field and a line in the modes
+//     where it acts.
+//   - Colours only through the styles built from the palette (styles.go);
+//     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
+//   - The root model alone keeps request ids, cancel functions and the
+//     request log (requestlog.go); panes and overlays ask it for a request
+//     through its starters (startQuery, …).
+//
+// # Adding a pane or an overlay
+//
+// A pane is a plain struct owned by the root (groupsPane, itemsPane,
+// partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
+// (Model, tea.Cmd), in a file named after it. An overlay is a type on the
+// overlay stack, in overlay_<name>.go: overlay.go says, step by step, how to
+// add one. Keep every file under about 500 lines; split by pane, not by kind
+// of code.
+//
+// # Which package owns what
+//
+// dynamo sends every request; edit every write (only with --allow-writes);
+// keys names entity types and computes skip-scan ranges; itemcodec sizes,
+// encodes and writes items; codegen turns a request into code; patterns
+// reads and saves dynascope.yaml; config holds settings, connections and
+// the partition history. ui draws, and asks them.
 package ui

@@ -14,7 +14,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -223,35 +222,11 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 	if o.TempDir == "" {
 		o.TempDir = filepath.Dir(path)
 	}
-	exists := func(err error) error {
-		return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
-	}
-	if _, serr := os.Lstat(path); serr == nil {
-		return 0, exists(os.ErrExist)
-	}
-	// The items go to a file whose name says it is incomplete; only a
-	// finished export gets the name asked for. A process killed on the way
-	// leaves "NAME.*.partial", never a NAME that looks whole.
-	file, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.partial")
+	file, err := itemcodec.CreateNew(path)
 	if err != nil {
-		return 0, fmt.Errorf("export to %s: %w", path, err)
+		return 0, err
 	}
-	defer func() {
-		if cerr := file.Close(); err == nil && cerr != nil {
-			err = fmt.Errorf("export to %s: %w", path, cerr)
-		}
-		if err == nil {
-			// Link, unlike Rename, refuses to replace a file made meanwhile.
-			if lerr := os.Link(file.Name(), path); lerr != nil {
-				if errors.Is(lerr, os.ErrExist) {
-					err = exists(lerr)
-				} else if rerr := os.Rename(file.Name(), path); rerr != nil { // a file system without links
-					err = fmt.Errorf("export to %s: %w", path, rerr)
-				}
-			}
-		}
-		os.Remove(file.Name())
-	}()
+	defer func() { err = file.Finish(err) }()
 	w, err := itemcodec.NewExportWriter(file, f, o)
 	if err != nil {
 		return 0, fmt.Errorf("export to %s: %w", path, err)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"charm.land/bubbles/v2/help"
@@ -133,7 +132,7 @@ func New(o Options) Model {
 		cfgDir:       o.ConfigDir,
 		keys:         DefaultKeyMap(),
 		dark:         true,
-		noColor:      os.Getenv("NO_COLOR") != "",
+		noColor:      o.NoColor,
 		w:            80,
 		h:            24,
 		index:        o.Index,
@@ -148,9 +147,6 @@ func New(o Options) Model {
 		exports:      &exportTracker{},
 		patterns:     o.Patterns,
 		patternsPath: o.PatternsPath,
-	}
-	if m.cfgDir == "" {
-		m.cfgDir = defaultConfigDir()
 	}
 	m.applySettings(o.Settings)
 	m.setStyles(newStyles(m.dark, m.noColor))

@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 )
@@ -50,7 +51,7 @@ func TestPromptRefusesAValueThatDoesNotFitBeforeAnyRequest(t *testing.T) {
 func TestPromptHistoryPersistsAndCompletes(t *testing.T) {
 	dir := t.TempDir()
 	newHarness(t, Options{Table: "App", PK: "CUST#42", ConfigDir: dir}, 120, 35, canned{items: example(), cap: halfRCU()})
-	got, err := loadHistory(dir, "App")
+	got, err := config.LoadHistory(dir, "App")
 	if err != nil || len(got) != 1 || got[0].PK != "CUST#42" {
 		t.Fatalf("history on disk = %+v, %v", got, err)
 	}
@@ -80,7 +81,7 @@ func TestPromptHistoryPersistsAndCompletes(t *testing.T) {
 
 func TestHistoryPathEscapesNames(t *testing.T) {
 	for _, name := range []string{"../../etc/passwd", "a/b", ".hidden", "ok_name-1.x"} {
-		p := historyPath("/cfg", name)
+		p := config.HistoryPath("/cfg", name)
 		if filepath.Dir(p) != "/cfg/history" || strings.HasPrefix(filepath.Base(p), ".") {
 			t.Errorf("historyPath(%q) = %q escapes the history folder", name, p)
 		}

@@ -293,11 +293,11 @@ func TestSaveGetItemPattern(t *testing.T) {
 func TestLoadPatterns(t *testing.T) {
 	dir := t.TempDir()
 	missing := filepath.Join(dir, "new.yaml")
-	set, path, err := LoadPatterns(missing, true)
+	set, path, err := patterns.Open(missing, true)
 	if err != nil || set == nil || path != missing || len(set.Patterns) != 0 {
 		t.Errorf("given and missing: %+v, %q, %v", set, path, err)
 	}
-	set, path, err = LoadPatterns(missing, false)
+	set, path, err = patterns.Open(missing, false)
 	if err != nil || set != nil || path != "" {
 		t.Errorf("default and missing: %+v, %q, %v", set, path, err)
 	}
@@ -305,7 +305,7 @@ func TestLoadPatterns(t *testing.T) {
 	if err := os.WriteFile(broken, []byte("patterns:\n  - name: x\n    pk: \"A\"\n    revers: true\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := LoadPatterns(broken, false); err == nil || !strings.Contains(err.Error(), "broken.yaml:4") {
+	if _, _, err := patterns.Open(broken, false); err == nil || !strings.Contains(err.Error(), "broken.yaml:4") {
 		t.Errorf("broken file: %v", err)
 	}
 	// The first save creates the file named.
@@ -328,7 +328,7 @@ func TestBrokenPatternsFileStillStarts(t *testing.T) {
 	if err := os.WriteFile(path, []byte("patterns: [unclosed\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	set, _, err := LoadPatterns(path, false)
+	set, _, err := patterns.Open(path, false)
 	if err == nil || set != nil {
 		t.Fatal("the broken file loaded")
 	}

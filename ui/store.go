@@ -39,7 +39,8 @@ type Options struct {
 	Store                     Store
 	Table, Index, PK          string // from --table, --index, --pk; "" = ask
 	Region, Endpoint, Profile string // shown in the header
-	ConfigDir                 string // where history is kept; "" = os.UserConfigDir()/dynascope
+	ConfigDir                 string // where history is kept (config.Dir()); "" = none kept
+	NoColor                   bool   // NO_COLOR is set: the terminal's own colours only
 
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the
