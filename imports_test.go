@@ -154,3 +154,44 @@ func isCommandDir(rel string) bool {
 	}
 	return false
 }
+
+// TestArchitectureTable holds ARCHITECTURE.md's package table to
+// allowedImports: every package enforced has a row, and its "imports of
+// ours" column lists exactly what the package may import.
+func TestArchitectureTable(t *testing.T) {
+	t.Parallel()
+	b, err := os.ReadFile("ARCHITECTURE.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string][]string{}
+	for _, line := range strings.Split(string(b), "\n") {
+		cells := strings.Split(line, "|")
+		if len(cells) < 5 || !strings.HasPrefix(strings.TrimSpace(cells[1]), "`") {
+			continue
+		}
+		name := strings.Fields(strings.Trim(strings.TrimSpace(cells[1]), "`"))[0]
+		name = strings.TrimSuffix(name, "`")
+		var imports []string
+		for _, imp := range strings.Split(cells[len(cells)-2], ",") {
+			if imp = strings.TrimSpace(imp); imp != "" && imp != "none" {
+				imports = append(imports, imp)
+			}
+		}
+		rows[name] = imports
+	}
+	for pkg, allowed := range allowedImports {
+		got, ok := rows[pkg]
+		if !ok {
+			t.Errorf("ARCHITECTURE.md has no row for package %s", pkg)
+			continue
+		}
+		want := slices.Sorted(slices.Values(allowed))
+		if slices.Sort(got); !slices.Equal(got, want) {
+			t.Errorf("ARCHITECTURE.md says %s imports %v; imports_test.go allows %v", pkg, got, want)
+		}
+	}
+	if got := rows["main"]; !slices.Equal(got, mainImports) {
+		t.Errorf("ARCHITECTURE.md says main imports %v; imports_test.go allows %v", got, mainImports)
+	}
+}
