@@ -127,6 +127,11 @@ func nameFlagValues(fs *pflag.FlagSet) {
 			}
 		}
 		f.Value = metaValue{f.Value, meta}
+		// pflag leaves an empty list's default out by its type, which the
+		// wrapper hides: without this help says "(default [])".
+		if f.DefValue == "[]" {
+			f.DefValue = ""
+		}
 	})
 }
 
