@@ -223,11 +223,13 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 	if o.TempDir == "" {
 		o.TempDir = filepath.Dir(path)
 	}
-	exists := func(err error) error {
-		return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
+	// One sentence: the file system's own "file already exists" would only
+	// repeat it.
+	exists := func() error {
+		return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten)", path)
 	}
 	if _, serr := os.Lstat(path); serr == nil {
-		return 0, exists(os.ErrExist)
+		return 0, exists()
 	}
 	// The items go to a file whose name says it is incomplete; only a
 	// finished export gets the name asked for. A process killed on the way
@@ -244,7 +246,7 @@ func writeExport(ctx context.Context, send *sender, id int, src exportSource, pa
 			// Link, unlike Rename, refuses to replace a file made meanwhile.
 			if lerr := os.Link(file.Name(), path); lerr != nil {
 				if errors.Is(lerr, os.ErrExist) {
-					err = exists(lerr)
+					err = exists()
 				} else if rerr := os.Rename(file.Name(), path); rerr != nil { // a file system without links
 					err = fmt.Errorf("export to %s: %w", path, rerr)
 				}
