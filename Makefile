@@ -5,11 +5,18 @@ BIN := bin/dynascope
 # A static binary: nothing in dynascope needs cgo, and without the dynamic
 # loader and libc a start is about 1 ms shorter.
 GOBUILD_ENV := CGO_ENABLED=0
+# What `dynascope --version` prints: git describe of the checkout and its
+# commit, the same for build, demo and install. -buildvcs=auto also lets Go
+# stamp the commit itself where the environment turned stamping off
+# (GOFLAGS=-buildvcs=false).
+VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
+COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
+LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: build demo test vet local-start local-stop clean
 
 build:
-	$(GOBUILD_ENV) go build -o $(BIN) .
+	$(GOBUILD_ENV) go build -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) .
 
 demo: build
 	scripts/dynamodb-local.sh install
@@ -29,13 +36,6 @@ local-stop:
 
 clean:
 	rm -rf bin
-
-# What `dynascope --version` prints: git describe of the checkout and its
-# commit. -buildvcs=auto also lets Go stamp the commit itself where the
-# environment turned stamping off (GOFLAGS=-buildvcs=false).
-VERSION ?= $(shell git describe --always --dirty 2>/dev/null)
-COMMIT ?= $(shell git rev-parse HEAD 2>/dev/null)
-LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 
 .PHONY: install screenshots
 

@@ -37,7 +37,8 @@ their choices, and asks DynamoDB for table names (--table: one ListTables
 request) and index names (--index: the table's cached key schema, else one
 DescribeTable), with a time-out of ` + completionTimeout.String() + ` and nothing shown on failure.`,
 		Example: `  bash:        source <(dynascope completion bash)
-               (or save it as ~/.local/share/bash-completion/completions/dynascope)
+               (or save it as ~/.local/share/bash-completion/completions/dynascope;
+               the bash-completion package is used when loaded, not needed)
   zsh:         dynascope completion zsh > "${fpath[1]}/_dynascope"
   fish:        dynascope completion fish > ~/.config/fish/completions/dynascope.fish
   powershell:  dynascope completion powershell | Out-String | Invoke-Expression`,
@@ -57,7 +58,7 @@ DescribeTable), with a time-out of ` + completionTimeout.String() + ` and nothin
 			root, out := cmd.Root(), cmd.OutOrStdout()
 			switch args[0] {
 			case "bash":
-				return root.GenBashCompletionV2(out, true)
+				return genBashCompletion(root, out)
 			case "zsh":
 				return root.GenZshCompletion(out)
 			case "fish":

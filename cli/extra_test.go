@@ -49,7 +49,9 @@ func TestVersion(t *testing.T) {
 	}
 }
 
-// `make install` stamps the version from git describe into the binary.
+// `make install` and `make build` (which `make demo` runs) stamp the
+// version from git describe into the binary, also where the environment
+// turned Go's own stamping off.
 func TestMakeInstallStampsVersion(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the binary")
@@ -67,21 +69,32 @@ func TestMakeInstallStampsVersion(t *testing.T) {
 		}
 		return "dynascope " + strings.TrimSpace(string(desc)) + " (commit "
 	}
-	before := describe()
 	dir := t.TempDir()
-	cmd := exec.Command("make", "install")
-	cmd.Dir = ".." // the Makefile is at the top
-	cmd.Env = append(os.Environ(), "GOBIN="+dir)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("make install: %v\n%s", err, out)
-	}
-	after := describe()
-	out, err := exec.Command(filepath.Join(dir, "dynascope"), "--version").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.HasPrefix(string(out), before) && !strings.HasPrefix(string(out), after) {
-		t.Errorf("got %q, want prefix %q (or %q)", out, before, after)
+	for _, c := range []struct {
+		name string
+		args []string
+		env  []string
+		bin  string
+	}{
+		{"install", []string{"install"}, []string{"GOBIN=" + dir}, filepath.Join(dir, "dynascope")},
+		{"build", []string{"build", "BIN=" + filepath.Join(dir, "built")}, nil, filepath.Join(dir, "built")},
+		{"build without buildvcs", []string{"build", "BIN=" + filepath.Join(dir, "novcs")}, []string{"GOFLAGS=-buildvcs=false"}, filepath.Join(dir, "novcs")},
+	} {
+		before := describe()
+		cmd := exec.Command("make", c.args...)
+		cmd.Dir = ".." // the Makefile is at the top
+		cmd.Env = append(os.Environ(), c.env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("make %s: %v\n%s", c.name, err, out)
+		}
+		after := describe()
+		out, err := exec.Command(c.bin, "--version").Output()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(string(out), before) && !strings.HasPrefix(string(out), after) {
+			t.Errorf("make %s: got %q, want prefix %q (or %q)", c.name, out, before, after)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"dynascope/config"
+	"dynascope/keys"
 )
 
 // flagSentence turns pflag's error into a sentence that names the flag as
@@ -127,6 +128,11 @@ func nameFlagValues(fs *pflag.FlagSet) {
 			}
 		}
 		f.Value = metaValue{f.Value, meta}
+		// pflag leaves an empty list's default out by its type, which the
+		// wrapper hides: without this help says "(default [])".
+		if f.DefValue == "[]" {
+			f.DefValue = ""
+		}
 	})
 }
 
@@ -182,3 +188,7 @@ func unwrap(v pflag.Value) pflag.Value {
 	}
 	return v
 }
+
+// delimiterList names every delimiter the inference knows, for the help of
+// --delimiter, so help, README and inference cannot drift apart.
+func delimiterList() string { return strings.Join(keys.Delimiters, " ") }

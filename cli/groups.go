@@ -37,7 +37,7 @@ partition. --count reads every item to count them.`,
 	fs := cmd.Flags()
 	pk := fs.String("pk", "", "partition key `VALUE` (required)")
 	index := fs.String("index", "", "look in this secondary `INDEX`")
-	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred: # | : /)")
+	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred from the sort keys, one of "+delimiterList()+")")
 	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")

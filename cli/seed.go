@@ -19,11 +19,12 @@ import (
 	"dynascope/workbench"
 )
 
-// newSeedCmd is the only command that writes to a table.
+// newSeedCmd loads data into a new or empty table; unlike put, update and
+// delete it needs no --allow-writes, since it refuses a table that holds items.
 func newSeedCmd(conn *config.Connection) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "seed --table NAME (--demo | --file FILE | --workbench MODEL)",
-		Short:   "create a table and load data (the only command that writes)",
+		Short:   "create a table and load data (refuses a table with items unless --force)",
 		GroupID: groupWrite,
 		Long: `Create the table when it is missing and load items into it: the demo
 single-table design, a file of items, or a NoSQL Workbench model. It

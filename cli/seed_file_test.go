@@ -217,7 +217,7 @@ func TestSeedFileBadInput(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(out, "loaded 2 of 4 items; 2 skipped") || !strings.Contains(errOut, "skipped line 2: not JSON") || !strings.Contains(errOut, "skipped line 4: it has no key attribute PK") {
+	if !strings.Contains(out, "loaded 2 of 4 items; 2 skipped") || !strings.Contains(errOut, "skipped line 2: not JSON") || !strings.Contains(errOut, "skipped line 4: the key attribute PK is missing") {
 		t.Errorf("stdout:\n%s\nstderr:\n%s", out, errOut)
 	}
 	if got := countItems(t, table); got != 2 {

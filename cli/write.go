@@ -42,11 +42,18 @@ func (f *writeFlags) register(cmd *cobra.Command, withSets bool) {
 	}
 }
 
-// writeExamples are the examples the write commands share.
-const writeExamples = `  dynascope update --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17' --set status=S:SHIPPED --dry-run
+// The examples of each write command open with that command: a dry run
+// first, then the write.
+const (
+	putExamples = `  dynascope put --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --set total=N:12 --dry-run
+  dynascope put --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --set total=N:12 --set status=S:NEW --allow-writes
+  dynascope put --table App --item '{"PK":{"S":"CUST#77"},"SK":{"S":"PROFILE"},"name":{"S":"Ada"}}' --allow-writes`
+	updateExamples = `  dynascope update --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17' --set status=S:SHIPPED --dry-run
   dynascope update --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17' --set status=S:SHIPPED --allow-writes
-  dynascope put --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --set total=N:12 --allow-writes
+  dynascope update --table App --pk 'CUST#1000' --sk 'PROFILE' --remove email --dry-run`
+	deleteExamples = `  dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --dry-run
   dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --allow-writes --output json`
+)
 
 func newPutCmd(conn *config.Connection) *cobra.Command {
 	var f writeFlags
@@ -55,7 +62,7 @@ func newPutCmd(conn *config.Connection) *cobra.Command {
 		Use:     "put --table NAME (--item JSON | --pk VALUE [--sk VALUE] --set NAME=TYPE:VALUE...) --allow-writes",
 		Short:   "create one item, only if its key is free (conditional PutItem)",
 		GroupID: groupWrite,
-		Example: writeExamples,
+		Example: putExamples,
 		Args:    noArgs,
 	}
 	f.register(cmd, true)
@@ -90,7 +97,7 @@ func newUpdateCmd(conn *config.Connection) *cobra.Command {
 		Use:     "update --table NAME --pk VALUE [--sk VALUE] (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
 		Short:   "change attributes of one item, only if it is still as read (conditional UpdateItem)",
 		GroupID: groupWrite,
-		Example: writeExamples,
+		Example: updateExamples,
 		Args:    noArgs,
 	}
 	f.register(cmd, true)
@@ -115,7 +122,7 @@ func newDeleteCmd(conn *config.Connection) *cobra.Command {
 		Use:     "delete --table NAME --pk VALUE [--sk VALUE] --allow-writes",
 		Short:   "delete one item, only if it is still as read (conditional DeleteItem)",
 		GroupID: groupWrite,
-		Example: writeExamples,
+		Example: deleteExamples,
 		Args:    noArgs,
 	}
 	f.register(cmd, false)

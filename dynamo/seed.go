@@ -312,7 +312,7 @@ func PrimaryKey(t Table, it Item) (string, error) {
 		}
 		av, ok := it[k.Name]
 		if !ok {
-			return "", fmt.Errorf("it has no key attribute %s", k.Name)
+			return "", fmt.Errorf("the key attribute %s is missing", k.Name)
 		}
 		typ := ""
 		switch av.(type) {

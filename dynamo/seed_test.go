@@ -333,7 +333,7 @@ func TestSeedDedupesAndChecksKeys(t *testing.T) {
 		item Item
 		want string
 	}{
-		{Item{"PK": demoS("A")}, "item 2 cannot go into table " + table + ": it has no key attribute SK."},
+		{Item{"PK": demoS("A")}, "item 2 cannot go into table " + table + ": the key attribute SK is missing."},
 		{Item{"PK": demoN("1"), "SK": demoS("x")}, "item 2 cannot go into table " + table + ": its key attribute PK must be of type S."},
 	} {
 		_, err := Seed(testCtx(t), api, table, []Item{items[0], tc.item}, SeedOptions{Force: true})

@@ -220,18 +220,27 @@ func checkItem(it dynamo.Item) error {
 	return nil
 }
 
+// notNumber says why s is no DynamoDB number; a reason that only repeats
+// "not a number" is left out.
+func notNumber(path, s string, err error) error {
+	if errors.Is(err, number.ErrSyntax) {
+		return fmt.Errorf("%s: %q is not a DynamoDB number", path, s)
+	}
+	return fmt.Errorf("%s: %q is not a DynamoDB number (%v)", path, s, err)
+}
+
 // CheckValue refuses a value DynamoDB would refuse; path names it.
 func CheckValue(path string, av types.AttributeValue) error {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberN:
 		if _, err := number.Parse(v.Value); err != nil {
-			return fmt.Errorf("%s: %q is not a DynamoDB number (%v)", path, v.Value, err)
+			return notNumber(path, v.Value, err)
 		}
 	case *types.AttributeValueMemberNS:
 		return checkSet(path, "NS", v.Value, func(s string) (string, error) {
 			d, err := number.Parse(s)
 			if err != nil {
-				return "", fmt.Errorf("%s: %q is not a DynamoDB number (%v)", path, s, err)
+				return "", notNumber(path, s, err)
 			}
 			return d.Key(), nil
 		})

@@ -19,7 +19,7 @@ type NewFile struct {
 // CreateNew starts a new file at path, refusing one that exists.
 func CreateNew(path string) (*NewFile, error) {
 	if _, err := os.Lstat(path); err == nil {
-		return nil, existsError(path, os.ErrExist)
+		return nil, existsError(path)
 	}
 	f, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.partial")
 	if err != nil {
@@ -40,7 +40,7 @@ func (f *NewFile) Finish(failed error) error {
 		// Link, unlike Rename, refuses to replace a file made meanwhile.
 		if lerr := os.Link(f.Name(), f.path); lerr != nil {
 			if errors.Is(lerr, os.ErrExist) {
-				err = existsError(f.path, lerr)
+				err = existsError(f.path)
 			} else if rerr := os.Rename(f.Name(), f.path); rerr != nil { // a file system without links
 				err = fmt.Errorf("export to %s: %w", f.path, rerr)
 			}
@@ -50,6 +50,8 @@ func (f *NewFile) Finish(failed error) error {
 	return err
 }
 
-func existsError(path string, err error) error {
-	return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten): %w", path, err)
+// existsError is one sentence: the file system's own "file already
+// exists" would only repeat it.
+func existsError(path string) error {
+	return fmt.Errorf("export to %s: the file exists; choose another name (nothing is overwritten)", path)
 }

@@ -46,6 +46,8 @@ func TestExportWritesLoadedItems(t *testing.T) {
 	hs.typeText(path)
 	hs.keys("enter")
 	hs.contains("the file exists; choose another name")
+	hs.contains("is overwritten)") // the sentence ends there, with no "file already exists" after it
+	hs.lacks("already exists")
 	if b2, _ := os.ReadFile(path); string(b2) != string(b) {
 		t.Error("the existing file changed")
 	}

@@ -138,10 +138,12 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			default:
 				sub = Sanitize(t.prefix)
 			}
+			// A label type keeps its name (ORDER, not ORDER#), as the wide
+			// pane names it; a facet name keeps the prefix in sight.
 			if compact && !t.exactType() && t.prefix != "" {
 				if f := g.names[t.prefix]; f != "" {
-					name += " " + sub // the facet name, the prefix still in sight
-				} else {
+					name += " " + sub
+				} else if t.value {
 					name = sub
 				}
 			}

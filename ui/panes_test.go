@@ -198,8 +198,9 @@ func TestResizeNeverGarbles(t *testing.T) {
 
 func TestCompactLayoutShowsOnePane(t *testing.T) {
 	hs := openExample(t, 60, 20)
-	hs.contains("Entity types", "ORDER#", "PROFILE", "Σ 0.5 RCU")
-	hs.lacks("Items ·")
+	// A label type is named as in the wide pane: ORDER, not its prefix.
+	hs.contains("Entity types", "▌ ORDER ", "PROFILE", "Σ 0.5 RCU")
+	hs.lacks("Items ·", "ORDER#")
 	hs.keys("tab")
 	hs.contains("Items · 3 loaded · tab: types", "ORDER#2025-03-01#A17")
 	hs.lacks("Entity types")

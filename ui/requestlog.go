@@ -178,7 +178,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	if r.More {
 		more = "more"
 	}
-	counts := fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)
+	counts := countsText(r)
 	var right string
 	if wide {
 		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, padLeft(counts, cw.counts),
@@ -191,6 +191,16 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	return fit(head+target+cond(condW)+"  "+right, w)
 }
 
+// countsText is returned/scanned. A GetItem reads the one item it returns,
+// and DynamoDB reports no ScannedCount for it: a recorder that leaves it 0
+// (the read again after a failed write) must not show 1/0.
+func countsText(r dynamo.Request) string {
+	if r.Operation == "GetItem" {
+		return fmt.Sprintf("%d/%d", r.Count, r.Count)
+	}
+	return fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)
+}
+
 // colWidths are the widths of the columns that vary, over the lines shown,
 // so that they line up.
 type colWidths struct{ counts, capacity int }
@@ -201,7 +211,7 @@ func (l requestLog) widths(from, to int) colWidths {
 	for i := from; i < to; i++ {
 		r := l.reqs[i]
 		cw.capacity = max(cw.capacity, width(capacityText(r.Capacity, true)))
-		cw.counts = max(cw.counts, width(fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)))
+		cw.counts = max(cw.counts, width(countsText(r)))
 	}
 	cw.capacity = min(cw.capacity, 40)
 	return cw

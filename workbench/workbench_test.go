@@ -192,7 +192,7 @@ func TestParseWorkbenchErrors(t *testing.T) {
 		{`"total": {"N": "5"}`, `"total": {"N": "five"}`, `table App, facet Order, TableData item 1: attribute "total": N "five": `},
 		{`"total": {"N": "5"}`, `"total": {"S": "5"}`, `table App, facet Order, TableData item 1: attribute total is S but the table declares it N.`},
 		{`"total": {"N": "5"}`, `"totl": {"N": "5"}`, `table App, facet Order, TableData item 1: attribute totl is not declared; add it to the table's NonKeyAttributes.`},
-		{`"SK": {"S": "ORDER#1"}, `, ``, `table App, facet Order, TableData item 1: it has no key attribute SK.`},
+		{`"SK": {"S": "ORDER#1"}, `, ``, `table App, facet Order, TableData item 1: the key attribute SK is missing.`},
 		{`"TableData": [{"PK"`, `"TableData": [{"PK": {"S": "CUST#1"}, "SK": {"S": "ORDER#1"}, "total": {"N": "6"}}, {"PK"`,
 			`table App, facet Order, TableData item 2: another item with the same primary key, different attributes, is facet Order, TableData item 1; keep one.`},
 		{`"ORDER#id"},`, `"ORDER#id"}}, {"FacetName": "Order", "KeyAttributeAlias": {"PartitionKeyAlias": "x"}}, {"FacetName": "Z", "KeyAttributeAlias": {"PartitionKeyAlias": "x"},`,

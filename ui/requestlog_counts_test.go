@@ -1,0 +1,27 @@
+package ui
+
+import (
+	"strings"
+	"testing"
+
+	"dynascope/dynamo"
+)
+
+// A GetItem is logged as the item it read, 1/1 (or 0/0 for no item), also
+// when its recorder left ScannedCount 0, as editing's read after a failed
+// condition does.
+func TestRequestLogCountsAGetItemAsRead(t *testing.T) {
+	var l requestLog
+	l = l.addWrite(dynamo.Request{Operation: "GetItem", Table: "App", KeyCondition: `PK = "CUST#42" AND SK = "PROFILE"`, Consistent: true, Count: 1, Note: "read again: the write's condition failed"})
+	l = l.add(dynamo.Request{Operation: "GetItem", Table: "App", KeyCondition: `PK = "CUST#9"`, Forward: true}, "", 1, reqInput{})
+	l = l.add(dynamo.Request{Operation: "Query", Table: "App", KeyCondition: `PK = "CUST#42"`, Forward: true, Count: 3, ScannedCount: 5}, "", 1, reqInput{})
+	lines := l.tail(newStyles(true, true), "App", 3, 120)
+	for i, want := range []string{" 1/1 ", " 0/0 ", " 3/5 "} {
+		if !strings.Contains(lines[i], want) {
+			t.Errorf("line %d lacks %q: %q", i+1, want, lines[i])
+		}
+	}
+	if strings.Contains(strings.Join(lines, "\n"), "1/0") {
+		t.Errorf("a GetItem shows 1/0:\n%s", strings.Join(lines, "\n"))
+	}
+}
