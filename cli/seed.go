@@ -177,6 +177,9 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.Wo
 	if len(m.Ignored) > 0 {
 		fmt.Fprintf(notes, "note: %s: ignored fields dynascope does not use: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Ignored, ", ")))
 	}
+	if len(m.Repeated) > 0 {
+		fmt.Fprintf(notes, "note: %s: attributes declared more than once with one type, read as one: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Repeated, "; ")))
+	}
 	for _, s := range m.Skipped {
 		fmt.Fprintln(notes, textfmt.Sanitize(s.Sentence()))
 	}
