@@ -167,7 +167,7 @@ func (s SkippedItem) Sentence() string {
 // wbParser holds what reading a model gathers besides the model: the
 // fields it did not know, and the items it skipped.
 type wbParser struct {
-	opt     WorkbenchReadOptions
+	opt      WorkbenchReadOptions
 	ignored  []string
 	skipped  []SkippedItem
 	repeated []string
