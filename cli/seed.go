@@ -45,7 +45,7 @@ A missing table is created with the key names the data shows.`,
 	}
 	fs := cmd.Flags()
 	demo := fs.Bool("demo", false, "create the demo single-table design and load its data")
-	file := fs.String("file", "", "load items from this `FILE`, format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
+	file := fs.String("file", "", "load items from this `FILE` (- for standard input; pipes and <(...) are read once), format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
 	format := fs.String("format", "", "with --file: read it as this `FORMAT` instead of detecting it: "+formatNames())
 	workbenchFile := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
 	prefix := fs.String("table-prefix", "", "put `PREFIX` before every table name the model or file gives (side-by-side copies, tests)")
@@ -80,7 +80,7 @@ A missing table is created with the key names the data shows.`,
 			return usageError{"--sk-name needs --pk-name."}
 		}
 		if *file != "" {
-			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force}
+			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force, stdin: cmd.InOrStdin()}
 			if *format != "" {
 				f, err := itemcodec.ParseFormat(*format)
 				if err != nil {
@@ -177,6 +177,9 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.Wo
 	}
 	if len(m.Ignored) > 0 {
 		fmt.Fprintf(notes, "note: %s: ignored fields dynascope does not use: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Ignored, ", ")))
+	}
+	if len(m.Repeated) > 0 {
+		fmt.Fprintf(notes, "note: %s: attributes declared more than once with one type, read as one: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Repeated, "; ")))
 	}
 	for _, s := range m.Skipped {
 		fmt.Fprintln(notes, textfmt.Sanitize(s.Sentence()))

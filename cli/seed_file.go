@@ -1,7 +1,8 @@
 package cli
 
 // seed --file: loading a file that another tool (or dynascope) wrote. Two
-// passes over the file: the first reads every item, checks it against its
+// passes over the file (a stream, such as --file - or a pipe, is first
+// copied once into a temporary file: itemcodec.SpoolInput): the first reads every item, checks it against its
 // table's key and counts, so that a bad item refuses the load before
 // anything is written (or, with --skip-invalid, is named once); the second
 // streams the items into the tables. Memory holds a few batches either way.
@@ -30,6 +31,7 @@ type fileLoad struct {
 	skName      string
 	skipInvalid bool
 	force       bool
+	stdin       io.Reader // what --file - reads
 }
 
 // loadTable is one table a file loads into.
@@ -58,10 +60,19 @@ type filePlan struct {
 var errSeveralTables = errors.New("several tables")
 
 func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr io.Writer) error {
-	in, err := itemcodec.ResolveInput(l.path)
+	var in itemcodec.InputFiles
+	var err error
+	if itemcodec.IsStream(l.path) {
+		var remove func()
+		in, remove, err = itemcodec.SpoolInput(l.path, l.stdin)
+		defer remove()
+	} else {
+		in, err = itemcodec.ResolveInput(l.path)
+	}
 	if err != nil {
 		return err
 	}
+	shown := itemcodec.ShownName(l.path)
 	if l.table == "" && in.Table != "" {
 		l.table = l.prefix + in.Table // the export's manifest names it
 	}
@@ -76,7 +87,7 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 		fmt.Fprintln(stderr, textfmt.Sanitize(s.Sentence()))
 	}
 	if l.table != "" && plan.pick && plan.byName[l.prefix+l.table] == nil {
-		return usageError{fmt.Sprintf("%s names the tables %s, not %s; --table picks one of them.", l.path, textfmt.Sanitize(strings.Join(plan.sources, ", ")), l.table)}
+		return usageError{fmt.Sprintf("%s names the tables %s, not %s; --table picks one of them.", textfmt.Sanitize(itemcodec.ShownName(l.path)), textfmt.Sanitize(strings.Join(plan.sources, ", ")), l.table)}
 	}
 	if in.Items >= 0 && int64(plan.read) != in.Items {
 		fmt.Fprintf(stderr, "note: the export's manifest lists %d items; its data files hold %d.\n", in.Items, plan.read)
@@ -91,15 +102,19 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 		if created {
 			fmt.Fprintf(stdout, "table %s did not exist: created it with %s, %s.\n", textfmt.Sanitize(t.spec.Name), keyText(t.spec), t.chose)
 		}
-		res, err := streamTable(ctx, w, in.Paths, plan, t, l, created, stderr)
+		res, err := streamTable(ctx, w, in, plan, t, l, created, stderr)
 		// A repeated key that replaced its earlier value before the
 		// write is loaded too, though one write carried both.
 		loaded += res.Written + res.Duplicates
+		if err == nil && res.Written+res.Duplicates < t.items {
+			// The file changed between the passes: never a quiet short load.
+			err = fmt.Errorf("the second read of %s found fewer items than the first", shown)
+		}
 		if err != nil {
 			return &dynamo.UserError{Msg: fmt.Sprintf("%s; %d of %d items reached table %s, so the load is incomplete (run it again with --force to finish).", strings.TrimSuffix(err.Error(), "."), res.Written, t.items, textfmt.Sanitize(t.spec.Name)), Err: err}
 		}
 		fmt.Fprintf(stdout, "loaded %s from %s (%s): %d items in %d batches (%d retries), %s WCU, %.1f s\n",
-			textfmt.Sanitize(t.spec.Name), textfmt.Sanitize(l.path), plan.format.Describe(), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), res.Duration.Seconds())
+			textfmt.Sanitize(t.spec.Name), textfmt.Sanitize(shown), plan.format.Describe(), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), res.Duration.Seconds())
 	}
 	if plan.others > 0 {
 		fmt.Fprintf(stdout, "left out %d items of the other tables the file names (--table %s picked one).\n", plan.others, l.table)
@@ -123,7 +138,7 @@ func keyText(s dynamo.TableSpec) string {
 func (p *filePlan) target(rec itemcodec.Record, l fileLoad) (string, error) {
 	if rec.Table == "" {
 		if l.table == "" {
-			return "", usageError{fmt.Sprintf("%s does not name its table; pass --table.", l.path)}
+			return "", usageError{fmt.Sprintf("%s does not name its table; pass --table.", textfmt.Sanitize(itemcodec.ShownName(l.path)))}
 		}
 		return l.table, nil
 	}
@@ -162,6 +177,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l
 	if err != nil {
 		return nil, err
 	}
+	r.ShowAs(in.Shown)
 	defer r.Close()
 	for {
 		rec, err := r.Next()
@@ -197,7 +213,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l
 		if rec.Err != nil {
 			s := workbench.SkippedItem{Where: rec.Where, Err: rec.Err}
 			if !l.skipInvalid {
-				return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s: %s: %s; nothing was written (--skip-invalid loads the valid items and lists the others).", l.path, rec.Where, strings.TrimSuffix(rec.Err.Error(), "."))}
+				return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s: %s: %s; nothing was written (--skip-invalid loads the valid items and lists the others).", textfmt.Sanitize(itemcodec.ShownName(l.path)), rec.Where, strings.TrimSuffix(rec.Err.Error(), "."))}
 			}
 			p.skipped = append(p.skipped, s)
 			continue
@@ -254,11 +270,12 @@ func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec itemc
 }
 
 // streamTable is the second pass for one table.
-func streamTable(ctx context.Context, w dynamo.WriteAPI, paths []string, p *filePlan, t *loadTable, l fileLoad, created bool, stderr io.Writer) (dynamo.SeedResult, error) {
-	r, err := itemcodec.NewItemReader(paths, p.format)
+func streamTable(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, p *filePlan, t *loadTable, l fileLoad, created bool, stderr io.Writer) (dynamo.SeedResult, error) {
+	r, err := itemcodec.NewItemReader(in.Paths, p.format)
 	if err != nil {
 		return dynamo.SeedResult{}, err
 	}
+	r.ShowAs(in.Shown)
 	defer r.Close()
 	l.format = p.format
 	tb := dynamo.Table{Name: t.spec.Name, PK: t.spec.PK, SK: t.spec.SK}

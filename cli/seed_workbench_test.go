@@ -118,3 +118,23 @@ func TestWorkbenchPartition(t *testing.T) {
 		t.Errorf("empty table: %q", got)
 	}
 }
+
+// A Workbench 2.0 model that lists an attribute once per entity loads,
+// with one note line naming the repeated attributes.
+func TestSeedWorkbenchRepeatedAttributes(t *testing.T) {
+	t.Parallel()
+	ep := dynamotest.Endpoint(t)
+	prefix := dynamotest.UniqueName("wb2") + "-"
+	t.Cleanup(func() { deleteTables(prefix + "Events") })
+	out, errOut, err := cli(t, "seed", "--endpoint-url", ep, "--workbench", "testdata/workbench/events-2.0.json", "--table-prefix", prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
+	note := "note: testdata/workbench/events-2.0.json: attributes declared more than once with one type, read as one: table Events: type, name, end.\n"
+	if errOut != note {
+		t.Errorf("stderr:\n%s\nwant:\n%s", errOut, note)
+	}
+	if !strings.Contains(out, "4 items") || countItems(t, prefix+"Events") != 4 {
+		t.Errorf("stdout:\n%s", out)
+	}
+}

@@ -91,11 +91,12 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	}
 	d := Discovery{Delimiter: in.Delimiter}
 	if ks.SK == nil {
-		// Validate the key value all the same: a bad value is an error here too.
 		if _, err := BuildQuery(ks, QueryInput{Table: in.Table, Index: in.Index, PK: in.PK}); err != nil {
 			return d, inputDoubt, err
 		}
-		return d, noDoubt, nil
+		s := skipScan{c: c, t: t, in: in, d: &d}
+		err := s.noSortKey(ctx)
+		return d, s.doubt, err
 	}
 	d.KeyType = ks.SK.Type
 	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d}

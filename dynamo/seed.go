@@ -253,7 +253,10 @@ func writeSeedChunk(ctx context.Context, api WriteAPI, table string, chunk []Ite
 			case <-time.After(wait):
 			}
 		}
-		cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
+		// A batch already sent is waited for past a signal: DynamoDB may
+		// apply it anyway, and the count must say what it acknowledged.
+		// No new batch or retry starts after one (work, and the backoff above).
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), seedCallTimeout)
 		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{table: reqs},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,

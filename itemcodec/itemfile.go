@@ -74,6 +74,7 @@ type ItemReader struct {
 	multi  bool // name the file in Where
 	format InputFormat
 	forced bool
+	shown  string // the name messages give the one file, "" for its path
 
 	fi     int // next file
 	f      *os.File
@@ -111,6 +112,17 @@ func NewItemReader(files []string, format InputFormat) (*ItemReader, error) {
 		r.size += st.Size()
 	}
 	return r, nil
+}
+
+// ShowAs names the reader's one file name in messages, where it is a copy
+// of a stream (InputFiles.Shown); "" keeps the path.
+func (r *ItemReader) ShowAs(name string) { r.shown = name }
+
+func (r *ItemReader) display(path string) string {
+	if r.shown != "" && !r.multi {
+		return r.shown
+	}
+	return path
 }
 
 // Format is the format read (after the first Next when detected).
@@ -161,7 +173,7 @@ func (r *ItemReader) Next() (Record, error) {
 			continue
 		}
 		if err != nil {
-			return Record{}, r.fileErr(r.files[r.fi-1], err)
+			return Record{}, r.fileErr(r.display(r.files[r.fi-1]), err)
 		}
 		if r.multi {
 			rec.Where = r.files[r.fi-1] + " " + rec.Where
@@ -188,8 +200,9 @@ func (r *ItemReader) fileErr(name string, err error) error {
 	return &textfmt.UserError{Msg: fmt.Sprintf("%s: %v.", name, err), Err: err}
 }
 
-func (r *ItemReader) open(path string) error {
-	f, err := os.Open(path)
+func (r *ItemReader) open(file string) error {
+	path := r.display(file)
+	f, err := os.Open(file)
 	if err != nil {
 		return &textfmt.UserError{Msg: fmt.Sprintf("cannot read %s: %v.", path, err), Err: err}
 	}
@@ -211,7 +224,9 @@ func (r *ItemReader) open(path string) error {
 	}
 	head = bytes.TrimPrefix(head, []byte("\ufeff"))
 	if r.format == FormatAuto {
-		if r.format, err = detectFormat(head); err != nil {
+		if r.format, err = detectFormat(head); err == errWorkbenchModel {
+			return &textfmt.UserError{Msg: path + " " + err.Error() + "."}
+		} else if err != nil {
 			return &textfmt.UserError{Msg: path + " " + errNotAFormat + "."}
 		}
 	}

@@ -59,6 +59,9 @@ func detectFormat(head []byte) (InputFormat, error) {
 		dec := json.NewDecoder(bytes.NewReader(head[i:]))
 		dec.UseNumber()
 		n, err := ReadJSONNode(dec)
+		if err == nil && isWorkbenchModel(n) || err != nil && bytes.Contains(head, []byte(`"DataModel"`)) && bytes.Contains(head, []byte(`"ModelName"`)) {
+			return "", errWorkbenchModel
+		}
 		if err != nil && !lineIsValue(head) {
 			// A first value larger than the peek: a document, and the
 			// only large documents are batch-write-item ones.
@@ -78,6 +81,23 @@ func detectFormat(head []byte) (InputFormat, error) {
 		return FormatPlainLines, nil
 	}
 	return "", errors.New("not JSON")
+}
+
+// errWorkbenchModel is the sentence for a NoSQL Workbench model given as
+// an item file: its items are inside, under the tables and facets.
+var errWorkbenchModel = errors.New("is a NoSQL Workbench data model, not a file of items; load it with --workbench instead of --file")
+
+// isWorkbenchModel tells a NoSQL Workbench model by its two required fields.
+func isWorkbenchModel(n JSONNode) bool {
+	has := func(k string) bool {
+		for _, x := range n.Keys {
+			if x == k {
+				return true
+			}
+		}
+		return false
+	}
+	return n.Kind == JSONObject && has("ModelName") && has("DataModel")
 }
 
 // looksDynamo tells whether an item object is in DynamoDB JSON: each value

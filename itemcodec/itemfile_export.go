@@ -27,6 +27,9 @@ type InputFiles struct {
 	Table string
 	// Items is the item count the manifest lists, -1 without a manifest.
 	Items int64
+	// Shown is how messages name the one file of Paths when it is a copy
+	// of a stream (SpoolInput); "" names Paths as they are.
+	Shown string
 }
 
 // ResolveInput turns --file's argument into the files to read: the file

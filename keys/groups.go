@@ -19,6 +19,10 @@ func (g Group) Class() Class {
 	return Class{Kind: g.Kind, Entity: g.Entity, Prefix: g.Prefix, Exact: g.Exact}
 }
 
+// WholeItemEntity names the one group of a partition whose key has no sort
+// key: the table's one item under that partition key (an index's items).
+const WholeItemEntity = "item"
+
 // NumberEntity names the single group numeric sort keys form, as numbers have no prefixes to split on.
 const NumberEntity = "NUMBER"
 

@@ -250,6 +250,7 @@ type keyState struct {
 	nextView  string // what t switches the item view to
 	patterns  bool   // the patterns file has patterns to run
 	writes    bool   // writes are on (an Editor): the editing keys apply
+	noSortKey bool   // the key has no sort key: the sort-key keys are off
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode

@@ -265,6 +265,7 @@ func (m Model) keyState() keyState {
 		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		writes:    m.opts.Editor != nil,
+		noSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
 	}
 }
 

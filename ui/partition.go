@@ -36,6 +36,10 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		}
 		return move(d)
 	}
+	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keys.EditCondition, m.keys.Reverse) {
+		m.status.info = noSortKeyNote(Sanitize(tableAndIndexName(m.table.Name, m.index)))
+		return m, nil
+	}
 	switch {
 	case key.Matches(msg, km.NextPane, km.PrevPane):
 		if m.focus == paneGroups {
@@ -156,6 +160,16 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 	return m, nil
 }
 
+// hasSortKey holds where the sort-key keys (e, r) mean something.
+func hasSortKey(st keyState) bool { return !st.noSortKey }
+
+// noSortKeyNote is the status line's sentence for a sort-key key (e: the
+// condition, r: the order) pressed on a key without a sort key, where
+// neither exists; short, so that it fits beside the running cost.
+func noSortKeyNote(name string) string {
+	return name + " has no sort key: e and r are off."
+}
+
 // partitionKeys are the keys of the two panes; open is what enter does in
 // the one focused, bar what only that pane's status bar shows after a,
 // extra what only its help shows.
@@ -164,7 +178,7 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
 		bar,
 		[]binding{
-			inBar("requestFilter", "filter request"), inBar("reverse"), inBar("limit"), inBar("editCondition"), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+			inBar("requestFilter", "filter request"), inBar("reverse").onlyIf(hasSortKey), inBar("limit"), inBar("editCondition").onlyIf(hasSortKey), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
 		},
 		moveKeys,
 		[]binding{

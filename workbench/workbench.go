@@ -64,6 +64,10 @@ type WorkbenchModel struct {
 	Ignored []string
 	// Skipped are the items left out under WorkbenchReadOptions.SkipInvalid.
 	Skipped []SkippedItem
+	// Repeated names the non-key attributes a table declared more than once
+	// with one type ("table Main: type, name"); Workbench 2.0 lists an
+	// attribute once per entity that uses it, so a caller notes it, once.
+	Repeated []string
 }
 
 // WorkbenchTable is one table of a model: what to create, what to load into
@@ -163,9 +167,10 @@ func (s SkippedItem) Sentence() string {
 // wbParser holds what reading a model gathers besides the model: the
 // fields it did not know, and the items it skipped.
 type wbParser struct {
-	opt     WorkbenchReadOptions
-	ignored []string
-	skipped []SkippedItem
+	opt      WorkbenchReadOptions
+	ignored  []string
+	skipped  []SkippedItem
+	repeated []string
 }
 
 // ignore notes a field that no format version has where it was found.
@@ -200,7 +205,7 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 	}
 	p := &wbParser{opt: o}
 	m, err := p.model(root)
-	m.Ignored, m.Skipped = p.ignored, p.skipped
+	m.Ignored, m.Skipped, m.Repeated = p.ignored, p.skipped, p.repeated
 	return m, err
 }
 
@@ -364,16 +369,32 @@ func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]stri
 	if err != nil {
 		return t, err
 	}
+	var repeated []string
 	for j, an := range attrs {
-		a, err := p.attrDef(an, fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j), false)
+		at := fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j)
+		a, err := p.attrDef(an, at, false)
 		if err != nil {
 			return t, err
 		}
-		if _, dup := declared[a.Name]; dup {
-			return t, wbErr(where, "attribute %s is declared twice (key attributes are declared in KeyAttributes only)", a.Name)
+		if a.Name == pk.Name || sk != nil && a.Name == sk.Name {
+			return t, wbErr(at, "%s is the table's key attribute; key attributes are declared in KeyAttributes only", a.Name)
+		}
+		if prev, dup := declared[a.Name]; dup {
+			// Workbench 2.0 lists an attribute once per entity using it:
+			// the same type again is the same declaration.
+			if prev != a.Type {
+				return t, wbErr(at, "attribute %s is declared as both %s and %s; an attribute name has one type in a model, so rename one of them", a.Name, prev, a.Type)
+			}
+			if !slices.Contains(repeated, a.Name) {
+				repeated = append(repeated, a.Name)
+			}
+			continue
 		}
 		declared[a.Name] = a.Type
 		t.Attributes = append(t.Attributes, WorkbenchAttribute(a))
+	}
+	if len(repeated) > 0 {
+		p.repeated = append(p.repeated, where+": "+strings.Join(repeated, ", "))
 	}
 
 	gsis, err := wbArray(f, "GlobalSecondaryIndexes", where)

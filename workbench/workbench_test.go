@@ -179,7 +179,9 @@ func TestParseWorkbenchErrors(t *testing.T) {
 		{`"AttributeName": "total", "AttributeType": "N"`, `"AttributeName": "total", "AttributeType": "Number"`,
 			`table App, NonKeyAttributes[0]: attribute total has AttributeType "Number"; want one of S, N, B, BOOL, NULL, M, L, SS, NS, BS.`},
 		{`{"AttributeName": "G", "AttributeType": "S"}]`, `{"AttributeName": "total", "AttributeType": "S"}]`,
-			`table App: attribute total is declared twice (key attributes are declared in KeyAttributes only).`},
+			`table App, NonKeyAttributes[1]: attribute total is declared as both N and S; an attribute name has one type in a model, so rename one of them.`},
+		{`{"AttributeName": "G", "AttributeType": "S"}]`, `{"AttributeName": "SK", "AttributeType": "S"}]`,
+			`table App, NonKeyAttributes[1]: SK is the table's key attribute; key attributes are declared in KeyAttributes only.`},
 		{`"PartitionKey": {"AttributeName": "G", "AttributeType": "S"}}`, `"PartitionKey": {"AttributeName": "H", "AttributeType": "S"}}`,
 			`table App, index GSI1: key attribute H is not an attribute of the table; declare it in the table's NonKeyAttributes.`},
 		{`"PartitionKey": {"AttributeName": "G", "AttributeType": "S"}}`, `"PartitionKey": {"AttributeName": "G", "AttributeType": "N"}}`,
@@ -299,3 +301,30 @@ func testCtx(t *testing.T) context.Context {
 
 func demoS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 func demoN(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// Workbench 2.0 lists an attribute once per facet that uses it: one type
+// repeated is one declaration, named once for the caller's note.
+func TestParseWorkbenchRepeatedAttributes(t *testing.T) {
+	f, err := os.Open("../cli/testdata/workbench/events-2.0.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	m, err := ParseWorkbench(f)
+	if err != nil {
+		t.Fatalf("ParseWorkbench: %v", err)
+	}
+	if want := []string{"table Events: type, name, end"}; !slices.Equal(m.Repeated, want) {
+		t.Errorf("Repeated = %q, want %q", m.Repeated, want)
+	}
+	var names []string
+	for _, a := range m.Tables[0].Attributes {
+		names = append(names, a.Name+":"+a.Type)
+	}
+	if want := []string{"type:S", "name:S", "end:S", "seats:N"}; !slices.Equal(names, want) {
+		t.Errorf("Attributes = %q, want %q", names, want)
+	}
+	if n := len(m.Tables[0].Items); n != 4 {
+		t.Errorf("%d items, want 4", n)
+	}
+}

@@ -1,0 +1,47 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/dynamotest"
+)
+
+// A table keyed by a partition key alone: the partition's one item shows,
+// and e and r, which have no sort key to work on, neither open an editor
+// nor send a request; the status line says why. Before, e opened a
+// sort-key editor that refused only after enter, and r sent a query.
+func TestUINoSortKeyTable(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+		Item: map[string]types.AttributeValue{"id": s("user-7"), "name": s("Ada")}}); err != nil {
+		t.Fatal(err)
+	}
+	client, seen, tap := localClient(t, ep)
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "user-7", Region: "us-east-1", Endpoint: tap.URL, ConfigDir: t.TempDir()}, 120, 35)
+	hs.contains("Ada", "1 loaded")
+	before := len(seen())
+	for _, k := range []string{"e", "r"} {
+		hs.keys(k)
+		if md := hs.m.mode(); md != modeGroups && md != modeItems {
+			t.Fatalf("%s opened mode %v; want the panes", k, md)
+		}
+		hs.contains("table " + table + " has no sort key: e and r are off.")
+	}
+	if n := len(seen()); n != before {
+		t.Errorf("e and r sent %d requests; want none", n-before)
+	}
+}
