@@ -95,7 +95,7 @@ func TestSeedFileStdinInvalidWritesNothing(t *testing.T) {
 	t.Cleanup(func() { deleteTables(table) })
 	withStdin(t, streamItems(40)+`{"PK":"CUST#1"}`+"\n")
 	_, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", "-")
-	want := "standard input: line 41: it has no key attribute SK"
+	want := "standard input: line 41: the key attribute SK is missing"
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), "nothing was written") {
 		t.Fatalf("got %v; want %q", err, want)
 	}
