@@ -68,6 +68,7 @@ func newRootCmd(b Build) *cobra.Command {
 	root.AddCommand(
 		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
 		newScanCmd(&conn), newPartiQLCmd(&conn),
+		newTailCmd(&conn, nil),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),

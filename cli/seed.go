@@ -257,6 +257,7 @@ only into its own in-memory engine.`,
 	workbenchFile := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
 	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
 	cmd.MarkFlagFilename("workbench", "json")
+	traffic := fs.Bool("traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (L)")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
 		if conn.Endpoint != "" || conn.Profile != "" || conn.Region != "" {
@@ -264,6 +265,9 @@ only into its own in-memory engine.`,
 		}
 		if conn.Name != "" {
 			return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
+		}
+		if *traffic && *workbenchFile != "" {
+			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
 		}
 		// The demo's access patterns, from dynascope.yaml when it is here; read
 		// before the engine starts, so that a mistake in it costs no start-up.
@@ -330,9 +334,15 @@ only into its own in-memory engine.`,
 		if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
 			return err
 		}
+		if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {
+			return err
+		}
 		client, err := connect(ctx, conn)
 		if err != nil {
 			return err
+		}
+		if *traffic {
+			defer startTraffic(ctx, w, conn.Table, stderr)()
 		}
 		return ui.Run(ctx, uiEnvironment(ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,

@@ -164,7 +164,8 @@ func init() {
 		DescribeTimeToLive DescribeContinuousBackups DescribeContributorInsights DescribeLimits DescribeEndpoints
 		DescribeKinesisStreamingDestination DescribeTableReplicaAutoScaling DescribeGlobalTable DescribeGlobalTableSettings
 		DescribeBackup DescribeExport DescribeImport DescribeBulkOperation ListTagsOfResource ListBackups ListGlobalTables
-		ListExports ListImports ListContributorInsights ListBulkOperations GetResourcePolicy`) {
+		ListExports ListImports ListContributorInsights ListBulkOperations GetResourcePolicy
+		DescribeStream GetShardIterator GetRecords ListStreams`) {
 		readOps[op] = true
 	}
 }

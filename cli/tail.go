@@ -1,0 +1,227 @@
+package cli
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+)
+
+// tailOptions is everything `dynascope tail` needs, read from its flags.
+type tailOptions struct {
+	Conn       *config.Connection
+	PK         string        // "" for every partition
+	Entity     string        // "" for every entity type
+	From       string        // dynamo.TailLatest or dynamo.TailTrimHorizon
+	Output     string        // text or jsonl
+	Delimiter  string        // "" infers it per key
+	MaxRecords int           // stop after this many shown; 0 for no limit
+	For        time.Duration // stop after this long; 0 for until Ctrl-C
+	Stdout     io.Writer
+	Stderr     io.Writer
+}
+
+// newTailCmd is `dynascope tail`; runF runs the options (runTail, or a
+// test's recorder).
+func newTailCmd(conn *config.Connection, runF func(context.Context, *tailOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = runTail
+	}
+	opts := &tailOptions{Conn: conn}
+	cmd := &cobra.Command{
+		Use:     "tail --table NAME [--pk VALUE] [--entity TYPE]",
+		Short:   "the table's writes as they arrive, from its stream",
+		GroupID: groupExplore,
+		Long: `Print every write to the table as it arrives, from its DynamoDB stream:
+INSERT, MODIFY and REMOVE with the keys, the entity type, the old and new
+images the stream carries, and what a MODIFY changed. Ctrl-C ends it with a
+summary.
+
+--pk and --entity are applied here: the stream carries the whole table, so
+every GetRecords is read (and charged) whatever it holds. Each GetRecords is
+one streams read request unit, billed apart from table reads (the first
+2,500,000 a month are free in each region); an idle shard is polled once a
+second. A table without a stream is never given one: tail prints the
+command that enables it.`,
+		Example: `  dynascope tail --table App
+  dynascope tail --table App --pk 'CUST#42' --entity ORDER
+  dynascope tail --table App --from trim-horizon --output jsonl --max-records 100`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&opts.PK, "pk", "", "only writes to this partition key `VALUE` (filtered here)")
+	fs.StringVar(&opts.Entity, "entity", "", "only writes to items of this entity `TYPE`, e.g. ORDER (filtered here)")
+	fs.StringVar(&opts.From, "from", dynamo.TailLatest, "where to start: latest (writes from now on) | trim-horizon (all the stream holds, 24 hours)")
+	fs.StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | jsonl")
+	fs.StringVar(&opts.Delimiter, "delimiter", "", "sort-key `DELIMITER` naming entity types (default: inferred per key: # | : /)")
+	fs.IntVar(&opts.MaxRecords, "max-records", 0, "stop after `N` records shown (default: until Ctrl-C)")
+	fs.Func("for", "stop after this `DURATION`, e.g. 30s (default: until Ctrl-C)", func(v string) error {
+		d, err := time.ParseDuration(v)
+		if err != nil || d <= 0 {
+			return fmt.Errorf("--for takes a positive duration such as 30s or 5m, not %q", v)
+		}
+		opts.For = d
+		return nil
+	})
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "jsonl"))
+	cmd.RegisterFlagCompletionFunc("from", fixedChoices(dynamo.TailLatest, dynamo.TailTrimHorizon))
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if err := conn.RequireTable("tail"); err != nil {
+			return usageError{err.Error()}
+		}
+		switch {
+		case opts.Output != "text" && opts.Output != "jsonl":
+			return usageError{fmt.Sprintf("--output must be text or jsonl, not %q.", opts.Output)}
+		case opts.From != dynamo.TailLatest && opts.From != dynamo.TailTrimHorizon:
+			return usageError{fmt.Sprintf("--from must be latest or trim-horizon, not %q.", opts.From)}
+		case opts.MaxRecords < 0:
+			return usageError{fmt.Sprintf("--max-records must be 1 or more, not %d.", opts.MaxRecords)}
+		case fs.Changed("pk") && opts.PK == "":
+			return usageError{"--pk needs a value: the partition key to follow."}
+		}
+		opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		return runF(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// tailTally counts what a tail saw, for its closing summary.
+type tailTally struct {
+	shown, skipped int
+	events         map[string]int
+	entities       map[string]int
+	requests       map[string]int
+}
+
+// runTail follows the table's stream and prints each record that passes
+// the filters, until ctx ends, --for passes or --max-records are shown.
+func runTail(ctx context.Context, o *tailOptions) error {
+	dopts, err := o.Conn.Options()
+	if err != nil {
+		return err
+	}
+	client, err := dynamo.Connect(ctx, dopts)
+	if err != nil {
+		return err
+	}
+	tally := &tailTally{events: map[string]int{}, entities: map[string]int{}, requests: map[string]int{}}
+	client.OnRequest(func(r dynamo.Request) { tally.requests[r.Operation]++ }) // one goroutine: Tail's
+	sc, err := dynamo.ConnectStreams(ctx, dopts, client)
+	if err != nil {
+		return err
+	}
+	info, err := sc.Stream(ctx, o.Conn.Table)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(o.Stderr, tailIntro(info, o))
+	if o.For > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, o.For)
+		defer cancel()
+	}
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
+	out := bufio.NewWriter(o.Stdout)
+	err = sc.Tail(ctx, info, dynamo.TailOptions{From: o.From}, func(recs []dynamo.StreamRecord) error {
+		for _, r := range recs {
+			entity := info.Entity(r, o.Delimiter)
+			if (o.PK != "" && info.PartitionKey(r) != o.PK) || (o.Entity != "" && !strings.EqualFold(entity, o.Entity)) {
+				tally.skipped++
+				continue
+			}
+			tally.shown++
+			tally.events[r.Event]++
+			tally.entities[entity]++
+			if o.Output == "jsonl" {
+				out.Write(tailJSON(info, r, entity))
+			} else {
+				out.WriteString(info.StreamLine(r, entity))
+			}
+			out.WriteByte('\n')
+			if o.MaxRecords > 0 && tally.shown >= o.MaxRecords {
+				stop()
+				break
+			}
+		}
+		return out.Flush() // each page as it arrives: a pipe reader sees it now
+	})
+	out.Flush()
+	fmt.Fprintln(o.Stderr, tally.summary())
+	if dynamo.IsTailEnd(err) && (ctx.Err() != nil) {
+		return nil // Ctrl-C, --for or --max-records: the way a tail ends
+	}
+	return err
+}
+
+// tailIntro is the line tail starts with: what it reads, what the reading
+// costs, and that the filters are applied here.
+func tailIntro(info dynamo.StreamInfo, o *tailOptions) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tail: the stream of %s (%s) from %s; each GetRecords is one streams read request unit, billed apart from table reads, an idle shard polled once a second.", info.Table, info.ViewType, o.From)
+	if o.PK != "" || o.Entity != "" {
+		b.WriteString(" --pk and --entity are applied here: the stream carries every write of the table.")
+	}
+	if info.ViewType == "KEYS_ONLY" {
+		b.WriteString(" The stream carries keys only (KEYS_ONLY): no old or new images.")
+	}
+	b.WriteString(" Ctrl-C ends it.")
+	return b.String()
+}
+
+// tailJSON is one record as the JSON object DESIGN.md's tail shows.
+func tailJSON(info dynamo.StreamInfo, r dynamo.StreamRecord, entity string) []byte {
+	img := func(it dynamo.Item) string {
+		if it == nil {
+			return "null"
+		}
+		return string(itemcodec.PlainJSON(it))
+	}
+	changed := "null"
+	if c := r.Changed(); c != nil {
+		q := make([]string, len(c))
+		for i, n := range c {
+			q[i] = itemcodec.QuoteJSON(n)
+		}
+		changed = "[" + strings.Join(q, ",") + "]"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, `{"event":%s,"time":%s,"sequence":%s,"keys":%s,"entity":%s,"old":%s,"new":%s,"changed":%s}`,
+		itemcodec.QuoteJSON(r.Event), itemcodec.QuoteJSON(r.Time.Format(time.RFC3339)), itemcodec.QuoteJSON(r.Sequence),
+		img(r.Keys), itemcodec.QuoteJSON(entity), img(r.Old), img(r.New), changed)
+	return []byte(b.String())
+}
+
+// summary is the closing line: records by event and entity type, and the
+// requests sent.
+func (t *tailTally) summary() string {
+	counts := func(m map[string]int) string {
+		var parts []string
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			parts = append(parts, fmt.Sprintf("%s %d", k, m[k]))
+		}
+		return strings.Join(parts, ", ")
+	}
+	total := 0
+	for _, n := range t.requests {
+		total += n
+	}
+	s := fmt.Sprintf("tail: %d records", t.shown)
+	if t.shown > 0 {
+		s += fmt.Sprintf(" (%s; %s)", counts(t.events), counts(t.entities))
+	}
+	if t.skipped > 0 {
+		s += fmt.Sprintf(", %d more filtered out", t.skipped)
+	}
+	return s + fmt.Sprintf("; %d requests (%s).", total, counts(t.requests))
+}
