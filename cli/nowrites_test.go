@@ -240,6 +240,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#7", "--max-requests", "3"}),
 		l,
 		append([]string{"layout"}, named...),
+		// item and index try read, and never create or change an index.
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
+		slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table"}, named),
+		slices.Concat([]string{"index", "try"}, conn, []string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "INCLUDE:total", "--max-items", "200", "--max-rcu", "5", "--patterns", patternsFile, "--output", "table"}),
+		slices.Concat([]string{"index", "try", "--pk-attr", "GSI1PK"}, named, []string{"--max-items", "50"}),
 	}
 	// layout with each of its own flags: read from the tree, so that a new
 	// one is run too (values by the flag's meaning).
@@ -279,6 +284,7 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{cobra.ShellCompRequestCmd, "patterns", "run", "--patterns", patternsFile, "l"},
 		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--patterns", patternsFile, "l"},
 		[]string{cobra.ShellCompRequestCmd, "update", "--output", ""},
+		[]string{cobra.ShellCompRequestCmd, "index", "try", "--projection", ""},
 		// The write commands without --allow-writes: --dry-run reads the
 		// item and prints the plan; journal reads a file; undo plans the
 		// reverse of the entry writeJournalEntry left.

@@ -68,6 +68,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
 		newScanCmd(&conn), newPartiQLCmd(&conn),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
+		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),

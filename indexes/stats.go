@@ -6,6 +6,7 @@ package indexes
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -34,6 +35,8 @@ type Stats struct {
 	// each member's projected item, rounded up per item.
 	MeanWCU float64
 	MaxWCU  int
+	// ProjectedBytes sums the members' projected sizes: the index's size.
+	ProjectedBytes int
 }
 
 // Partition is one partition of an index and its share of the members.
@@ -101,7 +104,9 @@ func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
 		parts[itemcodec.KeyString(m.Keys[0].Value)]++
 		e, _ := keys.EntityType(itemcodec.KeyString(it[entityAttr]), delim)
 		entities[e]++
-		w := (ProjectedSize(t, ix, it) + writeUnitBytes - 1) / writeUnitBytes
+		size := ProjectedSize(t, ix, it)
+		s.ProjectedBytes += size
+		w := (size + writeUnitBytes - 1) / writeUnitBytes
 		wcu += w
 		s.MaxWCU = max(s.MaxWCU, w)
 	}
@@ -141,4 +146,38 @@ func tableKey(t dynamo.Table, it dynamo.Item) dynamo.Item {
 		k[t.SK.Name] = it[t.SK.Name]
 	}
 	return k
+}
+
+// KeyMatch is a key condition reduced to what a sample can test: the
+// literal start of its partition key value (all of it when Exact), and of
+// its sort key condition when it has one.
+type KeyMatch struct {
+	PKPrefix string
+	Exact    bool
+	NeedSK   bool   // the condition has a sort-key part
+	SKPrefix string // the literal start a sort key must have ("" for any)
+}
+
+// Matching counts the index's members among the items whose keys there
+// could answer the condition: the proposal serves a pattern when some do.
+func Matching(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, km KeyMatch) int {
+	if km.NeedSK && ix.SK == nil {
+		return 0
+	}
+	n := 0
+	for _, it := range items {
+		m := Check(t, ix, it)
+		if !m.Member {
+			continue
+		}
+		pk := itemcodec.KeyString(m.Keys[0].Value)
+		if km.Exact && pk != km.PKPrefix || !strings.HasPrefix(pk, km.PKPrefix) {
+			continue
+		}
+		if km.NeedSK && !strings.HasPrefix(itemcodec.KeyString(m.Keys[1].Value), km.SKPrefix) {
+			continue
+		}
+		n++
+	}
+	return n
 }
