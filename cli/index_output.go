@@ -98,16 +98,7 @@ func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.
 	if ix.SK != nil {
 		out.Proposal.SortKey, out.Proposal.SortKeyType = &ix.SK.Name, &ix.SK.Type
 	}
-	if s.Members > 0 {
-		av, _ := dynamo.KeyValue(ix.PK, "partition key", s.Largest.Key)
-		out.LargestPartition = &tryPartitionJSON{Key: itemcodec.MarshalPlainValue(av), Items: s.Largest.Items, Share: s.Largest.Share}
-	}
-	for _, e := range s.EntityTypes {
-		out.EntityTypes = append(out.EntityTypes, tryEntityJSON{Entity: e.Entity, Items: e.Items})
-	}
-	for _, v := range s.Violations {
-		out.Violations = append(out.Violations, tryViolationJSON{Key: itemcodec.PlainJSON(v.Key), Attribute: v.Attr, Violation: string(v.Violation), Why: v.Why})
-	}
+	out.LargestPartition, out.EntityTypes, out.Violations = statsParts(s)
 	out.WriteCost = writeCostJSON{ExtraWCUPerWrite: s.MeanWCU, MaxWCUPerWrite: s.MaxWCU, Note: fmt.Sprintf(
 		"each put or delete of a member item also writes its %s entry to the index: 1 WCU per KB of the projected item, rounded up (%s WCU on average over the sample's %s, at most %d); an update that changes %s moves the entry between index partitions, a delete and a put: twice that; an update of attributes the index does not project adds nothing",
 		ix.Projection, jsonFloat(s.MeanWCU), textfmt.Plural(s.Members, "member", "members"), s.MaxWCU, keyAttrNames(ix))}
@@ -119,6 +110,24 @@ func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.
 		}
 	}
 	return out
+}
+
+// statsParts are the parts of Stats that index try and the layout's index
+// map print alike.
+func statsParts(s indexes.Stats) (*tryPartitionJSON, []tryEntityJSON, []tryViolationJSON) {
+	var largest *tryPartitionJSON
+	ents, viols := []tryEntityJSON{}, []tryViolationJSON{}
+	if s.Members > 0 {
+		av, _ := dynamo.KeyValue(s.Index.PK, "partition key", s.Largest.Key)
+		largest = &tryPartitionJSON{Key: itemcodec.MarshalPlainValue(av), Items: s.Largest.Items, Share: s.Largest.Share}
+	}
+	for _, e := range s.EntityTypes {
+		ents = append(ents, tryEntityJSON{Entity: e.Entity, Items: e.Items})
+	}
+	for _, v := range s.Violations {
+		viols = append(viols, tryViolationJSON{Key: itemcodec.PlainJSON(v.Key), Attribute: v.Attr, Violation: string(v.Violation), Why: v.Why})
+	}
+	return largest, ents, viols
 }
 
 func keyAttrNames(ix dynamo.Index) string {

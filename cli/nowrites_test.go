@@ -250,7 +250,7 @@ func TestCLINeverWrites(t *testing.T) {
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "workbench-out": filepath.Join(dir, "model.json")}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "workbench-out": filepath.Join(dir, "model.json")}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue
