@@ -30,8 +30,9 @@ var allowedImports = map[string][]string{
 	"codegen":           {"dynamo", "itemcodec"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
-	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "keys", "patterns", "textfmt"},
-	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "itemcodec", "itemcodec/number", "keys", "patterns",
+	"indexes":           {"dynamo", "itemcodec", "keys"},
+	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt"},
+	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

@@ -30,6 +30,7 @@ type layoutJSON struct {
 	Findings          []layoutFinding    `json:"findings"`
 	Requests          int                `json:"requests"`
 	ConsumedCapacity  capacityObject     `json:"consumedCapacity"`
+	IndexMap          *indexMapJSON      `json:"indexMap,omitempty"` // only with --index-map (layout_indexes.go)
 }
 
 type layoutKeySchema struct {
@@ -122,6 +123,7 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	largest := fs.Int("largest", keys.DefaultLargest, "list the `N` largest partitions")
 	output := fs.String("output", "json", "output `FORMAT`: json | table")
 	wbOut := addWorkbenchOut(fs)
+	indexMap := fs.Bool("index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.MarkFlagFilename("workbench-out", "json")
@@ -157,6 +159,8 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", *maxRCU)}
 		case *segments < 1 || *segments > dynamo.MaxSampleSegments:
 			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, *segments)}
+		case *indexMap && *index != "":
+			return usageError{"--index-map maps every index of the table: drop --index."}
 		case *largest < 1:
 			return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", *largest)}
 		}
@@ -181,11 +185,19 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 		// A cancelled or failed sample still prints what it read (its stop says
 		// which), then reports why it stopped.
 		lay := smp.Layout(*largest)
+		var imap *indexMapJSON
+		if *indexMap && err == nil {
+			var t dynamo.Table
+			if t, err = client.DescribeTable(ctx, conn.Table); err == nil {
+				imap, err = sampleIndexMap(ctx, client, t, *maxItems, *maxRCU, stderr)
+			}
+		}
 		var b bytes.Buffer
 		if *output == "table" {
 			writeLayoutText(&b, smp, lay)
+			writeIndexMapText(&b, imap)
 		} else {
-			writeLayoutJSON(&b, smp, lay)
+			writeLayoutJSON(&b, smp, lay, imap)
 		}
 		if _, werr := stdout.Write(b.Bytes()); werr != nil {
 			return werr
@@ -253,7 +265,7 @@ func layoutSizes(smp dynamo.Sample) string {
 	return "page-capacity"
 }
 
-func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
+func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout, imap *indexMapJSON) {
 	ks := smp.Keys
 	out := layoutJSON{
 		Table:     smp.Table,
@@ -268,6 +280,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 		Findings:          []layoutFinding{},
 		Requests:          len(smp.Requests),
 		ConsumedCapacity:  newCapacityObject(smp.Capacity()),
+		IndexMap:          imap,
 	}
 	if smp.Index != "" {
 		out.Index = &smp.Index

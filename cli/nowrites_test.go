@@ -249,12 +249,17 @@ func TestCLINeverWrites(t *testing.T) {
 		// tail reads a table's stream.
 		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "3", "--output", "jsonl"}),
 		slices.Concat([]string{"tail"}, named, tc[2:], []string{"--from", "trim-horizon", "--pk", "CUST#42", "--entity", "ORDER", "--delimiter", "#", "--max-records", "1", "--for", "30s", "--output", "text"}),
+		// item and index try read, and never create or change an index.
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
+		slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table"}, named),
+		slices.Concat([]string{"index", "try"}, conn, []string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "INCLUDE:total", "--max-items", "200", "--max-rcu", "5", "--patterns", patternsFile, "--output", "table"}),
+		slices.Concat([]string{"index", "try", "--pk-attr", "GSI1PK"}, named, []string{"--max-items", "50"}),
 	}
 	// layout with each of its own flags: read from the tree, so that a new
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "workbench-out": filepath.Join(dir, "model.json")}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "workbench-out": filepath.Join(dir, "model.json")}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue
@@ -289,6 +294,7 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--patterns", patternsFile, "l"},
 		[]string{cobra.ShellCompRequestCmd, "update", "--output", ""},
 		[]string{cobra.ShellCompRequestCmd, "tail", "--from", ""},
+		[]string{cobra.ShellCompRequestCmd, "index", "try", "--projection", ""},
 		// The write commands without --allow-writes: --dry-run reads the
 		// item and prints the plan; journal reads a file; undo plans the
 		// reverse of the entry writeJournalEntry left.

@@ -70,6 +70,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newScanCmd(&conn), newPartiQLCmd(&conn),
 		newTailCmd(&conn, nil),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
+		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),

@@ -57,6 +57,7 @@ const (
 	modeEditValue                 // one attribute's value and type: typing edits
 	modeWriteConfirm              // a write shown, not sent: send or not
 	modeWriteDone                 // a write's outcome
+	modeJump                      // where to open an item: an index or the base table
 )
 
 // modes is every mode's declaration.
@@ -69,6 +70,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
+	modeJump: jumpMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -164,6 +166,7 @@ type KeyMap struct {
 	View        key.Binding `keys:"t" desc:"attributes, JSON or DynamoDB JSON" col:"2"`
 	CopyItem    key.Binding `keys:"y" desc:"copy item as JSON" col:"2"`
 	CopyCommand key.Binding `keys:"Y" desc:"copy aws cli command" col:"2"`
+	InIndex     key.Binding `keys:"I" desc:"open the item in an index (or the base table)" col:"2"`
 	Patterns    key.Binding `keys:"a" desc:"access patterns" col:"2"`
 	SavePattern key.Binding `keys:"S" desc:"save request as a pattern" col:"2"`
 	Code        key.Binding `keys:"C" desc:"code for this request" col:"2"`

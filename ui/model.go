@@ -98,6 +98,7 @@ type Model struct {
 	seq             int            // last request id handed out
 	edits           []edit.Entry   // the session's writes not undone, oldest first (overlay_write.go)
 	reselect        string         // the sort key the cursor goes back to when a write's reload lands; "" for none
+	crumbs          []crumb        // where each jump to an index came from, for esc (xray.go)
 	inflight        int            // id of the query in flight; 0 for none
 	inflightNext    bool           // it asks for a further page of the results shown
 	inflightGet     bool           // it is a GetItem (a pattern's), not a Query

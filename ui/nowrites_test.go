@@ -166,6 +166,11 @@ func TestUINeverWrites(t *testing.T) {
 	hs.typeText("WH#2")
 	hs.keys("enter")
 	hs.contains(`GSI1PK = "WH#2"`, "index GSI1")
+	// An index entry opened in the base table (I), and esc back.
+	hs.keys("tab", "enter", "I", "enter")
+	hs.contains("base table ‹ from GSI1 WH#2", "opened the item in base table")
+	hs.keys("esc")
+	hs.contains(`GSI1PK = "WH#2"`, "back to GSI1 WH#2")
 	hs.keys("i", "g", "enter", "ctrl+u")
 	hs.typeText("CUST#42")
 	hs.keys("enter")

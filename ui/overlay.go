@@ -53,6 +53,7 @@ const (
 	overlayBulk               // a Scan or a PartiQL SELECT: its cost, then its items
 	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
+	overlayJump               // where to open an item: an index or the base table (xray.go)
 )
 
 // overlay is one view on the overlay stack.

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/indexes"
 	"dynascope/itemcodec"
 )
 
@@ -42,6 +43,7 @@ func (m Model) openDetail() (Model, tea.Cmd) {
 	}
 	sk := keyOf(it, m.items.keyName)
 	d := newDetail(it, m.table, m.schema, Sanitize(sk), m.colourOf(sk))
+	d.in = memberships(m.table, m.index, it)
 	return m.push(detailOverlay{d: d.render(m.st, m.layout().w-2)}), nil
 }
 
@@ -76,6 +78,8 @@ func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			return m.copyItem(o.d.item)
 		case key.Matches(msg, km.CopyCommand):
 			return m.copyCommand()
+		case key.Matches(msg, km.InIndex):
+			return m.openJump(o.d.item)
 		case key.Matches(msg, km.EditItem):
 			return m.openEdit(newDraft(m.table, o.d.item, false), "Edit · "+o.d.title)
 		case key.Matches(msg, km.DuplicateItem):
@@ -111,7 +115,8 @@ type detailPane struct {
 	title  string   // the item's sort key (or partition key), sanitised
 	colour int
 	view   detailView
-	size   int // bytes, by DynamoDB's rules, computed here
+	size   int                  // bytes, by DynamoDB's rules, computed here
+	in     []indexes.Membership // its place in each index (xray.go)
 	lines  []string
 	w      int
 	offset int
@@ -154,7 +159,7 @@ func (d detailPane) render(st styles, w int) detailPane {
 	case viewDynamoJSON:
 		d.lines = jsonLines(st, itemcodec.DynamoJSON(d.item), w)
 	default:
-		d.lines = d.attributeLines(st, w)
+		d.lines = append(d.attributeLines(st, w), indexLines(st, d.in, w)...)
 	}
 	d.offset = clamp(d.offset, 0, max(0, len(d.lines)-1))
 	return d
@@ -315,7 +320,7 @@ var detailMode = modeDef{name: "detail", keys: []binding{
 		}
 		return "show " + st.nextView
 	}),
-	inBar("copyItem"), inBar("copyCommand"),
+	inBar("copyItem"), inBar("copyCommand"), inBar("inIndex", "in index"),
 	inBar("editItem").onlyIf(writesOn), inBar("deleteItem").onlyIf(writesOn), bind("duplicateItem").onlyIf(writesOn), bind("undo").onlyIf(writesOn),
 	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
 	bind("cancel", "close"),

@@ -147,6 +147,9 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 			m.items = m.items.setFilter("")
 			return m.maybeLoadMore()
 		}
+		if len(m.crumbs) > 0 {
+			return m.crumbBack()
+		}
 	case key.Matches(msg, km.Back):
 		m.cancelAll()
 		if m.opts.Table == "" {

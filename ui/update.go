@@ -220,6 +220,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.cancelAll()
 	m = m.closeOverlays()
 	m.screen, m.focus = screenPartition, paneGroups
+	m.crumbs = nil // a partition opened afresh; a jump puts its own back
 	m.qline = queryLine{}
 	m.res = result{}
 	m.get = nil

@@ -155,6 +155,7 @@ func (m Model) header(w int) string {
 	} else if m.index != "" {
 		index = "index " + Sanitize(m.index)
 	}
+	index += m.crumbText()
 	partition := ""
 	if m.screen == screenPartition && m.q.PK != "" {
 		partition = Sanitize(m.schema.PK.Name) + " = " + Sanitize(m.q.PK)

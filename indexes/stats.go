@@ -1,0 +1,183 @@
+package indexes
+
+// What an index holds of a sample of a table's items: the figures of the
+// index map and of a proposed index.
+
+import (
+	"math"
+	"sort"
+	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/keys"
+)
+
+// MaxViolations is how many violating items Stats keeps as examples; the
+// count goes on past it.
+const MaxViolations = 20
+
+// writeUnitBytes is the size one write capacity unit covers.
+const writeUnitBytes = 1024
+
+// Stats is what one index holds of a sample of the table's items.
+type Stats struct {
+	Index          dynamo.Index
+	Items          int     // items of the sample looked at
+	Members        int     // of them in the index
+	Share          float64 // Members / Items; 0 for an empty sample
+	Partitions     int     // distinct partition key values among the members
+	Largest        Partition
+	EntityTypes    []EntityCount // entity types of the members, most items first
+	Violations     []ViolationItem
+	ViolationCount int // all of them; Violations keeps the first MaxViolations
+	// WCU is what writing the members' index entries costs: 1 WCU per KB of
+	// each member's projected item, rounded up per item.
+	MeanWCU float64
+	MaxWCU  int
+	// ProjectedBytes sums the members' projected sizes: the index's size.
+	ProjectedBytes int
+}
+
+// Partition is one partition of an index and its share of the members.
+type Partition struct {
+	Key   string // the partition key value as text
+	Items int
+	Share float64
+}
+
+// EntityCount is how many members are of one entity type.
+type EntityCount struct {
+	Entity string
+	Items  int
+}
+
+// ViolationItem is an item of the sample that carries an index key
+// attribute but cannot be in the index.
+type ViolationItem struct {
+	Key       dynamo.Item // the item's table key
+	Attr      string
+	Violation Violation
+	Why       string
+}
+
+// Compute is Stats of each index of the table over the sample's items.
+func Compute(t dynamo.Table, items []dynamo.Item) []Stats {
+	out := make([]Stats, 0, len(t.Indexes))
+	for _, ix := range t.Indexes {
+		out = append(out, Of1(t, ix, items))
+	}
+	return out
+}
+
+// Of1 is Stats of one index (existing or proposed) over the items. An
+// item's entity type is its table sort key's (its partition key's on a
+// table without one), by the delimiter the sample's keys use.
+func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
+	s := Stats{Index: ix, Items: len(items), EntityTypes: []EntityCount{}, Violations: []ViolationItem{}}
+	entityAttr := t.PK.Name
+	if t.SK != nil {
+		entityAttr = t.SK.Name
+	}
+	var labels []string
+	for _, it := range items {
+		if v := itemcodec.KeyString(it[entityAttr]); v != "" {
+			labels = append(labels, v)
+		}
+	}
+	delim := keys.InferDelimiter(labels)
+	parts := map[string]int{}
+	entities := map[string]int{}
+	wcu := 0
+	for _, it := range items {
+		m := Check(t, ix, it)
+		if m.Violation != NoViolation {
+			s.ViolationCount++
+			if len(s.Violations) < MaxViolations {
+				s.Violations = append(s.Violations, ViolationItem{Key: tableKey(t, it), Attr: m.Attr, Violation: m.Violation, Why: m.Why})
+			}
+		}
+		if !m.Member {
+			continue
+		}
+		s.Members++
+		parts[itemcodec.KeyString(m.Keys[0].Value)]++
+		e, _ := keys.EntityType(itemcodec.KeyString(it[entityAttr]), delim)
+		entities[e]++
+		size := ProjectedSize(t, ix, it)
+		s.ProjectedBytes += size
+		w := (size + writeUnitBytes - 1) / writeUnitBytes
+		wcu += w
+		s.MaxWCU = max(s.MaxWCU, w)
+	}
+	if s.Items > 0 {
+		s.Share = round3(float64(s.Members) / float64(s.Items))
+	}
+	if s.Members > 0 {
+		s.MeanWCU = math.Round(float64(wcu)/float64(s.Members)*100) / 100
+	}
+	s.Partitions = len(parts)
+	for k, n := range parts {
+		if n > s.Largest.Items || n == s.Largest.Items && k < s.Largest.Key {
+			s.Largest = Partition{Key: k, Items: n}
+		}
+	}
+	if s.Members > 0 {
+		s.Largest.Share = round3(float64(s.Largest.Items) / float64(s.Members))
+	}
+	for e, n := range entities {
+		s.EntityTypes = append(s.EntityTypes, EntityCount{Entity: e, Items: n})
+	}
+	sort.Slice(s.EntityTypes, func(i, j int) bool {
+		a, b := s.EntityTypes[i], s.EntityTypes[j]
+		return a.Items > b.Items || a.Items == b.Items && a.Entity < b.Entity
+	})
+	return s
+}
+
+// Overloaded reports whether the index holds more than one entity type.
+func (s Stats) Overloaded() bool { return len(s.EntityTypes) > 1 }
+
+func round3(f float64) float64 { return math.Round(f*1000) / 1000 }
+
+func tableKey(t dynamo.Table, it dynamo.Item) dynamo.Item {
+	k := dynamo.Item{t.PK.Name: it[t.PK.Name]}
+	if t.SK != nil {
+		k[t.SK.Name] = it[t.SK.Name]
+	}
+	return k
+}
+
+// KeyMatch is a key condition reduced to what a sample can test: the
+// literal start of its partition key value (all of it when Exact), and of
+// its sort key condition when it has one.
+type KeyMatch struct {
+	PKPrefix string
+	Exact    bool
+	NeedSK   bool   // the condition has a sort-key part
+	SKPrefix string // the literal start a sort key must have ("" for any)
+}
+
+// Matching counts the index's members among the items whose keys there
+// could answer the condition: the proposal serves a pattern when some do.
+func Matching(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, km KeyMatch) int {
+	if km.NeedSK && ix.SK == nil {
+		return 0
+	}
+	n := 0
+	for _, it := range items {
+		m := Check(t, ix, it)
+		if !m.Member {
+			continue
+		}
+		pk := itemcodec.KeyString(m.Keys[0].Value)
+		if km.Exact && pk != km.PKPrefix || !strings.HasPrefix(pk, km.PKPrefix) {
+			continue
+		}
+		if km.NeedSK && !strings.HasPrefix(itemcodec.KeyString(m.Keys[1].Value), km.SKPrefix) {
+			continue
+		}
+		n++
+	}
+	return n
+}

@@ -1,0 +1,81 @@
+package ui
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"dynascope/dynamo"
+	"dynascope/dynamo/dynamotest"
+)
+
+// The item detail's "In indexes" on a table with a sparse KEYS_ONLY GSI,
+// an INCLUDE GSI, an overloaded GSI, an LSI and a GSI added after
+// violating items; I opens the item in an index with the cursor on it,
+// the title names where it came from, esc goes back to the item; from a
+// KEYS_ONLY entry what the entry cannot tell is said so. Only reads are
+// sent.
+func TestInIndexesAndJump(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.IndexedTable(t, api)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "CUST#1", Region: "us-east-1", Endpoint: p.URL}, 140, 50)
+	hs.contains("Items · 5 loaded")
+	// The first order, open: in every index but Late.
+	hs.keys("tab", "enter")
+	hs.contains("In indexes",
+		"✓ ByDate (lsi KEYS_ONLY): PK = CUST#1, date = 2025-01-01",
+		"✓ ByStatus (gsi INCLUDE): status = OPEN, SK = ORDER#2025-01-01#A11",
+		"✓ Sparse (gsi KEYS_ONLY): GSI1PK = WH#1, GSI1SK = OPEN#2025-01-01#A11",
+		"not projected: GSI2PK, GSI2SK, date, note, status, total",
+		"✗ Late (gsi ALL): LATEPK is absent")
+	// Into the sparse index: the targets are the indexes (Late refused).
+	hs.keys("I")
+	hs.contains("Open the item in", "index Late — not in it: LATEPK is absent", "index Sparse · WH#1 / OPEN#2025-01-01#A11")
+	for hs.m.topID() == overlayJump {
+		o, _ := findOverlay[jumpOverlay](hs.m)
+		if o.targets[o.cursor].index == dynamotest.SparseIndex {
+			break
+		}
+		hs.keys("j")
+	}
+	hs.keys("enter")
+	hs.contains("index Sparse ‹ from base table CUST#1", `GSI1PK = "WH#1" AND GSI1SK >= "OPEN#2025-01-01#A11"`)
+	if it, ok := hs.m.items.selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
+		t.Fatalf("the cursor is on %v, not the item", it)
+	}
+	// The KEYS_ONLY entry cannot tell the other indexes' keys: said so.
+	hs.keys("tab", "enter")
+	hs.contains("not known from this entry: Sparse does not project status")
+	// Back to the base table through the jump list, then esc twice: back
+	// to the index, then to where it started, the cursor on the item.
+	hs.keys("I", "enter")
+	hs.contains("base table ‹ from Sparse WH#1")
+	hs.keys("esc")
+	hs.contains("index Sparse ‹ from base table CUST#1")
+	hs.keys("esc")
+	hs.contains("base table · PK = CUST#1", "back to base table CUST#1")
+	hs.lacks("‹ from")
+	if it, ok := hs.m.items.selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
+		t.Errorf("back: the cursor is on %v, not the item", it)
+	}
+	// An item written before Late was added: its violation, said so.
+	hs.keys("p", "ctrl+u")
+	hs.typeText("CUST#9")
+	hs.keys("enter", "tab", "enter")
+	hs.contains("✗ Late (gsi ALL): LATEPK is an empty string; the item was written before the index was created")
+	if w := p.Writes(); len(w) > 0 {
+		t.Errorf("writes: %+v", w)
+	}
+	for _, c := range p.Calls() {
+		if c.Op != "DescribeTable" && c.Op != "Query" {
+			t.Errorf("sent %s", c.Op)
+		}
+	}
+}
