@@ -140,7 +140,16 @@ func runCmd(args []string) error {
 	if b, err := cmd.CombinedOutput(); err != nil {
 		return fmt.Errorf("the tests fail without a mutant:\n%s", b)
 	}
-	limit := time.Duration(*coeff)*time.Since(began) + 10*time.Second
+	// Timed again with the build cached: the tests' own time bounds a
+	// mutant's test run (an endless loop is a kill); its build may take
+	// as long as the first, uncached one did.
+	build := time.Since(began)
+	began = time.Now()
+	if b, err := exec.Command("go", append(append([]string{}, testArgs...), *pkg)...).CombinedOutput(); err != nil {
+		return fmt.Errorf("the tests fail without a mutant:\n%s", b)
+	}
+	testLimit := time.Duration(*coeff)*time.Since(began) + 10*time.Second
+	limit := testLimit + build + time.Minute
 	covered, err := readProfile(profile)
 	if err != nil {
 		return err
@@ -163,7 +172,7 @@ func runCmd(args []string) error {
 			m.status = "NOT COVERED"
 		}
 	}
-	fmt.Fprintf(os.Stderr, "mutate: %d mutants in %s, %d reached by its tests; each run may take %s\n", len(muts), *pkg, len(todo), limit.Round(time.Second))
+	fmt.Fprintf(os.Stderr, "mutate: %d mutants in %s, %d reached by its tests; each test run may take %s\n", len(muts), *pkg, len(todo), testLimit.Round(time.Second))
 
 	if *dry {
 		for _, m := range todo {
@@ -179,7 +188,7 @@ func runCmd(args []string) error {
 		go func() {
 			defer wg.Done()
 			for m := range jobs {
-				m.status = try(m, filepath.Join(tmp, strconv.Itoa(w)), testArgs, *pkg, limit)
+				m.status = try(m, filepath.Join(tmp, strconv.Itoa(w)), testArgs, *pkg, testLimit, limit)
 				fmt.Fprintf(os.Stderr, "%12s %s at %s:%d:%d\n", m.status, m.kind, m.file, m.line, m.col)
 			}
 		}()
@@ -237,7 +246,7 @@ func find(path, funcs string) ([]*mutant, error) {
 			p := fset.Position(pos)
 			m := &mutant{file: path, off: p.Offset, from: tok, to: s.to, kind: s.kind, line: p.Line, col: p.Column, at: p}
 			if a, ok := anchor[n.Pos()]; ok {
-				m.at = fset.Position(a)
+				m.at = fset.Position(a) // line 0: anywhere in the file
 			}
 			muts = append(muts, m)
 		}
@@ -246,8 +255,19 @@ func find(path, funcs string) ([]*mutant, error) {
 		if fd, ok := d.(*ast.FuncDecl); ok && len(want) > 0 && !want[fd.Name.Name] {
 			continue
 		}
-		if _, ok := d.(*ast.GenDecl); ok && len(want) > 0 {
-			continue
+		if _, ok := d.(*ast.GenDecl); ok {
+			if len(want) > 0 {
+				continue
+			}
+			// A constant or a package variable has no block of its own:
+			// it is reached when any code of its file is.
+			ast.Inspect(d, func(n ast.Node) bool {
+				if _, ok := n.(*ast.FuncLit); ok || n == nil {
+					return false // a function's body has blocks of its own
+				}
+				anchor[n.Pos()] = token.NoPos
+				return true
+			})
 		}
 		ast.Inspect(d, func(n ast.Node) bool {
 			switch n := n.(type) {
@@ -267,7 +287,7 @@ func find(path, funcs string) ([]*mutant, error) {
 }
 
 // try runs the tests against one mutant, the file replaced by an overlay.
-func try(m *mutant, dir string, testArgs []string, pkg string, limit time.Duration) string {
+func try(m *mutant, dir string, testArgs []string, pkg string, testLimit, limit time.Duration) string {
 	src, err := os.ReadFile(m.file)
 	if err != nil {
 		return "NOT VIABLE"
@@ -288,7 +308,7 @@ func try(m *mutant, dir string, testArgs []string, pkg string, limit time.Durati
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
-	args := append(append([]string{}, testArgs...), "-overlay", overlay, "-timeout", (limit + 5*time.Second).String(), pkg)
+	args := append(append([]string{}, testArgs...), "-overlay", overlay, "-timeout", testLimit.String(), pkg)
 	cmd := exec.CommandContext(ctx, "go", args...)
 	outb, err := cmd.CombinedOutput()
 	switch {
@@ -322,6 +342,9 @@ func readProfile(path string) (func(file string, line, col int) bool, error) {
 		blocks[filepath.Base(m[1])] = append(blocks[filepath.Base(m[1])], block{n(2), n(3), n(4), n(5)})
 	}
 	return func(file string, line, col int) bool {
+		if line == 0 {
+			return len(blocks[filepath.Base(file)]) > 0
+		}
 		for _, b := range blocks[filepath.Base(file)] {
 			after := line > b.l0 || line == b.l0 && col >= b.c0
 			before := line < b.l1 || line == b.l1 && col <= b.c1
@@ -448,7 +471,8 @@ func reportCmd(args []string) error {
 	}
 	var stale []string
 	for e := range equivalent {
-		if !used[e] {
+		file, _, _ := strings.Cut(e, ":")
+		if _, reported := pkgs[filepath.ToSlash(filepath.Dir(file))]; reported && !used[e] {
 			stale = append(stale, e)
 		}
 	}
