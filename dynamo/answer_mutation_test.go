@@ -199,3 +199,25 @@ func TestScanBoundUnits(t *testing.T) {
 		t.Errorf("1 MB: %v RCU, want 258", rcu)
 	}
 }
+
+// A Location of exactly 100 characters and a body of exactly 40 are shown
+// whole; one more is cut.
+func TestAnswerTextCutEdges(t *testing.T) {
+	loc := "http://h/" + strings.Repeat("a", 91)
+	if got := locationText(loc); got != loc {
+		t.Errorf("100 characters: %q", got)
+	}
+	if got := locationText(loc + "b"); got != loc+"…" {
+		t.Errorf("101 characters: %q", got)
+	}
+	body := strings.Repeat("x", 40)
+	if got := preview([]byte(body)); got != body {
+		t.Errorf("40 characters: %q", got)
+	}
+	if got := preview([]byte(body + "y")); got != body+"…" {
+		t.Errorf("41 characters: %q", got)
+	}
+	if got := preview([]byte(" a \n\t b ")); got != "a b" {
+		t.Errorf("spaces: %q", got)
+	}
+}
