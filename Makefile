@@ -55,3 +55,18 @@ screenshots:
 # throughput) against a DynamoDB Local of its own; it fails when a bound fails.
 bench:
 	scripts/bench.sh
+
+.PHONY: fuzz mutate
+
+# fuzz runs every fuzz target for FUZZTIME each (default 30s) and keeps a
+# failing input under the package's testdata/fuzz as a regression seed.
+fuzz:
+	scripts/fuzz.sh
+
+# mutate plants small bugs one at a time in the code users trust (keys,
+# itemcodec, itemcodec/number, filterexpr, textfmt, edit, dynamo's answer
+# checks and paging stops) and prints per package how many the tests catch
+# (efficacy) and how many they reach (coverage), with the survivors. It takes
+# minutes; it is not part of make test.
+mutate:
+	scripts/mutate.sh

@@ -1,0 +1,223 @@
+package dynamo
+
+import (
+	"hash/crc32"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+)
+
+// The answer check on literal bodies, one damage each, so a check that is
+// dropped or loosened fails here, in dynamo, and not only in a CLI script.
+// (The fault proxy tests send such bodies through the SDK; these pin each
+// condition's edge.)
+func TestAnswerCheckEdges(t *testing.T) {
+	query := &dynamodb.QueryInput{TableName: aws.String("T"), ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}
+	count := &dynamodb.ScanInput{TableName: aws.String("T"), Select: types.SelectCount}
+	item := `{"PK":{"S":"P"}}`
+	page := func(rest string) string { return `{"Count":1,"ScannedCount":1,"Items":[` + item + `]` + rest + `}` }
+	for _, tc := range []struct {
+		name   string
+		params any
+		status int
+		body   string
+		want   string // the start of the problem; "" for an answer that passes
+	}{
+		{"a page", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":0.5}`), ""},
+		{"more items than Count", query, 200, `{"Count":1,"ScannedCount":2,"Items":[` + item + `,` + item + `],"ConsumedCapacity":{"CapacityUnits":1}}`, "2 items but Count 1"},
+		{"fewer items than Count", query, 200, `{"Count":2,"ScannedCount":2,"Items":[` + item + `],"ConsumedCapacity":{"CapacityUnits":1}}`, "1 items but Count 2"},
+		{"no Items", query, 200, `{"Count":0,"ScannedCount":0,"ConsumedCapacity":{"CapacityUnits":1}}`, "no Items although Count 0"},
+		{"an empty LastEvaluatedKey", query, 200, page(`,"LastEvaluatedKey":{},"ConsumedCapacity":{"CapacityUnits":1}`), "an empty LastEvaluatedKey"},
+		{"a LastEvaluatedKey", query, 200, page(`,"LastEvaluatedKey":` + item + `,"ConsumedCapacity":{"CapacityUnits":1}`), ""},
+		{"a negative capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":-0.5}`), "a consumed capacity of -0.5 units"},
+		{"a negative table capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":1,"Table":{"CapacityUnits":-1}}`), "a consumed capacity of -1 units"},
+		{"a negative GSI capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":1,"GlobalSecondaryIndexes":{"G":{"CapacityUnits":-1}}}`), "a consumed capacity of -1 units"},
+		{"a negative LSI capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":1,"LocalSecondaryIndexes":{"L":{"CapacityUnits":-1}}}`), "a consumed capacity of -1 units"},
+		{"NaN capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":"NaN"}`), "a consumed capacity of"},
+		{"infinite capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":"Infinity"}`), "a consumed capacity of"},
+		{"zero capacity", query, 200, page(`,"ConsumedCapacity":{"CapacityUnits":0}`), ""},
+		{"no capacity though asked", query, 200, page(``), "it has no ConsumedCapacity although it was asked for"},
+		{"no capacity, none asked", count, 200, `{"Count":0,"ScannedCount":0}`, ""},
+		{"Count equal to ScannedCount", count, 200, `{"Count":3,"ScannedCount":3}`, ""},
+		{"Count over ScannedCount", count, 200, `{"Count":4,"ScannedCount":3}`, "Count 4 larger than ScannedCount 3"},
+		{"a negative Count", count, 200, `{"Count":-1,"ScannedCount":3}`, "a negative count"},
+		{"a negative ScannedCount", count, 200, `{"Count":0,"ScannedCount":-1}`, "a negative count"},
+		{"a fractional Count", count, 200, `{"Count":1.5,"ScannedCount":3}`, "a Count 1.5 or ScannedCount 3 that is not a whole number"},
+		{"a fractional ScannedCount", count, 200, `{"Count":1,"ScannedCount":3.5}`, "a Count 1 or ScannedCount 3.5"},
+		{"no Count", count, 200, `{"ScannedCount":3}`, "no Count or no ScannedCount"},
+		{"no ScannedCount", count, 200, `{"Count":3}`, "no Count or no ScannedCount"},
+		{"an empty 200", query, 200, "  ", "HTTP 200 with an empty body"},
+		{"a web page", query, 200, "<html>x</html>", "HTTP 200 with a web page"},
+		{"broken JSON", query, 200, `{"Count":`, "HTTP 200 with broken JSON"},
+		{"a server error", query, 500, "", ""},
+		{"DynamoDB's error", query, 400, `{"__type":"com.amazonaws.dynamodb.v20120810#ResourceNotFoundException"}`, ""},
+		{"an empty 403", query, 403, "", "HTTP 403 (Forbidden) with an empty body"},
+		{"a 404 page", query, 404, "<html/>", "HTTP 404 (Not Found) with a body that is not DynamoDB's error JSON"},
+		{"a 499 error", query, 499, "{}", "HTTP 499 () with a body"},
+		{"GetItem", &dynamodb.GetItemInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, 200, `{"Item":` + item + `,"ConsumedCapacity":{"CapacityUnits":-1}}`, "a consumed capacity of -1"},
+		{"GetItem without an item", &dynamodb.GetItemInput{}, 200, `{}`, ""},
+		{"GetItem null item", &dynamodb.GetItemInput{}, 200, `{"Item":null}`, ""},
+		{"a statement", &dynamodb.ExecuteStatementInput{}, 200, `{"Items":[]}`, ""},
+		{"a statement without Items", &dynamodb.ExecuteStatementInput{}, 200, `{}`, "no Items"},
+		{"a statement's empty NextToken", &dynamodb.ExecuteStatementInput{}, 200, `{"Items":[],"NextToken":""}`, "a NextToken that is not a non-empty string"},
+		{"a statement's number NextToken", &dynamodb.ExecuteStatementInput{}, 200, `{"Items":[],"NextToken":5}`, "a NextToken that is not"},
+		{"a statement's NextToken", &dynamodb.ExecuteStatementInput{}, 200, `{"Items":[],"NextToken":"abc"}`, ""},
+		{"a statement's negative capacity", &dynamodb.ExecuteStatementInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, 200, `{"Items":[],"ConsumedCapacity":{"CapacityUnits":-2}}`, "a consumed capacity of -2"},
+		{"a statement without the capacity asked", &dynamodb.ExecuteStatementInput{ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal}, 200, `{"Items":[]}`, ""},
+		{"a description", &dynamodb.DescribeTableInput{}, 200, `{"Table":{"TableName":"T","KeySchema":[{"AttributeName":"SK","KeyType":"RANGE"},{"AttributeName":"PK","KeyType":"HASH"}]}}`, ""},
+		{"no Table", &dynamodb.DescribeTableInput{}, 200, `{}`, "no Table"},
+		{"no TableName", &dynamodb.DescribeTableInput{}, 200, `{"Table":{"TableName":"","KeySchema":[{"AttributeName":"PK","KeyType":"HASH"}]}}`, "a Table without TableName"},
+		{"no partition key", &dynamodb.DescribeTableInput{}, 200, `{"Table":{"TableName":"T","KeySchema":[{"AttributeName":"SK","KeyType":"RANGE"}]}}`, "a Table without a partition key"},
+		{"an unnamed partition key", &dynamodb.DescribeTableInput{}, 200, `{"Table":{"TableName":"T","KeySchema":[{"AttributeName":"","KeyType":"HASH"}]}}`, "a Table without a partition key"},
+		{"a list", &dynamodb.ListTablesInput{}, 200, `{"TableNames":[]}`, ""},
+		{"no list", &dynamodb.ListTablesInput{}, 200, `{}`, "no list of TableNames"},
+	} {
+		st := &answerCheck{op: "Op", params: tc.params}
+		bad := st.check(tc.status, http.Header{}, []byte(tc.body))
+		switch {
+		case tc.want == "" && bad != nil:
+			t.Errorf("%s: refused: %v", tc.name, bad)
+		case tc.want != "" && bad == nil:
+			t.Errorf("%s: passed, want %q", tc.name, tc.want)
+		case tc.want != "" && !strings.HasPrefix(bad.Problem, tc.want):
+			t.Errorf("%s: %q, want %q", tc.name, bad.Problem, tc.want)
+		}
+	}
+}
+
+// A body whose CRC32 header does not match is damage in transit, tried
+// again; a matching one passes on to the other checks.
+func TestAnswerCheckChecksum(t *testing.T) {
+	body := []byte(`{"TableNames":[]}`)
+	st := &answerCheck{op: "ListTables", params: &dynamodb.ListTablesInput{}}
+	good := http.Header{"X-Amz-Crc32": {strconv.FormatUint(uint64(crc32.ChecksumIEEE(body)), 10)}}
+	if bad := st.check(200, good, body); bad != nil {
+		t.Errorf("a matching checksum: %v", bad)
+	}
+	for _, sum := range []string{"1", "x", "99999999999"} {
+		bad := st.check(200, http.Header{"X-Amz-Crc32": {sum}}, body)
+		if bad == nil || !bad.Transient || !bad.RetryableError() || !strings.Contains(bad.Error(), "CRC32") {
+			t.Errorf("checksum %s: %v", sum, bad)
+		}
+	}
+	// An empty 200 may be a proxy's hiccup (tried again); a 403 is not.
+	if bad := st.check(200, http.Header{}, nil); bad == nil || !bad.Transient {
+		t.Errorf("an empty 200: %v", bad)
+	}
+	if bad := st.check(403, http.Header{}, nil); bad == nil || bad.Transient {
+		t.Errorf("an empty 403: %v", bad)
+	}
+}
+
+// A redirect names where it points, the password masked; the SDK's own
+// placeholder Location and a Location outside 3xx say nothing of it.
+func TestAnswerCheckRedirect(t *testing.T) {
+	st := &answerCheck{op: "Query", params: &dynamodb.QueryInput{}}
+	for _, tc := range []struct {
+		status   int
+		location string
+		want     string
+	}{
+		{301, "https://u:pw@example.com/", "HTTP 301 (Moved Permanently): the endpoint redirects to https://u:xxxxx@example.com/"},
+		{300, "http://x/", "HTTP 300 (Multiple Choices): the endpoint redirects to http://x/"},
+		{399, "http://x/", "HTTP 399 (): the endpoint redirects to http://x/"},
+		{302, sdkNoLocation, "HTTP 302 (Found) with an empty body"},
+		{400, "http://x/", "HTTP 400 (Bad Request) with an empty body"},
+		{299, "http://x/", "HTTP 299 () with an empty body"},
+	} {
+		bad := st.check(tc.status, http.Header{"Location": {tc.location}}, nil)
+		if bad == nil || bad.Problem != tc.want {
+			t.Errorf("%d %s: %v, want %q", tc.status, tc.location, bad, tc.want)
+		}
+	}
+}
+
+// A sort key of equal value is no progress on the table, whose keys are
+// unique, even when its text differs (5 then 5.0); on an index, whose sort
+// keys repeat, it is.
+func TestKeyAdvanceEqualNumberOtherText(t *testing.T) {
+	num := func(v string) Item {
+		return Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberN{Value: v}}
+	}
+	table := KeySchema{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "N"}}
+	index := table
+	index.Index = "byN"
+	for _, tc := range []struct {
+		ks          KeySchema
+		forward     bool
+		start, next string
+		want        string
+	}{
+		{table, true, "5", "5.0", "that is not after"},
+		{table, false, "5", "5.0", "that is not before"},
+		{index, true, "5", "5.0", ""},
+		{table, true, "5", "6", ""},
+		{table, true, "6", "5", "that is not after"},
+		{table, false, "6", "5", ""},
+		{table, false, "5", "6", "that is not before"},
+		{index, true, "6", "5", "that is not after"},
+		{table, true, "5", "5", "equal to the ExclusiveStartKey"},
+		{table, true, "x", "5", ""}, // not a number: no order to check
+	} {
+		got := keyAdvance(tc.ks, tc.forward, num(tc.start), num(tc.next))
+		if tc.want == "" && got != "" || !strings.Contains(got, tc.want) {
+			t.Errorf("%s forward=%v %s → %s: %q, want %q", tc.ks.Index, tc.forward, tc.start, tc.next, got, tc.want)
+		}
+	}
+}
+
+// A Scan's announced bound reads eventually consistent at half a unit per
+// 4 KB and per page, strongly consistent at a whole one; an index's own
+// size counts when it is the one read.
+func TestScanBoundUnits(t *testing.T) {
+	tb := Table{ItemCount: 100, SizeBytes: 10 * 4096, Indexes: []Index{{Name: "G", ItemCount: 7, SizeBytes: 4096*2 + 1}}}
+	for _, tc := range []struct {
+		index      string
+		consistent bool
+		segments   int
+		items      int64
+		rcu        float64
+	}{
+		{"", false, 1, 100, 10*0.5 + 0.5},
+		{"", true, 1, 100, 10 + 1},
+		{"", false, 4, 100, 10*0.5 + 4*0.5},
+		{"", false, 0, 100, 10*0.5 + 0.5},
+		{"G", false, 1, 7, 3*0.5 + 0.5},
+	} {
+		items, _, rcu := ScanBound(tb, tc.index, tc.consistent, tc.segments)
+		if items != tc.items || rcu != tc.rcu {
+			t.Errorf("ScanBound(%q, consistent %v, %d segments) = %d items, %v RCU; want %d, %v", tc.index, tc.consistent, tc.segments, items, rcu, tc.items, tc.rcu)
+		}
+	}
+	// Each full MB is a page of its own.
+	if _, _, rcu := ScanBound(Table{SizeBytes: 1 << 20}, "", true, 1); rcu != 256+2 {
+		t.Errorf("1 MB: %v RCU, want 258", rcu)
+	}
+}
+
+// A Location of exactly 100 characters and a body of exactly 40 are shown
+// whole; one more is cut.
+func TestAnswerTextCutEdges(t *testing.T) {
+	loc := "http://h/" + strings.Repeat("a", 91)
+	if got := locationText(loc); got != loc {
+		t.Errorf("100 characters: %q", got)
+	}
+	if got := locationText(loc + "b"); got != loc+"…" {
+		t.Errorf("101 characters: %q", got)
+	}
+	body := strings.Repeat("x", 40)
+	if got := preview([]byte(body)); got != body {
+		t.Errorf("40 characters: %q", got)
+	}
+	if got := preview([]byte(body + "y")); got != body+"…" {
+		t.Errorf("41 characters: %q", got)
+	}
+	if got := preview([]byte(" a \n\t b ")); got != "a b" {
+		t.Errorf("spaces: %q", got)
+	}
+}
