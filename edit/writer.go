@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -203,6 +204,7 @@ func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
 			cc = consumed(out.ConsumedCapacity)
 			if out.Attributes != nil {
 				res.New = out.Attributes
+				res.Old = before(out.Attributes, p.Diff)
 			}
 		}
 	case OpDelete:
@@ -231,6 +233,22 @@ func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
 	w.record(req)
 	res.Requests = append(res.Requests, req)
 	return res, err
+}
+
+// before is the item an update found, from the item it left: the
+// condition held every attribute the update touched at its value as read,
+// so those go back to it, and an attribute someone else added meanwhile
+// stays. Undo then takes back what the update changed, and nothing else.
+func before(after dynamo.Item, d []AttrDiff) dynamo.Item {
+	out := maps.Clone(after)
+	for _, x := range d {
+		if x.Old == nil {
+			delete(out, x.Name)
+		} else {
+			out[x.Name] = x.Old
+		}
+	}
+	return out
 }
 
 func consumed(c *types.ConsumedCapacity) []types.ConsumedCapacity {
