@@ -123,3 +123,27 @@ func TestUndoOfAnUpdateKeepsWhatOthersAdded(t *testing.T) {
 		t.Errorf("undo condition %s", p.Condition)
 	}
 }
+
+// Every command shown pastes into a shell: one option a line, no newline
+// inside a quoted word (the builder's "REMOVE #1\nSET #2 = :2" was one).
+func TestCommandHasNoNewlineInAWord(t *testing.T) {
+	keys := pksk
+	keys.Name = "App"
+	read := order()
+	both := clone(read)
+	delete(both, "note")
+	both["status"] = s("SHIPPED")
+	p, err := edit.NewPlan(edit.Change{Table: "App", Keys: keys, Old: read, New: both})
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(p.Command(edit.Target{Region: "us-east-1"}), "\n")
+	for i, l := range lines[:len(lines)-1] {
+		if !strings.HasSuffix(l, " \\") {
+			t.Errorf("line %d does not continue the command: %q", i+1, l)
+		}
+	}
+	if u := *p.Update.UpdateExpression; strings.ContainsAny(u, "\n\r") || !strings.Contains(u, "REMOVE") || !strings.Contains(u, "SET") {
+		t.Errorf("update expression %q", u)
+	}
+}

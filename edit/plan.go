@@ -497,7 +497,7 @@ func (p *Plan) buildUpdate() error {
 	}
 	p.Update = &dynamodb.UpdateItemInput{
 		TableName: aws.String(p.Table), Key: KeyOf(p.Keys, p.Old),
-		UpdateExpression: aws.String(strings.TrimSpace(aws.ToString(e.Update()))), ConditionExpression: e.Condition(),
+		UpdateExpression: aws.String(oneLine(aws.ToString(e.Update()))), ConditionExpression: e.Condition(),
 		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		// The whole item as written, for the journal: undo's condition is
@@ -506,6 +506,10 @@ func (p *Plan) buildUpdate() error {
 	}
 	return nil
 }
+
+// oneLine is an expression on one line: the builder puts a newline
+// between SET and REMOVE, which would break the aws command shown.
+func oneLine(expr string) string { return strings.Join(strings.Fields(expr), " ") }
 
 func (p *Plan) buildTransact() error {
 	pe, err := p.build(asRead(p.Keys, nil, "", nil, false), nil)

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -106,12 +107,12 @@ func (w *Writer) Apply(ctx context.Context, p *Plan) (Result, error) {
 }
 
 func (w *Writer) apply(ctx context.Context, p *Plan, undoes int) (Result, error) {
-	res, err := w.send(ctx, p)
+	res, err := w.send(ctx, p, undoes)
 	if err == nil {
 		return w.journalled(p, res, undoes)
 	}
 	var api smithy.APIError
-	failed := conditionFailed(err)
+	failed := ConditionFailed(err)
 	if !failed && errors.As(err, &api) {
 		return res, dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint)
 	}
@@ -184,12 +185,27 @@ func (w *Writer) journalled(p *Plan, res Result, undoes int) (Result, error) {
 	return res, nil
 }
 
+// The notes of the write requests a Writer reports (OnRequest): a write,
+// or "undo of journal entry N".
+const (
+	NoteWrite = "write"
+	NoteUndo  = "undo"
+)
+
+// IsWriteNote tells whether a request's note is one of a write's.
+func IsWriteNote(note string) bool {
+	return note == NoteWrite || strings.HasPrefix(note, NoteUndo+" of journal entry ")
+}
+
 // send makes the one request of a plan.
-func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
+func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	res := Result{Plan: p, Old: p.Old, New: p.New}
-	req := dynamo.Request{Operation: string(p.Op), Table: p.Table, KeyCondition: KeyText(p.Keys, p.Old, p.New), Expression: p.Condition, Start: time.Now(), Note: "write"}
+	req := dynamo.Request{Operation: string(p.Op), Table: p.Table, KeyCondition: KeyText(p.Keys, p.Old, p.New), Expression: p.Condition, Start: time.Now(), Note: NoteWrite}
+	if undoes > 0 {
+		req.Note = fmt.Sprintf("%s of journal entry %d", NoteUndo, undoes)
+	}
 	var cc []types.ConsumedCapacity
 	var err error
 	switch p.Op {
@@ -299,9 +315,9 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result
 	return item, nil
 }
 
-// conditionFailed tells a refused condition from other failures, for a
-// single write and for a transaction.
-func conditionFailed(err error) bool {
+// ConditionFailed tells a write refused by its condition from other
+// failures, for a single write and for a transaction.
+func ConditionFailed(err error) bool {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return true
