@@ -9,52 +9,15 @@ import (
 	"testing"
 	"time"
 
-	"github.com/aws/aws-sdk-go-v2/aws"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/edit"
 )
 
-// raceWriter is the colleague of the UI's races: raw SDK requests straight
-// to DynamoDB Local.
-type raceWriter struct {
-	t     *testing.T
-	sdk   *dynamodb.Client
-	table string
-	key   dynamo.Item
-}
-
-func (o raceWriter) get() dynamo.Item {
-	o.t.Helper()
-	out, err := o.sdk.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(o.table), Key: o.key, ConsistentRead: aws.Bool(true)})
-	if err != nil {
-		o.t.Fatal(err)
-	}
-	if len(out.Item) == 0 {
-		return nil
-	}
-	return out.Item
-}
-
-func (o raceWriter) set(name string, v types.AttributeValue) error {
-	_, err := o.sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(o.table), Key: o.key,
-		UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: map[string]string{"#n": name},
-		ExpressionAttributeValues: map[string]types.AttributeValue{":v": v}})
-	return err
-}
-
-func (o raceWriter) put(it dynamo.Item) error {
-	_, err := o.sdk.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(o.table), Item: it})
-	return err
-}
-
-func (o raceWriter) at(sk string) raceWriter {
-	o.key = dynamo.Item{"PK": o.key["PK"], "SK": s(sk)}
-	return o
+// at is the other writer on the item of the same partition at sk.
+func at(o dynamotest.OtherWriter, sk string) dynamotest.OtherWriter {
+	return o.At(dynamo.Item{"PK": o.Key["PK"], "SK": s(sk)})
 }
 
 // The issue's races in the UI, through Update with the real client and
@@ -73,46 +36,45 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 	for i, tc := range []struct {
 		name    string
 		keys    []string // from the items pane; "=TEXT" is typed, the item under the cursor, up to the confirmation
-		other   func(o raceWriter) error
+		other   func(o dynamotest.OtherWriter) error
 		checkAt string // the key whose item the other writer's change is checked at; "" for the item read
 		ours    func(it dynamo.Item)
 		rows    int    // attributes the refusal screen lists: only those that differ
 		now     string // a value of now the refusal screen shows
 	}{
 		{name: "the attribute being added was added", keys: append([]string{"E"}, addStatus...),
-			other: func(o raceWriter) error { return o.set("status", s("CANCELLED")) }, rows: 1, now: `S "CANCELLED"`},
+			other: func(o dynamotest.OtherWriter) error { return o.Set("status", s("CANCELLED")) }, rows: 1, now: `S "CANCELLED"`},
 		{name: "the attribute being changed was changed", keys: []string{"E", "j", "j", "j", "enter", "ctrl+u", "=25", "enter"},
-			other: func(o raceWriter) error { return o.set("total", n("30")) }, rows: 1, now: "N 30"},
+			other: func(o dynamotest.OtherWriter) error { return o.Set("total", n("30")) }, rows: 1, now: "N 30"},
 		{name: "the attribute being removed was changed", keys: []string{"E", "j", "j", "x"},
-			other: func(o raceWriter) error { return o.set("note", s("urgent")) }, rows: 1, now: `S "urgent"`},
+			other: func(o dynamotest.OtherWriter) error { return o.Set("note", s("urgent")) }, rows: 1, now: `S "urgent"`},
 		{name: "the item was deleted", keys: append([]string{"E"}, addStatus...),
-			other: func(o raceWriter) error {
-				_, err := o.sdk.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(o.table), Key: o.key})
-				return err
+			other: func(o dynamotest.OtherWriter) error {
+				return o.Delete()
 			}, rows: 5, now: "the item no longer exists"},
 		{name: "the item was replaced", keys: append([]string{"E"}, addStatus...),
-			other: func(o raceWriter) error {
-				return o.put(dynamo.Item{"PK": o.key["PK"], "SK": o.key["SK"], "total": n("20"), "status": s("NEW")})
+			other: func(o dynamotest.OtherWriter) error {
+				return o.Put(dynamo.Item{"PK": o.Key["PK"], "SK": o.Key["SK"], "total": n("20"), "status": s("NEW")})
 			}, rows: 2, now: `S "NEW"`},
 		{name: "an unrelated attribute was added", keys: append([]string{"E"}, addStatus...),
-			other: func(o raceWriter) error { return o.set("flag", s("theirs")) },
+			other: func(o dynamotest.OtherWriter) error { return o.Set("flag", s("theirs")) },
 			ours:  func(it dynamo.Item) { it["status"] = s("SHIPPED") }},
 		{name: "delete: an attribute read was changed", keys: []string{"D"},
-			other: func(o raceWriter) error { return o.set("total", n("30")) }, rows: 1, now: "N 30"},
+			other: func(o dynamotest.OtherWriter) error { return o.Set("total", n("30")) }, rows: 1, now: "N 30"},
 		{name: "duplicate: the new key was taken", keys: []string{"d", "j", "enter", "ctrl+u", "=ORDER#dup", "enter"},
-			other: func(o raceWriter) error {
-				return o.at("ORDER#dup").put(dynamo.Item{"PK": o.key["PK"], "SK": s("ORDER#dup"), "total": n("99")})
+			other: func(o dynamotest.OtherWriter) error {
+				return at(o, "ORDER#dup").Put(dynamo.Item{"PK": o.Key["PK"], "SK": s("ORDER#dup"), "total": n("99")})
 			},
 			checkAt: "ORDER#dup", rows: 4, now: "N 99"},
 		{name: "key change: an attribute read was changed", keys: []string{"E", "j", "enter", "ctrl+u", "=ORDER#moved", "enter"},
-			other: func(o raceWriter) error { return o.set("note", s("urgent")) }, rows: 2, now: `S "urgent"`},
+			other: func(o dynamotest.OtherWriter) error { return o.Set("note", s("urgent")) }, rows: 2, now: `S "urgent"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 			defer cancel()
 			pk := fmt.Sprintf("CUST#race-%d", i)
-			o := raceWriter{t: t, sdk: sdk, table: table, key: dynamo.Item{"PK": s(pk), "SK": s(sk)}}
-			if err := o.put(dynamo.Item{"PK": s(pk), "SK": s(sk), "total": n("20"), "note": s("gift")}); err != nil {
+			o := dynamotest.OtherWriter{SDK: sdk, Table: table, Key: dynamo.Item{"PK": s(pk), "SK": s(sk)}}
+			if err := o.Put(dynamo.Item{"PK": s(pk), "SK": s(sk), "total": n("20"), "note": s("gift")}); err != nil {
 				t.Fatal(err)
 			}
 			client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1", NoSchemaCache: true})
@@ -142,12 +104,12 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 			hs.contains("Write · shown before it is sent")
 			check := o
 			if tc.checkAt != "" {
-				check = o.at(tc.checkAt)
+				check = at(o, tc.checkAt)
 			}
 			var theirs dynamo.Item
 			sw := p.BeforeNextWrite(t, func() error {
 				err := tc.other(o)
-				theirs = check.get()
+				theirs = check.Get(t)
 				return err
 			})
 			hs.keys("y")
@@ -181,10 +143,10 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 				hs.contains("Write · done", "written:")
 				tc.ours(want)
 			}
-			if got := check.get(); !edit.SameItem(got, want) {
+			if got := check.Get(t); !edit.SameItem(got, want) {
 				t.Fatalf("after the write: %s, want %s\n%s", edit.ItemText(got), edit.ItemText(want), hs.screen())
 			}
-			if tc.checkAt == "" && o.at("ORDER#moved").get() != nil {
+			if tc.checkAt == "" && at(o, "ORDER#moved").Get(t) != nil {
 				t.Fatal("the refused key change wrote its new item")
 			}
 
@@ -199,7 +161,7 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 				hs.keys("y")
 				hs.contains("Write · done")
 			}
-			if got := check.get(); !edit.SameItem(got, theirs) {
+			if got := check.Get(t); !edit.SameItem(got, theirs) {
 				t.Errorf("after u: %s, want the other writer's %s", edit.ItemText(got), edit.ItemText(theirs))
 			}
 		})

@@ -1,10 +1,15 @@
 package dynamotest
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"sync"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // The second writer: a colleague who changes the item between the
@@ -71,4 +76,52 @@ func (p *Proxy) BeforeNextWrite(t testing.TB, other func() error) *SecondWriter 
 	}
 	p.Inject(rules...)
 	return f
+}
+
+// OtherWriter is the second writer's client: raw SDK requests on one item,
+// straight to DynamoDB Local.
+type OtherWriter struct {
+	SDK   *dynamodb.Client
+	Table string
+	Key   map[string]types.AttributeValue
+}
+
+// Get reads the item, strongly consistent; nil when there is none.
+func (o OtherWriter) Get(t testing.TB) map[string]types.AttributeValue {
+	t.Helper()
+	out, err := o.SDK.GetItem(context.Background(), &dynamodb.GetItemInput{TableName: aws.String(o.Table), Key: o.Key, ConsistentRead: aws.Bool(true)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out.Item) == 0 {
+		return nil
+	}
+	return out.Item
+}
+
+// Set sets one attribute (SET #n = :v), creating the item if need be, as
+// a colleague's aws dynamodb update-item would.
+func (o OtherWriter) Set(name string, v types.AttributeValue) error {
+	_, err := o.SDK.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(o.Table), Key: o.Key,
+		UpdateExpression: aws.String("SET #n = :v"), ExpressionAttributeNames: map[string]string{"#n": name},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": v}})
+	return err
+}
+
+// Put replaces the item (its key is its own, not Key).
+func (o OtherWriter) Put(it map[string]types.AttributeValue) error {
+	_, err := o.SDK.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(o.Table), Item: it})
+	return err
+}
+
+// Delete deletes the item.
+func (o OtherWriter) Delete() error {
+	_, err := o.SDK.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(o.Table), Key: o.Key})
+	return err
+}
+
+// At is the same writer on another item of the table.
+func (o OtherWriter) At(key map[string]types.AttributeValue) OtherWriter {
+	o.Key = key
+	return o
 }
