@@ -11,9 +11,10 @@ GOBUILD_ENV := CGO_ENABLED=0
 build:
 	$(GOBUILD_ENV) go build -o $(BIN) .
 
+# `make demo DEMO_ARGS=--allow-writes` opens it with editing on.
 demo: build
 	scripts/dynamodb-local.sh install
-	$(BIN) demo
+	$(BIN) demo $(DEMO_ARGS)
 
 test:
 	scripts/test.sh

@@ -3,9 +3,12 @@
 // sent, sent only through a Writer, which exists only when the user allowed
 // writes, and journalled so that it can be listed and undone.
 //
-// Every write is conditional on the item being exactly as it was read (or
-// on a version attribute), so a change made by someone else in between is
-// never silently overwritten. Planning is pure and needs no connection:
+// Every write is conditional on the item as it was read: each attribute it
+// sets or removes at its value as read, or absent where it was absent, the
+// rest read unchanged (or a version attribute), so a change made by someone
+// else in between is never silently overwritten. A delete cannot see an
+// attribute added after the read unless a version attribute says so; its
+// plan says that (Plan.Limit). Planning is pure and needs no connection:
 // --dry-run and the UI's confirmation use it without a Writer.
 //
 // It imports dynamo (key schemas), itemcodec (codecs and sizes), codegen

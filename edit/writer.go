@@ -304,7 +304,7 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result
 			req.Capacity = dynamo.Capacity{Total: u, Table: u}
 		}
 		if len(out.Item) > 0 {
-			item, req.Count = out.Item, 1
+			item, req.Count, req.ScannedCount = out.Item, 1, 1
 		}
 	}
 	w.record(req)

@@ -232,7 +232,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		}
 	}
 	if o.form == nil {
-		foot = append(foot, " "+st.muted.Render("~ changed · + added · - removed · k key attribute (changing it moves the item) · nothing is sent before w shows the write"))
+		foot = append(foot, " "+st.muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
 	off := clamp(o.offset, 0, max(0, len(lines)-shown))
