@@ -18,9 +18,10 @@ LDFLAGS := -X main.version=$(VERSION) -X main.commit=$(COMMIT)
 build:
 	$(GOBUILD_ENV) go build -buildvcs=auto -ldflags "$(LDFLAGS)" -o $(BIN) .
 
+# `make demo DEMO_ARGS=--allow-writes` opens it with editing on.
 demo: build
 	scripts/dynamodb-local.sh install
-	$(BIN) demo
+	$(BIN) demo $(DEMO_ARGS)
 
 test:
 	scripts/test.sh

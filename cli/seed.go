@@ -242,13 +242,14 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.Wo
 // the UI exits.
 func newDemoCmd(conn *config.Connection) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL [--skip-invalid]]",
+		Use:     "demo [--workbench MODEL [--skip-invalid]] [--allow-writes]",
 		Short:   "DynamoDB Local with the demo data, and the UI on it",
 		GroupID: groupWrite,
 		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
 into it, open the UI on a partition, and stop the engine on exit. It writes
 only into its own in-memory engine.`,
 		Example: `  dynascope demo
+  dynascope demo --allow-writes
   dynascope demo --workbench model.json --table Orders
   dynascope demo --workbench model.json --skip-invalid`,
 		Args: noArgs,
@@ -258,6 +259,7 @@ only into its own in-memory engine.`,
 	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
 	cmd.MarkFlagFilename("workbench", "json")
 	traffic := fs.Bool("traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (L)")
+	allowWrites := demoWritesFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
 		if conn.Endpoint != "" || conn.Profile != "" || conn.Region != "" {
@@ -310,6 +312,11 @@ only into its own in-memory engine.`,
 		if err != nil {
 			return err
 		}
+		editor, editorDone, err := demoEditor(ctx, conn, *allowWrites)
+		if err != nil {
+			return err
+		}
+		defer editorDone()
 		if *workbenchFile != "" {
 			if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
 				return err
@@ -323,7 +330,8 @@ only into its own in-memory engine.`,
 				t, _ = model.Table(conn.Table)
 			}
 			return ui.Run(ctx, uiEnvironment(ui.Options{
-				Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
+				Editor: editor,
+				Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
 				Region: client.Region(), Endpoint: client.Endpoint(),
 				EntityNames: t.EntityNames(),
 			}))
@@ -345,7 +353,8 @@ only into its own in-memory engine.`,
 			defer startTraffic(ctx, w, conn.Table, stderr)()
 		}
 		return ui.Run(ctx, uiEnvironment(ui.Options{
-			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
+			Editor: editor,
+			Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			Patterns: set, PatternsPath: patternsPath,
 		}))

@@ -14,6 +14,9 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
+
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
@@ -59,8 +62,9 @@ func (o writeOutput) writeText(b *bytes.Buffer) {
 	case o.err == nil:
 		line("%s %s on %s: %s WCU (predicted %s)", pastTense[p.Op], key, p.Table, jsonFloat(o.result.WCU), jsonFloat(p.PredictedWCU))
 	case errors.As(o.err, &ce):
-		line("refused: %s on %s, %s; the item now, against your version (- now, + yours):", p.Op, p.Table, key)
-		for _, l := range edit.DiffLines(p.Keys, ce.Diff()) {
+		line("refused: %s on %s, %s", p.Op, p.Table, key)
+		line("%s", ce.Error())
+		for _, l := range conflictLines(ce, conflictWidth) {
 			line("  %s", l)
 		}
 		if ce.WCU == 0 {
@@ -86,6 +90,9 @@ func (o writeOutput) writeText(b *bytes.Buffer) {
 		return
 	}
 	line("condition: %s", p.Condition)
+	if p.Limit != "" {
+		line("note: %s", p.Limit)
+	}
 	line("predicted: %s WCU (%s)", jsonFloat(p.PredictedWCU), unitsText(p))
 	if o.read.Operation != "" {
 		line("read to plan it: GetItem (strongly consistent), %s RCU", jsonFloat(o.read.Capacity.Total))
@@ -125,10 +132,84 @@ type journalObject struct {
 }
 
 type conflictObject struct {
-	Current  json.RawMessage `json:"current"`  // the item now; null when there is none
-	AtNewKey json.RawMessage `json:"atNewKey"` // a key change: the item now at the new key
-	Diff     []diffObject    `json:"diff"`     // the item now → your version
-	WCU      float64         `json:"consumedWCU"`
+	Current    json.RawMessage     `json:"current"`  // the item now; null when there is none
+	AtNewKey   json.RawMessage     `json:"atNewKey"` // a key change: the item now at the new key
+	Diff       []diffObject        `json:"diff"`     // the item now → your version
+	WCU        float64             `json:"consumedWCU"`
+	Attributes []conflictAttribute `json:"attributes"` // the attributes that differ: as read, now, yours
+}
+
+// conflictAttribute is one attribute of a refused write, each value in
+// DynamoDB JSON, null where there was or is none.
+type conflictAttribute struct {
+	Attribute        string          `json:"attribute"`
+	Read             json.RawMessage `json:"read"`
+	Now              json.RawMessage `json:"now"`
+	Yours            json.RawMessage `json:"yours"`
+	ChangedMeanwhile bool            `json:"changedMeanwhile"`
+}
+
+func conflictAttributes(ce *edit.ConflictError) []conflictAttribute {
+	out := []conflictAttribute{}
+	val := func(av types.AttributeValue) json.RawMessage {
+		if av == nil {
+			return json.RawMessage("null")
+		}
+		return itemcodec.MarshalDynamoValue(av)
+	}
+	for _, r := range ce.Rows() {
+		out = append(out, conflictAttribute{Attribute: r.Name, Read: val(r.Read), Now: val(r.Now), Yours: val(r.Yours), ChangedMeanwhile: r.ChangedMeanwhile})
+	}
+	return out
+}
+
+// conflictWidth is what a refused write's table fits in: a terminal of 120
+// columns, less the indent.
+const conflictWidth = 116
+
+// conflictLines is a refused write's attributes that differ, one a line in
+// three columns, as read · now · yours; a * marks what someone else changed.
+func conflictLines(ce *edit.ConflictError, width int) []string {
+	rows := ce.Rows()
+	nameW := len("attribute")
+	for _, r := range rows {
+		nameW = max(nameW, ansi.StringWidth(r.Name))
+	}
+	nameW = min(nameW, width/4)
+	colW := max(8, (width-nameW-2-3*2)/3)
+	cell := func(s string, w int) string {
+		s = ansi.Truncate(s, w, "…")
+		return s + strings.Repeat(" ", max(0, w-ansi.StringWidth(s)))
+	}
+	text := func(av types.AttributeValue) string {
+		if av == nil {
+			return "—"
+		}
+		return edit.ValueText(av)
+	}
+	yours := "yours"
+	if ce.Plan.New == nil {
+		yours = "yours (deleted)"
+	}
+	out := []string{strings.TrimRight("  "+cell("attribute", nameW)+"  "+cell("as read", colW)+"  "+cell("now", colW)+"  "+yours, " ")}
+	for _, r := range rows {
+		mark := "  "
+		if r.ChangedMeanwhile {
+			mark = "* "
+		}
+		y := text(r.Yours)
+		if ce.Plan.New == nil {
+			y = ""
+		}
+		out = append(out, strings.TrimRight(mark+cell(r.Name, nameW)+"  "+cell(text(r.Read), colW)+"  "+cell(text(r.Now), colW)+"  "+cell(y, colW), " "))
+	}
+	if ce.Current == nil && ce.Plan.Old != nil {
+		out = append(out, "the item no longer exists")
+	}
+	if ce.AtNewKey != nil {
+		out = append(out, ansi.Truncate("the new key is taken by: "+edit.ItemText(ce.AtNewKey), width, "…"))
+	}
+	return append(out, "* changed by someone else since the read")
 }
 
 type writeObject struct {
@@ -198,7 +279,7 @@ func (o writeOutput) writeJSON(b *bytes.Buffer) error {
 	}
 	var ce *edit.ConflictError
 	if errors.As(o.err, &ce) {
-		obj.Conflict = &conflictObject{Current: plainOrNull(ce.Current), AtNewKey: plainOrNull(ce.AtNewKey), Diff: diffObjects(ce.Diff()), WCU: ce.WCU}
+		obj.Conflict = &conflictObject{Current: plainOrNull(ce.Current), AtNewKey: plainOrNull(ce.AtNewKey), Diff: diffObjects(ce.Diff()), WCU: ce.WCU, Attributes: conflictAttributes(ce)}
 		wcu := ce.WCU
 		obj.ConsumedWCU = &wcu
 	}

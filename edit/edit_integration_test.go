@@ -193,6 +193,7 @@ func TestConcurrentChangeIsDetected(t *testing.T) {
 		ours  func(read dynamo.Item) dynamo.Item // nil deletes
 	}{
 		{"changed value, our update", func(r dynamo.Item) dynamo.Item { r["total"] = n("99"); return r }, func(r dynamo.Item) dynamo.Item { r["status"] = s("SHIPPED"); return r }},
+		{"the attribute we add, added meanwhile", func(r dynamo.Item) dynamo.Item { r["shippedBy"] = s("them"); return r }, func(r dynamo.Item) dynamo.Item { r["shippedBy"] = s("us"); return r }},
 		{"same attribute", func(r dynamo.Item) dynamo.Item { r["status"] = s("CANCELLED"); return r }, func(r dynamo.Item) dynamo.Item { r["status"] = s("SHIPPED"); return r }},
 		{"removed attribute", func(r dynamo.Item) dynamo.Item { delete(r, "tags"); return r }, func(r dynamo.Item) dynamo.Item { r["status"] = s("SHIPPED"); return r }},
 		{"map member", func(r dynamo.Item) dynamo.Item {
@@ -391,7 +392,8 @@ func TestVersionAttribute(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(p.Condition, "status") || !strings.Contains(p.Condition, "version = N 7") {
+	// The version, and the attribute the write sets; not the rest.
+	if strings.Contains(p.Condition, "total") || !strings.Contains(p.Condition, "version = N 7") || !strings.Contains(p.Condition, `status = S "OPEN"`) {
 		t.Errorf("condition %q", p.Condition)
 	}
 	res, err := f.w.Apply(f.ctx, p)

@@ -3,9 +3,12 @@
 // sent, sent only through a Writer, which exists only when the user allowed
 // writes, and journalled so that it can be listed and undone.
 //
-// Every write is conditional on the item being exactly as it was read (or
-// on a version attribute), so a change made by someone else in between is
-// never silently overwritten. Planning is pure and needs no connection:
+// Every write is conditional on the item as it was read: each attribute it
+// sets or removes at its value as read, or absent where it was absent, the
+// rest read unchanged (or a version attribute), so a change made by someone
+// else in between is never silently overwritten. A delete cannot see an
+// attribute added after the read unless a version attribute says so; its
+// plan says that (Plan.Limit). Planning is pure and needs no connection:
 // --dry-run and the UI's confirmation use it without a Writer.
 //
 // It imports dynamo (key schemas), itemcodec (codecs and sizes), codegen
@@ -49,9 +52,25 @@ type Change struct {
 	Old   dynamo.Item  // the item as read; nil when it must not exist
 	New   dynamo.Item  // the item wanted; nil to delete it
 	// Version names a number attribute every writer increments: the
-	// condition is then on it alone and the write increments it. "" for a
-	// condition over the whole image read.
+	// condition is then on it (and on what the write touches) and the
+	// write increments it. "" takes one of VersionNames when the item read
+	// has it as a number, else the condition is over the whole image read.
 	Version string
+}
+
+// VersionNames are the attributes taken as a version attribute when the
+// item read has one as a number and the settings name none: the common
+// hand-made ones and ElectroDB's.
+var VersionNames = []string{"version", "_v", "__edb_v__"}
+
+// findVersion is the version attribute an item has, or "".
+func findVersion(it dynamo.Item) string {
+	for _, n := range VersionNames {
+		if _, ok := it[n].(*types.AttributeValueMemberN); ok {
+			return n
+		}
+	}
+	return ""
 }
 
 // Plan is a change made ready to send: everything the confirmation shows,
@@ -61,6 +80,11 @@ type Plan struct {
 	Op        Op
 	Diff      []AttrDiff
 	Condition string // the condition in DynamoDB's words, values shown
+	// Limit says, in one sentence, what the condition can and cannot see
+	// where that is less than everything: a delete or key change cannot
+	// see an attribute added after the read, unless a version attribute
+	// says so. "" for a put or an update.
+	Limit string
 	// PredictedWCU is the write units the plan should consume: TableWCU
 	// (the larger image's size rounded up to 1 KB, at least 1; twice in a
 	// transaction) and IndexWCU, by index (units.go).
@@ -106,6 +130,9 @@ func NewPlan(c Change) (*Plan, error) {
 			return nil, err
 		}
 	}
+	if c.Version == "" && c.Old != nil {
+		c.Version = findVersion(c.Old)
+	}
 	p := &Plan{Change: c}
 	if c.Version != "" && c.New != nil {
 		p.New = withNextVersion(c.Old, c.New, c.Version)
@@ -132,8 +159,20 @@ func NewPlan(c Change) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
+	if p.Op == OpDelete || p.Op == OpTransact {
+		p.Limit = p.goneLimit()
+	}
 	p.predict()
 	return p, nil
+}
+
+// goneLimit is what the condition of a write that removes the item read
+// can see: DynamoDB conditions cannot say "no other attribute".
+func (p *Plan) goneLimit() string {
+	if v, ok := p.Old[p.Version]; ok && p.Version != "" {
+		return fmt.Sprintf("the condition includes the version attribute %s = %s: a writer that changed the item and raised it, even only adding an attribute, is seen", p.Version, ValueText(v))
+	}
+	return "the condition covers the attributes read; an attribute someone added after the read is not seen and goes with the item (DynamoDB cannot condition on \"no other attribute\"; a version attribute would show it)"
 }
 
 // keyNames are the table's key attribute names, partition key first.
@@ -317,34 +356,77 @@ func withNextVersion(old, new dynamo.Item, attr string) dynamo.Item {
 	return out
 }
 
-// asRead is the condition that the item at old's key is exactly old: every
-// attribute read still has the value read (the key only has to exist), or,
-// with a version attribute, that attribute alone. A nil old must not exist.
-func asRead(t dynamo.Table, old dynamo.Item, version string) (expression.ConditionBuilder, error) {
+// asRead is the condition that the item at old's key is still as read,
+// as far as this write goes. A nil old must not exist. Otherwise the key
+// must exist (an update never re-creates a deleted item); with a version
+// attribute the version must be the one read, else every attribute read
+// must still have its value; and every attribute the write touches (sets,
+// removes, or, for a delete, loses) must have its value as read, or be
+// absent where it was absent: an attribute someone added meanwhile is
+// never overwritten. versionOnly drops the touched attributes a version
+// covers, for a delete whose image is too long for one condition.
+func asRead(t dynamo.Table, old dynamo.Item, version string, touched []string, versionOnly bool) expression.ConditionBuilder {
 	pk := expression.NameNoDotSplit(t.PK.Name)
 	if old == nil {
-		return expression.AttributeNotExists(pk), nil
-	}
-	if version != "" {
-		if v, ok := old[version]; ok {
-			return expression.And(expression.AttributeExists(pk), expression.NameNoDotSplit(version).Equal(value(v))), nil
-		}
+		return expression.AttributeNotExists(pk)
 	}
 	conds := []expression.ConditionBuilder{expression.AttributeExists(pk)}
 	keys := keyNames(t)
-	for _, n := range slices.Sorted(maps.Keys(old)) {
-		if slices.Contains(keys, n) {
+	names := touched
+	if v, ok := old[version]; ok && version != "" {
+		conds = append(conds, expression.NameNoDotSplit(version).Equal(value(v)))
+		if versionOnly {
+			names = nil
+		}
+	} else {
+		names = slices.Collect(maps.Keys(old))
+		for _, n := range touched {
+			if !slices.Contains(names, n) {
+				names = append(names, n)
+			}
+		}
+	}
+	slices.Sort(names)
+	for _, n := range slices.Compact(names) {
+		if slices.Contains(keys, n) || n == version && old[version] != nil {
 			continue
 		}
-		conds = append(conds, expression.NameNoDotSplit(n).Equal(value(old[n])))
-	}
-	if version != "" {
-		conds = append(conds, expression.AttributeNotExists(expression.NameNoDotSplit(version)))
+		if v, ok := old[n]; ok {
+			conds = append(conds, expression.NameNoDotSplit(n).Equal(value(v)))
+		} else {
+			conds = append(conds, expression.AttributeNotExists(expression.NameNoDotSplit(n)))
+		}
 	}
 	if len(conds) == 1 {
-		return conds[0], nil
+		return conds[0]
 	}
-	return expression.And(conds[0], conds[1], conds[2:]...), nil
+	return expression.And(conds[0], conds[1], conds[2:]...)
+}
+
+// touched are the attributes a write of the plan sets or removes: the
+// diff's for an update, every attribute read for a delete (and for the old
+// item of a key change).
+func (p *Plan) touched(gone bool) []string {
+	if gone {
+		return slices.Sorted(maps.Keys(p.Old))
+	}
+	var out []string
+	for _, d := range p.Diff {
+		out = append(out, d.Name)
+	}
+	return out
+}
+
+// goneCondition is the condition of a delete of the item read: over the
+// whole image, or, when that is too long and the item has a version
+// attribute, on the version alone.
+func (p *Plan) goneCondition() (expression.Expression, error) {
+	e, err := p.build(asRead(p.Keys, p.Old, p.Version, p.touched(true), false), nil)
+	var long *conditionTooLong
+	if errors.As(err, &long) && p.Version != "" && p.Old[p.Version] != nil {
+		return p.build(asRead(p.Keys, p.Old, p.Version, nil, true), nil)
+	}
+	return e, err
 }
 
 // avValue hands an already-typed value to the expression builder, which
@@ -368,15 +450,21 @@ func (p *Plan) build(cond expression.ConditionBuilder, upd *expression.UpdateBui
 		return e, fmt.Errorf("cannot build the request: %w", err)
 	}
 	if c := e.Condition(); c != nil && len(*c) > maxConditionBytes {
-		return e, fmt.Errorf("the item has too many attributes for a condition over all of them (%d bytes, DynamoDB takes %d); name a version attribute in the settings (versionAttribute)", len(*c), maxConditionBytes)
+		return e, &conditionTooLong{len(*c)}
 	}
 	p.Condition = describe(e.Condition(), e.Names(), e.Values())
 	return e, nil
 }
 
+// conditionTooLong is a condition over more than DynamoDB takes.
+type conditionTooLong struct{ n int }
+
+func (e *conditionTooLong) Error() string {
+	return fmt.Sprintf("the item has too many attributes for a condition over all of them (%d bytes, DynamoDB takes %d); name a version attribute in the settings (versionAttribute)", e.n, maxConditionBytes)
+}
+
 func (p *Plan) buildPut() error {
-	cond, _ := asRead(p.Keys, nil, "")
-	e, err := p.build(cond, nil)
+	e, err := p.build(asRead(p.Keys, nil, "", nil, false), nil)
 	if err != nil {
 		return err
 	}
@@ -389,11 +477,7 @@ func (p *Plan) buildPut() error {
 }
 
 func (p *Plan) buildDelete() error {
-	cond, err := asRead(p.Keys, p.Old, p.Version)
-	if err != nil {
-		return err
-	}
-	e, err := p.build(cond, nil)
+	e, err := p.goneCondition()
 	if err != nil {
 		return err
 	}
@@ -409,10 +493,7 @@ func (p *Plan) buildDelete() error {
 }
 
 func (p *Plan) buildUpdate() error {
-	cond, err := asRead(p.Keys, p.Old, p.Version)
-	if err != nil {
-		return err
-	}
+	cond := asRead(p.Keys, p.Old, p.Version, p.touched(false), false)
 	var upd expression.UpdateBuilder
 	for _, d := range p.Diff {
 		switch {
@@ -428,7 +509,7 @@ func (p *Plan) buildUpdate() error {
 	}
 	p.Update = &dynamodb.UpdateItemInput{
 		TableName: aws.String(p.Table), Key: KeyOf(p.Keys, p.Old),
-		UpdateExpression: aws.String(strings.TrimSpace(aws.ToString(e.Update()))), ConditionExpression: e.Condition(),
+		UpdateExpression: aws.String(oneLine(aws.ToString(e.Update()))), ConditionExpression: e.Condition(),
 		ExpressionAttributeNames: e.Names(), ExpressionAttributeValues: e.Values(),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 		// The whole item as written, for the journal: undo's condition is
@@ -438,18 +519,17 @@ func (p *Plan) buildUpdate() error {
 	return nil
 }
 
+// oneLine is an expression on one line: the builder puts a newline
+// between SET and REMOVE, which would break the aws command shown.
+func oneLine(expr string) string { return strings.Join(strings.Fields(expr), " ") }
+
 func (p *Plan) buildTransact() error {
-	putCond, _ := asRead(p.Keys, nil, "")
-	pe, err := p.build(putCond, nil)
+	pe, err := p.build(asRead(p.Keys, nil, "", nil, false), nil)
 	if err != nil {
 		return err
 	}
 	putDesc := p.Condition
-	delCond, err := asRead(p.Keys, p.Old, p.Version)
-	if err != nil {
-		return err
-	}
-	de, err := p.build(delCond, nil)
+	de, err := p.goneCondition()
 	if err != nil {
 		return err
 	}

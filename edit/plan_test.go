@@ -75,9 +75,9 @@ func TestPlanShowsDiffCommandAndUnits(t *testing.T) {
 	for _, want := range []string{
 		"AWS_ACCESS_KEY_ID=local AWS_SECRET_ACCESS_KEY=local aws dynamodb update-item \\\n  --table-name App",
 		`--key '{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"}}'`,
-		"--update-expression 'SET #3 = :2, #1 = :3' \\\n",
-		"--condition-expression '(attribute_exists (#0)) AND (#1 = :0) AND (#2 = :1)'",
-		`"#3":"it'\''s"`,
+		"--update-expression 'SET #1 = :2, #2 = :3' \\\n",
+		"--condition-expression '(attribute_exists (#0)) AND (attribute_not_exists (#1)) AND (#2 = :0) AND (#3 = :1)'",
+		`"#1":"it'\''s"`,
 		"--return-consumed-capacity TOTAL",
 		"--endpoint-url http://127.0.0.1:8000",
 	} {
@@ -85,7 +85,7 @@ func TestPlanShowsDiffCommandAndUnits(t *testing.T) {
 			t.Errorf("the command lacks %s:\n%s", want, cmd)
 		}
 	}
-	if p.Condition != `(attribute_exists (PK)) AND (status = S "OPEN") AND (total = N 35)` || p.PredictedWCU != 1 {
+	if p.Condition != `(attribute_exists (PK)) AND (attribute_not_exists (it's)) AND (status = S "OPEN") AND (total = N 35)` || p.PredictedWCU != 1 {
 		t.Errorf("condition %q, %v WCU", p.Condition, p.PredictedWCU)
 	}
 

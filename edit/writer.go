@@ -6,6 +6,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"maps"
+	"strings"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -105,12 +107,12 @@ func (w *Writer) Apply(ctx context.Context, p *Plan) (Result, error) {
 }
 
 func (w *Writer) apply(ctx context.Context, p *Plan, undoes int) (Result, error) {
-	res, err := w.send(ctx, p)
+	res, err := w.send(ctx, p, undoes)
 	if err == nil {
 		return w.journalled(p, res, undoes)
 	}
 	var api smithy.APIError
-	failed := conditionFailed(err)
+	failed := ConditionFailed(err)
 	if !failed && errors.As(err, &api) {
 		return res, dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint)
 	}
@@ -183,12 +185,27 @@ func (w *Writer) journalled(p *Plan, res Result, undoes int) (Result, error) {
 	return res, nil
 }
 
+// The notes of the write requests a Writer reports (OnRequest): a write,
+// or "undo of journal entry N".
+const (
+	NoteWrite = "write"
+	NoteUndo  = "undo"
+)
+
+// IsWriteNote tells whether a request's note is one of a write's.
+func IsWriteNote(note string) bool {
+	return note == NoteWrite || strings.HasPrefix(note, NoteUndo+" of journal entry ")
+}
+
 // send makes the one request of a plan.
-func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
+func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	res := Result{Plan: p, Old: p.Old, New: p.New}
-	req := dynamo.Request{Operation: string(p.Op), Table: p.Table, KeyCondition: KeyText(p.Keys, p.Old, p.New), Expression: p.Condition, Start: time.Now(), Note: "write"}
+	req := dynamo.Request{Operation: string(p.Op), Table: p.Table, KeyCondition: KeyText(p.Keys, p.Old, p.New), Expression: p.Condition, Start: time.Now(), Note: NoteWrite}
+	if undoes > 0 {
+		req.Note = fmt.Sprintf("%s of journal entry %d", NoteUndo, undoes)
+	}
 	var cc []types.ConsumedCapacity
 	var err error
 	switch p.Op {
@@ -203,6 +220,7 @@ func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
 			cc = consumed(out.ConsumedCapacity)
 			if out.Attributes != nil {
 				res.New = out.Attributes
+				res.Old = before(out.Attributes, p.Diff)
 			}
 		}
 	case OpDelete:
@@ -231,6 +249,22 @@ func (w *Writer) send(ctx context.Context, p *Plan) (Result, error) {
 	w.record(req)
 	res.Requests = append(res.Requests, req)
 	return res, err
+}
+
+// before is the item an update found, from the item it left: the
+// condition held every attribute the update touched at its value as read,
+// so those go back to it, and an attribute someone else added meanwhile
+// stays. Undo then takes back what the update changed, and nothing else.
+func before(after dynamo.Item, d []AttrDiff) dynamo.Item {
+	out := maps.Clone(after)
+	for _, x := range d {
+		if x.Old == nil {
+			delete(out, x.Name)
+		} else {
+			out[x.Name] = x.Old
+		}
+	}
+	return out
 }
 
 func consumed(c *types.ConsumedCapacity) []types.ConsumedCapacity {
@@ -270,7 +304,7 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result
 			req.Capacity = dynamo.Capacity{Total: u, Table: u}
 		}
 		if len(out.Item) > 0 {
-			item, req.Count = out.Item, 1
+			item, req.Count, req.ScannedCount = out.Item, 1, 1
 		}
 	}
 	w.record(req)
@@ -281,9 +315,9 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result
 	return item, nil
 }
 
-// conditionFailed tells a refused condition from other failures, for a
-// single write and for a transaction.
-func conditionFailed(err error) bool {
+// ConditionFailed tells a write refused by its condition from other
+// failures, for a single write and for a transaction.
+func ConditionFailed(err error) bool {
 	var ccf *types.ConditionalCheckFailedException
 	if errors.As(err, &ccf) {
 		return true

@@ -14,6 +14,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
@@ -150,6 +151,28 @@ func (d draft) item() (dynamo.Item, int, error) {
 	return it, -1, nil
 }
 
+// change is what the draft does to row i of an item read: "+" added, "-"
+// removed, "~" changed, "" as read (and for a new item, where all is new).
+func (d draft) change(i int) string {
+	r := d.rows[i]
+	if d.old == nil {
+		return ""
+	}
+	was, ok := d.old[r.name]
+	switch {
+	case r.removed && ok:
+		return "-"
+	case r.removed:
+		return ""
+	case !ok:
+		return "+"
+	}
+	if av, err := edit.ParseValue(r.name, r.typ, r.text); err != nil || !edit.Equal(av, was) {
+		return "~"
+	}
+	return ""
+}
+
 // plan is the change the draft makes, checked and ready to confirm.
 func (d draft) plan(version string) (*edit.Plan, int, error) {
 	it, row, err := d.item()
@@ -251,4 +274,25 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 		m.items = m.items.move(row-m.items.cursor, m.layout().bodyH)
 	}
 	return m
+}
+
+// copyGetItem copies the aws command that reads this one item (get-item,
+// strongly consistent, on the base table), not the partition's query: Y in
+// the item detail, where the item is what is shown.
+func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
+	if !m.haveTable {
+		return m.copyCommand()
+	}
+	g := dynamo.GetInput{Table: m.table.Name, Consistent: true}
+	_, g.PK = edit.ValueInput(it[m.table.PK.Name])
+	if m.table.SK != nil {
+		_, g.SK = edit.ValueInput(it[m.table.SK.Name])
+	}
+	cmd, err := codegen.GetItemCode(codegen.LangCLI, m.table, g, m.codeTarget())
+	if err != nil {
+		m.status.err = Sanitize(err.Error())
+		return m, nil
+	}
+	m.status.info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
+	return m, m.clip(cmd)
 }

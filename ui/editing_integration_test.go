@@ -191,6 +191,8 @@ func TestEditingFlow(t *testing.T) {
 	// The log keeps the writes apart: their own lines, their WCU apart.
 	hs.keys("L")
 	hs.contains(" WRITE ", "8 writes, 10 WCU") // the refused one among them
+	// The undo is marked as one, the refused write says it was refused.
+	hs.contains(" UNDO ", "refused: the item had changed")
 	hs.keys("esc")
 
 	ops := map[string]int{}

@@ -149,7 +149,7 @@ func TestUINeverWrites(t *testing.T) {
 	hs.keys("c")
 	// The item: detail, every view, copies (OSC 52 writes to the terminal only).
 	hs.keys("tab", "enter", "t", "t", "t", "y", "Y", "q")
-	hs.contains("copied the request")
+	hs.contains("copied a get-item of this item")
 	// The local filter.
 	hs.keys("/")
 	hs.typeText("A17")

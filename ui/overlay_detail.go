@@ -77,7 +77,7 @@ func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		case key.Matches(msg, km.CopyItem):
 			return m.copyItem(o.d.item)
 		case key.Matches(msg, km.CopyCommand):
-			return m.copyCommand()
+			return m.copyGetItem(o.d.item)
 		case key.Matches(msg, km.InIndex):
 			return m.openJump(o.d.item)
 		case key.Matches(msg, km.EditItem):

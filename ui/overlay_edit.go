@@ -187,12 +187,18 @@ func (o editOverlay) view(m Model, w, h int) string {
 	nameW = min(nameW, max(8, inner/3))
 	var lines []string
 	for i, r := range o.d.rows {
-		mark := "  "
-		switch {
+		mark := "   "
+		switch change := o.d.change(i); {
 		case r.removed:
-			mark = st.err.Render("- ")
+			mark = st.err.Render("-  ")
+		case change == "+":
+			mark = st.ok.Render("+  ")
+		case change == "~" && r.key:
+			mark = st.warn.Render("~k ")
+		case change == "~":
+			mark = st.warn.Render("~  ")
 		case r.key:
-			mark = st.accent.Render("k ")
+			mark = st.accent.Render(" k ")
 		}
 		text := r.text
 		if r.typ == "NULL" {
@@ -202,7 +208,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + fit(Sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(Sanitize(text), max(1, inner-nameW-typeW-7))
+		line := cur + mark + fit(Sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(Sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
 			line = st.sel.Render(fit(ansi.Strip(line), inner-1))
 		}
@@ -226,7 +232,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		}
 	}
 	if o.form == nil {
-		foot = append(foot, " "+st.muted.Render("k key attribute (changing it moves the item) · nothing is sent before w shows the write"))
+		foot = append(foot, " "+st.muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
 	off := clamp(o.offset, 0, max(0, len(lines)-shown))

@@ -7,7 +7,9 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/edit"
 )
 
@@ -202,6 +204,9 @@ func (o writeOverlay) view(m Model, w, h int) string {
 			add(style, "  "+l)
 		}
 		add(muted, "condition: "+p.Condition)
+		if p.Limit != "" {
+			add(st.warn.Render, "note: "+p.Limit)
+		}
 		add(text, "predicted: "+fmtRCU(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
 		if o.phase == writeDone {
 			r := o.res
@@ -240,31 +245,54 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	return box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
 }
 
-// beside is the item now beside the user's version: the attributes that
-// differ, one a line, each with its type.
+// beside is a refused write's attributes that differ, one a line in
+// three columns — as read, now, yours — each value with its type; a *
+// marks what someone else changed since the read. A refused delete shows
+// only what changed: the user's version of every attribute is gone.
 func (o writeOverlay) beside(m Model, inner int) []string {
 	st := m.st
 	c := o.conflict
-	d := c.Diff() // now → yours
-	colW := max(8, (inner-4)/3)
-	out := []string{" " + st.muted.Render(fit("attribute", colW)+" "+fit("now", colW)+" "+fit("yours", colW))}
-	if c.Current == nil {
+	rows := c.Rows()
+	nameW := width("attribute")
+	for _, r := range rows {
+		nameW = max(nameW, width(Sanitize(r.Name)))
+	}
+	nameW = min(nameW, max(9, inner/5))
+	colW := max(6, (inner-nameW-10)/3)
+	deleting := c.Plan.New == nil
+	yoursHead := "yours"
+	if deleting {
+		yoursHead = "yours: deleted"
+	}
+	text := func(av types.AttributeValue) string {
+		if av == nil {
+			return "—"
+		}
+		return Sanitize(edit.ValueText(av))
+	}
+	out := []string{"   " + st.muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
+	for _, r := range rows {
+		mark := "  "
+		if r.ChangedMeanwhile {
+			mark = st.err.Render("* ")
+		}
+		yours := text(r.Yours)
+		if deleting {
+			yours = ""
+		}
+		out = append(out, " "+mark+fit(Sanitize(r.Name), nameW)+"  "+st.muted.Render(fit(text(r.Read), colW))+"  "+
+			st.err.Render(fit(text(r.Now), colW))+"  "+st.ok.Render(fit(yours, colW)))
+	}
+	if c.Current == nil && c.Plan.Old != nil {
 		out = append(out, " "+st.err.Render("the item no longer exists"))
 	}
-	for _, x := range d {
-		now, yours := "—", "—"
-		if x.Old != nil {
-			now = edit.ValueText(x.Old)
-		}
-		if x.New != nil {
-			yours = edit.ValueText(x.New)
-		}
-		out = append(out, " "+fit(Sanitize(x.Name), colW)+" "+st.err.Render(fit(Sanitize(now), colW))+" "+st.ok.Render(fit(Sanitize(yours), colW)))
-	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(Sanitize(edit.ItemText(c.AtNewKey)), inner-40)))
+		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(Sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
-	out = append(out, "", " "+st.muted.Render(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now"))
+	out = append(out, " "+st.muted.Render("* changed by someone else since the read"))
+	for _, l := range wrapText(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
+		out = append(out, " "+st.muted.Render(l))
+	}
 	return out
 }
 
@@ -298,3 +326,20 @@ var writeConfirmMode = modeDef{name: "write", keys: []binding{
 var writeDoneMode = modeDef{name: "written", keys: []binding{
 	inBar("cancel", "close"), inBar("help"), bind("open", "close"), bind("back", "close"), bind("up", "scroll up"), bind("down", "scroll down"),
 }}
+
+// writeLabel marks a write in the request log, an undo apart from an edit.
+func writeLabel(r dynamo.Request) string {
+	if strings.HasPrefix(r.Note, edit.NoteUndo) {
+		return " UNDO  "
+	}
+	return " WRITE "
+}
+
+// writeFailure says why a write in the request log wrote nothing: refused
+// by its condition (the item had changed), or failed.
+func writeFailure(err error) string {
+	if edit.ConditionFailed(err) {
+		return "refused: the item had changed"
+	}
+	return "failed"
+}

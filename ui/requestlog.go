@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"dynascope/dynamo"
+	"dynascope/edit"
 )
 
 // requestLog is every request of the session with what it returned and what
@@ -67,7 +68,7 @@ func (l requestLog) add(r dynamo.Request, kind string, page int, in reqInput) re
 // the reads (its own kind and colour, its WCU outside the reads' total),
 // or the read after a failed condition, which is a read like any other.
 func (l requestLog) addWrite(r dynamo.Request) requestLog {
-	if r.Note != "write" {
+	if !edit.IsWriteNote(r.Note) {
 		return l.add(r, "read again after a write", 1, reqInput{})
 	}
 	l = l.add(r, "write", 1, reqInput{})
@@ -80,10 +81,10 @@ func (l requestLog) addWrite(r dynamo.Request) requestLog {
 // writeLine is one write of the log: what, where, the WCU it consumed.
 func (l requestLog) writeLine(st styles, n, w int) string {
 	r := l.reqs[n-1]
-	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.writesOn.Render(" WRITE ") + " " + fit(r.Operation, 18) + " "
+	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.writesOn.Render(writeLabel(r)) + " " + fit(r.Operation, 18) + " "
 	right := fmt.Sprintf("  %s WCU  %7s", fmtRCU(r.Capacity.Total), fmtDuration(r.Duration))
 	if r.Err != nil {
-		right = "  " + st.err.Render("refused or failed") + right
+		right = "  " + st.err.Render(writeFailure(r.Err)) + right
 	}
 	return fit(head+fit(Sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
 }
