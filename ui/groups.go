@@ -22,7 +22,7 @@ type typeRow struct {
 	loaded         int    // its items among the loaded whole-partition results
 	bytes          int    // their size, by DynamoDB's rules
 	exact          int    // counted with Select=COUNT; -1 when not
-	atLeast        int    // a count stopped part way got this far
+	atLeast        int    // a lower bound: a count stopped part way, or an earlier read of the partition, got this far
 	countReqs      int    // what the exact count took
 	countCap       dynamo.Capacity
 	libs           []keys.LibraryEntity // the entities its loaded items name, when a library wrote them; in order seen
@@ -45,6 +45,7 @@ type groupsPane struct {
 	loaded   int    // its items loaded
 	bytes    int    // their size
 	partial  bool   // it has more pages
+	seen     int    // the most items an earlier read of the partition loaded (l 100 after 1744 keeps 1744+)
 	reverse  bool   // it reads backwards
 	lastKey  string // the sort key of the last item loaded
 	lastType string // its type's id
@@ -91,8 +92,12 @@ func (g groupsPane) typeOf(sk, delim string) keys.Class {
 // reset starts the counts over from the first page of a whole-partition
 // query; what skip-scan and counting found stays.
 func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reverse bool) groupsPane {
+	// The counts are of the partition, not of the page: what an earlier
+	// read loaded stays a lower bound when this one reads less (a Limit).
+	g.seen = max(g.seen, g.loaded)
 	kept := g.types[:0:0]
 	for _, t := range g.types {
+		t.atLeast = max(t.atLeast, t.loaded)
 		if t.discovered || t.exact >= 0 || t.atLeast > 0 {
 			t.loaded, t.bytes, t.libs = 0, 0, nil
 			kept = append(kept, t)
@@ -310,15 +315,15 @@ func (g groupsPane) countText(row int) string {
 				if !ok && g.pages == 0 {
 					return "?"
 				} else if !ok {
-					return strconv.Itoa(g.loaded) + "+"
+					return strconv.Itoa(max(g.loaded, g.seen)) + "+"
 				}
 				sum += n
 			}
 			return strconv.Itoa(sum)
-		case g.pages == 0:
+		case g.pages == 0 && g.seen == 0:
 			return "?"
 		}
-		return strconv.Itoa(g.loaded) + "+"
+		return strconv.Itoa(max(g.loaded, g.seen)) + "+"
 	}
 	if n, ok := g.known(row - 1); ok {
 		return strconv.Itoa(n)

@@ -18,6 +18,7 @@ type partitionPrompt struct {
 	matches []string       // values for this index that fit what is typed
 	sel     int            // index into matches while browsing with ↑/↓; -1 otherwise
 	err     string         // why the value was refused, sanitised
+	cycle   promptCycle    // tab pressed again: the next match (prompt_cycle.go)
 }
 
 func newPrompt(schema dynamo.KeySchema, value string, history []historyEntry) partitionPrompt {
@@ -60,11 +61,16 @@ func (p partitionPrompt) ghost() string {
 	return ""
 }
 
-// complete accepts the completion.
+// complete accepts the completion; pressed again it cycles (nextMatch).
 func (p partitionPrompt) complete() partitionPrompt {
+	if q, ok := p.nextMatch(); ok {
+		return q
+	}
 	if g := p.ghost(); g != "" {
-		p.input.set(p.input.String() + g)
+		stem := p.input.String()
+		p.input.set(stem + g)
 		p = p.refilter()
+		p.cycle = promptCycle{stem: stem, at: p.input.String()}
 	}
 	return p
 }
@@ -187,7 +193,9 @@ func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// The status bar shows what fits in this order: the keys of the prompt
+// itself before the ones that leave it.
 var promptMode = modeDef{name: "prompt", typing: true, keys: []binding{
-	inBar("open", "open partition"), inBar("overviewCtrl"), inBar("scan", "scan table"), inBar("complete", "complete from history"),
-	inBar("listUp", "older"), inBar("listDown", "newer"), inBar("cancel", "back"),
+	inBar("open", "open partition"), inBar("complete", "complete (again: next)"), inBar("overviewCtrl"),
+	inBar("cancel", "back"), inBar("scan", "scan table"), inBar("listUp", "older"), inBar("listDown", "newer"),
 }}

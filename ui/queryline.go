@@ -259,7 +259,10 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 		text := m.qline.input.String()
 		switch md {
 		case modeCondition:
-			c, isDate, err := m.groups.datePrefix(text)
+			c, isDate, err := m.groups.labelDatePrefix(text, m.q.SK)
+			if !isDate {
+				c, isDate, err = m.groups.datePrefix(text)
+			}
 			if !isDate {
 				c, err = parseCondition(text)
 			}
@@ -322,7 +325,9 @@ func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) startEdit(k editKind, text string) Model {
 	m.qline = queryLine{edit: k, input: newLineEdit(text)}
-	if t, ok := m.groups.timeGroup(); ok && k == editCondition {
+	if t, _, ok := m.groups.labelTimes(m.q.SK); ok && k == editCondition {
+		m.qline.dates = Sanitize(t.entity)
+	} else if t, ok := m.groups.timeGroup(); ok && k == editCondition {
 		m.qline.dates = Sanitize(t.entity)
 	}
 	return m

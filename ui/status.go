@@ -32,6 +32,7 @@ type statusLine struct {
 	spinner  spinner.Model
 	spinning bool    // a request has been in flight for longer than spinnerDelay
 	info     string  // the last thing done, e.g. "copied …"
+	infoOn   place   // the screen info was made on (statusscope.go)
 	err      string  // the last error sentence, sanitised
 	ask      string  // a question waiting for an answer, e.g. a count's cost
 	throttle bool    // the last request was throttled

@@ -228,7 +228,9 @@ func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 	return m, nil
 }
 
+// The status bar shows what fits in this order: esc comes before the
+// arrows because q types into the filter here, so esc is the way out.
 var tablesMode = modeDef{name: "tables", typing: true, keys: []binding{
-	inBar("open", "open table"), inBar("scan", "scan"), inBar("listUp"), inBar("listDown"), inBar("cancel", "clear filter / quit"), inBar("help"),
+	inBar("open", "open table"), inBar("cancel", "clear filter / quit (q types)"), inBar("help"), inBar("scan", "scan"), inBar("listUp"), inBar("listDown"),
 	bind("pageUp"), bind("pageDown"), bind("listTop"), bind("listBottom"),
 }}

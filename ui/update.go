@@ -10,9 +10,9 @@ import (
 	"dynascope/dynamo"
 )
 
-// Update routes a message: results of requests to the state they change,
+// route routes a message: results of requests to the state they change,
 // keys to the mode that has the keyboard.
-func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

@@ -291,8 +291,10 @@ func (m Model) statusBar(w int) string {
 	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
 }
 
-// shortHelp is as many of the bindings as fit in w cells, in order.
-// (help.Model's short view can overrun its width when the ellipsis does not fit.)
+// shortHelp is as many of the bindings as fit in w cells, in order of
+// priority: one that does not fit is left out and a shorter one after it
+// may still fit. (help.Model's short view can overrun its width when the
+// ellipsis does not fit.)
 func (m Model) shortHelp(bindings []key.Binding, w int) string {
 	st := m.st.help
 	sep := st.ShortSeparator.Render(" • ")
@@ -308,7 +310,7 @@ func (m Model) shortHelp(bindings []key.Binding, w int) string {
 		}
 		iw := width(item)
 		if used+iw > w {
-			break
+			continue
 		}
 		b.WriteString(item)
 		used += iw
