@@ -325,6 +325,12 @@ func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (P
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
+	for _, it := range out.Items {
+		if problem := keyProblem(s.t, s.in.Index, it); problem != "" {
+			req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
+			return Page{Request: req}, req.Err
+		}
+	}
 	req.More = len(out.LastEvaluatedKey) > 0
 	p := Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}
 	if req.More {
