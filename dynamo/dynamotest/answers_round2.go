@@ -90,37 +90,35 @@ func InflatedScanned(extra int) Fault {
 // 0.5 RCU, and a LastEvaluatedKey never sent before. With a filter asked
 // for, every page is one DynamoDB could send; only a bound on what the
 // table can hold ends the read.
-func CheapEndlessScan() Fault { return &cheapScanFault{} }
-
-type cheapScanFault struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (f *cheapScanFault) String() string { return "cheap endless Scan" }
-func (f *cheapScanFault) apply(x *exchange) {
-	f.mu.Lock()
-	f.n++
-	n := f.n
-	f.mu.Unlock()
-	x.answer(http.StatusOK, nil, fmt.Appendf(nil, `{"Count":0,"ScannedCount":1,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%08d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0.5,"TableName":"x"}}`, n))
+func CheapEndlessScan() Fault {
+	return &numberedFault{name: "cheap endless Scan", body: func(n int) []byte {
+		return fmt.Appendf(nil, `{"Count":0,"ScannedCount":1,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%08d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0.5,"TableName":"x"}}`, n)
+	}}
 }
 
 // EndlessStatement answers every ExecuteStatement itself: no items and a
 // NextToken never sent before, without ConsumedCapacity (as DynamoDB Local
 // answers ExecuteStatement).
-func EndlessStatement() Fault { return &endlessStatementFault{} }
-
-type endlessStatementFault struct {
-	mu sync.Mutex
-	n  int
+func EndlessStatement() Fault {
+	return &numberedFault{name: "endless ExecuteStatement", body: func(n int) []byte {
+		return fmt.Appendf(nil, `{"Items":[],"NextToken":"endless-%08d"}`, n)
+	}}
 }
 
-func (f *endlessStatementFault) String() string { return "endless ExecuteStatement" }
-func (f *endlessStatementFault) apply(x *exchange) {
+// numberedFault answers every request itself with body(n), n counting the
+// requests it answered from 1: a page that never repeats.
+type numberedFault struct {
+	name string
+	body func(n int) []byte
+	mu   sync.Mutex
+	n    int
+}
+
+func (f *numberedFault) String() string { return f.name }
+func (f *numberedFault) apply(x *exchange) {
 	f.mu.Lock()
 	f.n++
 	n := f.n
 	f.mu.Unlock()
-	x.answer(http.StatusOK, nil, fmt.Appendf(nil, `{"Items":[],"NextToken":"endless-%08d"}`, n))
+	x.answer(http.StatusOK, nil, f.body(n))
 }
