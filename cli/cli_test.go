@@ -197,7 +197,7 @@ func TestQueryCommandAllPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A read that may go past one page says its upper bound first.
-	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", about ") {
+	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", 21067 items / 3.5 MiB → predicted ≤ ") {
 		t.Errorf("no announcement of the bound: %q", stderr)
 	}
 	q := decodeQuery(t, out)

@@ -75,20 +75,20 @@ func runPartiQL(ctx context.Context, conn *config.Connection, stmt string, consi
 		return err
 	}
 	gate := newCostGate(settings, yes, maxRCU)
-	items, size, bound := dynamo.ScanBound(t, plan.Index, consistent, 1)
+	est := dynamo.EstimateRead(t, plan.Index, consistent, 1, 0)
+	bound := est.RCU
 	if plan.Query {
 		// One partition: its size is unknown before it is read, the
 		// table's is the bound. A Query needs no consent, as query
 		// --all-pages needs none.
 		gate.bound = bound
-		fmt.Fprintf(stderr, "predicted ≤ %s RCU (at most the whole %s / %s; one partition is usually far less)%s\n",
-			jsonFloat(bound), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), gate.money(bound))
-	} else if err := gate.announce(stderr, "the "+plan.Kind()+" of "+plan.Table, items, size, bound); err != nil {
+		fmt.Fprintf(stderr, "at most the whole table: %s (one partition is usually far less)%s\n", est.Text(), gate.money(bound))
+	} else if err := gate.announce(stderr, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}
-	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Bound: bound}
-	if items > 0 {
-		in.PerItem = float64(size) / float64(items)
+	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Est: est}
+	if est.Known && est.Items > 0 {
+		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
 	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr}
 	if err := out.start(); err != nil {

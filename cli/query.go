@@ -9,6 +9,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -117,19 +118,15 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 	if err != nil {
 		return err
 	}
-	var bound, spent float64 // the announced cost: reading far past it stops
+	var guard dynamo.Guard // the announced cost: reading clearly past it stops
 	if allPages {
-		bound = announceWholeRead(ctx, client, stderr, q.Table, q.Index, q.Consistent, "--all-pages reads every page of the result")
+		guard.Est = announceEstimate(ctx, client, stderr, q.Table, q.Index, q.Consistent, q.Limit, "--all-pages reads every page of the result")
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	format, streaming, _ := exportFormat(output, ddbJSON)
 	var exp *exporter
 	for {
 		page, err := client.Query(ctx, q)
-		spent += page.Request.Capacity.Total
-		if err == nil && dynamo.OverBudget(spent, bound, len(res.Requests)+1) {
-			err = dynamo.OverBudgetError("query --all-pages", spent, bound)
-		}
 		if len(res.Requests) == 0 {
 			// The key names, after the first page rather than before it:
 			// no DescribeTable when the keys are cached, and the keys the
@@ -175,6 +172,19 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 		res.LastKey = page.LastEvaluatedKey
 		if !allPages || page.LastEvaluatedKey == nil {
 			break
+		}
+		if guard.Page(page.Request.Capacity.Total, int(page.ScannedCount)) {
+			// Stopped past its estimate: what was read is printed, marked
+			// incomplete by its lastEvaluatedKey, and the sentence says why.
+			err := &dynamo.EstimateError{What: "query --all-pages", Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known,
+				Next: goOnHint(ctx, client, q, page.LastEvaluatedKey)}
+			if exp != nil {
+				return exp.close(err)
+			}
+			if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
+				return perr
+			}
+			return err
 		}
 		q.StartKey = page.LastEvaluatedKey
 	}
@@ -293,19 +303,45 @@ func keyNames(t dynamo.Table, index string) []string {
 }
 
 // announceWholeRead states, before a read that may go further than one page,
-// its upper bound: the whole table or index as DescribeTable last measured it
-// (DynamoDB refreshes that about every six hours). Ctrl-C stops it and keeps
-// what was read.
+// its upper bound (announceEstimate) and returns it in RCU.
 func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
+	return announceEstimate(ctx, client, stderr, table, index, consistent, 0, what).RCU
+}
+
+// announceEstimate states, before a read that may go further than one page,
+// its upper bound: the whole table or index as DescribeTable last measured
+// it (DynamoDB refreshes that about every six hours), the one estimate every
+// read of it announces (dynamo.EstimateRead). Ctrl-C stops it and keeps
+// what was read.
+func announceEstimate(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, limit int32, what string) dynamo.Estimate {
 	t, err := client.DescribeTable(ctx, table)
 	if err != nil {
-		return 0 // the read itself will report the problem
+		return dynamo.Estimate{} // the read itself will report the problem
 	}
-	items, size, where := t.ItemCount, t.SizeBytes, "table "+table
-	if ix, ok := t.IndexByName(index); ok {
-		items, size, where = ix.ItemCount, ix.SizeBytes, "index "+index
+	where := "table " + table
+	if index != "" {
+		where = "index " + index
 	}
-	fmt.Fprintf(stderr, "%s: at most the whole %s, about %s / %s ≈ %s RCU (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
-		what, textfmt.Sanitize(where), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(size), jsonFloat(itemcodec.ReadUnits(int(size), consistent)))
-	return itemcodec.ReadUnits(int(size), consistent)
+	e := dynamo.EstimateRead(t, index, consistent, 1, limit)
+	fmt.Fprintf(stderr, "%s: at most the whole %s, %s (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
+		what, textfmt.Sanitize(where), e.Text())
+	return e
+}
+
+// goOnHint says how to read on after a query stopped at key last: the
+// same query from just past that sort key.
+func goOnHint(ctx context.Context, client *dynamo.Client, q dynamo.QueryInput, last dynamo.Item) string {
+	t, err := client.TableKeys(ctx, q.Table)
+	if err != nil {
+		return "read on from its lastEvaluatedKey with a sort-key condition"
+	}
+	ks, err := t.Schema(q.Index)
+	if err != nil || ks.SK == nil || last[ks.SK.Name] == nil {
+		return "read on from its lastEvaluatedKey with a sort-key condition"
+	}
+	flag := "--sk-gt"
+	if q.Reverse {
+		flag = "--sk-lt"
+	}
+	return fmt.Sprintf("read on from just past its lastEvaluatedKey: %s %s (with your own sort-key condition, one page at a time)", flag, codegen.ShellWord(itemcodec.KeyString(last[ks.SK.Name])))
 }

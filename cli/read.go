@@ -58,7 +58,7 @@ func noCapacityNote(reqs []dynamo.Request) string {
 // costGate is the upper bound of a read that can go through a whole table,
 // said before it runs, and the consent it needs: --yes, or a --max-rcu cap.
 type costGate struct {
-	bound  float64 // RCU, 0 when DescribeTable gave nothing
+	bound  float64 // RCU: the estimate's bound, or its budget when the size is unknown
 	maxRCU float64
 	yes    bool
 	price  float64 // USD per million RCU; 0: no money shown
@@ -77,12 +77,16 @@ func (g costGate) money(rcu float64) string {
 }
 
 // announce says what the read may cost before it runs, and refuses to
-// run it without consent. what is "scan of table App"; items and bytes
-// DescribeTable's figures.
-func (g *costGate) announce(stderr io.Writer, what string, items, bytes int64, bound float64) error {
-	g.bound = bound
-	fmt.Fprintf(stderr, "%s: at most the whole of it, %s / %s → predicted ≤ %s RCU%s (DescribeTable's figures, refreshed by DynamoDB about every 6 hours)\n",
-		textfmt.Sanitize(what), textfmt.Plural(int(items), "item", "items"), textfmt.HumanBytes(bytes), jsonFloat(bound), g.money(bound))
+// run it without consent. what is "scan of table App"; e the estimate
+// (dynamo.EstimateRead), the one figure every read of the table announces.
+func (g *costGate) announce(stderr io.Writer, what string, e dynamo.Estimate) error {
+	g.bound = e.RCU
+	if e.Known {
+		fmt.Fprintf(stderr, "%s: at most the whole of it, %s%s (DescribeTable's figures, refreshed by DynamoDB about every 6 hours)\n",
+			textfmt.Sanitize(what), e.Text(), g.money(e.RCU))
+	} else {
+		fmt.Fprintf(stderr, "%s: %s%s\n", textfmt.Sanitize(what), e.Text(), g.money(e.RCU))
+	}
 	switch {
 	case g.maxRCU < 0:
 		return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(g.maxRCU))}
@@ -91,7 +95,7 @@ func (g *costGate) announce(stderr io.Writer, what string, items, bytes int64, b
 	case g.yes:
 		fmt.Fprintln(stderr, "running it (--yes); Ctrl-C stops and keeps what was read")
 	default:
-		return usageError{fmt.Sprintf("%s reads up to %s RCU; pass --yes to run it, or --max-rcu N to stop it at N RCU.", textfmt.Sanitize(what), jsonFloat(bound))}
+		return usageError{fmt.Sprintf("%s reads up to %s RCU; pass --yes to run it, or --max-rcu N to stop it at N RCU.", textfmt.Sanitize(what), jsonFloat(e.RCU))}
 	}
 	return nil
 }
@@ -110,6 +114,8 @@ func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.Sto
 		fmt.Fprintf(&b, " · stopped at the --max-rcu cap after %s", textfmt.Plural(items, "item", "items"))
 	case dynamo.StopCancelled:
 		fmt.Fprintf(&b, " · stopped by Ctrl-C after %s", textfmt.Plural(items, "item", "items"))
+	case dynamo.StopEstimate:
+		fmt.Fprintf(&b, " · stopped past the estimate after %s", textfmt.Plural(items, "item", "items"))
 	}
 	fmt.Fprintln(stderr, b.String())
 }

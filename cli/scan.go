@@ -77,15 +77,16 @@ func runScan(ctx context.Context, conn *config.Connection, in dynamo.ScanInput, 
 		return err // a bad filter, index or segment count: before any word on cost
 	}
 	gate := newCostGate(settings, yes, in.MaxRCU)
-	items, size, bound := dynamo.ScanBound(t, in.Index, in.Consistent, in.Segments)
+	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
+	bound := est.RCU
 	what := "scan of table " + in.Table
 	if in.Index != "" {
 		what = "scan of index " + in.Index + " of table " + in.Table
 	}
-	if err := gate.announce(stderr, what, items, size, bound); err != nil {
+	if err := gate.announce(stderr, what, est); err != nil {
 		return err
 	}
-	in.Bound = bound
+	in.Est = est
 	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr}
 	if err := out.start(); err != nil {
 		return err

@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 
+	"dynascope/itemcodec/number"
+
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go/middleware"
@@ -136,9 +138,9 @@ func (st *answerCheck) check(status int, h http.Header, body []byte) *BadAnswerE
 	var problem string
 	switch in := st.params.(type) {
 	case *dynamodb.QueryInput:
-		problem = checkPage(trimmed, in.Select == types.SelectCount, in.ReturnConsumedCapacity)
+		problem = checkPage(trimmed, in.Select == types.SelectCount, in.FilterExpression != nil, in.ReturnConsumedCapacity)
 	case *dynamodb.ScanInput:
-		problem = checkPage(trimmed, in.Select == types.SelectCount, in.ReturnConsumedCapacity)
+		problem = checkPage(trimmed, in.Select == types.SelectCount, in.FilterExpression != nil, in.ReturnConsumedCapacity)
 	case *dynamodb.GetItemInput:
 		problem = checkGetItem(trimmed, in.ReturnConsumedCapacity)
 	case *dynamodb.ExecuteStatementInput:
@@ -190,7 +192,7 @@ type pageAnswer struct {
 	ConsumedCapacity *capacityAnswer
 }
 
-func checkPage(body []byte, countOnly bool, rcc types.ReturnConsumedCapacity) string {
+func checkPage(body []byte, countOnly, filtered bool, rcc types.ReturnConsumedCapacity) string {
 	var a pageAnswer
 	if err := json.Unmarshal(body, &a); err != nil {
 		return answerErrText(err)
@@ -207,6 +209,10 @@ func checkPage(body []byte, countOnly bool, rcc types.ReturnConsumedCapacity) st
 		return fmt.Sprintf("a negative count (Count %d, ScannedCount %d)", count, scanned)
 	case count > scanned:
 		return fmt.Sprintf("Count %d larger than ScannedCount %d", count, scanned)
+	case !filtered && count != scanned:
+		// Only a filter keeps fewer than were read: pages that keep
+		// nothing would otherwise page on unbounded.
+		return fmt.Sprintf("Count %d smaller than ScannedCount %d although no filter was asked for", count, scanned)
 	}
 	if !countOnly {
 		if a.Items == nil {
@@ -261,25 +267,110 @@ func checkStatement(body []byte, rcc types.ReturnConsumedCapacity) string {
 	return checkCapacity(a.ConsumedCapacity, rcc)
 }
 
+// describedKey is one KeySchema element of a DescribeTable answer.
+type describedKey struct{ AttributeName, KeyType *string }
+
+// describedIndex is the part of an index's description that is checked.
+type describedIndex struct {
+	IndexName      *string
+	KeySchema      []describedKey
+	ItemCount      *json.Number
+	IndexSizeBytes *json.Number
+}
+
+// checkDescribe checks a DescribeTable answer: a named table, key schemas
+// of exactly one HASH and at most one RANGE key whose types are defined as
+// S, N or B, and counts and sizes that are whole and not negative. Nothing
+// of an answer that fails is cached.
 func checkDescribe(body []byte) string {
 	var a struct {
 		Table *struct {
-			TableName *string
-			KeySchema []struct{ AttributeName, KeyType *string }
+			TableName              *string
+			KeySchema              []describedKey
+			AttributeDefinitions   []struct{ AttributeName, AttributeType *string }
+			ItemCount              *json.Number
+			TableSizeBytes         *json.Number
+			GlobalSecondaryIndexes []describedIndex
+			LocalSecondaryIndexes  []describedIndex
 		}
 	}
 	if err := json.Unmarshal(body, &a); err != nil || a.Table == nil {
 		return "no Table"
 	}
-	if a.Table.TableName == nil || *a.Table.TableName == "" {
+	t := a.Table
+	if t.TableName == nil || *t.TableName == "" {
 		return "a Table without TableName"
 	}
-	for _, k := range a.Table.KeySchema {
-		if k.KeyType != nil && *k.KeyType == "HASH" && k.AttributeName != nil && *k.AttributeName != "" {
-			return ""
+	types_ := map[string]string{}
+	for _, d := range t.AttributeDefinitions {
+		if d.AttributeName != nil && d.AttributeType != nil {
+			types_[*d.AttributeName] = *d.AttributeType
 		}
 	}
-	return "a Table without a partition key in its KeySchema"
+	if p := checkKeySchema("the table", t.KeySchema, types_); p != "" {
+		return p
+	}
+	if p := checkCounts("the table", t.ItemCount, t.TableSizeBytes); p != "" {
+		return p
+	}
+	for _, ix := range append(t.GlobalSecondaryIndexes, t.LocalSecondaryIndexes...) {
+		name := "an index without IndexName"
+		if ix.IndexName != nil && *ix.IndexName != "" {
+			name = "index " + strconv.Quote(*ix.IndexName)
+		} else {
+			return name
+		}
+		if p := checkKeySchema(name, ix.KeySchema, types_); p != "" {
+			return p
+		}
+		if p := checkCounts(name, ix.ItemCount, ix.IndexSizeBytes); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+func checkKeySchema(what string, ks []describedKey, types_ map[string]string) string {
+	hash, rng := 0, 0
+	for _, k := range ks {
+		if k.AttributeName == nil || *k.AttributeName == "" {
+			return fmt.Sprintf("a key schema of %s with an unnamed key", what)
+		}
+		switch kt := ""; {
+		case k.KeyType != nil && *k.KeyType == "HASH":
+			hash++
+		case k.KeyType != nil && *k.KeyType == "RANGE":
+			rng++
+		default:
+			if k.KeyType != nil {
+				kt = *k.KeyType
+			}
+			return fmt.Sprintf("a key schema of %s with the key type %q (only HASH and RANGE exist)", what, kt)
+		}
+		switch typ := types_[*k.AttributeName]; typ {
+		case "S", "N", "B":
+		case "":
+			return fmt.Sprintf("a key schema of %s whose key %s has no type in AttributeDefinitions", what, strconv.Quote(*k.AttributeName))
+		default:
+			return fmt.Sprintf("a key schema of %s whose key %s has the type %q (keys are S, N or B)", what, strconv.Quote(*k.AttributeName), typ)
+		}
+	}
+	if hash != 1 || rng > 1 {
+		return fmt.Sprintf("a key schema of %s with %d HASH and %d RANGE keys (DynamoDB has exactly one HASH and at most one RANGE)", what, hash, rng)
+	}
+	return ""
+}
+
+func checkCounts(what string, counts ...*json.Number) string {
+	for _, c := range counts {
+		if c == nil {
+			continue // missing: unknown, which the estimate says
+		}
+		if n, err := strconv.ParseInt(c.String(), 10, 64); err != nil || n < 0 {
+			return fmt.Sprintf("an item count or size of %s of %s, not a whole number of 0 or more", what, c)
+		}
+	}
+	return ""
 }
 
 func checkListTables(body []byte) string {
@@ -302,7 +393,7 @@ type capacityAnswer struct {
 func checkCapacity(c *capacityAnswer, asked types.ReturnConsumedCapacity) string {
 	if c == nil {
 		if asked != "" && asked != types.ReturnConsumedCapacityNone {
-			return "it has no ConsumedCapacity although it was asked for"
+			return "no ConsumedCapacity although it was asked for"
 		}
 		return ""
 	}
@@ -322,7 +413,10 @@ func checkCapacity(c *capacityAnswer, asked types.ReturnConsumedCapacity) string
 		}
 		f, err := strconv.ParseFloat(string(*u), 64)
 		if err != nil || math.IsInf(f, 0) || math.IsNaN(f) || f < 0 {
-			return fmt.Sprintf("a consumed capacity of %s units, not a finite number", *u)
+			if err == nil && f < 0 {
+				return fmt.Sprintf("a negative consumed capacity (%s units)", *u)
+			}
+			return fmt.Sprintf("a consumed capacity of %s units, which is not a finite number", *u)
 		}
 	}
 	return ""
@@ -368,9 +462,18 @@ func (attrValue) UnmarshalJSON(b []byte) error {
 
 func validAttr(tag string, raw json.RawMessage) bool {
 	switch tag {
-	case "S", "N", "B":
+	case "S", "B":
 		var s *string
 		return json.Unmarshal(raw, &s) == nil && s != nil
+	case "N":
+		// The SDK takes any text as a number; DynamoDB never sends one
+		// outside its grammar and its 38 digits.
+		var s *string
+		if json.Unmarshal(raw, &s) != nil || s == nil {
+			return false
+		}
+		_, err := number.Parse(*s)
+		return err == nil
 	case "BOOL":
 		var v *bool
 		return json.Unmarshal(raw, &v) == nil && v != nil
@@ -384,6 +487,9 @@ func validAttr(tag string, raw json.RawMessage) bool {
 		}
 		for _, s := range v {
 			if s == nil {
+				return false
+			}
+			if _, err := number.Parse(*s); tag == "NS" && err != nil {
 				return false
 			}
 		}

@@ -27,7 +27,7 @@ var answerFaults = []struct {
 	{dynamotest.CRCMismatch, "with a body that does not match its CRC32 checksum (damaged in transit)", true},
 	{dynamotest.LyingCounts(9, 5), "with Count 9 larger than ScannedCount 5", false},
 	{dynamotest.LyingCounts(-1, -1), "with a negative count (Count -1, ScannedCount -1)", false},
-	{dynamotest.InfiniteCapacity, `with a consumed capacity of "Infinity" units, not a finite number`, false},
+	{dynamotest.InfiniteCapacity, `with a consumed capacity of "Infinity" units, which is not a finite number`, false},
 	{dynamotest.BareStatus(404), "with HTTP 404 (Not Found) with an empty body", false},
 	{dynamotest.BareStatus(403), "with HTTP 403 (Forbidden) with an empty body", false},
 	{dynamotest.BareStatus(413), "with HTTP 413 (Request Entity Too Large) with an empty body", false},
@@ -37,6 +37,12 @@ var answerFaults = []struct {
 	{dynamotest.BadAttribute(`{}`), "with an attribute value {} that is not one type and its value", false},
 	{dynamotest.BadAttribute(`{"S":null}`), `with an attribute value {"S":null} that is not a valid S`, false},
 	{dynamotest.BadAttribute(`{"X":"1"}`), `with an attribute value {"X":"1"} that is not a valid X`, false},
+	// Items the request could not return, and numbers DynamoDB cannot hold.
+	{dynamotest.ForeignItem(`{"PK":{"S":"CUST#8"},"SK":{"S":"PROFILE"}}`), `with an item {PK "CUST#8", SK "PROFILE"} from another partition than PK = "CUST#1"`, false},
+	{dynamotest.BadAttribute(`{"N":"abc"}`), `with an attribute value {"N":"abc"} that is not a valid N`, false},
+	{dynamotest.BadAttribute(`{"N":"1` + strings.Repeat("0", 39) + `1"}`), `with an attribute value {"N":"1000000000000000000000000000000000… that is not a valid N`, false},
+	{dynamotest.BadAttribute(`{"NS":["1","x"]}`), `with an attribute value {"NS":["1","x"]} that is not a valid NS`, false},
+	{dynamotest.InflatedScanned(3), "with Count 5 smaller than ScannedCount 8 although no filter was asked for", false},
 }
 
 // Each answer DynamoDB never sends is one sentence naming the endpoint, the
@@ -203,15 +209,16 @@ func TestFaultKeyDoesNotMove(t *testing.T) {
 
 // A server that answers every skip-scan query with the same item (a cache
 // that ignores the condition): the walk stops with a sentence instead of
-// asking for ever.
+// asking for ever. The item is outside the condition asked, so the answer
+// check refuses it before the walk sees it.
 func TestFaultSkipScanKeyDoesNotMove(t *testing.T) {
 	t.Parallel()
 	for _, reverse := range []bool{false, true} {
 		r := newRig(t, dynamo.Options{})
 		r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.Replay()})
 		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse})
-		if err == nil || !strings.Contains(err.Error(), "skip-scan CUST#1 on "+r.table+": "+r.p.URL+" answered Query with the sort key ") ||
-			!strings.Contains(err.Error(), "which it does not meet (the skip-scan would not move on)") {
+		if err == nil || !strings.Contains(err.Error(), r.p.URL+" answered Query with an item {PK \"CUST#1\", SK ") ||
+			!strings.Contains(err.Error(), " outside the sort-key condition SK ") {
 			t.Errorf("reverse %v: %v", reverse, err)
 		}
 		if len(d.Groups) != 1 || r.p.Count("Query") > 4 {

@@ -42,11 +42,14 @@ type PartiQLInput struct {
 	Plan       PartiQLPlan
 	Consistent bool
 	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
-	// MaxRCU and Bound as in ScanInput; PerItem is the item size the cap
+	// MaxRCU and Est as in ScanInput; PerItem is the item size the cap
 	// starts from (DescribeTable's average), 0 when unknown.
-	MaxRCU, Bound, PerItem float64
+	MaxRCU, PerItem float64
+	Est             Estimate
 	// OnPage receives each page as it arrives; an error stops the run.
 	OnPage func(Page) error
+	// NextToken goes on from a stopped run's NextToken; "" starts it.
+	NextToken string
 }
 
 // PartiQLResult is what a SELECT read and what it cost. ExecuteStatement
@@ -77,8 +80,15 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		unit = 1
 	}
 	var token *string
+	if in.NextToken != "" {
+		token = aws.String(in.NextToken)
+	}
 	var spent, assumed, charged float64
 	scanned := 0
+	guard := Guard{}
+	if in.MaxRCU <= 0 {
+		guard.Est = in.Est
+	}
 	seen := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
@@ -112,7 +122,9 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		}
 		p, err := c.statementPage(ctx, t, in.Plan, es)
 		p.Request.Limit = limit
-		spent += p.Request.Capacity.Total
+		// Each page counts at least DynamoDB's minimum: pages that say
+		// they are free still reach the cap.
+		spent += max(p.Request.Capacity.Total, unit)
 		if p.Request.NoCapacity {
 			// Unknown is not free: under a cap, count what the page was
 			// sized to cost at most. The cost guard keeps to what was
@@ -122,9 +134,6 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if err == nil && p.nextToken != "" && seen[p.nextToken] {
 			// A replayed page: its items came before, so none is kept.
 			err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: "a NextToken it had sent before (paging would never end)"}, "partiql on "+in.Plan.Table, c.opts.Endpoint)
-		}
-		if err == nil && OverBudget(spent, in.Bound, len(res.Requests)+1) {
-			err = OverBudgetError("partiql "+in.Plan.Kind(), spent, in.Bound)
 		}
 		if err != nil && p.Request.Err == nil {
 			p.Request.Err = err
@@ -156,6 +165,12 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if p.nextToken == "" {
 			res.Stop = StopComplete
 			return res, nil
+		}
+		if guard.Page(p.Request.Capacity.Total, len(p.Items)) {
+			// What it read is kept; it stops where it would go on.
+			res.Stop, res.NextToken = StopEstimate, p.nextToken
+			return res, &EstimateError{What: "partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index),
+				Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known, Resume: "its resume NextToken"}
 		}
 		seen[p.nextToken] = true
 		token = aws.String(p.nextToken)

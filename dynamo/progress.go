@@ -4,9 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
+	"math"
 	"math/big"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -123,19 +123,26 @@ func (s seenKeys) repeat(next Item) string {
 // A read that announced its cost up front ("at most 450 RCU") has a third
 // stop: what it actually spends. DescribeTable's size is hours old, so the
 // bound is not exact; only a clear excess, twice the bound and one more
-// unit, means the server is feeding the read something the table does not
-// hold.
+// unit, ends the read, as an estimate overrun (estimate.go), never as the
+// endpoint's fault.
 
 // OverBudget tells whether spent, over pages pages, passes the announced
 // upper bound by that margin. Each page rounds its size up on its own, so
-// every page may add a unit the bound did not count. A bound of 0 or less
-// (none known) never stops anything.
+// each may add a unit the bound did not count, but only as many pages as
+// the bound could hold: and each page counts at least DynamoDB's minimum
+// of 0.5 RCU, so pages that say they cost nothing still end. A bound of 0
+// or less (none known) never stops anything.
 func OverBudget(spent, announced float64, pages int) bool {
-	return announced > 0 && spent > 2*announced+1+float64(pages)
+	if announced <= 0 {
+		return false
+	}
+	room := min(float64(pages), 4*announced+10)
+	return math.Max(spent, 0.5*float64(pages)) > 2*announced+1+room
 }
 
-// OverBudgetError is the sentence for a read stopped by OverBudget.
+// OverBudgetError is the sentence for a read stopped by OverBudget: an
+// EstimateError for a bound that came from DescribeTable's size.
 func OverBudgetError(what string, spent, announced float64) error {
-	return &UserError{Msg: fmt.Sprintf("%s: stopped after %s RCU, more than twice the %s RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold.",
-		what, strconv.FormatFloat(spent, 'f', -1, 64), strconv.FormatFloat(announced, 'f', -1, 64))}
+	return &EstimateError{What: what, Spent: spent, Announced: announced, Known: true,
+		Next: "read it in parts (query --all-pages with a sort-key condition)"}
 }

@@ -296,16 +296,29 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 	req.Start = time.Now()
 	out, err := c.api.Query(cctx, b.Input)
 	req.Duration = time.Since(req.Start)
+	itemDoubt := noDoubt
 	if err == nil {
 		if problem := keyAdvance(ks, !q.Reverse, q.StartKey, out.LastEvaluatedKey); problem != "" {
 			req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index) // it was spent all the same
 			err = &BadAnswerError{Op: "Query", Problem: problem}
 		}
 	}
+	if err == nil {
+		for _, it := range out.Items {
+			if problem := queryItemProblem(t, ks, q, it); problem != "" {
+				req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index)
+				err = &BadAnswerError{Op: "Query", Problem: problem}
+				if !t.fits(q.Index, it) {
+					itemDoubt = answerDoubt // keys cached out of date would explain it
+				}
+				break
+			}
+		}
+	}
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("query %s on %s", q.PK, tableAndIndex(q.Table, q.Index)), c.opts.Endpoint)
 		c.record(&req)
-		return Page{Request: req}, answerDoubtOf(err), req.Err
+		return Page{Request: req}, max(answerDoubtOf(err), itemDoubt), req.Err
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index)
@@ -385,6 +398,18 @@ func (c *Client) getItem(ctx context.Context, t Table, g GetInput) (Page, doubt,
 		req.Err = Explain(err, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
 		c.record(&req)
 		return Page{Request: req}, answerDoubtOf(err), req.Err
+	}
+	if len(out.Item) > 0 {
+		if problem := getItemProblem(t, b.Input.Key, out.Item); problem != "" {
+			req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
+			req.Err = Explain(&BadAnswerError{Op: "GetItem", Problem: problem}, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
+			c.record(&req)
+			d := noDoubt
+			if !t.fits("", out.Item) {
+				d = answerDoubt
+			}
+			return Page{Request: req}, d, req.Err
+		}
 	}
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
 	p := Page{Request: req}

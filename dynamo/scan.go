@@ -10,6 +10,7 @@ package dynamo
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"sync"
@@ -38,12 +39,18 @@ type ScanInput struct {
 	// MaxRCU stops the Scan before a page that could pass it, by the item
 	// size measured so far; 0 for no cap.
 	MaxRCU float64
-	// Bound is the upper bound announced before the Scan (ScanBound); a
-	// Scan that spends far more stops (OverBudget). 0 for none.
-	Bound float64
+	// Est is the estimate announced before the Scan (EstimateRead); a
+	// Scan that spends clearly more stops with an EstimateError, keeping
+	// what it read. The zero Estimate stops nothing; with MaxRCU set the
+	// cap alone decides, so a read the user bounded goes to that bound.
+	Est Estimate
 	// OnPage receives each page as it arrives, one at a time; an error
 	// stops the Scan. The pages' items are not kept anywhere else.
 	OnPage func(ScanPage) error
+	// Start goes on from a stopped Scan's Resume: each segment from its
+	// key (an empty key: from its beginning), and a segment not in it is
+	// done. nil reads every segment from its beginning.
+	Start map[int]Item
 }
 
 // ScanPage is one page of one segment.
@@ -66,23 +73,6 @@ type ScanResult struct {
 
 // Capacity is the sum of the Scan's consumed capacity.
 func (r ScanResult) Capacity() Capacity { return TotalCapacity(r.Requests) }
-
-// ScanBound is the upper bound of a whole Scan of a table or index as
-// DescribeTable last measured it (DynamoDB refreshes the figures about
-// every six hours): its size in 4 KB units, plus one unit for every page's
-// own rounding (a page per MB and per segment).
-func ScanBound(t Table, index string, consistent bool, segments int) (items, bytes int64, rcu float64) {
-	items, bytes = t.ItemCount, t.SizeBytes
-	if ix, ok := t.IndexByName(index); ok {
-		items, bytes = ix.ItemCount, ix.SizeBytes
-	}
-	unit := 0.5
-	if consistent {
-		unit = 1
-	}
-	pages := bytes/(1<<20) + int64(max(segments, 1))
-	return items, bytes, float64((bytes+itemcodec.ReadUnitBytes-1)/itemcodec.ReadUnitBytes)*unit + float64(pages)*unit
-}
 
 // BuildScan checks a Scan against the table and builds the SDK input of
 // its first page in segment seg.
@@ -144,6 +134,7 @@ type scanRun struct {
 	res      ScanResult
 	spent    float64
 	reserved float64 // the expected cost of pages in flight
+	guard    Guard
 	perItem  float64 // bytes per item read: DescribeTable's, then measured
 	charged  float64 // bytes charged for and items scanned so far, which measure it
 	scanned  int
@@ -173,21 +164,27 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	if in.MaxRCU > 0 {
 		// The cap needs an item size before the first page: DescribeTable's.
 		if d, derr := c.DescribeTable(ctx, in.Table); derr == nil {
-			items, bytes, _ := ScanBound(d, in.Index, in.Consistent, segs)
-			if items > 0 {
-				run.perItem = float64(bytes) / float64(items)
+			if e := EstimateRead(d, in.Index, in.Consistent, segs, in.Limit); e.Known && e.Items > 0 {
+				run.perItem = float64(e.Bytes) / float64(e.Items)
 			}
 		}
+	} else {
+		run.guard.Est = in.Est
 	}
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	run.cancel = cancel
 	var wg sync.WaitGroup
 	for seg := range segs {
+		start, ok := in.Start[seg]
+		if in.Start != nil && !ok {
+			run.active--
+			continue // read to its end before
+		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			run.segment(sctx, seg)
+			run.segment(sctx, seg, start)
 		}()
 	}
 	wg.Wait()
@@ -195,6 +192,11 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	switch {
 	case run.err != nil:
 		res.Stop = StopError
+		var ee *EstimateError
+		if errors.As(run.err, &ee) {
+			res.Stop = StopEstimate
+			ee.Resume = resumeText(res.Resume)
+		}
 		return res, run.err
 	case ctx.Err() != nil:
 		res.Stop = StopCancelled
@@ -207,8 +209,10 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 }
 
 // segment reads one segment to its end or until the Scan stops.
-func (s *scanRun) segment(ctx context.Context, seg int) {
-	var start Item
+func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
+	if len(start) == 0 {
+		start = nil
+	}
 	seen := seenKeys{}
 	defer func() {
 		s.mu.Lock()
@@ -321,6 +325,12 @@ func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (P
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
+	for _, it := range out.Items {
+		if problem := keyProblem(s.t, s.in.Index, it); problem != "" {
+			req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
+			return Page{Request: req}, req.Err
+		}
+	}
 	req.More = len(out.LastEvaluatedKey) > 0
 	p := Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}
 	if req.More {
@@ -340,10 +350,9 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 		}
 		s.c.record(&p.Request)
 		s.res.Requests = append(s.res.Requests, p.Request)
-		s.spent += p.Request.Capacity.Total
-	}
-	if err == nil && OverBudget(s.spent, s.in.Bound, len(s.res.Requests)) {
-		err = OverBudgetError("scan "+tableAndIndex(s.in.Table, s.in.Index), s.spent, s.in.Bound)
+		// Each page counts at least DynamoDB's minimum, whatever it says
+		// it cost: pages that claim to be free still reach the cap.
+		s.spent += math.Max(p.Request.Capacity.Total, s.unit)
 	}
 	if err != nil {
 		s.resume(seg, start)
@@ -378,9 +387,35 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 	if p.LastEvaluatedKey == nil {
 		return false
 	}
+	if s.guard.Page(p.Request.Capacity.Total, int(p.ScannedCount)) {
+		// Kept what it read, paid for; stops every segment.
+		s.resume(seg, p.LastEvaluatedKey)
+		if s.err == nil {
+			g := s.guard
+			s.err = &EstimateError{What: "scan of " + tableAndIndex(s.in.Table, s.in.Index), Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
+			s.cancel()
+		}
+		return false
+	}
 	if ctx.Err() != nil || s.res.Stop != "" {
 		s.resume(seg, p.LastEvaluatedKey)
 		return false
 	}
 	return true
+}
+
+// resumeText names where a stopped Scan would go on, for a sentence.
+func resumeText(resume map[int]Item) string {
+	switch len(resume) {
+	case 0:
+		return ""
+	case 1:
+		for _, k := range resume {
+			if len(k) > 0 {
+				return "the key " + keyMapText(k)
+			}
+		}
+		return ""
+	}
+	return "the keys in the output's resume, one per segment"
 }

@@ -27,7 +27,7 @@ type countTarget struct {
 	id    string // the type's id (keys.Class.ID)
 	whole bool
 	q     dynamo.QueryInput // Select=COUNT, the type's key condition
-	bound float64           // the announced "at most" RCU (whole table or index); 0 when unknown
+	est   dynamo.Estimate   // the announced "at most" (whole table or index): the one estimate
 }
 
 // countJob is a count in flight: pages so far and what they cost.
@@ -38,6 +38,7 @@ type countJob struct {
 	n      int
 	reqs   int
 	cap    dynamo.Capacity
+	guard  dynamo.Guard // against the announced estimate
 }
 
 func (c countJob) stop() countJob {
@@ -78,11 +79,7 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		tr := m.groups.types[row-1]
 		t.label, t.id = Sanitize(tr.entity), tr.id
 	}
-	size := m.table.SizeBytes
-	if ix, ok := m.table.IndexByName(m.index); ok {
-		size = ix.SizeBytes
-	}
-	_, _, t.bound = rcuFor(size, m.q.Consistent)
+	t.est = dynamo.EstimateRead(m.table, m.index, m.q.Consistent, 1, 0)
 	m.ask = countAsk{on: true, target: t}
 	m.status.info = ""
 	m.status.ask = m.countAnnouncement(row)
@@ -97,7 +94,7 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		m.ask, m.status.ask = countAsk{}, ""
 		m.seq++
 		ctx, cancel := context.WithCancel(m.ctx)
-		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t}
+		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t, guard: dynamo.Guard{Est: t.est}}
 		m.status.err, m.status.info = "", ""
 		return m, tea.Batch(countPageCmd(m.observe(ctx, m.count.id), m.store, m.count.id, t.q, 1), m.after(m.count.id))
 	case key.Matches(msg, km.Cancel):
@@ -124,10 +121,12 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.count.n += int(msg.page.Count)
 	m.count.reqs++
 	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
-	if dynamo.OverBudget(m.count.cap.Total, m.count.target.bound, m.count.reqs) {
-		// The announced "at most" is a promise: an endpoint that sends far
-		// more pages than the table can hold is not followed.
-		err := dynamo.OverBudgetError("count "+m.count.target.label, m.count.cap.Total, m.count.target.bound)
+	if msg.page.LastEvaluatedKey != nil && m.count.guard.Page(msg.page.Request.Capacity.Total, int(msg.page.ScannedCount)) {
+		// The announced "at most" is a promise: a count that spends
+		// clearly more stops, keeping what it counted as a lower bound.
+		g := m.count.guard
+		err := &dynamo.EstimateError{What: "count " + m.count.target.label, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known,
+			Kept: "what it counted is kept as a lower bound", Next: "count it with dynascope groups --count"}
 		m = m.stopCount("stopped")
 		m.status.err = Sanitize(err.Error())
 		return m, nil
@@ -222,9 +221,9 @@ func (m Model) countAnnouncement(row int) string {
 	if ix, ok := m.table.IndexByName(m.index); ok {
 		size, where = ix.SizeBytes, "index"
 	}
-	switch _, _, upper := rcuFor(size, cons); {
+	switch upper := dynamo.EstimateRead(m.table, m.index, cons, 1, 0).RCU; {
 	case size <= 0:
-		s += "at most: unknown (DescribeTable gives no " + where + " size yet)"
+		s += fmt.Sprintf("at most: unknown (DescribeTable gives no %s size yet); it stops at %s RCU", where, fmtRCU(upper))
 	case upper < lower:
 		s += fmt.Sprintf("at most: unknown (the %s size DescribeTable gives, %s, is out of date)", where, humanBytes(size))
 	default:

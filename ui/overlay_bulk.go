@@ -49,10 +49,9 @@ type bulkOverlay struct {
 	phase bulkPhase
 	err   string // sanitised
 
-	plan         dynamo.PartiQLPlan
-	desc         dynamo.Table
-	items, bytes int64
-	bound        float64
+	plan dynamo.PartiQLPlan
+	desc dynamo.Table
+	est  dynamo.Estimate // the one estimate of the read (dynamo.EstimateRead)
 
 	got     []dynamo.Item
 	count   int
@@ -60,6 +59,10 @@ type bulkOverlay struct {
 	reqs    []dynamo.Request
 	stop    dynamo.StopReason
 	offset  int
+	// Where a read that stopped early would go on: n goes on from there,
+	// keeping what was read.
+	resume    map[int]dynamo.Item
+	nextToken string
 }
 
 func (bulkOverlay) id() overlayID { return overlayBulk }
@@ -122,6 +125,10 @@ type bulkDoneMsg struct {
 	reqs    []dynamo.Request
 	stop    dynamo.StopReason
 	err     error
+	// resume and nextToken: where it would go on (ScanResult.Resume,
+	// PartiQLResult.NextToken).
+	resume    map[int]dynamo.Item
+	nextToken string
 }
 
 func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
@@ -147,15 +154,15 @@ func bulkRunCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
 	return func() tea.Msg {
 		msg := bulkDoneMsg{id: id}
 		if o.kind == bulkPartiQL {
-			in := dynamo.PartiQLInput{Plan: o.plan, Bound: o.bound, OnPage: func(p dynamo.Page) error { msg.items = append(msg.items, p.Items...); return nil }}
+			in := dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken, OnPage: func(p dynamo.Page) error { msg.items = append(msg.items, p.Items...); return nil }}
 			res, err := s.RunPartiQL(ctx, in)
-			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err = res.Count, -1, res.Requests, res.Stop, err
+			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.nextToken = res.Count, -1, res.Requests, res.Stop, err, res.NextToken
 			return msg
 		}
-		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Bound: o.bound,
+		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Est: o.est, Start: o.resume,
 			OnPage: func(p dynamo.ScanPage) error { msg.items = append(msg.items, p.Items...); return nil }}
 		res, err := s.Scan(ctx, in)
-		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err = res.Count, res.Scanned, res.Requests, res.Stop, err
+		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.resume = res.Count, res.Scanned, res.Requests, res.Stop, err, res.Resume
 		return msg
 	}
 }
@@ -200,7 +207,18 @@ func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		if o.phase != bulkConfirm {
 			return m, nil
 		}
-		o.phase = bulkRunning
+		o.phase, o.stop, o.resume, o.nextToken = bulkRunning, "", nil, "" // a fresh read
+		o.err = ""
+		m.seq++
+		ctx, cancel := context.WithCancel(m.ctx)
+		m.bulk = bulkState{id: m.seq, cancel: cancel}
+		return m.setTop(o), bulkRunCmd(ctx, m.store, m.seq, o)
+	case key.Matches(k, km.NextPage):
+		if o.phase != bulkDone || !o.goesOn() {
+			return m, nil
+		}
+		// Go on from where it stopped, keeping what was read.
+		o.phase, o.err = bulkRunning, ""
 		m.seq++
 		ctx, cancel := context.WithCancel(m.ctx)
 		m.bulk = bulkState{id: m.seq, cancel: cancel}
@@ -238,7 +256,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	if o.kind == bulkPartiQL {
 		index = msg.plan.Index
 	}
-	o.items, o.bytes, o.bound = dynamo.ScanBound(msg.desc, index, false, 1)
+	o.est = dynamo.EstimateRead(msg.desc, index, false, 1, 0)
 	o.phase = bulkConfirm
 	return replaceOverlay(m, o)
 }
@@ -254,7 +272,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	for i, r := range msg.reqs {
 		k := kind
 		if i == len(msg.reqs)-1 && open {
-			k += " · " + predictedText(o.bound, msg.reqs)
+			k += " · " + predictedText(o.est.RCU, msg.reqs)
 		}
 		in := reqInput{}
 		if open {
@@ -267,7 +285,18 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	}
 	m.bulk = bulkState{}
 	o.phase = bulkDone
-	o.got, o.count, o.scanned, o.reqs, o.stop = msg.items, msg.count, msg.scanned, msg.reqs, msg.stop
+	if !o.goesOn() {
+		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation
+	}
+	// A continuation adds to what was read before.
+	o.got, o.count, o.reqs = append(o.got, msg.items...), o.count+msg.count, append(o.reqs, msg.reqs...)
+	if msg.scanned < 0 || o.scanned < 0 {
+		o.scanned = -1
+	} else {
+		o.scanned += msg.scanned
+	}
+	o.stop, o.resume, o.nextToken = msg.stop, msg.resume, msg.nextToken
+	o.err = ""
 	if msg.err != nil {
 		o.err = Sanitize(msg.err.Error())
 	}
@@ -313,7 +342,11 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		if o.kind == bulkPartiQL {
 			say(st.queryKey.Render, planLine(o.plan))
 		}
-		say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.items)), textfmt.HumanBytes(o.bytes), fmtRCU(o.bound), m.costText(o.bound)))
+		if o.est.Known {
+			say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+		} else {
+			say(st.bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+		}
 		if o.kind == bulkPartiQL && o.plan.Query {
 			say(st.muted.Render, "One partition is usually far less; its size is not known before it is read.")
 		}
@@ -322,13 +355,20 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		say(st.muted.Render, "reading… esc stops and keeps what was read")
 	case bulkDone:
 		lines = append(lines, o.summary(m, inner-2)...)
+		if o.err != "" {
+			// Before the items, so that no list of them pushes it off.
+			say(st.err.Render, "✗ "+o.err)
+			if o.goesOn() {
+				say(st.muted.Render, "what was read is kept; n goes on from where it stopped")
+			}
+		}
 		lines = append(lines, "")
 		rows := max(1, h-len(lines)-3)
 		for i := o.offset; i < len(o.got) && i < o.offset+rows; i++ {
 			lines = append(lines, " "+fit(o.itemLine(o.got[i]), inner-2))
 		}
 	}
-	if o.err != "" {
+	if o.err != "" && o.phase != bulkDone {
 		lines = append(lines, "")
 		say(st.err.Render, o.err)
 	}
@@ -340,15 +380,28 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	st := m.st
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
-	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.bound, o.reqs))
-	if o.stop == dynamo.StopCancelled {
+	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.est.RCU, o.reqs))
+	switch o.stop {
+	case dynamo.StopCancelled:
 		head += " · stopped: kept what was read"
+	case dynamo.StopError, dynamo.StopEstimate:
+		head += " · incomplete: kept what was read"
 	}
 	out = append(out, " "+st.bold.Render(fit(head, w)))
 	if o.scanned >= 0 {
 		out = append(out, " "+st.accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
 	}
 	return out
+}
+
+// goesOn tells whether a read stopped short with somewhere to go on from.
+func (o bulkOverlay) goesOn() bool {
+	if o.stop != dynamo.StopError && o.stop != dynamo.StopEstimate {
+		return false
+	}
+	// A PartiQL run without a NextToken failed on its first page: it
+	// starts again, having kept nothing.
+	return o.kind == bulkPartiQL || len(o.resume) > 0
 }
 
 // planLine is a PartiQL plan in one sentence.
@@ -370,7 +423,7 @@ func tableAndIndexName(table, index string) string {
 var (
 	bulkAskMode = formMode("scan or PartiQL", "say its plan and cost", "close")
 	bulkMode    = modeDef{name: "scan or PartiQL", keys: keysOf(
-		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close"), inBar("code", "code")},
+		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close"), inBar("code", "code"), bind("nextPage", "go on after a failure")},
 		moveKeys,
 	)}
 )

@@ -235,20 +235,10 @@ func EndlessPages(units float64) Fault {
 // items, a consumed capacity of 0 and a LastEvaluatedKey never sent before,
 // so neither the repeated-key check nor a cap on what the answers say they
 // cost ends the read.
-func FreeEndlessScan() Fault { return &freeScanFault{} }
-
-type freeScanFault struct {
-	mu sync.Mutex
-	n  int
-}
-
-func (f *freeScanFault) String() string { return "free endless Scan" }
-func (f *freeScanFault) apply(x *exchange) {
-	f.mu.Lock()
-	f.n++
-	n := f.n
-	f.mu.Unlock()
-	x.answer(http.StatusOK, nil, fmt.Appendf(nil, `{"Count":0,"ScannedCount":0,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0,"TableName":"x"}}`, n))
+func FreeEndlessScan() Fault {
+	return &numberedFault{name: "free endless Scan", body: func(n int) []byte {
+		return fmt.Appendf(nil, `{"Count":0,"ScannedCount":0,"Items":[],"LastEvaluatedKey":{"PK":{"S":"endless#%d"},"SK":{"S":"x"}},"ConsumedCapacity":{"CapacityUnits":0,"TableName":"x"}}`, n)
+	}}
 }
 
 // pkEqRE and beginsRE find the name and value placeholders of a key

@@ -1,0 +1,163 @@
+package dynamo
+
+// One estimate for every read announced before it runs (scan, partiql,
+// query --all-pages, counts, export, the UI's Scan and count): one table
+// has one figure. It comes from DescribeTable's ItemCount and size, which
+// DynamoDB refreshes about every six hours: right after a load they say 0,
+// and they may be far below what the table holds. So a zero, negative or
+// missing figure is unknown, never 0, and a read that spends clearly more
+// than announced stops as an estimate overrun (EstimateError), keeping what
+// it read: it is never called the endpoint's fault.
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// UnknownSizeRCU is the budget announced for a whole read when DescribeTable
+// gives no size (none yet, or a figure that cannot be right): the read
+// stops there unless the user gives --max-rcu.
+const UnknownSizeRCU = 100
+
+// Estimate is the announced upper bound of reading a whole table or index.
+type Estimate struct {
+	Items int64 // DescribeTable's item count; 0 when unknown
+	Bytes int64 // DescribeTable's size in bytes; 0 when unknown
+	// RCU is the bound: the size in 4 KB units plus one unit for each
+	// page's own rounding; UnknownSizeRCU when the size is unknown.
+	RCU   float64
+	Known bool    // the size is DescribeTable's (positive); false: RCU is a budget
+	Unit  float64 // RCU per 4 KB: 0.5, or 1 strongly consistent
+}
+
+// EstimateRead is the estimate of reading the whole table ("" index) or
+// index, in segments parallel segments, limit items a page (0: 1 MB pages).
+func EstimateRead(t Table, index string, consistent bool, segments int, limit int32) Estimate {
+	items, bytes := t.ItemCount, t.SizeBytes
+	if ix, ok := t.IndexByName(index); ok {
+		items, bytes = ix.ItemCount, ix.SizeBytes
+	}
+	e := Estimate{Unit: 0.5}
+	if consistent {
+		e.Unit = 1
+	}
+	if items > 0 {
+		e.Items = items
+	}
+	if bytes <= 0 {
+		e.RCU = UnknownSizeRCU
+		return e
+	}
+	e.Bytes, e.Known = bytes, true
+	pages := bytes/(1<<20) + int64(max(segments, 1))
+	if limit > 0 && e.Items > 0 {
+		pages = max(pages, (e.Items+int64(limit)-1)/int64(limit)+int64(max(segments, 1)))
+	}
+	e.RCU = float64((bytes+itemcodec.ReadUnitBytes-1)/itemcodec.ReadUnitBytes)*e.Unit + float64(pages)*e.Unit
+	return e
+}
+
+// Text is the estimate in words, for an announcement: "2,000 items /
+// 1.2 MiB → predicted ≤ 160 RCU" or, unknown, why and the budget.
+func (e Estimate) Text() string {
+	if !e.Known {
+		return fmt.Sprintf("size unknown (DescribeTable gives none: its figures are refreshed about every six hours and may be out of date) → reads at most %s RCU unless --max-rcu says more", jsonNumber(e.RCU))
+	}
+	items := "item count unknown"
+	if e.Items > 0 {
+		items = textfmt.Plural(int(e.Items), "item", "items")
+	}
+	return fmt.Sprintf("%s / %s → predicted ≤ %s RCU", items, textfmt.HumanBytes(e.Bytes), jsonNumber(e.RCU))
+}
+
+// Limit is what a read may spend before it stops as an overrun: twice the
+// bound and one unit more when the size is known (a stale size is not
+// exact), the budget itself when it is not.
+func (e Estimate) Limit() float64 {
+	if !e.Known {
+		return e.RCU
+	}
+	return 2*e.RCU + 1
+}
+
+// Guard watches a read against its estimate. Each page counts at least
+// DynamoDB's minimum charge, whatever the answer says, so pages that cost
+// nothing or 0.5 RCU cannot go on for ever.
+type Guard struct {
+	Est     Estimate
+	Charged float64 // what the read spent, each page at least Est.Unit
+	Pages   int
+	Scanned int
+}
+
+// Page adds one page and tells whether the read has overrun its estimate:
+// spent more than Limit, or (the item count known) read far more items
+// than the table holds.
+func (g *Guard) Page(reported float64, scanned int) bool {
+	g.Pages++
+	g.Scanned += max(scanned, 0)
+	g.Charged += math.Max(reported, g.Est.Unit)
+	return g.Over()
+}
+
+// Over tells whether the read so far has overrun; a zero estimate never does.
+func (g *Guard) Over() bool {
+	if g.Est.RCU <= 0 {
+		return false
+	}
+	if g.Charged > g.Est.Limit() {
+		return true
+	}
+	return g.Est.Items > 0 && int64(g.Scanned) > 2*g.Est.Items+1000
+}
+
+// EstimateError is a read stopped because it spent clearly more than its
+// announced estimate. What it read is kept and printed; the sentence says
+// the size figures may be out of date and how to go on.
+type EstimateError struct {
+	What      string  // "scan of table App"
+	Spent     float64 // RCU spent (each page at least DynamoDB's minimum)
+	Announced float64 // the announced bound or budget
+	Known     bool    // the bound came from DescribeTable's size
+	Resume    string  // the key or token it would go on from, as text; "" unknown
+	// Next says how to go on; "" for "run it again with --max-rcu N".
+	Next string
+	// Kept says what became of what was read; "" for "what was read is
+	// printed".
+	Kept string
+}
+
+func (e *EstimateError) Error() string {
+	why := "DescribeTable's size figures may be out of date (DynamoDB refreshes them about every six hours)"
+	if !e.Known {
+		why = "DescribeTable gives no size for it (DynamoDB refreshes its figures about every six hours)"
+	}
+	next := e.Next
+	if next == "" {
+		next = "run it again with --max-rcu N"
+	}
+	kept := e.Kept
+	if kept == "" {
+		kept = "what was read is printed"
+	}
+	s := fmt.Sprintf("%s stopped after %s RCU, clearly more than the %s RCU announced: %s; %s; to read further, %s",
+		e.What, jsonNumber(e.Spent), jsonNumber(e.Announced), why, kept, next)
+	if e.Resume != "" {
+		s += " (it would go on from " + e.Resume + ")"
+	}
+	return s + "."
+}
+
+// Unwrap makes an EstimateError a UserError to errors.As, so callers that
+// print user errors print it too.
+func (e *EstimateError) Unwrap() error { return &UserError{Msg: e.Error()} }
+
+func jsonNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// StopEstimate is a read stopped because it spent clearly more than its
+// estimate (EstimateError): what it read is kept, the rest is not read.
+const StopEstimate StopReason = "estimate"
