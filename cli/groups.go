@@ -26,9 +26,13 @@ func newGroupsCmd(conn *config.Connection) *cobra.Command {
 		Short:   "the entity types of a partition (skip-scan)",
 		GroupID: groupExplore,
 		Long: `List the entity types of one partition (ORDER, PROFILE, ...) by their
-sort-key prefix, found by skip-scan: about one Limit 1 query per type
-within a budget of requests (--max-requests), not a read of the whole
-partition. --count reads every item to count them.`,
+sort-key prefix. The first request reads the partition's first items
+(about one read unit of the table's average item); when they are the
+whole partition, that is the only request. A bigger partition's other
+types are found by skip-scan from where that page ended: about one
+Limit 1 query per type within a budget of requests (--max-requests),
+not a read of the whole partition. --count reads the whole partition
+once, page by page, and groups and counts what it read.`,
 		Example: `  dynascope groups --table App --pk 'CUST#42'
   dynascope groups --table App --pk 'CUST#42' --count --output table
   dynascope groups --table App --index GSI1 --pk 'WH#1'`,

@@ -174,7 +174,7 @@ func TestKeyAdvanceEqualNumberOtherText(t *testing.T) {
 // A Scan's announced bound reads eventually consistent at half a unit per
 // 4 KB and per page, strongly consistent at a whole one; an index's own
 // size counts when it is the one read.
-func TestScanBoundUnits(t *testing.T) {
+func TestEstimateReadUnits(t *testing.T) {
 	tb := Table{ItemCount: 100, SizeBytes: 10 * 4096, Indexes: []Index{{Name: "G", ItemCount: 7, SizeBytes: 4096*2 + 1}}}
 	for _, tc := range []struct {
 		index      string
@@ -189,14 +189,14 @@ func TestScanBoundUnits(t *testing.T) {
 		{"", false, 0, 100, 10*0.5 + 0.5},
 		{"G", false, 1, 7, 3*0.5 + 0.5},
 	} {
-		items, _, rcu := ScanBound(tb, tc.index, tc.consistent, tc.segments)
-		if items != tc.items || rcu != tc.rcu {
-			t.Errorf("ScanBound(%q, consistent %v, %d segments) = %d items, %v RCU; want %d, %v", tc.index, tc.consistent, tc.segments, items, rcu, tc.items, tc.rcu)
+		e := EstimateRead(tb, tc.index, tc.consistent, tc.segments, 0)
+		if e.Items != tc.items || e.RCU != tc.rcu || !e.Known {
+			t.Errorf("EstimateRead(%q, consistent %v, %d segments) = %+v; want %d items, %v RCU", tc.index, tc.consistent, tc.segments, e, tc.items, tc.rcu)
 		}
 	}
 	// Each full MB is a page of its own.
-	if _, _, rcu := ScanBound(Table{SizeBytes: 1 << 20}, "", true, 1); rcu != 256+2 {
-		t.Errorf("1 MB: %v RCU, want 258", rcu)
+	if e := EstimateRead(Table{SizeBytes: 1 << 20}, "", true, 1, 0); e.RCU != 256+2 {
+		t.Errorf("1 MB: %v RCU, want 258", e.RCU)
 	}
 }
 

@@ -21,7 +21,9 @@ const SkipScanShareOfPage = 0.10
 
 // Budget caps what a skip-scan may spend on one partition.
 type Budget struct {
-	MaxRequests int     // 0: DefaultSkipScanRequests; negative: no cap
+	// MaxRequests counts every request Discover sends, its own first page
+	// included; 0: DefaultSkipScanRequests; negative: no cap.
+	MaxRequests int
 	MaxRCU      float64 // 0: no cap on capacity
 }
 
@@ -38,6 +40,13 @@ type DiscoverInput struct {
 	// it clearly (OverBudget). 0: none announced.
 	CountBound float64
 	Budget     Budget
+	// First is the partition's first page as the caller already read it:
+	// in the walk's direction, without sort-key condition, filter,
+	// projection or start key (the UI's opened partition). Its items are
+	// grouped and the walk starts after its last key, so nothing it holds
+	// is read again. Nil: Discover reads the first page itself (see
+	// firstPageLimit), or the whole partition when Count is set.
+	First *Page
 	// OnRequest, when set, sees each request of the walk as it completes, so
 	// a caller can log it and add its cost while the walk goes on.
 	OnRequest func(Request)
@@ -100,25 +109,21 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	}
 	d.KeyType = ks.SK.Type
 	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d}
-	if ks.SK.Type != "S" {
-		err = s.keyRange(ctx)
-	} else {
-		err = s.walk(ctx)
+	if in.Count {
+		err = s.readAll(ctx)
+		if err != nil && len(d.Groups) > 0 {
+			d.Groups[len(d.Groups)-1].Count = -1 // not read to its end
+		}
+		return d, s.doubt, err
 	}
+	err = s.fromFirst(ctx)
 	if err == errBudget {
 		d.Partial, err = true, nil
 	}
-	if err != nil || !in.Count || d.Partial {
-		return d, s.doubt, err
-	}
 	for i := range d.Groups {
-		n, err := s.count(ctx, d.Groups[i])
-		if err != nil {
-			return d, s.doubt, err
-		}
-		d.Groups[i].Count = n
+		d.Groups[i].Count = -1 // counted only when asked (DESIGN.md)
 	}
-	return d, s.doubt, nil
+	return d, s.doubt, err
 }
 
 // errBudget stops a walk whose next request would exceed its budget.
@@ -131,8 +136,11 @@ type skipScan struct {
 	sk      string
 	d       *Discovery
 	doubt   doubt // the gravest doubt a request cast on t
-	walking bool  // budget applies: the walk, not the counting the user asked for
-	// What the counts spent so far, against in.CountBound.
+	walking bool  // budget applies: the walk, not the whole read the user asked for
+	// firstSent: Requests[0] is the first page Discover read itself, whose
+	// cost says nothing about what a Limit 1 request of the walk costs.
+	firstSent bool
+	// What the whole read of Count spent so far, against in.CountBound.
 	counted    Capacity
 	countPages int
 }
@@ -174,7 +182,11 @@ func (s *skipScan) affordable() bool {
 		if s.in.Consistent {
 			next = 1
 		}
-		for _, r := range s.d.Requests {
+		walked := s.d.Requests
+		if s.firstSent && len(walked) > 0 {
+			walked = walked[1:]
+		}
+		for _, r := range walked {
 			next = max(next, r.Capacity.Total)
 		}
 		if s.d.Capacity().Total+next > b.MaxRCU {
@@ -184,22 +196,34 @@ func (s *skipScan) affordable() bool {
 	return true
 }
 
-// one sends a Limit 1 query and returns the sort key it found, if any.
-func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool) (string, bool, error) {
-	p, err := s.query(ctx, QueryInput{
+// one sends a Limit 1 query, from start when set, and returns the sort key
+// it found, if any. An empty page with a LastEvaluatedKey is not the end:
+// DynamoDB says more may follow, so the walk reads on from that key (within
+// the budget, which ends it as partial, never as complete).
+func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool, start Item) (string, bool, error) {
+	q := QueryInput{
 		Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, SK: cond,
-		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent,
-	})
-	if err != nil || len(p.Items) == 0 {
-		return "", false, err
+		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent, StartKey: start,
 	}
-	key := itemcodec.KeyString(p.Items[0][s.sk])
-	if !meets(key, cond) {
-		// Only the walk over string keys sends conditions; a server that
-		// ignores them would keep it going for ever.
-		return "", false, s.stuck(key, cond)
+	for {
+		p, err := s.query(ctx, q)
+		if err != nil {
+			return "", false, err
+		}
+		if len(p.Items) > 0 {
+			key := itemcodec.KeyString(p.Items[0][s.sk])
+			if s.d.KeyType == "S" && !meets(key, cond) {
+				// Only the walk over string keys sends conditions; a server that
+				// ignores them would keep it going for ever.
+				return "", false, s.stuck(key, cond)
+			}
+			return key, true, nil
+		}
+		if p.LastEvaluatedKey == nil {
+			return "", false, nil
+		}
+		q.StartKey = p.LastEvaluatedKey
 	}
-	return key, true, nil
 }
 
 // delimiter infers the walk's delimiter from the first label-led key it
@@ -212,18 +236,20 @@ func (s *skipScan) delimiter(key string) string {
 	return s.d.Delimiter
 }
 
-// walk visits the groups of a string sort key, forward or backward. Each
-// step finds a group's first key (in the walk's direction), then, for a
-// range, its last; the next step starts just past the group. When the budget
-// stops it part way, the group half found is left out and Continue is the
+// walk visits the groups of a string sort key, forward or backward, from
+// cond (and start, a key to read on from). Each step finds a group's first
+// key (in the walk's direction), then, for a range, its last; the next step
+// starts just past the group. A key of the last group already known (the
+// first page's, cut by its end) continues that group. When the budget stops
+// the walk part way, the group half found is left out and Continue is the
 // condition that finds it again.
-func (s *skipScan) walk(ctx context.Context) error {
+func (s *skipScan) walk(ctx context.Context, cond SKCond, start Item) error {
 	s.walking = true
 	defer func() { s.walking = false }()
 	rev := s.in.Reverse
-	cond := SKCond{}
 	for {
-		key, found, err := s.one(ctx, cond, rev)
+		key, found, err := s.one(ctx, cond, rev, start)
+		start = nil
 		if err != nil || !found {
 			s.d.Continue = cond
 			return err
@@ -231,6 +257,11 @@ func (s *skipScan) walk(ctx context.Context) error {
 		delim := s.delimiter(key)
 		c := keys.Classify(key, delim)
 		g := keys.Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: -1, First: key, Last: key}
+		n := len(s.d.Groups)
+		goesOn := n > 0 && s.d.Groups[n-1].ID() == c.ID()
+		if goesOn {
+			g.First = s.d.Groups[n-1].First
+		}
 		var end SKCond // the condition whose first key, the other way, is the group's last
 		switch {
 		case c.Kind == keys.KindValue && rev:
@@ -241,7 +272,7 @@ func (s *skipScan) walk(ctx context.Context) error {
 			end = SKCond{Op: SKBeginsWith, Values: []string{c.Prefix}}
 		}
 		if end.Op != SKNone {
-			if g.Last, _, err = s.one(ctx, end, !rev); err != nil {
+			if g.Last, _, err = s.one(ctx, end, !rev, nil); err != nil {
 				s.d.Continue = cond
 				return err
 			}
@@ -249,7 +280,11 @@ func (s *skipScan) walk(ctx context.Context) error {
 				g.Entity = keys.RunName(g.First, g.Last)
 			}
 		}
-		s.d.Groups = append(s.d.Groups, g)
+		if goesOn {
+			s.d.Groups[n-1] = g
+		} else {
+			s.d.Groups = append(s.d.Groups, g)
+		}
 		if rev {
 			cond = SKCond{Op: SKLt, Values: []string{keys.SkipBefore(key, delim)}}
 			continue
@@ -292,21 +327,25 @@ func meets(key string, c SKCond) bool {
 	return true
 }
 
-// keyRange reports a numeric or binary sort key's first and last value.
-func (s *skipScan) keyRange(ctx context.Context) error {
-	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse)
-	if err != nil || !found {
-		return err
+// keyRange finds the last value of a numeric or binary sort key whose
+// first page (one group, its first value known) did not hold the
+// partition: one Limit 1 request from the other end, past the page's last
+// key, so no item of the page is read again.
+func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
+	g := &s.d.Groups[len(s.d.Groups)-1]
+	cond := SKCond{Op: SKGt, Values: []string{lastSeen}}
+	if s.in.Reverse {
+		cond.Op = SKLt
 	}
-	last, _, err := s.one(ctx, SKCond{}, !s.in.Reverse)
+	s.walking = true
+	defer func() { s.walking = false }()
+	last, found, err := s.one(ctx, cond, !s.in.Reverse, nil)
 	if err != nil {
 		return err
 	}
-	entity := keys.NumberEntity
-	if s.d.KeyType == "B" {
-		entity = keys.BinaryEntity
+	if found {
+		g.Last = last
 	}
-	s.d.Groups = []keys.Group{{Entity: entity, Kind: keys.KindValue, Count: -1, First: first, Last: last}}
 	return nil
 }
 
@@ -324,28 +363,4 @@ func GroupCondition(g keys.Group, keyType string) SKCond {
 		return SKCond{Op: SKEq, Values: []string{g.Prefix}}
 	}
 	return SKCond{Op: SKBeginsWith, Values: []string{g.Prefix}}
-}
-
-// count counts one type exactly with Select=COUNT, page by page: it costs as
-// much as reading every item of the type.
-func (s *skipScan) count(ctx context.Context, g keys.Group) (int, error) {
-	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent, CountOnly: true,
-		SK: GroupCondition(g, s.d.KeyType)}
-	n := 0
-	for {
-		p, err := s.query(ctx, q)
-		if err != nil {
-			return n, err
-		}
-		s.counted = s.counted.Add(p.Request.Capacity)
-		s.countPages++
-		if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
-			return n, OverBudgetError(fmt.Sprintf("count %s on %s", s.in.PK, tableAndIndex(s.in.Table, s.in.Index)), s.counted.Total, s.in.CountBound)
-		}
-		n += int(p.Count)
-		if p.LastEvaluatedKey == nil {
-			return n, nil
-		}
-		q.StartKey = p.LastEvaluatedKey
-	}
 }

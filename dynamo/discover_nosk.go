@@ -20,10 +20,34 @@ func (s *skipScan) noSortKey(ctx context.Context) error {
 	if s.in.Index == "" {
 		g.Count = 1 // a table's key names one item
 	} else if s.in.Count {
-		if g.Count, err = s.count(ctx, g); err != nil {
+		if g.Count, err = s.countItems(ctx); err != nil {
 			return err
 		}
 	}
 	s.d.Groups = []keys.Group{g}
 	return nil
+}
+
+// countItems reads the whole index partition page by page and counts its
+// items, stopping as every announced read does when it spends far more
+// than CountBound.
+func (s *skipScan) countItems(ctx context.Context) (int, error) {
+	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent}
+	n := 0
+	for {
+		p, err := s.query(ctx, q)
+		if err != nil {
+			return n, err
+		}
+		s.counted = s.counted.Add(p.Request.Capacity)
+		s.countPages++
+		if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
+			return n, OverBudgetError("count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), s.counted.Total, s.in.CountBound)
+		}
+		n += len(p.Items)
+		if p.LastEvaluatedKey == nil {
+			return n, nil
+		}
+		q.StartKey = p.LastEvaluatedKey
+	}
 }

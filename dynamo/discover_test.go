@@ -93,6 +93,8 @@ func TestDiscoverMatchesFullRead(t *testing.T) {
 	}
 }
 
+// The pattern's example partition is one page: grouped from that page, one
+// Query, with or without counts, its figures DynamoDB Local's own.
 func TestDiscoverPatternExample(t *testing.T) {
 	t.Parallel()
 	api := dynamotest.SDK(t)
@@ -102,31 +104,29 @@ func TestDiscoverPatternExample(t *testing.T) {
 		dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-01-09#A11"), "total": n("20")},
 		dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17"), "total": n("35")},
 	)
-	c, _ := connect(t)
-	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "CUST#42"})
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := []keys.Group{
-		{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: -1, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
-		{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
-	}
-	if !reflect.DeepEqual(d.Groups, want) || d.Delimiter != "#" || d.KeyType != "S" {
-		t.Errorf("groups %+v delimiter %q", d.Groups, d.Delimiter)
-	}
-	// first ORDER, last ORDER, then SK >= "ORDER$" finds PROFILE, SK > "PROFILE" finds the end.
-	var conds []string
-	for _, r := range d.Requests {
-		conds = append(conds, r.KeyCondition)
-	}
-	wantConds := []string{
-		`PK = "CUST#42"`,
-		`PK = "CUST#42" AND begins_with(SK, "ORDER#")`,
-		`PK = "CUST#42" AND SK >= "ORDER$"`,
-		`PK = "CUST#42" AND SK > "PROFILE"`,
-	}
-	if !reflect.DeepEqual(conds, wantConds) {
-		t.Errorf("requests:\n%q\nwant\n%q", conds, wantConds)
+	c, tap, _, _ := tapped(t, table)
+	for _, count := range []bool{false, true} {
+		before := len(tap.Exchanges("Query"))
+		d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "CUST#42", Count: count})
+		if err != nil {
+			t.Fatal(err)
+		}
+		nOrders, nProfile := -1, -1
+		if count {
+			nOrders, nProfile = 2, 1
+		}
+		want := []keys.Group{
+			{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, Count: nOrders, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-03-01#A17"},
+			{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, Count: nProfile, First: "PROFILE", Last: "PROFILE"},
+		}
+		if !reflect.DeepEqual(d.Groups, want) || d.Delimiter != "#" || d.KeyType != "S" || d.Partial {
+			t.Errorf("count=%v: groups %+v delimiter %q partial %v", count, d.Groups, d.Delimiter, d.Partial)
+		}
+		xs := tap.Exchanges("Query")[before:]
+		if len(xs) != 1 || xs[0].Capacity != 0.5 || xs[0].More || d.Requests[0].KeyCondition != `PK = "CUST#42"` {
+			t.Errorf("count=%v: %d requests for a 3-item partition: %v", count, len(xs), xs)
+		}
+		sameAsAnswered(t, d.Requests, xs)
 	}
 }
 

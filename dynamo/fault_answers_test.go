@@ -215,13 +215,18 @@ func TestFaultSkipScanKeyDoesNotMove(t *testing.T) {
 	t.Parallel()
 	for _, reverse := range []bool{false, true} {
 		r := newRig(t, dynamo.Options{})
+		// A first page that does not hold the partition, so the walk goes on.
+		first, err := r.c.Query(context.Background(), dynamo.QueryInput{Table: r.table, PK: "CUST#1", Reverse: reverse, Limit: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
 		r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.Replay()})
-		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse})
+		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse, First: &first})
 		if err == nil || !strings.Contains(err.Error(), r.p.URL+" answered Query with an item {PK \"CUST#1\", SK ") ||
 			!strings.Contains(err.Error(), " outside the sort-key condition SK ") {
 			t.Errorf("reverse %v: %v", reverse, err)
 		}
-		if len(d.Groups) != 1 || r.p.Count("Query") > 4 {
+		if len(d.Groups) == 0 || len(d.Groups) > 2 || r.p.Count("Query") > 5 {
 			t.Errorf("reverse %v: groups %+v after %d queries", reverse, d.Groups, r.p.Count("Query"))
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"math"
 	"sync"
 
+	"dynascope/itemcodec"
 	"dynascope/keys"
 )
 
@@ -168,13 +169,16 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	if err != nil {
 		return Sample{}, err
 	}
+	limited := in.PageLimit != 0 // a page size the caller chose is kept
 	if err := in.defaults(); err != nil {
 		return Sample{}, err
 	}
-	s := &sampler{c: c, in: in, ks: ks, t: t, segs: make([]segmentResult, in.Segments)}
+	s := &sampler{c: c, in: in, ks: ks, t: t, limited: limited}
+	s.plan(t)
+	s.segs = make([]segmentResult, s.in.Segments)
 	s.cond = sync.NewCond(&s.mu)
 	s.out = Sample{Table: in.Table, Index: in.Index, Keys: ks, TableItems: t.ItemCount,
-		Segments: in.Segments, MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, ItemSizes: in.ItemSizes}
+		Segments: s.in.Segments, MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, ItemSizes: in.ItemSizes}
 	if ix, ok := t.IndexByName(in.Index); ok {
 		s.out.TableItems = ix.ItemCount
 	}
@@ -184,7 +188,7 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	defer cancel()
 	s.cancel = cancel
 	var wg sync.WaitGroup
-	for seg := range in.Segments {
+	for seg := range s.in.Segments {
 		wg.Go(func() { s.segment(sctx, seg) })
 	}
 	wg.Wait()
@@ -204,7 +208,7 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	case s.err != nil:
 		s.out.Stop = StopError
 		return s.out, s.err
-	case s.done == in.Segments:
+	case s.done == s.in.Segments:
 		// Every segment ended, even if its last page also reached a cap.
 		s.out.Stop = StopComplete
 	default:
@@ -212,6 +216,31 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	}
 	return s.out, nil
 }
+
+// plan reads DynamoDB's size of the table (or index): its average item is
+// the cost per item until pages tell it, and a table that fits the caps
+// is read whole, without a Limit, so the sample costs what a Scan of the
+// table costs and no more. A stale size (DynamoDB refreshes it about every
+// six hours) can make that read pass a cap by one page per segment.
+func (s *sampler) plan(t Table) {
+	count, size := t.ItemCount, t.SizeBytes
+	if ix, ok := t.IndexByName(s.in.Index); ok {
+		count, size = ix.ItemCount, ix.SizeBytes
+	}
+	if count <= 0 || size <= 0 {
+		return
+	}
+	s.avgItem = float64(size) / float64(count)
+	s.whole = !s.limited && count <= int64(s.in.MaxItems) && itemcodec.ReadUnits(int(size), false) <= s.in.MaxRCU
+	if s.whole && size <= onePage {
+		// One page holds it: one request costs exactly the table's size,
+		// where segments would each round their part up.
+		s.in.Segments = 1
+	}
+}
+
+// onePage is what one Scan page reads at most.
+const onePage = 1 << 20
 
 func (in *SampleInput) defaults() error {
 	if in.Segments == 0 {

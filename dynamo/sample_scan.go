@@ -22,8 +22,10 @@ import (
 )
 
 type segmentResult struct {
-	items []keys.KeyItem
-	pages []SamplePage
+	items   []keys.KeyItem
+	pages   []SamplePage
+	charged float64    // what the RCU cap counts of this segment's pages
+	capped  StopReason // the segment reached its share of a cap
 }
 
 // sampler is the state the segments share; mu guards everything below it.
@@ -48,6 +50,17 @@ type sampler struct {
 	inItems int     // items reserved by pages in flight
 	inRCU   float64 // capacity expected of pages in flight
 	done    int     // segments read to their end
+	// What the segments read to their end took: the caps left over are
+	// shared by the others.
+	doneItems   int
+	doneCharged float64
+	// avgItem is DynamoDB's average item size of the table (or index),
+	// the cost per item before pages have told it; 0 when unknown.
+	avgItem float64
+	// whole: DescribeTable says the table fits the caps, so each segment
+	// reads without a Limit, as a Scan of the whole table would.
+	whole   bool
+	limited bool // the caller chose the page size: no whole read
 	stop    StopReason
 	err     error
 }
@@ -94,7 +107,7 @@ func (s *sampler) segment(ctx context.Context, seg int) {
 	var start Item
 	seen := seenKeys{}
 	for {
-		limit, est, ok := s.reserve(ctx)
+		limit, est, ok := s.reserve(ctx, seg)
 		if !ok {
 			return
 		}
@@ -118,42 +131,64 @@ func (s *sampler) segment(ctx context.Context, seg int) {
 	}
 }
 
-// reserve decides the next page's Limit and expected cost, or that this
-// segment must stop because a cap is reached. While pages in flight may
-// still free budget (they can return fewer items or cost less than
-// reserved), or while the probe page is out, it waits for them instead.
-func (s *sampler) reserve(ctx context.Context) (int32, float64, bool) {
+// reserve decides the next page's Limit (0: none) and expected cost, or
+// that this segment must stop because it reached its share of a cap.
+//
+// Each segment still reading has an equal share of what the segments read
+// to their end left of the caps. A page reads whole read units (4 KB of
+// items at the cost per item known so far) up to the segment's share, so
+// a segment ends at its cap with at most one smaller page, never with a
+// tail of shrinking ones. A segment at its share waits while others are
+// still reading: one that ends leaves more to share. While the cost of an
+// item is unknown (no size from DescribeTable, no page yet), a single
+// probe page of one item is in flight.
+func (s *sampler) reserve(ctx context.Context, seg int) (int32, float64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	r := &s.segs[seg]
 	for {
 		if s.stop != "" || s.err != nil || ctx.Err() != nil {
 			return 0, 0, false
 		}
-		leftItems := s.in.MaxItems - s.items - s.inItems
-		leftRCU := s.in.MaxRCU - s.charged - s.inRCU
-		full := leftItems <= 0 || leftRCU < 0.5 // no page costs less than 0.5 when it reads anything
-		if (full || s.sized == 0) && s.inItems > 0 {
-			s.cond.Wait()
+		if s.whole {
+			est := itemcodec.ReadUnits(int(s.t.SizeBytes), false) / float64(s.in.Segments)
+			s.inRCU += est
+			return 0, est, true
+		}
+		perItem := s.avgItem
+		if s.sized > 0 {
+			perItem = s.bytes / float64(s.sized)
+		}
+		if perItem == 0 && s.inItems > 0 {
+			s.cond.Wait() // the probe is out
 			continue
 		}
-		if leftItems <= 0 {
-			s.stopAt(StopMaxItems)
+		// A share is rounded up, and at least one page: what is left of the
+		// cap overall bounds it, so the caps hold all the same.
+		active := float64(s.in.Segments - s.done)
+		leftItems := min(int(math.Ceil(float64(s.in.MaxItems-s.doneItems)/active))-len(r.items), s.in.MaxItems-s.items-s.inItems)
+		leftRCU := min(math.Max((s.in.MaxRCU-s.doneCharged)/active, 0.5)-r.charged, s.in.MaxRCU-s.charged-s.inRCU)
+		r.capped = ""
+		switch {
+		case leftItems <= 0:
+			r.capped = StopMaxItems
+		case leftRCU < 0.5: // no page costs less than 0.5 when it reads anything
+			r.capped = StopMaxRCU
+		}
+		if r.capped != "" {
+			if s.inItems > 0 || s.inRCU > 0 || !s.allCapped() {
+				s.cond.Wait() // a segment still reading may end and leave more
+				continue
+			}
+			s.stopAt(r.capped)
 			return 0, 0, false
 		}
-		if leftRCU < 0.5 {
-			s.stopAt(StopMaxRCU)
-			return 0, 0, false
-		}
-		// Share what is left among the segments still reading, so one fast
-		// segment does not take the whole sample.
-		share := func(x float64) float64 { return x / float64(max(s.in.Segments-s.done, 1)) }
-		limit := min(int(s.in.PageLimit), leftItems, int(math.Ceil(share(float64(leftItems)))))
+		limit := min(int(s.in.PageLimit), leftItems)
 		est := 0.5
-		if s.sized == 0 {
+		if perItem == 0 {
 			limit = min(limit, sampleProbeLimit)
 		} else {
-			perItem := s.bytes / float64(s.sized)
-			blocks := math.Floor(math.Max(share(leftRCU), 0.5) / 0.5)
+			blocks := math.Floor(leftRCU / 0.5)
 			limit = max(1, min(limit, int(blocks*4096/perItem)))
 			est = math.Max(0.5, 0.5*math.Ceil(float64(limit)*perItem/4096))
 		}
@@ -161,6 +196,18 @@ func (s *sampler) reserve(ctx context.Context) (int32, float64, bool) {
 		s.inRCU += est
 		return int32(limit), est, true
 	}
+}
+
+// allCapped tells whether every segment still reading is at its share of
+// a cap, so none can leave more to share.
+func (s *sampler) allCapped() bool {
+	n := 0
+	for _, r := range s.segs {
+		if r.capped != "" {
+			n++
+		}
+	}
+	return n == s.in.Segments-s.done
 }
 
 func (s *sampler) stopAt(r StopReason) {
@@ -175,9 +222,11 @@ func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*
 		TableName:              aws.String(s.in.Table),
 		Segment:                aws.Int32(int32(seg)),
 		TotalSegments:          aws.Int32(int32(s.in.Segments)),
-		Limit:                  aws.Int32(limit),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
 		ExclusiveStartKey:      start,
+	}
+	if limit > 0 {
+		in.Limit = aws.Int32(limit)
 	}
 	if s.in.Index != "" {
 		in.IndexName = aws.String(s.in.Index)
@@ -225,21 +274,31 @@ func (s *sampler) page(seg int, req Request, items []Item, limit int32, est floa
 	s.record(req)
 	s.inItems -= int(limit)
 	s.inRCU -= est
+	if room := s.in.MaxItems - s.items; len(converted) > room {
+		// Only a page without a Limit (a whole read on a stale size) can
+		// pass the item cap: the sample still holds no more than it.
+		converted, last = converted[:max(room, 0)], false
+	}
 	r := &s.segs[seg]
-	r.pages = append(r.pages, SamplePage{First: len(r.items), Count: len(items), Capacity: req.Capacity})
+	r.pages = append(r.pages, SamplePage{First: len(r.items), Count: len(converted), Capacity: req.Capacity})
 	r.items = append(r.items, converted...)
-	s.items += len(items)
+	s.items += len(converted)
 	s.rcu += req.Capacity.Total
 	// A page costs DynamoDB's minimum at least, whatever the answer says:
 	// a server answering empty pages at 0 RCU, each with a new key, would
 	// otherwise keep the sample reading for ever below its cap.
-	s.charged += max(req.Capacity.Total, 0.5)
+	charged := max(req.Capacity.Total, 0.5)
+	s.charged += charged
+	r.charged += charged
 	if len(items) > 0 {
-		s.bytes += req.Capacity.Total / 0.5 * 4096
+		// A page's size is rounded up to 4 KB: half a unit over, on average.
+		s.bytes += math.Max(req.Capacity.Total/0.5-0.5, 0.5) * 4096
 		s.sized += len(items)
 	}
 	if last {
 		s.done++
+		s.doneItems += len(r.items)
+		s.doneCharged += r.charged
 	}
 	s.cond.Broadcast()
 	if s.items >= s.in.MaxItems {

@@ -156,7 +156,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			// with its exact count; only a bigger partition needs the
 			// skip-scan to find the types beyond it.
 			if more && !m.groups.found && !m.groups.finding && !m.groups.scanErr {
-				m, disc = m.startDiscover(q, m.scanBudget(q, p))
+				m, disc = m.startDiscover(q, p, m.scanBudget(q, p))
 			}
 		}
 		m.noteColours(p.Items)

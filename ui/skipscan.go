@@ -73,9 +73,10 @@ func (m Model) discoverRequest(msg discoverRequestMsg) Model {
 }
 
 // startDiscover runs the skip-scan of the partition q opens, once its first
-// page has shown that the partition is bigger than a page. A key without
+// page p has shown that the partition is bigger than a page. The walk goes
+// on after p's last key, so no item p holds is read again. A key without
 // sort key has no types to find.
-func (m Model) startDiscover(q dynamo.QueryInput, b dynamo.Budget) (Model, tea.Cmd) {
+func (m Model) startDiscover(q dynamo.QueryInput, p dynamo.Page, b dynamo.Budget) (Model, tea.Cmd) {
 	m.disc = m.disc.stop()
 	if m.schema.SK == nil {
 		return m, nil
@@ -86,6 +87,9 @@ func (m Model) startDiscover(q dynamo.QueryInput, b dynamo.Budget) (Model, tea.C
 	m.groups.finding = true
 	m.groups.scanLogged, m.groups.scanReqs, m.groups.scanCap = 0, 0, dynamo.Capacity{}
 	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim, Budget: b}
+	if !q.Reverse {
+		in.First = &p // the walk is forward: it starts past this page
+	}
 	return m, tea.Batch(discoverCmd(m.observe(ctx, m.disc.id), m.store, m.send, m.disc.id, in), m.after(m.disc.id))
 }
 

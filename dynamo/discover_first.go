@@ -1,0 +1,139 @@
+package dynamo
+
+import (
+	"context"
+
+	"dynascope/itemcodec"
+	"dynascope/keys"
+)
+
+// firstPageItems bounds the Limit of the first page Discover reads itself.
+// The Limit is what one read unit (4 KB) holds of the table's average item,
+// so that page costs what the Limit 1 read it replaces costs, and a small
+// partition is read whole in it; never fewer than firstPageMin items (a
+// partition of a dozen items is then one request whatever their size, at a
+// few RCU at most) nor more than firstPageMax. firstPageUnknown is used
+// while the table reports no size.
+const (
+	firstPageMin     = 20
+	firstPageMax     = 100
+	firstPageUnknown = 25
+)
+
+// firstPageLimit is the Limit of the first page Discover reads of a
+// partition of t (or of its index).
+func firstPageLimit(t Table, index string) int32 {
+	count, size := t.ItemCount, t.SizeBytes
+	for _, ix := range t.Indexes {
+		if ix.Name == index {
+			count, size = ix.ItemCount, ix.SizeBytes
+		}
+	}
+	if count <= 0 || size <= 0 {
+		return firstPageUnknown
+	}
+	n := 4096 * count / size
+	return int32(min(max(n, firstPageMin), firstPageMax))
+}
+
+// fromFirst groups the partition's first page (the caller's, or one read
+// now) and, when DynamoDB says more follows, walks on from its last key.
+func (s *skipScan) fromFirst(ctx context.Context) error {
+	p := s.in.First
+	if p == nil {
+		got, err := s.query(ctx, QueryInput{
+			Table: s.in.Table, Index: s.in.Index, PK: s.in.PK,
+			Reverse: s.in.Reverse, Consistent: s.in.Consistent, Limit: firstPageLimit(s.t, s.in.Index),
+		})
+		if err != nil {
+			return err
+		}
+		s.firstSent = true
+		p = &got
+	}
+	s.take(p.Items)
+	if p.LastEvaluatedKey == nil {
+		return nil // DynamoDB's word: the page is the whole partition
+	}
+	if len(p.Items) == 0 {
+		// An empty page that says more follows: read on from its key.
+		if s.d.KeyType != "S" {
+			if err := s.walkRange(ctx, p.LastEvaluatedKey); err != nil || len(s.d.Groups) == 0 {
+				return err
+			}
+			return s.keyRange(ctx, s.d.Groups[0].First)
+		}
+		return s.walk(ctx, SKCond{}, p.LastEvaluatedKey)
+	}
+	last := itemcodec.KeyString(p.Items[len(p.Items)-1][s.sk])
+	if s.d.KeyType != "S" {
+		return s.keyRange(ctx, last)
+	}
+	cond := SKCond{Op: SKGt, Values: []string{last}}
+	if s.in.Reverse {
+		cond.Op = SKLt
+	}
+	return s.walk(ctx, cond, nil)
+}
+
+// walkRange finds the first value of a numeric or binary sort key after an
+// empty first page.
+func (s *skipScan) walkRange(ctx context.Context, start Item) error {
+	s.walking = true
+	defer func() { s.walking = false }()
+	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse, start)
+	if err != nil || !found {
+		return err
+	}
+	c := keys.ClassifyTyped(first, s.d.KeyType, "")
+	s.d.Groups = []keys.Group{{Entity: c.Entity, Kind: c.Kind, Count: 1, First: first, Last: first}}
+	return nil
+}
+
+// readAll reads the whole partition page by page (Count) and groups every
+// key: the counts are DynamoDB's own items, and no skip-scan is needed.
+// It stops, as every announced read does, when it spends far more than
+// CountBound.
+func (s *skipScan) readAll(ctx context.Context) error {
+	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
+	p := s.in.First
+	for {
+		if p == nil {
+			got, err := s.query(ctx, q)
+			if err != nil {
+				return err
+			}
+			s.counted = s.counted.Add(got.Request.Capacity)
+			s.countPages++
+			if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
+				return OverBudgetError("count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), s.counted.Total, s.in.CountBound)
+			}
+			p = &got
+		}
+		s.take(p.Items)
+		if p.LastEvaluatedKey == nil {
+			return nil
+		}
+		q.StartKey = p.LastEvaluatedKey
+		p = nil
+	}
+}
+
+// take groups the sort keys of items read in the walk's direction into
+// the discovery's groups. The delimiter is inferred from the first keys
+// that start with a label, as the walk infers it.
+func (s *skipScan) take(items []Item) {
+	sks := make([]string, 0, len(items))
+	for _, it := range items {
+		sks = append(sks, itemcodec.KeyString(it[s.sk]))
+	}
+	if s.d.Delimiter == "" && s.d.KeyType == "S" {
+		for _, k := range sks {
+			if k != "" && (k[0] < '0' || k[0] > '9') {
+				s.d.Delimiter = keys.InferDelimiter(sks)
+				break
+			}
+		}
+	}
+	s.d.Groups = keys.MergeGroups(s.d.Groups, keys.GroupSortKeys(sks, s.d.KeyType, s.d.Delimiter))
+}
