@@ -117,6 +117,11 @@ func TestUpdateRefusesAfterAConcurrentChange(t *testing.T) {
 				Attribute, Change string
 				Old, New          map[string]string
 			}
+			Attributes []struct {
+				Attribute        string
+				Read, Now, Yours map[string]string
+				ChangedMeanwhile bool
+			}
 		}
 	}
 	if jerr := json.Unmarshal([]byte(out), &res); jerr != nil {
@@ -125,6 +130,10 @@ func TestUpdateRefusesAfterAConcurrentChange(t *testing.T) {
 	d := res.Conflict.Diff
 	if res.Written || res.Conflict.Current["status"] != "CANCELLED" || len(d) != 1 || d[0].Attribute != "status" || d[0].Old["S"] != "CANCELLED" || d[0].New["S"] != "SHIPPED" {
 		t.Errorf("output: %s", out)
+	}
+	// As read · now · yours, of the one attribute that differs.
+	if a := res.Conflict.Attributes; len(a) != 1 || a[0].Attribute != "status" || a[0].Read["S"] != "OPEN" || a[0].Now["S"] != "CANCELLED" || a[0].Yours["S"] != "SHIPPED" || !a[0].ChangedMeanwhile {
+		t.Errorf("conflict.attributes: %s", out)
 	}
 	// The refused write and the read after it went out; nothing else.
 	if ops := p.Ops(); !slices.Equal(ops[len(ops)-2:], []string{"UpdateItem", "GetItem"}) {
