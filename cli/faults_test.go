@@ -181,7 +181,9 @@ func TestCLIListAndScanKeyDoesNotMove(t *testing.T) {
 				Items int    `json:"items"`
 			} `json:"sample"`
 		}
-		if json.Unmarshal([]byte(out), &lay) != nil || lay.Sample.Stop != "error" || lay.Sample.Items != 1 {
+		// The first page's items are kept (how many a page holds is the
+		// sampler's choice: whole read units of the table's average item).
+		if json.Unmarshal([]byte(out), &lay) != nil || lay.Sample.Stop != "error" || lay.Sample.Items < 1 {
 			t.Errorf("layout, %s, printed:\n%.400s", f, out)
 		}
 	}
@@ -322,13 +324,9 @@ func TestCLIEndlessPagesStopOnCost(t *testing.T) {
 	t.Run("groups --count", func(t *testing.T) {
 		proxy.ClearFaults()
 		args := []string{"groups", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42"}
-		before := proxy.Count("Query")
-		if _, _, err := cli(t, args...); err != nil {
-			t.Fatal(err)
-		}
-		walk := proxy.Count("Query") - before
-		// The walk again, then every count query pages for ever.
-		proxy.Inject(dynamotest.Rule{Op: "Query", From: walk + 1, Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
+		// --count is one whole read of the partition (no walk before it):
+		// every page of it goes on for ever.
+		proxy.Inject(dynamotest.Rule{Op: "Query", Count: 50, Fault: dynamotest.EndlessPages(100)}) // 50 pages: an end, should the guard fail
 		out, stderr, err := cli(t, append(args, "--count")...)
 		check(t, "groups --count", stderr, err)
 		if !strings.Contains(err.Error(), "count CUST#42 on "+table+" stopped after ") {
@@ -340,7 +338,9 @@ func TestCLIEndlessPagesStopOnCost(t *testing.T) {
 			} `json:"groups"`
 			Complete bool `json:"complete"`
 		}
-		if json.Unmarshal([]byte(out), &got) != nil || len(got.Groups) < 2 || got.Complete || got.Groups[0].Count != nil {
+		// Every page was empty: no type was read, and the output says the
+		// read is incomplete.
+		if json.Unmarshal([]byte(out), &got) != nil || len(got.Groups) != 0 || got.Complete {
 			t.Errorf("printed:\n%s", out)
 		}
 	})

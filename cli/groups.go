@@ -91,7 +91,10 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 		in.Budget.MaxRequests = maxRequests
 	}
 	d, err := client.Discover(ctx, in)
-	if err != nil && len(d.Groups) == 0 {
+	// A read stopped as an estimate overrun prints what it read, even
+	// nothing: its sentence says so.
+	var overrun *dynamo.EstimateError
+	if err != nil && len(d.Groups) == 0 && !errors.As(err, &overrun) {
 		return err
 	}
 	// A walk or count that failed or was cancelled still prints the types
@@ -156,10 +159,14 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		Requests: len(d.Requests), ConsumedCapacity: newCapacityObject(d.Capacity()),
 	}
 	for _, g := range d.Groups {
-		o.Groups = append(o.Groups, groupObject{
+		gj := groupObject{
 			Entity: g.Entity, Prefix: g.Prefix, Kind: string(g.Kind),
 			First: jsonKey(d.KeyType, g.First), Last: jsonKey(d.KeyType, g.Last),
-		})
+		}
+		if ks.SK == nil { // the partition's one item: no sort key to name
+			gj.First, gj.Last = json.RawMessage("null"), json.RawMessage("null")
+		}
+		o.Groups = append(o.Groups, gj)
 		if g.Count >= 0 {
 			o.Groups[len(o.Groups)-1].Count = &g.Count
 		}

@@ -26,13 +26,14 @@ func TestPlanVersionConditionOnItemWithoutVersion(t *testing.T) {
 	if v := edit.ValueText(p.New["version"]); v != "N 1" {
 		t.Errorf("the first version written is %s, want N 1", v)
 	}
-	// An item read with its version is guarded by that alone.
+	// An item read with its version is guarded by it and by what the write
+	// touches (issue 23: every attribute a write sets is in its condition).
 	old["version"], new["version"] = n("7"), n("7")
 	p, err = edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new, Version: "version"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := `(attribute_exists (PK)) AND (version = N 7)`; p.Condition != want {
+	if want := `(attribute_exists (PK)) AND (version = N 7) AND (status = S "OPEN")`; p.Condition != want {
 		t.Errorf("condition %q, want %q", p.Condition, want)
 	}
 	if v := edit.ValueText(p.New["version"]); v != "N 8" {

@@ -198,10 +198,10 @@ func LyingCounts(count, scanned int) Fault {
 	})
 }
 
-// EndlessPages answers a Query on a sort-key prefix (begins_with, as a
-// type's count asks) with a page that never ends: no items, a
+// EndlessPages answers a Query on a sort-key prefix (begins_with), or on
+// the whole partition (a count's read), with a page that never ends: no items, a
 // LastEvaluatedKey one step past the key it started from, always inside the
-// prefix, so each key moves forward and DynamoDB takes it as a start; and a
+// prefix (or the partition), so each key moves forward and DynamoDB takes it as a start; and a
 // consumed capacity of units. A server feeding a read pages the table
 // cannot hold: only a stop on cost ends it. Other requests pass.
 func EndlessPages(units float64) Fault {
@@ -213,11 +213,18 @@ func EndlessPages(units float64) Fault {
 		_ = json.Unmarshal(x.requestField("ExpressionAttributeNames"), &names)
 		_ = json.Unmarshal(x.requestField("ExpressionAttributeValues"), &vals)
 		pk, begins := pkEqRE.FindStringSubmatch(cond), beginsRE.FindStringSubmatch(cond)
-		var sk string
-		if pk == nil || begins == nil || json.Unmarshal(vals[begins[2]]["S"], &sk) != nil {
+		if pk == nil {
 			return
 		}
-		pkName, skName := names[pk[1]], names[begins[1]]
+		// A read of the whole partition (a count's) pages on SK, the sort
+		// key of the tables the tests make, from its start.
+		pkName, skName, sk := names[pk[1]], "SK", ""
+		if begins != nil {
+			if json.Unmarshal(vals[begins[2]]["S"], &sk) != nil {
+				return
+			}
+			skName = names[begins[1]]
+		}
 		var start map[string]map[string]string
 		if json.Unmarshal(x.requestField("ExclusiveStartKey"), &start) == nil && start[skName]["S"] != "" {
 			sk = start[skName]["S"]
