@@ -306,7 +306,7 @@ only into its own in-memory engine.`,
 			if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
 				return err
 			}
-			client, err := connect(ctx, conn)
+			client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
 			if err != nil {
 				return err
 			}
@@ -317,7 +317,7 @@ only into its own in-memory engine.`,
 			return ui.Run(ctx, ui.Options{
 				Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 				Region: client.Region(), Endpoint: client.Endpoint(),
-				EntityNames: t.EntityNames(),
+				EntityNames: t.EntityNames(), Settings: settings,
 			})
 		}
 		if conn.Table == "" {
@@ -326,14 +326,14 @@ only into its own in-memory engine.`,
 		if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
 			return err
 		}
-		client, err := connect(ctx, conn)
+		client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
 		if err != nil {
 			return err
 		}
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
-			Patterns: set, PatternsPath: patternsPath,
+			Patterns: set, PatternsPath: patternsPath, Settings: settings,
 		})
 	}
 	return cmd
