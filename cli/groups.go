@@ -156,7 +156,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 		Table: table, Index: nullable(index), Delimiter: nullable(d.Delimiter),
 		Partition: keyObject{{ks.PK.Name, itemcodec.MarshalPlainValue(pkv)}},
 		Groups:    []groupObject{}, Complete: !d.Partial && !stopped,
-		Requests: len(d.Requests), ConsumedCapacity: newCapacityObject(d.Capacity()),
+		Requests: len(d.Requests), ConsumedCapacity: capacityOfRequests(d.Requests),
 	}
 	for _, g := range d.Groups {
 		gj := groupObject{
@@ -209,7 +209,7 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 	if stopped {
 		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(d.Requests), "request", "requests"), jsonFloat(d.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s\n", textfmt.Plural(len(d.Requests), "request", "requests"), rcuText(d.Requests))
 }
 
 // continueOp and continueKey spell where an unfinished skip-scan would go

@@ -279,7 +279,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout, imap *
 		LargestPartitions: []layoutPartition{},
 		Findings:          []layoutFinding{},
 		Requests:          len(smp.Requests),
-		ConsumedCapacity:  newCapacityObject(smp.Capacity()),
+		ConsumedCapacity:  capacityOfRequests(smp.Requests),
 		IndexMap:          imap,
 	}
 	if smp.Index != "" {
@@ -363,5 +363,5 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	if layoutSizes(smp) == "page-capacity" {
 		b.WriteString("\nitem sizes were inferred from each page's capacity; --item-sizes measures each item (same RCU, more data transferred)\n")
 	}
-	fmt.Fprintf(b, "\n%s · %s RCU\n", textfmt.Plural(len(smp.Requests), "request", "requests"), jsonFloat(smp.Capacity().Total))
+	fmt.Fprintf(b, "\n%s · %s\n", textfmt.Plural(len(smp.Requests), "request", "requests"), rcuText(smp.Requests))
 }

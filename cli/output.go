@@ -55,6 +55,48 @@ type capacityObject struct {
 	Total   float64            `json:"total"`
 	Table   float64            `json:"table"`
 	Indexes map[string]float64 `json:"indexes"` // {} rather than null when none
+	// unknown: no request reported its capacity, so total and table are
+	// null; atLeast: some did not, so the sums are a lower bound
+	// ("atLeast": true beside them). Never a 0 the endpoint did not say.
+	unknown, atLeast bool
+}
+
+// MarshalJSON writes the capacity, null where the endpoint did not report it.
+func (o capacityObject) MarshalJSON() ([]byte, error) {
+	type plain struct {
+		Total   *float64           `json:"total"`
+		Table   *float64           `json:"table"`
+		Indexes map[string]float64 `json:"indexes"`
+		AtLeast bool               `json:"atLeast,omitempty"`
+	}
+	p := plain{Indexes: o.Indexes, AtLeast: o.atLeast}
+	if !o.unknown {
+		p.Total, p.Table = &o.Total, &o.Table
+	}
+	return json.Marshal(p)
+}
+
+// rcuText is what requests consumed for text output: "1.5 RCU", "at least
+// 1.5 RCU" when some did not report it, "unknown RCU" when none did.
+func rcuText(reqs []dynamo.Request) string {
+	o := capacityOfRequests(reqs)
+	switch {
+	case o.unknown:
+		return "unknown RCU"
+	case o.atLeast:
+		return "at least " + jsonFloat(o.Total) + " RCU"
+	}
+	return jsonFloat(o.Total) + " RCU"
+}
+
+// capacityOfRequests sums what the requests consumed, as DynamoDB reported
+// it: unknown when none reported it, at least the sum when some did not.
+func capacityOfRequests(reqs []dynamo.Request) capacityObject {
+	o := newCapacityObject(dynamo.TotalCapacity(reqs))
+	if n := unreported(reqs); n > 0 {
+		o.unknown, o.atLeast = n == len(reqs), n < len(reqs)
+	}
+	return o
 }
 
 func newCapacityObject(c dynamo.Capacity) capacityObject {
@@ -126,7 +168,7 @@ func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) er
 		Table: r.Table, Index: nullable(r.Index), KeyCondition: r.KeyCondition, ScanIndexForward: r.Forward,
 		ConsistentRead: r.Consistent, Items: []json.RawMessage{}, Count: r.Count, ScannedCount: r.Scanned,
 		Pages: len(r.Requests), LastEvaluatedKey: json.RawMessage("null"),
-		ConsumedCapacity: newCapacityObject(dynamo.TotalCapacity(r.Requests)), Requests: []requestObject{},
+		ConsumedCapacity: capacityOfRequests(r.Requests), Requests: []requestObject{},
 	}
 	if r.Limit > 0 {
 		o.Limit = &r.Limit
@@ -150,7 +192,7 @@ func requestObjects(reqs []dynamo.Request) []requestObject {
 		ms := float64(q.Duration.Microseconds()) / 1000
 		out = append(out, requestObject{
 			Operation: q.Operation, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
-			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: newCapacityObject(q.Capacity),
+			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: capacityOfRequests([]dynamo.Request{q}),
 		})
 	}
 	return out
@@ -185,13 +227,13 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 	if r.Scanned < 0 {
 		scanned = "" // PartiQL: ExecuteStatement reports no scanned count
 	}
-	fmt.Fprintf(b, "\n%s%s · %s · %s RCU\n", textfmt.Plural(r.Count, "item", "items"), scanned, textfmt.Plural(len(r.Requests), "request", "requests"), jsonFloat(total.Total))
+	fmt.Fprintf(b, "\n%s%s · %s · %s\n", textfmt.Plural(r.Count, "item", "items"), scanned, textfmt.Plural(len(r.Requests), "request", "requests"), rcuText(r.Requests))
 	for _, q := range r.Requests {
 		more := ""
 		if q.More {
 			more = " · more pages"
 		}
-		fmt.Fprintf(b, "  %s %s: %s, %s RCU, %.1f ms%s\n", q.Operation, textfmt.Sanitize(q.KeyCondition), textfmt.Plural(int(q.Count), "item", "items"), jsonFloat(q.Capacity.Total), float64(q.Duration.Microseconds())/1000, more)
+		fmt.Fprintf(b, "  %s %s: %s, %s, %.1f ms%s\n", q.Operation, textfmt.Sanitize(q.KeyCondition), textfmt.Plural(int(q.Count), "item", "items"), rcuText([]dynamo.Request{q}), float64(q.Duration.Microseconds())/1000, more)
 	}
 	if r.Filter != "" {
 		fmt.Fprintf(b, "filter %s\n", textfmt.Sanitize(r.Filter))

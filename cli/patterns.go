@@ -102,15 +102,9 @@ func patternName(sub string) cobra.PositionalArgs {
 // patternTable loads the file, connects and describes the table the patterns
 // run on, and checks the patterns against it.
 func patternTable(ctx context.Context, conn *config.Connection, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
-	set, err := patterns.LoadPatterns(file)
+	set, err := patternSet(conn, file)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
-	}
-	if conn.Table == "" {
-		conn.Table = set.Table
-	}
-	if conn.Table == "" {
-		return nil, nil, dynamo.Table{}, usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
 	}
 	client, err := connect(ctx, conn)
 	if err != nil {
@@ -123,15 +117,62 @@ func patternTable(ctx context.Context, conn *config.Connection, file string) (*p
 	return set, client, t, nil
 }
 
+// patternSet loads the file and settles the table it is about.
+func patternSet(conn *config.Connection, file string) (*patterns.PatternSet, error) {
+	set, err := patterns.LoadPatterns(file)
+	if err != nil {
+		return nil, err
+	}
+	if conn.Table == "" {
+		conn.Table = set.Table
+	}
+	if conn.Table == "" {
+		return nil, usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
+	}
+	return set, nil
+}
+
+// findPattern is the pattern of that name; a name the file does not hold is
+// said with the nearest one, before anything connects.
+func findPattern(set *patterns.PatternSet, name string) (patterns.Pattern, error) {
+	p, err := set.Find(name)
+	if err == nil {
+		return p, nil
+	}
+	names := make([]string, len(set.Patterns))
+	for i, q := range set.Patterns {
+		names[i] = q.Name
+	}
+	if near := textfmt.Suggest(name, names); near != "" {
+		return p, &dynamo.UserError{Msg: fmt.Sprintf("%s has no pattern %q%s.", set.Path, name, near)}
+	}
+	return p, err
+}
+
 // resolvePattern finds pattern name in the patterns file, checks it against
 // its table's keys and fills in its parameters: the given ones over the
-// example's.
-func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
-	set, client, t, err := patternTable(ctx, conn, file)
+// example's. The name is checked before connecting; with cachedKeys the
+// table's keys come from the key-schema cache when it holds them, so code
+// generation sends no request.
+func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string, cachedKeys bool) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
+	set, err := patternSet(conn, file)
 	if err != nil {
-		return nil, t, patterns.Pattern{}, patterns.Resolved{}, err
+		return nil, dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, err
 	}
-	p, err := set.Find(name)
+	p, err := findPattern(set, name)
+	if err != nil {
+		return nil, dynamo.Table{}, p, patterns.Resolved{}, err
+	}
+	client, err := connect(ctx, conn)
+	if err != nil {
+		return nil, dynamo.Table{}, p, patterns.Resolved{}, err
+	}
+	var t dynamo.Table
+	if cachedKeys {
+		t, err = client.TableKeys(ctx, conn.Table)
+	} else {
+		t, err = client.DescribeTable(ctx, conn.Table)
+	}
 	if err != nil {
 		return nil, t, p, patterns.Resolved{}, err
 	}
@@ -240,7 +281,7 @@ its example's; it warns when the pattern needs more than one request.`,
 		if err := checkOutput(*output); err != nil {
 			return err
 		}
-		client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given)
+		client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given, false)
 		if err != nil {
 			return err
 		}
@@ -283,7 +324,7 @@ that send the same request as the pattern, with its parameters filled in.`,
 			}
 			langs = []codegen.CodeLang{l}
 		}
-		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given)
+		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given, true)
 		if err != nil {
 			return err
 		}

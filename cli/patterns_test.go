@@ -295,6 +295,36 @@ func TestPatternsShow(t *testing.T) {
 	}
 }
 
+// Commands that need no request send none: a pattern name the file does
+// not hold is said before connecting (even with no region), and the code of
+// a pattern whose table's keys are cached is printed without a request.
+func TestPatternsNeedNoRequest(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	t.Setenv("AWS_REGION", "")
+	t.Setenv("AWS_DEFAULT_REGION", "")
+	_, _, err := runPatterns(t, "run", "lastest order", "--table", table, "--endpoint-url", proxy.URL)
+	if err == nil || !strings.Contains(err.Error(), `no pattern "lastest order" (did you mean "latest order"?)`) {
+		t.Errorf("run of a missing pattern: %v", err)
+	}
+	if n := len(proxy.Calls()); n != 0 {
+		t.Errorf("a missing pattern sent %d requests: %v", n, proxy.Ops())
+	}
+	args := []string{"show", "latest order", "--lang", "cli", "--table", table, "--endpoint-url", proxy.URL, "--region", "us-east-1"}
+	if _, _, err := runPatterns(t, args...); err != nil { // may describe the table: its keys are cached after
+		t.Fatal(err)
+	}
+	before := len(proxy.Calls())
+	out, _, err := runPatterns(t, args...)
+	if err != nil || !strings.Contains(out, "aws dynamodb query") {
+		t.Fatalf("show: %v\n%s", err, out)
+	}
+	if n := len(proxy.Calls()) - before; n != 0 {
+		t.Errorf("show with the keys cached sent %d requests: %v", n, proxy.Ops()[before:])
+	}
+}
+
 // Every shipped pattern's AWS CLI command, run with the AWS CLI against
 // DynamoDB Local, returns the items dynascope's run returned.
 func TestPatternsShowCLIMatchesRun(t *testing.T) {
@@ -434,7 +464,8 @@ func TestPatternsErrors(t *testing.T) {
 	table, ep := seededDemo(t)
 	conn := []string{"--table", table, "--endpoint-url", ep}
 	for args, want := range map[string]string{
-		"run|lastest order":                       `dynascope.yaml has no pattern "lastest order"; its patterns are "customer with orders", "latest order",`,
+		"run|lastest order":                       `dynascope.yaml has no pattern "lastest order" (did you mean "latest order"?).`,
+		"run|no such thing":                       `dynascope.yaml has no pattern "no such thing"; its patterns are "customer with orders", "latest order",`,
 		"run|latest order|--param|custId=1":       `pattern "latest order": it has no parameter custId; its parameters are customerId.`,
 		"show|customer profile|--param|x=1":       `pattern "customer profile": it has no parameter x; its parameters are customerId.`,
 		"run|one line item|--param|orderId=A17 B": ``,

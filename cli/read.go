@@ -104,9 +104,12 @@ func (g *costGate) announce(stderr io.Writer, what string, e dynamo.Estimate) er
 func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.StopReason, items int) {
 	var b strings.Builder
 	actual := dynamo.TotalCapacity(reqs).Total
-	if unreported(reqs) > 0 {
-		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual not reported: %s", jsonFloat(g.bound), noCapacityNote(reqs))
-	} else {
+	switch n := unreported(reqs); {
+	case n > 0 && n == len(reqs):
+		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual unknown: %s", jsonFloat(g.bound), noCapacityNote(reqs))
+	case n > 0:
+		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual at least %s RCU: %s", jsonFloat(g.bound), jsonFloat(actual), noCapacityNote(reqs))
+	default:
 		fmt.Fprintf(&b, "predicted ≤ %s RCU · actual %s RCU%s", jsonFloat(g.bound), jsonFloat(actual), g.money(actual))
 	}
 	switch stop {

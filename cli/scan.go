@@ -213,7 +213,7 @@ func (o *bulkOutput) finish(obj bulkObject, reqs []dynamo.Request, cause error, 
 		obj.Items = append(obj.Items, item(it))
 	}
 	obj.Pages = len(reqs)
-	obj.ConsumedCapacity = newCapacityObject(total)
+	obj.ConsumedCapacity = capacityOfRequests(reqs)
 	obj.Requests = requestObjects(reqs)
 	obj.Notes = readNotes(obj.Count, scanned, total.Total, filter, projection)
 	if unreported(reqs) > 0 {

@@ -321,7 +321,7 @@ only into its own in-memory engine.`,
 			if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
 				return err
 			}
-			client, err := connect(ctx, conn)
+			client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
 			if err != nil {
 				return err
 			}
@@ -333,7 +333,7 @@ only into its own in-memory engine.`,
 				Editor: editor,
 				Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
 				Region: client.Region(), Endpoint: client.Endpoint(),
-				EntityNames: t.EntityNames(),
+				EntityNames: t.EntityNames(), Settings: settings,
 			}))
 		}
 		if conn.Table == "" {
@@ -345,7 +345,7 @@ only into its own in-memory engine.`,
 		if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {
 			return err
 		}
-		client, err := connect(ctx, conn)
+		client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
 		if err != nil {
 			return err
 		}
@@ -356,7 +356,7 @@ only into its own in-memory engine.`,
 			Editor: editor,
 			Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
 			Region: client.Region(), Endpoint: client.Endpoint(),
-			Patterns: set, PatternsPath: patternsPath,
+			Patterns: set, PatternsPath: patternsPath, Settings: settings,
 		}))
 	}
 	return cmd

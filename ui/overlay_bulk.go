@@ -266,13 +266,13 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	kind := "Scan"
 	if o, ok := findOverlay[bulkOverlay](m); ok && o.kind == bulkPartiQL {
-		kind = "PartiQL " + o.plan.Kind()
+		kind = "" // the line says PartiQL, and its condition the plan: once each
 	}
 	o, open := findOverlay[bulkOverlay](m)
 	for i, r := range msg.reqs {
 		k := kind
 		if i == len(msg.reqs)-1 && open {
-			k += " · " + predictedText(o.est.RCU, msg.reqs)
+			k = strings.TrimPrefix(k+" · "+predictedText(o.est.RCU, msg.reqs), " · ")
 		}
 		in := reqInput{}
 		if open {
@@ -307,7 +307,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 func predictedText(bound float64, reqs []dynamo.Request) string {
 	for _, r := range reqs {
 		if r.NoCapacity {
-			return fmt.Sprintf("predicted ≤ %s RCU · actual not reported (the endpoint sent no ConsumedCapacity, as DynamoDB Local does for PartiQL)", fmtRCU(bound))
+			return fmt.Sprintf("predicted ≤ %s RCU · actual unknown (the endpoint sent no ConsumedCapacity, as DynamoDB Local does for PartiQL)", fmtRCU(bound))
 		}
 	}
 	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))

@@ -12,15 +12,18 @@ import (
 // requestLog is every request of the session with what it returned and what
 // it cost. The figures are DynamoDB's own, from ConsumedCapacity.
 type requestLog struct {
-	reqs   []dynamo.Request
-	kinds  []string        // what each request was for besides the query: "skip-scan", "COUNT"
-	pages  []int           // the page of its query or count each request asked for: 1, 2, ...
-	ins    []reqInput      // what each request asked, for its code
-	total  dynamo.Capacity // of the reads
-	writes int             // the writes among reqs (addWrite)
-	wcu    float64         // what they consumed
-	cursor int             // in the expanded log
-	offset int
+	reqs  []dynamo.Request
+	kinds []string        // what each request was for besides the query: "skip-scan", "COUNT"
+	pages []int           // the page of its query or count each request asked for: 1, 2, ...
+	ins   []reqInput      // what each request asked, for its code
+	total dynamo.Capacity // of the reads
+	// unknown counts the reads whose answer reported no capacity: the
+	// total is then a lower bound ("at least"), never a 0 nobody said.
+	unknown int
+	writes  int     // the writes among reqs (addWrite)
+	wcu     float64 // what they consumed
+	cursor  int     // in the expanded log
+	offset  int
 }
 
 // reqInput is what a request asked, as sent, with the key schema (Query) or
@@ -60,8 +63,40 @@ func (l requestLog) add(r dynamo.Request, kind string, page int, in reqInput) re
 	l.pages = append(l.pages, page)
 	l.ins = append(l.ins, in)
 	l.total = l.total.Add(r.Capacity)
+	if r.NoCapacity {
+		l.unknown++
+	}
 	l.cursor = len(l.reqs) - 1
 	return l
+}
+
+// totalText is the reads' total for the status line: "≥ 1.5 RCU" when
+// some reported no capacity, "unknown RCU" when all of them did.
+func (l requestLog) totalText() string {
+	switch {
+	case l.unknown > 0 && l.unknown == len(l.reqs)-l.writes:
+		return "unknown RCU"
+	case l.unknown > 0:
+		return "≥ " + fmtRCU(l.total.Total) + " RCU"
+	}
+	return fmtRCU(l.total.Total) + " RCU"
+}
+
+// reqCapacity is one request's capacity for its log line: "unknown" when
+// the endpoint did not report it.
+func reqCapacity(r dynamo.Request, parts bool) string {
+	if r.NoCapacity {
+		return "unknown RCU"
+	}
+	return capacityText(r.Capacity, parts)
+}
+
+// opName is the operation as the log shows it: ExecuteStatement is PartiQL.
+func opName(r dynamo.Request) string {
+	if r.Operation == "ExecuteStatement" {
+		return "PartiQL"
+	}
+	return r.Operation
 }
 
 // addWrite logs a request of guarded editing: a write, kept apart from
@@ -151,7 +186,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	head := seq + " "
 	wide := w >= 100
 	if wide {
-		head += fit(r.Operation, 7) + " "
+		head += fit(opName(r), 7) + " "
 	}
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
@@ -183,10 +218,10 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	var right string
 	if wide {
 		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, padLeft(counts, cw.counts),
-			st.bold.Render(fit(capacityText(r.Capacity, true), cw.capacity)), fmtDuration(r.Duration), more)
+			st.bold.Render(fit(reqCapacity(r, true), cw.capacity)), fmtDuration(r.Duration), more)
 	} else {
 		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), padLeft(counts, cw.counts),
-			st.bold.Render(padLeft(fmtRCU(r.Capacity.Total)+" RCU", 9)), fmtDuration(r.Duration), more)
+			st.bold.Render(padLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
 	}
 	condW := max(8, w-width(head)-width(target)-width(right)-2)
 	return fit(head+target+cond(condW)+"  "+right, w)
@@ -195,9 +230,13 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 // countsText is returned/scanned. A GetItem reads the one item it returns,
 // and DynamoDB reports no ScannedCount for it: a recorder that leaves it 0
 // (the read again after a failed write) must not show 1/0.
+// ExecuteStatement answers no scanned count.
 func countsText(r dynamo.Request) string {
-	if r.Operation == "GetItem" {
+	switch r.Operation {
+	case "GetItem":
 		return fmt.Sprintf("%d/%d", r.Count, r.Count)
+	case "ExecuteStatement":
+		return fmt.Sprintf("%d/?", r.Count)
 	}
 	return fmt.Sprintf("%d/%d", r.Count, r.ScannedCount)
 }
@@ -211,7 +250,7 @@ func (l requestLog) widths(from, to int) colWidths {
 	cw := colWidths{counts: 7, capacity: 7}
 	for i := from; i < to; i++ {
 		r := l.reqs[i]
-		cw.capacity = max(cw.capacity, width(capacityText(r.Capacity, true)))
+		cw.capacity = max(cw.capacity, width(reqCapacity(r, true)))
 		cw.counts = max(cw.counts, width(countsText(r)))
 	}
 	cw.capacity = min(cw.capacity, 40)

@@ -55,7 +55,7 @@ func newStatusLine() statusLine {
 
 // left is the status on the left: totals, then what is in flight (busy).
 func (s statusLine) left(st styles, log requestLog, busy string) string {
-	left := " " + st.bold.Render("Σ "+fmtRCU(log.total.Total)+" RCU")
+	left := " " + st.bold.Render("Σ "+log.totalText())
 	if s.price > 0 {
 		// On-demand reads are billed in read request units, the units
 		// ConsumedCapacity reports: cost = RCU × price / 1e6.
