@@ -58,6 +58,7 @@ const (
 	modeWriteConfirm              // a write shown, not sent: send or not
 	modeWriteDone                 // a write's outcome
 	modeJump                      // where to open an item: an index or the base table
+	modeLinks                     // the partitions an item's keys name
 )
 
 // modes is every mode's declaration.
@@ -70,7 +71,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
-	modeJump: jumpMode,
+	modeJump: jumpMode, modeLinks: linksMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -167,6 +168,7 @@ type KeyMap struct {
 	CopyItem    key.Binding `keys:"y" desc:"copy item as JSON" col:"2"`
 	CopyCommand key.Binding `keys:"Y" desc:"copy aws cli command" col:"2"`
 	InIndex     key.Binding `keys:"I" desc:"open the item in an index (or the base table)" col:"2"`
+	FollowKeys  key.Binding `keys:"F" desc:"follow the keys: partitions the item names" col:"2"`
 	Patterns    key.Binding `keys:"a" desc:"access patterns" col:"2"`
 	SavePattern key.Binding `keys:"S" desc:"save request as a pattern" col:"2"`
 	Code        key.Binding `keys:"C" desc:"code for this request" col:"2"`

@@ -171,6 +171,15 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("base table ‹ from GSI1 WH#2", "opened the item in base table")
 	hs.keys("esc")
 	hs.contains(`GSI1PK = "WH#2"`, "back to GSI1 WH#2")
+	// Follow the keys: the partitions the entry names, each confirmed by
+	// a Limit 1 Query (reads only).
+	q0 = queries()
+	hs.keys("tab", "enter", "F")
+	hs.contains("Follow the keys", "CUST#")
+	if n := queries() - q0; n == 0 || n > maxLinks {
+		t.Errorf("following the keys sent %d queries, want 1 to %d", n, maxLinks)
+	}
+	hs.keys("esc", "q", "tab")
 	hs.keys("i", "g", "enter", "ctrl+u")
 	hs.typeText("CUST#42")
 	hs.keys("enter")

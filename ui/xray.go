@@ -190,7 +190,10 @@ func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
 	}
 	m.reselect = tg.sk
 	m, cmd := m.startQuery(q, false)
-	m.status.info = "opened the item in " + tg.label + ", from its sort key on (e changes the condition) · esc goes back"
+	m.status.info = "opened " + tg.label + " · esc goes back"
+	if q.SK.Op != dynamo.SKNone {
+		m.status.info = "opened the item in " + tg.label + ", from its sort key on (e changes the condition) · esc goes back"
+	}
 	return m, tea.Batch(cmd, save)
 }
 
