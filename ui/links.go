@@ -3,10 +3,10 @@ package ui
 import (
 	"context"
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -79,13 +79,7 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 			}
 		}
 	}
-	for _, name := range slices.Sorted(func(yield func(string) bool) {
-		for n := range it {
-			if !yield(n) {
-				return
-			}
-		}
-	}) {
+	for _, name := range slices.Sorted(maps.Keys(it)) {
 		if name == t.PK.Name || t.SK != nil && name == t.SK.Name {
 			continue
 		}
@@ -182,36 +176,21 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 	}
 	o.links = msg.links
 	m.status.info = fmt.Sprintf("confirmed %d candidates in %d Limit 1 Queries, %s RCU", len(msg.links), len(msg.pages), fmtRCU(rcu))
-	return m.replaceOverlay(o), nil
-}
-
-// replaceOverlay puts o in place of the overlay of its kind on the stack.
-func (m Model) replaceOverlay(o linksOverlay) Model {
-	if m.topID() == overlayLinks {
-		return m.setTop(o)
-	}
-	return m
+	return replaceOverlay(m, o), nil
 }
 
 func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	k, ok := msg.(tea.KeyPressMsg)
-	if !ok {
-		return m, nil
-	}
-	km := m.keyMap()
-	switch {
-	case key.Matches(k, km.Up):
-		o.cursor = max(0, o.cursor-1)
-	case key.Matches(k, km.Down):
-		o.cursor = min(len(o.links)-1, o.cursor+1)
-	case key.Matches(k, km.Open):
+	var act string
+	o.cursor, act = listKey(m, msg, o.cursor, len(o.links))
+	switch act {
+	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
 			m.status.info = "partition " + Sanitize(l.pk) + " is not confirmed: nothing to open"
 			return m, nil
 		}
 		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + Sanitize(l.pk)})
-	case key.Matches(k, km.Back, km.Cancel):
+	case "close":
 		return m.pop(), nil
 	}
 	return m.setTop(o), nil
