@@ -59,6 +59,7 @@ const (
 	modeWriteDone                 // a write's outcome
 	modeJump                      // where to open an item: an index or the base table
 	modeLinks                     // the partitions an item's keys name
+	modeIndexMap                  // the overview's index map
 )
 
 // modes is every mode's declaration.
@@ -71,7 +72,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
-	modeJump: jumpMode, modeLinks: linksMode,
+	modeJump: jumpMode, modeLinks: linksMode, modeIndexMap: indexMapMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -181,6 +182,7 @@ type KeyMap struct {
 	Overview     key.Binding `keys:"o" desc:"table overview (sampled layout)" col:"3"`      // from a partition
 	OverviewCtrl key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"` // from the partition prompt, where letters type
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
+	IndexMap     key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).

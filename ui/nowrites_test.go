@@ -263,6 +263,20 @@ func TestUINeverWrites(t *testing.T) {
 	if p.Count("Scan") == scans {
 		t.Error("sampling again sent no Scan")
 	}
+	// The index map: its caps first, then one bounded Scan of whole items.
+	scans = p.Count("Scan")
+	hs.keys("M")
+	hs.contains("enter reads it")
+	if p.Count("Scan") != scans {
+		t.Error("the index map read before enter")
+	}
+	hs.keys("enter")
+	hs.contains("GSI1 · gsi ALL", "sparse in")
+	if p.Count("Scan") == scans {
+		t.Error("the index map sent no Scan")
+	}
+	hs.keys("esc")
+	hs.contains("LARGEST PARTITIONS SEEN")
 	hs.keys("j", "j", "enter")
 	hs.contains("Entity types", `PK = "CUST#7"`)
 	// Export the loaded items: a local file in a folder of its own, nothing sent.
