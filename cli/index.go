@@ -8,11 +8,9 @@ package cli
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"github.com/spf13/cobra"
 
@@ -122,9 +120,6 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	return cmd
 }
 
-// errSampleFull stops the sample's Scan at its item cap.
-var errSampleFull = errors.New("the sample is full")
-
 // runIndexTry samples the table and prints what the proposed index holds.
 func runIndexTry(ctx context.Context, opts indexTryOptions) error {
 	set, _, err := patterns.Open(opts.Patterns, opts.PatternsGiven)
@@ -139,7 +134,7 @@ func runIndexTry(ctx context.Context, opts indexTryOptions) error {
 	// A Scan reads the table itself: say what it may cost before it starts.
 	fmt.Fprintf(opts.Err, "sampling table %s for the proposed index: up to %d items / %s RCU, whole items (one Scan)\n",
 		textfmt.Sanitize(table), opts.MaxItems, jsonFloat(opts.MaxRCU))
-	items, res, err := sampleItems(ctx, client, table, opts.MaxItems, opts.MaxRCU)
+	items, res, err := dynamo.SampleItems(ctx, client.Scan, table, opts.MaxItems, opts.MaxRCU)
 	if err != nil && len(items) == 0 {
 		return err
 	}
@@ -155,30 +150,6 @@ func runIndexTry(ctx context.Context, opts indexTryOptions) error {
 		return werr
 	}
 	return err // a cancelled or failed sample prints what it read, then says why it stopped
-}
-
-// sampleItems reads up to maxItems whole items with one bounded Scan: the
-// sampler of layout keeps keys only, and a proposal needs other attributes.
-func sampleItems(ctx context.Context, c *dynamo.Client, table string, maxItems int, maxRCU float64) ([]dynamo.Item, dynamo.ScanResult, error) {
-	var mu sync.Mutex
-	var items []dynamo.Item
-	res, err := c.Scan(ctx, dynamo.ScanInput{
-		Table: table, MaxRCU: maxRCU, Limit: int32(min(maxItems, dynamo.DefaultSamplePageLimit)),
-		OnPage: func(p dynamo.ScanPage) error {
-			mu.Lock()
-			defer mu.Unlock()
-			items = append(items, p.Items...)
-			if len(items) >= maxItems {
-				items = items[:maxItems]
-				return errSampleFull
-			}
-			return nil
-		},
-	})
-	if errors.Is(err, errSampleFull) {
-		res.Stop, err = dynamo.StopMaxItems, nil
-	}
-	return items, res, err
 }
 
 // proposal is the index the options describe, its key types those most of

@@ -183,6 +183,9 @@ func writeTryTable(b *bytes.Buffer, o tryJSON) {
 	for _, e := range o.EntityTypes {
 		types = append(types, fmt.Sprintf("%s %d", cell(e.Entity, 32), e.Items))
 	}
+	if len(types) == 0 {
+		types = []string{"none: no sampled item has the proposed keys"}
+	}
 	fmt.Fprintf(b, "entity types %s\n", strings.Join(types, " · "))
 	fmt.Fprintf(b, "write cost   +%s WCU per write of a member (at most %d)\n", jsonFloat(o.WriteCost.ExtraWCUPerWrite), o.WriteCost.MaxWCUPerWrite)
 	if o.ViolationCount > 0 {

@@ -55,7 +55,7 @@ func sampleIndexMap(ctx context.Context, c *dynamo.Client, t dynamo.Table, maxIt
 		return &indexMapJSON{Indexes: []indexEntry{}, ConsumedCapacity: newCapacityObject(dynamo.Capacity{})}, nil
 	}
 	fmt.Fprintf(stderr, "index map of table %s: up to %d items / %s RCU, whole items (one Scan)\n", textfmt.Sanitize(t.Name), maxItems, jsonFloat(maxRCU))
-	items, res, err := sampleItems(ctx, c, t.Name, maxItems, maxRCU)
+	items, res, err := dynamo.SampleItems(ctx, c.Scan, t.Name, maxItems, maxRCU)
 	if err != nil && len(items) == 0 {
 		return nil, err
 	}

@@ -58,6 +58,8 @@ const (
 	modeWriteConfirm              // a write shown, not sent: send or not
 	modeWriteDone                 // a write's outcome
 	modeJump                      // where to open an item: an index or the base table
+	modeLinks                     // the partitions an item's keys name
+	modeIndexMap                  // the overview's index map
 )
 
 // modes is every mode's declaration.
@@ -70,7 +72,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
-	modeJump: jumpMode,
+	modeJump: jumpMode, modeLinks: linksMode, modeIndexMap: indexMapMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -167,6 +169,7 @@ type KeyMap struct {
 	CopyItem    key.Binding `keys:"y" desc:"copy item as JSON" col:"2"`
 	CopyCommand key.Binding `keys:"Y" desc:"copy aws cli command" col:"2"`
 	InIndex     key.Binding `keys:"I" desc:"open the item in an index (or the base table)" col:"2"`
+	FollowKeys  key.Binding `keys:"F" desc:"follow the keys: partitions the item names" col:"2"`
 	Patterns    key.Binding `keys:"a" desc:"access patterns" col:"2"`
 	SavePattern key.Binding `keys:"S" desc:"save request as a pattern" col:"2"`
 	Code        key.Binding `keys:"C" desc:"code for this request" col:"2"`
@@ -179,6 +182,7 @@ type KeyMap struct {
 	Overview     key.Binding `keys:"o" desc:"table overview (sampled layout)" col:"3"`      // from a partition
 	OverviewCtrl key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"` // from the partition prompt, where letters type
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
+	IndexMap     key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).

@@ -174,6 +174,15 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("base table ‹ from GSI1 WH#2", "opened the item in base table")
 	hs.keys("esc")
 	hs.contains(`GSI1PK = "WH#2"`, "back to GSI1 WH#2")
+	// Follow the keys: the partitions the entry names, each confirmed by
+	// a Limit 1 Query (reads only).
+	q0 = queries()
+	hs.keys("tab", "enter", "F")
+	hs.contains("Follow the keys", "CUST#")
+	if n := queries() - q0; n == 0 || n > maxLinks {
+		t.Errorf("following the keys sent %d queries, want 1 to %d", n, maxLinks)
+	}
+	hs.keys("esc", "q", "tab")
 	hs.keys("i", "g", "enter", "ctrl+u")
 	hs.typeText("CUST#42")
 	hs.keys("enter")
@@ -257,6 +266,20 @@ func TestUINeverWrites(t *testing.T) {
 	if p.Count("Scan") == scans {
 		t.Error("sampling again sent no Scan")
 	}
+	// The index map: its caps first, then one bounded Scan of whole items.
+	scans = p.Count("Scan")
+	hs.keys("M")
+	hs.contains("enter reads it")
+	if p.Count("Scan") != scans {
+		t.Error("the index map read before enter")
+	}
+	hs.keys("enter")
+	hs.contains("GSI1 · gsi ALL", "sparse in")
+	if p.Count("Scan") == scans {
+		t.Error("the index map sent no Scan")
+	}
+	hs.keys("esc")
+	hs.contains("LARGEST PARTITIONS SEEN")
 	hs.keys("j", "j", "enter")
 	hs.contains("Entity types", `PK = "CUST#7"`)
 	// Export the loaded items: a local file in a folder of its own, nothing sent.

@@ -54,6 +54,8 @@ const (
 	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
 	overlayJump               // where to open an item: an index or the base table (xray.go)
+	overlayLinks              // the partitions an item's keys name, confirmed (links.go)
+	overlayIndexMap           // the overview's index map (indexmap.go)
 )
 
 // overlay is one view on the overlay stack.

@@ -80,6 +80,8 @@ func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			return m.copyGetItem(o.d.item)
 		case key.Matches(msg, km.InIndex):
 			return m.openJump(o.d.item)
+		case key.Matches(msg, km.FollowKeys):
+			return m.openLinks(o.d.item)
 		case key.Matches(msg, km.EditItem):
 			return m.openEdit(newDraft(m.table, o.d.item, false), "Edit · "+o.d.title)
 		case key.Matches(msg, km.DuplicateItem):
@@ -320,7 +322,7 @@ var detailMode = modeDef{name: "detail", keys: []binding{
 		}
 		return "show " + st.nextView
 	}),
-	inBar("copyItem"), inBar("copyCommand"), inBar("inIndex", "in index"),
+	inBar("copyItem"), inBar("copyCommand"), inBar("inIndex", "in index"), bind("followKeys"),
 	inBar("editItem").onlyIf(writesOn), inBar("deleteItem").onlyIf(writesOn), bind("duplicateItem").onlyIf(writesOn), bind("undo").onlyIf(writesOn),
 	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
 	bind("cancel", "close"),

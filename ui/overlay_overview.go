@@ -371,6 +371,8 @@ func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			m.setSchema(ks)
 		}
 		return m.openPartition(pk)
+	case key.Matches(k, km.IndexMap):
+		return m.openIndexMap(), nil
 	case key.Matches(k, km.Resample):
 		m.ov.phase, m.ov.err = ovSetup, ""
 		m.ov.form = capsForm(m.ov.in.MaxItems, m.ov.in.MaxRCU, m.ov.in.Segments)
@@ -387,7 +389,7 @@ var (
 	capsMode     = formMode("overview caps", "sample within these caps", "close")
 	samplingMode = modeDef{name: "sampling", keys: []binding{inBar("cancel", "stop, keep what was read")}}
 	overviewMode = modeDef{name: "overview", keys: keysOf(
-		[]binding{inBar("open", "open the partition"), inBar("resample"), inBar("back", "close"), inBar("help")},
+		[]binding{inBar("open", "open the partition"), inBar("resample"), bind("indexMap"), inBar("back", "close"), inBar("help")},
 		moveKeys,
 		[]binding{bind("cancel", "close")},
 	)}

@@ -56,6 +56,10 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			}
 		}
 		return m, nil
+	case linksDoneMsg:
+		return m.linksDone(msg)
+	case indexMapDoneMsg:
+		return m.indexMapDone(msg)
 	case historyLoadedMsg:
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:

@@ -149,25 +149,39 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 	return m.push(o), nil
 }
 
-func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+// listKey is the keys of a list overlay of n rows: the cursor moved, or
+// open (enter) or closing (q, esc) asked.
+func listKey(m Model, msg tea.Msg, cursor, n int) (int, string) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return cursor, ""
 	}
 	km := m.keyMap()
 	switch {
 	case key.Matches(k, km.Up):
-		o.cursor = max(0, o.cursor-1)
+		return max(0, cursor-1), ""
 	case key.Matches(k, km.Down):
-		o.cursor = min(len(o.targets)-1, o.cursor+1)
+		return min(n-1, cursor+1), ""
 	case key.Matches(k, km.Open):
+		return cursor, "open"
+	case key.Matches(k, km.Back, km.Cancel):
+		return cursor, "close"
+	}
+	return cursor, ""
+}
+
+func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	var act string
+	o.cursor, act = listKey(m, msg, o.cursor, len(o.targets))
+	switch act {
+	case "open":
 		tg := o.targets[o.cursor]
 		if tg.why != "" {
 			m.status.info = "the item is not in " + tg.label + ": " + Sanitize(tg.why)
 			return m, nil
 		}
 		return m.jump(o.item, tg)
-	case key.Matches(k, km.Back, km.Cancel):
+	case "close":
 		return m.pop(), nil
 	}
 	return m.setTop(o), nil
@@ -190,7 +204,10 @@ func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
 	}
 	m.reselect = tg.sk
 	m, cmd := m.startQuery(q, false)
-	m.status.info = "opened the item in " + tg.label + ", from its sort key on (e changes the condition) · esc goes back"
+	m.status.info = "opened " + tg.label + " · esc goes back"
+	if q.SK.Op != dynamo.SKNone {
+		m.status.info = "opened the item in " + tg.label + ", from its sort key on (e changes the condition) · esc goes back"
+	}
 	return m, tea.Batch(cmd, save)
 }
 

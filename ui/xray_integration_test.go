@@ -79,3 +79,30 @@ func TestInIndexesAndJump(t *testing.T) {
 		}
 	}
 }
+
+// The overview's index map on the indexed table: its caps first, then
+// each index's members, shape and violations, as DynamoDB Local's indexes
+// hold them (Late aside, see indexes' TestCheckAgreesWithDynamoDBLocal).
+func TestIndexMapInOverview(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.IndexedTable(t, api)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "CUST#1", Region: "us-east-1"}, 120, 60)
+	hs.keys("o", "enter")
+	hs.contains("LARGEST PARTITIONS SEEN")
+	hs.keys("M")
+	hs.contains("up to 10000 items / 250 RCU", "enter reads it")
+	hs.keys("enter")
+	hs.contains("a sample of 20 items, stopped: complete",
+		"Sparse · gsi KEYS_ONLY", "3 members (15.0%) sparse in 2 partitions", "largest WH#1: 2 items (67% of the members)",
+		"Overloaded · gsi ALL", "15 members (75.0%) sparse, overloaded in 15 partitions", "entity types ORDER 12 · PROFILE 3",
+		"1 member (5.0%) sparse in 1 partition", "largest L#1: 1 item (100% of the members)",
+		"Late · gsi ALL", "4 items it skips:", "LATEPK is an empty string; the item was written before the index was created")
+	hs.keys("esc")
+	hs.contains("LARGEST PARTITIONS SEEN")
+}

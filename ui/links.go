@@ -1,0 +1,227 @@
+package ui
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// Following the keys: F on an item lists the partitions its sort-key
+// segments and attribute values name, as single-table design links them
+// (ORDER#2025-03-01#A17 names ORDER#A17; a customerId names CUST#…), from
+// the partition-key families this session has seen. Opening the list
+// confirms each candidate with one Limit 1 Query, its cost said first;
+// enter opens a confirmed one, esc there comes back.
+
+// maxLinks bounds the candidates, and so the Limit 1 queries of a list.
+const maxLinks = 8
+
+// link is one partition an item may name.
+type link struct {
+	pk, from string
+	checked  bool
+	found    bool
+	err      string
+}
+
+// pkFamilies are the partition-key families seen: the history's and the
+// open partition's keys on the base table, as prefixes ("CUST#").
+func (m Model) pkFamilies() []string {
+	var pks []string
+	for _, e := range m.history {
+		if e.Index == "" {
+			pks = append(pks, e.PK)
+		}
+	}
+	if m.index == "" && m.q.PK != "" {
+		pks = append(pks, m.q.PK)
+	}
+	delim := keys.InferDelimiter(pks)
+	var fams []string
+	for _, pk := range pks {
+		if c := keys.Classify(pk, delim); c.Kind == keys.KindLabel && !c.Exact && !slices.Contains(fams, c.Prefix) {
+			fams = append(fams, c.Prefix)
+		}
+	}
+	return fams
+}
+
+// linkCandidates are the partitions the item's keys and values name under
+// the families: each family with each sort-key segment that is an id (not
+// the entity label, not a date), and with the value of an attribute whose
+// name starts with the family's entity (customerId for CUST#); a value that
+// already starts with a family is a candidate itself.
+func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current string) []link {
+	var out []link
+	add := func(pk, from string) {
+		if pk == current || len(out) >= maxLinks || slices.ContainsFunc(out, func(l link) bool { return l.pk == pk }) {
+			return
+		}
+		out = append(out, link{pk: pk, from: from})
+	}
+	if t.SK != nil {
+		sk := keyOf(it, t.SK.Name)
+		segs := strings.Split(sk, "#")
+		for _, seg := range segs[min(1, len(segs)):] {
+			if seg == "" || keys.TimeShape(keys.ValueShape(seg)) {
+				continue
+			}
+			for _, f := range families {
+				add(f+seg, "sort key segment "+seg)
+			}
+		}
+	}
+	for _, name := range slices.Sorted(maps.Keys(it)) {
+		if name == t.PK.Name || t.SK != nil && name == t.SK.Name {
+			continue
+		}
+		var v string
+		switch av := it[name].(type) {
+		case *types.AttributeValueMemberS:
+			v = av.Value
+		case *types.AttributeValueMemberN:
+			v = av.Value
+		default:
+			continue
+		}
+		if v == "" || len(v) > 256 {
+			continue
+		}
+		for _, f := range families {
+			entity := strings.ToLower(strings.TrimRight(f, "#:|/_"))
+			switch {
+			case strings.HasPrefix(v, f):
+				add(v, name)
+			case entity != "" && strings.HasPrefix(strings.ToLower(name), entity):
+				add(f+v, name+" = "+v)
+			}
+		}
+	}
+	return out
+}
+
+// linksOverlay lists the candidates and what their confirmation found.
+type linksOverlay struct {
+	req    int // the confirmations' id
+	links  []link
+	cursor int
+	item   dynamo.Item
+}
+
+func (linksOverlay) mode(Model) mode { return modeLinks }
+func (linksOverlay) hides() hidden   { return hidden{} }
+
+func (o linksOverlay) id() overlayID { return overlayLinks }
+
+// linksDoneMsg answers the confirmation queries.
+type linksDoneMsg struct {
+	id    int
+	links []link
+	pages []dynamo.Page
+	qs    []dynamo.QueryInput
+}
+
+// openLinks lists the partitions the item names and sends their Limit 1
+// confirmations, one after the other.
+func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
+	ls := linkCandidates(it, m.table, m.pkFamilies(), m.q.PK)
+	if len(ls) == 0 {
+		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
+		return m, nil
+	}
+	m.seq++
+	o := linksOverlay{req: m.seq, links: ls, item: it}
+	store, ctx, table := m.store, m.observe(m.ctx, m.seq), m.table.Name
+	cmd := func() tea.Msg {
+		out := linksDoneMsg{id: o.req, links: slices.Clone(ls)}
+		for i := range out.links {
+			q := dynamo.QueryInput{Table: table, PK: out.links[i].pk, Limit: 1}
+			cctx, cancel := context.WithCancel(ctx)
+			p, err := store.Query(cctx, q)
+			cancel()
+			out.links[i].checked = true
+			if err != nil {
+				out.links[i].err = Sanitize(err.Error())
+			} else {
+				out.links[i].found = len(p.Items) > 0
+			}
+			out.pages, out.qs = append(out.pages, p), append(out.qs, q)
+		}
+		return out
+	}
+	m.status.info = fmt.Sprintf("confirming %d candidates: %d Limit 1 Queries, 0.5 RCU each per 4 KB of the one item read", len(ls), len(ls))
+	return m.push(o), cmd
+}
+
+// linksDone shows what the confirmations found and logs their requests.
+func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
+	rcu := 0.0
+	for i, p := range msg.pages {
+		if p.Request.Operation != "" {
+			m.log = m.log.add(p.Request, "follow keys", 1, m.queryInput(msg.qs[i]))
+			rcu += p.Request.Capacity.Total
+		}
+	}
+	o, ok := findOverlay[linksOverlay](m)
+	if !ok || o.req != msg.id {
+		return m, nil
+	}
+	o.links = msg.links
+	m.status.info = fmt.Sprintf("confirmed %d candidates in %d Limit 1 Queries, %s RCU", len(msg.links), len(msg.pages), fmtRCU(rcu))
+	return replaceOverlay(m, o), nil
+}
+
+func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	var act string
+	o.cursor, act = listKey(m, msg, o.cursor, len(o.links))
+	switch act {
+	case "open":
+		l := o.links[o.cursor]
+		if !l.found {
+			m.status.info = "partition " + Sanitize(l.pk) + " is not confirmed: nothing to open"
+			return m, nil
+		}
+		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + Sanitize(l.pk)})
+	case "close":
+		return m.pop(), nil
+	}
+	return m.setTop(o), nil
+}
+
+func (o linksOverlay) view(m Model, w, h int) string {
+	inner := w - 2
+	lines := []string{" " + m.st.muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	for i, l := range o.links {
+		state := "confirming…"
+		switch {
+		case l.err != "":
+			state = "failed: " + l.err
+		case l.checked && l.found:
+			state = "✓ there"
+		case l.checked:
+			state = "✗ empty"
+		}
+		line := fit("   "+Sanitize(l.pk)+"  ("+Sanitize(l.from)+")  "+state, inner)
+		switch {
+		case i == o.cursor:
+			line = m.st.sel.Render(line)
+		case l.checked && !l.found:
+			line = m.st.muted.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return box(m.st, "Follow the keys", lines, w, h, true)
+}
+
+var linksMode = modeDef{name: "follow the keys", keys: []binding{
+	inBar("open", "open there"), inBar("back", "close"),
+	bind("up"), bind("down"), bind("cancel", "close"), bind("help"),
+}}

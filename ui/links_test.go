@@ -1,0 +1,40 @@
+package ui
+
+import (
+	"testing"
+
+	"dynascope/dynamo"
+)
+
+// An order's sort key names its order partition under every family seen,
+// a customerId names the customer's; dates, the entity label, the open
+// partition and values of unrelated attributes name nothing.
+func TestLinkCandidates(t *testing.T) {
+	t.Parallel()
+	it := dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17"), "customerId": s("42"), "status": s("OPEN"),
+		"warehouse": s("WH#1"), "total": n("35")}
+	got := linkCandidates(it, appTable(), []string{"CUST#", "ORDER#", "WH#"}, "CUST#42")
+	want := []link{
+		{pk: "CUST#A17", from: "sort key segment A17"},
+		{pk: "ORDER#A17", from: "sort key segment A17"},
+		{pk: "WH#A17", from: "sort key segment A17"},
+		{pk: "WH#1", from: "warehouse"},
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%+v", got)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+	// customerId names CUST#42 — the open partition, so it is left out;
+	// from another partition it is a candidate.
+	got = linkCandidates(it, appTable(), []string{"CUST#"}, "ORDER#A17")
+	if len(got) != 2 || got[1].pk != "CUST#42" || got[1].from != "customerId = 42" {
+		t.Errorf("%+v", got)
+	}
+	if got := linkCandidates(it, appTable(), nil, ""); len(got) != 0 {
+		t.Errorf("no families, yet %+v", got)
+	}
+}
