@@ -272,6 +272,9 @@ func find(path, funcs string) ([]*mutant, error) {
 		ast.Inspect(d, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.BinaryExpr:
+				if n.Op == token.ADD && (isString(n.X) || isString(n.Y)) {
+					return true // joining text: "a" - "b" does not compile
+				}
 				add(n, n.OpPos, n.Op)
 			case *ast.UnaryExpr:
 				if n.Op == token.SUB {
@@ -284,6 +287,19 @@ func find(path, funcs string) ([]*mutant, error) {
 		})
 	}
 	return muts, nil
+}
+
+// isString tells a string literal, or a sum that holds one.
+func isString(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.STRING
+	case *ast.BinaryExpr:
+		return e.Op == token.ADD && (isString(e.X) || isString(e.Y))
+	case *ast.ParenExpr:
+		return isString(e.X)
+	}
+	return false
 }
 
 // try runs the tests against one mutant, the file replaced by an overlay.
