@@ -3,7 +3,7 @@
 // mutate.go is the part of `make mutate` (scripts/mutate.sh) that gremlins
 // cannot do, and the report of both.
 //
-//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP -o out.json answer.go progress.go scan.go:ScanBound
+//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP [-skip REGEXP] -o out.json answer.go progress.go scan.go:ScanBound
 //	go run scripts/mutate.go report -equivalent docs/equivalent-mutants.md DIR=out.json ...
 //
 // run plants gremlins' default mutants (the same token swaps: arithmetic,
@@ -114,6 +114,7 @@ func runCmd(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	pkg := fs.String("pkg", "", "the package directory, ./dynamo")
 	run := fs.String("run", "", "the tests to run, as go test -run")
+	skip := fs.String("skip", "", "the tests not to run, as go test -skip")
 	out := fs.String("o", "", "the JSON file to write")
 	workers := fs.Int("workers", 2, "mutants tested at once")
 	coeff := fs.Int("timeout-coefficient", 5, "a mutant's tests may take this many times the unmutated run")
@@ -125,6 +126,9 @@ func runCmd(args []string) error {
 	testArgs := []string{"test", "-count=1", "-failfast"}
 	if *run != "" {
 		testArgs = append(testArgs, "-run", *run)
+	}
+	if *skip != "" {
+		testArgs = append(testArgs, "-skip", *skip)
 	}
 	tmp, err := os.MkdirTemp("", "dynascope-mutate-")
 	if err != nil {

@@ -27,6 +27,12 @@ declare -A targets=(
 declare -A tests=(
   [dynamo]='^(TestAnswerCheck.*|TestKeyAdvance.*|TestScanBound.*|TestOverBudget|TestLocationText|TestFaultAnswersDynamoNeverSends|TestFaultAnswerDamagedOnce|TestFaultDescribeWithoutTable|TestFaultKeyDoesNotMove|TestFaultScanAndPartiQLPaging|TestScanSegmentsAndCap)$'
 )
+# Tests left out because a mutant's run would take them minutes and others
+# check the same code: the aws CLI runs of each plan (31 s) and a transaction
+# cut mid-way (8 s); TestPlanShowsDiffCommandAndUnits still reads each command.
+declare -A skips=(
+  [edit]='^(TestCommandDoesWhatThePlanDoes|TestKeyChangeIsAtomicWhenTheConnectionBreaks)$'
+)
 order=(keys itemcodec itemcodec/number filterexpr textfmt edit dynamo)
 pkgs=("$@")
 [ ${#pkgs[@]} -gt 0 ] || pkgs=("${order[@]}")
@@ -48,7 +54,7 @@ for p in "${pkgs[@]}"; do
   json="$out/${p//\//_}.json"
   echo "mutate: $p ($files)" >&2
   # shellcheck disable=SC2086
-  go run scripts/mutate.go run -pkg "./$p" -run "${tests[$p]:-}" -workers "${MUTATE_WORKERS:-2}" -o "$json" $files
+  go run scripts/mutate.go run -pkg "./$p" -run "${tests[$p]:-}" -skip "${skips[$p]:-}" -workers "${MUTATE_WORKERS:-2}" -o "$json" $files
   results+=("$p=$json")
 done
 echo "mutate: ${#pkgs[@]} packages in $((SECONDS - began)) s" >&2
