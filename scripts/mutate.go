@@ -223,23 +223,33 @@ func find(path, funcs string) ([]*mutant, error) {
 			want[fn] = true
 		}
 	}
-	// A case's expressions lie outside every block of a coverage profile
-	// (gremlins counts their mutants as never covered); they run whenever
-	// the switch is reached, so the switch statement's position stands in.
+	// Coverage is looked up at the statement that holds a mutant: an if or
+	// for header, a case's expressions and what follows a function literal
+	// on its line lie outside every block of a profile (gremlins counts
+	// their mutants as never reached), but they run whenever the statement
+	// is reached; a case's, whenever its switch is.
 	anchor := map[token.Pos]token.Pos{}
+	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
-		if sw, ok := n.(*ast.SwitchStmt); ok {
-			for _, st := range sw.Body.List {
-				for _, e := range st.(*ast.CaseClause).List {
-					ast.Inspect(e, func(n ast.Node) bool {
-						if n != nil {
-							if _, seen := anchor[n.Pos()]; !seen {
-								anchor[n.Pos()] = sw.Pos()
-							}
-						}
-						return true
-					})
-				}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		switch n.(type) {
+		case *ast.BinaryExpr, *ast.UnaryExpr, *ast.IncDecStmt:
+		default:
+			return true
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			switch st := stack[i].(type) {
+			case *ast.FuncLit:
+				return true // its body's blocks are in the profile
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				continue
+			case ast.Stmt:
+				anchor[n.Pos()] = st.Pos()
+				return true
 			}
 		}
 		return true
