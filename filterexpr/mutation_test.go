@@ -138,3 +138,31 @@ func TestLexEdges(t *testing.T) {
 		}
 	}
 }
+
+// GoCode writes each kind of condition as the SDK call that builds it; the
+// generated programs (codegen) compile and run this text.
+func TestGoCode(t *testing.T) {
+	value := func(av types.AttributeValue) string { return "V(" + ValueText(av) + ")" }
+	for in, want := range map[string]string{
+		`a = 1 AND b <> "x"`:               "expression.And(\nexpression.Equal(expression.Name(\"a\"), expression.Value(V(1))),\nexpression.NotEqual(expression.Name(\"b\"), expression.Value(V(\"x\"))))",
+		`a < 1 OR a <= 2`:                  "expression.Or(\nexpression.LessThan(expression.Name(\"a\"), expression.Value(V(1))),\nexpression.LessThanEqual(expression.Name(\"a\"), expression.Value(V(2))))",
+		`NOT a > 1`:                        "expression.Not(expression.GreaterThan(expression.Name(\"a\"), expression.Value(V(1))))",
+		`size(a) >= 2`:                     "expression.GreaterThanEqual(expression.Name(\"a\").Size(), expression.Value(V(2)))",
+		`a BETWEEN 1 AND 2`:                "expression.Between(expression.Name(\"a\"), expression.Value(V(1)), expression.Value(V(2)))",
+		`a IN (1, 2)`:                      "expression.In(expression.Name(\"a\"), expression.Value(V(1)), expression.Value(V(2)))",
+		`attribute_exists(a.b[2])`:         "expression.AttributeExists(expression.Name(\"a.b[2]\"))",
+		"attribute_not_exists(`x.y`[1].z)": "expression.AttributeNotExists(expression.NameNoDotSplit(\"x.y\").AppendName(expression.NameNoDotSplit(\"[1]\")).AppendName(expression.NameNoDotSplit(\"z\")))",
+		`attribute_type(a, "SS")`:          "expression.AttributeType(expression.Name(\"a\"), expression.StringSet)",
+		`begins_with(a, "O#")`:             "expression.BeginsWith(expression.Name(\"a\"), \"O#\")",
+		`contains(a, 5)`:                   "expression.Contains(expression.Name(\"a\"), V(5))",
+	} {
+		e, err := Parse(in)
+		if err != nil {
+			t.Errorf("Parse(%q): %v", in, err)
+			continue
+		}
+		if got := e.GoCode(value); got != want {
+			t.Errorf("GoCode(%q) =\n%s\nwant\n%s", in, got, want)
+		}
+	}
+}
