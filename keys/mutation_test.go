@@ -42,3 +42,45 @@ func TestInferDelimiterIgnoresLeadingDoubledDelimiter(t *testing.T) {
 		}
 	}
 }
+
+// A key that starts with a digit is a value, '0' and '9' included; the
+// characters just outside ('/' and ':') lead labels.
+func TestClassifyDigitEdges(t *testing.T) {
+	for key, kind := range map[string]Kind{
+		"0abc": KindValue, "9abc": KindValue, "/abc": KindLabel, ":abc": KindLabel, "": KindLabel,
+	} {
+		if c := Classify(key, "#"); c.Kind != kind {
+			t.Errorf("Classify(%q) = %+v, want kind %s", key, c, kind)
+		}
+	}
+	// A delimiter right after the leading one, or leading the key, is handled
+	// before any search for the next one.
+	for key, want := range map[string]Class{
+		"##x":     {Kind: KindLabel, Prefix: "##"},
+		"#A#1":    {Kind: KindLabel, Entity: "A", Prefix: "#A#"},
+		"#ROOT":   {Kind: KindLabel, Entity: "ROOT", Prefix: "#ROOT", Exact: true},
+		"#":       {Kind: KindLabel, Entity: "#", Prefix: "#", Exact: true},
+		"ORDER#1": {Kind: KindLabel, Entity: "ORDER", Prefix: "ORDER#"},
+		"PROFILE": {Kind: KindLabel, Entity: "PROFILE", Prefix: "PROFILE", Exact: true},
+	} {
+		if c := Classify(key, "#"); c != want {
+			t.Errorf("Classify(%q) = %+v, want %+v", key, c, want)
+		}
+	}
+}
+
+// A string value group is named after both its ends, not its first key
+// alone; a key type left empty is a string.
+func TestGroupSortKeysNamesStringValueGroups(t *testing.T) {
+	first, last := "2024-01-01", "2024-12-31T10:00:00Z"
+	want := RunName(first, last)
+	if want == RunName(first, first) {
+		t.Fatalf("the ends must name the run differently from the first key: %q", want)
+	}
+	for _, typ := range []string{"S", ""} {
+		g := GroupSortKeys([]string{first, last}, typ, "#")
+		if len(g) != 1 || g[0].Entity != want || g[0].Count != 2 {
+			t.Errorf("type %q: %+v, want one group %q of 2", typ, g, want)
+		}
+	}
+}
