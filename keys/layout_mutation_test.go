@@ -1,0 +1,87 @@
+package keys
+
+import (
+	"fmt"
+	"testing"
+)
+
+// The largest partitions listed: DefaultLargest unless told, never more
+// than there are.
+func TestAnalyzeLayoutLargestEdges(t *testing.T) {
+	var items []KeyItem
+	for p := 1; p <= 12; p++ {
+		for i := 0; i < p; i++ {
+			items = append(items, KeyItem{PK: fmt.Sprintf("CUST#%d", p), SK: fmt.Sprintf("ORDER#%d", i)})
+		}
+	}
+	for largest, want := range map[int]int{0: DefaultLargest, -1: DefaultLargest, 1: 1, 12: 12, 20: 12} {
+		lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items, Largest: largest})
+		if len(lay.Largest) != want {
+			t.Errorf("Largest %d: %d partitions listed, want %d", largest, len(lay.Largest), want)
+			continue
+		}
+		if lay.Largest[0].PK != "CUST#12" || lay.Largest[0].Items != 12 {
+			t.Errorf("Largest %d: first %+v, want CUST#12 with 12 items", largest, lay.Largest[0])
+		}
+	}
+}
+
+// Up to maxExactFamilies partition keys without a delimiter are families
+// of their own; one more and they are one catch-all family.
+func TestAnalyzeLayoutExactFamilyEdge(t *testing.T) {
+	layout := func(n int) Layout {
+		var items []KeyItem
+		for i := 0; i < n; i++ {
+			items = append(items, KeyItem{PK: fmt.Sprintf("config%c", 'a'+i), SK: "X"})
+		}
+		return AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	}
+	if lay := layout(maxExactFamilies); len(lay.Families) != maxExactFamilies {
+		t.Errorf("%d exact keys: %d families, want %d", maxExactFamilies, len(lay.Families), maxExactFamilies)
+	}
+	if lay := layout(maxExactFamilies + 1); len(lay.Families) != 1 || lay.Families[0].Pattern != "*" {
+		t.Errorf("%d exact keys: %+v, want one catch-all family", maxExactFamilies+1, lay.Families)
+	}
+}
+
+// Up to maxExactTypes sort keys without a delimiter are types of their
+// own; one more and they are one type.
+func TestAnalyzeLayoutExactTypeEdge(t *testing.T) {
+	layout := func(n int) Layout {
+		var items []KeyItem
+		for i := 0; i < n; i++ {
+			items = append(items, KeyItem{PK: "CUST#1", SK: fmt.Sprintf("SETTING%c", 'A'+i)})
+		}
+		return AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	}
+	if lay := layout(maxExactTypes); len(lay.Families) != 1 || len(lay.Families[0].Types) != maxExactTypes {
+		t.Errorf("%d exact sort keys: %+v, want %d types", maxExactTypes, lay.Families, maxExactTypes)
+	}
+	if lay := layout(maxExactTypes + 1); len(lay.Families) != 1 || len(lay.Families[0].Types) != 1 || lay.Families[0].Types[0].Items != maxExactTypes+1 {
+		t.Errorf("%d exact sort keys: %+v, want one type", maxExactTypes+1, lay.Families)
+	}
+}
+
+// Families come most items first, ties by pattern; library entities are
+// counted once an item.
+func TestAnalyzeLayoutFamilyOrderAndLibraries(t *testing.T) {
+	lib := LibraryEntity{Library: "ElectroDB", Entity: "order"}
+	items := []KeyItem{
+		{PK: "B#1", SK: "ORDER#1", Library: lib}, {PK: "B#2", SK: "ORDER#2", Library: lib},
+		{PK: "A#1", SK: "ORDER#1"}, {PK: "A#2", SK: "ORDER#2"},
+		{PK: "C#1", SK: "ORDER#1"}, {PK: "C#2", SK: "ORDER#1"}, {PK: "C#3", SK: "ORDER#1"},
+	}
+	lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	var got []string
+	for _, f := range lay.Families {
+		got = append(got, fmt.Sprintf("%s %d", f.Pattern, f.Items))
+	}
+	if fmt.Sprint(got) != "[C#* 3 A#* 2 B#* 2]" {
+		t.Errorf("families %v", got)
+	}
+	for _, f := range lay.Families {
+		if f.Pattern == "B#*" && (len(f.Libraries) != 1 || f.Libraries[0].Items != 2) {
+			t.Errorf("B#* libraries %+v, want ElectroDB order on 2 items", f.Libraries)
+		}
+	}
+}
