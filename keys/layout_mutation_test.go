@@ -85,3 +85,51 @@ func TestAnalyzeLayoutFamilyOrderAndLibraries(t *testing.T) {
 		}
 	}
 }
+
+// A family's delimiter is the one most of its labelled sort keys use:
+// exact keys and values do not vote.
+func TestAnalyzeLayoutFamilyDelimiter(t *testing.T) {
+	for _, tc := range []struct {
+		sks  []string
+		want string
+	}{
+		{[]string{"ORDER#1", "ORDER#2"}, "#"},
+		{[]string{"user:1", "user:2"}, ":"},
+		{[]string{"PROFILE", "SETTINGS"}, ""},
+		{[]string{"2024-01-01T10:00:00Z", "2024-01-02T10:00:00Z"}, ""},
+	} {
+		var items []KeyItem
+		for _, sk := range tc.sks {
+			items = append(items, KeyItem{PK: "CUST#1", SK: sk})
+		}
+		lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+		if len(lay.Families) != 1 || lay.Families[0].Delimiter != tc.want {
+			t.Errorf("%q: %+v, want delimiter %q", tc.sks, lay.Families, tc.want)
+		}
+	}
+	// Each partition's keys vote under their own delimiter.
+	items := []KeyItem{{PK: "CUST#1", SK: "a/1"}, {PK: "CUST#1", SK: "a/2"}, {PK: "CUST#1", SK: "PROFILE"}, {PK: "CUST#2", SK: "b#1"}}
+	if lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items}); lay.Families[0].Delimiter != "/" {
+		t.Errorf("two partitions: delimiter %q, want /", lay.Families[0].Delimiter)
+	}
+}
+
+// Number and binary sort keys are values; string types come in sort-key
+// order of their first key.
+func TestAnalyzeLayoutTypeKindsAndOrder(t *testing.T) {
+	for typ, kind := range map[string]Kind{"N": KindValue, "B": KindValue, "S": KindLabel} {
+		lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: typ, Items: []KeyItem{{PK: "CUST#1", SK: "ORDER#1"}}})
+		if len(lay.Families) != 1 || len(lay.Families[0].Types) != 1 || lay.Families[0].Types[0].Kind != kind {
+			t.Errorf("sort key type %s: %+v, want one type of kind %s", typ, lay.Families, kind)
+		}
+	}
+	items := []KeyItem{{PK: "CUST#1", SK: "ORDER#1"}, {PK: "CUST#1", SK: "INVOICE#1"}, {PK: "CUST#1", SK: "BILL#1"}, {PK: "CUST#2", SK: "ORDER#0"}}
+	lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	var got []string
+	for _, ty := range lay.Families[0].Types {
+		got = append(got, fmt.Sprintf("%s %s..%s in %d", ty.Entity, ty.First, ty.Last, ty.Partitions))
+	}
+	if fmt.Sprint(got) != "[BILL BILL#1..BILL#1 in 1 INVOICE INVOICE#1..INVOICE#1 in 1 ORDER ORDER#0..ORDER#1 in 2]" {
+		t.Errorf("types %v", got)
+	}
+}
