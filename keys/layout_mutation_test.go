@@ -133,3 +133,30 @@ func TestAnalyzeLayoutTypeKindsAndOrder(t *testing.T) {
 		t.Errorf("types %v", got)
 	}
 }
+
+// Ties go to the smaller key or name, so a layout is the same however the
+// sample was ordered: the largest partition, the largest list, libraries.
+func TestAnalyzeLayoutTies(t *testing.T) {
+	a := LibraryEntity{Library: "ElectroDB", Entity: "a"}
+	b := LibraryEntity{Library: "ElectroDB", Entity: "b"}
+	items := []KeyItem{
+		{PK: "CUST#2", SK: "ORDER#1", Library: b}, {PK: "CUST#2", SK: "ORDER#2", Library: a},
+		{PK: "CUST#1", SK: "ORDER#1", Library: b}, {PK: "CUST#1", SK: "ORDER#2", Library: b},
+		{PK: "CUST#3", SK: "ORDER#1", Library: a},
+	}
+	lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	f := lay.Families[0]
+	if f.Largest.PK != "CUST#1" || f.Largest.Items != 2 {
+		t.Errorf("largest %+v, want CUST#1 (2 items, before CUST#2)", f.Largest)
+	}
+	if fmt.Sprint(lay.Largest) != "[{CUST#1 CUST#* 2} {CUST#2 CUST#* 2} {CUST#3 CUST#* 1}]" {
+		t.Errorf("largest partitions %v", lay.Largest)
+	}
+	if len(f.Libraries) != 2 || f.Libraries[0].LibraryEntity != b || f.Libraries[0].Items != 3 || f.Libraries[1].Items != 2 {
+		t.Errorf("libraries %+v, want b on 3 then a on 2", f.Libraries)
+	}
+	// Equal counts: by name.
+	if got := tally(map[LibraryEntity]int{b: 1, a: 1}); got[0].LibraryEntity != a {
+		t.Errorf("tally of a tie: %+v", got)
+	}
+}
