@@ -160,3 +160,17 @@ func TestAnalyzeLayoutTies(t *testing.T) {
 		t.Errorf("tally of a tie: %+v", got)
 	}
 }
+
+// An ElectroDB partition key names its family by its entity when it has
+// one, else by its service; a key without facets is one exact partition.
+func TestPartitionFamilyElectroDB(t *testing.T) {
+	for pk, want := range map[string]familyID{
+		"$taskapp#team_purple":         {pattern: "$taskapp#team_*", entity: "$taskapp", prefix: "$taskapp#team_"},
+		"$taskapp$user_1#user_t.walch": {pattern: "$taskapp$user_1#user_*", entity: "user", prefix: "$taskapp$user_1#user_"},
+		"$taskapp":                     {pattern: "$taskapp", entity: "$taskapp", prefix: "$taskapp", exact: true},
+	} {
+		if got := partitionFamily(pk, "S"); got != want {
+			t.Errorf("partitionFamily(%q) = %+v, want %+v", pk, got, want)
+		}
+	}
+}
