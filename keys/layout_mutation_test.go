@@ -174,3 +174,21 @@ func TestPartitionFamilyElectroDB(t *testing.T) {
 		}
 	}
 }
+
+// A label and a number name the label without its separator; a name with
+// spaces is one exact partition, one with a digit inside is not a name.
+func TestPartitionFamilyLabelsAndNames(t *testing.T) {
+	for pk, want := range map[string]familyID{
+		"user-42":       {pattern: "user-*", entity: "user", prefix: "user-"},
+		"user42":        {pattern: "user*", entity: "user", prefix: "user"},
+		"Global config": {pattern: "Global config", entity: "Global config", prefix: "Global config", exact: true},
+		"Ann-Marie S.":  {pattern: "Ann-Marie S.", entity: "Ann-Marie S.", prefix: "Ann-Marie S.", exact: true},
+		"abc1x":         catchAll("S"),
+		"42":            catchAll("S"),
+		"---":           catchAll("S"),
+	} {
+		if got := partitionFamily(pk, "S"); got != want {
+			t.Errorf("partitionFamily(%q) = %+v, want %+v", pk, got, want)
+		}
+	}
+}
