@@ -34,12 +34,14 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -185,6 +187,9 @@ func runCmd(args []string) error {
 		}
 		return write(*out, *pkg, muts)
 	}
+	// An interrupt ends the run with what was tested so far written out.
+	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
 	jobs := make(chan *mutant)
 	var wg sync.WaitGroup
 	for w := range max(*workers, 1) {
@@ -193,15 +198,29 @@ func runCmd(args []string) error {
 			defer wg.Done()
 			for m := range jobs {
 				m.status = try(m, filepath.Join(tmp, strconv.Itoa(w)), testArgs, *pkg, testLimit, limit)
+				if stop.Err() != nil {
+					m.status = "NOT TESTED" // its tests were interrupted too
+					continue
+				}
 				fmt.Fprintf(os.Stderr, "%12s %s at %s:%d:%d\n", m.status, m.kind, m.file, m.line, m.col)
 			}
 		}()
 	}
+send:
 	for _, m := range todo {
-		jobs <- m
+		select {
+		case jobs <- m:
+		case <-stop.Done():
+			break send
+		}
 	}
 	close(jobs)
 	wg.Wait()
+	for _, m := range todo {
+		if m.status == "" {
+			m.status = "NOT TESTED"
+		}
+	}
 	return write(*out, *pkg, muts)
 }
 
@@ -429,8 +448,8 @@ func reportCmd(args []string) error {
 	}
 	used := map[string]bool{}
 	type tally struct {
-		killed, lived, notCovered, timedOut, notViable, equivalent int
-		lines                                                      []string
+		killed, lived, notCovered, timedOut, notViable, equivalent, notTested int
+		lines                                                                 []string
 	}
 	pkgs := map[string]*tally{}
 	var order []string
@@ -476,6 +495,8 @@ func reportCmd(args []string) error {
 					t.lines = append(t.lines, fmt.Sprintf("  NOT COVERED %s %s", m.Type, at))
 				case "NOT VIABLE":
 					t.notViable++
+				case "NOT TESTED":
+					t.notTested++
 				}
 			}
 		}
@@ -490,6 +511,9 @@ func reportCmd(args []string) error {
 		eff := pct(k, k+t.lived)
 		cov := pct(k+t.lived, k+t.lived+t.notCovered)
 		fmt.Printf("%-20s %8.1f%% %8.1f%% %7d %5d %11d %10d\n", p, eff, cov, k, t.lived, t.notCovered, t.equivalent)
+		if t.notTested > 0 {
+			fmt.Printf("%-20s (interrupted: %d mutants not tested, left out above)\n", "", t.notTested)
+		}
 		if eff < *minPct || cov < *minPct {
 			failed = true
 		}

@@ -46,7 +46,12 @@ out=.local/mutate
 mkdir -p "$out"
 began=$SECONDS
 results=()
+# Ctrl-C ends the package under test with what it tested so far, skips the
+# rest and still prints the report.
+interrupted=""
+trap 'interrupted=1' INT
 for p in "${pkgs[@]}"; do
+  [ -z "$interrupted" ] || break
   files=${targets[$p]}
   if [ -z "$files" ]; then
     files=$(cd "$p" && ls *.go | grep -v '_test\.go$' | tr '\n' ' ')
