@@ -44,6 +44,7 @@ use_local
 export CI=true # a test that cannot reach DynamoDB Local fails instead of skipping
 out=.local/mutate
 mkdir -p "$out"
+go build -o "$out/mutate" scripts/mutate.go
 began=$SECONDS
 results=()
 # Ctrl-C ends the package under test with what it tested so far, skips the
@@ -59,8 +60,8 @@ for p in "${pkgs[@]}"; do
   json="$out/${p//\//_}.json"
   echo "mutate: $p ($files)" >&2
   # shellcheck disable=SC2086
-  go run scripts/mutate.go run -pkg "./$p" -run "${tests[$p]:-}" -skip "${skips[$p]:-}" -workers "${MUTATE_WORKERS:-2}" -o "$json" $files
+  "$out/mutate" run -pkg "./$p" -run "${tests[$p]:-}" -skip "${skips[$p]:-}" -workers "${MUTATE_WORKERS:-2}" -o "$json" $files || [ -n "$interrupted" ]
   results+=("$p=$json")
 done
 echo "mutate: ${#pkgs[@]} packages in $((SECONDS - began)) s" >&2
-go run scripts/mutate.go report -equivalent docs/equivalent-mutants.md -min "${MUTATE_MIN:-0}" "${results[@]}"
+"$out/mutate" report -equivalent docs/equivalent-mutants.md -min "${MUTATE_MIN:-0}" "${results[@]}"
