@@ -84,3 +84,23 @@ func TestGroupSortKeysNamesStringValueGroups(t *testing.T) {
 		}
 	}
 }
+
+// ceilRune reaches the last code points and returns one whose encoding
+// equals s itself ("at or after").
+func TestCeilRuneTop(t *testing.T) {
+	for s, want := range map[string]rune{
+		"\xf4\x8f\xbf\xbe": 0x10FFFE,
+		"\xf4\x8f\xbf\xbf": 0x10FFFF,
+		"\xf4\x8f\xbf":     0x10FFC0,
+		"a":                'a',
+		"\xed\xa0\x80":     0xE000, // a surrogate's encoding: the next code point
+		"":                 0,
+	} {
+		if got, ok := ceilRune(s); !ok || got != want {
+			t.Errorf("ceilRune(%q) = %U, %v; want %U", s, got, ok, want)
+		}
+	}
+	if got, ok := ceilRune("\xf4\x8f\xbf\xbf\x00"); ok {
+		t.Errorf("past U+10FFFF: %U", got)
+	}
+}
