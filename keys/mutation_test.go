@@ -104,3 +104,32 @@ func TestCeilRuneTop(t *testing.T) {
 		t.Errorf("past U+10FFFF: %U", got)
 	}
 }
+
+// A date's month and day are checked at both ends of their range.
+func TestValueShapeCalendarEdges(t *testing.T) {
+	for k, want := range map[string]string{
+		"2025-01-01": ShapeDate, "2025-12-31": ShapeDate, "2025-01": ShapeDate,
+		"2025-00-10": "", "2025-13-01": "", "2025-01-00": "", "2025-01-32": "",
+		"2025-01-01#A17": ShapeDate, "#2025-01-01": "",
+	} {
+		if got := ValueShape(k); got != want && !(want == "" && got != ShapeDate) {
+			t.Errorf("ValueShape(%q) = %q, want %q", k, got, want)
+		}
+	}
+}
+
+// ElectroDB's name_version and attr_value segments need text on both sides
+// of the underscore.
+func TestElectroDBSegmentsNeedBothSides(t *testing.T) {
+	for s, ok := range map[string]bool{"user_1": true, "a_b_2": true, "_1": false, "user_": false, "user": false, "_": false} {
+		if _, _, got := splitVersion(s); got != ok {
+			t.Errorf("splitVersion(%q) ok = %v, want %v", s, got, ok)
+		}
+	}
+	if _, ok := parseFacets([]string{"team_x", "_x"}); ok {
+		t.Error("parseFacets accepted a facet without a name")
+	}
+	if f, ok := parseFacets([]string{"team_x", "id_"}); !ok || len(f) != 2 || f[1] != (Facet{Attr: "id"}) {
+		t.Errorf("parseFacets of an empty value: %+v %v", f, ok)
+	}
+}
