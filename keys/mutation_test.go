@@ -1,6 +1,9 @@
 package keys
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // A last code point of U+10FFFF is dropped and the one before incremented;
 // when that one is U+D7FF the next is U+E000, past the surrogates, which
@@ -131,5 +134,40 @@ func TestElectroDBSegmentsNeedBothSides(t *testing.T) {
 	}
 	if f, ok := parseFacets([]string{"team_x", "id_"}); !ok || len(f) != 2 || f[1] != (Facet{Attr: "id"}) {
 		t.Errorf("parseFacets of an empty value: %+v %v", f, ok)
+	}
+}
+
+// Epoch seconds and milliseconds are 10 and 13 digits from 2001-09-09 up to,
+// not including, 2033-05-18; a digit string is digits '0' to '9' only.
+func TestNumberShapeEpochEdges(t *testing.T) {
+	for k, want := range map[string]string{
+		"1000000000": ShapeEpochSecond, "1999999999": ShapeEpochSecond, "999999999": ShapeNumber, "2000000000": ShapeNumber,
+		"1000000000000": ShapeEpochMilli, "1999999999999": ShapeEpochMilli, "2000000000000": ShapeNumber, "0100000000": ShapeNumber,
+	} {
+		if got := numberShape(k); got != want {
+			t.Errorf("numberShape(%q) = %q, want %q", k, got, want)
+		}
+	}
+	for s, want := range map[string]bool{"0": true, "9": true, "09": true, "/": false, ":": false, "": false, "1a": false} {
+		if got := isDigits(s); got != want {
+			t.Errorf("isDigits(%q) = %v", s, got)
+		}
+	}
+}
+
+// The lint walks a family's types by their first key, then prefix.
+func TestSortedTypesOrder(t *testing.T) {
+	fa := &familyAcc{types: map[typeID]*typeAcc{
+		{entity: "B"}: {t: SortKeyType{Entity: "B", Prefix: "B#", First: "B#1"}},
+		{entity: "A"}: {t: SortKeyType{Entity: "A", Prefix: "A#", First: "A#1"}},
+		{entity: "X"}: {t: SortKeyType{Entity: "X", Prefix: "X", First: "B#1"}},
+		{entity: "C"}: {t: SortKeyType{Entity: "C", Prefix: "C#", First: "C#1"}},
+	}}
+	var got []string
+	for _, ta := range sortedTypes(fa) {
+		got = append(got, ta.t.Entity)
+	}
+	if strings.Join(got, " ") != "A B X C" {
+		t.Errorf("order %v, want A B X C", got)
 	}
 }
