@@ -1,0 +1,66 @@
+package keys
+
+import (
+	"strings"
+	"testing"
+)
+
+// lessNumber orders by value, then the wider text first ("07" before "7").
+func TestLessNumberEdges(t *testing.T) {
+	for _, tc := range []struct {
+		a, b string
+		want bool
+	}{
+		{"07", "7", true}, {"7", "07", false}, {"9", "10", true}, {"10", "9", false},
+		{"12", "13", true}, {"13", "12", false}, {"7", "7", false}, {"007", "07", true},
+	} {
+		if got := lessNumber(tc.a, tc.b); got != tc.want {
+			t.Errorf("lessNumber(%q, %q) = %v", tc.a, tc.b, got)
+		}
+	}
+}
+
+// Two widths of unpadded numbers under one type are a finding, the pair
+// out of order named; numbers of one width are not, nor ones past 40 digits.
+func TestUnpaddedNumberFinding(t *testing.T) {
+	lint := func(sks ...string) []Finding {
+		var items []KeyItem
+		for _, sk := range sks {
+			items = append(items, KeyItem{PK: "CUST#1", SK: sk})
+		}
+		var out []Finding
+		for _, f := range AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items}).Findings {
+			if f.Rule == RuleUnpaddedNumber {
+				out = append(out, f)
+			}
+		}
+		return out
+	}
+	if f := lint("ORDER#9", "ORDER#10"); len(f) != 1 || !strings.Contains(f[0].Message, `1 to 2 digits without zero-padding, so "ORDER#10" sorts before "ORDER#9"`) {
+		t.Errorf("9 and 10: %+v", f)
+	}
+	if f := lint("ORDER#10", "ORDER#11"); len(f) != 0 {
+		t.Errorf("one width: %+v", f)
+	}
+	long := strings.Repeat("1", 40)
+	if f := lint("ORDER#9", "ORDER#"+long); len(f) != 1 {
+		t.Errorf("40 digits: %+v", f)
+	}
+	if f := lint("ORDER#9", "ORDER#"+long+"1"); len(f) != 0 {
+		t.Errorf("41 digits: %+v", f)
+	}
+}
+
+// An unpadded date is found only with plausible fields, at each edge.
+func TestBadDateEdges(t *testing.T) {
+	for k, bad := range map[string]bool{
+		"1900-1-05": true, "2199-01-5": true, "1899-1-05": false, "2200-1-05": false,
+		"2025-1-01": true, "2025-12-1": true, "2025-0-01": false, "2025-13-1": false,
+		"2025-01-1": true, "2025-1-31": true, "2025-1-0": false, "2025-1-32": false,
+	} {
+		_, why := badDate(k)
+		if (why == "is not zero-padded") != bad {
+			t.Errorf("badDate(%q) = %q, want unpadded %v", k, why, bad)
+		}
+	}
+}
