@@ -64,3 +64,29 @@ func TestBadDateEdges(t *testing.T) {
 		}
 	}
 }
+
+// Of several numbered segments, the first by position, then by stem, is
+// the one reported.
+func TestUnpaddedNumberReportsFirstSlot(t *testing.T) {
+	for _, tc := range []struct {
+		sks  []string
+		want string
+	}{
+		{[]string{"ORDER#A1#B10", "ORDER#A10#B1"}, `("ORDER#A1#B10", "ORDER#A10#B1")`},
+		{[]string{"ORDER#B10", "ORDER#B1", "ORDER#A1", "ORDER#A10"}, `("ORDER#A1", "ORDER#A10")`},
+	} {
+		var items []KeyItem
+		for _, sk := range tc.sks {
+			items = append(items, KeyItem{PK: "CUST#1", SK: sk})
+		}
+		var msgs []string
+		for _, f := range AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items}).Findings {
+			if f.Rule == RuleUnpaddedNumber {
+				msgs = append(msgs, f.Message)
+			}
+		}
+		if len(msgs) != 1 || !strings.Contains(msgs[0], tc.want) {
+			t.Errorf("%q: %q, want one naming %s", tc.sks, msgs, tc.want)
+		}
+	}
+}
