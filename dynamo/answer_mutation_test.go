@@ -210,6 +210,9 @@ func TestAnswerTextCutEdges(t *testing.T) {
 	if got := locationText(loc + "b"); got != loc+"…" {
 		t.Errorf("101 characters: %q", got)
 	}
+	if got := locationText("\x1bhttp://h/"); got != `"\x1bhttp://h/"` {
+		t.Errorf("a control character first: %q", got)
+	}
 	body := strings.Repeat("x", 40)
 	if got := preview([]byte(body)); got != body {
 		t.Errorf("40 characters: %q", got)

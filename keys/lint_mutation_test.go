@@ -90,3 +90,36 @@ func TestUnpaddedNumberReportsFirstSlot(t *testing.T) {
 		}
 	}
 }
+
+// A day-month-year date is found only with fields a date can have, at each
+// edge; "/" or a four-digit year makes it one.
+func TestBadDateYearLastEdges(t *testing.T) {
+	for k, bad := range map[string]bool{
+		"1/1/2025": true, "31/12/2025": true, "12/31/2025": true, "0/1/2025": false, "1/0/2025": false,
+		"32/1/2025": false, "1/32/2025": false, "13/13/2025": false, "13/12/2025": true, "12/13/2025": true,
+		"01.02.2025": true, "01.02.25": false, "01/02/25": true, "01-02/2025": false,
+	} {
+		_, why := badDate(k)
+		if (why == "puts the year last") != bad {
+			t.Errorf("badDate(%q) = %q, want year-last %v", k, why, bad)
+		}
+	}
+}
+
+// Examples are the smallest item by sort key, then partition key.
+func TestLessItem(t *testing.T) {
+	for _, tc := range []struct {
+		a, b KeyItem
+		want bool
+	}{
+		{KeyItem{PK: "B", SK: "1"}, KeyItem{PK: "A", SK: "2"}, true},
+		{KeyItem{PK: "A", SK: "2"}, KeyItem{PK: "B", SK: "1"}, false},
+		{KeyItem{PK: "A", SK: "1"}, KeyItem{PK: "B", SK: "1"}, true},
+		{KeyItem{PK: "B", SK: "1"}, KeyItem{PK: "A", SK: "1"}, false},
+		{KeyItem{PK: "A", SK: "1"}, KeyItem{PK: "A", SK: "1"}, false},
+	} {
+		if got := lessItem(tc.a, tc.b); got != tc.want {
+			t.Errorf("lessItem(%+v, %+v) = %v", tc.a, tc.b, got)
+		}
+	}
+}
