@@ -210,6 +210,9 @@ func TestAnswerTextCutEdges(t *testing.T) {
 	if got := locationText(loc + "b"); got != loc+"…" {
 		t.Errorf("101 characters: %q", got)
 	}
+	if got := locationText("\x1bhttp://h/"); got != `"\x1bhttp://h/"` {
+		t.Errorf("a control character first: %q", got)
+	}
 	body := strings.Repeat("x", 40)
 	if got := preview([]byte(body)); got != body {
 		t.Errorf("40 characters: %q", got)
@@ -219,5 +222,40 @@ func TestAnswerTextCutEdges(t *testing.T) {
 	}
 	if got := preview([]byte(" a \n\t b ")); got != "a b" {
 		t.Errorf("spaces: %q", got)
+	}
+}
+
+// Every attribute value type passes in its valid shape and fails in the
+// shapes the SDK would misread, inside an item of a page.
+func TestAnswerCheckAttributeValues(t *testing.T) {
+	st := &answerCheck{op: "Scan", params: &dynamodb.ScanInput{}}
+	for value, ok := range map[string]bool{
+		`{"S":"x"}`: true, `{"N":"1"}`: true, `{"B":"AA=="}`: true, `{"S":null}`: false, `{"N":1}`: false,
+		`{"BOOL":false}`: true, `{"BOOL":null}`: false, `{"BOOL":"true"}`: false,
+		`{"NULL":true}`: true, `{"NULL":false}`: false, `{"NULL":null}`: false,
+		`{"SS":["a"]}`: true, `{"NS":["1"]}`: true, `{"BS":["AA=="]}`: true, `{"SS":null}`: false, `{"SS":["a",null]}`: false, `{"SS":"a"}`: false,
+		`{"M":{"a":{"S":"x"}}}`: true, `{"M":{}}`: true, `{"M":null}`: false, `{"M":{"a":{}}}`: false,
+		`{"L":[{"S":"x"}]}`: true, `{"L":[]}`: true, `{"L":null}`: false, `{"L":[{}]}`: false,
+		`{}`: false, `{"S":"x","N":"1"}`: false, `{"X":"1"}`: false, `null`: false,
+	} {
+		body := `{"Count":1,"ScannedCount":1,"Items":[{"PK":{"S":"P"},"a":` + value + `}]}`
+		if bad := st.check(200, http.Header{}, []byte(body)); (bad == nil) != ok {
+			t.Errorf("attribute %s: %v, want accepted %v", value, bad, ok)
+		}
+	}
+	if bad := st.check(200, http.Header{}, []byte(`{"Count":1,"ScannedCount":1,"Items":[null]}`)); bad == nil || bad.Problem != "an item that is null" {
+		t.Errorf("a null item: %v", bad)
+	}
+	if bad := st.check(200, http.Header{}, []byte(`{"Count":1,"ScannedCount":1,"Items":{}}`)); bad == nil || bad.Problem != "a object where Items was expected" {
+		t.Errorf("an object for Items: %v", bad)
+	}
+}
+
+// The budget stop's sentence gives both figures as written, no exponent.
+func TestOverBudgetErrorText(t *testing.T) {
+	got := OverBudgetError("scan App", 912.5, 450).Error()
+	want := "scan App: stopped after 912.5 RCU, more than twice the 450 RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold."
+	if got != want {
+		t.Errorf("got %q\nwant %q", got, want)
 	}
 }

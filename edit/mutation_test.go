@@ -64,3 +64,27 @@ func TestPlanItemSizeBoundary(t *testing.T) {
 		t.Errorf("an item of 409601 bytes: %v", err)
 	}
 }
+
+// A command carries the names and values its expressions use, and no empty
+// flag for what they do not: a new item's condition has names but no
+// values, and the names are one JSON object in order.
+func TestCommandFlagsOnlyWhatTheExpressionsUse(t *testing.T) {
+	p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, New: dynamo.Item{"PK": s("P"), "SK": s("S")}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := p.Command(edit.Target{Endpoint: "http://127.0.0.1:8000", Region: "us-east-1"})
+	if strings.Contains(cmd, "--expression-attribute-values") || !strings.Contains(cmd, `--expression-attribute-names '{"#0":"PK"}'`) {
+		t.Errorf("put command:\n%s", cmd)
+	}
+	old := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1"), "b": n("2")}
+	new := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("3"), "b": n("2")}
+	p, err = edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd = p.Command(edit.Target{Endpoint: "http://127.0.0.1:8000", Region: "us-east-1"})
+	if !strings.Contains(cmd, `--expression-attribute-names '{"#0":"PK","#1":"a","#2":"b"}'`) || !strings.Contains(cmd, "--expression-attribute-values '{") {
+		t.Errorf("update command:\n%s", cmd)
+	}
+}

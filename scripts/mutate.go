@@ -3,7 +3,7 @@
 // mutate.go is the part of `make mutate` (scripts/mutate.sh) that gremlins
 // cannot do, and the report of both.
 //
-//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP -o out.json answer.go progress.go scan.go:ScanBound
+//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP [-skip REGEXP] -o out.json answer.go progress.go scan.go:ScanBound
 //	go run scripts/mutate.go report -equivalent docs/equivalent-mutants.md DIR=out.json ...
 //
 // run plants gremlins' default mutants (the same token swaps: arithmetic,
@@ -34,12 +34,14 @@ import (
 	"go/token"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"regexp"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -114,6 +116,7 @@ func runCmd(args []string) error {
 	fs := flag.NewFlagSet("run", flag.ExitOnError)
 	pkg := fs.String("pkg", "", "the package directory, ./dynamo")
 	run := fs.String("run", "", "the tests to run, as go test -run")
+	skip := fs.String("skip", "", "the tests not to run, as go test -skip")
 	out := fs.String("o", "", "the JSON file to write")
 	workers := fs.Int("workers", 2, "mutants tested at once")
 	coeff := fs.Int("timeout-coefficient", 5, "a mutant's tests may take this many times the unmutated run")
@@ -125,6 +128,9 @@ func runCmd(args []string) error {
 	testArgs := []string{"test", "-count=1", "-failfast"}
 	if *run != "" {
 		testArgs = append(testArgs, "-run", *run)
+	}
+	if *skip != "" {
+		testArgs = append(testArgs, "-skip", *skip)
 	}
 	tmp, err := os.MkdirTemp("", "dynascope-mutate-")
 	if err != nil {
@@ -181,6 +187,9 @@ func runCmd(args []string) error {
 		}
 		return write(*out, *pkg, muts)
 	}
+	// An interrupt ends the run with what was tested so far written out.
+	stop, cancel := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer cancel()
 	jobs := make(chan *mutant)
 	var wg sync.WaitGroup
 	for w := range max(*workers, 1) {
@@ -189,15 +198,29 @@ func runCmd(args []string) error {
 			defer wg.Done()
 			for m := range jobs {
 				m.status = try(m, filepath.Join(tmp, strconv.Itoa(w)), testArgs, *pkg, testLimit, limit)
+				if stop.Err() != nil {
+					m.status = "NOT TESTED" // its tests were interrupted too
+					continue
+				}
 				fmt.Fprintf(os.Stderr, "%12s %s at %s:%d:%d\n", m.status, m.kind, m.file, m.line, m.col)
 			}
 		}()
 	}
+send:
 	for _, m := range todo {
-		jobs <- m
+		select {
+		case jobs <- m:
+		case <-stop.Done():
+			break send
+		}
 	}
 	close(jobs)
 	wg.Wait()
+	for _, m := range todo {
+		if m.status == "" {
+			m.status = "NOT TESTED"
+		}
+	}
 	return write(*out, *pkg, muts)
 }
 
@@ -219,23 +242,33 @@ func find(path, funcs string) ([]*mutant, error) {
 			want[fn] = true
 		}
 	}
-	// A case's expressions lie outside every block of a coverage profile
-	// (gremlins counts their mutants as never covered); they run whenever
-	// the switch is reached, so the switch statement's position stands in.
+	// Coverage is looked up at the statement that holds a mutant: an if or
+	// for header, a case's expressions and what follows a function literal
+	// on its line lie outside every block of a profile (gremlins counts
+	// their mutants as never reached), but they run whenever the statement
+	// is reached; a case's, whenever its switch is.
 	anchor := map[token.Pos]token.Pos{}
+	var stack []ast.Node
 	ast.Inspect(f, func(n ast.Node) bool {
-		if sw, ok := n.(*ast.SwitchStmt); ok {
-			for _, st := range sw.Body.List {
-				for _, e := range st.(*ast.CaseClause).List {
-					ast.Inspect(e, func(n ast.Node) bool {
-						if n != nil {
-							if _, seen := anchor[n.Pos()]; !seen {
-								anchor[n.Pos()] = sw.Pos()
-							}
-						}
-						return true
-					})
-				}
+		if n == nil {
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		stack = append(stack, n)
+		switch n.(type) {
+		case *ast.BinaryExpr, *ast.UnaryExpr, *ast.IncDecStmt:
+		default:
+			return true
+		}
+		for i := len(stack) - 1; i >= 0; i-- {
+			switch st := stack[i].(type) {
+			case *ast.FuncLit:
+				return true // its body's blocks are in the profile
+			case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+				continue
+			case ast.Stmt:
+				anchor[n.Pos()] = st.Pos()
+				return true
 			}
 		}
 		return true
@@ -272,6 +305,9 @@ func find(path, funcs string) ([]*mutant, error) {
 		ast.Inspect(d, func(n ast.Node) bool {
 			switch n := n.(type) {
 			case *ast.BinaryExpr:
+				if n.Op == token.ADD && (isString(n.X) || isString(n.Y)) {
+					return true // joining text: "a" - "b" does not compile
+				}
 				add(n, n.OpPos, n.Op)
 			case *ast.UnaryExpr:
 				if n.Op == token.SUB {
@@ -284,6 +320,19 @@ func find(path, funcs string) ([]*mutant, error) {
 		})
 	}
 	return muts, nil
+}
+
+// isString tells a string literal, or a sum that holds one.
+func isString(e ast.Expr) bool {
+	switch e := e.(type) {
+	case *ast.BasicLit:
+		return e.Kind == token.STRING
+	case *ast.BinaryExpr:
+		return e.Op == token.ADD && (isString(e.X) || isString(e.Y))
+	case *ast.ParenExpr:
+		return isString(e.X)
+	}
+	return false
 }
 
 // try runs the tests against one mutant, the file replaced by an overlay.
@@ -399,8 +448,8 @@ func reportCmd(args []string) error {
 	}
 	used := map[string]bool{}
 	type tally struct {
-		killed, lived, notCovered, timedOut, notViable, equivalent int
-		lines                                                      []string
+		killed, lived, notCovered, timedOut, notViable, equivalent, notTested int
+		lines                                                                 []string
 	}
 	pkgs := map[string]*tally{}
 	var order []string
@@ -446,6 +495,8 @@ func reportCmd(args []string) error {
 					t.lines = append(t.lines, fmt.Sprintf("  NOT COVERED %s %s", m.Type, at))
 				case "NOT VIABLE":
 					t.notViable++
+				case "NOT TESTED":
+					t.notTested++
 				}
 			}
 		}
@@ -460,6 +511,9 @@ func reportCmd(args []string) error {
 		eff := pct(k, k+t.lived)
 		cov := pct(k+t.lived, k+t.lived+t.notCovered)
 		fmt.Printf("%-20s %8.1f%% %8.1f%% %7d %5d %11d %10d\n", p, eff, cov, k, t.lived, t.notCovered, t.equivalent)
+		if t.notTested > 0 {
+			fmt.Printf("%-20s (interrupted: %d mutants not tested, left out above)\n", "", t.notTested)
+		}
 		if eff < *minPct || cov < *minPct {
 			failed = true
 		}
