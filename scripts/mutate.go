@@ -3,7 +3,7 @@
 // mutate.go is the part of `make mutate` (scripts/mutate.sh) that gremlins
 // cannot do, and the report of both.
 //
-//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP [-skip REGEXP] -o out.json answer.go progress.go scan.go:ScanBound
+//	go run scripts/mutate.go run -pkg ./dynamo -run REGEXP [-skip REGEXP] -o out.json answer.go progress.go estimate.go:EstimateRead
 //	go run scripts/mutate.go report -equivalent docs/equivalent-mutants.md DIR=out.json ...
 //
 // run plants gremlins' default mutants (the same token swaps: arithmetic,

@@ -21,11 +21,11 @@ cd "$(dirname "$0")/.."
 declare -A targets=(
   [keys]="" [itemcodec]="" [itemcodec/number]="" [filterexpr]="" [textfmt]="" [edit]=""
   # The answer checks and the paging stops (a key that does not move on,
-  # one sent twice, a read far over its announced bound) and ScanBound.
-  [dynamo]="answer.go progress.go scan.go:ScanBound"
+  # one sent twice, a read far over its announced bound) and EstimateRead, the one estimate of every announced bound.
+  [dynamo]="answer.go progress.go estimate.go:EstimateRead"
 )
 declare -A tests=(
-  [dynamo]='^(TestAnswer.*|TestKeyAdvance.*|TestScanBound.*|TestOverBudget.*|TestLocationText|TestFaultAnswersDynamoNeverSends|TestFaultAnswerDamagedOnce|TestFaultDescribeWithoutTable|TestFaultKeyDoesNotMove|TestFaultScanAndPartiQLPaging)$'
+  [dynamo]='^(TestAnswer.*|TestKeyAdvance.*|TestEstimateRead.*|TestOverBudget.*|TestLocationText|TestFaultAnswersDynamoNeverSends|TestFaultAnswerDamagedOnce|TestFaultDescribeWithoutTable|TestFaultKeyDoesNotMove|TestFaultScanAndPartiQLPaging)$'
 )
 # Tests left out because a mutant's run would take them minutes and others
 # check the same code: the aws CLI runs of each plan (31 s) and a transaction
