@@ -342,7 +342,8 @@ only into its own in-memory engine.`,
 		}
 		return ui.Run(ctx, ui.Options{
 			Store: client, Table: conn.Table, PK: dynamo.DemoPartition,
-			Region: client.Region(), Endpoint: client.Endpoint(),
+			Streams: liveStreams(ctx, conn, client),
+			Region:  client.Region(), Endpoint: client.Endpoint(),
 			Patterns: set, PatternsPath: patternsPath,
 		})
 	}

@@ -57,6 +57,7 @@ const (
 	modeEditValue                 // one attribute's value and type: typing edits
 	modeWriteConfirm              // a write shown, not sent: send or not
 	modeWriteDone                 // a write's outcome
+	modeLive                      // the live pane: the partition's writes from the stream
 )
 
 // modes is every mode's declaration.
@@ -69,6 +70,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
+	modeLive: liveMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -177,6 +179,7 @@ type KeyMap struct {
 	OverviewCtrl key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"` // from the partition prompt, where letters type
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
+	Live         key.Binding `keys:"T" desc:"live: the partition's writes as they arrive (stream; GetRecords billed as streams read request units)" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).
 	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`

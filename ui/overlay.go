@@ -53,6 +53,7 @@ const (
 	overlayBulk               // a Scan or a PartiQL SELECT: its cost, then its items
 	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
+	overlayLive               // the partition's writes from the stream (overlay_live.go)
 )
 
 // overlay is one view on the overlay stack.
