@@ -4,10 +4,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/edit"
 	"dynascope/keys"
 )
 
@@ -191,7 +193,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		m.live.seen++
 		sk := info.SortKey(r)
 		entity := info.Entity(r, m.delim)
-		line := liveLine{text: info.StreamLine(r, entity), colour: m.colourOf(sk)}
+		line := liveLine{text: info.StreamLine(r, entity), colour: m.colourOf(sk), mine: m.writtenHere(r.Keys)}
 		m.live.lines = append(m.live.lines, line)
 		if n := len(m.live.lines); n > maxLiveLines {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
@@ -202,6 +204,27 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 	}
 	return m
+}
+
+// writtenHere tells a record of an item this session's editor wrote: its
+// key is that of a write in the request log (the journal's entries of this
+// session). A write by someone else to the same item since is not told
+// apart: the stream does not say who wrote.
+func (m Model) writtenHere(keys dynamo.Item) bool {
+	if m.opts.Editor == nil {
+		return false
+	}
+	k := edit.KeyText(m.table, keys, nil)
+	for i := len(m.log.reqs) - 1; i >= 0; i-- {
+		r := m.log.reqs[i]
+		if m.log.kinds[i] != "write" || r.Err != nil || r.Table != m.table.Name {
+			continue
+		}
+		if slices.Contains(strings.Split(r.KeyCondition, " → "), k) {
+			return true
+		}
+	}
+	return false
 }
 
 // applyRecord changes the loaded items as a write did, from its images: a

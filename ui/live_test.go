@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -13,6 +14,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
 )
 
 // liveRig is the UI on CUST#42 of a table with a stream, reached through a
@@ -135,5 +137,50 @@ func TestLivePaneNoStream(t *testing.T) {
 	}
 	if w := p.Writes(); len(w) > 0 {
 		t.Errorf("writes: %+v", w)
+	}
+}
+
+// A record of an item this session's editor wrote is marked as yours; one
+// of another item is not.
+func TestLiveMarksOwnWrites(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	for _, it := range []map[string]types.AttributeValue{
+		{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-01-09#A11"), "total": nv("20")},
+		{"PK": sv("CUST#42"), "SK": sv("PROFILE"), "name": sv("Ann")},
+	} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
+	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := edit.Open(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1"}, true, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Editor: w, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
+	hs.contains("Items · 2 loaded")
+	hs.keys("tab", "E")
+	hs.contains("Edit · ORDER#2025-01-09#A11")
+	hs.keys("j", "j", "enter", "ctrl+u")
+	hs.typeText("21")
+	hs.keys("enter", "w", "y")
+	hs.contains("written: 1 WCU consumed")
+	hs.keys("esc")
+	keysOf := func(sk string) dynamo.Item { return dynamo.Item{"PK": sv("CUST#42"), "SK": sv(sk)} }
+	if !hs.m.writtenHere(keysOf("ORDER#2025-01-09#A11")) || hs.m.writtenHere(keysOf("PROFILE")) {
+		t.Errorf("written here: order %v, profile %v", hs.m.writtenHere(keysOf("ORDER#2025-01-09#A11")), hs.m.writtenHere(keysOf("PROFILE")))
+	}
+	// The pane marks it: its record, as the stream would carry it.
+	m := hs.m
+	m.live.info = dynamo.StreamInfo{Table: table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}, ViewType: "KEYS_ONLY"}
+	m = m.liveRecords([]dynamo.StreamRecord{{Event: "MODIFY", Keys: keysOf("ORDER#2025-01-09#A11")}, {Event: "MODIFY", Keys: keysOf("PROFILE")}})
+	if len(m.live.lines) != 2 || !m.live.lines[0].mine || m.live.lines[1].mine {
+		t.Errorf("lines %+v", m.live.lines)
 	}
 }
