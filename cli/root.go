@@ -280,7 +280,8 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		return ui.Run(ctx, uiEnvironment(ui.Options{
 			Editor: editor,
 			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
-			Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+			Streams: liveStreams(ctx, conn, client),
+			Region:  client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
 			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
 		}))

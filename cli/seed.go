@@ -258,7 +258,7 @@ only into its own in-memory engine.`,
 	workbenchFile := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
 	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
 	cmd.MarkFlagFilename("workbench", "json")
-	traffic := fs.Bool("traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (L)")
+	traffic := fs.Bool("traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (T)")
 	allowWrites := demoWritesFlag(cmd)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
@@ -355,7 +355,8 @@ only into its own in-memory engine.`,
 		return ui.Run(ctx, uiEnvironment(ui.Options{
 			Editor: editor,
 			Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
-			Region: client.Region(), Endpoint: client.Endpoint(),
+			Streams: liveStreams(ctx, conn, client),
+			Region:  client.Region(), Endpoint: client.Endpoint(),
 			Patterns: set, PatternsPath: patternsPath, Settings: settings,
 		}))
 	}

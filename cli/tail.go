@@ -15,6 +15,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui"
 )
 
 // tailOptions is everything `dynascope tail` needs, read from its flags.
@@ -224,4 +225,19 @@ func (t *tailTally) summary() string {
 		s += fmt.Sprintf(", %d more filtered out", t.skipped)
 	}
 	return s + fmt.Sprintf("; %d requests (%s).", total, counts(t.requests))
+}
+
+// liveStreams is the stream reader of the UI's live pane, from the same
+// connection as client; nil, which the pane reports, when it cannot be
+// built.
+func liveStreams(ctx context.Context, conn *config.Connection, client *dynamo.Client) ui.LiveStream {
+	o, err := conn.Options()
+	if err != nil {
+		return nil
+	}
+	sc, err := dynamo.ConnectStreams(ctx, o, client)
+	if err != nil {
+		return nil
+	}
+	return sc
 }

@@ -183,13 +183,13 @@ func (s *StreamClient) shards(ctx context.Context, info StreamInfo) ([]shard, er
 		req := Request{Operation: "DescribeStream", Table: info.Table, Start: began, Duration: time.Since(began)}
 		if err != nil {
 			req.Err = s.explain(err, info)
-			s.c.record(&req)
+			s.record(ctx, &req)
 			return out, req.Err
 		}
 		d := ans.StreamDescription
 		if d == nil {
 			req.Err = s.explain(&BadAnswerError{Op: "DescribeStream", Problem: "an answer without a StreamDescription"}, info)
-			s.c.record(&req)
+			s.record(ctx, &req)
 			return out, req.Err
 		}
 		for _, sh := range d.Shards {
@@ -206,10 +206,10 @@ func (s *StreamClient) shards(ctx context.Context, info StreamInfo) ([]shard, er
 		next := aws.ToString(d.LastEvaluatedShardId)
 		if next != "" && start != nil && next == *start {
 			req.Err = s.explain(&BadAnswerError{Op: "DescribeStream", Problem: fmt.Sprintf("a LastEvaluatedShardId %q equal to the ExclusiveStartShardId it was sent (paging would never end)", next)}, info)
-			s.c.record(&req)
+			s.record(ctx, &req)
 			return out, req.Err
 		}
-		s.c.record(&req)
+		s.record(ctx, &req)
 		if next == "" {
 			return out, nil
 		}
@@ -234,14 +234,14 @@ func (s *StreamClient) iterator(ctx context.Context, info StreamInfo, shardID st
 	}
 	if err != nil {
 		if isTrimmed(err) {
-			s.c.record(&req)
+			s.record(ctx, &req)
 			return nil, err // the caller starts over at the trim horizon
 		}
 		req.Err = s.explain(err, info)
-		s.c.record(&req)
+		s.record(ctx, &req)
 		return nil, req.Err
 	}
-	s.c.record(&req)
+	s.record(ctx, &req)
 	return out.ShardIterator, nil
 }
 
@@ -255,17 +255,28 @@ func (s *StreamClient) records(ctx context.Context, info StreamInfo, iter *strin
 	if err != nil {
 		if isExpired(err) || isTrimmed(err) {
 			req.Note = "iterator to renew"
-			s.c.record(&req)
+			s.record(ctx, &req)
 			return nil, err
 		}
 		req.Err = s.explain(err, info)
-		s.c.record(&req)
+		s.record(ctx, &req)
 		return nil, req.Err
 	}
 	req.Count = int32(len(out.Records))
 	req.More = out.NextShardIterator != nil
-	s.c.record(&req)
+	s.record(ctx, &req)
 	return out, nil
+}
+
+type streamObserverKey struct{}
+
+// record records a request through the client, and tells the tail's own
+// observer (TailOptions.OnRequest) too.
+func (s *StreamClient) record(ctx context.Context, r *Request) {
+	s.c.record(r)
+	if f, ok := ctx.Value(streamObserverKey{}).(func(Request)); ok {
+		f(*r)
+	}
 }
 
 func (s *StreamClient) explain(err error, info StreamInfo) error {

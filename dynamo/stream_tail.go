@@ -36,6 +36,9 @@ const (
 type TailOptions struct {
 	From    string        // TailLatest ("" too) or TailTrimHorizon
 	MaxPoll time.Duration // the longest wait on an empty shard; TailMaxPoll when zero
+	// OnRequest, if set, is called with each request of this tail as it is
+	// recorded, on the tail's goroutine: a UI logs them apart from reads.
+	OnRequest func(Request)
 }
 
 // tailShard is one shard being read.
@@ -59,6 +62,9 @@ func (s *StreamClient) Tail(ctx context.Context, info StreamInfo, o TailOptions,
 	maxPoll := o.MaxPoll
 	if maxPoll <= 0 {
 		maxPoll = TailMaxPoll
+	}
+	if o.OnRequest != nil {
+		ctx = context.WithValue(ctx, streamObserverKey{}, o.OnRequest)
 	}
 	list, err := s.shards(ctx, info)
 	if err != nil {

@@ -60,6 +60,7 @@ const (
 	modeJump                      // where to open an item: an index or the base table
 	modeLinks                     // the partitions an item's keys name
 	modeIndexMap                  // the overview's index map
+	modeLive                      // the live pane: the partition's writes from the stream
 )
 
 // modes is every mode's declaration.
@@ -72,7 +73,7 @@ var modes = map[mode]modeDef{
 	modeExport: exportMode, modeExporting: exportingMode,
 	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
 	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
-	modeJump: jumpMode, modeLinks: linksMode, modeIndexMap: indexMapMode,
+	modeJump: jumpMode, modeLinks: linksMode, modeIndexMap: indexMapMode, modeLive: liveMode,
 }
 
 // modeDef declares a mode: its name (help says "Keys for NAME"), whether
@@ -184,6 +185,7 @@ type KeyMap struct {
 	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
 	IndexMap     key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
 	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
+	Live         key.Binding `keys:"T" desc:"live: the partition's writes as they arrive (stream; GetRecords billed as streams read request units)" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).
 	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`

@@ -112,6 +112,8 @@ type Model struct {
 	patternsPath string               // where S saves; "" when no file is known
 	pat          patternsPane
 	send         *sender        // reaches the program from requests' goroutines: retries, progress
+	live         liveState      // the live pane's tail (live.go)
+	liveSeq      int            // ids of live tails
 	exports      *exportTracker // export.go: the exports in flight, which quitting waits for
 
 	ov     overviewPane // the table overview

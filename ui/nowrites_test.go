@@ -126,6 +126,14 @@ func TestUINeverWrites(t *testing.T) {
 	if n := len(p.Calls()) - calls; n != 0 {
 		t.Errorf("the editing keys sent %d requests with writes off", n)
 	}
+	// The live pane without a stream reader says so and sends nothing
+	// (TestLivePane tails a stream through a recording proxy).
+	calls = len(p.Calls())
+	hs.keys("T")
+	hs.contains("needs DynamoDB Streams")
+	if n := len(p.Calls()) - calls; n != 0 {
+		t.Errorf("T without streams sent %d requests", n)
+	}
 	// History: back to the prompt, up for the last partition, open it again.
 	hs.keys("p", "ctrl+u", "up")
 	hs.contains("opened before", "CUST#42")

@@ -56,6 +56,7 @@ const (
 	overlayJump               // where to open an item: an index or the base table (xray.go)
 	overlayLinks              // the partitions an item's keys name, confirmed (links.go)
 	overlayIndexMap           // the overview's index map (indexmap.go)
+	overlayLive               // the partition's writes from the stream (overlay_live.go)
 )
 
 // overlay is one view on the overlay stack.

@@ -115,6 +115,7 @@ func (m Model) helpLines(md mode, w int) []string {
 	if m.opts.Editor != nil {
 		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
 	}
+	note += liveHelpNote(md) // overlay_live.go
 	for _, l := range wrapText(note, w-4) {
 		lines = append(lines, " "+m.st.muted.Render(l))
 	}

@@ -117,6 +117,8 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.openOverview(), nil
 	case key.Matches(msg, km.Export):
 		return m.openExport(), nil
+	case key.Matches(msg, km.Live):
+		return m.openLive()
 	case key.Matches(msg, km.EditItem):
 		return m.editSelected(false)
 	case key.Matches(msg, km.DuplicateItem):
@@ -186,7 +188,7 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 		moveKeys,
 		[]binding{
 			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
-			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"),
+			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"), bind("live"),
 			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
 			inBar("newItem").onlyIf(writesOn), inBar("undo").onlyIf(writesOn),
 			bind("cancel").wordedBy(func(st keyState) string {

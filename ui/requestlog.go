@@ -150,6 +150,9 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	if l.kinds[n-1] == "write" {
 		return l.writeLine(st, n, w)
 	}
+	if l.kinds[n-1] == "stream" {
+		return streamLogLine(st, n, l.reqs[n-1], w) // live_log.go
+	}
 	r := l.reqs[n-1]
 	seq := padLeft(fmt.Sprintf("%d", n), 3)
 	target := ""

@@ -60,6 +60,10 @@ type Options struct {
 	// "PROFILE") -> facet name of a NoSQL Workbench model ("Order").
 	EntityNames map[string]string // sort-key entity prefix ("ORDER#", "PROFILE") -> facet name
 
+	// Streams reads the table's stream for the live pane (T); nil turns
+	// the pane off.
+	Streams LiveStream
+
 	// Editor writes items; nil unless the user allowed writes
 	// (--allow-writes, or writes: true on the connection). The UI never
 	// writes through Store.

@@ -67,6 +67,10 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status.err = Sanitize(msg.err.Error())
 		}
 		return m, nil
+	case liveStartedMsg:
+		return m.liveStarted(msg)
+	case liveEventMsg:
+		return m.liveEvent(msg)
 	case queryDoneMsg:
 		return m.queryDone(msg)
 	case discoverRequestMsg:

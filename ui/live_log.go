@@ -1,0 +1,28 @@
+package ui
+
+import (
+	"fmt"
+
+	"dynascope/dynamo"
+)
+
+// streamLogLine is one request of the live pane's tail in the request log:
+// apart from the table's reads (its own kind, no RCU: a GetRecords is a
+// streams read request unit, and the stream's other calls are free).
+func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
+	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.accent.Render("stream") + " " + fit(r.Operation, 17) + " "
+	what := ""
+	switch r.Operation {
+	case "GetRecords":
+		what = plural(int(r.Count), "record", "records") + " · 1 streams read request unit"
+	case "DescribeStream":
+		what = plural(int(r.Count), "shard", "shards") + " · free"
+	default:
+		what = Sanitize(r.Note) + " · free"
+	}
+	if r.Err != nil {
+		what = st.err.Render("✗ " + Sanitize(r.Err.Error()))
+	}
+	right := fmt.Sprintf("  %7s", fmtDuration(r.Duration))
+	return fit(head+fit(what, max(8, w-width(head)-width(right)))+right, w)
+}

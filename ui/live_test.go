@@ -1,0 +1,186 @@
+package ui
+
+import (
+	"context"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
+	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
+)
+
+// liveRig is the UI on CUST#42 of a table with a stream, reached through a
+// recording proxy; the test writes around it, as another application would.
+func liveRig(t *testing.T) (*harness, *dynamotest.Proxy, func(map[string]types.AttributeValue), string) {
+	t.Helper()
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamotest.PKSK(), types.StreamViewTypeNewAndOldImages))
+	put := func(it map[string]types.AttributeValue) {
+		t.Helper()
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-01-09#A11"), "total": nv("20")})
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("PROFILE"), "name": sv("Ann")})
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	o := dynamo.Options{Endpoint: p.URL, Region: "us-east-1", NoSchemaCache: true}
+	client, err := dynamo.Connect(context.Background(), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := dynamo.ConnectStreams(context.Background(), o, client)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Streams: sc, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 120, 35)
+	hs.contains("Items · 2 loaded")
+	return hs, p, put, table
+}
+
+func sv(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+func nv(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
+
+// nextLive delivers the tail's messages until cond holds, without running
+// the wait for the next one to completion (it blocks until a write).
+func nextLive(t *testing.T, hs *harness, cmd tea.Cmd, cond func() bool) tea.Cmd {
+	t.Helper()
+	deadline := time.After(15 * time.Second)
+	for !cond() {
+		if cmd == nil {
+			t.Fatalf("the tail stopped: %q", hs.m.live.err)
+		}
+		got := make(chan tea.Msg, 1)
+		go func(c tea.Cmd) { got <- c() }(cmd)
+		select {
+		case msg := <-got:
+			cmd = hs.step(msg)
+		case <-deadline:
+			t.Fatalf("no live event within 15 s; the pane shows %d lines", len(hs.m.live.lines))
+		}
+	}
+	return cmd
+}
+
+// T opens the live pane: the partition's writes arrive as lines, the items
+// pane changes in place from the new images with no Query sent, writes to
+// other partitions are left out, GetRecords shows in the request log as a
+// stream request, help states the price, and nothing but reads is sent.
+func TestLivePane(t *testing.T) {
+	hs, p, put, _ := liveRig(t)
+	queries := p.Count("Query")
+	cmd := hs.step(keyPress("T"))
+	hs.noteAction(keyPress("T"))
+	if hs.m.topID() != overlayLive {
+		t.Fatalf("T opened %d", hs.m.topID())
+	}
+	cmd = nextLive(t, hs, cmd, func() bool { return hs.m.live.polls > 0 })
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-01-09#A11"), "total": nv("20"), "status": sv("SHIPPED")})
+	put(map[string]types.AttributeValue{"PK": sv("CUST#7"), "SK": sv("ORDER#2025-02-01#B1")})
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-04-01#A20"), "total": nv("50")})
+	cmd = nextLive(t, hs, cmd, func() bool { return len(hs.m.live.lines) >= 2 })
+	hs.contains("MODIFY ORDER", `status: (none) → S "SHIPPED"`, "INSERT ORDER", "CUST#42 / ORDER#2025-04-01#A20", "Writes to CUST#42 · live · 2 records")
+	hs.lacks("CUST#7")
+	var sks []string
+	for _, it := range memItems(hs.m.items) {
+		sks = append(sks, keyOf(it, "SK")+":"+keyOf(it, "status"))
+	}
+	if strings.Join(sks, ",") != "ORDER#2025-01-09#A11:SHIPPED,ORDER#2025-04-01#A20:,PROFILE:" {
+		t.Errorf("items after the writes: %v", sks)
+	}
+	if n := p.Count("Query") - queries; n != 0 {
+		t.Errorf("the live pane sent %d queries", n)
+	}
+	var streamLogged bool
+	for i, k := range hs.m.log.kinds {
+		streamLogged = streamLogged || k == "stream" && hs.m.log.reqs[i].Operation == "GetRecords"
+	}
+	if !streamLogged {
+		t.Error("no GetRecords in the request log")
+	}
+	hs.send(keyPress("?"))
+	hs.contains("streams read request unit, billed apart from table reads")
+	hs.send(keyPress("esc"))
+	hs.noteAction(keyPress("q"))
+	cmd = hs.step(keyPress("q"))
+	_ = cmd
+	if hs.m.live.id != 0 || hs.m.topID() == overlayLive {
+		t.Errorf("q left the tail running (id %d) or the pane open", hs.m.live.id)
+	}
+	if w := p.Writes(); len(w) > 0 {
+		t.Errorf("writes: %+v", w)
+	}
+}
+
+// A table without a stream: the pane says so in one sentence with the
+// command that would enable it, and the tail is not running.
+func TestLivePaneNoStream(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	o := dynamo.Options{Endpoint: p.URL, Region: "us-east-1", NoSchemaCache: true}
+	client, _ := dynamo.Connect(context.Background(), o)
+	sc, _ := dynamo.ConnectStreams(context.Background(), o, client)
+	hs := newHarnessOn(t, Options{Store: client, Streams: sc, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 160, 35)
+	hs.keys("T")
+	hs.contains("has no stream", "--stream-specification StreamEnabled=true,StreamViewType=NEW_AND_OLD_IMAGES", "stopped")
+	if hs.m.live.id != 0 {
+		t.Error("the tail runs on a table without a stream")
+	}
+	if w := p.Writes(); len(w) > 0 {
+		t.Errorf("writes: %+v", w)
+	}
+}
+
+// A record of an item this session's editor wrote is marked as yours; one
+// of another item is not.
+func TestLiveMarksOwnWrites(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	for _, it := range []map[string]types.AttributeValue{
+		{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-01-09#A11"), "total": nv("20")},
+		{"PK": sv("CUST#42"), "SK": sv("PROFILE"), "name": sv("Ann")},
+	} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: it}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ep := dynamotest.Endpoint(t)
+	client, _ := dynamo.Connect(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
+	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := edit.Open(context.Background(), dynamo.Options{Endpoint: ep, Region: "us-east-1"}, true, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Editor: w, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
+	hs.contains("Items · 2 loaded")
+	hs.keys("tab", "E")
+	hs.contains("Edit · ORDER#2025-01-09#A11")
+	hs.keys("j", "j", "enter", "ctrl+u")
+	hs.typeText("21")
+	hs.keys("enter", "w", "y")
+	hs.contains("written: 1 WCU consumed")
+	hs.keys("esc")
+	keysOf := func(sk string) dynamo.Item { return dynamo.Item{"PK": sv("CUST#42"), "SK": sv(sk)} }
+	if !hs.m.writtenHere(keysOf("ORDER#2025-01-09#A11")) || hs.m.writtenHere(keysOf("PROFILE")) {
+		t.Errorf("written here: order %v, profile %v", hs.m.writtenHere(keysOf("ORDER#2025-01-09#A11")), hs.m.writtenHere(keysOf("PROFILE")))
+	}
+	// The pane marks it: its record, as the stream would carry it.
+	m := hs.m
+	m.live.info = dynamo.StreamInfo{Table: table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}, ViewType: "KEYS_ONLY"}
+	m = m.liveRecords([]dynamo.StreamRecord{{Event: "MODIFY", Keys: keysOf("ORDER#2025-01-09#A11")}, {Event: "MODIFY", Keys: keysOf("PROFILE")}})
+	if len(m.live.lines) != 2 || !m.live.lines[0].mine || m.live.lines[1].mine {
+		t.Errorf("lines %+v", m.live.lines)
+	}
+}

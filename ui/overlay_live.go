@@ -1,0 +1,98 @@
+package ui
+
+import (
+	"fmt"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+)
+
+// The live pane: T on a partition shows the partition's writes as they
+// arrive from the table's stream (live.go), newest at the bottom, each line
+// in its entity type's colour; the items pane above it changes in place.
+// q or esc closes it and stops the tail.
+
+type liveOverlay struct{}
+
+func (liveOverlay) id() overlayID   { return overlayLive }
+func (liveOverlay) mode(Model) mode { return modeLive }
+func (liveOverlay) hides() hidden   { return hidden{} }
+
+func (liveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+	if msg, ok := msg.(tea.KeyPressMsg); ok {
+		km := m.keyMap()
+		switch {
+		case key.Matches(msg, km.Log):
+			return m.openLog(), nil
+		case key.Matches(msg, km.Live, km.Back, km.Cancel):
+			return m.stopLive().pop(), nil
+		}
+	}
+	return m, nil
+}
+
+// livePricing is DynamoDB's documented rule for stream reads, as help and
+// the pane say it.
+const livePricing = "each GetRecords is one streams read request unit, billed apart from table reads (the first 2,500,000 a month in each region are free); other stream calls are free"
+
+// view draws the partition's items above the live lines: a write shows in
+// both at once.
+func (o liveOverlay) view(m Model, w, h int) string {
+	if h < 12 {
+		return o.lines(m, w, h)
+	}
+	top := h / 2
+	items := m.items.view(m.st, w, top, false, m.itemsTitle(m.layout()), m.colourOf)
+	return items + "\n" + o.lines(m, w, h-top)
+}
+
+// lines is the box of the live lines, w×h.
+func (liveOverlay) lines(m Model, w, h int) string {
+	st := m.st
+	l := m.live
+	var lines []string
+	switch {
+	case l.err != "":
+		for _, s := range wrapText(l.err, w-2) {
+			lines = append(lines, st.err.Render(s))
+		}
+	case l.starting:
+		lines = append(lines, st.muted.Render("  reading the stream's shards…"))
+	case len(l.lines) == 0:
+		lines = append(lines, st.muted.Render(fit("  waiting for writes to "+Sanitize(m.q.PK)+" — "+livePricing, w-2)))
+	}
+	shown := max(1, h-2-len(lines))
+	from := max(0, len(l.lines)-shown)
+	for _, ln := range l.lines[from:] {
+		text := fit(ln.text, w-2)
+		if ln.mine {
+			text = fit(ln.text+"  (yours)", w-2)
+		}
+		lines = append(lines, st.entityStyle(ln.colour).Render(text))
+	}
+	state := "live"
+	if l.id == 0 && !l.starting {
+		state = "stopped"
+	}
+	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", Sanitize(m.q.PK), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
+	if l.info.ViewType == "KEYS_ONLY" {
+		title += " · keys only"
+	}
+	if l.others > 0 {
+		title += fmt.Sprintf(" · %d of other partitions left out", l.others)
+	}
+	return box(st, title, lines, w, h, true)
+}
+
+// liveHelpNote is what help adds where T works: how stream reads are priced.
+func liveHelpNote(md mode) string {
+	if md != modeLive && md != modeGroups && md != modeItems {
+		return ""
+	}
+	return " The live pane (T) reads the table's stream, not the table: " + livePricing + "; an idle shard is polled once a second."
+}
+
+var liveMode = modeDef{name: "live pane", keys: []binding{
+	inBar("help"), inBar("back", "close, stop the tail"), inBar("log"),
+	bind("live", "close the live pane"), bind("cancel", "close, stop the tail"),
+}}
