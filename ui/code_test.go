@@ -63,7 +63,7 @@ func TestCodeViewFromTheLog(t *testing.T) {
 	hs.keys("G", "C")
 	hs.contains("Code · request 10 of the log", "· from its ExclusiveStartKey", "--exclusive-start-key", `"ORDER#00097"`)
 	hs.keys("esc")
-	hs.contains("Requests — key condition")
+	hs.contains("Requests · 10 requests · 133 RCU — key condition") // the figures before the legend, which the title cuts
 	hs.keys("k", "C")
 	hs.contains("that is a step of dynascope's skip-scan")
 	if hs.m.topID() != overlayLog {
