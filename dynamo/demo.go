@@ -56,7 +56,8 @@ const demoDays = 731 // 2024-01-01 .. 2025-12-31
 
 // DemoItems returns the demo data set: the single-table example (CUST#42 with
 // its profile and two orders, and order A17's line item) exactly as the
-// article writes it, surrounded by a few hundred customers with addresses,
+// article writes it, A17 with a second line and a shipment as its pattern
+// promises, surrounded by a few hundred customers with addresses,
 // orders, line items and shipments, one big customer (CUST#7) whose partition
 // is larger than one Query page, and the open orders in the sparse index GSI1.
 // It is the same on every call: a fixed-seed generator, no clock.
@@ -91,6 +92,12 @@ func (g *demoGen) example() {
 	g.add(Item{"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-03-01#A17"), "total": demoInt(35)})
 	g.add(Item{"PK": demoS("ORDER#A11"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1001"), "name": demoS("Enamel mug"), "qty": demoInt(2), "price": demoInt(10)})
 	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1025"), "name": demoS("Desk lamp"), "qty": demoInt(1), "price": demoInt(35)})
+	// Beyond the article: the pattern "order with line items" promises an
+	// order's line items and shipments, so its example order A17 has two
+	// lines (the bulb comes with the lamp, so the total stays 35) and a
+	// shipment.
+	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#2"), "sku": demoS("SKU-1026"), "name": demoS("LED bulb (with the lamp)"), "qty": demoInt(1), "price": demoInt(0)})
+	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("SHIPMENT#2025-03-03"), "carrier": demoS("DHL"), "tracking": demoS("TRK0000004217")})
 }
 
 type demoProduct struct {

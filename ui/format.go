@@ -117,5 +117,11 @@ func keyOf(it dynamo.Item, name string) string {
 	return ""
 }
 
-// wrapString wraps text at word boundaries to w cells, breaking words longer than a line.
-func wrapString(s string, w int) string { return ansi.Wrap(s, w, "") }
+// wrapString wraps text at spaces to w cells, breaking words longer than a
+// line. ansi.Wrap also breaks after every hyphen, which cut a flag in two
+// ("--⏎region"): hyphens are hidden from it as U+2011 (one cell, like -)
+// and put back (so a U+2011 of the text itself shows as -).
+func wrapString(s string, w int) string {
+	const keep = "\u2011"
+	return strings.ReplaceAll(ansi.Wrap(strings.ReplaceAll(s, "-", keep), w, ""), keep, "-")
+}

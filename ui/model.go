@@ -42,6 +42,7 @@ type result struct {
 	base    bool             // no sort-key condition: its pages feed the entity types
 	asked   int              // pages when the next page was last asked for: never twice for one key
 	failed  bool             // the last next-page request failed: no automatic retries
+	toEnd   int              // pages G still follows: each takes the cursor to its end as it arrives (bottomPages)
 	get     *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
 	// kept, read and rcu sum the pages' Count, ScannedCount and capacity:
 	// what a filter kept of what was read, and paid for.

@@ -149,7 +149,7 @@ func (m Model) codeLogged() Model {
 	in := m.log.ins[i]
 	if in.q == nil && in.g == nil && in.scan == nil && in.stmt == "" {
 		if m.log.kinds[i] == "skip-scan" {
-			m.status.info = "that is a step of dynascope's skip-scan (a Limit 1 query); C shows the code of the requests you ran"
+			m.status.info = "a skip-scan step (Limit 1) has no code: C works on your own requests" // short enough for 120 columns
 		} else {
 			m.status.info = "no code for that request: it was sent on a table no longer open"
 		}

@@ -247,7 +247,9 @@ func (o editOverlay) view(m Model, w, h int) string {
 }
 
 var editItemMode = modeDef{name: "edit item", keys: []binding{
-	inBar("open", "edit value"), inBar("addAttribute"), inBar("removeAttribute"), inBar("writeItem"), inBar("cancel", "discard"), inBar("help"),
+	// The status bar shows what fits in this order (fit by priority): the
+	// keys that act on the item first, worded short enough for 120 columns.
+	inBar("open", "edit"), inBar("writeItem", "show write"), inBar("cancel", "discard"), inBar("removeAttribute", "remove/keep"), inBar("addAttribute", "add"), inBar("help"),
 	bind("up"), bind("down"), bind("top"), bind("bottom"), bind("back", "discard"),
 }}
 

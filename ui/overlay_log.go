@@ -69,7 +69,8 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	if len(l.reqs) == 0 {
 		lines = append(lines, st.muted.Render("    no requests yet"))
 	}
-	title := fmt.Sprintf("%s · %s · %s RCU", l.title(inner), plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total))
+	// The figures before the legend: where the title is cut, the legend goes.
+	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
 	if l.writes > 0 {
 		// The writes first: the legend after them may be cut.
 		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),

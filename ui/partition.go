@@ -13,6 +13,12 @@ import (
 // The partition screen's keys: the entity types and items panes, with the
 // query line above them.
 
+// bottomPages is how many pages one G follows to their end: 4 pages of up
+// to 1 MB, at most 512 RCU eventually consistent, beyond the one it asks for
+// by reaching the end, as scrolling there would read them; further pages
+// load as usual when G is pressed again or the cursor scrolls on.
+const bottomPages = 4
+
 // partitionKey handles the entity types and items panes.
 func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
 	lay := m.layout()
@@ -33,6 +39,16 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 			// A deliberate move towards the end tries the failed page
 			// again, as n does; scrolling line by line does not.
 			m.res.failed, m.res.asked = false, -1
+		}
+		if md == modeItems {
+			// One G ends at the last item: the pages it brings in (or the
+			// one already on its way) take the cursor to their end too, up
+			// to bottomPages of them, so that G alone never reads a huge
+			// partition to its end.
+			m.res.toEnd = 0
+			if key.Matches(msg, km.Bottom) && m.res.more && m.res.q.Limit == 0 {
+				m.res.toEnd = bottomPages
+			}
 		}
 		return move(d)
 	}

@@ -170,6 +170,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
+		if m.res.toEnd > 0 {
+			m.items, m.res.toEnd = m.items.move(1<<30, lay.itemRows), m.res.toEnd-1
+		}
 	}
 	m.res.kept += int(p.Count)
 	m.res.read += int(p.ScannedCount)

@@ -226,6 +226,11 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), padLeft(counts, cw.counts),
 			st.bold.Render(padLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
 	}
+	// Fit by priority: a long table or index name gives way to the key
+	// condition, down to 12 cells of its own.
+	if need, room := width(kind)+width(condText)+width(page), w-width(head)-width(right)-2; width(target) > 13 && room-width(target) < need {
+		target = trunc(strings.TrimSuffix(target, " "), max(12, room-need-1)) + " "
+	}
 	condW := max(8, w-width(head)-width(target)-width(right)-2)
 	return fit(head+target+cond(condW)+"  "+right, w)
 }

@@ -25,3 +25,19 @@ func TestRequestLogCountsAGetItemAsRead(t *testing.T) {
 		t.Errorf("a GetItem shows 1/0:\n%s", strings.Join(lines, "\n"))
 	}
 }
+
+// At 120 columns a long index name gives way to the key condition (it keeps
+// what the condition leaves, at least 12 cells), which
+// keeps its whole text instead of about 30 cells ("passStatus = "c…").
+func TestRequestLogKeepsTheConditionOverALongIndexName(t *testing.T) {
+	var l requestLog
+	cond := `passStatus = "completed" AND n > 1`
+	l = l.add(dynamo.Request{Operation: "Query", Table: "Passes", Index: "GSI-passStatus-updatedAt-by-customer-region", KeyCondition: cond, Forward: true, Count: 12, ScannedCount: 12}, "", 1, reqInput{})
+	line := l.tail(newStyles(true, true), "Passes", 1, 120)[0]
+	if !strings.Contains(line, cond) {
+		t.Errorf("the condition is cut: %q", line)
+	}
+	if !strings.Contains(line, "GSI-passStatus-upd… ") {
+		t.Errorf("the index name is gone: %q", line)
+	}
+}

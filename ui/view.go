@@ -63,7 +63,10 @@ func (m Model) layout() layout {
 		case l.h < 34:
 			l.logN, l.logH = 3, 4
 		default:
-			l.logN, l.logH = 4, 5
+			// A tall terminal gives the log room too: 4 lines at 34 rows,
+			// one more every 5 rows, up to 10 (9 at 60 rows).
+			l.logN = min(10, 4+(l.h-34)/5)
+			l.logH = l.logN + 1
 		}
 	}
 	l.logY = l.errY - l.logH
