@@ -211,14 +211,15 @@ func FuzzClassify(f *testing.F) {
 				t.Fatalf("Classify(%q, %q) = %+v, but %q is %+v", key, delim, c, key[:1]+suffix, d)
 			}
 		case c.Exact:
-			if c.Prefix != key || c.Entity != key && c.Entity != strings.TrimPrefix(key, delim) {
+			if c.Prefix != key || c.Entity != key && !slices.ContainsFunc(KeyDelimiters(delim), func(d string) bool { return c.Entity == strings.TrimPrefix(key, d) }) {
 				t.Fatalf("Classify(%q, %q) = %+v; want the key itself", key, delim, c)
 			}
 		default:
-			if !strings.HasPrefix(key, c.Prefix) || !strings.HasSuffix(c.Prefix, delim) || delim == "" {
+			ds := KeyDelimiters(delim)
+			if !strings.HasPrefix(key, c.Prefix) || delim == "" || !slices.ContainsFunc(ds, func(d string) bool { return d != "" && strings.HasSuffix(c.Prefix, d) }) {
 				t.Fatalf("Classify(%q, %q) = %+v: the prefix is not the key's up to a delimiter", key, delim, c)
 			}
-			if strings.Contains(c.Entity, delim) || !strings.Contains(c.Prefix, c.Entity) {
+			if slices.ContainsFunc(ds, func(d string) bool { return strings.Contains(c.Entity, d) }) || !strings.Contains(c.Prefix, c.Entity) {
 				t.Fatalf("Classify(%q, %q) = %+v: the entity is not the label between delimiters", key, delim, c)
 			}
 			// Every string in the begins_with range is of the same type,

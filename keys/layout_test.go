@@ -58,6 +58,13 @@ func TestAnalyzeLayoutFamilies(t *testing.T) {
 			findin: []string{},
 		},
 		{
+			name: "a two-character delimiter names the family with both characters",
+			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
+				"pass::0007", "seat::12", "pass::0008", "seat::14")},
+			want:   []string{"pass::* p=2 i=2: seat[seat::]=2"},
+			findin: []string{},
+		},
+		{
 			name: "pipe, colon and slash delimiters, one per family",
 			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
 				"tenant|1", "user|a", "tenant|2", "user|b",

@@ -142,7 +142,7 @@ func TestFmtDollars(t *testing.T) {
 // A NoSQL Workbench model's facet names name the entity types; the prefix
 // stays in sight.
 func TestEntityNamesFromWorkbench(t *testing.T) {
-	f, err := os.Open(filepath.Join("..", "testdata", "workbench", "shop.json"))
+	f, err := os.Open(filepath.Join("..", "cli", "testdata", "workbench", "shop.json"))
 	if err != nil {
 		t.Fatal(err)
 	}
