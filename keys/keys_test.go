@@ -64,7 +64,7 @@ func TestEntityType(t *testing.T) {
 		{"user:7#x", "#", "user", "user:"}, // the first delimiter after the label
 		{"pass::0007", "::", "pass", "pass::"},
 		{"pass::0007", "#", "pass", "pass:"}, // a tie goes to the shorter: "pass:" selects both
-		{"a:b", "::", "a:b", "a:b"}, // under "::" a lone ":" is no delimiter
+		{"a:b", "::", "a:b", "a:b"},          // under "::" a lone ":" is no delimiter
 		{"ORDER#A17", "", "ORDER#A17", "ORDER#A17"},
 		{"", "", "", ""},
 		{"a::b::c", "::", "a", "a::"},
