@@ -108,6 +108,7 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	if err == errBudget {
 		d.Partial, err = true, nil
 	}
+	d.Groups = keys.FoldBare(d.Groups) // METADATA beside METADATA#v1 is one type
 	if err != nil || !in.Count || d.Partial {
 		return d, s.doubt, err
 	}
@@ -312,12 +313,13 @@ func (s *skipScan) keyRange(ctx context.Context) error {
 
 // GroupCondition is the sort-key condition that selects exactly a group's
 // items: = for an exact type, begins_with for a prefix type, BETWEEN its
-// first and last key for a value group of strings, none for numbers and binary.
+// first and last key for a value group of strings and a prefix type holding
+// its bare label (keys.FoldBare), none for numbers and binary.
 func GroupCondition(g keys.Group, keyType string) SKCond {
 	switch {
 	case keyType != "S":
 		return SKCond{}
-	case g.Kind == keys.KindValue:
+	case g.Kind == keys.KindValue || g.Bare:
 		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
 		return SKCond{Op: SKBetween, Values: []string{lo, hi}}
 	case g.Exact:

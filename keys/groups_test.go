@@ -48,12 +48,11 @@ func TestGroupSortKeys(t *testing.T) {
 			},
 		},
 		{
-			name:    "prefixes that are prefixes of each other",
+			name:    "prefixes that are prefixes of each other; the bare label folds into its prefix type",
 			keys:    []string{"ORDER", "ORDER#", "ORDER#1", "ORDERS#1", "ORDERS#2"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "ORDER", Prefix: "ORDER", Kind: KindLabel, Exact: true, Count: 1, First: "ORDER", Last: "ORDER"},
-				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#", Last: "ORDER#1"},
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Bare: true, Count: 3, First: "ORDER", Last: "ORDER#1"},
 				{Entity: "ORDERS", Prefix: "ORDERS#", Kind: KindLabel, Count: 2, First: "ORDERS#1", Last: "ORDERS#2"},
 			},
 		},
@@ -170,10 +169,16 @@ func TestMergeGroups(t *testing.T) {
 			[]Group{order(5, "ORDER#1", "ORDER#5"), profile},
 		},
 		{
-			"same entity, other prefix, stays apart",
+			"the bare label on a later page (newest first) folds into its prefix type",
 			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
 			[]Group{profile},
-			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}, profile},
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Bare: true, Count: 2, First: "PROFILE#1", Last: "PROFILE"}},
+		},
+		{
+			"one label, two groups: METADATA and METADATA#v1 are one type",
+			[]Group{{Entity: "METADATA", Prefix: "METADATA", Kind: KindLabel, Exact: true, Count: 1, First: "METADATA", Last: "METADATA"}},
+			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Count: 1, First: "METADATA#v1", Last: "METADATA#v1"}},
+			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: 2, First: "METADATA", Last: "METADATA#v1"}},
 		},
 		{
 			"numbers",

@@ -15,15 +15,17 @@ import (
 type typeRow struct {
 	id             string // keys.Class.ID: what makes two rows one type
 	entity, prefix string
-	value          bool   // a value group: data keys, selected by their range
-	exactKey       bool   // a label type that is one sort-key value (PROFILE)
-	first, last    string // its first and last sort key as far as known
-	discovered     bool   // skip-scan found it: first and last are the partition's own
-	loaded         int    // its items among the loaded whole-partition results
-	bytes          int    // their size, by DynamoDB's rules
-	exact          int    // counted with Select=COUNT; -1 when not
-	atLeast        int    // a count stopped part way got this far
-	countReqs      int    // what the exact count took
+	value          bool     // a value group: data keys, selected by their range
+	exactKey       bool     // a label type that is one sort-key value (PROFILE)
+	bare           bool     // a prefix type holding its bare label too (keys.FoldBare)
+	aliases        []string // the ids of the rows folded into it
+	first, last    string   // its first and last sort key as far as known
+	discovered     bool     // skip-scan found it: first and last are the partition's own
+	loaded         int      // its items among the loaded whole-partition results
+	bytes          int      // their size, by DynamoDB's rules
+	exact          int      // counted with Select=COUNT; -1 when not
+	atLeast        int      // a count stopped part way got this far
+	countReqs      int      // what the exact count took
 	countCap       dynamo.Capacity
 	libs           []keys.LibraryEntity // the entities its loaded items name, when a library wrote them; in order seen
 }
@@ -76,7 +78,7 @@ func (g groupsPane) rows() int { return len(g.types) + 1 }
 // find is the index of the type with this id, or -1.
 func (g groupsPane) find(id string) int {
 	for i, t := range g.types {
-		if t.id == id {
+		if t.id == id || slices.Contains(t.aliases, id) {
 			return i
 		}
 	}
@@ -170,6 +172,7 @@ func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
 		}
 		t := &g.types[i]
 		t.discovered = true
+		t.bare = t.bare || gr.Bare
 		t.first = gr.First
 		if last != "" {
 			t.last = last
@@ -200,10 +203,35 @@ func (g groupsPane) sorted() groupsPane {
 		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
+	g.types = foldBareRows(g.types)
 	if sel >= 0 {
 		g.cursor = g.find(id) + 1
 	}
 	return g
+}
+
+// foldBareRows folds a row of a bare label ("METADATA") into the row of its
+// prefix type ("METADATA#") next to it, as keys.FoldBare folds groups, so
+// the pane names one type where groups and layout do. The bare row's id
+// finds the folded row again (find), for the items loaded later.
+func foldBareRows(rows []typeRow) []typeRow {
+	out := rows[:0:0]
+	for _, t := range rows {
+		if n := len(out); n > 0 && out[n-1].exactKey && keys.BareLabel(t.group()) == out[n-1].prefix {
+			e := out[n-1]
+			t.bare, t.first, t.loaded, t.bytes = true, e.first, t.loaded+e.loaded, t.bytes+e.bytes
+			t.aliases = append(slices.Clip(t.aliases), e.id)
+			if t.exact >= 0 && e.exact >= 0 {
+				t.exact += e.exact
+			} else {
+				t.exact = -1
+			}
+			out[n-1] = t
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
 }
 
 // libraryEntity reads the entity name a single-table library wrote into an item.
@@ -236,7 +264,7 @@ func (t typeRow) group() keys.Group {
 	if t.value {
 		kind = keys.KindValue
 	}
-	return keys.Group{Entity: t.entity, Prefix: t.prefix, Kind: kind, Exact: t.exactKey, First: t.first, Last: t.last}
+	return keys.Group{Entity: t.entity, Prefix: t.prefix, Kind: kind, Exact: t.exactKey, Bare: t.bare, First: t.first, Last: t.last}
 }
 
 // condition is the sort-key condition that selects a row: none for the whole
