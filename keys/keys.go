@@ -3,8 +3,8 @@
 // belongs to, and the key ranges that let a skip-scan find every entity type of a
 // partition with a few small Queries.
 //
-// One classifier. Classify decides, for a sort key and the partition's
-// delimiter d, which group the key belongs to; GroupSortKeys, the skip-scan
+// One classifier. Classify decides, for a sort key (its own delimiter, the
+// partition's delimiter d breaking ties), which group the key belongs to; GroupSortKeys, the skip-scan
 // (SkipPast, SkipBefore), the layout overview and the UI all use it, so one
 // partition has one set of names everywhere. A group is one of:
 //
@@ -13,8 +13,10 @@
 //     happens to start with a digit), never a label, and the ":" or "-" inside
 //     it is not a delimiter. The group is named by the shape of its first and
 //     last key (see RunName): "timestamp", "number", ...
-//   - A prefix type: a key that contains d after a label ("ORDER#2025-03-01#A17"
-//     is ("ORDER", "ORDER#")). A key that starts with d is named by the label
+//   - A prefix type: a key that contains a delimiter after a label
+//     ("ORDER#2025-03-01#A17" is ("ORDER", "ORDER#"), "ORDER|2023|7" is
+//     ("ORDER", "ORDER|") in the same partition: d below is the first
+//     delimiter after the label, see Classify). A key that starts with d is named by the label
 //     after it ("#METADATA#x" is ("METADATA", "#METADATA#")); a key that starts
 //     with d twice is the type ("", d+d).
 //   - An exact type: a key without d (after a leading one) is a type of its
