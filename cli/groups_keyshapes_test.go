@@ -44,7 +44,8 @@ func groupsOf(t *testing.T, ep, table, pk string, extra ...string) (got []string
 // types, and the budget ran out), a bare label beside the label with a
 // suffix (before: two groups both called METADATA), compact ISO times
 // (before: "value"), a two-character delimiter (before: the family pass:*),
-// and a table with a partition key only (before: no items).
+// letter-led ids and a list of user names (before: a type each), and a
+// table with a partition key only (before: no items).
 func TestGroupsKeyShapes(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	table := dynamotest.UniqueName("shapes")
@@ -61,6 +62,10 @@ func TestGroupsKeyShapes(t *testing.T) {
 		{"DOC#1", "METADATA[METADATA#]=- TYPES[TYPES#]=-", 7},
 		{"SENSOR#1", "timestamp[]=-", 3},
 		{"pass::0007", "seat[seat::]=-", 3},
+		// Letter-led hex ids beside digit-led ones (before: "hex id" then
+		// one type per letter-led id), and user names under a list.
+		{"TAGS#1", "hex id[]=-", 6},
+		{"MEET#1#ATTENDEES", "name[]=-", 5},
 	}
 	for _, c := range cases {
 		got, reqs, complete := groupsOf(t, ep, table, c.pk)
@@ -72,6 +77,9 @@ func TestGroupsKeyShapes(t *testing.T) {
 	if got, _, _ := groupsOf(t, ep, table, "DOC#1", "--count"); strings.Join(got, " ") != "METADATA[METADATA#]=3 TYPES[TYPES#]=2" {
 		t.Errorf("groups DOC#1 --count: %q", got)
 	}
+	if got, _, _ := groupsOf(t, ep, table, "TAGS#1", "--count"); strings.Join(got, " ") != "hex id[]=6" {
+		t.Errorf("groups TAGS#1 --count: %q", got)
+	}
 	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
 		t.Errorf("groups CUST#mig --count: %q", got)
 	}
@@ -79,7 +87,7 @@ func TestGroupsKeyShapes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER 20 · PROFILE 1 · order 3"} {
+	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER 20 · PROFILE 1 · order 3", "hex id 6", "name 4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("layout lacks %q:\n%s", want, out)
 		}

@@ -108,7 +108,9 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	if err == errBudget {
 		d.Partial, err = true, nil
 	}
-	d.Groups = keys.FoldBare(d.Groups) // METADATA beside METADATA#v1 is one type
+	// METADATA beside METADATA#v1 is one type; ids the walk visited one by
+	// one (a5f0…, f966…, user names) are one value group.
+	d.Groups = keys.FoldIDs(in.PK, keys.FoldBare(d.Groups))
 	if err != nil || !in.Count || d.Partial {
 		return d, s.doubt, err
 	}

@@ -266,9 +266,13 @@ func catchAll(keyType string) familyID {
 func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	var exact []typeID
 	counts := map[string]int{}
+	lists := listPartitions(fa, in)
 	for _, i := range fa.items {
 		it := in.Items[i]
 		id, isExact := sortKeyType(it.SK, in.SKType, delims[it.PK], it.Library)
+		if lists[it.PK] {
+			id, isExact = typeID{entity: nameType}, false
+		}
 		if id.prefix != "" && !isExact && id.entity != valueType {
 			counts[delims[it.PK]]++
 		}
@@ -307,8 +311,11 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	}
 	fa.f.Types = []SortKeyType{}
 	for id, ta := range fa.types {
-		if id.entity == valueType {
+		switch id.entity {
+		case valueType:
 			ta.t.Kind, ta.t.Entity = KindValue, RunName(ta.t.First, ta.t.Last)
+		case nameType:
+			ta.t.Kind, ta.t.Entity = KindValue, ShapeName
 		}
 		if in.SKType == "N" || in.SKType == "B" {
 			ta.t.Kind = KindValue

@@ -59,7 +59,9 @@ func sortKeyType(sk, skType, delim string, lib LibraryEntity) (id typeID, exact 
 	switch {
 	case skType == "N" || skType == "B":
 		return typeID{entity: c.Entity}, false
-	case c.Kind == KindValue:
+	case c.Kind == KindValue || c.Exact && IDShape(sk) != "":
+		// A letter-led id ("a5f0…", a UUID from a to f) is data like a
+		// digit-led one: the sample holds the keys, so they are one group.
 		return typeID{entity: valueType}, false
 	}
 	return typeID{entity: c.Entity, prefix: c.Prefix}, c.Exact

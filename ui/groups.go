@@ -39,6 +39,7 @@ func newTypeRow(c keys.Class) typeRow {
 // query's pages, as they load, give counts. Row 0 is the whole partition.
 type groupsPane struct {
 	types   []typeRow
+	pk      string            // the partition shown, which may name a list (keys.ListOfNames)
 	keyType string            // the sort key's type; "" without one
 	table   bool              // the base table, where an exact type (PROFILE) is one item
 	names   map[string]string // entity prefix -> a model's facet name (Options.EntityNames)
@@ -197,13 +198,13 @@ func (g groupsPane) sorted() groupsPane {
 		id = g.types[sel].id
 	}
 	for i, t := range g.types {
-		if t.value && t.first != "" && t.last != "" {
+		if t.value && t.first != "" && t.last != "" && t.entity != keys.ShapeName {
 			// Named by its ends, as the skip-scan and `groups` name it.
 			g.types[i].entity = keys.RunName(t.first, t.last)
 		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
-	g.types = foldBareRows(g.types)
+	g.types = foldIDRows(g.pk, foldBareRows(g.types))
 	if sel >= 0 {
 		g.cursor = g.find(id) + 1
 	}
@@ -232,6 +233,68 @@ func foldBareRows(rows []typeRow) []typeRow {
 		out = append(out, t)
 	}
 	return out
+}
+
+// foldIDRows folds letter-led ids the loaded items hold into one value
+// row: neighbouring rows that are ids of one shape (keys.IDShape; the
+// value row of digit-led ones of that shape too), or every row when the
+// partition is a list of names (keys.ListOfNames). Neighbours are one run
+// of keys, which the BETWEEN of its ends selects.
+func foldIDRows(pk string, rows []typeRow) []typeRow {
+	shape := func(t typeRow) string {
+		switch {
+		case t.exactKey:
+			return keys.IDShape(t.prefix)
+		case t.value && t.entity != keys.ShapeValue:
+			return t.entity
+		}
+		return ""
+	}
+	var names []string
+	listed := 0 // rows that are names, or names already joined
+	for _, t := range rows {
+		switch {
+		case t.exactKey:
+			names, listed = append(names, t.prefix), listed+1
+		case t.value && t.entity == keys.ShapeName:
+			names, listed = append(names, t.first, t.last), listed+1
+		}
+	}
+	if listed == len(rows) && keys.ListOfNames(pk, names) {
+		return []typeRow{joinRows(rows, keys.ShapeName)}
+	}
+	out := rows[:0:0]
+	for i := 0; i < len(rows); {
+		j, s := i+1, shape(rows[i])
+		for s != "" && j < len(rows) && shape(rows[j]) == s {
+			j++
+		}
+		if j-i < 2 {
+			out = append(out, rows[i])
+			i++
+			continue
+		}
+		out = append(out, joinRows(rows[i:j], s))
+		i = j
+	}
+	return out
+}
+
+// joinRows makes one value row of neighbouring rows, named name.
+func joinRows(rows []typeRow, name string) typeRow {
+	v := typeRow{id: keys.Class{Kind: keys.KindValue}.ID(), entity: name, value: true, first: rows[0].first, last: rows[len(rows)-1].last}
+	for _, t := range rows {
+		if t.id != v.id {
+			v.aliases = append(v.aliases, t.id)
+		}
+		v.aliases = append(v.aliases, t.aliases...)
+		v.loaded += t.loaded
+		v.bytes += t.bytes
+		v.discovered = v.discovered || t.discovered
+		v.libs = append(v.libs, t.libs...)
+	}
+	v.exact = -1
+	return v
 }
 
 // libraryEntity reads the entity name a single-table library wrote into an item.
