@@ -99,11 +99,32 @@ func listPartition(pk string) bool {
 
 // FoldIDs folds neighbouring groups (in DynamoDB's order) that are ids of
 // one shape, letter-led exact types and the value group of digit-led ones,
-// into one value group named by the shape; and a partition of names only
-// of partition pk (ListOfNames) into one value group ShapeName. Neighbours are one run of
+// into one value group named by the shape; and a partition pk of names only
+// (ListOfNames) into one value group ShapeName. Neighbours are one run of
 // keys, which the BETWEEN of its ends selects. Use it where every key was
 // seen: a skip-scan that visited each id, a page in hand.
 func FoldIDs(pk string, groups []Group) []Group {
+	out := make([]Group, 0, len(groups))
+	at := 0
+	for _, r := range IDRuns(pk, groups) {
+		out = append(out, groups[at:r.From]...)
+		out = append(out, joinGroups(groups[r.From:r.To], r.Name))
+		at = r.To
+	}
+	return append(out, groups[at:]...)
+}
+
+// IDRun is a run of neighbouring groups, groups[From:To], that FoldIDs
+// makes one value group named Name.
+type IDRun struct {
+	From, To int
+	Name     string
+}
+
+// IDRuns finds what FoldIDs folds, for callers that keep more per group
+// than a Group (the UI's rows). A value group named ShapeName is a list of
+// names folded before.
+func IDRuns(pk string, groups []Group) []IDRun {
 	shape := func(g Group) string {
 		switch {
 		case g.Kind == KindLabel && g.Exact:
@@ -115,28 +136,33 @@ func FoldIDs(pk string, groups []Group) []Group {
 	}
 	names := make([]string, 0, len(groups))
 	for _, g := range groups {
-		if g.Kind == KindLabel && g.Exact {
+		switch {
+		case g.Kind == KindLabel && g.Exact:
 			names = append(names, g.Prefix)
+		case g.Kind == KindValue && g.Entity == ShapeName:
+			names = append(names, g.First, g.Last)
+		default:
+			names = nil
+		}
+		if names == nil {
+			break
 		}
 	}
-	if len(names) == len(groups) && ListOfNames(pk, names) {
-		return []Group{joinGroups(groups, ShapeName)}
+	if names != nil && ListOfNames(pk, names) {
+		return []IDRun{{From: 0, To: len(groups), Name: ShapeName}}
 	}
-	out := make([]Group, 0, len(groups))
+	var runs []IDRun
 	for i := 0; i < len(groups); {
 		j, s := i+1, shape(groups[i])
 		for s != "" && j < len(groups) && shape(groups[j]) == s {
 			j++
 		}
-		if j-i < 2 {
-			out = append(out, groups[i])
-			i++
-			continue
+		if j-i >= 2 {
+			runs = append(runs, IDRun{From: i, To: j, Name: s})
 		}
-		out = append(out, joinGroups(groups[i:j], s))
 		i = j
 	}
-	return out
+	return runs
 }
 
 func joinGroups(gs []Group, name string) Group {

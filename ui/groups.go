@@ -236,48 +236,21 @@ func foldBareRows(rows []typeRow) []typeRow {
 }
 
 // foldIDRows folds letter-led ids the loaded items hold into one value
-// row: neighbouring rows that are ids of one shape (keys.IDShape; the
-// value row of digit-led ones of that shape too), or every row when the
-// partition is a list of names (keys.ListOfNames). Neighbours are one run
-// of keys, which the BETWEEN of its ends selects.
+// row, as keys.FoldIDs folds groups: neighbouring rows that are ids of one
+// shape, or every row when the partition pk is a list of names.
 func foldIDRows(pk string, rows []typeRow) []typeRow {
-	shape := func(t typeRow) string {
-		switch {
-		case t.exactKey:
-			return keys.IDShape(t.prefix)
-		case t.value && t.entity != keys.ShapeValue:
-			return t.entity
-		}
-		return ""
-	}
-	var names []string
-	listed := 0 // rows that are names, or names already joined
-	for _, t := range rows {
-		switch {
-		case t.exactKey:
-			names, listed = append(names, t.prefix), listed+1
-		case t.value && t.entity == keys.ShapeName:
-			names, listed = append(names, t.first, t.last), listed+1
-		}
-	}
-	if listed == len(rows) && keys.ListOfNames(pk, names) {
-		return []typeRow{joinRows(rows, keys.ShapeName)}
+	gs := make([]keys.Group, len(rows))
+	for i, t := range rows {
+		gs[i] = t.group()
 	}
 	out := rows[:0:0]
-	for i := 0; i < len(rows); {
-		j, s := i+1, shape(rows[i])
-		for s != "" && j < len(rows) && shape(rows[j]) == s {
-			j++
-		}
-		if j-i < 2 {
-			out = append(out, rows[i])
-			i++
-			continue
-		}
-		out = append(out, joinRows(rows[i:j], s))
-		i = j
+	at := 0
+	for _, r := range keys.IDRuns(pk, gs) {
+		out = append(out, rows[at:r.From]...)
+		out = append(out, joinRows(rows[r.From:r.To], r.Name))
+		at = r.To
 	}
-	return out
+	return append(out, rows[at:]...)
 }
 
 // joinRows makes one value row of neighbouring rows, named name.
