@@ -213,6 +213,15 @@ func layoutKey(attr dynamo.KeyAttr, v string) json.RawMessage {
 	return json.RawMessage(jsonString(v))
 }
 
+// layoutSortKey is a type's first or last sort key; null on a table
+// without a sort key, whose types hold whole partitions.
+func layoutSortKey(ks dynamo.KeySchema, v string) json.RawMessage {
+	if ks.SK == nil {
+		return json.RawMessage("null")
+	}
+	return layoutKey(*ks.SK, v)
+}
+
 // layoutKeyObject is {"PK": value, "SK": value}, as groups prints a partition.
 func layoutKeyObject(ks dynamo.KeySchema, r keys.KeyRef) keyObject {
 	o := keyObject{{ks.PK.Name, layoutKey(ks.PK, r.PK)}}
@@ -282,7 +291,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 			fj.EntityTypes = append(fj.EntityTypes, layoutTypeJSON{
 				Entity: t.Entity, Prefix: t.Prefix, Label: t.Label, Disagree: t.Disagree,
 				Items: t.Items, Partitions: t.Partitions,
-				First: layoutKey(*ks.SK, t.First), Last: layoutKey(*ks.SK, t.Last), Libraries: layoutLibs(t.Libraries),
+				First: layoutSortKey(ks, t.First), Last: layoutSortKey(ks, t.Last), Libraries: layoutLibs(t.Libraries),
 			})
 		}
 		out.Families = append(out.Families, fj)
