@@ -114,16 +114,25 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 		if err != nil && len(d.Groups) > 0 {
 			d.Groups[len(d.Groups)-1].Count = -1 // not read to its end
 		}
+		d.Groups = foldGroups(in.PK, d.Groups)
 		return d, s.doubt, err
 	}
 	err = s.fromFirst(ctx)
 	if err == errBudget {
 		d.Partial, err = true, nil
 	}
+	d.Groups = foldGroups(in.PK, d.Groups)
 	for i := range d.Groups {
 		d.Groups[i].Count = -1 // counted only when asked (DESIGN.md)
 	}
 	return d, s.doubt, err
+}
+
+// foldGroups makes METADATA beside METADATA#v1 one type, and ids the walk
+// visited one by one (a5f0…, f966…, user names) one value group, so no two
+// groups share a name.
+func foldGroups(pk string, groups []keys.Group) []keys.Group {
+	return keys.FoldIDs(pk, keys.FoldBare(groups))
 }
 
 // errBudget stops a walk whose next request would exceed its budget.
@@ -351,12 +360,13 @@ func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
 
 // GroupCondition is the sort-key condition that selects exactly a group's
 // items: = for an exact type, begins_with for a prefix type, BETWEEN its
-// first and last key for a value group of strings, none for numbers and binary.
+// first and last key for a value group of strings and a prefix type holding
+// its bare label (keys.FoldBare), none for numbers and binary.
 func GroupCondition(g keys.Group, keyType string) SKCond {
 	switch {
 	case keyType != "S":
 		return SKCond{}
-	case g.Kind == keys.KindValue:
+	case g.Kind == keys.KindValue || g.Bare:
 		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
 		return SKCond{Op: SKBetween, Values: []string{lo, hi}}
 	case g.Exact:

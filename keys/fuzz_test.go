@@ -87,6 +87,7 @@ func checkSkipScan(t *testing.T, keys []string, delim string) {
 		got = append(got, scanned(Classify(k, delim), j-i, sorted[i], sorted[j-1]))
 		i = j
 	}
+	got = FoldBare(got) // as the walk does once it has every group
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("forward skip-scan over %q (delim %q)\n got %+v\nwant %+v", sorted, delim, got, want)
 	}
@@ -108,6 +109,7 @@ func checkSkipScan(t *testing.T, keys []string, delim string) {
 		got = append(got, scanned(Classify(k, delim), i-j+1, sorted[i], sorted[j]))
 		i = j - 1
 	}
+	got = FoldBare(got)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("backward skip-scan over %q (delim %q)\n got %+v\nwant %+v", reversed, delim, got, want)
 	}
@@ -126,6 +128,12 @@ func scanned(c Class, n int, first, last string) Group {
 // checkPages checks that grouping page by page and merging equals grouping all keys at once.
 func checkPages(t *testing.T, keys []string, keyType, delim string, cut int) {
 	t.Helper()
+	// As a partition holds them: each key once, in DynamoDB's order (bytes;
+	// numbers and binary form one group whatever their order). A bare label
+	// folds into its prefix type by being its neighbour in that order.
+	keys = slices.Clone(keys)
+	slices.Sort(keys)
+	keys = slices.Compact(keys)
 	cut %= len(keys) + 1
 	want := GroupSortKeys(keys, keyType, delim)
 	got := MergeGroups(GroupSortKeys(keys[:cut], keyType, delim), GroupSortKeys(keys[cut:], keyType, delim))
@@ -211,14 +219,15 @@ func FuzzClassify(f *testing.F) {
 				t.Fatalf("Classify(%q, %q) = %+v, but %q is %+v", key, delim, c, key[:1]+suffix, d)
 			}
 		case c.Exact:
-			if c.Prefix != key || c.Entity != key && c.Entity != strings.TrimPrefix(key, delim) {
+			if c.Prefix != key || c.Entity != key && !slices.ContainsFunc(KeyDelimiters(delim), func(d string) bool { return c.Entity == strings.TrimPrefix(key, d) }) {
 				t.Fatalf("Classify(%q, %q) = %+v; want the key itself", key, delim, c)
 			}
 		default:
-			if !strings.HasPrefix(key, c.Prefix) || !strings.HasSuffix(c.Prefix, delim) || delim == "" {
+			ds := KeyDelimiters(delim)
+			if !strings.HasPrefix(key, c.Prefix) || delim == "" || !slices.ContainsFunc(ds, func(d string) bool { return d != "" && strings.HasSuffix(c.Prefix, d) }) {
 				t.Fatalf("Classify(%q, %q) = %+v: the prefix is not the key's up to a delimiter", key, delim, c)
 			}
-			if strings.Contains(c.Entity, delim) || !strings.Contains(c.Prefix, c.Entity) {
+			if slices.ContainsFunc(ds, func(d string) bool { return strings.Contains(c.Entity, d) }) || !strings.Contains(c.Prefix, c.Entity) {
 				t.Fatalf("Classify(%q, %q) = %+v: the entity is not the label between delimiters", key, delim, c)
 			}
 			// Every string in the begins_with range is of the same type,

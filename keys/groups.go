@@ -6,6 +6,7 @@ type Group struct {
 	Prefix string // "ORDER#" (or "PROFILE" for a key without delimiter); "" for value groups
 	Kind   Kind   // KindLabel or KindValue
 	Exact  bool   // a label type that is one key value ("PROFILE")
+	Bare   bool   // a prefix type that also holds its bare label, "METADATA" beside "METADATA#v1" (FoldBare)
 	Count  int
 	First  string // first sort key of the group, in the order given
 	Last   string // last sort key of the group
@@ -66,6 +67,7 @@ func GroupSortKeys(sortKeys []string, keyType, delim string) []Group {
 		for i := range groups {
 			groups[i].name()
 		}
+		groups = FoldBare(groups)
 	}
 	return groups
 }
@@ -92,8 +94,21 @@ func MergeGroups(have, more []Group) []Group {
 			index[g.ID()] = i
 		}
 	}
+	bare := map[string]int{} // a folded group's bare key -> its place
+	for i, g := range out {
+		if g.Bare {
+			bare[bareOf(g)] = i
+		}
+	}
 	for _, g := range more {
-		if i, ok := index[g.ID()]; ok {
+		i, ok := index[g.ID()]
+		if j, isBare := bare[g.Prefix]; !ok && isBare && g.Kind == KindLabel && g.Exact {
+			i, ok = j, true
+		}
+		if ok && g.Bare && !out[i].Bare {
+			out[i].Bare, out[i].First = true, g.First
+		}
+		if ok {
 			out[i].Count += g.Count
 			out[i].Last = g.Last
 			out[i].name()
@@ -102,5 +117,5 @@ func MergeGroups(have, more []Group) []Group {
 		index[g.ID()] = len(out)
 		out = append(out, g)
 	}
-	return out
+	return FoldBare(out)
 }

@@ -27,6 +27,17 @@ func TestGroupSortKeys(t *testing.T) {
 			},
 		},
 		{
+			name: "a migration's three delimiters in one partition, read per key",
+			keys: []string{"ORDER#2023-01-02#a1", "ORDER#2023-02-03#b2", "ORDER|2023-05-01|18c1", "ORDER|2023-05-02|19d2",
+				"ORDER|2023-05-03|20e3", "order/2023/7", "order/2023/8"},
+			keyType: "S", delim: "#",
+			want: []Group{
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#2023-01-02#a1", Last: "ORDER#2023-02-03#b2"},
+				{Entity: "ORDER", Prefix: "ORDER|", Kind: KindLabel, Count: 3, First: "ORDER|2023-05-01|18c1", Last: "ORDER|2023-05-03|20e3"},
+				{Entity: "order", Prefix: "order/", Kind: KindLabel, Count: 2, First: "order/2023/7", Last: "order/2023/8"},
+			},
+		},
+		{
 			name:    "customer partition, newest first",
 			keys:    []string{"PROFILE", "ORDER#2025-03-01#A17", "ORDER#2025-02-14#A15", "ORDER#2025-01-09#A11", "ITEM#A11#1"},
 			keyType: "S", delim: "#",
@@ -37,12 +48,11 @@ func TestGroupSortKeys(t *testing.T) {
 			},
 		},
 		{
-			name:    "prefixes that are prefixes of each other",
+			name:    "prefixes that are prefixes of each other; the bare label folds into its prefix type",
 			keys:    []string{"ORDER", "ORDER#", "ORDER#1", "ORDERS#1", "ORDERS#2"},
 			keyType: "S", delim: "#",
 			want: []Group{
-				{Entity: "ORDER", Prefix: "ORDER", Kind: KindLabel, Exact: true, Count: 1, First: "ORDER", Last: "ORDER"},
-				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#", Last: "ORDER#1"},
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Bare: true, Count: 3, First: "ORDER", Last: "ORDER#1"},
 				{Entity: "ORDERS", Prefix: "ORDERS#", Kind: KindLabel, Count: 2, First: "ORDERS#1", Last: "ORDERS#2"},
 			},
 		},
@@ -159,10 +169,16 @@ func TestMergeGroups(t *testing.T) {
 			[]Group{order(5, "ORDER#1", "ORDER#5"), profile},
 		},
 		{
-			"same entity, other prefix, stays apart",
+			"the bare label on a later page (newest first) folds into its prefix type",
 			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
 			[]Group{profile},
-			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}, profile},
+			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Bare: true, Count: 2, First: "PROFILE#1", Last: "PROFILE"}},
+		},
+		{
+			"one label, two groups: METADATA and METADATA#v1 are one type",
+			[]Group{{Entity: "METADATA", Prefix: "METADATA", Kind: KindLabel, Exact: true, Count: 1, First: "METADATA", Last: "METADATA"}},
+			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Count: 1, First: "METADATA#v1", Last: "METADATA#v1"}},
+			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: 2, First: "METADATA", Last: "METADATA#v1"}},
 		},
 		{
 			"numbers",

@@ -3,8 +3,8 @@
 // belongs to, and the key ranges that let a skip-scan find every entity type of a
 // partition with a few small Queries.
 //
-// One classifier. Classify decides, for a sort key and the partition's
-// delimiter d, which group the key belongs to; GroupSortKeys, the skip-scan
+// One classifier. Classify decides, for a sort key (its own delimiter, the
+// partition's delimiter d breaking ties), which group the key belongs to; GroupSortKeys, the skip-scan
 // (SkipPast, SkipBefore), the layout overview and the UI all use it, so one
 // partition has one set of names everywhere. A group is one of:
 //
@@ -13,8 +13,10 @@
 //     happens to start with a digit), never a label, and the ":" or "-" inside
 //     it is not a delimiter. The group is named by the shape of its first and
 //     last key (see RunName): "timestamp", "number", ...
-//   - A prefix type: a key that contains d after a label ("ORDER#2025-03-01#A17"
-//     is ("ORDER", "ORDER#")). A key that starts with d is named by the label
+//   - A prefix type: a key that contains a delimiter after a label
+//     ("ORDER#2025-03-01#A17" is ("ORDER", "ORDER#"), "ORDER|2023|7" is
+//     ("ORDER", "ORDER|") in the same partition: d below is the first
+//     delimiter after the label, see Classify). A key that starts with d is named by the label
 //     after it ("#METADATA#x" is ("METADATA", "#METADATA#")); a key that starts
 //     with d twice is the type ("", d+d).
 //   - An exact type: a key without d (after a leading one) is a type of its
@@ -53,7 +55,10 @@
 // build on it, and it sends no request.
 package keys
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // Delimiters are the separators single-table designs use, in the order InferDelimiter prefers them.
 // Multi-character ones come before the single character they are made of, so
@@ -106,7 +111,17 @@ func (c Class) ID() string {
 	return c.Entity + "\x00" + c.Prefix
 }
 
-// Classify returns the group a string sort key belongs to under delimiter delim; see the package doc.
+// Classify returns the group a string sort key belongs to; see the package doc.
+//
+// The delimiter is read from the key itself: the first of Delimiters found
+// after its label, so that "ORDER#1", "ORDER|2023-05-01|18c1" and
+// "order/7", as a migration leaves them side by side, are three label types
+// with their own prefixes rather than one type and many exact ones. delim,
+// the partition's delimiter, only breaks a tie where two delimiters start at
+// the same byte (":" and "::"): it wins if it is one of them, else the
+// shorter does, so a prefix type is still every key starting with its
+// prefix. A delim outside Delimiters (--delimiter "~") counts as one too.
+// "" reads every key as an exact type.
 func Classify(sortKey, delim string) Class {
 	if sortKey != "" && isDigit(sortKey[0]) {
 		return Class{Kind: KindValue, Entity: RunName(sortKey, sortKey)}
@@ -115,22 +130,72 @@ func Classify(sortKey, delim string) Class {
 	if delim == "" {
 		return exact
 	}
-	if rest, ok := strings.CutPrefix(sortKey, delim); ok {
-		if strings.HasPrefix(rest, delim) {
-			return Class{Kind: KindLabel, Prefix: delim + delim}
+	if lead := delimiterAt(sortKey, 0, delim); lead != "" {
+		rest := sortKey[len(lead):]
+		if strings.HasPrefix(rest, lead) {
+			return Class{Kind: KindLabel, Prefix: lead + lead}
 		}
-		if i := strings.Index(rest, delim); i >= 0 {
-			return Class{Kind: KindLabel, Entity: rest[:i], Prefix: sortKey[:len(delim)+i+len(delim)]}
+		if i, d := firstDelimiter(rest, delim); i >= 0 {
+			return Class{Kind: KindLabel, Entity: rest[:i], Prefix: sortKey[:len(lead)+i+len(d)]}
 		}
 		if rest != "" {
 			exact.Entity = rest // "#ROOT" is ROOT, the key still its prefix
 		}
 		return exact
 	}
-	if i := strings.Index(sortKey, delim); i >= 0 {
-		return Class{Kind: KindLabel, Entity: sortKey[:i], Prefix: sortKey[:i+len(delim)]}
+	if i, d := firstDelimiter(sortKey, delim); i >= 0 {
+		return Class{Kind: KindLabel, Entity: sortKey[:i], Prefix: sortKey[:i+len(d)]}
 	}
 	return exact
+}
+
+// firstDelimiter finds the first byte of k where one of Delimiters starts,
+// and which one (see delimiterAt); -1 when none does.
+func firstDelimiter(k, hint string) (int, string) {
+	for i := 0; i < len(k); i++ {
+		if d := delimiterAt(k, i, hint); d != "" {
+			return i, d
+		}
+	}
+	return -1, ""
+}
+
+// delimiterAt returns the delimiter that starts at byte i of k ("" for
+// none). hint, the partition's delimiter, wins where it starts; else the
+// shortest of Delimiters does, leaving out those hint starts with (":" under
+// "::"), so that a prefix type is every key that starts with its prefix:
+// "a:" holds "a::b" too, as begins_with does, and under "::" a lone ":" is
+// no delimiter. A hint outside Delimiters (--delimiter "~") is the only one.
+func delimiterAt(k string, i int, hint string) string {
+	if strings.HasPrefix(k[i:], hint) {
+		return hint
+	}
+	if !slices.Contains(Delimiters, hint) {
+		return ""
+	}
+	best := ""
+	for _, d := range Delimiters {
+		if strings.HasPrefix(k[i:], d) && !strings.HasPrefix(hint, d) && (best == "" || len(d) < len(best)) {
+			best = d
+		}
+	}
+	return best
+}
+
+// KeyDelimiters are the delimiters Classify splits keys at under the
+// partition's delimiter hint: hint, and the others of Delimiters it does not
+// start with (only hint when it is none of them).
+func KeyDelimiters(hint string) []string {
+	if !slices.Contains(Delimiters, hint) {
+		return []string{hint}
+	}
+	out := []string{hint}
+	for _, d := range Delimiters {
+		if d != hint && !strings.HasPrefix(hint, d) {
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 // EntityType returns a sort key's entity name and the prefix a begins_with query for its type uses ("" for a value).

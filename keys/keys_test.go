@@ -58,7 +58,13 @@ func TestEntityType(t *testing.T) {
 		{"comm#2023-04-30T12:00:24#comm1", "#", "comm", "comm#"},
 		{"", "#", "", ""},
 		{"ORDER|A17", "|", "ORDER", "ORDER|"},
-		{"ORDER|A17", "#", "ORDER|A17", "ORDER|A17"},
+		{"ORDER|A17", "#", "ORDER", "ORDER|"}, // each key's own delimiter: a migration mixes them
+		{"ORDER|2023-05-01|18c1", "#", "ORDER", "ORDER|"},
+		{"order/2023/7", "#", "order", "order/"},
+		{"user:7#x", "#", "user", "user:"}, // the first delimiter after the label
+		{"pass::0007", "::", "pass", "pass::"},
+		{"pass::0007", "#", "pass", "pass:"}, // a tie goes to the shorter: "pass:" selects both
+		{"a:b", "::", "a:b", "a:b"},          // under "::" a lone ":" is no delimiter
 		{"ORDER#A17", "", "ORDER#A17", "ORDER#A17"},
 		{"", "", "", ""},
 		{"a::b::c", "::", "a", "a::"},

@@ -266,9 +266,13 @@ func catchAll(keyType string) familyID {
 func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	var exact []typeID
 	counts := map[string]int{}
+	lists := listPartitions(fa, in)
 	for _, i := range fa.items {
 		it := in.Items[i]
 		id, isExact := sortKeyType(it.SK, in.SKType, delims[it.PK], it.Library)
+		if lists[it.PK] {
+			id, isExact = typeID{entity: nameType}, false
+		}
 		if id.prefix != "" && !isExact && id.entity != valueType {
 			counts[delims[it.PK]]++
 		}
@@ -307,8 +311,11 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	}
 	fa.f.Types = []SortKeyType{}
 	for id, ta := range fa.types {
-		if id.entity == valueType {
+		switch id.entity {
+		case valueType:
 			ta.t.Kind, ta.t.Entity = KindValue, RunName(ta.t.First, ta.t.Last)
+		case nameType:
+			ta.t.Kind, ta.t.Entity = KindValue, ShapeName
 		}
 		if in.SKType == "N" || in.SKType == "B" {
 			ta.t.Kind = KindValue
@@ -325,6 +332,43 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 		}
 		return a.Prefix < b.Prefix
 	})
+	if in.SKType == "S" {
+		fa.f.Types = foldBareTypes(fa, in)
+	}
+}
+
+// foldBareTypes folds an exact type ("METADATA") into the prefix type of its
+// label next to it ("METADATA#"), as FoldBare folds a partition's groups.
+func foldBareTypes(fa *familyAcc, in LayoutInput) []SortKeyType {
+	out := fa.f.Types[:0:0]
+	for _, t := range fa.f.Types {
+		n := len(out)
+		g := Group{Entity: t.Entity, Prefix: t.Prefix, Kind: t.Kind}
+		if n == 0 || t.Kind != KindLabel || out[n-1].Entity != t.Entity || out[n-1].Prefix == "" || bareOf(g) != out[n-1].Prefix {
+			out = append(out, t)
+			continue
+		}
+		e := fa.types[typeID{entity: out[n-1].Entity, prefix: out[n-1].Prefix}]
+		p := fa.types[typeID{entity: t.Entity, prefix: t.Prefix}]
+		if e == nil || p == nil {
+			out = append(out, t)
+			continue
+		}
+		for pk := range e.parts {
+			p.parts[pk] = true
+		}
+		for l, c := range e.libs {
+			p.libs[l] += c
+		}
+		t.Items += e.t.Items
+		t.First = e.t.First
+		t.Partitions = len(p.parts)
+		t.Libraries = tally(p.libs)
+		t.Label, t.Disagree = label(t.Entity, t.Libraries)
+		p.items = append(p.items, e.items...)
+		out[n-1] = t
+	}
+	return out
 }
 
 func (ta *typeAcc) add(i int, it KeyItem, skType string) {

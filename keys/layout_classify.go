@@ -59,7 +59,9 @@ func sortKeyType(sk, skType, delim string, lib LibraryEntity) (id typeID, exact 
 	switch {
 	case skType == "N" || skType == "B":
 		return typeID{entity: c.Entity}, false
-	case c.Kind == KindValue:
+	case c.Kind == KindValue || c.Exact && IDShape(sk) != "":
+		// A letter-led id ("a5f0…", a UUID from a to f) is data like a
+		// digit-led one: the sample holds the keys, so they are one group.
 		return typeID{entity: valueType}, false
 	}
 	return typeID{entity: c.Entity, prefix: c.Prefix}, c.Exact
@@ -90,7 +92,7 @@ func leadingDelimiter(k string) string {
 }
 
 // keyDelimiter returns the delimiter that structures a key: the first of
-// Delimiters in it, provided the text before it is a label (it starts with a
+// Delimiters in it (of two starting there, "::" and ":", the longer), provided the text before it is a label (it starts with a
 // letter, "$" or "_"). "ORDER#2025-03-01T10:00" gives "#"; "2025-03-01T10:00"
 // gives "" although it holds ":", because a value, not a label, comes first.
 func keyDelimiter(k string) string {
@@ -101,6 +103,11 @@ func keyDelimiter(k string) string {
 	r := []rune(k[:i])[0]
 	if !unicode.IsLetter(r) && r != '$' && r != '_' {
 		return ""
+	}
+	for _, d := range Delimiters { // the longest first: "pass::0007" is "pass::*"
+		if strings.HasPrefix(k[i:], d) {
+			return d
+		}
 	}
 	return k[i : i+1]
 }

@@ -58,6 +58,20 @@ func TestAnalyzeLayoutFamilies(t *testing.T) {
 			findin: []string{},
 		},
 		{
+			name: "a bare label and the label with a suffix are one type",
+			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
+				"DOC#1", "METADATA", "DOC#1", "METADATA#v1", "DOC#1", "METADATA#v2", "DOC#2", "METADATA", "DOC#2", "TYPES#v2", "DOC#2", "TYPES")},
+			want:   []string{"DOC#* p=2 i=6: METADATA[METADATA#]=4 TYPES[TYPES#]=2"},
+			findin: []string{},
+		},
+		{
+			name: "a two-character delimiter names the family with both characters",
+			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
+				"pass::0007", "seat::12", "pass::0008", "seat::14")},
+			want:   []string{"pass::* p=2 i=2: seat[seat::]=2"},
+			findin: []string{},
+		},
+		{
 			name: "pipe, colon and slash delimiters, one per family",
 			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
 				"tenant|1", "user|a", "tenant|2", "user|b",

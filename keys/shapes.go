@@ -11,7 +11,7 @@ import (
 
 // Shape names a value group by what its keys look like.
 const (
-	ShapeTimestamp   = "timestamp"     // 2023-04-01T12:00:00.001Z, 2020-04-24 14:40, 20190925T010101
+	ShapeTimestamp   = "timestamp"     // 2023-04-01T12:00:00.001Z, 2020-04-24 14:40, 20190925T010101, 2019-09-24T010101
 	ShapeDate        = "date"          // 2024-03-01, 2024-03, 20240301
 	ShapeEpochSecond = "epoch seconds" // 1700000000 (2001 to 2033)
 	ShapeEpochMilli  = "epoch ms"      // 1700000000000
@@ -26,7 +26,7 @@ const (
 var (
 	zone        = `(Z|[+-]\d{2}(:?\d{2})?)?`
 	isoTime     = regexp.MustCompile(`^(\d{4})-(\d{2})-(\d{2})[T ](\d{2})(:\d{2}(:\d{2}([.,]\d+)?)?)?` + zone + `$`)
-	compactTime = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})T(\d{2})(\d{2}(\d{2}([.,]\d+)?)?)?` + zone + `$`)
+	compactTime = regexp.MustCompile(`^(\d{4})-?(\d{2})-?(\d{2})T(\d{2})(\d{2}(\d{2}([.,]\d+)?)?)?` + zone + `$`) // 20190925T010101, 2019-09-24T010101
 	isoDate     = regexp.MustCompile(`^(\d{4})-(\d{2})(-(\d{2}))?$`)
 	compactDate = regexp.MustCompile(`^(\d{4})(\d{2})(\d{2})$`)
 	number      = regexp.MustCompile(`^\d+(\.\d+)?$`)

@@ -11,6 +11,9 @@ func TestValueShape(t *testing.T) {
 		{"2021-03-09T19:11:53,5-0530", ShapeTimestamp},
 		{"20190925T010101", ShapeTimestamp},
 		{"20190925T010101Z", ShapeTimestamp},
+		{"2019-09-24T010101", ShapeTimestamp}, // ISO date, compact time
+		{"2019-09-24T0101", ShapeTimestamp},
+		{"2019-09-24T250101", ""}, // no 25th hour
 		{"2024-03-01", ShapeDate},
 		{"2024-03", ShapeDate},
 		{"20240301", ShapeDate},

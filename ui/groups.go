@@ -15,15 +15,17 @@ import (
 type typeRow struct {
 	id             string // keys.Class.ID: what makes two rows one type
 	entity, prefix string
-	value          bool   // a value group: data keys, selected by their range
-	exactKey       bool   // a label type that is one sort-key value (PROFILE)
-	first, last    string // its first and last sort key as far as known
-	discovered     bool   // skip-scan found it: first and last are the partition's own
-	loaded         int    // its items among the loaded whole-partition results
-	bytes          int    // their size, by DynamoDB's rules
-	exact          int    // counted with Select=COUNT; -1 when not
-	atLeast        int    // a lower bound: a count stopped part way, or an earlier read of the partition, got this far
-	countReqs      int    // what the exact count took
+	value          bool     // a value group: data keys, selected by their range
+	exactKey       bool     // a label type that is one sort-key value (PROFILE)
+	bare           bool     // a prefix type holding its bare label too (keys.FoldBare)
+	aliases        []string // the ids of the rows folded into it
+	first, last    string   // its first and last sort key as far as known
+	discovered     bool     // skip-scan found it: first and last are the partition's own
+	loaded         int      // its items among the loaded whole-partition results
+	bytes          int      // their size, by DynamoDB's rules
+	exact          int      // counted with Select=COUNT; -1 when not
+	atLeast        int      // a lower bound: a count stopped part way, or an earlier read of the partition, got this far
+	countReqs      int      // what the exact count took
 	countCap       dynamo.Capacity
 	libs           []keys.LibraryEntity // the entities its loaded items name, when a library wrote them; in order seen
 }
@@ -37,6 +39,7 @@ func newTypeRow(c keys.Class) typeRow {
 // query's pages, as they load, give counts. Row 0 is the whole partition.
 type groupsPane struct {
 	types   []typeRow
+	pk      string            // the partition shown, which may name a list (keys.ListOfNames)
 	keyType string            // the sort key's type; "" without one
 	table   bool              // the base table, where an exact type (PROFILE) is one item
 	names   map[string]string // entity prefix -> a model's facet name (Options.EntityNames)
@@ -77,7 +80,7 @@ func (g groupsPane) rows() int { return len(g.types) + 1 }
 // find is the index of the type with this id, or -1.
 func (g groupsPane) find(id string) int {
 	for i, t := range g.types {
-		if t.id == id {
+		if t.id == id || slices.Contains(t.aliases, id) {
 			return i
 		}
 	}
@@ -175,6 +178,7 @@ func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
 		}
 		t := &g.types[i]
 		t.discovered = true
+		t.bare = t.bare || gr.Bare
 		t.first = gr.First
 		if last != "" {
 			t.last = last
@@ -199,16 +203,76 @@ func (g groupsPane) sorted() groupsPane {
 		id = g.types[sel].id
 	}
 	for i, t := range g.types {
-		if t.value && t.first != "" && t.last != "" {
+		if t.value && t.first != "" && t.last != "" && t.entity != keys.ShapeName {
 			// Named by its ends, as the skip-scan and `groups` name it.
 			g.types[i].entity = keys.RunName(t.first, t.last)
 		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
+	g.types = foldIDRows(g.pk, foldBareRows(g.types))
 	if sel >= 0 {
 		g.cursor = g.find(id) + 1
 	}
 	return g
+}
+
+// foldBareRows folds a row of a bare label ("METADATA") into the row of its
+// prefix type ("METADATA#") next to it, as keys.FoldBare folds groups, so
+// the pane names one type where groups and layout do. The bare row's id
+// finds the folded row again (find), for the items loaded later.
+func foldBareRows(rows []typeRow) []typeRow {
+	out := rows[:0:0]
+	for _, t := range rows {
+		if n := len(out); n > 0 && out[n-1].exactKey && keys.BareLabel(t.group()) == out[n-1].prefix {
+			e := out[n-1]
+			t.bare, t.first, t.loaded, t.bytes = true, e.first, t.loaded+e.loaded, t.bytes+e.bytes
+			t.aliases = append(slices.Clip(t.aliases), e.id)
+			if t.exact >= 0 && e.exact >= 0 {
+				t.exact += e.exact
+			} else {
+				t.exact = -1
+			}
+			out[n-1] = t
+			continue
+		}
+		out = append(out, t)
+	}
+	return out
+}
+
+// foldIDRows folds letter-led ids the loaded items hold into one value
+// row, as keys.FoldIDs folds groups: neighbouring rows that are ids of one
+// shape, or every row when the partition pk is a list of names.
+func foldIDRows(pk string, rows []typeRow) []typeRow {
+	gs := make([]keys.Group, len(rows))
+	for i, t := range rows {
+		gs[i] = t.group()
+	}
+	out := rows[:0:0]
+	at := 0
+	for _, r := range keys.IDRuns(pk, gs) {
+		out = append(out, rows[at:r.From]...)
+		out = append(out, joinRows(rows[r.From:r.To], r.Name))
+		at = r.To
+	}
+	return append(out, rows[at:]...)
+}
+
+// joinRows makes one value row of neighbouring rows, named name.
+func joinRows(rows []typeRow, name string) typeRow {
+	v := typeRow{id: keys.Class{Kind: keys.KindValue}.ID(), entity: name, value: true, first: rows[0].first, last: rows[len(rows)-1].last}
+	for _, t := range rows {
+		if t.id != v.id {
+			v.aliases = append(v.aliases, t.id)
+		}
+		v.aliases = append(v.aliases, t.aliases...)
+		v.loaded += t.loaded
+		v.bytes += t.bytes
+		v.discovered = v.discovered || t.discovered
+		v.libs = append(v.libs, t.libs...)
+	}
+	v.exact = -1
+	return v
 }
 
 // libraryEntity reads the entity name a single-table library wrote into an item.
@@ -241,7 +305,7 @@ func (t typeRow) group() keys.Group {
 	if t.value {
 		kind = keys.KindValue
 	}
-	return keys.Group{Entity: t.entity, Prefix: t.prefix, Kind: kind, Exact: t.exactKey, First: t.first, Last: t.last}
+	return keys.Group{Entity: t.entity, Prefix: t.prefix, Kind: kind, Exact: t.exactKey, Bare: t.bare, First: t.first, Last: t.last}
 }
 
 // condition is the sort-key condition that selects a row: none for the whole

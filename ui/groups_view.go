@@ -14,13 +14,14 @@ import (
 	"dynascope/dynamo"
 )
 
-// label is a type's name — the facet name a model gives its prefix, else
-// its entity — with the entity its items' library names when that says
-// something else.
+// label is a type's name — its entity, as groups, layout and the Workbench
+// export name it, with the facet name a model gives its prefix beside it as
+// the model's own label — and the entity its items' library names when that
+// says something else.
 func (t typeRow) label(names map[string]string) string {
 	name := Sanitize(t.entity)
-	if f := names[t.prefix]; f != "" && t.prefix != "" {
-		name = Sanitize(f)
+	if f := names[t.prefix]; f != "" && t.prefix != "" && f != t.entity {
+		name += " (" + Sanitize(f) + ")"
 	}
 	switch {
 	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):

@@ -151,6 +151,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 				}
 				m.delim = keys.InferDelimiter(sks)
 			}
+			m.groups.pk = q.PK
 			m.groups = m.groups.reset(p.Items, m.items.keyName, m.delim, more, q.Reverse)
 			// A first page that is the whole partition lists every type
 			// with its exact count; only a bigger partition needs the

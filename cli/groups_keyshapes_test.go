@@ -1,0 +1,108 @@
+package cli
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"dynascope/dynamo/dynamotest"
+)
+
+// groupsOf runs `groups` on a partition and returns its groups as
+// "entity[prefix]=count" (count "-" when not counted), and the request count.
+func groupsOf(t *testing.T, ep, table, pk string, extra ...string) (got []string, requests int, complete bool) {
+	t.Helper()
+	out, _, err := cli(t, append([]string{"groups", "--endpoint-url", ep, "--table", table, "--pk", pk}, extra...)...)
+	if err != nil {
+		t.Fatalf("groups %s: %v", pk, err)
+	}
+	var o struct {
+		Groups []struct {
+			Entity, Prefix string
+			Count          *int
+		}
+		Requests int
+		Complete bool
+	}
+	if err := json.Unmarshal([]byte(out), &o); err != nil {
+		t.Fatal(err)
+	}
+	for _, g := range o.Groups {
+		c := "-"
+		if g.Count != nil {
+			c = fmt.Sprint(*g.Count)
+		}
+		got = append(got, fmt.Sprintf("%s[%s]=%s", g.Entity, g.Prefix, c))
+	}
+	return got, o.Requests, o.Complete
+}
+
+// The key shapes of issue 29, from fixtures of our own loaded into DynamoDB
+// Local, each grouped as a practitioner names it: a migration's three
+// delimiters in one partition (before: ORDER# and 20 one-item ORDER|
+// types, and the budget ran out), a bare label beside the label with a
+// suffix (before: two groups both called METADATA), compact ISO times
+// (before: "value"), a two-character delimiter (before: the family pass:*),
+// letter-led ids and a list of user names (before: a type each), and a
+// table with a partition key only (before: no items).
+func TestGroupsKeyShapes(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.UniqueName("shapes")
+	t.Cleanup(func() { deleteTables(table) })
+	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", "testdata/keyshapes/keyshapes.jsonl"); err != nil {
+		t.Fatal(err)
+	}
+	cases := []struct {
+		pk      string
+		want    string
+		maxReqs int
+	}{
+		{"CUST#mig", "ORDER[ORDER#]=- ORDER[ORDER|]=- PROFILE[PROFILE]=- order[order/]=-", 8},
+		{"DOC#1", "METADATA[METADATA#]=- TYPES[TYPES#]=-", 7},
+		{"SENSOR#1", "timestamp[]=-", 3},
+		{"pass::0007", "seat[seat::]=-", 3},
+		// Letter-led hex ids beside digit-led ones (before: "hex id" then
+		// one type per letter-led id), and user names under a list.
+		{"TAGS#1", "hex id[]=-", 6},
+		{"MEET#1#ATTENDEES", "name[]=-", 5},
+	}
+	for _, c := range cases {
+		got, reqs, complete := groupsOf(t, ep, table, c.pk)
+		if strings.Join(got, " ") != c.want || !complete || reqs > c.maxReqs {
+			t.Errorf("groups %s: %q in %d requests (complete %v); want %q in at most %d", c.pk, got, reqs, complete, c.want, c.maxReqs)
+		}
+	}
+	// Counted, the bare label is in its type's count.
+	if got, _, _ := groupsOf(t, ep, table, "DOC#1", "--count"); strings.Join(got, " ") != "METADATA[METADATA#]=3 TYPES[TYPES#]=2" {
+		t.Errorf("groups DOC#1 --count: %q", got)
+	}
+	if got, _, _ := groupsOf(t, ep, table, "TAGS#1", "--count"); strings.Join(got, " ") != "hex id[]=6" {
+		t.Errorf("groups TAGS#1 --count: %q", got)
+	}
+	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
+		t.Errorf("groups CUST#mig --count: %q", got)
+	}
+	out, _, err := cli(t, "layout", "--endpoint-url", ep, "--table", table, "--output", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER 20 · PROFILE 1 · order 3", "hex id 6", "name 4"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("layout lacks %q:\n%s", want, out)
+		}
+	}
+
+	only := dynamotest.UniqueName("pkonly")
+	t.Cleanup(func() { deleteTables(only) })
+	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", only, "--file", "testdata/keyshapes/pkonly.jsonl", "--pk-name", "id"); err != nil {
+		t.Fatal(err)
+	}
+	if got, reqs, complete := groupsOf(t, ep, only, "user-7"); strings.Join(got, " ") != "item[]=1" || reqs != 1 || !complete {
+		t.Errorf("groups on a partition key only: %q in %d requests (complete %v); want the one item in 1", got, reqs, complete)
+	}
+	out, _, err = cli(t, "layout", "--endpoint-url", ep, "--table", only, "--output", "table")
+	if err != nil || !strings.Contains(out, "item 2") {
+		t.Errorf("layout on a partition key only: %v\n%s", err, out)
+	}
+}

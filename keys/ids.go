@@ -1,0 +1,201 @@
+package keys
+
+import (
+	"regexp"
+	"strings"
+	"unicode"
+)
+
+// Letter-led ids. A key that is data but starts with a letter (a hex id
+// "a5f0c3d2e1b4", a UUID "f47ac10b-…", a nanoid "wLnnMe1XFvAleTXmDPSCv")
+// is an exact type to Classify: it sorts among labels, so no key range holds
+// such ids alone and the skip-scan visits them one by one. Where the keys
+// are in hand (a loaded page, a sample), ids of one shape are one value
+// group all the same: IDShape says which.
+
+// ShapeNanoID names keys of nanoid's default alphabet and length.
+const ShapeNanoID = "nanoid"
+
+// ShapeName names a list of lowercase names (user names under an attendee
+// list): only a partition whose every key is one forms it (ListOfNames).
+const ShapeName = "name"
+
+var (
+	nanoID    = regexp.MustCompile(`^[A-Za-z0-9_-]{21}$`)
+	lowerName = regexp.MustCompile(`^[a-z][a-z0-9._-]*$`)
+)
+
+// IDShape is the value shape of a letter-led key that is an id (ShapeUUID,
+// ShapeHex, ShapeULID, ShapeKSUID or ShapeNanoID), "" for any other key.
+// A nanoid must mix cases or digits in, so a 21-letter word is no id.
+func IDShape(k string) string {
+	if k == "" || !unicode.IsLetter(rune(k[0])) {
+		return ""
+	}
+	switch s := ValueShape(k); s {
+	case ShapeUUID, ShapeHex, ShapeULID, ShapeKSUID:
+		return s
+	}
+	if nanoID.MatchString(k) && mixed(k) {
+		return ShapeNanoID
+	}
+	return ""
+}
+
+// mixed tells whether k holds a digit, or upper and lower case letters.
+func mixed(k string) bool {
+	var lower, upper bool
+	for _, r := range k {
+		switch {
+		case unicode.IsDigit(r):
+			return true
+		case unicode.IsLower(r):
+			lower = true
+		case unicode.IsUpper(r):
+			upper = true
+		}
+	}
+	return lower && upper
+}
+
+// ListOfNames tells whether keys (two or more) of partition pk are all
+// lowercase names without a delimiter under a partition that names a list
+// ("…#ATTENDEES", "…#likelist": a last segment of letters that is a plural
+// or a list): user names there are one value group, not a type each, while
+// "profile" and "v1" under "user1" stay labels.
+func ListOfNames(pk string, keys []string) bool {
+	if len(keys) < 2 || !listPartition(pk) {
+		return false
+	}
+	d := InferDelimiter(keys)
+	for _, k := range keys {
+		if c := Classify(k, d); !lowerName.MatchString(k) || !c.Exact {
+			return false
+		}
+	}
+	return true
+}
+
+// listPartition tells a partition key whose last segment names a list.
+func listPartition(pk string) bool {
+	i, d := -1, ""
+	for j := 0; j < len(pk); j++ {
+		if x := delimiterAt(pk, j, "#"); x != "" {
+			i, d = j, x
+		}
+	}
+	if i < 0 {
+		return false
+	}
+	last := pk[i+len(d):]
+	for _, r := range last {
+		if !unicode.IsLetter(r) {
+			return false
+		}
+	}
+	l := strings.ToLower(last)
+	return len(l) >= 3 && (strings.HasSuffix(l, "s") || strings.HasSuffix(l, "list"))
+}
+
+// FoldIDs folds neighbouring groups (in DynamoDB's order) that are ids of
+// one shape, letter-led exact types and the value group of digit-led ones,
+// into one value group named by the shape; and a partition pk of names only
+// (ListOfNames) into one value group ShapeName. Neighbours are one run of
+// keys, which the BETWEEN of its ends selects. Use it where every key was
+// seen: a skip-scan that visited each id, a page in hand.
+func FoldIDs(pk string, groups []Group) []Group {
+	out := make([]Group, 0, len(groups))
+	at := 0
+	for _, r := range IDRuns(pk, groups) {
+		out = append(out, groups[at:r.From]...)
+		out = append(out, joinGroups(groups[r.From:r.To], r.Name))
+		at = r.To
+	}
+	return append(out, groups[at:]...)
+}
+
+// IDRun is a run of neighbouring groups, groups[From:To], that FoldIDs
+// makes one value group named Name.
+type IDRun struct {
+	From, To int
+	Name     string
+}
+
+// IDRuns finds what FoldIDs folds, for callers that keep more per group
+// than a Group (the UI's rows). A value group named ShapeName is a list of
+// names folded before.
+func IDRuns(pk string, groups []Group) []IDRun {
+	shape := func(g Group) string {
+		switch {
+		case g.Kind == KindLabel && g.Exact:
+			return IDShape(g.Prefix)
+		case g.Kind == KindValue && g.Entity != ShapeValue && g.Entity != NumberEntity && g.Entity != BinaryEntity:
+			return g.Entity
+		}
+		return ""
+	}
+	names := make([]string, 0, len(groups))
+	for _, g := range groups {
+		switch {
+		case g.Kind == KindLabel && g.Exact:
+			names = append(names, g.Prefix)
+		case g.Kind == KindValue && g.Entity == ShapeName:
+			names = append(names, g.First, g.Last)
+		default:
+			names = nil
+		}
+		if names == nil {
+			break
+		}
+	}
+	if names != nil && ListOfNames(pk, names) {
+		return []IDRun{{From: 0, To: len(groups), Name: ShapeName}}
+	}
+	var runs []IDRun
+	for i := 0; i < len(groups); {
+		j, s := i+1, shape(groups[i])
+		for s != "" && j < len(groups) && shape(groups[j]) == s {
+			j++
+		}
+		if j-i >= 2 {
+			runs = append(runs, IDRun{From: i, To: j, Name: s})
+		}
+		i = j
+	}
+	return runs
+}
+
+func joinGroups(gs []Group, name string) Group {
+	v := Group{Entity: name, Kind: KindValue, First: gs[0].First, Last: gs[len(gs)-1].Last}
+	for i, g := range gs {
+		if i == 0 {
+			v.Count = g.Count
+			continue
+		}
+		v.Count = addCounts(v.Count, g.Count)
+	}
+	return v
+}
+
+// nameType is the typeID.entity of a list partition's names in a layout.
+const nameType = "\x00name"
+
+// listPartitions are the family's partitions whose sort keys are a list of
+// names (ListOfNames): their keys are one value type, not a type each.
+func listPartitions(fa *familyAcc, in LayoutInput) map[string]bool {
+	if in.SKType != "S" {
+		return nil
+	}
+	sks := map[string][]string{}
+	for _, i := range fa.items {
+		it := in.Items[i]
+		sks[it.PK] = append(sks[it.PK], it.SK)
+	}
+	out := map[string]bool{}
+	for pk, ks := range sks {
+		if ListOfNames(pk, ks) {
+			out[pk] = true
+		}
+	}
+	return out
+}
