@@ -168,3 +168,17 @@ func (k secretKeeper) Retrieve(ctx context.Context) (aws.Credentials, error) {
 	}
 	return c, err
 }
+
+// IsAccessDenied tells whether IAM refused the request: with a
+// least-privilege policy, a table the user may list but not describe.
+func IsAccessDenied(err error) bool {
+	var api smithy.APIError
+	if !errors.As(err, &api) {
+		return false
+	}
+	switch api.ErrorCode() {
+	case "AccessDeniedException", "UnauthorizedOperation":
+		return true
+	}
+	return false
+}

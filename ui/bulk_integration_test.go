@@ -42,3 +42,15 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	hs.lacks("✗ ")
 	hs.contains("21067 items")
 }
+
+// The table picker with credentials that may not describe one table: that
+// row says so in words, the others are listed as usual.
+func TestUITablePickerWithPartialPermission(t *testing.T) {
+	table, ep := examplePartition(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "DescribeTable", Fault: dynamotest.AccessDenied})
+	hs := newHarnessOn(t, Options{Store: proxyClient(t, p.URL, 1), Region: "us-east-1", Endpoint: p.URL}, 160, 40)
+	hs.typeText(table)
+	hs.contains(table, "no permission to describe")
+	hs.lacks("not authorized to perform")
+}
