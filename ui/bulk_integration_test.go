@@ -2,6 +2,9 @@ package ui
 
 import (
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -53,4 +56,33 @@ func TestUITablePickerWithPartialPermission(t *testing.T) {
 	hs.typeText(table)
 	hs.contains(table, "no permission to describe")
 	hs.lacks("not authorized to perform")
+}
+
+// The Scan overlay counts each request as it completes: while page 3 is
+// slow the screen already says what the pages before it brought, and the
+// request log holds each Scan once, as many as reached the server. Before,
+// nothing was counted until the end.
+func TestUIScanCountsEachRequestAsItCompletes(t *testing.T) {
+	table, ep := demoTable(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "Scan", From: 3, Count: 1, Fault: dynamotest.Delay(1500 * time.Millisecond)})
+	tm, shots := startRecorded(t, New(Options{Store: proxyClient(t, p.URL, 1), Table: table, Region: "us-east-1", Endpoint: p.URL, ConfigDir: t.TempDir()}))
+	shots.waitSeen(t, "remembered here")
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	shots.waitSeen(t, "A Scan reads")
+	tm.Send(keyPress("enter"))
+	shots.waitSeen(t, "Enter runs it")
+	tm.Send(keyPress("enter"))
+	shots.waitSeen(t, "2 requests so far")
+	shots.waitSeen(t, "21067 items · ")
+	final := finalModel(t, tm)
+	scans := 0
+	for _, r := range final.log.reqs {
+		if r.Operation == "Scan" {
+			scans++
+		}
+	}
+	if scans != p.Count("Scan") || scans < 4 {
+		t.Errorf("%d Scans in the log, %d reached the server", scans, p.Count("Scan"))
+	}
 }
