@@ -86,3 +86,28 @@ func TestUIScanCountsEachRequestAsItCompletes(t *testing.T) {
 		t.Errorf("%d Scans in the log, %d reached the server", scans, p.Count("Scan"))
 	}
 }
+
+// A PartiQL Scan whose second page fails shows the failure above its items
+// and in the log (✗), keeps the page read, and n goes on from its
+// NextToken to the end of the table.
+func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
+	table, ep := demoTable(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "ExecuteStatement", From: 2, Count: 1, Fault: dynamotest.Plain500})
+	hs := newHarnessOn(t, Options{Store: proxyClient(t, p.URL, 1), Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 120, 35)
+	hs.keys("P", "ctrl+u")
+	hs.typeText(`SELECT * FROM "` + table + `"`)
+	hs.keys("enter")
+	hs.contains("Plan: a Scan", "Enter runs it")
+	hs.keys("enter")
+	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
+	o, _ := findOverlay[bulkOverlay](hs.m)
+	if o.count == 0 || o.count >= 21067 || o.nextToken == "" {
+		t.Fatalf("after the failure: %d items, next token %q", o.count, o.nextToken)
+	}
+	hs.keys("n")
+	o, _ = findOverlay[bulkOverlay](hs.m)
+	if o.count != 21067 || o.stop != dynamo.StopComplete {
+		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
+	}
+}

@@ -424,11 +424,12 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
 	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.est.RCU, o.reqs))
+	// First, so that a long cost text never cuts it off.
 	switch o.stop {
 	case dynamo.StopCancelled:
-		head += " · stopped: kept what was read"
+		head = "stopped: kept what was read · " + head
 	case dynamo.StopError, dynamo.StopEstimate:
-		head += " · incomplete: kept what was read"
+		head = "incomplete: kept what was read · " + head
 	}
 	out = append(out, " "+st.bold.Render(fit(head, w)))
 	if o.scanned >= 0 {
