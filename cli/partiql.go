@@ -90,13 +90,13 @@ func runPartiQL(ctx context.Context, conn *config.Connection, stmt string, consi
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
-	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr}
+	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count)
+	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	obj := bulkObject{
 		Operation: "ExecuteStatement", Statement: &stmt, Table: plan.Table, Index: nullable(plan.Index),
 		Plan:           &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why},

@@ -6,6 +6,7 @@ package cli
 // after.
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -101,7 +102,7 @@ func (g *costGate) announce(stderr io.Writer, what string, e dynamo.Estimate) er
 }
 
 // after says, once the read is over, what it cost beside what was predicted.
-func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.StopReason, items int) {
+func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.StopReason, items int, by func() string) {
 	var b strings.Builder
 	actual := dynamo.TotalCapacity(reqs).Total
 	switch n := unreported(reqs); {
@@ -116,9 +117,25 @@ func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.Sto
 	case dynamo.StopMaxRCU:
 		fmt.Fprintf(&b, " · stopped at the --max-rcu cap after %s", textfmt.Plural(items, "item", "items"))
 	case dynamo.StopCancelled:
-		fmt.Fprintf(&b, " · stopped by Ctrl-C after %s", textfmt.Plural(items, "item", "items"))
+		fmt.Fprintf(&b, " · stopped by %s after %s", by(), textfmt.Plural(items, "item", "items"))
 	case dynamo.StopEstimate:
 		fmt.Fprintf(&b, " · stopped past the estimate after %s", textfmt.Plural(items, "item", "items"))
 	}
 	fmt.Fprintln(stderr, b.String())
+}
+
+// stoppedBy says, once ctx is cancelled, what cancelled it: the signal
+// main's signal context names as its cause ("SIGTERM"), else Ctrl-C.
+func stoppedBy(ctx context.Context) func() string {
+	return func() string {
+		switch cause := context.Cause(ctx); {
+		case cause == nil:
+			return "Ctrl-C"
+		case strings.HasPrefix(cause.Error(), "terminated"):
+			return "SIGTERM"
+		case strings.HasPrefix(cause.Error(), "hangup"):
+			return "SIGHUP"
+		}
+		return "Ctrl-C"
+	}
 }

@@ -87,13 +87,13 @@ func runScan(ctx context.Context, conn *config.Connection, in dynamo.ScanInput, 
 		return err
 	}
 	in.Est = est
-	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr}
+	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = func(p dynamo.ScanPage) error { return out.page(p.Page) }
 	res, err := client.Scan(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count)
+	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	obj := bulkObject{
 		Operation: "Scan", Table: in.Table, Index: nullable(in.Index), Filter: nullable(res.Filter), Projection: nullable(res.Projection),
 		Segments: res.Segments, ConsistentRead: in.Consistent, Count: res.Count, ScannedCount: &res.Scanned,
@@ -161,6 +161,7 @@ type bulkOutput struct {
 	stdout, stderr io.Writer
 	exp            *exporter
 	items          []dynamo.Item
+	stoppedBy      func() string // what stopped the read when it was cancelled (stoppedBy)
 }
 
 func (o *bulkOutput) start() error {
@@ -186,7 +187,11 @@ func (o *bulkOutput) page(p dynamo.Page) error {
 // stop) and returns the error the command ends with.
 func (o *bulkOutput) finish(obj bulkObject, reqs []dynamo.Request, cause error, stop dynamo.StopReason) error {
 	if cause == nil && stop == dynamo.StopCancelled {
-		cause = fmt.Errorf("stopped by Ctrl-C: the output holds the %s read before it", textfmt.Plural(obj.Count, "item", "items"))
+		by := "Ctrl-C"
+		if o.stoppedBy != nil {
+			by = o.stoppedBy()
+		}
+		cause = fmt.Errorf("stopped by %s: the output holds the %s read before it", by, textfmt.Plural(obj.Count, "item", "items"))
 	}
 	if o.exp != nil {
 		return o.exp.close(cause)

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -18,6 +19,12 @@ import (
 // SIGINT, and returns its output and exit status.
 func interrupt(t *testing.T, proxy *dynamotest.Proxy, queries int, args ...string) (stdout, stderr string, status int) {
 	t.Helper()
+	return signalAfter(t, proxy, "Query", queries, os.Interrupt, args...)
+}
+
+// signalAfter is interrupt for any operation and signal.
+func signalAfter(t *testing.T, proxy *dynamotest.Proxy, op string, queries int, sig os.Signal, args ...string) (stdout, stderr string, status int) {
+	t.Helper()
 	cmd := exec.Command("dynascope", args...)
 	var out, errb bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &errb
@@ -27,14 +34,14 @@ func interrupt(t *testing.T, proxy *dynamotest.Proxy, queries int, args ...strin
 	done := make(chan error, 1)
 	go func() { done <- cmd.Wait() }()
 	deadline := time.Now().Add(30 * time.Second)
-	for proxy.Count("Query") < queries {
+	for proxy.Count(op) < queries {
 		if time.Now().After(deadline) {
 			_ = cmd.Process.Kill()
-			t.Fatalf("%d queries arrived, want %d; stderr:\n%s", proxy.Count("Query"), queries, errb.String())
+			t.Fatalf("%d %s arrived, want %d; stderr:\n%s", proxy.Count(op), op, queries, errb.String())
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if err := cmd.Process.Signal(os.Interrupt); err != nil {
+	if err := cmd.Process.Signal(sig); err != nil {
 		t.Fatal(err)
 	}
 	select {
@@ -46,7 +53,7 @@ func interrupt(t *testing.T, proxy *dynamotest.Proxy, queries int, args ...strin
 		return out.String(), errb.String(), cmd.ProcessState.ExitCode()
 	case <-time.After(10 * time.Second):
 		_ = cmd.Process.Kill()
-		t.Fatalf("still running 10 s after SIGINT; stderr:\n%s", errb.String())
+		t.Fatalf("still running 10 s after %v; stderr:\n%s", sig, errb.String())
 	}
 	return "", "", 0
 }
@@ -100,5 +107,21 @@ func TestCLISignalGroupsCount(t *testing.T) {
 		if (i < last) != (g.Count != nil) {
 			t.Errorf("group %s: count %v; want one for each type read to its end before the signal, none for the last", g.Entity, g.Count)
 		}
+	}
+}
+
+// SIGTERM while a scan's second page hangs: it says SIGTERM stopped it,
+// not Ctrl-C, keeps the page read, and exits 130.
+func TestCLISignalTermScanSaysSIGTERM(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "Scan", From: 2, Fault: dynamotest.Hang})
+	out, stderr, status := signalAfter(t, proxy, "Scan", 2, syscall.SIGTERM, "scan", "--endpoint-url", proxy.URL, "--table", table, "--yes")
+	if status != 130 || !strings.Contains(stderr, "stopped by SIGTERM after ") || !strings.Contains(stderr, "dynascope: stopped by SIGTERM: the output holds the ") || strings.Contains(stderr, "Ctrl-C after") {
+		t.Errorf("exit %d, stderr:\n%s", status, stderr)
+	}
+	var b struct{ Count int }
+	if err := json.Unmarshal([]byte(out), &b); err != nil || b.Count == 0 {
+		t.Errorf("printed %v %.300s", err, out)
 	}
 }

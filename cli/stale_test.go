@@ -111,3 +111,38 @@ func TestCLICheapEndlessPagesEnd(t *testing.T) {
 		t.Errorf("partiql: stop %q after %d requests, resume %s: %v", b.Stop, proxy.Count("ExecuteStatement"), b.Resume, err)
 	}
 }
+
+// With a least-privilege policy that may list every table but not
+// describe one, tables lists the others and marks that one, with a note,
+// exit 0. Before, it exited 1 and printed nothing.
+func TestCLITablesWithPartialPermission(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "DescribeTable", Count: 1, Fault: dynamotest.AccessDenied})
+	out, stderr, err := cli(t, "tables", "--endpoint-url", proxy.URL, "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Tables       []struct{ Name string } `json:"tables"`
+		NotDescribed []struct {
+			Name, Reason string
+		} `json:"notDescribed"`
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatalf("%v; printed %.400s", err, out)
+	}
+	if len(got.NotDescribed) != 1 || got.NotDescribed[0].Reason != "no permission to describe" || len(got.Tables) == 0 {
+		t.Errorf("listed %d, not described %+v", len(got.Tables), got.NotDescribed)
+	}
+	if !strings.Contains(stderr, "note: no permission to describe 1 table (dynamodb:DescribeTable is denied for "+got.NotDescribed[0].Name+")") {
+		t.Errorf("note %q", stderr)
+	}
+	// Text output marks it too.
+	proxy.ClearFaults()
+	proxy.Inject(dynamotest.Rule{Op: "DescribeTable", Fault: dynamotest.AccessDenied})
+	out, _, err = cli(t, "tables", "--endpoint-url", proxy.URL)
+	if err != nil || !strings.Contains(out, table) || !strings.Contains(out, "(no permission to describe)") {
+		t.Errorf("text: %v\n%.600s", err, out)
+	}
+}

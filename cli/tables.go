@@ -34,13 +34,15 @@ With --table, only that table.`,
 		if *output != "json" && *output != "table" {
 			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
 		}
-		return runTables(cmd.Context(), conn, *output == "json", cmd.OutOrStdout())
+		return runTables(cmd.Context(), conn, *output == "json", cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
 	return cmd
 }
 
-// runTables describes the tables, a few at a time, and prints them.
-func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout io.Writer) error {
+// runTables describes the tables, a few at a time, and prints them. A
+// table the credentials may list but not describe (a least-privilege
+// policy) is listed as such, with a note: partial permission is normal.
+func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout, stderr io.Writer) error {
 	client, err := connect(ctx, conn)
 	if err != nil {
 		return err
@@ -58,6 +60,7 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	g, gctx := errgroup.WithContext(ctx)
 	g.SetLimit(8)
 	gone := make([]bool, len(names))
+	denied := make([]bool, len(names))
 	for i, n := range names {
 		g.Go(func() error {
 			t, err := client.DescribeTable(gctx, n)
@@ -65,6 +68,10 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 				// Listed, then deleted before its description: it is no
 				// longer a table, not a reason to list none.
 				gone[i] = true
+				return nil
+			}
+			if err != nil && conn.Table == "" && dynamo.IsAccessDenied(err) {
+				denied[i] = true
 				return nil
 			}
 			tables[i] = t
@@ -75,19 +82,27 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 		return err
 	}
 	kept := tables[:0]
+	var undescribed []string
 	for i, t := range tables {
-		if !gone[i] {
+		switch {
+		case denied[i]:
+			undescribed = append(undescribed, names[i])
+		case !gone[i]:
 			kept = append(kept, t)
 		}
 	}
 	tables = kept
 	var b bytes.Buffer
 	if asJSON {
-		if err := writeTablesJSON(&b, tables); err != nil {
+		if err := writeTablesJSON(&b, tables, undescribed); err != nil {
 			return err
 		}
 	} else {
-		writeTablesText(&b, tables)
+		writeTablesText(&b, tables, undescribed)
+	}
+	if len(undescribed) > 0 {
+		fmt.Fprintf(stderr, "note: no permission to describe %s (dynamodb:DescribeTable is denied for %s); the others are listed\n",
+			textfmt.Plural(len(undescribed), "table", "tables"), textfmt.Sanitize(strings.Join(undescribed, ", ")))
 	}
 	_, err = stdout.Write(b.Bytes())
 	return err
@@ -97,6 +112,14 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 // keys and indexes as DescribeTable reports them.
 type tablesObject struct {
 	Tables []tableObject `json:"tables"`
+	// NotDescribed are the tables listed that the credentials may not
+	// describe; [] when there are none.
+	NotDescribed []notDescribedObject `json:"notDescribed"`
+}
+
+type notDescribedObject struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
 }
 
 type tableObject struct {
@@ -134,8 +157,11 @@ func newKeyAttrJSON(k *dynamo.KeyAttr) *keyAttrJSON {
 	return &keyAttrJSON{Name: k.Name, Type: k.Type}
 }
 
-func writeTablesJSON(b *bytes.Buffer, tables []dynamo.Table) error {
-	o := tablesObject{Tables: []tableObject{}}
+func writeTablesJSON(b *bytes.Buffer, tables []dynamo.Table, undescribed []string) error {
+	o := tablesObject{Tables: []tableObject{}, NotDescribed: []notDescribedObject{}}
+	for _, n := range undescribed {
+		o.NotDescribed = append(o.NotDescribed, notDescribedObject{Name: n, Reason: "no permission to describe"})
+	}
 	for _, t := range tables {
 		to := tableObject{
 			Name: t.Name, PartitionKey: newKeyAttrJSON(&t.PK), SortKey: newKeyAttrJSON(t.SK),
@@ -154,8 +180,8 @@ func writeTablesJSON(b *bytes.Buffer, tables []dynamo.Table) error {
 	return writeIndentedJSON(b, o)
 }
 
-func writeTablesText(b *bytes.Buffer, tables []dynamo.Table) {
-	if len(tables) == 0 {
+func writeTablesText(b *bytes.Buffer, tables []dynamo.Table, undescribed []string) {
+	if len(tables) == 0 && len(undescribed) == 0 {
 		b.WriteString("no tables\n")
 		return
 	}
@@ -171,6 +197,9 @@ func writeTablesText(b *bytes.Buffer, tables []dynamo.Table) {
 			ixs = []string{"-"}
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%s\n", textfmt.Sanitize(t.Name), textfmt.Sanitize(ks.KeyText()), textfmt.Sanitize(strings.Join(ixs, ", ")), t.ItemCount, textfmt.HumanBytes(t.SizeBytes))
+	}
+	for _, n := range undescribed {
+		fmt.Fprintf(tw, "%s\t(no permission to describe)\t\t\t\n", textfmt.Sanitize(n))
 	}
 	_ = tw.Flush()
 }

@@ -49,6 +49,10 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 // are DynamoDB's six-hourly estimate anyway, and a changed key schema is
 // noticed by the requests built from it (keys.go).
 func (c *Client) DescribeTable(ctx context.Context, name string) (Table, error) {
+	if name == "" {
+		// DynamoDB's answer would be "describe table : Invalid table/index name".
+		return Table{}, &UserError{Msg: "no table name was given; pass --table NAME."}
+	}
 	c.mu.Lock()
 	t, ok := c.tables[name]
 	c.mu.Unlock()

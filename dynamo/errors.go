@@ -104,6 +104,15 @@ func Explain(err error, what, endpoint string) error {
 	if errors.As(err, &opErr) || errors.As(err, &dnsErr) || strings.Contains(err.Error(), "connection refused") {
 		return mk("%s: cannot reach %s; is the endpoint right and the service running?", what, where)
 	}
+	var deser *smithy.DeserializationError
+	if errors.As(err, &deser) || strings.Contains(err.Error(), "deserialization failed") {
+		// The SDK's own words ("https response error StatusCode: 200,
+		// RequestID: , deserialization failed") mean nothing to a user.
+		return mk("%s: %s answered with something the AWS SDK cannot read as DynamoDB's answer, which DynamoDB never sends; check --endpoint-url and any proxy in between.", what, where)
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return mk("%s: no complete answer from %s within the time-out; retry, or raise --timeout.", what, where)
+	}
 	return mk("%s: %s.", what, strings.TrimSuffix(firstLine(err.Error()), "."))
 }
 
@@ -167,4 +176,18 @@ func (k secretKeeper) Retrieve(ctx context.Context) (aws.Credentials, error) {
 		secrets.Unlock()
 	}
 	return c, err
+}
+
+// IsAccessDenied tells whether IAM refused the request: with a
+// least-privilege policy, a table the user may list but not describe.
+func IsAccessDenied(err error) bool {
+	var api smithy.APIError
+	if !errors.As(err, &api) {
+		return false
+	}
+	switch api.ErrorCode() {
+	case "AccessDeniedException", "UnauthorizedOperation":
+		return true
+	}
+	return false
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"testing"
+	"time"
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -169,4 +170,17 @@ func connectVia(t *testing.T, endpoint string) *dynamo.Client {
 		t.Fatal(err)
 	}
 	return c
+}
+
+// A reply trickling in a byte at a time ends at the time-out with a
+// sentence that says so, not "request failed".
+func TestFaultTrickleSaysTooSlow(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{Timeout: 500 * time.Millisecond, MaxAttempts: 2})
+	r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.Trickle(100 * time.Millisecond)})
+	_, err := r.query(context.Background())
+	if err == nil || strings.Contains(err.Error(), "request failed") || !strings.Contains(err.Error(), "time-out") ||
+		!(strings.Contains(err.Error(), "arrived too slowly") || strings.Contains(err.Error(), "no complete answer")) {
+		t.Errorf("got %v", err)
+	}
 }

@@ -269,8 +269,14 @@ func retryReason(err error) (reason string, throttled bool) {
 		return "connection reset", false
 	case errors.Is(err, io.EOF) || isSendError(err):
 		return "connection lost", false
+	case errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "deadline exceeded") || strings.Contains(err.Error(), "timeout"):
+		return "the answer did not arrive in time, or arrived too slowly", false
 	}
-	return "request failed", false
+	var deser *smithy.DeserializationError
+	if errors.As(err, &deser) || strings.Contains(err.Error(), "deserialization failed") {
+		return "an answer the AWS SDK cannot read", false
+	}
+	return "the request failed without an answer", false
 }
 
 func isSendError(err error) bool {

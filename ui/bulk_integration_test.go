@@ -2,6 +2,9 @@ package ui
 
 import (
 	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -41,4 +44,70 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	}
 	hs.lacks("✗ ")
 	hs.contains("21067 items")
+}
+
+// The table picker with credentials that may not describe one table: that
+// row says so in words, the others are listed as usual.
+func TestUITablePickerWithPartialPermission(t *testing.T) {
+	table, ep := examplePartition(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "DescribeTable", Fault: dynamotest.AccessDenied})
+	hs := newHarnessOn(t, Options{Store: proxyClient(t, p.URL, 1), Region: "us-east-1", Endpoint: p.URL}, 160, 40)
+	hs.typeText(table)
+	hs.contains(table, "no permission to describe")
+	hs.lacks("not authorized to perform")
+}
+
+// The Scan overlay counts each request as it completes: while page 3 is
+// slow the screen already says what the pages before it brought, and the
+// request log holds each Scan once, as many as reached the server. Before,
+// nothing was counted until the end.
+func TestUIScanCountsEachRequestAsItCompletes(t *testing.T) {
+	table, ep := demoTable(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "Scan", From: 3, Count: 1, Fault: dynamotest.Delay(1500 * time.Millisecond)})
+	tm, shots := startRecorded(t, New(Options{Store: proxyClient(t, p.URL, 1), Table: table, Region: "us-east-1", Endpoint: p.URL, ConfigDir: t.TempDir()}))
+	shots.waitSeen(t, "remembered here")
+	tm.Send(tea.KeyPressMsg{Code: 's', Mod: tea.ModCtrl})
+	shots.waitSeen(t, "A Scan reads")
+	tm.Send(keyPress("enter"))
+	shots.waitSeen(t, "Enter runs it")
+	tm.Send(keyPress("enter"))
+	shots.waitSeen(t, "2 requests so far")
+	shots.waitSeen(t, "21067 items · ")
+	final := finalModel(t, tm)
+	scans := 0
+	for _, r := range final.log.reqs {
+		if r.Operation == "Scan" {
+			scans++
+		}
+	}
+	if scans != p.Count("Scan") || scans < 4 {
+		t.Errorf("%d Scans in the log, %d reached the server", scans, p.Count("Scan"))
+	}
+}
+
+// A PartiQL Scan whose second page fails shows the failure above its items
+// and in the log (✗), keeps the page read, and n goes on from its
+// NextToken to the end of the table.
+func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
+	table, ep := demoTable(t)
+	p := dynamotest.StartProxy(t, ep)
+	p.Inject(dynamotest.Rule{Op: "ExecuteStatement", From: 2, Count: 1, Fault: dynamotest.Plain500})
+	hs := newHarnessOn(t, Options{Store: proxyClient(t, p.URL, 1), Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 120, 35)
+	hs.keys("P", "ctrl+u")
+	hs.typeText(`SELECT * FROM "` + table + `"`)
+	hs.keys("enter")
+	hs.contains("Plan: a Scan", "Enter runs it")
+	hs.keys("enter")
+	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
+	o, _ := findOverlay[bulkOverlay](hs.m)
+	if o.count == 0 || o.count >= 21067 || o.nextToken == "" {
+		t.Fatalf("after the failure: %d items, next token %q", o.count, o.nextToken)
+	}
+	hs.keys("n")
+	o, _ = findOverlay[bulkOverlay](hs.m)
+	if o.count != 21067 || o.stop != dynamo.StopComplete {
+		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
+	}
 }

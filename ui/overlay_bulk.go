@@ -59,6 +59,9 @@ type bulkOverlay struct {
 	reqs    []dynamo.Request
 	stop    dynamo.StopReason
 	offset  int
+	// The read in flight as its pages complete: items and requests so far,
+	// the requests already in the log.
+	liveItems, liveReqs, logged int
 	// Where a read that stopped early would go on: n goes on from there,
 	// keeping what was read.
 	resume    map[int]dynamo.Item
@@ -150,17 +153,30 @@ func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
 	}
 }
 
-func bulkRunCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
+// bulkPageMsg reports one page of a read in flight as it completes, so
+// that the overlay and the request log count each request then, not only
+// at the end.
+type bulkPageMsg struct {
+	id    int
+	items int
+	req   dynamo.Request
+}
+
+func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverlay) tea.Cmd {
 	return func() tea.Msg {
 		msg := bulkDoneMsg{id: id}
+		page := func(p dynamo.Page) {
+			msg.items = append(msg.items, p.Items...)
+			send.deliver(bulkPageMsg{id: id, items: len(p.Items), req: p.Request})
+		}
 		if o.kind == bulkPartiQL {
-			in := dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken, OnPage: func(p dynamo.Page) error { msg.items = append(msg.items, p.Items...); return nil }}
+			in := dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken, OnPage: func(p dynamo.Page) error { page(p); return nil }}
 			res, err := s.RunPartiQL(ctx, in)
 			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.nextToken = res.Count, -1, res.Requests, res.Stop, err, res.NextToken
 			return msg
 		}
 		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Est: o.est, Start: o.resume,
-			OnPage: func(p dynamo.ScanPage) error { msg.items = append(msg.items, p.Items...); return nil }}
+			OnPage: func(p dynamo.ScanPage) error { page(p.Page); return nil }}
 		res, err := s.Scan(ctx, in)
 		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.resume = res.Count, res.Scanned, res.Requests, res.Stop, err, res.Resume
 		return msg
@@ -208,21 +224,21 @@ func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		o.phase, o.stop, o.resume, o.nextToken = bulkRunning, "", nil, "" // a fresh read
-		o.err = ""
+		o.err, o.liveItems, o.liveReqs, o.logged = "", 0, 0, 0
 		m.seq++
 		ctx, cancel := context.WithCancel(m.ctx)
 		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.seq, o)
+		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
 	case key.Matches(k, km.NextPage):
 		if o.phase != bulkDone || !o.goesOn() {
 			return m, nil
 		}
 		// Go on from where it stopped, keeping what was read.
-		o.phase, o.err = bulkRunning, ""
+		o.phase, o.err, o.liveItems, o.liveReqs, o.logged = bulkRunning, "", 0, 0, 0
 		m.seq++
 		ctx, cancel := context.WithCancel(m.ctx)
 		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.seq, o)
+		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
 	case key.Matches(k, km.Code):
 		if o.phase == bulkConfirm || o.phase == bulkDone {
 			return m.openCode(o.input(), "this "+map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]), nil
@@ -270,6 +286,9 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	}
 	o, open := findOverlay[bulkOverlay](m)
 	for i, r := range msg.reqs {
+		if open && msg.id == m.bulk.id && i < o.logged {
+			continue // logged as it completed (bulkPage)
+		}
 		k := kind
 		if i == len(msg.reqs)-1 && open {
 			k = strings.TrimPrefix(k+" · "+predictedText(o.est.RCU, msg.reqs), " · ")
@@ -299,6 +318,26 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	o.err = ""
 	if msg.err != nil {
 		o.err = Sanitize(msg.err.Error())
+	}
+	return replaceOverlay(m, o)
+}
+
+// bulkPage counts and logs one page of the read in flight as it completes.
+func (m Model) bulkPage(msg bulkPageMsg) Model {
+	o, ok := findOverlay[bulkOverlay](m)
+	if !ok || msg.id != m.bulk.id {
+		return m
+	}
+	kind := "Scan"
+	if o.kind == bulkPartiQL {
+		kind = "PartiQL " + o.plan.Kind()
+	}
+	o.liveItems += msg.items
+	o.liveReqs++
+	if msg.req.More && o.logged == o.liveReqs-1 {
+		// The last page is logged at the end, with the prediction beside it.
+		o.logged++
+		m.log = m.log.add(msg.req, kind, o.logged, o.input())
 	}
 	return replaceOverlay(m, o)
 }
@@ -352,7 +391,11 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		}
 		say(st.muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
-		say(st.muted.Render, "reading… esc stops and keeps what was read")
+		if o.liveReqs > 0 {
+			say(st.muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
+		} else {
+			say(st.muted.Render, "reading… esc stops and keeps what was read")
+		}
 	case bulkDone:
 		lines = append(lines, o.summary(m, inner-2)...)
 		if o.err != "" {
@@ -381,11 +424,12 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
 	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.est.RCU, o.reqs))
+	// First, so that a long cost text never cuts it off.
 	switch o.stop {
 	case dynamo.StopCancelled:
-		head += " · stopped: kept what was read"
+		head = "stopped: kept what was read · " + head
 	case dynamo.StopError, dynamo.StopEstimate:
-		head += " · incomplete: kept what was read"
+		head = "incomplete: kept what was read · " + head
 	}
 	out = append(out, " "+st.bold.Render(fit(head, w)))
 	if o.scanned >= 0 {

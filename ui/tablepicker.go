@@ -122,6 +122,7 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 		name := Sanitize(r.name)
 		var ks, ix, count, size string
 		switch {
+		case r.err != nil && dynamo.IsAccessDenied(r.err):
 		case r.err != nil:
 			ks = "—"
 			ix = Sanitize(r.err.Error())
@@ -135,6 +136,11 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 			size = humanBytes(r.table.SizeBytes)
 		}
 		line := row(name, ks, ix, count, size)
+		if r.err != nil && dynamo.IsAccessDenied(r.err) {
+			// Partial permission is normal: the row says so across the
+			// columns, and the others are listed as usual.
+			line = " " + fit(name, nameW) + "  " + fit("no permission to describe (DescribeTable is denied)", max(1, inner-nameW-4))
+		}
 		if vi == p.cursor {
 			line = st.sel.Render(fit(line, inner))
 		}

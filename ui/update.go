@@ -87,6 +87,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.bulkPlanned(msg), nil
 	case bulkDoneMsg:
 		return m.bulkDone(msg), nil
+	case bulkPageMsg:
+		return m.bulkPage(msg), nil
 	case retryingMsg:
 		return m.retrying(msg), nil
 	case sampleProgressMsg:

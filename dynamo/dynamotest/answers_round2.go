@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"strconv"
 	"sync"
+	"time"
 )
 
 // More servers that answer wrongly, or answer right what DynamoDB itself
@@ -121,4 +122,34 @@ func (f *numberedFault) apply(x *exchange) {
 	n := f.n
 	f.mu.Unlock()
 	x.answer(http.StatusOK, nil, f.body(n))
+}
+
+// Trickle forwards the real answer one byte every interval, its headers at
+// once: a link so slow that no time-out ends it early by itself.
+func Trickle(interval time.Duration) Fault { return trickleFault(interval) }
+
+type trickleFault time.Duration
+
+func (f trickleFault) String() string { return "trickle " + time.Duration(f).String() }
+func (f trickleFault) apply(x *exchange) {
+	status, _, body, ok := x.fetch()
+	if !ok {
+		return
+	}
+	x.w.Header().Set("Content-Type", "application/x-amz-json-1.0")
+	x.w.Header().Set("Content-Length", fmt.Sprint(len(body)))
+	x.status = status
+	x.w.WriteHeader(status)
+	fl, _ := x.w.(http.Flusher)
+	for i := range body {
+		if _, err := x.w.Write(body[i : i+1]); err != nil {
+			return
+		}
+		if fl != nil {
+			fl.Flush()
+		}
+		if !x.wait(time.Duration(f)) {
+			panic(http.ErrAbortHandler)
+		}
+	}
 }
