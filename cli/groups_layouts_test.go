@@ -29,7 +29,8 @@ func TestGroupsCommandLayouts(t *testing.T) {
 		"no delimiters":        {"#", []string{"PROFILE[PROFILE]=1", "SETTINGS[SETTINGS]=1", "v0[v0]=1", "v1[v1]=1"}, "PROFILE"},
 		"lower-case key names": {"#", []string{"post[post#]=2", "profile[profile]=1"}, "post#2025-01-01#p1"},
 		"numeric sort key":     {nil, []string{"NUMBER[]=3"}, -5.25},
-		"no sort key":          {nil, []string{}, nil},
+		// The partition's one item, found with one Limit 1 query.
+		"no sort key": {nil, []string{"item[]=1"}, ""},
 		// groups knows no ElectroDB: the collection prefix is the type.
 		"ElectroDB": {"#", []string{"$organization[$organization#]=3"}, "$organization#team_1"},
 		// A leading delimiter names the type after it.
@@ -81,8 +82,8 @@ func TestGroupsCommandLayouts(t *testing.T) {
 				t.Errorf("first key %#v, want %#v", got.Groups[0].First, w.first)
 			}
 			pkName := *c.def.KeySchema[0].AttributeName
-			// Without a sort key a partition is one item: there is nothing to skip-scan.
-			if got.Partition[pkName] != c.pk || got.Table != table || (got.Requests == 0) != (c.name == "no sort key") {
+			// Without a sort key a partition is one item: one request finds it.
+			if got.Partition[pkName] != c.pk || got.Table != table || got.Requests == 0 || c.name == "no sort key" && got.Requests != 1 {
 				t.Errorf("partition %v table %s requests %d", got.Partition, got.Table, got.Requests)
 			}
 		})
