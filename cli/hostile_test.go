@@ -20,6 +20,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui"
 )
 
@@ -256,7 +257,7 @@ func TestHostileDataCLI(t *testing.T) {
 	_, errOut, err := cli(t, append([]string{"get", "--pk", pk, "--sk", sk + "\x1b[0m", "--output", "table"}, conn...)...)
 	checkNoEscape(t, "get of a missing item (stderr)", errOut)
 	if err != nil {
-		checkNoEscape(t, "get of a missing item (error)", ui.Sanitize(err.Error()))
+		checkNoEscape(t, "get of a missing item (error)", textfmt.Sanitize(err.Error()))
 	}
 }
 

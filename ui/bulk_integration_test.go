@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"testing"
 	"time"
 
@@ -25,7 +26,7 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	hs.keys("enter")
 	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
 	o, ok := findOverlay[bulkOverlay](hs.m)
-	if !ok || o.count == 0 || o.count >= 21067 || o.stop != dynamo.StopError {
+	if !ok || o.count == 0 || o.count >= demoCount || o.stop != dynamo.StopError {
 		t.Fatalf("after the failure: open %v, %d items, stop %q", ok, o.count, o.stop)
 	}
 	failed := 0
@@ -39,11 +40,11 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	}
 	hs.keys("n")
 	o, _ = findOverlay[bulkOverlay](hs.m)
-	if o.count != 21067 || o.stop != dynamo.StopComplete || o.err != "" {
+	if o.count != demoCount || o.stop != dynamo.StopComplete || o.err != "" {
 		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
 	}
 	hs.lacks("✗ ")
-	hs.contains("21067 items")
+	hs.contains(fmt.Sprintf("%d items", demoCount))
 }
 
 // The table picker with credentials that may not describe one table: that
@@ -74,7 +75,7 @@ func TestUIScanCountsEachRequestAsItCompletes(t *testing.T) {
 	shots.waitSeen(t, "Enter runs it")
 	tm.Send(keyPress("enter"))
 	shots.waitSeen(t, "2 requests so far")
-	shots.waitSeen(t, "21067 items · ")
+	shots.waitSeen(t, fmt.Sprintf("%d items · ", demoCount))
 	final := finalModel(t, tm)
 	scans := 0
 	for _, r := range final.log.reqs {
@@ -102,12 +103,15 @@ func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	hs.keys("enter")
 	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
 	o, _ := findOverlay[bulkOverlay](hs.m)
-	if o.count == 0 || o.count >= 21067 || o.nextToken == "" {
+	if o.count == 0 || o.count >= demoCount || o.nextToken == "" {
 		t.Fatalf("after the failure: %d items, next token %q", o.count, o.nextToken)
 	}
 	hs.keys("n")
 	o, _ = findOverlay[bulkOverlay](hs.m)
-	if o.count != 21067 || o.stop != dynamo.StopComplete {
+	if o.count != demoCount || o.stop != dynamo.StopComplete {
 		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
 	}
 }
+
+// demoCount is how many items the demo table holds.
+var demoCount = len(dynamo.DemoItems())

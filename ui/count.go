@@ -74,12 +74,12 @@ func (m Model) askCount() (Model, tea.Cmd) {
 	}
 	row := m.groups.cursor
 	t := countTarget{label: "partition", whole: row == 0,
-		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.q.PK, Consistent: m.q.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
+		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.query.PK, Consistent: m.query.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
 	if row > 0 {
 		tr := m.groups.types[row-1]
-		t.label, t.id = Sanitize(tr.entity), tr.id
+		t.label, t.id = sanitize(tr.entity), tr.id
 	}
-	t.est = dynamo.EstimateRead(m.table, m.index, m.q.Consistent, 1, 0)
+	t.est = dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
 	m.ask = countAsk{on: true, target: t}
 	m.status.info = ""
 	m.status.ask = m.countAnnouncement(row)
@@ -115,7 +115,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {
 		m = m.stopCount("failed")
-		m.status.err = Sanitize(msg.err.Error())
+		m.status.err = sanitize(msg.err.Error())
 		return m, nil
 	}
 	m.count.n += int(msg.page.Count)
@@ -128,7 +128,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 		err := &dynamo.EstimateError{What: "count " + m.count.target.label, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known,
 			Kept: "what it counted is kept as a lower bound", Next: "count it with dynascope groups --count"}
 		m = m.stopCount("stopped")
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	if msg.page.LastEvaluatedKey != nil {
@@ -187,14 +187,14 @@ func rcuFor(n int64, consistent bool) (about, lower, upper float64) {
 // table's (or index's) size as DescribeTable reports it above.
 func (m Model) countAnnouncement(row int) string {
 	g := m.groups
-	cons := m.q.Consistent
+	cons := m.query.Consistent
 	what, label := "every item of the partition", "partition"
 	var bytes int64
 	known := g.complete()
 	loaded := g.loaded
 	if row > 0 {
 		t := g.types[row-1]
-		label = Sanitize(t.entity)
+		label = sanitize(t.entity)
 		what = "every " + label + " item"
 		bytes, loaded = int64(t.bytes), t.loaded
 		_, known = g.known(row - 1)

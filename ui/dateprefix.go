@@ -122,7 +122,7 @@ func timeForm(t typeRow) (form string, sep byte, err error) {
 	f2, s2 := formOf(t.last)
 	if f1 != f2 || s1 != s2 {
 		return "", 0, fmt.Errorf("the %s group writes its keys in two forms (%s, %s); type the condition with an operator, e.g. begins_with %s.",
-			t.entity, Sanitize(t.first), Sanitize(t.last), quoteValue(Sanitize(t.first[:min(len(t.first), 7)])))
+			t.entity, sanitize(t.first), sanitize(t.last), quoteValue(sanitize(t.first[:min(len(t.first), 7)])))
 	}
 	return f1, s1, nil
 }

@@ -220,7 +220,7 @@ func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	p, err := edit.NewPlan(edit.Change{Table: m.table.Name, Keys: m.table, Old: it, Version: m.opts.Settings.VersionAttribute})
 	if err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(newWriteOverlay(p, nil)), nil
@@ -290,7 +290,7 @@ func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	cmd, err := codegen.GetItemCode(codegen.LangCLI, m.table, g, m.codeTarget())
 	if err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	m.status.info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"

@@ -143,7 +143,7 @@ func (m Model) exportKeyNames() []string {
 func (m Model) startExport() (Model, tea.Cmd) {
 	f := itemcodec.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
 	if !slices.Contains(itemcodec.ExportFormats, f) {
-		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), Sanitize(string(f)))
+		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
 		return m, nil
 	}
 	path := strings.TrimSpace(m.exp.form.value(expPath))
@@ -308,14 +308,14 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	case errors.Is(msg.err, context.Canceled):
 		m = m.remove(overlayExport)
 		m.exp = exportPane{}
-		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, Sanitize(msg.path))
+		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, sanitize(msg.path))
 	case msg.err != nil:
-		m.exp.err = Sanitize(msg.err.Error())
+		m.exp.err = sanitize(msg.err.Error())
 	default:
 		m = m.remove(overlayExport)
 		m.exp = exportPane{}
 		m.status.err = ""
-		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), Sanitize(msg.path))
+		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}
 	return m
 }

@@ -111,17 +111,17 @@ func (f form) values() map[string]string {
 func (f form) view(st styles, w int) []string {
 	labelW := 4
 	for _, fd := range f.fields {
-		labelW = max(labelW, width(Sanitize(fd.label)))
+		labelW = max(labelW, width(sanitize(fd.label)))
 	}
 	labelW = min(labelW, max(4, w/3))
 	var out []string
 	for i, fd := range f.fields {
-		label := " " + fit(Sanitize(fd.label), labelW) + " › "
+		label := " " + fit(sanitize(fd.label), labelW) + " › "
 		if i == f.focus {
 			out = append(out, st.accent.Render(label)+fd.input.view(st, max(1, w-width(label)-1), ""))
 			continue
 		}
-		out = append(out, st.muted.Render(label)+fit(Sanitize(fd.input.String()), max(1, w-width(label)-1)))
+		out = append(out, st.muted.Render(label)+fit(sanitize(fd.input.String()), max(1, w-width(label)-1)))
 	}
 	return out
 }

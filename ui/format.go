@@ -72,9 +72,9 @@ func fmtRCU(v float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
-// Sanitize, humanBytes and plural are textfmt's, under the names ui's
-// views have always called them by.
-func Sanitize(s string) string { return textfmt.Sanitize(s) }
+// sanitize, humanBytes and plural are textfmt's, under the short names
+// the views call them by.
+func sanitize(s string) string { return textfmt.Sanitize(s) }
 
 func humanBytes(n int64) string { return textfmt.HumanBytes(n) }
 
@@ -100,14 +100,14 @@ func capacityText(c dynamo.Capacity, parts bool) string {
 	}
 	sort.Strings(names)
 	for _, n := range names {
-		p = append(p, Sanitize(n)+" "+fmtRCU(c.Indexes[n]))
+		p = append(p, sanitize(n)+" "+fmtRCU(c.Indexes[n]))
 	}
 	return s + " (" + strings.Join(p, ", ") + ")"
 }
 
 // cellText is a value as one line of a table cell: scalars as themselves,
 // documents and sets as compact plain JSON. It is sanitised.
-func cellText(av types.AttributeValue) string { return Sanitize(itemcodec.CellText(av)) }
+func cellText(av types.AttributeValue) string { return sanitize(itemcodec.CellText(av)) }
 
 // keyOf returns an item's value of a key attribute as text, or "".
 func keyOf(it dynamo.Item, name string) string {

@@ -19,13 +19,13 @@ import (
 // the model's own label — and the entity its items' library names when that
 // says something else.
 func (t typeRow) label(names map[string]string) string {
-	name := Sanitize(t.entity)
+	name := sanitize(t.entity)
 	if f := names[t.prefix]; f != "" && t.prefix != "" && f != t.entity {
-		name += " (" + Sanitize(f) + ")"
+		name += " (" + sanitize(f) + ")"
 	}
 	switch {
 	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):
-		name += " · " + Sanitize(t.libs[0].Entity)
+		name += " · " + sanitize(t.libs[0].Entity)
 	case len(t.libs) > 1:
 		var es []string
 		for _, l := range t.libs {
@@ -33,7 +33,7 @@ func (t typeRow) label(names map[string]string) string {
 				es = append(es, l.Entity)
 			}
 		}
-		name += " · " + Sanitize(strings.Join(es, ", "))
+		name += " · " + sanitize(strings.Join(es, ", "))
 	}
 	return name
 }
@@ -48,7 +48,7 @@ func valueRange(t typeRow, w int) string {
 	if t.first == "" {
 		return "values"
 	}
-	lo, hi := Sanitize(min(t.first, t.last)), Sanitize(max(t.first, t.last))
+	lo, hi := sanitize(min(t.first, t.last)), sanitize(max(t.first, t.last))
 	if hi == "" || lo == hi {
 		return lo
 	}
@@ -89,7 +89,7 @@ func resumeText(c dynamo.SKCond) string {
 	if len(c.Values) == 0 {
 		return "(the start)"
 	}
-	return op + Sanitize(strconv.Quote(c.Values[0]))
+	return op + sanitize(strconv.Quote(c.Values[0]))
 }
 
 // groupRowHeight is two lines (name and count; prefix) unless space is short.
@@ -133,11 +133,11 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			case t.value && g.keyType == "S":
 				sub = valueRange(t, inner-4)
 			case t.prefix == "":
-				sub = "all " + Sanitize(t.entity) + " keys"
+				sub = "all " + sanitize(t.entity) + " keys"
 			case t.exactType():
-				sub = "= " + Sanitize(t.prefix)
+				sub = "= " + sanitize(t.prefix)
 			default:
-				sub = Sanitize(t.prefix)
+				sub = sanitize(t.prefix)
 			}
 			// A label type keeps its name (ORDER, not ORDER#), as the wide
 			// pane names it; a facet name keeps the prefix in sight.
@@ -216,9 +216,9 @@ func (g groupsPane) footer(w int) []string {
 	_, known := g.known(g.cursor - 1)
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
-		s := label + Sanitize(k)
+		s := label + sanitize(k)
 		if width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
-			s = label + "…" + Sanitize(k[len(t.prefix):])
+			s = label + "…" + sanitize(k[len(t.prefix):])
 		}
 		return s
 	}
@@ -239,7 +239,7 @@ func (g groupsPane) footer(w int) []string {
 		out = append(out, keyLine("from ", t.first), "to   not known yet")
 	}
 	for _, l := range t.libs {
-		out = append(out, Sanitize(l.String()))
+		out = append(out, sanitize(l.String()))
 	}
 	switch {
 	case t.exact >= 0:

@@ -42,8 +42,8 @@ type indexMapDoneMsg struct {
 // openIndexMap shows the caps of the map's Scan; enter reads it.
 func (m Model) openIndexMap() Model {
 	items, rcu := dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU)
-	if m.ov.in.MaxItems > 0 {
-		items, rcu = m.ov.in.MaxItems, m.ov.in.MaxRCU
+	if m.overview.in.MaxItems > 0 {
+		items, rcu = m.overview.in.MaxItems, m.overview.in.MaxRCU
 	}
 	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
 }
@@ -77,7 +77,7 @@ func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	}
 	o.stats, o.rcu, o.requests, o.stop = indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop)
 	if msg.err != nil {
-		o.err = Sanitize(msg.err.Error())
+		o.err = sanitize(msg.err.Error())
 	}
 	return replaceOverlay(m, o), nil
 }
@@ -93,7 +93,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 	switch {
 	case o.req == 0:
 		addWrapped(fmt.Sprintf("The map reads whole items of %s with one Scan: up to %d items / %s RCU (the overview's caps). enter reads it, esc closes.",
-			Sanitize(o.table), o.maxItems, fmtRCU(o.maxRCU)))
+			sanitize(o.table), o.maxItems, fmtRCU(o.maxRCU)))
 	case o.stop == "" && o.err == "":
 		addWrapped("reading the sample…")
 	default:
@@ -112,7 +112,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 		for _, s := range o.stats {
 			lines = append(lines, "")
 			ix := s.Index
-			lines = append(lines, " "+st.bold.Render(Sanitize(ix.Name))+st.muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
+			lines = append(lines, " "+st.bold.Render(sanitize(ix.Name))+st.muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
 			shape := []string{}
 			if s.Members < s.Items {
 				shape = append(shape, "sparse")
@@ -122,11 +122,11 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 			}
 			addWrapped(fmt.Sprintf("  %s (%.1f%%) %s in %s", plural(s.Members, "member", "members"), s.Share*100, strings.Join(shape, ", "), plural(s.Partitions, "partition", "partitions")))
 			if s.Members > 0 {
-				addWrapped(fmt.Sprintf("  largest %s: %s (%.0f%% of the members)", Sanitize(s.Largest.Key), plural(s.Largest.Items, "item", "items"), s.Largest.Share*100))
+				addWrapped(fmt.Sprintf("  largest %s: %s (%.0f%% of the members)", sanitize(s.Largest.Key), plural(s.Largest.Items, "item", "items"), s.Largest.Share*100))
 			}
 			var types []string
 			for _, e := range s.EntityTypes {
-				types = append(types, fmt.Sprintf("%s %d", Sanitize(e.Entity), e.Items))
+				types = append(types, fmt.Sprintf("%s %d", sanitize(e.Entity), e.Items))
 			}
 			if len(types) > 0 {
 				addWrapped("  entity types " + strings.Join(types, " · "))
@@ -134,12 +134,12 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 			if s.ViolationCount > 0 {
 				addWrapped(fmt.Sprintf("  %s it skips:", plural(s.ViolationCount, "item", "items")))
 				for _, v := range s.Violations[:min(3, len(s.Violations))] {
-					addWrapped("    " + Sanitize(v.Why))
+					addWrapped("    " + sanitize(v.Why))
 				}
 			}
 		}
 	}
-	return box(st, "Index map · "+Sanitize(o.table), lines, w, h, true)
+	return box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
 }
 
 var indexMapMode = modeDef{name: "index map", keys: []binding{

@@ -47,12 +47,12 @@ func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 // copyCommand copies the current request as the aws CLI command that sends
 // exactly it: one request, the same page.
 func (m Model) copyCommand() (Model, tea.Cmd) {
-	if m.q.PK == "" {
+	if m.query.PK == "" {
 		return m, nil
 	}
 	cmd, err := requestCode(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	op := "query"

@@ -132,16 +132,16 @@ func (p itemsPane) move(delta, rowsShown int) itemsPane {
 
 func (p itemsPane) header(st styles, inner int) string {
 	var b strings.Builder
-	b.WriteString("  " + fit(Sanitize(p.keyName), p.firstW))
+	b.WriteString("  " + fit(sanitize(p.keyName), p.firstW))
 	for _, c := range p.cols {
-		b.WriteString("  " + fit(Sanitize(c.name), c.w))
+		b.WriteString("  " + fit(sanitize(c.name), c.w))
 	}
 	return st.colHeader.Render(fit(b.String(), inner))
 }
 
 func (p itemsPane) row(st styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style) string {
 	var b strings.Builder
-	b.WriteString(" " + fit(Sanitize(keyOf(it, p.keyName)), p.firstW))
+	b.WriteString(" " + fit(sanitize(keyOf(it, p.keyName)), p.firstW))
 	for _, c := range p.cols {
 		v := ""
 		if av, ok := it[c.name]; ok {
@@ -198,7 +198,7 @@ func (p itemsPane) title(more bool) string {
 		t += fmt.Sprintf(" (%d in memory)", p.store.inMemory)
 	}
 	if p.filter != "" {
-		t += " · /" + Sanitize(p.filter) + " " + p.matchesText()
+		t += " · /" + sanitize(p.filter) + " " + p.matchesText()
 	}
 	return t
 }

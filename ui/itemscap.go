@@ -170,7 +170,7 @@ func (p itemsPane) failedRefetch() (storedPage, bool) {
 func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 	var scan tea.Cmd
 	m.items, scan = m.items.scanCmd()
-	if m.screen != screenPartition || m.inflight != 0 || m.res.pages == 0 {
+	if m.screen != screenPartition || m.inflight != 0 || m.results.pages == 0 {
 		return m, scan
 	}
 	i := m.items.wantPage(m.layout().itemRows)
@@ -190,7 +190,7 @@ func (m Model) refetch(pg storedPage) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.inflight, m.inflightNext = cancel, id, true
 	m.items.refetching = pg.no
-	q := m.res.q
+	q := m.results.q
 	q.StartKey = pg.startKey
 	return m, tea.Batch(refetchCmd(m.observe(ctx, id), m.store, id, q, pg.no), m.after(id))
 }
@@ -213,7 +213,7 @@ func (m Model) refetchDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.items.refetching = 0
 	failed := refetchErrPrefix(msg.pageNo)
 	if msg.err != nil {
-		m.status.err = Sanitize(fmt.Sprintf("%s%v", failed, msg.err))
+		m.status.err = sanitize(fmt.Sprintf("%s%v", failed, msg.err))
 		m.items.refetchFailed = msg.pageNo
 		return m, nil
 	}

@@ -110,7 +110,7 @@ func FuzzTextWidth(f *testing.F) {
 	f.Add("tab\there and DEL\x7f and esc\x1b[31m")
 	f.Add("naïve 日本語 wide")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := textWidth(s), width(Sanitize(s)); got != want {
+		if got, want := textWidth(s), width(sanitize(s)); got != want {
 			t.Fatalf("textWidth(%q) = %d, want %d", s, got, want)
 		}
 	})

@@ -105,14 +105,14 @@ func (e lineEdit) update(msg tea.Msg) (lineEdit, bool) {
 // view draws the field in w cells: the text, a reverse-video cursor, and
 // after it, dimmed, a completion the user has not accepted yet.
 func (e lineEdit) view(st styles, w int, ghost string) string {
-	before := Sanitize(string(e.value[:e.pos]))
+	before := sanitize(string(e.value[:e.pos]))
 	var cur, after string
 	switch {
 	case e.pos < len(e.value):
-		cur = st.inputCursor.Render(Sanitize(string(e.value[e.pos])))
-		after = Sanitize(string(e.value[e.pos+1:]))
+		cur = st.inputCursor.Render(sanitize(string(e.value[e.pos])))
+		after = sanitize(string(e.value[e.pos+1:]))
 	case ghost != "":
-		g := []rune(Sanitize(ghost))
+		g := []rune(sanitize(ghost))
 		cur = st.inputCursor.Render(string(g[0]))
 		after = st.ghost.Render(string(g[1:]))
 	default:

@@ -41,8 +41,8 @@ func (m Model) pkFamilies() []string {
 			pks = append(pks, e.PK)
 		}
 	}
-	if m.index == "" && m.q.PK != "" {
-		pks = append(pks, m.q.PK)
+	if m.index == "" && m.query.PK != "" {
+		pks = append(pks, m.query.PK)
 	}
 	delim := keys.InferDelimiter(pks)
 	var fams []string
@@ -132,7 +132,7 @@ type linksDoneMsg struct {
 // openLinks lists the partitions the item names and sends their Limit 1
 // confirmations, one after the other.
 func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
-	ls := linkCandidates(it, m.table, m.pkFamilies(), m.q.PK)
+	ls := linkCandidates(it, m.table, m.pkFamilies(), m.query.PK)
 	if len(ls) == 0 {
 		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
 		return m, nil
@@ -149,7 +149,7 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 			cancel()
 			out.links[i].checked = true
 			if err != nil {
-				out.links[i].err = Sanitize(err.Error())
+				out.links[i].err = sanitize(err.Error())
 			} else {
 				out.links[i].found = len(p.Items) > 0
 			}
@@ -186,10 +186,10 @@ func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
-			m.status.info = "partition " + Sanitize(l.pk) + " is not confirmed: nothing to open"
+			m.status.info = "partition " + sanitize(l.pk) + " is not confirmed: nothing to open"
 			return m, nil
 		}
-		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + Sanitize(l.pk)})
+		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)})
 	case "close":
 		return m.pop(), nil
 	}
@@ -209,7 +209,7 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		case l.checked:
 			state = "✗ empty"
 		}
-		line := fit("   "+Sanitize(l.pk)+"  ("+Sanitize(l.from)+")  "+state, inner)
+		line := fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
 			line = m.st.sel.Render(line)

@@ -147,7 +147,7 @@ func (m Model) liveStarted(msg liveStartedMsg) (Model, tea.Cmd) {
 	}
 	m.live.starting = false
 	if msg.err != nil {
-		m.live.err = Sanitize(msg.err.Error())
+		m.live.err = sanitize(msg.err.Error())
 		return m.stopLive(), nil
 	}
 	m.live.info, m.live.ch, m.live.err = msg.info, msg.ch, ""
@@ -162,7 +162,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 	switch {
 	case ev.end:
 		if ev.err != nil {
-			m.live.err = Sanitize(ev.err.Error())
+			m.live.err = sanitize(ev.err.Error())
 		}
 		return m.stopLive(), nil
 	case ev.req != nil:
@@ -186,7 +186,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 	info := m.live.info
 	for _, r := range recs {
-		if info.PartitionKey(r) != m.q.PK || m.q.Index != "" {
+		if info.PartitionKey(r) != m.query.PK || m.query.Index != "" {
 			m.live.others++
 			continue
 		}
@@ -199,8 +199,8 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.q, m.res.more, m.layout().itemsW); ok {
-			m.status.info = fmt.Sprintf("live: %s %s", r.Event, Sanitize(sk))
+		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more, m.layout().itemsW); ok {
+			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 		}
 	}
 	return m

@@ -35,7 +35,7 @@ func BenchmarkLiveRecords(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		m := New(Options{})
-		m.q.PK = "CUST#42"
+		m.query.PK = "CUST#42"
 		m.live.info = dynamo.StreamInfo{Table: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}, ViewType: "NEW_AND_OLD_IMAGES"}
 		for n := batch; n <= total; n += batch {
 			m = m.liveRecords(recs)

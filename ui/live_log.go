@@ -18,10 +18,10 @@ func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
 	case "DescribeStream":
 		what = plural(int(r.Count), "shard", "shards") + " · free"
 	default:
-		what = Sanitize(r.Note) + " · free"
+		what = sanitize(r.Note) + " · free"
 	}
 	if r.Err != nil {
-		what = st.err.Render("✗ " + Sanitize(r.Err.Error()))
+		what = st.err.Render("✗ " + sanitize(r.Err.Error()))
 	}
 	right := fmt.Sprintf("  %7s", fmtDuration(r.Duration))
 	return fit(head+fit(what, max(8, w-width(head)-width(right)))+right, w)

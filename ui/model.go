@@ -57,7 +57,7 @@ type Model struct {
 	store   Store
 	opts    Options
 	cfgDir  string
-	keys    KeyMap
+	keymap  KeyMap // the one key declaration (keymap.go), with the settings' overrides
 	st      styles
 	dark    bool
 	noColor bool
@@ -91,9 +91,9 @@ type Model struct {
 	historyLoaded  bool
 	historyPending []historyEntry // opened before the history file was read
 
-	q               dynamo.QueryInput // the current request, as the query line shows it
-	get             *dynamo.GetInput  // the current request when it is a GetItem; q holds its key
-	res             result
+	query           dynamo.QueryInput // the current request, as the query line shows it
+	get             *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
+	results         result            // what the current request returned: its pages, items and costs
 	delim           string
 	colors          map[string]int // entity type -> colour, in order of first sight
 	seq             int            // last request id handed out
@@ -117,10 +117,10 @@ type Model struct {
 	liveSeq      int            // ids of live tails
 	exports      *exportTracker // export.go: the exports in flight, which quitting waits for
 
-	ov     overviewPane // the table overview
-	sample job          // its sample in flight
-	exp    exportPane   // the export form and the export in flight
-	bulk   bulkState    // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
+	overview overviewPane // the table overview
+	sample   job          // its sample in flight
+	exp      exportPane   // the export form and the export in flight
+	bulk     bulkState    // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -134,7 +134,7 @@ func New(o Options) Model {
 		store:        o.Store,
 		opts:         o,
 		cfgDir:       o.ConfigDir,
-		keys:         DefaultKeyMap(),
+		keymap:       DefaultKeyMap(),
 		dark:         true,
 		noColor:      o.NoColor,
 		w:            80,
@@ -155,7 +155,7 @@ func New(o Options) Model {
 	m.applySettings(o.Settings)
 	m.setStyles(newStyles(m.dark, m.noColor))
 	if o.PatternsErr != nil {
-		m.status.err = Sanitize(o.PatternsErr.Error())
+		m.status.err = sanitize(o.PatternsErr.Error())
 	}
 	if o.Table != "" {
 		m.seq++
@@ -264,7 +264,7 @@ func (m Model) keyState() keyState {
 	return keyState{
 		canGoBack: m.opts.Table == "",
 		busy:      m.busy(),
-		more:      m.res.more,
+		more:      m.results.more,
 		hasItem:   has,
 		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
@@ -274,7 +274,7 @@ func (m Model) keyState() keyState {
 }
 
 // keyMap is the keymap of the current mode.
-func (m Model) keyMap() KeyMap { return m.keys.forMode(m.mode(), m.keyState()) }
+func (m Model) keyMap() KeyMap { return m.keymap.forMode(m.mode(), m.keyState()) }
 
 // entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {

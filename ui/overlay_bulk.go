@@ -94,8 +94,8 @@ func (m Model) openPartiQL() Model {
 	stmt := ""
 	if m.table.Name != "" {
 		stmt = `SELECT * FROM "` + m.table.Name + `"`
-		if m.q.PK != "" && m.q.Index == "" {
-			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.q.PK, "'", "''") + `'`
+		if m.query.PK != "" && m.query.Index == "" {
+			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.query.PK, "'", "''") + `'`
 		}
 	}
 	return m.push(bulkOverlay{kind: bulkPartiQL, form: newForm([]string{"SELECT"}, []string{stmt})})
@@ -264,7 +264,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	}
 	m.bulk = bulkState{}
 	if msg.err != nil {
-		o.phase, o.err = bulkAsk, Sanitize(msg.err.Error())
+		o.phase, o.err = bulkAsk, sanitize(msg.err.Error())
 		return replaceOverlay(m, o)
 	}
 	o.plan, o.desc = msg.plan, msg.desc
@@ -317,7 +317,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	o.stop, o.resume, o.nextToken = msg.stop, msg.resume, msg.nextToken
 	o.err = ""
 	if msg.err != nil {
-		o.err = Sanitize(msg.err.Error())
+		o.err = sanitize(msg.err.Error())
 	}
 	return replaceOverlay(m, o)
 }
@@ -361,7 +361,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 			lines = append(lines, " "+style(l))
 		}
 	}
-	title := "Scan of " + Sanitize(o.table)
+	title := "Scan of " + sanitize(o.table)
 	if o.kind == bulkPartiQL {
 		title = "PartiQL SELECT"
 	}
@@ -451,9 +451,9 @@ func (o bulkOverlay) goesOn() bool {
 // planLine is a PartiQL plan in one sentence.
 func planLine(p dynamo.PartiQLPlan) string {
 	if p.Query {
-		return "Plan: a Query of one partition of " + Sanitize(p.Table) + " (" + Sanitize(p.Why) + ")."
+		return "Plan: a Query of one partition of " + sanitize(p.Table) + " (" + sanitize(p.Why) + ")."
 	}
-	return "Plan: a Scan of the whole " + Sanitize(tableAndIndexName(p.Table, p.Index)) + " (" + Sanitize(p.Why) + ")."
+	return "Plan: a Scan of the whole " + sanitize(tableAndIndexName(p.Table, p.Index)) + " (" + sanitize(p.Why) + ")."
 }
 
 func tableAndIndexName(table, index string) string {
@@ -483,5 +483,5 @@ func (o bulkOverlay) itemLine(it dynamo.Item) string {
 			delete(rest, k.Name)
 		}
 	}
-	return Sanitize(strings.Join(keys, "  ") + "  " + string(itemcodec.PlainJSON(rest)))
+	return sanitize(strings.Join(keys, "  ") + "  " + string(itemcodec.PlainJSON(rest)))
 }

@@ -102,12 +102,12 @@ func describeInput(in reqInput) string {
 // openCode shows the code of a request; esc goes back to what is below.
 func (m Model) openCode(in reqInput, from string) Model {
 	to := m.codeTarget()
-	c := codeView{what: Sanitize(describeInput(in)), from: Sanitize(from)}
+	c := codeView{what: sanitize(describeInput(in)), from: sanitize(from)}
 	for _, l := range codegen.CodeLangs {
 		code, err := requestCode(l, in, to)
 		errText := ""
 		if err != nil {
-			errText = Sanitize(err.Error())
+			errText = sanitize(err.Error())
 		}
 		c.code = append(c.code, code)
 		c.errs = append(c.errs, errText)
@@ -126,14 +126,14 @@ func (m Model) currentInput() reqInput {
 	if m.get != nil {
 		return m.getInput(*m.get)
 	}
-	q := m.q
+	q := m.query
 	q.StartKey = nil
 	return m.queryInput(q)
 }
 
 // codeCurrent opens the code of the current request.
 func (m Model) codeCurrent() Model {
-	if m.q.PK == "" {
+	if m.query.PK == "" {
 		return m
 	}
 	return m.openCode(m.currentInput(), "the current request")
@@ -170,7 +170,7 @@ func (c codeView) lines(st styles, w int) []string {
 	// The first column is a gutter: ↪ marks a line the screen had to wrap.
 	for _, l := range strings.Split(strings.TrimRight(c.code[c.tab], "\n"), "\n") {
 		l = strings.ReplaceAll(l, "\t", "    ") // shown as spaces; copied as generated
-		for i, wl := range strings.Split(ansi.Hardwrap(Sanitize(l), max(1, w-1), true), "\n") {
+		for i, wl := range strings.Split(ansi.Hardwrap(sanitize(l), max(1, w-1), true), "\n") {
 			gutter := " "
 			if i > 0 {
 				gutter = st.faint.Render("↪")

@@ -42,7 +42,7 @@ func (m Model) openDetail() (Model, tea.Cmd) {
 		return m, nil
 	}
 	sk := keyOf(it, m.items.keyName)
-	d := newDetail(it, m.table, m.schema, Sanitize(sk), m.colourOf(sk))
+	d := newDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk))
 	d.in = memberships(m.table, m.index, it)
 	return m.push(detailOverlay{d: d.render(m.st, m.layout().w-2)}), nil
 }
@@ -175,7 +175,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		for _, wl := range strings.Split(wrapString(" "+Sanitize(l), w), "\n") {
+		for _, wl := range strings.Split(wrapString(" "+sanitize(l), w), "\n") {
 			out = append(out, st.text.Render(wl))
 		}
 	}
@@ -194,7 +194,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	nameW := 4
 	var measure func(name string, av types.AttributeValue, indent int)
 	measure = func(name string, av types.AttributeValue, indent int) {
-		nameW = max(nameW, indent+width(Sanitize(name)))
+		nameW = max(nameW, indent+width(sanitize(name)))
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
@@ -232,7 +232,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
 		typ := itemcodec.AttributeTypeName(av)
-		name = Sanitize(name)
+		name = sanitize(name)
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			line(name, typ, st.muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
@@ -272,7 +272,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 func setText(members []string) string {
 	s := make([]string, len(members))
 	for i, m := range members {
-		s[i] = Sanitize(m)
+		s[i] = sanitize(m)
 	}
 	return strings.Join(s, " · ")
 }

@@ -59,9 +59,9 @@ func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
 	if !ok || !m.haveTable {
 		return m, nil
 	}
-	title := "Edit · " + Sanitize(keyOf(it, m.items.keyName))
+	title := "Edit · " + sanitize(keyOf(it, m.items.keyName))
 	if asNew {
-		title = "Duplicate under a new key · " + Sanitize(keyOf(it, m.items.keyName))
+		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
 	}
 	return m.openEdit(newDraft(m.table, it, asNew), title)
 }
@@ -69,16 +69,16 @@ func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
 // newEntityItem starts a new item of the entity type under the groups
 // cursor, with the attributes its loaded items have.
 func (m Model) newEntityItem() (Model, tea.Cmd) {
-	if !m.haveTable || m.q.PK == "" || m.index != "" {
+	if !m.haveTable || m.query.PK == "" || m.index != "" {
 		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
 		return m, nil
 	}
 	prefix, items := m.entityItems(m.groups.cursor)
 	title := "New item"
 	if prefix != "" {
-		title += " · " + Sanitize(prefix)
+		title += " · " + sanitize(prefix)
 	}
-	return m.openEdit(entityDraft(m.table, m.q.PK, prefix, items), title)
+	return m.openEdit(entityDraft(m.table, m.query.PK, prefix, items), title)
 }
 
 func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
@@ -125,7 +125,7 @@ func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, km.WriteItem):
 		p, row, err := o.d.plan(m.opts.Settings.VersionAttribute)
 		if err != nil {
-			o.err, o.errRow = Sanitize(err.Error()), row
+			o.err, o.errRow = sanitize(err.Error()), row
 			if row >= 0 {
 				o.cursor = row
 			}
@@ -156,13 +156,13 @@ func (o editOverlay) setRow(f form) editOverlay {
 		}
 		for _, r := range o.d.rows {
 			if r.name == name && !r.removed {
-				o.err, o.errRow = fmt.Sprintf("the item has %s already; edit it instead", Sanitize(name)), -1
+				o.err, o.errRow = fmt.Sprintf("the item has %s already; edit it instead", sanitize(name)), -1
 				return o
 			}
 		}
 	}
 	if _, err := edit.ParseValue(name, typ, v["value"]); err != nil {
-		o.err, o.errRow = Sanitize(err.Error()), o.row
+		o.err, o.errRow = sanitize(err.Error()), o.row
 		return o
 	}
 	o.d.rows = slices.Clone(o.d.rows)
@@ -182,7 +182,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {
-		nameW = max(nameW, width(Sanitize(r.name)))
+		nameW = max(nameW, width(sanitize(r.name)))
 	}
 	nameW = min(nameW, max(8, inner/3))
 	var lines []string
@@ -208,7 +208,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + fit(Sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(Sanitize(text), max(1, inner-nameW-typeW-8))
+		line := cur + mark + fit(sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
 			line = st.sel.Render(fit(ansi.Strip(line), inner-1))
 		}
@@ -221,7 +221,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 	if o.form != nil {
 		what := "new attribute"
 		if o.row >= 0 {
-			what = Sanitize(o.d.rows[o.row].name)
+			what = sanitize(o.d.rows[o.row].name)
 		}
 		foot = append(foot, " "+st.accent.Render(what)+st.muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
 		foot = append(foot, o.form.view(st, inner)...)

@@ -32,7 +32,7 @@ func (exportOverlay) view(m Model, w, h int) string { return m.exportBox(w, h) }
 
 // openExport opens the export form for what the items pane shows.
 func (m Model) openExport() Model {
-	src := exportItems(m.items, m.store, m.res.q)
+	src := exportItems(m.items, m.store, m.results.q)
 	if src.n == 0 {
 		m.status.info = "no items loaded to export"
 		return m
@@ -42,7 +42,7 @@ func (m Model) openExport() Model {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
 	m.exp = exportPane{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.q.PK, itemcodec.ExportJSONL)})}
+		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})}
 	return m.push(exportOverlay{})
 }
 
@@ -106,7 +106,7 @@ func (m Model) exportBox(w, h int) string {
 		frac := float64(e.done) / float64(max(1, e.src.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
 		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.bold.Render(pct),
-			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", e.done, e.src.n, Sanitize(e.path)), inner-2)), "",
+			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", e.done, e.src.n, sanitize(e.path)), inner-2)), "",
 			" "+st.accent.Render("esc")+st.muted.Render(" stops and removes the partial file"))
 		return box(st, "Export", lines, w, h, true)
 	}

@@ -50,7 +50,7 @@ func (o indexesOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		}
 		ks, err := m.table.Schema(name)
 		if err != nil {
-			m.status.err = Sanitize(err.Error())
+			m.status.err = sanitize(err.Error())
 			return m, nil
 		}
 		// The index's partition key is another attribute: ask for its value.
@@ -95,14 +95,14 @@ func pickerAt(t dynamo.Table, index string) indexPicker {
 func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int) string {
 	inner := w - 2
 	ks, _ := t.Schema("")
-	rows := [][4]string{{"table " + Sanitize(t.Name), "", Sanitize(ks.KeyText()), "every attribute"}}
+	rows := [][4]string{{"table " + sanitize(t.Name), "", sanitize(ks.KeyText()), "every attribute"}}
 	for _, x := range t.Indexes {
 		xs := dynamo.KeySchema{Index: x.Name, PK: x.PK, SK: x.SK}
 		proj := x.Projection
 		if x.Projection == "INCLUDE" {
 			proj = fmt.Sprintf("INCLUDE %d", len(x.NonKeyAttr))
 		}
-		rows = append(rows, [4]string{Sanitize(x.Name), string(x.Kind), Sanitize(xs.KeyText()), Sanitize(proj)})
+		rows = append(rows, [4]string{sanitize(x.Name), string(x.Kind), sanitize(xs.KeyText()), sanitize(proj)})
 	}
 	nameW := 10
 	keyW := 10

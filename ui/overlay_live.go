@@ -59,7 +59,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	case l.starting:
 		lines = append(lines, st.muted.Render("  reading the stream's shards…"))
 	case len(l.lines) == 0:
-		lines = append(lines, st.muted.Render(fit("  waiting for writes to "+Sanitize(m.q.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.muted.Render(fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.lines)-shown)
@@ -74,7 +74,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	if l.id == 0 && !l.starting {
 		state = "stopped"
 	}
-	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", Sanitize(m.q.PK), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
+	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(m.query.PK), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
 	if l.info.ViewType == "KEYS_ONLY" {
 		title += " · keys only"
 	}

@@ -16,7 +16,7 @@ import (
 // The overview overlay: o on a partition (ctrl+o at the partition prompt)
 // shows the caps of a sample, the sample running, then the table's layout
 // (overview.go sends the sample). The sample and its layout stay on the
-// root model (m.ov) after the overlay closes: opening it again shows them.
+// root model (m.overview) after the overlay closes: opening it again shows them.
 
 type overviewOverlay struct{}
 
@@ -24,7 +24,7 @@ func (overviewOverlay) id() overlayID { return overlayOverview }
 func (overviewOverlay) hides() hidden { return hidden{query: true} }
 
 func (overviewOverlay) mode(m Model) mode {
-	switch m.ov.phase {
+	switch m.overview.phase {
 	case ovSetup:
 		return modeCaps
 	case ovRunning:
@@ -37,9 +37,9 @@ func (overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(w, 
 
 // overviewTitle names what the overview samples.
 func (o overviewPane) title() string {
-	t := "Table overview · " + Sanitize(o.table)
+	t := "Table overview · " + sanitize(o.table)
 	if o.index != "" {
-		t += " · index " + Sanitize(o.index)
+		t += " · index " + sanitize(o.index)
 	}
 	return t
 }
@@ -48,7 +48,7 @@ func (o overviewPane) title() string {
 func (m Model) overviewBox(w, h int) string {
 	inner := w - 2
 	var lines []string
-	switch m.ov.phase {
+	switch m.overview.phase {
 	case ovSetup:
 		lines = m.capsLines(inner)
 	case ovRunning:
@@ -56,7 +56,7 @@ func (m Model) overviewBox(w, h int) string {
 	default:
 		return m.layoutBox(w, h)
 	}
-	return box(m.st, m.ov.title(), lines, w, h, true)
+	return box(m.st, m.overview.title(), lines, w, h, true)
 }
 
 // boundText says what a sample with these caps may read, and cost.
@@ -79,25 +79,25 @@ func (m Model) capsLines(inner int) []string {
 	}
 	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.text.Render)
 	lines = append(lines, "")
-	lines = append(lines, m.ov.form.view(st, inner)...)
+	lines = append(lines, m.overview.form.view(st, inner)...)
 	lines = append(lines, "")
-	if in, err := parseCaps(m.ov.form); err != nil {
-		lines = append(lines, para("✗ "+Sanitize(err.Error()), st.err.Render)...)
+	if in, err := parseCaps(m.overview.form); err != nil {
+		lines = append(lines, para("✗ "+sanitize(err.Error()), st.err.Render)...)
 	} else {
 		lines = append(lines, para(m.boundText(in), st.bold.Render)...)
 	}
 	what := "the table"
 	size := m.table.ItemCount
-	if ix, ok := m.table.IndexByName(m.ov.index); ok {
+	if ix, ok := m.table.IndexByName(m.overview.index); ok {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
 		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.muted.Render)...)
 	}
 	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.muted.Render)...)
-	if m.ov.err != "" {
+	if m.overview.err != "" {
 		lines = append(lines, "")
-		lines = append(lines, para("✗ "+m.ov.err, st.err.Render)...)
+		lines = append(lines, para("✗ "+m.overview.err, st.err.Render)...)
 	}
 	lines = append(lines, "", " "+st.accent.Render("enter")+st.muted.Render(" samples · tab next cap · esc closes"))
 	return lines
@@ -120,8 +120,8 @@ func (m Model) bar(f float64, w int) string {
 
 func (m Model) progressLines(inner int) []string {
 	st := m.st
-	p := m.ov.prog
-	in := m.ov.in
+	p := m.overview.prog
+	in := m.overview.in
 	lines := []string{" " + st.text.Render(trunc(m.boundText(in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
 	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.bold.Render(pct))
@@ -129,7 +129,7 @@ func (m Model) progressLines(inner int) []string {
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
 	lines = append(lines, " "+st.muted.Render(trunc(detail, inner-2)), "")
-	if m.ov.stopping {
+	if m.overview.stopping {
 		lines = append(lines, " "+st.warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
 		lines = append(lines, " "+st.accent.Render("esc")+st.muted.Render(" stops and keeps the layout of what was read"))
@@ -157,9 +157,9 @@ func stopText(r dynamo.StopReason) string {
 // typeText names a sort-key entity type with its item count: the facet
 // name of a NoSQL Workbench model when there is one, its prefix kept.
 func (m Model) typeText(t keys.SortKeyType) string {
-	name := Sanitize(t.Label)
+	name := sanitize(t.Label)
 	if f := m.opts.EntityNames[t.Prefix]; f != "" && t.Prefix != "" {
-		name = Sanitize(f) + " (" + Sanitize(t.Prefix) + ")"
+		name = sanitize(f) + " (" + sanitize(t.Prefix) + ")"
 	}
 	if t.Disagree {
 		name += " ≠"
@@ -174,7 +174,7 @@ func (m Model) typeText(t keys.SortKeyType) string {
 func (m Model) layoutBox(w, h int) string {
 	st := m.st
 	inner := w - 2
-	o := m.ov
+	o := m.overview
 	lay, smp := o.lay, o.smp
 	var lines []string
 	rowLine := map[int]int{} // row -> its first line
@@ -210,7 +210,7 @@ func (m Model) layoutBox(w, h int) string {
 
 	famW := len("FAMILY")
 	for _, f := range lay.Families {
-		famW = max(famW, width(Sanitize(f.Pattern)))
+		famW = max(famW, width(sanitize(f.Pattern)))
 	}
 	famW = min(famW, max(8, inner/4))
 	const partW, itemsW = 10, 7
@@ -223,10 +223,10 @@ func (m Model) layoutBox(w, h int) string {
 			types = append(types, m.typeText(t))
 		}
 		if len(f.Types) == 0 {
-			types = append(types, Sanitize(f.Label))
+			types = append(types, sanitize(f.Label))
 		}
 		wrapped := wrapText(strings.Join(types, " · "), typesW)
-		add(" "+fit(Sanitize(f.Pattern), famW)+"  "+padLeft(strconv.Itoa(f.Partitions), partW)+"  "+padLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
+		add(" "+fit(sanitize(f.Pattern), famW)+"  "+padLeft(strconv.Itoa(f.Partitions), partW)+"  "+padLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, strings.Repeat(" ", typesX)+l)
 		}
@@ -235,7 +235,7 @@ func (m Model) layoutBox(w, h int) string {
 	lines = append(lines, "")
 	pkW := len("LARGEST PARTITIONS SEEN")
 	for _, p := range lay.Largest {
-		pkW = max(pkW, width(Sanitize(p.PK)))
+		pkW = max(pkW, width(sanitize(p.PK)))
 	}
 	pkW = min(pkW, max(12, inner/2))
 	lines = append(lines, st.colHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
@@ -244,7 +244,7 @@ func (m Model) layoutBox(w, h int) string {
 		if lay.Items > 0 {
 			share = fmt.Sprintf("%.1f%%", 100*float64(p.Items)/float64(lay.Items))
 		}
-		add(" "+fit(Sanitize(p.PK), pkW)+"  "+fit(Sanitize(p.Family), famW)+"  "+padLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
+		add(" "+fit(sanitize(p.PK), pkW)+"  "+fit(sanitize(p.Family), famW)+"  "+padLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
 	}
 
 	lines = append(lines, "")
@@ -259,7 +259,7 @@ func (m Model) layoutBox(w, h int) string {
 	}
 	for _, f := range lay.Findings {
 		msgW := max(10, inner-2-ruleW-2)
-		wrapped := wrapWords(Sanitize(f.Message), msgW)
+		wrapped := wrapWords(sanitize(f.Message), msgW)
 		add(" "+st.warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
 		pad := strings.Repeat(" ", 1+ruleW+2)
 		for _, l := range wrapped[1:] {
@@ -284,9 +284,9 @@ func (m Model) layoutBox(w, h int) string {
 
 // exampleKey shows a finding's example key in DynamoDB's words.
 func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
-	s := Sanitize(ks.PK.Name) + " = " + strconv.Quote(Sanitize(r.PK))
+	s := sanitize(ks.PK.Name) + " = " + strconv.Quote(sanitize(r.PK))
 	if r.HasSK && ks.SK != nil {
-		s += " AND " + Sanitize(ks.SK.Name) + " = " + strconv.Quote(Sanitize(r.SK))
+		s += " AND " + sanitize(ks.SK.Name) + " = " + strconv.Quote(sanitize(r.SK))
 	}
 	return s
 }
@@ -301,13 +301,13 @@ func wrapWords(s string, w int) []string {
 // sampled before, if it is of the same, else the caps to sample with.
 func (m Model) openOverview() Model {
 	m = m.push(overviewOverlay{})
-	if m.ov.phase == ovRunning || (m.ov.have && m.ov.table == m.table.Name && m.ov.index == m.index) {
+	if m.overview.phase == ovRunning || (m.overview.have && m.overview.table == m.table.Name && m.overview.index == m.index) {
 		return m
 	}
 	// The caps offered: the settings file's sampling, else dynamo's defaults.
 	items, rcu, segs := m.opts.Settings.Sampling.Caps()
 	// A stopped sample may still be on its way: its logged count stays.
-	m.ov = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.ov.logged}
+	m.overview = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.overview.logged}
 	return m
 }
 
@@ -320,25 +320,25 @@ func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	km := m.keyMap()
 	switch o.mode(m) {
 	case modeCaps:
-		f, ev := m.ov.form.handle(msg, km)
-		m.ov.form = f
+		f, ev := m.overview.form.handle(msg, km)
+		m.overview.form = f
 		switch ev {
 		case formSubmit:
 			return m.startSample()
 		case formCancel:
-			if m.ov.have {
-				m.ov.phase = ovDone // back to the layout sampled before
+			if m.overview.have {
+				m.overview.phase = ovDone // back to the layout sampled before
 				return m, nil
 			}
 			return m.pop(), nil
 		case formTyped:
-			m.ov.err = ""
+			m.overview.err = ""
 		}
 		return m, nil
 	case modeSampling:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !m.ov.stopping {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !m.overview.stopping {
 			// The sample returns what it read so far; sampleDone shows it.
-			m.ov.stopping = true
+			m.overview.stopping = true
 			if m.sample.cancel != nil {
 				m.sample.cancel()
 			}
@@ -351,31 +351,31 @@ func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	}
 	h := m.overviewListHeight()
 	if d, ok := scrollDelta(k, km, h); ok {
-		m.ov.cursor = clamp(m.ov.cursor+d, 0, m.ov.rows()-1)
+		m.overview.cursor = clamp(m.overview.cursor+d, 0, m.overview.rows()-1)
 		return m, nil
 	}
 	switch {
 	case key.Matches(k, km.Open):
-		pk, ok := m.ov.partitionAt(m.ov.cursor)
+		pk, ok := m.overview.partitionAt(m.overview.cursor)
 		if !ok {
 			return m, nil
 		}
 		m = m.pop()
-		if m.index != m.ov.index {
-			ks, err := m.table.Schema(m.ov.index)
+		if m.index != m.overview.index {
+			ks, err := m.table.Schema(m.overview.index)
 			if err != nil {
-				m.status.err = Sanitize(err.Error())
+				m.status.err = sanitize(err.Error())
 				return m, nil
 			}
-			m.index = m.ov.index
+			m.index = m.overview.index
 			m.setSchema(ks)
 		}
 		return m.openPartition(pk)
 	case key.Matches(k, km.IndexMap):
 		return m.openIndexMap(), nil
 	case key.Matches(k, km.Resample):
-		m.ov.phase, m.ov.err = ovSetup, ""
-		m.ov.form = capsForm(m.ov.in.MaxItems, m.ov.in.MaxRCU, m.ov.in.Segments)
+		m.overview.phase, m.overview.err = ovSetup, ""
+		m.overview.form = capsForm(m.overview.in.MaxItems, m.overview.in.MaxRCU, m.overview.in.Segments)
 	case key.Matches(k, km.Back, km.Cancel):
 		return m.pop(), nil
 	}

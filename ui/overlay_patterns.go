@@ -44,7 +44,7 @@ func (m Model) patternsTitle() string {
 	if m.patterns == nil {
 		return "Access patterns"
 	}
-	return fmt.Sprintf("Access patterns · %s · %d", Sanitize(filepath.Base(m.patterns.Path)), len(m.patterns.Patterns))
+	return fmt.Sprintf("Access patterns · %s · %d", sanitize(filepath.Base(m.patterns.Path)), len(m.patterns.Patterns))
 }
 
 // patternsBox is the list of patterns, or the chosen one's parameters.
@@ -61,12 +61,12 @@ func (m Model) patternsBox(w, h int) string {
 	var lines []string
 	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
 		lines = append(lines, " "+st.warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
-			Sanitize(m.patterns.Table), Sanitize(m.table.Name)), inner-2)), "")
+			sanitize(m.patterns.Table), sanitize(m.table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
-		nameW = max(nameW, width(Sanitize(p.Name)))
-		ixW = max(ixW, width(Sanitize(p.Index)))
+		nameW = max(nameW, width(sanitize(p.Name)))
+		ixW = max(ixW, width(sanitize(p.Index)))
 	}
 	nameW = min(nameW, max(12, inner/3))
 	row := func(mark, name, op, ix, desc string) string {
@@ -80,11 +80,11 @@ func (m Model) patternsBox(w, h int) string {
 		p := ps[i]
 		ix := "table"
 		if p.Index != "" {
-			ix = Sanitize(p.Index)
+			ix = sanitize(p.Index)
 		}
-		l := row("   ", Sanitize(p.Name), patternOp(p, m.table), ix, Sanitize(p.Description))
+		l := row("   ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description))
 		if i == m.pat.cursor {
-			l = st.sel.Render(fit(row(" › ", Sanitize(p.Name), patternOp(p, m.table), ix, Sanitize(p.Description)), inner))
+			l = st.sel.Render(fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
 		}
 		lines = append(lines, l)
 	}
@@ -102,14 +102,14 @@ func (m Model) patternsBox(w, h int) string {
 // their examples, and what the keys do, in lines of w cells.
 func (m Model) patternFooter(p patterns.Pattern, w int) []string {
 	st := m.st
-	out := []string{st.bold.Render(fit(Sanitize(p.Name), w))}
-	for _, l := range wrapText(Sanitize(p.Summary()), w) {
+	out := []string{st.bold.Render(fit(sanitize(p.Name), w))}
+	for _, l := range wrapText(sanitize(p.Summary()), w) {
 		out = append(out, st.text.Render(l))
 	}
 	if params := p.Parameters(); len(params) > 0 {
 		var ps []string
 		for _, n := range params {
-			ps = append(ps, Sanitize(n)+" (e.g. "+Sanitize(p.Example[n])+")")
+			ps = append(ps, sanitize(n)+" (e.g. "+sanitize(p.Example[n])+")")
 		}
 		out = append(out, st.muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
 	} else {
@@ -129,10 +129,10 @@ func (m Model) noPatternsLines(w int) []string {
 	var text []string
 	switch {
 	case m.opts.PatternsErr != nil:
-		text = []string{"The patterns file is broken, so no patterns are listed: " + Sanitize(m.opts.PatternsErr.Error()),
+		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(m.opts.PatternsErr.Error()),
 			"Fix the file and start dynascope again; S does not write to it meanwhile."}
 	case m.patterns != nil:
-		text = []string{fmt.Sprintf("%s has no patterns yet.", Sanitize(m.patterns.Path)),
+		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(m.patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
 		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
@@ -154,13 +154,13 @@ func (m Model) noPatternsLines(w int) []string {
 func (m Model) paramsLines(w int) []string {
 	st := m.st
 	p := m.patterns.Patterns[m.pat.cursor]
-	lines := []string{" " + st.bold.Render(Sanitize(p.Name))}
+	lines := []string{" " + st.bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
-		for _, l := range wrapText(Sanitize(p.Description), w-2) {
+		for _, l := range wrapText(sanitize(p.Description), w-2) {
 			lines = append(lines, " "+st.muted.Render(l))
 		}
 	}
-	lines = append(lines, " "+st.muted.Render(fit(Sanitize(p.Summary()), w-2)), "")
+	lines = append(lines, " "+st.muted.Render(fit(sanitize(p.Summary()), w-2)), "")
 	if len(m.pat.form.fields) == 0 {
 		lines = append(lines, " "+st.muted.Render("no parameters"))
 	}
@@ -174,12 +174,12 @@ func (m Model) paramsLines(w int) []string {
 	}
 	r, err := patternRequest(p, m.table, m.pat.form.values())
 	if err != nil {
-		for _, l := range wrapText(Sanitize(err.Error()), w-2) {
+		for _, l := range wrapText(sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range wrapText("sends "+Sanitize(requestText(r, m.table)), w-2) {
+	for _, l := range wrapText("sends "+sanitize(requestText(r, m.table)), w-2) {
 		lines = append(lines, " "+st.queryKey.Render(l))
 	}
 	return lines
@@ -228,7 +228,7 @@ func (patternsOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		}
 		p := m.patterns.Patterns[m.pat.cursor]
 		if err := p.Validate(m.table); err != nil {
-			m.pat.err = Sanitize(err.Error())
+			m.pat.err = sanitize(err.Error())
 			return m, nil
 		}
 		params := p.Parameters()
@@ -248,7 +248,7 @@ func (patternsOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		p := m.patterns.Patterns[m.pat.cursor]
 		r, err := patternRequest(p, m.table, p.Example)
 		if err != nil {
-			m.pat.err = Sanitize(err.Error())
+			m.pat.err = sanitize(err.Error())
 			return m, nil
 		}
 		return m.openCode(m.resolvedInput(r), "pattern "+p.Name), nil

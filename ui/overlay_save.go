@@ -47,9 +47,9 @@ func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
 // it cannot be saved.
 func (m Model) openSave() Model {
 	switch {
-	case m.q.PK == "":
+	case m.query.PK == "":
 		return m
-	case m.q.Filter != "" || m.q.Project != "":
+	case m.query.Filter != "" || m.query.Project != "":
 		// A pattern holds key conditions only: saved, the filter would be
 		// lost without a word.
 		m.status.err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
@@ -69,7 +69,7 @@ func (m Model) pendingPattern(f form) patterns.Pattern {
 	if m.get != nil {
 		return patterns.PatternFromGet(name, desc, *m.get)
 	}
-	q := m.q
+	q := m.query
 	q.StartKey = nil
 	return patterns.PatternFromQuery(name, desc, q)
 }
@@ -101,7 +101,7 @@ func (o saveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) patternSaved(msg patternSavedMsg) Model {
 	if msg.err != nil {
 		if o, ok := findOverlay[saveOverlay](m); ok {
-			o.err = Sanitize(msg.err.Error())
+			o.err = sanitize(msg.err.Error())
 			m = replaceOverlay(m, o)
 		}
 		return m
@@ -112,7 +112,7 @@ func (m Model) patternSaved(msg patternSavedMsg) Model {
 		m.pat.cursor = n - 1
 	}
 	m.status.err = ""
-	m.status.info = fmt.Sprintf("saved pattern %q to %s", Sanitize(msg.name), Sanitize(m.patternsPath))
+	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
 	return m
 }
 
@@ -121,7 +121,7 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	st := m.st
 	inner := w - 2
 	var lines []string
-	for _, l := range wrapText(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", Sanitize(m.patternsPath)), inner-2) {
+	for _, l := range wrapText(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
 		lines = append(lines, " "+st.muted.Render(l))
 	}
 	lines = append(lines, "")
@@ -132,7 +132,7 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	if m.get != nil {
 		op = "GetItem"
 	}
-	for _, l := range wrapText(op+": "+Sanitize(p.Summary()), inner-2) {
+	for _, l := range wrapText(op+": "+sanitize(p.Summary()), inner-2) {
 		lines = append(lines, " "+st.queryKey.Render(l))
 	}
 	if o.err != "" {

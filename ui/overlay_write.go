@@ -69,7 +69,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	}
 	p, err := edit.UndoPlan(e, t)
 	if err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(newWriteOverlay(p, &e)), nil
@@ -146,15 +146,15 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		}
 	case errors.As(msg.err, &uce):
 		o.phase, o.conflict = writeConflict, uce.ConflictError
-		o.err = Sanitize(uce.Error())
+		o.err = sanitize(uce.Error())
 	case errors.As(msg.err, &ce):
 		o.phase, o.conflict = writeConflict, ce
-		o.err = Sanitize(ce.Error())
+		o.err = sanitize(ce.Error())
 	default:
-		o.phase, o.err = writeFailed, Sanitize(msg.err.Error())
+		o.phase, o.err = writeFailed, sanitize(msg.err.Error())
 	}
 	m = replaceOverlay(m, o)
-	if o.phase == writeFailed || !m.haveTable || o.plan.Table != m.table.Name || m.q.PK == "" {
+	if o.phase == writeFailed || !m.haveTable || o.plan.Table != m.table.Name || m.query.PK == "" {
 		return m, nil
 	}
 	// Show the item as it is now: the partition's first page again, one
@@ -164,7 +164,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		it = o.plan.Old
 	}
 	m.reselect = keyOf(it, m.items.keyName)
-	return m.runQuery(m.q)
+	return m.runQuery(m.query)
 }
 
 func (o writeOverlay) view(m Model, w, h int) string {
@@ -173,7 +173,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	p := o.plan
 	var lines []string
 	add := func(style func(...string) string, s string) {
-		for _, l := range wrapText(Sanitize(s), max(1, inner-2)) {
+		for _, l := range wrapText(sanitize(s), max(1, inner-2)) {
 			lines = append(lines, " "+style(l))
 		}
 	}
@@ -255,7 +255,7 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 	rows := c.Rows()
 	nameW := width("attribute")
 	for _, r := range rows {
-		nameW = max(nameW, width(Sanitize(r.Name)))
+		nameW = max(nameW, width(sanitize(r.Name)))
 	}
 	nameW = min(nameW, max(9, inner/5))
 	colW := max(6, (inner-nameW-10)/3)
@@ -268,7 +268,7 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		if av == nil {
 			return "—"
 		}
-		return Sanitize(edit.ValueText(av))
+		return sanitize(edit.ValueText(av))
 	}
 	out := []string{"   " + st.muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
 	for _, r := range rows {
@@ -280,14 +280,14 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		if deleting {
 			yours = ""
 		}
-		out = append(out, " "+mark+fit(Sanitize(r.Name), nameW)+"  "+st.muted.Render(fit(text(r.Read), colW))+"  "+
+		out = append(out, " "+mark+fit(sanitize(r.Name), nameW)+"  "+st.muted.Render(fit(text(r.Read), colW))+"  "+
 			st.err.Render(fit(text(r.Now), colW))+"  "+st.ok.Render(fit(yours, colW)))
 	}
 	if c.Current == nil && c.Plan.Old != nil {
 		out = append(out, " "+st.err.Render("the item no longer exists"))
 	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(Sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
+		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
 	out = append(out, " "+st.muted.Render("* changed by someone else since the read"))
 	for _, l := range wrapText(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {

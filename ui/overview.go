@@ -104,19 +104,19 @@ func parseCaps(f form) (dynamo.SampleInput, error) {
 
 // startSample sends the sample the caps describe.
 func (m Model) startSample() (Model, tea.Cmd) {
-	in, err := parseCaps(m.ov.form)
+	in, err := parseCaps(m.overview.form)
 	if err != nil {
-		m.ov.err = Sanitize(err.Error())
+		m.overview.err = sanitize(err.Error())
 		return m, nil
 	}
-	in.Table, in.Index = m.ov.table, m.ov.index
+	in.Table, in.Index = m.overview.table, m.overview.index
 	m.sample = m.sample.stop()
 	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.sample = job{id: m.seq, cancel: cancel}
-	m.ov.phase, m.ov.in, m.ov.err, m.ov.stopping = ovRunning, in, "", false
-	m.ov.logged = append(slices.Clip(m.ov.logged), sampleLogged{id: m.sample.id})
-	m.ov.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
+	m.overview.phase, m.overview.in, m.overview.err, m.overview.stopping = ovRunning, in, "", false
+	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: m.sample.id})
+	m.overview.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
 }
@@ -134,12 +134,12 @@ func loggedOf(logged []sampleLogged, id int) int {
 // for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 	if msg.id == m.sample.id && msg.id != 0 {
-		m.ov.prog = msg.p
+		m.overview.prog = msg.p
 	}
-	if i := loggedOf(m.ov.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.ov.logged[i].n+1 {
+	if i := loggedOf(m.overview.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.overview.logged[i].n+1 {
 		m.log = m.log.add(msg.p.Request, "sample", 1, reqInput{})
-		m.ov.logged = slices.Clone(m.ov.logged) // another copy of the model may hold the old counts
-		m.ov.logged[i].n++
+		m.overview.logged = slices.Clone(m.overview.logged) // another copy of the model may hold the old counts
+		m.overview.logged[i].n++
 	}
 	return m
 }
@@ -149,9 +149,9 @@ func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 // it was stopped or failed.
 func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	from := 0
-	if i := loggedOf(m.ov.logged, msg.id); i >= 0 {
-		from = min(m.ov.logged[i].n, len(msg.smp.Requests))
-		m.ov.logged = slices.Delete(slices.Clone(m.ov.logged), i, i+1)
+	if i := loggedOf(m.overview.logged, msg.id); i >= 0 {
+		from = min(m.overview.logged[i].n, len(msg.smp.Requests))
+		m.overview.logged = slices.Delete(slices.Clone(m.overview.logged), i, i+1)
 	}
 	for _, r := range msg.smp.Requests[from:] {
 		m.log = m.log.add(r, "sample", 1, reqInput{})
@@ -163,21 +163,21 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.status.throttle = throttled(msg.err)
-	m.ov.stopping = false
+	m.overview.stopping = false
 	if msg.err != nil && msg.smp.Stop != dynamo.StopCancelled {
-		m.ov.err = Sanitize(msg.err.Error())
+		m.overview.err = sanitize(msg.err.Error())
 	}
 	if len(msg.smp.Items) == 0 && msg.smp.Stop != dynamo.StopComplete {
 		// Nothing to show: back to the caps, with what went wrong.
-		m.ov.phase = ovSetup
-		if m.ov.err == "" {
-			m.ov.err = "stopped before any item was read."
+		m.overview.phase = ovSetup
+		if m.overview.err == "" {
+			m.overview.err = "stopped before any item was read."
 		}
 		return m, nil
 	}
-	m.ov.phase, m.ov.have = ovDone, true
-	m.ov.smp, m.ov.lay = msg.smp, msg.lay
-	m.ov.cursor = 0
+	m.overview.phase, m.overview.have = ovDone, true
+	m.overview.smp, m.overview.lay = msg.smp, msg.lay
+	m.overview.cursor = 0
 	return m, nil
 }
 

@@ -167,8 +167,8 @@ func TestOverviewOpensPartition(t *testing.T) {
 	hs.keys("enter")
 	// Rows: the two families, then the largest partitions (CUST#7 first).
 	hs.keys("j", "j")
-	if pk, _ := hs.m.ov.partitionAt(hs.m.ov.cursor); pk != "CUST#7" {
-		t.Fatalf("row %d opens %q", hs.m.ov.cursor, pk)
+	if pk, _ := hs.m.overview.partitionAt(hs.m.overview.cursor); pk != "CUST#7" {
+		t.Fatalf("row %d opens %q", hs.m.overview.cursor, pk)
 	}
 	hs.store.queue(canned{items: []dynamo.Item{{"PK": s("CUST#7"), "SK": s("PROFILE")}}, cap: halfRCU()})
 	hs.keys("enter")

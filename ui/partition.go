@@ -35,25 +35,25 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.maybeLoadMore()
 	}
 	if d, ok := scrollDelta(msg, km, page); ok {
-		if md == modeItems && m.res.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
+		if md == modeItems && m.results.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
 			// A deliberate move towards the end tries the failed page
 			// again, as n does; scrolling line by line does not.
-			m.res.failed, m.res.asked = false, -1
+			m.results.failed, m.results.asked = false, -1
 		}
 		if md == modeItems {
 			// One G ends at the last item: the pages it brings in (or the
 			// one already on its way) take the cursor to their end too, up
 			// to bottomPages of them, so that G alone never reads a huge
 			// partition to its end.
-			m.res.toEnd = 0
-			if key.Matches(msg, km.Bottom) && m.res.more && m.res.q.Limit == 0 {
-				m.res.toEnd = bottomPages
+			m.results.toEnd = 0
+			if key.Matches(msg, km.Bottom) && m.results.more && m.results.q.Limit == 0 {
+				m.results.toEnd = bottomPages
 			}
 		}
 		return move(d)
 	}
-	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keys.EditCondition, m.keys.Reverse) {
-		m.status.info = noSortKeyNote(Sanitize(tableAndIndexName(m.table.Name, m.index)))
+	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
+		m.status.info = noSortKeyNote(sanitize(tableAndIndexName(m.table.Name, m.index)))
 		return m, nil
 	}
 	switch {
@@ -66,33 +66,33 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.relayout(), nil
 	case key.Matches(msg, km.Open):
 		if md == modeGroups {
-			q := m.q
+			q := m.query
 			q.SK = m.groups.condition(m.groups.cursor)
 			return m.runQuery(q)
 		}
 		return m.openDetail()
 	case key.Matches(msg, km.EditCondition):
-		return m.startEdit(editCondition, formatCondition(m.q.SK)), nil
+		return m.startEdit(editCondition, formatCondition(m.query.SK)), nil
 	case key.Matches(msg, km.Limit):
 		text := ""
-		if m.q.Limit > 0 {
-			text = fmt.Sprintf("%d", m.q.Limit)
+		if m.query.Limit > 0 {
+			text = fmt.Sprintf("%d", m.query.Limit)
 		}
 		return m.startEdit(editLimit, text), nil
 	case key.Matches(msg, km.Filter):
 		return m.startEdit(editFilter, m.items.filter), nil
 	case key.Matches(msg, km.RequestFilter):
-		return m.startEdit(editRequestFilter, m.q.Filter), nil
+		return m.startEdit(editRequestFilter, m.query.Filter), nil
 	case key.Matches(msg, km.Project):
 		return m.startEdit(editProjection, m.projectionText()), nil
 	case key.Matches(msg, km.PartiQL):
 		return m.openPartiQL(), nil
 	case key.Matches(msg, km.Reverse):
-		q := m.q
+		q := m.query
 		q.Reverse = !q.Reverse
 		return m.runQuery(q)
 	case key.Matches(msg, km.Consistent):
-		q := m.q
+		q := m.query
 		q.Consistent = !q.Consistent
 		if q.Consistent && m.isGSI() {
 			m.status.err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
@@ -113,7 +113,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		return m.openIndexes(), nil
 	case key.Matches(msg, km.Partition):
 		m.screen = screenPrompt
-		m.prompt = newPrompt(m.schema, m.q.PK, m.history)
+		m.prompt = newPrompt(m.schema, m.query.PK, m.history)
 		return m, nil
 	case key.Matches(msg, km.Log):
 		return m.openLog(), nil
@@ -149,8 +149,8 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		if m.busy() {
 			counting := m.count.id != 0
 			m = m.stopCount("cancelled")
-			if m.inflight != 0 && m.res.pages > 0 {
-				m.q, m.get = m.res.q, m.res.get
+			if m.inflight != 0 && m.results.pages > 0 {
+				m.query, m.get = m.results.q, m.results.get
 			}
 			if m.disc.id != 0 {
 				m.groups.finding, m.groups.scanErr = false, true
@@ -227,8 +227,8 @@ var (
 // projectionText is the projection to edit: the request's, or the columns
 // the items pane shows, as a list to trim.
 func (m Model) projectionText() string {
-	if m.q.Project != "" {
-		return m.q.Project
+	if m.query.Project != "" {
+		return m.query.Project
 	}
 	var names []string
 	for _, c := range m.items.cols {

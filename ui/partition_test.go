@@ -214,14 +214,14 @@ func TestExplicitLimitPagesOnlyOnN(t *testing.T) {
 func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()})
 	cmd := hs.step(keyPress("r"))
-	if hs.m.inflight == 0 || !hs.m.q.Reverse {
+	if hs.m.inflight == 0 || !hs.m.query.Reverse {
 		t.Fatal("r did not start a reversed query")
 	}
 	hs.send(keyPress("esc"))
 	if hs.m.inflight != 0 {
 		t.Fatal("esc left the request in flight")
 	}
-	if hs.m.q.Reverse {
+	if hs.m.query.Reverse {
 		t.Error("the query line still shows the cancelled request")
 	}
 	hs.contains("PROFILE", "Items · 3 loaded", "cancelled")
@@ -401,14 +401,14 @@ func TestHelpIsBuiltFromTheKeymap(t *testing.T) {
 func TestCopyRequestAsAWSCommand(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()}, canned{items: example()[1:2], cap: halfRCU()})
 	hs.keys("j", "enter", "r")
-	hs.m.q.Limit = 1 // as if set with l; the copy does not send anything
+	hs.m.query.Limit = 1 // as if set with l; the copy does not send anything
 	hs.keys("Y")
 	if len(hs.clipped) != 1 {
 		t.Fatalf("clipboard got %d writes", len(hs.clipped))
 	}
 	ks, _ := appTable().Schema("")
 	to := codegen.CodeTarget{Region: "us-east-1", Endpoint: "http://127.0.0.1:8000"}
-	want, err := codegen.QueryCode(codegen.LangCLI, ks, hs.m.q, to)
+	want, err := codegen.QueryCode(codegen.LangCLI, ks, hs.m.query, to)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -428,7 +428,7 @@ func TestCopyRequestAsAWSCommand(t *testing.T) {
 	}
 	hs.contains("copied the request as an aws dynamodb query command")
 	// Without a Limit the UI sends none and reads one page: so does the command.
-	hs.m.q.Limit = 0
+	hs.m.query.Limit = 0
 	hs.keys("Y")
 	if c := hs.clipped[len(hs.clipped)-1]; strings.Contains(c, "--limit") || !strings.Contains(c, "--no-paginate") {
 		t.Errorf("command without Limit =\n%s", c)

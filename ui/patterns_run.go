@@ -41,7 +41,7 @@ func (m Model) resolvedInput(r patterns.Resolved) reqInput {
 func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
 	r, err := patternRequest(p, m.table, params)
 	if err != nil {
-		m.pat.err = Sanitize(err.Error())
+		m.pat.err = sanitize(err.Error())
 		return m, nil
 	}
 	m = m.remove(overlayPatterns)
@@ -55,7 +55,7 @@ func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, 
 // moveTo shows partition pk of index afresh unless it is the one open: a
 // pattern may read another partition, or the same one through an index.
 func (m Model) moveTo(index, pk string) (Model, tea.Cmd) {
-	if m.screen == screenPartition && index == m.index && pk == m.q.PK {
+	if m.screen == screenPartition && index == m.index && pk == m.query.PK {
 		return m, nil
 	}
 	m.index = index
@@ -80,7 +80,7 @@ func (m Model) runGet(g dynamo.GetInput, name string) (Model, tea.Cmd) {
 	id := m.seq
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.inflight, m.inflightGet, m.inflightPattern = cancel, id, true, name
-	m.q, m.get = getAsQuery(m.table, g), &g
+	m.query, m.get = getAsQuery(m.table, g), &g
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(getItemCmd(m.observe(ctx, id), m.store, id, g), m.after(id), save)
 }
@@ -106,15 +106,15 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	m.cancelInflight()
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {
-		m.status.err = Sanitize(msg.err.Error())
-		if m.res.pages > 0 {
-			m.q, m.get = m.res.q, m.res.get
+		m.status.err = sanitize(msg.err.Error())
+		if m.results.pages > 0 {
+			m.query, m.get = m.results.q, m.results.get
 		}
 		return m, nil
 	}
 	g := msg.g
 	q := getAsQuery(m.table, g)
-	m.res = result{q: q, pages: 1, get: &g}
+	m.results = result{q: q, pages: 1, get: &g}
 	m.noteColours(msg.page.Items)
 	m.items = m.items.setItems(msg.page.Items, m.layout().itemsW-2)
 	m.groups.active = m.groups.rowFor(q.SK)
@@ -131,6 +131,6 @@ func patternDone(name string, p dynamo.Page) string {
 	if p.LastEvaluatedKey != nil {
 		more = ", more to read"
 	}
-	return fmt.Sprintf("pattern %q: %s in 1 request, %s RCU%s", Sanitize(name),
+	return fmt.Sprintf("pattern %q: %s in 1 request, %s RCU%s", sanitize(name),
 		plural(len(p.Items), "item", "items"), fmtRCU(p.Request.Capacity.Total), more)
 }

@@ -90,11 +90,11 @@ func (p partitionPrompt) browse(delta int) partitionPrompt {
 
 func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 	inner := w - 2
-	where := "table " + Sanitize(table)
+	where := "table " + sanitize(table)
 	if p.schema.Index != "" {
-		where = "index " + Sanitize(p.schema.Index) + " of " + Sanitize(table)
+		where = "index " + sanitize(p.schema.Index) + " of " + sanitize(table)
 	}
-	pk := Sanitize(p.schema.PK.Name)
+	pk := sanitize(p.schema.PK.Name)
 	lines := []string{
 		" " + st.muted.Render("partition key ") + st.bold.Render(pk) + st.muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
 		"",
@@ -117,7 +117,7 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 			start = p.sel - room + 1
 		}
 		for i := start; i < len(p.matches) && i < start+room; i++ {
-			l := "   " + Sanitize(p.matches[i])
+			l := "   " + sanitize(p.matches[i])
 			if i == p.sel {
 				l = st.sel.Render(fit(l, inner))
 			}
@@ -166,10 +166,10 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		return m.openPartition(m.prompt.input.String())
 	case key.Matches(msg, km.Cancel):
 		switch {
-		case m.res.pages > 0 || m.q.PK != "":
+		case m.results.pages > 0 || m.query.PK != "":
 			// Back to the partition that was open; the index it was read
 			// through may have been switched here, so restore it.
-			m.index = m.q.Index
+			m.index = m.query.Index
 			ks, _ := m.table.Schema(m.index)
 			m.setSchema(ks)
 			m.screen = screenPartition

@@ -25,13 +25,13 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.cancel, m.inflight, m.inflightNext = cancel, id, next
 	if !next {
-		m.q = q
+		m.query = q
 	}
 	if !next {
 		m.get = nil
 	}
 	m.status.err, m.status.info = "", ""
-	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.res.pages+1), m.after(id))
+	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages+1), m.after(id))
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
@@ -52,7 +52,7 @@ func (m *Model) cancelAll() {
 	m.disc = m.disc.stop()
 	m.count = m.count.stop()
 	if m.sample.id != 0 {
-		m.ov.phase, m.ov.stopping = ovSetup, false
+		m.overview.phase, m.overview.stopping = ovSetup, false
 	}
 	m.sample = m.sample.stop()
 	m.settle()
@@ -81,7 +81,7 @@ func (m Model) busyText() string {
 		} else if m.items.refetching != 0 {
 			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
 		} else if m.inflightNext {
-			parts = append(parts, fmt.Sprintf("Query, page %d", m.res.pages+1))
+			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages+1))
 		} else {
 			parts = append(parts, "Query")
 		}
@@ -124,12 +124,12 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		return m.refetchDone(msg)
 	}
 	if msg.err != nil {
-		m.status.err = Sanitize(msg.err.Error())
+		m.status.err = sanitize(msg.err.Error())
 		if msg.next {
-			m.res.failed = true
+			m.results.failed = true
 			m.status.err += " — n, pgdn or G tries the next page again"
-		} else if m.res.pages > 0 {
-			m.q, m.get = m.res.q, m.res.get // the query line keeps describing what is shown
+		} else if m.results.pages > 0 {
+			m.query, m.get = m.results.q, m.results.get // the query line keeps describing what is shown
 		}
 		return m, nil
 	}
@@ -142,8 +142,8 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		q.StartKey = nil
 		// A filtered or projected first page is not the partition's: it
 		// cannot tell its entity types.
-		m.res = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
-		if m.res.base {
+		m.results = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
+		if m.results.base {
 			if m.delim == "" && m.schema.SK != nil {
 				sks := make([]string, len(p.Items))
 				for i, it := range p.Items {
@@ -164,21 +164,21 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		m.items = m.items.setItems(p.Items, lay.itemsW-2)
 		m = m.reselectWritten(p.Items)
 	} else {
-		m.res.lastKey, m.res.more, m.res.failed = p.LastEvaluatedKey, more, false
-		m.res.pages++
-		if m.res.base {
+		m.results.lastKey, m.results.more, m.results.failed = p.LastEvaluatedKey, more, false
+		m.results.pages++
+		if m.results.base {
 			m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, more)
 		}
 		m.noteColours(p.Items)
 		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
-		if m.res.toEnd > 0 {
-			m.items, m.res.toEnd = m.items.move(1<<30, lay.itemRows), m.res.toEnd-1
+		if m.results.toEnd > 0 {
+			m.items, m.results.toEnd = m.items.move(1<<30, lay.itemRows), m.results.toEnd-1
 		}
 	}
-	m.res.kept += int(p.Count)
-	m.res.read += int(p.ScannedCount)
-	m.res.rcu += p.Request.Capacity.Total
-	m.groups.active = m.groups.rowFor(m.res.q.SK)
+	m.results.kept += int(p.Count)
+	m.results.read += int(p.ScannedCount)
+	m.results.rcu += p.Request.Capacity.Total
+	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	if pattern != "" {
 		m.status.info = patternDone(pattern, p)
 	}
@@ -194,8 +194,8 @@ func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 	if m, cmd := m.itemsFollowUp(); cmd != nil {
 		return m, cmd // the filter's scan, or a released page read again
 	}
-	if m.screen != screenPartition || m.inflight != 0 || !m.res.more || m.res.failed ||
-		m.res.q.Limit > 0 || m.items.filter != "" || m.res.asked == m.res.pages {
+	if m.screen != screenPartition || m.inflight != 0 || !m.results.more || m.results.failed ||
+		m.results.q.Limit > 0 || m.items.filter != "" || m.results.asked == m.results.pages {
 		return m, nil
 	}
 	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {
@@ -205,12 +205,12 @@ func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 }
 
 func (m Model) loadNext() (Model, tea.Cmd) {
-	if !m.res.more {
+	if !m.results.more {
 		return m, nil
 	}
-	m.res.asked = m.res.pages
-	q := m.res.q
-	q.StartKey = m.res.lastKey
+	m.results.asked = m.results.pages
+	q := m.results.q
+	q.StartKey = m.results.lastKey
 	return m.startQuery(q, true)
 }
 
@@ -221,7 +221,7 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 	}
 	q.StartKey = nil
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.startQuery(q, false)
@@ -230,23 +230,23 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 // readNote says, under the query line, what a filtered request kept of what
 // it read and that every item read was paid for; "" without a filter.
 func (m Model) readNote() string {
-	if m.res.pages == 0 || m.res.q.Filter == "" && m.res.q.Project == "" {
+	if m.results.pages == 0 || m.results.q.Filter == "" && m.results.q.Project == "" {
 		return ""
 	}
 	var parts []string
-	if m.res.q.Filter != "" {
+	if m.results.q.Filter != "" {
 		more := ""
-		if m.res.more {
+		if m.results.more {
 			more = " so far"
 		}
 		why := ": a filter does not lower the cost"
-		if m.res.q.Project != "" {
+		if m.results.q.Project != "" {
 			why = "" // the projection's note needs the room
 		}
 		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
-			textfmt.Count(m.res.kept), textfmt.Count(m.res.read), more, fmtRCU(m.res.rcu), textfmt.Count(m.res.read), why))
+			textfmt.Count(m.results.kept), textfmt.Count(m.results.read), more, fmtRCU(m.results.rcu), textfmt.Count(m.results.read), why))
 	}
-	if m.res.q.Project != "" {
+	if m.results.q.Project != "" {
 		parts = append(parts, "projection saves bandwidth, not capacity")
 	}
 	return strings.Join(parts, " · ")

@@ -35,7 +35,7 @@ type queryLine struct {
 func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string, skName string, w int) string {
 	switch l.edit {
 	case editCondition:
-		label := " " + st.accent.Render(Sanitize(skName)+" ›") + " "
+		label := " " + st.accent.Render(sanitize(skName)+" ›") + " "
 		return label + l.input.view(st, max(1, w-width(label)), "")
 	case editLimit:
 		label := " " + st.accent.Render("Limit ›") + " "
@@ -50,13 +50,13 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 		label := " " + st.accent.Render("ProjectionExpression ›") + " "
 		return label + l.input.view(st, max(1, w-width(label)), "")
 	}
-	cond := st.queryKey.Render(Sanitize(keyCond))
+	cond := st.queryKey.Render(sanitize(keyCond))
 	if q.Filter != "" {
 		// The filter is part of the request: shown with the key condition.
-		cond += st.accent.Render("  filter " + Sanitize(q.Filter))
+		cond += st.accent.Render("  filter " + sanitize(q.Filter))
 	}
 	if q.Project != "" {
-		cond += st.accent.Render("  project " + Sanitize(q.Project))
+		cond += st.accent.Render("  project " + sanitize(q.Project))
 	}
 	head := " " + st.muted.Render("Query") + " "
 	long, short := queryOptions(q)
@@ -99,8 +99,8 @@ func queryOptions(q dynamo.QueryInput) (long, short string) {
 	}
 	short = dir + " · " + slimit + " · " + cons
 	if q.Index != "" {
-		long += "  IndexName=" + Sanitize(q.Index)
-		short += " · " + Sanitize(q.Index)
+		long += "  IndexName=" + sanitize(q.Index)
+		short += " · " + sanitize(q.Index)
 	}
 	return long, short
 }
@@ -186,7 +186,7 @@ func parseCondition(text string) (dynamo.SKCond, error) {
 			return dynamo.SKCond{}, err
 		}
 		if strings.TrimSpace(tail) != "" {
-			return dynamo.SKCond{}, fmt.Errorf("unexpected text after the second value: %s", Sanitize(tail))
+			return dynamo.SKCond{}, fmt.Errorf("unexpected text after the second value: %s", sanitize(tail))
 		}
 		return dynamo.SKCond{Op: op, Values: []string{a, b}}, nil
 	}
@@ -195,7 +195,7 @@ func parseCondition(text string) (dynamo.SKCond, error) {
 		return dynamo.SKCond{}, err
 	}
 	if strings.TrimSpace(tail) != "" {
-		return dynamo.SKCond{}, fmt.Errorf("unexpected text after the value: %s; quote a value that has spaces", Sanitize(tail))
+		return dynamo.SKCond{}, fmt.Errorf("unexpected text after the value: %s; quote a value that has spaces", sanitize(tail))
 	}
 	if v == "" {
 		return dynamo.SKCond{}, fmt.Errorf("%s needs a value, e.g. %s \"ORDER#\".", op, op)
@@ -240,7 +240,7 @@ func parseLimit(text string) (int32, error) {
 	}
 	n, err := strconv.ParseInt(s, 10, 32)
 	if err != nil || n < 0 {
-		return 0, fmt.Errorf("Limit is a whole number of items, 1 or more (0 or empty for none); %q is not.", Sanitize(s))
+		return 0, fmt.Errorf("Limit is a whole number of items, 1 or more (0 or empty for none); %q is not.", sanitize(s))
 	}
 	return int32(n), nil
 }
@@ -259,7 +259,7 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 		text := m.qline.input.String()
 		switch md {
 		case modeCondition:
-			c, isDate, err := m.groups.labelDatePrefix(text, m.q.SK)
+			c, isDate, err := m.groups.labelDatePrefix(text, m.query.SK)
 			if !isDate {
 				c, isDate, err = m.groups.datePrefix(text)
 			}
@@ -267,26 +267,26 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 				c, err = parseCondition(text)
 			}
 			if err != nil {
-				m.qline.err = Sanitize(err.Error())
+				m.qline.err = sanitize(err.Error())
 				return m, nil
 			}
-			q := m.q
+			q := m.query
 			q.SK = c
 			if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-				m.qline.err = Sanitize(err.Error())
+				m.qline.err = sanitize(err.Error())
 				return m, nil
 			}
 			m.qline = queryLine{}
 			return m.runQuery(q)
 		case modeRequestFilter, modeProjection:
-			q := m.q
+			q := m.query
 			if md == modeProjection {
 				q.Project = text
 			} else {
 				q.Filter = text
 			}
 			if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-				m.qline.err = Sanitize(err.Error())
+				m.qline.err = sanitize(err.Error())
 				return m, nil
 			}
 			m.qline = queryLine{}
@@ -298,7 +298,7 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 				return m, nil
 			}
 			m.qline = queryLine{}
-			q := m.q
+			q := m.query
 			q.Limit = n
 			return m.runQuery(q)
 		default:
@@ -325,10 +325,10 @@ func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 
 func (m Model) startEdit(k editKind, text string) Model {
 	m.qline = queryLine{edit: k, input: newLineEdit(text)}
-	if t, _, ok := m.groups.labelTimes(m.q.SK); ok && k == editCondition {
-		m.qline.dates = Sanitize(t.entity)
+	if t, _, ok := m.groups.labelTimes(m.query.SK); ok && k == editCondition {
+		m.qline.dates = sanitize(t.entity)
 	} else if t, ok := m.groups.timeGroup(); ok && k == editCondition {
-		m.qline.dates = Sanitize(t.entity)
+		m.qline.dates = sanitize(t.entity)
 	}
 	return m
 }

@@ -121,7 +121,7 @@ func (l requestLog) writeLine(st styles, n, w int) string {
 	if r.Err != nil {
 		right = "  " + st.err.Render(writeFailure(r.Err)) + right
 	}
-	return fit(head+fit(Sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
+	return fit(head+fit(sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
 }
 
 func (l requestLog) move(delta, h int) requestLog {
@@ -157,13 +157,13 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	seq := padLeft(fmt.Sprintf("%d", n), 3)
 	target := ""
 	if r.Table != table {
-		target = Sanitize(r.Table)
+		target = sanitize(r.Table)
 	}
 	if r.Index != "" {
 		if target != "" {
 			target += "/"
 		}
-		target += Sanitize(r.Index)
+		target += sanitize(r.Index)
 	}
 	if target != "" {
 		target += " "
@@ -176,9 +176,9 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	if p := l.pages[n-1]; p > 1 {
 		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
 	}
-	condText := Sanitize(r.KeyCondition)
+	condText := sanitize(r.KeyCondition)
 	if r.Filter != "" {
-		condText += " filter " + Sanitize(r.Filter)
+		condText += " filter " + sanitize(r.Filter)
 	}
 	cond := func(w int) string {
 		if width(kind)+width(condText)+width(page) <= w {
@@ -193,7 +193,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	}
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
-		tail := st.err.Render("✗ " + Sanitize(r.Err.Error()))
+		tail := st.err.Render("✗ " + sanitize(r.Err.Error()))
 		return fit(head+target+cond(max(10, w/3))+"  "+tail, w)
 	}
 	dir := "fwd"

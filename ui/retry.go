@@ -62,7 +62,7 @@ func (m Model) observe(ctx context.Context, id int) context.Context {
 		return ctx
 	}
 	return dynamo.WithRetryObserver(ctx, func(e dynamo.RetryEvent) {
-		s.deliver(retryingMsg{id: id, text: Sanitize(e.String()), throttled: e.Throttled})
+		s.deliver(retryingMsg{id: id, text: sanitize(e.String()), throttled: e.Throttled})
 	})
 }
 

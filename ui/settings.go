@@ -15,6 +15,6 @@ func (m *Model) applySettings(s config.Settings) {
 	case "none":
 		m.noColor, m.fixedTheme = true, true
 	}
-	m.keys, m.status.note = m.keys.withOverrides(s.Keys)
+	m.keymap, m.status.note = m.keymap.withOverrides(s.Keys)
 	m.status.price = s.PricePerMillionReads
 }

@@ -74,16 +74,16 @@ func TestKeyOverrideProblems(t *testing.T) {
 	if strings.Contains(line, ". ") || !strings.HasSuffix(line, ".") {
 		t.Errorf("not one sentence: %q", line)
 	}
-	if got := hs.m.keys.Count.Keys(); len(got) != 1 || got[0] != "%" {
+	if got := hs.m.keymap.Count.Keys(); len(got) != 1 || got[0] != "%" {
 		t.Errorf("count is bound to %v", got)
 	}
-	if got := hs.m.keys.Reverse.Keys(); len(got) != 1 || got[0] != "r" {
+	if got := hs.m.keymap.Reverse.Keys(); len(got) != 1 || got[0] != "r" {
 		t.Errorf("reverse is bound to %v after a clash", got)
 	}
 	hs.contains("! settings: keys:")
 	hs.keys("j")
 	hs.lacks("! settings")
-	if c := hs.m.keys.clashes(); len(c) > 0 {
+	if c := hs.m.keymap.clashes(); len(c) > 0 {
 		t.Errorf("the keymap applied has clashes: %v", c)
 	}
 }

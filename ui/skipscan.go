@@ -114,7 +114,7 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.groups.more, m.groups.resume = msg.d.Partial, msg.d.Continue
 	if msg.err != nil {
 		m.groups.scanErr = true
-		m.status.err = Sanitize(msg.err.Error())
+		m.status.err = sanitize(msg.err.Error())
 		m.status.throttle = throttled(msg.err)
 		return m, nil
 	}
@@ -126,6 +126,6 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue)
 	}
 	m.noteTypeColours()
-	m.groups.active = m.groups.rowFor(m.res.q.SK)
+	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	return m, nil
 }

@@ -89,7 +89,7 @@ func BenchmarkViewLoadedItems(b *testing.B) {
 			ks, _ := m.table.Schema("")
 			m.setSchema(ks)
 			m.screen, m.focus = screenPartition, paneItems
-			m.q = dynamo.QueryInput{Table: "App", PK: "CUST#7"}
+			m.query = dynamo.QueryInput{Table: "App", PK: "CUST#7"}
 			items := pageOf("CUST#7", 0, count)
 			m.items = m.items.setItems(items, m.layout().itemsW-2)
 			m.items = m.items.move(count/2, m.layout().itemRows)

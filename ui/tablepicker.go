@@ -92,10 +92,10 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	nameW, keyW, ixW := len("table"), len("key schema"), len("indexes")
 	for _, i := range p.view {
 		r := p.rows[i]
-		nameW = max(nameW, width(Sanitize(r.name)))
+		nameW = max(nameW, width(sanitize(r.name)))
 		if r.described {
 			ks, _ := r.table.Schema("")
-			keyW = max(keyW, width(Sanitize(ks.KeyText())))
+			keyW = max(keyW, width(sanitize(ks.KeyText())))
 			ixW = max(ixW, width(indexList(r.table)))
 		}
 	}
@@ -119,18 +119,18 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	}
 	for vi := p.offset; vi < len(p.view) && vi < p.offset+listH; vi++ {
 		r := p.rows[p.view[vi]]
-		name := Sanitize(r.name)
+		name := sanitize(r.name)
 		var ks, ix, count, size string
 		switch {
 		case r.err != nil && dynamo.IsAccessDenied(r.err):
 		case r.err != nil:
 			ks = "—"
-			ix = Sanitize(r.err.Error())
+			ix = sanitize(r.err.Error())
 		case !r.described:
 			ks = "…"
 		default:
 			k, _ := r.table.Schema("")
-			ks = Sanitize(k.KeyText())
+			ks = sanitize(k.KeyText())
 			ix = indexList(r.table)
 			count = fmt.Sprintf("%d", r.table.ItemCount)
 			size = humanBytes(r.table.SizeBytes)
@@ -157,7 +157,7 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 func indexList(t dynamo.Table) string {
 	var names []string
 	for _, x := range t.Indexes {
-		names = append(names, Sanitize(x.Name)+" "+string(x.Kind))
+		names = append(names, sanitize(x.Name)+" "+string(x.Kind))
 	}
 	if len(names) == 0 {
 		return "—"

@@ -33,7 +33,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 
 	case tablesListedMsg:
 		if msg.err != nil {
-			m.picker.listErr = Sanitize(msg.err.Error())
+			m.picker.listErr = sanitize(msg.err.Error())
 			m.picker.listed = true
 			return m, nil
 		}
@@ -64,7 +64,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:
 		if msg.err != nil {
-			m.status.err = Sanitize(msg.err.Error())
+			m.status.err = sanitize(msg.err.Error())
 		}
 		return m, nil
 	case liveStartedMsg:
@@ -138,7 +138,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	}
 	m.status.clearRetry(msg.id)
 	if msg.err != nil {
-		m.status.err = Sanitize(msg.err.Error())
+		m.status.err = sanitize(msg.err.Error())
 		if m.opts.Table == "" {
 			m.screen = screenTables
 		}
@@ -148,7 +148,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	stats := tableStatsCmd(m.ctx, m.store, msg.table.Name)
 	ks, err := m.table.Schema(m.index)
 	if err != nil {
-		m.status.err = Sanitize(err.Error())
+		m.status.err = sanitize(err.Error())
 		m.index = ""
 		ks, _ = m.table.Schema("")
 	}
@@ -173,7 +173,7 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.err != nil {
-		m.status.err = Sanitize(msg.err.Error())
+		m.status.err = sanitize(msg.err.Error())
 	}
 	m.history, m.historyLoaded = msg.entries, true
 	var cmd tea.Cmd
@@ -200,7 +200,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.err = ""
-	m.q, m.res, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
+	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
 	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
 }
 
@@ -215,7 +215,7 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
 		m.prompt = newPrompt(m.schema, pk, m.history)
-		m.prompt.err = Sanitize(err.Error())
+		m.prompt.err = sanitize(err.Error())
 		return m, nil
 	}
 	m, save := m.enterPartition(pk)
@@ -232,7 +232,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.screen, m.focus = screenPartition, paneGroups
 	m.crumbs = nil // a partition opened afresh; a jump puts its own back
 	m.qline = queryLine{}
-	m.res = result{}
+	m.results = result{}
 	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
@@ -266,7 +266,7 @@ func (m Model) isGSI() bool {
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.status.note = "" // the start-up notice stays until the first key
 	md := m.mode()
-	km := m.keys.forMode(md, m.keyState())
+	km := m.keymap.forMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
 		m.cancelAll()
 		return m, tea.Quit

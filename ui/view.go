@@ -95,7 +95,7 @@ func (m Model) View() tea.View {
 	v.MouseMode = tea.MouseModeCellMotion
 	v.WindowTitle = "dynascope"
 	if m.haveTable {
-		v.WindowTitle += " · " + Sanitize(m.table.Name)
+		v.WindowTitle += " · " + sanitize(m.table.Name)
 	}
 	return v
 }
@@ -106,7 +106,7 @@ func (m Model) render() string {
 	out := make([]string, 0, lay.h)
 	out = append(out, m.header(w))
 	if lay.queryH > 0 {
-		out = append(out, m.qline.view(m.st, m.q, m.get != nil, m.keyCondition(), m.skLabel(), w))
+		out = append(out, m.qline.view(m.st, m.query, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
 		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, m.readNote(), w)) // the filter searches the items in memory
@@ -140,7 +140,7 @@ func (m Model) header(w int) string {
 	if m.opts.Editor != nil {
 		// Writes are on: the table and region they go to, in the colour
 		// of danger, where READ-ONLY otherwise stands.
-		badge = st.writesOn.Render(" WRITES ON · "+Sanitize(m.writeTarget())+" ") + " "
+		badge = st.writesOn.Render(" WRITES ON · "+sanitize(m.writeTarget())+" ") + " "
 	}
 	if m.opts.PatternsErr != nil {
 		// Said once in the status line at start; kept here, where it stays.
@@ -156,24 +156,24 @@ func (m Model) header(w int) string {
 	if !m.haveTable && m.opts.Table == "" {
 		index = ""
 	} else if m.index != "" {
-		index = "index " + Sanitize(m.index)
+		index = "index " + sanitize(m.index)
 	}
 	index += m.crumbText()
 	partition := ""
-	if m.screen == screenPartition && m.q.PK != "" {
-		partition = Sanitize(m.schema.PK.Name) + " = " + Sanitize(m.q.PK)
+	if m.screen == screenPartition && m.query.PK != "" {
+		partition = sanitize(m.schema.PK.Name) + " = " + sanitize(m.query.PK)
 	}
-	where := Sanitize(strings.TrimSpace(m.opts.Region + " " + m.opts.Endpoint))
-	short := Sanitize(m.opts.Endpoint)
+	where := sanitize(strings.TrimSpace(m.opts.Region + " " + m.opts.Endpoint))
+	short := sanitize(m.opts.Endpoint)
 	if short == "" {
-		short = Sanitize(m.opts.Region)
+		short = sanitize(m.opts.Region)
 	}
 	if u := strings.Index(short, "://"); u >= 0 {
 		short = short[u+3:]
 	}
 	profile := "default profile"
 	if m.opts.Profile != "" {
-		profile = "profile " + Sanitize(m.opts.Profile)
+		profile = "profile " + sanitize(m.opts.Profile)
 	}
 	build := func(parts ...string) string {
 		var ps []string
@@ -194,7 +194,7 @@ func (m Model) header(w int) string {
 		}
 		return " " + strings.Join(ps, st.faint.Render(" · "))
 	}
-	tname := Sanitize(name)
+	tname := sanitize(name)
 	for _, left := range []string{
 		build("dynascope", tname, index, partition, where, profile),
 		build("dynascope", tname, index, "", where, profile),
@@ -219,7 +219,7 @@ func (m Model) keyCondition() string {
 		}
 		return b.KeyCondition
 	}
-	b, err := dynamo.BuildQuery(m.schema, m.q)
+	b, err := dynamo.BuildQuery(m.schema, m.query)
 	if err != nil {
 		return err.Error()
 	}
@@ -242,7 +242,7 @@ func (m Model) body(lay layout) string {
 	}
 	switch m.screen {
 	case screenLoading:
-		msg := "describing table " + Sanitize(m.opts.Table) + "…"
+		msg := "describing table " + sanitize(m.opts.Table) + "…"
 		if m.status.err != "" {
 			msg = "could not open the table; esc quits"
 		}
@@ -280,7 +280,7 @@ func (m Model) body(lay layout) string {
 }
 
 func (m Model) itemsTitle(lay layout) string {
-	t := m.items.title(m.res.more)
+	t := m.items.title(m.results.more)
 	if lay.compact {
 		t += " · tab: types"
 	}

@@ -44,7 +44,7 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	for _, m := range ms {
 		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
 		if !m.Member {
-			line := "✗ " + Sanitize(m.Index.Name) + " (" + kind + "): " + Sanitize(m.Why)
+			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
 			for _, wl := range strings.Split(wrapString(line, max(8, w-4)), "\n") {
 				out = append(out, "   "+st.muted.Render(wl))
 			}
@@ -52,11 +52,11 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		}
 		var keys []string
 		for _, k := range m.Keys {
-			keys = append(keys, Sanitize(k.Name)+" = "+Sanitize(itemcodec.KeyString(k.Value)))
+			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
 		}
-		out = append(out, "   "+st.text.Render(fit("✓ "+Sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		out = append(out, "   "+st.text.Render(fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
 		if len(m.NotProjected) > 0 {
-			np := "not projected: " + Sanitize(strings.Join(m.NotProjected, ", "))
+			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
 			for _, wl := range strings.Split(wrapString(np, max(8, w-8)), "\n") {
 				out = append(out, "       "+st.muted.Render(wl))
 			}
@@ -77,7 +77,7 @@ type jumpTarget struct {
 func (m Model) jumpTargets(it dynamo.Item) []jumpTarget {
 	var out []jumpTarget
 	if m.index != "" {
-		tg := jumpTarget{pk: keyOf(it, m.table.PK.Name), label: "base table " + Sanitize(m.table.Name)}
+		tg := jumpTarget{pk: keyOf(it, m.table.PK.Name), label: "base table " + sanitize(m.table.Name)}
 		if m.table.SK != nil {
 			tg.sk = keyOf(it, m.table.SK.Name)
 		}
@@ -87,7 +87,7 @@ func (m Model) jumpTargets(it dynamo.Item) []jumpTarget {
 		if ms.Index.Name == m.index {
 			continue
 		}
-		tg := jumpTarget{index: ms.Index.Name, label: "index " + Sanitize(ms.Index.Name), why: ms.Why}
+		tg := jumpTarget{index: ms.Index.Name, label: "index " + sanitize(ms.Index.Name), why: ms.Why}
 		if ms.Member {
 			tg.pk = itemcodec.KeyString(ms.Keys[0].Value)
 			if len(ms.Keys) > 1 {
@@ -119,7 +119,7 @@ func (m Model) crumbText() string {
 	if len(m.crumbs) == 0 {
 		return ""
 	}
-	return " ‹ from " + Sanitize(m.crumbs[len(m.crumbs)-1].text())
+	return " ‹ from " + sanitize(m.crumbs[len(m.crumbs)-1].text())
 }
 
 // jumpOverlay chooses where to open the item.
@@ -177,7 +177,7 @@ func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case "open":
 		tg := o.targets[o.cursor]
 		if tg.why != "" {
-			m.status.info = "the item is not in " + tg.label + ": " + Sanitize(tg.why)
+			m.status.info = "the item is not in " + tg.label + ": " + sanitize(tg.why)
 			return m, nil
 		}
 		return m.jump(o.item, tg)
@@ -191,9 +191,9 @@ func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 // item's, one Query), the cursor on the item, and remembers where it came
 // from for esc.
 func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
-	from := m.res.q
-	if m.res.pages == 0 {
-		from = m.q
+	from := m.results.q
+	if m.results.pages == 0 {
+		from = m.query
 	}
 	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
 	m, save := m.moveTo(tg.index, tg.pk)
@@ -219,7 +219,7 @@ func (m Model) crumbBack() (Model, tea.Cmd) {
 	m.crumbs = crumbs
 	m.reselect = c.reselect
 	m, cmd := m.startQuery(c.q, false)
-	m.status.info = "back to " + Sanitize(c.text())
+	m.status.info = "back to " + sanitize(c.text())
 	return m, tea.Batch(cmd, save)
 }
 
@@ -229,11 +229,11 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 	for i, tg := range o.targets {
 		l := "   " + tg.label
 		if tg.why != "" {
-			l += " — not in it: " + Sanitize(tg.why)
+			l += " — not in it: " + sanitize(tg.why)
 		} else {
-			l += " · " + Sanitize(tg.pk)
+			l += " · " + sanitize(tg.pk)
 			if tg.sk != "" {
-				l += " / " + Sanitize(tg.sk)
+				l += " / " + sanitize(tg.sk)
 			}
 		}
 		l = fit(l, inner)
