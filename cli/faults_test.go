@@ -328,7 +328,7 @@ func TestCLIEndlessPagesStopOnCost(t *testing.T) {
 		proxy.Inject(dynamotest.Rule{Op: "Query", Count: 50, Fault: dynamotest.EndlessPagesAfterStart(100)}) // 50 pages: an end, should the guard fail
 		out, stderr, err := cli(t, append(args, "--count")...)
 		check(t, "groups --count", stderr, err)
-		if !strings.Contains(err.Error(), "count CUST#7 on "+table+": stopped after ") {
+		if !strings.Contains(err.Error(), "count CUST#7 on "+table+" stopped after ") {
 			t.Errorf("the error does not name the count: %v", err)
 		}
 		var got struct {

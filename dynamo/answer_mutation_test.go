@@ -254,7 +254,7 @@ func TestAnswerCheckAttributeValues(t *testing.T) {
 // The budget stop's sentence gives both figures as written, no exponent.
 func TestOverBudgetErrorText(t *testing.T) {
 	got := OverBudgetError("scan App", 912.5, 450).Error()
-	want := "scan App: stopped after 912.5 RCU, more than twice the 450 RCU announced for the whole read; the endpoint keeps sending pages the table cannot hold."
+	want := "scan App stopped after 912.5 RCU, clearly more than the 450 RCU announced: DescribeTable's size figures may be out of date (DynamoDB refreshes them about every six hours); what was read is printed; to read further, read it in parts (query --all-pages with a sort-key condition)."
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
 	}

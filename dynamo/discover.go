@@ -132,7 +132,16 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 // visited one by one (a5f0…, f966…, user names) one value group, so no two
 // groups share a name.
 func foldGroups(pk string, groups []keys.Group) []keys.Group {
-	return keys.FoldIDs(pk, keys.FoldBare(groups))
+	groups = keys.FoldIDs(pk, keys.FoldBare(groups))
+	// A prefix group whose end the walk found at its bare label holds it,
+	// however the two met (a walk's end, a page merged): Bare says so, as
+	// a full read's grouping does.
+	for i, g := range groups {
+		if b := keys.BareLabel(g); b != "" && (g.First == b || g.Last == b) {
+			groups[i].Bare = true
+		}
+	}
+	return groups
 }
 
 // errBudget stops a walk whose next request would exceed its budget.
