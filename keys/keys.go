@@ -57,6 +57,7 @@ package keys
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -108,7 +109,10 @@ func (c Class) ID() string {
 	if c.Kind == KindValue {
 		return "\x00value"
 	}
-	return c.Entity + "\x00" + c.Prefix
+	// The entity's length first: a separator byte could be in the keys
+	// themselves ("\x00" + "\x00" + "\x00" is entity "\x00" with prefix
+	// "\x00", and entity "" with prefix "\x00\x00").
+	return strconv.Itoa(len(c.Entity)) + ":" + c.Entity + c.Prefix
 }
 
 // Classify returns the group a string sort key belongs to; see the package doc.
