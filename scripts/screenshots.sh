@@ -5,8 +5,11 @@
 # like scripts/test.sh), seeds the demo table, and drives a shell and the UI
 # in a private tmux server at 120x35. Each scene is captured with
 # `tmux capture-pane -e` (colours kept), rewritten by scripts/ansinorm into
-# the ANSI that freeze draws faithfully, and rendered to PNG by freeze
-# (github.com/charmbracelet/freeze, fetched through the Go module proxy).
+# the ANSI that freeze draws faithfully, drawn as SVG by freeze
+# (github.com/charmbracelet/freeze, fetched through the Go module proxy) and
+# rasterised by Debian's rsvg-convert with Debian's JetBrains Mono (freeze's
+# own PNG writer crashes with "unsafe.Slice: len out of range" under Go 1.26,
+# and rsvg reads no embedded font, so the font is installed).
 # Run it again after UI changes: `make screenshots`.
 #
 # Nothing of the user's is read or written: no ~/.aws, no dynascope
@@ -24,6 +27,16 @@ die() { say "$*"; exit 1; }
 for tool in go tmux; do
   command -v "$tool" >/dev/null 2>&1 || die "$tool is missing; install it (apt-get install $tool) and retry."
 done
+need=()
+command -v rsvg-convert >/dev/null 2>&1 || need+=(librsvg2-bin)
+fc-list 2>/dev/null | grep -qi 'JetBrains Mono' || need+=(fonts-jetbrains-mono)
+if [ ${#need[@]} -gt 0 ]; then
+  say "installing Debian's ${need[*]} (the SVG to PNG step and its font)"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${need[@]}"; } >&2 ||
+    die "installing Debian's ${need[*]} failed; the pictures need them."
+fi
 
 work=$(mktemp -d)
 session="dynascope-shots-$$"
@@ -101,11 +114,12 @@ shot() {
   # than its width estimate.
   local rows
   rows=$(wc -l <"$ansi")
-  "$work/bin/freeze" --language ansi --padding 40,72,40,48 --margin 0 \
+  "$work/bin/freeze" --language ansi --padding 40,104,40,48 --margin 0 \
     --border.radius 16 --font.size 28 --line-height 1.25 \
     --height $((rows * 35 + 90)) \
-    --output "$OUT/$1.png" "$ansi" >/dev/null
-  chmod 644 "$OUT/$1.png" # freeze writes 0600
+    --output "$work/$1.svg" "$ansi" >/dev/null
+  rsvg-convert --output "$OUT/$1.png" "$work/$1.svg"
+  chmod 644 "$OUT/$1.png"
   say "wrote $OUT/$1.png"
 }
 
