@@ -191,6 +191,7 @@ type_line 'status = "OPEN" AND total > 1000'
 wait_for 'kept '
 shot filter
 
+
 keys C-c
 
 # 9. Guarded editing (--allow-writes): a status added to one of CUST#42's
@@ -216,6 +217,18 @@ wait_for 'shown before it is sent'
 shot write
 keys Escape
 sleep 0.3
+keys C-c
+
+# 10. The index X-ray: an open order read through GSI1 (warehouse WH#1);
+# its detail says which indexes hold it, with which keys, and what each
+# projects.
+type_line "clear; dynascope --table App --index GSI1 --pk 'WH#1'"
+wait_for 'loaded ─'
+keys Tab
+sleep 0.3
+keys Enter
+wait_for 'In indexes'
+shot xray
 keys C-c
 
 # 8. A published model's partition (../shared/real-models, when the clone
