@@ -56,6 +56,7 @@ of the first page has one with few values.`,
 	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("groups"); err != nil {
 			return usageError{err.Error()}

@@ -13,6 +13,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/textfmt"
 )
 
@@ -26,6 +27,15 @@ func groupsBy(by string) (string, error) {
 		return name, nil
 	}
 	return "", usageError{fmt.Sprintf("--by must be sk or attribute:NAME, not %q.", by)}
+}
+
+// byChoices are --by's completions: sk and each generic entity attribute.
+func byChoices() []string {
+	out := []string{"sk"}
+	for _, a := range keys.GenericEntityAttributes {
+		out = append(out, "attribute:"+a)
+	}
+	return out
 }
 
 // entityAttributeNote is the line that offers the first page's generic
