@@ -298,6 +298,7 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{cobra.ShellCompRequestCmd, "update", "--output", ""},
 		[]string{cobra.ShellCompRequestCmd, "tail", "--from", ""},
 		[]string{cobra.ShellCompRequestCmd, "index", "try", "--projection", ""},
+		[]string{cobra.ShellCompRequestCmd, "groups", "--by", "attribute:"},
 		// The write commands without --allow-writes: --dry-run reads the
 		// item and prints the plan; journal reads a file; undo plans the
 		// reverse of the entry writeJournalEntry left.
