@@ -86,6 +86,10 @@ func TestGroupsByEntityAttribute(t *testing.T) {
 			t.Errorf("groups %s: stderr %q in %d requests; want the note %v, in 1 request", pk, stderr, o.Requests, wantNote)
 		}
 	}
+	// --count's whole read shows the note from its first page too.
+	if _, stderr, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "o#1001", "--count"); err != nil || !strings.Contains(stderr, note) {
+		t.Errorf("groups o#1001 --count: %v, stderr %q; want the note", err, stderr)
+	}
 	// A --by that is neither sk nor attribute:NAME is a usage error.
 	for _, by := range []string{"foo", "attribute:", "entity"} {
 		_, _, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "o#1001", "--by", by)
