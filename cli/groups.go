@@ -32,10 +32,16 @@ whole partition, that is the only request. A bigger partition's other
 types are found by skip-scan from where that page ended: about one
 Limit 1 query per type within a budget of requests (--max-requests),
 not a read of the whole partition. --count reads the whole partition
-once, page by page, and groups and counts what it read.`,
+once, page by page, and groups and counts what it read.
+
+--by attribute:NAME groups by an attribute's value instead (EntityType,
+type, __typename, ...): it reads the whole partition once, its bound
+said first. Without --by, a note names such an attribute when every item
+of the first page has one with few values.`,
 		Example: `  dynascope groups --table App --pk 'CUST#42'
   dynascope groups --table App --pk 'CUST#42' --count --output table
-  dynascope groups --table App --index GSI1 --pk 'WH#1'`,
+  dynascope groups --table App --index GSI1 --pk 'WH#1'
+  dynascope groups --table Shop --pk 'o#12345' --by attribute:EntityType`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
@@ -46,9 +52,11 @@ once, page by page, and groups and counts what it read.`,
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")
 	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	by := fs.String("by", "sk", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
 	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("groups"); err != nil {
 			return usageError{err.Error()}
@@ -58,6 +66,10 @@ once, page by page, and groups and counts what it read.`,
 		}
 		if *output != "json" && *output != "table" {
 			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		}
+		attr, err := groupsBy(*by)
+		if err != nil {
+			return err
 		}
 		maxRequests := 0 // the settings' budget
 		if fs.Changed("max-requests") {
@@ -69,6 +81,9 @@ once, page by page, and groups and counts what it read.`,
 		in := dynamo.DiscoverInput{
 			Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
 			Reverse: *reverse, Consistent: *consistent, Count: *count,
+		}
+		if attr != "" {
+			return runGroupsByAttribute(cmd.Context(), conn, in, attr, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
 		}
 		return runGroups(cmd.Context(), conn, in, maxRequests, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
 	}
@@ -116,6 +131,7 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {
 		return werr
 	}
+	io.WriteString(stderr, entityAttributeNote(d.EntityAttribute))
 	return err
 }
 

@@ -244,6 +244,9 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
 		slices.Concat(g, []string{"--pk", "CUST#7", "--max-requests", "3"}),
+		slices.Concat(g, []string{"--pk", "CUST#42", "--by", "attribute:status", "--consistent"}),
+		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--by", "attribute:type", "--output", "table"}),
+		slices.Concat([]string{"groups", "--pk", "CUST#42", "--by", "sk"}, named),
 		l,
 		append([]string{"layout"}, named...),
 		// tail reads a table's stream.
@@ -295,6 +298,7 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{cobra.ShellCompRequestCmd, "update", "--output", ""},
 		[]string{cobra.ShellCompRequestCmd, "tail", "--from", ""},
 		[]string{cobra.ShellCompRequestCmd, "index", "try", "--projection", ""},
+		[]string{cobra.ShellCompRequestCmd, "groups", "--by", "attribute:"},
 		// The write commands without --allow-writes: --dry-run reads the
 		// item and prints the plan; journal reads a file; undo plans the
 		// reverse of the entry writeJournalEntry left.

@@ -63,6 +63,9 @@ type Discovery struct {
 	// Continue on.
 	Partial  bool
 	Continue SKCond // where the walk would go on (SK >= key, SK > key or SK < key)
+	// EntityAttribute is the generic entity attribute the first page shows
+	// (keys.DetectEntityAttribute), "" when none: a second grouping on offer.
+	EntityAttribute string
 }
 
 // Capacity sums the consumed capacity of every request of the discovery.

@@ -52,6 +52,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 		p = &got
 	}
 	s.take(p.Items)
+	s.d.EntityAttribute = entityAttribute(p.Items)
 	if p.LastEvaluatedKey == nil {
 		return nil // DynamoDB's word: the page is the whole partition
 	}
@@ -111,6 +112,9 @@ func (s *skipScan) readAll(ctx context.Context) error {
 			p = &got
 		}
 		s.take(p.Items)
+		if s.countPages <= 1 {
+			s.d.EntityAttribute = entityAttribute(p.Items)
+		}
 		if p.LastEvaluatedKey == nil {
 			return nil
 		}
