@@ -71,6 +71,15 @@ of the first page has one with few values.`,
 		if err != nil {
 			return err
 		}
+		if attr != "" {
+			// A grouping by attribute reads the whole partition and counts it;
+			// these flags shape the sort-key grouping only.
+			for _, f := range []string{"count", "delimiter", "max-requests"} {
+				if fs.Changed(f) {
+					return usageError{fmt.Sprintf("--%s is for the sort-key grouping; --by attribute:%s reads and counts the whole partition without it.", f, attr)}
+				}
+			}
+		}
 		maxRequests := 0 // the settings' budget
 		if fs.Changed("max-requests") {
 			if *maxReqs < 1 {

@@ -97,6 +97,13 @@ func TestGroupsByEntityAttribute(t *testing.T) {
 			t.Errorf("--by %s: %v (exit %d); want a usage error", by, err, exitCode(false, err))
 		}
 	}
+	// The sort-key grouping's own flags do nothing for an attribute: refused.
+	for _, f := range [][]string{{"--count"}, {"--delimiter", "#"}, {"--max-requests", "3"}} {
+		_, _, err := cli(t, append([]string{"groups", "--endpoint-url", ep, "--table", table, "--pk", "o#1001", "--by", "attribute:EntityType"}, f...)...)
+		if err == nil || exitCode(false, err) != 2 || !strings.Contains(err.Error(), f[0]+" is for the sort-key grouping") {
+			t.Errorf("--by attribute %s: %v; want a usage error", f[0], err)
+		}
+	}
 	// --by sk is today's grouping by sort-key prefix.
 	if got, _, _ := groupsOf(t, ep, table, "o#1002", "--by", "sk"); strings.Join(got, " ") != "c[c#]=- p[p#]=-" {
 		t.Errorf("--by sk: %q", got)
