@@ -1,0 +1,48 @@
+package cli
+
+// The factory: what a command needs from the outside world — a client, a
+// writer, a file, the output streams — as funcs called only when needed, so
+// that building a command and checking its flags takes no connection and a
+// test can hand a command its options without DynamoDB.
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/edit"
+)
+
+// factory is handed to every command constructor; its funcs are called by
+// the command's run function, never by the constructor.
+type factory struct {
+	// Conn holds the connection flags' values (the table among them); the
+	// root fills it in while parsing, so it is read only at run time.
+	Conn *config.Connection
+	// Connect builds the read-only client.
+	Connect func(context.Context) (*dynamo.Client, error)
+	// ConnectWriter builds the writer of guarded editing; call it only once
+	// writes were allowed (--allow-writes or the settings file).
+	ConnectWriter func(context.Context) (*edit.Writer, error)
+	// OpenFile opens a file the user named for reading.
+	OpenFile func(name string) (io.ReadCloser, error)
+	// Stdout and Stderr are the command's output streams.
+	Stdout, Stderr func() io.Writer
+}
+
+// newFactory is the production factory: the connection as the flags and
+// the settings file give it, and the streams root was given.
+func newFactory(conn *config.Connection, root *cobra.Command) *factory {
+	return &factory{
+		Conn:          conn,
+		Connect:       func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
+		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
+		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdout:        root.OutOrStdout,
+		Stderr:        root.ErrOrStderr,
+	}
+}
