@@ -194,7 +194,17 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 	return printResult(stdout, res, output, ddbJSON)
 }
 
-func newGetCmd(conn *config.Connection) *cobra.Command {
+// getOptions are the flag values of `dynascope get`.
+type getOptions struct {
+	Connect func(context.Context) (*dynamo.Client, error)
+	Out     io.Writer
+	In      dynamo.GetInput // the table and key as given
+	Output  string
+	DDBJSON bool
+}
+
+func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra.Command {
+	opts := &getOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "get --table NAME --pk VALUE [--sk VALUE]",
 		Short:   "one item by its full primary key (GetItem)",
@@ -204,28 +214,32 @@ func newGetCmd(conn *config.Connection) *cobra.Command {
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	sk := fs.String("sk", "", "sort key `VALUE` (required when the table has a sort key)")
-	consistent := fs.Bool("consistent", false, "strongly consistent read")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print the item as typed DynamoDB JSON")
+	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.In.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
+	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read")
+	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print the item as typed DynamoDB JSON")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := conn.RequireTable("get"); err != nil {
+		if err := f.Conn.RequireTable("get"); err != nil {
 			return usageError{err.Error()}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
-		in := dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent}
-		return runGet(cmd.Context(), conn, in, *output, *ddbJSON, cmd.OutOrStdout())
+		opts.In.Table, opts.Out = f.Conn.Table, f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runGet(cmd.Context(), opts)
 	}
 	return cmd
 }
 
 // runGet reads one item and prints it.
-func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, output string, ddbJSON bool, stdout io.Writer) error {
-	client, err := connect(ctx, conn)
+func runGet(ctx context.Context, opts *getOptions) error {
+	in, output, ddbJSON, stdout := opts.In, opts.Output, opts.DDBJSON, opts.Out
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -233,7 +247,7 @@ func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, ou
 		// Right only for a table without a sort key. DescribeTable, not
 		// the schema cache, decides: a refusal must not rest on keys that
 		// may be out of date.
-		t, err := client.DescribeTable(ctx, conn.Table)
+		t, err := client.DescribeTable(ctx, in.Table)
 		if err != nil {
 			return err
 		}
@@ -245,16 +259,16 @@ func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, ou
 	if err != nil {
 		return err
 	}
-	t, err := client.TableKeys(ctx, conn.Table) // the keys GetItem was built from
+	t, err := client.TableKeys(ctx, in.Table) // the keys GetItem was built from
 	if err != nil {
 		return err
 	}
 	res := queryResult{
-		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
+		Table: in.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
 	if format, ok, _ := exportFormat(output, ddbJSON); ok {
-		exp, err := newExporter(stdout, io.Discard, format, conn.Table, res.KeyNames)
+		exp, err := newExporter(stdout, io.Discard, format, in.Table, res.KeyNames)
 		if err != nil {
 			return err
 		}
