@@ -39,7 +39,7 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 
 // cmdOptions runs the command newX builds under a root that reads the
 // connection flags and turns flag mistakes into usage errors, as
-// newRootCmd does, and returns what runF got (nil when runF was not
+// newRootCmd and runBuild do, and returns what runF got (nil when runF was not
 // reached), the connection and the error.
 func cmdOptions[O any](t *testing.T, newX func(*factory, func(context.Context, *O) error) *cobra.Command, args ...string) (*O, *config.Connection, error) {
 	t.Helper()
@@ -54,9 +54,13 @@ func cmdOptions[O any](t *testing.T, newX func(*factory, func(context.Context, *
 	var stdout, stderr strings.Builder
 	cmd := newX(testFactory(t, &conn, &stdout, &stderr), func(_ context.Context, o *O) error { got = o; return nil })
 	root.AddCommand(cmd)
-	root.SetArgs(append([]string{cmd.Name()}, args...))
+	line := append([]string{cmd.Name()}, args...)
+	root.SetArgs(line)
 	root.SetOut(&stdout)
 	root.SetErr(&stderr)
+	if err := takePairs(root, line); err != nil { // as runBuild does: --sk-between LOW HIGH
+		return got, &conn, err
+	}
 	err := root.ExecuteContext(context.Background())
 	return got, &conn, err
 }

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/codegen"
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -34,7 +33,18 @@ type queryResult struct {
 	Filter, Projection string
 }
 
-func newQueryCmd(conn *config.Connection) *cobra.Command {
+// queryOptions are the flag values of `dynascope query`.
+type queryOptions struct {
+	Connect  func(context.Context) (*dynamo.Client, error)
+	Out, Err io.Writer
+	Q        dynamo.QueryInput // the table, key condition, filter and projection as given
+	AllPages bool
+	Output   string
+	DDBJSON  bool
+}
+
+func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
+	conn := f.Conn
 	cmd := &cobra.Command{
 		Use:     "query --table NAME --pk VALUE [sort-key condition]",
 		Short:   "one access pattern as one Query",
@@ -79,7 +89,6 @@ request is listed with the read capacity it consumed.`,
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := conn.RequireTable("query"); err != nil {
 			return usageError{err.Error()}
 		}
@@ -107,14 +116,19 @@ request is listed with the read capacity it consumed.`,
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		return runQuery(ctx, conn, q, *allPages, *output, *ddbJSON, stdout, stderr)
+		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runQuery(cmd.Context(), opts)
 	}
 	return cmd
 }
 
 // runQuery sends the query, page after page with allPages, and prints it.
-func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput, allPages bool, output string, ddbJSON bool, stdout, stderr io.Writer) error {
-	client, err := connect(ctx, conn)
+func runQuery(ctx context.Context, opts *queryOptions) error {
+	q, allPages, output, ddbJSON, stdout, stderr := opts.Q, opts.AllPages, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -48,3 +48,66 @@ func TestNewGetCmd(t *testing.T) {
 		}
 	}
 }
+
+// Arguments become query's options through runF, with no network: the
+// key condition, paging and output flags, and the usage errors.
+func TestNewQueryCmd(t *testing.T) {
+	q := func(f func(*dynamo.QueryInput)) dynamo.QueryInput {
+		in := dynamo.QueryInput{Table: "App", PK: "CUST#42"}
+		if f != nil {
+			f(&in)
+		}
+		return in
+	}
+	for _, c := range []struct {
+		args  []string
+		want  queryOptions
+		usage string // the usage error expected; "" for none
+	}{
+		{args: []string{"--pk", "CUST#42"}, want: queryOptions{Q: q(nil), Output: "json"}},
+		{args: []string{"--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--reverse", "--limit", "1"},
+			want: queryOptions{Q: q(func(in *dynamo.QueryInput) {
+				in.SK, in.Reverse, in.Limit = dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, true, 1
+			}), Output: "json"}},
+		{args: []string{"--pk", "CUST#42", "--sk-between", "ORDER#2025-01", "ORDER#2025-03", "--output", "table"},
+			want: queryOptions{Q: q(func(in *dynamo.QueryInput) {
+				in.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{"ORDER#2025-01", "ORDER#2025-03"}}
+			}), Output: "table"}},
+		{args: []string{"--pk", "CUST#42", "--sk-ge", "B", "--filter", "total > 1", "--project", "total,status", "--consistent"},
+			want: queryOptions{Q: q(func(in *dynamo.QueryInput) {
+				in.SK, in.Filter, in.Project, in.Consistent = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"B"}}, "total > 1", "total,status", true
+			}), Output: "json"}},
+		{args: []string{"--index", "GSI1", "--pk", "CUST#42", "--all-pages", "--output", "jsonl", "--dynamodb-json"},
+			want: queryOptions{Q: q(func(in *dynamo.QueryInput) { in.Index = "GSI1" }), AllPages: true, Output: "jsonl", DDBJSON: true}},
+		{args: []string{"--pk", ""}, want: queryOptions{Q: q(func(in *dynamo.QueryInput) { in.PK = "" }), Output: "json"}},
+		{args: []string{"--sk-eq", "A"}, usage: "query needs a partition key value"},
+		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-lt", "B"}, usage: "give at most one sort-key condition, not --sk-eq and --sk-lt"},
+		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-between", "B", "C"}, usage: "give at most one sort-key condition"},
+		{args: []string{"--pk", "A", "--sk-between", "B"}, usage: "sk-between"},
+		{args: []string{"--pk", "A", "--limit", "-1"}, usage: "--limit takes a whole number from 1 to 2147483647"},
+		{args: []string{"--pk", "A", "--limit", "2147483648"}, usage: "--limit takes a whole number"},
+		{args: []string{"--pk", "A", "--output", "yaml"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--pk", "A", "--limit", "ten"}, usage: "limit"},
+		{args: []string{"--pk", "A", "B"}, usage: "unexpected argument"},
+	} {
+		args := append([]string{"--table", "App"}, c.args...)
+		got, _, err := cmdOptions(t, newQueryCmd, args...)
+		if c.usage != "" {
+			wantUsage(t, args, got != nil, err, c.usage)
+			continue
+		}
+		if err != nil || got == nil {
+			t.Fatalf("%q: err %v, ran %v", args, err, got != nil)
+		}
+		if got.Connect == nil || got.Out == nil || got.Err == nil {
+			t.Errorf("%q: no client or streams in %+v", args, got)
+		}
+		got.Connect, got.Out, got.Err = nil, nil, nil
+		if !reflect.DeepEqual(*got, c.want) {
+			t.Errorf("%q:\n%+v, want\n%+v", args, *got, c.want)
+		}
+	}
+	if _, _, err := cmdOptions(t, newQueryCmd, "--pk", "A"); err == nil || exitCode(false, err) != 2 {
+		t.Errorf("query without --table: %v, want a usage error", err)
+	}
+}
