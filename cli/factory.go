@@ -25,6 +25,9 @@ type factory struct {
 	Conn *config.Connection
 	// Connect builds the read-only client.
 	Connect func(context.Context) (*dynamo.Client, error)
+	// ConnectSettings is Connect that also returns the settings file's
+	// values, for the commands they shape (budgets, price, confirmation).
+	ConnectSettings func(context.Context) (*dynamo.Client, config.Settings, error)
 	// ConnectWriter builds the writer of guarded editing; call it only once
 	// writes were allowed (--allow-writes or the settings file).
 	ConnectWriter func(context.Context) (*edit.Writer, error)
@@ -38,8 +41,11 @@ type factory struct {
 // the settings file give it, and the streams root was given.
 func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 	return &factory{
-		Conn:          conn,
-		Connect:       func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
+		Conn:    conn,
+		Connect: func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
+		ConnectSettings: func(ctx context.Context) (*dynamo.Client, config.Settings, error) {
+			return connectWithSettings(ctx, conn)
+		},
 		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
 		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
 		Stdout:        root.OutOrStdout,

@@ -24,6 +24,10 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			t.Error("the command connected while its flags were read")
 			return nil, errors.New("no connection in this test")
 		},
+		ConnectSettings: func(context.Context) (*dynamo.Client, config.Settings, error) {
+			t.Error("the command connected while its flags were read")
+			return nil, config.Settings{}, errors.New("no connection in this test")
+		},
 		ConnectWriter: func(context.Context) (*edit.Writer, error) {
 			t.Error("the command opened a writer while its flags were read")
 			return nil, errors.New("no writer in this test")

@@ -1,0 +1,61 @@
+package cli
+
+import (
+	"reflect"
+	"testing"
+
+	"dynascope/dynamo"
+)
+
+// Arguments become scan's options through runF, with no network; the cost
+// gate (--yes or --max-rcu) is decided at run time, after DescribeTable.
+func TestNewScanCmd(t *testing.T) {
+	in := func(f func(*dynamo.ScanInput)) dynamo.ScanInput {
+		s := dynamo.ScanInput{Table: "App", Segments: 1}
+		if f != nil {
+			f(&s)
+		}
+		return s
+	}
+	for _, c := range []struct {
+		args  []string
+		want  scanOptions
+		usage string // the usage error expected; "" for none
+	}{
+		{args: nil, want: scanOptions{In: in(nil), Output: "json"}},
+		{args: []string{"--yes", "--output", "table"}, want: scanOptions{In: in(nil), Yes: true, Output: "table"}},
+		{args: []string{"--max-rcu", "50", "--filter", `begins_with(SK, "ORDER#")`, "--project", "PK,SK,status", "--output", "jsonl", "--dynamodb-json"},
+			want: scanOptions{In: in(func(s *dynamo.ScanInput) {
+				s.MaxRCU, s.Filter, s.Project = 50, `begins_with(SK, "ORDER#")`, "PK,SK,status"
+			}), Output: "jsonl", DDBJSON: true}},
+		{args: []string{"--index", "GSI1", "--segments", "64", "--limit", "10", "--consistent", "--yes"},
+			want: scanOptions{In: in(func(s *dynamo.ScanInput) { s.Index, s.Segments, s.Limit, s.Consistent = "GSI1", 64, 10, true }), Yes: true, Output: "json"}},
+		{args: []string{"--segments", "0"}, usage: "--segments takes 1 to 64, not 0"},
+		{args: []string{"--segments", "65"}, usage: "--segments takes 1 to 64, not 65"},
+		{args: []string{"--limit", "-1"}, usage: "--limit takes a whole number"},
+		{args: []string{"--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
+		{args: []string{"--output", "text"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--max-rcu", "lots"}, usage: "max-rcu"},
+		{args: []string{"everything"}, usage: "unexpected argument"},
+	} {
+		args := append([]string{"--table", "App"}, c.args...)
+		got, _, err := cmdOptions(t, newScanCmd, args...)
+		if c.usage != "" {
+			wantUsage(t, args, got != nil, err, c.usage)
+			continue
+		}
+		if err != nil || got == nil {
+			t.Fatalf("%q: err %v, ran %v", args, err, got != nil)
+		}
+		if got.Connect == nil || got.Out == nil || got.Err == nil {
+			t.Errorf("%q: no client or streams in %+v", args, got)
+		}
+		got.Connect, got.Out, got.Err = nil, nil, nil
+		if !reflect.DeepEqual(*got, c.want) {
+			t.Errorf("%q:\n%+v, want\n%+v", args, *got, c.want)
+		}
+	}
+	if _, _, err := cmdOptions(t, newScanCmd, "--yes"); err == nil || exitCode(false, err) != 2 {
+		t.Errorf("scan without --table: %v, want a usage error", err)
+	}
+}
