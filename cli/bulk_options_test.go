@@ -59,3 +59,29 @@ func TestNewScanCmd(t *testing.T) {
 		t.Errorf("scan without --table: %v, want a usage error", err)
 	}
 }
+
+// Arguments become partiql's options through runF, with no network;
+// anything but one SELECT is refused before runF.
+func TestNewPartiQLCmd(t *testing.T) {
+	const sel = `SELECT * FROM "App" WHERE PK = 'CUST#7'`
+	checkOptions(t, newPartiQLCmd, func(o *partiqlOptions) bool {
+		set := o.Connect != nil && o.Out != nil && o.Err != nil
+		o.Connect, o.Out, o.Err = nil, nil, nil
+		return set
+	}, []optionsCase[partiqlOptions]{
+		{args: []string{sel}, want: partiqlOptions{Statement: sel, Output: "json"}},
+		{args: []string{`SELECT PK, total FROM "App" WHERE total > 1000`, "--max-rcu", "20", "--output", "table"},
+			want: partiqlOptions{Statement: `SELECT PK, total FROM "App" WHERE total > 1000`, MaxRCU: 20, Output: "table"}},
+		{args: []string{"--consistent", "--yes", "--output", "jsonl", "--dynamodb-json", sel},
+			want: partiqlOptions{Statement: sel, Consistent: true, Yes: true, Output: "jsonl", DDBJSON: true}},
+		{args: []string{`DELETE FROM "App" WHERE PK = 'CUST#7'`}, usage: "SELECT"},
+		{args: []string{sel, "--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
+		{args: []string{sel, "--output", "yaml"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{sel, "--max-rcu", "x"}, usage: "max-rcu"},
+	})
+	for _, args := range [][]string{nil, {sel, sel}} {
+		if got, _, err := cmdOptions(t, newPartiQLCmd, args...); got != nil || err == nil {
+			t.Errorf("%q: ran %v, err %v; want one statement", args, got != nil, err)
+		}
+	}
+}

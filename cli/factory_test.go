@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"io"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -95,5 +96,37 @@ func TestNewFactory(t *testing.T) {
 	}
 	if _, err := f.OpenFile("/nonexistent/dynascope-file"); err == nil {
 		t.Error("opening a missing file gave no error")
+	}
+}
+
+// optionsCase is one row of a TestNewXCmd table: the arguments, and either
+// the options runF should get or the usage error expected instead.
+type optionsCase[O any] struct {
+	args  []string
+	want  O
+	usage string // the usage error expected; "" for none
+}
+
+// checkOptions runs each case through cmdOptions; strip clears what is
+// not compared (the factory's funcs and the streams), saying whether all
+// of it was set.
+func checkOptions[O any](t *testing.T, newX func(*factory, func(context.Context, *O) error) *cobra.Command, strip func(*O) bool, cases []optionsCase[O]) {
+	t.Helper()
+	for _, c := range cases {
+		got, _, err := cmdOptions(t, newX, c.args...)
+		if c.usage != "" {
+			wantUsage(t, c.args, got != nil, err, c.usage)
+			continue
+		}
+		if err != nil || got == nil {
+			t.Errorf("%q: err %v, ran %v", c.args, err, got != nil)
+			continue
+		}
+		if !strip(got) {
+			t.Errorf("%q: a client or stream missing in %+v", c.args, got)
+		}
+		if !reflect.DeepEqual(*got, c.want) {
+			t.Errorf("%q:\n%+v, want\n%+v", c.args, *got, c.want)
+		}
 	}
 }

@@ -68,7 +68,7 @@ func newRootCmd(b Build) *cobra.Command {
 	)
 	root.AddCommand(
 		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(&conn),
-		newScanCmd(f, nil), newPartiQLCmd(&conn),
+		newScanCmd(f, nil), newPartiQLCmd(f, nil),
 		newTailCmd(&conn, nil),
 		newLayoutCmd(&conn), newPatternsCmd(&conn),
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
