@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"reflect"
 	"testing"
 
 	"dynascope/dynamo"
@@ -17,11 +16,7 @@ func TestNewScanCmd(t *testing.T) {
 		}
 		return s
 	}
-	for _, c := range []struct {
-		args  []string
-		want  scanOptions
-		usage string // the usage error expected; "" for none
-	}{
+	cases := []optionsCase[scanOptions]{
 		{args: nil, want: scanOptions{In: in(nil), Output: "json"}},
 		{args: []string{"--yes", "--output", "table"}, want: scanOptions{In: in(nil), Yes: true, Output: "table"}},
 		{args: []string{"--max-rcu", "50", "--filter", `begins_with(SK, "ORDER#")`, "--project", "PK,SK,status", "--output", "jsonl", "--dynamodb-json"},
@@ -37,24 +32,15 @@ func TestNewScanCmd(t *testing.T) {
 		{args: []string{"--output", "text"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
 		{args: []string{"--max-rcu", "lots"}, usage: "max-rcu"},
 		{args: []string{"everything"}, usage: "unexpected argument"},
-	} {
-		args := append([]string{"--table", "App"}, c.args...)
-		got, _, err := cmdOptions(t, newScanCmd, args...)
-		if c.usage != "" {
-			wantUsage(t, args, got != nil, err, c.usage)
-			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%q: err %v, ran %v", args, err, got != nil)
-		}
-		if got.Connect == nil || got.Out == nil || got.Err == nil {
-			t.Errorf("%q: no client or streams in %+v", args, got)
-		}
-		got.Connect, got.Out, got.Err = nil, nil, nil
-		if !reflect.DeepEqual(*got, c.want) {
-			t.Errorf("%q:\n%+v, want\n%+v", args, *got, c.want)
-		}
 	}
+	for i := range cases {
+		cases[i].args = append([]string{"--table", "App"}, cases[i].args...)
+	}
+	checkOptions(t, newScanCmd, func(o *scanOptions) bool {
+		set := o.Connect != nil && o.Out != nil && o.Err != nil
+		o.Connect, o.Out, o.Err = nil, nil, nil
+		return set
+	}, cases)
 	if _, _, err := cmdOptions(t, newScanCmd, "--yes"); err == nil || exitCode(false, err) != 2 {
 		t.Errorf("scan without --table: %v, want a usage error", err)
 	}

@@ -1,7 +1,6 @@
 package cli
 
 import (
-	"reflect"
 	"testing"
 
 	"dynascope/dynamo"
@@ -12,11 +11,7 @@ func TestNewGetCmd(t *testing.T) {
 	key := func(pk, sk string, consistent bool) dynamo.GetInput {
 		return dynamo.GetInput{Table: "App", PK: pk, SK: sk, Consistent: consistent}
 	}
-	for _, c := range []struct {
-		args  []string
-		want  getOptions
-		usage string // the usage error expected; "" for none
-	}{
+	cases := []optionsCase[getOptions]{
 		{args: []string{"--table", "App", "--pk", "CUST#42", "--sk", "PROFILE"},
 			want: getOptions{In: key("CUST#42", "PROFILE", false), Output: "json"}},
 		{args: []string{"--table", "App", "--pk", "7", "--consistent", "--output", "table", "--dynamodb-json"},
@@ -30,23 +25,12 @@ func TestNewGetCmd(t *testing.T) {
 		{args: []string{"--table", "App", "--pk", "A", "--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
 		{args: []string{"--table", "App", "CUST#42"}, usage: "unexpected argument"},
 		{args: []string{"--table", "App", "--consistent=maybe"}, usage: "consistent"},
-	} {
-		got, _, err := cmdOptions(t, newGetCmd, c.args...)
-		if c.usage != "" {
-			wantUsage(t, c.args, got != nil, err, c.usage)
-			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%q: err %v, ran %v", c.args, err, got != nil)
-		}
-		if got.Connect == nil || got.Out == nil {
-			t.Errorf("%q: no client or stdout in %+v", c.args, got)
-		}
-		got.Connect, got.Out = nil, nil
-		if !reflect.DeepEqual(*got, c.want) {
-			t.Errorf("%q: %+v, want %+v", c.args, *got, c.want)
-		}
 	}
+	checkOptions(t, newGetCmd, func(o *getOptions) bool {
+		set := o.Connect != nil && o.Out != nil
+		o.Connect, o.Out = nil, nil
+		return set
+	}, cases)
 }
 
 // Arguments become query's options through runF, with no network: the
@@ -59,11 +43,7 @@ func TestNewQueryCmd(t *testing.T) {
 		}
 		return in
 	}
-	for _, c := range []struct {
-		args  []string
-		want  queryOptions
-		usage string // the usage error expected; "" for none
-	}{
+	cases := []optionsCase[queryOptions]{
 		{args: []string{"--pk", "CUST#42"}, want: queryOptions{Q: q(nil), Output: "json"}},
 		{args: []string{"--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--reverse", "--limit", "1"},
 			want: queryOptions{Q: q(func(in *dynamo.QueryInput) {
@@ -89,24 +69,15 @@ func TestNewQueryCmd(t *testing.T) {
 		{args: []string{"--pk", "A", "--output", "yaml"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
 		{args: []string{"--pk", "A", "--limit", "ten"}, usage: "limit"},
 		{args: []string{"--pk", "A", "B"}, usage: "unexpected argument"},
-	} {
-		args := append([]string{"--table", "App"}, c.args...)
-		got, _, err := cmdOptions(t, newQueryCmd, args...)
-		if c.usage != "" {
-			wantUsage(t, args, got != nil, err, c.usage)
-			continue
-		}
-		if err != nil || got == nil {
-			t.Fatalf("%q: err %v, ran %v", args, err, got != nil)
-		}
-		if got.Connect == nil || got.Out == nil || got.Err == nil {
-			t.Errorf("%q: no client or streams in %+v", args, got)
-		}
-		got.Connect, got.Out, got.Err = nil, nil, nil
-		if !reflect.DeepEqual(*got, c.want) {
-			t.Errorf("%q:\n%+v, want\n%+v", args, *got, c.want)
-		}
 	}
+	for i := range cases {
+		cases[i].args = append([]string{"--table", "App"}, cases[i].args...)
+	}
+	checkOptions(t, newQueryCmd, func(o *queryOptions) bool {
+		set := o.Connect != nil && o.Out != nil && o.Err != nil
+		o.Connect, o.Out, o.Err = nil, nil, nil
+		return set
+	}, cases)
 	if _, _, err := cmdOptions(t, newQueryCmd, "--pk", "A"); err == nil || exitCode(false, err) != 2 {
 		t.Errorf("query without --table: %v, want a usage error", err)
 	}
