@@ -28,6 +28,9 @@ type factory struct {
 	// ConnectSettings is Connect that also returns the settings file's
 	// values, for the commands they shape (budgets, price, confirmation).
 	ConnectSettings func(context.Context) (*dynamo.Client, config.Settings, error)
+	// Settings reads the settings file (and the connection it names)
+	// without connecting: for flags whose defaults come from it.
+	Settings func() (config.Settings, error)
 	// ConnectWriter builds the writer of guarded editing; call it only once
 	// writes were allowed (--allow-writes or the settings file).
 	ConnectWriter func(context.Context) (*edit.Writer, error)
@@ -45,6 +48,10 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 		Connect: func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
 		ConnectSettings: func(ctx context.Context) (*dynamo.Client, config.Settings, error) {
 			return connectWithSettings(ctx, conn)
+		},
+		Settings: func() (config.Settings, error) {
+			_, s, err := conn.Resolve()
+			return s, err
 		},
 		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
 		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },

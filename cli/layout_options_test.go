@@ -1,0 +1,45 @@
+package cli
+
+import (
+	"testing"
+
+	"dynascope/dynamo"
+	"dynascope/keys"
+)
+
+// Arguments become layout's options through runF, with no network; caps
+// not given come from the settings (none here: the defaults).
+func TestNewLayoutCmd(t *testing.T) {
+	def := layoutOptions{Table: "App", MaxItems: dynamo.DefaultSampleItems, MaxRCU: dynamo.DefaultSampleRCU,
+		Segments: dynamo.DefaultSampleSegments, Largest: keys.DefaultLargest, Output: "json"}
+	with := func(f func(*layoutOptions)) layoutOptions { o := def; f(&o); return o }
+	cases := []optionsCase[layoutOptions]{
+		{args: nil, want: def},
+		{args: []string{"--max-items", "5000", "--max-rcu", "50", "--output", "table"},
+			want: with(func(o *layoutOptions) { o.MaxItems, o.MaxRCU, o.Output = 5000, 50, "table" })},
+		{args: []string{"--index", "GSI1", "--segments", "1", "--item-sizes", "--largest", "3"},
+			want: with(func(o *layoutOptions) { o.Index, o.Segments, o.ItemSizes, o.Largest = "GSI1", 1, true, 3 })},
+		{args: []string{"--workbench-out", "app-model.json", "--index-map"},
+			want: with(func(o *layoutOptions) { o.WorkbenchOut, o.IndexMap = "app-model.json", true })},
+		{args: []string{"--output", "csv"}, usage: "--output must be json or table"},
+		{args: []string{"--max-items", "0"}, usage: "--max-items must be a positive number, not 0"},
+		{args: []string{"--max-rcu", "0.4"}, usage: "--max-rcu must be at least 0.5"},
+		{args: []string{"--max-rcu", "NaN"}, usage: "--max-rcu must be at least 0.5"},
+		{args: []string{"--segments", "0"}, usage: "--segments must be between 1 and"},
+		{args: []string{"--index-map", "--index", "GSI1"}, usage: "--index-map maps every index of the table: drop --index."},
+		{args: []string{"--largest", "0"}, usage: "--largest must be a positive number, not 0"},
+		{args: []string{"--workbench-out", "m.json", "--index", "GSI1"}, usage: "--workbench-out models the table"},
+		{args: []string{"App"}, usage: "unexpected argument"},
+	}
+	for i := range cases {
+		cases[i].args = append([]string{"--table", "App"}, cases[i].args...)
+	}
+	checkOptions(t, newLayoutCmd, func(o *layoutOptions) bool {
+		set := o.Connect != nil && o.Out != nil && o.Err != nil
+		o.Connect, o.Out, o.Err = nil, nil, nil
+		return set
+	}, cases)
+	if _, _, err := cmdOptions(t, newLayoutCmd); err == nil || exitCode(false, err) != 2 {
+		t.Errorf("layout without --table: %v, want a usage error", err)
+	}
+}
