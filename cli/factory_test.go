@@ -49,6 +49,13 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 // reached), the connection and the error.
 func cmdOptions[O any](t *testing.T, newX func(*factory, func(context.Context, *O) error) *cobra.Command, args ...string) (*O, *config.Connection, error) {
 	t.Helper()
+	return cmdOptionsWith(t, newX, nil, args...)
+}
+
+// cmdOptionsWith is cmdOptions with the test factory changed by adjust
+// (nil for none) before the command is built.
+func cmdOptionsWith[O any](t *testing.T, newX func(*factory, func(context.Context, *O) error) *cobra.Command, adjust func(*factory), args ...string) (*O, *config.Connection, error) {
+	t.Helper()
 	var conn config.Connection
 	var got *O
 	root := &cobra.Command{Use: "dynascope", SilenceErrors: true, SilenceUsage: true}
@@ -58,7 +65,11 @@ func cmdOptions[O any](t *testing.T, newX func(*factory, func(context.Context, *
 	root.AddGroup(&cobra.Group{ID: groupExplore, Title: "Explore"}, &cobra.Group{ID: groupWrite, Title: "Write"}, &cobra.Group{ID: groupSetup, Title: "Setup"})
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error { return usageError{flagSentence(c, err)} })
 	var stdout, stderr strings.Builder
-	cmd := newX(testFactory(t, &conn, &stdout, &stderr), func(_ context.Context, o *O) error { got = o; return nil })
+	f := testFactory(t, &conn, &stdout, &stderr)
+	if adjust != nil {
+		adjust(f)
+	}
+	cmd := newX(f, func(_ context.Context, o *O) error { got = o; return nil })
 	root.AddCommand(cmd)
 	line := append([]string{cmd.Name()}, args...)
 	root.SetArgs(line)

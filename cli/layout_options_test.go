@@ -1,7 +1,11 @@
 package cli
 
 import (
+	"errors"
+	"strings"
 	"testing"
+
+	"dynascope/config"
 
 	"dynascope/dynamo"
 	"dynascope/keys"
@@ -41,5 +45,29 @@ func TestNewLayoutCmd(t *testing.T) {
 	}, cases)
 	if _, _, err := cmdOptions(t, newLayoutCmd); err == nil || exitCode(false, err) != 2 {
 		t.Errorf("layout without --table: %v, want a usage error", err)
+	}
+}
+
+// The settings' sampling caps replace the defaults, a flag replaces them,
+// and a settings file that cannot be read stops layout before any request.
+func TestNewLayoutCmdSettings(t *testing.T) {
+	sampling := func(f *factory) {
+		f.Settings = func() (config.Settings, error) {
+			return config.Settings{Sampling: config.Sampling{MaxItems: 70, MaxRCU: 3, Segments: 2}}, nil
+		}
+	}
+	got, _, err := cmdOptionsWith(t, newLayoutCmd, sampling, "--table", "App")
+	if err != nil || got == nil || got.MaxItems != 70 || got.MaxRCU != 3 || got.Segments != 2 {
+		t.Fatalf("settings' caps: %+v, %v; want 70 items, 3 RCU, 2 segments", got, err)
+	}
+	got, _, err = cmdOptionsWith(t, newLayoutCmd, sampling, "--table", "App", "--max-items", "5", "--max-rcu", "1", "--segments", "4")
+	if err != nil || got == nil || got.MaxItems != 5 || got.MaxRCU != 1 || got.Segments != 4 {
+		t.Fatalf("flags over settings: %+v, %v; want 5 items, 1 RCU, 4 segments", got, err)
+	}
+	broken := func(f *factory) {
+		f.Settings = func() (config.Settings, error) { return config.Settings{}, errors.New("cannot read the settings file") }
+	}
+	if got, _, err := cmdOptionsWith(t, newLayoutCmd, broken, "--table", "App"); got != nil || err == nil || !strings.Contains(err.Error(), "settings file") {
+		t.Errorf("a broken settings file: ran %v, err %v", got != nil, err)
 	}
 }
