@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"dynascope/config"
-
 	"dynascope/dynamo"
 	"dynascope/keys"
 )
