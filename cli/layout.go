@@ -2,14 +2,15 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
@@ -97,10 +98,28 @@ type layoutFinding struct {
 	Example keyObject `json:"example"`
 }
 
+// layoutOptions are the flag values of `dynascope layout`, the sampling
+// caps filled in from the settings file where not given.
+type layoutOptions struct {
+	Connect      func(context.Context) (*dynamo.Client, error)
+	Out, Err     io.Writer
+	Table, Index string
+	MaxItems     int
+	MaxRCU       float64
+	Segments     int
+	ItemSizes    bool
+	Largest      int
+	Output       string
+	WorkbenchOut string // "" for none
+	IndexMap     bool
+}
+
 // newLayoutCmd samples a table with a bounded parallel Scan and prints its
 // single-table layout: partition-key families, their sort-key entity types,
 // the largest partitions, and the key-layout lint.
-func newLayoutCmd(conn *config.Connection) *cobra.Command {
+func newLayoutCmd(f *factory, runF func(context.Context, *layoutOptions) error) *cobra.Command {
+	conn := f.Conn
+	opts := &layoutOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "layout --table NAME",
 		Short:   "the key layout of a table from a bounded sample, with a lint",
@@ -115,99 +134,110 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	index := fs.String("index", "", "sample this secondary `INDEX` instead of the table")
-	maxItems := fs.Int("max-items", dynamo.DefaultSampleItems, "read at most `N` items (the settings' sampling: maxItems replaces the default)")
-	maxRCU := fs.Float64("max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
-	segments := fs.Int("segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
-	sizes := fs.Bool("item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
-	largest := fs.Int("largest", keys.DefaultLargest, "list the `N` largest partitions")
-	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	fs.StringVar(&opts.Index, "index", "", "sample this secondary `INDEX` instead of the table")
+	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "read at most `N` items (the settings' sampling: maxItems replaces the default)")
+	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
+	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
+	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
+	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
 	wbOut := addWorkbenchOut(fs)
-	indexMap := fs.Bool("index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
+	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.MarkFlagFilename("workbench-out", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := conn.RequireTable("layout"); err != nil {
 			return usageError{err.Error()}
 		}
-		if err := wbOut.check(*index); err != nil {
+		if err := wbOut.check(opts.Index); err != nil {
 			return err
 		}
-		o, settings, err := conn.Resolve()
+		settings, err := f.Settings()
 		if err != nil {
 			return err
 		}
 		// A cap not given on the command line comes from the settings file.
 		items, rcu, segs := settings.Sampling.Caps()
 		if !fs.Changed("max-items") {
-			*maxItems = items
+			opts.MaxItems = items
 		}
 		if !fs.Changed("max-rcu") {
-			*maxRCU = rcu
+			opts.MaxRCU = rcu
 		}
 		if !fs.Changed("segments") {
-			*segments = segs
+			opts.Segments = segs
 		}
 		switch {
-		case *output != "json" && *output != "table":
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
-		case *maxItems < 1:
-			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", *maxItems)}
-		case !(*maxRCU >= 0.5):
-			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", *maxRCU)}
-		case *segments < 1 || *segments > dynamo.MaxSampleSegments:
-			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, *segments)}
-		case *indexMap && *index != "":
+		case opts.Output != "json" && opts.Output != "table":
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
+		case opts.MaxItems < 1:
+			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
+		case !(opts.MaxRCU >= 0.5):
+			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
+		case opts.Segments < 1 || opts.Segments > dynamo.MaxSampleSegments:
+			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, opts.Segments)}
+		case opts.IndexMap && opts.Index != "":
 			return usageError{"--index-map maps every index of the table: drop --index."}
-		case *largest < 1:
-			return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", *largest)}
+		case opts.Largest < 1:
+			return usageError{fmt.Sprintf("--largest must be a positive number, not %d.", opts.Largest)}
 		}
-		client, err := dynamo.Connect(ctx, o)
-		if err != nil {
-			return err
+		opts.Table, opts.WorkbenchOut, opts.Out, opts.Err = conn.Table, *wbOut.path, f.Stdout(), f.Stderr()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		what := "keys only"
-		if *sizes {
-			what = "whole items"
-		}
-		// A Scan reads the table itself: say what it may cost before it starts.
-		fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %d parallel Scan segments, %s\n",
-			layoutTarget(conn.Table, *index), *maxItems, jsonFloat(*maxRCU), *segments, what)
-		smp, err := client.Sample(ctx, dynamo.SampleInput{
-			Table: conn.Table, Index: *index, Segments: *segments,
-			MaxItems: *maxItems, MaxRCU: *maxRCU, ItemSizes: *sizes,
-		})
-		if err != nil && len(smp.Items) == 0 {
-			return err
-		}
-		// A cancelled or failed sample still prints what it read (its stop says
-		// which), then reports why it stopped.
-		lay := smp.Layout(*largest)
-		var imap *indexMapJSON
-		if *indexMap && err == nil {
-			var t dynamo.Table
-			if t, err = client.DescribeTable(ctx, conn.Table); err == nil {
-				imap, err = sampleIndexMap(ctx, client, t, *maxItems, *maxRCU, stderr)
-			}
-		}
-		var b bytes.Buffer
-		if *output == "table" {
-			writeLayoutText(&b, smp, lay)
-			writeIndexMapText(&b, imap)
-		} else {
-			writeLayoutJSON(&b, smp, lay, imap)
-		}
-		if _, werr := stdout.Write(b.Bytes()); werr != nil {
-			return werr
-		}
-		if err == nil {
-			err = wbOut.write(ctx, client, smp, lay, stderr)
-		}
-		return err
+		return runLayout(cmd.Context(), opts)
 	}
 	return cmd
+}
+
+// runLayout samples, prints the layout (and the index map), then writes
+// the Workbench model when asked.
+func runLayout(ctx context.Context, opts *layoutOptions) error {
+	stdout, stderr := opts.Out, opts.Err
+	wbOut := workbenchOut{&opts.WorkbenchOut}
+	client, err := opts.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	what := "keys only"
+	if opts.ItemSizes {
+		what = "whole items"
+	}
+	// A Scan reads the table itself: say what it may cost before it starts.
+	fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %d parallel Scan segments, %s\n",
+		layoutTarget(opts.Table, opts.Index), opts.MaxItems, jsonFloat(opts.MaxRCU), opts.Segments, what)
+	smp, err := client.Sample(ctx, dynamo.SampleInput{
+		Table: opts.Table, Index: opts.Index, Segments: opts.Segments,
+		MaxItems: opts.MaxItems, MaxRCU: opts.MaxRCU, ItemSizes: opts.ItemSizes,
+	})
+	if err != nil && len(smp.Items) == 0 {
+		return err
+	}
+	// A cancelled or failed sample still prints what it read (its stop says
+	// which), then reports why it stopped.
+	lay := smp.Layout(opts.Largest)
+	var imap *indexMapJSON
+	if opts.IndexMap && err == nil {
+		var t dynamo.Table
+		if t, err = client.DescribeTable(ctx, opts.Table); err == nil {
+			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, stderr)
+		}
+	}
+	var b bytes.Buffer
+	if opts.Output == "table" {
+		writeLayoutText(&b, smp, lay)
+		writeIndexMapText(&b, imap)
+	} else {
+		writeLayoutJSON(&b, smp, lay, imap)
+	}
+	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+		return werr
+	}
+	if err == nil {
+		err = wbOut.write(ctx, client, smp, lay, stderr)
+	}
+	return err
 }
 
 func layoutTarget(table, index string) string {

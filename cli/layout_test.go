@@ -92,8 +92,8 @@ type layoutLibraryOut struct {
 	Items     int     `json:"items"`
 }
 
-// runLayout runs `dynascope layout` and decodes its JSON strictly.
-func runLayout(t *testing.T, args ...string) (layoutOutput, string) {
+// layoutOf runs `dynascope layout` and decodes its JSON strictly.
+func layoutOf(t *testing.T, args ...string) (layoutOutput, string) {
 	t.Helper()
 	var out, errb bytes.Buffer
 	if err := run(context.Background(), append([]string{"layout"}, args...), &out, &errb); err != nil {
@@ -146,7 +146,7 @@ func TestLayoutDemo(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	got, stderr := runLayout(t, "--endpoint-url", ep, "--table", table, "--max-items", "100000", "--max-rcu", "100000")
+	got, stderr := layoutOf(t, "--endpoint-url", ep, "--table", table, "--max-items", "100000", "--max-rcu", "100000")
 	if stderr != "sampling table "+table+": up to 100000 items / 100000 RCU, 4 parallel Scan segments, keys only\n" {
 		t.Errorf("announcement: %q", stderr)
 	}
@@ -192,13 +192,13 @@ func TestLayoutDemo(t *testing.T) {
 	}
 
 	// The sparse index holds the warehouses' open orders.
-	idx, _ := runLayout(t, "--endpoint-url", ep, "--table", table, "--index", "GSI1", "--max-items", "100000", "--max-rcu", "100000")
+	idx, _ := layoutOf(t, "--endpoint-url", ep, "--table", table, "--index", "GSI1", "--max-items", "100000", "--max-rcu", "100000")
 	if s := layoutShape(idx); len(s) != 1 || !strings.HasPrefix(s[0], "WH#* (5/") || !strings.HasSuffix(s[0], "): OPEN") || *idx.Index != "GSI1" || idx.Sample.ItemSizes != "not-checked" {
 		t.Errorf("index layout %q %+v", s, idx.Sample)
 	}
 
 	// The default caps stop early and say so; the RCU cap holds.
-	def, stderr := runLayout(t, "--endpoint-url", ep, "--table", table, "--max-rcu", "20")
+	def, stderr := layoutOf(t, "--endpoint-url", ep, "--table", table, "--max-rcu", "20")
 	if def.Sample.Stop != "max-rcu" || def.ConsumedCapacity.Total > 20+4*0.5 || def.Sample.Items == 0 || def.Sample.MaxItems != 10000 {
 		t.Errorf("capped sample: %+v, %v RCU", def.Sample, def.ConsumedCapacity.Total)
 	}
@@ -339,7 +339,7 @@ func TestLayoutCommandLayouts(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
 			table := makeCase(t, c)
-			got, _ := runLayout(t, "--endpoint-url", ep, "--table", table)
+			got, _ := layoutOf(t, "--endpoint-url", ep, "--table", table)
 			if s := layoutShape(got); !reflect.DeepEqual(s, want[c.name]) {
 				t.Errorf("families:\n got  %q\n want %q", s, want[c.name])
 			}
@@ -384,7 +384,7 @@ func TestLayoutCommandFindings(t *testing.T) {
 		{"pk": layoutS("CUST#1"), "sk": layoutS("ADDRESS|HOME")},
 	}}
 	table := makeCase(t, c)
-	got, _ := runLayout(t, "--endpoint-url", ep, "--table", table, "--segments", "1")
+	got, _ := layoutOf(t, "--endpoint-url", ep, "--table", table, "--segments", "1")
 	if r := layoutRules(got); !reflect.DeepEqual(r, []string{"unpadded-number", "unsortable-date", "mixed-delimiters"}) {
 		t.Fatalf("rules %q\n%+v", r, got.Findings)
 	}
@@ -425,14 +425,14 @@ func TestLayoutCapsFromSettings(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Setenv(config.EnvSettings, path)
-	got, stderr := runLayout(t, "--endpoint-url", ep, "--table", table)
+	got, stderr := layoutOf(t, "--endpoint-url", ep, "--table", table)
 	if got.Sample.MaxItems != 50 || got.Sample.Segments != 2 || got.Sample.MaxRCU != dynamo.DefaultSampleRCU || got.Sample.Items > 50 {
 		t.Errorf("sample %+v, want the settings' caps", got.Sample)
 	}
 	if !strings.Contains(stderr, "up to 50 items") || !strings.Contains(stderr, "2 parallel Scan segments") {
 		t.Errorf("announcement %q", stderr)
 	}
-	got, _ = runLayout(t, "--endpoint-url", ep, "--table", table, "--max-items", "70")
+	got, _ = layoutOf(t, "--endpoint-url", ep, "--table", table, "--max-items", "70")
 	if got.Sample.MaxItems != 70 || got.Sample.Segments != 2 {
 		t.Errorf("sample %+v, want --max-items over the settings", got.Sample)
 	}

@@ -13,7 +13,20 @@ import (
 	"dynascope/textfmt"
 )
 
-func newPartiQLCmd(conn *config.Connection) *cobra.Command {
+// partiqlOptions are the flag values and the statement of `dynascope partiql`.
+type partiqlOptions struct {
+	Connect    func(context.Context) (*dynamo.Client, config.Settings, error)
+	Out, Err   io.Writer
+	Statement  string // a SELECT: anything else is refused before runF
+	Consistent bool
+	Yes        bool
+	MaxRCU     float64
+	Output     string
+	DDBJSON    bool
+}
+
+func newPartiQLCmd(f *factory, runF func(context.Context, *partiqlOptions) error) *cobra.Command {
+	opts := &partiqlOptions{Connect: f.ConnectSettings}
 	cmd := &cobra.Command{
 		Use:     "partiql 'SELECT … FROM \"Table\" WHERE …'",
 		Short:   "one PartiQL SELECT, with its plan (Query or Scan) said first",
@@ -29,21 +42,25 @@ every other statement is refused before any request.`,
 		Args: cobra.ExactArgs(1),
 	}
 	fs := cmd.Flags()
-	consistent := fs.Bool("consistent", false, "strongly consistent read (twice the RCU)")
-	yes := fs.Bool("yes", false, "run a statement planned as a Scan after its upper bound is printed")
-	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read (twice the RCU)")
+	fs.BoolVar(&opts.Yes, "yes", false, "run a statement planned as a Scan after its upper bound is printed")
+	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU")
+	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
 		// Refused before connecting: nothing but a SELECT gets that far.
 		if _, _, err := dynamo.ParsePartiQL(args[0]); err != nil {
 			return usageError{err.Error()}
 		}
-		return runPartiQL(cmd.Context(), conn, args[0], *consistent, *yes, *maxRCU, *output, *ddbJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		opts.Statement, opts.Out, opts.Err = args[0], f.Stdout(), f.Stderr()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runPartiQL(cmd.Context(), opts)
 	}
 	return cmd
 }
@@ -60,8 +77,11 @@ func planText(p dynamo.PartiQLPlan) string {
 	return fmt.Sprintf("plan: Scan of the whole %s (%s)", where, p.Why)
 }
 
-func runPartiQL(ctx context.Context, conn *config.Connection, stmt string, consistent, yes bool, maxRCU float64, output string, ddbJSON bool, stdout, stderr io.Writer) error {
-	client, settings, err := connectWithSettings(ctx, conn)
+// runPartiQL plans the statement, says the plan (and a Scan's bound), runs
+// it with consent, and prints it.
+func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
+	stmt, consistent, yes, maxRCU, output, ddbJSON, stdout, stderr := opts.Statement, opts.Consistent, opts.Yes, opts.MaxRCU, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

@@ -10,7 +10,6 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/codegen"
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -34,7 +33,18 @@ type queryResult struct {
 	Filter, Projection string
 }
 
-func newQueryCmd(conn *config.Connection) *cobra.Command {
+// queryOptions are the flag values of `dynascope query`.
+type queryOptions struct {
+	Connect  func(context.Context) (*dynamo.Client, error)
+	Out, Err io.Writer
+	Q        dynamo.QueryInput // the table, key condition, filter and projection as given
+	AllPages bool
+	Output   string
+	DDBJSON  bool
+}
+
+func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
+	conn := f.Conn
 	cmd := &cobra.Command{
 		Use:     "query --table NAME --pk VALUE [sort-key condition]",
 		Short:   "one access pattern as one Query",
@@ -79,7 +89,6 @@ request is listed with the read capacity it consumed.`,
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		if err := conn.RequireTable("query"); err != nil {
 			return usageError{err.Error()}
 		}
@@ -107,14 +116,19 @@ request is listed with the read capacity it consumed.`,
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		return runQuery(ctx, conn, q, *allPages, *output, *ddbJSON, stdout, stderr)
+		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runQuery(cmd.Context(), opts)
 	}
 	return cmd
 }
 
 // runQuery sends the query, page after page with allPages, and prints it.
-func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput, allPages bool, output string, ddbJSON bool, stdout, stderr io.Writer) error {
-	client, err := connect(ctx, conn)
+func runQuery(ctx context.Context, opts *queryOptions) error {
+	q, allPages, output, ddbJSON, stdout, stderr := opts.Q, opts.AllPages, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -194,7 +208,17 @@ func runQuery(ctx context.Context, conn *config.Connection, q dynamo.QueryInput,
 	return printResult(stdout, res, output, ddbJSON)
 }
 
-func newGetCmd(conn *config.Connection) *cobra.Command {
+// getOptions are the flag values of `dynascope get`.
+type getOptions struct {
+	Connect func(context.Context) (*dynamo.Client, error)
+	Out     io.Writer
+	In      dynamo.GetInput // the table and key as given
+	Output  string
+	DDBJSON bool
+}
+
+func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra.Command {
+	opts := &getOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "get --table NAME --pk VALUE [--sk VALUE]",
 		Short:   "one item by its full primary key (GetItem)",
@@ -204,28 +228,32 @@ func newGetCmd(conn *config.Connection) *cobra.Command {
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	sk := fs.String("sk", "", "sort key `VALUE` (required when the table has a sort key)")
-	consistent := fs.Bool("consistent", false, "strongly consistent read")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print the item as typed DynamoDB JSON")
+	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.In.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
+	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read")
+	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print the item as typed DynamoDB JSON")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := conn.RequireTable("get"); err != nil {
+		if err := f.Conn.RequireTable("get"); err != nil {
 			return usageError{err.Error()}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
-		in := dynamo.GetInput{Table: conn.Table, PK: *pk, SK: *sk, Consistent: *consistent}
-		return runGet(cmd.Context(), conn, in, *output, *ddbJSON, cmd.OutOrStdout())
+		opts.In.Table, opts.Out = f.Conn.Table, f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runGet(cmd.Context(), opts)
 	}
 	return cmd
 }
 
 // runGet reads one item and prints it.
-func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, output string, ddbJSON bool, stdout io.Writer) error {
-	client, err := connect(ctx, conn)
+func runGet(ctx context.Context, opts *getOptions) error {
+	in, output, ddbJSON, stdout := opts.In, opts.Output, opts.DDBJSON, opts.Out
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -233,7 +261,7 @@ func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, ou
 		// Right only for a table without a sort key. DescribeTable, not
 		// the schema cache, decides: a refusal must not rest on keys that
 		// may be out of date.
-		t, err := client.DescribeTable(ctx, conn.Table)
+		t, err := client.DescribeTable(ctx, in.Table)
 		if err != nil {
 			return err
 		}
@@ -245,16 +273,16 @@ func runGet(ctx context.Context, conn *config.Connection, in dynamo.GetInput, ou
 	if err != nil {
 		return err
 	}
-	t, err := client.TableKeys(ctx, conn.Table) // the keys GetItem was built from
+	t, err := client.TableKeys(ctx, in.Table) // the keys GetItem was built from
 	if err != nil {
 		return err
 	}
 	res := queryResult{
-		Table: conn.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
+		Table: in.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
 	if format, ok, _ := exportFormat(output, ddbJSON); ok {
-		exp, err := newExporter(stdout, io.Discard, format, conn.Table, res.KeyNames)
+		exp, err := newExporter(stdout, io.Discard, format, in.Table, res.KeyNames)
 		if err != nil {
 			return err
 		}

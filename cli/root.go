@@ -51,6 +51,7 @@ const helpWidth = 100
 func newRootCmd(b Build) *cobra.Command {
 	var conn config.Connection
 	root := newUICmd(&conn)
+	f := newFactory(&conn, root)
 	// The connection flags are persistent: accepted before or after the
 	// command, as the AWS CLI accepts them. config declares them on a Go
 	// flag set; pflag wraps those flags, their validation included.
@@ -66,10 +67,10 @@ func newRootCmd(b Build) *cobra.Command {
 		&cobra.Group{ID: groupSetup, Title: "Settings and shell:"},
 	)
 	root.AddCommand(
-		newTablesCmd(&conn), newQueryCmd(&conn), newGetCmd(&conn), newGroupsCmd(&conn),
-		newScanCmd(&conn), newPartiQLCmd(&conn),
+		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(&conn),
+		newScanCmd(f, nil), newPartiQLCmd(f, nil),
 		newTailCmd(&conn, nil),
-		newLayoutCmd(&conn), newPatternsCmd(&conn),
+		newLayoutCmd(f, nil), newPatternsCmd(&conn),
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),

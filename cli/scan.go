@@ -16,7 +16,18 @@ import (
 	"dynascope/textfmt"
 )
 
-func newScanCmd(conn *config.Connection) *cobra.Command {
+// scanOptions are the flag values of `dynascope scan`.
+type scanOptions struct {
+	Connect  func(context.Context) (*dynamo.Client, config.Settings, error)
+	Out, Err io.Writer
+	In       dynamo.ScanInput // the table, shape, segments and cap as given
+	Yes      bool
+	Output   string
+	DDBJSON  bool
+}
+
+func newScanCmd(f *factory, runF func(context.Context, *scanOptions) error) *cobra.Command {
+	conn := f.Conn
 	cmd := &cobra.Command{
 		Use:     "scan --table NAME (--yes | --max-rcu N)",
 		Short:   "every item of a table or index (Scan), with its cost said first",
@@ -58,14 +69,19 @@ with --yes or a --max-rcu cap. Ctrl-C stops it and prints what was read.`,
 		}
 		in := dynamo.ScanInput{Table: conn.Table, Index: *index, Filter: *filter, Project: *project, Segments: *segments,
 			Consistent: *consistent, Limit: int32(*limit), MaxRCU: *maxRCU}
-		return runScan(cmd.Context(), conn, in, *yes, *output, *ddbJSON, cmd.OutOrStdout(), cmd.ErrOrStderr())
+		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: *output, DDBJSON: *ddbJSON}
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runScan(cmd.Context(), opts)
 	}
 	return cmd
 }
 
 // runScan checks the Scan, says its bound, runs it with consent, and prints it.
-func runScan(ctx context.Context, conn *config.Connection, in dynamo.ScanInput, yes bool, output string, ddbJSON bool, stdout, stderr io.Writer) error {
-	client, settings, err := connectWithSettings(ctx, conn)
+func runScan(ctx context.Context, opts *scanOptions) error {
+	in, yes, output, ddbJSON, stdout, stderr := opts.In, opts.Yes, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}

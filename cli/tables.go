@@ -11,12 +11,20 @@ import (
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/textfmt"
 )
 
-func newTablesCmd(conn *config.Connection) *cobra.Command {
+// tablesOptions are the flag values of `dynascope tables`.
+type tablesOptions struct {
+	Connect  func(context.Context) (*dynamo.Client, error)
+	Out, Err io.Writer
+	Table    string // only this table; "" for all
+	Output   string // json | table
+}
+
+func newTablesCmd(f *factory, runF func(context.Context, *tablesOptions) error) *cobra.Command {
+	opts := &tablesOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "tables",
 		Short:   "tables with keys, indexes, items, size",
@@ -28,13 +36,17 @@ With --table, only that table.`,
   dynascope tables --endpoint-url http://127.0.0.1:8000 --output json`,
 		Args: noArgs,
 	}
-	output := cmd.Flags().String("output", "table", "output `FORMAT`: json | table")
+	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: json | table")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if *output != "json" && *output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
+		if opts.Output != "json" && opts.Output != "table" {
+			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
-		return runTables(cmd.Context(), conn, *output == "json", cmd.OutOrStdout(), cmd.ErrOrStderr())
+		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runTables(cmd.Context(), opts)
 	}
 	return cmd
 }
@@ -42,8 +54,9 @@ With --table, only that table.`,
 // runTables describes the tables, a few at a time, and prints them. A
 // table the credentials may list but not describe (a least-privilege
 // policy) is listed as such, with a note: partial permission is normal.
-func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout, stderr io.Writer) error {
-	client, err := connect(ctx, conn)
+func runTables(ctx context.Context, opts *tablesOptions) error {
+	asJSON, stdout, stderr := opts.Output == "json", opts.Out, opts.Err
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
@@ -51,8 +64,8 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	if err != nil {
 		return err
 	}
-	if conn.Table != "" {
-		names = []string{conn.Table}
+	if opts.Table != "" {
+		names = []string{opts.Table}
 	}
 	// Descriptions are independent: fetch them side by side, a few at a time,
 	// rather than one after another.
@@ -64,13 +77,13 @@ func runTables(ctx context.Context, conn *config.Connection, asJSON bool, stdout
 	for i, n := range names {
 		g.Go(func() error {
 			t, err := client.DescribeTable(gctx, n)
-			if err != nil && conn.Table == "" && dynamo.IsTableNotFound(err) {
+			if err != nil && opts.Table == "" && dynamo.IsTableNotFound(err) {
 				// Listed, then deleted before its description: it is no
 				// longer a table, not a reason to list none.
 				gone[i] = true
 				return nil
 			}
-			if err != nil && conn.Table == "" && dynamo.IsAccessDenied(err) {
+			if err != nil && opts.Table == "" && dynamo.IsAccessDenied(err) {
 				denied[i] = true
 				return nil
 			}

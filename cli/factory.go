@@ -1,0 +1,61 @@
+package cli
+
+// The factory: what a command needs from the outside world — a client, a
+// writer, a file, the output streams — as funcs called only when needed, so
+// that building a command and checking its flags takes no connection and a
+// test can hand a command its options without DynamoDB.
+
+import (
+	"context"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/edit"
+)
+
+// factory is handed to every command constructor; its funcs are called by
+// the command's run function, never by the constructor.
+type factory struct {
+	// Conn holds the connection flags' values (the table among them); the
+	// root fills it in while parsing, so it is read only at run time.
+	Conn *config.Connection
+	// Connect builds the read-only client.
+	Connect func(context.Context) (*dynamo.Client, error)
+	// ConnectSettings is Connect that also returns the settings file's
+	// values, for the commands they shape (budgets, price, confirmation).
+	ConnectSettings func(context.Context) (*dynamo.Client, config.Settings, error)
+	// Settings reads the settings file (and the connection it names)
+	// without connecting: for flags whose defaults come from it.
+	Settings func() (config.Settings, error)
+	// ConnectWriter builds the writer of guarded editing; call it only once
+	// writes were allowed (--allow-writes or the settings file).
+	ConnectWriter func(context.Context) (*edit.Writer, error)
+	// OpenFile opens a file the user named for reading.
+	OpenFile func(name string) (io.ReadCloser, error)
+	// Stdout and Stderr are the command's output streams.
+	Stdout, Stderr func() io.Writer
+}
+
+// newFactory is the production factory: the connection as the flags and
+// the settings file give it, and the streams root was given.
+func newFactory(conn *config.Connection, root *cobra.Command) *factory {
+	return &factory{
+		Conn:    conn,
+		Connect: func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
+		ConnectSettings: func(ctx context.Context) (*dynamo.Client, config.Settings, error) {
+			return connectWithSettings(ctx, conn)
+		},
+		Settings: func() (config.Settings, error) {
+			_, s, err := conn.Resolve()
+			return s, err
+		},
+		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
+		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdout:        root.OutOrStdout,
+		Stderr:        root.ErrOrStderr,
+	}
+}
