@@ -118,6 +118,9 @@ func TestCLICheapEndlessPagesEnd(t *testing.T) {
 // exit 0. Before, it exited 1 and printed nothing.
 func TestCLITablesWithPartialPermission(t *testing.T) {
 	table, ep := seededDemo(t)
+	// A second table of the test's own, so that one is listed whichever
+	// the denial hits, however many tables the other tests left meanwhile.
+	dynamotest.Table(t, dynamotest.SDK(t), dynamotest.PKSK())
 	proxy := dynamotest.StartProxy(t, ep)
 	proxy.Inject(dynamotest.Rule{Op: "DescribeTable", Count: 1, Fault: dynamotest.AccessDenied})
 	out, stderr, err := cli(t, "tables", "--endpoint-url", proxy.URL, "--output", "json")
