@@ -22,16 +22,19 @@ type column struct {
 // as a hundred. Beyond a cap the pages farthest from the cursor are released
 // and read again when scrolled to (itemscap.go).
 type itemsPane struct {
-	store     itemStore
-	idx       []int // rows shown when filtering: indices into the store
-	filter    string
-	needle    []rune // the filter lower-cased
-	fgen      int    // generation of the filter: chunks of an older one are dropped
-	scan      filterScan
-	filtering bool // the filter field has the keyboard
-	input     lineEdit
-	cursor    int
-	offset    int
+	store itemStore
+	// changed marks, for a moment, the item a live record just changed:
+	// its sort key under the attribute changedAttr ("" when none).
+	changed, changedAttr string
+	idx                  []int // rows shown when filtering: indices into the store
+	filter               string
+	needle               []rune // the filter lower-cased
+	fgen                 int    // generation of the filter: chunks of an older one are dropped
+	scan                 filterScan
+	filtering            bool // the filter field has the keyboard
+	input                lineEdit
+	cursor               int
+	offset               int
 
 	keyName string          // the attribute shown first
 	hide    map[string]bool // key attributes left out of the columns
@@ -181,6 +184,9 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		if !ok {
 			lines = append(lines, p.placeholder(st, p.at(r), inner, base))
 			continue
+		}
+		if p.changed != "" && keyOf(it, p.changedAttr) == p.changed {
+			base = base.Inherit(st.ok).Bold(true) // bold too: seen without colour
 		}
 		lines = append(lines, p.row(st, it, inner, base, st.entityStyle(colour(keyOf(it, p.keyName)))))
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -51,7 +52,14 @@ type liveState struct {
 	others   int        // records of other partitions, left out
 	err      string
 	starting bool
+	markGen  int // of the latest mark on a changed item; its tick clears only its own
 }
+
+// liveMarkFor is how long a changed item stays marked in the items pane.
+const liveMarkFor = 2 * time.Second
+
+// liveMarkDoneMsg ends the mark of generation gen.
+type liveMarkDoneMsg struct{ gen int }
 
 // liveEvent is what the tail's goroutine hands over: records, a request, or
 // its end.
@@ -176,9 +184,23 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 			m.log = m.log.add(*ev.req, "stream", 1, reqInput{})
 		}
 	default:
+		before := m.live.markGen
 		m = m.liveRecords(ev.recs)
+		if gen := m.live.markGen; gen != before {
+			return m, tea.Batch(liveNextCmd(msg.id, m.live.ch),
+				tea.Tick(liveMarkFor, func(time.Time) tea.Msg { return liveMarkDoneMsg{gen: gen} }))
+		}
 	}
 	return m, liveNextCmd(msg.id, m.live.ch)
+}
+
+// liveMarkDone clears the mark of a changed item, unless a later record
+// marked another meanwhile.
+func (m Model) liveMarkDone(msg liveMarkDoneMsg) Model {
+	if msg.gen == m.live.markGen {
+		m.items.changed = ""
+	}
+	return m
 }
 
 // liveRecords adds the partition's records to the pane and applies their
@@ -201,6 +223,10 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		var ok bool
 		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more, m.layout().itemsW); ok {
 			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
+			if r.Event != "REMOVE" && m.schema.SK != nil {
+				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name
+				m.live.markGen++
+			}
 		}
 	}
 	return m

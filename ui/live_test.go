@@ -99,6 +99,19 @@ func TestLivePane(t *testing.T) {
 	if n := p.Count("Query") - queries; n != 0 {
 		t.Errorf("the live pane sent %d queries", n)
 	}
+	// The item the last record changed is marked for a moment; the tick of
+	// an older mark leaves it, its own clears it.
+	if hs.m.items.changed != "ORDER#2025-04-01#A20" || hs.m.live.markGen < 2 {
+		t.Errorf("marked %q (generation %d), want the inserted order", hs.m.items.changed, hs.m.live.markGen)
+	}
+	hs.send(liveMarkDoneMsg{gen: hs.m.live.markGen - 1})
+	if hs.m.items.changed == "" {
+		t.Error("an older mark's tick cleared the newest mark")
+	}
+	hs.send(liveMarkDoneMsg{gen: hs.m.live.markGen})
+	if hs.m.items.changed != "" {
+		t.Errorf("the mark stayed after its tick: %q", hs.m.items.changed)
+	}
 	var streamLogged bool
 	for i, k := range hs.m.log.kinds {
 		streamLogged = streamLogged || k == "stream" && hs.m.log.reqs[i].Operation == "GetRecords"

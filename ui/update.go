@@ -69,6 +69,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, nil
 	case liveStartedMsg:
 		return m.liveStarted(msg)
+	case liveMarkDoneMsg:
+		return m.liveMarkDone(msg), nil
 	case liveEventMsg:
 		return m.liveEvent(msg)
 	case queryDoneMsg:
