@@ -85,10 +85,10 @@ keys() { tm send-keys -t shots "$@"; }
 type_line() { tm send-keys -t shots -l "$1"; tm send-keys -t shots Enter; }
 screen() { tm capture-pane -t shots -p; }
 
-# wait_for TEXT: until TEXT is on the screen (10 s at most), then a moment
-# for the frame to finish drawing.
+# wait_for TEXT [SECONDS]: until TEXT is on the screen (10 s at most, or
+# SECONDS), then a moment for the frame to finish drawing.
 wait_for() {
-  local deadline=$((SECONDS + 10))
+  local deadline=$((SECONDS + ${2:-10}))
   until screen | grep -qF -- "$1"; do
     [ "$SECONDS" -lt "$deadline" ] || { screen >&2; die "timed out waiting for: $1"; }
     sleep 0.1
@@ -230,6 +230,21 @@ keys Enter
 wait_for 'In indexes'
 shot xray
 keys C-c
+
+# 11. The live pane: `dynascope demo --traffic` (an engine of its own, the
+# demo's writes a few a second), T on CUST#42: the writes as they arrive,
+# the items pane changed in place, GetRecords apart in the log.
+type_line "clear; env -u AWS_ENDPOINT_URL_DYNAMODB dynascope demo --traffic"
+wait_for 'loaded ─' 90
+keys T
+wait_for 'live · ' 20
+wait_for 'INSERT ORDER' 20
+sleep 2.5
+shot live
+keys q
+sleep 0.5
+keys q
+wait_for 'demo traffic: ' 30
 
 # 8. A published model's partition (../shared/real-models, when the clone
 # has it beside it): ChatSystem's User:UserA, whose sort keys are ISO
