@@ -28,7 +28,15 @@ for dir in "${dirs[@]}"; do
     echo "fuzz: $dir $target for $fuzztime"
     if ! go test -run '^$' -fuzz "^${target}\$" -fuzztime "$fuzztime" "./$dir" >/tmp/dynascope-fuzz.$$ 2>&1; then
       cat /tmp/dynascope-fuzz.$$
-      failed+=("$dir $target")
+      # go test's fuzzer can end a short run with only "context deadline
+      # exceeded" (a race in its coordinator at the -fuzztime deadline,
+      # go.dev/issue/75804, fixed in Go 1.27, not 1.26): no input
+      # failed, none was written, so it is not a finding.
+      if grep -q 'context deadline exceeded' /tmp/dynascope-fuzz.$$ && ! grep -q 'Failing input written to' /tmp/dynascope-fuzz.$$; then
+        echo "fuzz: $dir $target: the fuzzer's time ran out inside a worker (no failing input); not a finding"
+      else
+        failed+=("$dir $target")
+      fi
     fi
   done
 done
