@@ -63,15 +63,10 @@ func (c *Client) GroupByAttribute(ctx context.Context, in DiscoverInput, attr st
 func (s *skipScan) readEach(ctx context.Context, take func([]Item)) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
 	for {
-		p, err := s.query(ctx, q)
+		p, err := s.wholeReadPage(ctx, q, "group "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index)+" by attribute")
+		take(p.Items) // an overrun's page was read and paid for: kept
 		if err != nil {
 			return err
-		}
-		s.counted = s.counted.Add(p.Request.Capacity)
-		s.countPages++
-		take(p.Items)
-		if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
-			return OverBudgetError("group "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index)+" by attribute", s.counted.Total, s.in.CountBound)
 		}
 		if p.LastEvaluatedKey == nil {
 			return nil

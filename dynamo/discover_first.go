@@ -100,14 +100,9 @@ func (s *skipScan) readAll(ctx context.Context) error {
 	p := s.in.First
 	for {
 		if p == nil {
-			got, err := s.query(ctx, q)
+			got, err := s.wholeReadPage(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index))
 			if err != nil {
 				return err
-			}
-			s.counted = s.counted.Add(got.Request.Capacity)
-			s.countPages++
-			if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
-				return OverBudgetError("count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), s.counted.Total, s.in.CountBound)
 			}
 			p = &got
 		}
@@ -121,6 +116,23 @@ func (s *skipScan) readAll(ctx context.Context) error {
 		q.StartKey = p.LastEvaluatedKey
 		p = nil
 	}
+}
+
+// wholeReadPage sends one page of a read of the whole partition (a count's,
+// a grouping by attribute's) and adds its cost to what the read spent; when
+// that passes CountBound clearly, it returns the page with the overrun's
+// sentence (what names the read in it), so the caller may keep the page.
+func (s *skipScan) wholeReadPage(ctx context.Context, q QueryInput, what string) (Page, error) {
+	p, err := s.query(ctx, q)
+	if err != nil {
+		return Page{}, err
+	}
+	s.counted = s.counted.Add(p.Request.Capacity)
+	s.countPages++
+	if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
+		return p, OverBudgetError(what, s.counted.Total, s.in.CountBound)
+	}
+	return p, nil
 }
 
 // take groups the sort keys of items read in the walk's direction into

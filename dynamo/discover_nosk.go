@@ -35,14 +35,9 @@ func (s *skipScan) countItems(ctx context.Context) (int, error) {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent}
 	n := 0
 	for {
-		p, err := s.query(ctx, q)
+		p, err := s.wholeReadPage(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index))
 		if err != nil {
 			return n, err
-		}
-		s.counted = s.counted.Add(p.Request.Capacity)
-		s.countPages++
-		if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
-			return n, OverBudgetError("count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), s.counted.Total, s.in.CountBound)
 		}
 		n += len(p.Items)
 		if p.LastEvaluatedKey == nil {
