@@ -48,22 +48,32 @@ func (m Model) openIndexMap() Model {
 	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
 }
 
-func (o indexMapOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	_, act := listKey(m, msg, 0, 1)
+func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	_, act := listKey(e.keys, msg, 0, 1)
 	switch {
 	case act == "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	case act == "open" && o.req == 0:
-		m.seq++
-		o.req = m.seq
-		store, ctx, table, maxItems, maxRCU := m.store, m.observe(m.ctx, m.seq), m.table.Name, o.maxItems, o.maxRCU
-		cmd := func() tea.Msg {
-			items, res, err := dynamo.SampleItems(ctx, store.Scan, table, maxItems, maxRCU)
-			return indexMapDoneMsg{id: o.req, items: items, res: res, err: err}
-		}
-		return m.setTop(o), cmd
+		return o, scanIndexMap{table: o.table, maxItems: o.maxItems, maxRCU: o.maxRCU}
 	}
-	return m, nil
+	return o, nil
+}
+
+// scanIndexMap sends the map's Scan; the overlay knows it by its id.
+func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
+	o, ok := findOverlay[indexMapOverlay](m)
+	if !ok {
+		return m, nil
+	}
+	m.seq++
+	id := m.seq
+	o.req = id
+	store, ctx := m.store, m.observe(m.ctx, id)
+	cmd := func() tea.Msg {
+		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.table, a.maxItems, a.maxRCU)
+		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
+	}
+	return replaceOverlay(m, o), cmd
 }
 
 // indexMapDone logs the Scan's requests and shows the map.

@@ -179,21 +179,20 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 	return replaceOverlay(m, o), nil
 }
 
-func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	var act string
-	o.cursor, act = listKey(m, msg, o.cursor, len(o.links))
+	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
 	switch act {
 	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
-			m.status.info = "partition " + sanitize(l.pk) + " is not confirmed: nothing to open"
-			return m, nil
+			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
 		}
-		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)})
+		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
 	case "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 func (o linksOverlay) view(m Model, w, h int) string {

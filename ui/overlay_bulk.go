@@ -77,13 +77,6 @@ func (o bulkOverlay) mode(Model) mode {
 }
 func (bulkOverlay) hides() hidden { return hidden{query: true, log: true} }
 
-// bulkState is the read in flight, on the root model: its reply finds the
-// overlay by id.
-type bulkState struct {
-	id     int
-	cancel context.CancelFunc
-}
-
 // openScan asks for the filter and projection of a Scan of table.
 func (m Model) openScan(table string) Model {
 	return m.push(bulkOverlay{kind: bulkScan, table: table, form: newForm([]string{"filter", "projection"}, nil)})
@@ -183,67 +176,55 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverla
 	}
 }
 
-func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	km := m.keyMap()
+func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	km := e.keys
 	if o.phase == bulkAsk {
 		f, ev := o.form.handle(msg, km)
 		o.form = f
 		switch ev {
 		case formSubmit:
 			o.phase, o.err = bulkPlanning, ""
-			m.seq++
-			ctx, cancel := context.WithCancel(m.ctx)
-			m.bulk = bulkState{id: m.seq, cancel: cancel}
-			return m.setTop(o), bulkPlanCmd(ctx, m.store, m.seq, o)
+			return o, planBulk{o}
 		case formCancel:
-			return m.pop(), nil
+			return o, closeOverlay{}
 		case formTyped:
 			o.err = ""
 		}
-		return m.setTop(o), nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		switch o.phase {
 		case bulkRunning, bulkPlanning:
-			// Stop: the reply brings what was read.
-			m.bulk.cancel()
-			return m, nil
+			return o, stopBulk{} // the reply brings what was read
 		case bulkConfirm:
 			o.phase = bulkAsk
-			return m.setTop(o), nil
+			return o, nil
 		}
-		m.bulk = bulkState{}
-		return m.pop(), nil
+		return o, closeOverlay{}
 	case key.Matches(k, km.Open), key.Matches(k, km.Confirm):
 		if o.phase != bulkConfirm {
-			return m, nil
+			return o, nil
 		}
 		o.phase, o.stop, o.resume, o.nextToken = bulkRunning, "", nil, "" // a fresh read
 		o.err, o.liveItems, o.liveReqs, o.logged = "", 0, 0, 0
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
+		return o, runBulk{o}
 	case key.Matches(k, km.NextPage):
 		if o.phase != bulkDone || !o.goesOn() {
-			return m, nil
+			return o, nil
 		}
 		// Go on from where it stopped, keeping what was read.
 		o.phase, o.err, o.liveItems, o.liveReqs, o.logged = bulkRunning, "", 0, 0, 0
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
+		return o, runBulk{o}
 	case key.Matches(k, km.Code):
 		if o.phase == bulkConfirm || o.phase == bulkDone {
-			return m.openCode(o.input(), "this "+map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]), nil
+			return o, openCode{o.input(), "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
 		}
-		return m, nil
+		return o, nil
 	case key.Matches(k, km.Down):
 		o.offset = min(o.offset+1, max(0, len(o.got)-1))
 	case key.Matches(k, km.Up):
@@ -253,7 +234,7 @@ func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, km.PageUp):
 		o.offset = max(0, o.offset-10)
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // bulkPlanned shows the plan and the bound, waiting for a yes.
@@ -262,7 +243,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	if !ok || msg.id != m.bulk.id {
 		return m
 	}
-	m.bulk = bulkState{}
+	m.bulk = job{}
 	if msg.err != nil {
 		o.phase, o.err = bulkAsk, sanitize(msg.err.Error())
 		return replaceOverlay(m, o)
@@ -302,7 +283,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	if !open || msg.id != m.bulk.id {
 		return m
 	}
-	m.bulk = bulkState{}
+	m.bulk = job{}
 	o.phase = bulkDone
 	if !o.goesOn() {
 		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation

@@ -199,17 +199,16 @@ func (c codeView) scroll(delta, h, n int) codeView {
 	return c
 }
 
-func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	h := max(1, lay.bodyH-o.c.chrome(lay.w))
-	n := len(o.c.lines(m.st, lay.w-2))
+func (o codeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-o.c.chrome(e.w))
+	n := len(o.c.lines(e.st, e.w-2))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.c = o.c.scroll(d, h, n)
 		}
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
 			o.c = o.c.scroll(d, h, n)
 			break
@@ -222,18 +221,16 @@ func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			o.c.tab, o.c.offset = (c.tab+len(c.code)-1)%len(c.code), 0
 		case key.Matches(msg, km.CopyCode):
 			if c.errs[c.tab] != "" {
-				return m, nil
+				return o, nil
 			}
 			code := c.code[c.tab]
 			lang := langNames[codegen.CodeLangs[c.tab]]
-			m.status.err = ""
-			m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
-			return m, m.clip(code)
+			return o, then{showError{""}, copyText{text: code, info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))}}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // box draws the tabs, what the request is, and the code.

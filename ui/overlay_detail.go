@@ -53,48 +53,46 @@ func (m Model) nextDetailView() detailView {
 	return (o.d.view + 1) % 3
 }
 
-func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	h := max(1, lay.bodyH-o.d.chrome(lay.w))
+func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-o.d.chrome(e.w))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.d = o.d.scroll(d, h)
 		}
-		return m.setTop(o), nil
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
 			o.d = o.d.scroll(d, h)
-			return m.setTop(o), nil
+			return o, nil
 		}
+		it := o.d.item
 		switch {
 		case key.Matches(msg, km.View):
 			o.d.view = (o.d.view + 1) % 3
 			o.d.offset = 0
-			o.d = o.d.render(m.st, lay.w-2)
-			return m.setTop(o), nil
+			o.d = o.d.render(e.st, e.w-2)
 		case key.Matches(msg, km.CopyItem):
-			return m.copyItem(o.d.item)
+			return o, copyItem{it}
 		case key.Matches(msg, km.CopyCommand):
-			return m.copyGetItem(o.d.item)
+			return o, copyGetItem{it}
 		case key.Matches(msg, km.InIndex):
-			return m.openJump(o.d.item)
+			return o, openJumpList{it}
 		case key.Matches(msg, km.FollowKeys):
-			return m.openLinks(o.d.item)
+			return o, openLinkList{it}
 		case key.Matches(msg, km.EditItem):
-			return m.openEdit(newDraft(m.table, o.d.item, false), "Edit · "+o.d.title)
+			return o, editItem{newDraft(e.table, it, false), "Edit · " + o.d.title}
 		case key.Matches(msg, km.DuplicateItem):
-			return m.openEdit(newDraft(m.table, o.d.item, true), "Duplicate under a new key · "+o.d.title)
+			return o, editItem{newDraft(e.table, it, true), "Duplicate under a new key · " + o.d.title}
 		case key.Matches(msg, km.DeleteItem):
-			return m.deleteItem(o.d.item)
+			return o, deleteItem{it}
 		case key.Matches(msg, km.Undo):
-			return m.undoLast()
+			return o, undoLast{}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // detailView is how the detail pane shows an item.

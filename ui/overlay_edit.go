@@ -81,8 +81,8 @@ func (m Model) newEntityItem() (Model, tea.Cmd) {
 	return m.openEdit(entityDraft(m.table, m.query.PK, prefix, items), title)
 }
 
-func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	km := m.keyMap()
+func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	km := e.keys
 	if o.form != nil {
 		f, ev := o.form.handle(msg, km)
 		o.form = &f
@@ -92,11 +92,11 @@ func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 		case formSubmit:
 			o = o.setRow(f)
 		}
-		return m.setTop(o), nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
 	n := len(o.d.rows)
 	switch {
@@ -123,21 +123,20 @@ func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			o.d.rows[o.cursor].removed = !o.d.rows[o.cursor].removed
 		}
 	case key.Matches(k, km.WriteItem):
-		p, row, err := o.d.plan(m.opts.Settings.VersionAttribute)
+		p, row, err := o.d.plan(e.version)
 		if err != nil {
 			o.err, o.errRow = sanitize(err.Error()), row
 			if row >= 0 {
 				o.cursor = row
 			}
-			return m.setTop(o), nil
+			return o, nil
 		}
 		o.err, o.errRow = "", -1
-		return m.setTop(o).push(newWriteOverlay(p, nil)), nil
+		return o, openOverlay{newWriteOverlay(p, nil)}
 	case key.Matches(k, km.Cancel, km.Back):
-		m.status.info = "edit discarded; nothing was sent"
-		return m.pop(), nil
+		return o, then{showInfo{"edit discarded; nothing was sent"}, closeOverlay{}}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // setRow takes a submitted form into the draft; a value DynamoDB would

@@ -41,27 +41,25 @@ func (m Model) toggleHelp(md mode) Model {
 	return m.push(helpOverlay{of: md})
 }
 
-func (o helpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	shown := max(1, lay.bodyH-2)
-	n := len(m.helpLines(o.of, lay.w))
-	scroll := func(d int) (Model, tea.Cmd) {
+func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	shown := max(1, e.bodyH-2)
+	n := len(e.helpLines(o.of, e.w))
+	scroll := func(d int) (overlay, want) {
 		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
-		return m.setTop(o), nil
+		return o, nil
 	}
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		return scroll(wheelDelta(msg))
 	case tea.KeyPressMsg:
-		km := m.keyMap()
-		if d, ok := scrollDelta(msg, km, shown); ok {
+		if d, ok := scrollDelta(msg, e.keys, shown); ok {
 			return scroll(d)
 		}
-		if key.Matches(msg, km.Back, km.Cancel) {
-			return m.pop(), nil // back to the view help was asked in
+		if key.Matches(msg, e.keys.Back, e.keys.Cancel) {
+			return o, closeOverlay{} // back to the view help was asked in
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // helpBands lays the help's columns side by side in bands at most w cells

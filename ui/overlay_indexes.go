@@ -27,42 +27,46 @@ func (m Model) openIndexes() Model {
 	return m.push(indexesOverlay{p: pickerAt(m.table, m.index)})
 }
 
-func (o indexesOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o indexesOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
+	km := e.keys
 	switch {
 	case key.Matches(k, km.Up):
-		o.p = o.p.move(-1, m.table)
+		o.p = o.p.move(-1, e.table)
 	case key.Matches(k, km.Down):
-		o.p = o.p.move(1, m.table)
+		o.p = o.p.move(1, e.table)
 	case key.Matches(k, km.Top):
-		o.p = o.p.move(-1<<30, m.table)
+		o.p = o.p.move(-1<<30, e.table)
 	case key.Matches(k, km.Bottom):
-		o.p = o.p.move(1<<30, m.table)
+		o.p = o.p.move(1<<30, e.table)
 	case key.Matches(k, km.Open):
-		m = m.pop()
-		name := o.p.name(m.table)
-		if name == m.index {
-			return m, nil
+		name := o.p.name(e.table)
+		if name == e.index {
+			return o, closeOverlay{}
 		}
-		ks, err := m.table.Schema(name)
-		if err != nil {
-			m.status.err = sanitize(err.Error())
-			return m, nil
-		}
-		// The index's partition key is another attribute: ask for its value.
-		m.index = name
-		m.setSchema(ks)
-		m.screen = screenPrompt
-		m.prompt = newPrompt(ks, "", m.history)
-		return m, nil
+		return o, then{closeOverlay{}, chooseIndex{name: name}}
 	case key.Matches(k, km.Back, km.Cancel):
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
+}
+
+// chooseIndex queries index name (or the table, for ""): its partition key
+// is another attribute, so its value is asked for.
+func (m Model) chooseIndex(name string) Model {
+	ks, err := m.table.Schema(name)
+	if err != nil {
+		m.status.err = sanitize(err.Error())
+		return m
+	}
+	m.index = name
+	m.setSchema(ks)
+	m.screen = screenPrompt
+	m.prompt = newPrompt(ks, "", m.history)
+	return m
 }
 
 // indexPicker chooses between the table and its secondary indexes. The

@@ -18,17 +18,16 @@ func (liveOverlay) id() overlayID   { return overlayLive }
 func (liveOverlay) mode(Model) mode { return modeLive }
 func (liveOverlay) hides() hidden   { return hidden{} }
 
-func (liveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		km := m.keyMap()
 		switch {
-		case key.Matches(msg, km.Log):
-			return m.openLog(), nil
-		case key.Matches(msg, km.Live, km.Back, km.Cancel):
-			return m.stopLive().pop(), nil
+		case key.Matches(msg, e.keys.Log):
+			return o, openLogList{}
+		case key.Matches(msg, e.keys.Live, e.keys.Back, e.keys.Cancel):
+			return o, then{stopLive{}, closeOverlay{}}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // livePricing is DynamoDB's documented rule for stream reads, as help and

@@ -27,29 +27,30 @@ func (m Model) openLog() Model {
 	return m.push(logOverlay{})
 }
 
-func (logOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	h := max(1, m.layout().bodyH-2)
+// update moves the log's cursor, which the root keeps with the log: the
+// code view (C) and the collapsed log read it.
+func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-2)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
-			m.log = m.log.move(d, h)
+			return o, moveLog{delta: d, h: h}
 		}
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
-			m.log = m.log.move(d, h)
-			return m, nil
+			return o, moveLog{delta: d, h: h}
 		}
 		switch {
 		case key.Matches(msg, km.CopyCommand):
-			return m.copyCommand()
+			return o, copyRequest{}
 		case key.Matches(msg, km.Code):
-			return m.codeLogged(), nil
+			return o, openLoggedCode{}
 		case key.Matches(msg, km.Log, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // expanded is the whole log in a box of w×h, scrollable.

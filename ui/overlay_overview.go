@@ -15,10 +15,16 @@ import (
 
 // The overview overlay: o on a partition (ctrl+o at the partition prompt)
 // shows the caps of a sample, the sample running, then the table's layout
-// (overview.go sends the sample). The sample and its layout stay on the
-// root model (m.overview) after the overlay closes: opening it again shows them.
+// (overview.go sends the sample). The sample and its layout are the root's
+// (m.overview: the replies change them) and stay after the overlay closes:
+// opening it again shows them, the caps and cursor where they were left.
 
-type overviewOverlay struct{}
+// overviewOverlay holds what the keys change: the caps form and the cursor
+// over the layout.
+type overviewOverlay struct {
+	form   form
+	cursor int
+}
 
 func (overviewOverlay) id() overlayID { return overlayOverview }
 func (overviewOverlay) hides() hidden { return hidden{query: true} }
@@ -33,7 +39,7 @@ func (overviewOverlay) mode(m Model) mode {
 	return modeOverview
 }
 
-func (overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(w, h) }
+func (o overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(o, w, h) }
 
 // overviewTitle names what the overview samples.
 func (o overviewPane) title() string {
@@ -45,16 +51,16 @@ func (o overviewPane) title() string {
 }
 
 // overviewBox draws the overview in w×h: the caps, the progress, or the layout.
-func (m Model) overviewBox(w, h int) string {
+func (m Model) overviewBox(o overviewOverlay, w, h int) string {
 	inner := w - 2
 	var lines []string
 	switch m.overview.phase {
 	case ovSetup:
-		lines = m.capsLines(inner)
+		lines = m.capsLines(o.form, inner)
 	case ovRunning:
 		lines = m.progressLines(inner)
 	default:
-		return m.layoutBox(w, h)
+		return m.layoutBox(o.cursor, w, h)
 	}
 	return box(m.st, m.overview.title(), lines, w, h, true)
 }
@@ -68,7 +74,7 @@ func (m Model) boundText(in dynamo.SampleInput) string {
 	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
 }
 
-func (m Model) capsLines(inner int) []string {
+func (m Model) capsLines(caps form, inner int) []string {
 	st := m.st
 	para := func(s string, style func(...string) string) []string {
 		var out []string
@@ -79,9 +85,9 @@ func (m Model) capsLines(inner int) []string {
 	}
 	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.text.Render)
 	lines = append(lines, "")
-	lines = append(lines, m.overview.form.view(st, inner)...)
+	lines = append(lines, caps.view(st, inner)...)
 	lines = append(lines, "")
-	if in, err := parseCaps(m.overview.form); err != nil {
+	if in, err := parseCaps(caps); err != nil {
 		lines = append(lines, para("✗ "+sanitize(err.Error()), st.err.Render)...)
 	} else {
 		lines = append(lines, para(m.boundText(in), st.bold.Render)...)
@@ -171,7 +177,7 @@ func (m Model) typeText(t keys.SortKeyType) string {
 // their entity types, the largest partitions, the findings. The cursor
 // moves over the rows that open a partition; the lines scroll to keep it
 // in sight.
-func (m Model) layoutBox(w, h int) string {
+func (m Model) layoutBox(cursor, w, h int) string {
 	st := m.st
 	inner := w - 2
 	o := m.overview
@@ -182,7 +188,7 @@ func (m Model) layoutBox(w, h int) string {
 	add := func(s string, selectable bool) {
 		if selectable {
 			rowLine[row] = len(lines)
-			if row == o.cursor {
+			if row == cursor {
 				// A mark as well as the colour: it survives NO_COLOR and snapshots.
 				s = st.sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
 			}
@@ -272,12 +278,12 @@ func (m Model) layoutBox(w, h int) string {
 	// the lines that continue it, would fall below the box.
 	shown := max(1, h-2)
 	end := len(lines) - 1
-	if next, ok := rowLine[o.cursor+1]; ok {
+	if next, ok := rowLine[cursor+1]; ok {
 		end = next - 1
 	}
 	off := 0
 	if end >= shown {
-		off = min(end-shown+1, rowLine[o.cursor])
+		off = min(end-shown+1, rowLine[cursor])
 	}
 	return box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
 }
@@ -300,90 +306,92 @@ func wrapWords(s string, w int) []string {
 // openOverview shows the overview of the table (or index) open: the layout
 // sampled before, if it is of the same, else the caps to sample with.
 func (m Model) openOverview() Model {
-	m = m.push(overviewOverlay{})
 	if m.overview.phase == ovRunning || (m.overview.have && m.overview.table == m.table.Name && m.overview.index == m.index) {
-		return m
+		return m.push(overviewOverlay{form: m.overview.form, cursor: m.overview.cursor})
 	}
 	// The caps offered: the settings file's sampling, else dynamo's defaults.
 	items, rcu, segs := m.opts.Settings.Sampling.Caps()
 	// A stopped sample may still be on its way: its logged count stays.
 	m.overview = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.overview.logged}
-	return m
+	return m.push(overviewOverlay{form: m.overview.form})
 }
 
-// overviewKey handles the three phases: the caps form, the sample in
-// flight, the layout.
-func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+// update handles the three phases: the caps form, the sample in flight,
+// the layout. Closed, the overlay leaves its caps and cursor with the root
+// (keepOverview) for the next opening.
+func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
-	switch o.mode(m) {
-	case modeCaps:
-		f, ev := m.overview.form.handle(msg, km)
-		m.overview.form = f
+	km := e.keys
+	ov := e.overview
+	keep := keepOverview{cursor: o.cursor, form: o.form}
+	switch ov.phase {
+	case ovSetup:
+		f, ev := o.form.handle(msg, km)
+		o.form = f
 		switch ev {
 		case formSubmit:
-			return m.startSample()
+			in, err := parseCaps(f)
+			if err != nil {
+				return o, overviewErr{sanitize(err.Error())}
+			}
+			return o, then{keepOverview{cursor: o.cursor, form: f}, startSample{in}}
 		case formCancel:
-			if m.overview.have {
-				m.overview.phase = ovDone // back to the layout sampled before
-				return m, nil
+			if ov.have {
+				return o, showLayout{} // back to the layout sampled before
 			}
-			return m.pop(), nil
+			return o, then{keep, closeOverlay{}}
 		case formTyped:
-			m.overview.err = ""
+			return o, overviewErr{""}
 		}
-		return m, nil
-	case modeSampling:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !m.overview.stopping {
-			// The sample returns what it read so far; sampleDone shows it.
-			m.overview.stopping = true
-			if m.sample.cancel != nil {
-				m.sample.cancel()
-			}
+		return o, nil
+	case ovRunning:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !ov.stopping {
+			return o, stopSample{} // it returns what it read so far
 		}
-		return m, nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	h := m.overviewListHeight()
+	h := max(1, e.bodyH-6) // about how many rows a page of the layout holds
 	if d, ok := scrollDelta(k, km, h); ok {
-		m.overview.cursor = clamp(m.overview.cursor+d, 0, m.overview.rows()-1)
-		return m, nil
+		o.cursor = clamp(o.cursor+d, 0, ov.rows()-1)
+		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Open):
-		pk, ok := m.overview.partitionAt(m.overview.cursor)
+		pk, ok := ov.partitionAt(o.cursor)
 		if !ok {
-			return m, nil
+			return o, nil
 		}
-		m = m.pop()
-		if m.index != m.overview.index {
-			ks, err := m.table.Schema(m.overview.index)
-			if err != nil {
-				m.status.err = sanitize(err.Error())
-				return m, nil
-			}
-			m.index = m.overview.index
-			m.setSchema(ks)
-		}
-		return m.openPartition(pk)
+		return o, then{keep, closeOverlay{}, openPartitionAt{index: ov.index, pk: pk}}
 	case key.Matches(k, km.IndexMap):
-		return m.openIndexMap(), nil
+		return o, openIndexMap{}
 	case key.Matches(k, km.Resample):
-		m.overview.phase, m.overview.err = ovSetup, ""
-		m.overview.form = capsForm(m.overview.in.MaxItems, m.overview.in.MaxRCU, m.overview.in.Segments)
+		o.form = capsForm(ov.in.MaxItems, ov.in.MaxRCU, ov.in.Segments)
+		return o, showCaps{}
 	case key.Matches(k, km.Back, km.Cancel):
-		return m.pop(), nil
+		return o, then{keep, closeOverlay{}}
 	}
-	return m, nil
+	return o, nil
 }
 
-// overviewListHeight is about how many rows a page of the layout holds.
-func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
+// openPartitionOf opens partition pk of index, the table for "".
+func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
+	if m.index != index {
+		ks, err := m.table.Schema(index)
+		if err != nil {
+			m.status.err = sanitize(err.Error())
+			return m, nil
+		}
+		m.index = index
+		m.setSchema(ks)
+	}
+	return m.openPartition(pk)
+}
 
 var (
 	capsMode     = formMode("overview caps", "sample within these caps", "close")

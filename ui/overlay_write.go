@@ -33,7 +33,6 @@ type writeOverlay struct {
 	plan     *edit.Plan
 	undo     *edit.Entry // the entry this write undoes; nil for an edit
 	phase    writePhase
-	reqID    int
 	res      edit.Result
 	conflict *edit.ConflictError
 	err      string
@@ -75,50 +74,44 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	return m.push(newWriteOverlay(p, &e)), nil
 }
 
-func (o writeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
+	km := e.keys
 	switch o.phase {
 	case writeConfirm:
 		switch {
 		case key.Matches(k, km.Confirm, km.Open):
-			m.seq++
-			o.reqID, o.phase = m.seq, writeSending
-			return m.setTop(o), writeCmd(m.ctx, m.opts.Editor, o.reqID, o.plan, o.undo)
+			o.phase = writeSending
+			return o, sendWrite{plan: o.plan, undo: o.undo}
 		case key.Matches(k, km.CopyCommand):
-			m.status.info = "copied the write as an aws dynamodb command (OSC 52); nothing was sent"
-			return m, m.clip(o.plan.Command(m.opts.Editor.Target()))
+			return o, copyText{text: o.plan.Command(e.target), info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
 		case key.Matches(k, km.Up):
 			o.offset = max(0, o.offset-1)
 		case key.Matches(k, km.Down):
 			o.offset++
 		case key.Matches(k, km.Cancel, km.Back):
-			m.status.info = "not sent"
-			return m.pop(), nil
+			return o, then{showInfo{"not sent"}, closeOverlay{}}
 		}
-		return m.setTop(o), nil
+		return o, nil
 	case writeSending:
-		return m, nil // the answer closes nothing; ctrl+c still quits
+		return o, nil // the answer closes nothing; ctrl+c still quits
 	}
 	switch {
 	case key.Matches(k, km.Up):
 		o.offset = max(0, o.offset-1)
-		return m.setTop(o), nil
 	case key.Matches(k, km.Down):
 		o.offset++
-		return m.setTop(o), nil
 	case key.Matches(k, km.Cancel, km.Back, km.Open):
-		m = m.pop()
 		if o.phase == writeDone {
 			// The draft and the item shown are from before the write.
-			m = m.remove(overlayEdit).remove(overlayDetail)
+			return o, then{closeOverlay{}, removeOverlays{[]overlayID{overlayEdit, overlayDetail}}}
 		}
-		return m, nil
+		return o, closeOverlay{}
 	}
-	return m, nil
+	return o, nil
 }
 
 // writeDone takes the answer of a write into its overlay, the request log
@@ -128,7 +121,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		m.log = m.log.addWrite(r)
 	}
 	o, ok := findOverlay[writeOverlay](m)
-	if !ok || o.reqID != msg.id {
+	if !ok || m.writeReq != msg.id {
 		return m, nil
 	}
 	o.res = msg.res

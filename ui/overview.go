@@ -39,7 +39,8 @@ const (
 // the layout it gave.
 type overviewPane struct {
 	phase    overviewPhase
-	form     form
+	form     form   // the caps as the overlay left them
+	cursor   int    // where the overlay's cursor was left, over families, largest partitions, findings
 	err      string // why the caps were refused, or why the sample failed; sanitised
 	table    string // what the sample reads
 	index    string
@@ -50,7 +51,6 @@ type overviewPane struct {
 	have     bool           // smp and lay hold a sample
 	smp      dynamo.Sample
 	lay      keys.Layout
-	cursor   int // over families, largest partitions, findings
 }
 
 // sampleProgressMsg reports how far sample id has got; it comes from the
@@ -102,13 +102,8 @@ func parseCaps(f form) (dynamo.SampleInput, error) {
 	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
 }
 
-// startSample sends the sample the caps describe.
-func (m Model) startSample() (Model, tea.Cmd) {
-	in, err := parseCaps(m.overview.form)
-	if err != nil {
-		m.overview.err = sanitize(err.Error())
-		return m, nil
-	}
+// startSample sends a sample with the caps in.
+func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	in.Table, in.Index = m.overview.table, m.overview.index
 	m.sample = m.sample.stop()
 	m.seq++
@@ -178,6 +173,10 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.overview.phase, m.overview.have = ovDone, true
 	m.overview.smp, m.overview.lay = msg.smp, msg.lay
 	m.overview.cursor = 0
+	if o, ok := findOverlay[overviewOverlay](m); ok {
+		o.cursor = 0
+		m = replaceOverlay(m, o)
+	}
 	return m, nil
 }
 

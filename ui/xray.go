@@ -151,12 +151,11 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 
 // listKey is the keys of a list overlay of n rows: the cursor moved, or
 // open (enter) or closing (q, esc) asked.
-func listKey(m Model, msg tea.Msg, cursor, n int) (int, string) {
+func listKey(km KeyMap, msg tea.Msg, cursor, n int) (int, string) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return cursor, ""
 	}
-	km := m.keyMap()
 	switch {
 	case key.Matches(k, km.Up):
 		return max(0, cursor-1), ""
@@ -170,21 +169,20 @@ func listKey(m Model, msg tea.Msg, cursor, n int) (int, string) {
 	return cursor, ""
 }
 
-func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o jumpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	var act string
-	o.cursor, act = listKey(m, msg, o.cursor, len(o.targets))
+	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.targets))
 	switch act {
 	case "open":
 		tg := o.targets[o.cursor]
 		if tg.why != "" {
-			m.status.info = "the item is not in " + tg.label + ": " + sanitize(tg.why)
-			return m, nil
+			return o, showInfo{"the item is not in " + tg.label + ": " + sanitize(tg.why)}
 		}
-		return m.jump(o.item, tg)
+		return o, jumpTo{o.item, tg}
 	case "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // jump opens the target's partition from the item on (sort key >= the
