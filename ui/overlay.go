@@ -66,7 +66,7 @@ const (
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
 	overlayJump               // where to open an item: an index or the base table (xray.go)
 	overlayLinks              // the partitions an item's keys name, confirmed (links.go)
-	overlayIndexMap           // the overview's index map (indexmap.go)
+	overlayIndexMap           // the overview's index map (overlay_indexmap.go)
 	overlayLive               // the partition's writes from the stream (overlay_live.go)
 )
 
