@@ -31,7 +31,8 @@ var allowedImports = map[string][]string{
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
-	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt"},
+	"ui/theme":          {},
+	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt", "ui/theme"},
 	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -45,7 +46,8 @@ var mainImports = []string{"cli"}
 // gets what it needs through Options and the packages that own the files
 // (config's history, itemcodec's export files, patterns).
 var noIO = map[string][]string{
-	"ui": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui":       {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/theme": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

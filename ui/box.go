@@ -8,9 +8,9 @@ func box(st styles, title string, lines []string, w, h int, focused bool) string
 	if w < 4 || h < 2 {
 		return blank(w, h)
 	}
-	bs, ts := st.border, st.title
+	bs, ts := st.Border, st.Title
 	if focused {
-		bs, ts = st.borderFocus, st.titleFocus
+		bs, ts = st.BorderFocus, st.TitleFocus
 	}
 	inner := w - 2
 	var b strings.Builder

@@ -6,8 +6,9 @@
 // key press through it.
 //
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
-// itemcodec and textfmt; never the command line (package cli), which starts
-// it, nor workbench, and no os: imports_test.go holds it to that.
+// itemcodec and textfmt, and its own room ui/theme (the palette and the
+// styles); never the command line (package cli), which starts it, nor
+// workbench, and no os: imports_test.go holds it to that.
 //
 // # The rules of this package
 //
@@ -26,7 +27,7 @@
 //     mode; help, the status bar, settings overrides and the clash check are
 //     derived from it. A new key is a KeyMap field and a line in the modes
 //     where it acts.
-//   - Colours only through the styles built from the palette (styles.go);
+//   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
 //     request log (requestlog.go); panes ask it for a request through its

@@ -118,10 +118,10 @@ func (f form) view(st styles, w int) []string {
 	for i, fd := range f.fields {
 		label := " " + fit(sanitize(fd.label), labelW) + " › "
 		if i == f.focus {
-			out = append(out, st.accent.Render(label)+fd.input.view(st, max(1, w-width(label)-1), ""))
+			out = append(out, st.Accent.Render(label)+fd.input.view(st, max(1, w-width(label)-1), ""))
 			continue
 		}
-		out = append(out, st.muted.Render(label)+fit(sanitize(fd.input.String()), max(1, w-width(label)-1)))
+		out = append(out, st.Muted.Render(label)+fit(sanitize(fd.input.String()), max(1, w-width(label)-1)))
 	}
 	return out
 }

@@ -110,22 +110,22 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		sel := row == g.cursor
 		base := lipgloss.NewStyle()
 		if sel && focused {
-			base = st.sel
+			base = st.Sel
 		} else if sel {
-			base = st.selBlur
+			base = st.SelBlur
 		}
 		mark := " "
 		if row == g.active {
 			mark = "›"
 		}
-		markStyle := st.active.Inherit(base)
+		markStyle := st.Active.Inherit(base)
 		count := g.countText(row)
 		var name, sub string
 		var block lipgloss.Style
 		bar := "▌"
 		if row == 0 {
 			name, sub = "partition", "no SK condition"
-			block = st.muted.Inherit(base)
+			block = st.Muted.Inherit(base)
 		} else {
 			t := g.types[row-1]
 			name = t.label(g.names)
@@ -148,7 +148,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 					name = sub
 				}
 			}
-			block = st.entityStyle(colour(t.id)).Inherit(base)
+			block = st.Entity(colour(t.id)).Inherit(base)
 			if t.value {
 				bar = "┊" // data, not a label: a dotted bar
 			}
@@ -157,16 +157,16 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+fit(name, nameW)+" "+count)
 		lines = append(lines, line1)
 		if rh == 2 {
-			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
+			lines = append(lines, base.Render("    ")+st.Muted.Inherit(base).Render(fit(sub, inner-4)))
 		}
 	}
 	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
 		for len(lines) < h-2-len(foot)-1 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+		lines = append(lines, st.Faint.Render(strings.Repeat("─", inner)))
 		for _, l := range foot {
-			lines = append(lines, " "+st.muted.Render(fit(l, inner-1)))
+			lines = append(lines, " "+st.Muted.Render(fit(l, inner-1)))
 		}
 	}
 	return box(st, title, lines, w, h, focused)

@@ -139,7 +139,7 @@ func (p itemsPane) header(st styles, inner int) string {
 	for _, c := range p.cols {
 		b.WriteString("  " + fit(sanitize(c.name), c.w))
 	}
-	return st.colHeader.Render(fit(b.String(), inner))
+	return st.ColHeader.Render(fit(b.String(), inner))
 }
 
 func (p itemsPane) row(st styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style) string {
@@ -171,14 +171,14 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		case p.filter != "":
 			msg = "no loaded item matches the filter"
 		}
-		lines = append(lines, "  "+st.muted.Render(msg))
+		lines = append(lines, "  "+st.Muted.Render(msg))
 	}
 	for r := p.offset; r < p.rows() && r < p.offset+shown; r++ {
 		base := lipgloss.NewStyle()
 		if r == p.cursor && focused {
-			base = st.sel
+			base = st.Sel
 		} else if r == p.cursor {
-			base = st.selBlur
+			base = st.SelBlur
 		}
 		it, ok := p.store.item(p.at(r))
 		if !ok {
@@ -186,9 +186,9 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 			continue
 		}
 		if p.changed != "" && keyOf(it, p.changedAttr) == p.changed {
-			base = base.Inherit(st.ok).Bold(true) // bold too: seen without colour
+			base = base.Inherit(st.OK).Bold(true) // bold too: seen without colour
 		}
-		lines = append(lines, p.row(st, it, inner, base, st.entityStyle(colour(keyOf(it, p.keyName)))))
+		lines = append(lines, p.row(st, it, inner, base, st.Entity(colour(keyOf(it, p.keyName)))))
 	}
 	return box(st, title, lines, w, h, focused)
 }

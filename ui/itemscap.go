@@ -150,7 +150,7 @@ func (p itemsPane) placeholder(st styles, r, inner int, base lipgloss.Style) str
 	default:
 		s = fmt.Sprintf("page %d · released to keep memory within the cap", pg.no)
 	}
-	return base.Render(" " + fit(st.muted.Render("  ⋯ "+s), inner-1))
+	return base.Render(" " + fit(st.Muted.Render("  ⋯ "+s), inner-1))
 }
 
 // failedRefetch is the released page whose re-read failed, if it is still

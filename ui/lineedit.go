@@ -109,14 +109,14 @@ func (e lineEdit) view(st styles, w int, ghost string) string {
 	var cur, after string
 	switch {
 	case e.pos < len(e.value):
-		cur = st.inputCursor.Render(sanitize(string(e.value[e.pos])))
+		cur = st.InputCursor.Render(sanitize(string(e.value[e.pos])))
 		after = sanitize(string(e.value[e.pos+1:]))
 	case ghost != "":
 		g := []rune(sanitize(ghost))
-		cur = st.inputCursor.Render(string(g[0]))
-		after = st.ghost.Render(string(g[1:]))
+		cur = st.InputCursor.Render(string(g[0]))
+		after = st.Ghost.Render(string(g[1:]))
 	default:
-		cur = st.inputCursor.Render(" ")
+		cur = st.InputCursor.Render(" ")
 	}
 	// Keep the cursor in sight: cut from the left when the text before it is too wide.
 	if bw := width(before); bw+1 > w-1 && w > 2 {

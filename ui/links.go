@@ -197,7 +197,7 @@ func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 
 func (o linksOverlay) view(m Model, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	lines := []string{" " + m.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
 	for i, l := range o.links {
 		state := "confirming…"
 		switch {
@@ -211,9 +211,9 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		line := fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
-			line = m.st.sel.Render(line)
+			line = m.st.Sel.Render(line)
 		case l.checked && !l.found:
-			line = m.st.muted.Render(line)
+			line = m.st.Muted.Render(line)
 		}
 		lines = append(lines, line)
 	}

@@ -10,7 +10,7 @@ import (
 // apart from the table's reads (its own kind, no RCU: a GetRecords is a
 // streams read request unit, and the stream's other calls are free).
 func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
-	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.accent.Render("stream") + " " + fit(r.Operation, 17) + " "
+	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.Accent.Render("stream") + " " + fit(r.Operation, 17) + " "
 	what := ""
 	switch r.Operation {
 	case "GetRecords":
@@ -21,7 +21,7 @@ func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
 		what = sanitize(r.Note) + " · free"
 	}
 	if r.Err != nil {
-		what = st.err.Render("✗ " + sanitize(r.Err.Error()))
+		what = st.Err.Render("✗ " + sanitize(r.Err.Error()))
 	}
 	right := fmt.Sprintf("  %7s", fmtDuration(r.Duration))
 	return fit(head+fit(what, max(8, w-width(head)-width(right)))+right, w)

@@ -171,8 +171,8 @@ func New(o Options) Model {
 
 func (m *Model) setStyles(st styles) {
 	m.st = st
-	m.help.Styles = st.help
-	m.status.spinner.Style = st.accent
+	m.help.Styles = st.Help
+	m.status.spinner.Style = st.Accent
 }
 
 // Init asks for the terminal's background (for light or dark styles) and

@@ -349,41 +349,41 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 	switch o.phase {
 	case bulkAsk, bulkPlanning:
 		if o.kind == bulkScan {
-			say(st.muted.Render, "A Scan reads, and is charged for, every item of the table, whatever the filter keeps. Filter: DynamoDB's condition language with values in place (status = \"OPEN\" AND total > 1000); projection: a, b, c.d. Its cost is said before anything is read.")
+			say(st.Muted.Render, "A Scan reads, and is charged for, every item of the table, whatever the filter keeps. Filter: DynamoDB's condition language with values in place (status = \"OPEN\" AND total > 1000); projection: a, b, c.d. Its cost is said before anything is read.")
 		} else {
-			say(st.muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
+			say(st.Muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
 		}
 		lines = append(lines, "")
 		lines = append(lines, o.form.view(st, inner)...)
 		if o.phase == bulkPlanning {
-			lines = append(lines, "", " "+st.muted.Render("reading the table's description…"))
+			lines = append(lines, "", " "+st.Muted.Render("reading the table's description…"))
 		}
 	case bulkConfirm:
 		if o.kind == bulkPartiQL {
-			say(st.queryKey.Render, planLine(o.plan))
+			say(st.QueryKey.Render, planLine(o.plan))
 		}
 		if o.est.Known {
-			say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
 		} else {
-			say(st.bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
 		}
 		if o.kind == bulkPartiQL && o.plan.Query {
-			say(st.muted.Render, "One partition is usually far less; its size is not known before it is read.")
+			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")
 		}
-		say(st.muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
+		say(st.Muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
 		if o.liveReqs > 0 {
-			say(st.muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
+			say(st.Muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
 		} else {
-			say(st.muted.Render, "reading… esc stops and keeps what was read")
+			say(st.Muted.Render, "reading… esc stops and keeps what was read")
 		}
 	case bulkDone:
 		lines = append(lines, o.summary(m, inner-2)...)
 		if o.err != "" {
 			// Before the items, so that no list of them pushes it off.
-			say(st.err.Render, "✗ "+o.err)
+			say(st.Err.Render, "✗ "+o.err)
 			if o.goesOn() {
-				say(st.muted.Render, "what was read is kept; n goes on from where it stopped")
+				say(st.Muted.Render, "what was read is kept; n goes on from where it stopped")
 			}
 		}
 		lines = append(lines, "")
@@ -394,7 +394,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 	}
 	if o.err != "" && o.phase != bulkDone {
 		lines = append(lines, "")
-		say(st.err.Render, o.err)
+		say(st.Err.Render, o.err)
 	}
 	return box(st, title, lines, w, h, true)
 }
@@ -412,9 +412,9 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	case dynamo.StopError, dynamo.StopEstimate:
 		head = "incomplete: kept what was read · " + head
 	}
-	out = append(out, " "+st.bold.Render(fit(head, w)))
+	out = append(out, " "+st.Bold.Render(fit(head, w)))
 	if o.scanned >= 0 {
-		out = append(out, " "+st.accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
+		out = append(out, " "+st.Accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
 	}
 	return out
 }

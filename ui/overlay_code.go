@@ -164,7 +164,7 @@ func (c codeView) lines(st styles, w int) []string {
 		return nil
 	}
 	if c.errs[c.tab] != "" {
-		return []string{" " + st.err.Render(c.errs[c.tab])}
+		return []string{" " + st.Err.Render(c.errs[c.tab])}
 	}
 	var out []string
 	// The first column is a gutter: ↪ marks a line the screen had to wrap.
@@ -173,9 +173,9 @@ func (c codeView) lines(st styles, w int) []string {
 		for i, wl := range strings.Split(ansi.Hardwrap(sanitize(l), max(1, w-1), true), "\n") {
 			gutter := " "
 			if i > 0 {
-				gutter = st.faint.Render("↪")
+				gutter = st.Faint.Render("↪")
 			}
-			out = append(out, gutter+st.text.Render(wl))
+			out = append(out, gutter+st.Text.Render(wl))
 		}
 	}
 	return out
@@ -240,16 +240,16 @@ func (c codeView) box(st styles, w, h int) string {
 	for i, l := range codegen.CodeLangs {
 		name := " " + langNames[l] + " "
 		if i == c.tab {
-			tabs = append(tabs, st.sel.Render(name))
+			tabs = append(tabs, st.Sel.Render(name))
 		} else {
-			tabs = append(tabs, st.muted.Render(name))
+			tabs = append(tabs, st.Muted.Render(name))
 		}
 	}
-	lines := []string{" " + strings.Join(tabs, st.faint.Render("│"))}
+	lines := []string{" " + strings.Join(tabs, st.Faint.Render("│"))}
 	for _, l := range c.whatLines(w - 4) {
-		lines = append(lines, " "+st.muted.Render(l))
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
-	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
 	code := c.lines(st, inner)
 	shown := max(1, h-c.chrome(w))
 	off := clamp(c.offset, 0, max(0, len(code)-shown))

@@ -174,7 +174,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
 		for _, wl := range strings.Split(wrapString(" "+sanitize(l), w), "\n") {
-			out = append(out, st.text.Render(wl))
+			out = append(out, st.Text.Render(wl))
 		}
 	}
 	return out
@@ -215,9 +215,9 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	var out []string
 	var add func(name string, av types.AttributeValue, indent int, isKey bool)
 	line := func(name, typ, val string, indent int, isKey bool) {
-		ns := st.text
+		ns := st.Text
 		if isKey {
-			ns = st.bold
+			ns = st.Bold
 		}
 		wrapped := strings.Split(wrapString(val, valW), "\n")
 		for i, wl := range wrapped {
@@ -225,7 +225,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 			if i == 0 {
 				n, t = strings.Repeat(" ", indent)+name, typ
 			}
-			out = append(out, " "+ns.Render(fit(n, nameW))+"  "+st.typeName.Render(fit(t, typeW))+"  "+wl)
+			out = append(out, " "+ns.Render(fit(n, nameW))+"  "+st.TypeName.Render(fit(t, typeW))+"  "+wl)
 		}
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
@@ -233,12 +233,12 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		name = sanitize(name)
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
-			line(name, typ, st.muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
+			line(name, typ, st.Muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 				add(k, v.Value[k], indent+2, false)
 			}
 		case *types.AttributeValueMemberL:
-			line(name, typ, st.muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
+			line(name, typ, st.Muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
 			for i, e := range v.Value {
 				add(fmt.Sprintf("[%d]", i), e, indent+2, false)
 			}
@@ -253,7 +253,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 			}
 			line(name, typ, setText(s), indent, isKey)
 		case *types.AttributeValueMemberB:
-			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
+			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.Muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
 		default:
 			line(name, typ, cellText(av), indent, isKey)
 		}
@@ -296,11 +296,11 @@ func (d detailPane) chrome(w int) int { return 4 + len(d.info(w-2)) }
 func (d detailPane) viewBox(st styles, w, h int) string {
 	inner := w - 2
 	shown := max(1, h-d.chrome(w))
-	lines := []string{" " + st.entityStyle(d.colour).Render("▌") + " " + st.bold.Render(d.title)}
+	lines := []string{" " + st.Entity(d.colour).Render("▌") + " " + st.Bold.Render(d.title)}
 	for _, l := range d.info(inner) {
-		lines = append(lines, " "+st.muted.Render(l))
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
-	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
 	offset := clamp(d.offset, 0, max(0, len(d.lines)-shown))
 	for i := offset; i < len(d.lines) && i < offset+shown; i++ {
 		lines = append(lines, d.lines[i])

@@ -189,15 +189,15 @@ func (o editOverlay) view(m Model, w, h int) string {
 		mark := "   "
 		switch change := o.d.change(i); {
 		case r.removed:
-			mark = st.err.Render("-  ")
+			mark = st.Err.Render("-  ")
 		case change == "+":
-			mark = st.ok.Render("+  ")
+			mark = st.OK.Render("+  ")
 		case change == "~" && r.key:
-			mark = st.warn.Render("~k ")
+			mark = st.Warn.Render("~k ")
 		case change == "~":
-			mark = st.warn.Render("~  ")
+			mark = st.Warn.Render("~  ")
 		case r.key:
-			mark = st.accent.Render(" k ")
+			mark = st.Accent.Render(" k ")
 		}
 		text := r.text
 		if r.typ == "NULL" {
@@ -207,12 +207,12 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + fit(sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(sanitize(text), max(1, inner-nameW-typeW-8))
+		line := cur + mark + fit(sanitize(r.name), nameW) + " " + st.TypeName.Render(fit(r.typ, typeW)) + " " + fit(sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
-			line = st.sel.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Sel.Render(fit(ansi.Strip(line), inner-1))
 		}
 		if i == o.errRow {
-			line = st.err.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Err.Render(fit(ansi.Strip(line), inner-1))
 		}
 		lines = append(lines, " "+line)
 	}
@@ -222,16 +222,16 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if o.row >= 0 {
 			what = sanitize(o.d.rows[o.row].name)
 		}
-		foot = append(foot, " "+st.accent.Render(what)+st.muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
+		foot = append(foot, " "+st.Accent.Render(what)+st.Muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
 		foot = append(foot, o.form.view(st, inner)...)
 	}
 	if o.err != "" {
 		for _, l := range wrapText(o.err, inner-2) {
-			foot = append(foot, " "+st.err.Render(l))
+			foot = append(foot, " "+st.Err.Render(l))
 		}
 	}
 	if o.form == nil {
-		foot = append(foot, " "+st.muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
+		foot = append(foot, " "+st.Muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
 	off := clamp(o.offset, 0, max(0, len(lines)-shown))

@@ -121,24 +121,24 @@ func (m Model) exportBox(e exportOverlay, w, h int) string {
 	}
 	var lines []string
 	for _, l := range wrapText(intro, inner-2) {
-		lines = append(lines, " "+st.text.Render(l))
+		lines = append(lines, " "+st.Text.Render(l))
 	}
 	lines = append(lines, "")
 	if run.running {
 		frac := float64(run.done) / float64(max(1, run.src.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
-		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.bold.Render(pct),
-			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
-			" "+st.accent.Render("esc")+st.muted.Render(" stops and removes the partial file"))
+		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
+			" "+st.Muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
+			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
 		return box(st, "Export", lines, w, h, true)
 	}
 	lines = append(lines, e.form.view(st, inner)...)
-	lines = append(lines, "", " "+st.muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
-	lines = append(lines, " "+st.muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
+	lines = append(lines, "", " "+st.Muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
+	lines = append(lines, " "+st.Muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
 	if e.err != "" {
 		lines = append(lines, "")
 		for _, l := range wrapText("✗ "+e.err, inner-2) {
-			lines = append(lines, " "+st.err.Render(l))
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
 	return box(st, "Export", lines, w, h, true)

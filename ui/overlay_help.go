@@ -104,7 +104,7 @@ func (m Model) helpBands(cols [][]key.Binding, w int) []string {
 // helpLines is the full help of the mode the user asked in, for a box w wide.
 func (m Model) helpLines(md mode, w int) []string {
 	km := m.keymap.forMode(md, m.keyState())
-	lines := []string{" " + m.st.muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	lines := []string{" " + m.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
 	for _, l := range m.helpBands(km.FullHelp(), w-4) {
 		lines = append(lines, " "+l)
 	}
@@ -115,7 +115,7 @@ func (m Model) helpLines(md mode, w int) []string {
 	}
 	note += liveHelpNote(md) // overlay_live.go
 	for _, l := range wrapText(note, w-4) {
-		lines = append(lines, " "+m.st.muted.Render(l))
+		lines = append(lines, " "+m.st.Muted.Render(l))
 	}
 	return lines
 }

@@ -116,9 +116,9 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	}
 	nameW = min(nameW, inner/3)
 	lines := []string{
-		" " + st.muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
+		" " + st.Muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
 		"",
-		st.colHeader.Render("   " + fit("name", nameW) + "  " + fit("kind", 4) + "  " + fit("key", keyW) + "  projection"),
+		st.ColHeader.Render("   " + fit("name", nameW) + "  " + fit("kind", 4) + "  " + fit("key", keyW) + "  projection"),
 	}
 	for i, r := range rows {
 		mark := "  "
@@ -127,7 +127,7 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 		}
 		l := " " + mark + fit(r[0], nameW) + "  " + fit(r[1], 4) + "  " + fit(r[2], keyW) + "  " + r[3]
 		if i == p.cursor {
-			l = st.sel.Render(fit(l, inner))
+			l = st.Sel.Render(fit(l, inner))
 		}
 		lines = append(lines, l)
 	}

@@ -114,7 +114,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 		addWrapped(fmt.Sprintf("a sample of %s, stopped: %s · %s · %s RCU", plural(items, "item", "items"), o.stop,
 			plural(o.requests, "request", "requests"), fmtRCU(o.rcu)))
 		if o.err != "" {
-			lines = append(lines, " "+st.err.Render(o.err))
+			lines = append(lines, " "+st.Err.Render(o.err))
 		}
 		if len(o.stats) == 0 {
 			addWrapped("the table has no secondary indexes")
@@ -122,7 +122,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 		for _, s := range o.stats {
 			lines = append(lines, "")
 			ix := s.Index
-			lines = append(lines, " "+st.bold.Render(sanitize(ix.Name))+st.muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
+			lines = append(lines, " "+st.Bold.Render(sanitize(ix.Name))+st.Muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
 			shape := []string{}
 			if s.Members < s.Items {
 				shape = append(shape, "sparse")

@@ -53,12 +53,12 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	switch {
 	case l.err != "":
 		for _, s := range wrapText(l.err, w-2) {
-			lines = append(lines, st.err.Render(s))
+			lines = append(lines, st.Err.Render(s))
 		}
 	case l.starting:
-		lines = append(lines, st.muted.Render("  reading the stream's shards…"))
+		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
 	case len(l.lines) == 0:
-		lines = append(lines, st.muted.Render(fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.Muted.Render(fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.lines)-shown)
@@ -67,7 +67,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 		if ln.mine {
 			text = fit(ln.text+"  (yours)", w-2)
 		}
-		lines = append(lines, st.entityStyle(ln.colour).Render(text))
+		lines = append(lines, st.Entity(ln.colour).Render(text))
 	}
 	state := "live"
 	if l.id == 0 && !l.starting {

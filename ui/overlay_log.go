@@ -63,12 +63,12 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
 		s := l.line(st, i+1, table, cw, inner)
 		if i == l.cursor {
-			s = st.sel.Render(ansi.Strip(fit(s, inner)))
+			s = st.Sel.Render(ansi.Strip(fit(s, inner)))
 		}
 		lines = append(lines, s)
 	}
 	if len(l.reqs) == 0 {
-		lines = append(lines, st.muted.Render("    no requests yet"))
+		lines = append(lines, st.Muted.Render("    no requests yet"))
 	}
 	// The figures before the legend: where the title is cut, the legend goes.
 	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))

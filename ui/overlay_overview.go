@@ -83,14 +83,14 @@ func (m Model) capsLines(caps form, inner int) []string {
 		}
 		return out
 	}
-	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.text.Render)
+	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.Text.Render)
 	lines = append(lines, "")
 	lines = append(lines, caps.view(st, inner)...)
 	lines = append(lines, "")
 	if in, err := parseCaps(caps); err != nil {
-		lines = append(lines, para("✗ "+sanitize(err.Error()), st.err.Render)...)
+		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
 	} else {
-		lines = append(lines, para(m.boundText(in), st.bold.Render)...)
+		lines = append(lines, para(m.boundText(in), st.Bold.Render)...)
 	}
 	what := "the table"
 	size := m.table.ItemCount
@@ -98,14 +98,14 @@ func (m Model) capsLines(caps form, inner int) []string {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
-		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.muted.Render)...)
+		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.Muted.Render)...)
 	}
-	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.muted.Render)...)
+	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.Muted.Render)...)
 	if m.overview.err != "" {
 		lines = append(lines, "")
-		lines = append(lines, para("✗ "+m.overview.err, st.err.Render)...)
+		lines = append(lines, para("✗ "+m.overview.err, st.Err.Render)...)
 	}
-	lines = append(lines, "", " "+st.accent.Render("enter")+st.muted.Render(" samples · tab next cap · esc closes"))
+	lines = append(lines, "", " "+st.Accent.Render("enter")+st.Muted.Render(" samples · tab next cap · esc closes"))
 	return lines
 }
 
@@ -121,24 +121,24 @@ func (m Model) bar(f float64, w int) string {
 	w = max(1, w)
 	n := int(f*float64(w) + 0.5)
 	n = clamp(n, 0, w)
-	return m.st.accent.Render(strings.Repeat("█", n)) + m.st.faint.Render(strings.Repeat("░", w-n))
+	return m.st.Accent.Render(strings.Repeat("█", n)) + m.st.Faint.Render(strings.Repeat("░", w-n))
 }
 
 func (m Model) progressLines(inner int) []string {
 	st := m.st
 	p := m.overview.prog
 	in := m.overview.in
-	lines := []string{" " + st.text.Render(trunc(m.boundText(in), inner-2)), ""}
+	lines := []string{" " + st.Text.Render(trunc(m.boundText(in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
-	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.bold.Render(pct))
+	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
-	lines = append(lines, " "+st.muted.Render(trunc(detail, inner-2)), "")
+	lines = append(lines, " "+st.Muted.Render(trunc(detail, inner-2)), "")
 	if m.overview.stopping {
-		lines = append(lines, " "+st.warn.Render("stopping: waiting for the pages in flight…"))
+		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
-		lines = append(lines, " "+st.accent.Render("esc")+st.muted.Render(" stops and keeps the layout of what was read"))
+		lines = append(lines, " "+st.Accent.Render("esc")+st.Muted.Render(" stops and keeps the layout of what was read"))
 	}
 	return lines
 }
@@ -190,7 +190,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 			rowLine[row] = len(lines)
 			if row == cursor {
 				// A mark as well as the colour: it survives NO_COLOR and snapshots.
-				s = st.sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
+				s = st.Sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
 			}
 			row++
 		}
@@ -207,10 +207,10 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
 		plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), plural(len(smp.Requests), "Scan", "Scans"), cost)
 	for _, l := range wrapWords(summary, inner-2) {
-		lines = append(lines, " "+st.bold.Render(l))
+		lines = append(lines, " "+st.Bold.Render(l))
 	}
 	if o.err != "" {
-		lines = append(lines, " "+st.err.Render(trunc("✗ "+o.err, inner-2)))
+		lines = append(lines, " "+st.Err.Render(trunc("✗ "+o.err, inner-2)))
 	}
 	lines = append(lines, "")
 
@@ -222,7 +222,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	const partW, itemsW = 10, 7
 	typesX := 1 + famW + 2 + partW + 2 + itemsW + 2
 	typesW := max(10, inner-typesX)
-	lines = append(lines, st.colHeader.Render(fit(" "+fit("FAMILY", famW)+"  "+padLeft("PARTITIONS", partW)+"  "+padLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
+	lines = append(lines, st.ColHeader.Render(fit(" "+fit("FAMILY", famW)+"  "+padLeft("PARTITIONS", partW)+"  "+padLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
 	for _, f := range lay.Families {
 		var types []string
 		for _, t := range f.Types {
@@ -244,7 +244,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 		pkW = max(pkW, width(sanitize(p.PK)))
 	}
 	pkW = min(pkW, max(12, inner/2))
-	lines = append(lines, st.colHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
+	lines = append(lines, st.ColHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
 	for _, p := range lay.Largest {
 		share := ""
 		if lay.Items > 0 {
@@ -255,9 +255,9 @@ func (m Model) layoutBox(cursor, w, h int) string {
 
 	lines = append(lines, "")
 	if len(lay.Findings) == 0 {
-		lines = append(lines, " "+st.ok.Render("key-layout lint: no findings"))
+		lines = append(lines, " "+st.OK.Render("key-layout lint: no findings"))
 	} else {
-		lines = append(lines, st.colHeader.Render(fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
+		lines = append(lines, st.ColHeader.Render(fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
 	}
 	ruleW := 0
 	for _, f := range lay.Findings {
@@ -266,12 +266,12 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	for _, f := range lay.Findings {
 		msgW := max(10, inner-2-ruleW-2)
 		wrapped := wrapWords(sanitize(f.Message), msgW)
-		add(" "+st.warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
+		add(" "+st.Warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
 		pad := strings.Repeat(" ", 1+ruleW+2)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, pad+l)
 		}
-		lines = append(lines, pad+st.muted.Render(trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
+		lines = append(lines, pad+st.Muted.Render(trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
 	}
 
 	// The top stays in sight (summary, headers) until the cursor's row, with

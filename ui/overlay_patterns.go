@@ -61,7 +61,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	ps := m.patterns.Patterns
 	var lines []string
 	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
-		lines = append(lines, " "+st.warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
+		lines = append(lines, " "+st.Warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
 			sanitize(m.patterns.Table), sanitize(m.table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
@@ -73,7 +73,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	row := func(mark, name, op, ix, desc string) string {
 		return mark + fit(name, nameW) + "  " + fit(op, 7) + "  " + fit(ix, ixW) + "  " + desc
 	}
-	lines = append(lines, st.colHeader.Render(fit(row("   ", "pattern", "request", "index", "description"), inner)))
+	lines = append(lines, st.ColHeader.Render(fit(row("   ", "pattern", "request", "index", "description"), inner)))
 	foot := m.patternFooter(ps[pat.cursor], pat.err, inner-2)
 	shown := max(1, h-2-len(lines)-len(foot)-1)
 	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
@@ -85,14 +85,14 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		}
 		l := row("   ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.sel.Render(fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
 		}
 		lines = append(lines, l)
 	}
 	for len(lines) < h-2-len(foot)-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+	lines = append(lines, st.Faint.Render(strings.Repeat("─", inner)))
 	for _, l := range foot {
 		lines = append(lines, " "+l)
 	}
@@ -103,22 +103,22 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 // their examples, and what the keys do, in lines of w cells.
 func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 	st := m.st
-	out := []string{st.bold.Render(fit(sanitize(p.Name), w))}
+	out := []string{st.Bold.Render(fit(sanitize(p.Name), w))}
 	for _, l := range wrapText(sanitize(p.Summary()), w) {
-		out = append(out, st.text.Render(l))
+		out = append(out, st.Text.Render(l))
 	}
 	if params := p.Parameters(); len(params) > 0 {
 		var ps []string
 		for _, n := range params {
 			ps = append(ps, sanitize(n)+" (e.g. "+sanitize(p.Example[n])+")")
 		}
-		out = append(out, st.muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
+		out = append(out, st.Muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
 	} else {
-		out = append(out, st.muted.Render("no parameters"))
+		out = append(out, st.Muted.Render("no parameters"))
 	}
 	if why != "" {
 		for _, l := range wrapText(why, w) {
-			out = append(out, st.err.Render(l))
+			out = append(out, st.Err.Render(l))
 		}
 	}
 	return out
@@ -143,7 +143,7 @@ func (m Model) noPatternsLines(w int) []string {
 	var out []string
 	for _, t := range text {
 		for _, l := range wrapText(t, w-2) {
-			out = append(out, " "+st.muted.Render(l))
+			out = append(out, " "+st.Muted.Render(l))
 		}
 		out = append(out, "")
 	}
@@ -155,33 +155,33 @@ func (m Model) noPatternsLines(w int) []string {
 func (m Model) paramsLines(pat patternsPane, w int) []string {
 	st := m.st
 	p := m.patterns.Patterns[pat.cursor]
-	lines := []string{" " + st.bold.Render(sanitize(p.Name))}
+	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
 		for _, l := range wrapText(sanitize(p.Description), w-2) {
-			lines = append(lines, " "+st.muted.Render(l))
+			lines = append(lines, " "+st.Muted.Render(l))
 		}
 	}
-	lines = append(lines, " "+st.muted.Render(fit(sanitize(p.Summary()), w-2)), "")
+	lines = append(lines, " "+st.Muted.Render(fit(sanitize(p.Summary()), w-2)), "")
 	if len(pat.form.fields) == 0 {
-		lines = append(lines, " "+st.muted.Render("no parameters"))
+		lines = append(lines, " "+st.Muted.Render("no parameters"))
 	}
 	lines = append(lines, pat.form.view(st, w)...)
 	lines = append(lines, "")
 	if pat.err != "" {
 		for _, l := range wrapText(pat.err, w-2) {
-			lines = append(lines, " "+st.err.Render(l))
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
 	r, err := patternRequest(p, m.table, pat.form.values())
 	if err != nil {
 		for _, l := range wrapText(sanitize(err.Error()), w-2) {
-			lines = append(lines, " "+st.err.Render(l))
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
 	for _, l := range wrapText("sends "+sanitize(requestText(r, m.table)), w-2) {
-		lines = append(lines, " "+st.queryKey.Render(l))
+		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	return lines
 }

@@ -127,7 +127,7 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	var lines []string
 	for _, l := range wrapText(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
-		lines = append(lines, " "+st.muted.Render(l))
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")
 	lines = append(lines, o.form.view(st, inner)...)
@@ -138,12 +138,12 @@ func (o saveOverlay) view(m Model, w, h int) string {
 		op = "GetItem"
 	}
 	for _, l := range wrapText(op+": "+sanitize(p.Summary()), inner-2) {
-		lines = append(lines, " "+st.queryKey.Render(l))
+		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	if o.err != "" {
 		lines = append(lines, "")
 		for _, l := range wrapText(o.err, inner-2) {
-			lines = append(lines, " "+st.err.Render(l))
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
 	return box(st, "Save as an access pattern", lines, w, h, true)

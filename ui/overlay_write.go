@@ -170,35 +170,35 @@ func (o writeOverlay) view(m Model, w, h int) string {
 			lines = append(lines, " "+style(l))
 		}
 	}
-	text, muted := st.text.Render, st.muted.Render
+	text, muted := st.Text.Render, st.Muted.Render
 	what := string(p.Op) + " on " + p.Table + " · " + edit.KeyText(p.Keys, p.Old, p.New)
 	if o.undo != nil {
 		what = fmt.Sprintf("undo of write %d · ", o.undo.Number) + what
 	}
-	add(st.bold.Render, what)
+	add(st.Bold.Render, what)
 	lines = append(lines, "")
 	switch o.phase {
 	case writeConflict:
-		add(st.err.Render, o.err)
+		add(st.Err.Render, o.err)
 		lines = append(lines, "")
 		lines = append(lines, o.beside(m, inner)...)
 	case writeFailed:
-		add(st.err.Render, o.err)
+		add(st.Err.Render, o.err)
 	default:
 		add(muted, "change (typed):")
 		for _, l := range edit.DiffLines(p.Keys, p.Diff) {
-			style := st.warn.Render
+			style := st.Warn.Render
 			switch l[0] {
 			case '+':
-				style = st.ok.Render
+				style = st.OK.Render
 			case '-':
-				style = st.err.Render
+				style = st.Err.Render
 			}
 			add(style, "  "+l)
 		}
 		add(muted, "condition: "+p.Condition)
 		if p.Limit != "" {
-			add(st.warn.Render, "note: "+p.Limit)
+			add(st.Warn.Render, "note: "+p.Limit)
 		}
 		add(text, "predicted: "+fmtRCU(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
 		if o.phase == writeDone {
@@ -210,13 +210,13 @@ func (o writeOverlay) view(m Model, w, h int) string {
 					s += " · u undoes it"
 				}
 			}
-			add(st.ok.Render, s)
+			add(st.OK.Render, s)
 			if r.Note != "" {
 				add(muted, r.Note)
 			}
 		}
 		if o.phase == writeSending {
-			add(st.accent.Render, "sending…")
+			add(st.Accent.Render, "sending…")
 		}
 		lines = append(lines, "")
 		add(muted, "the request:")
@@ -263,28 +263,28 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		}
 		return sanitize(edit.ValueText(av))
 	}
-	out := []string{"   " + st.muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
+	out := []string{"   " + st.Muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
 	for _, r := range rows {
 		mark := "  "
 		if r.ChangedMeanwhile {
-			mark = st.err.Render("* ")
+			mark = st.Err.Render("* ")
 		}
 		yours := text(r.Yours)
 		if deleting {
 			yours = ""
 		}
-		out = append(out, " "+mark+fit(sanitize(r.Name), nameW)+"  "+st.muted.Render(fit(text(r.Read), colW))+"  "+
-			st.err.Render(fit(text(r.Now), colW))+"  "+st.ok.Render(fit(yours, colW)))
+		out = append(out, " "+mark+fit(sanitize(r.Name), nameW)+"  "+st.Muted.Render(fit(text(r.Read), colW))+"  "+
+			st.Err.Render(fit(text(r.Now), colW))+"  "+st.OK.Render(fit(yours, colW)))
 	}
 	if c.Current == nil && c.Plan.Old != nil {
-		out = append(out, " "+st.err.Render("the item no longer exists"))
+		out = append(out, " "+st.Err.Render("the item no longer exists"))
 	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
+		out = append(out, " "+st.Err.Render("an item with the new key exists: "+trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
-	out = append(out, " "+st.muted.Render("* changed by someone else since the read"))
+	out = append(out, " "+st.Muted.Render("* changed by someone else since the read"))
 	for _, l := range wrapText(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
-		out = append(out, " "+st.muted.Render(l))
+		out = append(out, " "+st.Muted.Render(l))
 	}
 	return out
 }

@@ -96,21 +96,21 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 	}
 	pk := sanitize(p.schema.PK.Name)
 	lines := []string{
-		" " + st.muted.Render("partition key ") + st.bold.Render(pk) + st.muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
+		" " + st.Muted.Render("partition key ") + st.Bold.Render(pk) + st.Muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
 		"",
 	}
-	label := " " + st.accent.Render(pk+" ›") + " "
+	label := " " + st.Accent.Render(pk+" ›") + " "
 	lines = append(lines, label+p.input.view(st, max(1, inner-width(label)-1), p.ghost()))
 	if p.err != "" {
 		for _, l := range wrapText(p.err, inner-3) {
-			lines = append(lines, "   "+st.err.Render(l))
+			lines = append(lines, "   "+st.Err.Render(l))
 		}
 	} else {
 		lines = append(lines, "")
 	}
 	lines = append(lines, "")
 	if len(p.matches) > 0 {
-		lines = append(lines, " "+st.muted.Render("opened before"))
+		lines = append(lines, " "+st.Muted.Render("opened before"))
 		room := h - 2 - len(lines)
 		start := 0
 		if p.sel >= room {
@@ -119,12 +119,12 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 		for i := start; i < len(p.matches) && i < start+room; i++ {
 			l := "   " + sanitize(p.matches[i])
 			if i == p.sel {
-				l = st.sel.Render(fit(l, inner))
+				l = st.Sel.Render(fit(l, inner))
 			}
 			lines = append(lines, l)
 		}
 	} else if len(p.history) == 0 {
-		lines = append(lines, " "+st.muted.Render("partitions you open are remembered here"))
+		lines = append(lines, " "+st.Muted.Render("partitions you open are remembered here"))
 	}
 	return box(st, "Open a partition", lines, w, h, true)
 }

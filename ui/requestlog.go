@@ -116,10 +116,10 @@ func (l requestLog) addWrite(r dynamo.Request) requestLog {
 // writeLine is one write of the log: what, where, the WCU it consumed.
 func (l requestLog) writeLine(st styles, n, w int) string {
 	r := l.reqs[n-1]
-	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.writesOn.Render(writeLabel(r)) + " " + fit(r.Operation, 18) + " "
+	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.WritesOn.Render(writeLabel(r)) + " " + fit(r.Operation, 18) + " "
 	right := fmt.Sprintf("  %s WCU  %7s", fmtRCU(r.Capacity.Total), fmtDuration(r.Duration))
 	if r.Err != nil {
-		right = "  " + st.err.Render(writeFailure(r.Err)) + right
+		right = "  " + st.Err.Render(writeFailure(r.Err)) + right
 	}
 	return fit(head+fit(sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
 }
@@ -171,10 +171,10 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	// The kind (skip-scan, COUNT) and the page stay when the condition is cut.
 	kind, page := "", ""
 	if k := l.kinds[n-1]; k != "" {
-		kind = st.accent.Render(k) + " "
+		kind = st.Accent.Render(k) + " "
 	}
 	if p := l.pages[n-1]; p > 1 {
-		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
+		page = st.Muted.Render(fmt.Sprintf(" · page %d", p))
 	}
 	condText := sanitize(r.KeyCondition)
 	if r.Filter != "" {
@@ -193,7 +193,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	}
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
-		tail := st.err.Render("✗ " + sanitize(r.Err.Error()))
+		tail := st.Err.Render("✗ " + sanitize(r.Err.Error()))
 		return fit(head+target+cond(max(10, w/3))+"  "+tail, w)
 	}
 	dir := "fwd"
@@ -221,10 +221,10 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	var right string
 	if wide {
 		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, padLeft(counts, cw.counts),
-			st.bold.Render(fit(reqCapacity(r, true), cw.capacity)), fmtDuration(r.Duration), more)
+			st.Bold.Render(fit(reqCapacity(r, true), cw.capacity)), fmtDuration(r.Duration), more)
 	} else {
 		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), padLeft(counts, cw.counts),
-			st.bold.Render(padLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
+			st.Bold.Render(padLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
 	}
 	// Fit by priority: a long table or index name gives way to the key
 	// condition, down to 12 cells of its own.
@@ -274,7 +274,7 @@ func (l requestLog) tail(st styles, table string, n, w int) []string {
 		out = append(out, l.line(st, i+1, table, cw, w))
 	}
 	if len(l.reqs) == 0 && n > 0 {
-		out = append(out, st.muted.Render("    no requests yet"))
+		out = append(out, st.Muted.Render("    no requests yet"))
 	}
 	return out
 }
@@ -290,9 +290,9 @@ func (l requestLog) title(w int) string {
 // collapsed is the log under the panes: a rule with the title, then the tail.
 func (l requestLog) collapsed(st styles, table string, n, w int) string {
 	t := " " + l.title(w) + " "
-	head := st.faint.Render("──") + st.muted.Render(trunc(t, w-2))
+	head := st.Faint.Render("──") + st.Muted.Render(trunc(t, w-2))
 	if rest := w - width(head); rest > 0 {
-		head += st.faint.Render(strings.Repeat("─", rest))
+		head += st.Faint.Render(strings.Repeat("─", rest))
 	}
 	lines := append([]string{head}, l.tail(st, table, n, w)...)
 	for len(lines) < n+1 {

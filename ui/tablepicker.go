@@ -86,7 +86,7 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	p.offset = scrollOffset(p.offset, p.cursor, listH, len(p.view))
 
 	lines := []string{
-		" " + st.muted.Render("filter ") + p.filter.view(st, max(1, inner-9), ""),
+		" " + st.Muted.Render("filter ") + p.filter.view(st, max(1, inner-9), ""),
 		"",
 	}
 	nameW, keyW, ixW := len("table"), len("key schema"), len("indexes")
@@ -106,16 +106,16 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	row := func(name, ks, ix, count, size string) string {
 		return " " + fit(name, nameW) + "  " + fit(ks, keyW) + "  " + fit(ix, ixW) + "  " + padLeft(count, countW) + "  " + padLeft(size, sizeW)
 	}
-	lines = append(lines, st.colHeader.Render(row("table", "key schema", "indexes", "items ~", "size ~")))
+	lines = append(lines, st.ColHeader.Render(row("table", "key schema", "indexes", "items ~", "size ~")))
 	switch {
 	case p.listErr != "":
-		lines = append(lines, " "+st.err.Render(p.listErr))
+		lines = append(lines, " "+st.Err.Render(p.listErr))
 	case !p.listed:
-		lines = append(lines, " "+st.muted.Render("listing tables…"))
+		lines = append(lines, " "+st.Muted.Render("listing tables…"))
 	case len(p.rows) == 0:
-		lines = append(lines, " "+st.muted.Render("no tables here; check --region and --endpoint-url, or create one with 'dynascope seed --demo'"))
+		lines = append(lines, " "+st.Muted.Render("no tables here; check --region and --endpoint-url, or create one with 'dynascope seed --demo'"))
 	case len(p.view) == 0:
-		lines = append(lines, " "+st.muted.Render("no table matches the filter"))
+		lines = append(lines, " "+st.Muted.Render("no table matches the filter"))
 	}
 	for vi := p.offset; vi < len(p.view) && vi < p.offset+listH; vi++ {
 		r := p.rows[p.view[vi]]
@@ -142,7 +142,7 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 			line = " " + fit(name, nameW) + "  " + fit("no permission to describe (DescribeTable is denied)", max(1, inner-nameW-4))
 		}
 		if vi == p.cursor {
-			line = st.sel.Render(fit(line, inner))
+			line = st.Sel.Render(fit(line, inner))
 		}
 		lines = append(lines, line)
 	}

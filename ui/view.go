@@ -136,15 +136,15 @@ func (m Model) render() string {
 // terminal the partition (also in the query line) goes first, then detail.
 func (m Model) header(w int) string {
 	st := m.st
-	badge := st.badge.Render(" READ-ONLY ") + " "
+	badge := st.Badge.Render(" READ-ONLY ") + " "
 	if m.opts.Editor != nil {
 		// Writes are on: the table and region they go to, in the colour
 		// of danger, where READ-ONLY otherwise stands.
-		badge = st.writesOn.Render(" WRITES ON · "+sanitize(m.writeTarget())+" ") + " "
+		badge = st.WritesOn.Render(" WRITES ON · "+sanitize(m.writeTarget())+" ") + " "
 	}
 	if m.opts.PatternsErr != nil {
 		// Said once in the status line at start; kept here, where it stays.
-		badge = st.err.Render("patterns file broken (a)") + " " + badge
+		badge = st.Err.Render("patterns file broken (a)") + " " + badge
 	}
 	name := "no table chosen"
 	if m.haveTable {
@@ -183,16 +183,16 @@ func (m Model) header(w int) string {
 			}
 			switch i {
 			case 0:
-				ps = append(ps, st.appName.Render(p))
+				ps = append(ps, st.AppName.Render(p))
 			case 1:
-				ps = append(ps, st.bold.Render(p))
+				ps = append(ps, st.Bold.Render(p))
 			case 2, 3:
-				ps = append(ps, st.text.Render(p))
+				ps = append(ps, st.Text.Render(p))
 			default:
-				ps = append(ps, st.muted.Render(p))
+				ps = append(ps, st.Muted.Render(p))
 			}
 		}
-		return " " + strings.Join(ps, st.faint.Render(" · "))
+		return " " + strings.Join(ps, st.Faint.Render(" · "))
 	}
 	tname := sanitize(name)
 	for _, left := range []string{
@@ -246,7 +246,7 @@ func (m Model) body(lay layout) string {
 		if m.status.err != "" {
 			msg = "could not open the table; esc quits"
 		}
-		return box(st, "Opening", []string{" " + st.muted.Render(msg)}, w, h, true)
+		return box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
 	case screenTables:
 		return m.picker.viewBox(st, w, h)
 	case screenPrompt:
@@ -299,7 +299,7 @@ func (m Model) statusBar(w int) string {
 // may still fit. (help.Model's short view can overrun its width when the
 // ellipsis does not fit.)
 func (m Model) shortHelp(bindings []key.Binding, w int) string {
-	st := m.st.help
+	st := m.st.Help
 	sep := st.ShortSeparator.Render(" • ")
 	var b strings.Builder
 	used := 0

@@ -40,13 +40,13 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	if len(ms) == 0 {
 		return nil
 	}
-	out := []string{"", " " + st.bold.Render("In indexes") + st.muted.Render(" · computed from DescribeTable · I opens the item in one")}
+	out := []string{"", " " + st.Bold.Render("In indexes") + st.Muted.Render(" · computed from DescribeTable · I opens the item in one")}
 	for _, m := range ms {
 		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
 		if !m.Member {
 			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
 			for _, wl := range strings.Split(wrapString(line, max(8, w-4)), "\n") {
-				out = append(out, "   "+st.muted.Render(wl))
+				out = append(out, "   "+st.Muted.Render(wl))
 			}
 			continue
 		}
@@ -54,11 +54,11 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		for _, k := range m.Keys {
 			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
 		}
-		out = append(out, "   "+st.text.Render(fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		out = append(out, "   "+st.Text.Render(fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
 		if len(m.NotProjected) > 0 {
 			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
 			for _, wl := range strings.Split(wrapString(np, max(8, w-8)), "\n") {
-				out = append(out, "       "+st.muted.Render(wl))
+				out = append(out, "       "+st.Muted.Render(wl))
 			}
 		}
 	}
@@ -223,7 +223,7 @@ func (m Model) crumbBack() (Model, tea.Cmd) {
 
 func (o jumpOverlay) view(m Model, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
+	lines := []string{" " + m.st.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
 	for i, tg := range o.targets {
 		l := "   " + tg.label
 		if tg.why != "" {
@@ -237,9 +237,9 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 		l = fit(l, inner)
 		switch {
 		case i == o.cursor:
-			l = m.st.sel.Render(l)
+			l = m.st.Sel.Render(l)
 		case tg.why != "":
-			l = m.st.muted.Render(l)
+			l = m.st.Muted.Render(l)
 		}
 		lines = append(lines, l)
 	}
