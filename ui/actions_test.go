@@ -14,6 +14,7 @@ import (
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
+	"dynascope/ui/widget"
 )
 
 // uiFiles parses the package's non-test files.
@@ -210,7 +211,7 @@ func TestWriteOverlayWants(t *testing.T) {
 // The bulk overlay asks for the plan, runs only after it is confirmed, and
 // esc while it reads asks the root to cancel.
 func TestBulkOverlayWants(t *testing.T) {
-	o := bulkOverlay{kind: bulkScan, table: "App", form: newForm([]string{"filter", "projection"}, nil)}
+	o := bulkOverlay{kind: bulkScan, table: "App", form: widget.NewForm([]string{"filter", "projection"}, nil)}
 	next, w := o.update(envFor(), keyPress("enter"))
 	b := next.(bulkOverlay)
 	if b.phase != bulkPlanning {
@@ -233,12 +234,12 @@ func TestBulkOverlayWants(t *testing.T) {
 // The export form checks itself and asks for the export; the root runs it.
 func TestExportOverlayWants(t *testing.T) {
 	src := exportSource{n: 3}
-	o := exportOverlay{src: src, named: itemcodec.ExportJSONL, form: newForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})}
+	o := exportOverlay{src: src, named: itemcodec.ExportJSONL, form: widget.NewForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})}
 	next, w := o.update(envFor(), keyPress("enter"))
 	if w != nil || !strings.Contains(next.(exportOverlay).err, "the format must be one of") {
 		t.Fatalf("a bad format wants %#v, says %q", w, next.(exportOverlay).err)
 	}
-	o.form = newForm([]string{expFormat, expPath}, []string{"csv", " out.csv "})
+	o.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", " out.csv "})
 	_, w = o.update(envFor(), keyPress("enter"))
 	sameWant(t, w, startExport{src: src, path: "out.csv", format: itemcodec.ExportCSV})
 

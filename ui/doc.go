@@ -6,8 +6,9 @@
 // key press through it.
 //
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
-// itemcodec and textfmt, and its own room ui/theme (the palette and the
-// styles); never the command line (package cli), which starts it, nor
+// itemcodec and textfmt, and its own rooms ui/theme (the palette and the
+// styles) and ui/widget (text fitting, the box, the line edit, the form);
+// never the command line (package cli), which starts it, nor
 // workbench, and no os: imports_test.go holds it to that.
 //
 // # The rules of this package
@@ -67,5 +68,8 @@
 // keys names entity types and computes skip-scan ranges; itemcodec sizes,
 // encodes and writes items; codegen turns a request into code; patterns
 // reads and saves dynascope.yaml; config holds settings, connections and
-// the partition history. ui draws, and asks them.
+// the partition history. ui draws, and asks them: ui/theme holds the
+// palette and the styles, ui/widget the parts that know nothing of
+// DynamoDB (the box, text fitting, the line edit and the form), and ui
+// itself the root, the panes and the overlays.
 package ui

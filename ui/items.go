@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // column is one attribute shown in the items table.
@@ -32,7 +33,7 @@ type itemsPane struct {
 	fgen                 int    // generation of the filter: chunks of an older one are dropped
 	scan                 filterScan
 	filtering            bool // the filter field has the keyboard
-	input                lineEdit
+	input                widget.LineEdit
 	cursor               int
 	offset               int
 
@@ -135,24 +136,24 @@ func (p itemsPane) move(delta, rowsShown int) itemsPane {
 
 func (p itemsPane) header(st styles, inner int) string {
 	var b strings.Builder
-	b.WriteString("  " + fit(sanitize(p.keyName), p.firstW))
+	b.WriteString("  " + widget.Fit(sanitize(p.keyName), p.firstW))
 	for _, c := range p.cols {
-		b.WriteString("  " + fit(sanitize(c.name), c.w))
+		b.WriteString("  " + widget.Fit(sanitize(c.name), c.w))
 	}
-	return st.ColHeader.Render(fit(b.String(), inner))
+	return st.ColHeader.Render(widget.Fit(b.String(), inner))
 }
 
 func (p itemsPane) row(st styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style) string {
 	var b strings.Builder
-	b.WriteString(" " + fit(sanitize(keyOf(it, p.keyName)), p.firstW))
+	b.WriteString(" " + widget.Fit(sanitize(keyOf(it, p.keyName)), p.firstW))
 	for _, c := range p.cols {
 		v := ""
 		if av, ok := it[c.name]; ok {
 			v = cellText(av)
 		}
-		b.WriteString("  " + fit(v, c.w))
+		b.WriteString("  " + widget.Fit(v, c.w))
 	}
-	return marker.Inherit(base).Render("▌") + base.Render(fit(b.String(), inner-1))
+	return marker.Inherit(base).Render("▌") + base.Render(widget.Fit(b.String(), inner-1))
 }
 
 // itemsChrome is the lines of the pane that are not item rows: frame and header.
@@ -190,7 +191,7 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		}
 		lines = append(lines, p.row(st, it, inner, base, st.Entity(colour(keyOf(it, p.keyName)))))
 	}
-	return box(st, title, lines, w, h, focused)
+	return widget.Box(st, title, lines, w, h, focused)
 }
 
 // title says what is loaded and, while filtering, what matches.

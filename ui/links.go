@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -208,7 +209,7 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		case l.checked:
 			state = "✗ empty"
 		}
-		line := fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
+		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
 			line = m.st.Sel.Render(line)
@@ -217,7 +218,7 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		}
 		lines = append(lines, line)
 	}
-	return box(m.st, "Follow the keys", lines, w, h, true)
+	return widget.Box(m.st, "Follow the keys", lines, w, h, true)
 }
 
 var linksMode = modeDef{name: "follow the keys", keys: []binding{

@@ -12,6 +12,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/ui/widget"
 )
 
 // The bulk-read overlay: a Scan of a whole table (ctrl+s in the table
@@ -79,7 +80,7 @@ func (bulkOverlay) hides() hidden { return hidden{query: true, log: true} }
 
 // openScan asks for the filter and projection of a Scan of table.
 func (m Model) openScan(table string) Model {
-	return m.push(bulkOverlay{kind: bulkScan, table: table, form: newForm([]string{"filter", "projection"}, nil)})
+	return m.push(bulkOverlay{kind: bulkScan, table: table, form: widget.NewForm([]string{"filter", "projection"}, nil)})
 }
 
 // openPartiQL asks for a SELECT, starting from one on the current table.
@@ -91,15 +92,15 @@ func (m Model) openPartiQL() Model {
 			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.query.PK, "'", "''") + `'`
 		}
 	}
-	return m.push(bulkOverlay{kind: bulkPartiQL, form: newForm([]string{"SELECT"}, []string{stmt})})
+	return m.push(bulkOverlay{kind: bulkPartiQL, form: widget.NewForm([]string{"SELECT"}, []string{stmt})})
 }
 
 // input is the read as the code view and the request log keep it.
 func (o bulkOverlay) input() reqInput {
 	if o.kind == bulkPartiQL {
-		return reqInput{stmt: o.form.value("SELECT")}
+		return reqInput{stmt: o.form.Value("SELECT")}
 	}
-	in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection")}
+	in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection")}
 	return reqInput{table: o.desc, scan: &in}
 }
 
@@ -132,12 +133,12 @@ func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
 		msg := bulkPlannedMsg{id: id}
 		table := o.table
 		if o.kind == bulkPartiQL {
-			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.value("SELECT"))
+			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.Value("SELECT"))
 			if msg.err != nil {
 				return msg
 			}
 			table = msg.plan.Table
-		} else if err := dynamo.CheckShape(o.form.value("filter"), o.form.value("projection")); err != nil {
+		} else if err := dynamo.CheckShape(o.form.Value("filter"), o.form.Value("projection")); err != nil {
 			msg.err = err
 			return msg
 		}
@@ -168,7 +169,7 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverla
 			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.nextToken = res.Count, -1, res.Requests, res.Stop, err, res.NextToken
 			return msg
 		}
-		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Est: o.est, Start: o.resume,
+		in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume,
 			OnPage: func(p dynamo.ScanPage) error { page(p.Page); return nil }}
 		res, err := s.Scan(ctx, in)
 		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.resume = res.Count, res.Scanned, res.Requests, res.Stop, err, res.Resume
@@ -179,15 +180,15 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverla
 func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	km := e.keys
 	if o.phase == bulkAsk {
-		f, ev := o.form.handle(msg, km)
+		f, ev := o.form.Handle(msg, formKeys(km))
 		o.form = f
 		switch ev {
-		case formSubmit:
+		case widget.FormSubmit:
 			o.phase, o.err = bulkPlanning, ""
 			return o, planBulk{o}
-		case formCancel:
+		case widget.FormCancel:
 			return o, closeOverlay{}
-		case formTyped:
+		case widget.FormTyped:
 			o.err = ""
 		}
 		return o, nil
@@ -338,7 +339,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	var lines []string
 	say := func(style func(...string) string, s string) {
-		for _, l := range wrapText(s, inner-2) {
+		for _, l := range widget.WrapLines(s, inner-2) {
 			lines = append(lines, " "+style(l))
 		}
 	}
@@ -354,7 +355,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 			say(st.Muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
 		}
 		lines = append(lines, "")
-		lines = append(lines, o.form.view(st, inner)...)
+		lines = append(lines, o.form.View(st, inner)...)
 		if o.phase == bulkPlanning {
 			lines = append(lines, "", " "+st.Muted.Render("reading the table's description…"))
 		}
@@ -389,14 +390,14 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 		lines = append(lines, "")
 		rows := max(1, h-len(lines)-3)
 		for i := o.offset; i < len(o.got) && i < o.offset+rows; i++ {
-			lines = append(lines, " "+fit(o.itemLine(o.got[i]), inner-2))
+			lines = append(lines, " "+widget.Fit(o.itemLine(o.got[i]), inner-2))
 		}
 	}
 	if o.err != "" && o.phase != bulkDone {
 		lines = append(lines, "")
 		say(st.Err.Render, o.err)
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 // summary is what was kept of what was read, and what it cost.
@@ -412,9 +413,9 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	case dynamo.StopError, dynamo.StopEstimate:
 		head = "incomplete: kept what was read · " + head
 	}
-	out = append(out, " "+st.Bold.Render(fit(head, w)))
+	out = append(out, " "+st.Bold.Render(widget.Fit(head, w)))
 	if o.scanned >= 0 {
-		out = append(out, " "+st.Accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
+		out = append(out, " "+st.Accent.Render(widget.Fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
 	}
 	return out
 }

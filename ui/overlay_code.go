@@ -10,6 +10,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // The code view: the one request, as the aws CLI, Python boto3 and Go would
@@ -183,10 +184,10 @@ func (c codeView) lines(st styles, w int) []string {
 
 // whatLines says which request the code sends, in at most two lines of w cells.
 func (c codeView) whatLines(w int) []string {
-	lines := wrapText("sends the one request: "+c.what, w)
+	lines := widget.WrapLines("sends the one request: "+c.what, w)
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = trunc(lines[1]+" …", w)
+		lines[1] = widget.Trunc(lines[1]+" …", w)
 	}
 	return lines
 }
@@ -260,7 +261,7 @@ func (c codeView) box(st styles, w, h int) string {
 	if len(code) > shown {
 		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(code), off+shown), len(code))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var codeMode = modeDef{name: "code", keys: []binding{

@@ -16,6 +16,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // The detail overlay: one item in full — its attributes with their types,
@@ -173,7 +174,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		for _, wl := range strings.Split(wrapString(" "+sanitize(l), w), "\n") {
+		for _, wl := range strings.Split(widget.Wrap(" "+sanitize(l), w), "\n") {
 			out = append(out, st.Text.Render(wl))
 		}
 	}
@@ -192,7 +193,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	nameW := 4
 	var measure func(name string, av types.AttributeValue, indent int)
 	measure = func(name string, av types.AttributeValue, indent int) {
-		nameW = max(nameW, indent+width(sanitize(name)))
+		nameW = max(nameW, indent+widget.Width(sanitize(name)))
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
@@ -219,13 +220,13 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		if isKey {
 			ns = st.Bold
 		}
-		wrapped := strings.Split(wrapString(val, valW), "\n")
+		wrapped := strings.Split(widget.Wrap(val, valW), "\n")
 		for i, wl := range wrapped {
 			n, t := "", ""
 			if i == 0 {
 				n, t = strings.Repeat(" ", indent)+name, typ
 			}
-			out = append(out, " "+ns.Render(fit(n, nameW))+"  "+st.TypeName.Render(fit(t, typeW))+"  "+wl)
+			out = append(out, " "+ns.Render(widget.Fit(n, nameW))+"  "+st.TypeName.Render(widget.Fit(t, typeW))+"  "+wl)
 		}
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
@@ -287,7 +288,7 @@ func (d detailPane) info(w int) []string {
 	rcuS := itemcodec.ReadUnits(d.size, true)
 	s := fmt.Sprintf("%s · read by GetItem: %s RCU eventually, %s RCU strongly consistent · computed locally",
 		plural(d.size, "byte", "bytes"), fmtRCU(rcuE), fmtRCU(rcuS))
-	return wrapText(s, w-2)
+	return widget.WrapLines(s, w-2)
 }
 
 // chrome is the lines of the detail box that are not item lines.
@@ -309,7 +310,7 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 	if len(d.lines) > shown {
 		title += fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(len(d.lines), offset+shown), len(d.lines))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var detailMode = modeDef{name: "detail", keys: []binding{

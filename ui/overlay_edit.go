@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // The edit overlay: an item's attributes as typed text — E on an item, d
@@ -84,12 +85,12 @@ func (m Model) newEntityItem() (Model, tea.Cmd) {
 func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	km := e.keys
 	if o.form != nil {
-		f, ev := o.form.handle(msg, km)
+		f, ev := o.form.Handle(msg, formKeys(km))
 		o.form = &f
 		switch ev {
-		case formCancel:
+		case widget.FormCancel:
 			o.form = nil
-		case formSubmit:
+		case widget.FormSubmit:
 			o = o.setRow(f)
 		}
 		return o, nil
@@ -111,11 +112,11 @@ func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case key.Matches(k, km.Open):
 		if o.cursor < n {
 			r := o.d.rows[o.cursor]
-			f := newForm([]string{"value", "type"}, []string{r.text, r.typ})
+			f := widget.NewForm([]string{"value", "type"}, []string{r.text, r.typ})
 			o.form, o.row = &f, o.cursor
 		}
 	case key.Matches(k, km.AddAttribute):
-		f := newForm([]string{"name", "type", "value"}, []string{"", "S", ""})
+		f := widget.NewForm([]string{"name", "type", "value"}, []string{"", "S", ""})
 		o.form, o.row = &f, -1
 	case key.Matches(k, km.RemoveAttribute):
 		if o.cursor < n {
@@ -142,7 +143,7 @@ func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 // setRow takes a submitted form into the draft; a value DynamoDB would
 // refuse is one sentence under the form, which stays open.
 func (o editOverlay) setRow(f form) editOverlay {
-	v := f.values()
+	v := f.Values()
 	typ := strings.ToUpper(strings.TrimSpace(v["type"]))
 	name := ""
 	if o.row >= 0 {
@@ -181,7 +182,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {
-		nameW = max(nameW, width(sanitize(r.name)))
+		nameW = max(nameW, widget.Width(sanitize(r.name)))
 	}
 	nameW = min(nameW, max(8, inner/3))
 	var lines []string
@@ -207,12 +208,12 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + fit(sanitize(r.name), nameW) + " " + st.TypeName.Render(fit(r.typ, typeW)) + " " + fit(sanitize(text), max(1, inner-nameW-typeW-8))
+		line := cur + mark + widget.Fit(sanitize(r.name), nameW) + " " + st.TypeName.Render(widget.Fit(r.typ, typeW)) + " " + widget.Fit(sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
-			line = st.Sel.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Sel.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
 		if i == o.errRow {
-			line = st.Err.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Err.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
 		lines = append(lines, " "+line)
 	}
@@ -223,10 +224,10 @@ func (o editOverlay) view(m Model, w, h int) string {
 			what = sanitize(o.d.rows[o.row].name)
 		}
 		foot = append(foot, " "+st.Accent.Render(what)+st.Muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
-		foot = append(foot, o.form.view(st, inner)...)
+		foot = append(foot, o.form.View(st, inner)...)
 	}
 	if o.err != "" {
-		for _, l := range wrapText(o.err, inner-2) {
+		for _, l := range widget.WrapLines(o.err, inner-2) {
 			foot = append(foot, " "+st.Err.Render(l))
 		}
 	}
@@ -242,7 +243,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		off = o.cursor - shown + 1
 	}
 	body := lines[min(off, len(lines)):min(len(lines), off+shown)]
-	return box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
+	return widget.Box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
 }
 
 var editItemMode = modeDef{name: "edit item", keys: []binding{

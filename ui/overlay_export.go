@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -48,7 +49,7 @@ func (m Model) openExport() Model {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
 	return m.push(exportOverlay{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})})
+		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})})
 }
 
 // update is the form until it is submitted; then, while the export runs
@@ -64,21 +65,21 @@ func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 		return o, nil
 	}
-	f, ev := o.form.handle(msg, km)
+	f, ev := o.form.Handle(msg, formKeys(km))
 	o.form = f
 	switch ev {
-	case formSubmit:
+	case widget.FormSubmit:
 		return o.submit()
-	case formCancel:
+	case widget.FormCancel:
 		return o, closeOverlay{}
-	case formTyped:
+	case widget.FormTyped:
 		o.err = ""
 		// A file still named after the format follows it to the new one.
-		now := itemcodec.ExportFormat(strings.TrimSpace(f.value(expFormat)))
+		now := itemcodec.ExportFormat(strings.TrimSpace(f.Value(expFormat)))
 		if now != o.named && slices.Contains(itemcodec.ExportFormats, now) {
-			p, old := f.value(expPath), exportExt(o.named)
+			p, old := f.Value(expPath), exportExt(o.named)
 			if strings.HasSuffix(p, old) {
-				o.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
+				o.form.Fields[1].Input.Set(strings.TrimSuffix(p, old) + exportExt(now))
 			}
 			o.named = now
 		}
@@ -88,12 +89,12 @@ func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 
 // submit asks for the export the form describes, or says what is wrong.
 func (o exportOverlay) submit() (overlay, want) {
-	f := itemcodec.ExportFormat(strings.TrimSpace(o.form.value(expFormat)))
+	f := itemcodec.ExportFormat(strings.TrimSpace(o.form.Value(expFormat)))
 	if !slices.Contains(itemcodec.ExportFormats, f) {
 		o.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
 		return o, nil
 	}
-	path := strings.TrimSpace(o.form.value(expPath))
+	path := strings.TrimSpace(o.form.Value(expPath))
 	if path == "" {
 		o.err = "name the file to write."
 		return o, nil
@@ -120,7 +121,7 @@ func (m Model) exportBox(e exportOverlay, w, h int) string {
 		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", e.what, e.src.released)
 	}
 	var lines []string
-	for _, l := range wrapText(intro, inner-2) {
+	for _, l := range widget.WrapLines(intro, inner-2) {
 		lines = append(lines, " "+st.Text.Render(l))
 	}
 	lines = append(lines, "")
@@ -128,20 +129,20 @@ func (m Model) exportBox(e exportOverlay, w, h int) string {
 		frac := float64(run.done) / float64(max(1, run.src.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
 		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
-			" "+st.Muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
+			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
 			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
-		return box(st, "Export", lines, w, h, true)
+		return widget.Box(st, "Export", lines, w, h, true)
 	}
-	lines = append(lines, e.form.view(st, inner)...)
-	lines = append(lines, "", " "+st.Muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
-	lines = append(lines, " "+st.Muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
+	lines = append(lines, e.form.View(st, inner)...)
+	lines = append(lines, "", " "+st.Muted.Render(widget.Trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
+	lines = append(lines, " "+st.Muted.Render(widget.Trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
 	if e.err != "" {
 		lines = append(lines, "")
-		for _, l := range wrapText("✗ "+e.err, inner-2) {
+		for _, l := range widget.WrapLines("✗ "+e.err, inner-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
-	return box(st, "Export", lines, w, h, true)
+	return widget.Box(st, "Export", lines, w, h, true)
 }
 
 var (

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"dynascope/ui/widget"
 )
 
 // The help overlay: every key of the mode it was asked in, built from that
@@ -26,11 +28,11 @@ func (o helpOverlay) view(m Model, w, h int) string {
 	lines := m.helpLines(o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
-		return box(m.st, "Help", lines, w, h, true)
+		return widget.Box(m.st, "Help", lines, w, h, true)
 	}
 	off := clamp(o.offset, 0, len(lines)-shown)
 	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
-	return box(m.st, title, lines[off:off+shown], w, h, true)
+	return widget.Box(m.st, title, lines[off:off+shown], w, h, true)
 }
 
 // toggleHelp opens help on the mode md, or closes it when it is on top.
@@ -69,7 +71,7 @@ func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 func (m Model) helpBands(cols [][]key.Binding, w int) []string {
 	hm := m.help
 	hm.SetWidth(0) // no cutting: the bands fit
-	sep := width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
+	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
 	var out []string
 	var bandCols [][]key.Binding
 	used := 0
@@ -114,7 +116,7 @@ func (m Model) helpLines(md mode, w int) []string {
 		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
 	}
 	note += liveHelpNote(md) // overlay_live.go
-	for _, l := range wrapText(note, w-4) {
+	for _, l := range widget.WrapLines(note, w-4) {
 		lines = append(lines, " "+m.st.Muted.Render(l))
 	}
 	return lines

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // The indexes overlay: i on a partition chooses between the table and its
@@ -111,27 +112,27 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	nameW := 10
 	keyW := 10
 	for _, r := range rows {
-		nameW = max(nameW, width(r[0]))
-		keyW = max(keyW, width(r[2]))
+		nameW = max(nameW, widget.Width(r[0]))
+		keyW = max(keyW, widget.Width(r[2]))
 	}
 	nameW = min(nameW, inner/3)
 	lines := []string{
 		" " + st.Muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
 		"",
-		st.ColHeader.Render("   " + fit("name", nameW) + "  " + fit("kind", 4) + "  " + fit("key", keyW) + "  projection"),
+		st.ColHeader.Render("   " + widget.Fit("name", nameW) + "  " + widget.Fit("kind", 4) + "  " + widget.Fit("key", keyW) + "  projection"),
 	}
 	for i, r := range rows {
 		mark := "  "
 		if (i == 0 && current == "") || (i > 0 && t.Indexes[i-1].Name == current) {
 			mark = "› "
 		}
-		l := " " + mark + fit(r[0], nameW) + "  " + fit(r[1], 4) + "  " + fit(r[2], keyW) + "  " + r[3]
+		l := " " + mark + widget.Fit(r[0], nameW) + "  " + widget.Fit(r[1], 4) + "  " + widget.Fit(r[2], keyW) + "  " + r[3]
 		if i == p.cursor {
-			l = st.Sel.Render(fit(l, inner))
+			l = st.Sel.Render(widget.Fit(l, inner))
 		}
 		lines = append(lines, l)
 	}
-	return box(st, "Query the table or an index", lines, w, h, true)
+	return widget.Box(st, "Query the table or an index", lines, w, h, true)
 }
 
 var indexesMode = modeDef{name: "indexes", keys: []binding{

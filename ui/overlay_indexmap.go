@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/indexes"
+	"dynascope/ui/widget"
 )
 
 // The overview's index map (M): every secondary index over a bounded Scan
@@ -96,7 +97,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 	st, inner := m.st, w-2
 	var lines []string
 	addWrapped := func(s string) {
-		for _, l := range strings.Split(wrapString(s, max(8, inner-2)), "\n") {
+		for _, l := range strings.Split(widget.Wrap(s, max(8, inner-2)), "\n") {
 			lines = append(lines, " "+l)
 		}
 	}
@@ -149,7 +150,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 			}
 		}
 	}
-	return box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
+	return widget.Box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
 }
 
 var indexMapMode = modeDef{name: "index map", keys: []binding{

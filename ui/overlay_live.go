@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/widget"
 )
 
 // The live pane: T on a partition shows the partition's writes as they
@@ -52,20 +54,20 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	var lines []string
 	switch {
 	case l.err != "":
-		for _, s := range wrapText(l.err, w-2) {
+		for _, s := range widget.WrapLines(l.err, w-2) {
 			lines = append(lines, st.Err.Render(s))
 		}
 	case l.starting:
 		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
 	case len(l.lines) == 0:
-		lines = append(lines, st.Muted.Render(fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.lines)-shown)
 	for _, ln := range l.lines[from:] {
-		text := fit(ln.text, w-2)
+		text := widget.Fit(ln.text, w-2)
 		if ln.mine {
-			text = fit(ln.text+"  (yours)", w-2)
+			text = widget.Fit(ln.text+"  (yours)", w-2)
 		}
 		lines = append(lines, st.Entity(ln.colour).Render(text))
 	}
@@ -80,7 +82,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	if l.others > 0 {
 		title += fmt.Sprintf(" · %d of other partitions left out", l.others)
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 // liveHelpNote is what help adds where T works: how stream reads are priced.

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/ui/widget"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
@@ -63,7 +65,7 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
 		s := l.line(st, i+1, table, cw, inner)
 		if i == l.cursor {
-			s = st.Sel.Render(ansi.Strip(fit(s, inner)))
+			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
 		}
 		lines = append(lines, s)
 	}
@@ -77,7 +79,7 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
 			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var logMode = modeDef{name: "log", keys: keysOf(

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // The overview overlay: o on a partition (ctrl+o at the partition prompt)
@@ -62,7 +63,7 @@ func (m Model) overviewBox(o overviewOverlay, w, h int) string {
 	default:
 		return m.layoutBox(o.cursor, w, h)
 	}
-	return box(m.st, m.overview.title(), lines, w, h, true)
+	return widget.Box(m.st, m.overview.title(), lines, w, h, true)
 }
 
 // boundText says what a sample with these caps may read, and cost.
@@ -78,14 +79,14 @@ func (m Model) capsLines(caps form, inner int) []string {
 	st := m.st
 	para := func(s string, style func(...string) string) []string {
 		var out []string
-		for _, l := range wrapText(s, inner-2) {
+		for _, l := range widget.WrapLines(s, inner-2) {
 			out = append(out, " "+style(l))
 		}
 		return out
 	}
 	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.Text.Render)
 	lines = append(lines, "")
-	lines = append(lines, caps.view(st, inner)...)
+	lines = append(lines, caps.View(st, inner)...)
 	lines = append(lines, "")
 	if in, err := parseCaps(caps); err != nil {
 		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
@@ -128,13 +129,13 @@ func (m Model) progressLines(inner int) []string {
 	st := m.st
 	p := m.overview.prog
 	in := m.overview.in
-	lines := []string{" " + st.Text.Render(trunc(m.boundText(in), inner-2)), ""}
+	lines := []string{" " + st.Text.Render(widget.Trunc(m.boundText(in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
 	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
-	lines = append(lines, " "+st.Muted.Render(trunc(detail, inner-2)), "")
+	lines = append(lines, " "+st.Muted.Render(widget.Trunc(detail, inner-2)), "")
 	if m.overview.stopping {
 		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
@@ -190,7 +191,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 			rowLine[row] = len(lines)
 			if row == cursor {
 				// A mark as well as the colour: it survives NO_COLOR and snapshots.
-				s = st.Sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
+				s = st.Sel.Render("›" + ansi.Strip(widget.Fit(s, inner))[1:])
 			}
 			row++
 		}
@@ -206,23 +207,23 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
 		plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), plural(len(smp.Requests), "Scan", "Scans"), cost)
-	for _, l := range wrapWords(summary, inner-2) {
+	for _, l := range widget.WrapWords(summary, inner-2) {
 		lines = append(lines, " "+st.Bold.Render(l))
 	}
 	if o.err != "" {
-		lines = append(lines, " "+st.Err.Render(trunc("✗ "+o.err, inner-2)))
+		lines = append(lines, " "+st.Err.Render(widget.Trunc("✗ "+o.err, inner-2)))
 	}
 	lines = append(lines, "")
 
 	famW := len("FAMILY")
 	for _, f := range lay.Families {
-		famW = max(famW, width(sanitize(f.Pattern)))
+		famW = max(famW, widget.Width(sanitize(f.Pattern)))
 	}
 	famW = min(famW, max(8, inner/4))
 	const partW, itemsW = 10, 7
 	typesX := 1 + famW + 2 + partW + 2 + itemsW + 2
 	typesW := max(10, inner-typesX)
-	lines = append(lines, st.ColHeader.Render(fit(" "+fit("FAMILY", famW)+"  "+padLeft("PARTITIONS", partW)+"  "+padLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
+	lines = append(lines, st.ColHeader.Render(widget.Fit(" "+widget.Fit("FAMILY", famW)+"  "+widget.PadLeft("PARTITIONS", partW)+"  "+widget.PadLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
 	for _, f := range lay.Families {
 		var types []string
 		for _, t := range f.Types {
@@ -231,8 +232,8 @@ func (m Model) layoutBox(cursor, w, h int) string {
 		if len(f.Types) == 0 {
 			types = append(types, sanitize(f.Label))
 		}
-		wrapped := wrapText(strings.Join(types, " · "), typesW)
-		add(" "+fit(sanitize(f.Pattern), famW)+"  "+padLeft(strconv.Itoa(f.Partitions), partW)+"  "+padLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
+		wrapped := widget.WrapLines(strings.Join(types, " · "), typesW)
+		add(" "+widget.Fit(sanitize(f.Pattern), famW)+"  "+widget.PadLeft(strconv.Itoa(f.Partitions), partW)+"  "+widget.PadLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, strings.Repeat(" ", typesX)+l)
 		}
@@ -241,23 +242,23 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	lines = append(lines, "")
 	pkW := len("LARGEST PARTITIONS SEEN")
 	for _, p := range lay.Largest {
-		pkW = max(pkW, width(sanitize(p.PK)))
+		pkW = max(pkW, widget.Width(sanitize(p.PK)))
 	}
 	pkW = min(pkW, max(12, inner/2))
-	lines = append(lines, st.ColHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
+	lines = append(lines, st.ColHeader.Render(widget.Fit(" "+widget.Fit("LARGEST PARTITIONS SEEN", pkW)+"  "+widget.Fit("FAMILY", famW)+"  "+widget.PadLeft("ITEMS", itemsW)+"  SHARE", inner)))
 	for _, p := range lay.Largest {
 		share := ""
 		if lay.Items > 0 {
 			share = fmt.Sprintf("%.1f%%", 100*float64(p.Items)/float64(lay.Items))
 		}
-		add(" "+fit(sanitize(p.PK), pkW)+"  "+fit(sanitize(p.Family), famW)+"  "+padLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
+		add(" "+widget.Fit(sanitize(p.PK), pkW)+"  "+widget.Fit(sanitize(p.Family), famW)+"  "+widget.PadLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
 	}
 
 	lines = append(lines, "")
 	if len(lay.Findings) == 0 {
 		lines = append(lines, " "+st.OK.Render("key-layout lint: no findings"))
 	} else {
-		lines = append(lines, st.ColHeader.Render(fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
+		lines = append(lines, st.ColHeader.Render(widget.Fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
 	}
 	ruleW := 0
 	for _, f := range lay.Findings {
@@ -265,13 +266,13 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	}
 	for _, f := range lay.Findings {
 		msgW := max(10, inner-2-ruleW-2)
-		wrapped := wrapWords(sanitize(f.Message), msgW)
-		add(" "+st.Warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
+		wrapped := widget.WrapWords(sanitize(f.Message), msgW)
+		add(" "+st.Warn.Render(widget.Fit(f.Rule, ruleW))+"  "+wrapped[0], true)
 		pad := strings.Repeat(" ", 1+ruleW+2)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, pad+l)
 		}
-		lines = append(lines, pad+st.Muted.Render(trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
+		lines = append(lines, pad+st.Muted.Render(widget.Trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
 	}
 
 	// The top stays in sight (summary, headers) until the cursor's row, with
@@ -285,7 +286,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	if end >= shown {
 		off = min(end-shown+1, rowLine[cursor])
 	}
-	return box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
+	return widget.Box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
 }
 
 // exampleKey shows a finding's example key in DynamoDB's words.
@@ -295,12 +296,6 @@ func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 		s += " AND " + sanitize(ks.SK.Name) + " = " + strconv.Quote(sanitize(r.SK))
 	}
 	return s
-}
-
-// wrapWords breaks text at spaces only ("on-demand" stays whole), cutting
-// a word longer than a line.
-func wrapWords(s string, w int) []string {
-	return strings.Split(ansi.Wrap(ansi.Wordwrap(s, max(1, w), ""), max(1, w), ""), "\n")
 }
 
 // openOverview shows the overview of the table (or index) open: the layout
@@ -328,21 +323,21 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	keep := keepOverview{cursor: o.cursor, form: o.form}
 	switch ov.phase {
 	case ovSetup:
-		f, ev := o.form.handle(msg, km)
+		f, ev := o.form.Handle(msg, formKeys(km))
 		o.form = f
 		switch ev {
-		case formSubmit:
+		case widget.FormSubmit:
 			in, err := parseCaps(f)
 			if err != nil {
 				return o, overviewErr{sanitize(err.Error())}
 			}
 			return o, then{keepOverview{cursor: o.cursor, form: f}, startSample{in}}
-		case formCancel:
+		case widget.FormCancel:
 			if ov.have {
 				return o, showLayout{} // back to the layout sampled before
 			}
 			return o, then{keep, closeOverlay{}}
-		case formTyped:
+		case widget.FormTyped:
 			return o, overviewErr{""}
 		}
 		return o, nil

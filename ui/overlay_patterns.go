@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynascope/patterns"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -53,27 +54,27 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	st := m.st
 	inner := w - 2
 	if pat.asking {
-		return box(st, "Run an access pattern", m.paramsLines(pat, inner), w, h, true)
+		return widget.Box(st, "Run an access pattern", m.paramsLines(pat, inner), w, h, true)
 	}
 	if m.patterns == nil || len(m.patterns.Patterns) == 0 {
-		return box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
+		return widget.Box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
 	}
 	ps := m.patterns.Patterns
 	var lines []string
 	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
-		lines = append(lines, " "+st.Warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
+		lines = append(lines, " "+st.Warn.Render(widget.Fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
 			sanitize(m.patterns.Table), sanitize(m.table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
-		nameW = max(nameW, width(sanitize(p.Name)))
-		ixW = max(ixW, width(sanitize(p.Index)))
+		nameW = max(nameW, widget.Width(sanitize(p.Name)))
+		ixW = max(ixW, widget.Width(sanitize(p.Index)))
 	}
 	nameW = min(nameW, max(12, inner/3))
 	row := func(mark, name, op, ix, desc string) string {
-		return mark + fit(name, nameW) + "  " + fit(op, 7) + "  " + fit(ix, ixW) + "  " + desc
+		return mark + widget.Fit(name, nameW) + "  " + widget.Fit(op, 7) + "  " + widget.Fit(ix, ixW) + "  " + desc
 	}
-	lines = append(lines, st.ColHeader.Render(fit(row("   ", "pattern", "request", "index", "description"), inner)))
+	lines = append(lines, st.ColHeader.Render(widget.Fit(row("   ", "pattern", "request", "index", "description"), inner)))
 	foot := m.patternFooter(ps[pat.cursor], pat.err, inner-2)
 	shown := max(1, h-2-len(lines)-len(foot)-1)
 	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
@@ -85,7 +86,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		}
 		l := row("   ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.Sel.Render(fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
 		}
 		lines = append(lines, l)
 	}
@@ -96,15 +97,15 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	for _, l := range foot {
 		lines = append(lines, " "+l)
 	}
-	return box(st, m.patternsTitle(), lines, w, h, true)
+	return widget.Box(st, m.patternsTitle(), lines, w, h, true)
 }
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
 func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 	st := m.st
-	out := []string{st.Bold.Render(fit(sanitize(p.Name), w))}
-	for _, l := range wrapText(sanitize(p.Summary()), w) {
+	out := []string{st.Bold.Render(widget.Fit(sanitize(p.Name), w))}
+	for _, l := range widget.WrapLines(sanitize(p.Summary()), w) {
 		out = append(out, st.Text.Render(l))
 	}
 	if params := p.Parameters(); len(params) > 0 {
@@ -112,12 +113,12 @@ func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 		for _, n := range params {
 			ps = append(ps, sanitize(n)+" (e.g. "+sanitize(p.Example[n])+")")
 		}
-		out = append(out, st.Muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
+		out = append(out, st.Muted.Render(widget.Fit("parameters: "+strings.Join(ps, ", "), w)))
 	} else {
 		out = append(out, st.Muted.Render("no parameters"))
 	}
 	if why != "" {
-		for _, l := range wrapText(why, w) {
+		for _, l := range widget.WrapLines(why, w) {
 			out = append(out, st.Err.Render(l))
 		}
 	}
@@ -142,7 +143,7 @@ func (m Model) noPatternsLines(w int) []string {
 	}
 	var out []string
 	for _, t := range text {
-		for _, l := range wrapText(t, w-2) {
+		for _, l := range widget.WrapLines(t, w-2) {
 			out = append(out, " "+st.Muted.Render(l))
 		}
 		out = append(out, "")
@@ -157,30 +158,30 @@ func (m Model) paramsLines(pat patternsPane, w int) []string {
 	p := m.patterns.Patterns[pat.cursor]
 	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
-		for _, l := range wrapText(sanitize(p.Description), w-2) {
+		for _, l := range widget.WrapLines(sanitize(p.Description), w-2) {
 			lines = append(lines, " "+st.Muted.Render(l))
 		}
 	}
-	lines = append(lines, " "+st.Muted.Render(fit(sanitize(p.Summary()), w-2)), "")
-	if len(pat.form.fields) == 0 {
+	lines = append(lines, " "+st.Muted.Render(widget.Fit(sanitize(p.Summary()), w-2)), "")
+	if len(pat.form.Fields) == 0 {
 		lines = append(lines, " "+st.Muted.Render("no parameters"))
 	}
-	lines = append(lines, pat.form.view(st, w)...)
+	lines = append(lines, pat.form.View(st, w)...)
 	lines = append(lines, "")
 	if pat.err != "" {
-		for _, l := range wrapText(pat.err, w-2) {
+		for _, l := range widget.WrapLines(pat.err, w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	r, err := patternRequest(p, m.table, pat.form.values())
+	r, err := patternRequest(p, m.table, pat.form.Values())
 	if err != nil {
-		for _, l := range wrapText(sanitize(err.Error()), w-2) {
+		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range wrapText("sends "+sanitize(requestText(r, m.table)), w-2) {
+	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, m.table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	return lines
@@ -241,7 +242,7 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			values[i] = p.Example[name]
 		}
 		o.asking, o.err = true, ""
-		o.form = newForm(params, values)
+		o.form = widget.NewForm(params, values)
 	case key.Matches(k, km.Code):
 		if n == 0 {
 			return o, nil
@@ -276,14 +277,14 @@ func (o patternsOverlay) paramsUpdate(e overlayEnv, msg tea.Msg) (overlay, want)
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.handle(msg, e.keys)
+	f, ev := o.form.Handle(msg, formKeys(e.keys))
 	o.form = f
 	switch ev {
-	case formSubmit:
-		return o.run(e, e.patterns.Patterns[o.cursor], f.values())
-	case formCancel:
+	case widget.FormSubmit:
+		return o.run(e, e.patterns.Patterns[o.cursor], f.Values())
+	case widget.FormCancel:
 		o.asking, o.err = false, ""
-	case formTyped:
+	case widget.FormTyped:
 		o.err = ""
 	}
 	return o, nil

@@ -6,6 +6,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/widget"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -68,13 +69,13 @@ func (m Model) openSave() Model {
 	}
 	q := m.query
 	q.StartKey = nil
-	return m.push(saveOverlay{saveForm: saveForm{form: newForm([]string{"name", "description"}, nil)}, get: m.get, query: q})
+	return m.push(saveOverlay{saveForm: saveForm{form: widget.NewForm([]string{"name", "description"}, nil)}, get: m.get, query: q})
 }
 
 // pending is the request as the pattern the form would save.
 func (o saveOverlay) pending() patterns.Pattern {
-	name := strings.TrimSpace(o.form.value("name"))
-	desc := strings.TrimSpace(o.form.value("description"))
+	name := strings.TrimSpace(o.form.Value("name"))
+	desc := strings.TrimSpace(o.form.Value("description"))
 	if o.get != nil {
 		return patterns.PatternFromGet(name, desc, *o.get)
 	}
@@ -85,19 +86,19 @@ func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.handle(msg, e.keys)
+	f, ev := o.form.Handle(msg, formKeys(e.keys))
 	o.form = f
 	switch ev {
-	case formSubmit:
+	case widget.FormSubmit:
 		p := o.pending()
 		if p.Name == "" {
 			o.err = "give the pattern a name; it is how the patterns list and `dynascope patterns run` refer to it."
 			return o, nil
 		}
 		return o, savePattern{p: p}
-	case formCancel:
+	case widget.FormCancel:
 		return o, then{closeOverlay{}, showInfo{"not saved"}}
-	case formTyped:
+	case widget.FormTyped:
 		o.err = ""
 	}
 	return o, nil
@@ -126,27 +127,27 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	st := m.st
 	inner := w - 2
 	var lines []string
-	for _, l := range wrapText(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
+	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")
-	lines = append(lines, o.form.view(st, inner)...)
+	lines = append(lines, o.form.View(st, inner)...)
 	lines = append(lines, "")
 	p := o.pending()
 	op := "Query"
 	if o.get != nil {
 		op = "GetItem"
 	}
-	for _, l := range wrapText(op+": "+sanitize(p.Summary()), inner-2) {
+	for _, l := range widget.WrapLines(op+": "+sanitize(p.Summary()), inner-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	if o.err != "" {
 		lines = append(lines, "")
-		for _, l := range wrapText(o.err, inner-2) {
+		for _, l := range widget.WrapLines(o.err, inner-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
-	return box(st, "Save as an access pattern", lines, w, h, true)
+	return widget.Box(st, "Save as an access pattern", lines, w, h, true)
 }
 
 var saveMode = formMode("save pattern", "save to the patterns file", "don't save")

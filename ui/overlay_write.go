@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // The write overlay: a planned write shown before it is sent — the typed
@@ -166,7 +167,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	p := o.plan
 	var lines []string
 	add := func(style func(...string) string, s string) {
-		for _, l := range wrapText(sanitize(s), max(1, inner-2)) {
+		for _, l := range widget.WrapLines(sanitize(s), max(1, inner-2)) {
 			lines = append(lines, " "+style(l))
 		}
 	}
@@ -235,7 +236,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	case writeFailed:
 		title = "Write · failed"
 	}
-	return box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
+	return widget.Box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
 }
 
 // beside is a refused write's attributes that differ, one a line in
@@ -246,9 +247,9 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 	st := m.st
 	c := o.conflict
 	rows := c.Rows()
-	nameW := width("attribute")
+	nameW := widget.Width("attribute")
 	for _, r := range rows {
-		nameW = max(nameW, width(sanitize(r.Name)))
+		nameW = max(nameW, widget.Width(sanitize(r.Name)))
 	}
 	nameW = min(nameW, max(9, inner/5))
 	colW := max(6, (inner-nameW-10)/3)
@@ -263,7 +264,7 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		}
 		return sanitize(edit.ValueText(av))
 	}
-	out := []string{"   " + st.Muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
+	out := []string{"   " + st.Muted.Render(widget.Fit("attribute", nameW)+"  "+widget.Fit("as read", colW)+"  "+widget.Fit("now", colW)+"  "+widget.Fit(yoursHead, colW))}
 	for _, r := range rows {
 		mark := "  "
 		if r.ChangedMeanwhile {
@@ -273,17 +274,17 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		if deleting {
 			yours = ""
 		}
-		out = append(out, " "+mark+fit(sanitize(r.Name), nameW)+"  "+st.Muted.Render(fit(text(r.Read), colW))+"  "+
-			st.Err.Render(fit(text(r.Now), colW))+"  "+st.OK.Render(fit(yours, colW)))
+		out = append(out, " "+mark+widget.Fit(sanitize(r.Name), nameW)+"  "+st.Muted.Render(widget.Fit(text(r.Read), colW))+"  "+
+			st.Err.Render(widget.Fit(text(r.Now), colW))+"  "+st.OK.Render(widget.Fit(yours, colW)))
 	}
 	if c.Current == nil && c.Plan.Old != nil {
 		out = append(out, " "+st.Err.Render("the item no longer exists"))
 	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.Err.Render("an item with the new key exists: "+trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
+		out = append(out, " "+st.Err.Render("an item with the new key exists: "+widget.Trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
 	out = append(out, " "+st.Muted.Render("* changed by someone else since the read"))
-	for _, l := range wrapText(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
+	for _, l := range widget.WrapLines(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
 		out = append(out, " "+st.Muted.Render(l))
 	}
 	return out

@@ -18,6 +18,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 type overviewPhase int
@@ -80,24 +81,24 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 }
 
 func capsForm(items int, rcu float64, segments int) form {
-	return newForm([]string{capItems, capRCU, capSegments},
+	return widget.NewForm([]string{capItems, capRCU, capSegments},
 		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
 }
 
 // parseCaps reads the caps form; the error is a sentence for the user.
 func parseCaps(f form) (dynamo.SampleInput, error) {
 	var in dynamo.SampleInput
-	items, err := strconv.Atoi(strings.TrimSpace(f.value(capItems)))
+	items, err := strconv.Atoi(strings.TrimSpace(f.Value(capItems)))
 	if err != nil || items < 1 {
-		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.value(capItems))
+		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.Value(capItems))
 	}
-	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.value(capRCU)), 64)
+	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.Value(capRCU)), 64)
 	if err != nil || !(rcu >= 0.5) || math.IsInf(rcu, 0) {
-		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.value(capRCU))
+		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.Value(capRCU))
 	}
-	segs, err := strconv.Atoi(strings.TrimSpace(f.value(capSegments)))
+	segs, err := strconv.Atoi(strings.TrimSpace(f.Value(capSegments)))
 	if err != nil || segs < 1 || segs > dynamo.MaxSampleSegments {
-		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.value(capSegments))
+		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.Value(capSegments))
 	}
 	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
 }

@@ -115,13 +115,13 @@ func TestPatternParameters(t *testing.T) {
 	hs.contains(`sends Query PK = "CUST#9" AND SK BETWEEN "ORDER#2025-06" AND "ORDER#2025-08"`)
 	hs.keys("shift+tab", "shift+tab", "shift+tab") // round to the last field
 	pat, _ := findOverlay[patternsOverlay](hs.m)
-	if pat.form.focus != 2 {
-		t.Errorf("focus = %d after going back three times from the last field", pat.form.focus)
+	if pat.form.Focus != 2 {
+		t.Errorf("focus = %d after going back three times from the last field", pat.form.Focus)
 	}
 	// Letters type: j is not a key here.
 	hs.typeText("j")
 	pat, _ = findOverlay[patternsOverlay](hs.m)
-	if v := pat.form.value("nextMonth"); v != "2025-08j" {
+	if v := pat.form.Value("nextMonth"); v != "2025-08j" {
 		t.Errorf("nextMonth = %q", v)
 	}
 	hs.keys("backspace")

@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"dynascope/ui/widget"
 )
 
 // throttled tells whether a request failed because DynamoDB throttled it.
@@ -92,10 +94,10 @@ func (s statusLine) errorLines(st styles, w int) []string {
 	case s.err == "":
 		return nil
 	}
-	lines := wrapText(text, w-2)
+	lines := widget.WrapLines(text, w-2)
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = trunc(lines[1]+" …", w-2)
+		lines[1] = widget.Trunc(lines[1]+" …", w-2)
 	}
 	for i := range lines {
 		lines[i] = " " + style.Render(lines[i])

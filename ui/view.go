@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // layout is where everything goes for the current size and state. Update
@@ -126,7 +127,7 @@ func (m Model) render() string {
 	out = append(out, m.status.errorLines(m.st, w)...)
 	out = append(out, m.statusBar(w))
 	for i := range out {
-		out[i] = fit(out[i], w)
+		out[i] = widget.Fit(out[i], w)
 	}
 	return strings.Join(out, "\n")
 }
@@ -203,11 +204,11 @@ func (m Model) header(w int) string {
 		build("", tname, index, "", short, m.opts.Profile),
 		build("", tname, index, "", short, ""),
 	} {
-		if width(left)+width(badge)+1 <= w {
-			return spread(left, badge, w)
+		if widget.Width(left)+widget.Width(badge)+1 <= w {
+			return widget.Spread(left, badge, w)
 		}
 	}
-	return spread(build("", tname, index, "", short, ""), badge, w)
+	return widget.Spread(build("", tname, index, "", short, ""), badge, w)
 }
 
 // keyCondition is the current request's key condition in DynamoDB's words.
@@ -246,7 +247,7 @@ func (m Model) body(lay layout) string {
 		if m.status.err != "" {
 			msg = "could not open the table; esc quits"
 		}
-		return box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
+		return widget.Box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
 	case screenTables:
 		return m.picker.viewBox(st, w, h)
 	case screenPrompt:
@@ -291,7 +292,7 @@ func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
 	keys := km.barKeys(m.mode())
-	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
+	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }
 
 // shortHelp is as many of the bindings as fit in w cells, in order of
@@ -311,7 +312,7 @@ func (m Model) shortHelp(bindings []key.Binding, w int) string {
 		if used > 0 {
 			item = sep + item
 		}
-		iw := width(item)
+		iw := widget.Width(item)
 		if used+iw > w {
 			continue
 		}

@@ -10,6 +10,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // The index X-ray of one item: the detail pane's "In indexes" (member or
@@ -45,7 +46,7 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
 		if !m.Member {
 			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
-			for _, wl := range strings.Split(wrapString(line, max(8, w-4)), "\n") {
+			for _, wl := range strings.Split(widget.Wrap(line, max(8, w-4)), "\n") {
 				out = append(out, "   "+st.Muted.Render(wl))
 			}
 			continue
@@ -54,10 +55,10 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		for _, k := range m.Keys {
 			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
 		}
-		out = append(out, "   "+st.Text.Render(fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		out = append(out, "   "+st.Text.Render(widget.Fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
 		if len(m.NotProjected) > 0 {
 			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
-			for _, wl := range strings.Split(wrapString(np, max(8, w-8)), "\n") {
+			for _, wl := range strings.Split(widget.Wrap(np, max(8, w-8)), "\n") {
 				out = append(out, "       "+st.Muted.Render(wl))
 			}
 		}
@@ -234,7 +235,7 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 				l += " / " + sanitize(tg.sk)
 			}
 		}
-		l = fit(l, inner)
+		l = widget.Fit(l, inner)
 		switch {
 		case i == o.cursor:
 			l = m.st.Sel.Render(l)
@@ -243,7 +244,7 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 		}
 		lines = append(lines, l)
 	}
-	return box(m.st, "Open the item in", lines, w, h, true)
+	return widget.Box(m.st, "Open the item in", lines, w, h, true)
 }
 
 var jumpMode = modeDef{name: "open in index", keys: []binding{
