@@ -36,9 +36,9 @@ import (
 //     nil for none, closeOverlay{} to close it, a request action (runBulk,
 //     sendWrite, …) for the root to send. Something the root has no action
 //     for yet is a new action type in actions.go and a case in Model.do. A
-//     form is the form component (form.go): form.handle says submit,
-//     cancel, moved or typed, and formMode declares its keys
-//     (overlay_save.go is the smallest example).
+//     form is the form widget (ui/widget): form.Handle(msg, formKeys(km))
+//     says submit, cancel, moved or typed, and formMode (form.go) declares
+//     its keys (overlay_save.go is the smallest example).
 //  4. State that outlives one opening or that a reply in flight changes
 //     (the overview's sample, an export in flight) is a named job on the
 //     root model (sampleJob, exportJob); the reply's handler changes the
