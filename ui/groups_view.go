@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // label is a type's name — its entity, as groups, layout and the Workbench
@@ -53,7 +54,7 @@ func valueRange(t typeRow, w int) string {
 		return lo
 	}
 	s := lo + " … " + hi
-	if width(s) <= w {
+	if widget.Width(s) <= w {
 		return s
 	}
 	room := max(2, w-3)
@@ -77,7 +78,7 @@ func valueRange(t typeRow, w int) string {
 		e++
 	}
 	tail := hi[p:]
-	loW := min(room-1, max(e, room-width(tail)))
+	loW := min(room-1, max(e, room-widget.Width(tail)))
 	return ansi.Truncate(lo, loW, "") + " … " + ansi.Truncate(tail, room-loW, "")
 }
 
@@ -110,22 +111,22 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		sel := row == g.cursor
 		base := lipgloss.NewStyle()
 		if sel && focused {
-			base = st.sel
+			base = st.Sel
 		} else if sel {
-			base = st.selBlur
+			base = st.SelBlur
 		}
 		mark := " "
 		if row == g.active {
 			mark = "›"
 		}
-		markStyle := st.active.Inherit(base)
+		markStyle := st.Active.Inherit(base)
 		count := g.countText(row)
 		var name, sub string
 		var block lipgloss.Style
 		bar := "▌"
 		if row == 0 {
 			name, sub = "partition", "no SK condition"
-			block = st.muted.Inherit(base)
+			block = st.Muted.Inherit(base)
 		} else {
 			t := g.types[row-1]
 			name = t.label(g.names)
@@ -148,28 +149,28 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 					name = sub
 				}
 			}
-			block = st.entityStyle(colour(t.id)).Inherit(base)
+			block = st.Entity(colour(t.id)).Inherit(base)
 			if t.value {
 				bar = "┊" // data, not a label: a dotted bar
 			}
 		}
-		nameW := max(1, inner-4-width(count)-1)
-		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+fit(name, nameW)+" "+count)
+		nameW := max(1, inner-4-widget.Width(count)-1)
+		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+widget.Fit(name, nameW)+" "+count)
 		lines = append(lines, line1)
 		if rh == 2 {
-			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
+			lines = append(lines, base.Render("    ")+st.Muted.Inherit(base).Render(widget.Fit(sub, inner-4)))
 		}
 	}
 	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
 		for len(lines) < h-2-len(foot)-1 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+		lines = append(lines, st.Faint.Render(strings.Repeat("─", inner)))
 		for _, l := range foot {
-			lines = append(lines, " "+st.muted.Render(fit(l, inner-1)))
+			lines = append(lines, " "+st.Muted.Render(widget.Fit(l, inner-1)))
 		}
 	}
-	return box(st, title, lines, w, h, focused)
+	return widget.Box(st, title, lines, w, h, focused)
 }
 
 // footer says more about the selected row, in lines of w cells: a type's
@@ -181,7 +182,7 @@ func (g groupsPane) footer(w int) []string {
 	}
 	cost := func(reqs int, c dynamo.Capacity) []string {
 		s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
-		if width(s) > w {
+		if widget.Width(s) > w {
 			return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
 		}
 		return []string{s}
@@ -217,7 +218,7 @@ func (g groupsPane) footer(w int) []string {
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
 		s := label + sanitize(k)
-		if width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
+		if widget.Width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
 			s = label + "…" + sanitize(k[len(t.prefix):])
 		}
 		return s
@@ -229,7 +230,7 @@ func (g groupsPane) footer(w int) []string {
 		out = append(out, keyLine("key  ", t.first))
 	case (t.discovered || known) && t.last != "":
 		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
-		if width(from) > w || width(to) > w {
+		if widget.Width(from) > w || widget.Width(to) > w {
 			// Too narrow for labels: the keys alone, under a heading.
 			from, to = keyLine("", t.first), keyLine("", t.last)
 			out = append(out, "first and last key:")

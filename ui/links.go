@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -179,26 +180,25 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 	return replaceOverlay(m, o), nil
 }
 
-func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	var act string
-	o.cursor, act = listKey(m, msg, o.cursor, len(o.links))
+	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
 	switch act {
 	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
-			m.status.info = "partition " + sanitize(l.pk) + " is not confirmed: nothing to open"
-			return m, nil
+			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
 		}
-		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)})
+		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
 	case "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 func (o linksOverlay) view(m Model, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	lines := []string{" " + m.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
 	for i, l := range o.links {
 		state := "confirming…"
 		switch {
@@ -209,16 +209,16 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		case l.checked:
 			state = "✗ empty"
 		}
-		line := fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
+		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
-			line = m.st.sel.Render(line)
+			line = m.st.Sel.Render(line)
 		case l.checked && !l.found:
-			line = m.st.muted.Render(line)
+			line = m.st.Muted.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return box(m.st, "Follow the keys", lines, w, h, true)
+	return widget.Box(m.st, "Follow the keys", lines, w, h, true)
 }
 
 var linksMode = modeDef{name: "follow the keys", keys: []binding{

@@ -277,7 +277,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.toggleHelp(md), nil
 	}
 	if o := m.top(); o != nil {
-		return o.update(m, msg)
+		return m.updateTop(o, msg)
 	}
 	switch md {
 	case modeLoading:
@@ -300,7 +300,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // handleText sends pasted text to the field that has the keyboard.
 func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 	if o := m.top(); o != nil {
-		return o.update(m, msg)
+		return m.updateTop(o, msg)
 	}
 	switch m.mode() {
 	case modeTables:
