@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -246,7 +247,8 @@ func TestSavePattern(t *testing.T) {
 	hs.keys("tab")
 	hs.typeText("every order, newest first")
 	hs.keys("enter")
-	hs.contains(`pattern of that name (line 29); choose another name.`)
+	line := strings.Count(string(before[:strings.Index(string(before), "- name: latest order")]), "\n") + 1
+	hs.contains(fmt.Sprintf("pattern of that name (line %d); choose another name.", line))
 	hs.keys("shift+tab", "ctrl+u")
 	hs.typeText("orders newest first")
 	hs.keys("enter")
