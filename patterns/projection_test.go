@@ -150,3 +150,14 @@ func TestCheckProjection(t *testing.T) {
 		})
 	}
 }
+
+// A hand-made query saved as a pattern keeps its filter, so that the
+// pattern sends what the query sent.
+func TestPatternFromQueryKeepsTheFilter(t *testing.T) {
+	q := dynamo.QueryInput{Table: "App", PK: "CUST#{7}", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, Filter: `status = "OPEN"`}
+	p := PatternFromQuery("open", "", q)
+	r, err := p.Resolve(projectedTable, nil)
+	if err != nil || r.Query == nil || r.Query.Filter != q.Filter || r.Query.PK != q.PK {
+		t.Errorf("resolved %+v, %v", r.Query, err)
+	}
+}
