@@ -173,6 +173,12 @@ func TestPatternsCheckProjection(t *testing.T) {
 		t.Errorf("DynamoDB Local on a filter of note on ByStatus: %v", err)
 	}
 
+	// run sends what it is asked to, and says DynamoDB's refusal.
+	_, _, err = runPatterns(t, "run", "delivered with a long note", "--patterns", file, "--table", table, "--endpoint-url", ep)
+	if err == nil || !strings.Contains(err.Error(), "DynamoDB rejected the request: One or more parameter values were invalid: Secondary index ByStatus does not project one or more filter attributes: [note]") {
+		t.Errorf("run of the refused pattern: %v", err)
+	}
+
 	// The LSI: still one Query, at extra cost when it asks for total, which
 	// DynamoDB Local then fetches from the table.
 	lsi := c.Patterns[p["orders by date with totals"]]
