@@ -43,8 +43,11 @@ func newPatternsCheckCmd(conn *config.Connection) *cobra.Command {
 		Use:   "check",
 		Short: "run every pattern with its example and prove each is one request",
 		Long: `Run every pattern of the file with its example parameters, following its
-pages as a program would, and prove that each is one request. Exits with
-status 1 when a pattern needs more than one request or fails.`,
+pages as a program would, and prove that each is one request. A pattern on
+a KEYS_ONLY or INCLUDE index is compared with what the index projects: an
+attribute it lists under attributes: that a GSI does not hold needs a GetItem
+per item; a filter on one is refused by DynamoDB, so it is not sent. Exits
+with status 1 when a pattern needs more than one request or fails.`,
 		Example: `  dynascope patterns check --table App
   dynascope patterns check --patterns ci/patterns.yaml --output json`,
 		Args: noArgs,
@@ -175,7 +178,7 @@ type checkProjectionJSON struct {
 	Kind               string   `json:"kind"` // gsi | lsi
 	Projection         string   `json:"projection"`
 	Returns            []string `json:"returns"`
-	Needs              []string `json:"needs"`
+	Needs              []string `json:"needs"` // null when the pattern lists no attributes:
 	FilterReads        []string `json:"filterReads"`
 	NotProjected       []string `json:"notProjected"`
 	FilterNotProjected []string `json:"filterNotProjected"`
@@ -194,12 +197,8 @@ func (r patternRun) projectionJSON() *checkProjectionJSON {
 		}
 		return s
 	}
-	var needs []string
-	if pc.Needs != nil {
-		needs = pc.Needs
-	}
 	return &checkProjectionJSON{Index: pc.Index, Kind: strings.ToLower(string(pc.Kind)), Projection: pc.Projection, Returns: list(pc.Returns),
-		Needs: needs, FilterReads: list(pc.FilterReads), NotProjected: list(pc.Missing), FilterNotProjected: list(pc.Filtered),
+		Needs: pc.Needs, FilterReads: list(pc.FilterReads), NotProjected: list(pc.Missing), FilterNotProjected: list(pc.Filtered),
 		OneRequest: pc.OneRequest(), Note: r.projectionNote()}
 }
 
