@@ -80,8 +80,13 @@ with status 1 when a pattern needs more than one request or fails.`,
 			pc, onIndex := p.CheckProjection(t)
 			if onIndex && pc.Refused() {
 				// DynamoDB would refuse it: said, not sent.
-				runs = append(runs, patternRun{pattern: p, operation: r.Operation(), projection: &pc,
-					res: queryResult{Table: t.Name, Index: p.Index}})
+				run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: queryResult{Table: t.Name, Index: p.Index}}
+				if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
+					if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
+						run.res.KeyCondition = b.KeyCondition
+					}
+				}
+				runs = append(runs, run)
 				continue
 			}
 			run := runPattern(ctx, client, t, p, r)
