@@ -45,7 +45,9 @@ func groupsOf(t *testing.T, ep, table, pk string, extra ...string) (got []string
 // suffix (before: two groups both called METADATA), compact ISO times
 // (before: "value"), a two-character delimiter (before: the family pass:*),
 // letter-led ids and a list of user names (before: a type each), and a
-// table with a partition key only (before: no items).
+// table with a partition key only (before: no items). No two groups share
+// a name (before: ORDER and ORDER, META and META): the partition's own
+// delimiter keeps the plain name, the others are named by their prefix.
 func TestGroupsKeyShapes(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	table := dynamotest.UniqueName("shapes")
@@ -58,7 +60,8 @@ func TestGroupsKeyShapes(t *testing.T) {
 		want    string
 		maxReqs int
 	}{
-		{"CUST#mig", "ORDER[ORDER#]=- ORDER[ORDER|]=- PROFILE[PROFILE]=- order[order/]=-", 8},
+		{"CUST#mig", "ORDER[ORDER#]=- ORDER|[ORDER|]=- PROFILE[PROFILE]=- order[order/]=-", 8},
+		{"VIN#mig", "#META#[#META#]=- META[META#]=- ORDER[ORDER#]=- ORDER/[ORDER/]=- ORDER|[ORDER|]=-", 7},
 		{"DOC#1", "METADATA[METADATA#]=- TYPES[TYPES#]=-", 7},
 		{"SENSOR#1", "timestamp[]=-", 3},
 		{"pass::0007", "seat[seat::]=-", 3},
@@ -80,14 +83,15 @@ func TestGroupsKeyShapes(t *testing.T) {
 	if got, _, _ := groupsOf(t, ep, table, "TAGS#1", "--count"); strings.Join(got, " ") != "hex id[]=6" {
 		t.Errorf("groups TAGS#1 --count: %q", got)
 	}
-	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
+	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER|[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
 		t.Errorf("groups CUST#mig --count: %q", got)
 	}
 	out, _, err := cli(t, "layout", "--endpoint-url", ep, "--table", table, "--output", "table")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER 20 · PROFILE 1 · order 3", "hex id 6", "name 4"} {
+	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER| 20 · PROFILE 1 · order 3",
+		"#META# 1 · META 1 · ORDER 1 · ORDER/ 1 · ORDER| 1", "hex id 6", "name 4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("layout lacks %q:\n%s", want, out)
 		}

@@ -209,7 +209,7 @@ func (g groupsPane) sorted() groupsPane {
 		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
-	g.types = foldIDRows(g.pk, foldBareRows(g.types))
+	g.types = uniqueRowNames(foldIDRows(g.pk, foldBareRows(g.types)))
 	if sel >= 0 {
 		g.cursor = g.find(id) + 1
 	}
@@ -256,6 +256,20 @@ func foldIDRows(pk string, rows []typeRow) []typeRow {
 		at = r.To
 	}
 	return append(out, rows[at:]...)
+}
+
+// uniqueRowNames names the rows as keys.UniqueNames names groups, so no
+// two rows share a name and each has the name groups and layout give it
+// ("ORDER" and "ORDER|").
+func uniqueRowNames(rows []typeRow) []typeRow {
+	gs := make([]keys.Group, len(rows))
+	for i, t := range rows {
+		gs[i] = t.group()
+	}
+	for i, g := range keys.UniqueNames(gs) {
+		rows[i].entity = g.Entity
+	}
+	return rows
 }
 
 // joinRows makes one value row of neighbouring rows, named name.
