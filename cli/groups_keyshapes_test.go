@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -108,5 +110,42 @@ func TestGroupsKeyShapes(t *testing.T) {
 	out, _, err = cli(t, "layout", "--endpoint-url", ep, "--table", only, "--output", "table")
 	if err != nil || !strings.Contains(out, "item 2") {
 		t.Errorf("layout on a partition key only: %v\n%s", err, out)
+	}
+}
+
+// Letter-led ids past the first page are read one request each: groups
+// says so in one line, in its text and in its JSON.
+func TestGroupsSteppedNote(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.UniqueName("stepped")
+	t.Cleanup(func() { deleteTables(table) })
+	var b strings.Builder
+	for i := range 160 {
+		h := uint64(i+1) * 0x9E3779B97F4A7C15 >> 20
+		fmt.Fprintf(&b, "{\"PK\": \"TAGS#1\", \"SK\": \"%c%011x\"}\n", "0123456789abcdef"[i%16], h)
+	}
+	file := filepath.Join(t.TempDir(), "tags.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", file); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ Note string }
+	if err := json.Unmarshal([]byte(out), &o); err != nil || !strings.HasPrefix(o.Note, "the skip-scan cannot jump letter-led ids in one step (hex id)") {
+		t.Errorf("groups JSON note %q (%v):\n%s", o.Note, err, out)
+	}
+	out, _, err = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#1", "--output", "table")
+	if err != nil || strings.Count(out, "\nnote: the skip-scan cannot jump letter-led ids in one step (hex id)") != 1 {
+		t.Errorf("groups text (%v):\n%s", err, out)
+	}
+	// A partition the first page holds needs no walk, and no note.
+	out, _, _ = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#none")
+	if strings.Contains(out, "note") {
+		t.Errorf("an empty partition has a note:\n%s", out)
 	}
 }
