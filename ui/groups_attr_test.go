@@ -37,6 +37,9 @@ func TestGroupByEntityAttribute(t *testing.T) {
 	if b := hs.m.keyMap().GroupBy; !b.Enabled() || b.Help().Desc != "group by sort key" {
 		t.Errorf("b in the grouping by attribute: %v %q", b.Enabled(), b.Help().Desc)
 	}
+	if o := hs.m.keyMap().Open; o.Help().Desc != "filter the request by this value" {
+		t.Errorf("enter in the grouping by attribute: %q", o.Help().Desc)
+	}
 	hs.lacks("▌ shp ", "# count")
 	if row := groupRow(hs, "orderItem"); !strings.HasSuffix(row, " 2") {
 		t.Errorf("orderItem row %q, want the exact count 2 (the page is the partition)", row)

@@ -212,8 +212,17 @@ var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entA
 // the one focused, bar what only that pane's status bar shows after a,
 // extra what only its help shows.
 func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
+	openKey := inBar("open", open)
+	if name == "groups" {
+		openKey = openKey.wordedBy(func(st keyState) string {
+			if st.byAttr {
+				return "filter the request by this value"
+			}
+			return ""
+		})
+	}
 	return modeDef{name: name, keys: keysOf(
-		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
+		[]binding{inBar("help"), inBar("back"), openKey, inBar("patterns")},
 		bar,
 		[]binding{
 			inBar("requestFilter", "filter request"), inBar("reverse").onlyIf(hasSortKey), inBar("limit"), inBar("editCondition").onlyIf(hasSortKey), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
