@@ -153,7 +153,8 @@ type groupsObject struct {
 	Delimiter        *string         `json:"delimiter"`
 	Groups           []groupObject   `json:"groups"`
 	Complete         bool            `json:"complete"`
-	Continue         *continueObject `json:"continue"` // null when complete
+	Continue         *continueObject `json:"continue"`       // null when complete
+	Note             string          `json:"note,omitempty"` // where the skip-scan could not jump letter-led ids
 	Requests         int             `json:"requests"`
 	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
 }
@@ -196,6 +197,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 			o.Groups[len(o.Groups)-1].Count = &g.Count
 		}
 	}
+	o.Note = d.SteppedNote()
 	if d.Partial {
 		o.Continue = &continueObject{Condition: continueOp(d.Continue), Key: jsonKey(d.KeyType, continueKey(d.Continue))}
 	}
@@ -230,6 +232,9 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 	if d.Partial {
 		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
 			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+	}
+	if n := d.SteppedNote(); n != "" {
+		b.WriteString("\nnote: " + n + "\n")
 	}
 	if stopped {
 		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")

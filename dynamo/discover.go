@@ -7,6 +7,7 @@ import (
 
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/textfmt"
 )
 
 // DefaultSkipScanRequests is how many requests a skip-scan may send for one
@@ -66,6 +67,31 @@ type Discovery struct {
 	// EntityAttribute is the generic entity attribute the first page shows
 	// (keys.DetectEntityAttribute), "" when none: a second grouping on offer.
 	EntityAttribute string
+	// Stepped are the value groups of letter-led ids (or a list's names)
+	// the walk went through one key per request: such keys sort among
+	// labels, so no condition jumps past them as ":" jumps digit-led ones.
+	Stepped []SteppedGroup
+}
+
+// SteppedGroup is a value group the skip-scan could not jump in one step:
+// its name and how many of its keys the walk read one request each.
+type SteppedGroup struct {
+	Entity   string
+	Requests int
+}
+
+// SteppedNote is the one line that says where the skip-scan could not jump
+// letter-led ids, "" when it jumped everything it walked.
+func (d Discovery) SteppedNote() string {
+	if len(d.Stepped) == 0 {
+		return ""
+	}
+	names, n := make([]string, len(d.Stepped)), 0
+	for i, g := range d.Stepped {
+		names[i], n = textfmt.Sanitize(g.Entity), n+g.Requests
+	}
+	return fmt.Sprintf("the skip-scan cannot jump letter-led ids in one step (%s): they sort among labels, so it read %s one request each",
+		strings.Join(names, ", "), textfmt.Plural(n, "key", "keys"))
 }
 
 // Capacity sums the consumed capacity of every request of the discovery.
@@ -128,7 +154,30 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	for i := range d.Groups {
 		d.Groups[i].Count = -1 // counted only when asked (DESIGN.md)
 	}
+	d.Stepped = stepped(d.Groups, s.exactSteps)
 	return d, s.doubt, err
+}
+
+// stepped finds the value groups that hold keys the walk landed on as
+// exact types (steps): letter-led ids it read one by one, folded since.
+func stepped(groups []keys.Group, steps []string) []SteppedGroup {
+	var out []SteppedGroup
+	for _, g := range groups {
+		if g.Kind != keys.KindValue {
+			continue
+		}
+		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
+		n := 0
+		for _, k := range steps {
+			if k >= lo && k <= hi {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, SteppedGroup{Entity: g.Entity, Requests: n})
+		}
+	}
+	return out
 }
 
 // foldGroups makes METADATA beside METADATA#v1 one type, and ids the walk
@@ -158,6 +207,9 @@ type skipScan struct {
 	d       *Discovery
 	doubt   doubt // the gravest doubt a request cast on t
 	walking bool  // budget applies: the walk, not the whole read the user asked for
+	// exactSteps are the keys the walk landed on that are exact types: each
+	// took a request of its own (stepped).
+	exactSteps []string
 	// firstSent: Requests[0] is the first page Discover read itself, whose
 	// cost says nothing about what a Limit 1 request of the walk costs.
 	firstSent bool
@@ -277,6 +329,9 @@ func (s *skipScan) walk(ctx context.Context, cond SKCond, start Item) error {
 		}
 		delim := s.delimiter(key)
 		c := keys.Classify(key, delim)
+		if c.Exact {
+			s.exactSteps = append(s.exactSteps, key)
+		}
 		g := keys.Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: -1, First: key, Last: key}
 		n := len(s.d.Groups)
 		goesOn := n > 0 && s.d.Groups[n-1].ID() == c.ID()

@@ -106,6 +106,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 	rh := groupRowHeight(compact)
 	shown := max(1, (h-2)/rh)
 	g.offset = scrollOffset(g.offset, g.cursor, shown, g.rows())
+	attrs := g.attrGroups() // nil: the sort key's types
 	var lines []string
 	for row := g.offset; row < g.rows() && row < g.offset+shown; row++ {
 		sel := row == g.cursor
@@ -116,20 +117,26 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			base = st.SelBlur
 		}
 		mark := " "
-		if row == g.active {
+		if row == g.active && (attrs == nil || row == 0) {
 			mark = "›"
 		}
 		markStyle := st.Active.Inherit(base)
-		count := g.countText(row)
-		var name, sub string
+		var name, sub, count string
 		var block lipgloss.Style
 		bar := "▌"
-		if row == 0 {
-			name, sub = "partition", "no SK condition"
+		switch {
+		case row == 0:
+			name, sub, count = "partition", "no SK condition", g.countText(0)
 			block = st.Muted.Inherit(base)
-		} else {
+		case attrs != nil:
+			// The grouping by attribute: a value per row, as the loaded items hold it.
+			a := attrs[row-1]
+			name, count = sanitize(a.Value), g.attrCount(a.Count)
+			sub = sanitize(g.attribute()) + " = " + sanitize(strconv.Quote(a.Value))
+			block = st.Entity(row - 1).Inherit(base)
+		default:
 			t := g.types[row-1]
-			name = t.label(g.names)
+			name, count = t.label(g.names), g.countText(row)
 			switch {
 			case t.value && g.keyType == "S":
 				sub = valueRange(t, inner-4)
@@ -177,6 +184,17 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 // first and last key, its library entity and what counting it cost; for the
 // partition, what the skip-scan found and cost.
 func (g groupsPane) footer(w int) []string {
+	if attrs := g.attrGroups(); attrs != nil {
+		if g.cursor == 0 || g.cursor > len(attrs) {
+			return g.attrFooter(w)
+		}
+		a := attrs[g.cursor-1]
+		out := []string{"from " + sanitize(a.First), "to   " + sanitize(a.Last)}
+		if !g.complete() {
+			out = append(out, "among the items loaded")
+		}
+		return append(out, widget.WrapWords("enter: filter the request by it", w)...)
+	}
 	if g.keyType == "" {
 		return nil
 	}
@@ -204,6 +222,12 @@ func (g groupsPane) footer(w int) []string {
 			out = append(out, plural(g.pages, "page holds", "pages hold")+" it all:", "no skip-scan needed")
 		case g.pages == 0 && !g.opening:
 			out = append(out, "enter reads it all", "and lists its types")
+		}
+		if a := g.attribute(); a != "" {
+			out = append(out, widget.WrapWords("b groups by "+sanitize(a)+", from the items loaded", w)...)
+		}
+		if g.stepped != "" && !g.finding {
+			out = append(out, widget.WrapWords(g.stepped, w)...)
 		}
 		if g.partExact >= 0 {
 			out = append(out, cost(g.partReqs, g.partCap)...)

@@ -272,6 +272,8 @@ func (m Model) keyState() keyState {
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		writes:    m.opts.Editor != nil,
 		noSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		entAttr:   m.groups.attribute(),
+		byAttr:    m.groups.byAttribute(),
 	}
 }
 

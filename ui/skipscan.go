@@ -112,6 +112,7 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.groups.finding = false
 	m.groups.scanReqs, m.groups.scanCap = len(msg.d.Requests), msg.d.Capacity()
 	m.groups.more, m.groups.resume = msg.d.Partial, msg.d.Continue
+	m.groups.stepped = msg.d.SteppedNote()
 	if msg.err != nil {
 		m.groups.scanErr = true
 		m.status.err = sanitize(msg.err.Error())
@@ -122,8 +123,11 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		m.delim = msg.d.Delimiter
 	}
 	m.groups = m.groups.discovered(msg.d, m.delim)
-	if msg.d.Partial {
+	switch {
+	case msg.d.Partial:
 		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue)
+	case m.groups.stepped != "":
+		m.status.info = m.groups.stepped
 	}
 	m.noteTypeColours()
 	m.groups.active = m.groups.rowFor(m.results.q.SK)

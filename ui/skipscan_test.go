@@ -364,3 +364,20 @@ func TestCountStopsFarPastItsAnnouncedCost(t *testing.T) {
 	hs.contains("count ORDER stopped after 900 RCU, clearly more than the")
 	wantCount(t, hs, "ORDER", "3000+")
 }
+
+// Where the skip-scan had to read letter-led ids one request each, the
+// status line says so once it is done, and so does the partition row's
+// footer.
+func TestSkipScanSteppedIDsSaid(t *testing.T) {
+	d := bigDiscovery()
+	d.Groups = append(d.Groups[:3:3], keys.Group{Entity: keys.ShapeHex, Kind: keys.KindValue, Count: -1, First: "a5f0c3d2e1b4", Last: "f966c0d2e1b4"})
+	d.Stepped = []dynamo.SteppedGroup{{Entity: keys.ShapeHex, Requests: 3}}
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 40, map[string]cannedDiscovery{"CUST#7": {d: d}}, bigPartition())
+	hs.typeText("CUST#7")
+	page := hs.pageOfCmd(hs.step(keyPress("enter")))
+	hs.run(hs.step(page))
+	hs.contains("the skip-scan cannot jump letter-led ids in one step (hex id)")
+	hs.keys("shift+tab") // the entity types pane
+	hs.keys("g")         // its partition row, whose footer tells the skip-scan
+	hs.contains("letter-led ids in one step", "(hex id): they sort among", "so it read 3 keys")
+}

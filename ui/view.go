@@ -259,6 +259,9 @@ func (m Model) body(lay layout) string {
 		if (m.groups.found || m.groups.complete()) && len(m.groups.types) > 0 {
 			title += " · " + strconv.Itoa(len(m.groups.types))
 		}
+		if m.groups.byAttribute() {
+			title = "By " + sanitize(m.groups.attribute()) + " · " + strconv.Itoa(len(m.groups.attrGroups()))
+		}
 		if lay.compact {
 			title += " · tab: items"
 		}
