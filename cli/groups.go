@@ -170,6 +170,9 @@ type groupObject struct {
 type continueObject struct {
 	Condition string          `json:"condition"`
 	Key       json.RawMessage `json:"key"`
+	// Until: where the types found from the partition's other end begin
+	// (the walk's halves did not meet); null when none were.
+	Until *continueObject `json:"until,omitempty"`
 }
 
 // writeGroupsJSON prints d; stopped says the walk or a count ended early
@@ -198,6 +201,9 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 	}
 	if d.Partial {
 		o.Continue = &continueObject{Condition: continueOp(d.Continue), Key: jsonKey(d.KeyType, continueKey(d.Continue))}
+		if d.Until.Op != dynamo.SKNone {
+			o.Continue.Until = &continueObject{Condition: continueOp(d.Until), Key: jsonKey(d.KeyType, continueKey(d.Until))}
+		}
 	}
 	return writeIndentedJSON(b, o)
 }
@@ -228,8 +234,12 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 		_ = tw.Flush()
 	}
 	if d.Partial {
-		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
-			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+		until := ""
+		if d.Until.Op != dynamo.SKNone {
+			until = fmt.Sprintf(" to SK %s %s", continueOp(d.Until), textfmt.Sanitize(strconv.Quote(continueKey(d.Until))))
+		}
+		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s%s (--max-requests raises it)\n",
+			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))), until)
 	}
 	if stopped {
 		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
