@@ -75,8 +75,10 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 		main.cond.Op = SKLt
 	}
 	if s.in.OneWay || s.d.Delimiter == "" {
-		// Without a delimiter each half would infer its own from the
-		// keys it meets first, and group the same keys otherwise.
+		// Without a delimiter yet (a first page of values only), the
+		// one-way walk infers it from the first label it meets; a partner
+		// could only wait for that, and from the far end it would often
+		// land on that very label: a request more for little time saved.
 		return s.walkOne(ctx, main, nil)
 	}
 	return s.walkBoth(ctx, main)
