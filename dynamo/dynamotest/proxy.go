@@ -67,6 +67,24 @@ type Call struct {
 	Arrived, Answered time.Time
 }
 
+// InSequence is the longest run of calls each sent after the one before it
+// was answered: the round trips a client waited through one after another
+// (the number of calls when they were sent one at a time).
+func InSequence(calls []Call) int {
+	depth := make([]int, len(calls))
+	longest := 0
+	for i, c := range calls { // in order of arrival: what c waited for came earlier
+		depth[i] = 1
+		for j := range i {
+			if !calls[j].Answered.After(c.Arrived) {
+				depth[i] = max(depth[i], depth[j]+1)
+			}
+		}
+		longest = max(longest, depth[i])
+	}
+	return longest
+}
+
 // MostAtOnce is the most of calls that were at the proxy at once: 1 for
 // requests sent one after another, 2 for two sent together.
 func MostAtOnce(calls []Call) int {
