@@ -16,6 +16,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/textfmt"
 )
 
@@ -114,7 +115,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	if maxRequests != 0 {
 		in.Budget.MaxRequests = maxRequests
 	}
+	stopShowing := showArrivals(&in, stderr)
 	d, err := client.Discover(ctx, in)
+	stopShowing()
 	// A read stopped as an estimate overrun prints what it read, even
 	// nothing: its sentence says so.
 	var overrun *dynamo.EstimateError
@@ -142,6 +145,30 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	}
 	io.WriteString(stderr, entityAttributeNote(d.EntityAttribute))
 	return err
+}
+
+// showArrivals names on a terminal's stderr, on one line, each type the
+// skip-scan finds as it finds it (its two halves find them from both ends),
+// until the returned func clears the line for the result. Nothing is shown
+// on a pipe or a file: the result is the output.
+func showArrivals(in *dynamo.DiscoverInput, stderr io.Writer) func() {
+	if !isTerminal(stderr) || in.Count {
+		return func() {}
+	}
+	found := 0
+	in.OnGroup = func(g keys.Group) { // calls never overlap
+		found++
+		name := []rune(textfmt.Sanitize(g.Entity))
+		if len(name) > 40 {
+			name = append(name[:39], '…')
+		}
+		fmt.Fprintf(stderr, "\r\x1b[Kskip-scan: %s found, the latest %s", textfmt.Plural(found, "type", "types"), string(name))
+	}
+	return func() {
+		if found > 0 {
+			io.WriteString(stderr, "\r\x1b[K")
+		}
+	}
 }
 
 // groupsObject is the object DESIGN.md specifies for groups, keys in its
