@@ -134,17 +134,30 @@ func TestDiscoverLabelsAndValues(t *testing.T) {
 		if !reflect.DeepEqual(d.Groups, want) || len(want) != 5 || d.Partial {
 			t.Errorf("reverse=%v:\n skip-scan %+v\n full read %+v", reverse, d.Groups, want)
 		}
-		if len(d.Requests) > 2*len(want)+1 {
+		// The first page, one request per group, one more per range, one
+		// more where the walk's two halves meet (two when both land at once).
+		if len(d.Requests) > 2*len(want)+2 {
 			t.Errorf("reverse=%v: %d requests for %d groups", reverse, len(d.Requests), len(want))
 		}
 	}
 	// A budget of 3 requests stops part way and says where to go on.
-	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}})
+	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}, OneWay: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 1 || d.Continue.Op != dynamo.SKGe || d.Continue.Values[0] != "#METADATA$" {
-		t.Errorf("budget 3: partial %v, %d requests, groups %+v, continue %+v", d.Partial, len(d.Requests), d.Groups, d.Continue)
+	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 1 || d.Continue.Op != dynamo.SKGe || d.Continue.Values[0] != "#METADATA$" || d.Until.Op != dynamo.SKNone {
+		t.Errorf("budget 3, one way: partial %v, %d requests, groups %+v, continue %+v until %+v", d.Partial, len(d.Requests), d.Groups, d.Continue, d.Until)
+	}
+	// From both ends, the first page and one request a half: the first
+	// page's last type (its end found or not) and the partition's last
+	// type, the unread keys between them named.
+	d, err = c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := d.Groups[len(d.Groups)-1]
+	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 2 || last.First != "PROFILE" || d.Until.Op != dynamo.SKLt || d.Until.Values[0] != "PROFILE" || d.Continue.Values[0] >= "PROFILE" {
+		t.Errorf("budget 3, both ends: partial %v, %d requests, groups %+v, continue %+v until %+v", d.Partial, len(d.Requests), d.Groups, d.Continue, d.Until)
 	}
 }
 

@@ -63,6 +63,7 @@ type groupsPane struct {
 	more       bool          // the skip-scan's budget ran out: more types may follow
 	resume     dynamo.SKCond // where it would go on
 	stepped    string        // where it could not jump letter-led ids (Discovery.SteppedNote); "" when nowhere
+	until      dynamo.SKCond // where the types found from the partition's other end begin
 	partExact  int           // the partition counted with Select=COUNT; -1 when not
 	partReqs   int
 	partCap    dynamo.Capacity
@@ -185,28 +186,42 @@ func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
 	g.types = append([]typeRow(nil), g.types...)
 	g.finding, g.found = false, true
 	for _, gr := range d.Groups {
-		c := gr.Class()
-		last := gr.Last
-		if d.Delimiter != delim && g.keyType == "S" && gr.Kind != keys.KindValue {
-			c = keys.Classify(gr.First, delim)
-			if c.Prefix != gr.Prefix {
-				last = "" // its range is another one
-			}
-		}
-		i := g.find(c.ID())
-		if i < 0 {
-			i = len(g.types)
-			g.types = append(g.types, newTypeRow(c))
-		}
-		t := &g.types[i]
-		t.discovered = true
-		t.bare = t.bare || gr.Bare
-		t.first = gr.First
-		if last != "" {
-			t.last = last
-		}
+		g = g.withGroup(gr, d.Delimiter, delim)
 	}
 	return g.sorted()
+}
+
+// arrived lists one type the running skip-scan just completed, in its
+// place among the others; the walk's halves find them from both ends.
+func (g groupsPane) arrived(gr keys.Group, delim string) groupsPane {
+	g.types = append([]typeRow(nil), g.types...)
+	return g.withGroup(gr, delim, delim).sorted()
+}
+
+// withGroup merges a group the skip-scan found (walking with delimiter
+// walked) into the rows, which group by delim; g.types is g's own copy.
+func (g groupsPane) withGroup(gr keys.Group, walked, delim string) groupsPane {
+	c := gr.Class()
+	last := gr.Last
+	if walked != delim && g.keyType == "S" && gr.Kind != keys.KindValue {
+		c = keys.Classify(gr.First, delim)
+		if c.Prefix != gr.Prefix {
+			last = "" // its range is another one
+		}
+	}
+	i := g.find(c.ID())
+	if i < 0 {
+		i = len(g.types)
+		g.types = append(g.types, newTypeRow(c))
+	}
+	t := &g.types[i]
+	t.discovered = true
+	t.bare = t.bare || gr.Bare
+	t.first = gr.First
+	if last != "" {
+		t.last = last
+	}
+	return g
 }
 
 // sorted puts types in sort-key order, the cursor staying on its type.

@@ -84,6 +84,15 @@ func valueRange(t typeRow, w int) string {
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
 
+// untilText adds where an unfinished skip-scan's gap ends, when its other
+// half found the types past it: ` to SK < "PROFILE"`.
+func untilText(c dynamo.SKCond) string {
+	if c.Op == dynamo.SKNone {
+		return ""
+	}
+	return " to SK " + resumeText(c)
+}
+
 // resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
 func resumeText(c dynamo.SKCond) string {
 	op := map[dynamo.SKOp]string{dynamo.SKGe: ">= ", dynamo.SKGt: "> ", dynamo.SKLt: "< "}[c.Op]
@@ -215,6 +224,9 @@ func (g groupsPane) footer(w int) []string {
 		case g.found && g.more:
 			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
 				"more types may follow", "from SK "+resumeText(g.resume))
+			if g.until.Op != dynamo.SKNone {
+				out = append(out, "to SK "+resumeText(g.until))
+			}
 		case g.found:
 			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
 				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")

@@ -77,6 +77,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.queryDone(msg)
 	case discoverRequestMsg:
 		return m.discoverRequest(msg), nil
+	case discoverGroupMsg:
+		return m.discoverGroup(msg), nil
 	case discoverDoneMsg:
 		return m.discoverDone(msg)
 	case countPageMsg:
