@@ -40,6 +40,7 @@ const PatternsFile = "dynascope.yaml"
 type PatternSet struct {
 	Path     string    // as given; it prefixes every error
 	Table    string    // the file's table:, "" when it has none
+	Keys     *FileKeys // the file's keys:, nil when it has none
 	Patterns []Pattern // in file order
 }
 
@@ -178,8 +179,14 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 			set.Table = v.Value
 		case "patterns":
 			list = v
+		case "keys":
+			keys, err := parseKeys(name, v)
+			if err != nil {
+				return nil, err
+			}
+			set.Keys = keys
 		default:
-			return nil, fail(k.Line, "unknown field %q%s; the file has table: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "patterns"}))
+			return nil, fail(k.Line, "unknown field %q%s; the file has table:, keys: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "keys", "patterns"}))
 		}
 	}
 	if list == nil || (list.Kind == yaml.ScalarNode && list.Tag == "!!null") {
