@@ -123,3 +123,18 @@ func TestLessItem(t *testing.T) {
 		}
 	}
 }
+
+// The example of dates that do not sort is the least key holding one, also
+// when that is the sample's first item.
+func TestUnsortableDateExampleIsTheLeastKey(t *testing.T) {
+	items := []KeyItem{{PK: "CUST#1", SK: "ORDER#01-02-2025"}, {PK: "CUST#1", SK: "ORDER#05-02-2025"}, {PK: "CUST#1", SK: "ORDER#03-02-2025"}}
+	var found []Finding
+	for _, f := range AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items}).Findings {
+		if f.Rule == RuleUnsortableDate {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 || found[0].Example.SK != "ORDER#01-02-2025" {
+		t.Errorf("findings %+v, want one with the example ORDER#01-02-2025", found)
+	}
+}
