@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -155,13 +156,16 @@ func findings(in LayoutInput, rule string) []Finding {
 // the smaller partition key; of two delimiters as rare, the later one of
 // Delimiters gives it.
 func TestMixedDelimitersExampleTies(t *testing.T) {
-	items := []KeyItem{{PK: "CUST#2", SK: "a/1"}, {PK: "CUST#1", SK: "a/1"}, {PK: "CUST#1", SK: "ORDER#1"}, {PK: "CUST#1", SK: "ORDER#2"}, {PK: "CUST#1", SK: "ORDER#3"}}
-	f := findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleMixedDelimiters)
-	if len(f) != 1 || f[0].Example != (KeyRef{PK: "CUST#1", SK: "a/1", HasSK: true}) {
-		t.Errorf("findings %+v, want one with the example CUST#1 / a/1", f)
+	for _, first := range []string{"CUST#2", "CUST#1"} {
+		other := map[string]string{"CUST#1": "CUST#2", "CUST#2": "CUST#1"}[first]
+		items := []KeyItem{{PK: first, SK: "a/1"}, {PK: other, SK: "a/1"}, {PK: "CUST#1", SK: "ORDER#1"}, {PK: "CUST#1", SK: "ORDER#2"}, {PK: "CUST#1", SK: "ORDER#3"}}
+		f := findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleMixedDelimiters)
+		if len(f) != 1 || f[0].Example != (KeyRef{PK: "CUST#1", SK: "a/1", HasSK: true}) {
+			t.Errorf("%s first: findings %+v, want one with the example CUST#1 / a/1", first, f)
+		}
 	}
-	items = []KeyItem{{PK: "CUST#1", SK: "ORDER#1"}, {PK: "CUST#1", SK: "a/1"}}
-	f = findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleMixedDelimiters)
+	items := []KeyItem{{PK: "CUST#1", SK: "ORDER#1"}, {PK: "CUST#1", SK: "a/1"}}
+	f := findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleMixedDelimiters)
 	if len(f) != 1 || f[0].Example.SK != "a/1" {
 		t.Errorf("findings %+v, want one with the example a/1 (\"/\" comes after \"#\")", f)
 	}
@@ -182,6 +186,34 @@ func TestNoEntityPrefixBesideTypedKeys(t *testing.T) {
 	want := `21 sort keys under CUST#* carry no entity prefix (e.g. "SETTINGA") beside typed keys ("ORDER#"): begins_with cannot select them`
 	if len(f) != 1 || f[0].Message != want || f[0].Example.SK != "SETTINGA" {
 		t.Errorf("findings %+v, want one: %s", f, want)
+	}
+	// Three of the typed keys' prefixes are named, in key order.
+	for _, sk := range []string{"D#1", "B#1", "A#1", "C#1"} {
+		items = append(items, KeyItem{PK: "CUST#1", SK: sk})
+	}
+	f = findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleNoSharedPrefix)
+	if len(f) != 1 || !strings.Contains(f[0].Message, `beside typed keys ("A#", "B#", "C#"):`) {
+		t.Errorf("findings %+v, want one naming A#, B#, C#", f)
+	}
+	// A library entity spread over unrelated keys in the same family: its
+	// finding comes after the one of the keys without a prefix, as found.
+	lib := LibraryEntity{Library: DynamoDBToolbox, Entity: "Order"}
+	items = append(items, KeyItem{PK: "CUST#1", SK: "ORDER#2", Library: lib}, KeyItem{PK: "CUST#1", SK: "PURCHASE#2", Library: lib})
+	f = findings(LayoutInput{PKType: "S", SKType: "S", Items: items}, RuleNoSharedPrefix)
+	if len(f) != 2 || !strings.Contains(f[0].Message, "carry no entity prefix") || !strings.Contains(f[1].Message, "items of "+lib.String()) {
+		t.Errorf("findings %+v, want the keys without a prefix, then the library entity", f)
+	}
+}
+
+// Findings come in the order of Rules, then by family.
+func TestFindingsOrder(t *testing.T) {
+	var items []KeyItem
+	items = append(items, partition("ORG#1", "ITEM#9", "ITEM#10", "ITEM#11", "ITEM#12")...)
+	items = append(items, partition("CUST#1", "ITEM#9", "ITEM#10", "ADDRESS|HOME")...)
+	if got, want := rules(AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})), []string{
+		"unpadded-number@CUST#*", "unpadded-number@ORG#*", "mixed-delimiters@CUST#*",
+	}; !slices.Equal(got, want) {
+		t.Errorf("findings %q, want %q", got, want)
 	}
 }
 
