@@ -27,3 +27,13 @@ func TestNotNestsToMaxDepth(t *testing.T) {
 		t.Errorf("%d NOTs: %v, want the nesting refused", maxDepth+1, err)
 	}
 }
+
+// A list index may be as large as 1<<30, and no larger.
+func TestListIndexLimit(t *testing.T) {
+	if _, err := Parse("a[1073741824] = 1"); err != nil {
+		t.Errorf("index 1<<30: %v", err)
+	}
+	if _, err := Parse("a[1073741825] = 1"); err == nil || !strings.Contains(err.Error(), "is too large") {
+		t.Errorf("index 1<<30 + 1: %v, want it refused", err)
+	}
+}
