@@ -26,12 +26,15 @@ var allowedImports = map[string][]string{
 	"filterexpr":        {"itemcodec/number"},
 	"dynamo":            {"filterexpr", "itemcodec", "itemcodec/number", "keys", "textfmt"},
 	"config":            {"dynamo", "textfmt", "yamlfile"},
-	"patterns":          {"dynamo", "textfmt", "yamlfile"},
+	"patterns":          {"dynamo", "indexes", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
-	"ui":                {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt"},
+	"ui/theme":          {},
+	"ui/widget":         {"textfmt", "ui/theme"},
+	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt",
+		"ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -45,7 +48,9 @@ var mainImports = []string{"cli"}
 // gets what it needs through Options and the packages that own the files
 // (config's history, itemcodec's export files, patterns).
 var noIO = map[string][]string{
-	"ui": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui":        {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/theme":  {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/widget": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

@@ -16,6 +16,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/textfmt"
 )
 
@@ -114,7 +115,9 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	if maxRequests != 0 {
 		in.Budget.MaxRequests = maxRequests
 	}
+	stopShowing := showArrivals(&in, stderr)
 	d, err := client.Discover(ctx, in)
+	stopShowing()
 	// A read stopped as an estimate overrun prints what it read, even
 	// nothing: its sentence says so.
 	var overrun *dynamo.EstimateError
@@ -144,6 +147,30 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	return err
 }
 
+// showArrivals names on a terminal's stderr, on one line, each type the
+// skip-scan finds as it finds it (its two halves find them from both ends),
+// until the returned func clears the line for the result. Nothing is shown
+// on a pipe or a file: the result is the output.
+func showArrivals(in *dynamo.DiscoverInput, stderr io.Writer) func() {
+	if !isTerminal(stderr) || in.Count {
+		return func() {}
+	}
+	found := 0
+	in.OnGroup = func(g keys.Group) { // calls never overlap
+		found++
+		name := []rune(textfmt.Sanitize(g.Entity))
+		if len(name) > 40 {
+			name = append(name[:39], '…')
+		}
+		fmt.Fprintf(stderr, "\r\x1b[Kskip-scan: %s found, the latest %s", textfmt.Plural(found, "type", "types"), string(name))
+	}
+	return func() {
+		if found > 0 {
+			io.WriteString(stderr, "\r\x1b[K")
+		}
+	}
+}
+
 // groupsObject is the object DESIGN.md specifies for groups, keys in its
 // order.
 type groupsObject struct {
@@ -153,7 +180,8 @@ type groupsObject struct {
 	Delimiter        *string         `json:"delimiter"`
 	Groups           []groupObject   `json:"groups"`
 	Complete         bool            `json:"complete"`
-	Continue         *continueObject `json:"continue"` // null when complete
+	Continue         *continueObject `json:"continue"`       // null when complete
+	Note             string          `json:"note,omitempty"` // where the skip-scan could not jump letter-led ids
 	Requests         int             `json:"requests"`
 	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
 }
@@ -170,6 +198,9 @@ type groupObject struct {
 type continueObject struct {
 	Condition string          `json:"condition"`
 	Key       json.RawMessage `json:"key"`
+	// Until: where the types found from the partition's other end begin
+	// (the walk's halves did not meet); null when none were.
+	Until *continueObject `json:"until,omitempty"`
 }
 
 // writeGroupsJSON prints d; stopped says the walk or a count ended early
@@ -196,8 +227,12 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 			o.Groups[len(o.Groups)-1].Count = &g.Count
 		}
 	}
+	o.Note = d.SteppedNote()
 	if d.Partial {
 		o.Continue = &continueObject{Condition: continueOp(d.Continue), Key: jsonKey(d.KeyType, continueKey(d.Continue))}
+		if d.Until.Op != dynamo.SKNone {
+			o.Continue.Until = &continueObject{Condition: continueOp(d.Until), Key: jsonKey(d.KeyType, continueKey(d.Until))}
+		}
 	}
 	return writeIndentedJSON(b, o)
 }
@@ -228,8 +263,15 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 		_ = tw.Flush()
 	}
 	if d.Partial {
-		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s (--max-requests raises it)\n",
-			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))))
+		until := ""
+		if d.Until.Op != dynamo.SKNone {
+			until = fmt.Sprintf(" to SK %s %s", continueOp(d.Until), textfmt.Sanitize(strconv.Quote(continueKey(d.Until))))
+		}
+		fmt.Fprintf(b, "\nthe skip-scan budget ran out: more types may follow from SK %s %s%s (--max-requests raises it)\n",
+			continueOp(d.Continue), textfmt.Sanitize(strconv.Quote(continueKey(d.Continue))), until)
+	}
+	if n := d.SteppedNote(); n != "" {
+		b.WriteString("\nnote: " + n + "\n")
 	}
 	if stopped {
 		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")

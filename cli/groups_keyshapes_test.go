@@ -3,6 +3,8 @@ package cli
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -45,7 +47,9 @@ func groupsOf(t *testing.T, ep, table, pk string, extra ...string) (got []string
 // suffix (before: two groups both called METADATA), compact ISO times
 // (before: "value"), a two-character delimiter (before: the family pass:*),
 // letter-led ids and a list of user names (before: a type each), and a
-// table with a partition key only (before: no items).
+// table with a partition key only (before: no items). No two groups share
+// a name (before: ORDER and ORDER, META and META): the partition's own
+// delimiter keeps the plain name, the others are named by their prefix.
 func TestGroupsKeyShapes(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	table := dynamotest.UniqueName("shapes")
@@ -58,7 +62,8 @@ func TestGroupsKeyShapes(t *testing.T) {
 		want    string
 		maxReqs int
 	}{
-		{"CUST#mig", "ORDER[ORDER#]=- ORDER[ORDER|]=- PROFILE[PROFILE]=- order[order/]=-", 8},
+		{"CUST#mig", "ORDER[ORDER#]=- ORDER|[ORDER|]=- PROFILE[PROFILE]=- order[order/]=-", 8},
+		{"VIN#mig", "#META#[#META#]=- META[META#]=- ORDER[ORDER#]=- ORDER/[ORDER/]=- ORDER|[ORDER|]=-", 7},
 		{"DOC#1", "METADATA[METADATA#]=- TYPES[TYPES#]=-", 7},
 		{"SENSOR#1", "timestamp[]=-", 3},
 		{"pass::0007", "seat[seat::]=-", 3},
@@ -80,14 +85,15 @@ func TestGroupsKeyShapes(t *testing.T) {
 	if got, _, _ := groupsOf(t, ep, table, "TAGS#1", "--count"); strings.Join(got, " ") != "hex id[]=6" {
 		t.Errorf("groups TAGS#1 --count: %q", got)
 	}
-	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
+	if got, _, _ := groupsOf(t, ep, table, "CUST#mig", "--count"); strings.Join(got, " ") != "ORDER[ORDER#]=3 ORDER|[ORDER|]=20 PROFILE[PROFILE]=1 order[order/]=3" {
 		t.Errorf("groups CUST#mig --count: %q", got)
 	}
 	out, _, err := cli(t, "layout", "--endpoint-url", ep, "--table", table, "--output", "table")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER 20 · PROFILE 1 · order 3", "hex id 6", "name 4"} {
+	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER| 20 · PROFILE 1 · order 3",
+		"#META# 1 · META 1 · ORDER 1 · ORDER/ 1 · ORDER| 1", "hex id 6", "name 4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("layout lacks %q:\n%s", want, out)
 		}
@@ -104,5 +110,42 @@ func TestGroupsKeyShapes(t *testing.T) {
 	out, _, err = cli(t, "layout", "--endpoint-url", ep, "--table", only, "--output", "table")
 	if err != nil || !strings.Contains(out, "item 2") {
 		t.Errorf("layout on a partition key only: %v\n%s", err, out)
+	}
+}
+
+// Letter-led ids past the first page are read one request each: groups
+// says so in one line, in its text and in its JSON.
+func TestGroupsSteppedNote(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.UniqueName("stepped")
+	t.Cleanup(func() { deleteTables(table) })
+	var b strings.Builder
+	for i := range 160 {
+		h := uint64(i+1) * 0x9E3779B97F4A7C15 >> 20
+		fmt.Fprintf(&b, "{\"PK\": \"TAGS#1\", \"SK\": \"%c%011x\"}\n", "0123456789abcdef"[i%16], h)
+	}
+	file := filepath.Join(t.TempDir(), "tags.jsonl")
+	if err := os.WriteFile(file, []byte(b.String()), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", table, "--file", file); err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var o struct{ Note string }
+	if err := json.Unmarshal([]byte(out), &o); err != nil || !strings.HasPrefix(o.Note, "the skip-scan cannot jump letter-led ids in one step (hex id)") {
+		t.Errorf("groups JSON note %q (%v):\n%s", o.Note, err, out)
+	}
+	out, _, err = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#1", "--output", "table")
+	if err != nil || strings.Count(out, "\nnote: the skip-scan cannot jump letter-led ids in one step (hex id)") != 1 {
+		t.Errorf("groups text (%v):\n%s", err, out)
+	}
+	// A partition the first page holds needs no walk, and no note.
+	out, _, _ = cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "TAGS#none")
+	if strings.Contains(out, "note") {
+		t.Errorf("an empty partition has a note:\n%s", out)
 	}
 }

@@ -204,12 +204,15 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if opts.ItemSizes {
 		what = "whole items"
 	}
-	// A Scan reads the table itself: say what it may cost before it starts.
-	fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %d parallel Scan segments, %s\n",
-		layoutTarget(opts.Table, opts.Index), opts.MaxItems, jsonFloat(opts.MaxRCU), opts.Segments, what)
+	// A Scan reads the table itself: say what it may cost before it
+	// starts, and how it will read, once DescribeTable has said.
 	smp, err := client.Sample(ctx, dynamo.SampleInput{
 		Table: opts.Table, Index: opts.Index, Segments: opts.Segments,
 		MaxItems: opts.MaxItems, MaxRCU: opts.MaxRCU, ItemSizes: opts.ItemSizes,
+		Planned: func(p dynamo.SamplePlan) {
+			fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %s, %s\n",
+				layoutTarget(opts.Table, opts.Index), opts.MaxItems, jsonFloat(opts.MaxRCU), samplePlanText(p), what)
+		},
 	})
 	if err != nil && len(smp.Items) == 0 {
 		return err
@@ -394,4 +397,17 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 		b.WriteString("\nitem sizes were inferred from each page's capacity; --item-sizes measures each item (same RCU, more data transferred)\n")
 	}
 	fmt.Fprintf(b, "\n%s · %s\n", textfmt.Plural(len(smp.Requests), "request", "requests"), rcuText(smp.Requests))
+}
+
+// samplePlanText says how a sample reads: its segments, and when
+// DynamoDB's figures say the table fits the caps, that it is read whole.
+func samplePlanText(p dynamo.SamplePlan) string {
+	segs := fmt.Sprintf("%d parallel Scan segments", p.Segments)
+	if p.Segments == 1 {
+		segs = "one Scan"
+	}
+	if !p.Whole {
+		return segs
+	}
+	return fmt.Sprintf("read whole in %s (DynamoDB's figures: %d items, %s)", segs, p.TableItems, textfmt.HumanBytes(p.TableBytes))
 }

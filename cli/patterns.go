@@ -223,6 +223,8 @@ func newPatternsListCmd() *cobra.Command {
 				Description string            `json:"description"`
 				Index       *string           `json:"index"`
 				Summary     string            `json:"summary"`
+				Filter      *string           `json:"filter"`
+				Attributes  []string          `json:"attributes"`
 				Parameters  []string          `json:"parameters"`
 				Example     map[string]string `json:"example"`
 				Line        int               `json:"line"`
@@ -241,7 +243,11 @@ func newPatternsListCmd() *cobra.Command {
 				if ex == nil {
 					ex = map[string]string{}
 				}
-				out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), params, ex, p.Line})
+				attrs := p.Attributes
+				if attrs == nil {
+					attrs = []string{}
+				}
+				out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
 			}
 			return writeIndentedJSON(stdout, out)
 		}
@@ -366,6 +372,9 @@ type patternRun struct {
 	res       queryResult
 	truncated bool // stopped after maxPatternPages
 	err       error
+	// projection compares the pattern with its KEYS_ONLY or INCLUDE index;
+	// nil on the base table and an ALL index.
+	projection *patterns.Projection
 }
 
 // runPattern sends the pattern's request and, when the answer does not fit
@@ -401,8 +410,13 @@ func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p pa
 		run.res.Count += int(page.Count)
 		run.res.Scanned += int(page.ScannedCount)
 		run.res.LastKey = page.LastEvaluatedKey
+		// Limit counts the items a page reads, before a filter drops any.
+		got := run.res.Count
+		if q.Filter != "" {
+			got = run.res.Scanned
+		}
 		switch {
-		case page.LastEvaluatedKey == nil, want > 0 && run.res.Count >= want:
+		case page.LastEvaluatedKey == nil, want > 0 && got >= want:
 			return run
 		case len(run.res.Requests) >= maxPatternPages:
 			run.truncated = true
@@ -410,7 +424,7 @@ func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p pa
 		}
 		q.StartKey = page.LastEvaluatedKey
 		if want > 0 {
-			q.Limit = int32(want - run.res.Count)
+			q.Limit = int32(want - got)
 		}
 	}
 }

@@ -20,9 +20,14 @@ import (
 // page without a filter ends early only at 1 MB: Limit ends the pattern.
 func (r patternRun) verdict() (string, bool) {
 	n := len(r.res.Requests)
+	pc := r.projection
 	switch {
+	case pc != nil && pc.Refused():
+		return fmt.Sprintf("not sent: DynamoDB refuses a filter on %s, which %s does not project", strings.Join(pc.Filtered, ", "), pc.Index), false
 	case r.err != nil:
 		return "failed: " + strings.TrimRight(r.err.Error(), "."), false
+	case n == 1 && pc != nil && !pc.OneRequest():
+		return fmt.Sprintf("a GetItem per item: %s does not project %s", pc.Index, strings.Join(pc.Missing, ", ")), false
 	case n == 1:
 		return "one request", true
 	case r.truncated:
@@ -38,8 +43,11 @@ func newPatternsCheckCmd(conn *config.Connection) *cobra.Command {
 		Use:   "check",
 		Short: "run every pattern with its example and prove each is one request",
 		Long: `Run every pattern of the file with its example parameters, following its
-pages as a program would, and prove that each is one request. Exits with
-status 1 when a pattern needs more than one request or fails.`,
+pages as a program would, and prove that each is one request. A pattern on
+a KEYS_ONLY or INCLUDE index is compared with what the index projects: an
+attribute it lists under attributes: that a GSI does not hold needs a GetItem
+per item; a filter on one is refused by DynamoDB, so it is not sent. Exits
+with status 1 when a pattern needs more than one request or fails.`,
 		Example: `  dynascope patterns check --table App
   dynascope patterns check --patterns ci/patterns.yaml --output json`,
 		Args: noArgs,
@@ -69,7 +77,23 @@ status 1 when a pattern needs more than one request or fails.`,
 			if err != nil {
 				return err
 			}
-			runs = append(runs, runPattern(ctx, client, t, p, r))
+			pc, onIndex := p.CheckProjection(t)
+			if onIndex && pc.Refused() {
+				// DynamoDB would refuse it: said, not sent.
+				run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: queryResult{Table: t.Name, Index: p.Index}}
+				if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
+					if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
+						run.res.KeyCondition = b.KeyCondition
+					}
+				}
+				runs = append(runs, run)
+				continue
+			}
+			run := runPattern(ctx, client, t, p, r)
+			if onIndex {
+				run.projection = &pc
+			}
+			runs = append(runs, run)
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
@@ -128,6 +152,59 @@ func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
 	if all {
 		fmt.Fprintf(b, "\n%s, each one request.\n", textfmt.Plural(len(runs), "pattern", "patterns"))
 	}
+	first := true
+	for _, r := range runs {
+		if note := r.projectionNote(); note != "" {
+			if first {
+				b.WriteString("\nProjections of the indexes read:\n")
+				first = false
+			}
+			fmt.Fprintf(b, "  %s: %s\n", textfmt.Sanitize(r.pattern.Name), textfmt.Sanitize(note))
+		}
+	}
+}
+
+// projectionNote is what the comparison of the pattern with its index's
+// projection found, "" when it reads the base table or an ALL index.
+func (r patternRun) projectionNote() string {
+	if r.projection == nil {
+		return ""
+	}
+	items := r.res.Count
+	if len(r.res.Requests) == 0 || r.err != nil {
+		items = -1
+	}
+	return r.projection.Sentence(items)
+}
+
+// checkProjectionJSON is the comparison with a KEYS_ONLY or INCLUDE index.
+type checkProjectionJSON struct {
+	Index              string   `json:"index"`
+	Kind               string   `json:"kind"` // gsi | lsi
+	Projection         string   `json:"projection"`
+	Returns            []string `json:"returns"`
+	Needs              []string `json:"needs"` // null when the pattern lists no attributes:
+	FilterReads        []string `json:"filterReads"`
+	NotProjected       []string `json:"notProjected"`
+	FilterNotProjected []string `json:"filterNotProjected"`
+	OneRequest         bool     `json:"oneRequest"`
+	Note               string   `json:"note"`
+}
+
+func (r patternRun) projectionJSON() *checkProjectionJSON {
+	pc := r.projection
+	if pc == nil {
+		return nil
+	}
+	list := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return &checkProjectionJSON{Index: pc.Index, Kind: strings.ToLower(string(pc.Kind)), Projection: pc.Projection, Returns: list(pc.Returns),
+		Needs: pc.Needs, FilterReads: list(pc.FilterReads), NotProjected: list(pc.Missing), FilterNotProjected: list(pc.Filtered),
+		OneRequest: pc.OneRequest(), Note: r.projectionNote()}
 }
 
 type checkCapacity struct {
@@ -148,6 +225,8 @@ type checkPatternJSON struct {
 	OneRequest       bool          `json:"oneRequest"`
 	Verdict          string        `json:"verdict"`
 	Error            *string       `json:"error"`
+	// Projection is null on the base table and on an index that projects ALL.
+	Projection *checkProjectionJSON `json:"projection"`
 }
 
 // writeCheckJSON prints {"table", "patterns": [...], "oneRequest"}, one
@@ -172,7 +251,7 @@ func writeCheckJSON(b *bytes.Buffer, table string, runs []patternRun) {
 		out.Patterns = append(out.Patterns, checkPatternJSON{
 			Name: r.pattern.Name, Operation: r.operation, Index: nullable(r.res.Index), KeyCondition: r.res.KeyCondition,
 			Requests: len(r.res.Requests), Pages: len(r.res.Requests), Items: r.res.Count, ConsumedCapacity: cc,
-			OneRequest: one, Verdict: v, Error: errText,
+			OneRequest: one, Verdict: v, Error: errText, Projection: r.projectionJSON(),
 		})
 		out.OneRequest = out.OneRequest && one
 	}

@@ -215,4 +215,9 @@ func writeTablesText(b *bytes.Buffer, tables []dynamo.Table, undescribed []strin
 		fmt.Fprintf(tw, "%s\t(no permission to describe)\t\t\t\n", textfmt.Sanitize(n))
 	}
 	_ = tw.Flush()
+	if len(tables) > 0 {
+		// DescribeTable's figures are not a count: a table written in the
+		// last hours may show fewer items than it holds, or 0.
+		b.WriteString("ITEMS and SIZE are DynamoDB's figures, refreshed about every six hours: a table written since may show fewer, or 0.\n")
+	}
 }

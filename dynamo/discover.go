@@ -4,9 +4,11 @@ import (
 	"context"
 	"fmt"
 	"strings"
+	"sync"
 
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/textfmt"
 )
 
 // DefaultSkipScanRequests is how many requests a skip-scan may send for one
@@ -48,8 +50,19 @@ type DiscoverInput struct {
 	// firstPageLimit), or the whole partition when Count is set.
 	First *Page
 	// OnRequest, when set, sees each request of the walk as it completes, so
-	// a caller can log it and add its cost while the walk goes on.
+	// a caller can log it and add its cost while the walk goes on. Calls
+	// never overlap, though the two halves of a walk call it from their own
+	// goroutines.
 	OnRequest func(Request)
+	// OnGroup, when set, sees each group the walk completes as it does, in
+	// the walk's orientation (First in its direction), before the groups are
+	// folded: the two halves find them from both ends, not in order. Calls
+	// never overlap.
+	OnGroup func(keys.Group)
+	// OneWay walks from the first page to the end alone, one request after
+	// another, instead of from both ends at once (see walkBoth): the walk
+	// the concurrent one must equal, for tests and the bench.
+	OneWay bool
 }
 
 // Discovery is what a skip-scan found: the groups in sort-key order (or
@@ -63,9 +76,39 @@ type Discovery struct {
 	// Continue on.
 	Partial  bool
 	Continue SKCond // where the walk would go on (SK >= key, SK > key or SK < key)
+	// Until bounds the types that may follow from Continue when the walk's
+	// other half found the partition's far end first: they lie before it
+	// (SK < key, or SK >= / > key walking in reverse). SKNone when the far
+	// end was not reached.
+	Until SKCond
 	// EntityAttribute is the generic entity attribute the first page shows
 	// (keys.DetectEntityAttribute), "" when none: a second grouping on offer.
 	EntityAttribute string
+	// Stepped are the value groups of letter-led ids (or a list's names)
+	// the walk went through one key per request: such keys sort among
+	// labels, so no condition jumps past them as ":" jumps digit-led ones.
+	Stepped []SteppedGroup
+}
+
+// SteppedGroup is a value group the skip-scan could not jump in one step:
+// its name and how many of its keys the walk read one request each.
+type SteppedGroup struct {
+	Entity   string
+	Requests int
+}
+
+// SteppedNote is the one line that says where the skip-scan could not jump
+// letter-led ids, "" when it jumped everything it walked.
+func (d Discovery) SteppedNote() string {
+	if len(d.Stepped) == 0 {
+		return ""
+	}
+	names, n := make([]string, len(d.Stepped)), 0
+	for i, g := range d.Stepped {
+		names[i], n = textfmt.Sanitize(g.Entity), n+g.Requests
+	}
+	return fmt.Sprintf("the skip-scan cannot jump letter-led ids in one step (%s): they sort among labels, so it read %s one request each",
+		strings.Join(names, ", "), textfmt.Plural(n, "key", "keys"))
 }
 
 // Capacity sums the consumed capacity of every request of the discovery.
@@ -128,7 +171,30 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 	for i := range d.Groups {
 		d.Groups[i].Count = -1 // counted only when asked (DESIGN.md)
 	}
+	d.Stepped = stepped(d.Groups, s.exactSteps)
 	return d, s.doubt, err
+}
+
+// stepped finds the value groups that hold keys the walk landed on as
+// exact types (steps): letter-led ids it read one by one, folded since.
+func stepped(groups []keys.Group, steps []string) []SteppedGroup {
+	var out []SteppedGroup
+	for _, g := range groups {
+		if g.Kind != keys.KindValue {
+			continue
+		}
+		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
+		n := 0
+		for _, k := range steps {
+			if k >= lo && k <= hi {
+				n++
+			}
+		}
+		if n > 0 {
+			out = append(out, SteppedGroup{Entity: g.Entity, Requests: n})
+		}
+	}
+	return out
 }
 
 // foldGroups makes METADATA beside METADATA#v1 one type, and ids the walk
@@ -158,21 +224,62 @@ type skipScan struct {
 	d       *Discovery
 	doubt   doubt // the gravest doubt a request cast on t
 	walking bool  // budget applies: the walk, not the whole read the user asked for
+	// exactSteps are the keys the walk landed on that are exact types: each
+	// took a request of its own (stepped).
+	exactSteps []string
 	// firstSent: Requests[0] is the first page Discover read itself, whose
 	// cost says nothing about what a Limit 1 request of the walk costs.
 	firstSent bool
 	// What the whole read of Count spent so far, against in.CountBound.
 	counted    Capacity
 	countPages int
+
+	// The two halves of a walk share the discovery: mu guards it and
+	// everything below; cv (on mu) says a request completed.
+	mu       sync.Mutex
+	cv       *sync.Cond
+	inflight int  // requests sent and not yet answered
+	closed   bool // the halves met: no key lies between what they read
 }
 
 // query sends one request of the walk. An answer that does not fit the
 // keys stops the walk: they decide where it goes next.
 func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
-	if s.walking && !s.affordable() {
+	return s.send(ctx, q, nil)
+}
+
+// errNeedless stops a request of one half that the other half's answers
+// made needless: the halves met, or the far end it would look up was read.
+var errNeedless = fmt.Errorf("skip-scan request needless")
+
+// send sends one request of the walk unless needed (called under mu, nil:
+// always needed) says the other half made it needless. A request the
+// budget cannot afford waits for the requests in flight first: their
+// answers may make it needless (two halves meeting on the last request the
+// budget allows), and only then is it refused.
+func (s *skipScan) send(ctx context.Context, q QueryInput, needed func() bool) (Page, error) {
+	s.mu.Lock()
+	if s.cv == nil {
+		s.cv = sync.NewCond(&s.mu)
+	}
+	for s.walking && !s.affordable() && s.inflight > 0 {
+		s.cv.Wait()
+	}
+	switch {
+	case needed != nil && !needed():
+		s.mu.Unlock()
+		return Page{}, errNeedless
+	case s.walking && !s.affordable():
+		s.mu.Unlock()
 		return Page{}, errBudget
 	}
+	s.inflight++
+	s.mu.Unlock()
 	p, d, err := s.c.query(ctx, s.t, q)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.inflight--
+	s.cv.Broadcast()
 	if p.Request.Operation != "" {
 		s.d.Requests = append(s.d.Requests, p.Request)
 		if s.in.OnRequest != nil {
@@ -186,16 +293,17 @@ func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
 	return p, err
 }
 
-// affordable tells whether one more small request stays within the budget.
-// A Limit 1 Query reads one item, so it costs at most what the dearest
-// request so far cost (and at least 0.5 RCU).
+// affordable tells whether one more small request stays within the budget,
+// with the requests in flight counted as sent. A Limit 1 Query reads one
+// item, so it costs at most what the dearest request so far cost (and at
+// least 0.5 RCU). Called under mu.
 func (s *skipScan) affordable() bool {
 	b := s.in.Budget
 	n := b.MaxRequests
 	if n == 0 {
 		n = DefaultSkipScanRequests
 	}
-	if n > 0 && len(s.d.Requests) >= n {
+	if n > 0 && len(s.d.Requests)+s.inflight >= n {
 		return false
 	}
 	if b.MaxRCU > 0 {
@@ -210,7 +318,7 @@ func (s *skipScan) affordable() bool {
 		for _, r := range walked {
 			next = max(next, r.Capacity.Total)
 		}
-		if s.d.Capacity().Total+next > b.MaxRCU {
+		if s.d.Capacity().Total+float64(s.inflight+1)*next > b.MaxRCU {
 			return false
 		}
 	}
@@ -220,14 +328,15 @@ func (s *skipScan) affordable() bool {
 // one sends a Limit 1 query, from start when set, and returns the sort key
 // it found, if any. An empty page with a LastEvaluatedKey is not the end:
 // DynamoDB says more may follow, so the walk reads on from that key (within
-// the budget, which ends it as partial, never as complete).
-func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool, start Item) (string, bool, error) {
+// the budget, which ends it as partial, never as complete). needed is
+// send's.
+func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool, start Item, needed func() bool) (string, bool, error) {
 	q := QueryInput{
 		Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, SK: cond,
 		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent, StartKey: start,
 	}
 	for {
-		p, err := s.query(ctx, q)
+		p, err := s.send(ctx, q, needed)
 		if err != nil {
 			return "", false, err
 		}
@@ -257,67 +366,87 @@ func (s *skipScan) delimiter(key string) string {
 	return s.d.Delimiter
 }
 
-// walk visits the groups of a string sort key, forward or backward, from
-// cond (and start, a key to read on from). Each step finds a group's first
-// key (in the walk's direction), then, for a range, its last; the next step
-// starts just past the group. A key of the last group already known (the
-// first page's, cut by its end) continues that group. When the budget stops
-// the walk part way, the group half found is left out and Continue is the
-// condition that finds it again.
-func (s *skipScan) walk(ctx context.Context, cond SKCond, start Item) error {
-	s.walking = true
-	defer func() { s.walking = false }()
-	rev := s.in.Reverse
+// walk visits the groups of a string sort key in h's direction from
+// h.cond (and start, a key to read on from), with partner walking towards
+// it from the other end (nil: alone, to the end). Each step finds a
+// group's first key (in h's direction), then, for a range, its last; the
+// next step starts just past the group. A key of the last group already
+// known (the first page's, cut by its end) continues that group. When the
+// budget stops the walk part way, the group half found is left out and
+// h.cond is the condition that finds it again. Beside a partner, h stops
+// where the two meet (see walkBoth).
+func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error {
 	for {
-		key, found, err := s.one(ctx, cond, rev, start)
+		key, found, err := s.one(ctx, h.cond, h.rev, start, func() bool { return !s.closed })
 		start = nil
-		if err != nil || !found {
-			s.d.Continue = cond
+		if err == errNeedless {
+			return nil
+		}
+		if err != nil {
 			return err
+		}
+		s.mu.Lock()
+		if !found || partner != nil && s.landed(partner, key) {
+			// Nothing lies past h.cond, or the key is one the partner read:
+			// either way no key is left between the halves.
+			s.closed = s.closed || partner != nil
+			s.mu.Unlock()
+			return nil
 		}
 		delim := s.delimiter(key)
 		c := keys.Classify(key, delim)
+		if c.Exact {
+			s.exactSteps = append(s.exactSteps, key)
+		}
 		g := keys.Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: -1, First: key, Last: key}
-		n := len(s.d.Groups)
-		goesOn := n > 0 && s.d.Groups[n-1].ID() == c.ID()
+		n := len(*h.groups)
+		goesOn := n > 0 && (*h.groups)[n-1].ID() == c.ID()
 		if goesOn {
-			g.First = s.d.Groups[n-1].First
+			g.First = (*h.groups)[n-1].First
 		}
 		var end SKCond // the condition whose first key, the other way, is the group's last
 		switch {
-		case c.Kind == keys.KindValue && rev:
+		case c.Kind == keys.KindValue && h.rev:
 			end = SKCond{Op: SKGe, Values: []string{keys.ValueRunStart}}
 		case c.Kind == keys.KindValue:
 			end = SKCond{Op: SKLt, Values: []string{keys.ValueRunEnd}}
 		case !c.Exact:
 			end = SKCond{Op: SKBeginsWith, Values: []string{c.Prefix}}
 		}
+		h.claim = &g
+		s.mu.Unlock()
 		if end.Op != SKNone {
-			if g.Last, _, err = s.one(ctx, end, !rev, nil); err != nil {
-				s.d.Continue = cond
+			last, _, err := s.one(ctx, end, !h.rev, nil, func() bool { return h.farID != c.ID() })
+			if err != nil && err != errNeedless {
 				return err
 			}
+			s.mu.Lock()
+			if h.farID == c.ID() {
+				last = h.far // the partner read it (and so did this half, if it was in flight)
+			}
+			g.Last = last
 			if c.Kind == keys.KindValue {
 				g.Entity = keys.RunName(g.First, g.Last)
 			}
-		}
-		if goesOn {
-			s.d.Groups[n-1] = g
 		} else {
-			s.d.Groups = append(s.d.Groups, g)
+			s.mu.Lock()
 		}
-		if rev {
-			cond = SKCond{Op: SKLt, Values: []string{keys.SkipBefore(key, delim)}}
-			continue
+		h.claim = nil
+		if goesOn {
+			(*h.groups)[n-1] = g
+		} else {
+			*h.groups = append(*h.groups, g)
 		}
-		start, inclusive, ok := keys.SkipPast(key, delim)
-		if !ok {
+		s.arrived(h, g)
+		next, ok := h.past(key, delim)
+		h.cond, h.covers = next, true
+		if !ok || partner != nil && s.met(h, partner) {
+			// No key can follow the group, or the halves' reads now meet.
+			s.closed = s.closed || partner != nil
+			s.mu.Unlock()
 			return nil
 		}
-		cond = SKCond{Op: SKGe, Values: []string{start}}
-		if !inclusive {
-			cond.Op = SKGt
-		}
+		s.mu.Unlock()
 	}
 }
 
@@ -360,7 +489,7 @@ func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
 	}
 	s.walking = true
 	defer func() { s.walking = false }()
-	last, found, err := s.one(ctx, cond, !s.in.Reverse, nil)
+	last, found, err := s.one(ctx, cond, !s.in.Reverse, nil, nil)
 	if err != nil {
 		return err
 	}

@@ -64,17 +64,24 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 			}
 			return s.keyRange(ctx, s.d.Groups[0].First)
 		}
-		return s.walk(ctx, SKCond{}, p.LastEvaluatedKey)
+		return s.walkOne(ctx, &half{rev: s.in.Reverse, groups: &s.d.Groups}, p.LastEvaluatedKey)
 	}
 	last := itemcodec.KeyString(p.Items[len(p.Items)-1][s.sk])
 	if s.d.KeyType != "S" {
 		return s.keyRange(ctx, last)
 	}
-	cond := SKCond{Op: SKGt, Values: []string{last}}
+	main := &half{rev: s.in.Reverse, groups: &s.d.Groups, cond: SKCond{Op: SKGt, Values: []string{last}}, covers: true}
 	if s.in.Reverse {
-		cond.Op = SKLt
+		main.cond.Op = SKLt
 	}
-	return s.walk(ctx, cond, nil)
+	if s.in.OneWay || s.d.Delimiter == "" {
+		// Without a delimiter yet (a first page of values only), the
+		// one-way walk infers it from the first label it meets; a partner
+		// could only wait for that, and from the far end it would often
+		// land on that very label: a request more for little time saved.
+		return s.walkOne(ctx, main, nil)
+	}
+	return s.walkBoth(ctx, main)
 }
 
 // walkRange finds the first value of a numeric or binary sort key after an
@@ -82,7 +89,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 func (s *skipScan) walkRange(ctx context.Context, start Item) error {
 	s.walking = true
 	defer func() { s.walking = false }()
-	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse, start)
+	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse, start, nil)
 	if err != nil || !found {
 		return err
 	}

@@ -84,47 +84,67 @@ func TestDiscoverStartsAfterTheFirstPage(t *testing.T) {
 	}
 	c, tap, _, _ := tapped(t, table)
 	ctx := context.Background()
-	for _, reverse := range []bool{false, true} {
-		for _, limit := range []int32{0, 10, 40} { // 0: Discover reads the first page itself
-			want := fullRead(t, c, table, "", "P", "SK", "#", reverse)
-			for i := range want {
-				want[i].Count = -1
-			}
-			in := dynamo.DiscoverInput{Table: table, PK: "P", Reverse: reverse}
-			if limit > 0 {
-				p, err := c.Query(ctx, dynamo.QueryInput{Table: table, PK: "P", Reverse: reverse, Limit: limit})
+	// One way, no item is read twice; from both ends at once, at most two
+	// (each half's last jump may land on a key the other read), and at most
+	// one request more than one way.
+	oneWay := map[string]int{}
+	for _, both := range []bool{false, true} {
+		for _, reverse := range []bool{false, true} {
+			for _, limit := range []int32{0, 10, 40} { // 0: Discover reads the first page itself
+				want := fullRead(t, c, table, "", "P", "SK", "#", reverse)
+				for i := range want {
+					want[i].Count = -1
+				}
+				in := dynamo.DiscoverInput{Table: table, PK: "P", Reverse: reverse, OneWay: !both}
+				run := fmt.Sprintf("reverse=%v limit=%d", reverse, limit)
+				if limit > 0 {
+					p, err := c.Query(ctx, dynamo.QueryInput{Table: table, PK: "P", Reverse: reverse, Limit: limit})
+					if err != nil {
+						t.Fatal(err)
+					}
+					in.First = &p
+				}
+				before := len(tap.Exchanges("Query"))
+				d, err := c.Discover(ctx, in)
 				if err != nil {
 					t.Fatal(err)
 				}
-				in.First = &p
-			}
-			before := len(tap.Exchanges("Query"))
-			d, err := c.Discover(ctx, in)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if !reflect.DeepEqual(d.Groups, want) || d.Partial {
-				t.Errorf("reverse=%v limit=%d:\n skip-scan %+v\n full read %+v", reverse, limit, d.Groups, want)
-			}
-			xs := tap.Exchanges("Query")[before:]
-			sameAsAnswered(t, d.Requests, xs)
-			seen := map[string]bool{}
-			for _, x := range xs {
-				for _, sk := range answeredSortKeys(t, x) {
-					if seen[sk] {
-						t.Errorf("reverse=%v limit=%d: %q read twice", reverse, limit, sk)
-					}
-					seen[sk] = true
+				if !reflect.DeepEqual(d.Groups, want) || d.Partial {
+					t.Errorf("reverse=%v limit=%d:\n skip-scan %+v\n full read %+v", reverse, limit, d.Groups, want)
 				}
-			}
-			if in.First != nil {
-				for _, it := range in.First.Items {
-					if sk := itemcodec.KeyString(it["SK"]); seen[sk] {
-						t.Errorf("an item of the first page read again: %v", sk)
+				xs := tap.Exchanges("Query")[before:]
+				sameAsAnswered(t, d.Requests, xs)
+				seen := map[string]bool{}
+				var twice []string
+				for _, x := range xs {
+					for _, sk := range answeredSortKeys(t, x) {
+						if seen[sk] {
+							twice = append(twice, sk)
+						}
+						seen[sk] = true
 					}
 				}
-				if xs[0].Limit != 1 {
-					t.Errorf("reverse=%v limit=%d: the walk began with %v, not a Limit 1 step past the page", reverse, limit, xs[0])
+				again := 0
+				if in.First != nil {
+					for _, it := range in.First.Items {
+						if sk := itemcodec.KeyString(it["SK"]); seen[sk] {
+							again++
+							twice = append(twice, sk)
+						}
+					}
+				}
+				if !both {
+					oneWay[run] = len(xs)
+					if len(twice) > 0 {
+						t.Errorf("%s, one way: %q read twice", run, twice)
+					}
+				} else if len(twice) > 2 || again > 1 || len(xs) > oneWay[run]+1 {
+					t.Errorf("%s, both ends: %q read twice (%d of the first page), %d requests against %d one way", run, twice, again, len(xs), oneWay[run])
+				}
+				if in.First != nil {
+					if xs[0].Limit != 1 {
+						t.Errorf("reverse=%v limit=%d: the walk began with %v, not a Limit 1 step past the page", reverse, limit, xs[0])
+					}
 				}
 			}
 		}

@@ -134,16 +134,74 @@ func TestDiscoverLabelsAndValues(t *testing.T) {
 		if !reflect.DeepEqual(d.Groups, want) || len(want) != 5 || d.Partial {
 			t.Errorf("reverse=%v:\n skip-scan %+v\n full read %+v", reverse, d.Groups, want)
 		}
-		if len(d.Requests) > 2*len(want)+1 {
+		// The first page, one request per group, one more per range, one
+		// more where the walk's two halves meet (two when both land at once).
+		if len(d.Requests) > 2*len(want)+2 {
 			t.Errorf("reverse=%v: %d requests for %d groups", reverse, len(d.Requests), len(want))
 		}
 	}
 	// A budget of 3 requests stops part way and says where to go on.
-	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}})
+	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}, OneWay: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 1 || d.Continue.Op != dynamo.SKGe || d.Continue.Values[0] != "#METADATA$" {
-		t.Errorf("budget 3: partial %v, %d requests, groups %+v, continue %+v", d.Partial, len(d.Requests), d.Groups, d.Continue)
+	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 1 || d.Continue.Op != dynamo.SKGe || d.Continue.Values[0] != "#METADATA$" || d.Until.Op != dynamo.SKNone {
+		t.Errorf("budget 3, one way: partial %v, %d requests, groups %+v, continue %+v until %+v", d.Partial, len(d.Requests), d.Groups, d.Continue, d.Until)
+	}
+	// From both ends, the first page and one request a half: the first
+	// page's last type (its end found or not) and the partition's last
+	// type, the unread keys between them named.
+	d, err = c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "P", Budget: dynamo.Budget{MaxRequests: 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := d.Groups[len(d.Groups)-1]
+	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 2 || last.First != "PROFILE" || d.Until.Op != dynamo.SKLt || d.Until.Values[0] != "PROFILE" || d.Continue.Values[0] >= "PROFILE" {
+		t.Errorf("budget 3, both ends: partial %v, %d requests, groups %+v, continue %+v until %+v", d.Partial, len(d.Requests), d.Groups, d.Continue, d.Until)
+	}
+}
+
+// hexIDs are n 12-character hex ids whose first character cycles through
+// lead (digits, letters or both), as a partition of tags keys them.
+func hexIDs(pk, lead string, n int) []dynamo.Item {
+	items := make([]dynamo.Item, n)
+	for i := range items {
+		h := uint64(i+1) * 0x9E3779B97F4A7C15 >> 20 // 44 bits: letters and digits
+		items[i] = dynamo.Item{"PK": s(pk), "SK": s(fmt.Sprintf("%c%011x", lead[i%len(lead)], h))}
+	}
+	return items
+}
+
+// Letter-led ids sort among labels: past the first page the walk reads
+// them one request each, and the discovery says so in one line; digit-led
+// ids beyond the page are jumped in one step and need no such line.
+func TestDiscoverSteppedIDs(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	batchPut(t, api, table, append(hexIDs("TAGS#mixed", "0123456789abcdef", 160), hexIDs("TAGS#digits", "0123456789", 160)...))
+	c, _ := connect(t)
+	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "TAGS#mixed"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Groups) != 1 || d.Groups[0].Entity != keys.ShapeHex || len(d.Stepped) != 1 || d.Stepped[0].Entity != keys.ShapeHex || d.Stepped[0].Requests < 1 {
+		t.Fatalf("mixed ids: groups %+v, stepped %+v; want one hex id group, stepped", d.Groups, d.Stepped)
+	}
+	// Every request after the first page and the value run's end landed on one id.
+	if walked := len(d.Requests) - 2; d.Stepped[0].Requests != walked && d.Stepped[0].Requests != walked+1 {
+		t.Errorf("stepped %d keys in %d requests", d.Stepped[0].Requests, len(d.Requests))
+	}
+	note := d.SteppedNote()
+	if !strings.Contains(note, "cannot jump letter-led ids in one step (hex id)") || !strings.Contains(note, fmt.Sprintf("%d keys one request each", d.Stepped[0].Requests)) {
+		t.Errorf("note %q", note)
+	}
+	t.Logf("%d requests, partial %v: %s", len(d.Requests), d.Partial, note)
+	d, err = c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "TAGS#digits"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(d.Groups) != 1 || len(d.Stepped) != 0 || d.SteppedNote() != "" || d.Partial {
+		t.Errorf("digit-led ids: groups %+v, stepped %+v, partial %v; want one group, jumped", d.Groups, d.Stepped, d.Partial)
 	}
 }

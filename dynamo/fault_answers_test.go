@@ -221,13 +221,22 @@ func TestFaultSkipScanKeyDoesNotMove(t *testing.T) {
 			t.Fatal(err)
 		}
 		r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.Replay()})
-		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse, First: &first})
+		// One way, the replayed answer is the first jump's, which no later
+		// condition holds.
+		d, err := r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse, First: &first, OneWay: true})
 		if err == nil || !strings.Contains(err.Error(), r.p.URL+" answered Query with an item {PK \"CUST#1\", SK ") ||
 			!strings.Contains(err.Error(), " outside the sort-key condition SK ") {
 			t.Errorf("reverse %v: %v", reverse, err)
 		}
 		if len(d.Groups) == 0 || len(d.Groups) > 2 || r.p.Count("Query") > 5 {
 			t.Errorf("reverse %v: groups %+v after %d queries", reverse, d.Groups, r.p.Count("Query"))
+		}
+		// From both ends, whichever half's answer is replayed, the walk
+		// ends in a few requests: refused, or where the halves meet.
+		before := r.p.Count("Query")
+		d, err = r.c.Discover(context.Background(), dynamo.DiscoverInput{Table: r.table, PK: "CUST#1", Reverse: reverse, First: &first})
+		if n := r.p.Count("Query") - before; n > 6 || err == nil && d.Partial {
+			t.Errorf("reverse %v, both ends: %v, groups %+v after %d queries", reverse, err, d.Groups, n)
 		}
 	}
 }

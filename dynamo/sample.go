@@ -54,6 +54,20 @@ type SampleInput struct {
 	// and come from the goroutines of the segments, so keep it quick (a UI
 	// sends a message).
 	Progress func(SampleProgress)
+	// Planned, when set, is called once, after DescribeTable and before the
+	// first Scan, with the read Sample settled on: a table that fits the caps
+	// is read whole, in one Scan when one page holds it, so what a command
+	// announces before the Scan is what it sends.
+	Planned func(SamplePlan)
+}
+
+// SamplePlan is how a sample will read, from DynamoDB's figures for the
+// table (or index), which DynamoDB refreshes about every six hours.
+type SamplePlan struct {
+	Segments   int   // Scan segments in flight
+	Whole      bool  // DynamoDB's figures say the caps hold the whole table: no Limit tail
+	TableItems int64 // DynamoDB's item count; 0 when unknown
+	TableBytes int64 // DynamoDB's size in bytes; 0 when unknown
 }
 
 // SampleProgress is how far a sample has got, for a progress bar.
@@ -183,6 +197,13 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 		s.out.TableItems = ix.ItemCount
 	}
 	s.projection(t)
+	if in.Planned != nil {
+		plan := SamplePlan{Segments: s.in.Segments, Whole: s.whole, TableItems: t.ItemCount, TableBytes: t.SizeBytes}
+		if ix, ok := t.IndexByName(in.Index); ok {
+			plan.TableItems, plan.TableBytes = ix.ItemCount, ix.SizeBytes
+		}
+		in.Planned(plan)
+	}
 
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()

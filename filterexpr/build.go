@@ -3,6 +3,7 @@ package filterexpr
 import (
 	"encoding/base64"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -267,4 +268,27 @@ func quoteText(s string) string {
 	}
 	b.WriteByte('"')
 	return b.String()
+}
+
+// Attributes are the top-level attributes the condition reads, each once,
+// in the order they first appear: what an index must project for the
+// condition to be evaluated on it.
+func (e Expr) Attributes() []string {
+	var names []string
+	var walk func(n *node)
+	walk = func(n *node) {
+		if n == nil {
+			return
+		}
+		for _, a := range n.args {
+			if (a.kind == oPath || a.kind == oSize) && len(a.path) > 0 && !slices.Contains(names, a.path.Top()) {
+				names = append(names, a.path.Top())
+			}
+		}
+		for _, k := range n.kids {
+			walk(k)
+		}
+	}
+	walk(e.root)
+	return names
 }

@@ -240,3 +240,24 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// Attributes names every top-level attribute a condition reads, once, in
+// order: through comparisons, BETWEEN, IN, functions, size() and NOT.
+func TestAttributes(t *testing.T) {
+	for _, c := range []struct{ src, want string }{
+		{"", ""},
+		{`status = "OPEN"`, "status"},
+		{`address.city = "Oslo" AND NOT attribute_exists(deletedAt)`, "address|deletedAt"},
+		{`total BETWEEN 1 AND limit OR size(items[0].tags) > 2`, "total|limit|items"},
+		{`kind IN ("a", "b") AND begins_with(kind, "a") AND contains(tags, "x")`, "kind|tags"},
+		{"`x-y` <> 3", "x-y"},
+	} {
+		e, err := Parse(c.src)
+		if err != nil {
+			t.Fatalf("%q: %v", c.src, err)
+		}
+		if got := strings.Join(e.Attributes(), "|"); got != c.want {
+			t.Errorf("%q: attributes %q, want %q", c.src, got, c.want)
+		}
+	}
+}

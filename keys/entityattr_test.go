@@ -80,3 +80,39 @@ func TestGroupByAttribute(t *testing.T) {
 		t.Errorf("no rows: %+v", got)
 	}
 }
+
+// Tallied a page at a time, the items find the attribute the whole page
+// shows, and its groups are GroupByAttribute's; the tally it came from is
+// left as it was.
+func TestEntityTallyPageByPage(t *testing.T) {
+	var rows []EntityRow
+	var attrRows []AttributeRow
+	var all []map[string]string
+	for i, v := range []string{"order", "invoice", "orderItem", "orderItem", "shipment", "order"} {
+		a := map[string]string{"EntityType": v, "type": fmt.Sprint("free ", i)}
+		if i == 3 {
+			delete(a, "type")
+		}
+		rows = append(rows, EntityRow{SK: fmt.Sprint("k#", i), Attrs: a})
+		attrRows = append(attrRows, AttributeRow{SK: fmt.Sprint("k#", i), Value: v, Present: true})
+		all = append(all, a)
+	}
+	first := EntityTally{}.Add(rows[:2])
+	if a, ok := first.Attribute(); a != "type" || !ok {
+		t.Errorf("first page: %q %v, want type (on both items, two values)", a, ok)
+	}
+	tally := first.Add(rows[2:])
+	if a, _ := first.Attribute(); a != "type" || first.Items != 2 {
+		t.Errorf("Add changed the tally it came from: %q, %d items", a, first.Items)
+	}
+	want, _ := DetectEntityAttribute(all)
+	if a, ok := tally.Attribute(); a != want || !ok || a != "EntityType" || tally.Items != 6 {
+		t.Errorf("all pages: %q %v (%d items), want %q", a, ok, tally.Items, want)
+	}
+	if got := tally.Groups("EntityType"); !reflect.DeepEqual(got, GroupByAttribute(attrRows)) {
+		t.Errorf("groups %+v\nwant %+v", got, GroupByAttribute(attrRows))
+	}
+	if got := tally.Groups("type"); got != nil {
+		t.Errorf("type, missing on one item, still has groups: %+v", got)
+	}
+}

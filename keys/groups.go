@@ -67,9 +67,9 @@ func GroupSortKeys(sortKeys []string, keyType, delim string) []Group {
 		for i := range groups {
 			groups[i].name()
 		}
-		groups = FoldBare(groups)
+		return FoldBare(groups) // named there
 	}
-	return groups
+	return UniqueNames(groups)
 }
 
 // name renames a string value group after its ends.

@@ -1,6 +1,9 @@
 package keys
 
-import "strings"
+import (
+	"slices"
+	"strings"
+)
 
 // A bare label and the same label with a suffix ("METADATA" and
 // "METADATA#v1", "TYPES" and "TYPES#v2") are one entity type to whoever
@@ -19,8 +22,15 @@ func bareOf(g Group) string {
 	if g.Kind != KindLabel || g.Exact || g.Entity == "" {
 		return ""
 	}
+	// Read from the prefix alone, as the name may be UniqueNames' ("ORDER|"):
+	// Delimiters lists "::" before ":", so the first that ends the prefix is
+	// the one that ends its label; a prefix that is delimiters only ("##")
+	// has no bare label.
 	for _, d := range Delimiters {
-		if b, ok := strings.CutSuffix(g.Prefix, d); ok && strings.HasSuffix(b, g.Entity) {
+		if b, ok := strings.CutSuffix(g.Prefix, d); ok {
+			if b == "" || slices.Contains(Delimiters, b) {
+				return ""
+			}
 			return b
 		}
 	}
@@ -52,7 +62,7 @@ func FoldBare(groups []Group) []Group {
 			out = append(out, g)
 		}
 	}
-	return out
+	return UniqueNames(out)
 }
 
 func addCounts(a, b int) int {

@@ -27,13 +27,14 @@ func TestGroupSortKeys(t *testing.T) {
 			},
 		},
 		{
+			// The second ORDER is named by its prefix: no two groups share a name.
 			name: "a migration's three delimiters in one partition, read per key",
 			keys: []string{"ORDER#2023-01-02#a1", "ORDER#2023-02-03#b2", "ORDER|2023-05-01|18c1", "ORDER|2023-05-02|19d2",
 				"ORDER|2023-05-03|20e3", "order/2023/7", "order/2023/8"},
 			keyType: "S", delim: "#",
 			want: []Group{
 				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 2, First: "ORDER#2023-01-02#a1", Last: "ORDER#2023-02-03#b2"},
-				{Entity: "ORDER", Prefix: "ORDER|", Kind: KindLabel, Count: 3, First: "ORDER|2023-05-01|18c1", Last: "ORDER|2023-05-03|20e3"},
+				{Entity: "ORDER|", Prefix: "ORDER|", Kind: KindLabel, Count: 3, First: "ORDER|2023-05-01|18c1", Last: "ORDER|2023-05-03|20e3"},
 				{Entity: "order", Prefix: "order/", Kind: KindLabel, Count: 2, First: "order/2023/7", Last: "order/2023/8"},
 			},
 		},

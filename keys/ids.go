@@ -111,7 +111,7 @@ func FoldIDs(pk string, groups []Group) []Group {
 		out = append(out, joinGroups(groups[r.From:r.To], r.Name))
 		at = r.To
 	}
-	return append(out, groups[at:]...)
+	return UniqueNames(append(out, groups[at:]...))
 }
 
 // IDRun is a run of neighbouring groups, groups[From:To], that FoldIDs

@@ -26,14 +26,15 @@ func TestIDShape(t *testing.T) {
 }
 
 // Ids of one shape, digit-led and letter-led, are one value group; a list
-// of names is one group; labels between them keep them apart.
+// of names is one group; labels between them keep them apart, and the
+// second run of one shape is numbered (no two groups share a name).
 func TestFoldIDs(t *testing.T) {
 	ids := GroupSortKeys([]string{"0a1b2c3d4e5f", "3fa9c0d2e1b4", "PROFILE", "a5f0c3d2e1b4", "c0ffee123456", "f966c0d2e1b4"}, "S", "#")
 	got := FoldIDs("TAGS#1", ids)
 	want := []Group{
 		{Entity: ShapeHex, Kind: KindValue, Count: 2, First: "0a1b2c3d4e5f", Last: "3fa9c0d2e1b4"},
 		{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"},
-		{Entity: ShapeHex, Kind: KindValue, Count: 3, First: "a5f0c3d2e1b4", Last: "f966c0d2e1b4"},
+		{Entity: ShapeHex + " (2)", Kind: KindValue, Count: 3, First: "a5f0c3d2e1b4", Last: "f966c0d2e1b4"},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("FoldIDs = %+v", got)

@@ -43,7 +43,8 @@
 // Two different groups never share a key since Classify is a function, and
 // groups are told apart by ID, not by name ("PROFILE" and "PROFILE#1" share an
 // Entity but not a Prefix; the value group's name can change as more keys are
-// seen).
+// seen). Names are made unique last (UniqueNames, names.go): "ORDER#…" and
+// "ORDER|…" are ORDER and ORDER|.
 //
 // What is not a value group: a UUID or hex id that starts with a letter, or a
 // name-like id ("arvinje"), is an exact type. Such keys interleave with labels
@@ -57,7 +58,6 @@ package keys
 
 import (
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -109,10 +109,13 @@ func (c Class) ID() string {
 	if c.Kind == KindValue {
 		return "\x00value"
 	}
-	// The entity's length first: a separator byte could be in the keys
-	// themselves ("\x00" + "\x00" + "\x00" is entity "\x00" with prefix
-	// "\x00", and entity "" with prefix "\x00\x00").
-	return strconv.Itoa(len(c.Entity)) + ":" + c.Entity + c.Prefix
+	// The prefix alone tells label types apart (under one delimiter it
+	// decides the entity), so a group UniqueNames renamed keeps its ID; the
+	// first byte keeps exact and prefix types apart.
+	if c.Exact {
+		return "=" + c.Prefix
+	}
+	return "^" + c.Prefix
 }
 
 // Classify returns the group a string sort key belongs to; see the package doc.

@@ -105,6 +105,7 @@ type SortKeyType struct {
 	Entity     string
 	Prefix     string // what begins_with selects the type by; "" for NoPrefixEntity and value groups
 	Kind       Kind   // KindValue for a value group (its Entity the shape, as RunName names it)
+	Exact      bool   // a label type that is one key value ("PROFILE")
 	Items      int
 	Partitions int    // how many partitions of the family hold it
 	First      string // the smallest sort key seen, in DynamoDB's order
@@ -278,7 +279,7 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 		}
 		ta := fa.types[id]
 		if ta == nil {
-			ta = &typeAcc{t: SortKeyType{Entity: id.entity, Prefix: id.prefix, Kind: KindLabel, First: it.SK, Last: it.SK},
+			ta = &typeAcc{t: SortKeyType{Entity: id.entity, Prefix: id.prefix, Kind: KindLabel, Exact: isExact, First: it.SK, Last: it.SK},
 				parts: map[string]bool{}, libs: map[LibraryEntity]int{}}
 			fa.types[id] = ta
 			if isExact {
@@ -333,8 +334,26 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 		return a.Prefix < b.Prefix
 	})
 	if in.SKType == "S" {
-		fa.f.Types = foldBareTypes(fa, in)
+		fa.f.Types = uniqueTypeNames(foldBareTypes(fa, in))
 	}
+}
+
+// uniqueTypeNames names a family's types so that no two share a name, as
+// UniqueNames names a partition's groups ("ORDER" and "ORDER|").
+func uniqueTypeNames(ts []SortKeyType) []SortKeyType {
+	gs := make([]Group, len(ts))
+	names := make([]string, len(ts))
+	for i, t := range ts {
+		gs[i] = Group{Entity: t.Entity, Prefix: t.Prefix, Kind: t.Kind, Exact: t.Exact, First: t.First, Last: t.Last}
+		names[i] = t.Entity
+	}
+	for i, n := range uniqueNames(gs, names) {
+		if n != ts[i].Entity {
+			ts[i].Entity = n
+			ts[i].Label, ts[i].Disagree = label(n, ts[i].Libraries)
+		}
+	}
+	return ts
 }
 
 // foldBareTypes folds an exact type ("METADATA") into the prefix type of its

@@ -244,14 +244,15 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 	for _, v := range p.SK.Values {
 		skVals = append(skVals, fillTemplate(v, params))
 	}
-	if p.Index == "" && ((t.SK == nil && p.SK.Op == dynamo.SKNone) || (t.SK != nil && p.SK.Op == dynamo.SKEq)) {
+	// A GetItem has no filter: a pattern with one stays a Query.
+	if p.Index == "" && p.Filter == "" && ((t.SK == nil && p.SK.Op == dynamo.SKNone) || (t.SK != nil && p.SK.Op == dynamo.SKEq)) {
 		g := &dynamo.GetInput{Table: t.Name, PK: pk, Consistent: p.Consistent}
 		if len(skVals) > 0 {
 			g.SK = skVals[0]
 		}
 		return Resolved{Get: g}, nil
 	}
-	q := &dynamo.QueryInput{Table: t.Name, Index: p.Index, PK: pk, Reverse: p.Reverse, Limit: p.Limit, Consistent: p.Consistent}
+	q := &dynamo.QueryInput{Table: t.Name, Index: p.Index, PK: pk, Reverse: p.Reverse, Limit: p.Limit, Consistent: p.Consistent, Filter: p.Filter}
 	if p.SK.Op != dynamo.SKNone {
 		q.SK = dynamo.SKCond{Op: p.SK.Op, Values: skVals}
 	}
@@ -273,6 +274,9 @@ func (p Pattern) Summary() string {
 			parts = append(parts, fmt.Sprintf("sk %s %q", skOpName(p.SK.Op), p.SK.Values[0]))
 		}
 	}
+	if p.Filter != "" {
+		parts = append(parts, "filter "+strconv.Quote(p.Filter))
+	}
 	if p.Reverse {
 		parts = append(parts, "newest first")
 	}
@@ -292,7 +296,7 @@ func (p Pattern) Summary() string {
 // parameters, ready for SavePattern; braces in its values are escaped.
 func PatternFromQuery(name, description string, q dynamo.QueryInput) Pattern {
 	p := Pattern{Name: name, Description: description, Index: q.Index, PK: escapeTemplate(q.PK),
-		Reverse: q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+		Reverse: q.Reverse, Limit: q.Limit, Consistent: q.Consistent, Filter: q.Filter}
 	if q.SK.Op != dynamo.SKNone {
 		p.SK = dynamo.SKCond{Op: q.SK.Op}
 		for _, v := range q.SK.Values {

@@ -1,10 +1,12 @@
 // Package patterns is the access-pattern domain: the patterns file
 // (dynascope.yaml) read with file:line errors, each pattern checked against a
-// table's keys and indexes, its {parameters} filled in to a query or get, and
-// a request saved back to the file.
+// table's keys and indexes (and what its index projects of the attributes
+// it needs), its {parameters} filled in to a query or get, and a request
+// saved back to the file.
 //
-// It imports dynamo (for the request and table types), textfmt and yamlfile;
-// never config, ui or the command line.
+// It imports dynamo (for the request and table types), indexes (what an
+// index projects), textfmt and yamlfile; never config, ui or the command
+// line.
 package patterns
 
 // The patterns file: the access patterns of a table, written down first, as
@@ -52,8 +54,15 @@ type Pattern struct {
 	Reverse     bool          // newest first: ScanIndexForward=false
 	Limit       int32         // 0 for no Limit
 	Consistent  bool          // ConsistentRead
-	Example     map[string]string
-	Line        int // where the pattern starts in its file; 0 when it is not from a file
+	// Filter is a FilterExpression in filterexpr's syntax, literal values in
+	// place ("" for none); it is sent with the Query.
+	Filter string
+	// Attributes are the attributes the caller needs of each item (top-level
+	// names or paths, as written): what the pattern returns. They are not
+	// sent; check compares them with what the pattern's index projects.
+	Attributes []string
+	Example    map[string]string
+	Line       int // where the pattern starts in its file; 0 when it is not from a file
 
 	file  string         // the file it came from, for errors
 	lines map[string]int // field name -> line, so that errors point at the field
@@ -92,7 +101,7 @@ func (e *PatternError) Error() string {
 
 // patternFields are the fields a pattern may have, in the order SavePattern
 // writes them.
-var patternFields = []string{"name", "description", "index", "pk", "sk", "reverse", "limit", "consistent", "example"}
+var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "example"}
 
 // skOps maps the operators of the file to DynamoDB's.
 var skOps = []struct {
@@ -239,6 +248,20 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 				return p, fail(line, "%s", err)
 			}
 			p.SK = sk
+		case "filter":
+			if !isText(v) {
+				return p, fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", kindName(v))
+			}
+			if _, err := dynamo.ParseShape(v.Value, "", nil); err != nil {
+				return p, fail(v.Line, "%s", userMsg(err))
+			}
+			p.Filter = v.Value
+		case "attributes":
+			attrs, line, err := parseAttributes(v)
+			if err != nil {
+				return p, fail(line, "%s", err)
+			}
+			p.Attributes = attrs
 		case "reverse", "consistent":
 			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
 				return p, fail(v.Line, "%s must be true or false, not %s", k.Value, kindName(v))
@@ -328,6 +351,34 @@ func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
 		return dynamo.SKCond{}, val.Line, fmt.Errorf("%s takes one value, not %s", k.Value, kindName(val))
 	}
 	return dynamo.SKCond{Op: op, Values: []string{val.Value}}, 0, nil
+}
+
+// parseAttributes reads `attributes: [total, status]`: each one attribute
+// name or path, as a projection names it, none twice.
+func parseAttributes(v *yaml.Node) ([]string, int, error) {
+	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
+		return nil, v.Line, fmt.Errorf("attributes must list the attributes the pattern needs of each item, e.g. [total, status], not %s", kindName(v))
+	}
+	var attrs []string
+	for _, n := range v.Content {
+		n = yamlfile.Deref(n)
+		if !isText(n) {
+			return nil, n.Line, fmt.Errorf("attributes lists %s; give attribute names", kindName(n))
+		}
+		shape, err := dynamo.ParseShape("", n.Value, nil)
+		if err != nil {
+			return nil, n.Line, fmt.Errorf("attributes: %s", userMsg(err))
+		}
+		if len(shape.Projection) != 1 {
+			return nil, n.Line, fmt.Errorf("attributes lists %q, which names %d attributes; give one per line", n.Value, len(shape.Projection))
+		}
+		name := shape.Projection[0].String()
+		if slices.Contains(attrs, name) {
+			return nil, n.Line, fmt.Errorf("attributes lists %q twice", n.Value)
+		}
+		attrs = append(attrs, name)
+	}
+	return attrs, 0, nil
 }
 
 func parseExample(v *yaml.Node) (map[string]string, int, error) {

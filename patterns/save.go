@@ -79,7 +79,8 @@ func SavePattern(path string, p Pattern) error {
 func samePattern(a, b Pattern) bool {
 	return a.Name == b.Name && a.Description == b.Description && a.Index == b.Index && a.PK == b.PK &&
 		a.SK.Op == b.SK.Op && slices.Equal(a.SK.Values, b.SK.Values) &&
-		a.Reverse == b.Reverse && a.Limit == b.Limit && a.Consistent == b.Consistent
+		a.Reverse == b.Reverse && a.Limit == b.Limit && a.Consistent == b.Consistent &&
+		a.Filter == b.Filter && slices.Equal(a.Attributes, b.Attributes)
 }
 
 // renderPattern writes one pattern as a YAML list item ("- name: ...\n  pk: ...\n"),
@@ -114,6 +115,9 @@ func renderPattern(p Pattern) (string, error) {
 		}
 		add("sk", &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle, Content: []*yaml.Node{str(skOpName(p.SK.Op), 0), v}})
 	}
+	if p.Filter != "" {
+		add("filter", str(p.Filter, yaml.SingleQuotedStyle))
+	}
 	if p.Reverse {
 		add("reverse", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
 	}
@@ -122,6 +126,13 @@ func renderPattern(p Pattern) (string, error) {
 	}
 	if p.Consistent {
 		add("consistent", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: "true"})
+	}
+	if len(p.Attributes) > 0 {
+		attrs := &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle}
+		for _, a := range p.Attributes {
+			attrs.Content = append(attrs.Content, str(a, 0))
+		}
+		add("attributes", attrs)
 	}
 	if len(p.Example) > 0 {
 		ex := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}

@@ -231,6 +231,47 @@ wait_for 'In indexes'
 shot xray
 keys C-c
 
+# 12. Follow the keys (F): an order of CUST#42 names its own partition
+# ORDER#A17 in its sort key; the candidates come from the partitions seen
+# (ORDER#A17 is opened first, so its family is known), each confirmed by
+# one Limit 1 Query when the list opens.
+type_line "clear; dynascope --table App --pk 'ORDER#A17'"
+wait_for 'loaded ─'
+keys p
+wait_for 'open partition'
+keys C-u
+tm send-keys -t shots -l 'CUST#42'
+keys Enter
+wait_for '= PROFILE'
+wait_for 'PK = "CUST#42"   ScanIndexForward'
+keys Tab
+sleep 0.3
+keys Down
+sleep 0.3
+keys Enter
+wait_for 'Item · '
+keys F
+wait_for '✓ there'
+shot follow
+
+# 13. The index map (M in the overview): the overview's sample of keys,
+# then M, its caps said first, reads whole items and shows each index:
+# members and share (sparse), partitions, the largest one, entity types.
+keys Escape
+sleep 0.3
+keys Escape
+wait_for 'loaded ─'
+keys o
+wait_for 'enter samples'
+keys Enter
+wait_for 'key-layout lint' 30
+keys M
+wait_for 'enter reads it'
+keys Enter
+wait_for 'entity types ' 30
+shot indexmap
+keys C-c
+
 # 11. The live pane: `dynascope demo --traffic` (an engine of its own, the
 # demo's writes a few a second), T on CUST#42: the writes as they arrive,
 # the items pane changed in place, GetRecords apart in the log.

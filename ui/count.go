@@ -73,6 +73,9 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		return m, nil
 	}
 	row := m.groups.cursor
+	if m.groups.byAttribute() {
+		row = 0 // a value of the attribute has no key condition to count by
+	}
 	t := countTarget{label: "partition", whole: row == 0,
 		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.query.PK, Consistent: m.query.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
 	if row > 0 {

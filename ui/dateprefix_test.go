@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // chatUser is the partition User:UserA of the ChatSystem model (its key
@@ -117,8 +118,8 @@ func TestValueRangeTellsSameDayEndsApart(t *testing.T) {
 	for _, w := range []int{12, 16, 20, 26, 30, 40, 60} {
 		tr := typeRow{value: true, first: "2023-04-01T12:00:00.001Z", last: "2023-04-01T14:00:00.001Z"}
 		got := valueRange(tr, w)
-		if width(got) > w {
-			t.Errorf("valueRange at %d cells is %d wide: %q", w, width(got), got)
+		if widget.Width(got) > w {
+			t.Errorf("valueRange at %d cells is %d wide: %q", w, widget.Width(got), got)
 		}
 		lo, hi, _ := strings.Cut(got, " … ")
 		if w >= 20 && (!strings.Contains(lo, "12") || !strings.Contains(hi, "14")) {

@@ -6,8 +6,10 @@
 // key press through it.
 //
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
-// itemcodec and textfmt; never the command line (package cli), which starts
-// it, nor workbench, and no os: imports_test.go holds it to that.
+// itemcodec and textfmt, and its own rooms ui/theme (the palette and the
+// styles) and ui/widget (text fitting, the box, the line edit, the form);
+// never the command line (package cli), which starts it, nor
+// workbench, and no os: imports_test.go holds it to that.
 //
 // # The rules of this package
 //
@@ -26,20 +28,39 @@
 //     mode; help, the status bar, settings overrides and the clash check are
 //     derived from it. A new key is a KeyMap field and a line in the modes
 //     where it acts.
-//   - Colours only through the styles built from the palette (styles.go);
+//   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
-//     request log (requestlog.go); panes and overlays ask it for a request
-//     through its starters (startQuery, …).
+//     request log (requestlog.go); panes ask it for a request through its
+//     starters (startQuery, …).
+//   - Overlays return what they want. An overlay's update gets its own
+//     state and an overlayEnv (what it may read of the root, as values)
+//     and returns its new state and an action (actions.go): close, open
+//     that overlay, copy this, run this request. The root's Model.do
+//     carries it out; an overlay never holds or receives the root model
+//     (TestOverlayUpdatesTakeNoModel).
 //
 // # Adding a pane or an overlay
 //
 // A pane is a plain struct owned by the root (groupsPane, itemsPane,
 // partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
-// (Model, tea.Cmd), in a file named after it. An overlay is a type on the
-// overlay stack, in overlay_<name>.go: overlay.go says, step by step, how to
-// add one. Keep every file under about 500 lines; split by pane, not by kind
-// of code.
+// (Model, tea.Cmd), in a file named after it. An overlay is a value type on
+// the overlay stack, in overlay_<name>.go, holding the state of one opening
+// (a form, a cursor, a phase), with
+//
+//	update(e overlayEnv, msg tea.Msg) (overlay, want)
+//
+// returning, for example, o, closeOverlay{} or o, then{showInfo{"not
+// sent"}, closeOverlay{}}. What it needs to read of the root is a field of
+// overlayEnv (built in Model.env); what it needs done is an action type in
+// actions.go with its case in Model.do, the only place that turns it into
+// a request (a new id, its cancel function, its place in the log). A job
+// that outlives the overlay or that replies change (the overview's sample,
+// an export) is a named job on the root (m.overview, m.export); the reply
+// handler changes the overlay with replaceOverlay. overlay.go says, step
+// by step, how to add one; actions_test.go tests overlays' update → action
+// with no root model. Keep every file under about 500 lines; split by pane,
+// not by kind of code.
 //
 // # Which package owns what
 //
@@ -47,5 +68,8 @@
 // keys names entity types and computes skip-scan ranges; itemcodec sizes,
 // encodes and writes items; codegen turns a request into code; patterns
 // reads and saves dynascope.yaml; config holds settings, connections and
-// the partition history. ui draws, and asks them.
+// the partition history. ui draws, and asks them: ui/theme holds the
+// palette and the styles, ui/widget the parts that know nothing of
+// DynamoDB (the box, text fitting, the line edit and the form), and ui
+// itself the root, the panes and the overlays.
 package ui

@@ -230,7 +230,7 @@ func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 // (all of them for row 0), and the sort-key prefix a new one starts with.
 func (m Model) entityItems(row int) (string, []dynamo.Item) {
 	prefix, id := "", ""
-	if row > 0 && row <= len(m.groups.types) {
+	if row > 0 && row <= len(m.groups.types) && !m.groups.byAttribute() {
 		t := m.groups.types[row-1]
 		id = t.id
 		if !t.value {

@@ -13,6 +13,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // at is the other writer on the item of the same partition at sk.
@@ -124,8 +125,8 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 				hs.contains("Write · refused: nothing was written", tc.now)
 				rows, in := 0, false
 				for _, l := range strings.Split(hs.screen(), "\n") {
-					if width(l) > 120 {
-						t.Errorf("a line of %d columns: %s", width(l), l)
+					if widget.Width(l) > 120 {
+						t.Errorf("a line of %d columns: %s", widget.Width(l), l)
 					}
 					switch {
 					case strings.Contains(l, "attribute  as read"):

@@ -37,17 +37,14 @@ const (
 // checks for esc.
 const exportChunk = 1000
 
-// exportPane is the export form and the export in flight.
-type exportPane struct {
-	form    form
-	err     string // why the form was refused; sanitised
-	what    string // "12 loaded items", "3 filtered items"
-	src     exportSource
+// exportJob is the export in flight, on the root model: its progress and
+// its answer arrive there.
+type exportJob struct {
+	job
 	running bool
-	job     job
+	src     exportSource
 	path    string
-	done    int                    // items written so far
-	named   itemcodec.ExportFormat // the format the file's extension was chosen for
+	done    int // items written so far
 }
 
 // exportProgressMsg says how many items export id has written.
@@ -140,25 +137,15 @@ func (m Model) exportKeyNames() []string {
 	return out
 }
 
-func (m Model) startExport() (Model, tea.Cmd) {
-	f := itemcodec.ExportFormat(strings.TrimSpace(m.exp.form.value(expFormat)))
-	if !slices.Contains(itemcodec.ExportFormats, f) {
-		m.exp.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
-		return m, nil
-	}
-	path := strings.TrimSpace(m.exp.form.value(expPath))
-	if path == "" {
-		m.exp.err = "name the file to write."
-		return m, nil
-	}
+// startExport sends the export the form asked for.
+func (m Model) startExport(a startExport) (Model, tea.Cmd) {
 	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.exp.job = job{id: m.seq, cancel: cancel}
-	m.exp.running, m.exp.path, m.exp.done, m.exp.err = true, path, 0, ""
+	m.export = exportJob{job: job{id: m.seq, cancel: cancel}, running: true, src: a.src, path: a.path}
 	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()
-	return m, exportCmd(m.observe(ctx, m.exp.job.id), m.send, m.exports, m.exp.job.id, m.exp.src, path, f, o)
+	return m, exportCmd(m.observe(ctx, m.export.id), m.send, m.exports, m.export.id, a.src, a.path, a.format, o)
 }
 
 // exportCmd writes items to a new file at path, reporting progress through
@@ -291,29 +278,31 @@ func (p *rereadPage) item(ctx context.Context, send *sender, id int, src exportS
 }
 
 func (m Model) exportProgress(msg exportProgressMsg) Model {
-	if msg.id == m.exp.job.id && m.exp.running {
-		m.exp.done = msg.done
+	if msg.id == m.export.id && m.export.running {
+		m.export.done = msg.done
 	}
 	return m
 }
 
 func (m Model) exportDone(msg exportDoneMsg) Model {
-	if msg.id != m.exp.job.id {
+	if msg.id != m.export.id {
 		return m
 	}
-	m.exp.job = m.exp.job.stop()
-	m.exp.running = false
+	m.export.job.stop()
+	m.export = exportJob{}
 	m.status.clearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m = m.remove(overlayExport)
-		m.exp = exportPane{}
 		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, sanitize(msg.path))
 	case msg.err != nil:
-		m.exp.err = sanitize(msg.err.Error())
+		// The form again, with why.
+		if o, ok := findOverlay[exportOverlay](m); ok {
+			o.err = sanitize(msg.err.Error())
+			m = replaceOverlay(m, o)
+		}
 	default:
 		m = m.remove(overlayExport)
-		m.exp = exportPane{}
 		m.status.err = ""
 		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}

@@ -114,7 +114,7 @@ func TestExportInterruptedByQuit(t *testing.T) {
 	hs.contains("0 of 3 items written")
 	// What Run does when the program ends: mark closing, cancel, wait.
 	hs.m.exports.close()
-	hs.m.exp.job.cancel()
+	hs.m.export.cancel()
 	go cmd()
 	err := hs.m.exports.wait(5 * time.Second)
 	want := "export to " + path + " interrupted after 0 of 3 items; the partial file was removed."

@@ -62,9 +62,17 @@ type groupsPane struct {
 	scanLogged int           // requests of the running skip-scan already in the log
 	more       bool          // the skip-scan's budget ran out: more types may follow
 	resume     dynamo.SKCond // where it would go on
+	stepped    string        // where it could not jump letter-led ids (Discovery.SteppedNote); "" when nowhere
+	until      dynamo.SKCond // where the types found from the partition's other end begin
 	partExact  int           // the partition counted with Select=COUNT; -1 when not
 	partReqs   int
 	partCap    dynamo.Capacity
+
+	// The second grouping (groups_attr.go): the generic entity attributes
+	// of the whole-partition items loaded, and whether b shows it.
+	ents     keys.EntityTally
+	byAttr   bool
+	restCost string // what reading the whole partition costs at most, in RCU, for the attribute grouping's footer
 
 	cursor int
 	offset int
@@ -75,7 +83,12 @@ func newGroupsPane(keyType string, table bool) groupsPane {
 	return groupsPane{keyType: keyType, table: table, partExact: -1}
 }
 
-func (g groupsPane) rows() int { return len(g.types) + 1 }
+func (g groupsPane) rows() int {
+	if g.byAttribute() {
+		return len(g.attrGroups()) + 1
+	}
+	return len(g.types) + 1
+}
 
 // find is the index of the type with this id, or -1.
 func (g groupsPane) find(id string) int {
@@ -108,6 +121,7 @@ func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reve
 	}
 	g.types = kept
 	g.pages, g.loaded, g.bytes, g.lastKey, g.lastType, g.reverse = 0, 0, 0, "", "", reverse
+	g.ents = keys.EntityTally{}
 	g.opening = false
 	return g.add(items, keyName, delim, more)
 }
@@ -118,6 +132,15 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 	g.pages++
 	g.loaded += len(items)
 	g.partial = more
+	rows := make([]keys.EntityRow, len(items))
+	for i, it := range items {
+		rows[i] = entityRow(it, keyName)
+	}
+	had := g.byAttribute()
+	g.ents = g.ents.Add(rows)
+	if had && !g.byAttribute() {
+		g.byAttr, g.cursor, g.offset = false, 0, 0 // an item without it: back to the sort key
+	}
 	for _, it := range items {
 		size := itemcodec.ItemSize(it)
 		g.bytes += size
@@ -163,28 +186,42 @@ func (g groupsPane) discovered(d dynamo.Discovery, delim string) groupsPane {
 	g.types = append([]typeRow(nil), g.types...)
 	g.finding, g.found = false, true
 	for _, gr := range d.Groups {
-		c := gr.Class()
-		last := gr.Last
-		if d.Delimiter != delim && g.keyType == "S" && gr.Kind != keys.KindValue {
-			c = keys.Classify(gr.First, delim)
-			if c.Prefix != gr.Prefix {
-				last = "" // its range is another one
-			}
-		}
-		i := g.find(c.ID())
-		if i < 0 {
-			i = len(g.types)
-			g.types = append(g.types, newTypeRow(c))
-		}
-		t := &g.types[i]
-		t.discovered = true
-		t.bare = t.bare || gr.Bare
-		t.first = gr.First
-		if last != "" {
-			t.last = last
-		}
+		g = g.withGroup(gr, d.Delimiter, delim)
 	}
 	return g.sorted()
+}
+
+// arrived lists one type the running skip-scan just completed, in its
+// place among the others; the walk's halves find them from both ends.
+func (g groupsPane) arrived(gr keys.Group, delim string) groupsPane {
+	g.types = append([]typeRow(nil), g.types...)
+	return g.withGroup(gr, delim, delim).sorted()
+}
+
+// withGroup merges a group the skip-scan found (walking with delimiter
+// walked) into the rows, which group by delim; g.types is g's own copy.
+func (g groupsPane) withGroup(gr keys.Group, walked, delim string) groupsPane {
+	c := gr.Class()
+	last := gr.Last
+	if walked != delim && g.keyType == "S" && gr.Kind != keys.KindValue {
+		c = keys.Classify(gr.First, delim)
+		if c.Prefix != gr.Prefix {
+			last = "" // its range is another one
+		}
+	}
+	i := g.find(c.ID())
+	if i < 0 {
+		i = len(g.types)
+		g.types = append(g.types, newTypeRow(c))
+	}
+	t := &g.types[i]
+	t.discovered = true
+	t.bare = t.bare || gr.Bare
+	t.first = gr.First
+	if last != "" {
+		t.last = last
+	}
+	return g
 }
 
 // sorted puts types in sort-key order, the cursor staying on its type.
@@ -195,7 +232,7 @@ func (g groupsPane) sorted() groupsPane {
 		return g
 	}
 	sel := -1
-	if g.cursor > 0 && g.cursor <= len(g.types) {
+	if g.cursor > 0 && g.cursor <= len(g.types) && !g.byAttribute() {
 		sel = g.cursor - 1
 	}
 	id := ""
@@ -209,7 +246,7 @@ func (g groupsPane) sorted() groupsPane {
 		}
 	}
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
-	g.types = foldIDRows(g.pk, foldBareRows(g.types))
+	g.types = uniqueRowNames(foldIDRows(g.pk, foldBareRows(g.types)))
 	if sel >= 0 {
 		g.cursor = g.find(id) + 1
 	}
@@ -256,6 +293,20 @@ func foldIDRows(pk string, rows []typeRow) []typeRow {
 		at = r.To
 	}
 	return append(out, rows[at:]...)
+}
+
+// uniqueRowNames names the rows as keys.UniqueNames names groups, so no
+// two rows share a name and each has the name groups and layout give it
+// ("ORDER" and "ORDER|").
+func uniqueRowNames(rows []typeRow) []typeRow {
+	gs := make([]keys.Group, len(rows))
+	for i, t := range rows {
+		gs[i] = t.group()
+	}
+	for i, g := range keys.UniqueNames(gs) {
+		rows[i].entity = g.Entity
+	}
+	return rows
 }
 
 // joinRows makes one value row of neighbouring rows, named name.
@@ -313,7 +364,7 @@ func (t typeRow) group() keys.Group {
 // own (PROFILE), begins_with for a prefix (ORDER#), BETWEEN its first and
 // last key for a value group (timestamps).
 func (g groupsPane) condition(row int) dynamo.SKCond {
-	if row <= 0 || row > len(g.types) {
+	if row <= 0 || row > len(g.types) || g.byAttribute() {
 		return dynamo.SKCond{}
 	}
 	return dynamo.GroupCondition(g.types[row-1].group(), g.keyType)

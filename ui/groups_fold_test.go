@@ -42,3 +42,25 @@ func TestGroupsPaneFolds(t *testing.T) {
 		t.Errorf("the name row selects %+v", c)
 	}
 }
+
+// A migration's keys name their rows as groups and layout do: ORDER for
+// the partition's own delimiter, ORDER| and ORDER/ by their prefix, and
+// each row still selects its own keys.
+func TestGroupsPaneUniqueNames(t *testing.T) {
+	var items []dynamo.Item
+	for _, k := range []string{"ORDER#2023-01-02#a0", "ORDER/2023/1", "ORDER|2023|1", "ORDER|2023|2", "order/7"} {
+		items = append(items, dynamo.Item{"PK": s("CUST#mig"), "SK": s(k)})
+	}
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#mig"}, 120, 35, canned{items: items, cap: halfRCU()})
+	var got []string
+	for _, r := range hs.m.groups.types {
+		got = append(got, r.entity)
+	}
+	if strings.Join(got, " ") != "ORDER ORDER/ ORDER| order" {
+		t.Fatalf("rows %q:\n%s", got, hs.screen())
+	}
+	wantCount(t, hs, "ORDER|", "2")
+	if c := hs.m.groups.condition(3); c.Op != dynamo.SKBeginsWith || c.Values[0] != "ORDER|" {
+		t.Errorf("the ORDER| row selects %+v", c)
+	}
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // label is a type's name — its entity, as groups, layout and the Workbench
@@ -53,7 +54,7 @@ func valueRange(t typeRow, w int) string {
 		return lo
 	}
 	s := lo + " … " + hi
-	if width(s) <= w {
+	if widget.Width(s) <= w {
 		return s
 	}
 	room := max(2, w-3)
@@ -77,11 +78,20 @@ func valueRange(t typeRow, w int) string {
 		e++
 	}
 	tail := hi[p:]
-	loW := min(room-1, max(e, room-width(tail)))
+	loW := min(room-1, max(e, room-widget.Width(tail)))
 	return ansi.Truncate(lo, loW, "") + " … " + ansi.Truncate(tail, room-loW, "")
 }
 
 func isDigit(b byte) bool { return b >= '0' && b <= '9' }
+
+// untilText adds where an unfinished skip-scan's gap ends, when its other
+// half found the types past it: ` to SK < "PROFILE"`.
+func untilText(c dynamo.SKCond) string {
+	if c.Op == dynamo.SKNone {
+		return ""
+	}
+	return " to SK " + resumeText(c)
+}
 
 // resumeText is the condition an unfinished skip-scan would go on from: >= "ORDER$".
 func resumeText(c dynamo.SKCond) string {
@@ -105,30 +115,37 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 	rh := groupRowHeight(compact)
 	shown := max(1, (h-2)/rh)
 	g.offset = scrollOffset(g.offset, g.cursor, shown, g.rows())
+	attrs := g.attrGroups() // nil: the sort key's types
 	var lines []string
 	for row := g.offset; row < g.rows() && row < g.offset+shown; row++ {
 		sel := row == g.cursor
 		base := lipgloss.NewStyle()
 		if sel && focused {
-			base = st.sel
+			base = st.Sel
 		} else if sel {
-			base = st.selBlur
+			base = st.SelBlur
 		}
 		mark := " "
-		if row == g.active {
+		if row == g.active && (attrs == nil || row == 0) {
 			mark = "›"
 		}
-		markStyle := st.active.Inherit(base)
-		count := g.countText(row)
-		var name, sub string
+		markStyle := st.Active.Inherit(base)
+		var name, sub, count string
 		var block lipgloss.Style
 		bar := "▌"
-		if row == 0 {
-			name, sub = "partition", "no SK condition"
-			block = st.muted.Inherit(base)
-		} else {
+		switch {
+		case row == 0:
+			name, sub, count = "partition", "no SK condition", g.countText(0)
+			block = st.Muted.Inherit(base)
+		case attrs != nil:
+			// The grouping by attribute: a value per row, as the loaded items hold it.
+			a := attrs[row-1]
+			name, count = sanitize(a.Value), g.attrCount(a.Count)
+			sub = sanitize(g.attribute()) + " = " + sanitize(strconv.Quote(a.Value))
+			block = st.Entity(row - 1).Inherit(base)
+		default:
 			t := g.types[row-1]
-			name = t.label(g.names)
+			name, count = t.label(g.names), g.countText(row)
 			switch {
 			case t.value && g.keyType == "S":
 				sub = valueRange(t, inner-4)
@@ -148,40 +165,51 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 					name = sub
 				}
 			}
-			block = st.entityStyle(colour(t.id)).Inherit(base)
+			block = st.Entity(colour(t.id)).Inherit(base)
 			if t.value {
 				bar = "┊" // data, not a label: a dotted bar
 			}
 		}
-		nameW := max(1, inner-4-width(count)-1)
-		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+fit(name, nameW)+" "+count)
+		nameW := max(1, inner-4-widget.Width(count)-1)
+		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+widget.Fit(name, nameW)+" "+count)
 		lines = append(lines, line1)
 		if rh == 2 {
-			lines = append(lines, base.Render("    ")+st.muted.Inherit(base).Render(fit(sub, inner-4)))
+			lines = append(lines, base.Render("    ")+st.Muted.Inherit(base).Render(widget.Fit(sub, inner-4)))
 		}
 	}
 	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
 		for len(lines) < h-2-len(foot)-1 {
 			lines = append(lines, "")
 		}
-		lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+		lines = append(lines, st.Faint.Render(strings.Repeat("─", inner)))
 		for _, l := range foot {
-			lines = append(lines, " "+st.muted.Render(fit(l, inner-1)))
+			lines = append(lines, " "+st.Muted.Render(widget.Fit(l, inner-1)))
 		}
 	}
-	return box(st, title, lines, w, h, focused)
+	return widget.Box(st, title, lines, w, h, focused)
 }
 
 // footer says more about the selected row, in lines of w cells: a type's
 // first and last key, its library entity and what counting it cost; for the
 // partition, what the skip-scan found and cost.
 func (g groupsPane) footer(w int) []string {
+	if attrs := g.attrGroups(); attrs != nil {
+		if g.cursor == 0 || g.cursor > len(attrs) {
+			return g.attrFooter(w)
+		}
+		a := attrs[g.cursor-1]
+		out := []string{"from " + sanitize(a.First), "to   " + sanitize(a.Last)}
+		if !g.complete() {
+			out = append(out, "among the items loaded")
+		}
+		return append(out, widget.WrapWords("enter: filter the request by it", w)...)
+	}
 	if g.keyType == "" {
 		return nil
 	}
 	cost := func(reqs int, c dynamo.Capacity) []string {
 		s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
-		if width(s) > w {
+		if widget.Width(s) > w {
 			return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
 		}
 		return []string{s}
@@ -196,6 +224,9 @@ func (g groupsPane) footer(w int) []string {
 		case g.found && g.more:
 			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
 				"more types may follow", "from SK "+resumeText(g.resume))
+			if g.until.Op != dynamo.SKNone {
+				out = append(out, "to SK "+resumeText(g.until))
+			}
 		case g.found:
 			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
 				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
@@ -203,6 +234,12 @@ func (g groupsPane) footer(w int) []string {
 			out = append(out, plural(g.pages, "page holds", "pages hold")+" it all:", "no skip-scan needed")
 		case g.pages == 0 && !g.opening:
 			out = append(out, "enter reads it all", "and lists its types")
+		}
+		if a := g.attribute(); a != "" {
+			out = append(out, widget.WrapWords("b groups by "+sanitize(a)+", from the items loaded", w)...)
+		}
+		if g.stepped != "" && !g.finding {
+			out = append(out, widget.WrapWords(g.stepped, w)...)
 		}
 		if g.partExact >= 0 {
 			out = append(out, cost(g.partReqs, g.partCap)...)
@@ -217,7 +254,7 @@ func (g groupsPane) footer(w int) []string {
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
 		s := label + sanitize(k)
-		if width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
+		if widget.Width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
 			s = label + "…" + sanitize(k[len(t.prefix):])
 		}
 		return s
@@ -229,7 +266,7 @@ func (g groupsPane) footer(w int) []string {
 		out = append(out, keyLine("key  ", t.first))
 	case (t.discovered || known) && t.last != "":
 		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
-		if width(from) > w || width(to) > w {
+		if widget.Width(from) > w || widget.Width(to) > w {
 			// Too narrow for labels: the keys alone, under a heading.
 			from, to = keyLine("", t.first), keyLine("", t.last)
 			out = append(out, "first and last key:")

@@ -451,3 +451,10 @@ func (hs *harness) line(sub string) string {
 	hs.t.Fatalf("no line with %q:\n%s", sub, hs.screen())
 	return ""
 }
+
+// exportErr is the sentence the export form shows under it: why it was
+// refused or why the export failed.
+func exportErr(m Model) string {
+	o, _ := findOverlay[exportOverlay](m)
+	return o.err
+}

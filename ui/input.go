@@ -76,7 +76,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 			return m, nil
 		}
 		if o := m.top(); o != nil {
-			return o.update(m, msg)
+			return m.updateTop(o, msg)
 		}
 		switch md {
 		case modeTables:

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // attrStat is what the loaded items tell about one attribute, for choosing
@@ -96,7 +97,7 @@ func (f *statFolder) flush() {
 	f.unseen = f.unseen[:0]
 }
 
-// textWidth is width(sanitize(s)), without either for printable ASCII,
+// textWidth is widget.Width(sanitize(s)), without either for printable ASCII,
 // which it checks eight bytes at a time: every value of every page passes
 // here.
 func textWidth(s string) int {
@@ -106,18 +107,18 @@ func textWidth(s string) int {
 		const ones, highs = 0x0101010101010101, 0x8080808080808080
 		// A byte >= 0x80, < 0x20, or 0x7f (DEL: x^0x7f... has a zero byte).
 		if x&highs != 0 || (x-0x20*ones)&^x&highs != 0 || ((x^0x7f*ones)-ones)&^(x^0x7f*ones)&highs != 0 {
-			return width(sanitize(s))
+			return widget.Width(sanitize(s))
 		}
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == 0x7f {
-			return width(sanitize(s))
+			return widget.Width(sanitize(s))
 		}
 	}
 	return len(s)
 }
 
-// cellWidth is width(cellText(av)).
+// cellWidth is widget.Width(cellText(av)).
 func cellWidth(av types.AttributeValue) int {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -125,7 +126,7 @@ func cellWidth(av types.AttributeValue) int {
 	case *types.AttributeValueMemberN:
 		return textWidth(v.Value)
 	}
-	return width(cellText(av))
+	return widget.Width(cellText(av))
 }
 
 // preferredNames are attribute names that usually say the most about an
@@ -139,7 +140,7 @@ var preferredNames = []string{"name", "title", "status", "state", "type", "total
 func (p itemsPane) relayout(w int) itemsPane {
 	avail := w - 2 // the entity marker
 	stats := make(map[string]attrStat, len(p.stats.order))
-	p.firstW = max(width(sanitize(p.keyName)), p.stats.keyW)
+	p.firstW = max(widget.Width(sanitize(p.keyName)), p.stats.keyW)
 	order := make([]string, 0, len(p.stats.order))
 	for _, id := range p.stats.order {
 		name := p.store.nameList[id]
@@ -180,7 +181,7 @@ func (p itemsPane) relayout(w int) itemsPane {
 	used := p.firstW
 	p.cols = nil
 	for _, name := range order {
-		cw := clamp(max(stats[name].widest, width(sanitize(name))), 3, 28)
+		cw := clamp(max(stats[name].widest, widget.Width(sanitize(name))), 3, 28)
 		room := avail - used - 2
 		if room < min(cw, 8) {
 			break

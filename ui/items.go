@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // column is one attribute shown in the items table.
@@ -32,7 +33,7 @@ type itemsPane struct {
 	fgen                 int    // generation of the filter: chunks of an older one are dropped
 	scan                 filterScan
 	filtering            bool // the filter field has the keyboard
-	input                lineEdit
+	input                widget.LineEdit
 	cursor               int
 	offset               int
 
@@ -135,24 +136,24 @@ func (p itemsPane) move(delta, rowsShown int) itemsPane {
 
 func (p itemsPane) header(st styles, inner int) string {
 	var b strings.Builder
-	b.WriteString("  " + fit(sanitize(p.keyName), p.firstW))
+	b.WriteString("  " + widget.Fit(sanitize(p.keyName), p.firstW))
 	for _, c := range p.cols {
-		b.WriteString("  " + fit(sanitize(c.name), c.w))
+		b.WriteString("  " + widget.Fit(sanitize(c.name), c.w))
 	}
-	return st.colHeader.Render(fit(b.String(), inner))
+	return st.ColHeader.Render(widget.Fit(b.String(), inner))
 }
 
 func (p itemsPane) row(st styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style) string {
 	var b strings.Builder
-	b.WriteString(" " + fit(sanitize(keyOf(it, p.keyName)), p.firstW))
+	b.WriteString(" " + widget.Fit(sanitize(keyOf(it, p.keyName)), p.firstW))
 	for _, c := range p.cols {
 		v := ""
 		if av, ok := it[c.name]; ok {
 			v = cellText(av)
 		}
-		b.WriteString("  " + fit(v, c.w))
+		b.WriteString("  " + widget.Fit(v, c.w))
 	}
-	return marker.Inherit(base).Render("▌") + base.Render(fit(b.String(), inner-1))
+	return marker.Inherit(base).Render("▌") + base.Render(widget.Fit(b.String(), inner-1))
 }
 
 // itemsChrome is the lines of the pane that are not item rows: frame and header.
@@ -171,14 +172,14 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		case p.filter != "":
 			msg = "no loaded item matches the filter"
 		}
-		lines = append(lines, "  "+st.muted.Render(msg))
+		lines = append(lines, "  "+st.Muted.Render(msg))
 	}
 	for r := p.offset; r < p.rows() && r < p.offset+shown; r++ {
 		base := lipgloss.NewStyle()
 		if r == p.cursor && focused {
-			base = st.sel
+			base = st.Sel
 		} else if r == p.cursor {
-			base = st.selBlur
+			base = st.SelBlur
 		}
 		it, ok := p.store.item(p.at(r))
 		if !ok {
@@ -186,11 +187,11 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 			continue
 		}
 		if p.changed != "" && keyOf(it, p.changedAttr) == p.changed {
-			base = base.Inherit(st.ok).Bold(true) // bold too: seen without colour
+			base = base.Inherit(st.OK).Bold(true) // bold too: seen without colour
 		}
-		lines = append(lines, p.row(st, it, inner, base, st.entityStyle(colour(keyOf(it, p.keyName)))))
+		lines = append(lines, p.row(st, it, inner, base, st.Entity(colour(keyOf(it, p.keyName)))))
 	}
-	return box(st, title, lines, w, h, focused)
+	return widget.Box(st, title, lines, w, h, focused)
 }
 
 // title says what is loaded and, while filtering, what matches.

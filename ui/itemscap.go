@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // DefaultMaxLoadedItems is the cap on items kept in memory when
@@ -150,7 +151,7 @@ func (p itemsPane) placeholder(st styles, r, inner int, base lipgloss.Style) str
 	default:
 		s = fmt.Sprintf("page %d · released to keep memory within the cap", pg.no)
 	}
-	return base.Render(" " + fit(st.muted.Render("  ⋯ "+s), inner-1))
+	return base.Render(" " + widget.Fit(st.Muted.Render("  ⋯ "+s), inner-1))
 }
 
 // failedRefetch is the released page whose re-read failed, if it is still

@@ -96,8 +96,8 @@ func TestFlowExportRereadFault(t *testing.T) {
 	hs.typeText(path)
 	hs.keys("enter")
 	for _, want := range []string{"export to " + path + ": reading released page 1 again: ", "answered Query with Count 9 larger than ScannedCount 5"} {
-		if !strings.Contains(hs.m.exp.err, want) {
-			t.Fatalf("export error %q, want it to hold %q", hs.m.exp.err, want)
+		if !strings.Contains(exportErr(hs.m), want) {
+			t.Fatalf("export error %q, want it to hold %q", exportErr(hs.m), want)
 		}
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {

@@ -233,7 +233,7 @@ func TestExportReadsReleasedPagesAgain(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "all.jsonl")
 	exportTo(d, path)
 	if want := fmt.Sprintf("exported 14000 items to %s (local file only)", path); d.m.status.info != want {
-		t.Fatalf("status %q, want %q (error: %q)", d.m.status.info, want, d.m.exp.err)
+		t.Fatalf("status %q, want %q (error: %q)", d.m.status.info, want, exportErr(d.m))
 	}
 
 	qs := rs.queries()[asked:]
@@ -280,8 +280,8 @@ func TestExportReadsReleasedPagesAgain(t *testing.T) {
 	path2 := filepath.Join(t.TempDir(), "changed.jsonl")
 	exportTo(d, path2)
 	last := released[len(released)-1]
-	if want := fmt.Sprintf("page %d changed since it was loaded (%d items now, %d before)", last.no, last.n-1, last.n); !strings.Contains(d.m.exp.err, want) {
-		t.Fatalf("error %q, want %q", d.m.exp.err, want)
+	if want := fmt.Sprintf("page %d changed since it was loaded (%d items now, %d before)", last.no, last.n-1, last.n); !strings.Contains(exportErr(d.m), want) {
+		t.Fatalf("error %q, want %q", exportErr(d.m), want)
 	}
 	if _, err := os.Stat(path2); !os.IsNotExist(err) {
 		t.Errorf("the stopped export left %s: %v", path2, err)
@@ -318,7 +318,7 @@ func TestExportShowsRetriesOfItsReads(t *testing.T) {
 		d.send(keyPress(string(r)))
 	}
 	cmd := d.step(keyPress("enter"))
-	d.send(retryingMsg{id: d.m.exp.job.id, text: "throttled, retrying (2/10)", throttled: true})
+	d.send(retryingMsg{id: d.m.export.id, text: "throttled, retrying (2/10)", throttled: true})
 	if !strings.Contains(shownText(d), "throttled, retrying (2/10)") {
 		t.Fatalf("the status line does not show the export's retry:\n%s", shownText(d))
 	}

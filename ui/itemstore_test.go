@@ -8,6 +8,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // memItems decodes every item in memory, in row order: for assertions.
@@ -110,7 +111,7 @@ func FuzzTextWidth(f *testing.F) {
 	f.Add("tab\there and DEL\x7f and esc\x1b[31m")
 	f.Add("naïve 日本語 wide")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := textWidth(s), width(sanitize(s)); got != want {
+		if got, want := textWidth(s), widget.Width(sanitize(s)); got != want {
 			t.Fatalf("textWidth(%q) = %d, want %d", s, got, want)
 		}
 	})

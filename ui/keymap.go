@@ -155,6 +155,7 @@ type KeyMap struct {
 	Limit         key.Binding `keys:"l" desc:"set Limit" col:"1"`
 	NextPage      key.Binding `keys:"n" desc:"next page" col:"1"`
 	Count         key.Binding `keys:"#" desc:"count exactly" col:"1"`
+	GroupBy       key.Binding `keys:"b" desc:"group by the entity attribute / by sort key (from the items loaded)" col:"1"`
 	Consistent    key.Binding `keys:"c" desc:"consistent read on/off" col:"1"`
 	Index         key.Binding `keys:"i" desc:"table / index" col:"1"`
 	Partition     key.Binding `keys:"p" desc:"other partition" col:"1"`
@@ -260,6 +261,8 @@ type keyState struct {
 	patterns  bool   // the patterns file has patterns to run
 	writes    bool   // writes are on (an Editor): the editing keys apply
 	noSortKey bool   // the key has no sort key: the sort-key keys are off
+	entAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
+	byAttr    bool   // the entity types pane shows that grouping
 }
 
 // forMode returns a copy of the keymap with only the bindings of one mode

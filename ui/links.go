@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -70,11 +71,26 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 	if t.SK != nil {
 		sk := keyOf(it, t.SK.Name)
 		segs := strings.Split(sk, "#")
-		for _, seg := range segs[min(1, len(segs)):] {
+		// The sort key's label says whose id follows it: ORDER#…#A17
+		// names ORDER#A17, not CUST#A17. A label naming no family leaves
+		// every family a candidate.
+		fams := families
+		if f, ok := familyOf(families, segs[0]); ok {
+			fams = []string{f}
+		}
+		for i := 1; i < len(segs); i++ {
+			seg := segs[i]
 			if seg == "" || keys.TimeShape(keys.ValueShape(seg)) {
 				continue
 			}
-			for _, f := range families {
+			// A family's own label inside the key names its partition
+			// with the segment after it (FOLLOWS#USER#2 names USER#2).
+			if f, ok := familyOf(families, seg); ok && i+1 < len(segs) && segs[i+1] != "" {
+				add(f+segs[i+1], "sort key segments "+seg+"#"+segs[i+1])
+				i++
+				continue
+			}
+			for _, f := range fams {
 				add(f+seg, "sort key segment "+seg)
 			}
 		}
@@ -106,6 +122,17 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 		}
 	}
 	return out
+}
+
+// familyOf is the family whose entity is label ("ORDER" for ORDER#),
+// compared without case.
+func familyOf(families []string, label string) (string, bool) {
+	for _, f := range families {
+		if e := strings.TrimRight(f, "#:|/_"); e != "" && strings.EqualFold(e, label) {
+			return f, true
+		}
+	}
+	return "", false
 }
 
 // linksOverlay lists the candidates and what their confirmation found.
@@ -157,7 +184,8 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		}
 		return out
 	}
-	m.status.info = fmt.Sprintf("confirming %d candidates: %d Limit 1 Queries, 0.5 RCU each per 4 KB of the one item read", len(ls), len(ls))
+	m.status.info = fmt.Sprintf("confirming %s: %s, 0.5 RCU each per 4 KB of the one item read",
+		plural(len(ls), "candidate", "candidates"), plural(len(ls), "Limit 1 Query", "Limit 1 Queries"))
 	return m.push(o), cmd
 }
 
@@ -175,30 +203,34 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	o.links = msg.links
-	m.status.info = fmt.Sprintf("confirmed %d candidates in %d Limit 1 Queries, %s RCU", len(msg.links), len(msg.pages), fmtRCU(rcu))
+	// The cursor goes to the first partition that is there.
+	if i := slices.IndexFunc(o.links, func(l link) bool { return l.found }); i >= 0 && !o.links[min(o.cursor, len(o.links)-1)].found {
+		o.cursor = i
+	}
+	m.status.info = fmt.Sprintf("confirmed %s in %s, %s RCU", plural(len(msg.links), "candidate", "candidates"),
+		plural(len(msg.pages), "Limit 1 Query", "Limit 1 Queries"), fmtRCU(rcu))
 	return replaceOverlay(m, o), nil
 }
 
-func (o linksOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	var act string
-	o.cursor, act = listKey(m, msg, o.cursor, len(o.links))
+	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
 	switch act {
 	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
-			m.status.info = "partition " + sanitize(l.pk) + " is not confirmed: nothing to open"
-			return m, nil
+			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
 		}
-		return m.jump(o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)})
+		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
 	case "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 func (o linksOverlay) view(m Model, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	lines := []string{" " + m.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
 	for i, l := range o.links {
 		state := "confirming…"
 		switch {
@@ -209,16 +241,16 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		case l.checked:
 			state = "✗ empty"
 		}
-		line := fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
+		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
-			line = m.st.sel.Render(line)
+			line = m.st.Sel.Render(line)
 		case l.checked && !l.found:
-			line = m.st.muted.Render(line)
+			line = m.st.Muted.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return box(m.st, "Follow the keys", lines, w, h, true)
+	return widget.Box(m.st, "Follow the keys", lines, w, h, true)
 }
 
 var linksMode = modeDef{name: "follow the keys", keys: []binding{

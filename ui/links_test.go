@@ -6,18 +6,16 @@ import (
 	"dynascope/dynamo"
 )
 
-// An order's sort key names its order partition under every family seen,
-// a customerId names the customer's; dates, the entity label, the open
-// partition and values of unrelated attributes name nothing.
+// An order's sort key names its order partition (its label says whose id
+// follows), a customerId names the customer's; dates, the entity label, the
+// open partition and values of unrelated attributes name nothing.
 func TestLinkCandidates(t *testing.T) {
 	t.Parallel()
 	it := dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17"), "customerId": s("42"), "status": s("OPEN"),
 		"warehouse": s("WH#1"), "total": n("35")}
 	got := linkCandidates(it, appTable(), []string{"CUST#", "ORDER#", "WH#"}, "CUST#42")
 	want := []link{
-		{pk: "CUST#A17", from: "sort key segment A17"},
 		{pk: "ORDER#A17", from: "sort key segment A17"},
-		{pk: "WH#A17", from: "sort key segment A17"},
 		{pk: "WH#1", from: "warehouse"},
 	}
 	if len(got) != len(want) {
@@ -33,6 +31,19 @@ func TestLinkCandidates(t *testing.T) {
 	got = linkCandidates(it, appTable(), []string{"CUST#"}, "ORDER#A17")
 	if len(got) != 2 || got[1].pk != "CUST#42" || got[1].from != "customerId = 42" {
 		t.Errorf("%+v", got)
+	}
+	// A label that names no family leaves every family a candidate; a
+	// family's label inside the key names its partition with the next
+	// segment.
+	follows := dynamo.Item{"PK": s("USER#1"), "SK": s("FOLLOWS#USER#2")}
+	got = linkCandidates(follows, appTable(), []string{"USER#", "TEAM#"}, "USER#1")
+	if len(got) != 1 || got[0] != (link{pk: "USER#2", from: "sort key segments USER#2"}) {
+		t.Errorf("follows: %+v", got)
+	}
+	line := dynamo.Item{"PK": s("INVOICE#9"), "SK": s("LINE#X1")}
+	got = linkCandidates(line, appTable(), []string{"CUST#", "ORDER#"}, "INVOICE#9")
+	if len(got) != 2 || got[0].pk != "CUST#X1" || got[1].pk != "ORDER#X1" {
+		t.Errorf("line: %+v", got)
 	}
 	if got := linkCandidates(it, appTable(), nil, ""); len(got) != 0 {
 		t.Errorf("no families, yet %+v", got)

@@ -4,13 +4,14 @@ import (
 	"fmt"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // streamLogLine is one request of the live pane's tail in the request log:
 // apart from the table's reads (its own kind, no RCU: a GetRecords is a
 // streams read request unit, and the stream's other calls are free).
 func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
-	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.accent.Render("stream") + " " + fit(r.Operation, 17) + " "
+	head := widget.PadLeft(fmt.Sprintf("%d", n), 3) + " " + st.Accent.Render("stream") + " " + widget.Fit(r.Operation, 17) + " "
 	what := ""
 	switch r.Operation {
 	case "GetRecords":
@@ -21,8 +22,8 @@ func streamLogLine(st styles, n int, r dynamo.Request, w int) string {
 		what = sanitize(r.Note) + " · free"
 	}
 	if r.Err != nil {
-		what = st.err.Render("✗ " + sanitize(r.Err.Error()))
+		what = st.Err.Render("✗ " + sanitize(r.Err.Error()))
 	}
 	right := fmt.Sprintf("  %7s", fmtDuration(r.Duration))
-	return fit(head+fit(what, max(8, w-width(head)-width(right)))+right, w)
+	return widget.Fit(head+widget.Fit(what, max(8, w-widget.Width(head)-widget.Width(right)))+right, w)
 }

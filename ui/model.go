@@ -109,18 +109,20 @@ type Model struct {
 	count           countJob // an exact count of one type, in flight
 	ask             countAsk // a count announced with its cost, waiting for yes
 
-	patterns     *patterns.PatternSet // nil without a patterns file
-	patternsPath string               // where S saves; "" when no file is known
-	pat          patternsPane
-	send         *sender        // reaches the program from requests' goroutines: retries, progress
-	live         liveState      // the live pane's tail (live.go)
-	liveSeq      int            // ids of live tails
-	exports      *exportTracker // export.go: the exports in flight, which quitting waits for
+	patterns      *patterns.PatternSet // nil without a patterns file
+	patternsPath  string               // where S saves; "" when no file is known
+	patternCursor int                  // where the patterns list was left (overlay_patterns.go)
+	patternOffset int
+	send          *sender        // reaches the program from requests' goroutines: retries, progress
+	live          liveState      // the live pane's tail (live.go)
+	liveSeq       int            // ids of live tails
+	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
-	overview overviewPane // the table overview
+	overview overviewPane // the table overview's sample and layout, kept between openings
 	sample   job          // its sample in flight
-	exp      exportPane   // the export form and the export in flight
-	bulk     bulkState    // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
+	export   exportJob    // the export in flight (export.go); its form is the overlay's
+	bulk     job          // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
+	writeReq int          // id of the write in flight (overlay_write.go)
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -169,8 +171,8 @@ func New(o Options) Model {
 
 func (m *Model) setStyles(st styles) {
 	m.st = st
-	m.help.Styles = st.help
-	m.status.spinner.Style = st.accent
+	m.help.Styles = st.Help
+	m.status.spinner.Style = st.Accent
 }
 
 // Init asks for the terminal's background (for light or dark styles) and
@@ -270,6 +272,8 @@ func (m Model) keyState() keyState {
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		writes:    m.opts.Editor != nil,
 		noSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		entAttr:   m.groups.attribute(),
+		byAttr:    m.groups.byAttribute(),
 	}
 }
 

@@ -77,6 +77,14 @@ func TestUINeverWrites(t *testing.T) {
 	p := dynamotest.StartProxy(t, ep)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
+	shop := []dynamo.Item{ // a partition that names its entity types in EntityType (b)
+		{"PK": s("SHOP#1"), "SK": s("c#1"), "EntityType": s("order")},
+		{"PK": s("SHOP#1"), "SK": s("p#1"), "EntityType": s("orderItem")},
+		{"PK": s("SHOP#1"), "SK": s("p#2"), "EntityType": s("orderItem")},
+	}
+	if _, err := dynamo.Seed(ctx, dynamotest.SDK(t), table, shop, dynamo.SeedOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
 	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1"})
 	if err != nil {
 		t.Fatal(err)
@@ -304,6 +312,23 @@ func TestUINeverWrites(t *testing.T) {
 	}
 	if got := files(t, exportDir); len(got) != 1 {
 		t.Errorf("the export wrote %d files", len(got))
+	}
+	// The second grouping: a partition whose items carry EntityType; b
+	// toggles to it and back, sending nothing.
+	hs.keys("p", "ctrl+u")
+	hs.typeText("SHOP#1")
+	hs.keys("enter")
+	hs.contains("Items · 3 loaded")
+	if hs.m.mode() != modeGroups {
+		hs.keys("tab")
+	}
+	sent = len(p.Calls())
+	hs.keys("b")
+	hs.contains("By EntityType · 2")
+	hs.keys("b")
+	hs.lacks("By EntityType")
+	if n := len(p.Calls()) - sent; n != 0 {
+		t.Errorf("b sent %d requests", n)
 	}
 	// Help, and back to the tables.
 	hs.keys("?")

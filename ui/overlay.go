@@ -15,6 +15,14 @@ import (
 // (the code of a logged request goes back to the log, help to where it was
 // asked from).
 //
+// An overlay never changes the root. Its update is given its own state and
+// an overlayEnv (what it may read of the root, built for each message) and
+// returns its new state and an action (actions.go): close, open that
+// overlay, run this request, copy this text, say this in the status line.
+// The root puts the new state on the stack and interprets the action
+// (Model.do), so request ids, cancelling and the request log stay in the
+// root alone. TestOverlayUpdatesTakeNoModel holds every update to that.
+//
 // To add an overlay:
 //
 //  1. Add its overlayID below, and a mode constant in keymap.go registered
@@ -23,18 +31,21 @@ import (
 //     status bar and the clash check follow). A new action is a KeyMap field.
 //  2. In overlay_<name>.go, a value type holding the state of one opening
 //     (a form, a cursor) with id, mode, update, view and hides.
-//  3. Open it with m.push(o). In update, write a changed o back with
-//     m.setTop(o) and close it with m.pop(); update is given the root model,
-//     so what the overlay asks for (run a request, after a confirmation)
-//     goes through the root's methods, which keep request ids, cancelling
-//     and the request log in one place. A form is the form component
-//     (form.go): form.handle says submit, cancel, moved or typed, and
-//     formMode declares its keys (overlay_save.go is the smallest example).
+//  3. Open it from the root with m.push(o) (or return openOverlay{o} from
+//     another overlay). In update, change o and return it with an action:
+//     nil for none, closeOverlay{} to close it, a request action (runBulk,
+//     sendWrite, …) for the root to send. Something the root has no action
+//     for yet is a new action type in actions.go and a case in Model.do. A
+//     form is the form widget (ui/widget): form.Handle(msg, formKeys(km))
+//     says submit, cancel, moved or typed, and formMode (form.go) declares
+//     its keys (overlay_save.go is the smallest example).
 //  4. State that outlives one opening or that a reply in flight changes
-//     (the overview's sample, an export in flight) stays on the root model;
-//     the reply's handler closes the overlay with m.remove(id).
+//     (the overview's sample, an export in flight) is a named job on the
+//     root model (sampleJob, exportJob); the reply's handler changes the
+//     overlay with replaceOverlay, or closes it with m.remove(id).
 //
-// No overlay does IO in update: it returns commands, as the root does.
+// No overlay does IO in update: what it wants read or written it asks for
+// with an action, and the root returns the command.
 
 // overlayID names an overlay, for the code that asks what is open.
 type overlayID int
@@ -55,7 +66,7 @@ const (
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
 	overlayJump               // where to open an item: an index or the base table (xray.go)
 	overlayLinks              // the partitions an item's keys name, confirmed (links.go)
-	overlayIndexMap           // the overview's index map (indexmap.go)
+	overlayIndexMap           // the overview's index map (overlay_indexmap.go)
 	overlayLive               // the partition's writes from the stream (overlay_live.go)
 )
 
@@ -66,8 +77,10 @@ type overlay interface {
 	// top; it may depend on the overlay's phase (a form, a sample running).
 	mode(m Model) mode
 	// update handles a key, pasted text or a mouse wheel message while the
-	// overlay is on top (ctrl+c and ? are the root's), and returns the root.
-	update(m Model, msg tea.Msg) (Model, tea.Cmd)
+	// overlay is on top (ctrl+c and ? are the root's): it returns the
+	// overlay's new state and what it asks the root to do (nil for
+	// nothing). It reads the root only through e.
+	update(e overlayEnv, msg tea.Msg) (overlay, want)
 	// view draws the overlay's body, w×h cells.
 	view(m Model, w, h int) string
 	// hides says which of the screen's lines the body takes over.

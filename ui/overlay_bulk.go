@@ -12,6 +12,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/ui/widget"
 )
 
 // The bulk-read overlay: a Scan of a whole table (ctrl+s in the table
@@ -77,16 +78,9 @@ func (o bulkOverlay) mode(Model) mode {
 }
 func (bulkOverlay) hides() hidden { return hidden{query: true, log: true} }
 
-// bulkState is the read in flight, on the root model: its reply finds the
-// overlay by id.
-type bulkState struct {
-	id     int
-	cancel context.CancelFunc
-}
-
 // openScan asks for the filter and projection of a Scan of table.
 func (m Model) openScan(table string) Model {
-	return m.push(bulkOverlay{kind: bulkScan, table: table, form: newForm([]string{"filter", "projection"}, nil)})
+	return m.push(bulkOverlay{kind: bulkScan, table: table, form: widget.NewForm([]string{"filter", "projection"}, nil)})
 }
 
 // openPartiQL asks for a SELECT, starting from one on the current table.
@@ -98,15 +92,15 @@ func (m Model) openPartiQL() Model {
 			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.query.PK, "'", "''") + `'`
 		}
 	}
-	return m.push(bulkOverlay{kind: bulkPartiQL, form: newForm([]string{"SELECT"}, []string{stmt})})
+	return m.push(bulkOverlay{kind: bulkPartiQL, form: widget.NewForm([]string{"SELECT"}, []string{stmt})})
 }
 
 // input is the read as the code view and the request log keep it.
 func (o bulkOverlay) input() reqInput {
 	if o.kind == bulkPartiQL {
-		return reqInput{stmt: o.form.value("SELECT")}
+		return reqInput{stmt: o.form.Value("SELECT")}
 	}
-	in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection")}
+	in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection")}
 	return reqInput{table: o.desc, scan: &in}
 }
 
@@ -139,12 +133,12 @@ func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
 		msg := bulkPlannedMsg{id: id}
 		table := o.table
 		if o.kind == bulkPartiQL {
-			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.value("SELECT"))
+			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.Value("SELECT"))
 			if msg.err != nil {
 				return msg
 			}
 			table = msg.plan.Table
-		} else if err := dynamo.CheckShape(o.form.value("filter"), o.form.value("projection")); err != nil {
+		} else if err := dynamo.CheckShape(o.form.Value("filter"), o.form.Value("projection")); err != nil {
 			msg.err = err
 			return msg
 		}
@@ -175,7 +169,7 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverla
 			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.nextToken = res.Count, -1, res.Requests, res.Stop, err, res.NextToken
 			return msg
 		}
-		in := dynamo.ScanInput{Table: o.table, Filter: o.form.value("filter"), Project: o.form.value("projection"), Est: o.est, Start: o.resume,
+		in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume,
 			OnPage: func(p dynamo.ScanPage) error { page(p.Page); return nil }}
 		res, err := s.Scan(ctx, in)
 		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.resume = res.Count, res.Scanned, res.Requests, res.Stop, err, res.Resume
@@ -183,67 +177,55 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverla
 	}
 }
 
-func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	km := m.keyMap()
+func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	km := e.keys
 	if o.phase == bulkAsk {
-		f, ev := o.form.handle(msg, km)
+		f, ev := o.form.Handle(msg, formKeys(km))
 		o.form = f
 		switch ev {
-		case formSubmit:
+		case widget.FormSubmit:
 			o.phase, o.err = bulkPlanning, ""
-			m.seq++
-			ctx, cancel := context.WithCancel(m.ctx)
-			m.bulk = bulkState{id: m.seq, cancel: cancel}
-			return m.setTop(o), bulkPlanCmd(ctx, m.store, m.seq, o)
-		case formCancel:
-			return m.pop(), nil
-		case formTyped:
+			return o, planBulk{o}
+		case widget.FormCancel:
+			return o, closeOverlay{}
+		case widget.FormTyped:
 			o.err = ""
 		}
-		return m.setTop(o), nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Cancel):
 		switch o.phase {
 		case bulkRunning, bulkPlanning:
-			// Stop: the reply brings what was read.
-			m.bulk.cancel()
-			return m, nil
+			return o, stopBulk{} // the reply brings what was read
 		case bulkConfirm:
 			o.phase = bulkAsk
-			return m.setTop(o), nil
+			return o, nil
 		}
-		m.bulk = bulkState{}
-		return m.pop(), nil
+		return o, closeOverlay{}
 	case key.Matches(k, km.Open), key.Matches(k, km.Confirm):
 		if o.phase != bulkConfirm {
-			return m, nil
+			return o, nil
 		}
 		o.phase, o.stop, o.resume, o.nextToken = bulkRunning, "", nil, "" // a fresh read
 		o.err, o.liveItems, o.liveReqs, o.logged = "", 0, 0, 0
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
+		return o, runBulk{o}
 	case key.Matches(k, km.NextPage):
 		if o.phase != bulkDone || !o.goesOn() {
-			return m, nil
+			return o, nil
 		}
 		// Go on from where it stopped, keeping what was read.
 		o.phase, o.err, o.liveItems, o.liveReqs, o.logged = bulkRunning, "", 0, 0, 0
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = bulkState{id: m.seq, cancel: cancel}
-		return m.setTop(o), bulkRunCmd(ctx, m.store, m.send, m.seq, o)
+		return o, runBulk{o}
 	case key.Matches(k, km.Code):
 		if o.phase == bulkConfirm || o.phase == bulkDone {
-			return m.openCode(o.input(), "this "+map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]), nil
+			return o, openCode{o.input(), "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
 		}
-		return m, nil
+		return o, nil
 	case key.Matches(k, km.Down):
 		o.offset = min(o.offset+1, max(0, len(o.got)-1))
 	case key.Matches(k, km.Up):
@@ -253,7 +235,7 @@ func (o bulkOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, km.PageUp):
 		o.offset = max(0, o.offset-10)
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // bulkPlanned shows the plan and the bound, waiting for a yes.
@@ -262,7 +244,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	if !ok || msg.id != m.bulk.id {
 		return m
 	}
-	m.bulk = bulkState{}
+	m.bulk = job{}
 	if msg.err != nil {
 		o.phase, o.err = bulkAsk, sanitize(msg.err.Error())
 		return replaceOverlay(m, o)
@@ -302,7 +284,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	if !open || msg.id != m.bulk.id {
 		return m
 	}
-	m.bulk = bulkState{}
+	m.bulk = job{}
 	o.phase = bulkDone
 	if !o.goesOn() {
 		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation
@@ -357,7 +339,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	var lines []string
 	say := func(style func(...string) string, s string) {
-		for _, l := range wrapText(s, inner-2) {
+		for _, l := range widget.WrapLines(s, inner-2) {
 			lines = append(lines, " "+style(l))
 		}
 	}
@@ -368,54 +350,54 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 	switch o.phase {
 	case bulkAsk, bulkPlanning:
 		if o.kind == bulkScan {
-			say(st.muted.Render, "A Scan reads, and is charged for, every item of the table, whatever the filter keeps. Filter: DynamoDB's condition language with values in place (status = \"OPEN\" AND total > 1000); projection: a, b, c.d. Its cost is said before anything is read.")
+			say(st.Muted.Render, "A Scan reads, and is charged for, every item of the table, whatever the filter keeps. Filter: DynamoDB's condition language with values in place (status = \"OPEN\" AND total > 1000); projection: a, b, c.d. Its cost is said before anything is read.")
 		} else {
-			say(st.muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
+			say(st.Muted.Render, "Only SELECT runs. A WHERE that fixes the partition key by equality runs as a Query of that partition; anything else as a Scan of the whole table. Its plan and cost are said before anything is read.")
 		}
 		lines = append(lines, "")
-		lines = append(lines, o.form.view(st, inner)...)
+		lines = append(lines, o.form.View(st, inner)...)
 		if o.phase == bulkPlanning {
-			lines = append(lines, "", " "+st.muted.Render("reading the table's description…"))
+			lines = append(lines, "", " "+st.Muted.Render("reading the table's description…"))
 		}
 	case bulkConfirm:
 		if o.kind == bulkPartiQL {
-			say(st.queryKey.Render, planLine(o.plan))
+			say(st.QueryKey.Render, planLine(o.plan))
 		}
 		if o.est.Known {
-			say(st.bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
 		} else {
-			say(st.bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
 		}
 		if o.kind == bulkPartiQL && o.plan.Query {
-			say(st.muted.Render, "One partition is usually far less; its size is not known before it is read.")
+			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")
 		}
-		say(st.muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
+		say(st.Muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
 		if o.liveReqs > 0 {
-			say(st.muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
+			say(st.Muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
 		} else {
-			say(st.muted.Render, "reading… esc stops and keeps what was read")
+			say(st.Muted.Render, "reading… esc stops and keeps what was read")
 		}
 	case bulkDone:
 		lines = append(lines, o.summary(m, inner-2)...)
 		if o.err != "" {
 			// Before the items, so that no list of them pushes it off.
-			say(st.err.Render, "✗ "+o.err)
+			say(st.Err.Render, "✗ "+o.err)
 			if o.goesOn() {
-				say(st.muted.Render, "what was read is kept; n goes on from where it stopped")
+				say(st.Muted.Render, "what was read is kept; n goes on from where it stopped")
 			}
 		}
 		lines = append(lines, "")
 		rows := max(1, h-len(lines)-3)
 		for i := o.offset; i < len(o.got) && i < o.offset+rows; i++ {
-			lines = append(lines, " "+fit(o.itemLine(o.got[i]), inner-2))
+			lines = append(lines, " "+widget.Fit(o.itemLine(o.got[i]), inner-2))
 		}
 	}
 	if o.err != "" && o.phase != bulkDone {
 		lines = append(lines, "")
-		say(st.err.Render, o.err)
+		say(st.Err.Render, o.err)
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 // summary is what was kept of what was read, and what it cost.
@@ -431,9 +413,9 @@ func (o bulkOverlay) summary(m Model, w int) []string {
 	case dynamo.StopError, dynamo.StopEstimate:
 		head = "incomplete: kept what was read · " + head
 	}
-	out = append(out, " "+st.bold.Render(fit(head, w)))
+	out = append(out, " "+st.Bold.Render(widget.Fit(head, w)))
 	if o.scanned >= 0 {
-		out = append(out, " "+st.accent.Render(fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
+		out = append(out, " "+st.Accent.Render(widget.Fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
 	}
 	return out
 }

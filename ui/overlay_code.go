@@ -10,6 +10,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // The code view: the one request, as the aws CLI, Python boto3 and Go would
@@ -164,7 +165,7 @@ func (c codeView) lines(st styles, w int) []string {
 		return nil
 	}
 	if c.errs[c.tab] != "" {
-		return []string{" " + st.err.Render(c.errs[c.tab])}
+		return []string{" " + st.Err.Render(c.errs[c.tab])}
 	}
 	var out []string
 	// The first column is a gutter: ↪ marks a line the screen had to wrap.
@@ -173,9 +174,9 @@ func (c codeView) lines(st styles, w int) []string {
 		for i, wl := range strings.Split(ansi.Hardwrap(sanitize(l), max(1, w-1), true), "\n") {
 			gutter := " "
 			if i > 0 {
-				gutter = st.faint.Render("↪")
+				gutter = st.Faint.Render("↪")
 			}
-			out = append(out, gutter+st.text.Render(wl))
+			out = append(out, gutter+st.Text.Render(wl))
 		}
 	}
 	return out
@@ -183,10 +184,10 @@ func (c codeView) lines(st styles, w int) []string {
 
 // whatLines says which request the code sends, in at most two lines of w cells.
 func (c codeView) whatLines(w int) []string {
-	lines := wrapText("sends the one request: "+c.what, w)
+	lines := widget.WrapLines("sends the one request: "+c.what, w)
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = trunc(lines[1]+" …", w)
+		lines[1] = widget.Trunc(lines[1]+" …", w)
 	}
 	return lines
 }
@@ -199,17 +200,16 @@ func (c codeView) scroll(delta, h, n int) codeView {
 	return c
 }
 
-func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	h := max(1, lay.bodyH-o.c.chrome(lay.w))
-	n := len(o.c.lines(m.st, lay.w-2))
+func (o codeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-o.c.chrome(e.w))
+	n := len(o.c.lines(e.st, e.w-2))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.c = o.c.scroll(d, h, n)
 		}
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
 			o.c = o.c.scroll(d, h, n)
 			break
@@ -222,18 +222,16 @@ func (o codeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			o.c.tab, o.c.offset = (c.tab+len(c.code)-1)%len(c.code), 0
 		case key.Matches(msg, km.CopyCode):
 			if c.errs[c.tab] != "" {
-				return m, nil
+				return o, nil
 			}
 			code := c.code[c.tab]
 			lang := langNames[codegen.CodeLangs[c.tab]]
-			m.status.err = ""
-			m.status.info = fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))
-			return m, m.clip(code)
+			return o, then{showError{""}, copyText{text: code, info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))}}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // box draws the tabs, what the request is, and the code.
@@ -243,16 +241,16 @@ func (c codeView) box(st styles, w, h int) string {
 	for i, l := range codegen.CodeLangs {
 		name := " " + langNames[l] + " "
 		if i == c.tab {
-			tabs = append(tabs, st.sel.Render(name))
+			tabs = append(tabs, st.Sel.Render(name))
 		} else {
-			tabs = append(tabs, st.muted.Render(name))
+			tabs = append(tabs, st.Muted.Render(name))
 		}
 	}
-	lines := []string{" " + strings.Join(tabs, st.faint.Render("│"))}
+	lines := []string{" " + strings.Join(tabs, st.Faint.Render("│"))}
 	for _, l := range c.whatLines(w - 4) {
-		lines = append(lines, " "+st.muted.Render(l))
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
-	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
 	code := c.lines(st, inner)
 	shown := max(1, h-c.chrome(w))
 	off := clamp(c.offset, 0, max(0, len(code)-shown))
@@ -263,7 +261,7 @@ func (c codeView) box(st styles, w, h int) string {
 	if len(code) > shown {
 		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(code), off+shown), len(code))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var codeMode = modeDef{name: "code", keys: []binding{

@@ -16,6 +16,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // The detail overlay: one item in full — its attributes with their types,
@@ -53,48 +54,46 @@ func (m Model) nextDetailView() detailView {
 	return (o.d.view + 1) % 3
 }
 
-func (o detailOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	h := max(1, lay.bodyH-o.d.chrome(lay.w))
+func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-o.d.chrome(e.w))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.d = o.d.scroll(d, h)
 		}
-		return m.setTop(o), nil
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
 			o.d = o.d.scroll(d, h)
-			return m.setTop(o), nil
+			return o, nil
 		}
+		it := o.d.item
 		switch {
 		case key.Matches(msg, km.View):
 			o.d.view = (o.d.view + 1) % 3
 			o.d.offset = 0
-			o.d = o.d.render(m.st, lay.w-2)
-			return m.setTop(o), nil
+			o.d = o.d.render(e.st, e.w-2)
 		case key.Matches(msg, km.CopyItem):
-			return m.copyItem(o.d.item)
+			return o, copyItem{it}
 		case key.Matches(msg, km.CopyCommand):
-			return m.copyGetItem(o.d.item)
+			return o, copyGetItem{it}
 		case key.Matches(msg, km.InIndex):
-			return m.openJump(o.d.item)
+			return o, openJumpList{it}
 		case key.Matches(msg, km.FollowKeys):
-			return m.openLinks(o.d.item)
+			return o, openLinkList{it}
 		case key.Matches(msg, km.EditItem):
-			return m.openEdit(newDraft(m.table, o.d.item, false), "Edit · "+o.d.title)
+			return o, editItem{newDraft(e.table, it, false), "Edit · " + o.d.title}
 		case key.Matches(msg, km.DuplicateItem):
-			return m.openEdit(newDraft(m.table, o.d.item, true), "Duplicate under a new key · "+o.d.title)
+			return o, editItem{newDraft(e.table, it, true), "Duplicate under a new key · " + o.d.title}
 		case key.Matches(msg, km.DeleteItem):
-			return m.deleteItem(o.d.item)
+			return o, deleteItem{it}
 		case key.Matches(msg, km.Undo):
-			return m.undoLast()
+			return o, undoLast{}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // detailView is how the detail pane shows an item.
@@ -175,8 +174,8 @@ func jsonLines(st styles, raw []byte, w int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		for _, wl := range strings.Split(wrapString(" "+sanitize(l), w), "\n") {
-			out = append(out, st.text.Render(wl))
+		for _, wl := range strings.Split(widget.Wrap(" "+sanitize(l), w), "\n") {
+			out = append(out, st.Text.Render(wl))
 		}
 	}
 	return out
@@ -194,7 +193,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	nameW := 4
 	var measure func(name string, av types.AttributeValue, indent int)
 	measure = func(name string, av types.AttributeValue, indent int) {
-		nameW = max(nameW, indent+width(sanitize(name)))
+		nameW = max(nameW, indent+widget.Width(sanitize(name)))
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
@@ -217,17 +216,17 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	var out []string
 	var add func(name string, av types.AttributeValue, indent int, isKey bool)
 	line := func(name, typ, val string, indent int, isKey bool) {
-		ns := st.text
+		ns := st.Text
 		if isKey {
-			ns = st.bold
+			ns = st.Bold
 		}
-		wrapped := strings.Split(wrapString(val, valW), "\n")
+		wrapped := strings.Split(widget.Wrap(val, valW), "\n")
 		for i, wl := range wrapped {
 			n, t := "", ""
 			if i == 0 {
 				n, t = strings.Repeat(" ", indent)+name, typ
 			}
-			out = append(out, " "+ns.Render(fit(n, nameW))+"  "+st.typeName.Render(fit(t, typeW))+"  "+wl)
+			out = append(out, " "+ns.Render(widget.Fit(n, nameW))+"  "+st.TypeName.Render(widget.Fit(t, typeW))+"  "+wl)
 		}
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
@@ -235,12 +234,12 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		name = sanitize(name)
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
-			line(name, typ, st.muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
+			line(name, typ, st.Muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 				add(k, v.Value[k], indent+2, false)
 			}
 		case *types.AttributeValueMemberL:
-			line(name, typ, st.muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
+			line(name, typ, st.Muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
 			for i, e := range v.Value {
 				add(fmt.Sprintf("[%d]", i), e, indent+2, false)
 			}
@@ -255,7 +254,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 			}
 			line(name, typ, setText(s), indent, isKey)
 		case *types.AttributeValueMemberB:
-			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
+			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.Muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
 		default:
 			line(name, typ, cellText(av), indent, isKey)
 		}
@@ -289,7 +288,7 @@ func (d detailPane) info(w int) []string {
 	rcuS := itemcodec.ReadUnits(d.size, true)
 	s := fmt.Sprintf("%s · read by GetItem: %s RCU eventually, %s RCU strongly consistent · computed locally",
 		plural(d.size, "byte", "bytes"), fmtRCU(rcuE), fmtRCU(rcuS))
-	return wrapText(s, w-2)
+	return widget.WrapLines(s, w-2)
 }
 
 // chrome is the lines of the detail box that are not item lines.
@@ -298,11 +297,11 @@ func (d detailPane) chrome(w int) int { return 4 + len(d.info(w-2)) }
 func (d detailPane) viewBox(st styles, w, h int) string {
 	inner := w - 2
 	shown := max(1, h-d.chrome(w))
-	lines := []string{" " + st.entityStyle(d.colour).Render("▌") + " " + st.bold.Render(d.title)}
+	lines := []string{" " + st.Entity(d.colour).Render("▌") + " " + st.Bold.Render(d.title)}
 	for _, l := range d.info(inner) {
-		lines = append(lines, " "+st.muted.Render(l))
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
-	lines = append(lines, " "+st.faint.Render(strings.Repeat("─", max(0, inner-2))))
+	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
 	offset := clamp(d.offset, 0, max(0, len(d.lines)-shown))
 	for i := offset; i < len(d.lines) && i < offset+shown; i++ {
 		lines = append(lines, d.lines[i])
@@ -311,7 +310,7 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 	if len(d.lines) > shown {
 		title += fmt.Sprintf(" · lines %d–%d of %d", offset+1, min(len(d.lines), offset+shown), len(d.lines))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var detailMode = modeDef{name: "detail", keys: []binding{

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // The edit overlay: an item's attributes as typed text — E on an item, d
@@ -81,22 +82,22 @@ func (m Model) newEntityItem() (Model, tea.Cmd) {
 	return m.openEdit(entityDraft(m.table, m.query.PK, prefix, items), title)
 }
 
-func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	km := m.keyMap()
+func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	km := e.keys
 	if o.form != nil {
-		f, ev := o.form.handle(msg, km)
+		f, ev := o.form.Handle(msg, formKeys(km))
 		o.form = &f
 		switch ev {
-		case formCancel:
+		case widget.FormCancel:
 			o.form = nil
-		case formSubmit:
+		case widget.FormSubmit:
 			o = o.setRow(f)
 		}
-		return m.setTop(o), nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
 	n := len(o.d.rows)
 	switch {
@@ -111,11 +112,11 @@ func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 	case key.Matches(k, km.Open):
 		if o.cursor < n {
 			r := o.d.rows[o.cursor]
-			f := newForm([]string{"value", "type"}, []string{r.text, r.typ})
+			f := widget.NewForm([]string{"value", "type"}, []string{r.text, r.typ})
 			o.form, o.row = &f, o.cursor
 		}
 	case key.Matches(k, km.AddAttribute):
-		f := newForm([]string{"name", "type", "value"}, []string{"", "S", ""})
+		f := widget.NewForm([]string{"name", "type", "value"}, []string{"", "S", ""})
 		o.form, o.row = &f, -1
 	case key.Matches(k, km.RemoveAttribute):
 		if o.cursor < n {
@@ -123,27 +124,26 @@ func (o editOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 			o.d.rows[o.cursor].removed = !o.d.rows[o.cursor].removed
 		}
 	case key.Matches(k, km.WriteItem):
-		p, row, err := o.d.plan(m.opts.Settings.VersionAttribute)
+		p, row, err := o.d.plan(e.version)
 		if err != nil {
 			o.err, o.errRow = sanitize(err.Error()), row
 			if row >= 0 {
 				o.cursor = row
 			}
-			return m.setTop(o), nil
+			return o, nil
 		}
 		o.err, o.errRow = "", -1
-		return m.setTop(o).push(newWriteOverlay(p, nil)), nil
+		return o, openOverlay{newWriteOverlay(p, nil)}
 	case key.Matches(k, km.Cancel, km.Back):
-		m.status.info = "edit discarded; nothing was sent"
-		return m.pop(), nil
+		return o, then{showInfo{"edit discarded; nothing was sent"}, closeOverlay{}}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // setRow takes a submitted form into the draft; a value DynamoDB would
 // refuse is one sentence under the form, which stays open.
 func (o editOverlay) setRow(f form) editOverlay {
-	v := f.values()
+	v := f.Values()
 	typ := strings.ToUpper(strings.TrimSpace(v["type"]))
 	name := ""
 	if o.row >= 0 {
@@ -182,7 +182,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {
-		nameW = max(nameW, width(sanitize(r.name)))
+		nameW = max(nameW, widget.Width(sanitize(r.name)))
 	}
 	nameW = min(nameW, max(8, inner/3))
 	var lines []string
@@ -190,15 +190,15 @@ func (o editOverlay) view(m Model, w, h int) string {
 		mark := "   "
 		switch change := o.d.change(i); {
 		case r.removed:
-			mark = st.err.Render("-  ")
+			mark = st.Err.Render("-  ")
 		case change == "+":
-			mark = st.ok.Render("+  ")
+			mark = st.OK.Render("+  ")
 		case change == "~" && r.key:
-			mark = st.warn.Render("~k ")
+			mark = st.Warn.Render("~k ")
 		case change == "~":
-			mark = st.warn.Render("~  ")
+			mark = st.Warn.Render("~  ")
 		case r.key:
-			mark = st.accent.Render(" k ")
+			mark = st.Accent.Render(" k ")
 		}
 		text := r.text
 		if r.typ == "NULL" {
@@ -208,12 +208,12 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + fit(sanitize(r.name), nameW) + " " + st.typeName.Render(fit(r.typ, typeW)) + " " + fit(sanitize(text), max(1, inner-nameW-typeW-8))
+		line := cur + mark + widget.Fit(sanitize(r.name), nameW) + " " + st.TypeName.Render(widget.Fit(r.typ, typeW)) + " " + widget.Fit(sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
-			line = st.sel.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Sel.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
 		if i == o.errRow {
-			line = st.err.Render(fit(ansi.Strip(line), inner-1))
+			line = st.Err.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
 		lines = append(lines, " "+line)
 	}
@@ -223,16 +223,16 @@ func (o editOverlay) view(m Model, w, h int) string {
 		if o.row >= 0 {
 			what = sanitize(o.d.rows[o.row].name)
 		}
-		foot = append(foot, " "+st.accent.Render(what)+st.muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
-		foot = append(foot, o.form.view(st, inner)...)
+		foot = append(foot, " "+st.Accent.Render(what)+st.Muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
+		foot = append(foot, o.form.View(st, inner)...)
 	}
 	if o.err != "" {
-		for _, l := range wrapText(o.err, inner-2) {
-			foot = append(foot, " "+st.err.Render(l))
+		for _, l := range widget.WrapLines(o.err, inner-2) {
+			foot = append(foot, " "+st.Err.Render(l))
 		}
 	}
 	if o.form == nil {
-		foot = append(foot, " "+st.muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
+		foot = append(foot, " "+st.Muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
 	off := clamp(o.offset, 0, max(0, len(lines)-shown))
@@ -243,7 +243,7 @@ func (o editOverlay) view(m Model, w, h int) string {
 		off = o.cursor - shown + 1
 	}
 	body := lines[min(off, len(lines)):min(len(lines), off+shown)]
-	return box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
+	return widget.Box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
 }
 
 var editItemMode = modeDef{name: "edit item", keys: []binding{

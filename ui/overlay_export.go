@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,22 +14,28 @@ import (
 
 // The export overlay: x on a partition asks for a format and a file, then
 // shows the export's progress until it is done (export.go writes it). The
-// export in flight stays on the root model (m.exp): its replies arrive
-// there, and the last one closes the overlay.
+// form is the overlay's; the export in flight is the root's (m.export, an
+// exportJob): its replies arrive there, and the last one closes the overlay.
 
-type exportOverlay struct{}
+type exportOverlay struct {
+	form  form
+	err   string // why the form was refused, or the export failed; sanitised
+	what  string // "12 loaded items", "3 filtered items"
+	src   exportSource
+	named itemcodec.ExportFormat // the format the file's extension was chosen for
+}
 
 func (exportOverlay) id() overlayID { return overlayExport }
 func (exportOverlay) hides() hidden { return hidden{} }
 
 func (exportOverlay) mode(m Model) mode {
-	if m.exp.running {
+	if m.export.running {
 		return modeExporting
 	}
 	return modeExport
 }
 
-func (exportOverlay) view(m Model, w, h int) string { return m.exportBox(w, h) }
+func (o exportOverlay) view(m Model, w, h int) string { return m.exportBox(o, w, h) }
 
 // openExport opens the export form for what the items pane shows.
 func (m Model) openExport() Model {
@@ -41,43 +48,59 @@ func (m Model) openExport() Model {
 	if m.items.filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
-	m.exp = exportPane{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: newForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})}
-	return m.push(exportOverlay{})
+	return m.push(exportOverlay{src: src, what: what, named: itemcodec.ExportJSONL,
+		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})})
 }
 
-func (exportOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+// update is the form until it is submitted; then, while the export runs
+// (the form is kept, for a failure to show under), esc stops it.
+func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
-	if m.exp.running {
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && m.exp.job.cancel != nil {
-			m.exp.job.cancel()
+	km := e.keys
+	if e.exporting {
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) {
+			return o, stopExport{}
 		}
-		return m, nil
+		return o, nil
 	}
-	f, ev := m.exp.form.handle(msg, km)
-	m.exp.form = f
+	f, ev := o.form.Handle(msg, formKeys(km))
+	o.form = f
 	switch ev {
-	case formSubmit:
-		return m.startExport()
-	case formCancel:
-		m.exp = exportPane{}
-		return m.pop(), nil
-	case formTyped:
-		m.exp.err = ""
+	case widget.FormSubmit:
+		return o.submit()
+	case widget.FormCancel:
+		return o, closeOverlay{}
+	case widget.FormTyped:
+		o.err = ""
 		// A file still named after the format follows it to the new one.
-		now := itemcodec.ExportFormat(strings.TrimSpace(f.value(expFormat)))
-		if now != m.exp.named && slices.Contains(itemcodec.ExportFormats, now) {
-			p, old := f.value(expPath), exportExt(m.exp.named)
+		now := itemcodec.ExportFormat(strings.TrimSpace(f.Value(expFormat)))
+		if now != o.named && slices.Contains(itemcodec.ExportFormats, now) {
+			p, old := f.Value(expPath), exportExt(o.named)
 			if strings.HasSuffix(p, old) {
-				m.exp.form.fields[1].input.set(strings.TrimSuffix(p, old) + exportExt(now))
+				o.form.Fields[1].Input.Set(strings.TrimSuffix(p, old) + exportExt(now))
 			}
-			m.exp.named = now
+			o.named = now
 		}
 	}
-	return m, nil
+	return o, nil
+}
+
+// submit asks for the export the form describes, or says what is wrong.
+func (o exportOverlay) submit() (overlay, want) {
+	f := itemcodec.ExportFormat(strings.TrimSpace(o.form.Value(expFormat)))
+	if !slices.Contains(itemcodec.ExportFormats, f) {
+		o.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
+		return o, nil
+	}
+	path := strings.TrimSpace(o.form.Value(expPath))
+	if path == "" {
+		o.err = "name the file to write."
+		return o, nil
+	}
+	o.err = ""
+	return o, startExport{src: o.src, path: path, format: f}
 }
 
 func formatNames() string {
@@ -89,37 +112,37 @@ func formatNames() string {
 }
 
 // exportBox is the export form, or the progress of the export in flight.
-func (m Model) exportBox(w, h int) string {
+func (m Model) exportBox(e exportOverlay, w, h int) string {
 	st := m.st
 	inner := w - 2
-	e := m.exp
+	run := m.export
 	intro := "Write the " + e.what + " to a local file (nothing is sent to DynamoDB)."
 	if e.src.released > 0 {
 		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", e.what, e.src.released)
 	}
 	var lines []string
-	for _, l := range wrapText(intro, inner-2) {
-		lines = append(lines, " "+st.text.Render(l))
+	for _, l := range widget.WrapLines(intro, inner-2) {
+		lines = append(lines, " "+st.Text.Render(l))
 	}
 	lines = append(lines, "")
-	if e.running {
-		frac := float64(e.done) / float64(max(1, e.src.n))
+	if run.running {
+		frac := float64(run.done) / float64(max(1, run.src.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
-		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.bold.Render(pct),
-			" "+st.muted.Render(trunc(fmt.Sprintf("%d of %d items written to %s", e.done, e.src.n, sanitize(e.path)), inner-2)), "",
-			" "+st.accent.Render("esc")+st.muted.Render(" stops and removes the partial file"))
-		return box(st, "Export", lines, w, h, true)
+		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
+			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
+			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
+		return widget.Box(st, "Export", lines, w, h, true)
 	}
-	lines = append(lines, e.form.view(st, inner)...)
-	lines = append(lines, "", " "+st.muted.Render(trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
-	lines = append(lines, " "+st.muted.Render(trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
+	lines = append(lines, e.form.View(st, inner)...)
+	lines = append(lines, "", " "+st.Muted.Render(widget.Trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
+	lines = append(lines, " "+st.Muted.Render(widget.Trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
 	if e.err != "" {
 		lines = append(lines, "")
-		for _, l := range wrapText("✗ "+e.err, inner-2) {
-			lines = append(lines, " "+st.err.Render(l))
+		for _, l := range widget.WrapLines("✗ "+e.err, inner-2) {
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
-	return box(st, "Export", lines, w, h, true)
+	return widget.Box(st, "Export", lines, w, h, true)
 }
 
 var (

@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"charm.land/lipgloss/v2"
+
+	"dynascope/ui/widget"
 )
 
 // The help overlay: every key of the mode it was asked in, built from that
@@ -26,11 +28,11 @@ func (o helpOverlay) view(m Model, w, h int) string {
 	lines := m.helpLines(o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
-		return box(m.st, "Help", lines, w, h, true)
+		return widget.Box(m.st, "Help", lines, w, h, true)
 	}
 	off := clamp(o.offset, 0, len(lines)-shown)
 	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
-	return box(m.st, title, lines[off:off+shown], w, h, true)
+	return widget.Box(m.st, title, lines[off:off+shown], w, h, true)
 }
 
 // toggleHelp opens help on the mode md, or closes it when it is on top.
@@ -41,27 +43,25 @@ func (m Model) toggleHelp(md mode) Model {
 	return m.push(helpOverlay{of: md})
 }
 
-func (o helpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	lay := m.layout()
-	shown := max(1, lay.bodyH-2)
-	n := len(m.helpLines(o.of, lay.w))
-	scroll := func(d int) (Model, tea.Cmd) {
+func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	shown := max(1, e.bodyH-2)
+	n := len(e.helpLines(o.of, e.w))
+	scroll := func(d int) (overlay, want) {
 		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
-		return m.setTop(o), nil
+		return o, nil
 	}
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		return scroll(wheelDelta(msg))
 	case tea.KeyPressMsg:
-		km := m.keyMap()
-		if d, ok := scrollDelta(msg, km, shown); ok {
+		if d, ok := scrollDelta(msg, e.keys, shown); ok {
 			return scroll(d)
 		}
-		if key.Matches(msg, km.Back, km.Cancel) {
-			return m.pop(), nil // back to the view help was asked in
+		if key.Matches(msg, e.keys.Back, e.keys.Cancel) {
+			return o, closeOverlay{} // back to the view help was asked in
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // helpBands lays the help's columns side by side in bands at most w cells
@@ -71,7 +71,7 @@ func (o helpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) helpBands(cols [][]key.Binding, w int) []string {
 	hm := m.help
 	hm.SetWidth(0) // no cutting: the bands fit
-	sep := width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
+	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
 	var out []string
 	var bandCols [][]key.Binding
 	used := 0
@@ -106,7 +106,7 @@ func (m Model) helpBands(cols [][]key.Binding, w int) []string {
 // helpLines is the full help of the mode the user asked in, for a box w wide.
 func (m Model) helpLines(md mode, w int) []string {
 	km := m.keymap.forMode(md, m.keyState())
-	lines := []string{" " + m.st.muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	lines := []string{" " + m.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
 	for _, l := range m.helpBands(km.FullHelp(), w-4) {
 		lines = append(lines, " "+l)
 	}
@@ -116,8 +116,8 @@ func (m Model) helpLines(md mode, w int) []string {
 		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
 	}
 	note += liveHelpNote(md) // overlay_live.go
-	for _, l := range wrapText(note, w-4) {
-		lines = append(lines, " "+m.st.muted.Render(l))
+	for _, l := range widget.WrapLines(note, w-4) {
+		lines = append(lines, " "+m.st.Muted.Render(l))
 	}
 	return lines
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // The indexes overlay: i on a partition chooses between the table and its
@@ -27,42 +28,46 @@ func (m Model) openIndexes() Model {
 	return m.push(indexesOverlay{p: pickerAt(m.table, m.index)})
 }
 
-func (o indexesOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o indexesOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
+	km := e.keys
 	switch {
 	case key.Matches(k, km.Up):
-		o.p = o.p.move(-1, m.table)
+		o.p = o.p.move(-1, e.table)
 	case key.Matches(k, km.Down):
-		o.p = o.p.move(1, m.table)
+		o.p = o.p.move(1, e.table)
 	case key.Matches(k, km.Top):
-		o.p = o.p.move(-1<<30, m.table)
+		o.p = o.p.move(-1<<30, e.table)
 	case key.Matches(k, km.Bottom):
-		o.p = o.p.move(1<<30, m.table)
+		o.p = o.p.move(1<<30, e.table)
 	case key.Matches(k, km.Open):
-		m = m.pop()
-		name := o.p.name(m.table)
-		if name == m.index {
-			return m, nil
+		name := o.p.name(e.table)
+		if name == e.index {
+			return o, closeOverlay{}
 		}
-		ks, err := m.table.Schema(name)
-		if err != nil {
-			m.status.err = sanitize(err.Error())
-			return m, nil
-		}
-		// The index's partition key is another attribute: ask for its value.
-		m.index = name
-		m.setSchema(ks)
-		m.screen = screenPrompt
-		m.prompt = newPrompt(ks, "", m.history)
-		return m, nil
+		return o, then{closeOverlay{}, chooseIndex{name: name}}
 	case key.Matches(k, km.Back, km.Cancel):
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
+}
+
+// chooseIndex queries index name (or the table, for ""): its partition key
+// is another attribute, so its value is asked for.
+func (m Model) chooseIndex(name string) Model {
+	ks, err := m.table.Schema(name)
+	if err != nil {
+		m.status.err = sanitize(err.Error())
+		return m
+	}
+	m.index = name
+	m.setSchema(ks)
+	m.screen = screenPrompt
+	m.prompt = newPrompt(ks, "", m.history)
+	return m
 }
 
 // indexPicker chooses between the table and its secondary indexes. The
@@ -107,27 +112,27 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	nameW := 10
 	keyW := 10
 	for _, r := range rows {
-		nameW = max(nameW, width(r[0]))
-		keyW = max(keyW, width(r[2]))
+		nameW = max(nameW, widget.Width(r[0]))
+		keyW = max(keyW, widget.Width(r[2]))
 	}
 	nameW = min(nameW, inner/3)
 	lines := []string{
-		" " + st.muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
+		" " + st.Muted.Render("A GSI or LSI has keys of its own: the partition key value is asked again."),
 		"",
-		st.colHeader.Render("   " + fit("name", nameW) + "  " + fit("kind", 4) + "  " + fit("key", keyW) + "  projection"),
+		st.ColHeader.Render("   " + widget.Fit("name", nameW) + "  " + widget.Fit("kind", 4) + "  " + widget.Fit("key", keyW) + "  projection"),
 	}
 	for i, r := range rows {
 		mark := "  "
 		if (i == 0 && current == "") || (i > 0 && t.Indexes[i-1].Name == current) {
 			mark = "› "
 		}
-		l := " " + mark + fit(r[0], nameW) + "  " + fit(r[1], 4) + "  " + fit(r[2], keyW) + "  " + r[3]
+		l := " " + mark + widget.Fit(r[0], nameW) + "  " + widget.Fit(r[1], 4) + "  " + widget.Fit(r[2], keyW) + "  " + r[3]
 		if i == p.cursor {
-			l = st.sel.Render(fit(l, inner))
+			l = st.Sel.Render(widget.Fit(l, inner))
 		}
 		lines = append(lines, l)
 	}
-	return box(st, "Query the table or an index", lines, w, h, true)
+	return widget.Box(st, "Query the table or an index", lines, w, h, true)
 }
 
 var indexesMode = modeDef{name: "indexes", keys: []binding{

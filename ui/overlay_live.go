@@ -5,6 +5,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/widget"
 )
 
 // The live pane: T on a partition shows the partition's writes as they
@@ -18,17 +20,16 @@ func (liveOverlay) id() overlayID   { return overlayLive }
 func (liveOverlay) mode(Model) mode { return modeLive }
 func (liveOverlay) hides() hidden   { return hidden{} }
 
-func (liveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
-		km := m.keyMap()
 		switch {
-		case key.Matches(msg, km.Log):
-			return m.openLog(), nil
-		case key.Matches(msg, km.Live, km.Back, km.Cancel):
-			return m.stopLive().pop(), nil
+		case key.Matches(msg, e.keys.Log):
+			return o, openLogList{}
+		case key.Matches(msg, e.keys.Live, e.keys.Back, e.keys.Cancel):
+			return o, then{stopLive{}, closeOverlay{}}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // livePricing is DynamoDB's documented rule for stream reads, as help and
@@ -53,22 +54,22 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	var lines []string
 	switch {
 	case l.err != "":
-		for _, s := range wrapText(l.err, w-2) {
-			lines = append(lines, st.err.Render(s))
+		for _, s := range widget.WrapLines(l.err, w-2) {
+			lines = append(lines, st.Err.Render(s))
 		}
 	case l.starting:
-		lines = append(lines, st.muted.Render("  reading the stream's shards…"))
+		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
 	case len(l.lines) == 0:
-		lines = append(lines, st.muted.Render(fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.lines)-shown)
 	for _, ln := range l.lines[from:] {
-		text := fit(ln.text, w-2)
+		text := widget.Fit(ln.text, w-2)
 		if ln.mine {
-			text = fit(ln.text+"  (yours)", w-2)
+			text = widget.Fit(ln.text+"  (yours)", w-2)
 		}
-		lines = append(lines, st.entityStyle(ln.colour).Render(text))
+		lines = append(lines, st.Entity(ln.colour).Render(text))
 	}
 	state := "live"
 	if l.id == 0 && !l.starting {
@@ -81,7 +82,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	if l.others > 0 {
 		title += fmt.Sprintf(" · %d of other partitions left out", l.others)
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 // liveHelpNote is what help adds where T works: how stream reads are priced.

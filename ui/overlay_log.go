@@ -7,6 +7,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/ui/widget"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
@@ -27,29 +29,30 @@ func (m Model) openLog() Model {
 	return m.push(logOverlay{})
 }
 
-func (logOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	h := max(1, m.layout().bodyH-2)
+// update moves the log's cursor, which the root keeps with the log: the
+// code view (C) and the collapsed log read it.
+func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	h := max(1, e.bodyH-2)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
-			m.log = m.log.move(d, h)
+			return o, moveLog{delta: d, h: h}
 		}
 	case tea.KeyPressMsg:
-		km := m.keyMap()
+		km := e.keys
 		if d, ok := scrollDelta(msg, km, h); ok {
-			m.log = m.log.move(d, h)
-			return m, nil
+			return o, moveLog{delta: d, h: h}
 		}
 		switch {
 		case key.Matches(msg, km.CopyCommand):
-			return m.copyCommand()
+			return o, copyRequest{}
 		case key.Matches(msg, km.Code):
-			return m.codeLogged(), nil
+			return o, openLoggedCode{}
 		case key.Matches(msg, km.Log, km.Back, km.Cancel):
-			return m.pop(), nil
+			return o, closeOverlay{}
 		}
 	}
-	return m, nil
+	return o, nil
 }
 
 // expanded is the whole log in a box of w×h, scrollable.
@@ -62,12 +65,12 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
 		s := l.line(st, i+1, table, cw, inner)
 		if i == l.cursor {
-			s = st.sel.Render(ansi.Strip(fit(s, inner)))
+			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
 		}
 		lines = append(lines, s)
 	}
 	if len(l.reqs) == 0 {
-		lines = append(lines, st.muted.Render("    no requests yet"))
+		lines = append(lines, st.Muted.Render("    no requests yet"))
 	}
 	// The figures before the legend: where the title is cut, the legend goes.
 	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
@@ -76,7 +79,7 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
 			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 var logMode = modeDef{name: "log", keys: keysOf(

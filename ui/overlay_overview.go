@@ -11,14 +11,21 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // The overview overlay: o on a partition (ctrl+o at the partition prompt)
 // shows the caps of a sample, the sample running, then the table's layout
-// (overview.go sends the sample). The sample and its layout stay on the
-// root model (m.overview) after the overlay closes: opening it again shows them.
+// (overview.go sends the sample). The sample and its layout are the root's
+// (m.overview: the replies change them) and stay after the overlay closes:
+// opening it again shows them, the caps and cursor where they were left.
 
-type overviewOverlay struct{}
+// overviewOverlay holds what the keys change: the caps form and the cursor
+// over the layout.
+type overviewOverlay struct {
+	form   form
+	cursor int
+}
 
 func (overviewOverlay) id() overlayID { return overlayOverview }
 func (overviewOverlay) hides() hidden { return hidden{query: true} }
@@ -33,7 +40,7 @@ func (overviewOverlay) mode(m Model) mode {
 	return modeOverview
 }
 
-func (overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(w, h) }
+func (o overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(o, w, h) }
 
 // overviewTitle names what the overview samples.
 func (o overviewPane) title() string {
@@ -45,18 +52,18 @@ func (o overviewPane) title() string {
 }
 
 // overviewBox draws the overview in w×h: the caps, the progress, or the layout.
-func (m Model) overviewBox(w, h int) string {
+func (m Model) overviewBox(o overviewOverlay, w, h int) string {
 	inner := w - 2
 	var lines []string
 	switch m.overview.phase {
 	case ovSetup:
-		lines = m.capsLines(inner)
+		lines = m.capsLines(o.form, inner)
 	case ovRunning:
 		lines = m.progressLines(inner)
 	default:
-		return m.layoutBox(w, h)
+		return m.layoutBox(o.cursor, w, h)
 	}
-	return box(m.st, m.overview.title(), lines, w, h, true)
+	return widget.Box(m.st, m.overview.title(), lines, w, h, true)
 }
 
 // boundText says what a sample with these caps may read, and cost.
@@ -68,23 +75,23 @@ func (m Model) boundText(in dynamo.SampleInput) string {
 	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
 }
 
-func (m Model) capsLines(inner int) []string {
+func (m Model) capsLines(caps form, inner int) []string {
 	st := m.st
 	para := func(s string, style func(...string) string) []string {
 		var out []string
-		for _, l := range wrapText(s, inner-2) {
+		for _, l := range widget.WrapLines(s, inner-2) {
 			out = append(out, " "+style(l))
 		}
 		return out
 	}
-	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.text.Render)
+	lines := para("Reconstructs the table's single-table layout from a sample: partition-key families, their sort-key entity types, the largest partitions, and the key-layout lint.", st.Text.Render)
 	lines = append(lines, "")
-	lines = append(lines, m.overview.form.view(st, inner)...)
+	lines = append(lines, caps.View(st, inner)...)
 	lines = append(lines, "")
-	if in, err := parseCaps(m.overview.form); err != nil {
-		lines = append(lines, para("✗ "+sanitize(err.Error()), st.err.Render)...)
+	if in, err := parseCaps(caps); err != nil {
+		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
 	} else {
-		lines = append(lines, para(m.boundText(in), st.bold.Render)...)
+		lines = append(lines, para(m.boundText(in), st.Bold.Render)...)
 	}
 	what := "the table"
 	size := m.table.ItemCount
@@ -92,14 +99,14 @@ func (m Model) capsLines(inner int) []string {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
-		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.muted.Render)...)
+		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.Muted.Render)...)
 	}
-	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.muted.Render)...)
+	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.Muted.Render)...)
 	if m.overview.err != "" {
 		lines = append(lines, "")
-		lines = append(lines, para("✗ "+m.overview.err, st.err.Render)...)
+		lines = append(lines, para("✗ "+m.overview.err, st.Err.Render)...)
 	}
-	lines = append(lines, "", " "+st.accent.Render("enter")+st.muted.Render(" samples · tab next cap · esc closes"))
+	lines = append(lines, "", " "+st.Accent.Render("enter")+st.Muted.Render(" samples · tab next cap · esc closes"))
 	return lines
 }
 
@@ -115,24 +122,24 @@ func (m Model) bar(f float64, w int) string {
 	w = max(1, w)
 	n := int(f*float64(w) + 0.5)
 	n = clamp(n, 0, w)
-	return m.st.accent.Render(strings.Repeat("█", n)) + m.st.faint.Render(strings.Repeat("░", w-n))
+	return m.st.Accent.Render(strings.Repeat("█", n)) + m.st.Faint.Render(strings.Repeat("░", w-n))
 }
 
 func (m Model) progressLines(inner int) []string {
 	st := m.st
 	p := m.overview.prog
 	in := m.overview.in
-	lines := []string{" " + st.text.Render(trunc(m.boundText(in), inner-2)), ""}
+	lines := []string{" " + st.Text.Render(widget.Trunc(m.boundText(in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
-	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.bold.Render(pct))
+	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
-	lines = append(lines, " "+st.muted.Render(trunc(detail, inner-2)), "")
+	lines = append(lines, " "+st.Muted.Render(widget.Trunc(detail, inner-2)), "")
 	if m.overview.stopping {
-		lines = append(lines, " "+st.warn.Render("stopping: waiting for the pages in flight…"))
+		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
-		lines = append(lines, " "+st.accent.Render("esc")+st.muted.Render(" stops and keeps the layout of what was read"))
+		lines = append(lines, " "+st.Accent.Render("esc")+st.Muted.Render(" stops and keeps the layout of what was read"))
 	}
 	return lines
 }
@@ -171,7 +178,7 @@ func (m Model) typeText(t keys.SortKeyType) string {
 // their entity types, the largest partitions, the findings. The cursor
 // moves over the rows that open a partition; the lines scroll to keep it
 // in sight.
-func (m Model) layoutBox(w, h int) string {
+func (m Model) layoutBox(cursor, w, h int) string {
 	st := m.st
 	inner := w - 2
 	o := m.overview
@@ -182,9 +189,9 @@ func (m Model) layoutBox(w, h int) string {
 	add := func(s string, selectable bool) {
 		if selectable {
 			rowLine[row] = len(lines)
-			if row == o.cursor {
+			if row == cursor {
 				// A mark as well as the colour: it survives NO_COLOR and snapshots.
-				s = st.sel.Render("›" + ansi.Strip(fit(s, inner))[1:])
+				s = st.Sel.Render("›" + ansi.Strip(widget.Fit(s, inner))[1:])
 			}
 			row++
 		}
@@ -200,23 +207,23 @@ func (m Model) layoutBox(w, h int) string {
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
 		plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), plural(len(smp.Requests), "Scan", "Scans"), cost)
-	for _, l := range wrapWords(summary, inner-2) {
-		lines = append(lines, " "+st.bold.Render(l))
+	for _, l := range widget.WrapWords(summary, inner-2) {
+		lines = append(lines, " "+st.Bold.Render(l))
 	}
 	if o.err != "" {
-		lines = append(lines, " "+st.err.Render(trunc("✗ "+o.err, inner-2)))
+		lines = append(lines, " "+st.Err.Render(widget.Trunc("✗ "+o.err, inner-2)))
 	}
 	lines = append(lines, "")
 
 	famW := len("FAMILY")
 	for _, f := range lay.Families {
-		famW = max(famW, width(sanitize(f.Pattern)))
+		famW = max(famW, widget.Width(sanitize(f.Pattern)))
 	}
 	famW = min(famW, max(8, inner/4))
 	const partW, itemsW = 10, 7
 	typesX := 1 + famW + 2 + partW + 2 + itemsW + 2
 	typesW := max(10, inner-typesX)
-	lines = append(lines, st.colHeader.Render(fit(" "+fit("FAMILY", famW)+"  "+padLeft("PARTITIONS", partW)+"  "+padLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
+	lines = append(lines, st.ColHeader.Render(widget.Fit(" "+widget.Fit("FAMILY", famW)+"  "+widget.PadLeft("PARTITIONS", partW)+"  "+widget.PadLeft("ITEMS", itemsW)+"  SORT-KEY ENTITY TYPES (items)", inner)))
 	for _, f := range lay.Families {
 		var types []string
 		for _, t := range f.Types {
@@ -225,8 +232,8 @@ func (m Model) layoutBox(w, h int) string {
 		if len(f.Types) == 0 {
 			types = append(types, sanitize(f.Label))
 		}
-		wrapped := wrapText(strings.Join(types, " · "), typesW)
-		add(" "+fit(sanitize(f.Pattern), famW)+"  "+padLeft(strconv.Itoa(f.Partitions), partW)+"  "+padLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
+		wrapped := widget.WrapLines(strings.Join(types, " · "), typesW)
+		add(" "+widget.Fit(sanitize(f.Pattern), famW)+"  "+widget.PadLeft(strconv.Itoa(f.Partitions), partW)+"  "+widget.PadLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, strings.Repeat(" ", typesX)+l)
 		}
@@ -235,23 +242,23 @@ func (m Model) layoutBox(w, h int) string {
 	lines = append(lines, "")
 	pkW := len("LARGEST PARTITIONS SEEN")
 	for _, p := range lay.Largest {
-		pkW = max(pkW, width(sanitize(p.PK)))
+		pkW = max(pkW, widget.Width(sanitize(p.PK)))
 	}
 	pkW = min(pkW, max(12, inner/2))
-	lines = append(lines, st.colHeader.Render(fit(" "+fit("LARGEST PARTITIONS SEEN", pkW)+"  "+fit("FAMILY", famW)+"  "+padLeft("ITEMS", itemsW)+"  SHARE", inner)))
+	lines = append(lines, st.ColHeader.Render(widget.Fit(" "+widget.Fit("LARGEST PARTITIONS SEEN", pkW)+"  "+widget.Fit("FAMILY", famW)+"  "+widget.PadLeft("ITEMS", itemsW)+"  SHARE", inner)))
 	for _, p := range lay.Largest {
 		share := ""
 		if lay.Items > 0 {
 			share = fmt.Sprintf("%.1f%%", 100*float64(p.Items)/float64(lay.Items))
 		}
-		add(" "+fit(sanitize(p.PK), pkW)+"  "+fit(sanitize(p.Family), famW)+"  "+padLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
+		add(" "+widget.Fit(sanitize(p.PK), pkW)+"  "+widget.Fit(sanitize(p.Family), famW)+"  "+widget.PadLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
 	}
 
 	lines = append(lines, "")
 	if len(lay.Findings) == 0 {
-		lines = append(lines, " "+st.ok.Render("key-layout lint: no findings"))
+		lines = append(lines, " "+st.OK.Render("key-layout lint: no findings"))
 	} else {
-		lines = append(lines, st.colHeader.Render(fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
+		lines = append(lines, st.ColHeader.Render(widget.Fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
 	}
 	ruleW := 0
 	for _, f := range lay.Findings {
@@ -259,27 +266,27 @@ func (m Model) layoutBox(w, h int) string {
 	}
 	for _, f := range lay.Findings {
 		msgW := max(10, inner-2-ruleW-2)
-		wrapped := wrapWords(sanitize(f.Message), msgW)
-		add(" "+st.warn.Render(fit(f.Rule, ruleW))+"  "+wrapped[0], true)
+		wrapped := widget.WrapWords(sanitize(f.Message), msgW)
+		add(" "+st.Warn.Render(widget.Fit(f.Rule, ruleW))+"  "+wrapped[0], true)
 		pad := strings.Repeat(" ", 1+ruleW+2)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, pad+l)
 		}
-		lines = append(lines, pad+st.muted.Render(trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
+		lines = append(lines, pad+st.Muted.Render(widget.Trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
 	}
 
 	// The top stays in sight (summary, headers) until the cursor's row, with
 	// the lines that continue it, would fall below the box.
 	shown := max(1, h-2)
 	end := len(lines) - 1
-	if next, ok := rowLine[o.cursor+1]; ok {
+	if next, ok := rowLine[cursor+1]; ok {
 		end = next - 1
 	}
 	off := 0
 	if end >= shown {
-		off = min(end-shown+1, rowLine[o.cursor])
+		off = min(end-shown+1, rowLine[cursor])
 	}
-	return box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
+	return widget.Box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
 }
 
 // exampleKey shows a finding's example key in DynamoDB's words.
@@ -291,99 +298,95 @@ func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 	return s
 }
 
-// wrapWords breaks text at spaces only ("on-demand" stays whole), cutting
-// a word longer than a line.
-func wrapWords(s string, w int) []string {
-	return strings.Split(ansi.Wrap(ansi.Wordwrap(s, max(1, w), ""), max(1, w), ""), "\n")
-}
-
 // openOverview shows the overview of the table (or index) open: the layout
 // sampled before, if it is of the same, else the caps to sample with.
 func (m Model) openOverview() Model {
-	m = m.push(overviewOverlay{})
 	if m.overview.phase == ovRunning || (m.overview.have && m.overview.table == m.table.Name && m.overview.index == m.index) {
-		return m
+		return m.push(overviewOverlay{form: m.overview.form, cursor: m.overview.cursor})
 	}
 	// The caps offered: the settings file's sampling, else dynamo's defaults.
 	items, rcu, segs := m.opts.Settings.Sampling.Caps()
 	// A stopped sample may still be on its way: its logged count stays.
 	m.overview = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.overview.logged}
-	return m
+	return m.push(overviewOverlay{form: m.overview.form})
 }
 
-// overviewKey handles the three phases: the caps form, the sample in
-// flight, the layout.
-func (o overviewOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+// update handles the three phases: the caps form, the sample in flight,
+// the layout. Closed, the overlay leaves its caps and cursor with the root
+// (keepOverview) for the next opening.
+func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
-	switch o.mode(m) {
-	case modeCaps:
-		f, ev := m.overview.form.handle(msg, km)
-		m.overview.form = f
+	km := e.keys
+	ov := e.overview
+	keep := keepOverview{cursor: o.cursor, form: o.form}
+	switch ov.phase {
+	case ovSetup:
+		f, ev := o.form.Handle(msg, formKeys(km))
+		o.form = f
 		switch ev {
-		case formSubmit:
-			return m.startSample()
-		case formCancel:
-			if m.overview.have {
-				m.overview.phase = ovDone // back to the layout sampled before
-				return m, nil
+		case widget.FormSubmit:
+			in, err := parseCaps(f)
+			if err != nil {
+				return o, overviewErr{sanitize(err.Error())}
 			}
-			return m.pop(), nil
-		case formTyped:
-			m.overview.err = ""
-		}
-		return m, nil
-	case modeSampling:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !m.overview.stopping {
-			// The sample returns what it read so far; sampleDone shows it.
-			m.overview.stopping = true
-			if m.sample.cancel != nil {
-				m.sample.cancel()
+			return o, then{keepOverview{cursor: o.cursor, form: f}, startSample{in}}
+		case widget.FormCancel:
+			if ov.have {
+				return o, showLayout{} // back to the layout sampled before
 			}
+			return o, then{keep, closeOverlay{}}
+		case widget.FormTyped:
+			return o, overviewErr{""}
 		}
-		return m, nil
+		return o, nil
+	case ovRunning:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !ov.stopping {
+			return o, stopSample{} // it returns what it read so far
+		}
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	h := m.overviewListHeight()
+	h := max(1, e.bodyH-6) // about how many rows a page of the layout holds
 	if d, ok := scrollDelta(k, km, h); ok {
-		m.overview.cursor = clamp(m.overview.cursor+d, 0, m.overview.rows()-1)
-		return m, nil
+		o.cursor = clamp(o.cursor+d, 0, ov.rows()-1)
+		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Open):
-		pk, ok := m.overview.partitionAt(m.overview.cursor)
+		pk, ok := ov.partitionAt(o.cursor)
 		if !ok {
-			return m, nil
+			return o, nil
 		}
-		m = m.pop()
-		if m.index != m.overview.index {
-			ks, err := m.table.Schema(m.overview.index)
-			if err != nil {
-				m.status.err = sanitize(err.Error())
-				return m, nil
-			}
-			m.index = m.overview.index
-			m.setSchema(ks)
-		}
-		return m.openPartition(pk)
+		return o, then{keep, closeOverlay{}, openPartitionAt{index: ov.index, pk: pk}}
 	case key.Matches(k, km.IndexMap):
-		return m.openIndexMap(), nil
+		return o, openIndexMap{}
 	case key.Matches(k, km.Resample):
-		m.overview.phase, m.overview.err = ovSetup, ""
-		m.overview.form = capsForm(m.overview.in.MaxItems, m.overview.in.MaxRCU, m.overview.in.Segments)
+		o.form = capsForm(ov.in.MaxItems, ov.in.MaxRCU, ov.in.Segments)
+		return o, showCaps{}
 	case key.Matches(k, km.Back, km.Cancel):
-		return m.pop(), nil
+		return o, then{keep, closeOverlay{}}
 	}
-	return m, nil
+	return o, nil
 }
 
-// overviewListHeight is about how many rows a page of the layout holds.
-func (m Model) overviewListHeight() int { return max(1, m.layout().bodyH-6) }
+// openPartitionOf opens partition pk of index, the table for "".
+func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
+	if m.index != index {
+		ks, err := m.table.Schema(index)
+		if err != nil {
+			m.status.err = sanitize(err.Error())
+			return m, nil
+		}
+		m.index = index
+		m.setSchema(ks)
+	}
+	return m.openPartition(pk)
+}
 
 var (
 	capsMode     = formMode("overview caps", "sample within these caps", "close")

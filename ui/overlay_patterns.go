@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynascope/patterns"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -14,21 +15,22 @@ import (
 // The patterns overlay: a lists the access patterns of the patterns file;
 // enter asks for the chosen one's parameters (prefilled from its example)
 // and runs it as a hand-made request would run (patterns_run.go); C shows
-// its code. Its cursor stays on the root model (m.pat) between openings.
+// its code. The root remembers where its cursor was left (m.patternCursor)
+// for the next opening.
 
-type patternsOverlay struct{}
+type patternsOverlay struct{ patternsPane }
 
 func (patternsOverlay) id() overlayID { return overlayPatterns }
 func (patternsOverlay) hides() hidden { return hidden{log: true} }
 
-func (patternsOverlay) mode(m Model) mode {
-	if m.pat.asking {
+func (o patternsOverlay) mode(Model) mode {
+	if o.asking {
 		return modeParams
 	}
 	return modePatterns
 }
 
-func (patternsOverlay) view(m Model, w, h int) string { return m.patternsBox(w, h) }
+func (o patternsOverlay) view(m Model, w, h int) string { return m.patternsBox(o.patternsPane, w, h) }
 
 // patternsPane lists the patterns and, once one is chosen, asks for its
 // parameters.
@@ -48,34 +50,34 @@ func (m Model) patternsTitle() string {
 }
 
 // patternsBox is the list of patterns, or the chosen one's parameters.
-func (m Model) patternsBox(w, h int) string {
+func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	st := m.st
 	inner := w - 2
-	if m.pat.asking {
-		return box(st, "Run an access pattern", m.paramsLines(inner), w, h, true)
+	if pat.asking {
+		return widget.Box(st, "Run an access pattern", m.paramsLines(pat, inner), w, h, true)
 	}
 	if m.patterns == nil || len(m.patterns.Patterns) == 0 {
-		return box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
+		return widget.Box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
 	}
 	ps := m.patterns.Patterns
 	var lines []string
 	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
-		lines = append(lines, " "+st.warn.Render(fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
+		lines = append(lines, " "+st.Warn.Render(widget.Fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
 			sanitize(m.patterns.Table), sanitize(m.table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
-		nameW = max(nameW, width(sanitize(p.Name)))
-		ixW = max(ixW, width(sanitize(p.Index)))
+		nameW = max(nameW, widget.Width(sanitize(p.Name)))
+		ixW = max(ixW, widget.Width(sanitize(p.Index)))
 	}
 	nameW = min(nameW, max(12, inner/3))
 	row := func(mark, name, op, ix, desc string) string {
-		return mark + fit(name, nameW) + "  " + fit(op, 7) + "  " + fit(ix, ixW) + "  " + desc
+		return mark + widget.Fit(name, nameW) + "  " + widget.Fit(op, 7) + "  " + widget.Fit(ix, ixW) + "  " + desc
 	}
-	lines = append(lines, st.colHeader.Render(fit(row("   ", "pattern", "request", "index", "description"), inner)))
-	foot := m.patternFooter(ps[m.pat.cursor], inner-2)
+	lines = append(lines, st.ColHeader.Render(widget.Fit(row("   ", "pattern", "request", "index", "description"), inner)))
+	foot := m.patternFooter(ps[pat.cursor], pat.err, inner-2)
 	shown := max(1, h-2-len(lines)-len(foot)-1)
-	off := scrollOffset(m.pat.offset, m.pat.cursor, shown, len(ps))
+	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
 	for i := off; i < len(ps) && i < off+shown; i++ {
 		p := ps[i]
 		ix := "table"
@@ -83,41 +85,41 @@ func (m Model) patternsBox(w, h int) string {
 			ix = sanitize(p.Index)
 		}
 		l := row("   ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description))
-		if i == m.pat.cursor {
-			l = st.sel.Render(fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
+		if i == pat.cursor {
+			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
 		}
 		lines = append(lines, l)
 	}
 	for len(lines) < h-2-len(foot)-1 {
 		lines = append(lines, "")
 	}
-	lines = append(lines, st.faint.Render(strings.Repeat("─", inner)))
+	lines = append(lines, st.Faint.Render(strings.Repeat("─", inner)))
 	for _, l := range foot {
 		lines = append(lines, " "+l)
 	}
-	return box(st, m.patternsTitle(), lines, w, h, true)
+	return widget.Box(st, m.patternsTitle(), lines, w, h, true)
 }
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func (m Model) patternFooter(p patterns.Pattern, w int) []string {
+func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 	st := m.st
-	out := []string{st.bold.Render(fit(sanitize(p.Name), w))}
-	for _, l := range wrapText(sanitize(p.Summary()), w) {
-		out = append(out, st.text.Render(l))
+	out := []string{st.Bold.Render(widget.Fit(sanitize(p.Name), w))}
+	for _, l := range widget.WrapLines(sanitize(p.Summary()), w) {
+		out = append(out, st.Text.Render(l))
 	}
 	if params := p.Parameters(); len(params) > 0 {
 		var ps []string
 		for _, n := range params {
 			ps = append(ps, sanitize(n)+" (e.g. "+sanitize(p.Example[n])+")")
 		}
-		out = append(out, st.muted.Render(fit("parameters: "+strings.Join(ps, ", "), w)))
+		out = append(out, st.Muted.Render(widget.Fit("parameters: "+strings.Join(ps, ", "), w)))
 	} else {
-		out = append(out, st.muted.Render("no parameters"))
+		out = append(out, st.Muted.Render("no parameters"))
 	}
-	if m.pat.err != "" {
-		for _, l := range wrapText(m.pat.err, w) {
-			out = append(out, st.err.Render(l))
+	if why != "" {
+		for _, l := range widget.WrapLines(why, w) {
+			out = append(out, st.Err.Render(l))
 		}
 	}
 	return out
@@ -141,8 +143,8 @@ func (m Model) noPatternsLines(w int) []string {
 	}
 	var out []string
 	for _, t := range text {
-		for _, l := range wrapText(t, w-2) {
-			out = append(out, " "+st.muted.Render(l))
+		for _, l := range widget.WrapLines(t, w-2) {
+			out = append(out, " "+st.Muted.Render(l))
 		}
 		out = append(out, "")
 	}
@@ -151,130 +153,141 @@ func (m Model) noPatternsLines(w int) []string {
 
 // paramsLines is the form of the chosen pattern: what it is, its fields,
 // and the request they make, or why they make none.
-func (m Model) paramsLines(w int) []string {
+func (m Model) paramsLines(pat patternsPane, w int) []string {
 	st := m.st
-	p := m.patterns.Patterns[m.pat.cursor]
-	lines := []string{" " + st.bold.Render(sanitize(p.Name))}
+	p := m.patterns.Patterns[pat.cursor]
+	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
-		for _, l := range wrapText(sanitize(p.Description), w-2) {
-			lines = append(lines, " "+st.muted.Render(l))
+		for _, l := range widget.WrapLines(sanitize(p.Description), w-2) {
+			lines = append(lines, " "+st.Muted.Render(l))
 		}
 	}
-	lines = append(lines, " "+st.muted.Render(fit(sanitize(p.Summary()), w-2)), "")
-	if len(m.pat.form.fields) == 0 {
-		lines = append(lines, " "+st.muted.Render("no parameters"))
+	lines = append(lines, " "+st.Muted.Render(widget.Fit(sanitize(p.Summary()), w-2)), "")
+	if len(pat.form.Fields) == 0 {
+		lines = append(lines, " "+st.Muted.Render("no parameters"))
 	}
-	lines = append(lines, m.pat.form.view(st, w)...)
+	lines = append(lines, pat.form.View(st, w)...)
 	lines = append(lines, "")
-	if m.pat.err != "" {
-		for _, l := range wrapText(m.pat.err, w-2) {
-			lines = append(lines, " "+st.err.Render(l))
+	if pat.err != "" {
+		for _, l := range widget.WrapLines(pat.err, w-2) {
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	r, err := patternRequest(p, m.table, m.pat.form.values())
+	r, err := patternRequest(p, m.table, pat.form.Values())
 	if err != nil {
-		for _, l := range wrapText(sanitize(err.Error()), w-2) {
-			lines = append(lines, " "+st.err.Render(l))
+		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range wrapText("sends "+sanitize(requestText(r, m.table)), w-2) {
-		lines = append(lines, " "+st.queryKey.Render(l))
+	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, m.table)), w-2) {
+		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	return lines
 }
 
-// openPatterns shows the patterns list.
+// openPatterns shows the patterns list, its cursor where it was left.
 func (m Model) openPatterns() Model {
-	m.pat.asking, m.pat.err = false, ""
 	m.status.info = ""
+	o := patternsOverlay{patternsPane{offset: m.patternOffset}}
 	if m.patterns != nil {
-		m.pat.cursor = clamp(m.pat.cursor, 0, len(m.patterns.Patterns)-1)
+		o.cursor = clamp(m.patternCursor, 0, len(m.patterns.Patterns)-1)
 	}
-	return m.push(patternsOverlay{})
+	return m.push(o)
 }
 
-func (patternsOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	if m.pat.asking {
-		return m.paramsUpdate(msg)
+func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	if o.asking {
+		return o.paramsUpdate(e, msg)
 	}
 	n := 0
-	if m.patterns != nil {
-		n = len(m.patterns.Patterns)
+	if e.patterns != nil {
+		n = len(e.patterns.Patterns)
 	}
 	if wm, ok := msg.(tea.MouseWheelMsg); ok {
-		if d := wheelDelta(wm); d != 0 && m.patterns != nil {
-			m.pat.cursor = clamp(m.pat.cursor+d/3, 0, n-1)
+		if d := wheelDelta(wm); d != 0 && e.patterns != nil {
+			o.cursor = clamp(o.cursor+d/3, 0, n-1)
 		}
-		return m, nil
+		return o, nil
 	}
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
-	h := max(1, m.layout().bodyH-10)
+	km := e.keys
+	h := max(1, e.bodyH-10)
 	if d, ok := scrollDelta(k, km, h); ok {
-		m.pat.cursor = clamp(m.pat.cursor+d, 0, n-1)
-		m.pat.offset = scrollOffset(m.pat.offset, m.pat.cursor, h, n)
-		m.pat.err = ""
-		return m, nil
+		o.cursor = clamp(o.cursor+d, 0, n-1)
+		o.offset = scrollOffset(o.offset, o.cursor, h, n)
+		o.err = ""
+		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Open):
 		if n == 0 {
-			return m, nil
+			return o, nil
 		}
-		p := m.patterns.Patterns[m.pat.cursor]
-		if err := p.Validate(m.table); err != nil {
-			m.pat.err = sanitize(err.Error())
-			return m, nil
+		p := e.patterns.Patterns[o.cursor]
+		if err := p.Validate(e.table); err != nil {
+			o.err = sanitize(err.Error())
+			return o, nil
 		}
 		params := p.Parameters()
 		if len(params) == 0 {
-			return m.runPattern(p, nil)
+			return o.run(e, p, nil)
 		}
 		values := make([]string, len(params))
 		for i, name := range params {
 			values[i] = p.Example[name]
 		}
-		m.pat.asking, m.pat.err = true, ""
-		m.pat.form = newForm(params, values)
+		o.asking, o.err = true, ""
+		o.form = widget.NewForm(params, values)
 	case key.Matches(k, km.Code):
 		if n == 0 {
-			return m, nil
+			return o, nil
 		}
-		p := m.patterns.Patterns[m.pat.cursor]
-		r, err := patternRequest(p, m.table, p.Example)
+		p := e.patterns.Patterns[o.cursor]
+		r, err := patternRequest(p, e.table, p.Example)
 		if err != nil {
-			m.pat.err = sanitize(err.Error())
-			return m, nil
+			o.err = sanitize(err.Error())
+			return o, nil
 		}
-		return m.openCode(m.resolvedInput(r), "pattern "+p.Name), nil
+		return o, openPatternCode{r: r, from: "pattern " + p.Name}
 	case key.Matches(k, km.Back, km.Cancel):
-		return m.pop(), nil
+		return o, then{keepPatterns{o.cursor, o.offset}, closeOverlay{}}
 	}
-	return m, nil
+	return o, nil
+}
+
+// run sends pattern p with its parameters, closing the list; a mistake
+// in them is shown in place and nothing is sent.
+func (o patternsOverlay) run(e overlayEnv, p patterns.Pattern, params map[string]string) (overlay, want) {
+	if _, err := patternRequest(p, e.table, params); err != nil {
+		o.err = sanitize(err.Error())
+		return o, nil
+	}
+	o.asking, o.err = false, ""
+	return o, then{keepPatterns{o.cursor, o.offset}, runPattern{p: p, params: params}}
 }
 
 // paramsUpdate is the chosen pattern's parameters form: enter runs it, esc
 // goes back to the list.
-func (m Model) paramsUpdate(msg tea.Msg) (Model, tea.Cmd) {
+func (o patternsOverlay) paramsUpdate(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return m, nil
+		return o, nil
 	}
-	f, ev := m.pat.form.handle(msg, m.keyMap())
-	m.pat.form = f
+	f, ev := o.form.Handle(msg, formKeys(e.keys))
+	o.form = f
 	switch ev {
-	case formSubmit:
-		return m.runPattern(m.patterns.Patterns[m.pat.cursor], f.values())
-	case formCancel:
-		m.pat.asking, m.pat.err = false, ""
-	case formTyped:
-		m.pat.err = ""
+	case widget.FormSubmit:
+		return o.run(e, e.patterns.Patterns[o.cursor], f.Values())
+	case widget.FormCancel:
+		o.asking, o.err = false, ""
+	case widget.FormTyped:
+		o.err = ""
 	}
-	return m, nil
+	return o, nil
 }
 
 func hasPatterns(st keyState) bool { return st.patterns }

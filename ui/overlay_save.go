@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/widget"
 
 	tea "charm.land/bubbletea/v2"
 )
@@ -12,7 +14,13 @@ import (
 // The save overlay: S on a partition asks for a name and a description and
 // appends the current request to the patterns file as a new pattern.
 
-type saveOverlay struct{ saveForm }
+type saveOverlay struct {
+	saveForm
+	// The request it saves, as it was when S was pressed: a GetItem (get)
+	// or a Query (query).
+	get   *dynamo.GetInput
+	query dynamo.QueryInput
+}
 
 func (saveOverlay) id() overlayID   { return overlaySave }
 func (saveOverlay) mode(Model) mode { return modeSave }
@@ -59,43 +67,41 @@ func (m Model) openSave() Model {
 			patterns.PatternsFile)
 		return m
 	}
-	return m.push(saveOverlay{saveForm{form: newForm([]string{"name", "description"}, nil)}})
-}
-
-// pendingPattern is the current request as the pattern S would save.
-func (m Model) pendingPattern(f form) patterns.Pattern {
-	name := strings.TrimSpace(f.value("name"))
-	desc := strings.TrimSpace(f.value("description"))
-	if m.get != nil {
-		return patterns.PatternFromGet(name, desc, *m.get)
-	}
 	q := m.query
 	q.StartKey = nil
-	return patterns.PatternFromQuery(name, desc, q)
+	return m.push(saveOverlay{saveForm: saveForm{form: widget.NewForm([]string{"name", "description"}, nil)}, get: m.get, query: q})
 }
 
-func (o saveOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return m, nil
+// pending is the request as the pattern the form would save.
+func (o saveOverlay) pending() patterns.Pattern {
+	name := strings.TrimSpace(o.form.Value("name"))
+	desc := strings.TrimSpace(o.form.Value("description"))
+	if o.get != nil {
+		return patterns.PatternFromGet(name, desc, *o.get)
 	}
-	f, ev := o.form.handle(msg, m.keyMap())
+	return patterns.PatternFromQuery(name, desc, o.query)
+}
+
+func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	if _, ok := msg.(tea.MouseWheelMsg); ok {
+		return o, nil
+	}
+	f, ev := o.form.Handle(msg, formKeys(e.keys))
 	o.form = f
 	switch ev {
-	case formSubmit:
-		p := m.pendingPattern(f)
+	case widget.FormSubmit:
+		p := o.pending()
 		if p.Name == "" {
 			o.err = "give the pattern a name; it is how the patterns list and `dynascope patterns run` refer to it."
-			return m.setTop(o), nil
+			return o, nil
 		}
-		return m.setTop(o), savePatternCmd(m.patternsPath, p)
-	case formCancel:
-		m = m.pop()
-		m.status.info = "not saved"
-		return m, nil
-	case formTyped:
+		return o, savePattern{p: p}
+	case widget.FormCancel:
+		return o, then{closeOverlay{}, showInfo{"not saved"}}
+	case widget.FormTyped:
 		o.err = ""
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 func (m Model) patternSaved(msg patternSavedMsg) Model {
@@ -109,7 +115,7 @@ func (m Model) patternSaved(msg patternSavedMsg) Model {
 	m.patterns = msg.set
 	m = m.remove(overlaySave)
 	if n := len(msg.set.Patterns); n > 0 {
-		m.pat.cursor = n - 1
+		m.patternCursor = n - 1
 	}
 	m.status.err = ""
 	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
@@ -121,27 +127,27 @@ func (o saveOverlay) view(m Model, w, h int) string {
 	st := m.st
 	inner := w - 2
 	var lines []string
-	for _, l := range wrapText(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
-		lines = append(lines, " "+st.muted.Render(l))
+	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
+		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")
-	lines = append(lines, o.form.view(st, inner)...)
+	lines = append(lines, o.form.View(st, inner)...)
 	lines = append(lines, "")
-	p := m.pendingPattern(o.form)
+	p := o.pending()
 	op := "Query"
-	if m.get != nil {
+	if o.get != nil {
 		op = "GetItem"
 	}
-	for _, l := range wrapText(op+": "+sanitize(p.Summary()), inner-2) {
-		lines = append(lines, " "+st.queryKey.Render(l))
+	for _, l := range widget.WrapLines(op+": "+sanitize(p.Summary()), inner-2) {
+		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	if o.err != "" {
 		lines = append(lines, "")
-		for _, l := range wrapText(o.err, inner-2) {
-			lines = append(lines, " "+st.err.Render(l))
+		for _, l := range widget.WrapLines(o.err, inner-2) {
+			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}
-	return box(st, "Save as an access pattern", lines, w, h, true)
+	return widget.Box(st, "Save as an access pattern", lines, w, h, true)
 }
 
 var saveMode = formMode("save pattern", "save to the patterns file", "don't save")

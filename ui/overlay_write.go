@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // The write overlay: a planned write shown before it is sent — the typed
@@ -33,7 +34,6 @@ type writeOverlay struct {
 	plan     *edit.Plan
 	undo     *edit.Entry // the entry this write undoes; nil for an edit
 	phase    writePhase
-	reqID    int
 	res      edit.Result
 	conflict *edit.ConflictError
 	err      string
@@ -75,50 +75,44 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	return m.push(newWriteOverlay(p, &e)), nil
 }
 
-func (o writeOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return m, nil
+		return o, nil
 	}
-	km := m.keyMap()
+	km := e.keys
 	switch o.phase {
 	case writeConfirm:
 		switch {
 		case key.Matches(k, km.Confirm, km.Open):
-			m.seq++
-			o.reqID, o.phase = m.seq, writeSending
-			return m.setTop(o), writeCmd(m.ctx, m.opts.Editor, o.reqID, o.plan, o.undo)
+			o.phase = writeSending
+			return o, sendWrite{plan: o.plan, undo: o.undo}
 		case key.Matches(k, km.CopyCommand):
-			m.status.info = "copied the write as an aws dynamodb command (OSC 52); nothing was sent"
-			return m, m.clip(o.plan.Command(m.opts.Editor.Target()))
+			return o, copyText{text: o.plan.Command(e.target), info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
 		case key.Matches(k, km.Up):
 			o.offset = max(0, o.offset-1)
 		case key.Matches(k, km.Down):
 			o.offset++
 		case key.Matches(k, km.Cancel, km.Back):
-			m.status.info = "not sent"
-			return m.pop(), nil
+			return o, then{showInfo{"not sent"}, closeOverlay{}}
 		}
-		return m.setTop(o), nil
+		return o, nil
 	case writeSending:
-		return m, nil // the answer closes nothing; ctrl+c still quits
+		return o, nil // the answer closes nothing; ctrl+c still quits
 	}
 	switch {
 	case key.Matches(k, km.Up):
 		o.offset = max(0, o.offset-1)
-		return m.setTop(o), nil
 	case key.Matches(k, km.Down):
 		o.offset++
-		return m.setTop(o), nil
 	case key.Matches(k, km.Cancel, km.Back, km.Open):
-		m = m.pop()
 		if o.phase == writeDone {
 			// The draft and the item shown are from before the write.
-			m = m.remove(overlayEdit).remove(overlayDetail)
+			return o, then{closeOverlay{}, removeOverlays{[]overlayID{overlayEdit, overlayDetail}}}
 		}
-		return m, nil
+		return o, closeOverlay{}
 	}
-	return m, nil
+	return o, nil
 }
 
 // writeDone takes the answer of a write into its overlay, the request log
@@ -128,7 +122,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		m.log = m.log.addWrite(r)
 	}
 	o, ok := findOverlay[writeOverlay](m)
-	if !ok || o.reqID != msg.id {
+	if !ok || m.writeReq != msg.id {
 		return m, nil
 	}
 	o.res = msg.res
@@ -173,39 +167,39 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	p := o.plan
 	var lines []string
 	add := func(style func(...string) string, s string) {
-		for _, l := range wrapText(sanitize(s), max(1, inner-2)) {
+		for _, l := range widget.WrapLines(sanitize(s), max(1, inner-2)) {
 			lines = append(lines, " "+style(l))
 		}
 	}
-	text, muted := st.text.Render, st.muted.Render
+	text, muted := st.Text.Render, st.Muted.Render
 	what := string(p.Op) + " on " + p.Table + " · " + edit.KeyText(p.Keys, p.Old, p.New)
 	if o.undo != nil {
 		what = fmt.Sprintf("undo of write %d · ", o.undo.Number) + what
 	}
-	add(st.bold.Render, what)
+	add(st.Bold.Render, what)
 	lines = append(lines, "")
 	switch o.phase {
 	case writeConflict:
-		add(st.err.Render, o.err)
+		add(st.Err.Render, o.err)
 		lines = append(lines, "")
 		lines = append(lines, o.beside(m, inner)...)
 	case writeFailed:
-		add(st.err.Render, o.err)
+		add(st.Err.Render, o.err)
 	default:
 		add(muted, "change (typed):")
 		for _, l := range edit.DiffLines(p.Keys, p.Diff) {
-			style := st.warn.Render
+			style := st.Warn.Render
 			switch l[0] {
 			case '+':
-				style = st.ok.Render
+				style = st.OK.Render
 			case '-':
-				style = st.err.Render
+				style = st.Err.Render
 			}
 			add(style, "  "+l)
 		}
 		add(muted, "condition: "+p.Condition)
 		if p.Limit != "" {
-			add(st.warn.Render, "note: "+p.Limit)
+			add(st.Warn.Render, "note: "+p.Limit)
 		}
 		add(text, "predicted: "+fmtRCU(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
 		if o.phase == writeDone {
@@ -217,13 +211,13 @@ func (o writeOverlay) view(m Model, w, h int) string {
 					s += " · u undoes it"
 				}
 			}
-			add(st.ok.Render, s)
+			add(st.OK.Render, s)
 			if r.Note != "" {
 				add(muted, r.Note)
 			}
 		}
 		if o.phase == writeSending {
-			add(st.accent.Render, "sending…")
+			add(st.Accent.Render, "sending…")
 		}
 		lines = append(lines, "")
 		add(muted, "the request:")
@@ -242,7 +236,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	case writeFailed:
 		title = "Write · failed"
 	}
-	return box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
+	return widget.Box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
 }
 
 // beside is a refused write's attributes that differ, one a line in
@@ -253,9 +247,9 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 	st := m.st
 	c := o.conflict
 	rows := c.Rows()
-	nameW := width("attribute")
+	nameW := widget.Width("attribute")
 	for _, r := range rows {
-		nameW = max(nameW, width(sanitize(r.Name)))
+		nameW = max(nameW, widget.Width(sanitize(r.Name)))
 	}
 	nameW = min(nameW, max(9, inner/5))
 	colW := max(6, (inner-nameW-10)/3)
@@ -270,28 +264,28 @@ func (o writeOverlay) beside(m Model, inner int) []string {
 		}
 		return sanitize(edit.ValueText(av))
 	}
-	out := []string{"   " + st.muted.Render(fit("attribute", nameW)+"  "+fit("as read", colW)+"  "+fit("now", colW)+"  "+fit(yoursHead, colW))}
+	out := []string{"   " + st.Muted.Render(widget.Fit("attribute", nameW)+"  "+widget.Fit("as read", colW)+"  "+widget.Fit("now", colW)+"  "+widget.Fit(yoursHead, colW))}
 	for _, r := range rows {
 		mark := "  "
 		if r.ChangedMeanwhile {
-			mark = st.err.Render("* ")
+			mark = st.Err.Render("* ")
 		}
 		yours := text(r.Yours)
 		if deleting {
 			yours = ""
 		}
-		out = append(out, " "+mark+fit(sanitize(r.Name), nameW)+"  "+st.muted.Render(fit(text(r.Read), colW))+"  "+
-			st.err.Render(fit(text(r.Now), colW))+"  "+st.ok.Render(fit(yours, colW)))
+		out = append(out, " "+mark+widget.Fit(sanitize(r.Name), nameW)+"  "+st.Muted.Render(widget.Fit(text(r.Read), colW))+"  "+
+			st.Err.Render(widget.Fit(text(r.Now), colW))+"  "+st.OK.Render(widget.Fit(yours, colW)))
 	}
 	if c.Current == nil && c.Plan.Old != nil {
-		out = append(out, " "+st.err.Render("the item no longer exists"))
+		out = append(out, " "+st.Err.Render("the item no longer exists"))
 	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.err.Render("an item with the new key exists: "+trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
+		out = append(out, " "+st.Err.Render("an item with the new key exists: "+widget.Trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
-	out = append(out, " "+st.muted.Render("* changed by someone else since the read"))
-	for _, l := range wrapText(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
-		out = append(out, " "+st.muted.Render(l))
+	out = append(out, " "+st.Muted.Render("* changed by someone else since the read"))
+	for _, l := range widget.WrapLines(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
+		out = append(out, " "+st.Muted.Render(l))
 	}
 	return out
 }

@@ -18,6 +18,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 type overviewPhase int
@@ -39,7 +40,8 @@ const (
 // the layout it gave.
 type overviewPane struct {
 	phase    overviewPhase
-	form     form
+	form     form   // the caps as the overlay left them
+	cursor   int    // where the overlay's cursor was left, over families, largest partitions, findings
 	err      string // why the caps were refused, or why the sample failed; sanitised
 	table    string // what the sample reads
 	index    string
@@ -50,7 +52,6 @@ type overviewPane struct {
 	have     bool           // smp and lay hold a sample
 	smp      dynamo.Sample
 	lay      keys.Layout
-	cursor   int // over families, largest partitions, findings
 }
 
 // sampleProgressMsg reports how far sample id has got; it comes from the
@@ -80,35 +81,30 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 }
 
 func capsForm(items int, rcu float64, segments int) form {
-	return newForm([]string{capItems, capRCU, capSegments},
+	return widget.NewForm([]string{capItems, capRCU, capSegments},
 		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
 }
 
 // parseCaps reads the caps form; the error is a sentence for the user.
 func parseCaps(f form) (dynamo.SampleInput, error) {
 	var in dynamo.SampleInput
-	items, err := strconv.Atoi(strings.TrimSpace(f.value(capItems)))
+	items, err := strconv.Atoi(strings.TrimSpace(f.Value(capItems)))
 	if err != nil || items < 1 {
-		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.value(capItems))
+		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.Value(capItems))
 	}
-	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.value(capRCU)), 64)
+	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.Value(capRCU)), 64)
 	if err != nil || !(rcu >= 0.5) || math.IsInf(rcu, 0) {
-		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.value(capRCU))
+		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.Value(capRCU))
 	}
-	segs, err := strconv.Atoi(strings.TrimSpace(f.value(capSegments)))
+	segs, err := strconv.Atoi(strings.TrimSpace(f.Value(capSegments)))
 	if err != nil || segs < 1 || segs > dynamo.MaxSampleSegments {
-		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.value(capSegments))
+		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.Value(capSegments))
 	}
 	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
 }
 
-// startSample sends the sample the caps describe.
-func (m Model) startSample() (Model, tea.Cmd) {
-	in, err := parseCaps(m.overview.form)
-	if err != nil {
-		m.overview.err = sanitize(err.Error())
-		return m, nil
-	}
+// startSample sends a sample with the caps in.
+func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	in.Table, in.Index = m.overview.table, m.overview.index
 	m.sample = m.sample.stop()
 	m.seq++
@@ -178,6 +174,10 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.overview.phase, m.overview.have = ovDone, true
 	m.overview.smp, m.overview.lay = msg.smp, msg.lay
 	m.overview.cursor = 0
+	if o, ok := findOverlay[overviewOverlay](m); ok {
+		o.cursor = 0
+		m = replaceOverlay(m, o)
+	}
 	return m, nil
 }
 

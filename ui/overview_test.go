@@ -167,8 +167,9 @@ func TestOverviewOpensPartition(t *testing.T) {
 	hs.keys("enter")
 	// Rows: the two families, then the largest partitions (CUST#7 first).
 	hs.keys("j", "j")
-	if pk, _ := hs.m.overview.partitionAt(hs.m.overview.cursor); pk != "CUST#7" {
-		t.Fatalf("row %d opens %q", hs.m.overview.cursor, pk)
+	o, _ := findOverlay[overviewOverlay](hs.m)
+	if pk, _ := hs.m.overview.partitionAt(o.cursor); pk != "CUST#7" {
+		t.Fatalf("row %d opens %q", o.cursor, pk)
 	}
 	hs.store.queue(canned{items: []dynamo.Item{{"PK": s("CUST#7"), "SK": s("PROFILE")}}, cap: halfRCU()})
 	hs.keys("enter")

@@ -222,7 +222,7 @@ func TestNoColor(t *testing.T) {
 	}
 	// A light terminal gets its own palette.
 	light, dark := newStyles(false, false), newStyles(true, false)
-	if light.sel.GetBackground() == dark.sel.GetBackground() {
+	if light.Sel.GetBackground() == dark.Sel.GetBackground() {
 		t.Error("light and dark terminals share the selection colour")
 	}
 }

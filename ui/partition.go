@@ -64,7 +64,15 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 			m.focus = paneGroups
 		}
 		return m.relayout(), nil
+	case key.Matches(msg, km.GroupBy):
+		return m.toggleGroupBy(), nil
 	case key.Matches(msg, km.Open):
+		if f, ok := m.groups.attrFilter(m.groups.cursor); ok && md == modeGroups {
+			// A value of the attribute has no key condition: its items are
+			// the partition's filtered, which the user sends (or not).
+			m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
+			return m.startEdit(editRequestFilter, f), nil
+		}
 		if md == modeGroups {
 			q := m.query
 			q.SK = m.groups.condition(m.groups.cursor)
@@ -191,12 +199,30 @@ func noSortKeyNote(name string) string {
 	return name + " has no sort key: e and r are off."
 }
 
+// groupByKey toggles the entity types pane between the sort key's types and
+// the loaded items' entity attribute, where they carry one.
+var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entAttr != "" }).wordedBy(func(st keyState) string {
+	if st.byAttr {
+		return "group by sort key"
+	}
+	return "group by " + sanitize(st.entAttr)
+})
+
 // partitionKeys are the keys of the two panes; open is what enter does in
 // the one focused, bar what only that pane's status bar shows after a,
 // extra what only its help shows.
 func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
+	openKey := inBar("open", open)
+	if name == "groups" {
+		openKey = openKey.wordedBy(func(st keyState) string {
+			if st.byAttr {
+				return "filter the request by this value"
+			}
+			return ""
+		})
+	}
 	return modeDef{name: name, keys: keysOf(
-		[]binding{inBar("help"), inBar("back"), inBar("open", open), inBar("patterns")},
+		[]binding{inBar("help"), inBar("back"), openKey, inBar("patterns")},
 		bar,
 		[]binding{
 			inBar("requestFilter", "filter request"), inBar("reverse").onlyIf(hasSortKey), inBar("limit"), inBar("editCondition").onlyIf(hasSortKey), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
@@ -219,7 +245,7 @@ func partitionKeys(name, open string, bar []binding, extra ...binding) modeDef {
 }
 
 var (
-	groupsMode = partitionKeys("groups", "query this entity type", []binding{inBar("count")})
+	groupsMode = partitionKeys("groups", "query this entity type", []binding{groupByKey, inBar("count").onlyIf(func(st keyState) bool { return !st.byAttr })})
 	itemsMode  = partitionKeys("items", "open item", nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }),
 		inBar("editItem").onlyIf(writesOnItem), bind("duplicateItem").onlyIf(writesOnItem), bind("deleteItem").onlyIf(writesOnItem))
 )

@@ -41,11 +41,13 @@ func (m Model) resolvedInput(r patterns.Resolved) reqInput {
 func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
 	r, err := patternRequest(p, m.table, params)
 	if err != nil {
-		m.pat.err = sanitize(err.Error())
+		if o, ok := findOverlay[patternsOverlay](m); ok {
+			o.err = sanitize(err.Error())
+			m = replaceOverlay(m, o)
+		}
 		return m, nil
 	}
 	m = m.remove(overlayPatterns)
-	m.pat.asking, m.pat.err = false, ""
 	if r.Get != nil {
 		return m.runGet(*r.Get, p.Name)
 	}

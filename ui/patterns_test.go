@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -114,12 +115,14 @@ func TestPatternParameters(t *testing.T) {
 	hs.typeText("8")
 	hs.contains(`sends Query PK = "CUST#9" AND SK BETWEEN "ORDER#2025-06" AND "ORDER#2025-08"`)
 	hs.keys("shift+tab", "shift+tab", "shift+tab") // round to the last field
-	if hs.m.pat.form.focus != 2 {
-		t.Errorf("focus = %d after going back three times from the last field", hs.m.pat.form.focus)
+	pat, _ := findOverlay[patternsOverlay](hs.m)
+	if pat.form.Focus != 2 {
+		t.Errorf("focus = %d after going back three times from the last field", pat.form.Focus)
 	}
 	// Letters type: j is not a key here.
 	hs.typeText("j")
-	if v := hs.m.pat.form.value("nextMonth"); v != "2025-08j" {
+	pat, _ = findOverlay[patternsOverlay](hs.m)
+	if v := pat.form.Value("nextMonth"); v != "2025-08j" {
 		t.Errorf("nextMonth = %q", v)
 	}
 	hs.keys("backspace")
@@ -204,7 +207,7 @@ func TestPatternThatDoesNotFitIsRefused(t *testing.T) {
 		canned{items: example(), cap: halfRCU()})
 	hs.keys("a", "enter")
 	hs.contains(`mine.yaml:3: pattern "by region": index "GSI9" does not exist on table App; its indexes are GSI1.`)
-	if hs.m.pat.asking || len(hs.store.queries()) != 1 {
+	if pat, _ := findOverlay[patternsOverlay](hs.m); pat.asking || len(hs.store.queries()) != 1 {
 		t.Fatal("a pattern that does not fit the table was run")
 	}
 	// A parameter that makes a bad key is refused in the form.
@@ -246,7 +249,8 @@ func TestSavePattern(t *testing.T) {
 	hs.keys("tab")
 	hs.typeText("every order, newest first")
 	hs.keys("enter")
-	hs.contains(`pattern of that name (line 29); choose another name.`)
+	line := strings.Count(string(before[:strings.Index(string(before), "- name: latest order")]), "\n") + 1
+	hs.contains(fmt.Sprintf("pattern of that name (line %d); choose another name.", line))
 	hs.keys("shift+tab", "ctrl+u")
 	hs.typeText("orders newest first")
 	hs.keys("enter")
@@ -336,4 +340,28 @@ func TestBrokenPatternsFileStillStarts(t *testing.T) {
 	hs.contains("patterns file broken (a)", "READ-ONLY")
 	hs.keys("a")
 	hs.contains("The patterns file is broken, so no patterns are listed")
+}
+
+// A pattern's filter: goes with its Query, and the query line shows it as
+// a hand-made filter would be shown.
+func TestPatternWithFilter(t *testing.T) {
+	path := filepath.Join(t.TempDir(), patterns.PatternsFile)
+	src := "table: App\npatterns:\n  - name: open orders\n    pk: \"CUST#42\"\n    sk: {begins_with: \"ORDER#\"}\n    filter: 'status = \"OPEN\"'\n    attributes: [total]\n"
+	if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	set, err := patterns.LoadPatterns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42", Patterns: set, PatternsPath: path}, 120, 35,
+		canned{items: example(), cap: halfRCU()}, canned{items: example()[1:2], cap: halfRCU()})
+	hs.keys("a")
+	hs.contains(`filter "status = \"OPEN\""`)
+	hs.keys("enter") // no parameters: it runs
+	calls := hs.store.queries()
+	if len(calls) != 2 || calls[1].Filter != `status = "OPEN"` || calls[1].SK.Op != dynamo.SKBeginsWith {
+		t.Fatalf("pattern sent %+v", calls)
+	}
+	hs.contains(`filter status = "OPEN"`, "kept 1 of 1 read")
 }

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -13,7 +14,7 @@ import (
 // opened before on this table and index.
 type partitionPrompt struct {
 	schema  dynamo.KeySchema
-	input   lineEdit
+	input   widget.LineEdit
 	history []historyEntry // every index of the table, most recent first
 	matches []string       // values for this index that fit what is typed
 	sel     int            // index into matches while browsing with ↑/↓; -1 otherwise
@@ -22,7 +23,7 @@ type partitionPrompt struct {
 }
 
 func newPrompt(schema dynamo.KeySchema, value string, history []historyEntry) partitionPrompt {
-	p := partitionPrompt{schema: schema, input: newLineEdit(value), history: history, sel: -1}
+	p := partitionPrompt{schema: schema, input: widget.NewLineEdit(value), history: history, sel: -1}
 	return p.refilter()
 }
 
@@ -50,7 +51,7 @@ func (p partitionPrompt) refilter() partitionPrompt {
 // ghost is the rest of the first remembered value that starts with the input.
 func (p partitionPrompt) ghost() string {
 	in := p.input.String()
-	if in == "" || p.sel >= 0 || p.input.pos != len(p.input.value) {
+	if in == "" || p.sel >= 0 || !p.input.AtEnd() {
 		return ""
 	}
 	for _, m := range p.matches {
@@ -68,7 +69,7 @@ func (p partitionPrompt) complete() partitionPrompt {
 	}
 	if g := p.ghost(); g != "" {
 		stem := p.input.String()
-		p.input.set(stem + g)
+		p.input.Set(stem + g)
 		p = p.refilter()
 		p.cycle = promptCycle{stem: stem, at: p.input.String()}
 	}
@@ -82,7 +83,7 @@ func (p partitionPrompt) browse(delta int) partitionPrompt {
 	}
 	p.sel = clamp(p.sel+delta, -1, len(p.matches)-1)
 	if p.sel >= 0 {
-		p.input.set(p.matches[p.sel])
+		p.input.Set(p.matches[p.sel])
 	}
 	p.err = ""
 	return p
@@ -96,21 +97,21 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 	}
 	pk := sanitize(p.schema.PK.Name)
 	lines := []string{
-		" " + st.muted.Render("partition key ") + st.bold.Render(pk) + st.muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
+		" " + st.Muted.Render("partition key ") + st.Bold.Render(pk) + st.Muted.Render(" ("+typeWord(p.schema.PK.Type)+") of "+where),
 		"",
 	}
-	label := " " + st.accent.Render(pk+" ›") + " "
-	lines = append(lines, label+p.input.view(st, max(1, inner-width(label)-1), p.ghost()))
+	label := " " + st.Accent.Render(pk+" ›") + " "
+	lines = append(lines, label+p.input.View(st, max(1, inner-widget.Width(label)-1), p.ghost()))
 	if p.err != "" {
-		for _, l := range wrapText(p.err, inner-3) {
-			lines = append(lines, "   "+st.err.Render(l))
+		for _, l := range widget.WrapLines(p.err, inner-3) {
+			lines = append(lines, "   "+st.Err.Render(l))
 		}
 	} else {
 		lines = append(lines, "")
 	}
 	lines = append(lines, "")
 	if len(p.matches) > 0 {
-		lines = append(lines, " "+st.muted.Render("opened before"))
+		lines = append(lines, " "+st.Muted.Render("opened before"))
 		room := h - 2 - len(lines)
 		start := 0
 		if p.sel >= room {
@@ -119,14 +120,14 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 		for i := start; i < len(p.matches) && i < start+room; i++ {
 			l := "   " + sanitize(p.matches[i])
 			if i == p.sel {
-				l = st.sel.Render(fit(l, inner))
+				l = st.Sel.Render(widget.Fit(l, inner))
 			}
 			lines = append(lines, l)
 		}
 	} else if len(p.history) == 0 {
-		lines = append(lines, " "+st.muted.Render("partitions you open are remembered here"))
+		lines = append(lines, " "+st.Muted.Render("partitions you open are remembered here"))
 	}
-	return box(st, "Open a partition", lines, w, h, true)
+	return widget.Box(st, "Open a partition", lines, w, h, true)
 }
 
 // typeWord names a key type for people.
@@ -140,14 +141,6 @@ func typeWord(t string) string {
 		return "binary, as base64"
 	}
 	return t
-}
-
-// wrapText breaks sanitised text into lines of at most w cells.
-func wrapText(s string, w int) []string {
-	if w < 1 {
-		w = 1
-	}
-	return strings.Split(wrapString(s, w), "\n")
 }
 
 func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
@@ -185,7 +178,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 }
 
 func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
-	if in, ok := m.prompt.input.update(msg); ok {
+	if in, ok := m.prompt.input.Update(msg); ok {
 		m.prompt.input = in
 		m.prompt.err = ""
 		m.prompt = m.prompt.refilter()

@@ -33,7 +33,7 @@ func (p partitionPrompt) nextMatch() (partitionPrompt, bool) {
 	}
 	c.n = (c.n + 1) % len(cands)
 	c.at = cands[c.n]
-	p.input.set(c.at)
+	p.input.Set(c.at)
 	p = p.refilter()
 	p.cycle = c
 	return p, true

@@ -22,7 +22,7 @@ func TestPromptTabCyclesMatches(t *testing.T) {
 	// An edit ends the cycle: tab completes from what is typed now, and
 	// CUST#11 has one match only.
 	for range 2 {
-		in, _ := p.input.update(tea.KeyPressMsg{Code: tea.KeyBackspace})
+		in, _ := p.input.Update(tea.KeyPressMsg{Code: tea.KeyBackspace})
 		p.input = in
 	}
 	p = p.refilter()

@@ -95,7 +95,7 @@ func (m Model) busyText() string {
 	if m.sample.id != 0 {
 		parts = append(parts, "sampling")
 	}
-	if m.exp.running && m.exp.src.released > 0 {
+	if m.export.running && m.export.src.released > 0 {
 		parts = append(parts, "export, reading released pages again")
 	}
 	return strings.Join(parts, " · ")

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -27,7 +28,7 @@ const (
 // sort-key condition, the Limit and the local filter are typed.
 type queryLine struct {
 	edit  editKind
-	input lineEdit
+	input widget.LineEdit
 	err   string // why the typed text was refused, sanitised
 	dates string // the name of the partition's time-shaped value group, which takes a date prefix
 }
@@ -35,49 +36,49 @@ type queryLine struct {
 func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string, skName string, w int) string {
 	switch l.edit {
 	case editCondition:
-		label := " " + st.accent.Render(sanitize(skName)+" ›") + " "
-		return label + l.input.view(st, max(1, w-width(label)), "")
+		label := " " + st.Accent.Render(sanitize(skName)+" ›") + " "
+		return label + l.input.View(st, max(1, w-widget.Width(label)), "")
 	case editLimit:
-		label := " " + st.accent.Render("Limit ›") + " "
-		return label + l.input.view(st, max(1, w-width(label)), "")
+		label := " " + st.Accent.Render("Limit ›") + " "
+		return label + l.input.View(st, max(1, w-widget.Width(label)), "")
 	case editFilter:
-		label := " " + st.accent.Render("filter ›") + " "
-		return label + l.input.view(st, max(1, w-width(label)), "")
+		label := " " + st.Accent.Render("filter ›") + " "
+		return label + l.input.View(st, max(1, w-widget.Width(label)), "")
 	case editRequestFilter:
-		label := " " + st.accent.Render("FilterExpression ›") + " "
-		return label + l.input.view(st, max(1, w-width(label)), "")
+		label := " " + st.Accent.Render("FilterExpression ›") + " "
+		return label + l.input.View(st, max(1, w-widget.Width(label)), "")
 	case editProjection:
-		label := " " + st.accent.Render("ProjectionExpression ›") + " "
-		return label + l.input.view(st, max(1, w-width(label)), "")
+		label := " " + st.Accent.Render("ProjectionExpression ›") + " "
+		return label + l.input.View(st, max(1, w-widget.Width(label)), "")
 	}
-	cond := st.queryKey.Render(sanitize(keyCond))
+	cond := st.QueryKey.Render(sanitize(keyCond))
 	if q.Filter != "" {
 		// The filter is part of the request: shown with the key condition.
-		cond += st.accent.Render("  filter " + sanitize(q.Filter))
+		cond += st.Accent.Render("  filter " + sanitize(q.Filter))
 	}
 	if q.Project != "" {
-		cond += st.accent.Render("  project " + sanitize(q.Project))
+		cond += st.Accent.Render("  project " + sanitize(q.Project))
 	}
-	head := " " + st.muted.Render("Query") + " "
+	head := " " + st.Muted.Render("Query") + " "
 	long, short := queryOptions(q)
 	if get {
 		// A pattern's GetItem: one item by its full key, no other knobs.
-		head = " " + st.muted.Render("GetItem") + " "
+		head = " " + st.Muted.Render("GetItem") + " "
 		long, short = fmt.Sprintf("ConsistentRead=%t", q.Consistent), "eventual"
 		if q.Consistent {
 			short = "strong"
 		}
 	}
 	for _, line := range []string{
-		head + cond + "   " + st.muted.Render(long),
-		head + cond + "   " + st.muted.Render(short),
-		" " + cond + "  " + st.muted.Render(short),
+		head + cond + "   " + st.Muted.Render(long),
+		head + cond + "   " + st.Muted.Render(short),
+		" " + cond + "  " + st.Muted.Render(short),
 	} {
-		if width(line) <= w {
-			return fit(line, w)
+		if widget.Width(line) <= w {
+			return widget.Fit(line, w)
 		}
 	}
-	return fit(" "+cond+"  "+st.muted.Render(short), w)
+	return widget.Fit(" "+cond+"  "+st.Muted.Render(short), w)
 }
 
 // queryOptions are the other parameters of the request, spelled as DynamoDB
@@ -109,12 +110,12 @@ func queryOptions(q dynamo.QueryInput) (long, short string) {
 // error; otherwise note (what a filtered request kept of what it read).
 func (l queryLine) hint(st styles, loaded int, note string, w int) string {
 	if l.err != "" {
-		return fit(" "+st.err.Render(l.err), w)
+		return widget.Fit(" "+st.Err.Render(l.err), w)
 	}
 	var h string
 	switch l.edit {
 	case editNone:
-		return fit(" "+st.accent.Render(note), w)
+		return widget.Fit(" "+st.Accent.Render(note), w)
 	case editRequestFilter:
 		h = `= <> < <= > >= BETWEEN IN begins_with contains attribute_exists size AND OR NOT  ·  e.g. status = "OPEN" AND total > 1000  ·  empty: no filter`
 	case editProjection:
@@ -129,7 +130,7 @@ func (l queryLine) hint(st styles, loaded int, note string, w int) string {
 	case editFilter:
 		h = fmt.Sprintf("filters the %s locally; no request is sent", plural(loaded, "loaded item", "loaded items"))
 	}
-	return fit(" "+st.muted.Render(h), w)
+	return widget.Fit(" "+st.Muted.Render(h), w)
 }
 
 // formatCondition writes a sort-key condition the way parseCondition reads it.
@@ -311,7 +312,7 @@ func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd)
 }
 
 func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
-	in, ok := m.qline.input.update(msg)
+	in, ok := m.qline.input.Update(msg)
 	if !ok {
 		return m, nil
 	}
@@ -324,7 +325,7 @@ func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 }
 
 func (m Model) startEdit(k editKind, text string) Model {
-	m.qline = queryLine{edit: k, input: newLineEdit(text)}
+	m.qline = queryLine{edit: k, input: widget.NewLineEdit(text)}
 	if t, _, ok := m.groups.labelTimes(m.query.SK); ok && k == editCondition {
 		m.qline.dates = sanitize(t.entity)
 	} else if t, ok := m.groups.timeGroup(); ok && k == editCondition {

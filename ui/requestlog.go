@@ -7,6 +7,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/ui/widget"
 )
 
 // requestLog is every request of the session with what it returned and what
@@ -116,12 +117,12 @@ func (l requestLog) addWrite(r dynamo.Request) requestLog {
 // writeLine is one write of the log: what, where, the WCU it consumed.
 func (l requestLog) writeLine(st styles, n, w int) string {
 	r := l.reqs[n-1]
-	head := padLeft(fmt.Sprintf("%d", n), 3) + " " + st.writesOn.Render(writeLabel(r)) + " " + fit(r.Operation, 18) + " "
+	head := widget.PadLeft(fmt.Sprintf("%d", n), 3) + " " + st.WritesOn.Render(writeLabel(r)) + " " + widget.Fit(r.Operation, 18) + " "
 	right := fmt.Sprintf("  %s WCU  %7s", fmtRCU(r.Capacity.Total), fmtDuration(r.Duration))
 	if r.Err != nil {
-		right = "  " + st.err.Render(writeFailure(r.Err)) + right
+		right = "  " + st.Err.Render(writeFailure(r.Err)) + right
 	}
-	return fit(head+fit(sanitize(r.KeyCondition), max(8, w-width(head)-width(right)))+right, w)
+	return widget.Fit(head+widget.Fit(sanitize(r.KeyCondition), max(8, w-widget.Width(head)-widget.Width(right)))+right, w)
 }
 
 func (l requestLog) move(delta, h int) requestLog {
@@ -154,7 +155,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 		return streamLogLine(st, n, l.reqs[n-1], w) // live_log.go
 	}
 	r := l.reqs[n-1]
-	seq := padLeft(fmt.Sprintf("%d", n), 3)
+	seq := widget.PadLeft(fmt.Sprintf("%d", n), 3)
 	target := ""
 	if r.Table != table {
 		target = sanitize(r.Table)
@@ -171,30 +172,30 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	// The kind (skip-scan, COUNT) and the page stay when the condition is cut.
 	kind, page := "", ""
 	if k := l.kinds[n-1]; k != "" {
-		kind = st.accent.Render(k) + " "
+		kind = st.Accent.Render(k) + " "
 	}
 	if p := l.pages[n-1]; p > 1 {
-		page = st.muted.Render(fmt.Sprintf(" · page %d", p))
+		page = st.Muted.Render(fmt.Sprintf(" · page %d", p))
 	}
 	condText := sanitize(r.KeyCondition)
 	if r.Filter != "" {
 		condText += " filter " + sanitize(r.Filter)
 	}
 	cond := func(w int) string {
-		if width(kind)+width(condText)+width(page) <= w {
-			return fit(kind+condText+page, w)
+		if widget.Width(kind)+widget.Width(condText)+widget.Width(page) <= w {
+			return widget.Fit(kind+condText+page, w)
 		}
-		return kind + fit(condText, max(1, w-width(kind)-width(page))) + page
+		return kind + widget.Fit(condText, max(1, w-widget.Width(kind)-widget.Width(page))) + page
 	}
 	head := seq + " "
 	wide := w >= 100
 	if wide {
-		head += fit(opName(r), 7) + " "
+		head += widget.Fit(opName(r), 7) + " "
 	}
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
-		tail := st.err.Render("✗ " + sanitize(r.Err.Error()))
-		return fit(head+target+cond(max(10, w/3))+"  "+tail, w)
+		tail := st.Err.Render("✗ " + sanitize(r.Err.Error()))
+		return widget.Fit(head+target+cond(max(10, w/3))+"  "+tail, w)
 	}
 	dir := "fwd"
 	if !r.Forward {
@@ -220,19 +221,19 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	counts := countsText(r)
 	var right string
 	if wide {
-		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, padLeft(counts, cw.counts),
-			st.bold.Render(fit(reqCapacity(r, true), cw.capacity)), fmtDuration(r.Duration), more)
+		right = fmt.Sprintf("%s  %-9s %s  %s  %7s %s", dir, limit, widget.PadLeft(counts, cw.counts),
+			st.Bold.Render(widget.Fit(reqCapacity(r, true), cw.capacity)), fmtDuration(r.Duration), more)
 	} else {
-		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), padLeft(counts, cw.counts),
-			st.bold.Render(padLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
+		right = fmt.Sprintf("%s %-4s %s %s %6s %s", dir[:3], strings.Replace(strings.Replace(limit, "Limit ", "L", 1), "no limit", "L—", 1), widget.PadLeft(counts, cw.counts),
+			st.Bold.Render(widget.PadLeft(reqCapacity(r, false), 9)), fmtDuration(r.Duration), more)
 	}
 	// Fit by priority: a long table or index name gives way to the key
 	// condition, down to 12 cells of its own.
-	if need, room := width(kind)+width(condText)+width(page), w-width(head)-width(right)-2; width(target) > 13 && room-width(target) < need {
-		target = trunc(strings.TrimSuffix(target, " "), max(12, room-need-1)) + " "
+	if need, room := widget.Width(kind)+widget.Width(condText)+widget.Width(page), w-widget.Width(head)-widget.Width(right)-2; widget.Width(target) > 13 && room-widget.Width(target) < need {
+		target = widget.Trunc(strings.TrimSuffix(target, " "), max(12, room-need-1)) + " "
 	}
-	condW := max(8, w-width(head)-width(target)-width(right)-2)
-	return fit(head+target+cond(condW)+"  "+right, w)
+	condW := max(8, w-widget.Width(head)-widget.Width(target)-widget.Width(right)-2)
+	return widget.Fit(head+target+cond(condW)+"  "+right, w)
 }
 
 // countsText is returned/scanned. A GetItem reads the one item it returns,
@@ -258,8 +259,8 @@ func (l requestLog) widths(from, to int) colWidths {
 	cw := colWidths{counts: 7, capacity: 7}
 	for i := from; i < to; i++ {
 		r := l.reqs[i]
-		cw.capacity = max(cw.capacity, width(reqCapacity(r, true)))
-		cw.counts = max(cw.counts, width(countsText(r)))
+		cw.capacity = max(cw.capacity, widget.Width(reqCapacity(r, true)))
+		cw.counts = max(cw.counts, widget.Width(countsText(r)))
 	}
 	cw.capacity = min(cw.capacity, 40)
 	return cw
@@ -274,7 +275,7 @@ func (l requestLog) tail(st styles, table string, n, w int) []string {
 		out = append(out, l.line(st, i+1, table, cw, w))
 	}
 	if len(l.reqs) == 0 && n > 0 {
-		out = append(out, st.muted.Render("    no requests yet"))
+		out = append(out, st.Muted.Render("    no requests yet"))
 	}
 	return out
 }
@@ -290,16 +291,16 @@ func (l requestLog) title(w int) string {
 // collapsed is the log under the panes: a rule with the title, then the tail.
 func (l requestLog) collapsed(st styles, table string, n, w int) string {
 	t := " " + l.title(w) + " "
-	head := st.faint.Render("──") + st.muted.Render(trunc(t, w-2))
-	if rest := w - width(head); rest > 0 {
-		head += st.faint.Render(strings.Repeat("─", rest))
+	head := st.Faint.Render("──") + st.Muted.Render(widget.Trunc(t, w-2))
+	if rest := w - widget.Width(head); rest > 0 {
+		head += st.Faint.Render(strings.Repeat("─", rest))
 	}
 	lines := append([]string{head}, l.tail(st, table, n, w)...)
 	for len(lines) < n+1 {
 		lines = append(lines, "")
 	}
 	for i := range lines {
-		lines[i] = fit(lines[i], w)
+		lines[i] = widget.Fit(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
 }

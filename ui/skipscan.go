@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/keys"
 )
 
 // job is a request in flight besides the query: its id, to drop stale
@@ -30,6 +31,13 @@ type discoverRequestMsg struct {
 	r  dynamo.Request
 }
 
+// discoverGroupMsg brings one type the skip-scan id completed to the
+// groups pane as soon as it is found.
+type discoverGroupMsg struct {
+	id int
+	g  keys.Group
+}
+
 // discoverDoneMsg answers discoverCmd with everything the skip-scan found
 // and every request it sent, even when it failed part way.
 type discoverDoneMsg struct {
@@ -42,6 +50,7 @@ func discoverCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.D
 	return func() tea.Msg {
 		if send != nil && send.connected() {
 			in.OnRequest = func(r dynamo.Request) { send.deliver(discoverRequestMsg{id: id, r: r}) }
+			in.OnGroup = func(g keys.Group) { send.deliver(discoverGroupMsg{id: id, g: g}) }
 		}
 		d, err := s.Discover(ctx, in)
 		return discoverDoneMsg{id: id, d: d, err: err}
@@ -68,6 +77,15 @@ func (m Model) discoverRequest(msg discoverRequestMsg) Model {
 		m.groups.scanLogged++
 		m.groups.scanReqs++
 		m.groups.scanCap = m.groups.scanCap.Add(msg.r.Capacity)
+	}
+	return m
+}
+
+// discoverGroup lists a type of the running skip-scan as it is found.
+func (m Model) discoverGroup(msg discoverGroupMsg) Model {
+	if msg.id == m.disc.id {
+		m.groups = m.groups.arrived(msg.g, m.delim)
+		m.noteTypeColours()
 	}
 	return m
 }
@@ -111,7 +129,8 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.settle()
 	m.groups.finding = false
 	m.groups.scanReqs, m.groups.scanCap = len(msg.d.Requests), msg.d.Capacity()
-	m.groups.more, m.groups.resume = msg.d.Partial, msg.d.Continue
+	m.groups.more, m.groups.resume, m.groups.until = msg.d.Partial, msg.d.Continue, msg.d.Until
+	m.groups.stepped = msg.d.SteppedNote()
 	if msg.err != nil {
 		m.groups.scanErr = true
 		m.status.err = sanitize(msg.err.Error())
@@ -122,8 +141,11 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		m.delim = msg.d.Delimiter
 	}
 	m.groups = m.groups.discovered(msg.d, m.delim)
-	if msg.d.Partial {
-		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue)
+	switch {
+	case msg.d.Partial:
+		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue) + untilText(msg.d.Until)
+	case m.groups.stepped != "":
+		m.status.info = m.groups.stepped
 	}
 	m.noteTypeColours()
 	m.groups.active = m.groups.rowFor(m.results.q.SK)

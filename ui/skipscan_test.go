@@ -364,3 +364,57 @@ func TestCountStopsFarPastItsAnnouncedCost(t *testing.T) {
 	hs.contains("count ORDER stopped after 900 RCU, clearly more than the")
 	wantCount(t, hs, "ORDER", "3000+")
 }
+
+// Where the skip-scan had to read letter-led ids one request each, the
+// status line says so once it is done, and so does the partition row's
+// footer.
+func TestSkipScanSteppedIDsSaid(t *testing.T) {
+	d := bigDiscovery()
+	d.Groups = append(d.Groups[:3:3], keys.Group{Entity: keys.ShapeHex, Kind: keys.KindValue, Count: -1, First: "a5f0c3d2e1b4", Last: "f966c0d2e1b4"})
+	d.Stepped = []dynamo.SteppedGroup{{Entity: keys.ShapeHex, Requests: 3}}
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 40, map[string]cannedDiscovery{"CUST#7": {d: d}}, bigPartition())
+	hs.typeText("CUST#7")
+	page := hs.pageOfCmd(hs.step(keyPress("enter")))
+	hs.run(hs.step(page))
+	hs.contains("the skip-scan cannot jump letter-led ids in one step (hex id)")
+	hs.keys("shift+tab") // the entity types pane
+	hs.keys("g")         // its partition row, whose footer tells the skip-scan
+	hs.contains("letter-led ids in one step", "(hex id): they sort among", "so it read 3 keys")
+}
+
+// The skip-scan's types show as its halves find them, from both ends,
+// while it runs; a type of a skip-scan the user has left is not shown.
+func TestSkipScanTypesShowAsTheyArrive(t *testing.T) {
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
+	hs.typeText("CUST#7")
+	hs.step(hs.pageOfCmd(hs.step(keyPress("enter")))) // its skip-scan is still running
+	id := hs.m.disc.id
+	hs.lacks("RETURN#")
+	d := bigDiscovery()
+	hs.send(discoverGroupMsg{id: id, g: d.Groups[3]}) // the far end's half found RETURN first
+	hs.contains("RETURN#", "finding types")
+	hs.send(discoverGroupMsg{id: id - 1, g: keys.Group{Entity: "STALE", Prefix: "STALE#", Kind: keys.KindLabel, Count: -1, First: "STALE#1", Last: "STALE#2"}})
+	hs.lacks("STALE#")
+	hs.send(discoverGroupMsg{id: id, g: d.Groups[2]})
+	// In key order whatever order they came in: PROFILE before RETURN.
+	if scr := hs.screen(); strings.Index(scr, "PROFILE") > strings.Index(scr, "RETURN#") {
+		t.Errorf("types out of order:\n%s", scr)
+	}
+	hs.send(discoverDoneMsg{id: id, d: d})
+	hs.contains("Entity types · 4", "skip-scan: 4 types in")
+}
+
+// A budget spent with the far end's types found names both ends of the
+// keys not read.
+func TestSkipScanBudgetSpentBetweenTheHalves(t *testing.T) {
+	d := bigDiscovery()
+	d.Groups = []keys.Group{d.Groups[0], d.Groups[3]}
+	d.Requests = d.Requests[:4]
+	d.Partial, d.Continue = true, dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"ADDRESS$"}}
+	d.Until = dynamo.SKCond{Op: dynamo.SKLt, Values: []string{"RETURN#"}}
+	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: d}}, bigPartition())
+	hs.typeText("CUST#7")
+	page := hs.pageOfCmd(hs.step(keyPress("enter")))
+	hs.run(hs.step(page))
+	hs.contains(`more types may follow from SK >= "ADDRESS$" to SK < "RETURN#"`, "RETURN#")
+}

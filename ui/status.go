@@ -6,6 +6,8 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
+
+	"dynascope/ui/widget"
 )
 
 // throttled tells whether a request failed because DynamoDB throttled it.
@@ -55,27 +57,27 @@ func newStatusLine() statusLine {
 
 // left is the status on the left: totals, then what is in flight (busy).
 func (s statusLine) left(st styles, log requestLog, busy string) string {
-	left := " " + st.bold.Render("Σ "+log.totalText())
+	left := " " + st.Bold.Render("Σ "+log.totalText())
 	if s.price > 0 {
 		// On-demand reads are billed in read request units, the units
 		// ConsumedCapacity reports: cost = RCU × price / 1e6.
-		left += st.muted.Render(" ≈ " + fmtDollars(log.total.Total*s.price/1e6) + " on-demand")
+		left += st.Muted.Render(" ≈ " + fmtDollars(log.total.Total*s.price/1e6) + " on-demand")
 	}
-	left += st.muted.Render(" · " + plural(len(log.reqs), "request", "requests"))
+	left += st.Muted.Render(" · " + plural(len(log.reqs), "request", "requests"))
 	if s.throttle {
-		left += "  " + st.warn.Render("⚠ throttled")
+		left += "  " + st.Warn.Render("⚠ throttled")
 	}
 	retry := ""
 	if s.retry != "" {
-		retry = st.muted.Render(" · ") + st.warn.Render(s.retry)
+		retry = st.Muted.Render(" · ") + st.Warn.Render(s.retry)
 	}
 	switch {
 	case busy != "" && s.spinning:
-		left += "  " + st.accent.Render(s.spinner.View()+" "+busy) + retry + st.muted.Render(" · esc cancels")
+		left += "  " + st.Accent.Render(s.spinner.View()+" "+busy) + retry + st.Muted.Render(" · esc cancels")
 	case busy != "":
-		left += "  " + st.muted.Render(busy) + retry
+		left += "  " + st.Muted.Render(busy) + retry
 	case s.info != "":
-		left += "  " + st.ok.Render(s.info)
+		left += "  " + st.OK.Render(s.info)
 	}
 	return left
 }
@@ -83,19 +85,19 @@ func (s statusLine) left(st styles, log requestLog, busy string) string {
 // errorLines is the question or else the error sentence, wrapped to at
 // most two lines.
 func (s statusLine) errorLines(st styles, w int) []string {
-	text, style := "✗ "+s.err, st.err
+	text, style := "✗ "+s.err, st.Err
 	switch {
 	case s.ask != "":
-		text, style = "? "+s.ask, st.accent
+		text, style = "? "+s.ask, st.Accent
 	case s.err == "" && s.note != "":
-		text, style = "! "+s.note, st.warn
+		text, style = "! "+s.note, st.Warn
 	case s.err == "":
 		return nil
 	}
-	lines := wrapText(text, w-2)
+	lines := widget.WrapLines(text, w-2)
 	if len(lines) > 2 {
 		lines = lines[:2]
-		lines[1] = trunc(lines[1]+" …", w-2)
+		lines[1] = widget.Trunc(lines[1]+" …", w-2)
 	}
 	for i := range lines {
 		lines[i] = " " + style.Render(lines[i])

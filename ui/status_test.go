@@ -43,7 +43,7 @@ func TestBackgroundPicksPalette(t *testing.T) {
 	if hs.m.dark {
 		t.Fatal("a white background was taken for dark")
 	}
-	if hs.m.st.sel.GetBackground() != newStyles(false, false).sel.GetBackground() {
+	if hs.m.st.Sel.GetBackground() != newStyles(false, false).Sel.GetBackground() {
 		t.Error("light palette not applied")
 	}
 	hs.send(tea.BackgroundColorMsg{Color: color.Black})

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -22,7 +23,7 @@ type tableRow struct {
 // name (table names may hold any letter, so letters never navigate here).
 type tablePicker struct {
 	rows    []tableRow
-	filter  lineEdit
+	filter  widget.LineEdit
 	view    []int // rows matching the filter, in order
 	cursor  int   // index into view
 	offset  int
@@ -86,17 +87,17 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	p.offset = scrollOffset(p.offset, p.cursor, listH, len(p.view))
 
 	lines := []string{
-		" " + st.muted.Render("filter ") + p.filter.view(st, max(1, inner-9), ""),
+		" " + st.Muted.Render("filter ") + p.filter.View(st, max(1, inner-9), ""),
 		"",
 	}
 	nameW, keyW, ixW := len("table"), len("key schema"), len("indexes")
 	for _, i := range p.view {
 		r := p.rows[i]
-		nameW = max(nameW, width(sanitize(r.name)))
+		nameW = max(nameW, widget.Width(sanitize(r.name)))
 		if r.described {
 			ks, _ := r.table.Schema("")
-			keyW = max(keyW, width(sanitize(ks.KeyText())))
-			ixW = max(ixW, width(indexList(r.table)))
+			keyW = max(keyW, widget.Width(sanitize(ks.KeyText())))
+			ixW = max(ixW, widget.Width(indexList(r.table)))
 		}
 	}
 	countW, sizeW := 11, 10
@@ -104,18 +105,18 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	keyW = min(keyW, 26)
 	ixW = clamp(ixW, 6, max(6, inner-2-nameW-keyW-countW-sizeW-8))
 	row := func(name, ks, ix, count, size string) string {
-		return " " + fit(name, nameW) + "  " + fit(ks, keyW) + "  " + fit(ix, ixW) + "  " + padLeft(count, countW) + "  " + padLeft(size, sizeW)
+		return " " + widget.Fit(name, nameW) + "  " + widget.Fit(ks, keyW) + "  " + widget.Fit(ix, ixW) + "  " + widget.PadLeft(count, countW) + "  " + widget.PadLeft(size, sizeW)
 	}
-	lines = append(lines, st.colHeader.Render(row("table", "key schema", "indexes", "items ~", "size ~")))
+	lines = append(lines, st.ColHeader.Render(row("table", "key schema", "indexes", "items ~", "size ~")))
 	switch {
 	case p.listErr != "":
-		lines = append(lines, " "+st.err.Render(p.listErr))
+		lines = append(lines, " "+st.Err.Render(p.listErr))
 	case !p.listed:
-		lines = append(lines, " "+st.muted.Render("listing tables…"))
+		lines = append(lines, " "+st.Muted.Render("listing tables…"))
 	case len(p.rows) == 0:
-		lines = append(lines, " "+st.muted.Render("no tables here; check --region and --endpoint-url, or create one with 'dynascope seed --demo'"))
+		lines = append(lines, " "+st.Muted.Render("no tables here; check --region and --endpoint-url, or create one with 'dynascope seed --demo'"))
 	case len(p.view) == 0:
-		lines = append(lines, " "+st.muted.Render("no table matches the filter"))
+		lines = append(lines, " "+st.Muted.Render("no table matches the filter"))
 	}
 	for vi := p.offset; vi < len(p.view) && vi < p.offset+listH; vi++ {
 		r := p.rows[p.view[vi]]
@@ -139,10 +140,10 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 		if r.err != nil && dynamo.IsAccessDenied(r.err) {
 			// Partial permission is normal: the row says so across the
 			// columns, and the others are listed as usual.
-			line = " " + fit(name, nameW) + "  " + fit("no permission to describe (DescribeTable is denied)", max(1, inner-nameW-4))
+			line = " " + widget.Fit(name, nameW) + "  " + widget.Fit("no permission to describe (DescribeTable is denied)", max(1, inner-nameW-4))
 		}
 		if vi == p.cursor {
-			line = st.sel.Render(fit(line, inner))
+			line = st.Sel.Render(widget.Fit(line, inner))
 		}
 		lines = append(lines, line)
 	}
@@ -150,7 +151,7 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 	if p.filter.String() != "" {
 		title = fmt.Sprintf("Tables · %d of %d", len(p.view), len(p.rows))
 	}
-	return box(st, title, lines, w, h, true)
+	return widget.Box(st, title, lines, w, h, true)
 }
 
 // indexList names a table's indexes and their kinds: "GSI1 GSI, LSI1 LSI".
@@ -217,7 +218,7 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		if m.picker.filter.String() == "" {
 			return m, tea.Quit
 		}
-		m.picker.filter = lineEdit{}
+		m.picker.filter = widget.LineEdit{}
 		m.picker = m.picker.refilter()
 	default:
 		return m.tablesText(msg)
@@ -226,7 +227,7 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 }
 
 func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
-	if f, ok := m.picker.filter.update(msg); ok {
+	if f, ok := m.picker.filter.Update(msg); ok {
 		m.picker.filter = f
 		m.picker.cursor, m.picker.offset = 0, 0
 		m.picker = m.picker.refilter()

@@ -77,6 +77,8 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.queryDone(msg)
 	case discoverRequestMsg:
 		return m.discoverRequest(msg), nil
+	case discoverGroupMsg:
+		return m.discoverGroup(msg), nil
 	case discoverDoneMsg:
 		return m.discoverDone(msg)
 	case countPageMsg:
@@ -277,7 +279,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.toggleHelp(md), nil
 	}
 	if o := m.top(); o != nil {
-		return o.update(m, msg)
+		return m.updateTop(o, msg)
 	}
 	switch md {
 	case modeLoading:
@@ -300,7 +302,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 // handleText sends pasted text to the field that has the keyboard.
 func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 	if o := m.top(); o != nil {
-		return o.update(m, msg)
+		return m.updateTop(o, msg)
 	}
 	switch m.mode() {
 	case modeTables:

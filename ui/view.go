@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/widget"
 )
 
 // layout is where everything goes for the current size and state. Update
@@ -126,7 +127,7 @@ func (m Model) render() string {
 	out = append(out, m.status.errorLines(m.st, w)...)
 	out = append(out, m.statusBar(w))
 	for i := range out {
-		out[i] = fit(out[i], w)
+		out[i] = widget.Fit(out[i], w)
 	}
 	return strings.Join(out, "\n")
 }
@@ -136,15 +137,15 @@ func (m Model) render() string {
 // terminal the partition (also in the query line) goes first, then detail.
 func (m Model) header(w int) string {
 	st := m.st
-	badge := st.badge.Render(" READ-ONLY ") + " "
+	badge := st.Badge.Render(" READ-ONLY ") + " "
 	if m.opts.Editor != nil {
 		// Writes are on: the table and region they go to, in the colour
 		// of danger, where READ-ONLY otherwise stands.
-		badge = st.writesOn.Render(" WRITES ON · "+sanitize(m.writeTarget())+" ") + " "
+		badge = st.WritesOn.Render(" WRITES ON · "+sanitize(m.writeTarget())+" ") + " "
 	}
 	if m.opts.PatternsErr != nil {
 		// Said once in the status line at start; kept here, where it stays.
-		badge = st.err.Render("patterns file broken (a)") + " " + badge
+		badge = st.Err.Render("patterns file broken (a)") + " " + badge
 	}
 	name := "no table chosen"
 	if m.haveTable {
@@ -183,16 +184,16 @@ func (m Model) header(w int) string {
 			}
 			switch i {
 			case 0:
-				ps = append(ps, st.appName.Render(p))
+				ps = append(ps, st.AppName.Render(p))
 			case 1:
-				ps = append(ps, st.bold.Render(p))
+				ps = append(ps, st.Bold.Render(p))
 			case 2, 3:
-				ps = append(ps, st.text.Render(p))
+				ps = append(ps, st.Text.Render(p))
 			default:
-				ps = append(ps, st.muted.Render(p))
+				ps = append(ps, st.Muted.Render(p))
 			}
 		}
-		return " " + strings.Join(ps, st.faint.Render(" · "))
+		return " " + strings.Join(ps, st.Faint.Render(" · "))
 	}
 	tname := sanitize(name)
 	for _, left := range []string{
@@ -203,11 +204,11 @@ func (m Model) header(w int) string {
 		build("", tname, index, "", short, m.opts.Profile),
 		build("", tname, index, "", short, ""),
 	} {
-		if width(left)+width(badge)+1 <= w {
-			return spread(left, badge, w)
+		if widget.Width(left)+widget.Width(badge)+1 <= w {
+			return widget.Spread(left, badge, w)
 		}
 	}
-	return spread(build("", tname, index, "", short, ""), badge, w)
+	return widget.Spread(build("", tname, index, "", short, ""), badge, w)
 }
 
 // keyCondition is the current request's key condition in DynamoDB's words.
@@ -246,7 +247,7 @@ func (m Model) body(lay layout) string {
 		if m.status.err != "" {
 			msg = "could not open the table; esc quits"
 		}
-		return box(st, "Opening", []string{" " + st.muted.Render(msg)}, w, h, true)
+		return widget.Box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
 	case screenTables:
 		return m.picker.viewBox(st, w, h)
 	case screenPrompt:
@@ -257,6 +258,9 @@ func (m Model) body(lay layout) string {
 		title := "Entity types"
 		if (m.groups.found || m.groups.complete()) && len(m.groups.types) > 0 {
 			title += " · " + strconv.Itoa(len(m.groups.types))
+		}
+		if m.groups.byAttribute() {
+			title = "By " + sanitize(m.groups.attribute()) + " · " + strconv.Itoa(len(m.groups.attrGroups()))
 		}
 		if lay.compact {
 			title += " · tab: items"
@@ -291,7 +295,7 @@ func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
 	keys := km.barKeys(m.mode())
-	return spread(left, m.shortHelp(keys, w-width(left)-3)+" ", w)
+	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }
 
 // shortHelp is as many of the bindings as fit in w cells, in order of
@@ -299,7 +303,7 @@ func (m Model) statusBar(w int) string {
 // may still fit. (help.Model's short view can overrun its width when the
 // ellipsis does not fit.)
 func (m Model) shortHelp(bindings []key.Binding, w int) string {
-	st := m.st.help
+	st := m.st.Help
 	sep := st.ShortSeparator.Render(" • ")
 	var b strings.Builder
 	used := 0
@@ -311,7 +315,7 @@ func (m Model) shortHelp(bindings []key.Binding, w int) string {
 		if used > 0 {
 			item = sep + item
 		}
-		iw := width(item)
+		iw := widget.Width(item)
 		if used+iw > w {
 			continue
 		}

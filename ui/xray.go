@@ -10,6 +10,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // The index X-ray of one item: the detail pane's "In indexes" (member or
@@ -40,13 +41,13 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	if len(ms) == 0 {
 		return nil
 	}
-	out := []string{"", " " + st.bold.Render("In indexes") + st.muted.Render(" · computed from DescribeTable · I opens the item in one")}
+	out := []string{"", " " + st.Bold.Render("In indexes") + st.Muted.Render(" · computed from DescribeTable · I opens the item in one")}
 	for _, m := range ms {
 		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
 		if !m.Member {
 			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
-			for _, wl := range strings.Split(wrapString(line, max(8, w-4)), "\n") {
-				out = append(out, "   "+st.muted.Render(wl))
+			for _, wl := range strings.Split(widget.Wrap(line, max(8, w-4)), "\n") {
+				out = append(out, "   "+st.Muted.Render(wl))
 			}
 			continue
 		}
@@ -54,11 +55,11 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		for _, k := range m.Keys {
 			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
 		}
-		out = append(out, "   "+st.text.Render(fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		out = append(out, "   "+st.Text.Render(widget.Fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
 		if len(m.NotProjected) > 0 {
 			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
-			for _, wl := range strings.Split(wrapString(np, max(8, w-8)), "\n") {
-				out = append(out, "       "+st.muted.Render(wl))
+			for _, wl := range strings.Split(widget.Wrap(np, max(8, w-8)), "\n") {
+				out = append(out, "       "+st.Muted.Render(wl))
 			}
 		}
 	}
@@ -151,12 +152,11 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 
 // listKey is the keys of a list overlay of n rows: the cursor moved, or
 // open (enter) or closing (q, esc) asked.
-func listKey(m Model, msg tea.Msg, cursor, n int) (int, string) {
+func listKey(km KeyMap, msg tea.Msg, cursor, n int) (int, string) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return cursor, ""
 	}
-	km := m.keyMap()
 	switch {
 	case key.Matches(k, km.Up):
 		return max(0, cursor-1), ""
@@ -170,21 +170,20 @@ func listKey(m Model, msg tea.Msg, cursor, n int) (int, string) {
 	return cursor, ""
 }
 
-func (o jumpOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
+func (o jumpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	var act string
-	o.cursor, act = listKey(m, msg, o.cursor, len(o.targets))
+	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.targets))
 	switch act {
 	case "open":
 		tg := o.targets[o.cursor]
 		if tg.why != "" {
-			m.status.info = "the item is not in " + tg.label + ": " + sanitize(tg.why)
-			return m, nil
+			return o, showInfo{"the item is not in " + tg.label + ": " + sanitize(tg.why)}
 		}
-		return m.jump(o.item, tg)
+		return o, jumpTo{o.item, tg}
 	case "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	}
-	return m.setTop(o), nil
+	return o, nil
 }
 
 // jump opens the target's partition from the item on (sort key >= the
@@ -225,7 +224,7 @@ func (m Model) crumbBack() (Model, tea.Cmd) {
 
 func (o jumpOverlay) view(m Model, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
+	lines := []string{" " + m.st.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
 	for i, tg := range o.targets {
 		l := "   " + tg.label
 		if tg.why != "" {
@@ -236,16 +235,16 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 				l += " / " + sanitize(tg.sk)
 			}
 		}
-		l = fit(l, inner)
+		l = widget.Fit(l, inner)
 		switch {
 		case i == o.cursor:
-			l = m.st.sel.Render(l)
+			l = m.st.Sel.Render(l)
 		case tg.why != "":
-			l = m.st.muted.Render(l)
+			l = m.st.Muted.Render(l)
 		}
 		lines = append(lines, l)
 	}
-	return box(m.st, "Open the item in", lines, w, h, true)
+	return widget.Box(m.st, "Open the item in", lines, w, h, true)
 }
 
 var jumpMode = modeDef{name: "open in index", keys: []binding{

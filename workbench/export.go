@@ -182,7 +182,7 @@ func facetName(fam keys.Family, kind keys.SortKeyType, hasSK bool, used map[stri
 }
 
 func skAlias(kind keys.SortKeyType) string {
-	if kind.Prefix == "" || kind.Prefix == kind.Entity {
+	if kind.Prefix == "" || kind.Exact {
 		return kind.First
 	}
 	return kind.Prefix + "*"

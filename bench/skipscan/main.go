@@ -15,10 +15,12 @@
 // the partition's size too: the mixed partition is sized like the labels one
 // (a 20,000-item mix of 4 types costs 4 of 231 RCU, 1.7%).
 //
-// Then it times the skip-scan of CUST#7, and of the bench table's 100,000-item
-// partition when -bench-table names it, through the fault proxy with 50 ms
-// added to every request, as a real region's round trip would be, and reports
-// it in round trips.
+// Then it times the skip-scan of each of the four, and of the bench table's
+// 100,000-item partition when -bench-table names it, through the fault proxy
+// with 50 ms added to every request, as a real region's round trip would be:
+// walking one way, one request after another (as before the walk's halves
+// ran at once), and from both ends at once; it reports requests, round trips
+// and wall time of each, and fails when the two find other types.
 //
 // Run it through scripts/bench-skipscan.sh or make bench, which start and stop
 // a DynamoDB Local of their own; it writes, so never point it at AWS.
@@ -143,7 +145,7 @@ func run(endpoint string, n, msgs, mix, workers int, benchTable string, rtt time
 	fmt.Println("\n(DynamoDB Local charges 0 RCU for a query that finds nothing; AWS charges 0.5, which would add 0.5 RCU to a skip-scan's last request.)")
 
 	fmt.Printf("\ntime to all entity types through the fault proxy, %s added to every request:\n", rtt)
-	targets := [][2]string{{table, demoPK}}
+	targets := [][2]string{{table, partition}, {table, timestampsPK}, {table, mixedPK}, {table, demoPK}}
 	if benchTable != "" {
 		targets = append(targets, [2]string{benchTable, benchdata.BigPK})
 	}

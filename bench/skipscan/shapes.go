@@ -94,32 +94,54 @@ func compare(ctx context.Context, c *dynamo.Client, table, pk string) (result, e
 }
 
 // timed skip-scans a partition through the fault proxy, every request
-// delayed by rtt, and reports the time in round trips.
+// delayed by rtt, one way (each request after the last: the walk before
+// its halves ran at once) and from both ends at once, and reports each in
+// round trips and wall time. The two must find the same types.
 func timed(ctx context.Context, endpoint, table, pk string, rtt time.Duration) error {
 	tb := &procTB{}
 	defer tb.cleanup()
 	p := dynamotest.StartProxy(tb, endpoint)
-	p.Inject(dynamotest.Rule{Fault: dynamotest.Delay(rtt)})
 	c, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1", Timeout: time.Minute})
 	if err != nil {
 		return err
 	}
-	began := time.Now()
-	d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: pk, Budget: dynamo.Budget{MaxRequests: -1}})
-	took := time.Since(began)
-	if err != nil {
+	// The key schema first, so that both walks send only their queries.
+	if _, err := c.TableKeys(ctx, table); err != nil {
 		return err
 	}
-	var names []string
-	for _, g := range d.Groups {
-		names = append(names, g.Entity)
+	p.Inject(dynamotest.Rule{Fault: dynamotest.Delay(rtt)})
+	var groups [2][]keys.Group
+	for i, oneWay := range []bool{true, false} {
+		before := len(p.Calls())
+		began := time.Now()
+		d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: pk, OneWay: oneWay, Budget: dynamo.Budget{MaxRequests: -1}})
+		took := time.Since(began)
+		if err != nil {
+			return err
+		}
+		groups[i] = d.Groups
+		calls := p.Calls()[before:]
+		var names []string
+		for _, g := range d.Groups {
+			names = append(names, g.Entity)
+		}
+		how := "one way, one request after another (before)"
+		if !oneWay {
+			how = "from both ends at once (after)"
+		}
+		// Round trips waited through one after another, from the proxy's
+		// record; the wall time adds DynamoDB Local's own time per request,
+		// which grows when two queries share its two cores.
+		trips := dynamotest.InSequence(calls)
+		fmt.Printf("  %s of %s, %s: %d types (%s) in %d requests, %.1f RCU, at most %d at once: %d round trips in sequence, %.0f ms (%.1f x %s)\n",
+			pk, table, how, len(d.Groups), strings.Join(names, ", "), len(calls), d.Capacity().Total, dynamotest.MostAtOnce(calls),
+			trips, float64(took.Microseconds())/1000, took.Seconds()/rtt.Seconds(), rtt)
+		fmt.Printf("= time to all entity types of %s, %s added per request, %s: %d round trips in sequence, %.0f ms (%d requests, %.1f RCU)\n",
+			pk, rtt, how, trips, float64(took.Microseconds())/1000, len(calls), d.Capacity().Total)
 	}
-	// The proxy also sees what Discover sends besides the walk (the table's
-	// key schema), each a round trip of its own.
-	fmt.Printf("  %s of %s: %d types (%s) in %d skip-scan requests (%d through the proxy), %.0f ms = %.1f round trips of %s\n",
-		pk, table, len(d.Groups), strings.Join(names, ", "), len(d.Requests), len(p.Calls()), float64(took.Microseconds())/1000, took.Seconds()/rtt.Seconds(), rtt)
-	fmt.Printf("= time to all entity types of %s, %s added per request: %.1f round trips, %.0f ms (%d requests, one after another)\n",
-		pk, rtt, took.Seconds()/rtt.Seconds(), float64(took.Microseconds())/1000, len(p.Calls()))
+	if !reflect.DeepEqual(groups[0], groups[1]) {
+		return fmt.Errorf("%s: from both ends found %+v, one way %+v", pk, groups[1], groups[0])
+	}
 	return nil
 }
 

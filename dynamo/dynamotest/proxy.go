@@ -62,6 +62,43 @@ type Call struct {
 	Fault      string      // the fault injected, "" when forwarded untouched
 	Status     int         // HTTP status answered; 0 when no answer was sent
 	Header     http.Header // as sent, credentials included: tests check what went out
+	// Arrived and Answered: when the proxy received the request and when
+	// its handler ended (answered, or a fault ended it).
+	Arrived, Answered time.Time
+}
+
+// InSequence is the longest run of calls each sent after the one before it
+// was answered: the round trips a client waited through one after another
+// (the number of calls when they were sent one at a time).
+func InSequence(calls []Call) int {
+	depth := make([]int, len(calls))
+	longest := 0
+	for i, c := range calls { // in order of arrival: what c waited for came earlier
+		depth[i] = 1
+		for j := range i {
+			if !calls[j].Answered.After(c.Arrived) {
+				depth[i] = max(depth[i], depth[j]+1)
+			}
+		}
+		longest = max(longest, depth[i])
+	}
+	return longest
+}
+
+// MostAtOnce is the most of calls that were at the proxy at once: 1 for
+// requests sent one after another, 2 for two sent together.
+func MostAtOnce(calls []Call) int {
+	most := 0
+	for _, c := range calls {
+		n := 0
+		for _, o := range calls {
+			if !o.Arrived.After(c.Arrived) && o.Answered.After(c.Arrived) {
+				n++
+			}
+		}
+		most = max(most, n)
+	}
+	return most
 }
 
 // StartProxy starts a proxy on 127.0.0.1 in front of upstream (an endpoint
@@ -255,7 +292,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 		op = op[i+1:]
 	}
 	stmts := statements(op, body)
-	call := Call{Op: op, Statements: stmts, Write: IsWrite(op, stmts), Header: r.Header.Clone()}
+	call := Call{Op: op, Statements: stmts, Write: IsWrite(op, stmts), Header: r.Header.Clone(), Arrived: time.Now()}
 
 	p.mu.Lock()
 	var fault Fault
@@ -280,6 +317,7 @@ func (p *Proxy) serve(w http.ResponseWriter, r *http.Request) {
 	defer func() { // also when a fault aborts the handler
 		p.mu.Lock()
 		p.calls[idx].Status = x.status
+		p.calls[idx].Answered = time.Now()
 		p.mu.Unlock()
 	}()
 	if fault != nil {

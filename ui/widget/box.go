@@ -1,24 +1,28 @@
-package ui
+package widget
 
-import "strings"
+import (
+	"strings"
 
-// box draws lines in a rounded frame of exactly w×h cells, the title set into
+	"dynascope/ui/theme"
+)
+
+// Box draws lines in a rounded frame of exactly w×h cells, the title set into
 // the top edge. Lines are cut or padded to fit; missing lines are blank.
-func box(st styles, title string, lines []string, w, h int, focused bool) string {
+func Box(st theme.Styles, title string, lines []string, w, h int, focused bool) string {
 	if w < 4 || h < 2 {
-		return blank(w, h)
+		return Blank(w, h)
 	}
-	bs, ts := st.border, st.title
+	bs, ts := st.Border, st.Title
 	if focused {
-		bs, ts = st.borderFocus, st.titleFocus
+		bs, ts = st.BorderFocus, st.TitleFocus
 	}
 	inner := w - 2
 	var b strings.Builder
 	if title == "" {
 		b.WriteString(bs.Render("╭" + strings.Repeat("─", inner) + "╮"))
 	} else {
-		t := trunc(title, inner-3)
-		rest := inner - 3 - width(t)
+		t := Trunc(title, inner-3)
+		rest := inner - 3 - Width(t)
 		b.WriteString(bs.Render("╭─ ") + ts.Render(t) + bs.Render(" "+strings.Repeat("─", max(0, rest))+"╮"))
 	}
 	side := bs.Render("│")
@@ -28,15 +32,15 @@ func box(st styles, title string, lines []string, w, h int, focused bool) string
 		if i < len(lines) {
 			line = lines[i]
 		}
-		b.WriteString(side + fit(line, inner) + side)
+		b.WriteString(side + Fit(line, inner) + side)
 	}
 	b.WriteByte('\n')
 	b.WriteString(bs.Render("╰" + strings.Repeat("─", inner) + "╯"))
 	return b.String()
 }
 
-// blank is an empty block of w×h cells.
-func blank(w, h int) string {
+// Blank is an empty block of w×h cells.
+func Blank(w, h int) string {
 	if h <= 0 {
 		return ""
 	}

@@ -1,4 +1,4 @@
-package ui
+package widget
 
 import (
 	"strings"
@@ -6,29 +6,39 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/textfmt"
+	"dynascope/ui/theme"
 )
 
-// lineEdit is a one-line text field. It is deliberately small: a cursor that
+// LineEdit is a one-line text field. It is deliberately small: a cursor that
 // does not blink keeps snapshots stable, and what it shows goes through
 // Sanitize like everything else.
-type lineEdit struct {
+type LineEdit struct {
 	value []rune
 	pos   int
 }
 
-func newLineEdit(s string) lineEdit {
+// NewLineEdit is a field holding s, the cursor at its end.
+func NewLineEdit(s string) LineEdit {
 	r := []rune(s)
-	return lineEdit{value: r, pos: len(r)}
+	return LineEdit{value: r, pos: len(r)}
 }
 
-func (e lineEdit) String() string { return string(e.value) }
+// String is the field's text.
+func (e LineEdit) String() string { return string(e.value) }
 
-func (e *lineEdit) set(s string) {
+// AtEnd tells whether the cursor is after the last character.
+func (e LineEdit) AtEnd() bool { return e.pos == len(e.value) }
+
+// Set replaces the text, the cursor at its end.
+func (e *LineEdit) Set(s string) {
 	e.value = []rune(s)
 	e.pos = len(e.value)
 }
 
-func (e *lineEdit) insert(s string) {
+// Insert types s at the cursor.
+func (e *LineEdit) Insert(s string) {
 	// A field is one line: a pasted newline or tab becomes a space.
 	s = strings.Map(func(r rune) rune {
 		if r == '\n' || r == '\r' || r == '\t' {
@@ -45,11 +55,12 @@ func (e *lineEdit) insert(s string) {
 	e.pos += len(r)
 }
 
-// update applies an editing key; it reports whether the key was one.
-func (e lineEdit) update(msg tea.Msg) (lineEdit, bool) {
+// Update applies an editing key or pasted text; it reports whether the
+// message was one.
+func (e LineEdit) Update(msg tea.Msg) (LineEdit, bool) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
-		e.insert(msg.Content)
+		e.Insert(msg.Content)
 		return e, true
 	case tea.KeyPressMsg:
 		switch msg.String() {
@@ -90,37 +101,37 @@ func (e lineEdit) update(msg tea.Msg) (lineEdit, bool) {
 			e.value = append(e.value[:i:i], e.value[e.pos:]...)
 			e.pos = i
 		case "space":
-			e.insert(" ")
+			e.Insert(" ")
 		default:
 			if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModSuper) != 0 {
 				return e, false
 			}
-			e.insert(msg.Text)
+			e.Insert(msg.Text)
 		}
 		return e, true
 	}
 	return e, false
 }
 
-// view draws the field in w cells: the text, a reverse-video cursor, and
+// View draws the field in w cells: the text, a reverse-video cursor, and
 // after it, dimmed, a completion the user has not accepted yet.
-func (e lineEdit) view(st styles, w int, ghost string) string {
-	before := sanitize(string(e.value[:e.pos]))
+func (e LineEdit) View(st theme.Styles, w int, ghost string) string {
+	before := textfmt.Sanitize(string(e.value[:e.pos]))
 	var cur, after string
 	switch {
 	case e.pos < len(e.value):
-		cur = st.inputCursor.Render(sanitize(string(e.value[e.pos])))
-		after = sanitize(string(e.value[e.pos+1:]))
+		cur = st.InputCursor.Render(textfmt.Sanitize(string(e.value[e.pos])))
+		after = textfmt.Sanitize(string(e.value[e.pos+1:]))
 	case ghost != "":
-		g := []rune(sanitize(ghost))
-		cur = st.inputCursor.Render(string(g[0]))
-		after = st.ghost.Render(string(g[1:]))
+		g := []rune(textfmt.Sanitize(ghost))
+		cur = st.InputCursor.Render(string(g[0]))
+		after = st.Ghost.Render(string(g[1:]))
 	default:
-		cur = st.inputCursor.Render(" ")
+		cur = st.InputCursor.Render(" ")
 	}
 	// Keep the cursor in sight: cut from the left when the text before it is too wide.
-	if bw := width(before); bw+1 > w-1 && w > 2 {
+	if bw := Width(before); bw+1 > w-1 && w > 2 {
 		before = "…" + ansi.TruncateLeft(before, bw-(w-3), "")
 	}
-	return fit(before+cur+after, w)
+	return Fit(before+cur+after, w)
 }

@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/indexes"
+	"dynascope/ui/widget"
 )
 
 // The overview's index map (M): every secondary index over a bounded Scan
@@ -48,22 +49,32 @@ func (m Model) openIndexMap() Model {
 	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
 }
 
-func (o indexMapOverlay) update(m Model, msg tea.Msg) (Model, tea.Cmd) {
-	_, act := listKey(m, msg, 0, 1)
+func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+	_, act := listKey(e.keys, msg, 0, 1)
 	switch {
 	case act == "close":
-		return m.pop(), nil
+		return o, closeOverlay{}
 	case act == "open" && o.req == 0:
-		m.seq++
-		o.req = m.seq
-		store, ctx, table, maxItems, maxRCU := m.store, m.observe(m.ctx, m.seq), m.table.Name, o.maxItems, o.maxRCU
-		cmd := func() tea.Msg {
-			items, res, err := dynamo.SampleItems(ctx, store.Scan, table, maxItems, maxRCU)
-			return indexMapDoneMsg{id: o.req, items: items, res: res, err: err}
-		}
-		return m.setTop(o), cmd
+		return o, scanIndexMap{table: o.table, maxItems: o.maxItems, maxRCU: o.maxRCU}
 	}
-	return m, nil
+	return o, nil
+}
+
+// scanIndexMap sends the map's Scan; the overlay knows it by its id.
+func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
+	o, ok := findOverlay[indexMapOverlay](m)
+	if !ok {
+		return m, nil
+	}
+	m.seq++
+	id := m.seq
+	o.req = id
+	store, ctx := m.store, m.observe(m.ctx, id)
+	cmd := func() tea.Msg {
+		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.table, a.maxItems, a.maxRCU)
+		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
+	}
+	return replaceOverlay(m, o), cmd
 }
 
 // indexMapDone logs the Scan's requests and shows the map.
@@ -86,7 +97,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 	st, inner := m.st, w-2
 	var lines []string
 	addWrapped := func(s string) {
-		for _, l := range strings.Split(wrapString(s, max(8, inner-2)), "\n") {
+		for _, l := range strings.Split(widget.Wrap(s, max(8, inner-2)), "\n") {
 			lines = append(lines, " "+l)
 		}
 	}
@@ -104,7 +115,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 		addWrapped(fmt.Sprintf("a sample of %s, stopped: %s · %s · %s RCU", plural(items, "item", "items"), o.stop,
 			plural(o.requests, "request", "requests"), fmtRCU(o.rcu)))
 		if o.err != "" {
-			lines = append(lines, " "+st.err.Render(o.err))
+			lines = append(lines, " "+st.Err.Render(o.err))
 		}
 		if len(o.stats) == 0 {
 			addWrapped("the table has no secondary indexes")
@@ -112,7 +123,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 		for _, s := range o.stats {
 			lines = append(lines, "")
 			ix := s.Index
-			lines = append(lines, " "+st.bold.Render(sanitize(ix.Name))+st.muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
+			lines = append(lines, " "+st.Bold.Render(sanitize(ix.Name))+st.Muted.Render(" · "+strings.ToLower(string(ix.Kind))+" "+ix.Projection))
 			shape := []string{}
 			if s.Members < s.Items {
 				shape = append(shape, "sparse")
@@ -139,7 +150,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 			}
 		}
 	}
-	return box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
+	return widget.Box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
 }
 
 var indexMapMode = modeDef{name: "index map", keys: []binding{

@@ -1,0 +1,214 @@
+package dynamo
+
+import (
+	"context"
+	"errors"
+	"slices"
+
+	"dynascope/keys"
+)
+
+// half is one direction of the skip-scan's walk over a string sort key.
+// After the first page, the main half walks on from its last key in the
+// walk's direction and its partner walks from the partition's other end
+// towards it, both at once; their fields are guarded by skipScan.mu.
+type half struct {
+	rev    bool          // walks from the last key towards the first
+	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
+	cond   SKCond        // its next jump
+	// covers: every key on the far side of cond (below an SK >= / > cond,
+	// from an SK < cond up) is in groups. The partner covers nothing until
+	// its first group is complete; the main half covers the first page.
+	covers bool
+	claim  *keys.Group // the group whose last key it is looking up
+	// farID and far: the last key (in this half's direction) of the group
+	// farID, read by the partner when it landed on that group.
+	farID, far string
+}
+
+// past is the condition of h's next jump after a group whose key, in h's
+// direction, was key; ok is false when no key can follow it.
+func (h *half) past(key, delim string) (SKCond, bool) {
+	if h.rev {
+		return SKCond{Op: SKLt, Values: []string{keys.SkipBefore(key, delim)}}, true
+	}
+	start, inclusive, ok := keys.SkipPast(key, delim)
+	if !inclusive {
+		return SKCond{Op: SKGt, Values: []string{start}}, ok
+	}
+	return SKCond{Op: SKGe, Values: []string{start}}, ok
+}
+
+// holds tells whether key is on the side of h.cond that h has read.
+func (h *half) holds(key string) bool {
+	if !h.covers || len(h.cond.Values) == 0 {
+		return false
+	}
+	v := h.cond.Values[0]
+	switch h.cond.Op {
+	case SKGe:
+		return key < v
+	case SKGt:
+		return key <= v
+	case SKLt:
+		return key >= v
+	}
+	return false
+}
+
+// landed tells whether key, the answer to one half's jump, is one the
+// partner has read or is reading: a key of one of its groups, of the group
+// it is completing, or on its side of its frontier. A key of the group it
+// is completing is that group's last key in the partner's direction (the
+// jump found the key nearest the partner's frontier), so the partner need
+// not look it up. Called under mu.
+func (s *skipScan) landed(partner *half, key string) bool {
+	id := keys.Classify(key, s.d.Delimiter).ID()
+	if partner.claim != nil && partner.claim.ID() == id {
+		partner.farID, partner.far = id, key
+		return true
+	}
+	if n := len(*partner.groups); n > 0 && (*partner.groups)[n-1].ID() == id {
+		// The first page's last group, which the main half's first jump
+		// may yet continue.
+		partner.farID, partner.far = id, key
+		return true
+	}
+	return slices.ContainsFunc(*partner.groups, func(g keys.Group) bool { return g.ID() == id }) || partner.holds(key)
+}
+
+// met tells whether the halves' frontiers have crossed: every key is on
+// the read side of one of them. Called under mu.
+func (s *skipScan) met(a, b *half) bool {
+	fwd, back := a, b
+	if a.rev {
+		fwd, back = b, a
+	}
+	if !fwd.covers || !back.covers || len(fwd.cond.Values) == 0 || len(back.cond.Values) == 0 {
+		return false
+	}
+	return fwd.cond.Values[0] >= back.cond.Values[0]
+}
+
+// arrived hands a completed group to in.OnGroup in the walk's orientation.
+// Called under mu.
+func (s *skipScan) arrived(h *half, g keys.Group) {
+	if s.in.OnGroup == nil {
+		return
+	}
+	if h.rev != s.in.Reverse {
+		g = turned(g)
+	}
+	s.in.OnGroup(g)
+}
+
+// turned is a group found walking one way as the other way names it: its
+// ends swapped, a value group named from its new first.
+func turned(g keys.Group) keys.Group {
+	g.First, g.Last = g.Last, g.First
+	if g.Kind == keys.KindValue {
+		g.Entity = keys.RunName(g.First, g.Last)
+	}
+	return g
+}
+
+// walkOne walks from the main half's frontier to the partition's end,
+// one request after another.
+func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
+	s.walking = true
+	defer func() { s.walking = false }()
+	err := s.walk(ctx, main, nil, start)
+	s.d.Continue = main.cond
+	return err
+}
+
+// walkBoth walks the rest of the partition from both ends at once: the
+// main half on from the first page's last key, its partner from the
+// partition's other end towards it, so the types arrive in about half the
+// round trips of walkOne. The halves share their frontiers (under mu), and
+// the discovery equals walkOne's (the same groups, ends and completeness):
+//
+//   - a group is completed by one half only: a half whose jump lands on a
+//     key of a group the partner found, is completing, or has passed, stops
+//     there, and gives the partner that key when it is the end the partner
+//     is about to look up;
+//   - a half stops before a jump when the partner's frontier has reached
+//     its own (every key is then on one half's read side), or when the
+//     partner's answer made the jump needless;
+//   - the budget counts requests in flight as sent; a request it refuses
+//     first waits for those in flight, whose answers may close the walk.
+//
+// What meeting can cost: walkOne ends with one jump that finds the end;
+// here each half ends with at most one jump that lands on a key the other
+// half read (or is reading), so the walk sends at most one Limit 1 request
+// more than walkOne (0.5 RCU, 1 strongly consistent: one item) and reads
+// at most two items twice, one per half, either of which may be the first
+// page's last item. A far end the partner read is not looked up again
+// unless that lookup was already in flight, and then the partner's landing
+// took the place of walkOne's last jump. No other item is read twice.
+//
+// When the budget stops it short, the groups of both halves are kept in
+// order, Continue is where the main half would go on and Until where the
+// partner's groups begin.
+func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
+	var own []keys.Group
+	// The partner's first jump: the partition's other end, within the
+	// first page's last key (SK > last walking back, SK < last forward).
+	partner := &half{rev: !main.rev, groups: &own, cond: main.cond}
+	s.walking = true
+	ctx, cancel := context.WithCancel(ctx)
+	var errs [2]error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		if errs[1] = s.walk(ctx, partner, main, nil); errs[1] != nil && errs[1] != errBudget {
+			cancel()
+		}
+	}()
+	if errs[0] = s.walk(ctx, main, partner, nil); errs[0] != nil && errs[0] != errBudget {
+		cancel()
+	}
+	<-done
+	cancel()
+	s.walking = false
+
+	// A group left open by the budget whose end the other half read is
+	// complete.
+	for _, h := range []*half{main, partner} {
+		if h.claim != nil && h.farID == h.claim.ID() {
+			g := *h.claim
+			g.Last = h.far
+			if g.Kind == keys.KindValue {
+				g.Entity = keys.RunName(g.First, g.Last)
+			}
+			if n := len(*h.groups); n > 0 && (*h.groups)[n-1].ID() == g.ID() {
+				(*h.groups)[n-1] = g
+			} else {
+				*h.groups = append(*h.groups, g)
+			}
+			s.arrived(h, g)
+		}
+	}
+	for i := len(own) - 1; i >= 0; i-- {
+		s.d.Groups = append(s.d.Groups, turned(own[i]))
+	}
+	s.d.Continue = main.cond
+	// A real failure of either half, before the cancellation it caused in
+	// the other.
+	var failed error
+	for _, err := range errs {
+		if err != nil && err != errBudget && (failed == nil || errors.Is(failed, context.Canceled)) {
+			failed = err
+		}
+	}
+	if failed != nil {
+		return failed
+	}
+	if s.closed {
+		return nil
+	}
+	if partner.covers {
+		s.d.Until = partner.cond
+	}
+	return errBudget
+}
