@@ -192,3 +192,31 @@ func TestPartitionFamilyLabelsAndNames(t *testing.T) {
 		}
 	}
 }
+
+// Types come in the order of their first key, not of their prefix: the
+// value group's prefix is "" but its first key sorts after "#META".
+func TestAnalyzeLayoutTypesByFirstKeyNotPrefix(t *testing.T) {
+	items := []KeyItem{{PK: "CUST#1", SK: "2024-01-01"}, {PK: "CUST#1", SK: "#META"}, {PK: "CUST#1", SK: "2024-02-01"}}
+	lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	var got []string
+	for _, ty := range lay.Families[0].Types {
+		got = append(got, ty.First)
+	}
+	if fmt.Sprint(got) != "[#META 2024-01-01]" {
+		t.Errorf("types by first key %v, want [#META 2024-01-01]", got)
+	}
+}
+
+// Two types of one family with the same first key ("a::b" read under "#"
+// in one partition is "a:", under "::" in the other "a::") come by prefix.
+func TestAnalyzeLayoutTypesOfOneFirstKeyByPrefix(t *testing.T) {
+	items := []KeyItem{{PK: "CUST#1", SK: "a::b"}, {PK: "CUST#1", SK: "c#1"}, {PK: "CUST#2", SK: "a::b"}}
+	lay := AnalyzeLayout(LayoutInput{PKType: "S", SKType: "S", Items: items})
+	var got []string
+	for _, ty := range lay.Families[0].Types {
+		got = append(got, ty.First+" "+ty.Prefix)
+	}
+	if fmt.Sprint(got) != "[a::b a: a::b a:: c#1 c#]" {
+		t.Errorf("types %q, want a: then a:: (both from a::b), then c#", got)
+	}
+}

@@ -55,3 +55,12 @@ func TestRunName(t *testing.T) {
 		}
 	}
 }
+
+// The time shapes are timestamps and dates only.
+func TestTimeShape(t *testing.T) {
+	for name, want := range map[string]bool{ShapeTimestamp: true, ShapeDate: true, ShapeNumber: false, ShapeEpochSecond: false, ShapeValue: false, "": false} {
+		if got := TimeShape(name); got != want {
+			t.Errorf("TimeShape(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
