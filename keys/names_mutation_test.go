@@ -46,3 +46,17 @@ func TestUniqueNamesRanks(t *testing.T) {
 		t.Errorf("three value groups: %q, want %q", got, want)
 	}
 }
+
+// Two runs of one id shape share their prefix (none): the run whose first
+// key comes first keeps the name, in whichever order the groups come.
+func TestUniqueNamesSamePrefixByFirstKey(t *testing.T) {
+	early := Group{Entity: ShapeHex, Kind: KindValue, First: "0a1b2c3d4e5f", Last: "0fffffffffff"}
+	late := Group{Entity: ShapeHex, Kind: KindValue, First: "a0b1c2d3e4f5", Last: "afffffffffff"}
+	for _, in := range [][]Group{{early, late}, {late, early}} {
+		for _, g := range UniqueNames(in) {
+			if want := map[string]string{early.First: ShapeHex, late.First: ShapeHex + " (2)"}[g.First]; g.Entity != want {
+				t.Errorf("%s named %q, want %q", g.First, g.Entity, want)
+			}
+		}
+	}
+}
