@@ -67,7 +67,7 @@ func newRootCmd(b Build) *cobra.Command {
 		&cobra.Group{ID: groupSetup, Title: "Settings and shell:"},
 	)
 	root.AddCommand(
-		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(&conn),
+		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(f, nil),
 		newScanCmd(f, nil), newPartiQLCmd(f, nil),
 		newTailCmd(&conn, nil),
 		newLayoutCmd(f, nil), newPatternsCmd(&conn),
