@@ -70,7 +70,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(f, nil),
 		newScanCmd(f, nil), newPartiQLCmd(f, nil),
 		newTailCmd(&conn, nil),
-		newLayoutCmd(f, nil), newPatternsCmd(&conn),
+		newLayoutCmd(f, nil), newPatternsCmd(f),
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(&conn), newDemoCmd(&conn),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
