@@ -34,8 +34,13 @@ type factory struct {
 	// ConnectWriter builds the writer of guarded editing; call it only once
 	// writes were allowed (--allow-writes or the settings file).
 	ConnectWriter func(context.Context) (*edit.Writer, error)
+	// ConnectSeeder builds the write-capable client of seed, which creates
+	// tables and loads items (and refuses a table that holds items).
+	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
 	// OpenFile opens a file the user named for reading.
 	OpenFile func(name string) (io.ReadCloser, error)
+	// Stdin is what a command reads when told to read standard input.
+	Stdin func() io.Reader
 	// Stdout and Stderr are the command's output streams.
 	Stdout, Stderr func() io.Writer
 }
@@ -54,7 +59,9 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 			return s, err
 		},
 		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
+		ConnectSeeder: func(ctx context.Context) (dynamo.WriteAPI, error) { return connectWriter(ctx, conn) },
 		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdin:         root.InOrStdin,
 		Stdout:        root.OutOrStdout,
 		Stderr:        root.ErrOrStderr,
 	}

@@ -34,10 +34,15 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			t.Error("the command opened a writer while its flags were read")
 			return nil, errors.New("no writer in this test")
 		},
+		ConnectSeeder: func(context.Context) (dynamo.WriteAPI, error) {
+			t.Error("the command opened a writer while its flags were read")
+			return nil, errors.New("no writer in this test")
+		},
 		OpenFile: func(string) (io.ReadCloser, error) {
 			t.Error("the command opened a file while its flags were read")
 			return nil, errors.New("no file in this test")
 		},
+		Stdin:  func() io.Reader { return strings.NewReader("") },
 		Stdout: func() io.Writer { return stdout },
 		Stderr: func() io.Writer { return stderr },
 	}

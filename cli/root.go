@@ -72,7 +72,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newTailCmd(&conn, nil),
 		newLayoutCmd(f, nil), newPatternsCmd(f),
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
-		newSeedCmd(&conn), newDemoCmd(&conn),
+		newSeedCmd(f, nil), newDemoCmd(f, nil),
 		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
 	)
