@@ -73,7 +73,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newLayoutCmd(f, nil), newPatternsCmd(f),
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(f, nil), newDemoCmd(f, nil),
-		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
+		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),
 		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
 	)
 	root.SetHelpCommandGroupID(groupSetup)
