@@ -74,7 +74,7 @@ func newRootCmd(b Build) *cobra.Command {
 		newItemCmd(&conn, nil), newIndexCmd(&conn),
 		newSeedCmd(f, nil), newDemoCmd(f, nil),
 		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),
-		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
+		newConfigCmd(f), newCompletionCmd(f, nil), newVersionCmd(f, nil),
 	)
 	root.SetHelpCommandGroupID(groupSetup)
 	root.CompletionOptions.DisableDefaultCmd = true // ours is newCompletionCmd
