@@ -31,6 +31,9 @@ type factory struct {
 	// Settings reads the settings file (and the connection it names)
 	// without connecting: for flags whose defaults come from it.
 	Settings func() (config.Settings, error)
+	// ConnectStreams builds the read-only Streams client beside client,
+	// for tail.
+	ConnectStreams func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error)
 	// ConnectWriter builds the writer of guarded editing; call it only once
 	// writes were allowed (--allow-writes or the settings file).
 	ConnectWriter func(context.Context) (*edit.Writer, error)
@@ -58,11 +61,12 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 			_, s, err := conn.Resolve()
 			return s, err
 		},
-		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
-		ConnectSeeder: func(ctx context.Context) (dynamo.WriteAPI, error) { return connectWriter(ctx, conn) },
-		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
-		Stdin:         root.InOrStdin,
-		Stdout:        root.OutOrStdout,
-		Stderr:        root.ErrOrStderr,
+		ConnectStreams: streamsOf(conn),
+		ConnectWriter:  func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
+		ConnectSeeder:  func(ctx context.Context) (dynamo.WriteAPI, error) { return connectWriter(ctx, conn) },
+		OpenFile:       func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdin:          root.InOrStdin,
+		Stdout:         root.OutOrStdout,
+		Stderr:         root.ErrOrStderr,
 	}
 }

@@ -30,6 +30,10 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			return nil, config.Settings{}, errors.New("no connection in this test")
 		},
 		Settings: func() (config.Settings, error) { return config.Settings{}, nil }, // the defaults
+		ConnectStreams: func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error) {
+			t.Error("the command connected while its flags were read")
+			return nil, errors.New("no connection in this test")
+		},
 		ConnectWriter: func(context.Context) (*edit.Writer, error) {
 			t.Error("the command opened a writer while its flags were read")
 			return nil, errors.New("no writer in this test")

@@ -69,9 +69,9 @@ func newRootCmd(b Build) *cobra.Command {
 	root.AddCommand(
 		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(f, nil),
 		newScanCmd(f, nil), newPartiQLCmd(f, nil),
-		newTailCmd(&conn, nil),
+		newTailCmd(f, nil),
 		newLayoutCmd(f, nil), newPatternsCmd(f),
-		newItemCmd(&conn, nil), newIndexCmd(&conn),
+		newItemCmd(f, nil), newIndexCmd(f),
 		newSeedCmd(f, nil), newDemoCmd(f, nil),
 		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),
 		newConfigCmd(f), newCompletionCmd(f, nil), newVersionCmd(f, nil),
