@@ -160,7 +160,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	return ui.Run(ctx, uiEnvironment(ui.Options{
 		Editor: editor,
 		Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
-		Streams: liveStreams(ctx, conn, client),
+		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,
 	}))

@@ -228,8 +228,8 @@ func (t *tailTally) summary() string {
 // liveStreams is the stream reader of the UI's live pane, from the same
 // connection as client; nil, which the pane reports, when it cannot be
 // built.
-func liveStreams(ctx context.Context, conn *config.Connection, client *dynamo.Client) ui.LiveStream {
-	sc, err := streamsOf(conn)(ctx, client)
+func liveStreams(ctx context.Context, connect func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error), client *dynamo.Client) ui.LiveStream {
+	sc, err := connect(ctx, client)
 	if err != nil {
 		return nil
 	}
