@@ -9,6 +9,7 @@ package cli
 import (
 	"context"
 	"fmt"
+	"io"
 	"slices"
 	"strings"
 	"time"
@@ -25,7 +26,14 @@ const completionTimeout = 2 * time.Second
 
 var shells = []string{"bash", "zsh", "fish", "powershell"}
 
-func newCompletionCmd() *cobra.Command {
+// completionOptions are the options of `dynascope completion`: the shell.
+type completionOptions struct {
+	Out   io.Writer
+	Root  *cobra.Command // the tree the script completes
+	Shell string         // bash | zsh | fish | powershell
+}
+
+func newCompletionCmd(f *factory, runF func(context.Context, *completionOptions) error) *cobra.Command {
 	const usage = "completion needs a shell: 'dynascope completion bash', 'zsh', 'fish' or 'powershell'."
 	return &cobra.Command{
 		Use:         "completion bash|zsh|fish|powershell",
@@ -55,18 +63,27 @@ DescribeTable), with a time-out of ` + completionTimeout.String() + ` and nothin
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			root, out := cmd.Root(), cmd.OutOrStdout()
-			switch args[0] {
-			case "bash":
-				return genBashCompletion(root, out)
-			case "zsh":
-				return root.GenZshCompletion(out)
-			case "fish":
-				return root.GenFishCompletion(out, true)
-			default:
-				return root.GenPowerShellCompletionWithDesc(out)
+			opts := &completionOptions{Out: f.Stdout(), Root: cmd.Root(), Shell: args[0]}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
 			}
+			return runCompletion(cmd.Context(), opts)
 		},
+	}
+}
+
+// runCompletion prints the shell's completion script.
+func runCompletion(_ context.Context, opts *completionOptions) error {
+	root, out := opts.Root, opts.Out
+	switch opts.Shell {
+	case "bash":
+		return genBashCompletion(root, out)
+	case "zsh":
+		return root.GenZshCompletion(out)
+	case "fish":
+		return root.GenFishCompletion(out, true)
+	default:
+		return root.GenPowerShellCompletionWithDesc(out)
 	}
 }
 

@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io"
 
@@ -14,7 +15,13 @@ import (
 	"dynascope/config"
 )
 
-func newConfigCmd() *cobra.Command {
+// configOptions are the options of `dynascope config path` and `config
+// show`: they have no flags, only where to print.
+type configOptions struct {
+	Out io.Writer
+}
+
+func newConfigCmd(f *factory) *cobra.Command {
 	const usage = "config needs what to do: 'dynascope config path' (where the settings file is) or 'dynascope config show' (the settings in effect)."
 	cmd := &cobra.Command{
 		Use:         "config",
@@ -30,40 +37,55 @@ func newConfigCmd() *cobra.Command {
 		},
 		RunE: func(*cobra.Command, []string) error { return nil }, // Args refuses every call
 	}
-	path := &cobra.Command{
-		Use:         "path",
-		Short:       "print where the settings file is",
-		Annotations: map[string]string{offline: "yes"},
-		Args:        configArgs("path"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			stdout := cmd.OutOrStdout()
-			path, err := config.SettingsPath()
-			if err != nil {
-				return err
-			}
-			if path == "" {
-				fmt.Fprintf(stdout, "none (%s=%s)\n", config.EnvSettings, config.NoConnection)
-				return nil
-			}
-			fmt.Fprintln(stdout, path)
-			return nil
-		},
-	}
-	show := &cobra.Command{
-		Use:         "show",
-		Short:       "print the settings in effect, as a settings file",
-		Annotations: map[string]string{offline: "yes"},
-		Args:        configArgs("show"),
-		RunE: func(cmd *cobra.Command, args []string) error {
-			s, err := config.LoadSettings()
-			if err != nil {
-				return err
-			}
-			return showSettings(cmd.OutOrStdout(), s)
-		},
-	}
-	cmd.AddCommand(path, show)
+	cmd.AddCommand(newConfigPathCmd(f, nil), newConfigShowCmd(f, nil))
 	return cmd
+}
+
+func newConfigPathCmd(f *factory, runF func(context.Context, *configOptions) error) *cobra.Command {
+	return configSubCmd(f, "path", "print where the settings file is", runF, runConfigPath)
+}
+
+func newConfigShowCmd(f *factory, runF func(context.Context, *configOptions) error) *cobra.Command {
+	return configSubCmd(f, "show", "print the settings in effect, as a settings file", runF, runConfigShow)
+}
+
+// configSubCmd builds config path or config show: no flags, no arguments.
+func configSubCmd(f *factory, use, short string, runF, run func(context.Context, *configOptions) error) *cobra.Command {
+	if runF == nil {
+		runF = run
+	}
+	return &cobra.Command{
+		Use:         use,
+		Short:       short,
+		Annotations: map[string]string{offline: "yes"},
+		Args:        configArgs(use),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runF(cmd.Context(), &configOptions{Out: f.Stdout()})
+		},
+	}
+}
+
+// runConfigPath prints where the settings file is, or that there is none.
+func runConfigPath(_ context.Context, opts *configOptions) error {
+	path, err := config.SettingsPath()
+	if err != nil {
+		return err
+	}
+	if path == "" {
+		fmt.Fprintf(opts.Out, "none (%s=%s)\n", config.EnvSettings, config.NoConnection)
+		return nil
+	}
+	fmt.Fprintln(opts.Out, path)
+	return nil
+}
+
+// runConfigShow prints the settings in effect.
+func runConfigShow(_ context.Context, opts *configOptions) error {
+	s, err := config.LoadSettings()
+	if err != nil {
+		return err
+	}
+	return showSettings(opts.Out, s)
 }
 
 // configArgs refuses arguments to config path and config show.

@@ -17,9 +17,9 @@ import (
 	"dynascope/ui"
 )
 
-// demoWritesFlag registers demo's --allow-writes.
-func demoWritesFlag(cmd *cobra.Command) *bool {
-	return cmd.Flags().Bool("allow-writes", false, "open the demo with editing on (E, d, D, N, u): every write is shown first, conditional on the item as read, and goes to the demo's own engine; its journal lasts as long as the demo")
+// demoWritesFlag registers demo's --allow-writes into allow.
+func demoWritesFlag(cmd *cobra.Command, allow *bool) {
+	cmd.Flags().BoolVar(allow, "allow-writes", false, "open the demo with editing on (E, d, D, N, u): every write is shown first, conditional on the item as read, and goes to the demo's own engine; its journal lasts as long as the demo")
 }
 
 // demoEditor is the UI's writer for the demo's engine when allowed, else

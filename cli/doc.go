@@ -3,4 +3,13 @@
 // command line and returns the exit code. It may import every library
 // package of dynascope; nothing imports it but main.go, which only wires the
 // signal context and the exit.
+//
+// Each command has an xOptions struct (its flag values, and funcs and
+// writers for what it needs from outside), newXCmd(f, runF), which reads
+// and checks the flags and fills the options from the factory (factory.go),
+// and runX(ctx, opts), which does the work and connects only through the
+// options. A flag mistake is a usageError (exit code 2) before any request;
+// each command's TestNewXCmd checks arguments → options through runF with
+// a factory that fails the test if anything connects. ARCHITECTURE.md
+// describes the pattern.
 package cli

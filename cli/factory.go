@@ -31,11 +31,19 @@ type factory struct {
 	// Settings reads the settings file (and the connection it names)
 	// without connecting: for flags whose defaults come from it.
 	Settings func() (config.Settings, error)
+	// ConnectStreams builds the read-only Streams client beside client,
+	// for tail.
+	ConnectStreams func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error)
 	// ConnectWriter builds the writer of guarded editing; call it only once
 	// writes were allowed (--allow-writes or the settings file).
 	ConnectWriter func(context.Context) (*edit.Writer, error)
+	// ConnectSeeder builds the write-capable client of seed, which creates
+	// tables and loads items (and refuses a table that holds items).
+	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
 	// OpenFile opens a file the user named for reading.
 	OpenFile func(name string) (io.ReadCloser, error)
+	// Stdin is what a command reads when told to read standard input.
+	Stdin func() io.Reader
 	// Stdout and Stderr are the command's output streams.
 	Stdout, Stderr func() io.Writer
 }
@@ -53,9 +61,12 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 			_, s, err := conn.Resolve()
 			return s, err
 		},
-		ConnectWriter: func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
-		OpenFile:      func(name string) (io.ReadCloser, error) { return os.Open(name) },
-		Stdout:        root.OutOrStdout,
-		Stderr:        root.ErrOrStderr,
+		ConnectStreams: streamsOf(conn),
+		ConnectWriter:  func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
+		ConnectSeeder:  func(ctx context.Context) (dynamo.WriteAPI, error) { return connectWriter(ctx, conn) },
+		OpenFile:       func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdin:          root.InOrStdin,
+		Stdout:         root.OutOrStdout,
+		Stderr:         root.ErrOrStderr,
 	}
 }

@@ -30,7 +30,15 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			return nil, config.Settings{}, errors.New("no connection in this test")
 		},
 		Settings: func() (config.Settings, error) { return config.Settings{}, nil }, // the defaults
+		ConnectStreams: func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error) {
+			t.Error("the command connected while its flags were read")
+			return nil, errors.New("no connection in this test")
+		},
 		ConnectWriter: func(context.Context) (*edit.Writer, error) {
+			t.Error("the command opened a writer while its flags were read")
+			return nil, errors.New("no writer in this test")
+		},
+		ConnectSeeder: func(context.Context) (dynamo.WriteAPI, error) {
 			t.Error("the command opened a writer while its flags were read")
 			return nil, errors.New("no writer in this test")
 		},
@@ -38,6 +46,7 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			t.Error("the command opened a file while its flags were read")
 			return nil, errors.New("no file in this test")
 		},
+		Stdin:  func() io.Reader { return strings.NewReader("") },
 		Stdout: func() io.Writer { return stdout },
 		Stderr: func() io.Writer { return stderr },
 	}

@@ -20,8 +20,19 @@ import (
 	"dynascope/textfmt"
 )
 
+// groupsOptions are the flag values of `dynascope groups`.
+type groupsOptions struct {
+	ConnectSettings func(context.Context) (*dynamo.Client, config.Settings, error)
+	Out, Err        io.Writer
+	In              dynamo.DiscoverInput // the table, index, partition and walk as given
+	MaxRequests     int                  // --max-requests; 0 when not given: the settings' budget
+	ByAttribute     string               // --by attribute:NAME's NAME; "" for the sort key
+	Output          string               // json | table
+}
+
 // newGroupsCmd prints the entity types of one partition, found by skip-scan.
-func newGroupsCmd(conn *config.Connection) *cobra.Command {
+func newGroupsCmd(f *factory, runF func(context.Context, *groupsOptions) error) *cobra.Command {
+	conn := f.Conn
 	cmd := &cobra.Command{
 		Use:     "groups --table NAME --pk VALUE",
 		Short:   "the entity types of a partition (skip-scan)",
@@ -88,32 +99,40 @@ of the first page has one with few values.`,
 			}
 			maxRequests = *maxReqs
 		}
-		in := dynamo.DiscoverInput{
-			Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
-			Reverse: *reverse, Consistent: *consistent, Count: *count,
+		opts := &groupsOptions{
+			ConnectSettings: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(),
+			In: dynamo.DiscoverInput{
+				Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
+				Reverse: *reverse, Consistent: *consistent, Count: *count,
+			},
+			MaxRequests: maxRequests, ByAttribute: attr, Output: *output,
 		}
-		if attr != "" {
-			return runGroupsByAttribute(cmd.Context(), conn, in, attr, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		return runGroups(cmd.Context(), conn, in, maxRequests, *output == "table", cmd.OutOrStdout(), cmd.ErrOrStderr())
+		return runGroups(cmd.Context(), opts)
 	}
 	return cmd
 }
 
-// runGroups finds the partition's entity types and prints them.
-// maxRequests is --max-requests, 0 when not given: the settings' budget.
-func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, maxRequests int, asText bool, stdout, stderr io.Writer) error {
-	client, settings, err := connectWithSettings(ctx, conn)
+// runGroups finds the partition's entity types and prints them; with
+// --by attribute:NAME, it groups by that attribute instead.
+func runGroups(ctx context.Context, opts *groupsOptions) error {
+	if opts.ByAttribute != "" {
+		return runGroupsByAttribute(ctx, opts)
+	}
+	in, stdout, stderr := opts.In, opts.Out, opts.Err
+	client, settings, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
 	}
 	if in.Count {
 		// Counting far past the announced bound stops (dynamo.OverBudget).
-		in.CountBound = announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		in.CountBound = announceWholeRead(ctx, client, stderr, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
-	if maxRequests != 0 {
-		in.Budget.MaxRequests = maxRequests
+	if opts.MaxRequests != 0 {
+		in.Budget.MaxRequests = opts.MaxRequests
 	}
 	stopShowing := showArrivals(&in, stderr)
 	d, err := client.Discover(ctx, in)
@@ -127,16 +146,16 @@ func runGroups(ctx context.Context, conn *config.Connection, in dynamo.DiscoverI
 	// A walk or count that failed or was cancelled still prints the types
 	// it found (a type whose count did not finish has none), marked
 	// incomplete, then reports the failure: the exit code says so too.
-	t, kerr := client.TableKeys(ctx, conn.Table) // the keys Discover walked with
+	t, kerr := client.TableKeys(ctx, in.Table) // the keys Discover walked with
 	if kerr != nil {
 		return errors.Join(err, kerr)
 	}
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
-	if asText {
+	if opts.Output == "table" {
 		writeGroupsText(&b, d, err != nil)
 	} else {
-		if jerr := writeGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, d, err != nil); jerr != nil {
+		if jerr := writeGroupsJSON(&b, in.Table, in.Index, ks, in.PK, d, err != nil); jerr != nil {
 			return jerr
 		}
 	}

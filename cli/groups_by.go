@@ -6,11 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 	"text/tabwriter"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
@@ -49,26 +47,27 @@ func entityAttributeNote(attr string) string {
 
 // runGroupsByAttribute groups the partition by attr's value from one whole
 // read, its bound announced first as groups --count announces its own.
-func runGroupsByAttribute(ctx context.Context, conn *config.Connection, in dynamo.DiscoverInput, attr string, asText bool, stdout, stderr io.Writer) error {
-	client, err := connect(ctx, conn)
+func runGroupsByAttribute(ctx context.Context, opts *groupsOptions) error {
+	in, attr, stdout, stderr := opts.In, opts.ByAttribute, opts.Out, opts.Err
+	client, _, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
 	}
-	in.CountBound = announceWholeRead(ctx, client, stderr, conn.Table, in.Index, in.Consistent, "--by attribute:"+textfmt.Sanitize(attr)+" reads every item of the partition")
+	in.CountBound = announceWholeRead(ctx, client, stderr, in.Table, in.Index, in.Consistent, "--by attribute:"+textfmt.Sanitize(attr)+" reads every item of the partition")
 	g, err := client.GroupByAttribute(ctx, in, attr)
 	var overrun *dynamo.EstimateError
 	if err != nil && len(g.Groups) == 0 && !errors.As(err, &overrun) {
 		return err
 	}
-	t, kerr := client.TableKeys(ctx, conn.Table)
+	t, kerr := client.TableKeys(ctx, in.Table)
 	if kerr != nil {
 		return errors.Join(err, kerr)
 	}
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
-	if asText {
+	if opts.Output == "table" {
 		writeAttrGroupsText(&b, attr, g, err != nil)
-	} else if jerr := writeAttrGroupsJSON(&b, conn.Table, in.Index, ks, in.PK, attr, g, err != nil); jerr != nil {
+	} else if jerr := writeAttrGroupsJSON(&b, in.Table, in.Index, ks, in.PK, attr, g, err != nil); jerr != nil {
 		return jerr
 	}
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {

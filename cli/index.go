@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
@@ -23,7 +22,8 @@ import (
 
 // indexTryOptions are the flag values of `dynascope index try`.
 type indexTryOptions struct {
-	Conn           *config.Connection
+	Connect        func(context.Context) (*dynamo.Client, error)
+	Table          string
 	Out, Err       io.Writer
 	PKAttr, SKAttr string
 	Projection     string   // ALL, KEYS_ONLY or INCLUDE
@@ -35,19 +35,19 @@ type indexTryOptions struct {
 	Output         string
 }
 
-func newIndexCmd(conn *config.Connection) *cobra.Command {
+func newIndexCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "index COMMAND",
 		Short:   "secondary indexes: try one before it is built",
 		GroupID: groupExplore,
 		Args:    noArgs,
 	}
-	cmd.AddCommand(newIndexTryCmd(conn, nil))
+	cmd.AddCommand(newIndexTryCmd(f, nil))
 	return cmd
 }
 
-func newIndexTryCmd(conn *config.Connection, runF func(context.Context, indexTryOptions) error) *cobra.Command {
-	opts := indexTryOptions{Conn: conn}
+func newIndexTryCmd(f *factory, runF func(context.Context, *indexTryOptions) error) *cobra.Command {
+	opts := &indexTryOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:   "try --table NAME --pk-attr A [--sk-attr B]",
 		Short: "a proposed GSI over a bounded sample: members, skew, violations, write cost, patterns served",
@@ -75,10 +75,10 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	cmd.RegisterFlagCompletionFunc("projection", fixedChoices("ALL", "KEYS_ONLY", "INCLUDE:"))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := conn.RequireTable("index try"); err != nil {
+		if err := f.Conn.RequireTable("index try"); err != nil {
 			return usageError{err.Error()}
 		}
-		_, settings, err := conn.Resolve()
+		settings, err := f.Settings()
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
 		opts.PatternsGiven = fs.Changed("patterns")
-		opts.Out, opts.Err = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -121,16 +121,16 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 }
 
 // runIndexTry samples the table and prints what the proposed index holds.
-func runIndexTry(ctx context.Context, opts indexTryOptions) error {
+func runIndexTry(ctx context.Context, opts *indexTryOptions) error {
 	set, _, err := patterns.Open(opts.Patterns, opts.PatternsGiven)
 	if err != nil {
 		return err
 	}
-	client, t, err := connectAndDescribe(ctx, opts.Conn)
+	table := opts.Table
+	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
 	if err != nil {
 		return err
 	}
-	table := opts.Conn.Table
 	// A Scan reads the table itself: say what it may cost before it starts.
 	fmt.Fprintf(opts.Err, "sampling table %s for the proposed index: up to %d items / %s RCU, whole items (one Scan)\n",
 		textfmt.Sanitize(table), opts.MaxItems, jsonFloat(opts.MaxRCU))
@@ -154,7 +154,7 @@ func runIndexTry(ctx context.Context, opts indexTryOptions) error {
 
 // proposal is the index the options describe, its key types those most of
 // the sampled items carry (a string when none carries the attribute).
-func proposal(opts indexTryOptions, items []dynamo.Item) dynamo.Index {
+func proposal(opts *indexTryOptions, items []dynamo.Item) dynamo.Index {
 	ix := dynamo.Index{Name: "proposal", Kind: dynamo.GSI, PK: dynamo.KeyAttr{Name: opts.PKAttr, Type: commonType(opts.PKAttr, items)},
 		Projection: opts.Projection, NonKeyAttr: opts.Include}
 	if opts.SKAttr != "" {

@@ -82,7 +82,7 @@ type tryPatternJSON struct {
 	Members  int     `json:"members"`  // sampled members whose keys fit its key condition
 }
 
-func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.ScanResult, opts indexTryOptions, set *patterns.PatternSet) tryJSON {
+func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.ScanResult, opts *indexTryOptions, set *patterns.PatternSet) tryJSON {
 	s := indexes.Of1(t, ix, items)
 	out := tryJSON{
 		Table: t.Name,

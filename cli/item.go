@@ -15,7 +15,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
@@ -24,7 +23,8 @@ import (
 
 // itemOptions are the flag values of `dynascope item`.
 type itemOptions struct {
-	Conn       *config.Connection
+	Connect    func(context.Context) (*dynamo.Client, error)
+	Table      string
 	Out        io.Writer
 	PK, SK     string
 	Consistent bool
@@ -61,8 +61,8 @@ type membershipObj struct {
 	Violation    string    `json:"violation,omitempty"` // wrong-type | empty | too-long
 }
 
-func newItemCmd(conn *config.Connection, runF func(context.Context, itemOptions) error) *cobra.Command {
-	opts := itemOptions{Conn: conn}
+func newItemCmd(f *factory, runF func(context.Context, *itemOptions) error) *cobra.Command {
+	opts := &itemOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "item --table NAME --pk VALUE [--sk VALUE]",
 		Short:   "one item and its place in every index: member or why not, its keys, what is projected",
@@ -85,13 +85,13 @@ index projects.`,
 	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := conn.RequireTable("item"); err != nil {
+		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}
 		}
 		if opts.Output != "json" && opts.Output != "table" {
 			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
-		opts.Out = cmd.OutOrStdout()
+		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -101,12 +101,12 @@ index projects.`,
 }
 
 // runItem reads the item and prints its place in the table's indexes.
-func runItem(ctx context.Context, opts itemOptions) error {
-	client, t, err := connectAndDescribe(ctx, opts.Conn)
+func runItem(ctx context.Context, opts *itemOptions) error {
+	table := opts.Table
+	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
 	if err != nil {
 		return err
 	}
-	table := opts.Conn.Table
 	if opts.SK == "" && t.SK != nil {
 		return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE.", t.Name, t.SK.Name)}
 	}
@@ -136,12 +136,12 @@ func runItem(ctx context.Context, opts itemOptions) error {
 // connectAndDescribe connects and reads the table's description with
 // DescribeTable, not the schema cache: what item and index try say is
 // about the indexes as they are now.
-func connectAndDescribe(ctx context.Context, conn *config.Connection) (*dynamo.Client, dynamo.Table, error) {
-	client, err := connect(ctx, conn)
+func connectAndDescribe(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), table string) (*dynamo.Client, dynamo.Table, error) {
+	client, err := connect(ctx)
 	if err != nil {
 		return nil, dynamo.Table{}, err
 	}
-	t, err := client.DescribeTable(ctx, conn.Table)
+	t, err := client.DescribeTable(ctx, table)
 	return client, t, err
 }
 

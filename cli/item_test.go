@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"flag"
-	"reflect"
 	"slices"
 	"sort"
 	"strings"
@@ -15,101 +13,61 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
 )
 
-// optionsOf runs a command built by newX(conn, runF) on args, with the
-// connection flags as the root gives them, and returns what runF got; no
-// request is sent.
-func optionsOf[O any](t *testing.T, newX func(*config.Connection, func(context.Context, O) error) *cobra.Command, args ...string) (O, *config.Connection, error) {
-	t.Helper()
-	var conn config.Connection
-	var got O
-	cmd := newX(&conn, func(_ context.Context, o O) error { got = o; return nil })
-	gofs := flag.NewFlagSet("dynascope", flag.ContinueOnError)
-	conn.Register(gofs)
-	cmd.PersistentFlags().AddGoFlagSet(gofs)
-	cmd.SetArgs(args)
-	cmd.SetOut(&strings.Builder{})
-	cmd.SetErr(&strings.Builder{})
-	err := cmd.ExecuteContext(context.Background())
-	return got, &conn, err
-}
-
+// Arguments become item's options through runF, with no network.
 func TestItemOptions(t *testing.T) {
-	t.Parallel()
-	for _, c := range []struct {
-		args []string
-		want itemOptions
-		err  string
-	}{
-		{[]string{"--table", "App", "--pk", "CUST#42", "--sk", "PROFILE"}, itemOptions{PK: "CUST#42", SK: "PROFILE", Output: "json"}, ""},
-		{[]string{"--table", "App", "--pk", "1", "--consistent", "--output", "table"}, itemOptions{PK: "1", Consistent: true, Output: "table"}, ""},
-		{[]string{"--pk", "x"}, itemOptions{}, "--table"},
-		{[]string{"--table", "App", "--pk", "x", "--output", "csv"}, itemOptions{}, "--output must be json or table"},
-	} {
-		got, conn, err := optionsOf(t, newItemCmd, c.args...)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%v: %v, want an error with %q", c.args, err, c.err)
-			}
-			continue
-		}
-		if err != nil || got.Conn != conn || conn.Table != "App" {
-			t.Fatalf("%v: %v, conn %+v", c.args, err, got.Conn)
-		}
-		got.Conn, got.Out = nil, nil
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%v: %+v, want %+v", c.args, got, c.want)
-		}
-	}
+	checkOptions(t, newItemCmd, func(o *itemOptions) bool {
+		set := o.Connect != nil && o.Out != nil
+		o.Connect, o.Out = nil, nil
+		return set
+	}, []optionsCase[itemOptions]{
+		{args: []string{"--table", "App", "--pk", "CUST#42", "--sk", "PROFILE"}, want: itemOptions{Table: "App", PK: "CUST#42", SK: "PROFILE", Output: "json"}},
+		{args: []string{"--table", "App", "--pk", "1", "--consistent", "--output", "table"}, want: itemOptions{Table: "App", PK: "1", Consistent: true, Output: "table"}},
+		{args: []string{"--pk", "x"}, usage: "--table"},
+		{args: []string{"--table", "App", "--pk", "x", "--output", "csv"}, usage: "--output must be json or table"},
+		{args: []string{"--table", "App", "CUST#42"}, usage: "unexpected argument"},
+	})
 }
 
+// Arguments become index try's options through runF, with no network; the
+// sampling caps not given are the settings' (here the defaults).
 func TestIndexTryOptions(t *testing.T) {
-	t.Setenv(config.EnvSettings, "/nonexistent/config.yaml") // the defaults, whatever the user's settings
-	base := indexTryOptions{PKAttr: "status", Projection: "ALL", MaxItems: dynamo.DefaultSampleItems, MaxRCU: dynamo.DefaultSampleRCU,
+	base := indexTryOptions{Table: "App", PKAttr: "status", Projection: "ALL", MaxItems: dynamo.DefaultSampleItems, MaxRCU: dynamo.DefaultSampleRCU,
 		Patterns: "dynascope.yaml", Output: "json"}
 	with := func(f func(*indexTryOptions)) indexTryOptions { o := base; f(&o); return o }
-	for _, c := range []struct {
-		args []string
-		want indexTryOptions
-		err  string
-	}{
-		{[]string{"--pk-attr", "status"}, base, ""},
-		{[]string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "include:total, name", "--max-items", "50", "--max-rcu", "2.5",
+	cases := []optionsCase[indexTryOptions]{
+		{args: []string{"--pk-attr", "status"}, want: base},
+		{args: []string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "include:total, name", "--max-items", "50", "--max-rcu", "2.5",
 			"--patterns", "p.yaml", "--output", "table"},
-			with(func(o *indexTryOptions) {
+			want: with(func(o *indexTryOptions) {
 				o.SKAttr, o.Projection, o.Include, o.MaxItems, o.MaxRCU = "SK", "INCLUDE", []string{"total", "name"}, 50, 2.5
 				o.Patterns, o.PatternsGiven, o.Output = "p.yaml", true, "table"
-			}), ""},
-		{[]string{"--pk-attr", "status", "--projection", "KEYS_ONLY"}, with(func(o *indexTryOptions) { o.Projection = "KEYS_ONLY" }), ""},
-		{[]string{"--sk-attr", "SK"}, base, "needs --pk-attr"},
-		{[]string{"--pk-attr", "a", "--projection", "INCLUDE"}, base, "--projection must be"},
-		{[]string{"--pk-attr", "a", "--projection", "ALL:x"}, base, "--projection must be"},
-		{[]string{"--pk-attr", "a", "--projection", "SOME"}, base, "--projection must be"},
-		{[]string{"--pk-attr", "a", "--max-items", "0"}, base, "--max-items"},
-		{[]string{"--pk-attr", "a", "--max-rcu", "0.1"}, base, "--max-rcu"},
-	} {
-		got, _, err := optionsOf(t, newIndexTryCmd, append([]string{"--table", "App"}, c.args...)...)
-		if c.err != "" {
-			if err == nil || !strings.Contains(err.Error(), c.err) {
-				t.Errorf("%v: %v, want an error with %q", c.args, err, c.err)
-			}
-			continue
-		}
-		if err != nil {
-			t.Fatalf("%v: %v", c.args, err)
-		}
-		got.Conn, got.Out, got.Err = nil, nil, nil
-		if !reflect.DeepEqual(got, c.want) {
-			t.Errorf("%v:\n%+v, want\n%+v", c.args, got, c.want)
-		}
+			})},
+		{args: []string{"--pk-attr", "status", "--projection", "KEYS_ONLY"}, want: with(func(o *indexTryOptions) { o.Projection = "KEYS_ONLY" })},
+		{args: []string{"--sk-attr", "SK"}, usage: "needs --pk-attr"},
+		{args: []string{"--pk-attr", "a", "--projection", "INCLUDE"}, usage: "--projection must be"},
+		{args: []string{"--pk-attr", "a", "--projection", "ALL:x"}, usage: "--projection must be"},
+		{args: []string{"--pk-attr", "a", "--projection", "SOME"}, usage: "--projection must be"},
+		{args: []string{"--pk-attr", "a", "--max-items", "0"}, usage: "--max-items"},
+		{args: []string{"--pk-attr", "a", "--max-rcu", "0.1"}, usage: "--max-rcu"},
+		{args: []string{"--pk-attr", "a", "--output", "csv"}, usage: "--output must be json or table"},
+		{args: []string{"--pk-attr", "a", "GSI9"}, usage: "unexpected argument"},
 	}
+	for i := range cases {
+		cases[i].args = append([]string{"--table", "App"}, cases[i].args...)
+	}
+	checkOptions(t, newIndexTryCmd, func(o *indexTryOptions) bool {
+		set := o.Connect != nil && o.Out != nil && o.Err != nil
+		o.Connect, o.Out, o.Err = nil, nil, nil
+		return set
+	}, cases)
+	got, _, err := cmdOptions(t, newIndexTryCmd, "--pk-attr", "status")
+	wantUsage(t, []string{"--pk-attr", "status"}, got != nil, err, "index try needs a table")
 }
 
 type itemOut struct {

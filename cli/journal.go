@@ -5,6 +5,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -19,7 +20,15 @@ import (
 	"dynascope/textfmt"
 )
 
-func newJournalCmd(conn *config.Connection) *cobra.Command {
+// journalOptions are the flag values of `dynascope journal`.
+type journalOptions struct {
+	Out, Err io.Writer
+	Table    string // only this table's writes; "" for all
+	Output   string // text | json
+}
+
+func newJournalCmd(f *factory, runF func(context.Context, *journalOptions) error) *cobra.Command {
+	opts := &journalOptions{}
 	cmd := &cobra.Command{
 		Use:     "journal [--table NAME] [--output text|json]",
 		Short:   "list the writes made (reads a file; sends nothing)",
@@ -28,27 +37,44 @@ func newJournalCmd(conn *config.Connection) *cobra.Command {
   dynascope journal --table App --output json`,
 		Args: noArgs,
 	}
-	output := cmd.Flags().String("output", "text", "output `FORMAT`: text | json")
+	cmd.Flags().StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | json")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		j, entries, err := readJournal(*output, cmd.ErrOrStderr())
-		if err != nil {
+		if err := checkTextOutput(opts.Output); err != nil {
 			return err
 		}
-		if conn.Table != "" {
-			entries = slices.DeleteFunc(entries, func(e edit.Entry) bool { return e.Table != conn.Table })
+		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		return printJournal(cmd.OutOrStdout(), j.Path, entries, *output)
+		return runJournal(cmd.Context(), opts)
 	}
 	return cmd
 }
 
-// readJournal checks --output and reads the journal; each line that is not
-// an entry is a sentence on notes.
-func readJournal(output string, notes io.Writer) (*edit.Journal, []edit.Entry, error) {
-	if output != "text" && output != "json" {
-		return nil, nil, usageError{fmt.Sprintf("--output must be text or json, not %q.", output)}
+// runJournal prints the journal's entries (of the table, when given).
+func runJournal(_ context.Context, opts *journalOptions) error {
+	j, entries, err := readJournal(opts.Err)
+	if err != nil {
+		return err
 	}
+	if opts.Table != "" {
+		entries = slices.DeleteFunc(entries, func(e edit.Entry) bool { return e.Table != opts.Table })
+	}
+	return printJournal(opts.Out, j.Path, entries, opts.Output)
+}
+
+// checkTextOutput checks the --output of journal and undo.
+func checkTextOutput(output string) error {
+	if output != "text" && output != "json" {
+		return usageError{fmt.Sprintf("--output must be text or json, not %q.", output)}
+	}
+	return nil
+}
+
+// readJournal reads the journal; each line that is not an entry is a
+// sentence on notes.
+func readJournal(notes io.Writer) (*edit.Journal, []edit.Entry, error) {
 	j, err := edit.OpenJournal("")
 	if err != nil {
 		return nil, nil, err
@@ -120,7 +146,24 @@ func printJournal(w io.Writer, path string, entries []edit.Entry, output string)
 	return err
 }
 
-func newUndoCmd(conn *config.Connection) *cobra.Command {
+// undoOptions are the flag values of `dynascope undo`.
+type undoOptions struct {
+	// Settings reads whether writes are allowed on the connection
+	// (WritesAllowed), before any request.
+	Settings      func() (config.Settings, error)
+	WritesAllowed func(config.Settings) bool
+	Connect       func(context.Context) (*dynamo.Client, error)
+	ConnectWriter func(context.Context) (*edit.Writer, error)
+	Out           io.Writer
+	Table         string // the last write of this table; "" for any
+	Entry         int    // --entry; 0 for the last write not undone yet
+	Allow         bool   // --allow-writes
+	DryRun        bool
+	Output        string // text | json
+}
+
+func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cobra.Command {
+	opts := &undoOptions{Settings: f.Settings, Connect: f.Connect, ConnectWriter: f.ConnectWriter}
 	cmd := &cobra.Command{
 		Use:     "undo [--entry N] --allow-writes",
 		Short:   "take back one journalled write, only if the item is still as it left it",
@@ -130,63 +173,75 @@ func newUndoCmd(conn *config.Connection) *cobra.Command {
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	entry := fs.Int("entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
-	allow := fs.Bool("allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
-	dryRun := fs.Bool("dry-run", false, "print the diff, the aws command and the predicted WCU; send nothing")
-	output := fs.String("output", "text", "output `FORMAT`: text | json")
+	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
+	fs.BoolVar(&opts.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the diff, the aws command and the predicted WCU; send nothing")
+	fs.StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | json")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		j, entries, err := readJournal(*output, io.Discard)
-		if err != nil {
+		if err := checkTextOutput(opts.Output); err != nil {
 			return err
 		}
-		e, err := pickEntry(entries, *entry, conn.Table)
-		if err != nil {
-			return err
+		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		o, settings, err := conn.Resolve()
-		if err != nil {
-			return err
-		}
-		allowed := *allow || conn.WritesAllowed(settings)
-		if !allowed && !*dryRun {
-			return fmt.Errorf("undo: %w", edit.ErrWritesOff)
-		}
-		client, err := dynamo.Connect(cmd.Context(), o)
-		if err != nil {
-			return err
-		}
-		if e.Endpoint != client.Endpoint() || e.Region != client.Region() {
-			where := e.Endpoint
-			if where == "" {
-				where = "AWS"
-			}
-			return usageError{textfmt.Sanitize(fmt.Sprintf("journal entry %d was written to %s in %s; connect there (--endpoint-url, --region) to undo it.", e.Number, where, e.Region))}
-		}
-		t, err := client.DescribeTable(cmd.Context(), e.Table) // its indexes, for the predicted units
-		if err != nil {
-			return err
-		}
-		plan, err := edit.UndoPlan(e, t)
-		if err != nil {
-			return fmt.Errorf("undo entry %d: %w.", e.Number, err)
-		}
-		out := writeOutput{plan: plan, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-		if *dryRun {
-			return out.print(cmd.OutOrStdout(), *output)
-		}
-		w, err := edit.Open(cmd.Context(), o, allowed, j)
-		if err != nil {
-			return err
-		}
-		out.result, out.err = w.Undo(cmd.Context(), plan, e.Number)
-		out.journal = j.Path
-		if perr := out.print(cmd.OutOrStdout(), *output); perr != nil {
-			return perr
-		}
-		return out.err
+		return runUndo(cmd.Context(), opts)
 	}
 	return cmd
+}
+
+// runUndo takes back the entry: the journal is read and the entry picked,
+// and writes not allowed refused, before anything connects.
+func runUndo(ctx context.Context, opts *undoOptions) error {
+	_, entries, err := readJournal(io.Discard)
+	if err != nil {
+		return err
+	}
+	e, err := pickEntry(entries, opts.Entry, opts.Table)
+	if err != nil {
+		return err
+	}
+	settings, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	if !opts.Allow && !opts.WritesAllowed(settings) && !opts.DryRun {
+		return fmt.Errorf("undo: %w", edit.ErrWritesOff)
+	}
+	client, err := opts.Connect(ctx)
+	if err != nil {
+		return err
+	}
+	if e.Endpoint != client.Endpoint() || e.Region != client.Region() {
+		where := e.Endpoint
+		if where == "" {
+			where = "AWS"
+		}
+		return usageError{textfmt.Sanitize(fmt.Sprintf("journal entry %d was written to %s in %s; connect there (--endpoint-url, --region) to undo it.", e.Number, where, e.Region))}
+	}
+	t, err := client.DescribeTable(ctx, e.Table) // its indexes, for the predicted units
+	if err != nil {
+		return err
+	}
+	plan, err := edit.UndoPlan(e, t)
+	if err != nil {
+		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
+	}
+	out := writeOutput{plan: plan, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+	if opts.DryRun {
+		return out.print(opts.Out, opts.Output)
+	}
+	w, err := opts.ConnectWriter(ctx)
+	if err != nil {
+		return err
+	}
+	out.result, out.err = w.Undo(ctx, plan, e.Number)
+	out.journal = w.JournalPath()
+	if perr := out.print(opts.Out, opts.Output); perr != nil {
+		return perr
+	}
+	return out.err
 }
 
 // pickEntry finds the entry to undo: the numbered one, else the last write

@@ -17,8 +17,6 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
-	"dynascope/codegen"
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
@@ -29,7 +27,7 @@ import (
 // not fit in one request: enough to count its pages, not a full table read.
 const maxPatternPages = 100
 
-func newPatternsCmd(conn *config.Connection) *cobra.Command {
+func newPatternsCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:     "patterns",
 		Short:   "the access patterns of dynascope.yaml: list, run, check, show",
@@ -57,32 +55,42 @@ given take the pattern's example values.`,
 		},
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
-	cmd.AddCommand(newPatternsListCmd(), newPatternsRunCmd(conn), newPatternsCheckCmd(conn), newPatternsShowCmd(conn))
+	cmd.AddCommand(newPatternsListCmd(f, nil), newPatternsRunCmd(f, nil), newPatternsCheckCmd(f, nil), newPatternsShowCmd(f, nil))
 	return cmd
 }
 
-// patternsFileFlag is the --patterns flag of every patterns subcommand.
-func patternsFileFlag(cmd *cobra.Command) *string {
-	file := cmd.Flags().String("patterns", patterns.PatternsFile, "the patterns `FILE`")
+// patternsFileFlag declares the --patterns flag of every patterns
+// subcommand into file.
+func patternsFileFlag(cmd *cobra.Command, file *string) {
+	cmd.Flags().StringVar(file, "patterns", patterns.PatternsFile, "the patterns `FILE`")
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
-	return file
 }
 
-// paramFlag collects repeated --param KEY=VALUE.
-func paramFlag(fs *pflag.FlagSet) map[string]string {
-	params := map[string]string{}
+// patternRef names one pattern of a patterns file and its parameters: the
+// options run and show share.
+type patternRef struct {
+	Table  string            // --table; "" for the file's table: line
+	File   string            // --patterns
+	Name   string            // the pattern's name
+	Params map[string]string // --param KEY=VALUE; nil for none (the example's)
+}
+
+// paramFlag collects repeated --param KEY=VALUE into *params.
+func paramFlag(fs *pflag.FlagSet, params *map[string]string) {
 	fs.Func("param", "a parameter of the pattern, `KEY=VALUE` (repeatable; default: the example's)", func(s string) error {
 		k, v, ok := strings.Cut(s, "=")
 		if !ok || k == "" {
 			return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
 		}
-		if _, dup := params[k]; dup {
+		if _, dup := (*params)[k]; dup {
 			return fmt.Errorf("--param %s is given twice", k)
 		}
-		params[k] = v
+		if *params == nil {
+			*params = map[string]string{}
+		}
+		(*params)[k] = v
 		return nil
 	})
-	return params
 }
 
 // patternName checks the one positional argument of run and show, the
@@ -100,36 +108,37 @@ func patternName(sub string) cobra.PositionalArgs {
 }
 
 // patternTable loads the file, connects and describes the table the patterns
-// run on, and checks the patterns against it.
-func patternTable(ctx context.Context, conn *config.Connection, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
-	set, err := patternSet(conn, file)
+// run on (table, else the file's).
+func patternTable(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), table, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, table, err := patternSet(table, file)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
-	client, err := connect(ctx, conn)
+	client, err := connect(ctx)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
-	t, err := client.DescribeTable(ctx, conn.Table)
+	t, err := client.DescribeTable(ctx, table)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
 	return set, client, t, nil
 }
 
-// patternSet loads the file and settles the table it is about.
-func patternSet(conn *config.Connection, file string) (*patterns.PatternSet, error) {
+// patternSet loads the file and settles the table it is about: table when
+// given, else the file's.
+func patternSet(table, file string) (*patterns.PatternSet, string, error) {
 	set, err := patterns.LoadPatterns(file)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if conn.Table == "" {
-		conn.Table = set.Table
+	if table == "" {
+		table = set.Table
 	}
-	if conn.Table == "" {
-		return nil, usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
+	if table == "" {
+		return nil, "", usageError{fmt.Sprintf("%s has no table: line; add one or pass --table NAME.", file)}
 	}
-	return set, nil
+	return set, table, nil
 }
 
 // findPattern is the pattern of that name; a name the file does not hold is
@@ -154,24 +163,24 @@ func findPattern(set *patterns.PatternSet, name string) (patterns.Pattern, error
 // example's. The name is checked before connecting; with cachedKeys the
 // table's keys come from the key-schema cache when it holds them, so code
 // generation sends no request.
-func resolvePattern(ctx context.Context, conn *config.Connection, file, name string, given map[string]string, cachedKeys bool) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
-	set, err := patternSet(conn, file)
+func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), ref patternRef, cachedKeys bool) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
+	set, table, err := patternSet(ref.Table, ref.File)
 	if err != nil {
 		return nil, dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, err
 	}
-	p, err := findPattern(set, name)
+	p, err := findPattern(set, ref.Name)
 	if err != nil {
 		return nil, dynamo.Table{}, p, patterns.Resolved{}, err
 	}
-	client, err := connect(ctx, conn)
+	client, err := connect(ctx)
 	if err != nil {
 		return nil, dynamo.Table{}, p, patterns.Resolved{}, err
 	}
 	var t dynamo.Table
 	if cachedKeys {
-		t, err = client.TableKeys(ctx, conn.Table)
+		t, err = client.TableKeys(ctx, table)
 	} else {
-		t, err = client.DescribeTable(ctx, conn.Table)
+		t, err = client.DescribeTable(ctx, table)
 	}
 	if err != nil {
 		return nil, t, p, patterns.Resolved{}, err
@@ -179,7 +188,7 @@ func resolvePattern(ctx context.Context, conn *config.Connection, file, name str
 	if err := p.Validate(t); err != nil {
 		return nil, t, p, patterns.Resolved{}, err
 	}
-	r, err := p.Resolve(t, patternParams(p, given))
+	r, err := p.Resolve(t, patternParams(p, ref.Params))
 	return client, t, p, r, err
 }
 
@@ -195,7 +204,15 @@ func patternParams(p patterns.Pattern, given map[string]string) map[string]strin
 	return params
 }
 
-func newPatternsListCmd() *cobra.Command {
+// patternsListOptions are the flag values of `dynascope patterns list`.
+type patternsListOptions struct {
+	Out    io.Writer
+	File   string // --patterns
+	Output string // table | json
+}
+
+func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOptions) error) *cobra.Command {
+	opts := &patternsListOptions{}
 	cmd := &cobra.Command{
 		Use:     "list",
 		Short:   "the patterns of the file and the request each sends",
@@ -204,165 +221,72 @@ func newPatternsListCmd() *cobra.Command {
 		// It reads only the file.
 		Annotations: map[string]string{offline: "yes"},
 	}
-	fs := cmd.Flags()
-	file := patternsFileFlag(cmd)
-	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	patternsFileFlag(cmd, &opts.File)
+	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: table | json")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		stdout := cmd.OutOrStdout()
-		if *output != "table" && *output != "json" {
-			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+		if opts.Output != "table" && opts.Output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", opts.Output)}
 		}
-		set, err := patterns.LoadPatterns(*file)
-		if err != nil {
-			return err
+		opts.Out = f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		if *output == "json" {
-			type patternJSON struct {
-				Name        string            `json:"name"`
-				Description string            `json:"description"`
-				Index       *string           `json:"index"`
-				Summary     string            `json:"summary"`
-				Filter      *string           `json:"filter"`
-				Attributes  []string          `json:"attributes"`
-				Parameters  []string          `json:"parameters"`
-				Example     map[string]string `json:"example"`
-				Line        int               `json:"line"`
-			}
-			out := struct {
-				File     string        `json:"file"`
-				Table    *string       `json:"table"`
-				Patterns []patternJSON `json:"patterns"`
-			}{File: *file, Table: nullable(set.Table), Patterns: []patternJSON{}}
-			for _, p := range set.Patterns {
-				params := p.Parameters()
-				if params == nil {
-					params = []string{}
-				}
-				ex := p.Example
-				if ex == nil {
-					ex = map[string]string{}
-				}
-				attrs := p.Attributes
-				if attrs == nil {
-					attrs = []string{}
-				}
-				out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
-			}
-			return writeIndentedJSON(stdout, out)
+		return runPatternsList(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// runPatternsList prints the patterns of the file: it reads only the file.
+func runPatternsList(_ context.Context, opts *patternsListOptions) error {
+	stdout := opts.Out
+	set, err := patterns.LoadPatterns(opts.File)
+	if err != nil {
+		return err
+	}
+	if opts.Output == "json" {
+		type patternJSON struct {
+			Name        string            `json:"name"`
+			Description string            `json:"description"`
+			Index       *string           `json:"index"`
+			Summary     string            `json:"summary"`
+			Filter      *string           `json:"filter"`
+			Attributes  []string          `json:"attributes"`
+			Parameters  []string          `json:"parameters"`
+			Example     map[string]string `json:"example"`
+			Line        int               `json:"line"`
 		}
-		var b bytes.Buffer
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+		out := struct {
+			File     string        `json:"file"`
+			Table    *string       `json:"table"`
+			Patterns []patternJSON `json:"patterns"`
+		}{File: opts.File, Table: nullable(set.Table), Patterns: []patternJSON{}}
 		for _, p := range set.Patterns {
-			fmt.Fprintf(tw, "%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(p.Description))
-		}
-		_ = tw.Flush()
-		_, err = stdout.Write(b.Bytes())
-		return err
-
-	}
-	return cmd
-}
-
-func newPatternsRunCmd(conn *config.Connection) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "run NAME",
-		Short: "run one pattern, its parameters given or its example's",
-		Long: `Run one pattern as the request it declares, with the given parameters over
-its example's; it warns when the pattern needs more than one request.`,
-		Example: `  dynascope patterns run 'latest order' --param customerId=42
-  dynascope patterns run 'customer with orders' --output table`,
-		Args: patternName("run"),
-	}
-	fs := cmd.Flags()
-	file := patternsFileFlag(cmd)
-	given := paramFlag(fs)
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "jsonl", "table"))
-	cmd.ValidArgsFunction = completePatternNames(file)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, stderr, name := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr(), args[0]
-		if err := checkOutput(*output); err != nil {
-			return err
-		}
-		client, t, p, r, err := resolvePattern(ctx, conn, *file, name, given, false)
-		if err != nil {
-			return err
-		}
-		run := runPattern(ctx, client, t, p, r)
-		if run.err != nil {
-			return run.err
-		}
-		if v, one := run.verdict(); !one {
-			fmt.Fprintf(stderr, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
-		}
-		return printResult(stdout, run.res, *output, *ddbJSON)
-
-	}
-	return cmd
-}
-
-func newPatternsShowCmd(conn *config.Connection) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "show NAME",
-		Short: "print the code that sends the pattern's request",
-		Long: `Print the AWS CLI command, Python (boto3) and Go (AWS SDK for Go v2) code
-that send the same request as the pattern, with its parameters filled in.`,
-		Example: `  dynascope patterns show 'latest order'
-  dynascope patterns show 'latest order' --param customerId=7 --lang go`,
-		Args: patternName("show"),
-	}
-	fs := cmd.Flags()
-	file := patternsFileFlag(cmd)
-	given := paramFlag(fs)
-	lang := fs.String("lang", "", "`LANG`: cli | python | go (default: all three)")
-	cmd.RegisterFlagCompletionFunc("lang", fixedChoices("cli", "python", "go"))
-	cmd.ValidArgsFunction = completePatternNames(file)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, name := cmd.Context(), cmd.OutOrStdout(), args[0]
-		langs := codegen.CodeLangs
-		if *lang != "" {
-			l := codegen.CodeLang(*lang)
-			if l != codegen.LangCLI && l != codegen.LangPython && l != codegen.LangGo {
-				return usageError{fmt.Sprintf("--lang must be cli, python or go, not %q.", *lang)}
+			params := p.Parameters()
+			if params == nil {
+				params = []string{}
 			}
-			langs = []codegen.CodeLang{l}
-		}
-		client, t, _, r, err := resolvePattern(ctx, conn, *file, name, given, true)
-		if err != nil {
-			return err
-		}
-		to := codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
-		titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
-		var b bytes.Buffer
-		for i, l := range langs {
-			var code string
-			if r.Get != nil {
-				code, err = codegen.GetItemCode(l, t, *r.Get, to)
-			} else {
-				var ks dynamo.KeySchema
-				if ks, err = t.Schema(r.Query.Index); err == nil {
-					code, err = codegen.QueryCode(l, ks, *r.Query, to)
-				}
+			ex := p.Example
+			if ex == nil {
+				ex = map[string]string{}
 			}
-			if err != nil {
-				return err
+			attrs := p.Attributes
+			if attrs == nil {
+				attrs = []string{}
 			}
-			if len(langs) > 1 {
-				if i > 0 {
-					b.WriteByte('\n')
-				}
-				b.WriteString(titles[l] + "\n")
-			}
-			b.WriteString(code)
+			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
 		}
-		_, err = stdout.Write(b.Bytes())
-		return err
-
+		return writeIndentedJSON(stdout, out)
 	}
-	return cmd
+	var b bytes.Buffer
+	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+	for _, p := range set.Patterns {
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(p.Description))
+	}
+	_ = tw.Flush()
+	_, err = stdout.Write(b.Bytes())
+	return err
 }
 
 // patternRun is one run of a pattern: its result and what it took.
@@ -377,11 +301,11 @@ type patternRun struct {
 	projection *patterns.Projection
 }
 
-// runPattern sends the pattern's request and, when the answer does not fit
+// sendPattern sends the pattern's request and, when the answer does not fit
 // in one page, follows LastEvaluatedKey as a program would, until the
 // result is complete or the pattern's Limit is met, so that the count of
 // requests is the true cost of the access pattern.
-func runPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
+func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
 	run := patternRun{pattern: p, operation: r.Operation()}
 	if r.Get != nil {
 		page, err := client.GetItem(ctx, *r.Get)

@@ -5,13 +5,14 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
+	"io"
 	"strings"
 	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/textfmt"
 )
@@ -38,7 +39,17 @@ func (r patternRun) verdict() (string, bool) {
 	return fmt.Sprintf("%d pages: the result is larger than the 1 MB one Query page returns", n), false
 }
 
-func newPatternsCheckCmd(conn *config.Connection) *cobra.Command {
+// patternsCheckOptions are the flag values of `dynascope patterns check`.
+type patternsCheckOptions struct {
+	Connect func(context.Context) (*dynamo.Client, error)
+	Out     io.Writer
+	Table   string // --table; "" for the file's table: line
+	File    string // --patterns
+	Output  string // table | json
+}
+
+func newPatternsCheckCmd(f *factory, runF func(context.Context, *patternsCheckOptions) error) *cobra.Command {
+	opts := &patternsCheckOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:   "check",
 		Short: "run every pattern with its example and prove each is one request",
@@ -52,82 +63,89 @@ with status 1 when a pattern needs more than one request or fails.`,
   dynascope patterns check --patterns ci/patterns.yaml --output json`,
 		Args: noArgs,
 	}
-	fs := cmd.Flags()
-	file := patternsFileFlag(cmd)
-	output := fs.String("output", "table", "output `FORMAT`: table | json")
+	patternsFileFlag(cmd, &opts.File)
+	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: table | json")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout := cmd.Context(), cmd.OutOrStdout()
-		if *output != "table" && *output != "json" {
-			return usageError{fmt.Sprintf("--output must be table or json, not %q.", *output)}
+		if opts.Output != "table" && opts.Output != "json" {
+			return usageError{fmt.Sprintf("--output must be table or json, not %q.", opts.Output)}
 		}
-		set, client, t, err := patternTable(ctx, conn, *file)
+		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runPatternsCheck(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// runPatternsCheck runs every pattern with its example and says which are
+// not one request.
+func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
+	set, client, t, err := patternTable(ctx, opts.Connect, opts.Table, opts.File)
+	if err != nil {
+		return err
+	}
+	if len(set.Patterns) == 0 {
+		return fmt.Errorf("%s has no patterns to check; add some under patterns:.", opts.File)
+	}
+	if err := set.Validate(t); err != nil {
+		return err
+	}
+	var runs []patternRun
+	for _, p := range set.Patterns {
+		r, err := p.Resolve(t, p.Example)
 		if err != nil {
 			return err
 		}
-		if len(set.Patterns) == 0 {
-			return fmt.Errorf("%s has no patterns to check; add some under patterns:.", *file)
-		}
-		if err := set.Validate(t); err != nil {
-			return err
-		}
-		var runs []patternRun
-		for _, p := range set.Patterns {
-			r, err := p.Resolve(t, p.Example)
-			if err != nil {
-				return err
-			}
-			pc, onIndex := p.CheckProjection(t)
-			if onIndex && pc.Refused() {
-				// DynamoDB would refuse it: said, not sent.
-				run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: queryResult{Table: t.Name, Index: p.Index}}
-				if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
-					if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
-						run.res.KeyCondition = b.KeyCondition
-					}
+		pc, onIndex := p.CheckProjection(t)
+		if onIndex && pc.Refused() {
+			// DynamoDB would refuse it: said, not sent.
+			run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: queryResult{Table: t.Name, Index: p.Index}}
+			if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
+				if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
+					run.res.KeyCondition = b.KeyCondition
 				}
-				runs = append(runs, run)
-				continue
-			}
-			run := runPattern(ctx, client, t, p, r)
-			if onIndex {
-				run.projection = &pc
 			}
 			runs = append(runs, run)
-			if ctx.Err() != nil {
-				return ctx.Err()
-			}
+			continue
 		}
-		var b bytes.Buffer
-		if *output == "json" {
-			writeCheckJSON(&b, t.Name, runs)
-		} else {
-			writeCheckTable(&b, runs)
+		run := sendPattern(ctx, client, t, p, r)
+		if onIndex {
+			run.projection = &pc
 		}
-		if _, err := stdout.Write(b.Bytes()); err != nil {
-			return err
+		runs = append(runs, run)
+		if ctx.Err() != nil {
+			return ctx.Err()
 		}
-		var bad []string
-		for _, r := range runs {
-			if v, one := r.verdict(); !one {
-				why := "failed"
-				if r.err == nil {
-					why = strings.SplitN(v, ":", 2)[0]
-				}
-				bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
-			}
-		}
-		if len(bad) > 0 {
-			verb := "are"
-			if len(bad) == 1 {
-				verb = "is"
-			}
-			return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
-		}
-		return nil
-
 	}
-	return cmd
+	var b bytes.Buffer
+	if opts.Output == "json" {
+		writeCheckJSON(&b, t.Name, runs)
+	} else {
+		writeCheckTable(&b, runs)
+	}
+	if _, err := opts.Out.Write(b.Bytes()); err != nil {
+		return err
+	}
+	var bad []string
+	for _, r := range runs {
+		if v, one := r.verdict(); !one {
+			why := "failed"
+			if r.err == nil {
+				why = strings.SplitN(v, ":", 2)[0]
+			}
+			bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
+		}
+	}
+	if len(bad) > 0 {
+		verb := "are"
+		if len(bad) == 1 {
+			verb = "is"
+		}
+		return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
+	}
+	return nil
 }
 
 func (r patternRun) operationText() string {

@@ -50,8 +50,9 @@ const helpWidth = 100
 // with its own flag values, so tests can build and walk as many as they like.
 func newRootCmd(b Build) *cobra.Command {
 	var conn config.Connection
-	root := newUICmd(&conn)
-	f := newFactory(&conn, root)
+	f := &factory{} // filled in below: its streams are the root's
+	root := newUICmd(f, nil)
+	*f = *newFactory(&conn, root)
 	// The connection flags are persistent: accepted before or after the
 	// command, as the AWS CLI accepts them. config declares them on a Go
 	// flag set; pflag wraps those flags, their validation included.
@@ -67,14 +68,14 @@ func newRootCmd(b Build) *cobra.Command {
 		&cobra.Group{ID: groupSetup, Title: "Settings and shell:"},
 	)
 	root.AddCommand(
-		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(&conn),
+		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(f, nil),
 		newScanCmd(f, nil), newPartiQLCmd(f, nil),
-		newTailCmd(&conn, nil),
-		newLayoutCmd(f, nil), newPatternsCmd(&conn),
-		newItemCmd(&conn, nil), newIndexCmd(&conn),
-		newSeedCmd(&conn), newDemoCmd(&conn),
-		newPutCmd(&conn), newUpdateCmd(&conn), newDeleteCmd(&conn), newJournalCmd(&conn), newUndoCmd(&conn),
-		newConfigCmd(), newCompletionCmd(), newVersionCmd(),
+		newTailCmd(f, nil),
+		newLayoutCmd(f, nil), newPatternsCmd(f),
+		newItemCmd(f, nil), newIndexCmd(f),
+		newSeedCmd(f, nil), newDemoCmd(f, nil),
+		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),
+		newConfigCmd(f), newCompletionCmd(f, nil), newVersionCmd(f, nil),
 	)
 	root.SetHelpCommandGroupID(groupSetup)
 	root.CompletionOptions.DisableDefaultCmd = true // ours is newCompletionCmd
@@ -214,9 +215,25 @@ func itemCap(flagValue int, s config.Settings) int {
 	return n
 }
 
+// uiOptions are the flag values of the root command, the terminal UI.
+type uiOptions struct {
+	ConnectSettings func(context.Context) (*dynamo.Client, config.Settings, error)
+	ConnectWriter   func(context.Context) (*edit.Writer, error)
+	ConnectStreams  func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error)
+	WritesAllowed   func(config.Settings) bool // writes: true on the connection
+	Table           string                     // "" for the table picker
+	Index, PK       string
+	PatternsFile    string
+	PatternsGiven   bool // --patterns named it, else the default (none when absent)
+	MaxLoaded       int  // --max-loaded; -1 when not given
+	AllowWrites     bool
+}
+
 // newUICmd is the root command: the terminal UI. Its flags are its own;
-// the connection flags are added by newRootCmd for every command.
-func newUICmd(conn *config.Connection) *cobra.Command {
+// the connection flags are added by newRootCmd for every command. It reads
+// f's funcs only when it runs: newRootCmd fills f in after building it.
+func newUICmd(f *factory, runF func(context.Context, *uiOptions) error) *cobra.Command {
+	opts := &uiOptions{MaxLoaded: -1}
 	cmd := &cobra.Command{
 		Use:   "dynascope [--table NAME [--pk VALUE]]",
 		Short: "a terminal explorer for DynamoDB single-table designs",
@@ -239,10 +256,9 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		},
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "open this partition key `VALUE` directly")
-	index := fs.String("index", "", "query this secondary `INDEX`")
-	patternsFile := fs.String("patterns", patterns.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
-	maxLoaded := -1 // not given
+	fs.StringVar(&opts.PK, "pk", "", "open this partition key `VALUE` directly")
+	fs.StringVar(&opts.Index, "index", "", "query this secondary `INDEX`")
+	fs.StringVar(&opts.PatternsFile, "patterns", patterns.PatternsFile, "the access patterns `FILE`: a lists its patterns, S saves the current request to it")
 	fs.Func("max-loaded", fmt.Sprintf("`N` items kept in memory; beyond them the pages farthest from the cursor are released and read again when scrolled back to; 0 for no cap (default: the setting maxLoadedItems, else %d)", config.DefaultMaxLoadedItems), func(v string) error {
 		n, err := strconv.Atoi(v)
 		switch {
@@ -251,43 +267,54 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		case n < 0:
 			return errors.New("--max-loaded takes a number of items, or 0 for no cap")
 		}
-		maxLoaded = n
+		opts.MaxLoaded = n
 		return nil
 	})
-	allowWrites := fs.Bool("allow-writes", false, "allow editing items (else writes: true on the connection in the settings file); every write is shown before it is sent and conditional on the item as read")
-	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
+	fs.BoolVar(&opts.AllowWrites, "allow-writes", false, "allow editing items (else writes: true on the connection in the settings file); every write is shown before it is sent and conditional on the item as read")
+	cmd.RegisterFlagCompletionFunc("index", func(c *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
+		return completeIndexes(f.Conn)(c, args, toComplete)
+	})
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx := cmd.Context()
-		if *pk != "" && conn.Table == "" {
+		if opts.PK != "" && f.Conn.Table == "" {
 			return usageError{"--pk needs --table: the partition key belongs to one table."}
 		}
-		// A broken patterns file does not keep the UI from starting: the
-		// patterns view and the status line say what is wrong with it, and
-		// saving to it is refused until it is fixed.
-		set, setPath, patternsErr := patterns.Open(*patternsFile, fs.Changed("patterns"))
-		client, settings, err := connectWithSettings(ctx, conn)
+		opts.ConnectSettings, opts.ConnectWriter, opts.ConnectStreams = f.ConnectSettings, f.ConnectWriter, f.ConnectStreams
+		opts.WritesAllowed, opts.Table, opts.PatternsGiven = f.Conn.WritesAllowed, f.Conn.Table, fs.Changed("patterns")
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runUI(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// runUI connects and runs the terminal UI until the user quits.
+func runUI(ctx context.Context, opts *uiOptions) error {
+	// A broken patterns file does not keep the UI from starting: the
+	// patterns view and the status line say what is wrong with it, and
+	// saving to it is refused until it is fixed.
+	set, setPath, patternsErr := patterns.Open(opts.PatternsFile, opts.PatternsGiven)
+	client, settings, err := opts.ConnectSettings(ctx)
+	if err != nil {
+		return err
+	}
+	var editor ui.Editor
+	if opts.AllowWrites || opts.WritesAllowed(settings) {
+		w, err := opts.ConnectWriter(ctx)
 		if err != nil {
 			return err
 		}
-		var editor ui.Editor
-		if *allowWrites || conn.WritesAllowed(settings) {
-			w, err := openWriter(ctx, conn)
-			if err != nil {
-				return err
-			}
-			editor = w
-		}
-		return ui.Run(ctx, uiEnvironment(ui.Options{
-			Editor: editor,
-			Store:  client, Table: conn.Table, Index: *index, PK: *pk,
-			Streams: liveStreams(ctx, conn, client),
-			Region:  client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
-			Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
-			Settings: settings, MaxLoadedItems: itemCap(maxLoaded, settings),
-		}))
+		editor = w
 	}
-	return cmd
+	return ui.Run(ctx, uiEnvironment(ui.Options{
+		Editor: editor,
+		Store:  client, Table: opts.Table, Index: opts.Index, PK: opts.PK,
+		Streams: liveStreams(ctx, opts.ConnectStreams, client),
+		Region:  client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+		Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
+		Settings: settings, MaxLoadedItems: itemCap(opts.MaxLoaded, settings),
+	}))
 }
 
 // uiEnvironment fills in what the UI takes from the process's environment,

@@ -13,15 +13,32 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
-	"dynascope/patterns"
 	"dynascope/textfmt"
-	"dynascope/ui"
 	"dynascope/workbench"
 )
 
+// seedOptions are the flag values of `dynascope seed`.
+type seedOptions struct {
+	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
+	Out, Err      io.Writer
+	Stdin         io.Reader // what --file - reads
+	Table         string    // --table; with --demo, dynamo.DemoTable when not given
+	// The one source: --demo, --file or --workbench.
+	Demo      bool
+	File      string
+	Workbench string
+	// With --file: the format (detected when ""), the keys of a table to create.
+	Format         itemcodec.InputFormat
+	PKName, SKName string
+	Prefix         string // --table-prefix
+	SkipInvalid    bool
+	Force          bool
+}
+
 // newSeedCmd loads data into a new or empty table; unlike put, update and
 // delete it needs no --allow-writes, since it refuses a table that holds items.
-func newSeedCmd(conn *config.Connection) *cobra.Command {
+func newSeedCmd(f *factory, runF func(context.Context, *seedOptions) error) *cobra.Command {
+	opts := &seedOptions{ConnectSeeder: f.ConnectSeeder}
 	cmd := &cobra.Command{
 		Use:     "seed --table NAME (--demo | --file FILE | --workbench MODEL)",
 		Short:   "create a table and load data (refuses a table with items unless --force)",
@@ -44,15 +61,15 @@ A missing table is created with the key names the data shows.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	demo := fs.Bool("demo", false, "create the demo single-table design and load its data")
-	file := fs.String("file", "", "load items from this `FILE` (- for standard input; pipes and <(...) are read once), format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
+	fs.BoolVar(&opts.Demo, "demo", false, "create the demo single-table design and load its data")
+	fs.StringVar(&opts.File, "file", "", "load items from this `FILE` (- for standard input; pipes and <(...) are read once), format found from its content: DynamoDB JSON or plain JSON lines, a JSON array of items, an AWS CLI batch-write-item document (or --output ddbjson-batch lines), a DynamoDB export to S3 (.json, .json.gz, its directory or manifest-files.json); a missing table is created with the key names the data shows")
 	format := fs.String("format", "", "with --file: read it as this `FORMAT` instead of detecting it: "+formatNames())
-	workbenchFile := fs.String("workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
-	prefix := fs.String("table-prefix", "", "put `PREFIX` before every table name the model or file gives (side-by-side copies, tests)")
-	pkName := fs.String("pk-name", "", "with --file: the partition key `ATTRIBUTE` of a table to create (default: PK or pk, as the data has)")
-	skName := fs.String("sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
-	skipInvalid := fs.Bool("skip-invalid", false, "load every valid item and name each invalid one, instead of refusing the load at the first")
-	force := fs.Bool("force", false, "write into a table that already holds items")
+	fs.StringVar(&opts.Workbench, "workbench", "", "create the tables of this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) with their indexes and load its data; --table picks one of them")
+	fs.StringVar(&opts.Prefix, "table-prefix", "", "put `PREFIX` before every table name the model or file gives (side-by-side copies, tests)")
+	fs.StringVar(&opts.PKName, "pk-name", "", "with --file: the partition key `ATTRIBUTE` of a table to create (default: PK or pk, as the data has)")
+	fs.StringVar(&opts.SKName, "sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
+	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "load every valid item and name each invalid one, instead of refusing the load at the first")
+	fs.BoolVar(&opts.Force, "force", false, "write into a table that already holds items")
 	// --file also takes an export's directory, so no extension filter.
 	cmd.MarkFlagFilename("file")
 	cmd.MarkFlagFilename("workbench", "json")
@@ -60,9 +77,8 @@ A missing table is created with the key names the data shows.`,
 		return strings.Split(formatNames(), ", "), cobra.ShellCompDirectiveNoFileComp
 	})
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stdout, stderr := cmd.Context(), cmd.OutOrStdout(), cmd.ErrOrStderr()
 		sources := 0
-		for _, set := range []bool{*demo, *file != "", *workbenchFile != ""} {
+		for _, set := range []bool{opts.Demo, opts.File != "", opts.Workbench != ""} {
 			if set {
 				sources++
 			}
@@ -70,68 +86,77 @@ A missing table is created with the key names the data shows.`,
 		if sources != 1 {
 			return usageError{"seed needs exactly one source: --demo, --file F.jsonl or --workbench MODEL.json."}
 		}
-		if *prefix != "" && *demo {
+		if opts.Prefix != "" && opts.Demo {
 			return usageError{"--table-prefix goes with --workbench or --file; with --demo, name the table with --table."}
 		}
-		if (*format != "" || *pkName != "" || *skName != "") && *file == "" {
+		if (*format != "" || opts.PKName != "" || opts.SKName != "") && opts.File == "" {
 			return usageError{"--format, --pk-name and --sk-name go with --file."}
 		}
-		if *skName != "" && *pkName == "" {
+		if opts.SKName != "" && opts.PKName == "" {
 			return usageError{"--sk-name needs --pk-name."}
 		}
-		if *file != "" {
-			l := fileLoad{path: *file, table: conn.Table, prefix: *prefix, pkName: *pkName, skName: *skName, skipInvalid: *skipInvalid, force: *force, stdin: cmd.InOrStdin()}
-			if *format != "" {
-				f, err := itemcodec.ParseFormat(*format)
-				if err != nil {
-					return usageError{err.Error()}
-				}
-				l.format = f
-			}
-			w, err := connectWriter(ctx, conn)
+		if *format != "" {
+			f, err := itemcodec.ParseFormat(*format)
 			if err != nil {
-				return err
+				return usageError{err.Error()}
 			}
-			return loadFile(ctx, w, l, stdout, stderr)
+			opts.Format = f
 		}
-		if *workbenchFile != "" {
-			model, err := readWorkbench(*workbenchFile, *skipInvalid, stderr)
-			if err != nil {
-				return err
-			}
-			tables, err := pickTables(model, conn.Table, *prefix)
-			if err != nil {
-				return err
-			}
-			w, err := connectWriter(ctx, conn)
-			if err != nil {
-				return err
-			}
-			if err := seedWorkbench(ctx, w, tables, *force, stdout); err != nil {
-				return err
-			}
-			if *skipInvalid || len(model.Skipped) > 0 {
-				n := 0
-				for _, t := range tables {
-					n += len(t.Items)
-				}
-				fmt.Fprintf(stdout, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
-			}
-			return nil
+		opts.Table, opts.Out, opts.Err, opts.Stdin = f.Conn.Table, f.Stdout(), f.Stderr(), f.Stdin()
+		if opts.Demo && opts.Table == "" {
+			opts.Table = dynamo.DemoTable
 		}
-		if conn.Table == "" && *demo {
-			conn.Table = dynamo.DemoTable
+		if runF != nil {
+			return runF(cmd.Context(), opts)
 		}
-		if err := conn.RequireTable("seed"); err != nil {
-			return usageError{err.Error()}
-		}
-		w, err := connectWriter(ctx, conn)
+		return runSeed(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// runSeed loads the one source. A file or model is read (and a model's
+// table picked) before the writer connects.
+func runSeed(ctx context.Context, opts *seedOptions) error {
+	stdout, stderr := opts.Out, opts.Err
+	if opts.File != "" {
+		l := fileLoad{path: opts.File, format: opts.Format, table: opts.Table, prefix: opts.Prefix, pkName: opts.PKName, skName: opts.SKName,
+			skipInvalid: opts.SkipInvalid, force: opts.Force, stdin: opts.Stdin}
+		w, err := opts.ConnectSeeder(ctx)
 		if err != nil {
 			return err
 		}
-		return seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), *force, stdout)
+		return loadFile(ctx, w, l, stdout, stderr)
 	}
-	return cmd
+	if opts.Workbench != "" {
+		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		if err != nil {
+			return err
+		}
+		tables, err := pickTables(model, opts.Table, opts.Prefix)
+		if err != nil {
+			return err
+		}
+		w, err := opts.ConnectSeeder(ctx)
+		if err != nil {
+			return err
+		}
+		if err := seedWorkbench(ctx, w, tables, opts.Force, stdout); err != nil {
+			return err
+		}
+		if opts.SkipInvalid || len(model.Skipped) > 0 {
+			n := 0
+			for _, t := range tables {
+				n += len(t.Items)
+			}
+			fmt.Fprintf(stdout, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+		}
+		return nil
+	}
+	w, err := opts.ConnectSeeder(ctx)
+	if err != nil {
+		return err
+	}
+	return seedInto(ctx, w, dynamo.DemoTableSpec(opts.Table), dynamo.DemoItems(), opts.Force, stdout)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same
@@ -235,147 +260,4 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.Wo
 		}
 	}
 	return nil
-}
-
-// cmdDemo starts DynamoDB Local, seeds the demo table (or a NoSQL Workbench
-// model), opens the UI on an example partition, and stops the engine when
-// the UI exits.
-func newDemoCmd(conn *config.Connection) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL [--skip-invalid]] [--allow-writes]",
-		Short:   "DynamoDB Local with the demo data, and the UI on it",
-		GroupID: groupWrite,
-		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
-into it, open the UI on a partition, and stop the engine on exit. It writes
-only into its own in-memory engine.`,
-		Example: `  dynascope demo
-  dynascope demo --allow-writes
-  dynascope demo --workbench model.json --table Orders
-  dynascope demo --workbench model.json --skip-invalid`,
-		Args: noArgs,
-	}
-	fs := cmd.Flags()
-	workbenchFile := fs.String("workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
-	skipInvalid := fs.Bool("skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
-	cmd.MarkFlagFilename("workbench", "json")
-	traffic := fs.Bool("traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (T)")
-	allowWrites := demoWritesFlag(cmd)
-	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		ctx, stderr := cmd.Context(), cmd.ErrOrStderr()
-		if conn.Endpoint != "" || conn.Profile != "" || conn.Region != "" {
-			return usageError{"demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."}
-		}
-		if conn.Name != "" {
-			return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
-		}
-		if *traffic && *workbenchFile != "" {
-			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
-		}
-		// The demo's access patterns, from dynascope.yaml when it is here; read
-		// before the engine starts, so that a mistake in it costs no start-up.
-		var set *patterns.PatternSet
-		var patternsPath string
-		if *workbenchFile == "" {
-			var err error
-			if set, patternsPath, err = patterns.Open(patterns.PatternsFile, false); err != nil {
-				return err
-			}
-		}
-		// The settings file's default connection (a profile, a region) has no
-		// business with the local engine.
-		conn.Name = config.NoConnection
-		var model workbench.WorkbenchModel
-		if *workbenchFile != "" {
-			// Read the model before starting the engine: a typo should not
-			// cost a Java start-up.
-			m, err := readWorkbench(*workbenchFile, *skipInvalid, stderr)
-			if err != nil {
-				return err
-			}
-			if _, err := pickTables(m, conn.Table, ""); err != nil {
-				return err
-			}
-			model = m
-		}
-		dir, err := dynamo.FindLocalEngine()
-		if err != nil {
-			return err
-		}
-		fmt.Fprintln(stderr, "starting DynamoDB Local ...")
-		engine, err := dynamo.StartLocalEngine(ctx, dir)
-		if err != nil {
-			return err
-		}
-		defer engine.Stop()
-		conn.Endpoint = engine.Endpoint
-		w, err := connectWriter(ctx, conn)
-		if err != nil {
-			return err
-		}
-		editor, editorDone, err := demoEditor(ctx, conn, *allowWrites)
-		if err != nil {
-			return err
-		}
-		defer editorDone()
-		if *workbenchFile != "" {
-			if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
-				return err
-			}
-			client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
-			if err != nil {
-				return err
-			}
-			t := model.Tables[0]
-			if conn.Table != "" {
-				t, _ = model.Table(conn.Table)
-			}
-			return ui.Run(ctx, uiEnvironment(ui.Options{
-				Editor: editor,
-				Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
-				Region: client.Region(), Endpoint: client.Endpoint(),
-				EntityNames: t.EntityNames(), Settings: settings,
-			}))
-		}
-		if conn.Table == "" {
-			conn.Table = dynamo.DemoTable
-		}
-		if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
-			return err
-		}
-		if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {
-			return err
-		}
-		client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
-		if err != nil {
-			return err
-		}
-		if *traffic {
-			defer startTraffic(ctx, w, conn.Table, stderr)()
-		}
-		return ui.Run(ctx, uiEnvironment(ui.Options{
-			Editor: editor,
-			Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
-			Streams: liveStreams(ctx, conn, client),
-			Region:  client.Region(), Endpoint: client.Endpoint(),
-			Patterns: set, PatternsPath: patternsPath, Settings: settings,
-		}))
-	}
-	return cmd
-}
-
-// workbenchPartition picks the partition the UI opens on: that of the first
-// facet's first item, where the model's author put the example to start
-// from; "" (the UI asks) for a table without items.
-func workbenchPartition(t workbench.WorkbenchTable) string {
-	items := t.Items
-	for _, f := range t.Facets {
-		if len(f.Items) > 0 {
-			items = f.Items
-			break
-		}
-	}
-	if len(items) == 0 {
-		return ""
-	}
-	return itemcodec.KeyString(items[0][t.Spec.PK.Name])
 }

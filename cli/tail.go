@@ -20,25 +20,27 @@ import (
 
 // tailOptions is everything `dynascope tail` needs, read from its flags.
 type tailOptions struct {
-	Conn       *config.Connection
-	PK         string        // "" for every partition
-	Entity     string        // "" for every entity type
-	From       string        // dynamo.TailLatest or dynamo.TailTrimHorizon
-	Output     string        // text or jsonl
-	Delimiter  string        // "" infers it per key
-	MaxRecords int           // stop after this many shown; 0 for no limit
-	For        time.Duration // stop after this long; 0 for until Ctrl-C
-	Stdout     io.Writer
-	Stderr     io.Writer
+	Connect        func(context.Context) (*dynamo.Client, error)
+	ConnectStreams func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error)
+	Table          string
+	PK             string        // "" for every partition
+	Entity         string        // "" for every entity type
+	From           string        // dynamo.TailLatest or dynamo.TailTrimHorizon
+	Output         string        // text or jsonl
+	Delimiter      string        // "" infers it per key
+	MaxRecords     int           // stop after this many shown; 0 for no limit
+	For            time.Duration // stop after this long; 0 for until Ctrl-C
+	Stdout         io.Writer
+	Stderr         io.Writer
 }
 
 // newTailCmd is `dynascope tail`; runF runs the options (runTail, or a
 // test's recorder).
-func newTailCmd(conn *config.Connection, runF func(context.Context, *tailOptions) error) *cobra.Command {
+func newTailCmd(f *factory, runF func(context.Context, *tailOptions) error) *cobra.Command {
 	if runF == nil {
 		runF = runTail
 	}
-	opts := &tailOptions{Conn: conn}
+	opts := &tailOptions{Connect: f.Connect, ConnectStreams: f.ConnectStreams}
 	cmd := &cobra.Command{
 		Use:     "tail --table NAME [--pk VALUE] [--entity TYPE]",
 		Short:   "the table's writes as they arrive, from its stream",
@@ -77,7 +79,7 @@ command that enables it.`,
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "jsonl"))
 	cmd.RegisterFlagCompletionFunc("from", fixedChoices(dynamo.TailLatest, dynamo.TailTrimHorizon))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := conn.RequireTable("tail"); err != nil {
+		if err := f.Conn.RequireTable("tail"); err != nil {
 			return usageError{err.Error()}
 		}
 		switch {
@@ -90,7 +92,7 @@ command that enables it.`,
 		case fs.Changed("pk") && opts.PK == "":
 			return usageError{"--pk needs a value: the partition key to follow."}
 		}
-		opts.Stdout, opts.Stderr = cmd.OutOrStdout(), cmd.ErrOrStderr()
+		opts.Table, opts.Stdout, opts.Stderr = f.Conn.Table, f.Stdout(), f.Stderr()
 		return runF(cmd.Context(), opts)
 	}
 	return cmd
@@ -107,21 +109,17 @@ type tailTally struct {
 // runTail follows the table's stream and prints each record that passes
 // the filters, until ctx ends, --for passes or --max-records are shown.
 func runTail(ctx context.Context, o *tailOptions) error {
-	dopts, err := o.Conn.Options()
-	if err != nil {
-		return err
-	}
-	client, err := dynamo.Connect(ctx, dopts)
+	client, err := o.Connect(ctx)
 	if err != nil {
 		return err
 	}
 	tally := &tailTally{events: map[string]int{}, entities: map[string]int{}, requests: map[string]int{}}
 	client.OnRequest(func(r dynamo.Request) { tally.requests[r.Operation]++ }) // one goroutine: Tail's
-	sc, err := dynamo.ConnectStreams(ctx, dopts, client)
+	sc, err := o.ConnectStreams(ctx, client)
 	if err != nil {
 		return err
 	}
-	info, err := sc.Stream(ctx, o.Conn.Table)
+	info, err := sc.Stream(ctx, o.Table)
 	if err != nil {
 		return err
 	}
@@ -230,14 +228,22 @@ func (t *tailTally) summary() string {
 // liveStreams is the stream reader of the UI's live pane, from the same
 // connection as client; nil, which the pane reports, when it cannot be
 // built.
-func liveStreams(ctx context.Context, conn *config.Connection, client *dynamo.Client) ui.LiveStream {
-	o, err := conn.Options()
-	if err != nil {
-		return nil
-	}
-	sc, err := dynamo.ConnectStreams(ctx, o, client)
+func liveStreams(ctx context.Context, connect func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error), client *dynamo.Client) ui.LiveStream {
+	sc, err := connect(ctx, client)
 	if err != nil {
 		return nil
 	}
 	return sc
+}
+
+// streamsOf connects the Streams client of the connection conn, beside
+// the table client.
+func streamsOf(conn *config.Connection) func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error) {
+	return func(ctx context.Context, c *dynamo.Client) (*dynamo.StreamClient, error) {
+		o, err := conn.Options()
+		if err != nil {
+			return nil, err
+		}
+		return dynamo.ConnectStreams(ctx, o, c)
+	}
 }

@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
-	"io"
 	"strings"
 	"testing"
 	"time"
@@ -13,9 +11,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/spf13/cobra"
 
-	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -23,55 +19,22 @@ import (
 // Arguments become tail's options through runF, with no network; a wrong
 // value is a usage error that never reaches runF.
 func TestNewTailCmd(t *testing.T) {
-	for _, tc := range []struct {
-		args    []string
-		want    tailOptions // Conn, Stdout and Stderr are not compared
-		table   string
-		usageOK bool // false: a usage error is expected
-	}{
-		{args: []string{"--table", "App"}, table: "App", usageOK: true,
-			want: tailOptions{From: "latest", Output: "text"}},
-		{args: []string{"--table", "App", "--pk", "CUST#42", "--entity", "ORDER", "--from", "trim-horizon", "--output", "jsonl", "--delimiter", ":", "--max-records", "5", "--for", "30s"}, table: "App", usageOK: true,
-			want: tailOptions{PK: "CUST#42", Entity: "ORDER", From: "trim-horizon", Output: "jsonl", Delimiter: ":", MaxRecords: 5, For: 30 * time.Second}},
-		{args: []string{"--pk", "CUST#42"}},
-		{args: []string{"--table", "App", "--output", "json"}},
-		{args: []string{"--table", "App", "--from", "oldest"}},
-		{args: []string{"--table", "App", "--max-records", "-1"}},
-		{args: []string{"--table", "App", "--for", "0s"}},
-		{args: []string{"--table", "App", "--pk", ""}},
-		{args: []string{"--table", "App", "CUST#42"}},
-	} {
-		var got *tailOptions
-		var conn config.Connection
-		root := &cobra.Command{Use: "dynascope", SilenceErrors: true, SilenceUsage: true}
-		gofs := flag.NewFlagSet("dynascope", flag.ContinueOnError)
-		conn.Register(gofs)
-		root.PersistentFlags().AddGoFlagSet(gofs)
-		root.AddGroup(&cobra.Group{ID: groupExplore, Title: "Explore"})
-		root.AddCommand(newTailCmd(&conn, func(_ context.Context, o *tailOptions) error { got = o; return nil }))
-		root.SetArgs(append([]string{"tail"}, tc.args...))
-		root.SetOut(io.Discard)
-		root.SetErr(io.Discard)
-		err := root.Execute()
-		if !tc.usageOK {
-			if err == nil || got != nil {
-				t.Errorf("%v: ran with %+v, err %v", tc.args, got, err)
-			}
-			continue
-		}
-		if err != nil || got == nil {
-			t.Errorf("%v: %v", tc.args, err)
-			continue
-		}
-		if got.Conn.Table != tc.table || got.Stdout == nil || got.Stderr == nil {
-			t.Errorf("%v: table %q, writers %v %v", tc.args, got.Conn.Table, got.Stdout, got.Stderr)
-		}
-		cmp := *got
-		cmp.Conn, cmp.Stdout, cmp.Stderr = nil, nil, nil
-		if cmp != tc.want {
-			t.Errorf("%v: got %+v, want %+v", tc.args, cmp, tc.want)
-		}
-	}
+	checkOptions(t, newTailCmd, func(o *tailOptions) bool {
+		set := o.Connect != nil && o.ConnectStreams != nil && o.Stdout != nil && o.Stderr != nil
+		o.Connect, o.ConnectStreams, o.Stdout, o.Stderr = nil, nil, nil, nil
+		return set
+	}, []optionsCase[tailOptions]{
+		{args: []string{"--table", "App"}, want: tailOptions{Table: "App", From: "latest", Output: "text"}},
+		{args: []string{"--table", "App", "--pk", "CUST#42", "--entity", "ORDER", "--from", "trim-horizon", "--output", "jsonl", "--delimiter", ":", "--max-records", "5", "--for", "30s"},
+			want: tailOptions{Table: "App", PK: "CUST#42", Entity: "ORDER", From: "trim-horizon", Output: "jsonl", Delimiter: ":", MaxRecords: 5, For: 30 * time.Second}},
+		{args: []string{"--pk", "CUST#42"}, usage: "tail needs a table"},
+		{args: []string{"--table", "App", "--output", "json"}, usage: "--output must be text or jsonl"},
+		{args: []string{"--table", "App", "--from", "oldest"}, usage: "--from must be latest or trim-horizon"},
+		{args: []string{"--table", "App", "--max-records", "-1"}, usage: "--max-records must be 1 or more"},
+		{args: []string{"--table", "App", "--for", "0s"}, usage: "--for takes a positive duration"},
+		{args: []string{"--table", "App", "--pk", ""}, usage: "--pk needs a value"},
+		{args: []string{"--table", "App", "CUST#42"}, usage: "unexpected argument"},
+	})
 }
 
 // tailedTable is a table with a NEW_AND_OLD_IMAGES stream holding the

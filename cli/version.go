@@ -5,7 +5,9 @@ package cli
 // was built from.
 
 import (
+	"context"
 	"fmt"
+	"io"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -51,7 +53,13 @@ func buildVersion(b Build, info *debug.BuildInfo, ok bool) string {
 	return fmt.Sprintf("dynascope %s (%s)", v, strings.Join(parts, ", "))
 }
 
-func newVersionCmd() *cobra.Command {
+// versionOptions are the options of `dynascope version`: no flags.
+type versionOptions struct {
+	Out     io.Writer
+	Version string // the root command's version line (buildVersion)
+}
+
+func newVersionCmd(f *factory, runF func(context.Context, *versionOptions) error) *cobra.Command {
 	return &cobra.Command{
 		Use:         "version",
 		Short:       "print the version and commit (as --version does)",
@@ -64,8 +72,17 @@ func newVersionCmd() *cobra.Command {
 			return nil
 		},
 		RunE: func(cmd *cobra.Command, args []string) error {
-			_, err := fmt.Fprintln(cmd.OutOrStdout(), cmd.Root().Version)
-			return err
+			opts := &versionOptions{Out: f.Stdout(), Version: cmd.Root().Version}
+			if runF != nil {
+				return runF(cmd.Context(), opts)
+			}
+			return runVersion(cmd.Context(), opts)
 		},
 	}
+}
+
+// runVersion prints the version line.
+func runVersion(_ context.Context, opts *versionOptions) error {
+	_, err := fmt.Fprintln(opts.Out, opts.Version)
+	return err
 }

@@ -7,8 +7,10 @@ package cli
 // stops after the plan: it only reads, with or without the flag.
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"maps"
 
 	"github.com/spf13/cobra"
@@ -19,26 +21,64 @@ import (
 	"dynascope/itemcodec"
 )
 
-// writeFlags are the flags put, update and delete share.
-type writeFlags struct {
-	pk, sk   string
-	allow    bool
-	dryRun   bool
-	output   string
-	sets     []string
-	removals []string
+// writeOptions are the flag values of put, update and delete.
+type writeOptions struct {
+	// Settings reads the settings file: whether writes are allowed on the
+	// connection (WritesAllowed) and the version attribute, before any
+	// request.
+	Settings      func() (config.Settings, error)
+	WritesAllowed func(config.Settings) bool
+	Connect       func(context.Context) (*dynamo.Client, error)
+	ConnectWriter func(context.Context) (*edit.Writer, error)
+	Out           io.Writer
+	Command       string // put | update | delete
+	Table         string
+	PK, SK        string
+	Allow         bool // --allow-writes
+	DryRun        bool
+	Output        string // text | json
+	Sets          []string
+	Removals      []string    // update's --remove
+	Item          dynamo.Item // put's --item; nil for none
 }
 
-func (f *writeFlags) register(cmd *cobra.Command, withSets bool) {
+func (o *writeOptions) register(cmd *cobra.Command, withSets bool) {
 	fs := cmd.Flags()
-	fs.StringVar(&f.pk, "pk", "", "partition key `VALUE` of the item (required)")
-	fs.StringVar(&f.sk, "sk", "", "sort key `VALUE` of the item (required when the table has a sort key)")
-	fs.BoolVar(&f.allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
-	fs.BoolVar(&f.dryRun, "dry-run", false, "read the item and print the diff, the aws command and the predicted WCU; send nothing")
-	fs.StringVar(&f.output, "output", "text", "output `FORMAT`: text | json")
+	fs.StringVar(&o.PK, "pk", "", "partition key `VALUE` of the item (required)")
+	fs.StringVar(&o.SK, "sk", "", "sort key `VALUE` of the item (required when the table has a sort key)")
+	fs.BoolVar(&o.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
+	fs.BoolVar(&o.DryRun, "dry-run", false, "read the item and print the diff, the aws command and the predicted WCU; send nothing")
+	fs.StringVar(&o.Output, "output", "text", "output `FORMAT`: text | json")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
 	if withSets {
-		fs.StringArrayVar(&f.sets, "set", nil, "set an attribute: `NAME=TYPE:VALUE`, e.g. status=S:SHIPPED, total=N:35.5, tags=SS:[\"a\"] (repeatable; a key attribute changes the key)")
+		fs.StringArrayVar(&o.Sets, "set", nil, "set an attribute: `NAME=TYPE:VALUE`, e.g. status=S:SHIPPED, total=N:35.5, tags=SS:[\"a\"] (repeatable; a key attribute changes the key)")
+	}
+}
+
+// newWriteOptions are the options of the write command name, with the
+// factory's funcs.
+func newWriteOptions(f *factory, name string) *writeOptions {
+	return &writeOptions{Settings: f.Settings, Connect: f.Connect, ConnectWriter: f.ConnectWriter, Command: name}
+}
+
+// writeRunE is what put, update and delete do once their own flags are
+// read: check what they share, before anything is read or sent, then run.
+func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *writeOptions) error) func(*cobra.Command, []string) error {
+	return func(cmd *cobra.Command, _ []string) error {
+		if err := f.Conn.RequireTable(opts.Command); err != nil {
+			return usageError{err.Error()}
+		}
+		if opts.Output != "text" && opts.Output != "json" {
+			return usageError{fmt.Sprintf("--output must be text or json, not %q.", opts.Output)}
+		}
+		if err := checkSets(opts.Sets); err != nil {
+			return err
+		}
+		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runWrite(cmd.Context(), opts)
 	}
 }
 
@@ -55,8 +95,8 @@ const (
   dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --allow-writes --output json`
 )
 
-func newPutCmd(conn *config.Connection) *cobra.Command {
-	var f writeFlags
+func newPutCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
+	opts := newWriteOptions(f, "put")
 	var itemJSON string
 	cmd := &cobra.Command{
 		Use:     "put --table NAME (--item JSON | --pk VALUE [--sk VALUE] --set NAME=TYPE:VALUE...) --allow-writes",
@@ -65,34 +105,24 @@ func newPutCmd(conn *config.Connection) *cobra.Command {
 		Example: putExamples,
 		Args:    noArgs,
 	}
-	f.register(cmd, true)
+	opts.register(cmd, true)
 	cmd.Flags().StringVar(&itemJSON, "item", "", "the item in DynamoDB `JSON` ({\"PK\":{\"S\":\"CUST#42\"},...}); --set adds to it")
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		var item dynamo.Item
+	shared := writeRunE(f, opts, runF)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if itemJSON != "" {
 			it, err := itemcodec.ParseDynamoJSON([]byte(itemJSON))
 			if err != nil {
 				return usageError{fmt.Sprintf("--item: %v.", err)}
 			}
-			item = it
+			opts.Item = it
 		}
-		return runWrite(cmd, conn, &f, "put", func(t dynamo.Table, key, old dynamo.Item) (dynamo.Item, error) {
-			if old != nil {
-				return nil, fmt.Errorf("an item with this key exists in %s; change it with 'dynascope update', or delete it first", t.Name)
-			}
-			new := maps.Clone(item)
-			if new == nil {
-				new = dynamo.Item{}
-			}
-			maps.Copy(new, key)
-			return applySets(t, new, f.sets, nil)
-		}, itemKey(itemJSON, item))
+		return shared(cmd, args)
 	}
 	return cmd
 }
 
-func newUpdateCmd(conn *config.Connection) *cobra.Command {
-	var f writeFlags
+func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
+	opts := newWriteOptions(f, "update")
 	cmd := &cobra.Command{
 		Use:     "update --table NAME --pk VALUE [--sk VALUE] (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
 		Short:   "change attributes of one item, only if it is still as read (conditional UpdateItem)",
@@ -100,24 +130,20 @@ func newUpdateCmd(conn *config.Connection) *cobra.Command {
 		Example: updateExamples,
 		Args:    noArgs,
 	}
-	f.register(cmd, true)
-	cmd.Flags().StringArrayVar(&f.removals, "remove", nil, "remove the attribute `NAME` (repeatable)")
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if len(f.sets)+len(f.removals) == 0 {
+	opts.register(cmd, true)
+	cmd.Flags().StringArrayVar(&opts.Removals, "remove", nil, "remove the attribute `NAME` (repeatable)")
+	shared := writeRunE(f, opts, runF)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if len(opts.Sets)+len(opts.Removals) == 0 {
 			return usageError{"update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."}
 		}
-		return runWrite(cmd, conn, &f, "update", func(t dynamo.Table, _, old dynamo.Item) (dynamo.Item, error) {
-			if old == nil {
-				return nil, fmt.Errorf("there is no item with this key in %s; create it with 'dynascope put'", t.Name)
-			}
-			return applySets(t, maps.Clone(old), f.sets, f.removals)
-		}, nil)
+		return shared(cmd, args)
 	}
 	return cmd
 }
 
-func newDeleteCmd(conn *config.Connection) *cobra.Command {
-	var f writeFlags
+func newDeleteCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
+	opts := newWriteOptions(f, "delete")
 	cmd := &cobra.Command{
 		Use:     "delete --table NAME --pk VALUE [--sk VALUE] --allow-writes",
 		Short:   "delete one item, only if it is still as read (conditional DeleteItem)",
@@ -125,34 +151,54 @@ func newDeleteCmd(conn *config.Connection) *cobra.Command {
 		Example: deleteExamples,
 		Args:    noArgs,
 	}
-	f.register(cmd, false)
-	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		return runWrite(cmd, conn, &f, "delete", func(t dynamo.Table, _, old dynamo.Item) (dynamo.Item, error) {
-			if old == nil {
-				return nil, fmt.Errorf("there is no item with this key in %s: nothing to delete", t.Name)
-			}
-			return nil, nil
-		}, nil)
-	}
+	opts.register(cmd, false)
+	cmd.RunE = writeRunE(f, opts, runF)
 	return cmd
 }
 
-// itemKey is nil, or a function that takes --pk and --sk from the item of
-// put --item when they are not given.
-func itemKey(raw string, item dynamo.Item) func(dynamo.Table, *writeFlags) {
-	if raw == "" {
-		return nil
-	}
-	return func(t dynamo.Table, f *writeFlags) {
-		if v, ok := item[t.PK.Name]; ok && f.pk == "" {
-			_, f.pk = edit.ValueInput(v)
+// wanted is the item the command wants in place of old (nil to delete
+// it), or why it will not write: put needs the key free, update and delete
+// need the item.
+func (o *writeOptions) wanted(t dynamo.Table, key, old dynamo.Item) (dynamo.Item, error) {
+	switch o.Command {
+	case "put":
+		if old != nil {
+			return nil, fmt.Errorf("an item with this key exists in %s; change it with 'dynascope update', or delete it first", t.Name)
 		}
-		if t.SK != nil {
-			if v, ok := item[t.SK.Name]; ok && f.sk == "" {
-				_, f.sk = edit.ValueInput(v)
-			}
+		new := maps.Clone(o.Item)
+		if new == nil {
+			new = dynamo.Item{}
+		}
+		maps.Copy(new, key)
+		return applySets(t, new, o.Sets, nil)
+	case "update":
+		if old == nil {
+			return nil, fmt.Errorf("there is no item with this key in %s; create it with 'dynascope put'", t.Name)
+		}
+		return applySets(t, maps.Clone(old), o.Sets, o.Removals)
+	}
+	if old == nil {
+		return nil, fmt.Errorf("there is no item with this key in %s: nothing to delete", t.Name)
+	}
+	return nil, nil
+}
+
+// itemKey is the key given (--pk, --sk), or for put --item the item's key
+// where it was not given.
+func (o *writeOptions) itemKey(t dynamo.Table) (pk, sk string) {
+	pk, sk = o.PK, o.SK
+	if o.Item == nil {
+		return pk, sk
+	}
+	if v, ok := o.Item[t.PK.Name]; ok && pk == "" {
+		_, pk = edit.ValueInput(v)
+	}
+	if t.SK != nil {
+		if v, ok := o.Item[t.SK.Name]; ok && sk == "" {
+			_, sk = edit.ValueInput(v)
 		}
 	}
+	return pk, sk
 }
 
 // applySets sets and removes attributes on an image; a typed value that
@@ -188,47 +234,35 @@ func checkSets(sets []string) error {
 	return nil
 }
 
-// runWrite is what put, update and delete share: check, read, plan, then
-// print the plan (--dry-run) or send it.
-func runWrite(cmd *cobra.Command, conn *config.Connection, f *writeFlags, name string,
-	wanted func(t dynamo.Table, key, old dynamo.Item) (dynamo.Item, error), fillKey func(dynamo.Table, *writeFlags)) error {
-	ctx := cmd.Context()
-	if err := conn.RequireTable(name); err != nil {
-		return usageError{err.Error()}
-	}
-	if f.output != "text" && f.output != "json" {
-		return usageError{fmt.Sprintf("--output must be text or json, not %q.", f.output)}
-	}
-	if err := checkSets(f.sets); err != nil {
-		return err
-	}
-	o, settings, err := conn.Resolve()
+// runWrite is what put, update and delete share: read, plan, then print
+// the plan (--dry-run) or send it. Writes not allowed are refused before
+// anything connects.
+func runWrite(ctx context.Context, opts *writeOptions) error {
+	name := opts.Command
+	settings, err := opts.Settings()
 	if err != nil {
 		return err
 	}
-	allowed := f.allow || conn.WritesAllowed(settings)
-	if !allowed && !f.dryRun {
+	if !opts.Allow && !opts.WritesAllowed(settings) && !opts.DryRun {
 		// Refused before connecting: not one request goes out.
 		return fmt.Errorf("%s: %w", name, edit.ErrWritesOff)
 	}
-	client, err := dynamo.Connect(ctx, o)
+	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
 	// DescribeTable, not the schema cache: a write must not rest on keys
 	// that may be out of date.
-	t, err := client.DescribeTable(ctx, conn.Table)
+	t, err := client.DescribeTable(ctx, opts.Table)
 	if err != nil {
 		return err
 	}
-	if fillKey != nil {
-		fillKey(t, f)
-	}
-	key, err := keyOf(t, f)
+	pk, sk := opts.itemKey(t)
+	key, err := keyOf(t, pk, sk)
 	if err != nil {
 		return err
 	}
-	page, err := client.GetItem(ctx, dynamo.GetInput{Table: t.Name, PK: f.pk, SK: f.sk, Consistent: true})
+	page, err := client.GetItem(ctx, dynamo.GetInput{Table: t.Name, PK: pk, SK: sk, Consistent: true})
 	if err != nil {
 		return err
 	}
@@ -236,7 +270,7 @@ func runWrite(cmd *cobra.Command, conn *config.Connection, f *writeFlags, name s
 	if len(page.Items) > 0 {
 		old = page.Items[0]
 	}
-	new, err := wanted(t, key, old)
+	new, err := opts.wanted(t, key, old)
 	if err != nil {
 		var ue usageError
 		if errors.As(err, &ue) {
@@ -249,31 +283,27 @@ func runWrite(cmd *cobra.Command, conn *config.Connection, f *writeFlags, name s
 		return fmt.Errorf("%s: %w.", name, err)
 	}
 	out := writeOutput{plan: plan, read: page.Request, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-	if f.dryRun {
-		return out.print(cmd.OutOrStdout(), f.output)
+	if opts.DryRun {
+		return out.print(opts.Out, opts.Output)
 	}
-	journal, err := edit.OpenJournal("")
-	if err != nil {
-		return err
-	}
-	w, err := edit.Open(ctx, o, allowed, journal)
+	w, err := opts.ConnectWriter(ctx)
 	if err != nil {
 		return err
 	}
 	out.result, out.err = w.Apply(ctx, plan)
-	out.journal = journal.Path
-	if perr := out.print(cmd.OutOrStdout(), f.output); perr != nil {
+	out.journal = w.JournalPath()
+	if perr := out.print(opts.Out, opts.Output); perr != nil {
 		return perr
 	}
 	return out.err
 }
 
 // keyOf is the item's key from --pk and --sk, typed by the table's schema.
-func keyOf(t dynamo.Table, f *writeFlags) (dynamo.Item, error) {
-	if f.pk == "" {
+func keyOf(t dynamo.Table, pkValue, skValue string) (dynamo.Item, error) {
+	if pkValue == "" {
 		return nil, usageError{fmt.Sprintf("--pk is required: the partition key %s of the item.", t.PK.Name)}
 	}
-	pk, err := dynamo.KeyValue(t.PK, "partition key", f.pk)
+	pk, err := dynamo.KeyValue(t.PK, "partition key", pkValue)
 	if err != nil {
 		return nil, err
 	}
@@ -281,10 +311,10 @@ func keyOf(t dynamo.Table, f *writeFlags) (dynamo.Item, error) {
 	if t.SK == nil {
 		return key, nil
 	}
-	if f.sk == "" {
+	if skValue == "" {
 		return nil, usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE.", t.Name, t.SK.Name)}
 	}
-	if key[t.SK.Name], err = dynamo.KeyValue(*t.SK, "sort key", f.sk); err != nil {
+	if key[t.SK.Name], err = dynamo.KeyValue(*t.SK, "sort key", skValue); err != nil {
 		return nil, err
 	}
 	return key, nil

@@ -50,6 +50,14 @@ func Open(ctx context.Context, o dynamo.Options, allowWrites bool, journal *Jour
 // Target is where the writer writes, for the command shown and the journal.
 func (w *Writer) Target() Target { return w.target }
 
+// JournalPath is the journal file the writer appends to; "" for none.
+func (w *Writer) JournalPath() string {
+	if w.journal == nil {
+		return ""
+	}
+	return w.journal.Path
+}
+
 // OnRequest installs a function called after every request the writer
 // sends (its writes, and the reads after a failed condition), so that the
 // request log shows them.

@@ -1,0 +1,184 @@
+package cli
+
+import (
+	"context"
+	"fmt"
+	"io"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/patterns"
+	"dynascope/ui"
+	"dynascope/workbench"
+)
+
+// demoOptions are the flag values of `dynascope demo`.
+type demoOptions struct {
+	// Conn is a copy of the connection flags: the demo points it at the
+	// engine it starts and connects through it, which no factory func
+	// could do before the engine runs.
+	Conn        config.Connection
+	Err         io.Writer
+	Workbench   string // --workbench: the model instead of the demo data
+	SkipInvalid bool
+	Traffic     bool
+	AllowWrites bool
+}
+
+// newDemoCmd starts DynamoDB Local, seeds the demo table (or a NoSQL
+// Workbench model), opens the UI on an example partition, and stops the
+// engine when the UI exits.
+func newDemoCmd(f *factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
+	opts := &demoOptions{}
+	cmd := &cobra.Command{
+		Use:     "demo [--workbench MODEL [--skip-invalid]] [--allow-writes]",
+		Short:   "DynamoDB Local with the demo data, and the UI on it",
+		GroupID: groupWrite,
+		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
+into it, open the UI on a partition, and stop the engine on exit. It writes
+only into its own in-memory engine.`,
+		Example: `  dynascope demo
+  dynascope demo --allow-writes
+  dynascope demo --workbench model.json --table Orders
+  dynascope demo --workbench model.json --skip-invalid`,
+		Args: noArgs,
+	}
+	fs := cmd.Flags()
+	fs.StringVar(&opts.Workbench, "workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
+	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
+	cmd.MarkFlagFilename("workbench", "json")
+	fs.BoolVar(&opts.Traffic, "traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (T)")
+	demoWritesFlag(cmd, &opts.AllowWrites)
+	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		conn := f.Conn
+		if conn.Endpoint != "" || conn.Profile != "" || conn.Region != "" {
+			return usageError{"demo runs its own DynamoDB Local; it takes no --endpoint-url, --profile or --region."}
+		}
+		if conn.Name != "" {
+			return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
+		}
+		if opts.Traffic && opts.Workbench != "" {
+			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
+		}
+		opts.Conn, opts.Err = *conn, f.Stderr()
+		if runF != nil {
+			return runF(cmd.Context(), opts)
+		}
+		return runDemo(cmd.Context(), opts)
+	}
+	return cmd
+}
+
+// runDemo reads what it was given, starts the engine, seeds it and runs
+// the UI on it.
+func runDemo(ctx context.Context, opts *demoOptions) error {
+	conn, stderr := &opts.Conn, opts.Err
+	// The demo's access patterns, from dynascope.yaml when it is here; read
+	// before the engine starts, so that a mistake in it costs no start-up.
+	var set *patterns.PatternSet
+	var patternsPath string
+	if opts.Workbench == "" {
+		var err error
+		if set, patternsPath, err = patterns.Open(patterns.PatternsFile, false); err != nil {
+			return err
+		}
+	}
+	// The settings file's default connection (a profile, a region) has no
+	// business with the local engine.
+	conn.Name = config.NoConnection
+	var model workbench.WorkbenchModel
+	if opts.Workbench != "" {
+		// Read the model before starting the engine: a typo should not
+		// cost a Java start-up.
+		m, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		if err != nil {
+			return err
+		}
+		if _, err := pickTables(m, conn.Table, ""); err != nil {
+			return err
+		}
+		model = m
+	}
+	dir, err := dynamo.FindLocalEngine()
+	if err != nil {
+		return err
+	}
+	fmt.Fprintln(stderr, "starting DynamoDB Local ...")
+	engine, err := dynamo.StartLocalEngine(ctx, dir)
+	if err != nil {
+		return err
+	}
+	defer engine.Stop()
+	conn.Endpoint = engine.Endpoint
+	w, err := connectWriter(ctx, conn)
+	if err != nil {
+		return err
+	}
+	editor, editorDone, err := demoEditor(ctx, conn, opts.AllowWrites)
+	if err != nil {
+		return err
+	}
+	defer editorDone()
+	if opts.Workbench != "" {
+		if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
+			return err
+		}
+		client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
+		if err != nil {
+			return err
+		}
+		t := model.Tables[0]
+		if conn.Table != "" {
+			t, _ = model.Table(conn.Table)
+		}
+		return ui.Run(ctx, uiEnvironment(ui.Options{
+			Editor: editor,
+			Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
+			Region: client.Region(), Endpoint: client.Endpoint(),
+			EntityNames: t.EntityNames(), Settings: settings,
+		}))
+	}
+	if conn.Table == "" {
+		conn.Table = dynamo.DemoTable
+	}
+	if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
+		return err
+	}
+	if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {
+		return err
+	}
+	client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
+	if err != nil {
+		return err
+	}
+	if opts.Traffic {
+		defer startTraffic(ctx, w, conn.Table, stderr)()
+	}
+	return ui.Run(ctx, uiEnvironment(ui.Options{
+		Editor: editor,
+		Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
+		Streams: liveStreams(ctx, streamsOf(conn), client),
+		Region:  client.Region(), Endpoint: client.Endpoint(),
+		Patterns: set, PatternsPath: patternsPath, Settings: settings,
+	}))
+}
+
+// workbenchPartition picks the partition the UI opens on: that of the first
+// facet's first item, where the model's author put the example to start
+// from; "" (the UI asks) for a table without items.
+func workbenchPartition(t workbench.WorkbenchTable) string {
+	items := t.Items
+	for _, f := range t.Facets {
+		if len(f.Items) > 0 {
+			items = f.Items
+			break
+		}
+	}
+	if len(items) == 0 {
+		return ""
+	}
+	return itemcodec.KeyString(items[0][t.Spec.PK.Name])
+}

@@ -1,0 +1,143 @@
+package cli
+
+import (
+	"context"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/spf13/cobra"
+
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/edit"
+)
+
+// stripWrite clears what a write's options compare by identity (the
+// factory's funcs, the stream), saying whether all of it was set.
+func stripWrite(o *writeOptions) bool {
+	set := o.Settings != nil && o.WritesAllowed != nil && o.Connect != nil && o.ConnectWriter != nil && o.Out != nil
+	o.Settings, o.WritesAllowed, o.Connect, o.ConnectWriter, o.Out = nil, nil, nil, nil, nil
+	return set
+}
+
+// Arguments become the options of put, update and delete through runF,
+// with no network: typed --set values and --item are read, and the
+// mistakes refused, before anything is read or sent.
+func TestNewWriteCmds(t *testing.T) {
+	w := func(cmd string, f func(*writeOptions)) writeOptions {
+		o := writeOptions{Command: cmd, Table: "App", PK: "CUST#42", SK: "PROFILE", Output: "text"}
+		if f != nil {
+			f(&o)
+		}
+		return o
+	}
+	key := []string{"--table", "App", "--pk", "CUST#42", "--sk", "PROFILE"}
+	with := func(cases []optionsCase[writeOptions]) []optionsCase[writeOptions] {
+		for i := range cases {
+			cases[i].args = append(append([]string{}, key...), cases[i].args...)
+		}
+		return cases
+	}
+	checkOptions(t, newPutCmd, stripWrite, with([]optionsCase[writeOptions]{
+		{args: []string{"--set", "total=N:12", "--set", "status=S:NEW", "--allow-writes"},
+			want: w("put", func(o *writeOptions) { o.Sets, o.Allow = []string{"total=N:12", "status=S:NEW"}, true })},
+		{args: []string{"--item", `{"name":{"S":"Ada"}}`, "--dry-run", "--output", "json"},
+			want: w("put", func(o *writeOptions) {
+				o.Item, o.DryRun, o.Output = dynamo.Item{"name": &types.AttributeValueMemberS{Value: "Ada"}}, true, "json"
+			})},
+		{args: []string{"--item", `{"name":`}, usage: "--item: "},
+		{args: []string{"--set", "total=12"}, usage: "--set "},
+		{args: []string{"--set", "total=N:12", "--output", "yaml"}, usage: "--output must be text or json, not \"yaml\"."},
+		{args: []string{"--remove", "total"}, usage: "remove"},
+		{args: []string{"CUST#42"}, usage: "unexpected argument"},
+	}))
+	checkOptions(t, newUpdateCmd, stripWrite, with([]optionsCase[writeOptions]{
+		{args: []string{"--set", "status=S:SHIPPED", "--dry-run"},
+			want: w("update", func(o *writeOptions) { o.Sets, o.DryRun = []string{"status=S:SHIPPED"}, true })},
+		{args: []string{"--remove", "email", "--remove", "phone", "--allow-writes"},
+			want: w("update", func(o *writeOptions) { o.Removals, o.Allow = []string{"email", "phone"}, true })},
+		{args: nil, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+		{args: []string{"--set", "status=X:SHIPPED"}, usage: "--set "},
+		{args: []string{"--item", "{}"}, usage: "item"},
+	}))
+	checkOptions(t, newDeleteCmd, stripWrite, with([]optionsCase[writeOptions]{
+		{args: []string{"--allow-writes", "--output", "json"}, want: w("delete", func(o *writeOptions) { o.Allow, o.Output = true, "json" })},
+		{args: []string{"--dry-run"}, want: w("delete", func(o *writeOptions) { o.DryRun = true })},
+		{args: []string{"--set", "status=S:GONE"}, usage: "set"},
+	}))
+	for _, newX := range []func(*factory, func(context.Context, *writeOptions) error) *cobra.Command{newPutCmd, newUpdateCmd, newDeleteCmd} {
+		args := []string{"--pk", "CUST#42", "--dry-run"}
+		if newX(testFactory(t, &config.Connection{}, nil, nil), nil).Flags().Lookup("set") != nil {
+			args = append(args, "--set", "a=S:b")
+		}
+		got, _, err := cmdOptions(t, newX, args...)
+		wantUsage(t, args, got != nil, err, "needs a table: pass --table NAME")
+	}
+}
+
+// A write or an undo without --allow-writes (or writes: true on the
+// connection) and without --dry-run is refused before anything connects.
+func TestWritesOffBeforeConnecting(t *testing.T) {
+	connect := func(context.Context) (*dynamo.Client, error) {
+		t.Error("connected although writes are off")
+		return nil, errors.New("no connection in this test")
+	}
+	writer := func(context.Context) (*edit.Writer, error) {
+		t.Error("opened a writer although writes are off")
+		return nil, errors.New("no writer in this test")
+	}
+	settings := func() (config.Settings, error) { return config.Settings{}, nil }
+	off := func(config.Settings) bool { return false }
+	var out strings.Builder
+	for _, name := range []string{"put", "update", "delete"} {
+		err := runWrite(context.Background(), &writeOptions{Settings: settings, WritesAllowed: off, Connect: connect, ConnectWriter: writer,
+			Out: &out, Command: name, Table: "App", PK: "CUST#42", Output: "text"})
+		if !errors.Is(err, edit.ErrWritesOff) || !strings.HasPrefix(err.Error(), name+": ") {
+			t.Errorf("%s: %v, want %q", name, err, edit.ErrWritesOff)
+		}
+	}
+	broken := func() (config.Settings, error) { return config.Settings{}, errors.New("cannot read the settings file") }
+	if err := runWrite(context.Background(), &writeOptions{Settings: broken, WritesAllowed: off, Connect: connect, ConnectWriter: writer,
+		Out: &out, Command: "put", Table: "App", PK: "CUST#42", Allow: true, Output: "text"}); err == nil || !strings.Contains(err.Error(), "settings file") {
+		t.Errorf("a broken settings file: %v", err)
+	}
+	// undo reads its journal first: an empty one has nothing to undo, said
+	// before the settings or a connection.
+	t.Setenv("XDG_STATE_HOME", t.TempDir())
+	err := runUndo(context.Background(), &undoOptions{Settings: broken, WritesAllowed: off, Connect: connect, ConnectWriter: writer, Out: &out, Output: "text"})
+	if err == nil || !strings.Contains(err.Error(), "the journal holds no write left to undo") {
+		t.Errorf("undo with an empty journal: %v", err)
+	}
+	if out.Len() > 0 {
+		t.Errorf("printed %q", out.String())
+	}
+}
+
+// Arguments become the options of journal and undo through runF, with no
+// network and without reading the journal.
+func TestNewJournalAndUndoCmds(t *testing.T) {
+	checkOptions(t, newJournalCmd, func(o *journalOptions) bool {
+		set := o.Out != nil && o.Err != nil
+		o.Out, o.Err = nil, nil
+		return set
+	}, []optionsCase[journalOptions]{
+		{args: nil, want: journalOptions{Output: "text"}},
+		{args: []string{"--table", "App", "--output", "json"}, want: journalOptions{Table: "App", Output: "json"}},
+		{args: []string{"--output", "table"}, usage: "--output must be text or json, not \"table\"."},
+		{args: []string{"12"}, usage: "unexpected argument"},
+	})
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool {
+		set := o.Settings != nil && o.WritesAllowed != nil && o.Connect != nil && o.ConnectWriter != nil && o.Out != nil
+		o.Settings, o.WritesAllowed, o.Connect, o.ConnectWriter, o.Out = nil, nil, nil, nil, nil
+		return set
+	}, []optionsCase[undoOptions]{
+		{args: nil, want: undoOptions{Output: "text"}},
+		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{Entry: 12, Allow: true, Output: "json"}},
+		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{Table: "App", DryRun: true, Output: "text"}},
+		{args: []string{"--entry", "last"}, usage: "entry"},
+		{args: []string{"--output", "csv"}, usage: "--output must be text or json, not \"csv\"."},
+		{args: []string{"12"}, usage: "unexpected argument"},
+	})
+}
