@@ -12,6 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -40,6 +41,10 @@ type factory struct {
 	// ConnectSeeder builds the write-capable client of seed, which creates
 	// tables and loads items (and refuses a table that holds items).
 	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
+	// CodeTarget is where printed code sends its request (region,
+	// endpoint, profile), from the flags, the settings file and the SDK's
+	// configuration, without a request or credentials (dynamo.CodeTarget).
+	CodeTarget func(context.Context) (codegen.CodeTarget, error)
 	// OpenFile opens a file the user named for reading.
 	OpenFile func(name string) (io.ReadCloser, error)
 	// Stdin is what a command reads when told to read standard input.
@@ -64,9 +69,17 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 		ConnectStreams: streamsOf(conn),
 		ConnectWriter:  func(ctx context.Context) (*edit.Writer, error) { return openWriter(ctx, conn) },
 		ConnectSeeder:  func(ctx context.Context) (dynamo.WriteAPI, error) { return connectWriter(ctx, conn) },
-		OpenFile:       func(name string) (io.ReadCloser, error) { return os.Open(name) },
-		Stdin:          root.InOrStdin,
-		Stdout:         root.OutOrStdout,
-		Stderr:         root.ErrOrStderr,
+		CodeTarget: func(ctx context.Context) (codegen.CodeTarget, error) {
+			o, _, err := conn.Resolve()
+			if err != nil {
+				return codegen.CodeTarget{}, err
+			}
+			region, endpoint, err := dynamo.CodeTarget(ctx, o)
+			return codegen.CodeTarget{Region: region, Endpoint: endpoint, Profile: o.Profile}, err
+		},
+		OpenFile: func(name string) (io.ReadCloser, error) { return os.Open(name) },
+		Stdin:    root.InOrStdin,
+		Stdout:   root.OutOrStdout,
+		Stderr:   root.ErrOrStderr,
 	}
 }

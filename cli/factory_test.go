@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -29,7 +30,8 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 			t.Error("the command connected while its flags were read")
 			return nil, config.Settings{}, errors.New("no connection in this test")
 		},
-		Settings: func() (config.Settings, error) { return config.Settings{}, nil }, // the defaults
+		Settings:   func() (config.Settings, error) { return config.Settings{}, nil }, // the defaults
+		CodeTarget: func(context.Context) (codegen.CodeTarget, error) { return codegen.CodeTarget{}, nil },
 		ConnectStreams: func(context.Context, *dynamo.Client) (*dynamo.StreamClient, error) {
 			t.Error("the command connected while its flags were read")
 			return nil, errors.New("no connection in this test")

@@ -122,6 +122,9 @@ func patternTable(ctx context.Context, connect func(context.Context) (*dynamo.Cl
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
+	if err := set.CheckKeys(t); err != nil {
+		return nil, nil, t, err
+	}
 	return set, client, t, nil
 }
 
@@ -181,6 +184,9 @@ func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.
 		t, err = client.TableKeys(ctx, table)
 	} else {
 		t, err = client.DescribeTable(ctx, table)
+	}
+	if err == nil && !cachedKeys {
+		err = set.CheckKeys(t)
 	}
 	if err != nil {
 		return nil, t, p, patterns.Resolved{}, err

@@ -49,8 +49,8 @@ func TestNewPatternsCmds(t *testing.T) {
 	})
 
 	checkOptions(t, newPatternsShowCmd, func(o *patternsShowOptions) bool {
-		set := o.Connect != nil && o.Out != nil
-		o.Connect, o.Out = nil, nil
+		set := o.Connect != nil && o.CodeTarget != nil && o.Out != nil
+		o.Connect, o.CodeTarget, o.Out = nil, nil, nil
 		return set
 	}, []optionsCase[patternsShowOptions]{
 		{args: []string{"latest order"}, want: patternsShowOptions{patternRef: ref("", file, "latest order", nil), Langs: codegen.CodeLangs}},

@@ -13,6 +13,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/patterns"
 )
 
 // patternsRunOptions are the flag values of `dynascope patterns run`.
@@ -74,19 +75,23 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 
 // patternsShowOptions are the flag values of `dynascope patterns show`.
 type patternsShowOptions struct {
-	Connect func(context.Context) (*dynamo.Client, error)
-	Out     io.Writer
+	Connect    func(context.Context) (*dynamo.Client, error)
+	CodeTarget func(context.Context) (codegen.CodeTarget, error)
+	Out        io.Writer
 	patternRef
 	Langs []codegen.CodeLang // the languages to print, in order
 }
 
 func newPatternsShowCmd(f *factory, runF func(context.Context, *patternsShowOptions) error) *cobra.Command {
-	opts := &patternsShowOptions{Connect: f.Connect}
+	opts := &patternsShowOptions{Connect: f.Connect, CodeTarget: f.CodeTarget}
 	cmd := &cobra.Command{
 		Use:   "show NAME",
 		Short: "print the code that sends the pattern's request",
 		Long: `Print the AWS CLI command, Python (boto3) and Go (AWS SDK for Go v2) code
-that send the same request as the pattern, with its parameters filled in.`,
+that send the same request as the pattern, with its parameters filled in.
+When the patterns file has keys: it sends no request and needs no region or
+credentials; else the table's keys come from the key-schema cache, or one
+DescribeTable.`,
 		Example: `  dynascope patterns show 'latest order'
   dynascope patterns show 'latest order' --param customerId=7 --lang go`,
 		Args: patternName("show"),
@@ -118,11 +123,10 @@ that send the same request as the pattern, with its parameters filled in.`,
 // runPatternsShow prints the pattern's request as code; the table's keys
 // come from the key-schema cache when it holds them, so it sends no request.
 func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
-	client, t, _, r, err := resolvePattern(ctx, opts.Connect, opts.patternRef, true)
+	t, r, to, err := showTarget(ctx, opts)
 	if err != nil {
 		return err
 	}
-	to := codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
 	titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
 	var b bytes.Buffer
 	for i, l := range opts.Langs {
@@ -148,4 +152,34 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 	}
 	_, err = opts.Out.Write(b.Bytes())
 	return err
+}
+
+// showTarget is the table, the resolved pattern and where its code sends
+// the request: from the patterns file's keys: with no connection when it
+// has them, else through the client (the schema cache, or DescribeTable).
+func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, patterns.Resolved, codegen.CodeTarget, error) {
+	set, table, err := patternSet(opts.Table, opts.File)
+	if err != nil {
+		return dynamo.Table{}, patterns.Resolved{}, codegen.CodeTarget{}, err
+	}
+	if t, ok := set.KeysTable(table); ok {
+		p, err := findPattern(set, opts.Name)
+		if err != nil {
+			return t, patterns.Resolved{}, codegen.CodeTarget{}, err
+		}
+		if err := p.Validate(t); err != nil {
+			return t, patterns.Resolved{}, codegen.CodeTarget{}, err
+		}
+		r, err := p.Resolve(t, patternParams(p, opts.Params))
+		if err != nil {
+			return t, r, codegen.CodeTarget{}, err
+		}
+		to, err := opts.CodeTarget(ctx)
+		return t, r, to, err
+	}
+	client, t, _, r, err := resolvePattern(ctx, opts.Connect, opts.patternRef, true)
+	if err != nil {
+		return t, r, codegen.CodeTarget{}, err
+	}
+	return t, r, codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}, nil
 }

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -481,5 +482,62 @@ func TestPatternsErrors(t *testing.T) {
 		case want != "" && (err == nil || !strings.HasPrefix(err.Error(), want)):
 			t.Errorf("%s:\n got  %v\n want %s", args, err, want)
 		}
+	}
+}
+
+// With keys: in the patterns file, show prints code with no request at all:
+// to an endpoint that records every call, and with no region, no
+// credentials and no endpoint, where the code names no region, so the
+// caller's own AWS configuration supplies it (issue 25's example).
+func TestPatternsShowFromTheFilesKeys(t *testing.T) {
+	atTop(t)
+	_, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	for _, v := range []string{"AWS_REGION", "AWS_DEFAULT_REGION", "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_PROFILE", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB"} {
+		t.Setenv(v, "")
+	}
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(t.TempDir(), "none"))
+	t.Setenv("XDG_CACHE_HOME", t.TempDir()) // nothing cached
+	out, _, err := runPatterns(t, "show", "latest order", "--lang", "cli", "--endpoint-url", proxy.URL)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A local endpoint's region defaults as the client's does.
+	if !strings.Contains(out, "aws dynamodb query") || !strings.Contains(out, "--table-name App") ||
+		!strings.Contains(out, "--region us-east-1") || !strings.Contains(out, "--endpoint-url "+proxy.URL) {
+		t.Errorf("code:\n%s", out)
+	}
+	if n := len(proxy.Calls()); n != 0 {
+		t.Errorf("show with the file's keys sent %d requests: %v", n, proxy.Ops())
+	}
+	out, _, err = runPatterns(t, "show", "latest order", "--lang", "python")
+	if err != nil {
+		t.Fatalf("show with no region or credentials: %v", err)
+	}
+	if !strings.Contains(out, `boto3.resource("dynamodb").Table("App")`) || strings.Contains(out, "region_name") || strings.Contains(out, "endpoint_url") {
+		t.Errorf("code for AWS with no region:\n%s", out)
+	}
+}
+
+// run and check compare the file's keys with DescribeTable's: a file that
+// says otherwise is one sentence, before any pattern's request.
+func TestPatternsFileKeysDisagree(t *testing.T) {
+	table, ep := seededDemo(t)
+	file := filepath.Join(t.TempDir(), "p.yaml")
+	src := "table: " + table + "\nkeys:\n  table: PK S / SK N\npatterns:\n  - name: p\n    pk: \"CUST#42\"\n"
+	if err := os.WriteFile(file, []byte(src), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	proxy := dynamotest.StartProxy(t, ep)
+	want := file + ":3: keys: says table " + table + " is PK S / SK N, but DynamoDB says PK S / SK S; correct keys: (dynascope tables prints them)."
+	for _, sub := range [][]string{{"run", "p"}, {"check"}} {
+		_, _, err := runPatterns(t, append(sub, "--patterns", file, "--endpoint-url", proxy.URL)...)
+		if err == nil || err.Error() != want {
+			t.Errorf("%s: got  %v\nwant %s", sub[0], err, want)
+		}
+	}
+	if ops := proxy.Ops(); slices.ContainsFunc(ops, func(op string) bool { return op != "DescribeTable" }) {
+		t.Errorf("requests beyond DescribeTable: %v", ops)
 	}
 }

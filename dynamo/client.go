@@ -118,6 +118,48 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 	if o.Timeout <= 0 {
 		o.Timeout = DefaultTimeout
 	}
+	cfg, local, err := resolveConfig(ctx, o)
+	if err != nil {
+		return sdkClient{}, cfg, err
+	}
+	if local {
+		cfg.Credentials = fallbackCredentials{primary: cfg.Credentials}
+	}
+	cfg.Credentials = rememberSecrets(cfg.Credentials) // errors.go: Redact knows them
+	if cfg.Region == "" && o.Endpoint == "" {
+		return sdkClient{}, cfg, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
+	}
+	retries := newRetryHook(&cfg, *o) // retry.go: the retryer and its observers
+	endpoint := o.Endpoint
+	api := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
+		if endpoint != "" {
+			do.BaseEndpoint = aws.String(endpoint)
+		}
+		retries.install(do)
+		installAnswerCheck(do) // answer.go
+	})
+	return sdkClient{api: api, retries: retries}, cfg, nil
+}
+
+// CodeTarget is the region and endpoint a client of these options would
+// use, from the options and the SDK's own configuration (environment,
+// shared files), with no request and no credentials: for printed code,
+// which needs neither. A local endpoint's region defaults as Connect's
+// does; region is "" when nothing configures one, and the code then leaves
+// it to the caller's configuration. The endpoint's password is masked.
+func CodeTarget(ctx context.Context, o Options) (region, endpoint string, err error) {
+	cfg, _, err := resolveConfig(ctx, &o)
+	if err != nil {
+		return "", "", err
+	}
+	return cfg.Region, PublicEndpoint(o.Endpoint), nil
+}
+
+// resolveConfig loads the SDK's configuration for o (completing o's
+// endpoint from the SDK's own variables) and says whether the endpoint is
+// a local engine, whose region defaults to us-east-1. It sends nothing and
+// retrieves no credentials.
+func resolveConfig(ctx context.Context, o *Options) (aws.Config, bool, error) {
 	loads := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithLogger(logging.Nop{}),
 		awsconfig.WithClientLogMode(0),
@@ -137,7 +179,7 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 	}
 	cfg, err := loadConfig(ctx, o.Endpoint, loads) // cabundle.go
 	if err != nil {
-		return sdkClient{}, cfg, explainConfig(err, o.Profile)
+		return cfg, local, explainConfig(err, o.Profile)
 	}
 	if o.Endpoint == "" {
 		// The SDK's own service endpoint variables are honoured by the client;
@@ -147,26 +189,10 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 			local = IsLoopback(o.Endpoint)
 		}
 	}
-	if local {
-		if cfg.Region == "" {
-			cfg.Region = "us-east-1"
-		}
-		cfg.Credentials = fallbackCredentials{primary: cfg.Credentials}
+	if local && cfg.Region == "" {
+		cfg.Region = "us-east-1"
 	}
-	cfg.Credentials = rememberSecrets(cfg.Credentials) // errors.go: Redact knows them
-	if cfg.Region == "" && o.Endpoint == "" {
-		return sdkClient{}, cfg, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
-	}
-	retries := newRetryHook(&cfg, *o) // retry.go: the retryer and its observers
-	endpoint := o.Endpoint
-	api := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
-		if endpoint != "" {
-			do.BaseEndpoint = aws.String(endpoint)
-		}
-		retries.install(do)
-		installAnswerCheck(do) // answer.go
-	})
-	return sdkClient{api: api, retries: retries}, cfg, nil
+	return cfg, local, nil
 }
 
 // NewWithAPI builds a client over any implementation of the SDK calls. It
