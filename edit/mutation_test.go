@@ -1,8 +1,13 @@
 package edit_test
 
 import (
+	"fmt"
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -86,5 +91,145 @@ func TestCommandFlagsOnlyWhatTheExpressionsUse(t *testing.T) {
 	cmd = p.Command(edit.Target{Endpoint: "http://127.0.0.1:8000", Region: "us-east-1"})
 	if !strings.Contains(cmd, `--expression-attribute-names '{"#0":"PK","#1":"a","#2":"b"}'`) || !strings.Contains(cmd, "--expression-attribute-values '{") {
 		t.Errorf("update command:\n%s", cmd)
+	}
+}
+
+// A key change's command is one transact-write-items whose Put and Delete
+// each carry their condition, names and values, exactly as the request.
+func TestKeyChangeCommandCarriesBothConditions(t *testing.T) {
+	old := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1")}
+	new := dynamo.Item{"PK": s("P"), "SK": s("S2"), "a": n("1")}
+	p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cmd := p.Command(edit.Target{Endpoint: "http://127.0.0.1:8000", Region: "us-east-1"})
+	want := `--transact-items '[` +
+		`{"Put":{"TableName":"T","Item":{"PK":{"S":"P"},"SK":{"S":"S2"},"a":{"N":"1"}},"ConditionExpression":"attribute_not_exists (#0)","ExpressionAttributeNames":{"#0":"PK"}}},` +
+		`{"Delete":{"TableName":"T","Key":{"PK":{"S":"P"},"SK":{"S":"S"}},"ConditionExpression":"(attribute_exists (#0)) AND (#1 = :0)","ExpressionAttributeNames":{"#0":"PK","#1":"a"},"ExpressionAttributeValues":{":0":{"N":"1"}}}}]'`
+	if !strings.Contains(cmd, "aws dynamodb transact-write-items") || !strings.Contains(cmd, want) {
+		t.Errorf("key change command:\n%s\nwant it to hold\n%s", cmd, want)
+	}
+}
+
+// A refused update shows what someone else changed and what the user
+// changed; a refused delete only what someone else changed (the user's
+// version of every attribute is "gone").
+func TestConflictRowsOfUpdateAndDelete(t *testing.T) {
+	read := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1"), "b": n("1"), "c": n("1")}
+	now := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1"), "b": n("2"), "c": n("1")}
+	mine := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("9"), "b": n("1"), "c": n("1")}
+	rows := func(new dynamo.Item) string {
+		p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: read, New: new})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, r := range (&edit.ConflictError{Plan: p, Current: now}).Rows() {
+			out = append(out, fmt.Sprintf("%s meanwhile=%v you=%v", r.Name, r.ChangedMeanwhile, r.ChangedByYou))
+		}
+		return strings.Join(out, "; ")
+	}
+	if got, want := rows(mine), "a meanwhile=false you=true; b meanwhile=true you=false"; got != want {
+		t.Errorf("update rows: %s, want %s", got, want)
+	}
+	if got, want := rows(nil), "b meanwhile=true you=false"; got != want {
+		t.Errorf("delete rows: %s, want %s", got, want)
+	}
+}
+
+// ItemText says so when there is no item, and is the plain JSON otherwise.
+func TestItemText(t *testing.T) {
+	if got := edit.ItemText(nil); got != "(no item)" {
+		t.Errorf("no item: %q", got)
+	}
+	if got := edit.ItemText(dynamo.Item{"PK": s("P")}); got != `{"PK":"P"}` {
+		t.Errorf("an item: %q", got)
+	}
+}
+
+// The journal lives in $XDG_STATE_HOME/dynascope when that is absolute,
+// else in ~/.local/state/dynascope on Unix; without a home it is one
+// sentence, also through OpenJournal("").
+func TestJournalStateDir(t *testing.T) {
+	if runtime.GOOS == "windows" || runtime.GOOS == "darwin" || runtime.GOOS == "ios" || runtime.GOOS == "plan9" {
+		t.Skip("the state directory is beside the settings on", runtime.GOOS)
+	}
+	t.Setenv("XDG_STATE_HOME", "/state")
+	if d, err := edit.StateDir(); err != nil || d != "/state/dynascope" {
+		t.Errorf("absolute XDG_STATE_HOME: %q %v", d, err)
+	}
+	t.Setenv("XDG_STATE_HOME", "relative")
+	t.Setenv("HOME", "/home/u")
+	t.Setenv("XDG_CONFIG_HOME", "/config")
+	if d, err := edit.StateDir(); err != nil || d != "/home/u/.local/state/dynascope" {
+		t.Errorf("relative XDG_STATE_HOME: %q %v", d, err)
+	}
+	j, err := edit.OpenJournal("")
+	if err != nil || j.Path != "/home/u/.local/state/dynascope/"+edit.JournalFile {
+		t.Errorf("OpenJournal(\"\"): %+v %v", j, err)
+	}
+	t.Setenv("HOME", "")
+	if d, err := edit.DefaultJournalPath(); err == nil || !strings.HasPrefix(err.Error(), "cannot find the home directory for the journal") {
+		t.Errorf("no home: %q %v", d, err)
+	}
+	if j, err := edit.OpenJournal(""); err == nil {
+		t.Errorf("OpenJournal(\"\") without a home: %+v", j)
+	}
+	if j, err := edit.OpenJournal("/j.jsonl"); err != nil || j.Path != "/j.jsonl" {
+		t.Errorf("OpenJournal with a path: %+v %v", j, err)
+	}
+}
+
+// Key attributes come first, in key order; the others keep their order.
+func TestKeysFirst(t *testing.T) {
+	names := []string{"b", "SK", "a", "PK", "c"}
+	slices.SortStableFunc(names, edit.KeysFirst(pksk))
+	if got := strings.Join(names, " "); got != "PK SK b a c" {
+		t.Errorf("sorted: %s", got)
+	}
+}
+
+// A binary key attribute cannot be empty, as a string one cannot.
+func TestPlanRefusesAnEmptyBinaryKey(t *testing.T) {
+	keys := dynamo.Table{PK: dynamo.KeyAttr{Name: "PK", Type: "B"}}
+	_, err := edit.NewPlan(edit.Change{Table: "T", Keys: keys, New: dynamo.Item{"PK": &types.AttributeValueMemberB{Value: nil}}})
+	if err == nil || err.Error() != "the key attribute PK cannot be empty" {
+		t.Errorf("an empty B key: %v", err)
+	}
+	if _, err := edit.NewPlan(edit.Change{Table: "T", Keys: keys, New: dynamo.Item{"PK": &types.AttributeValueMemberB{Value: []byte{1}}}}); err != nil {
+		t.Errorf("a one-byte B key: %v", err)
+	}
+}
+
+// Typed input that is not of its type names the attribute and the member.
+func TestParseValueNamesTheBadMember(t *testing.T) {
+	for _, tc := range []struct{ typ, text, want string }{
+		{"B", "!!", `x: B takes base64, and "!!" is not`},
+		{"BS", `["AA==","!!"]`, `x: BS member 2 is not base64: "!!"`},
+		{"SS", `["a",5]`, "x: SS member 2 must be a string, not 5"},
+		{"SS", `["a","b",true]`, "x: SS member 3 must be a string"},
+	} {
+		if _, err := edit.ParseValue("x", tc.typ, tc.text); err == nil || err.Error() != tc.want {
+			t.Errorf("%s:%s: %v, want %q", tc.typ, tc.text, err, tc.want)
+		}
+	}
+	if av, err := edit.ParseValue("x", "B", " AAE= "); err != nil || edit.ValueText(av) != `B "AAE="` {
+		t.Errorf("B AAE=: %v %v", av, err)
+	}
+}
+
+// A write's own requests are its note or an undo's; nothing else is.
+func TestIsWriteNote(t *testing.T) {
+	for note, want := range map[string]bool{
+		edit.NoteWrite:            true,
+		"undo of journal entry 3": true,
+		"undo":                    false,
+		"scan":                    false,
+		"":                        false,
+	} {
+		if got := edit.IsWriteNote(note); got != want {
+			t.Errorf("IsWriteNote(%q) = %v", note, got)
+		}
 	}
 }
