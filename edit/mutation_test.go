@@ -2,6 +2,7 @@ package edit_test
 
 import (
 	"fmt"
+	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -231,5 +232,76 @@ func TestIsWriteNote(t *testing.T) {
 		if got := edit.IsWriteNote(note); got != want {
 			t.Errorf("IsWriteNote(%q) = %v", note, got)
 		}
+	}
+}
+
+// A version the user set in an update stands; otherwise it is raised by
+// one while the result still has at most 38 digits, and starts again at 1
+// past that (DynamoDB would refuse a 39-digit number).
+func TestPlanNextVersion(t *testing.T) {
+	next := func(read, wanted string) string {
+		old := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1"), "version": n(read)}
+		new := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("2"), "version": n(wanted)}
+		p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new, Version: "version"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return edit.ValueText(p.New["version"])
+	}
+	for _, tc := range []struct{ read, wanted, want string }{
+		{"7", "7", "N 8"},
+		{"7", "10", "N 10"},
+		{"1E37", "1E37", "N 10000000000000000000000000000000000001"},
+		{"1E38", "1E38", "N 1"},
+	} {
+		if got := next(tc.read, tc.wanted); got != tc.want {
+			t.Errorf("read %s, wanted %s: the version written is %s, want %s", tc.read, tc.wanted, got, tc.want)
+		}
+	}
+}
+
+// A delete of an item with too many attributes for one condition over all
+// of them is conditioned on its version alone; without a version it is
+// refused in one sentence.
+func TestDeleteOfAWideItem(t *testing.T) {
+	wide := dynamo.Item{"PK": s("P"), "SK": s("S")}
+	for i := range 300 {
+		wide[fmt.Sprintf("attr%03d", i)] = n("1")
+	}
+	_, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: wide})
+	if err == nil || !strings.HasPrefix(err.Error(), "the item has too many attributes for a condition over all of them") {
+		t.Errorf("without a version: %v", err)
+	}
+	wide["version"] = n("3")
+	p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: wide, Version: "version"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "(attribute_exists (PK)) AND (version = N 3)"; p.Condition != want {
+		t.Errorf("with a version: %q, want %q", p.Condition, want)
+	}
+}
+
+// An entry's number is its line, also when the journal before it is longer
+// than one 64 KB read: entries of 30 KB each are numbered 1, 2, 3, and
+// read back with the same numbers.
+func TestJournalNumbersPastOneRead(t *testing.T) {
+	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	big := []byte(`{"PK":{"S":"P"},"pad":{"S":"` + strings.Repeat("x", 30*1024) + `"}}`)
+	for want := 1; want <= 3; want++ {
+		e := edit.Entry{Table: "T", Operation: edit.OpPut, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, Key: []byte(`{"PK":{"S":"P"}}`), Old: []byte("null"), New: big}
+		if err := j.Append(&e); err != nil {
+			t.Fatal(err)
+		}
+		if e.Number != want {
+			t.Errorf("entry %d numbered %d", want, e.Number)
+		}
+	}
+	entries, bad, err := j.Read()
+	if err != nil || len(bad) > 0 || len(entries) != 3 || entries[2].Number != 3 {
+		t.Errorf("read back: %d entries, %v, %v", len(entries), bad, err)
 	}
 }
