@@ -194,6 +194,25 @@ func TestEstimateReadUnits(t *testing.T) {
 			t.Errorf("EstimateRead(%q, consistent %v, %d segments) = %+v; want %d items, %v RCU", tc.index, tc.consistent, tc.segments, e, tc.items, tc.rcu)
 		}
 	}
+	// A Limit makes a page of every limit items, rounded up, when that is
+	// more pages than the size makes.
+	for _, tc := range []struct {
+		items    int64
+		limit    int32
+		segments int
+		rcu      float64
+	}{
+		{100, 10, 1, 10*0.5 + 11*0.5},
+		{101, 10, 2, 10*0.5 + 13*0.5},
+		{100, 10, 3, 10*0.5 + 13*0.5},
+		{100, 1000, 1, 10*0.5 + 2*0.5},
+		{0, 10, 1, 10*0.5 + 0.5}, // no item count: the size's pages
+	} {
+		e := EstimateRead(Table{ItemCount: tc.items, SizeBytes: 10 * 4096}, "", false, tc.segments, tc.limit)
+		if e.RCU != tc.rcu {
+			t.Errorf("EstimateRead(%d items, limit %d, %d segments) = %v RCU, want %v", tc.items, tc.limit, tc.segments, e.RCU, tc.rcu)
+		}
+	}
 	// Each full MB is a page of its own.
 	if e := EstimateRead(Table{SizeBytes: 1 << 20}, "", true, 1, 0); e.RCU != 256+2 {
 		t.Errorf("1 MB: %v RCU, want 258", e.RCU)
