@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 )
 
 // writeFile writes content to name in dir and returns its path.
@@ -388,5 +390,49 @@ func TestCreateNewAndFinish(t *testing.T) {
 	}
 	if _, err := CreateNew(filepath.Join(dir, "no", "such", "dir.jsonl")); err == nil || !strings.HasPrefix(err.Error(), "export to "+filepath.Join(dir, "no", "such", "dir.jsonl")+": ") {
 		t.Errorf("no directory: %v", err)
+	}
+}
+
+// A read that fails mid-file names the line it was reading.
+func TestReadJSONLReadError(t *testing.T) {
+	_, err := ReadJSONL(io.MultiReader(strings.NewReader(`{"PK":{"S":"a"}}`+"\n"), iotestErr{}))
+	if err == nil || err.Error() != "line 2: broken pipe." {
+		t.Errorf("a broken read: %v", err)
+	}
+}
+
+// A partial file gone before Finish cannot be named: one sentence, not
+// success.
+func TestFinishWithoutThePartialFile(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "out.jsonl")
+	f, err := CreateNew(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.Remove(f.Name())
+	if err := f.Finish(nil); err == nil || !strings.HasPrefix(err.Error(), "export to "+p+": rename ") {
+		t.Errorf("no partial file: %v", err)
+	}
+	if _, err := os.Stat(p); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("%s: %v", p, err)
+	}
+}
+
+// The code points a terminal acts on become visible escapes: in CSV an
+// ASCII one as \xNN, any other as \uNNNN; in JSON text always \uNNNN,
+// everything else kept byte for byte.
+func TestTerminalEscapes(t *testing.T) {
+	if got, want := CSVValue(&types.AttributeValueMemberS{Value: "a\x01b\u202ec\x7fd\u0080é\t"}), `a\x01b\u202ec\x7fd\u0080é`+"\t"; got != want {
+		t.Errorf("CSV: %q, want %q", got, want)
+	}
+	for in, want := range map[string]string{
+		`"é\u202e"`:            `"é\u202e"`, // an escape already
+		"\"a\u202eb\x7fé\"":    `"a\u202eb\u007fé"`,
+		"\x7f":                 `\u007f`,
+		`"plain é text, long"`: `"plain é text, long"`,
+	} {
+		if got := string(EscapeTerminalJSON([]byte(in))); got != want {
+			t.Errorf("EscapeTerminalJSON(%q) = %q, want %q", in, got, want)
+		}
 	}
 }
