@@ -254,12 +254,30 @@ func TestUpdateKeepsAnAttributeAddedMeanwhile(t *testing.T) {
 	theirs := clone(read)
 	theirs["flag"] = s("theirs")
 	f.put(theirs)
-	if _, err := f.w.Apply(f.ctx, p); err != nil {
+	res, err := f.w.Apply(f.ctx, p)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := f.get("CUST#42", "ORDER#1")
 	if !edit.Equal(got["flag"], s("theirs")) || !edit.Equal(got["status"], s("SHIPPED")) {
 		t.Errorf("now %s", edit.ItemText(got))
+	}
+	// The result is the item DynamoDB found and left (ALL_NEW), with the
+	// other writer's attribute, not the image planned.
+	if !edit.SameItem(res.New, got) || !edit.Equal(res.Old["flag"], s("theirs")) || !edit.Equal(res.Old["status"], s("OPEN")) {
+		t.Errorf("result: old %s, new %s", edit.ItemText(res.Old), edit.ItemText(res.New))
+	}
+	// A delete's result is the item it removed (ALL_OLD): what the other
+	// writer added went with it (the plan says it cannot see that).
+	theirs = clone(got)
+	theirs["late"] = s("theirs")
+	p = f.plan(got, nil)
+	f.put(theirs)
+	if res, err = f.w.Apply(f.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if !edit.SameItem(res.Old, theirs) || res.New != nil {
+		t.Errorf("delete result: old %s, new %s", edit.ItemText(res.Old), edit.ItemText(res.New))
 	}
 }
 

@@ -184,10 +184,17 @@ func TestJournalStateDir(t *testing.T) {
 
 // Key attributes come first, in key order; the others keep their order.
 func TestKeysFirst(t *testing.T) {
-	names := []string{"b", "SK", "a", "PK", "c"}
-	slices.SortStableFunc(names, edit.KeysFirst(pksk))
-	if got := strings.Join(names, " "); got != "PK SK b a c" {
-		t.Errorf("sorted: %s", got)
+	for in, want := range map[string]string{
+		"b SK a PK c": "PK SK b a c",
+		"PK b SK a":   "PK SK b a",
+		"SK x PK":     "PK SK x",
+		"PK SK":       "PK SK",
+	} {
+		names := strings.Fields(in)
+		slices.SortStableFunc(names, edit.KeysFirst(pksk))
+		if got := strings.Join(names, " "); got != want {
+			t.Errorf("%s sorted: %s, want %s", in, got, want)
+		}
 	}
 }
 
@@ -303,5 +310,158 @@ func TestJournalNumbersPastOneRead(t *testing.T) {
 	entries, bad, err := j.Read()
 	if err != nil || len(bad) > 0 || len(entries) != 3 || entries[2].Number != 3 {
 		t.Errorf("read back: %d entries, %v, %v", len(entries), bad, err)
+	}
+}
+
+// Sets are equal member for member: a set that repeats a member of the
+// other (NS 1 and 1.0 are one number) is not the same set.
+func TestEqualSets(t *testing.T) {
+	ns := func(v ...string) types.AttributeValue { return &types.AttributeValueMemberNS{Value: v} }
+	ss := func(v ...string) types.AttributeValue { return &types.AttributeValueMemberSS{Value: v} }
+	for _, tc := range []struct {
+		a, b types.AttributeValue
+		want bool
+	}{
+		{ns("1", "2"), ns("2.0", "1"), true},
+		{ns("1", "2"), ns("1", "1.0"), false},
+		{ns("1", "1.0"), ns("1", "2"), false},
+		{ss("a", "b"), ss("b", "a"), true},
+		{ss("a", "b"), ss("a", "a"), false},
+		{ss("a", "b"), ss("a"), false},
+		{ss("a"), ss("b"), false},
+	} {
+		if got := edit.Equal(tc.a, tc.b); got != tc.want {
+			t.Errorf("Equal(%s, %s) = %v", edit.ValueText(tc.a), edit.ValueText(tc.b), got)
+		}
+	}
+}
+
+// Every member of a list and a map is checked, not only the first.
+func TestCheckValueLooksAtEveryMember(t *testing.T) {
+	bad := n("1e200")
+	list := &types.AttributeValueMemberL{Value: []types.AttributeValue{n("1"), n("2"), bad}}
+	if err := edit.CheckValue("l", list); err == nil || !strings.HasPrefix(err.Error(), `l[2]: "1e200" is not a DynamoDB number`) {
+		t.Errorf("a list: %v", err)
+	}
+	m := &types.AttributeValueMemberM{Value: map[string]types.AttributeValue{"a": n("1"), "b": n("2"), "c": bad}}
+	if err := edit.CheckValue("m", m); err == nil || !strings.HasPrefix(err.Error(), `m.c: "1e200" is not a DynamoDB number`) {
+		t.Errorf("a map: %v", err)
+	}
+}
+
+// An attribute the user removed is a REMOVE, one set is a SET.
+func TestUpdateRemovesAndSets(t *testing.T) {
+	old := dynamo.Item{"PK": s("P"), "SK": s("S"), "gone": s("x"), "kept": s("y")}
+	new := dynamo.Item{"PK": s("P"), "SK": s("S"), "kept": s("z")}
+	p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got, want := describeUpdate(p), "REMOVE gone SET kept = :2"; got != want {
+		t.Errorf("update %q, want %q", got, want)
+	}
+}
+
+// With ten or more placeholders the condition shown puts back #10 and
+// :10 whole, never #1 followed by a 0.
+func TestConditionTextWithManyPlaceholders(t *testing.T) {
+	old := dynamo.Item{"PK": s("P"), "SK": s("S")}
+	new := dynamo.Item{"PK": s("P"), "SK": s("S")}
+	want := "(attribute_exists (PK))"
+	for i := range 14 {
+		name := fmt.Sprintf("a%02d", i)
+		old[name], new[name] = n(fmt.Sprint(i)), n(fmt.Sprint(i+100))
+		want += fmt.Sprintf(" AND (%s = N %d)", name, i)
+	}
+	for range 10 { // the placeholders come from a map: another order each time
+		p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Condition != want {
+			t.Fatalf("condition\n%s\nwant\n%s", p.Condition, want)
+		}
+	}
+}
+
+// An index that projects keys only holds its own keys and the table's:
+// a large attribute outside them costs it nothing, its own sort key does,
+// and so does one it includes; an index the write does not touch has no
+// entry at all.
+func TestPredictedIndexUnitsOfProjections(t *testing.T) {
+	big := strings.Repeat("x", 3000)
+	keys := pksk
+	keys.Indexes = []dynamo.Index{
+		{Name: "bySK", PK: dynamo.KeyAttr{Name: "g", Type: "S"}, SK: &dynamo.KeyAttr{Name: "h", Type: "S"}, Projection: "KEYS_ONLY"},
+		{Name: "byG", PK: dynamo.KeyAttr{Name: "g", Type: "S"}, Projection: "KEYS_ONLY"},
+		{Name: "sparse", PK: dynamo.KeyAttr{Name: "absent", Type: "S"}, Projection: "ALL"},
+		{Name: "inc", PK: dynamo.KeyAttr{Name: "g", Type: "S"}, Projection: "INCLUDE", NonKeyAttr: []string{"pad"}},
+	}
+	p, err := edit.NewPlan(edit.Change{Table: "T", Keys: keys, New: dynamo.Item{"PK": s("P"), "SK": s("S"), "g": s("G"), "h": s(big), "pad": s(big)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := fmt.Sprint(p.IndexWCU); got != "map[byG:1 bySK:3 inc:3]" {
+		t.Errorf("index units %s, want map[byG:1 bySK:3 inc:3]", got)
+	}
+	old := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": s("1")}
+	new := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": s("2")}
+	p, err = edit.NewPlan(edit.Change{Table: "T", Keys: keys, Old: old, New: new})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.IndexWCU != nil || p.PredictedWCU != 1 {
+		t.Errorf("a write no index holds: %v, %v WCU", p.IndexWCU, p.PredictedWCU)
+	}
+}
+
+// Undone names exactly the entries a later one undid.
+func TestUndoneNamesOnlyUndoneEntries(t *testing.T) {
+	got := edit.Undone([]edit.Entry{{Number: 1}, {Number: 2, Undoes: 1}, {Number: 3}})
+	if fmt.Sprint(got) != "map[1:true]" {
+		t.Errorf("Undone: %v", got)
+	}
+}
+
+// NULL takes no value or true; the L and M errors show an example of the
+// type asked for.
+func TestParseValueNullAndExamples(t *testing.T) {
+	for text, ok := range map[string]bool{"": true, "true": true, " true ": true, "yes": false, "false": false} {
+		if _, err := edit.ParseValue("x", "NULL", text); (err == nil) != ok {
+			t.Errorf("NULL:%s: %v, want accepted %v", text, err, ok)
+		}
+	}
+	for typ, example := range map[string]string{"L": `L:[{"S":"a"},{"N":"1"}]`, "M": `M:{"city":{"S":"Oslo"}}`} {
+		if _, err := edit.ParseValue("x", typ, "{"); err == nil || !strings.HasPrefix(err.Error(), "x: "+typ+" takes DynamoDB JSON ("+example+"): ") {
+			t.Errorf("%s: %v", typ, err)
+		}
+	}
+}
+
+// A refused write says what it found, in one sentence for each case.
+func TestConflictErrorSentences(t *testing.T) {
+	item := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1")}
+	moved := dynamo.Item{"PK": s("P"), "SK": s("S2"), "a": n("1")}
+	plan := func(old, new dynamo.Item) *edit.Plan {
+		p, err := edit.NewPlan(edit.Change{Table: "T", Keys: pksk, Old: old, New: new})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p
+	}
+	changed := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("2")}
+	for _, tc := range []struct {
+		err  *edit.ConflictError
+		want string
+	}{
+		{&edit.ConflictError{Plan: plan(item, moved), Current: item, AtNewKey: moved}, "nothing was written: an item with the new key already exists"},
+		{&edit.ConflictError{Plan: plan(item, moved), Current: changed}, "nothing was written: the item was changed by someone else since it was read; compare it with your version and try again"},
+		{&edit.ConflictError{Plan: plan(nil, item), Current: item, AtNewKey: moved}, "nothing was written: the item exists already (someone else created it since it was read)"},
+		{&edit.ConflictError{Plan: plan(item, changed)}, "nothing was written: the item was deleted by someone else since it was read"},
+		{&edit.ConflictError{Plan: plan(item, changed), Current: changed}, "nothing was written: the item was changed by someone else since it was read; compare it with your version and try again"},
+	} {
+		if got := tc.err.Error(); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.err.Plan.Op, got, tc.want)
+		}
 	}
 }

@@ -30,3 +30,45 @@ func TestUntouchedAfterALostAnswer(t *testing.T) {
 		}
 	}
 }
+
+// A journal entry's key is the old item's, or the new one's for a put.
+func TestEntryKey(t *testing.T) {
+	keys := dynamo.Table{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}}
+	item := func(pk string) dynamo.Item {
+		return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "a": &types.AttributeValueMemberS{Value: "x"}}
+	}
+	for _, tc := range []struct {
+		res  Result
+		want string
+	}{
+		{Result{New: item("new")}, `{"PK":{"S":"new"}}`},
+		{Result{Old: item("old")}, `{"PK":{"S":"old"}}`},
+		{Result{Old: item("old"), New: item("new")}, `{"PK":{"S":"old"}}`},
+	} {
+		p := &Plan{Change: Change{Table: "T", Keys: keys}}
+		if e := newEntry(p, tc.res, Target{}, 0); string(e.Key) != tc.want {
+			t.Errorf("old %v new %v: key %s, want %s", tc.res.Old, tc.res.New, e.Key, tc.want)
+		}
+	}
+}
+
+// After a failed condition or a lost answer, the write counts as landed
+// only when the item is as the plan wanted it: a key change's old item
+// gone and its new one there.
+func TestLandedKeyChange(t *testing.T) {
+	old := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}}
+	new := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "Q"}}
+	p := &Plan{Change: Change{Old: old, New: new}, Op: OpTransact}
+	for _, tc := range []struct {
+		current, atNewKey dynamo.Item
+		want              bool
+	}{
+		{nil, new, true},
+		{old, new, false},
+		{nil, nil, false},
+	} {
+		if got := landed(p, &ConflictError{Plan: p, Current: tc.current, AtNewKey: tc.atNewKey}); got != tc.want {
+			t.Errorf("current %v, at the new key %v: %v", tc.current, tc.atNewKey, got)
+		}
+	}
+}
