@@ -226,7 +226,25 @@ func TestConcurrentChangeIsDetected(t *testing.T) {
 				t.Fatalf("the write went through: %v", err)
 			}
 			if ops := len(res.Requests); ops < 2 || res.Requests[ops-1].Operation != "GetItem" || !res.Requests[ops-1].Consistent {
-				t.Errorf("requests %+v", res.Requests)
+				t.Fatalf("requests %+v", res.Requests)
+			}
+			// The read again is logged with its cost and what it found
+			// (a key change reads the new key last: nothing there).
+			found := int32(0)
+			if theirs != nil {
+				found = 1
+			}
+			reads := res.Requests[len(res.Requests)-1:]
+			if p.Op == edit.OpTransact {
+				reads = res.Requests[len(res.Requests)-2:]
+			}
+			for i, r := range reads {
+				if i > 0 {
+					found = 0
+				}
+				if r.Count != found || r.ScannedCount != found || r.Capacity.Total <= 0 {
+					t.Errorf("the read again of %s: %d items (%d scanned), %v RCU; want %d items and its cost", r.KeyCondition, r.Count, r.ScannedCount, r.Capacity.Total, found)
+				}
 			}
 			if got := f.get("CUST#42", sk); !edit.SameItem(got, theirs) || !edit.SameItem(ce.Current, theirs) {
 				t.Errorf("now %s, conflict shows %s, the other writer left %s", edit.ItemText(got), edit.ItemText(ce.Current), edit.ItemText(theirs))

@@ -1,6 +1,7 @@
 package edit_test
 
 import (
+	"errors"
 	"fmt"
 	"path/filepath"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
@@ -463,5 +465,114 @@ func TestConflictErrorSentences(t *testing.T) {
 		if got := tc.err.Error(); got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.err.Plan.Op, got, tc.want)
 		}
+	}
+}
+
+// A change's key for people: the item's, or old → new for a key change.
+func TestKeyText(t *testing.T) {
+	old := dynamo.Item{"PK": s("P"), "SK": s("S"), "a": n("1")}
+	moved := dynamo.Item{"PK": s("P"), "SK": s("S2"), "a": n("1")}
+	for _, tc := range []struct {
+		old, new dynamo.Item
+		want     string
+	}{
+		{nil, old, "PK = P, SK = S"},
+		{old, nil, "PK = P, SK = S"},
+		{old, old, "PK = P, SK = S"},
+		{old, moved, "PK = P, SK = S → PK = P, SK = S2"},
+	} {
+		if got := edit.KeyText(pksk, tc.old, tc.new); got != tc.want {
+			t.Errorf("KeyText(%v, %v) = %q, want %q", tc.old, tc.new, got, tc.want)
+		}
+	}
+}
+
+// Versions only go up: the undo of a versioned update writes the image it
+// found with the version after the one the update left; the undo of a put
+// deletes the item.
+func TestUndoPlanRaisesTheVersion(t *testing.T) {
+	e := edit.Entry{Table: "T", Operation: edit.OpUpdate, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"}, Version: "version",
+		Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`),
+		Old: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"1"},"version":{"N":"7"}}`),
+		New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"2"},"version":{"N":"8"}}`)}
+	p, err := edit.UndoPlan(e, dynamo.Table{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := edit.ItemText(p.New); got != `{"PK":"P","SK":"S","a":1,"version":9}` {
+		t.Errorf("the undo writes %s", got)
+	}
+	e.Operation, e.Old = edit.OpPut, []byte("null")
+	if p, err = edit.UndoPlan(e, dynamo.Table{}); err != nil || p.Op != edit.OpDelete {
+		t.Errorf("the undo of a put: %v %v", p, err)
+	}
+}
+
+// A transaction refused counts as a failed condition only when one of its
+// items' condition failed, not for another reason.
+func TestConditionFailedInATransaction(t *testing.T) {
+	cancelled := func(codes ...string) error {
+		var reasons []types.CancellationReason
+		for _, c := range codes {
+			reasons = append(reasons, types.CancellationReason{Code: aws.String(c)})
+		}
+		return fmt.Errorf("wrapped: %w", &types.TransactionCanceledException{CancellationReasons: reasons})
+	}
+	for _, tc := range []struct {
+		err  error
+		want bool
+	}{
+		{cancelled("None", "ConditionalCheckFailed"), true},
+		{cancelled("ConditionalCheckFailed"), true},
+		{cancelled("None", "TransactionConflict"), false},
+		{&types.ConditionalCheckFailedException{}, true},
+		{errors.New("other"), false},
+	} {
+		if got := edit.ConditionFailed(tc.err); got != tc.want {
+			t.Errorf("ConditionFailed(%v) = %v", tc.err, got)
+		}
+	}
+}
+
+// An undo's plan takes the table as described now (its indexes count)
+// when its key schema is the one the entry recorded, else the entry's.
+func TestUndoPlanKeySchema(t *testing.T) {
+	e := edit.Entry{Table: "T", Operation: edit.OpPut, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"},
+		Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`), Old: []byte("null"), New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"g":{"S":"G"}}`)}
+	withIndex := pksk
+	withIndex.Indexes = []dynamo.Index{{Name: "byG", PK: dynamo.KeyAttr{Name: "g", Type: "S"}, Projection: "ALL"}}
+	otherSK := withIndex
+	otherSK.SK = &dynamo.KeyAttr{Name: "SK", Type: "N"}
+	noSK := withIndex
+	noSK.SK = nil
+	otherPK := withIndex
+	otherPK.PK = dynamo.KeyAttr{Name: "id", Type: "S"}
+	for _, tc := range []struct {
+		name string
+		t    dynamo.Table
+		want string
+	}{
+		{"the same keys", withIndex, "map[byG:1]"},
+		{"no table", dynamo.Table{}, "map[]"},
+		{"another sort key type", otherSK, "map[]"},
+		{"no sort key now", noSK, "map[]"},
+		{"another partition key", otherPK, "map[]"},
+	} {
+		p, err := edit.UndoPlan(e, tc.t)
+		if err != nil {
+			t.Errorf("%s: %v", tc.name, err)
+			continue
+		}
+		if got := fmt.Sprint(p.IndexWCU); got != tc.want || p.Keys.PK.Name != "PK" || p.Keys.SK == nil || p.Keys.SK.Type != "S" {
+			t.Errorf("%s: index units %s (want %s), keys %+v", tc.name, got, tc.want, p.Keys)
+		}
+	}
+	// An entry of a table without a sort key, undone with no table.
+	e.SK, e.Key, e.New = nil, []byte(`{"PK":{"S":"P"}}`), []byte(`{"PK":{"S":"P"},"g":{"S":"G"}}`)
+	if p, err := edit.UndoPlan(e, dynamo.Table{}); err != nil || p.Keys.PK.Name != "PK" || p.Keys.SK != nil {
+		t.Errorf("no sort key, no table: %v %v", p, err)
+	}
+	if p, err := edit.UndoPlan(e, noSK); err != nil || fmt.Sprint(p.IndexWCU) != "map[byG:1]" {
+		t.Errorf("no sort key: %v %v", p, err)
 	}
 }
