@@ -292,14 +292,14 @@ func TestDeleteOfAWideItem(t *testing.T) {
 }
 
 // An entry's number is its line, also when the journal before it is longer
-// than one 64 KB read: entries of 30 KB each are numbered 1, 2, 3, and
-// read back with the same numbers.
+// than one 64 KB read: entries of 70 KB each (an item may be 400 KB) are
+// numbered 1, 2, 3, and read back whole with the same numbers.
 func TestJournalNumbersPastOneRead(t *testing.T) {
 	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	big := []byte(`{"PK":{"S":"P"},"pad":{"S":"` + strings.Repeat("x", 30*1024) + `"}}`)
+	big := []byte(`{"PK":{"S":"P"},"pad":{"S":"` + strings.Repeat("x", 70*1024) + `"}}`)
 	for want := 1; want <= 3; want++ {
 		e := edit.Entry{Table: "T", Operation: edit.OpPut, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, Key: []byte(`{"PK":{"S":"P"}}`), Old: []byte("null"), New: big}
 		if err := j.Append(&e); err != nil {
