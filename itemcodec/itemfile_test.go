@@ -170,6 +170,18 @@ func TestItemReaderFiles(t *testing.T) {
 	if _, err := r.Next(); err != io.EOF {
 		t.Errorf("after the end: %v", err)
 	}
+	if r.f != nil {
+		t.Error("the last file is still open after the end")
+	}
+	if r, err = NewItemReader([]string{a, b}, FormatAuto); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := r.Next(); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Close(); err != nil || r.f != nil {
+		t.Errorf("Close while reading: %v, the file still open %v", err, r.f != nil)
+	}
 	if err := r.Close(); err != nil {
 		t.Errorf("close after the end: %v", err)
 	}
