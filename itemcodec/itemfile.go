@@ -73,7 +73,6 @@ type ItemReader struct {
 	files  []string
 	multi  bool // name the file in Where
 	format InputFormat
-	forced bool
 	shown  string // the name messages give the one file, "" for its path
 
 	fi     int // next file
@@ -103,7 +102,7 @@ func NewItemReader(files []string, format InputFormat) (*ItemReader, error) {
 	if len(files) == 0 {
 		return nil, &textfmt.UserError{Msg: "no data files to read."}
 	}
-	r := &ItemReader{files: files, multi: len(files) > 1, format: format, forced: format != FormatAuto}
+	r := &ItemReader{files: files, multi: len(files) > 1, format: format}
 	for _, p := range files {
 		st, err := os.Stat(p)
 		if err != nil {
