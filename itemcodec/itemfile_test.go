@@ -306,6 +306,11 @@ func TestResolveInput(t *testing.T) {
 	if in, err := ResolveInput(noSummary); err != nil || in.Table != "" || in.Items != 0 {
 		t.Errorf("no table in the summary: %+v %v", in, err)
 	}
+	// The table is what follows ":table/", wherever it starts.
+	writeFile(t, noSummary, "manifest-summary.json", `{"tableArn":":table/T"}`)
+	if in, err := ResolveInput(noSummary); err != nil || in.Table != "T" {
+		t.Errorf("an ARN that is only :table/T: %+v %v", in, err)
+	}
 }
 
 // Standard input and pipes are streams, copied once into a file read like
