@@ -453,3 +453,16 @@ func TestTerminalEscapes(t *testing.T) {
 		}
 	}
 }
+
+// The code points a terminal acts on, at each edge of their ranges.
+func TestTerminalRuneEdges(t *testing.T) {
+	for r, want := range map[rune]bool{
+		0x7e: false, 0x7f: true, 0x80: true, 0x9f: true, 0xa0: false,
+		0x061b: false, 0x061c: true, 0x061d: false, 0x200d: false, 0x200e: true, 0x200f: true, 0x2010: false,
+		0x2029: false, 0x202a: true, 0x202e: true, 0x202f: false, 0x2065: false, 0x2066: true, 0x2069: true, 0x206a: false,
+	} {
+		if got := terminalRune(r); got != want {
+			t.Errorf("terminalRune(%U) = %v", r, got)
+		}
+	}
+}
