@@ -466,3 +466,44 @@ func TestTerminalRuneEdges(t *testing.T) {
 		}
 	}
 }
+
+// A batch export writes each full batch of 25 as soon as it has it, and
+// no empty document at the end.
+func TestExportBatchOfExactly25(t *testing.T) {
+	var items []Item
+	for i := range BatchWriteLimit {
+		items = append(items, Item{"PK": demoInt(i)})
+	}
+	var out bytes.Buffer
+	w, err := NewExportWriter(&out, ExportBatch, ExportOptions{Table: "T"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Write(items); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 1 {
+		t.Errorf("after 25 items: %d documents written, want 1", n)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(out.String(), "\n"); n != 1 || strings.Count(out.String(), "PutRequest") != 25 {
+		t.Errorf("after Close:\n%s", out.String())
+	}
+}
+
+// Text without a terminal code point comes back as it is, the same bytes
+// (no copy), also when empty; a space in CSV is a space.
+func TestNoEscapeIsNoCopy(t *testing.T) {
+	b := []byte(`{"a":"plain é"}`)
+	if got := EscapeTerminalJSON(b); &got[0] != &b[0] || string(got) != string(b) {
+		t.Errorf("a copy or a change: %q", got)
+	}
+	if got := EscapeTerminalJSON([]byte{}); len(got) != 0 {
+		t.Errorf("empty: %q", got)
+	}
+	if got := CSVValue(&types.AttributeValueMemberS{Value: "a b\x1f"}); got != `a b\x1f` {
+		t.Errorf("CSV: %q", got)
+	}
+}
