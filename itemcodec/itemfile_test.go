@@ -507,3 +507,13 @@ func TestNoEscapeIsNoCopy(t *testing.T) {
 		t.Errorf("CSV: %q", got)
 	}
 }
+
+// Number text DynamoDB would refuse is sized by its digits, 0 to 9 and
+// nothing beside them, two a byte plus one.
+func TestLenientNumberSize(t *testing.T) {
+	for s, want := range map[string]int{"0x": 2, "9x": 2, "/:x": 1, "12345x": 4, "1234x": 3} {
+		if got := NumberSize(s); got != want {
+			t.Errorf("NumberSize(%q) = %d, want %d", s, got, want)
+		}
+	}
+}
