@@ -278,3 +278,28 @@ func TestOverBudgetErrorText(t *testing.T) {
 		t.Errorf("got %q\nwant %q", got, want)
 	}
 }
+
+// A read stops when it spends clearly more than announced: twice the bound
+// and a unit, plus a unit for each page's rounding, but no more of those
+// than 4 times the bound and 10; a bound of 0 never stops.
+func TestOverBudgetRoom(t *testing.T) {
+	for _, tc := range []struct {
+		spent, announced float64
+		pages            int
+		want             bool
+	}{
+		{60, 10, 100, false}, // 21 + the 50 pages the bound could hold
+		{72, 10, 100, true},
+		{25, 10, 3, true}, // 21 + 3 pages
+		{24, 10, 3, false},
+		{1000, 0, 5, false},
+	} {
+		if got := OverBudget(tc.spent, tc.announced, tc.pages); got != tc.want {
+			t.Errorf("OverBudget(%v, %v, %d pages) = %v", tc.spent, tc.announced, tc.pages, got)
+		}
+	}
+	// A size of 0 is unknown, never an empty table: the budget is announced.
+	if e := EstimateRead(Table{ItemCount: 5}, "", false, 1, 0); e.Known || e.RCU != UnknownSizeRCU {
+		t.Errorf("size 0: %+v", e)
+	}
+}
