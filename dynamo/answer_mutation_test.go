@@ -45,6 +45,10 @@ func TestAnswerCheckEdges(t *testing.T) {
 		{"no capacity, none asked", count, 200, `{"Count":0,"ScannedCount":0}`, ""},
 		{"Count equal to ScannedCount", count, 200, `{"Count":3,"ScannedCount":3}`, ""},
 		{"Count over ScannedCount", count, 200, `{"Count":4,"ScannedCount":3}`, "Count 4 larger than ScannedCount 3"},
+		{"Count under ScannedCount without a filter", count, 200, `{"Count":1,"ScannedCount":3}`, "Count 1 smaller than ScannedCount 3 although no filter was asked for"},
+		{"Count under ScannedCount with a filter", &dynamodb.ScanInput{Select: types.SelectCount, FilterExpression: aws.String("a = :a")}, 200, `{"Count":1,"ScannedCount":3}`, ""},
+		{"a Query's Count under ScannedCount", &dynamodb.QueryInput{Select: types.SelectCount}, 200, `{"Count":1,"ScannedCount":3}`, "Count 1 smaller than ScannedCount 3"},
+		{"a filtered Query's", &dynamodb.QueryInput{Select: types.SelectCount, FilterExpression: aws.String("a = :a")}, 200, `{"Count":1,"ScannedCount":3}`, ""},
 		{"a negative Count", count, 200, `{"Count":-1,"ScannedCount":3}`, "a negative count"},
 		{"a negative ScannedCount", count, 200, `{"Count":0,"ScannedCount":-1}`, "a negative count"},
 		{"a fractional Count", count, 200, `{"Count":1.5,"ScannedCount":3}`, "a Count 1.5 or ScannedCount 3 that is not a whole number"},
@@ -194,6 +198,25 @@ func TestEstimateReadUnits(t *testing.T) {
 			t.Errorf("EstimateRead(%q, consistent %v, %d segments) = %+v; want %d items, %v RCU", tc.index, tc.consistent, tc.segments, e, tc.items, tc.rcu)
 		}
 	}
+	// A Limit makes a page of every limit items, rounded up, when that is
+	// more pages than the size makes.
+	for _, tc := range []struct {
+		items    int64
+		limit    int32
+		segments int
+		rcu      float64
+	}{
+		{100, 10, 1, 10*0.5 + 11*0.5},
+		{101, 10, 2, 10*0.5 + 13*0.5},
+		{100, 10, 3, 10*0.5 + 13*0.5},
+		{100, 1000, 1, 10*0.5 + 2*0.5},
+		{0, 10, 1, 10*0.5 + 0.5}, // no item count: the size's pages
+	} {
+		e := EstimateRead(Table{ItemCount: tc.items, SizeBytes: 10 * 4096}, "", false, tc.segments, tc.limit)
+		if e.RCU != tc.rcu {
+			t.Errorf("EstimateRead(%d items, limit %d, %d segments) = %v RCU, want %v", tc.items, tc.limit, tc.segments, e.RCU, tc.rcu)
+		}
+	}
 	// Each full MB is a page of its own.
 	if e := EstimateRead(Table{SizeBytes: 1 << 20}, "", true, 1, 0); e.RCU != 256+2 {
 		t.Errorf("1 MB: %v RCU, want 258", e.RCU)
@@ -257,5 +280,30 @@ func TestOverBudgetErrorText(t *testing.T) {
 	want := "scan App stopped after 912.5 RCU, clearly more than the 450 RCU announced: DescribeTable's size figures may be out of date (DynamoDB refreshes them about every six hours); what was read is printed; to read further, read it in parts (query --all-pages with a sort-key condition)."
 	if got != want {
 		t.Errorf("got %q\nwant %q", got, want)
+	}
+}
+
+// A read stops when it spends clearly more than announced: twice the bound
+// and a unit, plus a unit for each page's rounding, but no more of those
+// than 4 times the bound and 10; a bound of 0 never stops.
+func TestOverBudgetRoom(t *testing.T) {
+	for _, tc := range []struct {
+		spent, announced float64
+		pages            int
+		want             bool
+	}{
+		{60, 10, 100, false}, // 21 + the 50 pages the bound could hold
+		{72, 10, 100, true},
+		{25, 10, 3, true}, // 21 + 3 pages
+		{24, 10, 3, false},
+		{1000, 0, 5, false},
+	} {
+		if got := OverBudget(tc.spent, tc.announced, tc.pages); got != tc.want {
+			t.Errorf("OverBudget(%v, %v, %d pages) = %v", tc.spent, tc.announced, tc.pages, got)
+		}
+	}
+	// A size of 0 is unknown, never an empty table: the budget is announced.
+	if e := EstimateRead(Table{ItemCount: 5}, "", false, 1, 0); e.Known || e.RCU != UnknownSizeRCU {
+		t.Errorf("size 0: %+v", e)
 	}
 }

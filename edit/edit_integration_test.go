@@ -226,7 +226,25 @@ func TestConcurrentChangeIsDetected(t *testing.T) {
 				t.Fatalf("the write went through: %v", err)
 			}
 			if ops := len(res.Requests); ops < 2 || res.Requests[ops-1].Operation != "GetItem" || !res.Requests[ops-1].Consistent {
-				t.Errorf("requests %+v", res.Requests)
+				t.Fatalf("requests %+v", res.Requests)
+			}
+			// The read again is logged with its cost and what it found
+			// (a key change reads the new key last: nothing there).
+			found := int32(0)
+			if theirs != nil {
+				found = 1
+			}
+			reads := res.Requests[len(res.Requests)-1:]
+			if p.Op == edit.OpTransact {
+				reads = res.Requests[len(res.Requests)-2:]
+			}
+			for i, r := range reads {
+				if i > 0 {
+					found = 0
+				}
+				if r.Count != found || r.ScannedCount != found || r.Capacity.Total <= 0 {
+					t.Errorf("the read again of %s: %d items (%d scanned), %v RCU; want %d items and its cost", r.KeyCondition, r.Count, r.ScannedCount, r.Capacity.Total, found)
+				}
 			}
 			if got := f.get("CUST#42", sk); !edit.SameItem(got, theirs) || !edit.SameItem(ce.Current, theirs) {
 				t.Errorf("now %s, conflict shows %s, the other writer left %s", edit.ItemText(got), edit.ItemText(ce.Current), edit.ItemText(theirs))
@@ -254,12 +272,30 @@ func TestUpdateKeepsAnAttributeAddedMeanwhile(t *testing.T) {
 	theirs := clone(read)
 	theirs["flag"] = s("theirs")
 	f.put(theirs)
-	if _, err := f.w.Apply(f.ctx, p); err != nil {
+	res, err := f.w.Apply(f.ctx, p)
+	if err != nil {
 		t.Fatal(err)
 	}
 	got := f.get("CUST#42", "ORDER#1")
 	if !edit.Equal(got["flag"], s("theirs")) || !edit.Equal(got["status"], s("SHIPPED")) {
 		t.Errorf("now %s", edit.ItemText(got))
+	}
+	// The result is the item DynamoDB found and left (ALL_NEW), with the
+	// other writer's attribute, not the image planned.
+	if !edit.SameItem(res.New, got) || !edit.Equal(res.Old["flag"], s("theirs")) || !edit.Equal(res.Old["status"], s("OPEN")) {
+		t.Errorf("result: old %s, new %s", edit.ItemText(res.Old), edit.ItemText(res.New))
+	}
+	// A delete's result is the item it removed (ALL_OLD): what the other
+	// writer added went with it (the plan says it cannot see that).
+	theirs = clone(got)
+	theirs["late"] = s("theirs")
+	p = f.plan(got, nil)
+	f.put(theirs)
+	if res, err = f.w.Apply(f.ctx, p); err != nil {
+		t.Fatal(err)
+	}
+	if !edit.SameItem(res.Old, theirs) || res.New != nil {
+		t.Errorf("delete result: old %s, new %s", edit.ItemText(res.Old), edit.ItemText(res.New))
 	}
 }
 

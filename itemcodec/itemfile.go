@@ -73,7 +73,6 @@ type ItemReader struct {
 	files  []string
 	multi  bool // name the file in Where
 	format InputFormat
-	forced bool
 	shown  string // the name messages give the one file, "" for its path
 
 	fi     int // next file
@@ -103,7 +102,7 @@ func NewItemReader(files []string, format InputFormat) (*ItemReader, error) {
 	if len(files) == 0 {
 		return nil, &textfmt.UserError{Msg: "no data files to read."}
 	}
-	r := &ItemReader{files: files, multi: len(files) > 1, format: format, forced: format != FormatAuto}
+	r := &ItemReader{files: files, multi: len(files) > 1, format: format}
 	for _, p := range files {
 		st, err := os.Stat(p)
 		if err != nil {
@@ -345,16 +344,18 @@ func (r *ItemReader) documents(in io.Reader) func() (Record, error) {
 	n := 0
 	return func() (Record, error) {
 		for {
-			node, err := ReadJSONNode(dec)
-			if err == io.ErrUnexpectedEOF && !dec.More() && n > 0 {
-				return Record{}, io.EOF
+			// The input may end between documents (an empty file has
+			// none); a document cut off is an error, not the end: its
+			// items would be lost without a word.
+			if !dec.More() {
+				if _, err := dec.Token(); err == io.EOF {
+					return Record{}, io.EOF
+				}
 			}
+			node, err := ReadJSONNode(dec)
 			n++
 			where := fmt.Sprintf("document %d", n)
 			if err != nil {
-				if n == 1 && err == io.ErrUnexpectedEOF {
-					return Record{}, io.EOF // an empty file
-				}
 				return Record{}, &textfmt.UserError{Msg: fmt.Sprintf("%s: invalid JSON: %v.", where, err), Err: err}
 			}
 			if !isBatchDoc(node) {
