@@ -10,7 +10,7 @@
 // For each it finds the types once by reading the whole partition and once by
 // skip-scan (dynamo.Client.Discover), prints requests, RCUs and their ratio,
 // and fails when the two disagree or skip-scan costs 1% of the full read's
-// RCUs or more. A skip-scan costs about 0.5 RCU a request whatever the
+// RCUs or more (2% for the demo's 4,001-item CUST#7, see below). A skip-scan costs about 0.5 RCU a request whatever the
 // partition's size, two requests a label type, so the share is a property of
 // the partition's size too: the mixed partition is sized like the labels one
 // (a 20,000-item mix of 4 types costs 4 of 231 RCU, 1.7%).
@@ -116,27 +116,31 @@ func run(endpoint string, n, msgs, mix, workers int, benchTable string, rtt time
 	fmt.Printf("%-34s %9s %9s %9s %9s %9s\n", "", "full req", "full RCU", "skip req", "skip RCU", "RCU %")
 	for _, sh := range []struct {
 		name, pk string
-		bound    bool
+		bound    float64 // the share of the full read's RCUs the skip-scan stays under
 	}{
-		{"labels: 4 label types", partition, true},
-		{fmt.Sprintf("timestamps: %d + meta", msgs), timestampsPK, true},
-		{"mixed: 3 label types + timestamps", mixedPK, true},
-		{"labels: the demo's CUST#7", demoPK, true},
+		{"labels: 4 label types", partition, 0.01},
+		{fmt.Sprintf("timestamps: %d + meta", msgs), timestampsPK, 0.01},
+		{"mixed: 3 label types + timestamps", mixedPK, 0.01},
+		// CUST#7's 4,001 items are a full read of 295 RCU: its first page
+		// (1.5 RCU, the page the UI shows anyway) and two requests a type
+		// are 1.4% of it one way, 1.5% from both ends (one request more
+		// where the halves meet), so 1% is out of reach at this size.
+		{"labels: the demo's CUST#7", demoPK, 0.02},
 	} {
 		r, err := compare(ctx, c, table, sh.pk)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sh.name, err)
 		}
-		verdict := "(no bound)"
+		var verdict string
 		switch {
 		case !r.same:
 			verdict = "FAIL: other types than the full read's"
 			failed = append(failed, sh.name)
-		case sh.bound && r.share() >= 0.01:
-			verdict = "FAIL: bound < 1%"
+		case r.share() >= sh.bound:
+			verdict = fmt.Sprintf("FAIL: bound < %.0f%%", 100*sh.bound)
 			failed = append(failed, sh.name)
-		case sh.bound:
-			verdict = "ok, bound < 1%"
+		default:
+			verdict = fmt.Sprintf("ok, bound < %.0f%%", 100*sh.bound)
 		}
 		fmt.Printf("%-34s %9d %9.1f %9d %9.1f %8.2f%%  %d types  %s\n", sh.name, r.fullReqs, r.fullRCU, r.skipReqs, r.skipRCU, 100*r.share(), r.types, verdict)
 		fmt.Printf("= skip-scan vs full read, %s: %d vs %d requests, %.1f vs %.1f RCU = %.2f%% %s\n",
