@@ -33,8 +33,9 @@ type link struct {
 	err      string
 }
 
-// pkFamilies are the partition-key families seen: the history's and the
-// open partition's keys on the base table, as prefixes ("CUST#").
+// pkFamilies are the partition-key families seen: the overview's sample of
+// the base table, the history's and the open partition's keys, as prefixes
+// ("CUST#").
 func (m Model) pkFamilies() []string {
 	var pks []string
 	for _, e := range m.history {
@@ -47,6 +48,13 @@ func (m Model) pkFamilies() []string {
 	}
 	delim := keys.InferDelimiter(pks)
 	var fams []string
+	if m.overview.have && m.overview.index == "" {
+		for _, f := range m.overview.lay.Families {
+			if f.Prefix != "" && !f.Exact && !slices.Contains(fams, f.Prefix) {
+				fams = append(fams, f.Prefix)
+			}
+		}
+	}
 	for _, pk := range pks {
 		if c := keys.Classify(pk, delim); c.Kind == keys.KindLabel && !c.Exact && !slices.Contains(fams, c.Prefix) {
 			fams = append(fams, c.Prefix)
@@ -72,11 +80,14 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 		sk := keyOf(it, t.SK.Name)
 		segs := strings.Split(sk, "#")
 		// The sort key's label says whose id follows it: ORDER#…#A17
-		// names ORDER#A17, not CUST#A17. A label naming no family leaves
-		// every family a candidate.
+		// names ORDER#A17, not CUST#A17, whether or not an ORDER#
+		// partition was seen yet (its confirmation tells). A label naming
+		// no family seen is tried first, then every family seen.
 		fams := families
 		if f, ok := familyOf(families, segs[0]); ok {
 			fams = []string{f}
+		} else if len(segs) > 1 && keys.Classify(sk, "#").Kind == keys.KindLabel && segs[0] != "" {
+			fams = append([]string{segs[0] + "#"}, families...)
 		}
 		for i := 1; i < len(segs); i++ {
 			seg := segs[i]

@@ -42,10 +42,22 @@ func TestLinkCandidates(t *testing.T) {
 	}
 	line := dynamo.Item{"PK": s("INVOICE#9"), "SK": s("LINE#X1")}
 	got = linkCandidates(line, appTable(), []string{"CUST#", "ORDER#"}, "INVOICE#9")
-	if len(got) != 2 || got[0].pk != "CUST#X1" || got[1].pk != "ORDER#X1" {
+	if len(got) != 3 || got[0].pk != "LINE#X1" || got[1].pk != "CUST#X1" || got[2].pk != "ORDER#X1" {
 		t.Errorf("line: %+v", got)
 	}
-	if got := linkCandidates(it, appTable(), nil, ""); len(got) != 0 {
-		t.Errorf("no families, yet %+v", got)
+	// From a customer's partition, the only family seen: the order's own
+	// label names ORDER#A17 first.
+	got = linkCandidates(it, appTable(), []string{"CUST#"}, "CUST#42")
+	if len(got) != 2 || got[0].pk != "ORDER#A17" || got[1].pk != "CUST#A17" {
+		t.Errorf("only CUST# seen: %+v", got)
+	}
+	// With no family seen, the label alone still names the order's partition;
+	// a key without a label names nothing.
+	if got := linkCandidates(it, appTable(), nil, ""); len(got) != 1 || got[0].pk != "ORDER#A17" {
+		t.Errorf("no families: %+v", got)
+	}
+	profile := dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE"), "name": s("Ann")}
+	if got := linkCandidates(profile, appTable(), nil, ""); len(got) != 0 {
+		t.Errorf("no families, no label with an id, yet %+v", got)
 	}
 }
