@@ -57,7 +57,10 @@ func DemoTraffic(ctx context.Context, api WriteAPI, table string, interval time.
 	day := time.Now().UTC()
 	tick := time.NewTicker(interval)
 	defer tick.Stop()
-	for step := 0; ; step++ {
+	// step counts the writes DynamoDB took: a write it hands back
+	// unprocessed (as a throttled batch does) is sent again at the next
+	// tick, not counted.
+	for step := 0; ; {
 		select {
 		case <-ctx.Done():
 			return step, nil
@@ -65,7 +68,7 @@ func DemoTraffic(ctx context.Context, api WriteAPI, table string, interval time.
 		}
 		it := DemoTrafficWrite(step, id, day)
 		cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
-		_, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
+		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
 			table: {{PutRequest: &types.PutRequest{Item: it}}},
 		}})
 		cancel()
@@ -74,6 +77,9 @@ func DemoTraffic(ctx context.Context, api WriteAPI, table string, interval time.
 				return step, nil
 			}
 			return step, Explain(err, "write the demo traffic to "+table, endpoint)
+		}
+		if len(out.UnprocessedItems[table]) == 0 {
+			step++
 		}
 	}
 }
