@@ -80,14 +80,15 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 		sk := keyOf(it, t.SK.Name)
 		segs := strings.Split(sk, "#")
 		// The sort key's label says whose id follows it: ORDER#…#A17
-		// names ORDER#A17, not CUST#A17, whether or not an ORDER#
-		// partition was seen yet (its confirmation tells). A label naming
-		// no family seen is tried first, then every family seen.
+		// names ORDER#A17, not CUST#A17 or WH#A17, whether or not an
+		// ORDER# partition was seen yet (its confirmation tells). Only a
+		// key without a label (an id or a value first) pairs its segments
+		// with every family seen.
 		fams := families
 		if f, ok := familyOf(families, segs[0]); ok {
 			fams = []string{f}
-		} else if len(segs) > 1 && keys.Classify(sk, "#").Kind == keys.KindLabel && segs[0] != "" {
-			fams = append([]string{segs[0] + "#"}, families...)
+		} else if len(segs) > 1 && segs[0] != "" && keys.Classify(sk, "#").Kind == keys.KindLabel {
+			fams = []string{segs[0] + "#"}
 		}
 		for i := 1; i < len(segs); i++ {
 			seg := segs[i]
