@@ -162,11 +162,10 @@ func findPattern(set *patterns.PatternSet, name string) (patterns.Pattern, error
 }
 
 // resolvePattern finds pattern name in the patterns file, checks it against
-// its table's keys and fills in its parameters: the given ones over the
-// example's. The name is checked before connecting; with cachedKeys the
-// table's keys come from the key-schema cache when it holds them, so code
-// generation sends no request.
-func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), ref patternRef, cachedKeys bool) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
+// its table's keys (DescribeTable's, which the file's keys: must match) and
+// fills in its parameters: the given ones over the example's. The name is
+// checked before connecting.
+func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), ref patternRef) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
 	set, table, err := patternSet(ref.Table, ref.File)
 	if err != nil {
 		return nil, dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, err
@@ -179,23 +178,24 @@ func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.
 	if err != nil {
 		return nil, dynamo.Table{}, p, patterns.Resolved{}, err
 	}
-	var t dynamo.Table
-	if cachedKeys {
-		t, err = client.TableKeys(ctx, table)
-	} else {
-		t, err = client.DescribeTable(ctx, table)
-	}
-	if err == nil && !cachedKeys {
+	t, err := client.DescribeTable(ctx, table)
+	if err == nil {
 		err = set.CheckKeys(t)
 	}
 	if err != nil {
 		return nil, t, p, patterns.Resolved{}, err
 	}
-	if err := p.Validate(t); err != nil {
-		return nil, t, p, patterns.Resolved{}, err
-	}
-	r, err := p.Resolve(t, patternParams(p, ref.Params))
+	r, err := fillPattern(p, t, ref.Params)
 	return client, t, p, r, err
+}
+
+// fillPattern checks the pattern against the table's keys and fills in its
+// parameters: the given ones over the example's.
+func fillPattern(p patterns.Pattern, t dynamo.Table, given map[string]string) (patterns.Resolved, error) {
+	if err := p.Validate(t); err != nil {
+		return patterns.Resolved{}, err
+	}
+	return p.Resolve(t, patternParams(p, given))
 }
 
 // patternParams is the example with the given parameters over it.

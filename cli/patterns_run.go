@@ -59,7 +59,7 @@ its example's; it warns when the pattern needs more than one request.`,
 // runPatternsRun runs the pattern, following its pages, and prints what it
 // read; a name the file does not hold is said before connecting.
 func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
-	client, t, p, r, err := resolvePattern(ctx, opts.Connect, opts.patternRef, false)
+	client, t, p, r, err := resolvePattern(ctx, opts.Connect, opts.patternRef)
 	if err != nil {
 		return err
 	}
@@ -156,30 +156,31 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 
 // showTarget is the table, the resolved pattern and where its code sends
 // the request: from the patterns file's keys: with no connection when it
-// has them, else through the client (the schema cache, or DescribeTable).
+// has them, else through the client, whose key-schema cache spares the
+// DescribeTable when it holds the table.
 func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, patterns.Resolved, codegen.CodeTarget, error) {
 	set, table, err := patternSet(opts.Table, opts.File)
 	if err != nil {
 		return dynamo.Table{}, patterns.Resolved{}, codegen.CodeTarget{}, err
 	}
-	if t, ok := set.KeysTable(table); ok {
-		p, err := findPattern(set, opts.Name)
-		if err != nil {
-			return t, patterns.Resolved{}, codegen.CodeTarget{}, err
-		}
-		if err := p.Validate(t); err != nil {
-			return t, patterns.Resolved{}, codegen.CodeTarget{}, err
-		}
-		r, err := p.Resolve(t, patternParams(p, opts.Params))
-		if err != nil {
-			return t, r, codegen.CodeTarget{}, err
-		}
-		to, err := opts.CodeTarget(ctx)
-		return t, r, to, err
-	}
-	client, t, _, r, err := resolvePattern(ctx, opts.Connect, opts.patternRef, true)
+	p, err := findPattern(set, opts.Name)
 	if err != nil {
-		return t, r, codegen.CodeTarget{}, err
+		return dynamo.Table{}, patterns.Resolved{}, codegen.CodeTarget{}, err
 	}
-	return t, r, codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}, nil
+	t, fromFile := set.KeysTable(table)
+	var to codegen.CodeTarget
+	if fromFile {
+		to, err = opts.CodeTarget(ctx)
+	} else {
+		var client *dynamo.Client
+		if client, err = opts.Connect(ctx); err == nil {
+			t, err = client.TableKeys(ctx, table)
+			to = codegen.CodeTarget{Region: client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile()}
+		}
+	}
+	if err != nil {
+		return t, patterns.Resolved{}, to, err
+	}
+	r, err := fillPattern(p, t, opts.Params)
+	return t, r, to, err
 }
