@@ -124,7 +124,7 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 			continue
 		}
 		for _, f := range families {
-			entity := strings.ToLower(strings.TrimRight(f, "#:|/_"))
+			entity := strings.ToLower(familyEntity(f))
 			switch {
 			case strings.HasPrefix(v, f):
 				add(v, name)
@@ -140,12 +140,16 @@ func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current s
 // compared without case.
 func familyOf(families []string, label string) (string, bool) {
 	for _, f := range families {
-		if e := strings.TrimRight(f, "#:|/_"); e != "" && strings.EqualFold(e, label) {
+		if e := familyEntity(f); e != "" && strings.EqualFold(e, label) {
 			return f, true
 		}
 	}
 	return "", false
 }
+
+// familyEntity is a family's entity: its prefix without the delimiter
+// ("CUST" of "CUST#").
+func familyEntity(f string) string { return strings.TrimRight(f, "#:|/_") }
 
 // linksOverlay lists the candidates and what their confirmation found.
 type linksOverlay struct {
