@@ -155,8 +155,14 @@ func TestDiscoverLabelsAndValues(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Which half spends the last request depends on which is scheduled
+	// first: when the forward half sends both, the result is the one-way
+	// walk's (no until); when each half sends one, the far end's type and
+	// the gap's end are named.
 	last := d.Groups[len(d.Groups)-1]
-	if !d.Partial || len(d.Requests) != 3 || len(d.Groups) != 2 || last.First != "PROFILE" || d.Until.Op != dynamo.SKLt || d.Until.Values[0] != "PROFILE" || d.Continue.Values[0] >= "PROFILE" {
+	oneWay := len(d.Groups) == 1 && d.Until.Op == dynamo.SKNone && d.Continue.Values[0] == "#METADATA$"
+	bothEnds := len(d.Groups) == 2 && last.First == "PROFILE" && d.Until.Op == dynamo.SKLt && d.Until.Values[0] == "PROFILE" && d.Continue.Values[0] < "PROFILE"
+	if !d.Partial || len(d.Requests) != 3 || !oneWay && !bothEnds {
 		t.Errorf("budget 3, both ends: partial %v, %d requests, groups %+v, continue %+v until %+v", d.Partial, len(d.Requests), d.Groups, d.Continue, d.Until)
 	}
 }
