@@ -245,40 +245,49 @@ type skipScan struct {
 // query sends one request of the walk. An answer that does not fit the
 // keys stops the walk: they decide where it goes next.
 func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
-	return s.send(ctx, q, nil)
+	return s.send(ctx, q, nil, nil)
 }
 
 // errNeedless stops a request of one half that the other half's answers
 // made needless: the halves met, or the far end it would look up was read.
 var errNeedless = fmt.Errorf("skip-scan request needless")
 
-// send sends one request of the walk unless needed (called under mu, nil:
-// always needed) says the other half made it needless. A request the
-// budget cannot afford waits for the requests in flight first: their
-// answers may make it needless (two halves meeting on the last request the
-// budget allows), and only then is it refused.
-func (s *skipScan) send(ctx context.Context, q QueryInput, needed func() bool) (Page, error) {
+// send sends one request of the walk, for half h (nil: not a half's),
+// unless needed (called under mu, nil: always needed) says the other half
+// made it needless. A request the budget (or h's share of it) cannot
+// afford waits for the requests in flight first: their answers may make it
+// needless (two halves meeting on the last request the budget allows), and
+// only then is it refused.
+func (s *skipScan) send(ctx context.Context, q QueryInput, h *half, needed func() bool) (Page, error) {
 	s.mu.Lock()
 	if s.cv == nil {
 		s.cv = sync.NewCond(&s.mu)
 	}
-	for s.walking && !s.affordable() && s.inflight > 0 {
+	for s.walking && !s.affordable(h) && s.inflight > 0 {
 		s.cv.Wait()
 	}
 	switch {
 	case needed != nil && !needed():
 		s.mu.Unlock()
 		return Page{}, errNeedless
-	case s.walking && !s.affordable():
+	case s.walking && !s.affordable(h):
 		s.mu.Unlock()
 		return Page{}, errBudget
 	}
 	s.inflight++
+	if h != nil {
+		h.sent++
+		h.inflight++
+	}
 	s.mu.Unlock()
 	p, d, err := s.c.query(ctx, s.t, q)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.inflight--
+	if h != nil {
+		h.inflight--
+		h.spent += p.Request.Capacity.Total
+	}
 	s.cv.Broadcast()
 	if p.Request.Operation != "" {
 		s.d.Requests = append(s.d.Requests, p.Request)
@@ -293,50 +302,63 @@ func (s *skipScan) send(ctx context.Context, q QueryInput, needed func() bool) (
 	return p, err
 }
 
-// affordable tells whether one more small request stays within the budget,
-// with the requests in flight counted as sent. A Limit 1 Query reads one
-// item, so it costs at most what the dearest request so far cost (and at
-// least 0.5 RCU). Called under mu.
-func (s *skipScan) affordable() bool {
+// affordable tells whether one more small request stays within the budget
+// and, for a half of walkBoth (h not nil), within its share, with the
+// requests in flight counted as sent. Called under mu.
+func (s *skipScan) affordable(h *half) bool {
 	b := s.in.Budget
-	n := b.MaxRequests
-	if n == 0 {
-		n = DefaultSkipScanRequests
-	}
+	n := s.maxRequests()
 	if n > 0 && len(s.d.Requests)+s.inflight >= n {
 		return false
 	}
-	if b.MaxRCU > 0 {
-		next := 0.5
-		if s.in.Consistent {
-			next = 1
-		}
-		walked := s.d.Requests
-		if s.firstSent && len(walked) > 0 {
-			walked = walked[1:]
-		}
-		for _, r := range walked {
-			next = max(next, r.Capacity.Total)
-		}
-		if s.d.Capacity().Total+float64(s.inflight+1)*next > b.MaxRCU {
-			return false
-		}
+	next := s.nextCost()
+	if b.MaxRCU > 0 && s.d.Capacity().Total+float64(s.inflight+1)*next > b.MaxRCU {
+		return false
 	}
-	return true
+	if h == nil || !h.shared {
+		return true
+	}
+	return (h.requests < 0 || h.sent < h.requests) && (h.rcu <= 0 || h.spent+float64(h.inflight+1)*next <= h.rcu)
+}
+
+// maxRequests is the budget's request cap, negative for none.
+func (s *skipScan) maxRequests() int {
+	if n := s.in.Budget.MaxRequests; n != 0 {
+		return n
+	}
+	return DefaultSkipScanRequests
+}
+
+// nextCost is what the walk's next request may cost: a Limit 1 Query reads
+// one item, so at most what the dearest request so far cost (and at least
+// 0.5 RCU, 1 strongly consistent). Called under mu.
+func (s *skipScan) nextCost() float64 {
+	next := 0.5
+	if s.in.Consistent {
+		next = 1
+	}
+	walked := s.d.Requests
+	if s.firstSent && len(walked) > 0 {
+		walked = walked[1:]
+	}
+	for _, r := range walked {
+		next = max(next, r.Capacity.Total)
+	}
+	return next
 }
 
 // one sends a Limit 1 query, from start when set, and returns the sort key
 // it found, if any. An empty page with a LastEvaluatedKey is not the end:
 // DynamoDB says more may follow, so the walk reads on from that key (within
 // the budget, which ends it as partial, never as complete). needed is
-// send's.
-func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool, start Item, needed func() bool) (string, bool, error) {
+// send's, and so is h.
+func (s *skipScan) one(ctx context.Context, cond SKCond, reverse bool, start Item, h *half, needed func() bool) (string, bool, error) {
 	q := QueryInput{
 		Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, SK: cond,
 		Reverse: reverse, Limit: 1, Consistent: s.in.Consistent, StartKey: start,
 	}
 	for {
-		p, err := s.send(ctx, q, needed)
+		p, err := s.send(ctx, q, h, needed)
 		if err != nil {
 			return "", false, err
 		}
@@ -377,7 +399,7 @@ func (s *skipScan) delimiter(key string) string {
 // where the two meet (see walkBoth).
 func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error {
 	for {
-		key, found, err := s.one(ctx, h.cond, h.rev, start, func() bool { return !s.closed })
+		key, found, err := s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
 		start = nil
 		if err == errNeedless {
 			return nil
@@ -416,7 +438,7 @@ func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error
 		h.claim = &g
 		s.mu.Unlock()
 		if end.Op != SKNone {
-			last, _, err := s.one(ctx, end, !h.rev, nil, func() bool { return h.farID != c.ID() })
+			last, _, err := s.one(ctx, end, !h.rev, nil, h, func() bool { return h.farID != c.ID() })
 			if err != nil && err != errNeedless {
 				return err
 			}
@@ -489,7 +511,7 @@ func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
 	}
 	s.walking = true
 	defer func() { s.walking = false }()
-	last, found, err := s.one(ctx, cond, !s.in.Reverse, nil, nil)
+	last, found, err := s.one(ctx, cond, !s.in.Reverse, nil, nil, nil)
 	if err != nil {
 		return err
 	}

@@ -89,7 +89,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 func (s *skipScan) walkRange(ctx context.Context, start Item) error {
 	s.walking = true
 	defer func() { s.walking = false }()
-	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse, start, nil)
+	first, found, err := s.one(ctx, SKCond{}, s.in.Reverse, start, nil, nil)
 	if err != nil || !found {
 		return err
 	}

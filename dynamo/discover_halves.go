@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"errors"
+	"math"
 	"slices"
 
 	"dynascope/keys"
@@ -24,6 +25,38 @@ type half struct {
 	// farID and far: the last key (in this half's direction) of the group
 	// farID, read by the partner when it landed on that group.
 	farID, far string
+	// Its share of the budget (see shareBudget), when shared: requests it
+	// may send (negative: no cap) and RCU it may spend (0: no cap); what
+	// it sent (in flight included) and spent so far.
+	shared         bool
+	requests       int
+	rcu            float64
+	sent, inflight int
+	spent          float64
+}
+
+// shareBudget splits what the budget leaves after the first page between
+// the halves of walkBoth: the partner may spend half of it, rounded down to
+// whole requests, the main half the rest. So a budget that stops the walk
+// finds the same types whichever half the scheduler runs first: each
+// half's jumps are its own, and a half that stops before its share is
+// spent has met the other, which ends the walk.
+func (s *skipScan) shareBudget(main, partner *half) {
+	main.shared, partner.shared = true, true
+	main.requests, partner.requests = -1, -1
+	if n := s.maxRequests(); n > 0 {
+		left := max(n-len(s.d.Requests), 0)
+		partner.requests = left / 2
+		main.requests = left - partner.requests
+	}
+	if b := s.in.Budget.MaxRCU; b > 0 {
+		next, left := s.nextCost(), max(b-s.d.Capacity().Total, 0)
+		partner.rcu = math.Floor(math.Floor(left/next)/2) * next
+		main.rcu = left - partner.rcu
+		if partner.rcu == 0 {
+			partner.requests = 0 // 0 RCU would read as no cap
+		}
+	}
 }
 
 // past is the condition of h's next jump after a group whose key, in h's
@@ -135,8 +168,11 @@ func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
 //   - a half stops before a jump when the partner's frontier has reached
 //     its own (every key is then on one half's read side), or when the
 //     partner's answer made the jump needless;
-//   - the budget counts requests in flight as sent; a request it refuses
-//     first waits for those in flight, whose answers may close the walk.
+//   - the budget left after the first page is shared (shareBudget): the
+//     partner may spend half, the main half the rest, so a tight budget
+//     stops the walk at the same keys on every run; requests in flight
+//     count as sent, and a request the budget refuses first waits for
+//     those in flight, whose answers may close the walk.
 //
 // What meeting can cost: walkOne ends with one jump that finds the end;
 // here each half ends with at most one jump that lands on a key the other
@@ -155,6 +191,7 @@ func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
 	// The partner's first jump: the partition's other end, within the
 	// first page's last key (SK > last walking back, SK < last forward).
 	partner := &half{rev: !main.rev, groups: &own, cond: main.cond}
+	s.shareBudget(main, partner)
 	s.walking = true
 	ctx, cancel := context.WithCancel(ctx)
 	var errs [2]error

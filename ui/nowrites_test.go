@@ -75,7 +75,7 @@ func files(t *testing.T, dirs ...string) map[string]string {
 func TestUINeverWrites(t *testing.T) {
 	table, ep := demoTable(t)
 	p := dynamotest.StartProxy(t, ep)
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute) // a guard against a hang, not a measure: the whole walk-through runs under it
 	defer cancel()
 	shop := []dynamo.Item{ // a partition that names its entity types in EntityType (b)
 		{"PK": s("SHOP#1"), "SK": s("c#1"), "EntityType": s("order")},
