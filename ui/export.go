@@ -294,7 +294,7 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m = m.remove(overlayExport)
-		m.status.info = fmt.Sprintf("export stopped after %d items; %s removed", msg.n, sanitize(msg.path))
+		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
 		if o, ok := findOverlay[exportOverlay](m); ok {
