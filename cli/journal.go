@@ -13,8 +13,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"dynascope/config"
-	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -148,22 +146,13 @@ func printJournal(w io.Writer, path string, entries []edit.Entry, output string)
 
 // undoOptions are the flag values of `dynascope undo`.
 type undoOptions struct {
-	// Settings reads whether writes are allowed on the connection
-	// (WritesAllowed), before any request.
-	Settings      func() (config.Settings, error)
-	WritesAllowed func(config.Settings) bool
-	Connect       func(context.Context) (*dynamo.Client, error)
-	ConnectWriter func(context.Context) (*edit.Writer, error)
-	Out           io.Writer
-	Table         string // the last write of this table; "" for any
-	Entry         int    // --entry; 0 for the last write not undone yet
-	Allow         bool   // --allow-writes
-	DryRun        bool
-	Output        string // text | json
+	writeAccess
+	Table string // the last write of this table; "" for any
+	Entry int    // --entry; 0 for the last write not undone yet
 }
 
 func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cobra.Command {
-	opts := &undoOptions{Settings: f.Settings, Connect: f.Connect, ConnectWriter: f.ConnectWriter}
+	opts := &undoOptions{writeAccess: newWriteAccess(f)}
 	cmd := &cobra.Command{
 		Use:     "undo [--entry N] --allow-writes",
 		Short:   "take back one journalled write, only if the item is still as it left it",
@@ -174,10 +163,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
-	fs.BoolVar(&opts.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
-	fs.BoolVar(&opts.DryRun, "dry-run", false, "print the diff, the aws command and the predicted WCU; send nothing")
-	fs.StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		if err := checkTextOutput(opts.Output); err != nil {
 			return err
@@ -202,12 +188,8 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 	if err != nil {
 		return err
 	}
-	settings, err := opts.Settings()
-	if err != nil {
+	if _, err := opts.allowed("undo"); err != nil {
 		return err
-	}
-	if !opts.Allow && !opts.WritesAllowed(settings) && !opts.DryRun {
-		return fmt.Errorf("undo: %w", edit.ErrWritesOff)
 	}
 	client, err := opts.Connect(ctx)
 	if err != nil {

@@ -23,33 +23,20 @@ import (
 
 // writeOptions are the flag values of put, update and delete.
 type writeOptions struct {
-	// Settings reads the settings file: whether writes are allowed on the
-	// connection (WritesAllowed) and the version attribute, before any
-	// request.
-	Settings      func() (config.Settings, error)
-	WritesAllowed func(config.Settings) bool
-	Connect       func(context.Context) (*dynamo.Client, error)
-	ConnectWriter func(context.Context) (*edit.Writer, error)
-	Out           io.Writer
-	Command       string // put | update | delete
-	Table         string
-	PK, SK        string
-	Allow         bool // --allow-writes
-	DryRun        bool
-	Output        string // text | json
-	Sets          []string
-	Removals      []string    // update's --remove
-	Item          dynamo.Item // put's --item; nil for none
+	writeAccess
+	Command  string // put | update | delete
+	Table    string
+	PK, SK   string
+	Sets     []string
+	Removals []string    // update's --remove
+	Item     dynamo.Item // put's --item; nil for none
 }
 
 func (o *writeOptions) register(cmd *cobra.Command, withSets bool) {
 	fs := cmd.Flags()
 	fs.StringVar(&o.PK, "pk", "", "partition key `VALUE` of the item (required)")
 	fs.StringVar(&o.SK, "sk", "", "sort key `VALUE` of the item (required when the table has a sort key)")
-	fs.BoolVar(&o.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
-	fs.BoolVar(&o.DryRun, "dry-run", false, "read the item and print the diff, the aws command and the predicted WCU; send nothing")
-	fs.StringVar(&o.Output, "output", "text", "output `FORMAT`: text | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+	o.registerAccess(cmd, "read the item and print the diff, the aws command and the predicted WCU; send nothing")
 	if withSets {
 		fs.StringArrayVar(&o.Sets, "set", nil, "set an attribute: `NAME=TYPE:VALUE`, e.g. status=S:SHIPPED, total=N:35.5, tags=SS:[\"a\"] (repeatable; a key attribute changes the key)")
 	}
@@ -58,7 +45,52 @@ func (o *writeOptions) register(cmd *cobra.Command, withSets bool) {
 // newWriteOptions are the options of the write command name, with the
 // factory's funcs.
 func newWriteOptions(f *factory, name string) *writeOptions {
-	return &writeOptions{Settings: f.Settings, Connect: f.Connect, ConnectWriter: f.ConnectWriter, Command: name}
+	return &writeOptions{writeAccess: newWriteAccess(f), Command: name}
+}
+
+// writeAccess is what every writing command (put, update, delete, undo)
+// shares: how it reads the settings and connects, where it prints, and
+// whether it may write.
+type writeAccess struct {
+	// Settings reads the settings file: whether writes are allowed on the
+	// connection (WritesAllowed) and the version attribute, before any
+	// request.
+	Settings      func() (config.Settings, error)
+	WritesAllowed func(config.Settings) bool
+	Connect       func(context.Context) (*dynamo.Client, error)
+	ConnectWriter func(context.Context) (*edit.Writer, error)
+	Out           io.Writer
+	Allow         bool   // --allow-writes
+	DryRun        bool   // --dry-run
+	Output        string // text | json
+}
+
+func newWriteAccess(f *factory) writeAccess {
+	return writeAccess{Settings: f.Settings, Connect: f.Connect, ConnectWriter: f.ConnectWriter}
+}
+
+// registerAccess adds --allow-writes, --dry-run (its help dryRun) and
+// --output.
+func (a *writeAccess) registerAccess(cmd *cobra.Command, dryRun string) {
+	fs := cmd.Flags()
+	fs.BoolVar(&a.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
+	fs.BoolVar(&a.DryRun, "dry-run", false, dryRun)
+	fs.StringVar(&a.Output, "output", "text", "output `FORMAT`: text | json")
+	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+}
+
+// allowed reads the settings and refuses the write op when writes are not
+// allowed and it is no dry run: before connecting, so not one request goes
+// out.
+func (a writeAccess) allowed(op string) (config.Settings, error) {
+	settings, err := a.Settings()
+	if err != nil {
+		return settings, err
+	}
+	if !a.Allow && !a.WritesAllowed(settings) && !a.DryRun {
+		return settings, fmt.Errorf("%s: %w", op, edit.ErrWritesOff)
+	}
+	return settings, nil
 }
 
 // writeRunE is what put, update and delete do once their own flags are
@@ -239,13 +271,9 @@ func checkSets(sets []string) error {
 // anything connects.
 func runWrite(ctx context.Context, opts *writeOptions) error {
 	name := opts.Command
-	settings, err := opts.Settings()
+	settings, err := opts.allowed(name)
 	if err != nil {
 		return err
-	}
-	if !opts.Allow && !opts.WritesAllowed(settings) && !opts.DryRun {
-		// Refused before connecting: not one request goes out.
-		return fmt.Errorf("%s: %w", name, edit.ErrWritesOff)
 	}
 	client, err := opts.Connect(ctx)
 	if err != nil {

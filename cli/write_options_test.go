@@ -14,20 +14,22 @@ import (
 	"dynascope/edit"
 )
 
-// stripWrite clears what a write's options compare by identity (the
-// factory's funcs, the stream), saying whether all of it was set.
-func stripWrite(o *writeOptions) bool {
-	set := o.Settings != nil && o.WritesAllowed != nil && o.Connect != nil && o.ConnectWriter != nil && o.Out != nil
-	o.Settings, o.WritesAllowed, o.Connect, o.ConnectWriter, o.Out = nil, nil, nil, nil, nil
+// stripAccess clears what a writing command's options compare by identity
+// (the factory's funcs, the stream), saying whether all of it was set.
+func stripAccess(a *writeAccess) bool {
+	set := a.Settings != nil && a.WritesAllowed != nil && a.Connect != nil && a.ConnectWriter != nil && a.Out != nil
+	a.Settings, a.WritesAllowed, a.Connect, a.ConnectWriter, a.Out = nil, nil, nil, nil, nil
 	return set
 }
+
+func stripWrite(o *writeOptions) bool { return stripAccess(&o.writeAccess) }
 
 // Arguments become the options of put, update and delete through runF,
 // with no network: typed --set values and --item are read, and the
 // mistakes refused, before anything is read or sent.
 func TestNewWriteCmds(t *testing.T) {
 	w := func(cmd string, f func(*writeOptions)) writeOptions {
-		o := writeOptions{Command: cmd, Table: "App", PK: "CUST#42", SK: "PROFILE", Output: "text"}
+		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#42", SK: "PROFILE"}
 		if f != nil {
 			f(&o)
 		}
@@ -91,22 +93,23 @@ func TestWritesOffBeforeConnecting(t *testing.T) {
 	settings := func() (config.Settings, error) { return config.Settings{}, nil }
 	off := func(config.Settings) bool { return false }
 	var out strings.Builder
+	access := func(settings func() (config.Settings, error), allow bool) writeAccess {
+		return writeAccess{Settings: settings, WritesAllowed: off, Connect: connect, ConnectWriter: writer, Out: &out, Allow: allow, Output: "text"}
+	}
 	for _, name := range []string{"put", "update", "delete"} {
-		err := runWrite(context.Background(), &writeOptions{Settings: settings, WritesAllowed: off, Connect: connect, ConnectWriter: writer,
-			Out: &out, Command: name, Table: "App", PK: "CUST#42", Output: "text"})
+		err := runWrite(context.Background(), &writeOptions{writeAccess: access(settings, false), Command: name, Table: "App", PK: "CUST#42"})
 		if !errors.Is(err, edit.ErrWritesOff) || !strings.HasPrefix(err.Error(), name+": ") {
 			t.Errorf("%s: %v, want %q", name, err, edit.ErrWritesOff)
 		}
 	}
 	broken := func() (config.Settings, error) { return config.Settings{}, errors.New("cannot read the settings file") }
-	if err := runWrite(context.Background(), &writeOptions{Settings: broken, WritesAllowed: off, Connect: connect, ConnectWriter: writer,
-		Out: &out, Command: "put", Table: "App", PK: "CUST#42", Allow: true, Output: "text"}); err == nil || !strings.Contains(err.Error(), "settings file") {
+	if err := runWrite(context.Background(), &writeOptions{writeAccess: access(broken, true), Command: "put", Table: "App", PK: "CUST#42"}); err == nil || !strings.Contains(err.Error(), "settings file") {
 		t.Errorf("a broken settings file: %v", err)
 	}
 	// undo reads its journal first: an empty one has nothing to undo, said
 	// before the settings or a connection.
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
-	err := runUndo(context.Background(), &undoOptions{Settings: broken, WritesAllowed: off, Connect: connect, ConnectWriter: writer, Out: &out, Output: "text"})
+	err := runUndo(context.Background(), &undoOptions{writeAccess: access(broken, false)})
 	if err == nil || !strings.Contains(err.Error(), "the journal holds no write left to undo") {
 		t.Errorf("undo with an empty journal: %v", err)
 	}
@@ -128,14 +131,10 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--output", "table"}, usage: "--output must be text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
-	checkOptions(t, newUndoCmd, func(o *undoOptions) bool {
-		set := o.Settings != nil && o.WritesAllowed != nil && o.Connect != nil && o.ConnectWriter != nil && o.Out != nil
-		o.Settings, o.WritesAllowed, o.Connect, o.ConnectWriter, o.Out = nil, nil, nil, nil, nil
-		return set
-	}, []optionsCase[undoOptions]{
-		{args: nil, want: undoOptions{Output: "text"}},
-		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{Entry: 12, Allow: true, Output: "json"}},
-		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{Table: "App", DryRun: true, Output: "text"}},
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { return stripAccess(&o.writeAccess) }, []optionsCase[undoOptions]{
+		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
+		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
+		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
 		{args: []string{"--entry", "last"}, usage: "entry"},
 		{args: []string{"--output", "csv"}, usage: "--output must be text or json, not \"csv\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
