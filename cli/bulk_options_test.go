@@ -1,6 +1,7 @@
 package cli
 
 import (
+	"os/exec"
 	"reflect"
 	"strings"
 	"testing"
@@ -136,5 +137,26 @@ func TestShellQuote(t *testing.T) {
 	line := goOnLine([]string{"query", "--pk=\x1b]0;x\x07"}, "--start-key", `{"PK":"\u001b"}`)
 	if line != textfmt.Sanitize(line) || !strings.HasPrefix(line, `dynascope query $'--pk=\x1b]0;x\x07' --start-key`) {
 		t.Errorf("go-on line %s", line)
+	}
+}
+
+// Bash reads a go-on line back into the very words it was built from,
+// whatever bytes they hold.
+func TestGoOnLineThroughBash(t *testing.T) {
+	if _, err := exec.LookPath("bash"); err != nil {
+		t.Skip("needs bash")
+	}
+	words := []string{"query", "--pk=a\x1b[2Jb", "--filter=x = \"it's\"", "right\u202eleft", "bad\xffbyte", "tab\tnew\nline", "$HOME `id` \\ !x", "", "--table=App"}
+	line := goOnLine(words)
+	if line != textfmt.Sanitize(line) {
+		t.Fatalf("the line has what Sanitize changes: %q", line)
+	}
+	out, err := exec.Command("bash", "-c", `dynascope() { printf '%s\0' "$@"; }; `+line).Output()
+	if err != nil {
+		t.Fatalf("bash: %v on %s", err, line)
+	}
+	got := strings.Split(string(out), "\x00")
+	if got = got[:len(got)-1]; !reflect.DeepEqual(got, words) {
+		t.Errorf("bash read %q from %s, want %q", got, line, words)
 	}
 }

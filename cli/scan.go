@@ -110,12 +110,20 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if err != nil {
 		return err
 	}
+	var resume resumeDoc
+	if opts.Resume != "" {
+		// The file is checked against the command before any request.
+		if resume, err = readScanResume(in, opts); err != nil {
+			return err
+		}
+		in.Segments = resume.segs
+	}
 	t, err := client.DescribeTable(ctx, in.Table)
 	if err != nil {
 		return err
 	}
 	if opts.Resume != "" {
-		if in.Start, in.Segments, err = scanResume(t, in, opts); err != nil {
+		if in.Start, err = resume.starts(t, in.Index); err != nil {
 			return err
 		}
 	}
@@ -186,57 +194,72 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	return nil
 }
 
-// scanResume reads --resume: the segments to read, each from its key (an
-// empty key: from its start), and the segment count, the file's when
-// --segments was not given. Every problem is one sentence, before any
-// Scan.
-func scanResume(t dynamo.Table, in dynamo.ScanInput, opts *scanOptions) (map[int]dynamo.Item, int, error) {
+// resumeDoc is --resume read: the resume object, what to call it in a
+// sentence, and the segment count (the file's when --segments was not
+// given).
+type resumeDoc struct {
+	node itemcodec.JSONNode
+	name string
+	segs int
+}
+
+// readScanResume reads --resume, a previous scan's file checked against
+// this scan, with no request.
+func readScanResume(in dynamo.ScanInput, opts *scanOptions) (resumeDoc, error) {
 	text, name, doc, err := opts.Files.read("--resume", opts.Resume)
 	if err != nil {
-		return nil, 0, err
+		return resumeDoc{}, err
 	}
 	n, err := dynamo.ParseStartKeyNode(name, string(text))
 	if err != nil {
-		return nil, 0, err
+		return resumeDoc{}, err
 	}
-	segs := in.Segments
+	segs := max(in.Segments, 1)
 	if doc {
 		var fileSegs int
 		if n, fileSegs, err = scanDocResume(n, name, in, opts.SegmentsSet); err != nil {
-			return nil, 0, err
+			return resumeDoc{}, err
 		}
 		if fileSegs > 0 {
 			segs = fileSegs
 		}
 	}
+	return resumeDoc{node: n, name: name, segs: segs}, nil
+}
+
+// starts are the segments to read, each from its key (an empty key: from
+// its start), typed by the key schema. Every problem is one sentence,
+// before any Scan.
+func (r resumeDoc) starts(t dynamo.Table, index string) (map[int]dynamo.Item, error) {
+	n, name, segs := r.node, r.name, r.segs
 	if n.Kind != itemcodec.JSONObject || len(n.Keys) == 0 {
-		return nil, 0, &dynamo.UserError{Msg: fmt.Sprintf(`%s must be a resume as a stopped scan printed it, segment number → key, such as '{"0": {"PK": "CUST#42", "SK": "ORDER#1"}, "3": {}}', not %s.`, name, nodeWords(n))}
+		return nil, &dynamo.UserError{Msg: fmt.Sprintf(`%s must be a resume as a stopped scan printed it, segment number → key, such as '{"0": {"PK": "CUST#42", "SK": "ORDER#1"}, "3": {}}', not %s.`, name, nodeWords(n))}
 	}
 	start := map[int]dynamo.Item{}
 	for i, k := range n.Keys {
 		seg, err := strconv.Atoi(k)
 		if err != nil || strconv.Itoa(seg) != k {
-			return nil, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s names the segment %q, which is not a segment number (0, 1, …).", name, k)}
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names the segment %q, which is not a segment number (0, 1, …).", name, k)}
 		}
 		if seg < 0 || seg >= segs {
-			return nil, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d, outside the %d of this scan (%s): pass the --segments of the scan that printed it.",
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d, outside the %d of this scan (%s): pass the --segments of the scan that printed it.",
 				name, seg, segs, segmentRange(segs))}
 		}
 		if _, dup := start[seg]; dup {
-			return nil, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d twice.", name, seg)}
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d twice.", name, seg)}
 		}
 		v := n.Elems[i]
 		if v.Kind == itemcodec.JSONObject && len(v.Keys) == 0 {
 			start[seg] = dynamo.Item{} // from the segment's start
 			continue
 		}
-		key, err := dynamo.StartKey(t, in.Index, fmt.Sprintf("%s's key of segment %d", name, seg), v)
+		key, err := dynamo.StartKey(t, index, fmt.Sprintf("%s's key of segment %d", name, seg), v)
 		if err != nil {
-			return nil, 0, err
+			return nil, err
 		}
 		start[seg] = key
 	}
-	return start, segs, nil
+	return start, nil
 }
 
 // scanDocResume takes the resume of a previous scan's JSON output, after
