@@ -7,6 +7,7 @@ package cli
 // byte: the line is then safe to print and pastes back to the same bytes.
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -94,19 +95,26 @@ func shellQuote(s string) string {
 	return b.String()
 }
 
-// goOnError is the error a read stopped short ends with: its own sentence,
-// then how to go on.
+// goOnError is the error a read stopped short ends with: its own sentence
+// unchanged, and the command that goes on, which Main prints on the line
+// after it (a pasted line cannot end with a sentence's full stop).
 type goOnError struct {
 	err error
 	cmd string
 }
 
-func (e goOnError) Error() string {
-	msg := strings.TrimSuffix(e.err.Error(), ".")
-	return msg + "; " + goOnSentence(e.cmd)
-}
+func (e goOnError) Error() string { return e.err.Error() }
 
 func (e goOnError) Unwrap() error { return e.err }
+
+// goOnOf is the command an error says to go on with, "" for none.
+func goOnOf(err error) string {
+	var g goOnError
+	if errors.As(err, &g) {
+		return g.cmd
+	}
+	return ""
+}
 
 // resumeSource reads the value of --resume or --next-token: the value
 // itself, or with @FILE (@- for standard input) the JSON document a

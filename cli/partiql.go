@@ -161,7 +161,7 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	// to read the rest.
 	var ee *dynamo.EstimateError
 	if errors.As(err, &ee) {
-		ee.Resume, ee.Next = "", "add --max-rcu N to the command that follows"
+		ee.Next = "run the line that follows (with --max-rcu N to bound the rest)"
 	}
 	cmd := goOnLine(opts.Line, "--next-token", res.NextToken)
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {

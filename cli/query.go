@@ -264,7 +264,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			// Stopped past its estimate: what was read is printed, marked
 			// incomplete by its lastEvaluatedKey, and the sentence says why.
 			err := goOnError{&dynamo.EstimateError{What: "query --all-pages", Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known,
-				Next: "add --max-rcu N to the command that follows"}, goOn(page.LastEvaluatedKey)}
+				Resume: "the lastEvaluatedKey printed", Next: "run the line that follows (with --max-rcu N to bound the rest)"}, goOn(page.LastEvaluatedKey)}
 			if exp != nil {
 				return exp.close(err)
 			}

@@ -343,13 +343,15 @@ func TestGoOnLineInEveryFormat(t *testing.T) {
 	} {
 		proxy := dynamotest.StartProxy(t, ep)
 		proxy.Inject(dynamotest.Rule{Op: tc.op, From: tc.from, Fault: dynamotest.AccessDenied})
-		out, _, err := cli(t, append(tc.args, "--endpoint-url", proxy.URL)...)
-		if err == nil {
-			t.Fatalf("%s: no error", tc.op)
+		var stdout, stderr strings.Builder
+		if code := Main(context.Background(), Build{}, append(tc.args, "--endpoint-url", proxy.URL), &stdout, &stderr); code != 1 {
+			t.Fatalf("%s: exit code %d", tc.op, code)
 		}
-		next, ok := goOnArgs(t, "dynascope: "+err.Error())
-		if !ok || !strings.Contains(err.Error(), "is not authorized") {
-			t.Fatalf("%s: the error does not end with the go-on line: %v", tc.op, err)
+		out := stdout.String()
+		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
+		next, ok := goOnArgs(t, stderr.String())
+		if !ok || len(lines) < 2 || !strings.HasPrefix(lines[len(lines)-2], "dynascope: ") || !strings.Contains(lines[len(lines)-2], "is not authorized") {
+			t.Fatalf("%s: the error is not followed by the go-on line:\n%s", tc.op, stderr.String())
 		}
 		proxy.ClearFaults()
 		rest, errOut, err := cli(t, next...)

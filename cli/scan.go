@@ -175,7 +175,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	// to read the rest.
 	var ee *dynamo.EstimateError
 	if errors.As(err, &ee) {
-		ee.Resume, ee.Next = "", "add --max-rcu N to the command that follows"
+		ee.Next = "run the line that follows (with --max-rcu N to bound the rest)"
 	}
 	plain := map[string]json.RawMessage{}
 	for seg, k := range res.Resume {

@@ -119,8 +119,11 @@ func StartKey(t Table, index, what string, n itemcodec.JSONNode) (Item, error) {
 		v := n.Elems[i]
 		if typed {
 			typ, val := n.Elems[i].Keys[0], n.Elems[i].Elems[0]
-			if typ != a.Type || val.Kind != itemcodec.JSONString {
+			if typ != a.Type {
 				return nil, &UserError{Msg: fmt.Sprintf("%s gives %s as %s, but it is %s.", what, a.Role, typeWords(typ), typeWords(a.Type))}
+			}
+			if val.Kind != itemcodec.JSONString {
+				return nil, &UserError{Msg: fmt.Sprintf("%s gives %s as {%q: %s}; DynamoDB JSON writes its value as a string, such as {%q: %q}.", what, a.Role, typ, val.Kind, typ, map[string]string{"S": "text", "N": "5", "B": "AAE="}[typ])}
 			}
 			v = val
 		} else {
