@@ -335,7 +335,18 @@ func (c *queryCap) next(limit int32) (int32, bool) {
 	if left < c.unit {
 		return limit, false
 	}
-	n, _ := dynamo.CapLimit(left, c.unit, c.perItem, c.limit)
+	per := c.perItem
+	if c.scanned == 0 {
+		// Before any page, the table's average item size: one partition's
+		// items may be far larger, so the first page is sized for items
+		// four times as large (a 4 KB unit each when DescribeTable gives no
+		// size), and the next by what was charged.
+		per *= 4
+		if per == 0 {
+			per = itemcodec.ReadUnitBytes
+		}
+	}
+	n, _ := dynamo.CapLimit(left, c.unit, per, c.limit)
 	return n, true
 }
 
