@@ -190,6 +190,15 @@ func TestCLINeverWrites(t *testing.T) {
 	// The connection flags, as one more run of each command.
 	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}
 	q := append([]string{"query"}, conn...)
+	// A stopped PartiQL run, for --next-token to go on from.
+	stoppedRun, _, err := cli(t, "partiql", `SELECT PK FROM "`+table+`"`, "--endpoint-url", p.URL, "--max-rcu", "1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	runFile := filepath.Join(dir, "run.json")
+	if err := os.WriteFile(runFile, []byte(stoppedRun), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	g := append([]string{"groups"}, conn...)
 	get := append([]string{"get"}, conn...)
 	l := append([]string{"layout"}, conn...)
@@ -234,6 +243,9 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"partiql", `SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`}, conn),
 		slices.Concat([]string{"partiql", `SELECT * FROM "` + table + `" WHERE total > 1000`}, named, []string{"--max-rcu", "5", "--consistent", "--output", "table", "--dynamodb-json"}),
 		slices.Concat([]string{"partiql", `SELECT PK FROM "` + table + `"`}, conn, []string{"--yes", "--output", "jsonl"}),
+		slices.Concat([]string{"partiql", `SELECT PK FROM "` + table + `"`}, conn, []string{"--max-rcu", "1", "--next-token", "@" + runFile}),
+		slices.Concat([]string{"scan"}, conn, []string{"--max-rcu", "2", "--segments", "2", "--resume", `{"1": {}}`}),
+		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--max-rcu", "2", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#"}`}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE"}),
 		slices.Concat([]string{"get", "--pk", "CUST#42", "--sk", "PROFILE"}, named),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),

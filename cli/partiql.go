@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -23,6 +24,13 @@ type partiqlOptions struct {
 	MaxRCU     float64
 	Output     string
 	DDBJSON    bool
+	// NextToken is --next-token as given: a NextToken, or @FILE / @- of a
+	// previous run's JSON output, read at run time through Files.
+	NextToken string
+	Files     resumeSource
+	// Line is the command as given, less --next-token: the go-on line
+	// adds the token it stopped at.
+	Line []string
 }
 
 func newPartiQLCmd(f *factory, runF func(context.Context, *partiqlOptions) error) *cobra.Command {
@@ -36,9 +44,17 @@ with the consumed capacity of every request. Its plan is printed first: a
 WHERE clause that fixes the partition key by equality runs as a Query of that
 partition; anything else is a Scan of the whole table or index, which needs
 --yes or a --max-rcu cap, as 'dynascope scan' does. Only SELECT is sent:
-every other statement is refused before any request.`,
+every other statement is refused before any request.
+
+A run that stops short (--max-rcu, the estimate overrun, Ctrl-C, an error)
+prints its resume NextToken, and its last line on stderr is the command
+that reads only the rest: the same statement with --next-token set to it.
+--next-token takes that token, or @FILE / @- for the whole JSON output of
+the stopped run, whose statement must be the same.`,
 		Example: `  dynascope partiql 'SELECT * FROM "App" WHERE PK = '"'"'CUST#7'"'"' AND begins_with(SK, '"'"'ORDER#'"'"')'
-  dynascope partiql 'SELECT PK, total FROM "App" WHERE total > 1000' --max-rcu 20 --output table`,
+  dynascope partiql 'SELECT PK, total FROM "App" WHERE total > 1000' --max-rcu 20 --output table
+  dynascope partiql 'SELECT * FROM "App"' --max-rcu 5 > part1.json
+  dynascope partiql 'SELECT * FROM "App"' --max-rcu 5 --next-token @part1.json`,
 		Args: cobra.ExactArgs(1),
 	}
 	fs := cmd.Flags()
@@ -47,8 +63,12 @@ every other statement is refused before any request.`,
 	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU")
 	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	fs.StringVar(&opts.NextToken, "next-token", "", "go on from `TOKEN`: the resume nextToken a stopped run printed, or @FILE (@- for standard input) of its JSON output")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
+		if fs.Changed("next-token") && opts.NextToken == "" {
+			return usageError{"--next-token takes the nextToken a stopped run printed, or @FILE of its JSON output, not an empty value."}
+		}
 		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
@@ -57,6 +77,7 @@ every other statement is refused before any request.`,
 			return usageError{err.Error()}
 		}
 		opts.Statement, opts.Out, opts.Err = args[0], f.Stdout(), f.Stderr()
+		opts.Files, opts.Line = resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, commandLine(cmd, args, "next-token")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -85,6 +106,12 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	if err != nil {
 		return err
 	}
+	token := ""
+	if opts.NextToken != "" {
+		if token, err = partiqlToken(opts); err != nil {
+			return err
+		}
+	}
 	plan, err := client.PlanPartiQL(ctx, stmt)
 	if err != nil {
 		return err
@@ -106,7 +133,10 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	} else if err := gate.announce(stderr, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}
-	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Est: est}
+	if token != "" {
+		fmt.Fprintln(stderr, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
+	}
+	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Est: est, NextToken: token}
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
@@ -123,10 +153,52 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 		ConsistentRead: consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
-	if res.NextToken != "" {
-		obj.Resume, _ = json.Marshal(map[string]string{"nextToken": res.NextToken})
+	if res.NextToken == "" || len(res.Requests) == 0 {
+		return out.finish(obj, res.Requests, err, res.Stop)
 	}
-	return out.finish(obj, res.Requests, err, res.Stop)
+	obj.Resume, _ = json.Marshal(map[string]string{"nextToken": res.NextToken})
+	// Stopped short, having read something: the last sentence says how
+	// to read the rest.
+	var ee *dynamo.EstimateError
+	if errors.As(err, &ee) {
+		ee.Next = "run the line that follows (with --max-rcu N to bound the rest)"
+	}
+	cmd := goOnLine(opts.Line, "--next-token", res.NextToken)
+	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
+		return goOnError{ferr, cmd}
+	}
+	fmt.Fprintln(stderr, goOnSentence(cmd))
+	return nil
+}
+
+// partiqlToken reads --next-token: the token itself, or the resume of a
+// previous run's JSON output, whose statement must be this one.
+func partiqlToken(opts *partiqlOptions) (string, error) {
+	text, name, doc, err := opts.Files.read("--next-token", opts.NextToken)
+	if err != nil || !doc {
+		return string(text), err
+	}
+	var prev struct {
+		Operation string          `json:"operation"`
+		Statement *string         `json:"statement"`
+		Resume    json.RawMessage `json:"resume"`
+	}
+	if err := json.Unmarshal(text, &prev); err != nil || prev.Operation != "ExecuteStatement" || prev.Statement == nil {
+		return "", &dynamo.UserError{Msg: fmt.Sprintf("%s is not the JSON output of a partiql run (no \"operation\": \"ExecuteStatement\" with its statement); give the file 'dynascope partiql --output json' printed.", name)}
+	}
+	if *prev.Statement != opts.Statement {
+		return "", &dynamo.UserError{Msg: fmt.Sprintf("%s ran another statement, %s: a NextToken goes on only with the statement that returned it; run that one.", name, jsonString(*prev.Statement))}
+	}
+	var resume struct {
+		NextToken string `json:"nextToken"`
+	}
+	if string(prev.Resume) == "null" || len(prev.Resume) == 0 {
+		return "", &dynamo.UserError{Msg: fmt.Sprintf("%s is a complete run (its resume is null): nothing is left to read.", name)}
+	}
+	if err := json.Unmarshal(prev.Resume, &resume); err != nil || resume.NextToken == "" {
+		return "", &dynamo.UserError{Msg: fmt.Sprintf("%s has a resume without a nextToken; give the file 'dynascope partiql --output json' printed.", name)}
+	}
+	return resume.NextToken, nil
 }
 
 // planObject is the plan in the JSON output.

@@ -9,7 +9,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -41,6 +40,13 @@ type queryOptions struct {
 	AllPages bool
 	Output   string
 	DDBJSON  bool
+	// StartKey is --start-key as given: a lastEvaluatedKey, typed by the
+	// key schema at run time; "" for none.
+	StartKey string
+	MaxRCU   float64 // stop before a page could pass it; 0 for no cap
+	// Line is the command as given, less --start-key: the go-on line
+	// adds the key it stopped at.
+	Line []string
 }
 
 func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
@@ -51,12 +57,21 @@ func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *c
 		GroupID: groupExplore,
 		Long: `Run one Query: the items of one partition, optionally narrowed by one
 sort-key condition, in sort-key order. One page unless --all-pages; every
-request is listed with the read capacity it consumed.`,
+request is listed with the read capacity it consumed.
+
+A query that stops short (one page of more, --max-rcu, the estimate overrun,
+Ctrl-C or an error after some pages) prints its lastEvaluatedKey, and its
+last line on stderr is the command that reads only the rest: the same
+query with --start-key set to that key. --start-key takes the key as
+dynascope prints it (plain JSON, or DynamoDB JSON as --dynamodb-json
+prints it), checked against the key schema before the Query is sent.`,
 		Example: `  dynascope query --table App --pk 'CUST#42'
   dynascope query --table App --pk 'CUST#42' --sk-begins-with 'ORDER#' --reverse --limit 1
   dynascope query --table App --pk 'CUST#42' --sk-between 'ORDER#2025-01' 'ORDER#2025-03' --output table
   dynascope query --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --filter 'status = "OPEN" AND total > 1000' --project total,status
-  dynascope --endpoint-url http://127.0.0.1:8000 query --table App --index GSI1 --pk 'WH#1' --all-pages --output jsonl`,
+  dynascope --endpoint-url http://127.0.0.1:8000 query --table App --index GSI1 --pk 'WH#1' --all-pages --output jsonl
+  dynascope query --table App --pk 'CUST#7' --all-pages --max-rcu 5
+  dynascope query --table App --pk 'CUST#7' --all-pages --max-rcu 5 --start-key '{"PK": "CUST#7", "SK": "ORDER#2025-01-09#A11"}'`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
@@ -83,6 +98,8 @@ request is listed with the read capacity it consumed.`,
 	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: none)")
 	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
+	startKey := fs.String("start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
+	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
 	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	filter, project := readShapeFlags(fs)
@@ -101,6 +118,18 @@ request is listed with the read capacity it consumed.`,
 		if *limit < 0 || *limit > 1<<31-1 {
 			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
 		}
+		if *maxRCU < 0 {
+			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(*maxRCU))}
+		}
+		if fs.Changed("start-key") {
+			n, err := dynamo.ParseStartKeyNode("--start-key", *startKey)
+			if err == nil && n.Kind != itemcodec.JSONObject {
+				_, err = dynamo.StartKey(dynamo.Table{}, "", "--start-key", n)
+			}
+			if err != nil {
+				return usageError{err.Error()}
+			}
+		}
 		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
 		var chosen []string
 		for _, o := range ops {
@@ -116,7 +145,8 @@ request is listed with the read capacity it consumed.`,
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON}
+		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON,
+			StartKey: *startKey, MaxRCU: *maxRCU, Line: commandLine(cmd, args, "start-key")}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -132,15 +162,49 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return err
 	}
+	if opts.StartKey != "" {
+		if q.StartKey, err = queryStartKey(ctx, client, q, opts.StartKey); err != nil {
+			return err
+		}
+	}
 	var guard dynamo.Guard // the announced cost: reading clearly past it stops
+	var est dynamo.Estimate
 	if allPages {
-		guard.Est = announceEstimate(ctx, client, stderr, q.Table, q.Index, q.Consistent, q.Limit, "--all-pages reads every page of the result")
+		est = announceEstimate(ctx, client, stderr, q.Table, q.Index, q.Consistent, q.Limit, "--all-pages reads every page of the result")
+		if opts.StartKey != "" {
+			fmt.Fprintln(stderr, "going on from --start-key: that bound is for the whole of it, so an upper bound for what is left")
+		}
+	}
+	capped := queryCap{max: opts.MaxRCU, unit: 0.5, limit: q.Limit}
+	if q.Consistent {
+		capped.unit = 1
+	}
+	if capped.max > 0 {
+		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(capped.max))
+		if est.Known && est.Items > 0 {
+			capped.perItem = float64(est.Bytes) / float64(est.Items)
+		}
+	} else {
+		guard.Est = est
+	}
+	goOn := func(key dynamo.Item) string {
+		return goOnLine(opts.Line, "--start-key", string(itemcodec.PlainJSON(key)))
 	}
 	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	format, streaming, _ := exportFormat(output, ddbJSON)
 	var exp *exporter
+	stop := "" // why it stopped with more to read, for the line before the go-on one
 	for {
+		var ok bool
+		if q.Limit, ok = capped.next(q.Limit); !ok {
+			stop = fmt.Sprintf("stopped at the --max-rcu cap after %s, %s RCU", textfmt.Plural(res.Count, "item", "items"), jsonFloat(capped.spent))
+			res.LastKey = q.StartKey
+			break
+		}
 		page, err := client.Query(ctx, q)
+		if err != nil && len(res.Requests) == 0 && q.StartKey != nil {
+			err = startKeyRefused(err)
+		}
 		if len(res.Requests) == 0 {
 			// The key names, after the first page rather than before it:
 			// no DescribeTable when the keys are cached, and the keys the
@@ -158,19 +222,23 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			}
 		}
 		if err != nil {
-			if exp != nil {
-				return exp.close(err)
-			}
 			if len(res.Requests) > 0 {
 				// Keep the pages already read: print them, marked incomplete
 				// by a lastEvaluatedKey where the failed page would start.
+				err = goOnError{err, goOn(q.StartKey)}
 				res.LastKey = q.StartKey
-				if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
-					return perr
+				if exp == nil {
+					if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
+						return perr
+					}
 				}
+			}
+			if exp != nil {
+				return exp.close(err)
 			}
 			return err
 		}
+		capped.page(page)
 		res.KeyCondition = page.Request.KeyCondition
 		res.Filter, res.Projection = page.Request.Filter, page.Request.Projection
 		if exp != nil {
@@ -184,14 +252,19 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 		res.Scanned += int(page.ScannedCount)
 		res.Requests = append(res.Requests, page.Request)
 		res.LastKey = page.LastEvaluatedKey
-		if !allPages || page.LastEvaluatedKey == nil {
+		if page.LastEvaluatedKey == nil {
 			break
 		}
+		if !allPages {
+			stop = "more pages follow (--all-pages reads them all)"
+			break
+		}
+		q.StartKey = page.LastEvaluatedKey
 		if guard.Page(page.Request.Capacity.Total, int(page.ScannedCount)) {
 			// Stopped past its estimate: what was read is printed, marked
 			// incomplete by its lastEvaluatedKey, and the sentence says why.
-			err := &dynamo.EstimateError{What: "query --all-pages", Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known,
-				Next: goOnHint(ctx, client, q, page.LastEvaluatedKey)}
+			err := goOnError{&dynamo.EstimateError{What: "query --all-pages", Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known,
+				Resume: "the lastEvaluatedKey printed", Next: "run the line that follows (with --max-rcu N to bound the rest)"}, goOn(page.LastEvaluatedKey)}
 			if exp != nil {
 				return exp.close(err)
 			}
@@ -200,12 +273,91 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			}
 			return err
 		}
-		q.StartKey = page.LastEvaluatedKey
 	}
 	if exp != nil {
-		return exp.close(nil)
+		if err := exp.close(nil); err != nil {
+			return err
+		}
+	} else if err := printResult(stdout, res, output, ddbJSON); err != nil {
+		return err
 	}
-	return printResult(stdout, res, output, ddbJSON)
+	if res.LastKey != nil {
+		fmt.Fprintln(stderr, stop)
+		fmt.Fprintln(stderr, goOnSentence(goOn(res.LastKey)))
+	}
+	return nil
+}
+
+// queryStartKey reads --start-key by the key schema DescribeTable gives
+// (not the cache: a refusal must not rest on keys out of date), and
+// refuses a key of another partition than --pk's.
+func queryStartKey(ctx context.Context, client *dynamo.Client, q dynamo.QueryInput, text string) (dynamo.Item, error) {
+	t, err := client.DescribeTable(ctx, q.Table)
+	if err != nil {
+		return nil, err
+	}
+	ks, err := t.Schema(q.Index)
+	if err != nil {
+		return nil, err
+	}
+	key, err := dynamo.StartKeyJSON(t, q.Index, "--start-key", text)
+	if err != nil {
+		return nil, err
+	}
+	return key, dynamo.CheckStartPartition(ks, q.PK, key)
+}
+
+// startKeyRefused says in dynascope's words what DynamoDB says of a start
+// key outside the key condition ("The provided starting key does not
+// match the range key predicate").
+func startKeyRefused(err error) error {
+	if !strings.Contains(err.Error(), "does not match the range key predicate") {
+		return err
+	}
+	return &dynamo.UserError{Msg: "--start-key is outside this query's sort-key condition (DynamoDB: the provided starting key does not match the range key predicate): pass the lastEvaluatedKey of the same query, with the same sort-key condition and direction.", Err: err}
+}
+
+// queryCap sizes a query's pages under --max-rcu, as a Scan sizes its own.
+type queryCap struct {
+	max, unit, spent float64
+	perItem          float64 // bytes per item: DescribeTable's, then as charged
+	charged          float64
+	scanned          int
+	limit            int32 // --limit; 0 for none
+}
+
+// next is the Limit of the next page, or false when the cap leaves no room.
+func (c *queryCap) next(limit int32) (int32, bool) {
+	if c.max <= 0 {
+		return limit, true
+	}
+	left := c.max - c.spent
+	if left < c.unit {
+		return limit, false
+	}
+	per := c.perItem
+	if c.scanned == 0 {
+		// Before any page, the table's average item size: one partition's
+		// items may be far larger, so the first page is sized for items
+		// four times as large (a 4 KB unit each when DescribeTable gives no
+		// size), and the next by what was charged.
+		per *= 4
+		if per == 0 {
+			per = itemcodec.ReadUnitBytes
+		}
+	}
+	n, _ := dynamo.CapLimit(left, c.unit, per, c.limit)
+	return n, true
+}
+
+// page counts what a page cost: at least DynamoDB's minimum.
+func (c *queryCap) page(p dynamo.Page) {
+	c.spent += max(p.Request.Capacity.Total, c.unit)
+	if p.ScannedCount > 0 {
+		c.charged += p.Request.Capacity.Total / c.unit * itemcodec.ReadUnitBytes
+		c.scanned += int(p.ScannedCount)
+		c.perItem = max(c.perItem, c.charged/float64(c.scanned))
+	}
 }
 
 // getOptions are the flag values of `dynascope get`.
@@ -354,22 +506,4 @@ func announceEstimate(ctx context.Context, client *dynamo.Client, stderr io.Writ
 	fmt.Fprintf(stderr, "%s: at most the whole %s, %s (DescribeTable's estimate); Ctrl-C stops and keeps what was read\n",
 		what, textfmt.Sanitize(where), e.Text())
 	return e
-}
-
-// goOnHint says how to read on after a query stopped at key last: the
-// same query from just past that sort key.
-func goOnHint(ctx context.Context, client *dynamo.Client, q dynamo.QueryInput, last dynamo.Item) string {
-	t, err := client.TableKeys(ctx, q.Table)
-	if err != nil {
-		return "read on from its lastEvaluatedKey with a sort-key condition"
-	}
-	ks, err := t.Schema(q.Index)
-	if err != nil || ks.SK == nil || last[ks.SK.Name] == nil {
-		return "read on from its lastEvaluatedKey with a sort-key condition"
-	}
-	flag := "--sk-gt"
-	if q.Reverse {
-		flag = "--sk-lt"
-	}
-	return fmt.Sprintf("read on from just past its lastEvaluatedKey: %s %s (with your own sort-key condition, one page at a time)", flag, codegen.ShellWord(itemcodec.KeyString(last[ks.SK.Name])))
 }

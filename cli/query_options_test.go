@@ -60,6 +60,16 @@ func TestNewQueryCmd(t *testing.T) {
 		{args: []string{"--index", "GSI1", "--pk", "CUST#42", "--all-pages", "--output", "jsonl", "--dynamodb-json"},
 			want: queryOptions{Q: q(func(in *dynamo.QueryInput) { in.Index = "GSI1" }), AllPages: true, Output: "jsonl", DDBJSON: true}},
 		{args: []string{"--pk", ""}, want: queryOptions{Q: q(func(in *dynamo.QueryInput) { in.PK = "" }), Output: "json"}},
+		{args: []string{"--pk", "CUST#42", "--all-pages", "--max-rcu", "5", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#1"}`},
+			want: queryOptions{Q: q(nil), AllPages: true, Output: "json", MaxRCU: 5, StartKey: `{"PK": "CUST#42", "SK": "ORDER#1"}`}},
+		{args: []string{"--pk", "CUST#42", "--reverse", "--start-key", `{"PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#1"}}`},
+			want: queryOptions{Q: q(func(in *dynamo.QueryInput) { in.Reverse = true }), Output: "json", StartKey: `{"PK": {"S": "CUST#42"}, "SK": {"S": "ORDER#1"}}`}},
+		{args: []string{"--pk", "A", "--start-key", `{"PK": "A"`}, usage: "--start-key is not JSON (it ends too soon); pass the key as dynascope printed it"},
+		{args: []string{"--pk", "A", "--start-key", ""}, usage: "--start-key is not JSON"},
+		{args: []string{"--pk", "A", "--start-key", `{"PK": "A"} x`}, usage: "--start-key is not JSON (more text after the first value)"},
+		{args: []string{"--pk", "A", "--start-key", `["A", "B"]`}, usage: "--start-key must be a JSON object of key attributes, such as '{\"PK\": \"CUST#42\", \"SK\": \"ORDER#1\"}', not an array."},
+		{args: []string{"--pk", "A", "--start-key", `"A"`}, usage: "--start-key must be a JSON object of key attributes"},
+		{args: []string{"--pk", "A", "--max-rcu", "-1"}, usage: "--max-rcu takes a positive number of RCU, not -1."},
 		{args: []string{"--sk-eq", "A"}, usage: "query needs a partition key value"},
 		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-lt", "B"}, usage: "give at most one sort-key condition, not --sk-eq and --sk-lt"},
 		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-between", "B", "C"}, usage: "give at most one sort-key condition"},
@@ -74,8 +84,8 @@ func TestNewQueryCmd(t *testing.T) {
 		cases[i].args = append([]string{"--table", "App"}, cases[i].args...)
 	}
 	checkOptions(t, newQueryCmd, func(o *queryOptions) bool {
-		set := o.Connect != nil && o.Out != nil && o.Err != nil
-		o.Connect, o.Out, o.Err = nil, nil, nil
+		set := o.Connect != nil && o.Out != nil && o.Err != nil && len(o.Line) > 0
+		o.Connect, o.Out, o.Err, o.Line = nil, nil, nil, nil
 		return set
 	}, cases)
 	if _, _, err := cmdOptions(t, newQueryCmd, "--pk", "A"); err == nil || exitCode(false, err) != 2 {

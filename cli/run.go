@@ -32,6 +32,9 @@ func Main(ctx context.Context, b Build, args []string, stdout, stderr io.Writer)
 	}
 	signalled := ctx.Err() != nil
 	fmt.Fprintln(stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
+	if cmd := goOnOf(err); cmd != "" {
+		fmt.Fprintln(stderr, goOnSentence(cmd)) // the last line: a read stopped short
+	}
 	return exitCode(signalled, err)
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strconv"
@@ -24,6 +25,15 @@ type scanOptions struct {
 	Yes      bool
 	Output   string
 	DDBJSON  bool
+	// Resume is --resume as given: a resume object, or @FILE / @- naming
+	// a previous scan's JSON output; "" for none. It is read at run time,
+	// by the key schema, through Files.
+	Resume      string
+	Files       resumeSource
+	SegmentsSet bool // --segments was given: a file's own count must agree
+	// Line is the command as given, less --resume and --segments: the
+	// go-on line adds them.
+	Line []string
 }
 
 func newScanCmd(f *factory, runF func(context.Context, *scanOptions) error) *cobra.Command {
@@ -36,10 +46,19 @@ func newScanCmd(f *factory, runF func(context.Context, *scanOptions) error) *cob
 with an optional filter and projection. A Scan reads, and is charged for,
 every item, whatever the filter keeps: its upper bound (DescribeTable's size
 in RCU, and money at the settings' price) is printed first, and it runs only
-with --yes or a --max-rcu cap. Ctrl-C stops it and prints what was read.`,
+with --yes or a --max-rcu cap. Ctrl-C stops it and prints what was read.
+
+A Scan that stops short (--max-rcu, the estimate overrun, Ctrl-C, an
+error) prints its resume, where each unfinished segment would go on, and
+its last line on stderr is the command that reads only the rest: the same
+scan with --resume set to it. --resume takes that object ('{"0": {...key...},
+"3": {}}': segment 3 from its start), or @FILE / @- for the whole JSON
+output of the stopped scan, whose table, index and segments must agree.`,
 		Example: `  dynascope scan --table App --max-rcu 50 --filter 'begins_with(SK, "ORDER#") AND total > 1000' --output table
   dynascope scan --table App --index GSI1 --segments 4 --yes --output jsonl
-  dynascope scan --table App --yes --project PK,SK,status`,
+  dynascope scan --table App --yes --project PK,SK,status
+  dynascope scan --table App --segments 4 --max-rcu 20 > part1.json
+  dynascope scan --table App --max-rcu 20 --resume @part1.json`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
@@ -51,6 +70,7 @@ with --yes or a --max-rcu cap. Ctrl-C stops it and prints what was read.`,
 	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU")
 	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	resume := fs.String("resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
 	filter, project := readShapeFlags(fs)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
@@ -69,7 +89,12 @@ with --yes or a --max-rcu cap. Ctrl-C stops it and prints what was read.`,
 		}
 		in := dynamo.ScanInput{Table: conn.Table, Index: *index, Filter: *filter, Project: *project, Segments: *segments,
 			Consistent: *consistent, Limit: int32(*limit), MaxRCU: *maxRCU}
-		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: *output, DDBJSON: *ddbJSON}
+		if fs.Changed("resume") && *resume == "" {
+			return usageError{"--resume takes the resume a stopped scan printed, or @FILE of its JSON output, not an empty value."}
+		}
+		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: *output, DDBJSON: *ddbJSON,
+			Resume: *resume, Files: resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, SegmentsSet: fs.Changed("segments"),
+			Line: commandLine(cmd, args, "resume", "segments")}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -85,9 +110,22 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if err != nil {
 		return err
 	}
+	var resume resumeDoc
+	if opts.Resume != "" {
+		// The file is checked against the command before any request.
+		if resume, err = readScanResume(in, opts); err != nil {
+			return err
+		}
+		in.Segments = resume.segs
+	}
 	t, err := client.DescribeTable(ctx, in.Table)
 	if err != nil {
 		return err
+	}
+	if opts.Resume != "" {
+		if in.Start, err = resume.starts(t, in.Index); err != nil {
+			return err
+		}
 	}
 	if _, _, err := dynamo.BuildScan(t, in, 0); err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
@@ -101,6 +139,10 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	}
 	if err := gate.announce(stderr, what, est); err != nil {
 		return err
+	}
+	if in.Start != nil {
+		fmt.Fprintf(stderr, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
+			textfmt.Plural(len(in.Start), "segment", "segments"), in.Segments)
 	}
 	in.Est = est
 	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
@@ -126,7 +168,170 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		}
 		obj.Resume, _ = json.Marshal(m)
 	}
-	return out.finish(obj, res.Requests, err, res.Stop)
+	if len(res.Resume) == 0 || len(res.Requests) == 0 {
+		return out.finish(obj, res.Requests, err, res.Stop)
+	}
+	// Stopped short, having read something: the last sentence says how
+	// to read the rest.
+	var ee *dynamo.EstimateError
+	if errors.As(err, &ee) {
+		ee.Next = "run the line that follows (with --max-rcu N to bound the rest)"
+	}
+	plain := map[string]json.RawMessage{}
+	for seg, k := range res.Resume {
+		plain[strconv.Itoa(seg)] = itemcodec.PlainJSON(k)
+	}
+	word, _ := json.Marshal(plain)
+	line := opts.Line
+	if res.Segments > 1 || opts.SegmentsSet {
+		line = append(append([]string{}, line...), "--segments="+strconv.Itoa(res.Segments))
+	}
+	cmd := goOnLine(line, "--resume", string(word))
+	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
+		return goOnError{ferr, cmd}
+	}
+	fmt.Fprintln(stderr, goOnSentence(cmd))
+	return nil
+}
+
+// resumeDoc is --resume read: the resume object, what to call it in a
+// sentence, and the segment count (the file's when --segments was not
+// given).
+type resumeDoc struct {
+	node itemcodec.JSONNode
+	name string
+	segs int
+}
+
+// readScanResume reads --resume, a previous scan's file checked against
+// this scan, with no request.
+func readScanResume(in dynamo.ScanInput, opts *scanOptions) (resumeDoc, error) {
+	text, name, doc, err := opts.Files.read("--resume", opts.Resume)
+	if err != nil {
+		return resumeDoc{}, err
+	}
+	n, err := dynamo.ParseStartKeyNode(name, string(text))
+	if err != nil {
+		return resumeDoc{}, err
+	}
+	segs := max(in.Segments, 1)
+	if doc {
+		var fileSegs int
+		if n, fileSegs, err = scanDocResume(n, name, in, opts.SegmentsSet); err != nil {
+			return resumeDoc{}, err
+		}
+		if fileSegs > 0 {
+			segs = fileSegs
+		}
+	}
+	return resumeDoc{node: n, name: name, segs: segs}, nil
+}
+
+// starts are the segments to read, each from its key (an empty key: from
+// its start), typed by the key schema. Every problem is one sentence,
+// before any Scan.
+func (r resumeDoc) starts(t dynamo.Table, index string) (map[int]dynamo.Item, error) {
+	n, name, segs := r.node, r.name, r.segs
+	if n.Kind != itemcodec.JSONObject || len(n.Keys) == 0 {
+		return nil, &dynamo.UserError{Msg: fmt.Sprintf(`%s must be a resume as a stopped scan printed it, segment number → key, such as '{"0": {"PK": "CUST#42", "SK": "ORDER#1"}, "3": {}}', not %s.`, name, nodeWords(n))}
+	}
+	start := map[int]dynamo.Item{}
+	for i, k := range n.Keys {
+		seg, err := strconv.Atoi(k)
+		if err != nil || strconv.Itoa(seg) != k {
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names the segment %q, which is not a segment number (0, 1, …).", name, k)}
+		}
+		if seg < 0 || seg >= segs {
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d, outside the %d of this scan (%s): pass the --segments of the scan that printed it.",
+				name, seg, segs, segmentRange(segs))}
+		}
+		if _, dup := start[seg]; dup {
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("%s names segment %d twice.", name, seg)}
+		}
+		v := n.Elems[i]
+		if v.Kind == itemcodec.JSONObject && len(v.Keys) == 0 {
+			start[seg] = dynamo.Item{} // from the segment's start
+			continue
+		}
+		key, err := dynamo.StartKey(t, index, fmt.Sprintf("%s's key of segment %d", name, seg), v)
+		if err != nil {
+			return nil, err
+		}
+		start[seg] = key
+	}
+	return start, nil
+}
+
+// scanDocResume takes the resume of a previous scan's JSON output, after
+// checking that it read what this scan reads; fileSegs is its segment count.
+func scanDocResume(n itemcodec.JSONNode, name string, in dynamo.ScanInput, segmentsSet bool) (resume itemcodec.JSONNode, fileSegs int, err error) {
+	field := func(k string) (itemcodec.JSONNode, bool) {
+		if n.Kind != itemcodec.JSONObject {
+			return itemcodec.JSONNode{}, false
+		}
+		for i, key := range n.Keys {
+			if key == k {
+				return n.Elems[i], true
+			}
+		}
+		return itemcodec.JSONNode{}, false
+	}
+	op, _ := field("operation")
+	resume, ok := field("resume")
+	if !ok || op.Text != "Scan" {
+		return resume, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s is not the JSON output of a scan (no \"operation\": \"Scan\" and \"resume\"); give the file 'dynascope scan --output json' printed.", name)}
+	}
+	if tb, _ := field("table"); tb.Text != in.Table {
+		return resume, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s is a scan of table %s, not of %s (--table): a resume goes on only in the table it came from.", name, tb.Text, in.Table)}
+	}
+	ix, _ := field("index")
+	if ix.Text != in.Index {
+		return resume, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s is a scan of %s, not of %s: a resume goes on only in what it read; %s.",
+			name, indexWords(ix.Text), indexWords(in.Index), indexFix(ix.Text))}
+	}
+	if sg, ok := field("segments"); ok && sg.Kind == itemcodec.JSONNumber {
+		fileSegs, _ = strconv.Atoi(sg.Text)
+	}
+	if fileSegs < 1 || fileSegs > dynamo.MaxScanSegments {
+		fileSegs = 1
+	}
+	if segmentsSet && fileSegs != in.Segments {
+		return resume, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s was read in %d segments, not the %d of --segments: a segment's key goes on only in the same split; drop --segments or pass --segments %d.",
+			name, fileSegs, in.Segments, fileSegs)}
+	}
+	if resume.Kind == itemcodec.JSONNull {
+		return resume, 0, &dynamo.UserError{Msg: fmt.Sprintf("%s is a complete scan (its resume is null): nothing is left to read.", name)}
+	}
+	return resume, fileSegs, nil
+}
+
+func indexWords(index string) string {
+	if index == "" {
+		return "the table itself"
+	}
+	return "index " + index
+}
+
+func indexFix(index string) string {
+	if index == "" {
+		return "drop --index"
+	}
+	return "pass --index " + index
+}
+
+func segmentRange(segs int) string {
+	if segs == 1 {
+		return "segment 0 only"
+	}
+	return fmt.Sprintf("segments 0 to %d", segs-1)
+}
+
+// nodeWords names what a JSON value is, for a sentence.
+func nodeWords(n itemcodec.JSONNode) string {
+	if n.Kind == itemcodec.JSONObject {
+		return "an empty object"
+	}
+	return n.Kind.String()
 }
 
 func moneyOf(g costGate, rcu float64) *float64 {

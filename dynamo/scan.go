@@ -419,3 +419,10 @@ func resumeText(resume map[int]Item) string {
 	}
 	return "the keys in the output's resume, one per segment"
 }
+
+// CapLimit is the Limit of the next page of one read under a cost cap, and
+// that page's expected cost, as a Scan's segment sizes its pages: left RCU
+// in whole 4 KB units of unit RCU, turned into items by perItem bytes.
+func CapLimit(left, unit, perItem float64, limit int32) (int32, float64) {
+	return capLimit(left, unit, perItem, 1, limit)
+}
