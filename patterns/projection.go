@@ -44,11 +44,13 @@ func (p Pattern) CheckProjection(t dynamo.Table) (Projection, bool) {
 			c.Returns = appendNew(c.Returns, a)
 		}
 	}
-	if shape, err := dynamo.ParseShape(p.Filter, strings.Join(p.Attributes, ", "), nil); err == nil { // both read when the file was loaded
+	if shape, err := dynamo.ParseShape("", strings.Join(p.Attributes, ", "), nil); err == nil { // read when the file was loaded
 		for _, path := range shape.Projection {
 			c.Needs = appendNew(c.Needs, path.Top())
 		}
-		c.FilterReads = shape.Filter.Attributes()
+	}
+	if tpl, err := p.filterTemplate(); err == nil { // read when the file was loaded
+		c.FilterReads = tpl.Attributes()
 	}
 	notIn := func(names []string) (out []string) {
 		for _, a := range names {
