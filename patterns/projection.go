@@ -84,6 +84,19 @@ func (c Projection) OneRequest() bool {
 	return !c.Refused() && (len(c.Missing) == 0 || c.Kind == dynamo.LSI)
 }
 
+// Verdict is what patterns check's verdict says of the projection alone,
+// in its words: why the pattern is not one request, "" when the index
+// gives it what it needs (the UI's patterns view shows the same).
+func (c Projection) Verdict() string {
+	switch {
+	case c.Refused():
+		return fmt.Sprintf("not sent: DynamoDB refuses a filter on %s, which %s does not project", strings.Join(c.Filtered, ", "), c.Index)
+	case !c.OneRequest():
+		return fmt.Sprintf("a GetItem per item: %s does not project %s", c.Index, strings.Join(c.Missing, ", "))
+	}
+	return ""
+}
+
 // Sentence says what the comparison found, in one sentence; items is the
 // number of items the pattern's Query returned (-1 when it was not sent).
 func (c Projection) Sentence(items int) string {
