@@ -21,6 +21,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -234,6 +235,11 @@ func (o operand) fill(params map[string]string) (operand, error) {
 			v, err := value(p.Text)
 			if err != nil {
 				return o, err
+			}
+			if !utf8.ValidString(v) {
+				// Written out, the bad bytes would become U+FFFD: a value
+				// nobody asked for.
+				return o, &ParamError{Param: p.Text, Value: v, Msg: fmt.Sprintf("the filter compares {%s} as text, and %q is not valid UTF-8", p.Text, v)}
 			}
 			b.WriteString(v)
 		}

@@ -94,6 +94,7 @@ func TestTemplateFillRefuses(t *testing.T) {
 		{map[string]string{"min": "abc", "status": "x"}, `the filter compares {min} as a number (it is not in quotes), and "abc" is not a number; give a number, or write "{min}" in the filter to compare text`},
 		{map[string]string{"min": "1e200", "status": "x"}, `"1e200" is not a number DynamoDB can store`},
 		{map[string]string{"min": "1"}, "the filter needs a value for the parameter status (placeholder {status})"},
+		{map[string]string{"min": "1", "status": "a\xffb"}, `the filter compares {status} as text, and "a\xffb" is not valid UTF-8`},
 	} {
 		_, err := tpl.Fill(tc.params)
 		var pe *ParamError
@@ -134,4 +135,50 @@ func TestTemplatePlaceholderOnlyForValues(t *testing.T) {
 	if err != nil || built(t, e) != `<status> = "{status}"` {
 		t.Errorf(`Parse of "{status}": %v %v`, e, err)
 	}
+}
+
+// Whatever a parameter's value, the filled filter reads the same
+// attributes as its template and reads back as itself: a value never
+// becomes a part of the expression.
+func FuzzTemplateFill(f *testing.F) {
+	for _, c := range [][2]string{
+		{`status = "{status}" AND total > {min}`, `x" OR size(PK) > 0 OR "`},
+		{`begins_with(SK, "ORDER#{m}") OR tag IN ('{m}', "b")`, `') OR attribute_exists(PK) OR ('`},
+		{`contains(note, "{w}")`, "\u0022 \\\" {{x}} \n\t\x00"},
+		{`a = {n} OR b = "{n}"`, "-1.5e3"},
+	} {
+		f.Add(c[0], c[1])
+	}
+	f.Fuzz(func(t *testing.T, src, value string) {
+		tpl, err := ParseTemplate(src)
+		if err != nil || tpl.Empty() {
+			return
+		}
+		params := map[string]string{}
+		for _, n := range tpl.Parameters() {
+			params[n] = value
+		}
+		e, err := tpl.Fill(params)
+		if err != nil {
+			var pe *ParamError
+			if !errors.As(err, &pe) || pe.Value != value {
+				t.Fatalf("%q with %q: %v is not a ParamError about the value", src, value, err)
+			}
+			return
+		}
+		text := e.String()
+		again, err := Parse(text)
+		if err != nil {
+			t.Fatalf("%q with %q gives %q, which does not parse: %v", src, value, text, err)
+		}
+		if again.String() != text {
+			t.Fatalf("%q with %q: %q reads back as %q", src, value, text, again.String())
+		}
+		if got, want := again.Attributes(), tpl.Attributes(); !slices.Equal(got, want) {
+			t.Fatalf("%q with %q reads %q, the template %q", src, value, got, want)
+		}
+		if _, err := expression.NewBuilder().WithFilter(again.Condition()).Build(); err != nil {
+			t.Fatalf("%q with %q does not build: %v", src, value, err)
+		}
+	})
 }
