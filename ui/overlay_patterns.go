@@ -94,7 +94,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		blocks[i] = []string{l}
 		if pc, ok := p.CheckProjection(m.table); ok && pc.Verdict() != "" {
 			indent := strings.Repeat(" ", max(0, min(descX, inner-14)))
-			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-2)) {
+			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-3)) {
 				mark := "⚠ "
 				if j > 0 {
 					mark = "  "

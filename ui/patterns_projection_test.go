@@ -1,10 +1,13 @@
 package ui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
@@ -173,5 +176,28 @@ func TestPatternFilterParameters(t *testing.T) {
 	calls := hs.store.queries()
 	if q := calls[len(calls)-1]; q.Filter != "total > -2.5" || q.Index != "ByStatus" {
 		t.Errorf("sent %+v", q)
+	}
+}
+
+// Snapshots of the patterns view with patterns check's verdicts, and of a
+// pattern's results with its index's note, at the two usual sizes.
+func TestGoldenPatternsProjection(t *testing.T) {
+	queue := []dynamo.Item{
+		{"GSI1PK": s("WH#1"), "GSI1SK": s("OPEN#2025-03-01#A17"), "PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17")},
+	}
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("list/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openIndexed(t, sz[0], sz[1])
+			hs.keys("a")
+			choosePattern(hs, "open queue with totals")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("run/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openIndexed(t, sz[0], sz[1], canned{items: queue, cap: halfRCU()})
+			hs.keys("a")
+			choosePattern(hs, "open queue with totals")
+			hs.keys("enter", "enter")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
 	}
 }
