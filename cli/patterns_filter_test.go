@@ -87,11 +87,18 @@ func TestPatternsRunFilterParameters(t *testing.T) {
 		t.Errorf("check: %+v", c)
 	}
 
-	// show's code carries the value as one expression value.
+	// show's code carries the value as one expression value, and names the
+	// parameters it holds in a comment none of them can end.
 	out, _, err = runPatterns(t, "show", "orders by status above", "--patterns", file, "--table", table, "--endpoint-url", ep,
 		"--lang", "cli", "--param", "status="+hostileStatus)
-	if err != nil || !strings.Contains(out, `":0":{"S":"x\" OR size(PK) > 0 OR \""}`) || !strings.Contains(out, `--filter-expression '(#0 = :0) AND (#1 >= :1)'`) {
+	if err != nil || !strings.Contains(out, `":0":{"S":"x\" OR size(PK) > 0 OR \""}`) || !strings.Contains(out, `--filter-expression '(#0 = :0) AND (#1 >= :1)'`) ||
+		!strings.HasPrefix(out, `# parameters: customerId="1", status="x\" OR size(PK) > 0 OR \"", min="20"`+"\n") {
 		t.Errorf("show: %v\n%s", err, out)
+	}
+	out, _, err = runPatterns(t, "show", "orders by status above", "--patterns", file, "--table", table, "--endpoint-url", ep,
+		"--lang", "python", "--param", "status=a\nimport os")
+	if err != nil || !strings.HasPrefix(out, `# parameters: customerId="1", status="a\nimport os", min="20"`+"\n") || strings.Contains(out, "\nimport os") {
+		t.Errorf("show with a newline in a value: %v\n%s", err, out)
 	}
 }
 
