@@ -341,6 +341,9 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 			return run
 		}
 		run.res.KeyCondition = page.Request.KeyCondition
+		// The filter as sent, its parameters in place: printed with the
+		// note that every item read was paid for, as query prints it.
+		run.res.Filter = page.Request.Filter
 		run.res.Items = append(run.res.Items, page.Items...)
 		run.res.Count += int(page.Count)
 		run.res.Scanned += int(page.ScannedCount)

@@ -43,6 +43,7 @@ func TestPatternsRunFilterParameters(t *testing.T) {
 		t.Fatal(err)
 	}
 	ep := dynamotest.Endpoint(t)
+	var filters []string // as each run printed it
 	runSKs := func(params ...string) []string {
 		t.Helper()
 		args := []string{"run", "orders by status above", "--patterns", file, "--table", table, "--endpoint-url", ep}
@@ -54,9 +55,10 @@ func TestPatternsRunFilterParameters(t *testing.T) {
 			t.Fatalf("run %v: %v", params, err)
 		}
 		q := decodeQuery(t, out)
-		if len(q.Requests) != 1 || q.ScannedCount != 4 {
-			t.Errorf("run %v: %d requests, %d scanned; want 1 reading the 4 orders", params, len(q.Requests), q.ScannedCount)
+		if len(q.Requests) != 1 || q.ScannedCount != 4 || q.Filter == nil || len(q.Notes) == 0 {
+			t.Errorf("run %v: %d requests, %d scanned, filter %v, notes %q; want 1 reading the 4 orders, with its filter and note", params, len(q.Requests), q.ScannedCount, q.Filter, q.Notes)
 		}
+		filters = append(filters, *q.Filter)
 		return sortKeys(t, q.Items)
 	}
 	if got := runSKs(); !slices.Equal(got, []string{"ORDER#2"}) {
@@ -70,6 +72,11 @@ func TestPatternsRunFilterParameters(t *testing.T) {
 	}
 	if got := runSKs("status=SHIPPED", "min=1e2"); !slices.Equal(got, []string{"ORDER#4"}) {
 		t.Errorf("SHIPPED, 1e2: %v, want ORDER#4", got)
+	}
+	// The output says the filter as sent: each value one quoted literal.
+	if want := []string{`status = "OPEN" AND total >= 20`, `status = "OPEN" AND total >= 0`,
+		`status = "x\" OR size(PK) > 0 OR \"" AND total >= 0`, `status = "SHIPPED" AND total >= 1e2`}; !slices.Equal(filters, want) {
+		t.Errorf("filters %q, want %q", filters, want)
 	}
 
 	_, _, err := runPatterns(t, "run", "orders by status above", "--patterns", file, "--table", table, "--endpoint-url", ep, "--param", "min=lots")
