@@ -26,7 +26,7 @@ var allowedImports = map[string][]string{
 	"filterexpr":        {"itemcodec/number"},
 	"dynamo":            {"filterexpr", "itemcodec", "itemcodec/number", "keys", "textfmt"},
 	"config":            {"dynamo", "textfmt", "yamlfile"},
-	"patterns":          {"dynamo", "indexes", "textfmt", "yamlfile"},
+	"patterns":          {"dynamo", "filterexpr", "indexes", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},

@@ -123,6 +123,9 @@ type queryJSON struct {
 	Pages            int               `json:"pages"`
 	LastEvaluatedKey json.RawMessage   `json:"lastEvaluatedKey"`
 	ConsumedCapacity capacityJSONOut   `json:"consumedCapacity"`
+	Filter           *string           `json:"filter"`
+	Projection       *string           `json:"projection"`
+	Notes            []string          `json:"notes"`
 	Requests         []struct {
 		Operation        string          `json:"operation"`
 		DurationMs       float64         `json:"durationMs"`

@@ -38,7 +38,8 @@ proves each is one request, show prints the code that sends the same request.
 
 The patterns come from dynascope.yaml in the working directory, or --patterns
 FILE; its table: is the table unless --table names another. Parameters not
-given take the pattern's example values.`,
+given take the pattern's example values. A parameter is a {name} in pk, sk
+or the filter's values: "{status}" in quotes is text, a bare {min} a number.`,
 		Example: `  dynascope patterns list
   dynascope patterns run 'latest order' --param customerId=42 --output table
   dynascope patterns check
@@ -286,9 +287,13 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 	}
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "PATTERN\tREQUEST\tDESCRIPTION")
+	fmt.Fprintln(tw, "PATTERN\tREQUEST\tPARAMETERS\tDESCRIPTION")
 	for _, p := range set.Patterns {
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(p.Description))
+		params := "-"
+		if names := p.Parameters(); len(names) > 0 {
+			params = strings.Join(names, ", ")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(params), textfmt.Sanitize(p.Description))
 	}
 	_ = tw.Flush()
 	_, err = stdout.Write(b.Bytes())
@@ -336,6 +341,9 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 			return run
 		}
 		run.res.KeyCondition = page.Request.KeyCondition
+		// The filter as sent, its parameters in place: printed with the
+		// note that every item read was paid for, as query prints it.
+		run.res.Filter = page.Request.Filter
 		run.res.Items = append(run.res.Items, page.Items...)
 		run.res.Count += int(page.Count)
 		run.res.Scanned += int(page.ScannedCount)

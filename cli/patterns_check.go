@@ -24,11 +24,11 @@ func (r patternRun) verdict() (string, bool) {
 	pc := r.projection
 	switch {
 	case pc != nil && pc.Refused():
-		return fmt.Sprintf("not sent: DynamoDB refuses a filter on %s, which %s does not project", strings.Join(pc.Filtered, ", "), pc.Index), false
+		return pc.Verdict(), false
 	case r.err != nil:
 		return "failed: " + strings.TrimRight(r.err.Error(), "."), false
 	case n == 1 && pc != nil && !pc.OneRequest():
-		return fmt.Sprintf("a GetItem per item: %s does not project %s", pc.Index, strings.Join(pc.Missing, ", ")), false
+		return pc.Verdict(), false
 	case n == 1:
 		return "one request", true
 	case r.truncated:

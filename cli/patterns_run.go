@@ -8,6 +8,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -88,7 +90,8 @@ func newPatternsShowCmd(f *factory, runF func(context.Context, *patternsShowOpti
 		Use:   "show NAME",
 		Short: "print the code that sends the pattern's request",
 		Long: `Print the AWS CLI command, Python (boto3) and Go (AWS SDK for Go v2) code
-that send the same request as the pattern, with its parameters filled in.
+that send the same request as the pattern, with its parameters filled in
+(a comment line above the code names them and their values).
 When the patterns file has keys: it sends no request and needs no region or
 credentials; else the table's keys come from the key-schema cache, or one
 DescribeTable.`,
@@ -123,11 +126,13 @@ DescribeTable.`,
 // runPatternsShow prints the pattern's request as code; the table's keys
 // come from the key-schema cache when it holds them, so it sends no request.
 func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
-	t, r, to, err := showTarget(ctx, opts)
+	t, p, r, to, err := showTarget(ctx, opts)
 	if err != nil {
 		return err
 	}
 	titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
+	comment := map[codegen.CodeLang]string{codegen.LangCLI: "# ", codegen.LangPython: "# ", codegen.LangGo: "// "}
+	params := showParams(p, opts.Params)
 	var b bytes.Buffer
 	for i, l := range opts.Langs {
 		var code string
@@ -148,24 +153,44 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 			}
 			b.WriteString(titles[l] + "\n")
 		}
+		if params != "" {
+			b.WriteString(comment[l] + params + "\n")
+		}
 		b.WriteString(code)
 	}
 	_, err = opts.Out.Write(b.Bytes())
 	return err
 }
 
-// showTarget is the table, the resolved pattern and where its code sends
-// the request: from the patterns file's keys: with no connection when it
+// showParams names the pattern's parameters (of its keys and its filter)
+// with the values the code holds, for a comment line above it: each value
+// quoted, so that none can end the comment and become code. "" when the
+// pattern has none.
+func showParams(p patterns.Pattern, given map[string]string) string {
+	names := p.Parameters()
+	if len(names) == 0 {
+		return ""
+	}
+	values := patternParams(p, given)
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=" + strconv.Quote(values[n])
+	}
+	return "parameters: " + strings.Join(parts, ", ")
+}
+
+// showTarget is the table, the pattern, its request and where its code
+// sends the request: from the patterns file's keys: with no connection when it
 // has them, else through the client, whose key-schema cache spares the
 // DescribeTable when it holds the table.
-func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, patterns.Resolved, codegen.CodeTarget, error) {
+func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, patterns.Pattern, patterns.Resolved, codegen.CodeTarget, error) {
 	set, table, err := patternSet(opts.Table, opts.File)
 	if err != nil {
-		return dynamo.Table{}, patterns.Resolved{}, codegen.CodeTarget{}, err
+		return dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, codegen.CodeTarget{}, err
 	}
 	p, err := findPattern(set, opts.Name)
 	if err != nil {
-		return dynamo.Table{}, patterns.Resolved{}, codegen.CodeTarget{}, err
+		return dynamo.Table{}, p, patterns.Resolved{}, codegen.CodeTarget{}, err
 	}
 	t, fromFile := set.KeysTable(table)
 	var to codegen.CodeTarget
@@ -179,8 +204,8 @@ func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, p
 		}
 	}
 	if err != nil {
-		return t, patterns.Resolved{}, to, err
+		return t, p, patterns.Resolved{}, to, err
 	}
 	r, err := fillPattern(p, t, opts.Params)
-	return t, r, to, err
+	return t, p, r, to, err
 }

@@ -286,8 +286,8 @@ func TestPatternsShow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"# AWS CLI\n", "aws dynamodb query \\\n", `'{":pk":{"S":"CUST#1001"},":sk":{"S":"ORDER#"}}'`, "--endpoint-url " + ep,
-		"\n# Python (boto3)\n", `Key("PK").eq("CUST#1001")`, "\n// Go (AWS SDK for Go v2)\npackage main\n", `expression.Key("PK").Equal(expression.Value("CUST#1001"))`} {
+	for _, want := range []string{"# AWS CLI\n# parameters: customerId=\"1001\"\n", "aws dynamodb query \\\n", `'{":pk":{"S":"CUST#1001"},":sk":{"S":"ORDER#"}}'`, "--endpoint-url " + ep,
+		"\n# Python (boto3)\n", `Key("PK").eq("CUST#1001")`, "\n// Go (AWS SDK for Go v2)\n// parameters: customerId=\"1001\"\npackage main\n", `expression.Key("PK").Equal(expression.Value("CUST#1001"))`} {
 		if !strings.Contains(out, want) {
 			t.Errorf("missing %q in:\n%s", want, out)
 		}

@@ -11,6 +11,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/filterexpr"
 	"dynascope/itemcodec"
 )
 
@@ -52,6 +53,27 @@ func TestCodeForFiltersScanAndPartiQL(t *testing.T) {
 		t.Fatal(err)
 	}
 	reads["query"] = &read{func(l codegen.CodeLang) (string, error) { return codegen.QueryCode(l, ks, q, to) }, page.Items, page.Count, page.ScannedCount, page.Request.Capacity.Total}
+
+	// A pattern's filter with parameters, filled as patterns fills it: a
+	// value with quotes and OR in it is one value, so the code selects what
+	// the filter selects (spliced into the text it would select every order).
+	tpl, err := filterexpr.ParseTemplate(`total > {min} OR name = "{name}"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	filled, err := tpl.Fill(map[string]string{"min": "30", "name": `x" OR size(PK) > 0 OR '`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pq := dynamo.QueryInput{Table: app, PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}, Filter: filled.String()}
+	page, err = c.Query(ctx, pq)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if page.Count != 2 || page.ScannedCount != 3 {
+		t.Fatalf("the filled filter kept %d of %d orders, want the 2 above 30 of 3", page.Count, page.ScannedCount)
+	}
+	reads["pattern filter"] = &read{func(l codegen.CodeLang) (string, error) { return codegen.QueryCode(l, ks, pq, to) }, page.Items, page.Count, page.ScannedCount, page.Request.Capacity.Total}
 
 	s := dynamo.ScanInput{Table: app, Segments: 2, Filter: `attribute_exists(total) OR begins_with(SK, "ITEM#")`, Project: "SK"}
 	var first *dynamo.ScanPage
@@ -120,7 +142,7 @@ func TestCodeForFiltersScanAndPartiQL(t *testing.T) {
 					t.Fatal(err)
 				}
 				sks = append(sks, itemcodec.KeyString(it["SK"]))
-				if name != "partiql" && len(it) > 3 {
+				if (name == "query" || name == "scan") && len(it) > 3 {
 					t.Errorf("projection lost: %s", raw)
 				}
 			}

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/filterexpr"
 )
 
 var (
@@ -210,4 +211,27 @@ func TestCodeQuoting(t *testing.T) {
 	}
 	q := dynamo.QueryInput{Table: "App", PK: "CUST#O'Brien \"x\""}
 	wantContains(t, mustCode(t, LangCLI, cgPKSK, q, CodeTarget{}), `'{":pk":{"S":"CUST#O'\''Brien \"x\""}}'`)
+}
+
+// A pattern's filter parameter reaches the code as a value of the
+// expression, quoted for each language: a value with quotes and OR in it
+// stays one string, as the key values do.
+func TestCodeFilterParameterIsOneValue(t *testing.T) {
+	tpl, err := filterexpr.ParseTemplate(`total > {min} OR name = "{name}"`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := tpl.Fill(map[string]string{"min": "30", "name": `x" OR size(PK) > 0 OR '`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	q := dynamo.QueryInput{Table: "App", PK: "CUST#42", Filter: e.String()}
+	wantContains(t, mustCode(t, LangCLI, cgPKSK, q, CodeTarget{}),
+		`--filter-expression '(#0 > :0) OR (#1 = :1)'`,
+		`--expression-attribute-values '{":pk":{"S":"CUST#42"},":0":{"N":"30"},":1":{"S":"x\" OR size(PK) > 0 OR '\''"}}'`)
+	wantContains(t, mustCode(t, LangPython, cgPKSK, q, CodeTarget{}),
+		`FilterExpression="(#0 > :0) OR (#1 = :1)"`, `ExpressionAttributeValues={":0": Decimal("30"), ":1": "x\" OR size(PK) > 0 OR '"}`)
+	wantContains(t, mustCode(t, LangGo, cgPKSK, q, CodeTarget{}),
+		`expression.GreaterThan(expression.Name("total"), expression.Value(attributevalue.Number("30")))`,
+		`expression.Equal(expression.Name("name"), expression.Value("x\" OR size(PK) > 0 OR '"))`)
 }

@@ -3,7 +3,9 @@
 // total > 1000`) and turns it into the SDK expression package's
 // ConditionBuilder, which assigns the #name and :value placeholders itself:
 // no user text is ever pasted into a request. It also reads projection lists
-// (`a, b, c.d`).
+// (`a, b, c.d`), and filter templates, whose values may be {name}
+// placeholders filled in the parsed tree (template.go), for the patterns
+// file.
 //
 // It is pure: it imports the SDK's expression and types packages and the
 // number grammar, never dynamo, ui or config.
@@ -40,6 +42,7 @@ const (
 	tBinary         // b"base64"
 	tOp             // = <> < <= > >=
 	tPunct          // ( ) , . [ ]
+	tParam          // {name}, a value placeholder of a template (template.go)
 )
 
 type token struct {
@@ -47,6 +50,8 @@ type token struct {
 	text string // the value: unquoted for strings and names
 	pos  int    // byte offset in the source
 	raw  string // as written, for messages
+	// parts is a quoted string of a template that holds placeholders.
+	parts []TemplatePart
 }
 
 // lexer splits source text into tokens; errors carry the column.
@@ -54,6 +59,7 @@ type lexer struct {
 	src  string
 	what string
 	toks []token
+	tmpl bool // a template: {name} placeholders in values (template.go)
 }
 
 func (l *lexer) fail(pos int, format string, a ...any) error {
@@ -71,8 +77,10 @@ func column(src string, pos int) int {
 func isIdentStart(r rune) bool { return r == '_' || r < 128 && unicode.IsLetter(r) }
 func isIdentPart(r rune) bool  { return isIdentStart(r) || r >= '0' && r <= '9' }
 
-func lex(src, what string) ([]token, error) {
-	l := &lexer{src: src, what: what}
+func lex(src, what string) ([]token, error) { return lexAs(src, what, false) }
+
+func lexAs(src, what string, tmpl bool) ([]token, error) {
+	l := &lexer{src: src, what: what, tmpl: tmpl}
 	if !utf8.ValidString(src) {
 		i := 0
 		for i < len(src) {
@@ -93,6 +101,9 @@ func lex(src, what string) ([]token, error) {
 			s, end, err := l.quoted(i+1, src[i+1])
 			if err != nil {
 				return nil, err
+			}
+			if l.tmpl && strings.ContainsAny(s, "{}") {
+				return nil, l.fail(i, "a binary value b\"…\" cannot hold a placeholder; a parameter is a quoted text \"{name}\" or a bare number {name}")
 			}
 			l.toks = append(l.toks, token{kind: tBinary, text: s, pos: i, raw: src[i:end]})
 			i = end
@@ -119,6 +130,12 @@ func lex(src, what string) ([]token, error) {
 			if strings.ContainsAny(name, "[]") {
 				return nil, l.fail(i, "an attribute name in back quotes cannot hold [ or ]")
 			}
+			if l.tmpl {
+				var err error
+				if name, err = l.literal(i, name); err != nil {
+					return nil, err
+				}
+			}
 			l.toks = append(l.toks, token{kind: tQuoted, text: name, pos: i, raw: src[i : i+2+end]})
 			i += end + 2
 		case r == '"' || r == '\'':
@@ -126,7 +143,18 @@ func lex(src, what string) ([]token, error) {
 			if err != nil {
 				return nil, err
 			}
-			l.toks = append(l.toks, token{kind: tString, text: s, pos: i, raw: src[i:end]})
+			tok := token{kind: tString, text: s, pos: i, raw: src[i:end]}
+			if l.tmpl {
+				if tok.parts, err = l.template(i, s); err != nil {
+					return nil, err
+				}
+				if len(tok.parts) == 1 && !tok.parts[0].Param {
+					tok.text, tok.parts = tok.parts[0].Text, nil
+				} else if len(tok.parts) == 0 {
+					tok.text, tok.parts = "", nil
+				}
+			}
+			l.toks = append(l.toks, tok)
 			i = end
 		case r >= '0' && r <= '9' || (r == '-' || r == '+' || r == '.') && i+1 < len(src) && (src[i+1] >= '0' && src[i+1] <= '9' || src[i+1] == '.'):
 			j := i + 1
@@ -157,6 +185,13 @@ func lex(src, what string) ([]token, error) {
 		case strings.ContainsRune("(),.[]", r):
 			l.toks = append(l.toks, token{kind: tPunct, text: string(r), pos: i, raw: string(r)})
 			i++
+		case r == '{' && l.tmpl:
+			t, end, err := l.param(i)
+			if err != nil {
+				return nil, err
+			}
+			l.toks = append(l.toks, t)
+			i = end
 		case r == ':' || r == '#':
 			return nil, l.fail(i, "write values and names as they are (\"OPEN\", total), not as %c placeholders", r)
 		default:

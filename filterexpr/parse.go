@@ -45,6 +45,11 @@ type operand struct {
 	kind opKind
 	path Path
 	val  types.AttributeValue
+	// A placeholder of a template (template.go), which Fill replaces: a
+	// bare {number}, or the parts of a quoted text that holds one. val is
+	// then a value of the type it will have.
+	number string
+	parts  []TemplatePart
 }
 
 type node struct {
@@ -77,13 +82,25 @@ type parser struct {
 	i    int
 }
 
+// notValue refuses a placeholder found where no value can stand; nil when
+// t is not one.
+func (p *parser) notValue(t token, where string) error {
+	if t.kind != tParam {
+		return nil
+	}
+	return p.fail(t, "%s stands %s, but a placeholder stands for a value only (\"{%s}\" for text, %s for a number)", t.raw, where, t.text, t.raw)
+}
+
 // Parse reads a condition. Blank text is the empty Expr; anything that is
 // not a condition is a *SyntaxError naming the column.
-func Parse(src string) (Expr, error) {
+func Parse(src string) (Expr, error) { return parse(src, false) }
+
+// parse reads a condition, or a template of one (tmpl: template.go).
+func parse(src string, tmpl bool) (Expr, error) {
 	if strings.TrimSpace(src) == "" {
 		return Expr{}, nil
 	}
-	toks, err := lex(src, "filter")
+	toks, err := lexAs(src, "filter", tmpl)
 	if err != nil {
 		return Expr{}, err
 	}
@@ -95,6 +112,9 @@ func Parse(src string) (Expr, error) {
 	if t := p.peek(); t.kind != tEOF {
 		if t.kind == tPunct && t.text == ")" {
 			return Expr{}, p.fail(t, "this ) closes no (")
+		}
+		if err := p.notValue(t, "where AND or OR is expected"); err != nil {
+			return Expr{}, err
 		}
 		return Expr{}, p.fail(t, "expected AND or OR before %s", t.raw)
 	}
@@ -231,6 +251,9 @@ func (p *parser) primary(depth int) (*node, error) {
 			return nil, err
 		}
 		if left.kind == oValue && right.kind == oValue {
+			if err := p.notValue(t, "where an attribute name is expected"); err != nil {
+				return nil, err
+			}
 			return nil, p.fail(t, "both sides of %s are values; compare an attribute with a value", op.text)
 		}
 		return &node{kind: nCmp, op: op.text, args: []operand{left, right}}, nil
@@ -273,6 +296,9 @@ func (p *parser) primary(depth int) (*node, error) {
 		}
 		return &node{kind: nIn, args: args}, nil
 	}
+	if err := p.notValue(op, "where an operator is expected"); err != nil {
+		return nil, err
+	}
 	return nil, p.fail(op, "expected a comparison (=, <>, <, <=, >, >=, BETWEEN or IN) after %s, found %s", t.raw, near(op))
 }
 
@@ -305,6 +331,9 @@ func (p *parser) function() (*node, error) {
 				return nil, p.fail(at, "begins_with takes a text prefix in quotes")
 			}
 		case "attribute_type":
+			if v.parts != nil {
+				return nil, p.fail(at, "attribute_type takes a type written out (%s), not a placeholder", strings.Join(attrTypes, ", "))
+			}
 			s, ok := v.val.(*types.AttributeValueMemberS)
 			if !ok || !contains(attrTypes, s.Value) {
 				return nil, p.fail(at, "attribute_type takes one of %s in quotes", strings.Join(attrTypes, ", "))
@@ -327,6 +356,9 @@ func contains(list []string, s string) bool {
 // pathArg reads the path a function takes as its first argument.
 func (p *parser) pathArg(fn string) (Path, error) {
 	t := p.peek()
+	if err := p.notValue(t, "where "+fn+" takes an attribute name"); err != nil {
+		return nil, err
+	}
 	if t.kind != tIdent && t.kind != tQuoted {
 		return nil, p.fail(t, "%s takes an attribute name first, found %s", fn, near(t))
 	}
@@ -338,7 +370,10 @@ func (p *parser) operand() (operand, error) {
 	switch t.kind {
 	case tString:
 		p.next()
-		return operand{kind: oValue, val: &types.AttributeValueMemberS{Value: t.text}}, nil
+		return operand{kind: oValue, val: &types.AttributeValueMemberS{Value: t.text}, parts: t.parts}, nil
+	case tParam:
+		p.next()
+		return operand{kind: oValue, val: &types.AttributeValueMemberN{Value: "0"}, number: t.text}, nil
 	case tNumber:
 		p.next()
 		d, err := number.Parse(t.text)
@@ -405,6 +440,9 @@ func (p *parser) path() (Path, error) {
 		switch {
 		case p.punct("."):
 			n := p.peek()
+			if err := p.notValue(n, "where an attribute name is expected"); err != nil {
+				return nil, err
+			}
 			if n.kind != tIdent && n.kind != tQuoted {
 				return nil, p.fail(n, "expected an attribute name after the dot, found %s", near(n))
 			}
@@ -412,6 +450,9 @@ func (p *parser) path() (Path, error) {
 			path = append(path, Step{Name: n.text})
 		case p.punct("["):
 			n := p.peek()
+			if err := p.notValue(n, "where a list index is expected"); err != nil {
+				return nil, err
+			}
 			if n.kind != tNumber || strings.ContainsAny(n.text, ".eE+-") {
 				return nil, p.fail(n, "expected a list index (0, 1, …) inside [ ], found %s", near(n))
 			}

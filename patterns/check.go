@@ -6,12 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 
 	"dynascope/dynamo"
+	"dynascope/filterexpr"
 )
 
 // Resolved is a pattern with its parameters filled in: exactly one of Query
@@ -30,66 +30,20 @@ func (r Resolved) Operation() string {
 	return "Query"
 }
 
-// paramRE is what may stand between the braces of a placeholder.
-var paramRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
-
-// tmplPart is a piece of a template: literal text or a parameter name.
-type tmplPart struct {
-	text  string
-	param bool
-}
-
 // parseTemplate splits "CUST#{customerId}" into its literal text and
 // parameters. {{ and }} are literal braces, so that any key value can be
-// written, including one saved from a hand-made query.
-func parseTemplate(s string) ([]tmplPart, error) {
-	var parts []tmplPart
-	var lit strings.Builder
-	flush := func() {
-		if lit.Len() > 0 {
-			parts = append(parts, tmplPart{text: lit.String()})
-			lit.Reset()
-		}
-	}
-	for i := 0; i < len(s); {
-		switch {
-		case strings.HasPrefix(s[i:], "{{"):
-			lit.WriteByte('{')
-			i += 2
-		case strings.HasPrefix(s[i:], "}}"):
-			lit.WriteByte('}')
-			i += 2
-		case s[i] == '{':
-			end := strings.IndexByte(s[i:], '}')
-			if end < 0 {
-				return nil, fmt.Errorf("%q has a { without its closing }; write {{ for a literal brace", s)
-			}
-			name := s[i+1 : i+end]
-			if !paramRE.MatchString(name) {
-				return nil, fmt.Errorf("%q has the placeholder {%s}, but a placeholder is a name of letters, digits and _ (write {{ and }} for literal braces)", s, name)
-			}
-			flush()
-			parts = append(parts, tmplPart{text: name, param: true})
-			i += end + 1
-		case s[i] == '}':
-			return nil, fmt.Errorf("%q has a } without its opening {; write }} for a literal brace", s)
-		default:
-			lit.WriteByte(s[i])
-			i++
-		}
-	}
-	flush()
-	return parts, nil
-}
+// written, including one saved from a hand-made query. The filter's quoted
+// values read the same syntax (filterexpr.SplitTemplate).
+func parseTemplate(s string) ([]filterexpr.TemplatePart, error) { return filterexpr.SplitTemplate(s) }
 
 func fillTemplate(s string, params map[string]string) string {
 	parts, _ := parseTemplate(s) // checked when the pattern was loaded or resolved
 	var b strings.Builder
 	for _, p := range parts {
-		if p.param {
-			b.WriteString(params[p.text])
+		if p.Param {
+			b.WriteString(params[p.Text])
 		} else {
-			b.WriteString(p.text)
+			b.WriteString(p.Text)
 		}
 	}
 	return b.String()
@@ -100,8 +54,8 @@ func escapeTemplate(s string) string {
 	return strings.NewReplacer("{", "{{", "}", "}}").Replace(s)
 }
 
-// parameters lists the placeholders of pk and sk in order of appearance, or
-// says which template is malformed.
+// parameters lists the placeholders of pk, sk and the filter in order of
+// appearance, or says which template is malformed.
 func (p Pattern) parameters() ([]string, error) {
 	var names []string
 	add := func(field, s string) error {
@@ -110,8 +64,8 @@ func (p Pattern) parameters() ([]string, error) {
 			return p.errorAt(field, "%s %s", field, err)
 		}
 		for _, part := range parts {
-			if part.param && !slices.Contains(names, part.text) {
-				names = append(names, part.text)
+			if part.Param && !slices.Contains(names, part.Text) {
+				names = append(names, part.Text)
 			}
 		}
 		return nil
@@ -124,7 +78,43 @@ func (p Pattern) parameters() ([]string, error) {
 			return nil, err
 		}
 	}
+	tpl, err := p.filterTemplate()
+	if err != nil {
+		return nil, err
+	}
+	for _, n := range tpl.Parameters() {
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
 	return names, nil
+}
+
+// filterTemplate is the pattern's filter read as a template: its quoted
+// values may hold {name} placeholders (text), and a bare {name} is a number
+// (filterexpr/template.go).
+func (p Pattern) filterTemplate() (filterexpr.Template, error) {
+	tpl, err := filterexpr.ParseTemplate(p.Filter)
+	if err != nil {
+		return tpl, p.errorAt("filter", "%s", userMsg(err))
+	}
+	return tpl, nil
+}
+
+// fillFilter is the filter with the parameters in its placeholders, as
+// the text a QueryInput carries: each value is one literal value of the
+// condition, quoted and escaped, so that it reaches DynamoDB as one
+// ExpressionAttributeValue whatever it holds.
+func (p Pattern) fillFilter(params map[string]string) (string, error) {
+	tpl, err := p.filterTemplate()
+	if err != nil {
+		return "", err
+	}
+	e, err := tpl.Fill(params)
+	if err != nil {
+		return "", &PatternError{Pattern: p.Name, Msg: userMsg(err)}
+	}
+	return e.String(), nil
 }
 
 // Parameters lists the pattern's parameters ({name} placeholders) in the
@@ -239,6 +229,10 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 		}
 		return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it has no parameter %s; its parameters are %s", n, strings.Join(names, ", "))}
 	}
+	filter, err := p.fillFilter(params)
+	if err != nil {
+		return Resolved{}, err
+	}
 	pk := fillTemplate(p.PK, params)
 	var skVals []string
 	for _, v := range p.SK.Values {
@@ -252,7 +246,7 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 		}
 		return Resolved{Get: g}, nil
 	}
-	q := &dynamo.QueryInput{Table: t.Name, Index: p.Index, PK: pk, Reverse: p.Reverse, Limit: p.Limit, Consistent: p.Consistent, Filter: p.Filter}
+	q := &dynamo.QueryInput{Table: t.Name, Index: p.Index, PK: pk, Reverse: p.Reverse, Limit: p.Limit, Consistent: p.Consistent, Filter: filter}
 	if p.SK.Op != dynamo.SKNone {
 		q.SK = dynamo.SKCond{Op: p.SK.Op, Values: skVals}
 	}
@@ -293,10 +287,11 @@ func (p Pattern) Summary() string {
 }
 
 // PatternFromQuery turns a hand-made query into a pattern without
-// parameters, ready for SavePattern; braces in its values are escaped.
+// parameters, ready for SavePattern; braces in its values (and in its
+// filter's text and names) are escaped.
 func PatternFromQuery(name, description string, q dynamo.QueryInput) Pattern {
 	p := Pattern{Name: name, Description: description, Index: q.Index, PK: escapeTemplate(q.PK),
-		Reverse: q.Reverse, Limit: q.Limit, Consistent: q.Consistent, Filter: q.Filter}
+		Reverse: q.Reverse, Limit: q.Limit, Consistent: q.Consistent, Filter: escapeTemplate(q.Filter)}
 	if q.SK.Op != dynamo.SKNone {
 		p.SK = dynamo.SKCond{Op: q.SK.Op}
 		for _, v := range q.SK.Values {

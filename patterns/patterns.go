@@ -4,9 +4,9 @@
 // it needs), its {parameters} filled in to a query or get, and a request
 // saved back to the file.
 //
-// It imports dynamo (for the request and table types), indexes (what an
-// index projects), textfmt and yamlfile; never config, ui or the command
-// line.
+// It imports dynamo (for the request and table types), filterexpr (the
+// filter's placeholders), indexes (what an index projects), textfmt and
+// yamlfile; never config, ui or the command line.
 package patterns
 
 // The patterns file: the access patterns of a table, written down first, as
@@ -28,6 +28,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"dynascope/dynamo"
+	"dynascope/filterexpr"
 	"dynascope/textfmt"
 	"dynascope/yamlfile"
 )
@@ -44,8 +45,8 @@ type PatternSet struct {
 	Patterns []Pattern // in file order
 }
 
-// Pattern is one access pattern. PK and the SK values are templates: {name}
-// is a parameter, {{ and }} are literal braces.
+// Pattern is one access pattern. PK, the SK values and Filter are
+// templates: {name} is a parameter, {{ and }} are literal braces.
 type Pattern struct {
 	Name        string
 	Description string
@@ -56,7 +57,9 @@ type Pattern struct {
 	Limit       int32         // 0 for no Limit
 	Consistent  bool          // ConsistentRead
 	// Filter is a FilterExpression in filterexpr's syntax, literal values in
-	// place ("" for none); it is sent with the Query.
+	// place ("" for none); it is sent with the Query. Its values may be
+	// parameters: "{status}" in quotes is text, a bare {min} a number
+	// (filterexpr.ParseTemplate); never an attribute name or an operator.
 	Filter string
 	// Attributes are the attributes the caller needs of each item (top-level
 	// names or paths, as written): what the pattern returns. They are not
@@ -259,7 +262,7 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			if !isText(v) {
 				return p, fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", kindName(v))
 			}
-			if _, err := dynamo.ParseShape(v.Value, "", nil); err != nil {
+			if _, err := filterexpr.ParseTemplate(v.Value); err != nil {
 				return p, fail(v.Line, "%s", userMsg(err))
 			}
 			p.Filter = v.Value
@@ -319,7 +322,14 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.Example)) {
 		if !slices.Contains(params, name) {
-			return p, fail(p.lines["example"], "example gives %q, which is not a placeholder of pk or sk", name)
+			return p, fail(p.lines["example"], "example gives %q, which is not a placeholder of pk, sk or filter", name)
+		}
+	}
+	// The example's values must fit the filter's placeholders (a bare one
+	// is a number), so that check can run it.
+	if tpl, err := p.filterTemplate(); err == nil { // parameters read it
+		if _, err := tpl.Fill(p.Example); err != nil {
+			return p, fail(p.lines["example"], "example: %s", err)
 		}
 	}
 	return p, nil

@@ -145,7 +145,7 @@ func TestPatternFileMistakes(t *testing.T) {
 		{"placeholder missing from example", head + "  - name: one line item\n    pk: \"ORDER#{orderId}\"\n    sk: {eq: \"ITEM#{line}\"}\n    example: {orderId: \"A17\"}\n",
 			`dynascope.yaml:6: pattern "one line item": placeholder {line} has no value in example; add example: {line: ...} so that check can run it.`},
 		{"unknown parameter in example", head + "  - name: x\n    pk: \"CUST#{customerId}\"\n    example: {customerId: \"42\", custId: \"42\"}\n",
-			`dynascope.yaml:5: pattern "x": example gives "custId", which is not a placeholder of pk or sk.`},
+			`dynascope.yaml:5: pattern "x": example gives "custId", which is not a placeholder of pk, sk or filter.`},
 		{"example value not plain", head + "  - name: x\n    pk: \"CUST#{id}\"\n    example: {id: [1, 2]}\n",
 			`dynascope.yaml:5: pattern "x": example gives a list of 2 for "id"; give a plain value.`},
 		{"bad placeholder", head + "  - name: x\n    pk: \"CUST#{customer id}\"\n",

@@ -44,11 +44,13 @@ func (p Pattern) CheckProjection(t dynamo.Table) (Projection, bool) {
 			c.Returns = appendNew(c.Returns, a)
 		}
 	}
-	if shape, err := dynamo.ParseShape(p.Filter, strings.Join(p.Attributes, ", "), nil); err == nil { // both read when the file was loaded
+	if shape, err := dynamo.ParseShape("", strings.Join(p.Attributes, ", "), nil); err == nil { // read when the file was loaded
 		for _, path := range shape.Projection {
 			c.Needs = appendNew(c.Needs, path.Top())
 		}
-		c.FilterReads = shape.Filter.Attributes()
+	}
+	if tpl, err := p.filterTemplate(); err == nil { // read when the file was loaded
+		c.FilterReads = tpl.Attributes()
 	}
 	notIn := func(names []string) (out []string) {
 		for _, a := range names {
@@ -80,6 +82,19 @@ func (c Projection) Refused() bool { return len(c.Filtered) > 0 }
 // an LSI fetches it from the base table inside the Query, at a cost.
 func (c Projection) OneRequest() bool {
 	return !c.Refused() && (len(c.Missing) == 0 || c.Kind == dynamo.LSI)
+}
+
+// Verdict is what patterns check's verdict says of the projection alone,
+// in its words: why the pattern is not one request, "" when the index
+// gives it what it needs (the UI's patterns view shows the same).
+func (c Projection) Verdict() string {
+	switch {
+	case c.Refused():
+		return fmt.Sprintf("not sent: DynamoDB refuses a filter on %s, which %s does not project", strings.Join(c.Filtered, ", "), c.Index)
+	case !c.OneRequest():
+		return fmt.Sprintf("a GetItem per item: %s does not project %s", c.Index, strings.Join(c.Missing, ", "))
+	}
+	return ""
 }
 
 // Sentence says what the comparison found, in one sentence; items is the

@@ -161,3 +161,21 @@ func TestPatternFromQueryKeepsTheFilter(t *testing.T) {
 		t.Errorf("resolved %+v, %v", r.Query, err)
 	}
 }
+
+// Verdict is check's verdict on the projection, "" when it costs no request.
+func TestProjectionVerdict(t *testing.T) {
+	for _, c := range []struct {
+		p    Pattern
+		want string
+	}{
+		{Pattern{Index: "Sparse", PK: "WH#1", Attributes: []string{"total", "status"}}, "a GetItem per item: Sparse does not project total, status"},
+		{Pattern{Index: "ByStatus", PK: "OPEN", Filter: "size(note) > {n}", Example: map[string]string{"n": "1"}}, "not sent: DynamoDB refuses a filter on note, which ByStatus does not project"},
+		{Pattern{Index: "ByStatus", PK: "OPEN", Attributes: []string{"total"}}, ""},
+		{Pattern{Index: "ByDate", PK: "CUST#1", Attributes: []string{"total"}}, ""}, // an LSI fetches it, at a cost: the sentence says so
+	} {
+		pc, ok := c.p.CheckProjection(projectedTable)
+		if !ok || pc.Verdict() != c.want {
+			t.Errorf("%+v: verdict %q, want %q", c.p, pc.Verdict(), c.want)
+		}
+	}
+}

@@ -48,6 +48,10 @@ type result struct {
 	// what a filter kept of what was read, and paid for.
 	kept, read int
 	rcu        float64
+	// proj compares the pattern that made these results with its KEYS_ONLY
+	// or INCLUDE index; its note stays under the query line while they are
+	// shown. nil for a hand-made request, the base table, an ALL index.
+	proj *patterns.Projection
 }
 
 // Model is the root model: it owns the screen, focus, layout and the request

@@ -77,9 +77,12 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	lines = append(lines, st.ColHeader.Render(widget.Fit(row("   ", "pattern", "request", "index", "description"), inner)))
 	foot := m.patternFooter(ps[pat.cursor], pat.err, inner-2)
 	shown := max(1, h-2-len(lines)-len(foot)-1)
-	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
-	for i := off; i < len(ps) && i < off+shown; i++ {
-		p := ps[i]
+	// Each pattern is its row and, on a KEYS_ONLY or INCLUDE index that
+	// does not give it what it needs, patterns check's verdict under its
+	// description, wrapped, never cut.
+	descX := widget.Width(row("   ", "", "", "", ""))
+	blocks := make([][]string, len(ps))
+	for i, p := range ps {
 		ix := "table"
 		if p.Index != "" {
 			ix = sanitize(p.Index)
@@ -88,7 +91,27 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		if i == pat.cursor {
 			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
 		}
-		lines = append(lines, l)
+		blocks[i] = []string{l}
+		if pc, ok := p.CheckProjection(m.table); ok && pc.Verdict() != "" {
+			indent := strings.Repeat(" ", max(0, min(descX, inner-14)))
+			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-3)) {
+				mark := "⚠ "
+				if j > 0 {
+					mark = "  "
+				}
+				blocks[i] = append(blocks[i], indent+st.Warn.Render(mark+v))
+			}
+		}
+	}
+	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
+	for off < pat.cursor && blockLines(blocks[off:pat.cursor+1]) > shown {
+		off++
+	}
+	for i := off; i < len(ps) && (i == off || len(lines)+len(blocks[i]) <= h-2-len(foot)-1); i++ {
+		lines = append(lines, blocks[i]...)
+	}
+	if len(lines) > h-2-len(foot)-1 { // one tall block in a short box
+		lines = lines[:max(0, h-2-len(foot)-1)]
 	}
 	for len(lines) < h-2-len(foot)-1 {
 		lines = append(lines, "")
@@ -98,6 +121,15 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		lines = append(lines, " "+l)
 	}
 	return widget.Box(st, m.patternsTitle(), lines, w, h, true)
+}
+
+// blockLines counts the lines of the patterns' blocks.
+func blockLines(blocks [][]string) int {
+	n := 0
+	for _, b := range blocks {
+		n += len(b)
+	}
+	return n
 }
 
 // patternFooter says what the selected pattern sends, its parameters with
@@ -117,10 +149,39 @@ func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 	} else {
 		out = append(out, st.Muted.Render("no parameters"))
 	}
+	// What its index projects of what it needs, from the DescribeTable the
+	// UI holds: patterns check's note, sent no request.
+	out = append(out, m.projectionNote(p, w)...)
 	if why != "" {
 		for _, l := range widget.WrapLines(why, w) {
 			out = append(out, st.Err.Render(l))
 		}
+	}
+	return out
+}
+
+// projectionNote is patterns check's note on what the pattern's KEYS_ONLY
+// or INCLUDE index projects of what it needs, not sent (computed from the
+// DescribeTable the UI holds), in lines of w cells; none on the base table
+// or an ALL index.
+func (m Model) projectionNote(p patterns.Pattern, w int) []string {
+	pc, ok := p.CheckProjection(m.table)
+	if !ok {
+		return nil
+	}
+	return m.indexNoteLines(pc, -1, w)
+}
+
+// indexNoteLines is pc's sentence for a Query that returned items (-1: not
+// sent), wrapped to w: a warning when the pattern is not one request.
+func (m Model) indexNoteLines(pc patterns.Projection, items, w int) []string {
+	style := m.st.Muted
+	if !pc.OneRequest() {
+		style = m.st.Warn
+	}
+	var out []string
+	for _, l := range widget.WrapLines(sanitize(pc.Sentence(items)), w) {
+		out = append(out, style.Render(l))
 	}
 	return out
 }
@@ -162,7 +223,10 @@ func (m Model) paramsLines(pat patternsPane, w int) []string {
 			lines = append(lines, " "+st.Muted.Render(l))
 		}
 	}
-	lines = append(lines, " "+st.Muted.Render(widget.Fit(sanitize(p.Summary()), w-2)), "")
+	for _, l := range widget.WrapLines(sanitize(p.Summary()), w-2) {
+		lines = append(lines, " "+st.Muted.Render(l))
+	}
+	lines = append(lines, "")
 	if len(pat.form.Fields) == 0 {
 		lines = append(lines, " "+st.Muted.Render("no parameters"))
 	}
@@ -183,6 +247,9 @@ func (m Model) paramsLines(pat patternsPane, w int) []string {
 	}
 	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, m.table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
+	}
+	for _, l := range m.projectionNote(p, w-2) {
+		lines = append(lines, " "+l)
 	}
 	return lines
 }
@@ -233,6 +300,10 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			o.err = sanitize(err.Error())
 			return o, nil
 		}
+		if pc, ok := p.CheckProjection(e.table); ok && pc.Refused() {
+			o.err = sanitize(pc.Verdict()) + "."
+			return o, nil
+		}
 		params := p.Parameters()
 		if len(params) == 0 {
 			return o.run(e, p, nil)
@@ -261,10 +332,15 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 }
 
 // run sends pattern p with its parameters, closing the list; a mistake
-// in them is shown in place and nothing is sent.
+// in them is shown in place and nothing is sent, nor is a filter DynamoDB
+// would refuse on what its index does not project (as patterns check).
 func (o patternsOverlay) run(e overlayEnv, p patterns.Pattern, params map[string]string) (overlay, want) {
 	if _, err := patternRequest(p, e.table, params); err != nil {
 		o.err = sanitize(err.Error())
+		return o, nil
+	}
+	if pc, ok := p.CheckProjection(e.table); ok && pc.Refused() {
+		o.err = sanitize(pc.Sentence(-1))
 		return o, nil
 	}
 	o.asking, o.err = false, ""

@@ -64,5 +64,9 @@ func requestText(r patterns.Resolved, t dynamo.Table) string {
 		return err.Error()
 	}
 	_, short := queryOptions(*r.Query)
-	return "Query " + b.KeyCondition + " · " + short
+	s := "Query " + b.KeyCondition + " · " + short
+	if r.Query.Filter != "" {
+		s += " · filter " + r.Query.Filter // the parameters in place, each one value
+	}
+	return s
 }

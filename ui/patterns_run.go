@@ -136,3 +136,35 @@ func patternDone(name string, p dynamo.Page) string {
 	return fmt.Sprintf("pattern %q: %s in 1 request, %s RCU%s", sanitize(name),
 		plural(len(p.Items), "item", "items"), fmtRCU(p.Request.Capacity.Total), more)
 }
+
+// patternProjection compares the pattern of that name with its index on
+// the table open, from the DescribeTable the UI holds; nil when its index
+// projects ALL or it reads the base table.
+func (m Model) patternProjection(name string) *patterns.Projection {
+	if m.patterns == nil {
+		return nil
+	}
+	p, err := m.patterns.Find(name)
+	if err != nil {
+		return nil
+	}
+	if pc, ok := p.CheckProjection(m.table); ok {
+		return &pc
+	}
+	return nil
+}
+
+// projectionLines are the note of the pattern whose results are shown, in
+// patterns check's words, wrapped to w: what its index does not project of
+// what it needs. None while a field of the query line is edited.
+func (m Model) projectionLines(w int) []string {
+	pc := m.results.proj
+	if pc == nil || m.qline.edit != editNone || m.results.pages == 0 {
+		return nil
+	}
+	out := m.indexNoteLines(*pc, m.results.kept, w-2)
+	for i := range out {
+		out[i] = " " + out[i]
+	}
+	return out
+}

@@ -181,6 +181,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	if pattern != "" {
 		m.status.info = patternDone(pattern, p)
+		if !msg.next {
+			m.results.proj = m.patternProjection(pattern)
+		}
 	}
 	m, load := m.maybeLoadMore()
 	return m, tea.Batch(disc, load)

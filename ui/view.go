@@ -19,6 +19,7 @@ type layout struct {
 
 	queryY, queryH int
 	hintH          int
+	noteH          int // the note of the pattern whose results are shown (projectionLines)
 	bodyY, bodyH   int
 	logY, logH     int
 	logN           int // request lines in the collapsed log
@@ -51,6 +52,8 @@ func (m Model) layout() layout {
 			l.hintH = 1
 			y++
 		}
+		l.noteH = len(m.projectionLines(l.w))
+		y += l.noteH
 	}
 	l.statusY = l.h - 1
 	l.errH = len(m.status.errorLines(m.st, l.w))
@@ -111,6 +114,9 @@ func (m Model) render() string {
 	}
 	if lay.hintH > 0 {
 		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, m.readNote(), w)) // the filter searches the items in memory
+	}
+	if lay.noteH > 0 {
+		out = append(out, m.projectionLines(w)...)
 	}
 	out = append(out, strings.Split(m.body(lay), "\n")...)
 	if lay.logH > 0 {
