@@ -132,9 +132,10 @@ func runTail(ctx context.Context, o *tailOptions) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	out := bufio.NewWriter(o.Stdout)
+	names := info.Names(o.Delimiter)
 	err = sc.Tail(ctx, info, dynamo.TailOptions{From: o.From}, func(recs []dynamo.StreamRecord) error {
 		for _, r := range recs {
-			entity := info.Entity(r, o.Delimiter)
+			entity := names.Entity(r)
 			if (o.PK != "" && info.PartitionKey(r) != o.PK) || (o.Entity != "" && !strings.EqualFold(entity, o.Entity)) {
 				tally.skipped++
 				continue
