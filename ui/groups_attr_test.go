@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
@@ -77,4 +78,15 @@ func TestGroupByEntityAttributeOfAPage(t *testing.T) {
 	hs.keys("n") // the user's own next page: an item without EntityType
 	hs.contains("▌ z ")
 	hs.lacks("By EntityType", "b group by")
+}
+
+// At 120 columns beside the running cost and its price, the status bar
+// still offers b: it comes right after help and quit.
+func TestGroupByKeyFitsTheStatusBar(t *testing.T) {
+	hs := newHarnessDisc(t, Options{Table: "App", PK: "o#12345", Settings: config.DefaultSettings()}, 120, 35, nil, canned{items: shopOrder(), cap: halfRCU()})
+	lines := strings.Split(hs.screen(), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.Contains(bar, "on-demand") || !strings.Contains(bar, "b group by EntityType") {
+		t.Errorf("status bar %q: want the price and b", bar)
+	}
 }
