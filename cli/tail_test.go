@@ -199,3 +199,34 @@ func TestTailNamesAsGroupsDo(t *testing.T) {
 		}
 	}
 }
+
+// A table without a sort key: tail names an item by its partition key's
+// family, as layout names the family (user of user42, CUST of CUST#1).
+func TestTailNamesAPartitionKeyOnlyItemByItsFamily(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+	}, types.StreamViewTypeKeysOnly))
+	for _, pk := range []string{"user42", "CUST#1"} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: pk}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, err := cli(t, "tail", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--from", "trim-horizon", "--max-records", "2", "--for", "20s")
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	lay, layErr, err := cli(t, "layout", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--output", "json")
+	if err != nil {
+		t.Fatalf("%v: %s", err, layErr)
+	}
+	for _, want := range []string{"INSERT user ", "INSERT CUST "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tail printed %q, want a line with %q", out, want)
+		}
+		if e := strings.Fields(want)[1]; !strings.Contains(lay, `"entity": "`+e+`"`) {
+			t.Errorf("layout does not name the family %s: %s", e, lay)
+		}
+	}
+}
