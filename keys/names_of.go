@@ -147,12 +147,22 @@ func (s *SeenNames) Name(pk, sk string) string {
 	i, found := slices.BinarySearchFunc(ks, sk, func(a, b string) int { return CompareKeys(a, b, s.keyType) })
 	if !found && len(ks) < SeenKeys && (known || len(s.keys) < SeenPartitions) {
 		s.keys[pk] = slices.Insert(ks, i, sk)
-		delete(s.names, pk)
+		// A further key of a prefix type already named, under the same
+		// delimiter, changes no name (a prefix type's name does not depend
+		// on its keys); any other key may (the delimiter inferred, a value
+		// run's shape, a fold, a clash), so the names are made again.
+		n, cached := s.names[pk]
+		if g, ok := n.Group(sk); !cached || !ok || g.Kind != KindLabel || g.Exact || g.Bare ||
+			s.delim == "" && InferDelimiter(s.keys[pk]) != n.delim {
+			delete(s.names, pk)
+		}
 	}
 	n, ok := s.names[pk]
 	if !ok {
 		n = NamesOfKeys(pk, s.keys[pk], s.keyType, s.delim)
-		s.names[pk] = n
+		if _, kept := s.keys[pk]; kept {
+			s.names[pk] = n // past SeenPartitions, neither keys nor names are kept
+		}
 	}
 	return n.Name(sk)
 }

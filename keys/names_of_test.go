@@ -1,6 +1,7 @@
 package keys
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -148,6 +149,13 @@ func TestOneNameHardShapes(t *testing.T) {
 			want: map[string]string{"42": NumberEntity},
 		},
 		{
+			// The exact key f47… clashes with the prefix type :f47…: until
+			// FoldIDs makes it an id: the prefix type gets its label back.
+			name: "a prefix type and an id of its label", pk: "CUST#44", keyType: "S",
+			keys: []string{":f47ac10b-58cc-4372-a567-0e02b2c3d479:", "f47ac10b-58cc-4372-a567-0e02b2c3d479"},
+			want: map[string]string{":f47ac10b-58cc-4372-a567-0e02b2c3d479:": "f47ac10b-58cc-4372-a567-0e02b2c3d479", "f47ac10b-58cc-4372-a567-0e02b2c3d479": ShapeUUID},
+		},
+		{
 			name: "labels and values together", pk: "CUST#42", keyType: "S",
 			keys: []string{"#META#x", "META#y", "2024-03-01T10:00:00Z", "ORDER", "ORDER#1", "ORDER|2"},
 		},
@@ -246,4 +254,78 @@ func FuzzOneName(f *testing.F) {
 		pk := oneNamePartitions[int(part)%len(oneNamePartitions)]
 		checkOneName(t, pk, oneNameKeys(data), "S", uint64(len(data)))
 	})
+}
+
+// Past SeenPartitions a new partition's keys are named by their own class
+// alone and nothing of it is kept; the partitions seen keep their names.
+func TestSeenNamesBounded(t *testing.T) {
+	s := NewSeenNames("S", "")
+	for i := range SeenPartitions {
+		s.Name(fmt.Sprintf("P#%d", i), "ORDER#1")
+	}
+	if got := s.Name("P#new", "ORDER|2"); got != "ORDER" {
+		t.Errorf("a partition past the bound: %q, want ORDER (its key alone)", got)
+	}
+	if len(s.keys) != SeenPartitions || len(s.names) > SeenPartitions {
+		t.Errorf("kept %d partitions' keys and %d names, want at most %d", len(s.keys), len(s.names), SeenPartitions)
+	}
+	if got := s.Name("P#0", "ORDER|2"); got != "ORDER|" {
+		t.Errorf("a partition seen before: %q, want ORDER| beside its ORDER#", got)
+	}
+}
+
+// BenchmarkSeenNames is tail's cost a record: a key seen before in a
+// partition holding SeenKeys keys of mixed shapes (its names cached), a
+// key that makes them again from every key kept (a value run's), and a
+// new key of a prefix type already named (cached still).
+func BenchmarkSeenNames(b *testing.B) {
+	s := NewSeenNames("S", "")
+	for i := range SeenKeys - 1 {
+		switch i % 3 {
+		case 0:
+			s.Name("CUST#42", fmt.Sprintf("ORDER#2025-%05d", i))
+		case 1:
+			s.Name("CUST#42", fmt.Sprintf("ORDER|2023|%05d", i))
+		default:
+			s.Name("CUST#42", fmt.Sprintf("2024-03-01T10:%05d", i))
+		}
+	}
+	b.Run("seen", func(b *testing.B) {
+		for b.Loop() {
+			s.Name("CUST#42", "ORDER#2025-00000")
+		}
+	})
+	b.Run("new value", func(b *testing.B) {
+		for b.Loop() {
+			delete(s.names, "CUST#42") // as a key not seen of a value run does
+			s.Name("CUST#42", "ORDER#2025-00000")
+		}
+	})
+	b.Run("new order", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			s.Name(fmt.Sprintf("CUST#%d", 43+i/(SeenKeys-2)), fmt.Sprintf("ORDER#2026-%05d", i)) // a new key of a type named
+		}
+	})
+}
+
+// UniqueNames undoes only its own renaming: a key that reads "X (2)" or
+// "X (exact)" is a name of its own, and a renamed group alone again has
+// its label back.
+func TestUniqueNamesUndoesItsOwnNames(t *testing.T) {
+	lone := []Group{
+		{Entity: "foo (2)", Prefix: "foo (2)", Kind: KindLabel, Exact: true, First: "foo (2)", Last: "foo (2)"},
+		{Entity: "bar (exact)", Prefix: "bar (exact)", Kind: KindLabel, Exact: true, First: "bar (exact)", Last: "bar (exact)"},
+		{Entity: "ORDER|", Prefix: "ORDER|", Kind: KindLabel, First: "ORDER|1", Last: "ORDER|2"},
+		{Entity: "hex id (2)", Kind: KindValue, First: "a5f0c3d2e1b4", Last: "a5f0c3d2e1b4"},
+		{Entity: "META (exact)", Prefix: "META", Kind: KindLabel, Exact: true, First: "META", Last: "META"},
+	}
+	var got []string
+	for _, g := range UniqueNames(lone) {
+		got = append(got, g.Entity)
+	}
+	if want := []string{"foo (2)", "bar (exact)", "ORDER", ShapeHex, "META"}; !slices.Equal(got, want) {
+		t.Errorf("UniqueNames = %q, want %q", got, want)
+	}
 }
