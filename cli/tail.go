@@ -27,7 +27,7 @@ type tailOptions struct {
 	Entity         string        // "" for every entity type
 	From           string        // dynamo.TailLatest or dynamo.TailTrimHorizon
 	Output         string        // text or jsonl
-	Delimiter      string        // "" infers it per key
+	Delimiter      string        // "" infers it from the keys seen of each partition
 	MaxRecords     int           // stop after this many shown; 0 for no limit
 	For            time.Duration // stop after this long; 0 for until Ctrl-C
 	Stdout         io.Writer
@@ -66,7 +66,7 @@ command that enables it.`,
 	fs.StringVar(&opts.Entity, "entity", "", "only writes to items of this entity `TYPE`, e.g. ORDER (filtered here)")
 	fs.StringVar(&opts.From, "from", dynamo.TailLatest, "where to start: latest (writes from now on) | trim-horizon (all the stream holds, 24 hours)")
 	fs.StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | jsonl")
-	fs.StringVar(&opts.Delimiter, "delimiter", "", "sort-key `DELIMITER` naming entity types (default: inferred per key: # | : /)")
+	fs.StringVar(&opts.Delimiter, "delimiter", "", "sort-key `DELIMITER` naming entity types (default: inferred from the keys seen of each partition, as groups does)")
 	fs.IntVar(&opts.MaxRecords, "max-records", 0, "stop after `N` records shown (default: until Ctrl-C)")
 	fs.Func("for", "stop after this `DURATION`, e.g. 30s (default: until Ctrl-C)", func(v string) error {
 		d, err := time.ParseDuration(v)
@@ -132,9 +132,10 @@ func runTail(ctx context.Context, o *tailOptions) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	out := bufio.NewWriter(o.Stdout)
+	names := info.Names(o.Delimiter)
 	err = sc.Tail(ctx, info, dynamo.TailOptions{From: o.From}, func(recs []dynamo.StreamRecord) error {
 		for _, r := range recs {
-			entity := info.Entity(r, o.Delimiter)
+			entity := names.Entity(r)
 			if (o.PK != "" && info.PartitionKey(r) != o.PK) || (o.Entity != "" && !strings.EqualFold(entity, o.Entity)) {
 				tally.skipped++
 				continue

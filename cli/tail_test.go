@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,5 +151,82 @@ func TestTailNoStreamCLI(t *testing.T) {
 	}
 	if ops := p.Ops(); len(ops) != 1 || ops[0] != "DescribeTable" {
 		t.Errorf("sent %v", ops)
+	}
+}
+
+// A migration's two delimiters in one partition: tail names ORDER|… as
+// groups does, ORDER| once it has seen the partition's ORDER#…, and ORDER
+// in a partition that holds only ORDER|… (groups says ORDER there too);
+// the summary counts the names it printed.
+func TestTailNamesAsGroupsDo(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamotest.PKSK(), types.StreamViewTypeKeysOnly))
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for _, k := range [][2]string{{"CUST#42", "ORDER#2023-01-02#a1"}, {"CUST#42", "ORDER|2023-05-01|18c1"}, {"CUST#43", "ORDER|2023-05-02|19d2"}, {"CUST#42", "a5f0c3d2e1b4"}} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{"PK": s(k[0]), "SK": s(k[1])}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, err := cli(t, "tail", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--from", "trim-horizon", "--output", "jsonl", "--max-records", "4", "--for", "20s")
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec struct {
+			Keys   map[string]string `json:"keys"`
+			Entity string            `json:"entity"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		got = append(got, rec.Keys["PK"]+" "+rec.Keys["SK"]+" "+rec.Entity)
+	}
+	slices.Sort(got) // shards deliver partitions in no fixed order; one partition's records keep theirs
+	want := []string{"CUST#42 ORDER#2023-01-02#a1 ORDER", "CUST#42 ORDER|2023-05-01|18c1 ORDER|", "CUST#42 a5f0c3d2e1b4 hex id", "CUST#43 ORDER|2023-05-02|19d2 ORDER"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tail named\n%q\nwant\n%q", got, want)
+	}
+	for _, pk := range []string{"CUST#42", "CUST#43"} {
+		gout, gerr, err := cli(t, "groups", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--pk", pk, "--output", "table")
+		if err != nil {
+			t.Fatalf("%v: %s", err, gerr)
+		}
+		for _, w := range want {
+			if f := strings.Fields(w); f[0] == pk && !strings.Contains(gout, "\n"+f[2]+" ") {
+				t.Errorf("groups of %s does not name %s: %s", pk, f[2], gout)
+			}
+		}
+	}
+}
+
+// A table without a sort key: tail names an item by its partition key's
+// family, as layout names the family (user of user42, CUST of CUST#1).
+func TestTailNamesAPartitionKeyOnlyItemByItsFamily(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+	}, types.StreamViewTypeKeysOnly))
+	for _, pk := range []string{"user42", "CUST#1"} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: pk}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, errOut, err := cli(t, "tail", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--from", "trim-horizon", "--max-records", "2", "--for", "20s")
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	lay, layErr, err := cli(t, "layout", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--output", "json")
+	if err != nil {
+		t.Fatalf("%v: %s", err, layErr)
+	}
+	for _, want := range []string{"INSERT user ", "INSERT CUST "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("tail printed %q, want a line with %q", out, want)
+		}
+		if e := strings.Fields(want)[1]; !strings.Contains(lay, `"entity": "`+e+`"`) {
+			t.Errorf("layout does not name the family %s: %s", e, lay)
+		}
 	}
 }

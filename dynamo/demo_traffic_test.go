@@ -63,11 +63,12 @@ func TestDemoTrafficOnTheDemoStream(t *testing.T) {
 		trafficDone <- n
 	}()
 	var got []string
+	names := info.Names("")
 	start := time.Now()
 	for len(got) < 3 {
 		select {
 		case s := <-ch:
-			got = append(got, s.rec.Event+" "+info.Entity(s.rec, "")+" "+strings.Join(s.rec.Changed(), ","))
+			got = append(got, s.rec.Event+" "+names.Entity(s.rec)+" "+strings.Join(s.rec.Changed(), ","))
 		case <-time.After(10 * time.Second):
 			t.Fatalf("after %v only %v", time.Since(start), got)
 		}

@@ -102,18 +102,34 @@ func (s StreamInfo) SortKey(r StreamRecord) string {
 	return itemcodec.KeyString(r.Keys[s.SK.Name])
 }
 
-// Entity names the record's entity type by the classifier every view uses
-// (keys.ClassifyTyped on the sort key); delim "" infers it from the key.
-// A table without a sort key names it by the partition key.
-func (s StreamInfo) Entity(r StreamRecord, delim string) string {
-	k, typ := s.PartitionKey(r), s.PK.Type
+// StreamNames names the entity types of stream records as the groups of
+// their partitions do (keys.SeenNames): a record is one item, so it
+// remembers the sort keys it has seen of each partition and names a key as
+// the groups of a partition holding those keys name its type. A table
+// without a sort key names an item by its partition key's family, as the
+// layout does (keys.FamilyEntity).
+type StreamNames struct {
+	info StreamInfo
+	seen *keys.SeenNames
+}
+
+// Names starts naming the stream's records; delim "" infers each
+// partition's delimiter from its keys seen.
+func (s StreamInfo) Names(delim string) *StreamNames {
+	kt := ""
 	if s.SK != nil {
-		k, typ = s.SortKey(r), s.SK.Type
+		kt = s.SK.Type
 	}
-	if delim == "" {
-		delim = keys.InferDelimiter([]string{k})
+	return &StreamNames{info: s, seen: keys.NewSeenNames(kt, delim)}
+}
+
+// Entity names the record's entity type, and remembers its key.
+func (n *StreamNames) Entity(r StreamRecord) string {
+	pk := n.info.PartitionKey(r)
+	if n.info.SK == nil {
+		return keys.FamilyEntity(pk, n.info.PK.Type)
 	}
-	return keys.ClassifyTyped(k, typ, delim).Entity
+	return n.seen.Name(pk, n.info.SortKey(r))
 }
 
 // Changed lists, in name order, the attributes a MODIFY changed, added or

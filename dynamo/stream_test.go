@@ -175,10 +175,11 @@ func TestTailEventsPerViewType(t *testing.T) {
 				t.Fatalf("tail ended with %v", err)
 			}
 			var events []string
+			names := info.Names("")
 			for _, rec := range recs {
 				events = append(events, rec.Event)
-				if info.PartitionKey(rec) != "CUST#42" || info.SortKey(rec) != "ORDER#2025-03-01#A17" || info.Entity(rec, "") != "ORDER" {
-					t.Errorf("%s: keys %v, entity %q", rec.Event, rec.Keys, info.Entity(rec, ""))
+				if e := names.Entity(rec); info.PartitionKey(rec) != "CUST#42" || info.SortKey(rec) != "ORDER#2025-03-01#A17" || e != "ORDER" {
+					t.Errorf("%s: keys %v, entity %q", rec.Event, rec.Keys, e)
 				}
 				if rec.Sequence == "" || rec.Time.IsZero() {
 					t.Errorf("%s: sequence %q time %v", rec.Event, rec.Sequence, rec.Time)
@@ -225,8 +226,9 @@ func TestTailTrimHorizon(t *testing.T) {
 	ch, _ := r.tail(t, info, dynamo.TailTrimHorizon)
 	recs := collect(t, ch, 3)
 	var got []string
+	names := info.Names("")
 	for _, rec := range recs {
-		got = append(got, info.Entity(rec, "")+" "+info.SortKey(rec))
+		got = append(got, names.Entity(rec)+" "+info.SortKey(rec))
 	}
 	if strings.Join(got, ",") != "ORDER ORDER#1,ORDER ORDER#2,ITEM ITEM#1" {
 		t.Errorf("got %v", got)

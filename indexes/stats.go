@@ -71,21 +71,13 @@ func Compute(t dynamo.Table, items []dynamo.Item) []Stats {
 }
 
 // Of1 is Stats of one index (existing or proposed) over the items. An
-// item's entity type is its table sort key's (its partition key's on a
-// table without one), by the delimiter the sample's keys use.
+// item's entity type is named as the groups of its table partition name
+// it, as far as the sample holds that partition (keys.NamesOfKeys); on a
+// table without a sort key, by its partition key's family, as the layout
+// names it.
 func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
 	s := Stats{Index: ix, Items: len(items), EntityTypes: []EntityCount{}, Violations: []ViolationItem{}}
-	entityAttr := t.PK.Name
-	if t.SK != nil {
-		entityAttr = t.SK.Name
-	}
-	var labels []string
-	for _, it := range items {
-		if v := itemcodec.KeyString(it[entityAttr]); v != "" {
-			labels = append(labels, v)
-		}
-	}
-	delim := keys.InferDelimiter(labels)
+	entity := entityNames(t, items)
 	parts := map[string]int{}
 	entities := map[string]int{}
 	wcu := 0
@@ -102,8 +94,7 @@ func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
 		}
 		s.Members++
 		parts[itemcodec.KeyString(m.Keys[0].Value)]++
-		e, _ := keys.EntityType(itemcodec.KeyString(it[entityAttr]), delim)
-		entities[e]++
+		entities[entity(it)]++
 		size := ProjectedSize(t, ix, it)
 		s.ProjectedBytes += size
 		w := (size + writeUnitBytes - 1) / writeUnitBytes
@@ -180,4 +171,26 @@ func Matching(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, km KeyMatch)
 		n++
 	}
 	return n
+}
+
+// entityNames names the items' entity types: each by the sample's keys of
+// its own table partition, as `groups` and the layout name them.
+func entityNames(t dynamo.Table, items []dynamo.Item) func(dynamo.Item) string {
+	if t.SK == nil {
+		return func(it dynamo.Item) string {
+			return keys.FamilyEntity(itemcodec.KeyString(it[t.PK.Name]), t.PK.Type)
+		}
+	}
+	sks := map[string][]string{}
+	for _, it := range items {
+		pk := itemcodec.KeyString(it[t.PK.Name])
+		sks[pk] = append(sks[pk], itemcodec.KeyString(it[t.SK.Name]))
+	}
+	names := make(map[string]keys.Names, len(sks))
+	for pk, ks := range sks {
+		names[pk] = keys.NamesOfKeys(pk, ks, t.SK.Type, "")
+	}
+	return func(it dynamo.Item) string {
+		return names[itemcodec.KeyString(it[t.PK.Name])].Name(itemcodec.KeyString(it[t.SK.Name]))
+	}
 }

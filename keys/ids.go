@@ -99,7 +99,7 @@ func listPartition(pk string) bool {
 
 // FoldIDs folds neighbouring groups (in DynamoDB's order) that are ids of
 // one shape, letter-led exact types and the value group of digit-led ones,
-// into one value group named by the shape; and a partition pk of names only
+// into one value group named by the shape (a lone letter-led id too); and a partition pk of names only
 // (ListOfNames) into one value group ShapeName. Neighbours are one run of
 // keys, which the BETWEEN of its ends selects. Use it where every key was
 // seen: a skip-scan that visited each id, a page in hand.
@@ -157,7 +157,10 @@ func IDRuns(pk string, groups []Group) []IDRun {
 		for s != "" && j < len(groups) && shape(groups[j]) == s {
 			j++
 		}
-		if j-i >= 2 {
+		// A lone letter-led id is a value of its shape too ("hex id", not
+		// a type named a5f0c3d2e1b4), as the layout names it; a lone value
+		// group is already one.
+		if j-i >= 2 || s != "" && groups[i].Kind == KindLabel {
 			runs = append(runs, IDRun{From: i, To: j, Name: s})
 		}
 		i = j
@@ -186,13 +189,8 @@ func listPartitions(fa *familyAcc, in LayoutInput) map[string]bool {
 	if in.SKType != "S" {
 		return nil
 	}
-	sks := map[string][]string{}
-	for _, i := range fa.items {
-		it := in.Items[i]
-		sks[it.PK] = append(sks[it.PK], it.SK)
-	}
 	out := map[string]bool{}
-	for pk, ks := range sks {
+	for pk, ks := range fa.sortKeys(in) {
 		if ListOfNames(pk, ks) {
 			out[pk] = true
 		}

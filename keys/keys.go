@@ -5,8 +5,10 @@
 //
 // One classifier. Classify decides, for a sort key (its own delimiter, the
 // partition's delimiter d breaking ties), which group the key belongs to; GroupSortKeys, the skip-scan
-// (SkipPast, SkipBefore), the layout overview and the UI all use it, so one
-// partition has one set of names everywhere. A group is one of:
+// (SkipPast, SkipBefore), the layout overview and the UI all use it, and a
+// single key is named by its partition's groups through Names (names_of.go;
+// a stream's records through SeenNames), so one partition has one set of
+// names everywhere. A group is one of:
 //
 //   - A value group: every key that starts with a digit. Such a key is data
 //     (a timestamp, date, number, epoch, ULID, KSUID, or a UUID or hex id that
@@ -46,8 +48,9 @@
 // seen). Names are made unique last (UniqueNames, names.go): "ORDER#…" and
 // "ORDER|…" are ORDER and ORDER|.
 //
-// What is not a value group: a UUID or hex id that starts with a letter, or a
-// name-like id ("arvinje"), is an exact type. Such keys interleave with labels
+// What is not a value group to Classify: a UUID or hex id that starts with a letter, or a
+// name-like id ("arvinje"), is an exact type (FoldIDs, ids.go, makes them
+// value groups where the keys are in hand). Such keys interleave with labels
 // that start with the same letters ("a1b2..." and "address#"), so no key
 // range holds them alone and no BETWEEN could select them; the skip-scan's
 // budget bounds what they cost.

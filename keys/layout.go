@@ -33,6 +33,10 @@ package keys
 // Numeric and binary sort keys form one value group each (NumberEntity,
 // BinaryEntity).
 //
+// A digit-led or letter-led id is typed by the value group its own
+// partition's keys put it in (Names over the partition's sampled keys), so
+// the layout of one partition lists the groups `groups` lists.
+//
 // The overview is a summary over many partitions, so it departs from
 // GroupSortKeys in one place: a family with more than maxExactTypes exact
 // types (user names, letter-led ids) folds them into one NoPrefixEntity type.
@@ -268,9 +272,17 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	var exact []typeID
 	counts := map[string]int{}
 	lists := listPartitions(fa, in)
+	names := partitionNames(fa, in, delims)
 	for _, i := range fa.items {
 		it := in.Items[i]
 		id, isExact := sortKeyType(it.SK, in.SKType, delims[it.PK], it.Library)
+		if g, ok := names[it.PK].Group(it.SK); ok && id.entity == valueType {
+			if g.Kind == KindValue {
+				id = valueTypeOf(g) // the run of ids its partition's groups hold it in
+			} else if c := Classify(it.SK, delims[it.PK]); c.Exact {
+				id, isExact = typeID{entity: c.Entity, prefix: c.Prefix}, true // an id-shaped bare label its prefix type folds in
+			}
+		}
 		if lists[it.PK] {
 			id, isExact = typeID{entity: nameType}, false
 		}
@@ -317,6 +329,10 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 			ta.t.Kind, ta.t.Entity = KindValue, RunName(ta.t.First, ta.t.Last)
 		case nameType:
 			ta.t.Kind, ta.t.Entity = KindValue, ShapeName
+		default:
+			if shape, ok := strings.CutPrefix(id.entity, valueType); ok {
+				ta.t.Kind, ta.t.Entity = KindValue, shape
+			}
 		}
 		if in.SKType == "N" || in.SKType == "B" {
 			ta.t.Kind = KindValue
@@ -336,6 +352,42 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	if in.SKType == "S" {
 		fa.f.Types = uniqueTypeNames(foldBareTypes(fa, in))
 	}
+}
+
+// partitionNames are the names of each partition of the family, from its
+// own keys in the sample (NamesOfKeys), for string sort keys.
+func partitionNames(fa *familyAcc, in LayoutInput, delims map[string]string) map[string]Names {
+	if in.SKType != "S" {
+		return nil
+	}
+	sks := fa.sortKeys(in)
+	out := make(map[string]Names, len(sks))
+	for pk, ks := range sks {
+		out[pk] = NamesOfKeys(pk, ks, "S", delims[pk])
+	}
+	return out
+}
+
+// sortKeys are the family's sort keys in the sample, by partition.
+func (fa *familyAcc) sortKeys(in LayoutInput) map[string][]string {
+	sks := map[string][]string{}
+	for _, i := range fa.items {
+		it := in.Items[i]
+		sks[it.PK] = append(sks[it.PK], it.SK)
+	}
+	return sks
+}
+
+// valueTypeOf is the type of the keys of a partition's value group g: the
+// value type of digit-led keys (named by the family's ends), or, for a run
+// of letter-led ids FoldIDs made (its last key a letter), a type of that
+// run's name, so the layout of one partition lists the runs its groups do.
+func valueTypeOf(g Group) typeID {
+	lo, hi := min(g.First, g.Last), max(g.First, g.Last)
+	if lo != "" && isDigit(lo[0]) && hi != "" && isDigit(hi[0]) {
+		return typeID{entity: valueType}
+	}
+	return typeID{entity: valueType + g.Entity}
 }
 
 // uniqueTypeNames names a family's types so that no two share a name, as

@@ -43,6 +43,10 @@ func partitionFamily(pk, pkType string) familyID {
 	return catchAll("S")
 }
 
+// FamilyEntity is the entity of partition key pk's family, as the layout
+// names it ("CUST" of CUST#42, "user" of user42, NoPrefixEntity for an id).
+func FamilyEntity(pk, pkType string) string { return partitionFamily(pk, pkType).entity }
+
 // valueType is the typeID.entity of a family's value group until it is named.
 const valueType = "\x00value"
 

@@ -27,12 +27,14 @@ import (
 // has no delimiter at its end; each other is named by its prefix
 // ("ORDER|", "#META#"), an exact type whose prefix is its name as
 // "NAME (exact)", and anything still taken gets a number ("hex id (2)").
+// A name UniqueNames gave before is undone first (ownName), so a group
+// renamed for a clash that a fold has since removed gets its name back.
 // The result does not depend on the groups' order; groups is not modified.
 func UniqueNames(groups []Group) []Group {
 	out := slices.Clone(groups)
 	names := make([]string, len(out))
 	for i, g := range out {
-		names[i] = g.Entity
+		names[i] = ownName(g)
 	}
 	for i, n := range uniqueNames(out, names) {
 		out[i].Entity = n
@@ -111,4 +113,60 @@ func otherName(g Group, name string) string {
 		return name + " (exact)"
 	}
 	return ""
+}
+
+// ownName is a group's name before UniqueNames renamed it: a prefix type
+// named by its prefix ("ORDER|", "#META#") or numbered is its label again,
+// an exact type "X (exact)" or numbered is X, a value group numbered ("hex
+// id (2)") its shape. A key that happens to read "X (2)" keeps its name:
+// only what UniqueNames could have made of the group's own label or shape
+// is undone. FoldIDs can turn the exact type a prefix type clashed with
+// into an id; without this, the prefix type kept the prefix it was named by.
+func ownName(g Group) string {
+	var own []string // what the group is called before any renaming
+	switch {
+	case g.Kind == KindValue:
+		if i := strings.LastIndex(g.Entity, " ("); i > 0 && isShape(g.Entity[:i]) && numbered(g.Entity, g.Entity[:i]) {
+			return g.Entity[:i]
+		}
+		return g.Entity
+	case g.Exact:
+		own = []string{g.Prefix, strings.TrimPrefix(g.Prefix, leadingDelimiter(g.Prefix))}
+	default:
+		b := bareOf(g)
+		if b == "" {
+			return g.Entity
+		}
+		own = []string{strings.TrimPrefix(b, leadingDelimiter(b))}
+	}
+	for _, n := range own {
+		switch {
+		case g.Entity == n,
+			!g.Exact && g.Entity == g.Prefix,
+			g.Exact && g.Entity == n+" (exact)",
+			numbered(g.Entity, n) || !g.Exact && numbered(g.Entity, g.Prefix):
+			return n
+		}
+	}
+	return g.Entity
+}
+
+// numbered tells whether name is base with the number UniqueNames adds ("hex id (2)").
+func numbered(name, base string) bool {
+	rest, ok := strings.CutPrefix(name, base+" (")
+	if !ok {
+		return false
+	}
+	d, ok := strings.CutSuffix(rest, ")")
+	return ok && d != "" && isDigits(d)
+}
+
+// isShape tells a value group's own name: a shape, numbers, binary, names.
+func isShape(n string) bool {
+	switch n {
+	case ShapeTimestamp, ShapeDate, ShapeEpochSecond, ShapeEpochMilli, ShapeNumber, ShapeUUID, ShapeULID,
+		ShapeKSUID, ShapeHex, ShapeValue, ShapeNanoID, ShapeName, NumberEntity, BinaryEntity:
+		return true
+	}
+	return false
 }

@@ -105,6 +105,18 @@ func (g groupsPane) typeOf(sk, delim string) keys.Class {
 	return keys.ClassifyTyped(sk, g.keyType, delim)
 }
 
+// nameOf names the type of sort key sk as the rows name it (keys.Names):
+// the row whose type or run holds it, else what its type would be called
+// beside the rows, so a record of a type not listed yet never takes a
+// listed type's name.
+func (g groupsPane) nameOf(sk, delim string) string {
+	gs := make([]keys.Group, len(g.types))
+	for i, t := range g.types {
+		gs[i] = t.group()
+	}
+	return keys.NamesOf(g.pk, gs, g.keyType, delim).Name(sk)
+}
+
 // reset starts the counts over from the first page of a whole-partition
 // query; what skip-scan and counting found stays.
 func (g groupsPane) reset(items []dynamo.Item, keyName, delim string, more, reverse bool) groupsPane {

@@ -60,13 +60,22 @@ func (g groupsPane) toggleBy() groupsPane {
 	return g
 }
 
-// attrCount is a value's count as far as the loaded items tell: exact once
-// the whole partition is loaded, else at least what is loaded ("12+").
-func (g groupsPane) attrCount(n int) string {
+// attrTitle is the pane's title in the grouping by attribute, in at most
+// w cells: its values' count once the whole partition is loaded; before,
+// that the counts are of the items loaded ("of 1120 loaded"), not the
+// partition's, shortened until it fits.
+func (g groupsPane) attrTitle(w int) string {
+	a := sanitize(g.attribute())
 	if g.complete() {
-		return strconv.Itoa(n)
+		return "By " + a + " · " + strconv.Itoa(len(g.attrGroups()))
 	}
-	return strconv.Itoa(n) + "+"
+	of := "of " + strconv.Itoa(g.loaded) + " loaded"
+	for _, t := range []string{"By " + a + " · " + of, a + " · " + of} {
+		if widget.Width(t) <= w {
+			return t
+		}
+	}
+	return of
 }
 
 // attrFilter is the FilterExpression that selects one value's items, for

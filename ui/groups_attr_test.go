@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
@@ -56,8 +57,8 @@ func TestGroupByEntityAttribute(t *testing.T) {
 	hs.lacks("By EntityType")
 }
 
-// A partition bigger than its first page: the counts are lower bounds and
-// the footer says what reading the rest would cost, without reading it;
+// A partition bigger than its first page: the title says the counts are
+// of the items loaded, and the footer says what reading the rest would cost, without reading it;
 // a page with an item that lacks the attribute takes the offer back.
 func TestGroupByEntityAttributeOfAPage(t *testing.T) {
 	items := shopOrder()
@@ -69,11 +70,23 @@ func TestGroupByEntityAttributeOfAPage(t *testing.T) {
 		map[string]cannedDiscovery{"o#12345": {d: dynamo.Discovery{KeyType: "S", Delimiter: "#"}}},
 		canned{items: items[:64], last: items[63], cap: halfRCU()}, canned{items: append(items[64:], withOut), cap: halfRCU()})
 	hs.keys("b")
-	hs.contains("By EntityType · 3", "grouped by EntityType from the 64 items loaded: no request sent", "the partition has more: n", "costs at most 417.5 RCU")
-	if row := groupRow(hs, "orderItem"); !strings.HasSuffix(row, " 62+") {
-		t.Errorf("orderItem row %q, want 62+ (more may follow)", row)
+	hs.contains("EntityType · of 64 loaded", "grouped by EntityType from the 64 items loaded: no request sent", "the partition has more: n", "costs at most 417.5 RCU")
+	hs.lacks("By EntityType · 3") // not the partition's values: those of the items loaded
+	if row := groupRow(hs, "orderItem"); !strings.HasSuffix(row, " 62") {
+		t.Errorf("orderItem row %q, want 62 (of the items loaded, as the title says)", row)
 	}
 	hs.keys("n") // the user's own next page: an item without EntityType
 	hs.contains("▌ z ")
 	hs.lacks("By EntityType", "b group by")
+}
+
+// At 120 columns beside the running cost and its price, the status bar
+// still offers b: it comes right after help and quit.
+func TestGroupByKeyFitsTheStatusBar(t *testing.T) {
+	hs := newHarnessDisc(t, Options{Table: "App", PK: "o#12345", Settings: config.DefaultSettings()}, 120, 35, nil, canned{items: shopOrder(), cap: halfRCU()})
+	lines := strings.Split(hs.screen(), "\n")
+	bar := lines[len(lines)-1]
+	if !strings.Contains(bar, "on-demand") || !strings.Contains(bar, "b group by EntityType") {
+		t.Errorf("status bar %q: want the price and b", bar)
+	}
 }

@@ -140,7 +140,7 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		case attrs != nil:
 			// The grouping by attribute: a value per row, as the loaded items hold it.
 			a := attrs[row-1]
-			name, count = sanitize(a.Value), g.attrCount(a.Count)
+			name, count = sanitize(a.Value), strconv.Itoa(a.Count) // of the items loaded: the title says so
 			sub = sanitize(g.attribute()) + " = " + sanitize(strconv.Quote(a.Value))
 			block = st.Entity(row - 1).Inherit(base)
 		default:

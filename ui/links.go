@@ -147,9 +147,10 @@ func familyOf(families []string, label string) (string, bool) {
 	return "", false
 }
 
-// familyEntity is a family's entity: its prefix without the delimiter
-// ("CUST" of "CUST#").
-func familyEntity(f string) string { return strings.TrimRight(f, "#:|/_") }
+// familyEntity is a family's entity, as the layout names it
+// (keys.FamilyEntity): "CUST" of "CUST#", "pass" of "pass::", "META" of
+// "#META#".
+func familyEntity(f string) string { return keys.FamilyEntity(f, "S") }
 
 // linksOverlay lists the candidates and what their confirmation found.
 type linksOverlay struct {

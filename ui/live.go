@@ -214,7 +214,12 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 		m.live.seen++
 		sk := info.SortKey(r)
-		entity := info.Entity(r, m.delim)
+		// Named by the types pane beside it: the live pane is the
+		// partition's, and its rows are the partition's names.
+		entity := m.groups.nameOf(sk, m.delim)
+		if m.schema.SK == nil {
+			entity = keys.FamilyEntity(info.PartitionKey(r), info.PK.Type)
+		}
 		line := liveLine{text: info.StreamLine(r, entity), colour: m.colourOf(sk), mine: m.writtenHere(r.Keys)}
 		m.live.lines = append(m.live.lines, line)
 		if n := len(m.live.lines); n > maxLiveLines {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ import (
 
 // liveRig is the UI on CUST#42 of a table with a stream, reached through a
 // recording proxy; the test writes around it, as another application would.
-func liveRig(t *testing.T) (*harness, *dynamotest.Proxy, func(map[string]types.AttributeValue), string) {
+func liveRig(t *testing.T, extra ...map[string]types.AttributeValue) (*harness, *dynamotest.Proxy, func(map[string]types.AttributeValue), string) {
 	t.Helper()
 	api := dynamotest.SDK(t)
 	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamotest.PKSK(), types.StreamViewTypeNewAndOldImages))
@@ -31,6 +32,9 @@ func liveRig(t *testing.T) (*harness, *dynamotest.Proxy, func(map[string]types.A
 	}
 	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-01-09#A11"), "total": nv("20")})
 	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("PROFILE"), "name": sv("Ann")})
+	for _, it := range extra {
+		put(it)
+	}
 	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
 	o := dynamo.Options{Endpoint: p.URL, Region: "us-east-1", NoSchemaCache: true}
 	client, err := dynamo.Connect(context.Background(), o)
@@ -42,7 +46,7 @@ func liveRig(t *testing.T) (*harness, *dynamotest.Proxy, func(map[string]types.A
 		t.Fatal(err)
 	}
 	hs := newHarnessOn(t, Options{Store: client, Streams: sc, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 120, 35)
-	hs.contains("Items · 2 loaded")
+	hs.contains(fmt.Sprintf("Items · %d loaded", 2+len(extra)))
 	return hs, p, put, table
 }
 
@@ -131,6 +135,23 @@ func TestLivePane(t *testing.T) {
 	if w := p.Writes(); len(w) > 0 {
 		t.Errorf("writes: %+v", w)
 	}
+}
+
+// The live pane names a record's type as the types pane beside it does:
+// an ORDER|… key in a partition that also holds ORDER#… is ORDER|, a
+// further ORDER#… is ORDER.
+func TestLivePaneNamesAsTheTypesPane(t *testing.T) {
+	hs, _, put, _ := liveRig(t, map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER|2023-05-01|18c1")})
+	hs.contains("ORDER|")
+	cmd := hs.step(keyPress("T"))
+	cmd = nextLive(t, hs, cmd, func() bool { return hs.m.live.polls > 0 })
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER|2023-05-02|19d2")})
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-04-01#A20")})
+	nextLive(t, hs, cmd, func() bool { return len(hs.m.live.lines) >= 2 })
+	if a, b := hs.m.live.lines[0].text, hs.m.live.lines[1].text; !strings.Contains(a, " INSERT ORDER| ") || !strings.Contains(b, " INSERT ORDER ") {
+		t.Errorf("live lines %q, %q; want ORDER| then ORDER", a, b)
+	}
+	hs.send(keyPress("q"))
 }
 
 // A table without a stream: the pane says so in one sentence with the

@@ -99,15 +99,17 @@ type Model struct {
 	get             *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
 	results         result            // what the current request returned: its pages, items and costs
 	delim           string
-	colors          map[string]int // entity type -> colour, in order of first sight
-	seq             int            // last request id handed out
-	edits           []edit.Entry   // the session's writes not undone, oldest first (overlay_write.go)
-	reselect        string         // the sort key the cursor goes back to when a write's reload lands; "" for none
-	crumbs          []crumb        // where each jump to an index came from, for esc (xray.go)
-	inflight        int            // id of the query in flight; 0 for none
-	inflightNext    bool           // it asks for a further page of the results shown
-	inflightGet     bool           // it is a GetItem (a pattern's), not a Query
-	inflightPattern string         // the pattern it runs, "" for a hand-made request
+	colors          map[string]int     // entity type -> colour, in order of first sight
+	cursors         map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
+	openAt          partitionPlace     // the partition enterPartition opened last
+	seq             int                // last request id handed out
+	edits           []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
+	reselect        string             // the sort key the cursor goes back to when a write's reload lands; "" for none
+	crumbs          []crumb            // where each jump to an index came from, for esc (xray.go)
+	inflight        int                // id of the query in flight; 0 for none
+	inflightNext    bool               // it asks for a further page of the results shown
+	inflightGet     bool               // it is a GetItem (a pattern's), not a Query
+	inflightPattern string             // the pattern it runs, "" for a hand-made request
 	cancel          context.CancelFunc
 	disc            job      // the skip-scan of the open partition, in flight
 	count           countJob // an exact count of one type, in flight

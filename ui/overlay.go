@@ -42,7 +42,10 @@ import (
 //  4. State that outlives one opening or that a reply in flight changes
 //     (the overview's sample, an export in flight) is a named job on the
 //     root model (sampleJob, exportJob); the reply's handler changes the
-//     overlay with replaceOverlay, or closes it with m.remove(id).
+//     overlay with replaceOverlay, or closes it with m.remove(id). An
+//     overlay about one item whose cursor should survive leaving the
+//     partition (which closes every overlay) is a cursorKeeper
+//     (overlay_cursors.go).
 //
 // No overlay does IO in update: what it wants read or written it asks for
 // with an action, and the root returns the command.
@@ -120,7 +123,7 @@ func (m Model) topID() overlayID {
 
 // push opens o over whatever is shown.
 func (m Model) push(o overlay) Model {
-	m.overlays = append(slices.Clip(m.overlays), o)
+	m.overlays = append(slices.Clip(m.overlays), m.keptCursor(o))
 	return m
 }
 

@@ -232,7 +232,8 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 // panes reset, and remembers it in the history. It sends no request.
 func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.cancelAll()
-	m = m.closeOverlays()
+	m = m.keepCursors().closeOverlays()
+	m.openAt = partitionPlace{m.index, pk}
 	m.screen, m.focus = screenPartition, paneGroups
 	m.crumbs = nil // a partition opened afresh; a jump puts its own back
 	m.qline = queryLine{}

@@ -265,12 +265,14 @@ func (m Model) body(lay layout) string {
 		if (m.groups.found || m.groups.complete()) && len(m.groups.types) > 0 {
 			title += " · " + strconv.Itoa(len(m.groups.types))
 		}
-		if m.groups.byAttribute() {
-			title = "By " + sanitize(m.groups.attribute()) + " · " + strconv.Itoa(len(m.groups.attrGroups()))
-		}
+		suffix := ""
 		if lay.compact {
-			title += " · tab: items"
+			suffix = " · tab: items"
 		}
+		if m.groups.byAttribute() {
+			title = m.groups.attrTitle(lay.groupsW - 5 - widget.Width(suffix))
+		}
+		title += suffix
 		left = strings.Split(m.groups.view(st, lay.groupsW, h, m.focus == paneGroups, lay.compact, title, m.groupColour), "\n")
 	}
 	if lay.showItems {
