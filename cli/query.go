@@ -281,6 +281,9 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	} else if err := printResult(stdout, res, output, ddbJSON); err != nil {
 		return err
 	}
+	if over := overCap(capped.spent, capped.max); over != "" {
+		fmt.Fprintln(stderr, over)
+	}
 	if res.LastKey != nil {
 		fmt.Fprintln(stderr, stop)
 		fmt.Fprintln(stderr, goOnSentence(goOn(res.LastKey)))

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -108,6 +109,23 @@ type bulkJSON struct {
 	ScannedCount *int             `json:"scannedCount"`
 	Stop         string           `json:"stop"`
 	Resume       json.RawMessage  `json:"resume"`
+	Consumed     capacityJSONOut  `json:"consumedCapacity"`
+}
+
+// checkOverCap: a capped read says how far it spent past its cap exactly
+// when it did (the items of resumeTable differ in size, so some pages do).
+func checkOverCap(t *testing.T, cap string, spent float64, stderr string, over *int) {
+	t.Helper()
+	max, _ := strconv.ParseFloat(cap, 64)
+	said := strings.Contains(stderr, "over the --max-rcu cap")
+	if spent > max {
+		*over++
+		if want := fmt.Sprintf("%g RCU over the --max-rcu cap: ", spent-max); !strings.Contains(stderr, want) {
+			t.Errorf("cap %s, spent %g: stderr lacks %q:\n%s", cap, spent, want, stderr)
+		}
+	} else if said {
+		t.Errorf("cap %s, spent %g: says it passed the cap:\n%s", cap, spent, stderr)
+	}
 }
 
 func itemKey(it map[string]any) string { return fmt.Sprint(it["PK"]) + "|" + fmt.Sprint(it["SK"]) }
@@ -123,7 +141,7 @@ func TestScanResumedUntilComplete(t *testing.T) {
 		for _, cap := range []string{"1.5", "4", "11"} {
 			args := []string{"scan", "--endpoint-url", ep, "--table", table, "--segments", segs, "--max-rcu", cap}
 			var got []string
-			scanned, runs := 0, 0
+			scanned, runs, over := 0, 0, 0
 			for {
 				runs++
 				if runs > 200 {
@@ -141,6 +159,7 @@ func TestScanResumedUntilComplete(t *testing.T) {
 					got = append(got, itemKey(it))
 				}
 				scanned += *res.ScannedCount
+				checkOverCap(t, cap, res.Consumed.Total, errOut, &over)
 				next, more := goOnArgs(t, errOut)
 				if res.Stop == "complete" {
 					if more {
@@ -156,7 +175,7 @@ func TestScanResumedUntilComplete(t *testing.T) {
 				}
 				args = next
 			}
-			t.Logf("segments %s, cap %s: %d runs", segs, cap, runs)
+			t.Logf("segments %s, cap %s: %d runs, %d past the cap", segs, cap, runs, over)
 			slices.Sort(got)
 			if !slices.Equal(got, want) || scanned != len(want) {
 				t.Errorf("segments %s, cap %s: %d runs read %d items (%d scanned), want the %d of one full scan, each once",
@@ -190,7 +209,7 @@ func TestQueryResumedUntilComplete(t *testing.T) {
 		for _, cap := range []string{"1", "3.5"} {
 			args := append(slices.Clone(base), "--max-rcu", cap)
 			var got []string
-			runs := 0
+			runs, over := 0, 0
 			for {
 				runs++
 				if runs > 200 {
@@ -201,6 +220,7 @@ func TestQueryResumedUntilComplete(t *testing.T) {
 					t.Fatalf("%q: %v\n%s", args, err, errOut)
 				}
 				q := decodeQuery(t, out)
+				checkOverCap(t, cap, q.ConsumedCapacity.Total, errOut, &over)
 				got = append(got, sortKeysOf(t, q.Items)...)
 				next, more := goOnArgs(t, errOut)
 				if (string(q.LastEvaluatedKey) == "null") == more {
@@ -211,7 +231,7 @@ func TestQueryResumedUntilComplete(t *testing.T) {
 				}
 				args = next
 			}
-			t.Logf("%q cap %s: %d runs, %d items", tc, cap, runs, len(got))
+			t.Logf("%q cap %s: %d runs, %d items, %d past the cap", tc, cap, runs, len(got), over)
 			if !slices.Equal(got, want) || runs < 2 {
 				t.Errorf("%q cap %s: %d runs read\n%q\nwant\n%q", tc, cap, runs, got, want)
 			}
