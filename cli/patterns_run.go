@@ -8,8 +8,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -131,8 +129,7 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 		return err
 	}
 	titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
-	comment := map[codegen.CodeLang]string{codegen.LangCLI: "# ", codegen.LangPython: "# ", codegen.LangGo: "// "}
-	params := showParams(p, opts.Params)
+	note := p.ParamsNote(patternParams(p, opts.Params))
 	var b bytes.Buffer
 	for i, l := range opts.Langs {
 		var code string
@@ -153,30 +150,13 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 			}
 			b.WriteString(titles[l] + "\n")
 		}
-		if params != "" {
-			b.WriteString(comment[l] + params + "\n")
+		if note != "" {
+			b.WriteString(codegen.Comment(l, note))
 		}
 		b.WriteString(code)
 	}
 	_, err = opts.Out.Write(b.Bytes())
 	return err
-}
-
-// showParams names the pattern's parameters (of its keys and its filter)
-// with the values the code holds, for a comment line above it: each value
-// quoted, so that none can end the comment and become code. "" when the
-// pattern has none.
-func showParams(p patterns.Pattern, given map[string]string) string {
-	names := p.Parameters()
-	if len(names) == 0 {
-		return ""
-	}
-	values := patternParams(p, given)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = n + "=" + strconv.Quote(values[n])
-	}
-	return "parameters: " + strings.Join(parts, ", ")
 }
 
 // showTarget is the table, the pattern, its request and where its code
