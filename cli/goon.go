@@ -16,6 +16,8 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
 
@@ -37,6 +39,12 @@ func commandLine(cmd *cobra.Command, args []string, drop ...string) []string {
 		}
 		if p, ok := unwrap(f.Value).(*pairValue); ok {
 			line = append(line, "--"+f.Name, p.lo, p.hi)
+			return
+		}
+		if s, ok := unwrap(f.Value).(pflag.SliceValue); ok {
+			for _, v := range s.GetSlice() { // a repeated flag, each as given
+				line = append(line, "--"+f.Name+"="+v)
+			}
 			return
 		}
 		v := f.Value.String()
@@ -147,4 +155,17 @@ func (r resumeSource) read(flag, value string) (text []byte, name string, doc bo
 		return nil, "", true, &textfmt.UserError{Msg: fmt.Sprintf("%s: reading %s failed: %v.", flag, name, err), Err: err}
 	}
 	return b, name, true, nil
+}
+
+// checkStartKeyText refuses, as a usage error before anything connects, a
+// --start-key that is no JSON object of key values whatever the table.
+func checkStartKeyText(text string) error {
+	n, err := dynamo.ParseStartKeyNode("--start-key", text)
+	if err == nil && n.Kind != itemcodec.JSONObject {
+		_, err = dynamo.StartKey(dynamo.Table{}, "", "--start-key", n)
+	}
+	if err != nil {
+		return usageError{err.Error()}
+	}
+	return nil
 }

@@ -292,6 +292,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "run", "customer with orders", "--output", "jsonl", "--dynamodb-json"}, conn),
 		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42"}, named),
+		slices.Concat([]string{"patterns", "run", "customer with orders", "--limit", "2", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#"}`}, conn),
 		slices.Concat([]string{"patterns", "check", "--output", "json", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "check"}, named),
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),

@@ -9,6 +9,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -25,7 +26,8 @@ import (
 
 // maxPatternPages bounds how far run and check follow a pattern that does
 // not fit in one request: enough to count its pages, not a full table read.
-const maxPatternPages = 100
+// A variable for the tests, which lower it to see a run stop there.
+var maxPatternPages = 100
 
 func newPatternsCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
@@ -78,21 +80,38 @@ type patternRef struct {
 
 // paramFlag collects repeated --param KEY=VALUE into *params.
 func paramFlag(fs *pflag.FlagSet, params *map[string]string) {
-	fs.Func("param", "a parameter of the pattern, `KEY=VALUE` (repeatable; default: the example's)", func(s string) error {
-		k, v, ok := strings.Cut(s, "=")
-		if !ok || k == "" {
-			return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
-		}
-		if _, dup := (*params)[k]; dup {
-			return fmt.Errorf("--param %s is given twice", k)
-		}
-		if *params == nil {
-			*params = map[string]string{}
-		}
-		(*params)[k] = v
-		return nil
-	})
+	fs.Var(&paramsValue{params: params}, "param", "a parameter of the pattern, `KEY=VALUE` (repeatable; default: the example's)")
 }
+
+// paramsValue is --param's value: the map, and the pairs in the order
+// given, which a go-on line repeats (commandLine reads it as a
+// pflag.SliceValue).
+type paramsValue struct {
+	params *map[string]string
+	pairs  []string
+}
+
+func (v *paramsValue) Set(s string) error {
+	k, val, ok := strings.Cut(s, "=")
+	if !ok || k == "" {
+		return fmt.Errorf("--param takes KEY=VALUE, not %q", s)
+	}
+	if _, dup := (*v.params)[k]; dup {
+		return fmt.Errorf("--param %s is given twice", k)
+	}
+	if *v.params == nil {
+		*v.params = map[string]string{}
+	}
+	(*v.params)[k] = val
+	v.pairs = append(v.pairs, s)
+	return nil
+}
+
+func (v *paramsValue) String() string         { return strings.Join(v.pairs, ",") }
+func (v *paramsValue) Type() string           { return "KEY=VALUE" }
+func (v *paramsValue) GetSlice() []string     { return v.pairs }
+func (v *paramsValue) Append(s string) error  { return v.Set(s) }
+func (v *paramsValue) Replace([]string) error { return errors.New("--param cannot be replaced") }
 
 // patternName checks the one positional argument of run and show, the
 // pattern's name, which may come before or after the flags.
@@ -307,6 +326,12 @@ type patternRun struct {
 	res       queryResult
 	truncated bool // stopped after maxPatternPages
 	err       error
+	// partial: err came after some pages were read, which res holds; its
+	// LastKey is where the failed page would have started.
+	partial bool
+	// rest is what is left of the pattern's Limit when it stopped short
+	// (truncated or partial), counted as Limit counts; 0 without a Limit.
+	rest int32
 	// projection compares the pattern with its KEYS_ONLY or INCLUDE index;
 	// nil on the base table and an ALL index.
 	projection *patterns.Projection
@@ -315,7 +340,9 @@ type patternRun struct {
 // sendPattern sends the pattern's request and, when the answer does not fit
 // in one page, follows LastEvaluatedKey as a program would, until the
 // result is complete or the pattern's Limit is met, so that the count of
-// requests is the true cost of the access pattern.
+// requests is the true cost of the access pattern. A Query starts from
+// r.Query.StartKey when it has one. Met, the Limit leaves a
+// lastEvaluatedKey that is not a stop: the pattern asked for no more.
 func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
 	run := patternRun{pattern: p, operation: r.Operation()}
 	if r.Get != nil {
@@ -331,13 +358,18 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 	q := *r.Query
 	run.res = queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	want := int(q.Limit)
-	for {
+	for pages := 0; ; pages++ {
 		page, err := client.Query(ctx, q)
 		if page.Request.Operation != "" {
 			run.res.Requests = append(run.res.Requests, page.Request)
 		}
 		if err != nil {
 			run.err = err
+			if pages > 0 {
+				run.partial, run.res.LastKey, run.rest = true, q.StartKey, q.Limit
+			} else if q.StartKey != nil {
+				run.err = startKeyRefused(err)
+			}
 			return run
 		}
 		run.res.KeyCondition = page.Request.KeyCondition
@@ -358,6 +390,9 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 			return run
 		case len(run.res.Requests) >= maxPatternPages:
 			run.truncated = true
+			if want > 0 {
+				run.rest = int32(want - got)
+			}
 			return run
 		}
 		q.StartKey = page.LastEvaluatedKey

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -32,8 +33,8 @@ func TestNewPatternsCmds(t *testing.T) {
 		return patternRef{Table: table, File: file, Name: name, Params: params}
 	}
 	checkOptions(t, newPatternsRunCmd, func(o *patternsRunOptions) bool {
-		set := o.Connect != nil && o.Out != nil && o.Err != nil
-		o.Connect, o.Out, o.Err = nil, nil, nil
+		set := o.Connect != nil && o.Out != nil && o.Err != nil && slices.Contains(o.Line, o.Name)
+		o.Connect, o.Out, o.Err, o.Line = nil, nil, nil, nil
 		return set
 	}, []optionsCase[patternsRunOptions]{
 		{args: []string{"latest order"}, want: patternsRunOptions{patternRef: ref("", file, "latest order", nil), Output: "json"}},
@@ -46,6 +47,9 @@ func TestNewPatternsCmds(t *testing.T) {
 		{args: []string{"x", "--param", "=1"}, usage: "--param takes KEY=VALUE"},
 		{args: []string{"x", "--param", "a=1", "--param", "a=2"}, usage: "--param a is given twice"},
 		{args: []string{"x", "--output", "csv"}, usage: "--output must be json, jsonl or table"},
+		{args: []string{"x", "--start-key", `{"PK":"CUST#7","SK":"ORDER#1"}`, "--limit", "5"}, want: patternsRunOptions{patternRef: ref("", file, "x", nil), Output: "json", StartKey: `{"PK":"CUST#7","SK":"ORDER#1"}`, Limit: 5}},
+		{args: []string{"x", "--start-key", "CUST#7"}, usage: "--start-key"},
+		{args: []string{"x", "--limit", "-1"}, usage: "--limit takes a whole number from 1 to 2147483647 (or 0 for the pattern's), not -1."},
 	})
 
 	checkOptions(t, newPatternsShowCmd, func(o *patternsShowOptions) bool {

@@ -9,13 +9,14 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/spf13/cobra"
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/patterns"
+	"dynascope/textfmt"
 )
 
 // patternsRunOptions are the flag values of `dynascope patterns run`.
@@ -25,6 +26,15 @@ type patternsRunOptions struct {
 	patternRef
 	Output  string // json | jsonl | table
 	DDBJSON bool
+	// StartKey (--start-key) is where a Query pattern goes on from: the
+	// lastEvaluatedKey of a run that stopped short; "" from the start.
+	StartKey string
+	// Limit (--limit) is read in place of the pattern's limit: (0 for it):
+	// a go-on line gives what is left of it.
+	Limit int32
+	// Line is the command as given, less --start-key and --limit, for the
+	// go-on line.
+	Line []string
 }
 
 func newPatternsRunCmd(f *factory, runF func(context.Context, *patternsRunOptions) error) *cobra.Command {
@@ -33,7 +43,14 @@ func newPatternsRunCmd(f *factory, runF func(context.Context, *patternsRunOption
 		Use:   "run NAME",
 		Short: "run one pattern, its parameters given or its example's",
 		Long: `Run one pattern as the request it declares, with the given parameters over
-its example's; it warns when the pattern needs more than one request.`,
+its example's; it warns when the pattern needs more than one request.
+
+A pattern whose answer takes several pages is followed as a program would,
+until it is complete or its limit: is met (the lastEvaluatedKey printed
+then is where a next page would start, not a stop). A run stopped short,
+after 100 pages, by an error or by Ctrl-C, prints what it read and ends
+with the command that reads only the rest (--start-key, and --limit with
+what is left of the pattern's limit).`,
 		Example: `  dynascope patterns run 'latest order' --param customerId=42
   dynascope patterns run 'customer with orders' --output table`,
 		Args: patternName("run"),
@@ -43,12 +60,23 @@ its example's; it warns when the pattern needs more than one request.`,
 	paramFlag(fs, &opts.Params)
 	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table")
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped run printed, as JSON (a Query pattern)")
+	limit := fs.Int64("limit", 0, "read at most `N` items, in place of the pattern's limit: (a Query pattern; 0: the pattern's)")
 	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "jsonl", "table"))
 	cmd.ValidArgsFunction = completePatternNames(&opts.File)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := checkOutput(opts.Output); err != nil {
 			return err
 		}
+		if *limit < 0 || *limit > 1<<31-1 {
+			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for the pattern's), not %d.", 1<<31-1, *limit)}
+		}
+		if fs.Changed("start-key") {
+			if err := checkStartKeyText(opts.StartKey); err != nil {
+				return err
+			}
+		}
+		opts.Limit, opts.Line = int32(*limit), commandLine(cmd, args, "start-key", "limit")
 		opts.Table, opts.Name, opts.Out, opts.Err = f.Conn.Table, args[0], f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -65,14 +93,51 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 	if err != nil {
 		return err
 	}
+	if r.Get != nil && (opts.StartKey != "" || opts.Limit > 0) {
+		return &dynamo.UserError{Msg: fmt.Sprintf("pattern %q is a GetItem, one item in one request: --start-key and --limit go on with a Query pattern's pages.", p.Name)}
+	}
+	if r.Query != nil {
+		if opts.Limit > 0 {
+			r.Query.Limit = opts.Limit
+		}
+		if opts.StartKey != "" {
+			if r.Query.StartKey, err = startKeyOf(t, *r.Query, opts.StartKey); err != nil {
+				return err
+			}
+		}
+	}
 	run := sendPattern(ctx, client, t, p, r)
+	// Stopped short, the command that reads only the rest: from where it
+	// stopped, and no more than is left of the pattern's limit.
+	goOn := func() string {
+		var add []string
+		if run.rest > 0 {
+			add = append(add, "--limit", strconv.Itoa(int(run.rest)))
+		}
+		return goOnLine(opts.Line, append(add, "--start-key", string(itemcodec.PlainJSON(run.res.LastKey)))...)
+	}
+	if run.partial {
+		// Keep the pages already read: printed, marked incomplete by the
+		// lastEvaluatedKey where the failed page would start.
+		if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
+			return err
+		}
+		return goOnError{run.err, goOn()}
+	}
 	if run.err != nil {
 		return run.err
 	}
 	if v, one := run.verdict(); !one {
 		fmt.Fprintf(opts.Err, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
 	}
-	return printResult(opts.Out, run.res, opts.Output, opts.DDBJSON)
+	if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
+		return err
+	}
+	if run.truncated {
+		fmt.Fprintf(opts.Err, "stopped after %s: patterns run follows at most %d pages of a pattern\n", textfmt.Plural(len(run.res.Requests), "page", "pages"), maxPatternPages)
+		fmt.Fprintln(opts.Err, goOnSentence(goOn()))
+	}
+	return nil
 }
 
 // patternsShowOptions are the flag values of `dynascope patterns show`.
@@ -131,8 +196,7 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 		return err
 	}
 	titles := map[codegen.CodeLang]string{codegen.LangCLI: "# AWS CLI", codegen.LangPython: "# Python (boto3)", codegen.LangGo: "// Go (AWS SDK for Go v2)"}
-	comment := map[codegen.CodeLang]string{codegen.LangCLI: "# ", codegen.LangPython: "# ", codegen.LangGo: "// "}
-	params := showParams(p, opts.Params)
+	note := p.ParamsNote(patternParams(p, opts.Params))
 	var b bytes.Buffer
 	for i, l := range opts.Langs {
 		var code string
@@ -153,30 +217,13 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 			}
 			b.WriteString(titles[l] + "\n")
 		}
-		if params != "" {
-			b.WriteString(comment[l] + params + "\n")
+		if note != "" {
+			b.WriteString(codegen.Comment(l, note))
 		}
 		b.WriteString(code)
 	}
 	_, err = opts.Out.Write(b.Bytes())
 	return err
-}
-
-// showParams names the pattern's parameters (of its keys and its filter)
-// with the values the code holds, for a comment line above it: each value
-// quoted, so that none can end the comment and become code. "" when the
-// pattern has none.
-func showParams(p patterns.Pattern, given map[string]string) string {
-	names := p.Parameters()
-	if len(names) == 0 {
-		return ""
-	}
-	values := patternParams(p, given)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = n + "=" + strconv.Quote(values[n])
-	}
-	return "parameters: " + strings.Join(parts, ", ")
 }
 
 // showTarget is the table, the pattern, its request and where its code

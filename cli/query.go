@@ -122,12 +122,8 @@ prints it), checked against the key schema before the Query is sent.`,
 			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(*maxRCU))}
 		}
 		if fs.Changed("start-key") {
-			n, err := dynamo.ParseStartKeyNode("--start-key", *startKey)
-			if err == nil && n.Kind != itemcodec.JSONObject {
-				_, err = dynamo.StartKey(dynamo.Table{}, "", "--start-key", n)
-			}
-			if err != nil {
-				return usageError{err.Error()}
+			if err := checkStartKeyText(*startKey); err != nil {
+				return err
 			}
 		}
 		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
@@ -299,6 +295,12 @@ func queryStartKey(ctx context.Context, client *dynamo.Client, q dynamo.QueryInp
 	if err != nil {
 		return nil, err
 	}
+	return startKeyOf(t, q, text)
+}
+
+// startKeyOf reads --start-key by t's key schema (DescribeTable's) for
+// query q, and refuses a key of another partition than q's.
+func startKeyOf(t dynamo.Table, q dynamo.QueryInput, text string) (dynamo.Item, error) {
 	ks, err := t.Schema(q.Index)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,15 @@ const (
 // CodeLangs lists the languages in the order they are shown.
 var CodeLangs = []CodeLang{LangCLI, LangPython, LangGo}
 
+// Comment is text as a comment line of lang's code, newline included: #
+// in the shell and Python, // in Go. text must be one line.
+func Comment(lang CodeLang, text string) string {
+	if lang == LangGo {
+		return "// " + text + "\n"
+	}
+	return "# " + text + "\n"
+}
+
 // CodeTarget is where generated code sends its request; empty fields are
 // left to the environment, as the AWS tools do.
 type CodeTarget struct {

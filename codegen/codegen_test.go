@@ -235,3 +235,12 @@ func TestCodeFilterParameterIsOneValue(t *testing.T) {
 		`expression.GreaterThan(expression.Name("total"), expression.Value(attributevalue.Number("30")))`,
 		`expression.Equal(expression.Name("name"), expression.Value("x\" OR size(PK) > 0 OR '"))`)
 }
+
+// A comment line is # in the shell and Python, // in Go.
+func TestComment(t *testing.T) {
+	for l, want := range map[CodeLang]string{LangCLI: "# x=1\n", LangPython: "# x=1\n", LangGo: "// x=1\n"} {
+		if got := Comment(l, "x=1"); got != want {
+			t.Errorf("Comment(%s) = %q, want %q", l, got, want)
+		}
+	}
+}

@@ -124,6 +124,22 @@ func (p Pattern) Parameters() []string {
 	return names
 }
 
+// ParamsNote names the pattern's parameters (of its keys and its filter)
+// with the values params gives them, for a comment line above the code
+// that sends its request (codegen.Comment): each value quoted, so that
+// none can end the comment and become code. "" when the pattern has none.
+func (p Pattern) ParamsNote(params map[string]string) string {
+	names := p.Parameters()
+	if len(names) == 0 {
+		return ""
+	}
+	parts := make([]string, len(names))
+	for i, n := range names {
+		parts[i] = n + "=" + strconv.Quote(params[n])
+	}
+	return "parameters: " + strings.Join(parts, ", ")
+}
+
 // errorAt builds an error pointing at one field of the pattern, or at the
 // pattern itself when the field is absent or the pattern has no file.
 func (p Pattern) errorAt(field, format string, a ...any) *PatternError {

@@ -350,3 +350,16 @@ func TestShippedPatternsFile(t *testing.T) {
 		}
 	}
 }
+
+// ParamsNote names the parameters in order with their values quoted, so a
+// newline in a value stays inside the comment; none without parameters.
+func TestParamsNote(t *testing.T) {
+	p := Pattern{Name: "by status", PK: "CUST#{customerId}", Filter: `status = "{status}" AND total >= {min}`}
+	got := p.ParamsNote(map[string]string{"customerId": "42", "status": "a\n# b", "min": "5"})
+	if want := `parameters: customerId="42", status="a\n# b", min="5"`; got != want {
+		t.Errorf("ParamsNote = %q, want %q", got, want)
+	}
+	if got := (Pattern{Name: "fixed", PK: "CUST#1"}).ParamsNote(nil); got != "" {
+		t.Errorf("a pattern without parameters: %q", got)
+	}
+}

@@ -117,10 +117,12 @@ type (
 		in   reqInput
 		from string
 	}
-	// openPatternCode shows the code of a pattern's request.
+	// openPatternCode shows the code of a pattern's request, under a
+	// comment line naming its parameters and their values (note).
 	openPatternCode struct {
 		r    patterns.Resolved
 		from string
+		note string
 	}
 	// openLoggedCode shows the code of the request selected in the log.
 	openLoggedCode struct{}
@@ -287,7 +289,7 @@ func (m Model) do(a want) (Model, tea.Cmd) {
 	case openCode:
 		return m.openCode(a.in, a.from), nil
 	case openPatternCode:
-		return m.openCode(m.resolvedInput(a.r), a.from), nil
+		return m.openCodeNoted(m.resolvedInput(a.r), a.from, a.note), nil
 	case openLoggedCode:
 		return m.codeLogged(), nil
 	case openLogList:

@@ -93,6 +93,22 @@ func TestCodeViewOfAPattern(t *testing.T) {
 	}
 }
 
+// A pattern's code names its parameters and the values it holds, in a
+// comment of each language, as patterns show prints it; the copy has it.
+func TestCodeViewOfAPatternNamesItsParameters(t *testing.T) {
+	hs, _ := openWithPatterns(t, 120, 35)
+	choosePattern(hs, "orders in a month")
+	hs.keys("C")
+	note := `parameters: customerId="7", month="2025-06", nextMonth="2025-07"`
+	hs.contains("# "+note, "aws dynamodb query")
+	hs.keys("y")
+	if c := hs.clipped[len(hs.clipped)-1]; !strings.HasPrefix(c, "# "+note+"\n") {
+		t.Errorf("the copied command does not begin with the parameters' comment:\n%s", c)
+	}
+	hs.keys("tab", "tab")
+	hs.contains("// "+note, "package main")
+}
+
 // Code holds key values from the table: drawn sanitised, copied as generated.
 func TestCodeViewIsSanitised(t *testing.T) {
 	evil := "CUST#\x1b]52;c;aGk=\x07"

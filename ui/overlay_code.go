@@ -101,7 +101,12 @@ func describeInput(in reqInput) string {
 }
 
 // openCode shows the code of a request; esc goes back to what is below.
-func (m Model) openCode(in reqInput, from string) Model {
+func (m Model) openCode(in reqInput, from string) Model { return m.openCodeNoted(in, from, "") }
+
+// openCodeNoted is openCode with a comment line above the code of every
+// language (a pattern's parameters, as patterns show prints them), copied
+// with it; "" for none.
+func (m Model) openCodeNoted(in reqInput, from, note string) Model {
 	to := m.codeTarget()
 	c := codeView{what: sanitize(describeInput(in)), from: sanitize(from)}
 	for _, l := range codegen.CodeLangs {
@@ -109,6 +114,8 @@ func (m Model) openCode(in reqInput, from string) Model {
 		errText := ""
 		if err != nil {
 			errText = sanitize(err.Error())
+		} else if note != "" {
+			code = codegen.Comment(l, note) + code
 		}
 		c.code = append(c.code, code)
 		c.errs = append(c.errs, errText)

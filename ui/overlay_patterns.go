@@ -324,7 +324,7 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			o.err = sanitize(err.Error())
 			return o, nil
 		}
-		return o, openPatternCode{r: r, from: "pattern " + p.Name}
+		return o, openPatternCode{r: r, from: "pattern " + p.Name, note: p.ParamsNote(p.Example)}
 	case key.Matches(k, km.Back, km.Cancel):
 		return o, then{keepPatterns{o.cursor, o.offset}, closeOverlay{}}
 	}
