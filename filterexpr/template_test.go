@@ -182,3 +182,29 @@ func FuzzTemplateFill(f *testing.F) {
 		}
 	})
 }
+
+// SplitTemplate gives literal text and parameters only, no empty literal
+// between two placeholders or at either end; Empty tells a template with
+// no condition from one with a condition.
+func TestSplitTemplatePartsAndEmpty(t *testing.T) {
+	for in, want := range map[string][]TemplatePart{
+		"{a}{b}":      {{Text: "a", Param: true}, {Text: "b", Param: true}},
+		"CUST#{id}":   {{Text: "CUST#"}, {Text: "id", Param: true}},
+		"{id}#x{{y}}": {{Text: "id", Param: true}, {Text: "#x{y}"}},
+		"":            nil,
+	} {
+		got, err := SplitTemplate(in)
+		if err != nil || !slices.Equal(got, want) {
+			t.Errorf("SplitTemplate(%q) = %+v, %v; want %+v", in, got, err, want)
+		}
+	}
+	for src, empty := range map[string]bool{"": true, "  ": true, `status = "{s}"`: false, `total > 3`: false} {
+		tpl, err := ParseTemplate(src)
+		if err != nil {
+			t.Fatalf("ParseTemplate(%q): %v", src, err)
+		}
+		if tpl.Empty() != empty {
+			t.Errorf("ParseTemplate(%q).Empty() = %v, want %v", src, tpl.Empty(), empty)
+		}
+	}
+}
