@@ -554,3 +554,34 @@ func TestStartKeyOutsideTheCondition(t *testing.T) {
 		t.Errorf("from the first item of G#0: %d items %q", len(got), got)
 	}
 }
+
+// A cap smaller than one item cannot hold: scan and query still read one
+// item a run, go on, and say by how much they passed the cap.
+func TestCapSmallerThanAnItemSaysSo(t *testing.T) {
+	endpoint := dynamotest.Endpoint(t)
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	for i := range 2 {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "P#0"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprint(i)},
+			"pad": &types.AttributeValueMemberS{Value: strings.Repeat("x", 10000)}, // 3 units: 1.5 RCU
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"scan", "--endpoint-url", endpoint, "--table", table, "--max-rcu", "0.5"},
+		{"query", "--endpoint-url", endpoint, "--table", table, "--pk", "P#0", "--all-pages", "--max-rcu", "0.5"},
+	} {
+		_, errOut, err := cli(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, errOut)
+		}
+		if !strings.Contains(errOut, "1 RCU over the --max-rcu cap: DynamoDB charges a page by the bytes it read, known only after it") {
+			t.Errorf("%q: stderr does not say it passed the cap:\n%s", args, errOut)
+		}
+		if _, more := goOnArgs(t, errOut); !more {
+			t.Errorf("%q: stopped after one item with no go-on line:\n%s", args, errOut)
+		}
+	}
+}
