@@ -43,7 +43,7 @@ type queryOptions struct {
 	// StartKey is --start-key as given: a lastEvaluatedKey, typed by the
 	// key schema at run time; "" for none.
 	StartKey string
-	MaxRCU   float64 // stop before a page could pass it; 0 for no cap
+	MaxRCU   float64 // the cap (dynamo.CapSizer sizes the pages); 0 for no cap
 	// Line is the command as given, less --start-key: the go-on line
 	// adds the key it stopped at.
 	Line []string
@@ -171,15 +171,17 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			fmt.Fprintln(stderr, "going on from --start-key: that bound is for the whole of it, so an upper bound for what is left")
 		}
 	}
-	capped := queryCap{max: opts.MaxRCU, unit: 0.5, limit: q.Limit}
+	capped := queryCap{max: opts.MaxRCU, unit: 0.5, limit: q.Limit, projected: q.Project != ""}
 	if q.Consistent {
 		capped.unit = 1
 	}
 	if capped.max > 0 {
 		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(capped.max))
+		avg := 0.0
 		if est.Known && est.Items > 0 {
-			capped.perItem = float64(est.Bytes) / float64(est.Items)
+			avg = float64(est.Bytes) / float64(est.Items)
 		}
+		capped.sizer = dynamo.NewCapSizer(capped.unit, avg)
 	} else {
 		guard.Est = est
 	}
@@ -325,9 +327,8 @@ func startKeyRefused(err error) error {
 // queryCap sizes a query's pages under --max-rcu, as a Scan sizes its own.
 type queryCap struct {
 	max, unit, spent float64
-	perItem          float64 // bytes per item: DescribeTable's, then as charged
-	charged          float64
-	scanned          int
+	sizer            dynamo.CapSizer
+	projected        bool  // --project: items are not returned whole
 	limit            int32 // --limit; 0 for none
 }
 
@@ -336,33 +337,18 @@ func (c *queryCap) next(limit int32) (int32, bool) {
 	if c.max <= 0 {
 		return limit, true
 	}
-	left := c.max - c.spent
-	if left < c.unit {
+	n, _, ok := c.sizer.Next(c.max-c.spent, 1, c.limit, c.spent == 0)
+	if !ok {
 		return limit, false
 	}
-	per := c.perItem
-	if c.scanned == 0 {
-		// Before any page, the table's average item size: one partition's
-		// items may be far larger, so the first page is sized for items
-		// four times as large (a 4 KB unit each when DescribeTable gives no
-		// size), and the next by what was charged.
-		per *= 4
-		if per == 0 {
-			per = itemcodec.ReadUnitBytes
-		}
-	}
-	n, _ := dynamo.CapLimit(left, c.unit, per, c.limit)
 	return n, true
 }
 
-// page counts what a page cost: at least DynamoDB's minimum.
+// page counts what a page cost, at least DynamoDB's minimum, and what it
+// tells of the items' size.
 func (c *queryCap) page(p dynamo.Page) {
 	c.spent += max(p.Request.Capacity.Total, c.unit)
-	if p.ScannedCount > 0 {
-		c.charged += p.Request.Capacity.Total / c.unit * itemcodec.ReadUnitBytes
-		c.scanned += int(p.ScannedCount)
-		c.perItem = max(c.perItem, c.charged/float64(c.scanned))
-	}
+	c.sizer.Read(p, c.projected)
 }
 
 // getOptions are the flag values of `dynascope get`.

@@ -128,13 +128,13 @@ func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.Sto
 }
 
 // overCap is what a capped read says when it spent more than its cap
-// (DynamoDB charges a page by the bytes it read, known only after it), or
-// "" when it did not.
+// (only an item larger than any read before it gets there), or "" when it
+// did not.
 func overCap(spent, maxRCU float64) string {
 	if maxRCU <= 0 || spent <= maxRCU {
 		return ""
 	}
-	return fmt.Sprintf("%s RCU over the --max-rcu cap: each page's Limit is sized by the items read before it, and the last ones were larger", jsonFloat(spent-maxRCU))
+	return dynamo.OverCapText(jsonFloat(spent-maxRCU), "--max-rcu cap")
 }
 
 // stoppedBy says, once ctx is cancelled, what cancelled it: the signal

@@ -17,6 +17,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
+	"dynascope/itemcodec"
 )
 
 // resumeTable is a table of its own for the resume tests: 240 items of
@@ -110,11 +111,25 @@ type bulkJSON struct {
 	Stop         string           `json:"stop"`
 	Resume       json.RawMessage  `json:"resume"`
 	Consumed     capacityJSONOut  `json:"consumedCapacity"`
+	Requests     []struct {
+		Count int `json:"count"`
+	} `json:"requests"`
 }
 
-// checkOverCap: a capped read says how far it spent past its cap exactly
-// when it did (the items of resumeTable differ in size, so some pages do).
-func checkOverCap(t *testing.T, cap string, spent float64, stderr string, over *int) {
+// pageCounts are the items of each page of a read, in the order they came.
+func (b bulkJSON) pageCounts() []int {
+	var out []int
+	for _, r := range b.Requests {
+		out = append(out, r.Count)
+	}
+	return out
+}
+
+// checkOverCap: a capped read spends past its cap only when a page held
+// an item larger than every item of the pages before it (counts: the
+// items of each page in the order they came), and says how far exactly
+// when it did.
+func checkOverCap(t *testing.T, cap string, spent float64, stderr string, items []map[string]any, counts []int, over *int) {
 	t.Helper()
 	max, _ := strconv.ParseFloat(cap, 64)
 	said := strings.Contains(stderr, "over the --max-rcu cap")
@@ -123,9 +138,37 @@ func checkOverCap(t *testing.T, cap string, spent float64, stderr string, over *
 		if want := fmt.Sprintf("%g RCU over the --max-rcu cap: ", spent-max); !strings.Contains(stderr, want) {
 			t.Errorf("cap %s, spent %g: stderr lacks %q:\n%s", cap, spent, want, stderr)
 		}
+		if !largerCame(items, counts) {
+			t.Errorf("cap %s, spent %g: passed with no item larger than those of the pages before it (pages of %v items)", cap, spent, counts)
+		}
 	} else if said {
 		t.Errorf("cap %s, spent %g: says it passed the cap:\n%s", cap, spent, stderr)
 	}
+}
+
+// largerCame tells whether a page after the first held an item larger,
+// by DynamoDB's measure, than every item of the pages before it.
+func largerCame(items []map[string]any, counts []int) bool {
+	largest, i := 0, 0
+	for p, n := range counts {
+		page := 0
+		for _, it := range items[i:min(i+n, len(items))] {
+			size := 0 // the resume table's attributes are strings and numbers
+			for name, v := range it {
+				if f, ok := v.(float64); ok {
+					size += len(name) + itemcodec.NumberSize(strconv.FormatFloat(f, 'f', -1, 64))
+				} else {
+					size += len(name) + len(fmt.Sprint(v))
+				}
+			}
+			page = max(page, size)
+		}
+		if p > 0 && page > largest {
+			return true
+		}
+		largest, i = max(largest, page), i+n
+	}
+	return false
 }
 
 func itemKey(it map[string]any) string { return fmt.Sprint(it["PK"]) + "|" + fmt.Sprint(it["SK"]) }
@@ -159,7 +202,7 @@ func TestScanResumedUntilComplete(t *testing.T) {
 					got = append(got, itemKey(it))
 				}
 				scanned += *res.ScannedCount
-				checkOverCap(t, cap, res.Consumed.Total, errOut, &over)
+				checkOverCap(t, cap, res.Consumed.Total, errOut, res.Items, res.pageCounts(), &over)
 				next, more := goOnArgs(t, errOut)
 				if res.Stop == "complete" {
 					if more {
@@ -220,7 +263,19 @@ func TestQueryResumedUntilComplete(t *testing.T) {
 					t.Fatalf("%q: %v\n%s", args, err, errOut)
 				}
 				q := decodeQuery(t, out)
-				checkOverCap(t, cap, q.ConsumedCapacity.Total, errOut, &over)
+				var items []map[string]any
+				var counts []int
+				for _, raw := range q.Items {
+					var it map[string]any
+					if err := json.Unmarshal(raw, &it); err != nil {
+						t.Fatal(err)
+					}
+					items = append(items, it)
+				}
+				for _, r := range q.Requests {
+					counts = append(counts, r.Count)
+				}
+				checkOverCap(t, cap, q.ConsumedCapacity.Total, errOut, items, counts, &over)
 				got = append(got, sortKeysOf(t, q.Items)...)
 				next, more := goOnArgs(t, errOut)
 				if (string(q.LastEvaluatedKey) == "null") == more {
@@ -497,5 +552,36 @@ func TestStartKeyOutsideTheCondition(t *testing.T) {
 	}
 	if got := sortKeysOf(t, decodeQuery(t, out).Items); len(got) != 39 || slices.Contains(got, "P#0|ITEM#0000") {
 		t.Errorf("from the first item of G#0: %d items %q", len(got), got)
+	}
+}
+
+// A cap smaller than one item cannot hold: scan and query still read one
+// item a run, go on, and say by how much they passed the cap.
+func TestCapSmallerThanAnItemSaysSo(t *testing.T) {
+	endpoint := dynamotest.Endpoint(t)
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	for i := range 2 {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "P#0"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprint(i)},
+			"pad": &types.AttributeValueMemberS{Value: strings.Repeat("x", 10000)}, // 3 units: 1.5 RCU
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{
+		{"scan", "--endpoint-url", endpoint, "--table", table, "--max-rcu", "0.5"},
+		{"query", "--endpoint-url", endpoint, "--table", table, "--pk", "P#0", "--all-pages", "--max-rcu", "0.5"},
+	} {
+		_, errOut, err := cli(t, args...)
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", args, err, errOut)
+		}
+		if !strings.Contains(errOut, "1 RCU over the --max-rcu cap: DynamoDB charges a page by the bytes it read, known only after it") {
+			t.Errorf("%q: stderr does not say it passed the cap:\n%s", args, errOut)
+		}
+		if _, more := goOnArgs(t, errOut); !more {
+			t.Errorf("%q: stopped after one item with no go-on line:\n%s", args, errOut)
+		}
 	}
 }

@@ -8,9 +8,8 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"time"
-
-	"dynascope/itemcodec"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -83,8 +82,8 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 	if in.NextToken != "" {
 		token = aws.String(in.NextToken)
 	}
-	var spent, assumed, charged float64
-	scanned := 0
+	var spent, assumed float64
+	sizer := NewCapSizer(unit, in.PerItem)
 	guard := Guard{}
 	if in.MaxRCU <= 0 {
 		guard.Est = in.Est
@@ -106,16 +105,11 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		limit := in.Limit
 		est := 0.0
 		if in.MaxRCU > 0 {
-			left := in.MaxRCU - spent - assumed
-			if left < unit {
+			var ok bool
+			if limit, est, ok = sizer.Next(in.MaxRCU-spent-assumed, 1, in.Limit, len(res.Requests) == 0); !ok {
 				res.Stop, res.NextToken = StopMaxRCU, aws.ToString(token)
 				return res, nil
 			}
-			per := in.PerItem
-			if scanned > 0 {
-				per = max(per, charged/float64(scanned))
-			}
-			limit, est = capLimit(left, unit, per, 1, in.Limit)
 		}
 		if limit > 0 {
 			es.Limit = aws.Int32(limit)
@@ -150,11 +144,13 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		}
 		res.Count += len(p.Items)
 		if len(p.Items) > 0 {
-			// Items returned, not read: a filtered SELECT makes this an
-			// underestimate of the bytes per item read, so the cap also
-			// keeps the cost guard's watch.
-			charged += p.Request.Capacity.Total / unit * itemcodec.ReadUnitBytes
-			scanned += len(p.Items)
+			// Items returned, not read: ExecuteStatement reports no scanned
+			// count, so the items a WHERE dropped are not known, and the
+			// cap also keeps the cost guard's watch. SELECT * returns them
+			// whole, to be measured; else only their charge is known.
+			read := p.Page
+			read.ScannedCount = int32(len(p.Items))
+			sizer.Read(read, !selectsAll.MatchString(in.Plan.Statement))
 		}
 		if in.OnPage != nil {
 			if perr := in.OnPage(p.Page); perr != nil {
@@ -176,6 +172,9 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		token = aws.String(p.nextToken)
 	}
 }
+
+// selectsAll matches a SELECT of whole items.
+var selectsAll = regexp.MustCompile(`(?is)^\s*SELECT\s+\*`)
 
 // statementPage is one ExecuteStatement request, not yet recorded.
 type statementPage struct {

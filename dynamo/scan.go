@@ -3,8 +3,8 @@ package dynamo
 // Scan: a whole table or index, page by page, in parallel segments, with
 // an optional filter and projection. A Scan is the one read whose cost
 // grows with the table, so it never starts without a bound: ScanBound is
-// the upper bound to announce, MaxRCU a cap that stops it before a page
-// could pass it, and the cost guard (OverBudget) stops an endpoint that
+// the upper bound to announce, MaxRCU a cap that only an item larger than
+// any read before it can pass (CapSizer), and the cost guard (OverBudget) stops an endpoint that
 // keeps sending pages. Cancelling the context stops it and keeps what was
 // read.
 
@@ -15,8 +15,6 @@ import (
 	"math"
 	"sync"
 	"time"
-
-	"dynascope/itemcodec"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
@@ -36,8 +34,9 @@ type ScanInput struct {
 	Segments        int   // parallel segments; 1 when 0
 	Consistent      bool  // ConsistentRead (tables and LSIs)
 	Limit           int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
-	// MaxRCU stops the Scan before a page that could pass it, by the item
-	// size measured so far; 0 for no cap.
+	// MaxRCU caps the Scan's cost: each page is sized so that it passes
+	// the cap only with an item larger than any read before it
+	// (CapSizer); 0 for no cap.
 	MaxRCU float64
 	// Est is the estimate announced before the Scan (EstimateRead); a
 	// Scan that spends clearly more stops with an EstimateError, keeping
@@ -131,13 +130,12 @@ type scanRun struct {
 	cancel context.CancelFunc
 
 	mu       sync.Mutex
+	wake     *sync.Cond // a page in flight is done: what is left of the cap is known
 	res      ScanResult
 	spent    float64
-	reserved float64 // the expected cost of pages in flight
+	reserved float64 // the most the pages in flight can cost
 	guard    Guard
-	perItem  float64 // bytes per item read: DescribeTable's, then measured
-	charged  float64 // bytes charged for and items scanned so far, which measure it
-	scanned  int
+	sizer    CapSizer
 	active   int // segments still reading
 	err      error
 }
@@ -157,20 +155,23 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	}
 	segs := max(in.Segments, 1)
 	run := &scanRun{c: c, t: t, in: in, shape: shape, unit: 0.5, active: segs}
+	run.wake = sync.NewCond(&run.mu)
 	if in.Consistent {
 		run.unit = 1
 	}
+	avg := 0.0
 	run.res = ScanResult{Filter: shape.FilterText, Projection: shape.ProjectionText, Segments: segs}
 	if in.MaxRCU > 0 {
 		// The cap needs an item size before the first page: DescribeTable's.
 		if d, derr := c.DescribeTable(ctx, in.Table); derr == nil {
 			if e := EstimateRead(d, in.Index, in.Consistent, segs, in.Limit); e.Known && e.Items > 0 {
-				run.perItem = float64(e.Bytes) / float64(e.Items)
+				avg = float64(e.Bytes) / float64(e.Items)
 			}
 		}
 	} else {
 		run.guard.Est = in.Est
 	}
+	run.sizer = NewCapSizer(run.unit, avg)
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	run.cancel = cancel
@@ -239,43 +240,31 @@ func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
 }
 
 // reserve decides whether segment seg may read another page, and its Limit
-// and expected cost under the cap.
+// and the most it can cost under the cap. A segment that finds too little
+// left waits for the pages in flight, which may cost less than reserved.
 func (s *scanRun) reserve(ctx context.Context, seg int, start Item) (int32, float64, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.err != nil || s.res.Stop != "" || ctx.Err() != nil {
-		s.resume(seg, start)
-		return 0, 0, false
-	}
-	limit := s.in.Limit
-	if s.in.MaxRCU <= 0 {
-		return limit, 0, true
-	}
-	left := s.in.MaxRCU - s.spent - s.reserved
-	if left < s.unit {
+	for {
+		if s.err != nil || s.res.Stop != "" || ctx.Err() != nil {
+			s.resume(seg, start)
+			return 0, 0, false
+		}
+		if s.in.MaxRCU <= 0 {
+			return s.in.Limit, 0, true
+		}
+		limit, worst, ok := s.sizer.Next(s.in.MaxRCU-s.spent-s.reserved, s.active, s.in.Limit, len(s.res.Requests) == 0 && s.reserved == 0)
+		if ok {
+			s.reserved += worst
+			return limit, worst, true
+		}
 		if s.reserved == 0 {
 			s.res.Stop = StopMaxRCU
+			s.resume(seg, start)
+			return 0, 0, false
 		}
-		s.resume(seg, start)
-		return 0, 0, false
+		s.wake.Wait()
 	}
-	limit, est := capLimit(left, s.unit, s.perItem, s.active, limit)
-	s.reserved += est
-	return limit, est, true
-}
-
-// capLimit is the Limit of a page under a cost cap: what is left, shared
-// among the segments still reading, in whole 4 KB units, turned into items
-// by the item size known so far (perItem bytes); never above limit when
-// that is set. It returns the page's expected cost too.
-func capLimit(left, unit, perItem float64, segments int, limit int32) (int32, float64) {
-	blocks := math.Max(1, math.Floor(left/float64(max(segments, 1))/unit))
-	per := math.Max(perItem, 1)
-	n := int32(math.Min(math.Max(1, math.Floor(blocks*itemcodec.ReadUnitBytes/per)), math.MaxInt32))
-	if limit == 0 || n < limit {
-		limit = n
-	}
-	return limit, unit * math.Max(1, math.Ceil(float64(limit)*per/itemcodec.ReadUnitBytes))
 }
 
 // resume notes where a stopped segment would go on; start nil with no page
@@ -343,6 +332,7 @@ func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (P
 func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start Item, err error) bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	defer s.wake.Broadcast()
 	s.reserved -= est
 	if p.Request.Operation != "" {
 		if err != nil {
@@ -367,13 +357,7 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 	}
 	s.res.Count += int(p.Count)
 	s.res.Scanned += int(p.ScannedCount)
-	if p.ScannedCount > 0 {
-		// Bytes per item as charged: an overestimate (each page rounds up),
-		// which keeps the cap on the safe side.
-		s.charged += p.Request.Capacity.Total / s.unit * itemcodec.ReadUnitBytes
-		s.scanned += int(p.ScannedCount)
-		s.perItem = math.Max(s.perItem, s.charged/float64(s.scanned))
-	}
+	s.sizer.Read(p, s.shape.ProjectionText != "")
 	if s.in.OnPage != nil {
 		if perr := s.in.OnPage(ScanPage{Segment: seg, Page: p}); perr != nil {
 			s.resume(seg, p.LastEvaluatedKey)
@@ -418,11 +402,4 @@ func resumeText(resume map[int]Item) string {
 		return ""
 	}
 	return "the keys in the output's resume, one per segment"
-}
-
-// CapLimit is the Limit of the next page of one read under a cost cap, and
-// that page's expected cost, as a Scan's segment sizes its pages: left RCU
-// in whole 4 KB units of unit RCU, turned into items by perItem bytes.
-func CapLimit(left, unit, perItem float64, limit int32) (int32, float64) {
-	return capLimit(left, unit, perItem, 1, limit)
 }

@@ -13,7 +13,7 @@ import (
 var errSampleFull = errors.New("the sample is full")
 
 // SampleItems reads up to maxItems whole items of a table with one Scan,
-// stopped before a page could pass maxRCU. scan is Client.Scan, or a
+// capped at maxRCU (see CapSizer). scan is Client.Scan, or a
 // store's that wraps it. Stop is max-items when the cap ended it.
 func SampleItems(ctx context.Context, scan func(context.Context, ScanInput) (ScanResult, error), table string, maxItems int, maxRCU float64) ([]Item, ScanResult, error) {
 	var mu sync.Mutex

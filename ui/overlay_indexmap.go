@@ -113,7 +113,7 @@ func (o indexMapOverlay) view(m Model, w, h int) string {
 			items = o.stats[0].Items
 		}
 		addWrapped(fmt.Sprintf("a sample of %s, stopped: %s · %s · %s RCU", plural(items, "item", "items"), o.stop,
-			plural(o.requests, "request", "requests"), fmtRCU(o.rcu)))
+			plural(o.requests, "request", "requests"), fmtRCU(o.rcu)) + overCapText(o.rcu, o.maxRCU))
 		if o.err != "" {
 			lines = append(lines, " "+st.Err.Render(o.err))
 		}

@@ -2,8 +2,14 @@ package ui
 
 import (
 	"context"
+	"fmt"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -105,4 +111,34 @@ func TestIndexMapInOverview(t *testing.T) {
 		"Late · gsi ALL", "4 items it skips:", "LATEPK is an empty string; the item was written before the index was created")
 	hs.keys("esc")
 	hs.contains("LARGEST PARTITIONS SEEN")
+}
+
+// An index map whose first item is larger than its RCU cap reads that
+// item and says by how much it passed the cap, in scan's words.
+func TestIndexMapSaysItPassedTheCap(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	for i := range 3 {
+		if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: fmt.Sprintf("P#%d", i)}, "SK": &types.AttributeValueMemberS{Value: "S"},
+			"pad": &types.AttributeValueMemberS{Value: strings.Repeat("x", 10000)}, // 3 units: 1.5 RCU
+		}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: dynamotest.Endpoint(t), Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "P#0", Region: "us-east-1"}, 120, 40)
+	hs.keys("o", "tab", "ctrl+u")
+	hs.typeText("0.5")
+	hs.keys("enter")
+	hs.contains("stopped at the RCU cap")
+	hs.keys("M")
+	hs.contains("up to 10000 items / 0.5 RCU")
+	hs.keys("enter")
+	hs.contains("stopped: max-rcu · 1 request · 1.5 RCU · 1 RCU over the RCU cap: DynamoDB charges a page by the", "a page held an item larger than any read before it, or than what was left")
 }
