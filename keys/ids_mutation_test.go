@@ -46,3 +46,13 @@ func TestFoldIDsTwoIDs(t *testing.T) {
 		t.Errorf("FoldIDs = %+v, want %+v", got, want)
 	}
 }
+
+// Two neighbours of one shape fold whatever their kind: the value group of
+// a digit-led hex id and the exact type of a letter-led one.
+func TestFoldIDsValueGroupAndExactID(t *testing.T) {
+	got := FoldIDs("TAGS#1", GroupSortKeys([]string{"5a0f3c2d1e4b", "a5f0c3d2e1b4"}, "S", "#"))
+	want := []Group{{Entity: ShapeHex, Kind: KindValue, Count: 2, First: "5a0f3c2d1e4b", Last: "a5f0c3d2e1b4"}}
+	if !reflect.DeepEqual(got, want) {
+		t.Errorf("FoldIDs = %+v, want %+v", got, want)
+	}
+}

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"fmt"
+	"slices"
 	"testing"
 )
 
@@ -218,5 +219,25 @@ func TestAnalyzeLayoutTypesOfOneFirstKeyByPrefix(t *testing.T) {
 	}
 	if fmt.Sprint(got) != "[a::b a: a::b a:: c#1 c#]" {
 		t.Errorf("types %q, want a: then a:: (both from a::b), then c#", got)
+	}
+}
+
+// Digit-led value runs of one family are one type, whatever each
+// partition's run is named ("number" in one, "epoch seconds" in another).
+func TestAnalyzeLayoutDigitRunsAreOneType(t *testing.T) {
+	in := LayoutInput{PKType: "S", SKType: "S", Items: []KeyItem{
+		{PK: "C#1", SK: "10"}, {PK: "C#1", SK: "11"},
+		{PK: "C#2", SK: "1700000000"}, {PK: "C#2", SK: "1700000001"},
+	}}
+	fams := AnalyzeLayout(in).Families
+	if len(fams) != 1 {
+		t.Fatalf("%d families, want 1", len(fams))
+	}
+	var got []string
+	for _, ty := range fams[0].Types {
+		got = append(got, ty.Entity+" "+ty.First+".."+ty.Last)
+	}
+	if want := []string{ShapeValue + " 10..1700000001"}; !slices.Equal(got, want) {
+		t.Errorf("types %q, want %q", got, want)
 	}
 }

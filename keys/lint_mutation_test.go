@@ -76,6 +76,8 @@ func TestUnpaddedNumberReportsFirstSlot(t *testing.T) {
 	}{
 		{[]string{"ORDER#A1#B10", "ORDER#A10#B1"}, `("ORDER#A1#B10", "ORDER#A10#B1")`},
 		{[]string{"ORDER#B10", "ORDER#B1", "ORDER#A1", "ORDER#A10"}, `("ORDER#A1", "ORDER#A10")`},
+		// By position first: the B of the first segment before the A of the second.
+		{[]string{"ORDER#B1#A10", "ORDER#B10#A1"}, `("ORDER#B1#A10", "ORDER#B10#A1")`},
 	} {
 		var items []KeyItem
 		for _, sk := range tc.sks {
