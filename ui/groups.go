@@ -105,16 +105,16 @@ func (g groupsPane) typeOf(sk, delim string) keys.Class {
 	return keys.ClassifyTyped(sk, g.keyType, delim)
 }
 
-// nameOf names the type of sort key sk as the rows name it (keys.Names):
-// the row whose type or run holds it, else what its type would be called
+// keyNames names sort keys as the rows name their types (keys.Names): the
+// row whose type or run holds a key, else what its type would be called
 // beside the rows, so a record of a type not listed yet never takes a
 // listed type's name.
-func (g groupsPane) nameOf(sk, delim string) string {
+func (g groupsPane) keyNames(delim string) keys.Names {
 	gs := make([]keys.Group, len(g.types))
 	for i, t := range g.types {
 		gs[i] = t.group()
 	}
-	return keys.NamesOf(g.pk, gs, g.keyType, delim).Name(sk)
+	return keys.NamesOf(g.pk, gs, g.keyType, delim)
 }
 
 // reset starts the counts over from the first page of a whole-partition

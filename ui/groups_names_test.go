@@ -68,7 +68,7 @@ func checkPaneNames(t *testing.T, pk string, sks []string, reverse bool) {
 		t.Fatalf("partition %q, keys %q: rows\n%q\nwant the groups'\n%q", pk, sks, got, want)
 	}
 	for _, k := range sks {
-		if a, b := g.nameOf(k, delim), names.Name(k); a != b {
+		if a, b := g.keyNames(delim).Name(k), names.Name(k); a != b {
 			t.Fatalf("partition %q, keys %q: the live pane names %q %q, the groups %q", pk, sks, k, a, b)
 		}
 	}

@@ -207,6 +207,9 @@ func (m Model) liveMarkDone(msg liveMarkDoneMsg) Model {
 // images to the items pane.
 func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 	info := m.live.info
+	// Named by the types pane beside it: the live pane is the partition's,
+	// and its rows are the partition's names (the same for the whole batch).
+	names := m.groups.keyNames(m.delim)
 	for _, r := range recs {
 		if info.PartitionKey(r) != m.query.PK || m.query.Index != "" {
 			m.live.others++
@@ -214,9 +217,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 		m.live.seen++
 		sk := info.SortKey(r)
-		// Named by the types pane beside it: the live pane is the
-		// partition's, and its rows are the partition's names.
-		entity := m.groups.nameOf(sk, m.delim)
+		entity := names.Name(sk)
 		if m.schema.SK == nil {
 			entity = keys.FamilyEntity(info.PartitionKey(r), info.PK.Type)
 		}
