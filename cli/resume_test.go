@@ -28,19 +28,7 @@ func resumeTable(t *testing.T) (table, endpoint string, keys []string) {
 	t.Helper()
 	endpoint = dynamotest.Endpoint(t)
 	api := dynamotest.SDK(t)
-	in := dynamotest.PKSK()
-	in.AttributeDefinitions = append(in.AttributeDefinitions,
-		types.AttributeDefinition{AttributeName: aws.String("G"), AttributeType: types.ScalarAttributeTypeS},
-		types.AttributeDefinition{AttributeName: aws.String("GS"), AttributeType: types.ScalarAttributeTypeN})
-	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{
-		IndexName: aws.String("ByG"),
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("G"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("GS"), KeyType: types.KeyTypeRange},
-		},
-		Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-	}}
-	table = dynamotest.Table(t, api, in)
+	table = dynamotest.Table(t, api, dynamotest.WithGSI(dynamotest.PKSK(), "ByG", "G", "S", "GS", "N", types.ProjectionTypeAll))
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	var batch []types.WriteRequest

@@ -131,18 +131,7 @@ func cgPut(t *testing.T, api *dynamodb.Client, table string, items ...dynamo.Ite
 // keyed by numbers, with a few items each.
 func codegenTables(t *testing.T) (api *dynamodb.Client, app, scores string) {
 	api = dynamotest.SDK(t)
-	in := dynamotest.PKSK()
-	in.AttributeDefinitions = append(in.AttributeDefinitions,
-		types.AttributeDefinition{AttributeName: aws.String("GSI1PK"), AttributeType: types.ScalarAttributeTypeS},
-		types.AttributeDefinition{AttributeName: aws.String("GSI1SK"), AttributeType: types.ScalarAttributeTypeS})
-	in.GlobalSecondaryIndexes = []types.GlobalSecondaryIndex{{
-		IndexName: aws.String("GSI1"),
-		KeySchema: []types.KeySchemaElement{
-			{AttributeName: aws.String("GSI1PK"), KeyType: types.KeyTypeHash},
-			{AttributeName: aws.String("GSI1SK"), KeyType: types.KeyTypeRange}},
-		Projection: &types.Projection{ProjectionType: types.ProjectionTypeAll},
-	}}
-	app = dynamotest.Table(t, api, in)
+	app = dynamotest.Table(t, api, dynamotest.WithGSI(dynamotest.PKSK(), "GSI1", "GSI1PK", "S", "GSI1SK", "S", types.ProjectionTypeAll))
 	cgPut(t, api, app,
 		dynamo.Item{"PK": cgS("CUST#42"), "SK": cgS("PROFILE"), "name": cgS("Ann")},
 		dynamo.Item{"PK": cgS("CUST#42"), "SK": cgS("ORDER#2025-01-09#A11"), "total": cgN("20")},
@@ -152,7 +141,7 @@ func codegenTables(t *testing.T) (api *dynamodb.Client, app, scores string) {
 			"GSI1PK": cgS("WH#1"), "GSI1SK": cgS("OPEN#2025-04-01#O'Q")},
 		dynamo.Item{"PK": cgS("ORDER#A17"), "SK": cgS("ITEM#1"), "name": cgS("Desk lamp")},
 	)
-	in = dynamodb.CreateTableInput{
+	in := dynamodb.CreateTableInput{
 		AttributeDefinitions: []types.AttributeDefinition{
 			{AttributeName: aws.String("player"), AttributeType: types.ScalarAttributeTypeN},
 			{AttributeName: aws.String("at"), AttributeType: types.ScalarAttributeTypeN}},

@@ -100,6 +100,17 @@ func DeleteAtEnd(t testing.TB, api *dynamodb.Client, name string) {
 	})
 }
 
+// WithGSI adds to table definition in a global secondary index name with
+// partition key pk and sort key sk, of DynamoDB types pkType and skType
+// ("S", "N", "B"), projecting p.
+func WithGSI(in dynamodb.CreateTableInput, name, pk, pkType, sk, skType string, p types.ProjectionType) dynamodb.CreateTableInput {
+	in.AttributeDefinitions = append(in.AttributeDefinitions,
+		types.AttributeDefinition{AttributeName: aws.String(pk), AttributeType: types.ScalarAttributeType(pkType)},
+		types.AttributeDefinition{AttributeName: aws.String(sk), AttributeType: types.ScalarAttributeType(skType)})
+	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, gsi(name, pk, sk, types.Projection{ProjectionType: p}))
+	return in
+}
+
 // PKSK is the usual single-table definition: string PK and SK.
 func PKSK() dynamodb.CreateTableInput {
 	return dynamodb.CreateTableInput{
