@@ -18,6 +18,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/textfmt"
 	"dynascope/ui/widget"
 )
 
@@ -203,16 +204,6 @@ func (o overviewPane) partitionAt(row int) (string, bool) {
 	return "", false
 }
 
-// fmtDollars is a small amount of money to three significant digits,
-// without an exponent: $0.00000025.
-func fmtDollars(v float64) string {
-	if v <= 0 {
-		return "$0"
-	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
-}
-
 // costText is what rcu read request units cost on demand at the settings'
 // price, "" when no price is set: DynamoDB charges on-demand reads in read
 // request units, the same units ConsumedCapacity reports.
@@ -221,5 +212,5 @@ func (m Model) costText(rcu float64) string {
 	if p <= 0 {
 		return ""
 	}
-	return "≈ " + fmtDollars(rcu*p/1e6) + " on-demand"
+	return "≈ " + textfmt.Dollars(rcu*p/1e6) + " on-demand"
 }

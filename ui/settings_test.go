@@ -131,14 +131,6 @@ func TestCostInStatusLine(t *testing.T) {
 	hs.lacks("on-demand")
 }
 
-func TestFmtDollars(t *testing.T) {
-	for v, want := range map[float64]string{0: "$0", 2.5e-7: "$0.00000025", 0.00003125: "$0.0000313", 1.5: "$1.5", 1234.5678: "$1230"} {
-		if got := fmtDollars(v); got != want {
-			t.Errorf("fmtDollars(%v) = %q, want %q", v, got, want)
-		}
-	}
-}
-
 // A NoSQL Workbench model's facet names stand beside the classifier's names
 // of the entity types, which are the same however the model was loaded; the
 // prefix stays in sight.
