@@ -33,18 +33,34 @@ type overlayEnv struct {
 
 	overview  overviewPane // the overview's sample and layout
 	exporting bool         // an export is in flight
+	price     float64      // the settings' USD per million reads; 0 for none (costText)
+	// patternsPath is where S saves; "" when no file is known.
+	patternsPath string
 	// helpLines is the help of a mode for a box w wide (overlay_help.go).
 	helpLines func(md mode, w int) []string
+	// drawLog draws the root's request log expanded in a box w×h
+	// (requestlog.go): the log overlay shows it.
+	drawLog func(w, h int) string
 }
 
-// env builds what the top overlay's update may read.
+// env builds what the top overlay may read: the root's state and the keys
+// of the overlay's mode.
 func (m Model) env() overlayEnv {
+	e := m.stateEnv()
+	e.keys = m.keyMap()
+	return e
+}
+
+// stateEnv is what an overlay may read of the root but its keys, which
+// follow from its mode: what its mode is decided from.
+func (m Model) stateEnv() overlayEnv {
 	lay := m.layout()
 	e := overlayEnv{
-		keys: m.keyMap(), st: m.st, w: lay.w, bodyH: lay.bodyH,
+		st: m.st, w: lay.w, bodyH: lay.bodyH,
 		table: m.table, index: m.index, patterns: m.patterns,
 		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
-		helpLines: m.helpLines,
+		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath,
+		drawLog: func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
 	}
 	if m.opts.Editor != nil {
 		e.target = m.opts.Editor.Target()

@@ -160,8 +160,8 @@ type linksOverlay struct {
 	item   dynamo.Item
 }
 
-func (linksOverlay) mode(Model) mode { return modeLinks }
-func (linksOverlay) hides() hidden   { return hidden{} }
+func (linksOverlay) mode(overlayEnv) mode { return modeLinks }
+func (linksOverlay) hides() hidden        { return hidden{} }
 
 func (o linksOverlay) id() overlayID { return overlayLinks }
 
@@ -245,9 +245,9 @@ func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	return o, nil
 }
 
-func (o linksOverlay) view(m Model, w, h int) string {
+func (o linksOverlay) view(e overlayEnv, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	lines := []string{" " + e.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
 	for i, l := range o.links {
 		state := "confirming…"
 		switch {
@@ -261,13 +261,13 @@ func (o linksOverlay) view(m Model, w, h int) string {
 		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
-			line = m.st.Sel.Render(line)
+			line = e.st.Sel.Render(line)
 		case l.checked && !l.found:
-			line = m.st.Muted.Render(line)
+			line = e.st.Muted.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return widget.Box(m.st, "Follow the keys", lines, w, h, true)
+	return widget.Box(e.st, "Follow the keys", lines, w, h, true)
 }
 
 var linksMode = modeDef{name: "follow the keys", keys: []binding{

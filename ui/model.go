@@ -236,7 +236,7 @@ func Run(ctx context.Context, o Options) error {
 // mode is what the keyboard talks to now.
 func (m Model) mode() mode {
 	if o := m.top(); o != nil {
-		return o.mode(m)
+		return o.mode(m.stateEnv())
 	}
 	switch m.screen {
 	case screenLoading:

@@ -77,15 +77,15 @@ const (
 type overlay interface {
 	id() overlayID
 	// mode is the keymap mode the keyboard is in while this overlay is on
-	// top; it may depend on the overlay's phase (a form, a sample running).
-	mode(m Model) mode
+	// top; it may depend on the overlay's phase (a form, a sample running)
+	// and on what it reads of the root (e, whose keys are not set: they
+	// follow from the mode).
+	mode(e overlayEnv) mode
 	// update handles a key, pasted text or a mouse wheel message while the
 	// overlay is on top (ctrl+c and ? are the root's): it returns the
 	// overlay's new state and what it asks the root to do (nil for
 	// nothing). It reads the root only through e.
 	update(e overlayEnv, msg tea.Msg) (overlay, want)
-	// view draws the overlay's body, w×h cells.
-	view(m Model, w, h int) string
 	// hides says which of the screen's lines the body takes over.
 	hides() hidden
 }
@@ -96,10 +96,30 @@ type hidden struct {
 	log   bool // the collapsed request log
 }
 
+// drawer is an overlay that draws its body, w×h cells, from what it may
+// read of the root; modelDrawer one that still reads the root model, until
+// it is given the values it needs (drawOverlay).
+type (
+	drawer interface {
+		view(e overlayEnv, w, h int) string
+	}
+	modelDrawer interface {
+		view(m Model, w, h int) string
+	}
+)
+
+// drawOverlay draws o's body, w×h cells.
+func (m Model) drawOverlay(o overlay, w, h int) string {
+	if d, ok := o.(drawer); ok {
+		return d.view(m.env(), w, h)
+	}
+	return o.(modelDrawer).view(m, w, h)
+}
+
 // relayouter is an overlay that keeps something drawn for the width, to
 // redraw when the size or the styles change.
 type relayouter interface {
-	relayout(m Model) overlay
+	relayout(e overlayEnv) overlay
 }
 
 // top is the overlay on top, nil when none is open.
@@ -185,7 +205,7 @@ func (m Model) relayoutOverlays() Model {
 	for i, o := range m.overlays {
 		if r, ok := o.(relayouter); ok {
 			m.overlays = slices.Clone(m.overlays)
-			m.overlays[i] = r.relayout(m)
+			m.overlays[i] = r.relayout(m.stateEnv())
 		}
 	}
 	return m

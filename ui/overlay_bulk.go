@@ -70,7 +70,7 @@ type bulkOverlay struct {
 }
 
 func (bulkOverlay) id() overlayID { return overlayBulk }
-func (o bulkOverlay) mode(Model) mode {
+func (o bulkOverlay) mode(overlayEnv) mode {
 	if o.phase == bulkAsk {
 		return modeBulkAsk
 	}
@@ -334,8 +334,8 @@ func predictedText(bound float64, reqs []dynamo.Request) string {
 	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))
 }
 
-func (o bulkOverlay) view(m Model, w, h int) string {
-	st := m.st
+func (o bulkOverlay) view(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
 	var lines []string
 	say := func(style func(...string) string, s string) {
@@ -364,9 +364,9 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 			say(st.QueryKey.Render, planLine(o.plan))
 		}
 		if o.est.Known {
-			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), costText(e.price, o.est.RCU)))
 		} else {
-			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), m.costText(o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), costText(e.price, o.est.RCU)))
 		}
 		if o.kind == bulkPartiQL && o.plan.Query {
 			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")
@@ -379,7 +379,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 			say(st.Muted.Render, "reading… esc stops and keeps what was read")
 		}
 	case bulkDone:
-		lines = append(lines, o.summary(m, inner-2)...)
+		lines = append(lines, o.summary(st, inner-2)...)
 		if o.err != "" {
 			// Before the items, so that no list of them pushes it off.
 			say(st.Err.Render, "✗ "+o.err)
@@ -401,8 +401,7 @@ func (o bulkOverlay) view(m Model, w, h int) string {
 }
 
 // summary is what was kept of what was read, and what it cost.
-func (o bulkOverlay) summary(m Model, w int) []string {
-	st := m.st
+func (o bulkOverlay) summary(st styles, w int) []string {
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
 	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.est.RCU, o.reqs))

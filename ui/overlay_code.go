@@ -31,11 +31,11 @@ type codeView struct {
 // opened from: esc goes back there (the log, the patterns, the partition).
 type codeOverlay struct{ c codeView }
 
-func (codeOverlay) id() overlayID   { return overlayCode }
-func (codeOverlay) mode(Model) mode { return modeCode }
-func (codeOverlay) hides() hidden   { return hidden{log: true} }
+func (codeOverlay) id() overlayID        { return overlayCode }
+func (codeOverlay) mode(overlayEnv) mode { return modeCode }
+func (codeOverlay) hides() hidden        { return hidden{log: true} }
 
-func (o codeOverlay) view(m Model, w, h int) string { return o.c.box(m.st, w, h) }
+func (o codeOverlay) view(e overlayEnv, w, h int) string { return o.c.box(e.st, w, h) }
 
 var langNames = map[codegen.CodeLang]string{
 	codegen.LangCLI:    "aws CLI",

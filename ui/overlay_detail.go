@@ -25,14 +25,14 @@ import (
 // detailOverlay is the detail pane on the overlay stack.
 type detailOverlay struct{ d detailPane }
 
-func (detailOverlay) id() overlayID   { return overlayDetail }
-func (detailOverlay) mode(Model) mode { return modeDetail }
-func (detailOverlay) hides() hidden   { return hidden{query: true, log: true} }
+func (detailOverlay) id() overlayID        { return overlayDetail }
+func (detailOverlay) mode(overlayEnv) mode { return modeDetail }
+func (detailOverlay) hides() hidden        { return hidden{query: true, log: true} }
 
-func (o detailOverlay) view(m Model, w, h int) string { return o.d.viewBox(m.st, w, h) }
+func (o detailOverlay) view(e overlayEnv, w, h int) string { return o.d.viewBox(e.st, w, h) }
 
-func (o detailOverlay) relayout(m Model) overlay {
-	o.d = o.d.render(m.st, m.layout().w-2)
+func (o detailOverlay) relayout(e overlayEnv) overlay {
+	o.d = o.d.render(e.st, e.w-2)
 	return o
 }
 

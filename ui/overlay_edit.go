@@ -31,7 +31,7 @@ type editOverlay struct {
 }
 
 func (editOverlay) id() overlayID { return overlayEdit }
-func (o editOverlay) mode(Model) mode {
+func (o editOverlay) mode(overlayEnv) mode {
 	if o.form != nil {
 		return modeEditValue
 	}
@@ -177,8 +177,8 @@ func (o editOverlay) setRow(f form) editOverlay {
 	return o
 }
 
-func (o editOverlay) view(m Model, w, h int) string {
-	st := m.st
+func (o editOverlay) view(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {

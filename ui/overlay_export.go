@@ -28,8 +28,8 @@ type exportOverlay struct {
 func (exportOverlay) id() overlayID { return overlayExport }
 func (exportOverlay) hides() hidden { return hidden{} }
 
-func (exportOverlay) mode(m Model) mode {
-	if m.export.running {
+func (exportOverlay) mode(e overlayEnv) mode {
+	if e.exporting {
 		return modeExporting
 	}
 	return modeExport

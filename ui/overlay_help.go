@@ -20,19 +20,19 @@ type helpOverlay struct {
 	offset int  // first line shown, when the help is taller than the box
 }
 
-func (helpOverlay) id() overlayID   { return overlayHelp }
-func (helpOverlay) mode(Model) mode { return modeHelp }
-func (helpOverlay) hides() hidden   { return hidden{query: true, log: true} }
+func (helpOverlay) id() overlayID        { return overlayHelp }
+func (helpOverlay) mode(overlayEnv) mode { return modeHelp }
+func (helpOverlay) hides() hidden        { return hidden{query: true, log: true} }
 
-func (o helpOverlay) view(m Model, w, h int) string {
-	lines := m.helpLines(o.of, w)
+func (o helpOverlay) view(e overlayEnv, w, h int) string {
+	lines := e.helpLines(o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
-		return widget.Box(m.st, "Help", lines, w, h, true)
+		return widget.Box(e.st, "Help", lines, w, h, true)
 	}
 	off := clamp(o.offset, 0, len(lines)-shown)
 	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
-	return widget.Box(m.st, title, lines[off:off+shown], w, h, true)
+	return widget.Box(e.st, title, lines[off:off+shown], w, h, true)
 }
 
 // toggleHelp opens help on the mode md, or closes it when it is on top.

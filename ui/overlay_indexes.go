@@ -15,12 +15,12 @@ import (
 
 type indexesOverlay struct{ p indexPicker }
 
-func (indexesOverlay) id() overlayID   { return overlayIndexes }
-func (indexesOverlay) mode(Model) mode { return modeIndexes }
-func (indexesOverlay) hides() hidden   { return hidden{} }
+func (indexesOverlay) id() overlayID        { return overlayIndexes }
+func (indexesOverlay) mode(overlayEnv) mode { return modeIndexes }
+func (indexesOverlay) hides() hidden        { return hidden{} }
 
-func (o indexesOverlay) view(m Model, w, h int) string {
-	return o.p.viewBox(m.st, m.table, m.index, w, h)
+func (o indexesOverlay) view(e overlayEnv, w, h int) string {
+	return o.p.viewBox(e.st, e.table, e.index, w, h)
 }
 
 // openIndexes shows the table and its indexes, the one open selected.

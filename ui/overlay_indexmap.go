@@ -28,9 +28,9 @@ type indexMapOverlay struct {
 	stop, err, table string
 }
 
-func (indexMapOverlay) id() overlayID   { return overlayIndexMap }
-func (indexMapOverlay) mode(Model) mode { return modeIndexMap }
-func (indexMapOverlay) hides() hidden   { return hidden{query: true} }
+func (indexMapOverlay) id() overlayID        { return overlayIndexMap }
+func (indexMapOverlay) mode(overlayEnv) mode { return modeIndexMap }
+func (indexMapOverlay) hides() hidden        { return hidden{query: true} }
 
 // indexMapDoneMsg answers the map's Scan.
 type indexMapDoneMsg struct {
@@ -93,8 +93,8 @@ func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	return replaceOverlay(m, o), nil
 }
 
-func (o indexMapOverlay) view(m Model, w, h int) string {
-	st, inner := m.st, w-2
+func (o indexMapOverlay) view(e overlayEnv, w, h int) string {
+	st, inner := e.st, w-2
 	var lines []string
 	addWrapped := func(s string) {
 		for _, l := range strings.Split(widget.Wrap(s, max(8, inner-2)), "\n") {

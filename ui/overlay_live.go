@@ -16,9 +16,9 @@ import (
 
 type liveOverlay struct{}
 
-func (liveOverlay) id() overlayID   { return overlayLive }
-func (liveOverlay) mode(Model) mode { return modeLive }
-func (liveOverlay) hides() hidden   { return hidden{} }
+func (liveOverlay) id() overlayID        { return overlayLive }
+func (liveOverlay) mode(overlayEnv) mode { return modeLive }
+func (liveOverlay) hides() hidden        { return hidden{} }
 
 func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {

@@ -17,11 +17,11 @@ import (
 
 type logOverlay struct{}
 
-func (logOverlay) id() overlayID   { return overlayLog }
-func (logOverlay) mode(Model) mode { return modeLog }
-func (logOverlay) hides() hidden   { return hidden{log: true} }
+func (logOverlay) id() overlayID        { return overlayLog }
+func (logOverlay) mode(overlayEnv) mode { return modeLog }
+func (logOverlay) hides() hidden        { return hidden{log: true} }
 
-func (logOverlay) view(m Model, w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) }
+func (logOverlay) view(e overlayEnv, w, h int) string { return e.drawLog(w, h) }
 
 // openLog shows the log, its cursor on a request in view.
 func (m Model) openLog() Model {

@@ -30,8 +30,8 @@ type overviewOverlay struct {
 func (overviewOverlay) id() overlayID { return overlayOverview }
 func (overviewOverlay) hides() hidden { return hidden{query: true} }
 
-func (overviewOverlay) mode(m Model) mode {
-	switch m.overview.phase {
+func (overviewOverlay) mode(e overlayEnv) mode {
+	switch e.overview.phase {
 	case ovSetup:
 		return modeCaps
 	case ovRunning:
@@ -69,7 +69,7 @@ func (m Model) overviewBox(o overviewOverlay, w, h int) string {
 // boundText says what a sample with these caps may read, and cost.
 func (m Model) boundText(in dynamo.SampleInput) string {
 	s := fmt.Sprintf("reads up to %s / %s RCU", plural(in.MaxItems, "item", "items"), fmtRCU(in.MaxRCU))
-	if c := m.costText(in.MaxRCU); c != "" {
+	if c := costText(m.opts.Settings.PricePerMillionReads, in.MaxRCU); c != "" {
 		s += " (" + c + ")"
 	}
 	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
@@ -202,7 +202,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
 	cost := fmtRCU(smp.Capacity().Total) + " RCU"
-	if c := m.costText(smp.Capacity().Total); c != "" {
+	if c := costText(m.opts.Settings.PricePerMillionReads, smp.Capacity().Total); c != "" {
 		cost += " " + c
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,

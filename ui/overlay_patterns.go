@@ -23,7 +23,7 @@ type patternsOverlay struct{ patternsPane }
 func (patternsOverlay) id() overlayID { return overlayPatterns }
 func (patternsOverlay) hides() hidden { return hidden{log: true} }
 
-func (o patternsOverlay) mode(Model) mode {
+func (o patternsOverlay) mode(overlayEnv) mode {
 	if o.asking {
 		return modeParams
 	}

@@ -22,9 +22,9 @@ type saveOverlay struct {
 	query dynamo.QueryInput
 }
 
-func (saveOverlay) id() overlayID   { return overlaySave }
-func (saveOverlay) mode(Model) mode { return modeSave }
-func (saveOverlay) hides() hidden   { return hidden{} }
+func (saveOverlay) id() overlayID        { return overlaySave }
+func (saveOverlay) mode(overlayEnv) mode { return modeSave }
+func (saveOverlay) hides() hidden        { return hidden{} }
 
 // saveForm asks for the name and description of a new pattern.
 type saveForm struct {
@@ -123,11 +123,11 @@ func (m Model) patternSaved(msg patternSavedMsg) Model {
 }
 
 // view is the save form with what it will write and where.
-func (o saveOverlay) view(m Model, w, h int) string {
-	st := m.st
+func (o saveOverlay) view(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
 	var lines []string
-	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(m.patternsPath)), inner-2) {
+	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(e.patternsPath)), inner-2) {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")

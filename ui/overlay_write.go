@@ -45,7 +45,7 @@ func newWriteOverlay(p *edit.Plan, undo *edit.Entry) writeOverlay {
 }
 
 func (writeOverlay) id() overlayID { return overlayWrite }
-func (o writeOverlay) mode(Model) mode {
+func (o writeOverlay) mode(overlayEnv) mode {
 	if o.phase == writeConfirm {
 		return modeWriteConfirm
 	}
@@ -161,8 +161,8 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	return m.runQuery(m.query)
 }
 
-func (o writeOverlay) view(m Model, w, h int) string {
-	st := m.st
+func (o writeOverlay) view(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
 	p := o.plan
 	var lines []string
@@ -182,7 +182,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 	case writeConflict:
 		add(st.Err.Render, o.err)
 		lines = append(lines, "")
-		lines = append(lines, o.beside(m, inner)...)
+		lines = append(lines, o.beside(st, inner)...)
 	case writeFailed:
 		add(st.Err.Render, o.err)
 	default:
@@ -221,7 +221,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 		}
 		lines = append(lines, "")
 		add(muted, "the request:")
-		for _, l := range strings.Split(p.Command(m.opts.Editor.Target()), "\n") {
+		for _, l := range strings.Split(p.Command(e.target), "\n") {
 			add(text, l)
 		}
 	}
@@ -243,8 +243,7 @@ func (o writeOverlay) view(m Model, w, h int) string {
 // three columns — as read, now, yours — each value with its type; a *
 // marks what someone else changed since the read. A refused delete shows
 // only what changed: the user's version of every attribute is gone.
-func (o writeOverlay) beside(m Model, inner int) []string {
-	st := m.st
+func (o writeOverlay) beside(st styles, inner int) []string {
 	c := o.conflict
 	rows := c.Rows()
 	nameW := widget.Width("attribute")

@@ -204,11 +204,12 @@ func (o overviewPane) partitionAt(row int) (string, bool) {
 	return "", false
 }
 
-// costText is what rcu read request units cost on demand at the settings'
-// price, "" when no price is set: DynamoDB charges on-demand reads in read
-// request units, the same units ConsumedCapacity reports.
-func (m Model) costText(rcu float64) string {
-	p := m.opts.Settings.PricePerMillionReads
+// costText is what rcu read request units cost on demand at price, the
+// settings' USD per million reads, "" when no price is set: DynamoDB
+// charges on-demand reads in read request units, the same units
+// ConsumedCapacity reports.
+func costText(price, rcu float64) string {
+	p := price
 	if p <= 0 {
 		return ""
 	}

@@ -245,7 +245,7 @@ func (m Model) body(lay layout) string {
 	w, h := lay.w, lay.bodyH
 	st := m.st
 	if o := m.top(); o != nil {
-		return o.view(m, w, h)
+		return m.drawOverlay(o, w, h)
 	}
 	switch m.screen {
 	case screenLoading:

@@ -130,9 +130,9 @@ type jumpOverlay struct {
 	cursor  int
 }
 
-func (jumpOverlay) id() overlayID   { return overlayJump }
-func (jumpOverlay) mode(Model) mode { return modeJump }
-func (jumpOverlay) hides() hidden   { return hidden{} }
+func (jumpOverlay) id() overlayID        { return overlayJump }
+func (jumpOverlay) mode(overlayEnv) mode { return modeJump }
+func (jumpOverlay) hides() hidden        { return hidden{} }
 
 // openJump lists where the item can be opened.
 func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
@@ -222,9 +222,9 @@ func (m Model) crumbBack() (Model, tea.Cmd) {
 	return m, tea.Batch(cmd, save)
 }
 
-func (o jumpOverlay) view(m Model, w, h int) string {
+func (o jumpOverlay) view(e overlayEnv, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + m.st.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
+	lines := []string{" " + e.st.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
 	for i, tg := range o.targets {
 		l := "   " + tg.label
 		if tg.why != "" {
@@ -238,13 +238,13 @@ func (o jumpOverlay) view(m Model, w, h int) string {
 		l = widget.Fit(l, inner)
 		switch {
 		case i == o.cursor:
-			l = m.st.Sel.Render(l)
+			l = e.st.Sel.Render(l)
 		case tg.why != "":
-			l = m.st.Muted.Render(l)
+			l = e.st.Muted.Render(l)
 		}
 		lines = append(lines, l)
 	}
-	return widget.Box(m.st, "Open the item in", lines, w, h, true)
+	return widget.Box(e.st, "Open the item in", lines, w, h, true)
 }
 
 var jumpMode = modeDef{name: "open in index", keys: []binding{
