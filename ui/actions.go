@@ -33,14 +33,30 @@ type overlayEnv struct {
 
 	overview  overviewPane // the overview's sample and layout
 	exporting bool         // an export is in flight
-	price     float64      // the settings' USD per million reads; 0 for none (costText)
+	export    exportProgress
+	price     float64 // the settings' USD per million reads; 0 for none (costText)
+	// entityNames are the NoSQL Workbench model's names of entity types, by
+	// sort-key prefix (typeText).
+	entityNames map[string]string
 	// patternsPath is where S saves; "" when no file is known.
 	patternsPath string
+	patternsErr  error // why the patterns file could not be read; nil when it was
 	// helpLines is the help of a mode for a box w wide (overlay_help.go).
 	helpLines func(md mode, w int) []string
+	live      liveView // the live pane's tail (live.go)
+	// drawItems draws the root's items pane w×h, unfocused: the live pane
+	// shows it above its lines.
+	drawItems func(w, h int) string
 	// drawLog draws the root's request log expanded in a box w×h
 	// (requestlog.go): the log overlay shows it.
 	drawLog func(w, h int) string
+}
+
+// exportProgress is how far the export in flight has got: done of n items
+// written to path.
+type exportProgress struct {
+	done, n int
+	path    string
 }
 
 // env builds what the top overlay may read: the root's state and the keys
@@ -59,8 +75,12 @@ func (m Model) stateEnv() overlayEnv {
 		st: m.st, w: lay.w, bodyH: lay.bodyH,
 		table: m.table, index: m.index, patterns: m.patterns,
 		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
-		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath,
-		drawLog: func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
+		export:    exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
+		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
+		drawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
+		drawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
+		live: liveView{pk: m.query.PK, lines: m.live.lines, seen: m.live.seen, polls: m.live.polls, others: m.live.others,
+			err: m.live.err, starting: m.live.starting, running: m.live.id != 0, keysOnly: m.live.info.ViewType == "KEYS_ONLY"},
 	}
 	if m.opts.Editor != nil {
 		e.target = m.opts.Editor.Target()

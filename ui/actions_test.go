@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -62,7 +63,8 @@ func mentionsModel(e ast.Expr) bool {
 
 // TestOverlayUpdatesTakeNoModel holds overlays to returning what they want:
 // every update of an overlay type takes (overlayEnv, tea.Msg) and returns
-// (overlay, want); no overlay holds the root model in a field; and the
+// (overlay, want), its view and mode draw and decide from an overlayEnv
+// too; no overlay holds the root model in a field; and the
 // environment it is given has no way to the root model either (no field
 // whose type names Model, nor a store, editor or context to send requests
 // through). So no overlay can change root state or send a request itself.
@@ -73,7 +75,7 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 	for name, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || fd.Name.Name != "update" {
+			if !ok || fd.Recv == nil || !slices.Contains([]string{"update", "view", "mode", "relayout"}, fd.Name.Name) {
 				continue
 			}
 			recv := strings.TrimPrefix(exprText(fset, fd.Recv.List[0].Type), "*")
@@ -91,10 +93,17 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 			if !strings.HasSuffix(recv, "Overlay") {
 				continue
 			}
-			overlayTypes[recv] = true
-			updates++
-			if got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", "); got != "overlayEnv, tea.Msg -> overlay, want" {
-				t.Errorf("%s: %s.update is (%s), want (overlayEnv, tea.Msg -> overlay, want)", name, recv, got)
+			got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", ")
+			want := map[string]string{
+				"update": "overlayEnv, tea.Msg -> overlay, want", "view": "overlayEnv, int, int -> string",
+				"mode": "overlayEnv -> mode", "relayout": "overlayEnv -> overlay",
+			}[fd.Name.Name]
+			if got != want {
+				t.Errorf("%s: %s.%s is (%s), want (%s)", name, recv, fd.Name.Name, got, want)
+			}
+			if fd.Name.Name == "update" {
+				overlayTypes[recv] = true
+				updates++
 			}
 		}
 	}

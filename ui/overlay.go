@@ -86,6 +86,9 @@ type overlay interface {
 	// overlay's new state and what it asks the root to do (nil for
 	// nothing). It reads the root only through e.
 	update(e overlayEnv, msg tea.Msg) (overlay, want)
+	// view draws the overlay's body, w×h cells, from what it may read of
+	// the root.
+	view(e overlayEnv, w, h int) string
 	// hides says which of the screen's lines the body takes over.
 	hides() hidden
 }
@@ -94,26 +97,6 @@ type overlay interface {
 type hidden struct {
 	query bool // the query line (and its hint)
 	log   bool // the collapsed request log
-}
-
-// drawer is an overlay that draws its body, w×h cells, from what it may
-// read of the root; modelDrawer one that still reads the root model, until
-// it is given the values it needs (drawOverlay).
-type (
-	drawer interface {
-		view(e overlayEnv, w, h int) string
-	}
-	modelDrawer interface {
-		view(m Model, w, h int) string
-	}
-)
-
-// drawOverlay draws o's body, w×h cells.
-func (m Model) drawOverlay(o overlay, w, h int) string {
-	if d, ok := o.(drawer); ok {
-		return d.view(m.env(), w, h)
-	}
-	return o.(modelDrawer).view(m, w, h)
 }
 
 // relayouter is an overlay that keeps something drawn for the width, to

@@ -35,7 +35,7 @@ func (exportOverlay) mode(e overlayEnv) mode {
 	return modeExport
 }
 
-func (o exportOverlay) view(m Model, w, h int) string { return m.exportBox(o, w, h) }
+func (o exportOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
 
 // openExport opens the export form for what the items pane shows.
 func (m Model) openExport() Model {
@@ -111,34 +111,34 @@ func formatNames() string {
 	return strings.Join(names, ", ")
 }
 
-// exportBox is the export form, or the progress of the export in flight.
-func (m Model) exportBox(e exportOverlay, w, h int) string {
-	st := m.st
+// box is the export form, or the progress of the export in flight.
+func (o exportOverlay) box(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
-	run := m.export
-	intro := "Write the " + e.what + " to a local file (nothing is sent to DynamoDB)."
-	if e.src.released > 0 {
-		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", e.what, e.src.released)
+	intro := "Write the " + o.what + " to a local file (nothing is sent to DynamoDB)."
+	if o.src.released > 0 {
+		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", o.what, o.src.released)
 	}
 	var lines []string
 	for _, l := range widget.WrapLines(intro, inner-2) {
 		lines = append(lines, " "+st.Text.Render(l))
 	}
 	lines = append(lines, "")
-	if run.running {
-		frac := float64(run.done) / float64(max(1, run.src.n))
+	if e.exporting {
+		run := e.export
+		frac := float64(run.done) / float64(max(1, run.n))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
-		lines = append(lines, " "+m.bar(frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
-			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.src.n, sanitize(run.path)), inner-2)), "",
+		lines = append(lines, " "+bar(st, frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
+			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.n, sanitize(run.path)), inner-2)), "",
 			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
 		return widget.Box(st, "Export", lines, w, h, true)
 	}
-	lines = append(lines, e.form.View(st, inner)...)
+	lines = append(lines, o.form.View(st, inner)...)
 	lines = append(lines, "", " "+st.Muted.Render(widget.Trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
 	lines = append(lines, " "+st.Muted.Render(widget.Trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
-	if e.err != "" {
+	if o.err != "" {
 		lines = append(lines, "")
-		for _, l := range widget.WrapLines("✗ "+e.err, inner-2) {
+		for _, l := range widget.WrapLines("✗ "+o.err, inner-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 	}

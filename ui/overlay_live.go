@@ -32,25 +32,35 @@ func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	return o, nil
 }
 
+// liveView is what the live pane shows of the tail the root runs
+// (liveState, live.go): the partition's lines and the tail's counts.
+type liveView struct {
+	pk                  string // the partition tailed
+	lines               []liveLine
+	seen, polls, others int
+	err                 string
+	starting, running   bool
+	keysOnly            bool // the stream carries keys only
+}
+
 // livePricing is DynamoDB's documented rule for stream reads, as help and
 // the pane say it.
 const livePricing = "each GetRecords is one streams read request unit, billed apart from table reads (the first 2,500,000 a month in each region are free); other stream calls are free"
 
-// view draws the partition's items above the live lines: a write shows in
-// both at once.
-func (o liveOverlay) view(m Model, w, h int) string {
+// view draws the partition's items (the root's items pane) above the live
+// lines: a write shows in both at once.
+func (o liveOverlay) view(e overlayEnv, w, h int) string {
 	if h < 12 {
-		return o.lines(m, w, h)
+		return o.lines(e, w, h)
 	}
 	top := h / 2
-	items := m.items.view(m.st, w, top, false, m.itemsTitle(m.layout()), m.colourOf)
-	return items + "\n" + o.lines(m, w, h-top)
+	return e.drawItems(w, top) + "\n" + o.lines(e, w, h-top)
 }
 
 // lines is the box of the live lines, w×h.
-func (liveOverlay) lines(m Model, w, h int) string {
-	st := m.st
-	l := m.live
+func (liveOverlay) lines(e overlayEnv, w, h int) string {
+	st := e.st
+	l := e.live
 	var lines []string
 	switch {
 	case l.err != "":
@@ -60,7 +70,7 @@ func (liveOverlay) lines(m Model, w, h int) string {
 	case l.starting:
 		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
 	case len(l.lines) == 0:
-		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(m.query.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(l.pk)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.lines)-shown)
@@ -72,11 +82,11 @@ func (liveOverlay) lines(m Model, w, h int) string {
 		lines = append(lines, st.Entity(ln.colour).Render(text))
 	}
 	state := "live"
-	if l.id == 0 && !l.starting {
+	if !l.running && !l.starting {
 		state = "stopped"
 	}
-	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(m.query.PK), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
-	if l.info.ViewType == "KEYS_ONLY" {
+	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(l.pk), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
+	if l.keysOnly {
 		title += " · keys only"
 	}
 	if l.others > 0 {

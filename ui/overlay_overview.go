@@ -40,7 +40,7 @@ func (overviewOverlay) mode(e overlayEnv) mode {
 	return modeOverview
 }
 
-func (o overviewOverlay) view(m Model, w, h int) string { return m.overviewBox(o, w, h) }
+func (o overviewOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
 
 // overviewTitle names what the overview samples.
 func (o overviewPane) title() string {
@@ -51,32 +51,33 @@ func (o overviewPane) title() string {
 	return t
 }
 
-// overviewBox draws the overview in w×h: the caps, the progress, or the layout.
-func (m Model) overviewBox(o overviewOverlay, w, h int) string {
+// box draws the overview in w×h: the caps, the progress, or the layout.
+func (o overviewOverlay) box(e overlayEnv, w, h int) string {
 	inner := w - 2
 	var lines []string
-	switch m.overview.phase {
+	switch e.overview.phase {
 	case ovSetup:
-		lines = m.capsLines(o.form, inner)
+		lines = capsLines(e, o.form, inner)
 	case ovRunning:
-		lines = m.progressLines(inner)
+		lines = progressLines(e, inner)
 	default:
-		return m.layoutBox(o.cursor, w, h)
+		return layoutBox(e, o.cursor, w, h)
 	}
-	return widget.Box(m.st, m.overview.title(), lines, w, h, true)
+	return widget.Box(e.st, e.overview.title(), lines, w, h, true)
 }
 
-// boundText says what a sample with these caps may read, and cost.
-func (m Model) boundText(in dynamo.SampleInput) string {
+// boundText says what a sample with these caps may read, and cost at price
+// (costText).
+func boundText(price float64, in dynamo.SampleInput) string {
 	s := fmt.Sprintf("reads up to %s / %s RCU", plural(in.MaxItems, "item", "items"), fmtRCU(in.MaxRCU))
-	if c := costText(m.opts.Settings.PricePerMillionReads, in.MaxRCU); c != "" {
+	if c := costText(price, in.MaxRCU); c != "" {
 		s += " (" + c + ")"
 	}
 	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
 }
 
-func (m Model) capsLines(caps form, inner int) []string {
-	st := m.st
+func capsLines(e overlayEnv, caps form, inner int) []string {
+	st := e.st
 	para := func(s string, style func(...string) string) []string {
 		var out []string
 		for _, l := range widget.WrapLines(s, inner-2) {
@@ -91,20 +92,20 @@ func (m Model) capsLines(caps form, inner int) []string {
 	if in, err := parseCaps(caps); err != nil {
 		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
 	} else {
-		lines = append(lines, para(m.boundText(in), st.Bold.Render)...)
+		lines = append(lines, para(boundText(e.price, in), st.Bold.Render)...)
 	}
 	what := "the table"
-	size := m.table.ItemCount
-	if ix, ok := m.table.IndexByName(m.overview.index); ok {
+	size := e.table.ItemCount
+	if ix, ok := e.table.IndexByName(e.overview.index); ok {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
 		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.Muted.Render)...)
 	}
 	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.Muted.Render)...)
-	if m.overview.err != "" {
+	if e.overview.err != "" {
 		lines = append(lines, "")
-		lines = append(lines, para("✗ "+m.overview.err, st.Err.Render)...)
+		lines = append(lines, para("✗ "+e.overview.err, st.Err.Render)...)
 	}
 	lines = append(lines, "", " "+st.Accent.Render("enter")+st.Muted.Render(" samples · tab next cap · esc closes"))
 	return lines
@@ -118,25 +119,25 @@ func capitalise(s string) string {
 }
 
 // bar is a progress bar of w cells for a fraction from 0 to 1.
-func (m Model) bar(f float64, w int) string {
+func bar(st styles, f float64, w int) string {
 	w = max(1, w)
 	n := int(f*float64(w) + 0.5)
 	n = clamp(n, 0, w)
-	return m.st.Accent.Render(strings.Repeat("█", n)) + m.st.Faint.Render(strings.Repeat("░", w-n))
+	return st.Accent.Render(strings.Repeat("█", n)) + st.Faint.Render(strings.Repeat("░", w-n))
 }
 
-func (m Model) progressLines(inner int) []string {
-	st := m.st
-	p := m.overview.prog
-	in := m.overview.in
-	lines := []string{" " + st.Text.Render(widget.Trunc(m.boundText(in), inner-2)), ""}
+func progressLines(e overlayEnv, inner int) []string {
+	st := e.st
+	p := e.overview.prog
+	in := e.overview.in
+	lines := []string{" " + st.Text.Render(widget.Trunc(boundText(e.price, in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
-	lines = append(lines, " "+m.bar(p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
+	lines = append(lines, " "+bar(st, p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
 	lines = append(lines, " "+st.Muted.Render(widget.Trunc(detail, inner-2)), "")
-	if m.overview.stopping {
+	if e.overview.stopping {
 		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
 		lines = append(lines, " "+st.Accent.Render("esc")+st.Muted.Render(" stops and keeps the layout of what was read"))
@@ -163,9 +164,9 @@ func stopText(r dynamo.StopReason) string {
 
 // typeText names a sort-key entity type with its item count: the facet
 // name of a NoSQL Workbench model when there is one, its prefix kept.
-func (m Model) typeText(t keys.SortKeyType) string {
+func typeText(names map[string]string, t keys.SortKeyType) string {
 	name := sanitize(t.Label)
-	if f := m.opts.EntityNames[t.Prefix]; f != "" && t.Prefix != "" {
+	if f := names[t.Prefix]; f != "" && t.Prefix != "" {
 		name = sanitize(f) + " (" + sanitize(t.Prefix) + ")"
 	}
 	if t.Disagree {
@@ -178,10 +179,10 @@ func (m Model) typeText(t keys.SortKeyType) string {
 // their entity types, the largest partitions, the findings. The cursor
 // moves over the rows that open a partition; the lines scroll to keep it
 // in sight.
-func (m Model) layoutBox(cursor, w, h int) string {
-	st := m.st
+func layoutBox(e overlayEnv, cursor, w, h int) string {
+	st := e.st
 	inner := w - 2
-	o := m.overview
+	o := e.overview
 	lay, smp := o.lay, o.smp
 	var lines []string
 	rowLine := map[int]int{} // row -> its first line
@@ -202,7 +203,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
 	cost := fmtRCU(smp.Capacity().Total) + " RCU"
-	if c := costText(m.opts.Settings.PricePerMillionReads, smp.Capacity().Total); c != "" {
+	if c := costText(e.price, smp.Capacity().Total); c != "" {
 		cost += " " + c
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
@@ -227,7 +228,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 	for _, f := range lay.Families {
 		var types []string
 		for _, t := range f.Types {
-			types = append(types, m.typeText(t))
+			types = append(types, typeText(e.entityNames, t))
 		}
 		if len(f.Types) == 0 {
 			types = append(types, sanitize(f.Label))
@@ -272,7 +273,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 		for _, l := range wrapped[1:] {
 			lines = append(lines, pad+l)
 		}
-		lines = append(lines, pad+st.Muted.Render(widget.Trunc("e.g. "+m.exampleKey(smp.Keys, f.Example), msgW)))
+		lines = append(lines, pad+st.Muted.Render(widget.Trunc("e.g. "+exampleKey(smp.Keys, f.Example), msgW)))
 	}
 
 	// The top stays in sight (summary, headers) until the cursor's row, with
@@ -290,7 +291,7 @@ func (m Model) layoutBox(cursor, w, h int) string {
 }
 
 // exampleKey shows a finding's example key in DynamoDB's words.
-func (m Model) exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
+func exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 	s := sanitize(ks.PK.Name) + " = " + strconv.Quote(sanitize(r.PK))
 	if r.HasSK && ks.SK != nil {
 		s += " AND " + sanitize(ks.SK.Name) + " = " + strconv.Quote(sanitize(r.SK))

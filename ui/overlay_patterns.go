@@ -30,7 +30,7 @@ func (o patternsOverlay) mode(overlayEnv) mode {
 	return modePatterns
 }
 
-func (o patternsOverlay) view(m Model, w, h int) string { return m.patternsBox(o.patternsPane, w, h) }
+func (o patternsOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
 
 // patternsPane lists the patterns and, once one is chosen, asks for its
 // parameters.
@@ -42,28 +42,28 @@ type patternsPane struct {
 }
 
 // patternsTitle names the file the patterns come from.
-func (m Model) patternsTitle() string {
-	if m.patterns == nil {
+func patternsTitle(set *patterns.PatternSet) string {
+	if set == nil {
 		return "Access patterns"
 	}
-	return fmt.Sprintf("Access patterns · %s · %d", sanitize(filepath.Base(m.patterns.Path)), len(m.patterns.Patterns))
+	return fmt.Sprintf("Access patterns · %s · %d", sanitize(filepath.Base(set.Path)), len(set.Patterns))
 }
 
-// patternsBox is the list of patterns, or the chosen one's parameters.
-func (m Model) patternsBox(pat patternsPane, w, h int) string {
-	st := m.st
+// box is the list of patterns, or the chosen one's parameters.
+func (pat patternsPane) box(e overlayEnv, w, h int) string {
+	st := e.st
 	inner := w - 2
 	if pat.asking {
-		return widget.Box(st, "Run an access pattern", m.paramsLines(pat, inner), w, h, true)
+		return widget.Box(st, "Run an access pattern", pat.paramsLines(e, inner), w, h, true)
 	}
-	if m.patterns == nil || len(m.patterns.Patterns) == 0 {
-		return widget.Box(st, m.patternsTitle(), m.noPatternsLines(inner), w, h, true)
+	if e.patterns == nil || len(e.patterns.Patterns) == 0 {
+		return widget.Box(st, patternsTitle(e.patterns), noPatternsLines(e, inner), w, h, true)
 	}
-	ps := m.patterns.Patterns
+	ps := e.patterns.Patterns
 	var lines []string
-	if m.patterns.Table != "" && m.patterns.Table != m.table.Name {
+	if e.patterns.Table != "" && e.patterns.Table != e.table.Name {
 		lines = append(lines, " "+st.Warn.Render(widget.Fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
-			sanitize(m.patterns.Table), sanitize(m.table.Name)), inner-2)), "")
+			sanitize(e.patterns.Table), sanitize(e.table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
@@ -75,7 +75,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		return mark + widget.Fit(name, nameW) + "  " + widget.Fit(op, 7) + "  " + widget.Fit(ix, ixW) + "  " + desc
 	}
 	lines = append(lines, st.ColHeader.Render(widget.Fit(row("   ", "pattern", "request", "index", "description"), inner)))
-	foot := m.patternFooter(ps[pat.cursor], pat.err, inner-2)
+	foot := patternFooter(e, ps[pat.cursor], pat.err, inner-2)
 	shown := max(1, h-2-len(lines)-len(foot)-1)
 	// Each pattern is its row and, on a KEYS_ONLY or INCLUDE index that
 	// does not give it what it needs, patterns check's verdict under its
@@ -87,12 +87,12 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 		if p.Index != "" {
 			ix = sanitize(p.Index)
 		}
-		l := row("   ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description))
+		l := row("   ", sanitize(p.Name), patternOp(p, e.table), ix, sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, m.table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, e.table), ix, sanitize(p.Description)), inner))
 		}
 		blocks[i] = []string{l}
-		if pc, ok := p.CheckProjection(m.table); ok && pc.Verdict() != "" {
+		if pc, ok := p.CheckProjection(e.table); ok && pc.Verdict() != "" {
 			indent := strings.Repeat(" ", max(0, min(descX, inner-14)))
 			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-3)) {
 				mark := "⚠ "
@@ -120,7 +120,7 @@ func (m Model) patternsBox(pat patternsPane, w, h int) string {
 	for _, l := range foot {
 		lines = append(lines, " "+l)
 	}
-	return widget.Box(st, m.patternsTitle(), lines, w, h, true)
+	return widget.Box(st, patternsTitle(e.patterns), lines, w, h, true)
 }
 
 // blockLines counts the lines of the patterns' blocks.
@@ -134,8 +134,8 @@ func blockLines(blocks [][]string) int {
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
-	st := m.st
+func patternFooter(e overlayEnv, p patterns.Pattern, why string, w int) []string {
+	st := e.st
 	out := []string{st.Bold.Render(widget.Fit(sanitize(p.Name), w))}
 	for _, l := range widget.WrapLines(sanitize(p.Summary()), w) {
 		out = append(out, st.Text.Render(l))
@@ -151,7 +151,7 @@ func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 	}
 	// What its index projects of what it needs, from the DescribeTable the
 	// UI holds: patterns check's note, sent no request.
-	out = append(out, m.projectionNote(p, w)...)
+	out = append(out, projectionNote(e, p, w)...)
 	if why != "" {
 		for _, l := range widget.WrapLines(why, w) {
 			out = append(out, st.Err.Render(l))
@@ -164,20 +164,20 @@ func (m Model) patternFooter(p patterns.Pattern, why string, w int) []string {
 // or INCLUDE index projects of what it needs, not sent (computed from the
 // DescribeTable the UI holds), in lines of w cells; none on the base table
 // or an ALL index.
-func (m Model) projectionNote(p patterns.Pattern, w int) []string {
-	pc, ok := p.CheckProjection(m.table)
+func projectionNote(e overlayEnv, p patterns.Pattern, w int) []string {
+	pc, ok := p.CheckProjection(e.table)
 	if !ok {
 		return nil
 	}
-	return m.indexNoteLines(pc, -1, w)
+	return indexNoteLines(e.st, pc, -1, w)
 }
 
 // indexNoteLines is pc's sentence for a Query that returned items (-1: not
 // sent), wrapped to w: a warning when the pattern is not one request.
-func (m Model) indexNoteLines(pc patterns.Projection, items, w int) []string {
-	style := m.st.Muted
+func indexNoteLines(st styles, pc patterns.Projection, items, w int) []string {
+	style := st.Muted
 	if !pc.OneRequest() {
-		style = m.st.Warn
+		style = st.Warn
 	}
 	var out []string
 	for _, l := range widget.WrapLines(sanitize(pc.Sentence(items)), w) {
@@ -187,15 +187,15 @@ func (m Model) indexNoteLines(pc patterns.Projection, items, w int) []string {
 }
 
 // noPatternsLines explains where patterns come from when there are none.
-func (m Model) noPatternsLines(w int) []string {
-	st := m.st
+func noPatternsLines(e overlayEnv, w int) []string {
+	st := e.st
 	var text []string
 	switch {
-	case m.opts.PatternsErr != nil:
-		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(m.opts.PatternsErr.Error()),
+	case e.patternsErr != nil:
+		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(e.patternsErr.Error()),
 			"Fix the file and start dynascope again; S does not write to it meanwhile."}
-	case m.patterns != nil:
-		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(m.patterns.Path)),
+	case e.patterns != nil:
+		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(e.patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
 		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
@@ -214,9 +214,9 @@ func (m Model) noPatternsLines(w int) []string {
 
 // paramsLines is the form of the chosen pattern: what it is, its fields,
 // and the request they make, or why they make none.
-func (m Model) paramsLines(pat patternsPane, w int) []string {
-	st := m.st
-	p := m.patterns.Patterns[pat.cursor]
+func (pat patternsPane) paramsLines(e overlayEnv, w int) []string {
+	st := e.st
+	p := e.patterns.Patterns[pat.cursor]
 	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
 		for _, l := range widget.WrapLines(sanitize(p.Description), w-2) {
@@ -238,17 +238,17 @@ func (m Model) paramsLines(pat patternsPane, w int) []string {
 		}
 		return lines
 	}
-	r, err := patternRequest(p, m.table, pat.form.Values())
+	r, err := patternRequest(p, e.table, pat.form.Values())
 	if err != nil {
 		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, m.table)), w-2) {
+	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, e.table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
-	for _, l := range m.projectionNote(p, w-2) {
+	for _, l := range projectionNote(e, p, w-2) {
 		lines = append(lines, " "+l)
 	}
 	return lines

@@ -162,7 +162,7 @@ func (m Model) projectionLines(w int) []string {
 	if pc == nil || m.qline.edit != editNone || m.results.pages == 0 {
 		return nil
 	}
-	out := m.indexNoteLines(*pc, m.results.kept, w-2)
+	out := indexNoteLines(m.st, *pc, m.results.kept, w-2)
 	for i := range out {
 		out[i] = " " + out[i]
 	}

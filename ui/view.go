@@ -245,7 +245,7 @@ func (m Model) body(lay layout) string {
 	w, h := lay.w, lay.bodyH
 	st := m.st
 	if o := m.top(); o != nil {
-		return m.drawOverlay(o, w, h)
+		return o.view(m.env(), w, h)
 	}
 	switch m.screen {
 	case screenLoading:
