@@ -59,41 +59,6 @@ type exportProgress struct {
 	path    string
 }
 
-// env builds what the top overlay may read: the root's state and the keys
-// of the overlay's mode.
-func (m Model) env() overlayEnv {
-	e := m.stateEnv()
-	e.keys = m.keyMap()
-	return e
-}
-
-// stateEnv is what an overlay may read of the root but its keys, which
-// follow from its mode: what its mode is decided from.
-func (m Model) stateEnv() overlayEnv {
-	lay := m.layout()
-	e := overlayEnv{
-		st: m.st, w: lay.w, bodyH: lay.bodyH,
-		table: m.table, index: m.index, patterns: m.patterns,
-		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
-		export:    exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
-		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
-		drawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
-		drawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
-		live: liveView{pk: m.query.PK, lines: m.live.lines, seen: m.live.seen, polls: m.live.polls, others: m.live.others,
-			err: m.live.err, starting: m.live.starting, running: m.live.id != 0, keysOnly: m.live.info.ViewType == "KEYS_ONLY"},
-	}
-	if m.opts.Editor != nil {
-		e.target = m.opts.Editor.Target()
-	}
-	return e
-}
-
-// updateTop gives msg to the overlay on top and does what it asks.
-func (m Model) updateTop(o overlay, msg tea.Msg) (Model, tea.Cmd) {
-	next, a := o.update(m.env(), msg)
-	return m.setTop(next).do(a)
-}
-
 // want is what an overlay asks the root to do: an action. Each is a small value
 // type below; do is the one place that carries them out.
 type want interface{ isWant() }

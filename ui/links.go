@@ -12,7 +12,6 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
-	"dynascope/ui/widget"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -20,18 +19,12 @@ import (
 // (ORDER#2025-03-01#A17 names ORDER#A17; a customerId names CUST#…), from
 // the partition-key families this session has seen. Opening the list
 // confirms each candidate with one Limit 1 Query, its cost said first;
-// enter opens a confirmed one, esc there comes back.
+// enter opens a confirmed one, esc there comes back. This is the root's
+// side: the candidates and their confirmations; overlay_links.go lists
+// them.
 
 // maxLinks bounds the candidates, and so the Limit 1 queries of a list.
 const maxLinks = 8
-
-// link is one partition an item may name.
-type link struct {
-	pk, from string
-	checked  bool
-	found    bool
-	err      string
-}
 
 // pkFamilies are the partition-key families seen: the overview's sample of
 // the base table, the history's and the open partition's keys, as prefixes
@@ -152,19 +145,6 @@ func familyOf(families []string, label string) (string, bool) {
 // "#META#".
 func familyEntity(f string) string { return keys.FamilyEntity(f, "S") }
 
-// linksOverlay lists the candidates and what their confirmation found.
-type linksOverlay struct {
-	req    int // the confirmations' id
-	links  []link
-	cursor int
-	item   dynamo.Item
-}
-
-func (linksOverlay) mode(overlayEnv) mode { return modeLinks }
-func (linksOverlay) hides() hidden        { return hidden{} }
-
-func (o linksOverlay) id() overlayID { return overlayLinks }
-
 // linksDoneMsg answers the confirmation queries.
 type linksDoneMsg struct {
 	id    int
@@ -228,49 +208,3 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 		plural(len(msg.pages), "Limit 1 Query", "Limit 1 Queries"), fmtRCU(rcu))
 	return replaceOverlay(m, o), nil
 }
-
-func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	var act string
-	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
-	switch act {
-	case "open":
-		l := o.links[o.cursor]
-		if !l.found {
-			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
-		}
-		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
-	case "close":
-		return o, closeOverlay{}
-	}
-	return o, nil
-}
-
-func (o linksOverlay) view(e overlayEnv, w, h int) string {
-	inner := w - 2
-	lines := []string{" " + e.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
-	for i, l := range o.links {
-		state := "confirming…"
-		switch {
-		case l.err != "":
-			state = "failed: " + l.err
-		case l.checked && l.found:
-			state = "✓ there"
-		case l.checked:
-			state = "✗ empty"
-		}
-		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
-		switch {
-		case i == o.cursor:
-			line = e.st.Sel.Render(line)
-		case l.checked && !l.found:
-			line = e.st.Muted.Render(line)
-		}
-		lines = append(lines, line)
-	}
-	return widget.Box(e.st, "Follow the keys", lines, w, h, true)
-}
-
-var linksMode = modeDef{name: "follow the keys", keys: []binding{
-	inBar("open", "open there"), inBar("back", "close"),
-	bind("up"), bind("down"), bind("cancel", "close"), bind("help"),
-}}

@@ -100,7 +100,7 @@ type Model struct {
 	results         result            // what the current request returned: its pages, items and costs
 	delim           string
 	colors          map[string]int     // entity type -> colour, in order of first sight
-	cursors         map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
+	cursors         map[cursorSpot]int // overlays' cursors kept across a partition change (cursors.go)
 	openAt          partitionPlace     // the partition enterPartition opened last
 	seq             int                // last request id handed out
 	edits           []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)

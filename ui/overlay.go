@@ -1,8 +1,6 @@
 package ui
 
 import (
-	"slices"
-
 	tea "charm.land/bubbletea/v2"
 )
 
@@ -45,7 +43,7 @@ import (
 //     overlay with replaceOverlay, or closes it with m.remove(id). An
 //     overlay about one item whose cursor should survive leaving the
 //     partition (which closes every overlay) is a cursorKeeper
-//     (overlay_cursors.go).
+//     (cursors.go).
 //
 // No overlay does IO in update: what it wants read or written it asks for
 // with an action, and the root returns the command.
@@ -67,8 +65,8 @@ const (
 	overlayBulk               // a Scan or a PartiQL SELECT: its cost, then its items
 	overlayEdit               // an item's attributes as typed text, being edited (overlay_edit.go)
 	overlayWrite              // a write shown before it is sent, then what it did (overlay_write.go)
-	overlayJump               // where to open an item: an index or the base table (xray.go)
-	overlayLinks              // the partitions an item's keys name, confirmed (links.go)
+	overlayJump               // where to open an item: an index or the base table (overlay_jump.go)
+	overlayLinks              // the partitions an item's keys name, confirmed (overlay_links.go)
 	overlayIndexMap           // the overview's index map (overlay_indexmap.go)
 	overlayLive               // the partition's writes from the stream (overlay_live.go)
 )
@@ -103,93 +101,4 @@ type hidden struct {
 // redraw when the size or the styles change.
 type relayouter interface {
 	relayout(e overlayEnv) overlay
-}
-
-// top is the overlay on top, nil when none is open.
-func (m Model) top() overlay {
-	if len(m.overlays) == 0 {
-		return nil
-	}
-	return m.overlays[len(m.overlays)-1]
-}
-
-// topID is the id of the overlay on top, overlayNone when none is open.
-func (m Model) topID() overlayID {
-	if o := m.top(); o != nil {
-		return o.id()
-	}
-	return overlayNone
-}
-
-// The stack is copied on every change: an older copy of the model keeps
-// the stack it had.
-
-// push opens o over whatever is shown.
-func (m Model) push(o overlay) Model {
-	m.overlays = append(slices.Clip(m.overlays), m.keptCursor(o))
-	return m
-}
-
-// setTop replaces the top overlay, after an update changed it.
-func (m Model) setTop(o overlay) Model {
-	if len(m.overlays) == 0 {
-		return m.push(o)
-	}
-	m.overlays = slices.Clone(m.overlays)
-	m.overlays[len(m.overlays)-1] = o
-	return m
-}
-
-// pop closes the top overlay.
-func (m Model) pop() Model {
-	if n := len(m.overlays); n > 0 {
-		m.overlays = slices.Clip(m.overlays[:n-1])
-	}
-	return m
-}
-
-// remove closes every overlay of that id, wherever it is on the stack.
-func (m Model) remove(id overlayID) Model {
-	m.overlays = slices.DeleteFunc(slices.Clone(m.overlays), func(o overlay) bool { return o.id() == id })
-	return m
-}
-
-// closeOverlays closes them all.
-func (m Model) closeOverlays() Model {
-	m.overlays = nil
-	return m
-}
-
-// findOverlay is the topmost overlay of type T, and whether there is one.
-func findOverlay[T overlay](m Model) (T, bool) {
-	for i := len(m.overlays) - 1; i >= 0; i-- {
-		if o, ok := m.overlays[i].(T); ok {
-			return o, true
-		}
-	}
-	var zero T
-	return zero, false
-}
-
-// replaceOverlay puts o in the place of the topmost overlay of its type.
-func replaceOverlay[T overlay](m Model, o T) Model {
-	for i := len(m.overlays) - 1; i >= 0; i-- {
-		if _, ok := m.overlays[i].(T); ok {
-			m.overlays = slices.Clone(m.overlays)
-			m.overlays[i] = o
-			return m
-		}
-	}
-	return m
-}
-
-// relayoutOverlays redraws the overlays that keep a drawing for the width.
-func (m Model) relayoutOverlays() Model {
-	for i, o := range m.overlays {
-		if r, ok := o.(relayouter); ok {
-			m.overlays = slices.Clone(m.overlays)
-			m.overlays[i] = r.relayout(m.stateEnv())
-		}
-	}
-	return m
 }

@@ -36,24 +36,6 @@ func (o detailOverlay) relayout(e overlayEnv) overlay {
 	return o
 }
 
-// openDetail shows the item under the cursor.
-func (m Model) openDetail() (Model, tea.Cmd) {
-	it, ok := m.items.selected()
-	if !ok {
-		return m, nil
-	}
-	sk := keyOf(it, m.items.keyName)
-	d := newDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk))
-	d.in = memberships(m.table, m.index, it)
-	return m.push(detailOverlay{d: d.render(m.st, m.layout().w-2)}), nil
-}
-
-// nextDetailView is what t switches the item shown to.
-func (m Model) nextDetailView() detailView {
-	o, _ := findOverlay[detailOverlay](m)
-	return (o.d.view + 1) % 3
-}
-
 func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	h := max(1, e.bodyH-o.d.chrome(e.w))
 	switch msg := msg.(type) {
@@ -326,3 +308,33 @@ var detailMode = modeDef{name: "detail", keys: []binding{
 	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
 	bind("cancel", "close"),
 }}
+
+// indexLines are the detail pane's "In indexes" lines.
+func indexLines(st styles, ms []indexes.Membership, w int) []string {
+	if len(ms) == 0 {
+		return nil
+	}
+	out := []string{"", " " + st.Bold.Render("In indexes") + st.Muted.Render(" · computed from DescribeTable · I opens the item in one")}
+	for _, m := range ms {
+		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
+		if !m.Member {
+			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
+			for _, wl := range strings.Split(widget.Wrap(line, max(8, w-4)), "\n") {
+				out = append(out, "   "+st.Muted.Render(wl))
+			}
+			continue
+		}
+		var keys []string
+		for _, k := range m.Keys {
+			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
+		}
+		out = append(out, "   "+st.Text.Render(widget.Fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		if len(m.NotProjected) > 0 {
+			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
+			for _, wl := range strings.Split(widget.Wrap(np, max(8, w-8)), "\n") {
+				out = append(out, "       "+st.Muted.Render(wl))
+			}
+		}
+	}
+	return out
+}

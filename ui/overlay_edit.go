@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -9,7 +10,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 
+	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/itemcodec"
 	"dynascope/ui/widget"
 )
 
@@ -17,7 +20,8 @@ import (
 // to duplicate it under a new key, N for a new item of an entity type.
 // enter edits a value (and its type) in a form, a adds an attribute, x
 // marks one for removal, and w checks the draft and shows the write for
-// confirmation (overlay_write.go). Nothing is sent from here.
+// confirmation (overlay_write.go). Nothing is sent from here. The draft,
+// the item being edited as text, is the overlay's own, below.
 
 type editOverlay struct {
 	d      draft
@@ -38,49 +42,6 @@ func (o editOverlay) mode(overlayEnv) mode {
 	return modeEdit
 }
 func (editOverlay) hides() hidden { return hidden{query: true, log: true} }
-
-// openEdit opens a draft; the writer must be there (the keys that get
-// here are enabled only then).
-func (m Model) openEdit(d draft, title string) (Model, tea.Cmd) {
-	if m.opts.Editor == nil {
-		return m, nil
-	}
-	if m.index != "" {
-		// An index holds a projection: an edit or a copy of it could
-		// miss attributes the item has.
-		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
-		return m, nil
-	}
-	return m.push(editOverlay{d: d, title: title, errRow: -1}), nil
-}
-
-// editSelected edits the item under the cursor; asNew duplicates it.
-func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
-	it, ok := m.items.selected()
-	if !ok || !m.haveTable {
-		return m, nil
-	}
-	title := "Edit · " + sanitize(keyOf(it, m.items.keyName))
-	if asNew {
-		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
-	}
-	return m.openEdit(newDraft(m.table, it, asNew), title)
-}
-
-// newEntityItem starts a new item of the entity type under the groups
-// cursor, with the attributes its loaded items have.
-func (m Model) newEntityItem() (Model, tea.Cmd) {
-	if !m.haveTable || m.query.PK == "" || m.index != "" {
-		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
-		return m, nil
-	}
-	prefix, items := m.entityItems(m.groups.cursor)
-	title := "New item"
-	if prefix != "" {
-		title += " · " + sanitize(prefix)
-	}
-	return m.openEdit(entityDraft(m.table, m.query.PK, prefix, items), title)
-}
 
 func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	km := e.keys
@@ -254,3 +215,132 @@ var editItemMode = modeDef{name: "edit item", keys: []binding{
 }}
 
 var editItemValueMode = formMode("edit value", "set", "cancel")
+
+// draftRow is one attribute of a draft: its name, type and value as text.
+type draftRow struct {
+	name, typ, text string
+	key             bool // a key attribute of the table
+	removed         bool // marked for removal
+}
+
+// draft is an item being edited: from an item read (old), or a new one.
+type draft struct {
+	table dynamo.Table
+	old   dynamo.Item // nil for a new item (or a duplicate)
+	rows  []draftRow
+	// blanks: a row left empty is no attribute (the form of a new item of
+	// an entity type offers every attribute the type has).
+	blanks bool
+}
+
+// newDraft starts a draft from an item: its key attributes first, then
+// the rest by name. asNew makes it a new item with the same attributes
+// (duplicate under a new key).
+func newDraft(t dynamo.Table, it dynamo.Item, asNew bool) draft {
+	d := draft{table: t}
+	if !asNew {
+		d.old = it
+	}
+	keys := edit.KeyNames(t)
+	names := slices.Sorted(maps.Keys(it))
+	slices.SortStableFunc(names, edit.KeysFirst(t))
+	for _, n := range names {
+		typ, text := edit.ValueInput(it[n])
+		d.rows = append(d.rows, draftRow{name: n, typ: typ, text: text, key: slices.Contains(keys, n)})
+	}
+	return d
+}
+
+// entityDraft is a new item of an entity type: the partition's key, the
+// sort key's prefix, and every other attribute the loaded items of that
+// type have, with the type most of them have and an empty value.
+func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
+	d := draft{table: t, blanks: true}
+	d.rows = append(d.rows, draftRow{name: t.PK.Name, typ: t.PK.Type, text: pk, key: true})
+	if t.SK != nil {
+		d.rows = append(d.rows, draftRow{name: t.SK.Name, typ: t.SK.Type, text: prefix, key: true})
+	}
+	counts := map[string]map[string]int{}
+	for _, it := range items {
+		for n, v := range it {
+			if slices.Contains(edit.KeyNames(t), n) {
+				continue
+			}
+			if counts[n] == nil {
+				counts[n] = map[string]int{}
+			}
+			counts[n][itemcodec.AttributeTypeName(v)]++
+		}
+	}
+	for _, n := range slices.Sorted(maps.Keys(counts)) {
+		typ, best := "S", 0
+		for _, ty := range edit.Types {
+			if c := counts[n][ty]; c > best {
+				typ, best = ty, c
+			}
+		}
+		d.rows = append(d.rows, draftRow{name: n, typ: typ})
+	}
+	return d
+}
+
+// item is the item the draft describes; the first value that DynamoDB
+// would refuse is one sentence, and its row.
+func (d draft) item() (dynamo.Item, int, error) {
+	it := dynamo.Item{}
+	for i, r := range d.rows {
+		if r.removed {
+			if r.key {
+				return nil, i, fmt.Errorf("%s is part of the key and cannot be removed; change its value to change the key", r.name)
+			}
+			continue
+		}
+		if r.name == "" {
+			return nil, i, fmt.Errorf("row %d has no attribute name", i+1)
+		}
+		if _, dup := it[r.name]; dup {
+			return nil, i, fmt.Errorf("%s appears twice", r.name)
+		}
+		if d.blanks && !r.key && strings.TrimSpace(r.text) == "" && r.typ != "NULL" {
+			continue // an attribute of the entity type left empty: not part of the new item
+		}
+		av, err := edit.ParseValue(r.name, r.typ, r.text)
+		if err != nil {
+			return nil, i, err
+		}
+		it[r.name] = av
+	}
+	return it, -1, nil
+}
+
+// change is what the draft does to row i of an item read: "+" added, "-"
+// removed, "~" changed, "" as read (and for a new item, where all is new).
+func (d draft) change(i int) string {
+	r := d.rows[i]
+	if d.old == nil {
+		return ""
+	}
+	was, ok := d.old[r.name]
+	switch {
+	case r.removed && ok:
+		return "-"
+	case r.removed:
+		return ""
+	case !ok:
+		return "+"
+	}
+	if av, err := edit.ParseValue(r.name, r.typ, r.text); err != nil || !edit.Equal(av, was) {
+		return "~"
+	}
+	return ""
+}
+
+// plan is the change the draft makes, checked and ready to confirm.
+func (d draft) plan(version string) (*edit.Plan, int, error) {
+	it, row, err := d.item()
+	if err != nil {
+		return nil, row, err
+	}
+	p, err := edit.NewPlan(edit.Change{Table: d.table.Name, Keys: d.table, Old: d.old, New: it, Version: version})
+	return p, -1, err
+}

@@ -5,11 +5,11 @@ import (
 	"slices"
 	"strings"
 
-	"dynascope/itemcodec"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // The export overlay: x on a partition asks for a format and a file, then
@@ -36,21 +36,6 @@ func (exportOverlay) mode(e overlayEnv) mode {
 }
 
 func (o exportOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
-
-// openExport opens the export form for what the items pane shows.
-func (m Model) openExport() Model {
-	src := exportItems(m.items, m.store, m.results.q)
-	if src.n == 0 {
-		m.status.info = "no items loaded to export"
-		return m
-	}
-	what := plural(src.n, "loaded item", "loaded items")
-	if m.items.filter != "" {
-		what = plural(src.n, "filtered item", "filtered items")
-	}
-	return m.push(exportOverlay{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})})
-}
 
 // update is the form until it is submitted; then, while the export runs
 // (the form is kept, for a failure to show under), esc stops it.

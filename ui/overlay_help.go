@@ -2,11 +2,9 @@ package ui
 
 import (
 	"fmt"
-	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
 	"dynascope/ui/widget"
 )
@@ -35,14 +33,6 @@ func (o helpOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(e.st, title, lines[off:off+shown], w, h, true)
 }
 
-// toggleHelp opens help on the mode md, or closes it when it is on top.
-func (m Model) toggleHelp(md mode) Model {
-	if m.topID() == overlayHelp {
-		return m.pop()
-	}
-	return m.push(helpOverlay{of: md})
-}
-
 func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	shown := max(1, e.bodyH-2)
 	n := len(e.helpLines(o.of, e.w))
@@ -62,64 +52,6 @@ func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 	}
 	return o, nil
-}
-
-// helpBands lays the help's columns side by side in bands at most w cells
-// wide, one band under another: help.Model alone cuts the columns that do
-// not fit with "…", which on a 120-column terminal hid the partition's last
-// two (the overview, export, help, back and quit keys).
-func (m Model) helpBands(cols [][]key.Binding, w int) []string {
-	hm := m.help
-	hm.SetWidth(0) // no cutting: the bands fit
-	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
-	var out []string
-	var bandCols [][]key.Binding
-	used := 0
-	flush := func() {
-		if len(bandCols) == 0 {
-			return
-		}
-		if len(out) > 0 {
-			out = append(out, "")
-		}
-		out = append(out, strings.Split(hm.FullHelpView(bandCols), "\n")...)
-		bandCols, used = nil, 0
-	}
-	for _, c := range cols {
-		cw := lipgloss.Width(hm.FullHelpView([][]key.Binding{c})) // the widest line
-		if cw == 0 {
-			continue // nothing enabled in it
-		}
-		if len(bandCols) > 0 && used+sep+cw > w {
-			flush()
-		}
-		if len(bandCols) > 0 {
-			used += sep
-		}
-		bandCols = append(bandCols, c)
-		used += cw
-	}
-	flush()
-	return out
-}
-
-// helpLines is the full help of the mode the user asked in, for a box w wide.
-func (m Model) helpLines(md mode, w int) []string {
-	km := m.keymap.forMode(md, m.keyState())
-	lines := []string{" " + m.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
-	for _, l := range m.helpBands(km.FullHelp(), w-4) {
-		lines = append(lines, " "+l)
-	}
-	lines = append(lines, "")
-	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
-	if m.opts.Editor != nil {
-		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
-	}
-	note += liveHelpNote(md) // overlay_live.go
-	for _, l := range widget.WrapLines(note, w-4) {
-		lines = append(lines, " "+m.st.Muted.Render(l))
-	}
-	return lines
 }
 
 var helpMode = modeDef{name: "help", keys: []binding{

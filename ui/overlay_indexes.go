@@ -23,11 +23,6 @@ func (o indexesOverlay) view(e overlayEnv, w, h int) string {
 	return o.p.viewBox(e.st, e.table, e.index, w, h)
 }
 
-// openIndexes shows the table and its indexes, the one open selected.
-func (m Model) openIndexes() Model {
-	return m.push(indexesOverlay{p: pickerAt(m.table, m.index)})
-}
-
 func (o indexesOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -53,21 +48,6 @@ func (o indexesOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		return o, closeOverlay{}
 	}
 	return o, nil
-}
-
-// chooseIndex queries index name (or the table, for ""): its partition key
-// is another attribute, so its value is asked for.
-func (m Model) chooseIndex(name string) Model {
-	ks, err := m.table.Schema(name)
-	if err != nil {
-		m.status.err = sanitize(err.Error())
-		return m
-	}
-	m.index = name
-	m.setSchema(ks)
-	m.screen = screenPrompt
-	m.prompt = newPrompt(ks, "", m.history)
-	return m
 }
 
 // indexPicker chooses between the table and its secondary indexes. The

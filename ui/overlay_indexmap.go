@@ -6,7 +6,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/ui/widget"
 )
@@ -32,23 +31,6 @@ func (indexMapOverlay) id() overlayID        { return overlayIndexMap }
 func (indexMapOverlay) mode(overlayEnv) mode { return modeIndexMap }
 func (indexMapOverlay) hides() hidden        { return hidden{query: true} }
 
-// indexMapDoneMsg answers the map's Scan.
-type indexMapDoneMsg struct {
-	id    int
-	items []dynamo.Item
-	res   dynamo.ScanResult
-	err   error
-}
-
-// openIndexMap shows the caps of the map's Scan; enter reads it.
-func (m Model) openIndexMap() Model {
-	items, rcu := dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU)
-	if m.overview.in.MaxItems > 0 {
-		items, rcu = m.overview.in.MaxItems, m.overview.in.MaxRCU
-	}
-	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
-}
-
 func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	_, act := listKey(e.keys, msg, 0, 1)
 	switch {
@@ -58,39 +40,6 @@ func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		return o, scanIndexMap{table: o.table, maxItems: o.maxItems, maxRCU: o.maxRCU}
 	}
 	return o, nil
-}
-
-// scanIndexMap sends the map's Scan; the overlay knows it by its id.
-func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
-	o, ok := findOverlay[indexMapOverlay](m)
-	if !ok {
-		return m, nil
-	}
-	m.seq++
-	id := m.seq
-	o.req = id
-	store, ctx := m.store, m.observe(m.ctx, id)
-	cmd := func() tea.Msg {
-		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.table, a.maxItems, a.maxRCU)
-		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
-	}
-	return replaceOverlay(m, o), cmd
-}
-
-// indexMapDone logs the Scan's requests and shows the map.
-func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
-	for i, r := range msg.res.Requests {
-		m.log = m.log.add(r, "index map", i+1, reqInput{})
-	}
-	o, ok := findOverlay[indexMapOverlay](m)
-	if !ok || o.req != msg.id {
-		return m, nil
-	}
-	o.stats, o.rcu, o.requests, o.stop = indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop)
-	if msg.err != nil {
-		o.err = sanitize(msg.err.Error())
-	}
-	return replaceOverlay(m, o), nil
 }
 
 func (o indexMapOverlay) view(e overlayEnv, w, h int) string {

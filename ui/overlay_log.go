@@ -1,14 +1,8 @@
 package ui
 
 import (
-	"fmt"
-	"strings"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/ansi"
-
-	"dynascope/ui/widget"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
@@ -22,12 +16,6 @@ func (logOverlay) mode(overlayEnv) mode { return modeLog }
 func (logOverlay) hides() hidden        { return hidden{log: true} }
 
 func (logOverlay) view(e overlayEnv, w, h int) string { return e.drawLog(w, h) }
-
-// openLog shows the log, its cursor on a request in view.
-func (m Model) openLog() Model {
-	m.log = m.log.move(0, m.layout().bodyH-2)
-	return m.push(logOverlay{})
-}
 
 // update moves the log's cursor, which the root keeps with the log: the
 // code view (C) and the collapsed log read it.
@@ -53,33 +41,6 @@ func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 	}
 	return o, nil
-}
-
-// expanded is the whole log in a box of w×h, scrollable.
-func (l requestLog) expanded(st styles, table string, w, h int) string {
-	inner := w - 2
-	shown := max(1, h-2)
-	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
-	var lines []string
-	cw := l.widths(offset, min(len(l.reqs), offset+shown))
-	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
-		s := l.line(st, i+1, table, cw, inner)
-		if i == l.cursor {
-			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
-		}
-		lines = append(lines, s)
-	}
-	if len(l.reqs) == 0 {
-		lines = append(lines, st.Muted.Render("    no requests yet"))
-	}
-	// The figures before the legend: where the title is cut, the legend goes.
-	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
-	if l.writes > 0 {
-		// The writes first: the legend after them may be cut.
-		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
-			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
-	}
-	return widget.Box(st, title, lines, w, h, true)
 }
 
 var logMode = modeDef{name: "log", keys: keysOf(

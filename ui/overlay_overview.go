@@ -299,19 +299,6 @@ func exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 	return s
 }
 
-// openOverview shows the overview of the table (or index) open: the layout
-// sampled before, if it is of the same, else the caps to sample with.
-func (m Model) openOverview() Model {
-	if m.overview.phase == ovRunning || (m.overview.have && m.overview.table == m.table.Name && m.overview.index == m.index) {
-		return m.push(overviewOverlay{form: m.overview.form, cursor: m.overview.cursor})
-	}
-	// The caps offered: the settings file's sampling, else dynamo's defaults.
-	items, rcu, segs := m.opts.Settings.Sampling.Caps()
-	// A stopped sample may still be on its way: its logged count stays.
-	m.overview = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.overview.logged}
-	return m.push(overviewOverlay{form: m.overview.form})
-}
-
 // update handles the three phases: the caps form, the sample in flight,
 // the layout. Closed, the overlay leaves its caps and cursor with the root
 // (keepOverview) for the next opening.
@@ -373,20 +360,6 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		return o, then{keep, closeOverlay{}}
 	}
 	return o, nil
-}
-
-// openPartitionOf opens partition pk of index, the table for "".
-func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
-	if m.index != index {
-		ks, err := m.table.Schema(index)
-		if err != nil {
-			m.status.err = sanitize(err.Error())
-			return m, nil
-		}
-		m.index = index
-		m.setSchema(ks)
-	}
-	return m.openPartition(pk)
 }
 
 var (

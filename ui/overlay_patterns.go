@@ -5,11 +5,11 @@ import (
 	"path/filepath"
 	"strings"
 
-	"dynascope/patterns"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/patterns"
+	"dynascope/ui/widget"
 )
 
 // The patterns overlay: a lists the access patterns of the patterns file;
@@ -252,16 +252,6 @@ func (pat patternsPane) paramsLines(e overlayEnv, w int) []string {
 		lines = append(lines, " "+l)
 	}
 	return lines
-}
-
-// openPatterns shows the patterns list, its cursor where it was left.
-func (m Model) openPatterns() Model {
-	m.status.info = ""
-	o := patternsOverlay{patternsPane{offset: m.patternOffset}}
-	if m.patterns != nil {
-		o.cursor = clamp(m.patternCursor, 0, len(m.patterns.Patterns)-1)
-	}
-	return m.push(o)
 }
 
 func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {

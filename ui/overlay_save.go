@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"strings"
 
+	tea "charm.land/bubbletea/v2"
+
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/widget"
-
-	tea "charm.land/bubbletea/v2"
 )
 
 // The save overlay: S on a partition asks for a name and a description and
@@ -30,46 +30,6 @@ func (saveOverlay) hides() hidden        { return hidden{} }
 type saveForm struct {
 	form form
 	err  string // why it was not saved, sanitised
-}
-
-// patternSavedMsg answers savePatternCmd: the file read back, or why not.
-type patternSavedMsg struct {
-	name string
-	set  *patterns.PatternSet
-	err  error
-}
-
-// savePatternCmd appends p to the patterns file, the only file dynascope
-// writes besides its own history, and reads the file back.
-func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
-	return func() tea.Msg {
-		if err := patterns.SavePattern(path, p); err != nil {
-			return patternSavedMsg{name: p.Name, err: err}
-		}
-		set, err := patterns.LoadPatterns(path)
-		return patternSavedMsg{name: p.Name, set: set, err: err}
-	}
-}
-
-// openSave asks how to name the current request as a pattern, or says why
-// it cannot be saved.
-func (m Model) openSave() Model {
-	switch {
-	case m.query.PK == "":
-		return m
-	case m.query.Filter != "" || m.query.Project != "":
-		// A pattern holds key conditions only: saved, the filter would be
-		// lost without a word.
-		m.status.err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
-		return m
-	case m.patternsPath == "":
-		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
-			patterns.PatternsFile)
-		return m
-	}
-	q := m.query
-	q.StartKey = nil
-	return m.push(saveOverlay{saveForm: saveForm{form: widget.NewForm([]string{"name", "description"}, nil)}, get: m.get, query: q})
 }
 
 // pending is the request as the pattern the form would save.
@@ -102,24 +62,6 @@ func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		o.err = ""
 	}
 	return o, nil
-}
-
-func (m Model) patternSaved(msg patternSavedMsg) Model {
-	if msg.err != nil {
-		if o, ok := findOverlay[saveOverlay](m); ok {
-			o.err = sanitize(msg.err.Error())
-			m = replaceOverlay(m, o)
-		}
-		return m
-	}
-	m.patterns = msg.set
-	m = m.remove(overlaySave)
-	if n := len(msg.set.Patterns); n > 0 {
-		m.patternCursor = n - 1
-	}
-	m.status.err = ""
-	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
-	return m
 }
 
 // view is the save form with what it will write and where.

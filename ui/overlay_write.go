@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -9,7 +8,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
-	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/ui/widget"
 )
@@ -53,28 +51,6 @@ func (o writeOverlay) mode(overlayEnv) mode {
 }
 func (writeOverlay) hides() hidden { return hidden{query: true, log: true} }
 
-// undoLast shows the undo of the session's last write for confirmation.
-func (m Model) undoLast() (Model, tea.Cmd) {
-	if m.opts.Editor == nil {
-		return m, nil
-	}
-	if len(m.edits) == 0 {
-		m.status.info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
-		return m, nil
-	}
-	e := m.edits[len(m.edits)-1]
-	t := m.table
-	if !m.haveTable || t.Name != e.Table {
-		t = e.Keys()
-	}
-	p, err := edit.UndoPlan(e, t)
-	if err != nil {
-		m.status.err = sanitize(err.Error())
-		return m, nil
-	}
-	return m.push(newWriteOverlay(p, &e)), nil
-}
-
 func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -113,52 +89,6 @@ func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		return o, closeOverlay{}
 	}
 	return o, nil
-}
-
-// writeDone takes the answer of a write into its overlay, the request log
-// and the session's undo list, and reads the partition again to show it.
-func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
-	for _, r := range msg.res.Requests {
-		m.log = m.log.addWrite(r)
-	}
-	o, ok := findOverlay[writeOverlay](m)
-	if !ok || m.writeReq != msg.id {
-		return m, nil
-	}
-	o.res = msg.res
-	var ce *edit.ConflictError
-	var uce *edit.UndoConflictError
-	switch {
-	case msg.err == nil:
-		o.phase = writeDone
-		if msg.undo != nil {
-			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
-				m.edits = m.edits[:n-1]
-			}
-		} else if msg.res.Entry != nil {
-			m.edits = append(m.edits, *msg.res.Entry)
-		}
-	case errors.As(msg.err, &uce):
-		o.phase, o.conflict = writeConflict, uce.ConflictError
-		o.err = sanitize(uce.Error())
-	case errors.As(msg.err, &ce):
-		o.phase, o.conflict = writeConflict, ce
-		o.err = sanitize(ce.Error())
-	default:
-		o.phase, o.err = writeFailed, sanitize(msg.err.Error())
-	}
-	m = replaceOverlay(m, o)
-	if o.phase == writeFailed || !m.haveTable || o.plan.Table != m.table.Name || m.query.PK == "" {
-		return m, nil
-	}
-	// Show the item as it is now: the partition's first page again, one
-	// request, said in the log, with the cursor back on the item.
-	it := o.plan.New
-	if it == nil {
-		it = o.plan.Old
-	}
-	m.reselect = keyOf(it, m.items.keyName)
-	return m.runQuery(m.query)
 }
 
 func (o writeOverlay) view(e overlayEnv, w, h int) string {
@@ -319,20 +249,3 @@ var writeConfirmMode = modeDef{name: "write", keys: []binding{
 var writeDoneMode = modeDef{name: "written", keys: []binding{
 	inBar("cancel", "close"), inBar("help"), bind("open", "close"), bind("back", "close"), bind("up", "scroll up"), bind("down", "scroll down"),
 }}
-
-// writeLabel marks a write in the request log, an undo apart from an edit.
-func writeLabel(r dynamo.Request) string {
-	if strings.HasPrefix(r.Note, edit.NoteUndo) {
-		return " UNDO  "
-	}
-	return " WRITE "
-}
-
-// writeFailure says why a write in the request log wrote nothing: refused
-// by its condition (the item had changed), or failed.
-func writeFailure(err error) string {
-	if edit.ConditionFailed(err) {
-		return "refused: the item had changed"
-	}
-	return "failed"
-}

@@ -5,6 +5,7 @@ package ui
 // families, their sort-key entity types, the largest partitions, and the
 // key-layout lint. A Scan reads the table itself, so nothing is read before
 // the user has seen the caps and the bound they set, and pressed enter.
+// The index map's Scan (overlay_indexmap.go) is sent and answered here too.
 
 import (
 	"context"
@@ -17,6 +18,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/indexes"
 	"dynascope/keys"
 	"dynascope/textfmt"
 	"dynascope/ui/widget"
@@ -214,4 +216,45 @@ func costText(price, rcu float64) string {
 		return ""
 	}
 	return "≈ " + textfmt.Dollars(rcu*p/1e6) + " on-demand"
+}
+
+// indexMapDoneMsg answers the map's Scan.
+type indexMapDoneMsg struct {
+	id    int
+	items []dynamo.Item
+	res   dynamo.ScanResult
+	err   error
+}
+
+// scanIndexMap sends the map's Scan; the overlay knows it by its id.
+func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
+	o, ok := findOverlay[indexMapOverlay](m)
+	if !ok {
+		return m, nil
+	}
+	m.seq++
+	id := m.seq
+	o.req = id
+	store, ctx := m.store, m.observe(m.ctx, id)
+	cmd := func() tea.Msg {
+		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.table, a.maxItems, a.maxRCU)
+		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
+	}
+	return replaceOverlay(m, o), cmd
+}
+
+// indexMapDone logs the Scan's requests and shows the map.
+func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
+	for i, r := range msg.res.Requests {
+		m.log = m.log.add(r, "index map", i+1, reqInput{})
+	}
+	o, ok := findOverlay[indexMapOverlay](m)
+	if !ok || o.req != msg.id {
+		return m, nil
+	}
+	o.stats, o.rcu, o.requests, o.stop = indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop)
+	if msg.err != nil {
+		o.err = sanitize(msg.err.Error())
+	}
+	return replaceOverlay(m, o), nil
 }

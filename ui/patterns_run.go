@@ -168,3 +168,40 @@ func (m Model) projectionLines(w int) []string {
 	}
 	return out
 }
+
+// patternSavedMsg answers savePatternCmd: the file read back, or why not.
+type patternSavedMsg struct {
+	name string
+	set  *patterns.PatternSet
+	err  error
+}
+
+// savePatternCmd appends p to the patterns file, the only file dynascope
+// writes besides its own history, and reads the file back.
+func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
+	return func() tea.Msg {
+		if err := patterns.SavePattern(path, p); err != nil {
+			return patternSavedMsg{name: p.Name, err: err}
+		}
+		set, err := patterns.LoadPatterns(path)
+		return patternSavedMsg{name: p.Name, set: set, err: err}
+	}
+}
+
+func (m Model) patternSaved(msg patternSavedMsg) Model {
+	if msg.err != nil {
+		if o, ok := findOverlay[saveOverlay](m); ok {
+			o.err = sanitize(msg.err.Error())
+			m = replaceOverlay(m, o)
+		}
+		return m
+	}
+	m.patterns = msg.set
+	m = m.remove(overlaySave)
+	if n := len(msg.set.Patterns); n > 0 {
+		m.patternCursor = n - 1
+	}
+	m.status.err = ""
+	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
+	return m
+}

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/ui/widget"
@@ -303,4 +305,31 @@ func (l requestLog) collapsed(st styles, table string, n, w int) string {
 		lines[i] = widget.Fit(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// expanded is the whole log in a box of w×h, scrollable.
+func (l requestLog) expanded(st styles, table string, w, h int) string {
+	inner := w - 2
+	shown := max(1, h-2)
+	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
+	var lines []string
+	cw := l.widths(offset, min(len(l.reqs), offset+shown))
+	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
+		s := l.line(st, i+1, table, cw, inner)
+		if i == l.cursor {
+			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
+		}
+		lines = append(lines, s)
+	}
+	if len(l.reqs) == 0 {
+		lines = append(lines, st.Muted.Render("    no requests yet"))
+	}
+	// The figures before the legend: where the title is cut, the legend goes.
+	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
+	if l.writes > 0 {
+		// The writes first: the legend after them may be cut.
+		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
+			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
+	}
+	return widget.Box(st, title, lines, w, h, true)
 }

@@ -70,17 +70,3 @@ func (m Model) keptCursor(o overlay) overlay {
 	delete(m.cursors, s)
 	return k.withCursor(c)
 }
-
-func (o linksOverlay) subject() dynamo.Item { return o.item }
-func (o linksOverlay) cursorAt() int        { return o.cursor }
-func (o linksOverlay) withCursor(c int) overlay {
-	o.cursor = clamp(c, 0, len(o.links)-1)
-	return o
-}
-
-func (o jumpOverlay) subject() dynamo.Item { return o.item }
-func (o jumpOverlay) cursorAt() int        { return o.cursor }
-func (o jumpOverlay) withCursor(c int) overlay {
-	o.cursor = clamp(c, 0, len(o.targets)-1)
-	return o
-}

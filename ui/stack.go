@@ -1,0 +1,205 @@
+package ui
+
+import (
+	"slices"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
+
+	"dynascope/ui/widget"
+)
+
+// The overlay stack (overlay.go says what an overlay is): the root keeps
+// the overlays opened, the last on top, gives the top one what it may read
+// (env) and carries out what it asks (Model.do, actions.go). The stack is
+// copied on every change: an older copy of the model keeps the stack it
+// had.
+
+// top is the overlay on top, nil when none is open.
+func (m Model) top() overlay {
+	if len(m.overlays) == 0 {
+		return nil
+	}
+	return m.overlays[len(m.overlays)-1]
+}
+
+// topID is the id of the overlay on top, overlayNone when none is open.
+func (m Model) topID() overlayID {
+	if o := m.top(); o != nil {
+		return o.id()
+	}
+	return overlayNone
+}
+
+// push opens o over whatever is shown.
+func (m Model) push(o overlay) Model {
+	m.overlays = append(slices.Clip(m.overlays), m.keptCursor(o))
+	return m
+}
+
+// setTop replaces the top overlay, after an update changed it.
+func (m Model) setTop(o overlay) Model {
+	if len(m.overlays) == 0 {
+		return m.push(o)
+	}
+	m.overlays = slices.Clone(m.overlays)
+	m.overlays[len(m.overlays)-1] = o
+	return m
+}
+
+// pop closes the top overlay.
+func (m Model) pop() Model {
+	if n := len(m.overlays); n > 0 {
+		m.overlays = slices.Clip(m.overlays[:n-1])
+	}
+	return m
+}
+
+// remove closes every overlay of that id, wherever it is on the stack.
+func (m Model) remove(id overlayID) Model {
+	m.overlays = slices.DeleteFunc(slices.Clone(m.overlays), func(o overlay) bool { return o.id() == id })
+	return m
+}
+
+// closeOverlays closes them all.
+func (m Model) closeOverlays() Model {
+	m.overlays = nil
+	return m
+}
+
+// findOverlay is the topmost overlay of type T, and whether there is one.
+func findOverlay[T overlay](m Model) (T, bool) {
+	for i := len(m.overlays) - 1; i >= 0; i-- {
+		if o, ok := m.overlays[i].(T); ok {
+			return o, true
+		}
+	}
+	var zero T
+	return zero, false
+}
+
+// replaceOverlay puts o in the place of the topmost overlay of its type.
+func replaceOverlay[T overlay](m Model, o T) Model {
+	for i := len(m.overlays) - 1; i >= 0; i-- {
+		if _, ok := m.overlays[i].(T); ok {
+			m.overlays = slices.Clone(m.overlays)
+			m.overlays[i] = o
+			return m
+		}
+	}
+	return m
+}
+
+// relayoutOverlays redraws the overlays that keep a drawing for the width.
+func (m Model) relayoutOverlays() Model {
+	for i, o := range m.overlays {
+		if r, ok := o.(relayouter); ok {
+			m.overlays = slices.Clone(m.overlays)
+			m.overlays[i] = r.relayout(m.stateEnv())
+		}
+	}
+	return m
+}
+
+// env builds what the top overlay may read: the root's state and the keys
+// of the overlay's mode.
+func (m Model) env() overlayEnv {
+	e := m.stateEnv()
+	e.keys = m.keyMap()
+	return e
+}
+
+// stateEnv is what an overlay may read of the root but its keys, which
+// follow from its mode: what its mode is decided from.
+func (m Model) stateEnv() overlayEnv {
+	lay := m.layout()
+	e := overlayEnv{
+		st: m.st, w: lay.w, bodyH: lay.bodyH,
+		table: m.table, index: m.index, patterns: m.patterns,
+		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
+		export:    exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
+		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
+		drawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
+		drawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
+		live: liveView{pk: m.query.PK, lines: m.live.lines, seen: m.live.seen, polls: m.live.polls, others: m.live.others,
+			err: m.live.err, starting: m.live.starting, running: m.live.id != 0, keysOnly: m.live.info.ViewType == "KEYS_ONLY"},
+	}
+	if m.opts.Editor != nil {
+		e.target = m.opts.Editor.Target()
+	}
+	return e
+}
+
+// updateTop gives msg to the overlay on top and does what it asks.
+func (m Model) updateTop(o overlay, msg tea.Msg) (Model, tea.Cmd) {
+	next, a := o.update(m.env(), msg)
+	return m.setTop(next).do(a)
+}
+
+// toggleHelp opens help on the mode md, or closes it when it is on top.
+func (m Model) toggleHelp(md mode) Model {
+	if m.topID() == overlayHelp {
+		return m.pop()
+	}
+	return m.push(helpOverlay{of: md})
+}
+
+// helpBands lays the help's columns side by side in bands at most w cells
+// wide, one band under another: help.Model alone cuts the columns that do
+// not fit with "…", which on a 120-column terminal hid the partition's last
+// two (the overview, export, help, back and quit keys).
+func (m Model) helpBands(cols [][]key.Binding, w int) []string {
+	hm := m.help
+	hm.SetWidth(0) // no cutting: the bands fit
+	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
+	var out []string
+	var bandCols [][]key.Binding
+	used := 0
+	flush := func() {
+		if len(bandCols) == 0 {
+			return
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(hm.FullHelpView(bandCols), "\n")...)
+		bandCols, used = nil, 0
+	}
+	for _, c := range cols {
+		cw := lipgloss.Width(hm.FullHelpView([][]key.Binding{c})) // the widest line
+		if cw == 0 {
+			continue // nothing enabled in it
+		}
+		if len(bandCols) > 0 && used+sep+cw > w {
+			flush()
+		}
+		if len(bandCols) > 0 {
+			used += sep
+		}
+		bandCols = append(bandCols, c)
+		used += cw
+	}
+	flush()
+	return out
+}
+
+// helpLines is the full help of the mode the user asked in, for a box w wide.
+func (m Model) helpLines(md mode, w int) []string {
+	km := m.keymap.forMode(md, m.keyState())
+	lines := []string{" " + m.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	for _, l := range m.helpBands(km.FullHelp(), w-4) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "")
+	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
+	if m.opts.Editor != nil {
+		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
+	}
+	note += liveHelpNote(md) // overlay_live.go
+	for _, l := range widget.WrapLines(note, w-4) {
+		lines = append(lines, " "+m.st.Muted.Render(l))
+	}
+	return lines
+}
