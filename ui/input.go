@@ -104,9 +104,9 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
 				m.focus = paneGroups
 				rh := groupRowHeight(lay.compact)
-				off := scrollOffset(m.groups.offset, m.groups.cursor, lay.groupRows(), m.groups.rows())
-				if row := off + (y-1)/rh; y >= 1 && row < m.groups.rows() {
-					m.groups.cursor = row
+				l := m.groups.list().SetHeight(lay.groupRows())
+				if row := l.Offset() + (y-1)/rh; y >= 1 && row < l.Len() {
+					m.groups.nav = l.MoveTo(row)
 				}
 				return m, nil
 			}

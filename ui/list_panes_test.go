@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 )
 
 // pickerWindow checks the table picker's selected table and the window
@@ -63,5 +64,44 @@ func TestTablePickerScrolls(t *testing.T) {
 			hs.keys("esc")
 			hs.pickerWindow("filter cleared", 9, 0, h, n)
 		})
+	}
+}
+
+// The entity types pane scrolls its rows (two lines each, or one when
+// compact) in a window that moves only as far as the cursor needs.
+func TestGroupsPaneScrolls(t *testing.T) {
+	g := newGroupsPane("S", true)
+	for i := range 20 {
+		n := fmt.Sprintf("T%02d", i)
+		g.types = append(g.types, typeRow{id: n, entity: n, prefix: n + "#", first: n + "#1", last: n + "#9", discovered: true, exact: -1})
+	}
+	st := newStyles(true, false)
+	window := func(step string, g groupsPane, compact bool, from, shown int) {
+		t.Helper()
+		rh := groupRowHeight(compact)
+		screen := ansi.Strip(g.view(st, 40, 2+shown*rh, true, compact, "Types", func(string) int { return 0 }))
+		for row := range g.rows() {
+			name := "partition"
+			if row > 0 {
+				name = g.types[row-1].entity
+			}
+			if on := strings.Contains(screen, name); on != (row >= from && row < from+shown) {
+				t.Fatalf("%s: row %d (%s) on screen %v; want rows %d to %d\n%s", step, row, name, on, from, from+shown-1, screen)
+			}
+		}
+	}
+	for _, compact := range []bool{false, true} {
+		shown := 5
+		g := g.move(7, shown)
+		window("down 7", g, compact, 3, shown)
+		g = g.move(-1, shown)
+		window("up 1", g, compact, 3, shown)
+		g = g.move(-4, shown)
+		window("up 4 more", g, compact, 2, shown)
+		g = g.move(1<<30, shown)
+		window("bottom", g, compact, 16, shown)
+		window("taller", g, compact, 13, 8)
+		g = g.move(-1<<30, shown)
+		window("top", g, compact, 0, shown)
 	}
 }
