@@ -171,8 +171,8 @@ func TestMouseSelectsAndScrolls(t *testing.T) {
 	}
 	// A click on the ORDER group (row 1, two lines a row, after the frame).
 	hs.send(tea.MouseClickMsg{X: 3, Y: lay.bodyY + 1 + 2, Button: tea.MouseLeft})
-	if hs.m.focus != paneGroups || hs.m.groups.cursor != 1 {
-		t.Fatalf("click on group: focus %v cursor %d", hs.m.focus, hs.m.groups.cursor)
+	if hs.m.focus != paneGroups || hs.m.groups.cursor() != 1 {
+		t.Fatalf("click on group: focus %v cursor %d", hs.m.focus, hs.m.groups.cursor())
 	}
 }
 

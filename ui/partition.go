@@ -67,7 +67,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 	case key.Matches(msg, km.GroupBy):
 		return m.toggleGroupBy(), nil
 	case key.Matches(msg, km.Open):
-		if f, ok := m.groups.attrFilter(m.groups.cursor); ok && md == modeGroups {
+		if f, ok := m.groups.attrFilter(m.groups.cursor()); ok && md == modeGroups {
 			// A value of the attribute has no key condition: its items are
 			// the partition's filtered, which the user sends (or not).
 			m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
@@ -75,7 +75,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		}
 		if md == modeGroups {
 			q := m.query
-			q.SK = m.groups.condition(m.groups.cursor)
+			q.SK = m.groups.condition(m.groups.cursor())
 			return m.runQuery(q)
 		}
 		return m.openDetail()
