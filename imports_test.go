@@ -33,8 +33,9 @@ var allowedImports = map[string][]string{
 	"indexes":           {"dynamo", "itemcodec", "keys"},
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
+	"ui/keymap":         {"ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt",
-		"ui/theme", "ui/widget"},
+		"ui/keymap", "ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -51,6 +52,7 @@ var noIO = map[string][]string{
 	"ui":        {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/theme":  {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/widget": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/keymap": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

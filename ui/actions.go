@@ -4,12 +4,14 @@ import (
 	"context"
 	"fmt"
 
+	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
+	"dynascope/ui/keymap"
 )
 
 // What an overlay may read of the root, and what it may ask of it: an
@@ -21,7 +23,7 @@ import (
 // by the root for each message, so nothing an overlay does with it reaches
 // the root.
 type overlayEnv struct {
-	keys     KeyMap // the keys of the overlay's mode, as the keymap has them now
+	keys     keymap.KeyMap // the keys of the overlay's mode, as the keymap has them now
 	st       styles
 	w, bodyH int // the screen's width and the body's height (layout)
 
@@ -41,9 +43,13 @@ type overlayEnv struct {
 	// patternsPath is where S saves; "" when no file is known.
 	patternsPath string
 	patternsErr  error // why the patterns file could not be read; nil when it was
-	// helpLines is the help of a mode for a box w wide (overlay_help.go).
-	helpLines func(md mode, w int) []string
-	live      liveView // the live pane's tail (live.go)
+	// The keymap whole (with the settings' overrides), the state that
+	// turns its bindings on, and the help model that draws them: help
+	// shows the keys of the mode it was asked in.
+	keymap   keymap.KeyMap
+	keyState keymap.State
+	help     help.Model
+	live     liveView // the live pane's tail (live.go)
 	// drawItems draws the root's items pane w×h, unfocused: the live pane
 	// shows it above its lines.
 	drawItems func(w, h int) string

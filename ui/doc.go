@@ -24,10 +24,11 @@
 //   - Every string from a table, a server or a file reaches the screen
 //     through textfmt.Sanitize (sanitize) on its way: item data is
 //     untrusted, and no escape sequence of it may reach the terminal.
-//   - Keys are data: one KeyMap declaration (keymap.go) with a modeDef per
-//     mode; help, the status bar, settings overrides and the clash check are
-//     derived from it. A new key is a KeyMap field and a line in the modes
-//     where it acts.
+//   - Keys are data: one KeyMap declaration (ui/keymap) and a keymap.Mode
+//     per mode, declared beside the code that handles its keys and listed
+//     in allModes (modes.go); help, the status bar, settings overrides and
+//     the clash check are derived from them. A new key is a KeyMap field
+//     and a line in the modes where it acts.
 //   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the

@@ -66,11 +66,6 @@ func (m Model) writeTarget() string {
 	return name + " (" + region + ")"
 }
 
-// writesOn and writesOnItem turn the editing keys on only with a writer
-// (and an item under the cursor).
-func writesOn(st keyState) bool     { return st.writes }
-func writesOnItem(st keyState) bool { return st.writes && st.hasItem }
-
 // deleteSelected shows the delete of the item under the cursor.
 func (m Model) deleteSelected() (Model, tea.Cmd) {
 	it, ok := m.items.selected()

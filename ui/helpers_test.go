@@ -15,6 +15,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/keymap"
 )
 
 // fakeStore returns canned pages in the order they are queued, canned
@@ -369,7 +370,7 @@ func (hs *harness) noteAction(msg tea.KeyPressMsg) {
 // keymapActions names every binding of the keymap, from KeyMap itself.
 func keymapActions() []string {
 	var names []string
-	t := reflect.TypeOf(KeyMap{})
+	t := reflect.TypeOf(keymap.KeyMap{})
 	for i := range t.NumField() {
 		if t.Field(i).Type == reflect.TypeOf(key.Binding{}) {
 			names = append(names, t.Field(i).Name)

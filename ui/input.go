@@ -8,7 +8,6 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
-	"dynascope/ui/widget"
 )
 
 // Input every view shares: the movement keys as a step, the mouse, and
@@ -16,25 +15,6 @@ import (
 // or overlay it drives (tablepicker.go, prompt.go, queryline.go,
 // partition.go, overlay_*.go); bindings are matched first, and in modes
 // with a text field anything else is typing.
-
-// scrollDelta maps the movement keys to a step for a cursor or a scroll
-// offset: one line, one page, or to either end (the callee clamps). ok is
-// false for any other key.
-func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) {
-	return km.listKeys().Step(msg, page)
-}
-
-// listKeys are the movement keys of a list or a view: the letters too
-// (k, j, g, G).
-func (km KeyMap) listKeys() widget.ListKeys {
-	return widget.ListKeys{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.Top, End: km.Bottom}
-}
-
-// typingListKeys are the movement keys of a list under a text field (the
-// table picker's filter): no letters, which type.
-func (km KeyMap) typingListKeys() widget.ListKeys {
-	return widget.ListKeys{Up: km.ListUp, Down: km.ListDown, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.ListTop, End: km.ListBottom}
-}
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 	b := itemcodec.PlainJSON(it)

@@ -1,25 +1,30 @@
 package ui
 
 import (
+	"go/ast"
+	"go/token"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"dynascope/ui/keymap"
 )
 
 // Every enabled binding has help, and no two enabled bindings share a key in
 // one mode, whatever else is going on; typing modes leave printable keys to
-// the field (clashes, the check the settings overrides go through).
+// the field (Clashes, the check the settings overrides go through).
 func TestKeymapHelpAndNoClashes(t *testing.T) {
-	km := DefaultKeyMap()
-	for _, c := range km.clashes() {
+	km := keymap.Default()
+	for _, c := range km.Clashes(allModes) {
 		t.Error(c)
 	}
-	for md := range modes {
-		for _, st := range checkStates {
-			k := km.forMode(md, st)
+	for _, md := range allModes {
+		for _, st := range keymap.CheckStates {
+			k := km.ForMode(md, st)
 			enabled := 0
-			for _, b := range k.all() {
+			for _, b := range k.All() {
 				if !b.Enabled() {
 					continue
 				}
@@ -40,30 +45,64 @@ func TestKeymapHelpAndNoClashes(t *testing.T) {
 
 // Every mode names actions KeyMap declares, and has a name for help.
 func TestModesNameDeclaredActions(t *testing.T) {
-	for md, def := range modes {
-		if def.name == "" {
-			t.Errorf("mode %d has no name", md)
+	for _, md := range allModes {
+		if md.Name == "" {
+			t.Errorf("a mode has no name: %+v", md)
 		}
-		for _, b := range def.keys {
-			if _, ok := actionIndex[b.action]; !ok {
-				t.Errorf("%s turns on %q, which KeyMap does not declare", md, b.action)
+	}
+	for _, u := range keymap.Undeclared(allModes) {
+		t.Error(u)
+	}
+}
+
+// Every mode declared (a package-level var mode… of the package) is in
+// allModes, once, so that the clash check and the settings' overrides see
+// it.
+func TestEveryModeIsListed(t *testing.T) {
+	_, files := uiFiles(t)
+	declared, listed := map[string]bool{}, map[string]bool{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			gd, ok := d.(*ast.GenDecl)
+			if !ok || gd.Tok != token.VAR {
+				continue
+			}
+			for _, sp := range gd.Specs {
+				vs := sp.(*ast.ValueSpec)
+				for i, id := range vs.Names {
+					if strings.HasPrefix(id.Name, "mode") && len(id.Name) > 4 && unicode.IsUpper(rune(id.Name[4])) {
+						declared[id.Name] = true
+					}
+					if id.Name == "allModes" {
+						for _, e := range vs.Values[i].(*ast.CompositeLit).Elts {
+							listed[e.(*ast.Ident).Name] = true
+						}
+					}
+				}
 			}
 		}
 	}
-	for i := mode(0); i <= modeExporting; i++ {
-		if _, ok := modes[i]; !ok {
-			t.Errorf("mode %d is not declared in modes", i)
+	for name := range declared {
+		if !listed[name] {
+			t.Errorf("mode %s is not in allModes (modes.go)", name)
 		}
+	}
+	distinct := map[*keymap.Mode]bool{}
+	for _, md := range allModes {
+		distinct[md] = true
+	}
+	if len(declared) < 30 || len(distinct) != len(allModes) || len(listed) != len(allModes) {
+		t.Errorf("%d modes declared, %d listed in allModes, %d distinct", len(declared), len(allModes), len(distinct))
 	}
 }
 
 // A clash is found: two actions on one key in one mode, and a letter bound
 // where the mode types.
 func TestClashesFound(t *testing.T) {
-	km := DefaultKeyMap()
+	km := keymap.Default()
 	km.Reverse.SetKeys("e")
 	km.Cancel.SetKeys("x")
-	c := strings.Join(km.clashes(), "\n")
+	c := strings.Join(km.Clashes(allModes), "\n")
 	for _, want := range []string{`e is both`, `in the groups view`, `x would be typed, not pressed, in the tables view`} {
 		if !strings.Contains(c, want) {
 			t.Errorf("clashes lack %q:\n%s", want, c)

@@ -13,6 +13,7 @@ import (
 	"dynascope/edit"
 	"dynascope/keys"
 	"dynascope/patterns"
+	"dynascope/ui/keymap"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -61,7 +62,7 @@ type Model struct {
 	store   Store
 	opts    Options
 	cfgDir  string
-	keymap  KeyMap // the one key declaration (keymap.go), with the settings' overrides
+	keymap  keymap.KeyMap // the one key declaration (ui/keymap), with the settings' overrides
 	st      styles
 	dark    bool
 	noColor bool
@@ -142,7 +143,7 @@ func New(o Options) Model {
 		store:        o.Store,
 		opts:         o,
 		cfgDir:       o.ConfigDir,
-		keymap:       DefaultKeyMap(),
+		keymap:       keymap.Default(),
 		dark:         true,
 		noColor:      o.NoColor,
 		w:            80,
@@ -234,7 +235,7 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // mode is what the keyboard talks to now.
-func (m Model) mode() mode {
+func (m Model) mode() *keymap.Mode {
 	if o := m.top(); o != nil {
 		return o.mode(m.stateEnv())
 	}
@@ -267,24 +268,24 @@ func (m Model) mode() mode {
 	return modeGroups
 }
 
-func (m Model) keyState() keyState {
+func (m Model) keyState() keymap.State {
 	_, has := m.items.selected()
-	return keyState{
-		canGoBack: m.opts.Table == "",
-		busy:      m.busy(),
-		more:      m.results.more,
-		hasItem:   has,
-		nextView:  m.nextDetailView().String(),
-		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
-		writes:    m.opts.Editor != nil,
-		noSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
-		entAttr:   m.groups.attribute(),
-		byAttr:    m.groups.byAttribute(),
+	return keymap.State{
+		CanGoBack: m.opts.Table == "",
+		Busy:      m.busy(),
+		More:      m.results.more,
+		HasItem:   has,
+		NextView:  m.nextDetailView().String(),
+		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
+		Writes:    m.opts.Editor != nil,
+		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		EntAttr:   m.groups.attribute(),
+		ByAttr:    m.groups.byAttribute(),
 	}
 }
 
 // keyMap is the keymap of the current mode.
-func (m Model) keyMap() KeyMap { return m.keymap.forMode(m.mode(), m.keyState()) }
+func (m Model) keyMap() keymap.KeyMap { return m.keymap.ForMode(m.mode(), m.keyState()) }
 
 // entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {

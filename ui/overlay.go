@@ -2,6 +2,8 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/keymap"
 )
 
 // Overlays are the views drawn over the screen: help, one item, the request
@@ -23,10 +25,11 @@ import (
 //
 // To add an overlay:
 //
-//  1. Add its overlayID below, and a mode constant in keymap.go registered
-//     in modes with a modeDef declared in the overlay's file: the actions
-//     it turns on, their help there, which the status bar shows (help, the
-//     status bar and the clash check follow). A new action is a KeyMap field.
+//  1. Add its overlayID below, and its keymap.Mode, declared in the
+//     overlay's file and listed in allModes (modes.go): the actions it
+//     turns on, their help there, which the status bar shows (help, the
+//     status bar and the clash check follow). A new action is a KeyMap
+//     field (ui/keymap).
 //  2. In overlay_<name>.go, a value type holding the state of one opening
 //     (a form, a cursor) with id, mode, update, view and hides.
 //  3. Open it from the root with m.push(o) (or return openOverlay{o} from
@@ -78,7 +81,7 @@ type overlay interface {
 	// top; it may depend on the overlay's phase (a form, a sample running)
 	// and on what it reads of the root (e, whose keys are not set: they
 	// follow from the mode).
-	mode(e overlayEnv) mode
+	mode(e overlayEnv) *keymap.Mode
 	// update handles a key, pasted text or a mouse wheel message while the
 	// overlay is on top (ctrl+c and ? are the root's): it returns the
 	// overlay's new state and what it asks the root to do (nil for

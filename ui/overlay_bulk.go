@@ -11,6 +11,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -69,7 +70,7 @@ type bulkOverlay struct {
 }
 
 func (bulkOverlay) id() overlayID { return overlayBulk }
-func (o bulkOverlay) mode(overlayEnv) mode {
+func (o bulkOverlay) mode(overlayEnv) *keymap.Mode {
 	if o.phase == bulkAsk {
 		return modeBulkAsk
 	}
@@ -89,7 +90,7 @@ func (o bulkOverlay) input() reqInput {
 func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	km := e.keys
 	if o.phase == bulkAsk {
-		f, ev := o.form.Handle(msg, formKeys(km))
+		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = f
 		switch ev {
 		case widget.FormSubmit:
@@ -269,10 +270,10 @@ func tableAndIndexName(table, index string) string {
 
 // The bulk overlay's keys: a form while asking, then run, stop and scroll.
 var (
-	bulkAskMode = formMode("scan or PartiQL", "say its plan and cost", "close")
-	bulkMode    = modeDef{name: "scan or PartiQL", keys: keysOf(
-		[]binding{inBar("open", "run it"), inBar("cancel", "stop (keeps what was read) / back / close"), inBar("code", "code"), bind("nextPage", "go on after a failure")},
-		moveKeys,
+	modeBulkAsk = keymap.FormMode("scan or PartiQL", "say its plan and cost", "close")
+	modeBulk    = &keymap.Mode{Name: "scan or PartiQL", Keys: keymap.KeysOf(
+		[]keymap.Binding{keymap.InBar("open", "run it"), keymap.InBar("cancel", "stop (keeps what was read) / back / close"), keymap.InBar("code", "code"), keymap.Bind("nextPage", "go on after a failure")},
+		keymap.MoveKeys,
 	)}
 )
 

@@ -9,6 +9,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/codegen"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -30,9 +31,9 @@ type codeView struct {
 // opened from: esc goes back there (the log, the patterns, the partition).
 type codeOverlay struct{ c codeView }
 
-func (codeOverlay) id() overlayID        { return overlayCode }
-func (codeOverlay) mode(overlayEnv) mode { return modeCode }
-func (codeOverlay) hides() hidden        { return hidden{log: true} }
+func (codeOverlay) id() overlayID                { return overlayCode }
+func (codeOverlay) mode(overlayEnv) *keymap.Mode { return modeCode }
+func (codeOverlay) hides() hidden                { return hidden{log: true} }
 
 func (o codeOverlay) view(e overlayEnv, w, h int) string { return o.c.box(e.st, w, h) }
 
@@ -93,7 +94,7 @@ func (o codeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 	case tea.KeyPressMsg:
 		km := e.keys
-		if d, ok := scrollDelta(msg, km, h); ok {
+		if d, ok := km.Step(msg, h); ok {
 			o.c = o.c.scroll(d, h, n)
 			break
 		}
@@ -147,8 +148,8 @@ func (c codeView) box(st styles, w, h int) string {
 	return widget.Box(st, title, lines, w, h, true)
 }
 
-var codeMode = modeDef{name: "code", keys: []binding{
-	inBar("copyCode"), inBar("nextTab"), inBar("back", "close"), inBar("help"),
-	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
-	bind("prevTab"), bind("cancel", "close"),
+var modeCode = &keymap.Mode{Name: "code", Keys: []keymap.Binding{
+	keymap.InBar("copyCode"), keymap.InBar("nextTab"), keymap.InBar("back", "close"), keymap.InBar("help"),
+	keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"), keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("top"), keymap.Bind("bottom"),
+	keymap.Bind("prevTab"), keymap.Bind("cancel", "close"),
 }}

@@ -16,6 +16,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -25,9 +26,9 @@ import (
 // detailOverlay is the detail pane on the overlay stack.
 type detailOverlay struct{ d detailPane }
 
-func (detailOverlay) id() overlayID        { return overlayDetail }
-func (detailOverlay) mode(overlayEnv) mode { return modeDetail }
-func (detailOverlay) hides() hidden        { return hidden{query: true, log: true} }
+func (detailOverlay) id() overlayID                { return overlayDetail }
+func (detailOverlay) mode(overlayEnv) *keymap.Mode { return modeDetail }
+func (detailOverlay) hides() hidden                { return hidden{query: true, log: true} }
 
 func (o detailOverlay) view(e overlayEnv, w, h int) string { return o.d.viewBox(e.st, w, h) }
 
@@ -45,7 +46,7 @@ func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 	case tea.KeyPressMsg:
 		km := e.keys
-		if d, ok := scrollDelta(msg, km, h); ok {
+		if d, ok := km.Step(msg, h); ok {
 			o.d = o.d.scroll(d, h)
 			return o, nil
 		}
@@ -295,18 +296,18 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 	return widget.Box(st, title, lines, w, h, true)
 }
 
-var detailMode = modeDef{name: "detail", keys: []binding{
-	inBar("help"), inBar("back", "close"),
-	inBar("view").wordedBy(func(st keyState) string {
-		if st.nextView == "" {
+var modeDetail = &keymap.Mode{Name: "detail", Keys: []keymap.Binding{
+	keymap.InBar("help"), keymap.InBar("back", "close"),
+	keymap.InBar("view").WordedBy(func(st keymap.State) string {
+		if st.NextView == "" {
 			return ""
 		}
-		return "show " + st.nextView
+		return "show " + st.NextView
 	}),
-	inBar("copyItem"), inBar("copyCommand"), inBar("inIndex", "in index"), bind("followKeys"),
-	inBar("editItem").onlyIf(writesOn), inBar("deleteItem").onlyIf(writesOn), bind("duplicateItem").onlyIf(writesOn), bind("undo").onlyIf(writesOn),
-	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
-	bind("cancel", "close"),
+	keymap.InBar("copyItem"), keymap.InBar("copyCommand"), keymap.InBar("inIndex", "in index"), keymap.Bind("followKeys"),
+	keymap.InBar("editItem").OnlyIf(keymap.WritesOn), keymap.InBar("deleteItem").OnlyIf(keymap.WritesOn), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOn), keymap.Bind("undo").OnlyIf(keymap.WritesOn),
+	keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"), keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("top"), keymap.Bind("bottom"),
+	keymap.Bind("cancel", "close"),
 }}
 
 // indexLines are the detail pane's "In indexes" lines.

@@ -13,6 +13,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -35,7 +36,7 @@ type editOverlay struct {
 }
 
 func (editOverlay) id() overlayID { return overlayEdit }
-func (o editOverlay) mode(overlayEnv) mode {
+func (o editOverlay) mode(overlayEnv) *keymap.Mode {
 	if o.form != nil {
 		return modeEditValue
 	}
@@ -46,7 +47,7 @@ func (editOverlay) hides() hidden { return hidden{query: true, log: true} }
 func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	km := e.keys
 	if o.form != nil {
-		f, ev := o.form.Handle(msg, formKeys(km))
+		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = &f
 		switch ev {
 		case widget.FormCancel:
@@ -207,14 +208,14 @@ func (o editOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
 }
 
-var editItemMode = modeDef{name: "edit item", keys: []binding{
+var modeEdit = &keymap.Mode{Name: "edit item", Keys: []keymap.Binding{
 	// The status bar shows what fits in this order (fit by priority): the
 	// keys that act on the item first, worded short enough for 120 columns.
-	inBar("open", "edit"), inBar("writeItem", "show write"), inBar("cancel", "discard"), inBar("removeAttribute", "remove/keep"), inBar("addAttribute", "add"), inBar("help"),
-	bind("up"), bind("down"), bind("top"), bind("bottom"), bind("back", "discard"),
+	keymap.InBar("open", "edit"), keymap.InBar("writeItem", "show write"), keymap.InBar("cancel", "discard"), keymap.InBar("removeAttribute", "remove/keep"), keymap.InBar("addAttribute", "add"), keymap.InBar("help"),
+	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("top"), keymap.Bind("bottom"), keymap.Bind("back", "discard"),
 }}
 
-var editItemValueMode = formMode("edit value", "set", "cancel")
+var modeEditValue = keymap.FormMode("edit value", "set", "cancel")
 
 // draftRow is one attribute of a draft: its name, type and value as text.
 type draftRow struct {

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/itemcodec"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -28,7 +29,7 @@ type exportOverlay struct {
 func (exportOverlay) id() overlayID { return overlayExport }
 func (exportOverlay) hides() hidden { return hidden{} }
 
-func (exportOverlay) mode(e overlayEnv) mode {
+func (exportOverlay) mode(e overlayEnv) *keymap.Mode {
 	if e.exporting {
 		return modeExporting
 	}
@@ -50,7 +51,7 @@ func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 		return o, nil
 	}
-	f, ev := o.form.Handle(msg, formKeys(km))
+	f, ev := o.form.Handle(msg, km.FormKeys())
 	o.form = f
 	switch ev {
 	case widget.FormSubmit:
@@ -131,6 +132,6 @@ func (o exportOverlay) box(e overlayEnv, w, h int) string {
 }
 
 var (
-	exportMode    = formMode("export", "export", "don't export")
-	exportingMode = modeDef{name: "exporting", keys: []binding{inBar("cancel", "stop, remove the partial file")}}
+	modeExport    = keymap.FormMode("export", "export", "don't export")
+	modeExporting = &keymap.Mode{Name: "exporting", Keys: []keymap.Binding{keymap.InBar("cancel", "stop, remove the partial file")}}
 )

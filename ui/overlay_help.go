@@ -2,10 +2,14 @@ package ui
 
 import (
 	"fmt"
+	"strings"
 
+	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"charm.land/lipgloss/v2"
 
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -14,16 +18,16 @@ import (
 // is bound, and ? or esc closes it, back to the view it was asked from.
 
 type helpOverlay struct {
-	of     mode // the mode whose keys it shows
-	offset int  // first line shown, when the help is taller than the box
+	of     *keymap.Mode // the mode whose keys it shows
+	offset int          // first line shown, when the help is taller than the box
 }
 
-func (helpOverlay) id() overlayID        { return overlayHelp }
-func (helpOverlay) mode(overlayEnv) mode { return modeHelp }
-func (helpOverlay) hides() hidden        { return hidden{query: true, log: true} }
+func (helpOverlay) id() overlayID                { return overlayHelp }
+func (helpOverlay) mode(overlayEnv) *keymap.Mode { return modeHelp }
+func (helpOverlay) hides() hidden                { return hidden{query: true, log: true} }
 
 func (o helpOverlay) view(e overlayEnv, w, h int) string {
-	lines := e.helpLines(o.of, w)
+	lines := helpLines(e, o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
 		return widget.Box(e.st, "Help", lines, w, h, true)
@@ -35,7 +39,7 @@ func (o helpOverlay) view(e overlayEnv, w, h int) string {
 
 func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	shown := max(1, e.bodyH-2)
-	n := len(e.helpLines(o.of, e.w))
+	n := len(helpLines(e, o.of, e.w))
 	scroll := func(d int) (overlay, want) {
 		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
 		return o, nil
@@ -44,7 +48,7 @@ func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case tea.MouseWheelMsg:
 		return scroll(wheelDelta(msg))
 	case tea.KeyPressMsg:
-		if d, ok := scrollDelta(msg, e.keys, shown); ok {
+		if d, ok := e.keys.Step(msg, shown); ok {
 			return scroll(d)
 		}
 		if key.Matches(msg, e.keys.Back, e.keys.Cancel) {
@@ -54,7 +58,65 @@ func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	return o, nil
 }
 
-var helpMode = modeDef{name: "help", keys: []binding{
-	inBar("back", "close"), bind("help", "close help"), bind("cancel", "close"),
-	bind("up", "scroll up"), bind("down", "scroll down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom"),
+var modeHelp = &keymap.Mode{Name: "help", Keys: []keymap.Binding{
+	keymap.InBar("back", "close"), keymap.Bind("help", "close help"), keymap.Bind("cancel", "close"),
+	keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"), keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("top"), keymap.Bind("bottom"),
 }}
+
+// helpBands lays the help's columns side by side in bands at most w cells
+// wide, one band under another: help.Model alone cuts the columns that do
+// not fit with "…", which on a 120-column terminal hid the partition's last
+// two (the overview, export, help, back and quit keys).
+func helpBands(hm help.Model, cols [][]key.Binding, w int) []string {
+	hm.SetWidth(0) // no cutting: the bands fit
+	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
+	var out []string
+	var bandCols [][]key.Binding
+	used := 0
+	flush := func() {
+		if len(bandCols) == 0 {
+			return
+		}
+		if len(out) > 0 {
+			out = append(out, "")
+		}
+		out = append(out, strings.Split(hm.FullHelpView(bandCols), "\n")...)
+		bandCols, used = nil, 0
+	}
+	for _, c := range cols {
+		cw := lipgloss.Width(hm.FullHelpView([][]key.Binding{c})) // the widest line
+		if cw == 0 {
+			continue // nothing enabled in it
+		}
+		if len(bandCols) > 0 && used+sep+cw > w {
+			flush()
+		}
+		if len(bandCols) > 0 {
+			used += sep
+		}
+		bandCols = append(bandCols, c)
+		used += cw
+	}
+	flush()
+	return out
+}
+
+// helpLines is the full help of the mode the user asked in, md, for a box
+// w wide: the keymap as the root has it, for that mode in the root's state.
+func helpLines(e overlayEnv, md *keymap.Mode, w int) []string {
+	km := e.keymap.ForMode(md, e.keyState)
+	lines := []string{" " + e.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	for _, l := range helpBands(e.help, km.FullHelp(), w-4) {
+		lines = append(lines, " "+l)
+	}
+	lines = append(lines, "")
+	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
+	if e.keyState.Writes {
+		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
+	}
+	note += md.Note
+	for _, l := range widget.WrapLines(note, w-4) {
+		lines = append(lines, " "+e.st.Muted.Render(l))
+	}
+	return lines
+}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -15,9 +16,9 @@ import (
 
 type indexesOverlay struct{ p indexPicker }
 
-func (indexesOverlay) id() overlayID        { return overlayIndexes }
-func (indexesOverlay) mode(overlayEnv) mode { return modeIndexes }
-func (indexesOverlay) hides() hidden        { return hidden{} }
+func (indexesOverlay) id() overlayID                { return overlayIndexes }
+func (indexesOverlay) mode(overlayEnv) *keymap.Mode { return modeIndexes }
+func (indexesOverlay) hides() hidden                { return hidden{} }
 
 func (o indexesOverlay) view(e overlayEnv, w, h int) string {
 	return o.p.viewBox(e.st, e.table, e.index, w, h)
@@ -115,7 +116,7 @@ func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int
 	return widget.Box(st, "Query the table or an index", lines, w, h, true)
 }
 
-var indexesMode = modeDef{name: "indexes", keys: []binding{
-	inBar("open", "use it"), inBar("back", "close"),
-	bind("up"), bind("down"), bind("top"), bind("bottom"), bind("cancel", "close"), bind("help"),
+var modeIndexes = &keymap.Mode{Name: "indexes", Keys: []keymap.Binding{
+	keymap.InBar("open", "use it"), keymap.InBar("back", "close"),
+	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("top"), keymap.Bind("bottom"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/indexes"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -27,9 +28,9 @@ type indexMapOverlay struct {
 	stop, err, table string
 }
 
-func (indexMapOverlay) id() overlayID        { return overlayIndexMap }
-func (indexMapOverlay) mode(overlayEnv) mode { return modeIndexMap }
-func (indexMapOverlay) hides() hidden        { return hidden{query: true} }
+func (indexMapOverlay) id() overlayID                { return overlayIndexMap }
+func (indexMapOverlay) mode(overlayEnv) *keymap.Mode { return modeIndexMap }
+func (indexMapOverlay) hides() hidden                { return hidden{query: true} }
 
 func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	_, act := listKey(e.keys, msg, 0, 1)
@@ -102,6 +103,6 @@ func (o indexMapOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(st, "Index map · "+sanitize(o.table), lines, w, h, true)
 }
 
-var indexMapMode = modeDef{name: "index map", keys: []binding{
-	inBar("open", "read the sample"), inBar("back", "close"), bind("cancel", "close"), bind("help"),
+var modeIndexMap = &keymap.Mode{Name: "index map", Keys: []keymap.Binding{
+	keymap.InBar("open", "read the sample"), keymap.InBar("back", "close"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}

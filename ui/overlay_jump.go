@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -29,13 +30,13 @@ type jumpOverlay struct {
 
 func (jumpOverlay) id() overlayID { return overlayJump }
 
-func (jumpOverlay) mode(overlayEnv) mode { return modeJump }
+func (jumpOverlay) mode(overlayEnv) *keymap.Mode { return modeJump }
 
 func (jumpOverlay) hides() hidden { return hidden{} }
 
 // listKey is the keys of a list overlay of n rows: the cursor moved, or
 // open (enter) or closing (q, esc) asked.
-func listKey(km KeyMap, msg tea.Msg, cursor, n int) (int, string) {
+func listKey(km keymap.KeyMap, msg tea.Msg, cursor, n int) (int, string) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return cursor, ""
@@ -94,9 +95,9 @@ func (o jumpOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(e.st, "Open the item in", lines, w, h, true)
 }
 
-var jumpMode = modeDef{name: "open in index", keys: []binding{
-	inBar("open", "open there"), inBar("back", "close"),
-	bind("up"), bind("down"), bind("cancel", "close"), bind("help"),
+var modeJump = &keymap.Mode{Name: "open in index", Keys: []keymap.Binding{
+	keymap.InBar("open", "open there"), keymap.InBar("back", "close"),
+	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
 func (o jumpOverlay) subject() dynamo.Item { return o.item }

@@ -4,6 +4,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -27,7 +28,7 @@ type linksOverlay struct {
 	item   dynamo.Item
 }
 
-func (linksOverlay) mode(overlayEnv) mode { return modeLinks }
+func (linksOverlay) mode(overlayEnv) *keymap.Mode { return modeLinks }
 
 func (linksOverlay) hides() hidden { return hidden{} }
 
@@ -74,9 +75,9 @@ func (o linksOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(e.st, "Follow the keys", lines, w, h, true)
 }
 
-var linksMode = modeDef{name: "follow the keys", keys: []binding{
-	inBar("open", "open there"), inBar("back", "close"),
-	bind("up"), bind("down"), bind("cancel", "close"), bind("help"),
+var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
+	keymap.InBar("open", "open there"), keymap.InBar("back", "close"),
+	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
 func (o linksOverlay) subject() dynamo.Item { return o.item }

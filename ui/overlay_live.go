@@ -6,6 +6,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -16,9 +17,9 @@ import (
 
 type liveOverlay struct{}
 
-func (liveOverlay) id() overlayID        { return overlayLive }
-func (liveOverlay) mode(overlayEnv) mode { return modeLive }
-func (liveOverlay) hides() hidden        { return hidden{} }
+func (liveOverlay) id() overlayID                { return overlayLive }
+func (liveOverlay) mode(overlayEnv) *keymap.Mode { return modeLive }
+func (liveOverlay) hides() hidden                { return hidden{} }
 
 func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
@@ -95,15 +96,11 @@ func (liveOverlay) lines(e overlayEnv, w, h int) string {
 	return widget.Box(st, title, lines, w, h, true)
 }
 
-// liveHelpNote is what help adds where T works: how stream reads are priced.
-func liveHelpNote(md mode) string {
-	if md != modeLive && md != modeGroups && md != modeItems {
-		return ""
-	}
-	return " The live pane (T) reads the table's stream, not the table: " + livePricing + "; an idle shard is polled once a second."
-}
+// liveHelpNote is what help adds where T works (the live pane, the
+// partition's panes): how stream reads are priced.
+const liveHelpNote = " The live pane (T) reads the table's stream, not the table: " + livePricing + "; an idle shard is polled once a second."
 
-var liveMode = modeDef{name: "live pane", keys: []binding{
-	inBar("help"), inBar("back", "close, stop the tail"), inBar("log"),
-	bind("live", "close the live pane"), bind("cancel", "close, stop the tail"),
+var modeLive = &keymap.Mode{Name: "live pane", Note: liveHelpNote, Keys: []keymap.Binding{
+	keymap.InBar("help"), keymap.InBar("back", "close, stop the tail"), keymap.InBar("log"),
+	keymap.Bind("live", "close the live pane"), keymap.Bind("cancel", "close, stop the tail"),
 }}

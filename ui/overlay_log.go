@@ -3,6 +3,8 @@ package ui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/keymap"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
@@ -11,9 +13,9 @@ import (
 
 type logOverlay struct{}
 
-func (logOverlay) id() overlayID        { return overlayLog }
-func (logOverlay) mode(overlayEnv) mode { return modeLog }
-func (logOverlay) hides() hidden        { return hidden{log: true} }
+func (logOverlay) id() overlayID                { return overlayLog }
+func (logOverlay) mode(overlayEnv) *keymap.Mode { return modeLog }
+func (logOverlay) hides() hidden                { return hidden{log: true} }
 
 func (logOverlay) view(e overlayEnv, w, h int) string { return e.drawLog(w, h) }
 
@@ -28,7 +30,7 @@ func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		}
 	case tea.KeyPressMsg:
 		km := e.keys
-		if d, ok := scrollDelta(msg, km, h); ok {
+		if d, ok := km.Step(msg, h); ok {
 			return o, moveLog{delta: d, h: h}
 		}
 		switch {
@@ -43,8 +45,8 @@ func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	return o, nil
 }
 
-var logMode = modeDef{name: "log", keys: keysOf(
-	[]binding{inBar("help"), inBar("back", "close"), inBar("code", "code for the selected request"), inBar("copyCommand")},
-	moveKeys,
-	[]binding{bind("log", "close request log"), bind("cancel", "close")},
+var modeLog = &keymap.Mode{Name: "log", Keys: keymap.KeysOf(
+	[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back", "close"), keymap.InBar("code", "code for the selected request"), keymap.InBar("copyCommand")},
+	keymap.MoveKeys,
+	[]keymap.Binding{keymap.Bind("log", "close request log"), keymap.Bind("cancel", "close")},
 )}

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -30,7 +31,7 @@ type overviewOverlay struct {
 func (overviewOverlay) id() overlayID { return overlayOverview }
 func (overviewOverlay) hides() hidden { return hidden{query: true} }
 
-func (overviewOverlay) mode(e overlayEnv) mode {
+func (overviewOverlay) mode(e overlayEnv) *keymap.Mode {
 	switch e.overview.phase {
 	case ovSetup:
 		return modeCaps
@@ -311,7 +312,7 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	keep := keepOverview{cursor: o.cursor, form: o.form}
 	switch ov.phase {
 	case ovSetup:
-		f, ev := o.form.Handle(msg, formKeys(km))
+		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = f
 		switch ev {
 		case widget.FormSubmit:
@@ -340,7 +341,7 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		return o, nil
 	}
 	h := max(1, e.bodyH-6) // about how many rows a page of the layout holds
-	if d, ok := scrollDelta(k, km, h); ok {
+	if d, ok := km.Step(k, h); ok {
 		o.cursor = clamp(o.cursor+d, 0, ov.rows()-1)
 		return o, nil
 	}
@@ -363,11 +364,11 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 }
 
 var (
-	capsMode     = formMode("overview caps", "sample within these caps", "close")
-	samplingMode = modeDef{name: "sampling", keys: []binding{inBar("cancel", "stop, keep what was read")}}
-	overviewMode = modeDef{name: "overview", keys: keysOf(
-		[]binding{inBar("open", "open the partition"), inBar("resample"), bind("indexMap"), inBar("back", "close"), inBar("help")},
-		moveKeys,
-		[]binding{bind("cancel", "close")},
+	modeCaps     = keymap.FormMode("overview caps", "sample within these caps", "close")
+	modeSampling = &keymap.Mode{Name: "sampling", Keys: []keymap.Binding{keymap.InBar("cancel", "stop, keep what was read")}}
+	modeOverview = &keymap.Mode{Name: "overview", Keys: keymap.KeysOf(
+		[]keymap.Binding{keymap.InBar("open", "open the partition"), keymap.InBar("resample"), keymap.Bind("indexMap"), keymap.InBar("back", "close"), keymap.InBar("help")},
+		keymap.MoveKeys,
+		[]keymap.Binding{keymap.Bind("cancel", "close")},
 	)}
 )

@@ -9,6 +9,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/patterns"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -23,7 +24,7 @@ type patternsOverlay struct{ patternsPane }
 func (patternsOverlay) id() overlayID { return overlayPatterns }
 func (patternsOverlay) hides() hidden { return hidden{log: true} }
 
-func (o patternsOverlay) mode(overlayEnv) mode {
+func (o patternsOverlay) mode(overlayEnv) *keymap.Mode {
 	if o.asking {
 		return modeParams
 	}
@@ -274,7 +275,7 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	}
 	km := e.keys
 	h := max(1, e.bodyH-10)
-	if d, ok := scrollDelta(k, km, h); ok {
+	if d, ok := km.Step(k, h); ok {
 		o.cursor = clamp(o.cursor+d, 0, n-1)
 		o.offset = scrollOffset(o.offset, o.cursor, h, n)
 		o.err = ""
@@ -343,7 +344,7 @@ func (o patternsOverlay) paramsUpdate(e overlayEnv, msg tea.Msg) (overlay, want)
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.Handle(msg, formKeys(e.keys))
+	f, ev := o.form.Handle(msg, e.keys.FormKeys())
 	o.form = f
 	switch ev {
 	case widget.FormSubmit:
@@ -356,18 +357,18 @@ func (o patternsOverlay) paramsUpdate(e overlayEnv, msg tea.Msg) (overlay, want)
 	return o, nil
 }
 
-func hasPatterns(st keyState) bool { return st.patterns }
+func hasPatterns(st keymap.State) bool { return st.Patterns }
 
-var patternsMode = modeDef{name: "patterns", keys: keysOf(
-	[]binding{
-		inBar("open", "run it (asks for its parameters)").onlyIf(hasPatterns),
-		inBar("code", "its code, with the example values").onlyIf(hasPatterns),
-		inBar("back", "close"), inBar("help"), bind("cancel", "close"),
+var modePatterns = &keymap.Mode{Name: "patterns", Keys: keymap.KeysOf(
+	[]keymap.Binding{
+		keymap.InBar("open", "run it (asks for its parameters)").OnlyIf(hasPatterns),
+		keymap.InBar("code", "its code, with the example values").OnlyIf(hasPatterns),
+		keymap.InBar("back", "close"), keymap.InBar("help"), keymap.Bind("cancel", "close"),
 	},
-	[]binding{
-		bind("up").onlyIf(hasPatterns), bind("down").onlyIf(hasPatterns), bind("pageUp").onlyIf(hasPatterns),
-		bind("pageDown").onlyIf(hasPatterns), bind("top").onlyIf(hasPatterns), bind("bottom").onlyIf(hasPatterns),
+	[]keymap.Binding{
+		keymap.Bind("up").OnlyIf(hasPatterns), keymap.Bind("down").OnlyIf(hasPatterns), keymap.Bind("pageUp").OnlyIf(hasPatterns),
+		keymap.Bind("pageDown").OnlyIf(hasPatterns), keymap.Bind("top").OnlyIf(hasPatterns), keymap.Bind("bottom").OnlyIf(hasPatterns),
 	},
 )}
 
-var paramsMode = formMode("parameters", "run the pattern", "back to the patterns")
+var modeParams = keymap.FormMode("parameters", "run the pattern", "back to the patterns")

@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -22,9 +23,9 @@ type saveOverlay struct {
 	query dynamo.QueryInput
 }
 
-func (saveOverlay) id() overlayID        { return overlaySave }
-func (saveOverlay) mode(overlayEnv) mode { return modeSave }
-func (saveOverlay) hides() hidden        { return hidden{} }
+func (saveOverlay) id() overlayID                { return overlaySave }
+func (saveOverlay) mode(overlayEnv) *keymap.Mode { return modeSave }
+func (saveOverlay) hides() hidden                { return hidden{} }
 
 // saveForm asks for the name and description of a new pattern.
 type saveForm struct {
@@ -46,7 +47,7 @@ func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.Handle(msg, formKeys(e.keys))
+	f, ev := o.form.Handle(msg, e.keys.FormKeys())
 	o.form = f
 	switch ev {
 	case widget.FormSubmit:
@@ -92,4 +93,4 @@ func (o saveOverlay) view(e overlayEnv, w, h int) string {
 	return widget.Box(st, "Save as an access pattern", lines, w, h, true)
 }
 
-var saveMode = formMode("save pattern", "save to the patterns file", "don't save")
+var modeSave = keymap.FormMode("save pattern", "save to the patterns file", "don't save")

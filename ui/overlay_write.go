@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/edit"
+	"dynascope/ui/keymap"
 	"dynascope/ui/widget"
 )
 
@@ -43,7 +44,7 @@ func newWriteOverlay(p *edit.Plan, undo *edit.Entry) writeOverlay {
 }
 
 func (writeOverlay) id() overlayID { return overlayWrite }
-func (o writeOverlay) mode(overlayEnv) mode {
+func (o writeOverlay) mode(overlayEnv) *keymap.Mode {
 	if o.phase == writeConfirm {
 		return modeWriteConfirm
 	}
@@ -241,11 +242,11 @@ func unitsWhy(p *edit.Plan) string {
 	return s
 }
 
-var writeConfirmMode = modeDef{name: "write", keys: []binding{
-	inBar("confirm", "send"), inBar("copyCommand", "copy the aws command"), inBar("cancel", "don't send"), inBar("help"),
-	bind("open", "send"), bind("up", "scroll up"), bind("down", "scroll down"), bind("back", "don't send"),
+var modeWriteConfirm = &keymap.Mode{Name: "write", Keys: []keymap.Binding{
+	keymap.InBar("confirm", "send"), keymap.InBar("copyCommand", "copy the aws command"), keymap.InBar("cancel", "don't send"), keymap.InBar("help"),
+	keymap.Bind("open", "send"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"), keymap.Bind("back", "don't send"),
 }}
 
-var writeDoneMode = modeDef{name: "written", keys: []binding{
-	inBar("cancel", "close"), inBar("help"), bind("open", "close"), bind("back", "close"), bind("up", "scroll up"), bind("down", "scroll down"),
+var modeWriteDone = &keymap.Mode{Name: "written", Keys: []keymap.Binding{
+	keymap.InBar("cancel", "close"), keymap.InBar("help"), keymap.Bind("open", "close"), keymap.Bind("back", "close"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
 }}

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/filterexpr"
+	"dynascope/ui/keymap"
 )
 
 // The partition screen's keys: the entity types and items panes, with the
@@ -20,7 +21,7 @@ import (
 const bottomPages = 4
 
 // partitionKey handles the entity types and items panes.
-func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd) {
 	lay := m.layout()
 	page := lay.itemRows
 	if md == modeGroups {
@@ -34,7 +35,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		m.items = m.items.move(delta, lay.itemRows)
 		return m.maybeLoadMore()
 	}
-	if d, ok := scrollDelta(msg, km, page); ok {
+	if d, ok := km.Step(msg, page); ok {
 		if md == modeItems && m.results.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
 			// A deliberate move towards the end tries the failed page
 			// again, as n does; scrolling line by line does not.
@@ -52,7 +53,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		}
 		return move(d)
 	}
-	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
+	if st := m.keyState(); st.NoSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
 		m.status.info = noSortKeyNote(sanitize(tableAndIndexName(m.table.Name, m.index)))
 		return m, nil
 	}
@@ -190,7 +191,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 }
 
 // hasSortKey holds where the sort-key keys (e, r) mean something.
-func hasSortKey(st keyState) bool { return !st.noSortKey }
+func hasSortKey(st keymap.State) bool { return !st.NoSortKey }
 
 // noSortKeyNote is the status line's sentence for a sort-key key (e: the
 // condition, r: the order) pressed on a key without a sort key, where
@@ -201,11 +202,11 @@ func noSortKeyNote(name string) string {
 
 // groupByKey toggles the entity types pane between the sort key's types and
 // the loaded items' entity attribute, where they carry one.
-var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entAttr != "" }).wordedBy(func(st keyState) string {
-	if st.byAttr {
+var groupByKey = keymap.InBar("groupBy").OnlyIf(func(st keymap.State) bool { return st.EntAttr != "" }).WordedBy(func(st keymap.State) string {
+	if st.ByAttr {
 		return "group by sort key"
 	}
-	return "group by " + sanitize(st.entAttr)
+	return "group by " + sanitize(st.EntAttr)
 })
 
 // partitionKeys are the keys of the two panes; open is what enter does in
@@ -214,32 +215,32 @@ var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entA
 // 120-column bar has about 70 cells: b, which nothing else offers, goes
 // before enter, which every pane has), bar what only it shows after a,
 // extra what only its help shows.
-func partitionKeys(name, open string, lead, bar []binding, extra ...binding) modeDef {
-	openKey := inBar("open", open)
+func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keymap.Binding) *keymap.Mode {
+	openKey := keymap.InBar("open", open)
 	if name == "groups" {
-		openKey = openKey.wordedBy(func(st keyState) string {
-			if st.byAttr {
+		openKey = openKey.WordedBy(func(st keymap.State) string {
+			if st.ByAttr {
 				return "filter the request by this value"
 			}
 			return ""
 		})
 	}
-	return modeDef{name: name, keys: keysOf(
-		[]binding{inBar("help"), inBar("back")},
+	return &keymap.Mode{Name: name, Note: liveHelpNote, Keys: keymap.KeysOf(
+		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
 		lead,
-		[]binding{openKey, inBar("patterns")},
+		[]keymap.Binding{openKey, keymap.InBar("patterns")},
 		bar,
-		[]binding{
-			inBar("requestFilter", "filter request"), inBar("reverse").onlyIf(hasSortKey), inBar("limit"), inBar("editCondition").onlyIf(hasSortKey), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+		[]keymap.Binding{
+			keymap.InBar("requestFilter", "filter request"), keymap.InBar("reverse").OnlyIf(hasSortKey), keymap.InBar("limit"), keymap.InBar("editCondition").OnlyIf(hasSortKey), keymap.InBar("code"), keymap.InBar("filter"), keymap.InBar("overview"), keymap.InBar("export"),
 		},
-		moveKeys,
-		[]binding{
-			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
-			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"), bind("live"),
-			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
-			inBar("newItem").onlyIf(writesOn), inBar("undo").onlyIf(writesOn),
-			bind("cancel").wordedBy(func(st keyState) string {
-				if st.busy {
+		keymap.MoveKeys,
+		[]keymap.Binding{
+			keymap.Bind("nextPane"), keymap.Bind("prevPane"), keymap.Bind("consistent"), keymap.Bind("index"), keymap.Bind("partition"), keymap.Bind("log"),
+			keymap.Bind("copyCommand"), keymap.Bind("savePattern"), keymap.Bind("partiQL"), keymap.Bind("project"), keymap.Bind("live"),
+			keymap.Bind("nextPage").OnlyIf(func(st keymap.State) bool { return st.More }),
+			keymap.InBar("newItem").OnlyIf(keymap.WritesOn), keymap.InBar("undo").OnlyIf(keymap.WritesOn),
+			keymap.Bind("cancel").WordedBy(func(st keymap.State) string {
+				if st.Busy {
 					return "cancel request"
 				}
 				return "clear filter"
@@ -250,9 +251,9 @@ func partitionKeys(name, open string, lead, bar []binding, extra ...binding) mod
 }
 
 var (
-	groupsMode = partitionKeys("groups", "query this entity type", []binding{groupByKey}, []binding{inBar("count").onlyIf(func(st keyState) bool { return !st.byAttr })})
-	itemsMode  = partitionKeys("items", "open item", nil, nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }),
-		inBar("editItem").onlyIf(writesOnItem), bind("duplicateItem").onlyIf(writesOnItem), bind("deleteItem").onlyIf(writesOnItem))
+	modeGroups = partitionKeys("groups", "query this entity type", []keymap.Binding{groupByKey}, []keymap.Binding{keymap.InBar("count").OnlyIf(func(st keymap.State) bool { return !st.ByAttr })})
+	modeItems  = partitionKeys("items", "open item", nil, nil, keymap.Bind("copyItem").OnlyIf(func(st keymap.State) bool { return st.HasItem }),
+		keymap.InBar("editItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("deleteItem").OnlyIf(keymap.WritesOnItem))
 )
 
 // projectionText is the projection to edit: the request's, or the columns

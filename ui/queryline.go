@@ -5,11 +5,12 @@ import (
 	"strconv"
 	"strings"
 
-	"dynascope/dynamo"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/ui/keymap"
+	"dynascope/ui/widget"
 )
 
 // editKind is what the query line's field is editing.
@@ -248,7 +249,7 @@ func parseLimit(text string) (int32, error) {
 
 // editKey handles the query line's field: the sort-key condition, the Limit,
 // or the local filter.
-func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+func (m Model) editKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.Cancel):
 		if md == modeFilter {
@@ -336,15 +337,15 @@ func (m Model) startEdit(k editKind, text string) Model {
 
 // The query line's fields: enter applies, esc cancels, printable keys type.
 var (
-	conditionMode = editMode("condition", "run query")
-	limitMode     = editMode("limit", "apply Limit")
-	filterMode    = editMode("filter", "keep filter")
+	modeCondition = editMode("condition", "run query")
+	modeLimit     = editMode("limit", "apply Limit")
+	modeFilter    = editMode("filter", "keep filter")
 	// requestFilterMode edits the FilterExpression DynamoDB applies after
 	// reading: it narrows what comes back, not what is charged.
-	requestFilterMode = editMode("request filter", "run with this filter")
-	projectionMode    = editMode("projection", "run with this projection")
+	modeRequestFilter = editMode("request filter", "run with this filter")
+	modeProjection    = editMode("projection", "run with this projection")
 )
 
-func editMode(name, apply string) modeDef {
-	return modeDef{name: name, typing: true, keys: []binding{inBar("open", apply), inBar("cancel", "cancel")}}
+func editMode(name, apply string) *keymap.Mode {
+	return &keymap.Mode{Name: name, Typing: true, Keys: []keymap.Binding{keymap.InBar("open", apply), keymap.InBar("cancel", "cancel")}}
 }

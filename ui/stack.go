@@ -2,13 +2,10 @@ package ui
 
 import (
 	"slices"
-	"strings"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"charm.land/lipgloss/v2"
 
-	"dynascope/ui/widget"
+	"dynascope/ui/keymap"
 )
 
 // The overlay stack (overlay.go says what an overlay is): the root keeps
@@ -119,8 +116,8 @@ func (m Model) stateEnv() overlayEnv {
 		st: m.st, w: lay.w, bodyH: lay.bodyH,
 		table: m.table, index: m.index, patterns: m.patterns,
 		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
-		export:    exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
-		helpLines: m.helpLines, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
+		export: exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
+		keymap: m.keymap, keyState: m.keyState(), help: m.help, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
 		drawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
 		drawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
 		live: liveView{pk: m.query.PK, lines: m.live.lines, seen: m.live.seen, polls: m.live.polls, others: m.live.others,
@@ -139,67 +136,9 @@ func (m Model) updateTop(o overlay, msg tea.Msg) (Model, tea.Cmd) {
 }
 
 // toggleHelp opens help on the mode md, or closes it when it is on top.
-func (m Model) toggleHelp(md mode) Model {
+func (m Model) toggleHelp(md *keymap.Mode) Model {
 	if m.topID() == overlayHelp {
 		return m.pop()
 	}
 	return m.push(helpOverlay{of: md})
-}
-
-// helpBands lays the help's columns side by side in bands at most w cells
-// wide, one band under another: help.Model alone cuts the columns that do
-// not fit with "…", which on a 120-column terminal hid the partition's last
-// two (the overview, export, help, back and quit keys).
-func (m Model) helpBands(cols [][]key.Binding, w int) []string {
-	hm := m.help
-	hm.SetWidth(0) // no cutting: the bands fit
-	sep := widget.Width(hm.Styles.FullSeparator.Render(hm.FullSeparator))
-	var out []string
-	var bandCols [][]key.Binding
-	used := 0
-	flush := func() {
-		if len(bandCols) == 0 {
-			return
-		}
-		if len(out) > 0 {
-			out = append(out, "")
-		}
-		out = append(out, strings.Split(hm.FullHelpView(bandCols), "\n")...)
-		bandCols, used = nil, 0
-	}
-	for _, c := range cols {
-		cw := lipgloss.Width(hm.FullHelpView([][]key.Binding{c})) // the widest line
-		if cw == 0 {
-			continue // nothing enabled in it
-		}
-		if len(bandCols) > 0 && used+sep+cw > w {
-			flush()
-		}
-		if len(bandCols) > 0 {
-			used += sep
-		}
-		bandCols = append(bandCols, c)
-		used += cw
-	}
-	flush()
-	return out
-}
-
-// helpLines is the full help of the mode the user asked in, for a box w wide.
-func (m Model) helpLines(md mode, w int) []string {
-	km := m.keymap.forMode(md, m.keyState())
-	lines := []string{" " + m.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
-	for _, l := range m.helpBands(km.FullHelp(), w-4) {
-		lines = append(lines, " "+l)
-	}
-	lines = append(lines, "")
-	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
-	if m.opts.Editor != nil {
-		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
-	}
-	note += liveHelpNote(md) // overlay_live.go
-	for _, l := range widget.WrapLines(note, w-4) {
-		lines = append(lines, " "+m.st.Muted.Render(l))
-	}
-	return lines
 }

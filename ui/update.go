@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 )
 
 // route routes a message: results of requests to the state they change,
@@ -271,7 +272,7 @@ func (m Model) isGSI() bool {
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.status.note = "" // the start-up notice stays until the first key
 	md := m.mode()
-	km := m.keymap.forMode(md, m.keyState())
+	km := m.keymap.ForMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
 		m.cancelAll()
 		return m, tea.Quit
@@ -316,4 +317,4 @@ func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-var loadingMode = modeDef{name: "loading", keys: []binding{inBar("cancel", "quit")}}
+var modeLoading = &keymap.Mode{Name: "loading", Keys: []keymap.Binding{keymap.InBar("cancel", "quit")}}

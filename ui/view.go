@@ -302,7 +302,7 @@ func (m Model) itemsTitle(lay layout) string {
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
-	keys := km.barKeys(m.mode())
+	keys := km.BarKeys(m.mode())
 	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }
 

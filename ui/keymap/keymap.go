@@ -1,6 +1,7 @@
-package ui
+package keymap
 
 import (
+	"fmt"
 	"reflect"
 	"strconv"
 	"strings"
@@ -14,121 +15,74 @@ import (
 //     its default help text and its column on the help screen (struct tags).
 //     The action's name in the settings file is the field's name, first
 //     letter lower case ("reverse", "editCondition").
-//   - a modeDef per mode (registered in modes below, declared beside the
-//     code that handles the mode's keys): the actions it turns on, the help
-//     each takes there, and which of them the status bar shows, in order.
+//   - a Mode per mode, declared beside the code that handles the mode's
+//     keys (a pane's file in ui, an overlay's in ui/overlay): the actions it
+//     turns on, the help each takes there, and which of them the status bar
+//     shows, in order. A mode is its declaration: modes are compared as
+//     *Mode.
 //
-// forMode, the help screen (FullHelp), the status bar (barKeys), the
-// settings overrides (named, keymap_settings.go) and the clash check
-// (clashes) all read these two; nothing else lists bindings.
+// ForMode, the help screen (FullHelp), the status bar (BarKeys), the
+// settings overrides (WithOverrides, settings.go) and the clash check
+// (Clashes) all read these two; nothing else lists bindings.
 
-// mode is what the keyboard is talking to right now. Each mode enables its
-// own bindings, so help shows exactly the keys that work.
-type mode int
-
-const (
-	modeTables        mode = iota // the table picker: typing filters
-	modePrompt                    // the partition-key prompt: typing edits
-	modeGroups                    // the partition, entity types focused
-	modeItems                     // the partition, items focused
-	modeLog                       // the request log, expanded
-	modeCondition                 // editing the sort-key condition
-	modeLimit                     // editing the Limit
-	modeFilter                    // typing a local filter
-	modeIndexes                   // choosing the table or an index
-	modeDetail                    // one item
-	modeHelp                      // full help
-	modeLoading                   // waiting for the table's description
-	modeConfirm                   // a count's cost announced: yes or no
-	modePatterns                  // the access patterns of the patterns file
-	modeParams                    // a pattern's parameters: typing edits
-	modeSave                      // a name and description to save the request as a pattern: typing edits
-	modeCode                      // the code of a request
-	modeCaps                      // the overview's caps before sampling: typing edits
-	modeSampling                  // the overview's sample in flight
-	modeOverview                  // the overview's layout
-	modeExport                    // the export form: typing edits
-	modeExporting                 // an export in flight
-	modeRequestFilter             // editing the request's FilterExpression
-	modeProjection                // editing the request's projection
-	modeBulkAsk                   // a Scan's filter or a PartiQL statement: typing edits
-	modeBulk                      // a Scan or PartiQL read: its cost, in flight, its items
-	modeEdit                      // an item's attributes being edited
-	modeEditValue                 // one attribute's value and type: typing edits
-	modeWriteConfirm              // a write shown, not sent: send or not
-	modeWriteDone                 // a write's outcome
-	modeJump                      // where to open an item: an index or the base table
-	modeLinks                     // the partitions an item's keys name
-	modeIndexMap                  // the overview's index map
-	modeLive                      // the live pane: the partition's writes from the stream
-)
-
-// modes is every mode's declaration.
-var modes = map[mode]modeDef{
-	modeTables: tablesMode, modePrompt: promptMode, modeGroups: groupsMode, modeItems: itemsMode,
-	modeLog: logMode, modeCondition: conditionMode, modeLimit: limitMode, modeFilter: filterMode,
-	modeIndexes: indexesMode, modeDetail: detailMode, modeHelp: helpMode, modeLoading: loadingMode,
-	modeConfirm: confirmMode, modePatterns: patternsMode, modeParams: paramsMode, modeSave: saveMode,
-	modeCode: codeMode, modeCaps: capsMode, modeSampling: samplingMode, modeOverview: overviewMode,
-	modeExport: exportMode, modeExporting: exportingMode,
-	modeRequestFilter: requestFilterMode, modeProjection: projectionMode, modeBulkAsk: bulkAskMode, modeBulk: bulkMode,
-	modeEdit: editItemMode, modeEditValue: editItemValueMode, modeWriteConfirm: writeConfirmMode, modeWriteDone: writeDoneMode,
-	modeJump: jumpMode, modeLinks: linksMode, modeIndexMap: indexMapMode, modeLive: liveMode,
+// Mode declares what the keyboard talks to: its name (help says "Keys
+// for NAME"), whether printable keys are typed into a field, the bindings
+// it turns on, and what help says under them. Each mode turns on its own
+// bindings, so help shows exactly the keys that work.
+type Mode struct {
+	Name   string
+	Typing bool
+	// HelpTyped: ? opens help here though printable keys type (what is
+	// typed, a table name, holds no ?).
+	HelpTyped bool
+	Keys      []Binding
+	// Note is a sentence help adds under the keys of this mode; "" none.
+	Note string
 }
 
-// modeDef declares a mode: its name (help says "Keys for NAME"), whether
-// printable keys are typed into a field, and the bindings it turns on.
-type modeDef struct {
-	name   string
-	typing bool
-	keys   []binding
+// String is the mode's name.
+func (md *Mode) String() string { return md.Name }
+
+// Binding is one action a mode turns on.
+type Binding struct {
+	action  string             // a KeyMap field, first letter lower case
+	desc    string             // the help it takes in this mode; "" keeps the default
+	bar     bool               // the status bar shows it, in the order declared
+	when    func(State) bool   // nil: always on in the mode
+	descOf  func(State) string // help worded by the state; "" keeps desc
+	keyHelp string             // how help writes its keys here; "" keeps the default
 }
 
-// binding is one action a mode turns on.
-type binding struct {
-	action  string                // a KeyMap field, first letter lower case
-	desc    string                // the help it takes in this mode; "" keeps the default
-	bar     bool                  // the status bar shows it, in the order declared
-	when    func(keyState) bool   // nil: always on in the mode
-	descOf  func(keyState) string // help worded by the state; "" keeps desc
-	keyHelp string                // how help writes its keys here; "" keeps the default
+// InBar is a binding the status bar shows; desc, if given, is its help here.
+func InBar(action string, desc ...string) Binding {
+	return Binding{action: action, desc: strings.Join(desc, ""), bar: true}
 }
 
-// inBar is a binding the status bar shows; desc, if given, is its help here.
-func inBar(action string, desc ...string) binding {
-	return binding{action: action, desc: strings.Join(desc, ""), bar: true}
+// Bind is a binding only the help screen shows.
+func Bind(action string, desc ...string) Binding {
+	return Binding{action: action, desc: strings.Join(desc, "")}
 }
 
-// bind is a binding only the help screen shows.
-func bind(action string, desc ...string) binding {
-	return binding{action: action, desc: strings.Join(desc, "")}
-}
+// OnlyIf turns the binding on only in the states where cond holds.
+func (b Binding) OnlyIf(cond func(State) bool) Binding { b.when = cond; return b }
 
-// onlyIf turns the binding on only in the states where cond holds.
-func (b binding) onlyIf(cond func(keyState) bool) binding { b.when = cond; return b }
+// WordedBy words the binding's help by the state.
+func (b Binding) WordedBy(f func(State) string) Binding { b.descOf = f; return b }
 
-// wordedBy words the binding's help by the state.
-func (b binding) wordedBy(f func(keyState) string) binding { b.descOf = f; return b }
+// KeysShown sets how help writes the binding's keys in this mode.
+func (b Binding) KeysShown(k string) Binding { b.keyHelp = k; return b }
 
-// keysShown sets how help writes the binding's keys in this mode.
-func (b binding) keysShown(k string) binding { b.keyHelp = k; return b }
+// MoveKeys are the movement keys of a list or a scrolled view.
+var MoveKeys = []Binding{Bind("up"), Bind("down"), Bind("pageUp"), Bind("pageDown"), Bind("top"), Bind("bottom")}
 
-// moveKeys are the movement keys of a list or a scrolled view.
-var moveKeys = []binding{bind("up"), bind("down"), bind("pageUp"), bind("pageDown"), bind("top"), bind("bottom")}
-
-// keysOf joins lists of bindings into one, in order.
-func keysOf(lists ...[]binding) []binding {
-	var out []binding
+// KeysOf joins lists of bindings into one, in order.
+func KeysOf(lists ...[]Binding) []Binding {
+	var out []Binding
 	for _, l := range lists {
 		out = append(out, l...)
 	}
 	return out
 }
-
-func (md mode) String() string { return modes[md].name }
-
-// textEntry tells whether printable keys are typed into a field in this mode.
-func (md mode) textEntry() bool { return modes[md].typing }
 
 // KeyMap is every key binding of the UI, with its help text. Bindings are
 // data: a mode switches off what does not apply, and help follows. The tags
@@ -231,18 +185,18 @@ func declaredActions() ([]action, map[string]int) {
 	return out, index
 }
 
-// DefaultKeyMap returns the bindings with help text, all enabled.
-func DefaultKeyMap() KeyMap {
+// Default returns the bindings with help text, all enabled.
+func Default() KeyMap {
 	var k KeyMap
-	for i, b := range k.all() {
+	for i, b := range k.All() {
 		a := actions[i]
 		*b = key.NewBinding(key.WithKeys(a.keys...), key.WithHelp(a.help, a.desc))
 	}
 	return k
 }
 
-// all lists every binding, in the order of KeyMap's fields.
-func (k *KeyMap) all() []*key.Binding {
+// All lists every binding, in the order of KeyMap's fields.
+func (k *KeyMap) All() []*key.Binding {
 	v := reflect.ValueOf(k).Elem()
 	out := make([]*key.Binding, v.NumField())
 	for i := range out {
@@ -251,34 +205,39 @@ func (k *KeyMap) all() []*key.Binding {
 	return out
 }
 
-// keyState is what besides the mode decides which keys apply.
-type keyState struct {
-	canGoBack bool   // q goes back rather than quitting
-	busy      bool   // a request is in flight
-	more      bool   // the results have another page
-	hasItem   bool   // an item is under the cursor
-	nextView  string // what t switches the item view to
-	patterns  bool   // the patterns file has patterns to run
-	writes    bool   // writes are on (an Editor): the editing keys apply
-	noSortKey bool   // the key has no sort key: the sort-key keys are off
-	entAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
-	byAttr    bool   // the entity types pane shows that grouping
+// State is what besides the mode decides which keys apply.
+type State struct {
+	CanGoBack bool   // q goes back rather than quitting
+	Busy      bool   // a request is in flight
+	More      bool   // the results have another page
+	HasItem   bool   // an item is under the cursor
+	NextView  string // what t switches the item view to
+	Patterns  bool   // the patterns file has patterns to run
+	Writes    bool   // writes are on (an Editor): the editing keys apply
+	NoSortKey bool   // the key has no sort key: the sort-key keys are off
+	EntAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
+	ByAttr    bool   // the entity types pane shows that grouping
 }
 
-// forMode returns a copy of the keymap with only the bindings of one mode
+// WritesOn and WritesOnItem turn the editing keys on only with a writer
+// (and an item under the cursor).
+func WritesOn(st State) bool     { return st.Writes }
+func WritesOnItem(st State) bool { return st.Writes && st.HasItem }
+
+// ForMode returns a copy of the keymap with only the bindings of mode md
 // enabled, and their help worded for it. ctrl+c quits in every mode.
-func (k KeyMap) forMode(md mode, st keyState) KeyMap {
-	all := k.all()
+func (k KeyMap) ForMode(md *Mode, st State) KeyMap {
+	all := k.All()
 	for _, b := range all {
 		b.SetEnabled(false)
 	}
 	k.Quit.SetEnabled(true)
-	if st.canGoBack {
+	if st.CanGoBack {
 		k.Back.SetHelp(k.Back.Help().Key, "back")
 	} else {
 		k.Back.SetHelp(k.Back.Help().Key, "quit")
 	}
-	for _, u := range modes[md].keys {
+	for _, u := range md.Keys {
 		if u.when != nil && !u.when(st) {
 			continue
 		}
@@ -301,12 +260,26 @@ func (k KeyMap) forMode(md mode, st keyState) KeyMap {
 	return k
 }
 
-// barKeys are the bindings the status bar shows in mode md, in order, from
-// k as forMode left it for md.
-func (k KeyMap) barKeys(md mode) []key.Binding {
-	all := k.all()
+// Undeclared lists, for the modes, every binding that turns on an action
+// KeyMap does not declare (a misspelt name would turn on Up).
+func Undeclared(modes []*Mode) []string {
+	var out []string
+	for _, md := range modes {
+		for _, b := range md.Keys {
+			if _, ok := actionIndex[b.action]; !ok {
+				out = append(out, fmt.Sprintf("%s turns on %q, which KeyMap does not declare", md, b.action))
+			}
+		}
+	}
+	return out
+}
+
+// BarKeys are the bindings the status bar shows in mode md, in order, from
+// k as ForMode left it for md.
+func (k KeyMap) BarKeys(md *Mode) []key.Binding {
+	all := k.All()
 	var out []key.Binding
-	for _, u := range modes[md].keys {
+	for _, u := range md.Keys {
 		if u.bar && all[actionIndex[u.action]].Enabled() {
 			out = append(out, *all[actionIndex[u.action]])
 		}
@@ -318,7 +291,7 @@ func (k KeyMap) barKeys(md mode) []key.Binding {
 // and export, the rest — the columns of the declaration.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	var cols [][]key.Binding
-	for i, b := range k.all() {
+	for i, b := range k.All() {
 		c := actions[i].col
 		for len(cols) <= c {
 			cols = append(cols, nil)

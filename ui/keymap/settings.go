@@ -1,9 +1,7 @@
-package ui
+package keymap
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 
@@ -16,7 +14,7 @@ import (
 
 // named maps each action name to its binding: KeyMap's fields (keymap.go).
 func (k *KeyMap) named() map[string]*key.Binding {
-	all := k.all()
+	all := k.All()
 	out := make(map[string]*key.Binding, len(all))
 	for i, b := range all {
 		out[actions[i].name] = b
@@ -24,17 +22,18 @@ func (k *KeyMap) named() map[string]*key.Binding {
 	return out
 }
 
-// checkStates are the states a keymap is checked in for clashes.
-var checkStates = []keyState{
+// CheckStates are the states a keymap is checked in for clashes.
+var CheckStates = []State{
 	{},
-	{canGoBack: true, busy: true, more: true, hasItem: true, patterns: true},
-	{busy: true},
-	{more: true, hasItem: true},
+	{CanGoBack: true, Busy: true, More: true, HasItem: true, Patterns: true},
+	{Busy: true},
+	{More: true, HasItem: true},
 }
 
-// clashes lists, for every mode and state, two enabled bindings that share
-// a key, and printable keys bound where typing goes to a field.
-func (k KeyMap) clashes() []string {
+// Clashes lists, for every mode of modes and every state, two enabled
+// bindings that share a key, and printable keys bound where typing goes to
+// a field (but ? where the mode says help takes it, HelpTyped).
+func (k KeyMap) Clashes(modes []*Mode) []string {
 	var out []string
 	seenMsg := map[string]bool{}
 	report := func(s string) {
@@ -43,11 +42,11 @@ func (k KeyMap) clashes() []string {
 			out = append(out, s)
 		}
 	}
-	for _, md := range slices.Sorted(maps.Keys(modes)) {
-		for _, st := range checkStates {
-			km := k.forMode(md, st)
+	for _, md := range modes {
+		for _, st := range CheckStates {
+			km := k.ForMode(md, st)
 			seen := map[string]string{}
-			for _, b := range km.all() {
+			for _, b := range km.All() {
 				if !b.Enabled() {
 					continue
 				}
@@ -57,7 +56,7 @@ func (k KeyMap) clashes() []string {
 						report(fmt.Sprintf("%s is both %q and %q in the %s view", ks, other, h.Desc, md))
 					}
 					seen[ks] = h.Desc
-					if md.textEntry() && len([]rune(ks)) == 1 && !(md == modeTables && ks == "?") {
+					if md.Typing && len([]rune(ks)) == 1 && !(md.HelpTyped && ks == "?") {
 						report(fmt.Sprintf("%s would be typed, not pressed, in the %s view", ks, md))
 					}
 				}
@@ -67,10 +66,11 @@ func (k KeyMap) clashes() []string {
 	return out
 }
 
-// withOverrides rebinds the actions the settings name. An unknown action,
-// or an override that makes keys clash, is left out (the default stays),
-// and the one sentence returned says so; "" when all applied.
-func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, string) {
+// WithOverrides rebinds the actions the settings name. An unknown action,
+// or an override that makes keys clash in one of modes, is left out (the
+// default stays), and the one sentence returned says so; "" when all
+// applied.
+func (k KeyMap) WithOverrides(over map[string][]string, modes []*Mode) (KeyMap, string) {
 	if len(over) == 0 {
 		return k, ""
 	}
@@ -91,9 +91,9 @@ func (k KeyMap) withOverrides(over map[string][]string) (KeyMap, string) {
 		b.SetKeys(ks...)
 		b.SetHelp(strings.Join(ks, "/"), old.Help().Desc)
 		// Only clashes this override brings count against it.
-		if c := k.clashes(); len(c) > 0 {
+		if c := k.Clashes(modes); len(c) > 0 {
 			*b = old
-			if c2 := k.clashes(); len(c2) < len(c) {
+			if c2 := k.Clashes(modes); len(c2) < len(c) {
 				problems = append(problems, fmt.Sprintf("%s: %s clashes (%s), so it keeps %s", a, strings.Join(ks, "/"), c[0], old.Help().Key))
 				continue
 			}
