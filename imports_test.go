@@ -34,8 +34,10 @@ var allowedImports = map[string][]string{
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui/keymap":         {"ui/widget"},
-	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt",
+	"ui/overlay": {"codegen", "dynamo", "edit", "indexes", "itemcodec", "keys", "patterns", "textfmt",
 		"ui/keymap", "ui/theme", "ui/widget"},
+	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt",
+		"ui/keymap", "ui/overlay", "ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -49,10 +51,11 @@ var mainImports = []string{"cli"}
 // gets what it needs through Options and the packages that own the files
 // (config's history, itemcodec's export files, patterns).
 var noIO = map[string][]string{
-	"ui":        {"os", "os/exec", "io/ioutil", "syscall"},
-	"ui/theme":  {"os", "os/exec", "io/ioutil", "syscall"},
-	"ui/widget": {"os", "os/exec", "io/ioutil", "syscall"},
-	"ui/keymap": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui":         {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/theme":   {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/widget":  {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/keymap":  {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/overlay": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

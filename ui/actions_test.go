@@ -16,14 +16,23 @@ import (
 	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
 // uiFiles parses the package's non-test files.
-func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
+func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) { return goFiles(t, "*.go") }
+
+// overlayFiles parses ui/overlay's non-test files, named overlay/NAME.
+func overlayFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
+	return goFiles(t, "overlay/*.go")
+}
+
+// goFiles parses the non-test Go files that match pattern.
+func goFiles(t *testing.T, pattern string) (*token.FileSet, map[string]*ast.File) {
 	t.Helper()
 	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
+	names, err := filepath.Glob(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,7 +45,7 @@ func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[name] = f
+		files[filepath.ToSlash(name)] = f
 	}
 	return fset, files
 }
@@ -79,7 +88,7 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 	for name, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || !slices.Contains([]string{"update", "view", "mode", "relayout"}, fd.Name.Name) {
+			if !ok || fd.Recv == nil || !slices.Contains([]string{"Update", "View", "Mode", "Relayout"}, fd.Name.Name) {
 				continue
 			}
 			recv := strings.TrimPrefix(exprText(fset, fd.Recv.List[0].Type), "*")
@@ -99,13 +108,13 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 			}
 			got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", ")
 			want := map[string]string{
-				"update": "overlayEnv, tea.Msg -> overlay, want", "view": "overlayEnv, int, int -> string",
-				"mode": "overlayEnv -> *keymap.Mode", "relayout": "overlayEnv -> overlay",
+				"Update": "overlay.Env, tea.Msg -> overlay.Overlay, overlay.Want", "View": "overlay.Env, int, int -> string",
+				"Mode": "overlay.Env -> *keymap.Mode", "Relayout": "overlay.Env -> overlay.Overlay",
 			}[fd.Name.Name]
 			if got != want {
 				t.Errorf("%s: %s.%s is (%s), want (%s)", name, recv, fd.Name.Name, got, want)
 			}
-			if fd.Name.Name == "update" {
+			if fd.Name.Name == "Update" {
 				overlayTypes[recv] = true
 				updates++
 			}
@@ -114,7 +123,15 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 	if updates < 16 {
 		t.Fatalf("found %d overlay updates; the sixteen overlays have one each", updates)
 	}
+	ofset, ofiles := overlayFiles(t)
+	for name, f := range ofiles {
+		files[name] = f
+	}
 	for name, f := range files {
+		fs := fset
+		if strings.HasPrefix(name, "overlay/") {
+			fs = ofset
+		}
 		ast.Inspect(f, func(n ast.Node) bool {
 			ts, ok := n.(*ast.TypeSpec)
 			if !ok {
@@ -131,11 +148,11 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 						t.Errorf("%s: overlay %s holds %s, the root model", name, ts.Name.Name, exprText(fset, fl.Type))
 					}
 				}
-			case ts.Name.Name == "overlayEnv":
+			case name == "overlay/env.go" && ts.Name.Name == "Env":
 				for _, fl := range st.Fields.List {
-					typ := exprText(fset, fl.Type)
+					typ := exprText(fs, fl.Type)
 					if mentionsModel(fl.Type) || strings.Contains(typ, "Store") || strings.Contains(typ, "Editor") || strings.Contains(typ, "context.") || strings.Contains(typ, "sender") {
-						t.Errorf("%s: overlayEnv's field of type %s is a way to the root or to the network", name, typ)
+						t.Errorf("%s: overlay.Env's field of type %s is a way to the root or to the network", name, typ)
 					}
 				}
 			}
@@ -144,50 +161,63 @@ func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 	}
 }
 
-// TestEveryWantIsDone: each action type an overlay can return has its case
-// in Model.do, so that none is dropped in silence.
+// TestEveryWantIsDone: each action type an overlay can return (a type of
+// ui/overlay with the isWant method) has its case in one of the root's do
+// steps (the Model methods named do…, actions.go), once, so that none is
+// dropped in silence or handled twice.
 func TestEveryWantIsDone(t *testing.T) {
-	fset, files := uiFiles(t)
-	declared, handled := map[string]bool{}, map[string]bool{}
-	for _, f := range files {
+	ofset, ofiles := overlayFiles(t)
+	declared := map[string]bool{}
+	for _, f := range ofiles {
 		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil {
-				continue
-			}
-			recv := exprText(fset, fd.Recv.List[0].Type)
-			if fd.Name.Name == "isWant" {
-				declared[recv] = true
-			}
-			if fd.Name.Name == "do" && recv == "Model" {
-				ast.Inspect(fd.Body, func(n ast.Node) bool {
-					if cc, ok := n.(*ast.CaseClause); ok {
-						for _, e := range cc.List {
-							handled[exprText(fset, e)] = true
-						}
-					}
-					return true
-				})
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "isWant" {
+				declared["overlay."+exprText(ofset, fd.Recv.List[0].Type)] = true
 			}
 		}
 	}
-	if len(declared) < 20 {
-		t.Fatalf("found %d action types", len(declared))
+	fset, files := uiFiles(t)
+	handled := map[string]string{}
+	for _, f := range files {
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Recv == nil || exprText(fset, fd.Recv.List[0].Type) != "Model" || !strings.HasPrefix(fd.Name.Name, "do") {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSwitchStmt)
+				if !ok {
+					return true
+				}
+				for _, c := range ts.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						w := exprText(fset, e)
+						if prev, twice := handled[w]; twice {
+							t.Errorf("%s is handled in Model.%s and in Model.%s", w, prev, fd.Name.Name)
+						}
+						handled[w] = fd.Name.Name
+					}
+				}
+				return true
+			})
+		}
+	}
+	if len(declared) < 40 {
+		t.Fatalf("found %d action types in ui/overlay", len(declared))
 	}
 	for w := range declared {
-		if !handled[w] {
-			t.Errorf("Model.do has no case for %s", w)
+		if _, ok := handled[w]; !ok {
+			t.Errorf("no do step of the root model has a case for %s", w)
 		}
 	}
 }
 
 // envFor is what the root would give an overlay: every key enabled, a
 // 120×35 screen, the example table.
-func envFor() overlayEnv {
-	return overlayEnv{keys: keymap.Default(), st: newStyles(true, true), w: 120, bodyH: 28, table: appTable()}
+func envFor() overlay.Env {
+	return overlay.Env{Keys: keymap.Default(), St: newStyles(true, true), W: 120, BodyH: 28, Table: appTable()}
 }
 
-func sameWant(t *testing.T, got, want want) {
+func sameWant(t *testing.T, got, want overlay.Want) {
 	t.Helper()
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("wants %#v,\nwant %#v", got, want)
@@ -204,42 +234,42 @@ func TestWriteOverlayWants(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := newWriteOverlay(p, nil)
-	next, w := o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, sendWrite{plan: p})
+	next, w := o.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, overlay.SendWrite{Plan: p})
 	if next.(writeOverlay).phase != writeSending {
 		t.Fatalf("phase %v after enter, want sending", next.(writeOverlay).phase)
 	}
-	if _, w := next.update(envFor(), keyPress("esc")); w != nil {
+	if _, w := next.Update(envFor(), keyPress("esc")); w != nil {
 		t.Fatalf("esc while sending wants %#v; the answer closes it", w)
 	}
-	_, w = o.update(envFor(), keyPress("esc"))
-	sameWant(t, w, then{showInfo{"not sent"}, closeOverlay{}})
+	_, w = o.Update(envFor(), keyPress("esc"))
+	sameWant(t, w, overlay.Then{overlay.ShowInfo{Text: "not sent"}, overlay.Close{}})
 
 	done := o
 	done.phase = writeDone
-	_, w = done.update(envFor(), keyPress("esc"))
-	sameWant(t, w, then{closeOverlay{}, removeOverlays{[]overlayID{overlayEdit, overlayDetail}}})
+	_, w = done.Update(envFor(), keyPress("esc"))
+	sameWant(t, w, overlay.Then{overlay.Close{}, overlay.Remove{IDs: []overlay.ID{overlay.EditID, overlay.DetailID}}})
 }
 
 // The bulk overlay asks for the plan, runs only after it is confirmed, and
 // esc while it reads asks the root to cancel.
 func TestBulkOverlayWants(t *testing.T) {
 	o := bulkOverlay{kind: bulkScan, table: "App", form: widget.NewForm([]string{"filter", "projection"}, nil)}
-	next, w := o.update(envFor(), keyPress("enter"))
+	next, w := o.Update(envFor(), keyPress("enter"))
 	b := next.(bulkOverlay)
 	if b.phase != bulkPlanning {
 		t.Fatalf("phase %v after enter on the form, want planning", b.phase)
 	}
-	sameWant(t, w, planBulk{b})
-	if _, w := b.update(envFor(), keyPress("enter")); w != nil {
+	sameWant(t, w, overlay.PlanBulk{In: overlay.Input{Table: dynamo.Table{}, Scan: &dynamo.ScanInput{Table: "App"}}})
+	if _, w := b.Update(envFor(), keyPress("enter")); w != nil {
 		t.Fatalf("enter while planning wants %#v: nothing runs before the plan is shown", w)
 	}
-	_, w = b.update(envFor(), keyPress("esc"))
-	sameWant(t, w, stopBulk{})
+	_, w = b.Update(envFor(), keyPress("esc"))
+	sameWant(t, w, overlay.StopBulk{})
 
 	b.phase = bulkConfirm
-	next, w = b.update(envFor(), keyPress("enter"))
-	if r, ok := w.(runBulk); !ok || r.o.phase != bulkRunning || next.(bulkOverlay).phase != bulkRunning {
+	next, w = b.Update(envFor(), keyPress("enter"))
+	if r, ok := w.(overlay.RunBulk); !ok || r.Scan == nil || r.Scan.Table != "App" || r.PartiQL != nil || next.(bulkOverlay).phase != bulkRunning {
 		t.Fatalf("enter on the plan wants %#v, want the read run", w)
 	}
 }
@@ -248,45 +278,45 @@ func TestBulkOverlayWants(t *testing.T) {
 func TestExportOverlayWants(t *testing.T) {
 	src := exportSource{n: 3}
 	o := exportOverlay{src: src, named: itemcodec.ExportJSONL, form: widget.NewForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})}
-	next, w := o.update(envFor(), keyPress("enter"))
+	next, w := o.Update(envFor(), keyPress("enter"))
 	if w != nil || !strings.Contains(next.(exportOverlay).err, "the format must be one of") {
 		t.Fatalf("a bad format wants %#v, says %q", w, next.(exportOverlay).err)
 	}
 	o.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", " out.csv "})
-	_, w = o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, startExport{src: src, path: "out.csv", format: itemcodec.ExportCSV})
+	_, w = o.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, overlay.StartExport{Src: src, Path: "out.csv", Format: itemcodec.ExportCSV})
 
 	e := envFor()
-	e.exporting = true
-	_, w = o.update(e, keyPress("esc"))
-	sameWant(t, w, stopExport{})
+	e.Exporting = true
+	_, w = o.Update(e, keyPress("esc"))
+	sameWant(t, w, overlay.StopExport{})
 }
 
 // The indexes overlay asks the root to query the index chosen, or only
 // closes when it is the one open.
 func TestIndexesOverlayWants(t *testing.T) {
 	o := indexesOverlay{p: pickerAt(appTable(), "")}
-	next, w := o.update(envFor(), keyPress("j"))
+	next, w := o.Update(envFor(), keyPress("j"))
 	if w != nil {
 		t.Fatalf("j wants %#v", w)
 	}
-	_, w = next.update(envFor(), keyPress("enter"))
-	sameWant(t, w, then{closeOverlay{}, chooseIndex{name: "GSI1"}})
-	_, w = o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, closeOverlay{})
+	_, w = next.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, overlay.Then{overlay.Close{}, overlay.ChooseIndex{Name: "GSI1"}})
+	_, w = o.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, overlay.Close{})
 }
 
 // A pattern without parameters runs at once, and the list's place is kept.
 func TestPatternsOverlayWants(t *testing.T) {
 	set := &patterns.PatternSet{Patterns: []patterns.Pattern{{Name: "profile", PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKEq, Values: []string{"PROFILE"}}}}}
 	e := envFor()
-	e.patterns = set
-	_, w := patternsOverlay{}.update(e, keyPress("enter"))
-	r, ok := w.(then)
-	if !ok || len(r) != 2 || r[0] != (keepPatterns{}) {
+	e.Patterns = set
+	_, w := patternsOverlay{}.Update(e, keyPress("enter"))
+	r, ok := w.(overlay.Then)
+	if !ok || len(r) != 2 || r[0] != (overlay.KeepPatterns{}) {
 		t.Fatalf("enter wants %#v", w)
 	}
-	if run, ok := r[1].(runPattern); !ok || run.p.Name != "profile" {
+	if run, ok := r[1].(overlay.RunPattern); !ok || run.P.Name != "profile" {
 		t.Fatalf("enter wants %#v, want the pattern run", r[1])
 	}
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 )
 
 // The root's side of a bulk read (overlay_bulk.go is the overlay): the
@@ -38,19 +39,23 @@ type bulkDoneMsg struct {
 	nextToken string
 }
 
-func bulkPlanCmd(ctx context.Context, s Store, id int, o bulkOverlay) tea.Cmd {
+// bulkPlanCmd plans the read in asks for: a SELECT's plan, or a Scan's
+// filter and projection checked, then its table described.
+func bulkPlanCmd(ctx context.Context, s Store, id int, in overlay.Input) tea.Cmd {
 	return func() tea.Msg {
 		msg := bulkPlannedMsg{id: id}
-		table := o.table
-		if o.kind == bulkPartiQL {
-			msg.plan, msg.err = s.PlanPartiQL(ctx, o.form.Value("SELECT"))
+		var table string
+		if in.Scan == nil {
+			msg.plan, msg.err = s.PlanPartiQL(ctx, in.Stmt)
 			if msg.err != nil {
 				return msg
 			}
 			table = msg.plan.Table
-		} else if err := dynamo.CheckShape(o.form.Value("filter"), o.form.Value("projection")); err != nil {
+		} else if err := dynamo.CheckShape(in.Scan.Filter, in.Scan.Project); err != nil {
 			msg.err = err
 			return msg
+		} else {
+			table = in.Scan.Table
 		}
 		msg.desc, msg.err = s.DescribeTable(ctx, table)
 		return msg
@@ -66,21 +71,23 @@ type bulkPageMsg struct {
 	req   dynamo.Request
 }
 
-func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, o bulkOverlay) tea.Cmd {
+// bulkRunCmd sends the read r asks for, reporting each page through send.
+func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, r overlay.RunBulk) tea.Cmd {
 	return func() tea.Msg {
 		msg := bulkDoneMsg{id: id}
 		page := func(p dynamo.Page) {
 			msg.items = append(msg.items, p.Items...)
 			send.deliver(bulkPageMsg{id: id, items: len(p.Items), req: p.Request})
 		}
-		if o.kind == bulkPartiQL {
-			in := dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken, OnPage: func(p dynamo.Page) error { page(p); return nil }}
+		if r.PartiQL != nil {
+			in := *r.PartiQL
+			in.OnPage = func(p dynamo.Page) error { page(p); return nil }
 			res, err := s.RunPartiQL(ctx, in)
 			msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.nextToken = res.Count, -1, res.Requests, res.Stop, err, res.NextToken
 			return msg
 		}
-		in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume,
-			OnPage: func(p dynamo.ScanPage) error { page(p.Page); return nil }}
+		in := *r.Scan
+		in.OnPage = func(p dynamo.ScanPage) error { page(p.Page); return nil }
 		res, err := s.Scan(ctx, in)
 		msg.count, msg.scanned, msg.reqs, msg.stop, msg.err, msg.resume = res.Count, res.Scanned, res.Requests, res.Stop, err, res.Resume
 		return msg
@@ -124,7 +131,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		if i == len(msg.reqs)-1 && open {
 			k = strings.TrimPrefix(k+" · "+predictedText(o.est.RCU, msg.reqs), " · ")
 		}
-		in := reqInput{}
+		in := overlay.Input{}
 		if open {
 			in = o.input()
 		}

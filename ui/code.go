@@ -5,6 +5,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 )
 
 // The root's side of the code view (overlay_code.go is the overlay): the
@@ -17,50 +18,50 @@ func (m Model) codeTarget() codegen.CodeTarget {
 }
 
 // requestCode is a request's code in one language.
-func requestCode(lang codegen.CodeLang, in reqInput, to codegen.CodeTarget) (string, error) {
+func requestCode(lang codegen.CodeLang, in overlay.Input, to codegen.CodeTarget) (string, error) {
 	switch {
-	case in.g != nil:
-		return codegen.GetItemCode(lang, in.table, *in.g, to)
-	case in.q != nil:
-		return codegen.QueryCode(lang, in.ks, *in.q, to)
-	case in.scan != nil:
-		return codegen.ScanCode(lang, in.table, *in.scan, to)
-	case in.stmt != "":
-		return codegen.PartiQLCode(lang, in.stmt, false, to)
+	case in.G != nil:
+		return codegen.GetItemCode(lang, in.Table, *in.G, to)
+	case in.Q != nil:
+		return codegen.QueryCode(lang, in.KS, *in.Q, to)
+	case in.Scan != nil:
+		return codegen.ScanCode(lang, in.Table, *in.Scan, to)
+	case in.Stmt != "":
+		return codegen.PartiQLCode(lang, in.Stmt, false, to)
 	}
 	return "", fmt.Errorf("no code for this request")
 }
 
 // describeInput is a request in DynamoDB's words, for the code view's title.
-func describeInput(in reqInput) string {
+func describeInput(in overlay.Input) string {
 	switch {
-	case in.scan != nil:
-		s := "Scan " + in.scan.Table
-		if in.scan.Filter != "" {
-			s += " filter " + in.scan.Filter
+	case in.Scan != nil:
+		s := "Scan " + in.Scan.Table
+		if in.Scan.Filter != "" {
+			s += " filter " + in.Scan.Filter
 		}
 		return s
-	case in.stmt != "":
-		return "PartiQL " + in.stmt
-	case in.g != nil:
-		b, err := dynamo.BuildGetItem(in.table, *in.g)
+	case in.Stmt != "":
+		return "PartiQL " + in.Stmt
+	case in.G != nil:
+		b, err := dynamo.BuildGetItem(in.Table, *in.G)
 		if err != nil {
 			return err.Error()
 		}
 		return "GetItem " + b.KeyCondition
-	case in.q != nil:
-		b, err := dynamo.BuildQuery(in.ks, *in.q)
+	case in.Q != nil:
+		b, err := dynamo.BuildQuery(in.KS, *in.Q)
 		if err != nil {
 			return err.Error()
 		}
 		s := "Query " + b.KeyCondition
-		if _, short := queryOptions(*in.q); short != "" {
+		if _, short := queryOptions(*in.Q); short != "" {
 			s += " · " + short
 		}
-		if in.q.CountOnly {
+		if in.Q.CountOnly {
 			s += " · Select=COUNT"
 		}
-		if in.q.StartKey != nil {
+		if in.Q.StartKey != nil {
 			s += " · from its ExclusiveStartKey"
 		}
 		return s
@@ -69,12 +70,12 @@ func describeInput(in reqInput) string {
 }
 
 // openCode shows the code of a request; esc goes back to what is below.
-func (m Model) openCode(in reqInput, from string) Model { return m.openCodeNoted(in, from, "") }
+func (m Model) openCode(in overlay.Input, from string) Model { return m.openCodeNoted(in, from, "") }
 
 // openCodeNoted is openCode with a comment line above the code of every
 // language (a pattern's parameters, as patterns show prints them), copied
 // with it; "" for none.
-func (m Model) openCodeNoted(in reqInput, from, note string) Model {
+func (m Model) openCodeNoted(in overlay.Input, from, note string) Model {
 	to := m.codeTarget()
 	c := codeView{what: sanitize(describeInput(in)), from: sanitize(from)}
 	for _, l := range codegen.CodeLangs {
@@ -98,7 +99,7 @@ func (m Model) openCodeNoted(in reqInput, from, note string) Model {
 }
 
 // currentInput is the request the query line shows, as the log would keep it.
-func (m Model) currentInput() reqInput {
+func (m Model) currentInput() overlay.Input {
 	if m.get != nil {
 		return m.getInput(*m.get)
 	}
@@ -123,7 +124,7 @@ func (m Model) codeLogged() Model {
 		return m
 	}
 	in := m.log.ins[i]
-	if in.q == nil && in.g == nil && in.scan == nil && in.stmt == "" {
+	if in.Q == nil && in.G == nil && in.Scan == nil && in.Stmt == "" {
 		if m.log.kinds[i] == "skip-scan" {
 			m.status.info = "a skip-scan step (Limit 1) has no code: C works on your own requests" // short enough for 120 columns
 		} else {

@@ -1,6 +1,6 @@
 package ui
 
-import "dynascope/dynamo"
+import "dynascope/ui/overlay"
 
 // Cursors kept across a partition change. Leaving a partition closes every
 // overlay (enterPartition). The overview and the patterns keep their
@@ -8,34 +8,25 @@ import "dynascope/dynamo"
 // they are the table's, whichever partition is open. An overlay about one
 // item of the partition (F's links, I's targets) lost its cursor: open a
 // link, come back with esc, press F again, and the cursor was on the first
-// candidate. Such an overlay is a cursorKeeper: the cursor it had when
+// candidate. Such an overlay is an overlay.CursorKeeper: the cursor it had when
 // leaving closed it is kept for its item in that partition, and given back
 // once, the next time it opens on that item there.
-
-// cursorKeeper is an overlay about one item whose cursor outlives its
-// closing by a partition change.
-type cursorKeeper interface {
-	overlay
-	subject() dynamo.Item   // the item it is about
-	cursorAt() int          // where its cursor is
-	withCursor(int) overlay // the overlay with the cursor there, clamped to its rows
-}
 
 // partitionPlace is a partition of the table or of one of its indexes.
 type partitionPlace struct{ index, pk string }
 
 // cursorSpot is where a kept cursor belongs: an overlay, a partition, an item.
 type cursorSpot struct {
-	id         overlayID
+	id         overlay.ID
 	at         partitionPlace
 	itemPK, sk string
 }
 
 // spotOf is where keeper o's cursor belongs in the partition open.
-func (m Model) spotOf(o cursorKeeper) cursorSpot {
-	s := cursorSpot{id: o.id(), at: m.openAt, itemPK: keyOf(o.subject(), m.table.PK.Name)}
+func (m Model) spotOf(o overlay.CursorKeeper) cursorSpot {
+	s := cursorSpot{id: o.ID(), at: m.openAt, itemPK: keyOf(o.Subject(), m.table.PK.Name)}
 	if m.table.SK != nil {
-		s.sk = keyOf(o.subject(), m.table.SK.Name)
+		s.sk = keyOf(o.Subject(), m.table.SK.Name)
 	}
 	return s
 }
@@ -44,21 +35,21 @@ func (m Model) spotOf(o cursorKeeper) cursorSpot {
 // leaving the partition open (m.openAt) closes them.
 func (m Model) keepCursors() Model {
 	for _, o := range m.overlays {
-		k, ok := o.(cursorKeeper)
+		k, ok := o.(overlay.CursorKeeper)
 		if !ok {
 			continue
 		}
 		if m.cursors == nil {
 			m.cursors = map[cursorSpot]int{}
 		}
-		m.cursors[m.spotOf(k)] = k.cursorAt()
+		m.cursors[m.spotOf(k)] = k.CursorAt()
 	}
 	return m
 }
 
 // keptCursor gives o the cursor kept for it in the partition open, once.
-func (m Model) keptCursor(o overlay) overlay {
-	k, ok := o.(cursorKeeper)
+func (m Model) keptCursor(o overlay.Overlay) overlay.Overlay {
+	k, ok := o.(overlay.CursorKeeper)
 	if !ok || len(m.cursors) == 0 {
 		return o
 	}
@@ -68,5 +59,10 @@ func (m Model) keptCursor(o overlay) overlay {
 		return o
 	}
 	delete(m.cursors, s)
-	return k.withCursor(c)
+	return k.WithCursor(c)
 }
+
+var (
+	_ overlay.CursorKeeper = linksOverlay{}
+	_ overlay.CursorKeeper = jumpOverlay{}
+)

@@ -25,6 +25,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/overlay"
 )
 
 // The fields of the export form.
@@ -101,6 +102,12 @@ func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
 	return src
 }
 
+// Rows is how many rows the export writes.
+func (s exportSource) Rows() int { return s.n }
+
+// Released is how many of them are in pages read again.
+func (s exportSource) Released() int { return s.released }
+
 var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
 
 // defaultExportPath names the file after the table and partition.
@@ -138,14 +145,15 @@ func (m Model) exportKeyNames() []string {
 }
 
 // startExport sends the export the form asked for.
-func (m Model) startExport(a startExport) (Model, tea.Cmd) {
+func (m Model) startExport(a overlay.StartExport) (Model, tea.Cmd) {
 	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.export = exportJob{job: job{id: m.seq, cancel: cancel}, running: true, src: a.src, path: a.path}
+	src, _ := a.Src.(exportSource) // the one the root made when the form opened (openExport)
+	m.export = exportJob{job: job{id: m.seq, cancel: cancel}, running: true, src: src, path: a.Path}
 	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()
-	return m, exportCmd(m.observe(ctx, m.export.id), m.send, m.exports, m.export.id, a.src, a.path, a.format, o)
+	return m, exportCmd(m.observe(ctx, m.export.id), m.send, m.exports, m.export.id, src, a.Path, a.Format, o)
 }
 
 // exportCmd writes items to a new file at path, reporting progress through
@@ -293,7 +301,7 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	m.status.clearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
-		m = m.remove(overlayExport)
+		m = m.remove(overlay.ExportID)
 		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
@@ -302,7 +310,7 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 			m = replaceOverlay(m, o)
 		}
 	default:
-		m = m.remove(overlayExport)
+		m = m.remove(overlay.ExportID)
 		m.status.err = ""
 		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}

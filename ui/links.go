@@ -41,8 +41,8 @@ func (m Model) pkFamilies() []string {
 	}
 	delim := keys.InferDelimiter(pks)
 	var fams []string
-	if m.overview.have && m.overview.index == "" {
-		for _, f := range m.overview.lay.Families {
+	if m.overview.Have && m.overview.Index == "" {
+		for _, f := range m.overview.Lay.Families {
 			if f.Prefix != "" && !f.Exact && !slices.Contains(fams, f.Prefix) {
 				fams = append(fams, f.Prefix)
 			}

@@ -14,6 +14,7 @@ import (
 	"dynascope/keys"
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -72,7 +73,7 @@ type Model struct {
 	w, h       int
 
 	screen   screen
-	overlays []overlay // the overlay stack (overlay.go); the last is on top
+	overlays []overlay.Overlay // the overlay stack (overlay.go); the last is on top
 	focus    pane
 
 	picker tablePicker
@@ -125,11 +126,12 @@ type Model struct {
 	liveSeq       int            // ids of live tails
 	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
-	overview overviewPane // the table overview's sample and layout, kept between openings
-	sample   job          // its sample in flight
-	export   exportJob    // the export in flight (export.go); its form is the overlay's
-	bulk     job          // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
-	writeReq int          // id of the write in flight (overlay_write.go)
+	overview overlay.OverviewState // the table overview's sample and layout, kept between openings
+	sample   job                   // its sample in flight
+	sampled  []sampleLogged        // per sample not yet done: its requests already in the request log
+	export   exportJob             // the export in flight (export.go); its form is the overlay's
+	bulk     job                   // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
+	writeReq int                   // id of the write in flight (overlay_write.go)
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -237,7 +239,7 @@ func Run(ctx context.Context, o Options) error {
 // mode is what the keyboard talks to now.
 func (m Model) mode() *keymap.Mode {
 	if o := m.top(); o != nil {
-		return o.mode(m.stateEnv())
+		return o.Mode(m.stateEnv())
 	}
 	switch m.screen {
 	case screenLoading:

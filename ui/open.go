@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -128,14 +129,15 @@ func (m Model) openPartiQL() Model {
 // openOverview shows the overview of the table (or index) open: the layout
 // sampled before, if it is of the same, else the caps to sample with.
 func (m Model) openOverview() Model {
-	if m.overview.phase == ovRunning || (m.overview.have && m.overview.table == m.table.Name && m.overview.index == m.index) {
-		return m.push(overviewOverlay{form: m.overview.form, cursor: m.overview.cursor})
+	if m.overview.Phase == overlay.OvRunning || (m.overview.Have && m.overview.Table == m.table.Name && m.overview.Index == m.index) {
+		return m.push(overviewOverlay{form: m.overview.Form, cursor: m.overview.Cursor})
 	}
 	// The caps offered: the settings file's sampling, else dynamo's defaults.
 	items, rcu, segs := m.opts.Settings.Sampling.Caps()
-	// A stopped sample may still be on its way: its logged count stays.
-	m.overview = overviewPane{phase: ovSetup, form: capsForm(items, rcu, segs), table: m.table.Name, index: m.index, logged: m.overview.logged}
-	return m.push(overviewOverlay{form: m.overview.form})
+	// A stopped sample may still be on its way: its logged count
+	// (m.sampled) stays.
+	m.overview = overlay.OverviewState{Phase: overlay.OvSetup, Form: overlay.CapsForm(items, rcu, segs), Table: m.table.Name, Index: m.index}
+	return m.push(overviewOverlay{form: m.overview.Form})
 }
 
 // openPartitionOf opens partition pk of index, the table for "".
@@ -155,8 +157,8 @@ func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
 // openIndexMap shows the caps of the map's Scan; enter reads it.
 func (m Model) openIndexMap() Model {
 	items, rcu := dynamo.DefaultSampleItems, float64(dynamo.DefaultSampleRCU)
-	if m.overview.in.MaxItems > 0 {
-		items, rcu = m.overview.in.MaxItems, m.overview.in.MaxRCU
+	if m.overview.In.MaxItems > 0 {
+		items, rcu = m.overview.In.MaxItems, m.overview.In.MaxRCU
 	}
 	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
 }

@@ -12,6 +12,7 @@ import (
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -69,35 +70,45 @@ type bulkOverlay struct {
 	nextToken string
 }
 
-func (bulkOverlay) id() overlayID { return overlayBulk }
-func (o bulkOverlay) mode(overlayEnv) *keymap.Mode {
+func (bulkOverlay) ID() overlay.ID { return overlay.BulkID }
+func (o bulkOverlay) Mode(overlay.Env) *keymap.Mode {
 	if o.phase == bulkAsk {
 		return modeBulkAsk
 	}
 	return modeBulk
 }
-func (bulkOverlay) hides() hidden { return hidden{query: true, log: true} }
+func (bulkOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
 
 // input is the read as the code view and the request log keep it.
-func (o bulkOverlay) input() reqInput {
+func (o bulkOverlay) input() overlay.Input {
 	if o.kind == bulkPartiQL {
-		return reqInput{stmt: o.form.Value("SELECT")}
+		return overlay.Input{Stmt: o.form.Value("SELECT")}
 	}
 	in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection")}
-	return reqInput{table: o.desc, scan: &in}
+	return overlay.Input{Table: o.desc, Scan: &in}
 }
 
-func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	km := e.keys
+// run is the read as the root sends it (RunBulk): the SELECT by its plan,
+// or the Scan, under the read's estimate, going on from where it stopped
+// when it did.
+func (o bulkOverlay) run() overlay.RunBulk {
+	if o.kind == bulkPartiQL {
+		return overlay.RunBulk{PartiQL: &dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken}}
+	}
+	return overlay.RunBulk{Scan: &dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume}}
+}
+
+func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	km := e.Keys
 	if o.phase == bulkAsk {
 		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = f
 		switch ev {
 		case widget.FormSubmit:
 			o.phase, o.err = bulkPlanning, ""
-			return o, planBulk{o}
+			return o, overlay.PlanBulk{In: o.input()}
 		case widget.FormCancel:
-			return o, closeOverlay{}
+			return o, overlay.Close{}
 		case widget.FormTyped:
 			o.err = ""
 		}
@@ -111,29 +122,29 @@ func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case key.Matches(k, km.Cancel):
 		switch o.phase {
 		case bulkRunning, bulkPlanning:
-			return o, stopBulk{} // the reply brings what was read
+			return o, overlay.StopBulk{} // the reply brings what was read
 		case bulkConfirm:
 			o.phase = bulkAsk
 			return o, nil
 		}
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	case key.Matches(k, km.Open), key.Matches(k, km.Confirm):
 		if o.phase != bulkConfirm {
 			return o, nil
 		}
 		o.phase, o.stop, o.resume, o.nextToken = bulkRunning, "", nil, "" // a fresh read
 		o.err, o.liveItems, o.liveReqs, o.logged = "", 0, 0, 0
-		return o, runBulk{o}
+		return o, o.run()
 	case key.Matches(k, km.NextPage):
 		if o.phase != bulkDone || !o.goesOn() {
 			return o, nil
 		}
 		// Go on from where it stopped, keeping what was read.
 		o.phase, o.err, o.liveItems, o.liveReqs, o.logged = bulkRunning, "", 0, 0, 0
-		return o, runBulk{o}
+		return o, o.run()
 	case key.Matches(k, km.Code):
 		if o.phase == bulkConfirm || o.phase == bulkDone {
-			return o, openCode{o.input(), "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
+			return o, overlay.OpenCode{In: o.input(), From: "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
 		}
 		return o, nil
 	case key.Matches(k, km.Down):
@@ -158,8 +169,8 @@ func predictedText(bound float64, reqs []dynamo.Request) string {
 	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))
 }
 
-func (o bulkOverlay) view(e overlayEnv, w, h int) string {
-	st := e.st
+func (o bulkOverlay) View(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	var lines []string
 	say := func(style func(...string) string, s string) {
@@ -188,9 +199,9 @@ func (o bulkOverlay) view(e overlayEnv, w, h int) string {
 			say(st.QueryKey.Render, planLine(o.plan))
 		}
 		if o.est.Known {
-			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), costText(e.price, o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), costText(e.Price, o.est.RCU)))
 		} else {
-			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), costText(e.price, o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), costText(e.Price, o.est.RCU)))
 		}
 		if o.kind == bulkPartiQL && o.plan.Query {
 			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")

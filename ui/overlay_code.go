@@ -10,6 +10,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -31,11 +32,11 @@ type codeView struct {
 // opened from: esc goes back there (the log, the patterns, the partition).
 type codeOverlay struct{ c codeView }
 
-func (codeOverlay) id() overlayID                { return overlayCode }
-func (codeOverlay) mode(overlayEnv) *keymap.Mode { return modeCode }
-func (codeOverlay) hides() hidden                { return hidden{log: true} }
+func (codeOverlay) ID() overlay.ID                { return overlay.CodeID }
+func (codeOverlay) Mode(overlay.Env) *keymap.Mode { return modeCode }
+func (codeOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Log: true} }
 
-func (o codeOverlay) view(e overlayEnv, w, h int) string { return o.c.box(e.st, w, h) }
+func (o codeOverlay) View(e overlay.Env, w, h int) string { return o.c.box(e.St, w, h) }
 
 var langNames = map[codegen.CodeLang]string{
 	codegen.LangCLI:    "aws CLI",
@@ -84,16 +85,16 @@ func (c codeView) scroll(delta, h, n int) codeView {
 	return c
 }
 
-func (o codeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	h := max(1, e.bodyH-o.c.chrome(e.w))
-	n := len(o.c.lines(e.st, e.w-2))
+func (o codeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	h := max(1, e.BodyH-o.c.chrome(e.W))
+	n := len(o.c.lines(e.St, e.W-2))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.c = o.c.scroll(d, h, n)
 		}
 	case tea.KeyPressMsg:
-		km := e.keys
+		km := e.Keys
 		if d, ok := km.Step(msg, h); ok {
 			o.c = o.c.scroll(d, h, n)
 			break
@@ -110,9 +111,9 @@ func (o codeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			}
 			code := c.code[c.tab]
 			lang := langNames[codegen.CodeLangs[c.tab]]
-			return o, then{showError{""}, copyText{text: code, info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))}}
+			return o, overlay.Then{overlay.ShowError{Text: ""}, overlay.CopyText{Text: code, Info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))}}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return o, closeOverlay{}
+			return o, overlay.Close{}
 		}
 	}
 	return o, nil

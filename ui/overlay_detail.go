@@ -17,6 +17,7 @@ import (
 	"dynascope/indexes"
 	"dynascope/itemcodec"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -26,26 +27,26 @@ import (
 // detailOverlay is the detail pane on the overlay stack.
 type detailOverlay struct{ d detailPane }
 
-func (detailOverlay) id() overlayID                { return overlayDetail }
-func (detailOverlay) mode(overlayEnv) *keymap.Mode { return modeDetail }
-func (detailOverlay) hides() hidden                { return hidden{query: true, log: true} }
+func (detailOverlay) ID() overlay.ID                { return overlay.DetailID }
+func (detailOverlay) Mode(overlay.Env) *keymap.Mode { return modeDetail }
+func (detailOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Query: true, Log: true} }
 
-func (o detailOverlay) view(e overlayEnv, w, h int) string { return o.d.viewBox(e.st, w, h) }
+func (o detailOverlay) View(e overlay.Env, w, h int) string { return o.d.viewBox(e.St, w, h) }
 
-func (o detailOverlay) relayout(e overlayEnv) overlay {
-	o.d = o.d.render(e.st, e.w-2)
+func (o detailOverlay) Relayout(e overlay.Env) overlay.Overlay {
+	o.d = o.d.render(e.St, e.W-2)
 	return o
 }
 
-func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	h := max(1, e.bodyH-o.d.chrome(e.w))
+func (o detailOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	h := max(1, e.BodyH-o.d.chrome(e.W))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
 			o.d = o.d.scroll(d, h)
 		}
 	case tea.KeyPressMsg:
-		km := e.keys
+		km := e.Keys
 		if d, ok := km.Step(msg, h); ok {
 			o.d = o.d.scroll(d, h)
 			return o, nil
@@ -55,25 +56,25 @@ func (o detailOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		case key.Matches(msg, km.View):
 			o.d.view = (o.d.view + 1) % 3
 			o.d.offset = 0
-			o.d = o.d.render(e.st, e.w-2)
+			o.d = o.d.render(e.St, e.W-2)
 		case key.Matches(msg, km.CopyItem):
-			return o, copyItem{it}
+			return o, overlay.CopyItem{It: it}
 		case key.Matches(msg, km.CopyCommand):
-			return o, copyGetItem{it}
+			return o, overlay.CopyGetItem{It: it}
 		case key.Matches(msg, km.InIndex):
-			return o, openJumpList{it}
+			return o, overlay.OpenJumpList{It: it}
 		case key.Matches(msg, km.FollowKeys):
-			return o, openLinkList{it}
+			return o, overlay.OpenLinkList{It: it}
 		case key.Matches(msg, km.EditItem):
-			return o, editItem{newDraft(e.table, it, false), "Edit · " + o.d.title}
+			return o, overlay.EditItem{It: it, Title: "Edit · " + o.d.title}
 		case key.Matches(msg, km.DuplicateItem):
-			return o, editItem{newDraft(e.table, it, true), "Duplicate under a new key · " + o.d.title}
+			return o, overlay.EditItem{It: it, AsNew: true, Title: "Duplicate under a new key · " + o.d.title}
 		case key.Matches(msg, km.DeleteItem):
-			return o, deleteItem{it}
+			return o, overlay.DeleteItem{It: it}
 		case key.Matches(msg, km.Undo):
-			return o, undoLast{}
+			return o, overlay.UndoLast{}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return o, closeOverlay{}
+			return o, overlay.Close{}
 		}
 	}
 	return o, nil

@@ -14,6 +14,7 @@ import (
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -35,17 +36,17 @@ type editOverlay struct {
 	errRow int // the row err is about; -1 for none
 }
 
-func (editOverlay) id() overlayID { return overlayEdit }
-func (o editOverlay) mode(overlayEnv) *keymap.Mode {
+func (editOverlay) ID() overlay.ID { return overlay.EditID }
+func (o editOverlay) Mode(overlay.Env) *keymap.Mode {
 	if o.form != nil {
 		return modeEditValue
 	}
 	return modeEdit
 }
-func (editOverlay) hides() hidden { return hidden{query: true, log: true} }
+func (editOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
 
-func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	km := e.keys
+func (o editOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	km := e.Keys
 	if o.form != nil {
 		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = &f
@@ -86,7 +87,7 @@ func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			o.d.rows[o.cursor].removed = !o.d.rows[o.cursor].removed
 		}
 	case key.Matches(k, km.WriteItem):
-		p, row, err := o.d.plan(e.version)
+		p, row, err := o.d.plan(e.Version)
 		if err != nil {
 			o.err, o.errRow = sanitize(err.Error()), row
 			if row >= 0 {
@@ -95,9 +96,9 @@ func (o editOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			return o, nil
 		}
 		o.err, o.errRow = "", -1
-		return o, openOverlay{newWriteOverlay(p, nil)}
+		return o, overlay.Open{O: newWriteOverlay(p, nil)}
 	case key.Matches(k, km.Cancel, km.Back):
-		return o, then{showInfo{"edit discarded; nothing was sent"}, closeOverlay{}}
+		return o, overlay.Then{overlay.ShowInfo{Text: "edit discarded; nothing was sent"}, overlay.Close{}}
 	}
 	return o, nil
 }
@@ -139,8 +140,8 @@ func (o editOverlay) setRow(f form) editOverlay {
 	return o
 }
 
-func (o editOverlay) view(e overlayEnv, w, h int) string {
-	st := e.st
+func (o editOverlay) View(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {

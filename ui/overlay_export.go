@@ -10,6 +10,7 @@ import (
 
 	"dynascope/itemcodec"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -26,28 +27,28 @@ type exportOverlay struct {
 	named itemcodec.ExportFormat // the format the file's extension was chosen for
 }
 
-func (exportOverlay) id() overlayID { return overlayExport }
-func (exportOverlay) hides() hidden { return hidden{} }
+func (exportOverlay) ID() overlay.ID        { return overlay.ExportID }
+func (exportOverlay) Hides() overlay.Hidden { return overlay.Hidden{} }
 
-func (exportOverlay) mode(e overlayEnv) *keymap.Mode {
-	if e.exporting {
+func (exportOverlay) Mode(e overlay.Env) *keymap.Mode {
+	if e.Exporting {
 		return modeExporting
 	}
 	return modeExport
 }
 
-func (o exportOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
+func (o exportOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
 
-// update is the form until it is submitted; then, while the export runs
+// Update is the form until it is submitted; then, while the export runs
 // (the form is kept, for a failure to show under), esc stops it.
-func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o exportOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	km := e.keys
-	if e.exporting {
+	km := e.Keys
+	if e.Exporting {
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) {
-			return o, stopExport{}
+			return o, overlay.StopExport{}
 		}
 		return o, nil
 	}
@@ -57,7 +58,7 @@ func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case widget.FormSubmit:
 		return o.submit()
 	case widget.FormCancel:
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	case widget.FormTyped:
 		o.err = ""
 		// A file still named after the format follows it to the new one.
@@ -74,7 +75,7 @@ func (o exportOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 }
 
 // submit asks for the export the form describes, or says what is wrong.
-func (o exportOverlay) submit() (overlay, want) {
+func (o exportOverlay) submit() (overlay.Overlay, overlay.Want) {
 	f := itemcodec.ExportFormat(strings.TrimSpace(o.form.Value(expFormat)))
 	if !slices.Contains(itemcodec.ExportFormats, f) {
 		o.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
@@ -86,7 +87,7 @@ func (o exportOverlay) submit() (overlay, want) {
 		return o, nil
 	}
 	o.err = ""
-	return o, startExport{src: o.src, path: path, format: f}
+	return o, overlay.StartExport{Src: o.src, Path: path, Format: f}
 }
 
 func formatNames() string {
@@ -98,24 +99,24 @@ func formatNames() string {
 }
 
 // box is the export form, or the progress of the export in flight.
-func (o exportOverlay) box(e overlayEnv, w, h int) string {
-	st := e.st
+func (o exportOverlay) box(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	intro := "Write the " + o.what + " to a local file (nothing is sent to DynamoDB)."
-	if o.src.released > 0 {
-		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", o.what, o.src.released)
+	if o.src.Released() > 0 {
+		intro = fmt.Sprintf("Write the %s to a local file. %d of them are in pages released to keep memory within the cap: those pages are read again, one at a time (reads only).", o.what, o.src.Released())
 	}
 	var lines []string
 	for _, l := range widget.WrapLines(intro, inner-2) {
 		lines = append(lines, " "+st.Text.Render(l))
 	}
 	lines = append(lines, "")
-	if e.exporting {
-		run := e.export
-		frac := float64(run.done) / float64(max(1, run.n))
+	if e.Exporting {
+		run := e.Export
+		frac := float64(run.Done) / float64(max(1, run.N))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
 		lines = append(lines, " "+bar(st, frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
-			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.done, run.n, sanitize(run.path)), inner-2)), "",
+			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.Done, run.N, sanitize(run.Path)), inner-2)), "",
 			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
 		return widget.Box(st, "Export", lines, w, h, true)
 	}

@@ -10,6 +10,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -22,25 +23,25 @@ type helpOverlay struct {
 	offset int          // first line shown, when the help is taller than the box
 }
 
-func (helpOverlay) id() overlayID                { return overlayHelp }
-func (helpOverlay) mode(overlayEnv) *keymap.Mode { return modeHelp }
-func (helpOverlay) hides() hidden                { return hidden{query: true, log: true} }
+func (helpOverlay) ID() overlay.ID                { return overlay.HelpID }
+func (helpOverlay) Mode(overlay.Env) *keymap.Mode { return modeHelp }
+func (helpOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Query: true, Log: true} }
 
-func (o helpOverlay) view(e overlayEnv, w, h int) string {
+func (o helpOverlay) View(e overlay.Env, w, h int) string {
 	lines := helpLines(e, o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
-		return widget.Box(e.st, "Help", lines, w, h, true)
+		return widget.Box(e.St, "Help", lines, w, h, true)
 	}
 	off := clamp(o.offset, 0, len(lines)-shown)
 	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
-	return widget.Box(e.st, title, lines[off:off+shown], w, h, true)
+	return widget.Box(e.St, title, lines[off:off+shown], w, h, true)
 }
 
-func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	shown := max(1, e.bodyH-2)
-	n := len(helpLines(e, o.of, e.w))
-	scroll := func(d int) (overlay, want) {
+func (o helpOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	shown := max(1, e.BodyH-2)
+	n := len(helpLines(e, o.of, e.W))
+	scroll := func(d int) (overlay.Overlay, overlay.Want) {
 		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
 		return o, nil
 	}
@@ -48,11 +49,11 @@ func (o helpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case tea.MouseWheelMsg:
 		return scroll(wheelDelta(msg))
 	case tea.KeyPressMsg:
-		if d, ok := e.keys.Step(msg, shown); ok {
+		if d, ok := e.Keys.Step(msg, shown); ok {
 			return scroll(d)
 		}
-		if key.Matches(msg, e.keys.Back, e.keys.Cancel) {
-			return o, closeOverlay{} // back to the view help was asked in
+		if key.Matches(msg, e.Keys.Back, e.Keys.Cancel) {
+			return o, overlay.Close{} // back to the view help was asked in
 		}
 	}
 	return o, nil
@@ -103,20 +104,20 @@ func helpBands(hm help.Model, cols [][]key.Binding, w int) []string {
 
 // helpLines is the full help of the mode the user asked in, md, for a box
 // w wide: the keymap as the root has it, for that mode in the root's state.
-func helpLines(e overlayEnv, md *keymap.Mode, w int) []string {
-	km := e.keymap.ForMode(md, e.keyState)
-	lines := []string{" " + e.st.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
-	for _, l := range helpBands(e.help, km.FullHelp(), w-4) {
+func helpLines(e overlay.Env, md *keymap.Mode, w int) []string {
+	km := e.Keymap.ForMode(md, e.KeyState)
+	lines := []string{" " + e.St.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
+	for _, l := range helpBands(e.Help, km.FullHelp(), w-4) {
 		lines = append(lines, " "+l)
 	}
 	lines = append(lines, "")
 	note := "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Nothing here writes to a table; S writes the patterns file only."
-	if e.keyState.Writes {
+	if e.KeyState.Writes {
 		note = "Capacity figures are DynamoDB's own, from ConsumedCapacity. Item sizes and read costs in the item view are computed locally. Writes are on: every write is shown before it is sent and is conditional on the item as read; u undoes the last one. S writes the patterns file."
 	}
 	note += md.Note
 	for _, l := range widget.WrapLines(note, w-4) {
-		lines = append(lines, " "+e.st.Muted.Render(l))
+		lines = append(lines, " "+e.St.Muted.Render(l))
 	}
 	return lines
 }

@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -16,37 +17,37 @@ import (
 
 type indexesOverlay struct{ p indexPicker }
 
-func (indexesOverlay) id() overlayID                { return overlayIndexes }
-func (indexesOverlay) mode(overlayEnv) *keymap.Mode { return modeIndexes }
-func (indexesOverlay) hides() hidden                { return hidden{} }
+func (indexesOverlay) ID() overlay.ID                { return overlay.IndexesID }
+func (indexesOverlay) Mode(overlay.Env) *keymap.Mode { return modeIndexes }
+func (indexesOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
 
-func (o indexesOverlay) view(e overlayEnv, w, h int) string {
-	return o.p.viewBox(e.st, e.table, e.index, w, h)
+func (o indexesOverlay) View(e overlay.Env, w, h int) string {
+	return o.p.viewBox(e.St, e.Table, e.Index, w, h)
 }
 
-func (o indexesOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o indexesOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return o, nil
 	}
-	km := e.keys
+	km := e.Keys
 	switch {
 	case key.Matches(k, km.Up):
-		o.p = o.p.move(-1, e.table)
+		o.p = o.p.move(-1, e.Table)
 	case key.Matches(k, km.Down):
-		o.p = o.p.move(1, e.table)
+		o.p = o.p.move(1, e.Table)
 	case key.Matches(k, km.Top):
-		o.p = o.p.move(-1<<30, e.table)
+		o.p = o.p.move(-1<<30, e.Table)
 	case key.Matches(k, km.Bottom):
-		o.p = o.p.move(1<<30, e.table)
+		o.p = o.p.move(1<<30, e.Table)
 	case key.Matches(k, km.Open):
-		name := o.p.name(e.table)
-		if name == e.index {
-			return o, closeOverlay{}
+		name := o.p.name(e.Table)
+		if name == e.Index {
+			return o, overlay.Close{}
 		}
-		return o, then{closeOverlay{}, chooseIndex{name: name}}
+		return o, overlay.Then{overlay.Close{}, overlay.ChooseIndex{Name: name}}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	}
 	return o, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"dynascope/indexes"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -28,23 +29,23 @@ type indexMapOverlay struct {
 	stop, err, table string
 }
 
-func (indexMapOverlay) id() overlayID                { return overlayIndexMap }
-func (indexMapOverlay) mode(overlayEnv) *keymap.Mode { return modeIndexMap }
-func (indexMapOverlay) hides() hidden                { return hidden{query: true} }
+func (indexMapOverlay) ID() overlay.ID                { return overlay.IndexMapID }
+func (indexMapOverlay) Mode(overlay.Env) *keymap.Mode { return modeIndexMap }
+func (indexMapOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Query: true} }
 
-func (o indexMapOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	_, act := listKey(e.keys, msg, 0, 1)
+func (o indexMapOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	_, act := listKey(e.Keys, msg, 0, 1)
 	switch {
 	case act == "close":
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	case act == "open" && o.req == 0:
-		return o, scanIndexMap{table: o.table, maxItems: o.maxItems, maxRCU: o.maxRCU}
+		return o, overlay.ScanIndexMap{Table: o.table, MaxItems: o.maxItems, MaxRCU: o.maxRCU}
 	}
 	return o, nil
 }
 
-func (o indexMapOverlay) view(e overlayEnv, w, h int) string {
-	st, inner := e.st, w-2
+func (o indexMapOverlay) View(e overlay.Env, w, h int) string {
+	st, inner := e.St, w-2
 	var lines []string
 	addWrapped := func(s string) {
 		for _, l := range strings.Split(widget.Wrap(s, max(8, inner-2)), "\n") {

@@ -6,6 +6,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -13,26 +14,18 @@ import (
 // each index it is in, or the base table from an index entry — and enter
 // asks the root to open it there (xray.go jumps).
 
-// jumpTarget is one place I can open the item in.
-type jumpTarget struct {
-	index  string // "" for the base table
-	pk, sk string // the item's key values there, as text ("" sk without a sort key)
-	label  string
-	why    string // why it cannot be opened there; "" when it can
-}
-
 // jumpOverlay chooses where to open the item.
 type jumpOverlay struct {
 	item    dynamo.Item
-	targets []jumpTarget
+	targets []overlay.JumpTarget
 	cursor  int
 }
 
-func (jumpOverlay) id() overlayID { return overlayJump }
+func (jumpOverlay) ID() overlay.ID { return overlay.JumpID }
 
-func (jumpOverlay) mode(overlayEnv) *keymap.Mode { return modeJump }
+func (jumpOverlay) Mode(overlay.Env) *keymap.Mode { return modeJump }
 
-func (jumpOverlay) hides() hidden { return hidden{} }
+func (jumpOverlay) Hides() overlay.Hidden { return overlay.Hidden{} }
 
 // listKey is the keys of a list overlay of n rows: the cursor moved, or
 // open (enter) or closing (q, esc) asked.
@@ -54,45 +47,45 @@ func listKey(km keymap.KeyMap, msg tea.Msg, cursor, n int) (int, string) {
 	return cursor, ""
 }
 
-func (o jumpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o jumpOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	var act string
-	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.targets))
+	o.cursor, act = listKey(e.Keys, msg, o.cursor, len(o.targets))
 	switch act {
 	case "open":
 		tg := o.targets[o.cursor]
-		if tg.why != "" {
-			return o, showInfo{"the item is not in " + tg.label + ": " + sanitize(tg.why)}
+		if tg.Why != "" {
+			return o, overlay.ShowInfo{Text: "the item is not in " + tg.Label + ": " + sanitize(tg.Why)}
 		}
-		return o, jumpTo{o.item, tg}
+		return o, overlay.JumpTo{It: o.item, To: tg}
 	case "close":
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	}
 	return o, nil
 }
 
-func (o jumpOverlay) view(e overlayEnv, w, h int) string {
+func (o jumpOverlay) View(e overlay.Env, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + e.st.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
+	lines := []string{" " + e.St.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
 	for i, tg := range o.targets {
-		l := "   " + tg.label
-		if tg.why != "" {
-			l += " — not in it: " + sanitize(tg.why)
+		l := "   " + tg.Label
+		if tg.Why != "" {
+			l += " — not in it: " + sanitize(tg.Why)
 		} else {
-			l += " · " + sanitize(tg.pk)
-			if tg.sk != "" {
-				l += " / " + sanitize(tg.sk)
+			l += " · " + sanitize(tg.PK)
+			if tg.SK != "" {
+				l += " / " + sanitize(tg.SK)
 			}
 		}
 		l = widget.Fit(l, inner)
 		switch {
 		case i == o.cursor:
-			l = e.st.Sel.Render(l)
-		case tg.why != "":
-			l = e.st.Muted.Render(l)
+			l = e.St.Sel.Render(l)
+		case tg.Why != "":
+			l = e.St.Muted.Render(l)
 		}
 		lines = append(lines, l)
 	}
-	return widget.Box(e.st, "Open the item in", lines, w, h, true)
+	return widget.Box(e.St, "Open the item in", lines, w, h, true)
 }
 
 var modeJump = &keymap.Mode{Name: "open in index", Keys: []keymap.Binding{
@@ -100,11 +93,11 @@ var modeJump = &keymap.Mode{Name: "open in index", Keys: []keymap.Binding{
 	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
-func (o jumpOverlay) subject() dynamo.Item { return o.item }
+func (o jumpOverlay) Subject() dynamo.Item { return o.item }
 
-func (o jumpOverlay) cursorAt() int { return o.cursor }
+func (o jumpOverlay) CursorAt() int { return o.cursor }
 
-func (o jumpOverlay) withCursor(c int) overlay {
+func (o jumpOverlay) WithCursor(c int) overlay.Overlay {
 	o.cursor = clamp(c, 0, len(o.targets)-1)
 	return o
 }

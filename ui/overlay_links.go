@@ -5,6 +5,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -28,31 +29,31 @@ type linksOverlay struct {
 	item   dynamo.Item
 }
 
-func (linksOverlay) mode(overlayEnv) *keymap.Mode { return modeLinks }
+func (linksOverlay) Mode(overlay.Env) *keymap.Mode { return modeLinks }
 
-func (linksOverlay) hides() hidden { return hidden{} }
+func (linksOverlay) Hides() overlay.Hidden { return overlay.Hidden{} }
 
-func (o linksOverlay) id() overlayID { return overlayLinks }
+func (o linksOverlay) ID() overlay.ID { return overlay.LinksID }
 
-func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o linksOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	var act string
-	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
+	o.cursor, act = listKey(e.Keys, msg, o.cursor, len(o.links))
 	switch act {
 	case "open":
 		l := o.links[o.cursor]
 		if !l.found {
-			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
+			return o, overlay.ShowInfo{Text: "partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
 		}
-		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
+		return o, overlay.JumpTo{It: o.item, To: overlay.JumpTarget{PK: l.pk, Label: "linked partition " + sanitize(l.pk)}}
 	case "close":
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	}
 	return o, nil
 }
 
-func (o linksOverlay) view(e overlayEnv, w, h int) string {
+func (o linksOverlay) View(e overlay.Env, w, h int) string {
 	inner := w - 2
-	lines := []string{" " + e.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	lines := []string{" " + e.St.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
 	for i, l := range o.links {
 		state := "confirming…"
 		switch {
@@ -66,13 +67,13 @@ func (o linksOverlay) view(e overlayEnv, w, h int) string {
 		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
 		switch {
 		case i == o.cursor:
-			line = e.st.Sel.Render(line)
+			line = e.St.Sel.Render(line)
 		case l.checked && !l.found:
-			line = e.st.Muted.Render(line)
+			line = e.St.Muted.Render(line)
 		}
 		lines = append(lines, line)
 	}
-	return widget.Box(e.st, "Follow the keys", lines, w, h, true)
+	return widget.Box(e.St, "Follow the keys", lines, w, h, true)
 }
 
 var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
@@ -80,11 +81,11 @@ var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
 	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
-func (o linksOverlay) subject() dynamo.Item { return o.item }
+func (o linksOverlay) Subject() dynamo.Item { return o.item }
 
-func (o linksOverlay) cursorAt() int { return o.cursor }
+func (o linksOverlay) CursorAt() int { return o.cursor }
 
-func (o linksOverlay) withCursor(c int) overlay {
+func (o linksOverlay) WithCursor(c int) overlay.Overlay {
 	o.cursor = clamp(c, 0, len(o.links)-1)
 	return o
 }

@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -17,81 +18,70 @@ import (
 
 type liveOverlay struct{}
 
-func (liveOverlay) id() overlayID                { return overlayLive }
-func (liveOverlay) mode(overlayEnv) *keymap.Mode { return modeLive }
-func (liveOverlay) hides() hidden                { return hidden{} }
+func (liveOverlay) ID() overlay.ID                { return overlay.LiveID }
+func (liveOverlay) Mode(overlay.Env) *keymap.Mode { return modeLive }
+func (liveOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
 
-func (o liveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o liveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
-		case key.Matches(msg, e.keys.Log):
-			return o, openLogList{}
-		case key.Matches(msg, e.keys.Live, e.keys.Back, e.keys.Cancel):
-			return o, then{stopLive{}, closeOverlay{}}
+		case key.Matches(msg, e.Keys.Log):
+			return o, overlay.OpenLogList{}
+		case key.Matches(msg, e.Keys.Live, e.Keys.Back, e.Keys.Cancel):
+			return o, overlay.Then{overlay.StopLive{}, overlay.Close{}}
 		}
 	}
 	return o, nil
-}
-
-// liveView is what the live pane shows of the tail the root runs
-// (liveState, live.go): the partition's lines and the tail's counts.
-type liveView struct {
-	pk                  string // the partition tailed
-	lines               []liveLine
-	seen, polls, others int
-	err                 string
-	starting, running   bool
-	keysOnly            bool // the stream carries keys only
 }
 
 // livePricing is DynamoDB's documented rule for stream reads, as help and
 // the pane say it.
 const livePricing = "each GetRecords is one streams read request unit, billed apart from table reads (the first 2,500,000 a month in each region are free); other stream calls are free"
 
-// view draws the partition's items (the root's items pane) above the live
+// View draws the partition's items (the root's items pane) above the live
 // lines: a write shows in both at once.
-func (o liveOverlay) view(e overlayEnv, w, h int) string {
+func (o liveOverlay) View(e overlay.Env, w, h int) string {
 	if h < 12 {
 		return o.lines(e, w, h)
 	}
 	top := h / 2
-	return e.drawItems(w, top) + "\n" + o.lines(e, w, h-top)
+	return e.DrawItems(w, top) + "\n" + o.lines(e, w, h-top)
 }
 
 // lines is the box of the live lines, w×h.
-func (liveOverlay) lines(e overlayEnv, w, h int) string {
-	st := e.st
-	l := e.live
+func (liveOverlay) lines(e overlay.Env, w, h int) string {
+	st := e.St
+	l := e.Live
 	var lines []string
 	switch {
-	case l.err != "":
-		for _, s := range widget.WrapLines(l.err, w-2) {
+	case l.Err != "":
+		for _, s := range widget.WrapLines(l.Err, w-2) {
 			lines = append(lines, st.Err.Render(s))
 		}
-	case l.starting:
+	case l.Starting:
 		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
-	case len(l.lines) == 0:
-		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(l.pk)+" — "+livePricing, w-2)))
+	case len(l.Lines) == 0:
+		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(l.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
-	from := max(0, len(l.lines)-shown)
-	for _, ln := range l.lines[from:] {
-		text := widget.Fit(ln.text, w-2)
-		if ln.mine {
-			text = widget.Fit(ln.text+"  (yours)", w-2)
+	from := max(0, len(l.Lines)-shown)
+	for _, ln := range l.Lines[from:] {
+		text := widget.Fit(ln.Text, w-2)
+		if ln.Mine {
+			text = widget.Fit(ln.Text+"  (yours)", w-2)
 		}
-		lines = append(lines, st.Entity(ln.colour).Render(text))
+		lines = append(lines, st.Entity(ln.Colour).Render(text))
 	}
 	state := "live"
-	if !l.running && !l.starting {
+	if !l.Running && !l.Starting {
 		state = "stopped"
 	}
-	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(l.pk), state, plural(l.seen, "record", "records"), fmt.Sprint(l.polls))
-	if l.keysOnly {
+	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(l.PK), state, plural(l.Seen, "record", "records"), fmt.Sprint(l.Polls))
+	if l.KeysOnly {
 		title += " · keys only"
 	}
-	if l.others > 0 {
-		title += fmt.Sprintf(" · %d of other partitions left out", l.others)
+	if l.Others > 0 {
+		title += fmt.Sprintf(" · %d of other partitions left out", l.Others)
 	}
 	return widget.Box(st, title, lines, w, h, true)
 }

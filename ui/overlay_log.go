@@ -5,6 +5,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
@@ -13,33 +14,33 @@ import (
 
 type logOverlay struct{}
 
-func (logOverlay) id() overlayID                { return overlayLog }
-func (logOverlay) mode(overlayEnv) *keymap.Mode { return modeLog }
-func (logOverlay) hides() hidden                { return hidden{log: true} }
+func (logOverlay) ID() overlay.ID                { return overlay.LogID }
+func (logOverlay) Mode(overlay.Env) *keymap.Mode { return modeLog }
+func (logOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Log: true} }
 
-func (logOverlay) view(e overlayEnv, w, h int) string { return e.drawLog(w, h) }
+func (logOverlay) View(e overlay.Env, w, h int) string { return e.DrawLog(w, h) }
 
-// update moves the log's cursor, which the root keeps with the log: the
+// Update moves the log's cursor, which the root keeps with the log: the
 // code view (C) and the collapsed log read it.
-func (o logOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	h := max(1, e.bodyH-2)
+func (o logOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+	h := max(1, e.BodyH-2)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
 		if d := wheelDelta(msg); d != 0 {
-			return o, moveLog{delta: d, h: h}
+			return o, overlay.MoveLog{Delta: d, H: h}
 		}
 	case tea.KeyPressMsg:
-		km := e.keys
+		km := e.Keys
 		if d, ok := km.Step(msg, h); ok {
-			return o, moveLog{delta: d, h: h}
+			return o, overlay.MoveLog{Delta: d, H: h}
 		}
 		switch {
 		case key.Matches(msg, km.CopyCommand):
-			return o, copyRequest{}
+			return o, overlay.CopyRequest{}
 		case key.Matches(msg, km.Code):
-			return o, openLoggedCode{}
+			return o, overlay.OpenLoggedCode{}
 		case key.Matches(msg, km.Log, km.Back, km.Cancel):
-			return o, closeOverlay{}
+			return o, overlay.Close{}
 		}
 	}
 	return o, nil

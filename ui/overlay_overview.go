@@ -12,6 +12,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -28,43 +29,34 @@ type overviewOverlay struct {
 	cursor int
 }
 
-func (overviewOverlay) id() overlayID { return overlayOverview }
-func (overviewOverlay) hides() hidden { return hidden{query: true} }
+func (overviewOverlay) ID() overlay.ID        { return overlay.OverviewID }
+func (overviewOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true} }
 
-func (overviewOverlay) mode(e overlayEnv) *keymap.Mode {
-	switch e.overview.phase {
-	case ovSetup:
+func (overviewOverlay) Mode(e overlay.Env) *keymap.Mode {
+	switch e.Overview.Phase {
+	case overlay.OvSetup:
 		return modeCaps
-	case ovRunning:
+	case overlay.OvRunning:
 		return modeSampling
 	}
 	return modeOverview
 }
 
-func (o overviewOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
-
-// overviewTitle names what the overview samples.
-func (o overviewPane) title() string {
-	t := "Table overview · " + sanitize(o.table)
-	if o.index != "" {
-		t += " · index " + sanitize(o.index)
-	}
-	return t
-}
+func (o overviewOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
 
 // box draws the overview in w×h: the caps, the progress, or the layout.
-func (o overviewOverlay) box(e overlayEnv, w, h int) string {
+func (o overviewOverlay) box(e overlay.Env, w, h int) string {
 	inner := w - 2
 	var lines []string
-	switch e.overview.phase {
-	case ovSetup:
+	switch e.Overview.Phase {
+	case overlay.OvSetup:
 		lines = capsLines(e, o.form, inner)
-	case ovRunning:
+	case overlay.OvRunning:
 		lines = progressLines(e, inner)
 	default:
 		return layoutBox(e, o.cursor, w, h)
 	}
-	return widget.Box(e.st, e.overview.title(), lines, w, h, true)
+	return widget.Box(e.St, e.Overview.Title(), lines, w, h, true)
 }
 
 // boundText says what a sample with these caps may read, and cost at price
@@ -77,8 +69,8 @@ func boundText(price float64, in dynamo.SampleInput) string {
 	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
 }
 
-func capsLines(e overlayEnv, caps form, inner int) []string {
-	st := e.st
+func capsLines(e overlay.Env, caps form, inner int) []string {
+	st := e.St
 	para := func(s string, style func(...string) string) []string {
 		var out []string
 		for _, l := range widget.WrapLines(s, inner-2) {
@@ -90,23 +82,23 @@ func capsLines(e overlayEnv, caps form, inner int) []string {
 	lines = append(lines, "")
 	lines = append(lines, caps.View(st, inner)...)
 	lines = append(lines, "")
-	if in, err := parseCaps(caps); err != nil {
+	if in, err := overlay.ParseCaps(caps); err != nil {
 		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
 	} else {
-		lines = append(lines, para(boundText(e.price, in), st.Bold.Render)...)
+		lines = append(lines, para(boundText(e.Price, in), st.Bold.Render)...)
 	}
 	what := "the table"
-	size := e.table.ItemCount
-	if ix, ok := e.table.IndexByName(e.overview.index); ok {
+	size := e.Table.ItemCount
+	if ix, ok := e.Table.IndexByName(e.Overview.Index); ok {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
 		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.Muted.Render)...)
 	}
 	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.Muted.Render)...)
-	if e.overview.err != "" {
+	if e.Overview.Err != "" {
 		lines = append(lines, "")
-		lines = append(lines, para("✗ "+e.overview.err, st.Err.Render)...)
+		lines = append(lines, para("✗ "+e.Overview.Err, st.Err.Render)...)
 	}
 	lines = append(lines, "", " "+st.Accent.Render("enter")+st.Muted.Render(" samples · tab next cap · esc closes"))
 	return lines
@@ -127,18 +119,18 @@ func bar(st styles, f float64, w int) string {
 	return st.Accent.Render(strings.Repeat("█", n)) + st.Faint.Render(strings.Repeat("░", w-n))
 }
 
-func progressLines(e overlayEnv, inner int) []string {
-	st := e.st
-	p := e.overview.prog
-	in := e.overview.in
-	lines := []string{" " + st.Text.Render(widget.Trunc(boundText(e.price, in), inner-2)), ""}
+func progressLines(e overlay.Env, inner int) []string {
+	st := e.St
+	p := e.Overview.Prog
+	in := e.Overview.In
+	lines := []string{" " + st.Text.Render(widget.Trunc(boundText(e.Price, in), inner-2)), ""}
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
 	lines = append(lines, " "+bar(st, p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
 		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
 		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
 	lines = append(lines, " "+st.Muted.Render(widget.Trunc(detail, inner-2)), "")
-	if e.overview.stopping {
+	if e.Overview.Stopping {
 		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
 	} else {
 		lines = append(lines, " "+st.Accent.Render("esc")+st.Muted.Render(" stops and keeps the layout of what was read"))
@@ -180,11 +172,11 @@ func typeText(names map[string]string, t keys.SortKeyType) string {
 // their entity types, the largest partitions, the findings. The cursor
 // moves over the rows that open a partition; the lines scroll to keep it
 // in sight.
-func layoutBox(e overlayEnv, cursor, w, h int) string {
-	st := e.st
+func layoutBox(e overlay.Env, cursor, w, h int) string {
+	st := e.St
 	inner := w - 2
-	o := e.overview
-	lay, smp := o.lay, o.smp
+	o := e.Overview
+	lay, smp := o.Lay, o.Smp
 	var lines []string
 	rowLine := map[int]int{} // row -> its first line
 	row := 0
@@ -204,7 +196,7 @@ func layoutBox(e overlayEnv, cursor, w, h int) string {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
 	cost := fmtRCU(smp.Capacity().Total) + " RCU"
-	if c := costText(e.price, smp.Capacity().Total); c != "" {
+	if c := costText(e.Price, smp.Capacity().Total); c != "" {
 		cost += " " + c
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
@@ -212,8 +204,8 @@ func layoutBox(e overlayEnv, cursor, w, h int) string {
 	for _, l := range widget.WrapWords(summary, inner-2) {
 		lines = append(lines, " "+st.Bold.Render(l))
 	}
-	if o.err != "" {
-		lines = append(lines, " "+st.Err.Render(widget.Trunc("✗ "+o.err, inner-2)))
+	if o.Err != "" {
+		lines = append(lines, " "+st.Err.Render(widget.Trunc("✗ "+o.Err, inner-2)))
 	}
 	lines = append(lines, "")
 
@@ -229,7 +221,7 @@ func layoutBox(e overlayEnv, cursor, w, h int) string {
 	for _, f := range lay.Families {
 		var types []string
 		for _, t := range f.Types {
-			types = append(types, typeText(e.entityNames, t))
+			types = append(types, typeText(e.EntityNames, t))
 		}
 		if len(f.Types) == 0 {
 			types = append(types, sanitize(f.Label))
@@ -288,7 +280,7 @@ func layoutBox(e overlayEnv, cursor, w, h int) string {
 	if end >= shown {
 		off = min(end-shown+1, rowLine[cursor])
 	}
-	return widget.Box(st, o.title(), lines[min(off, len(lines)):], w, h, true)
+	return widget.Box(st, o.Title(), lines[min(off, len(lines)):], w, h, true)
 }
 
 // exampleKey shows a finding's example key in DynamoDB's words.
@@ -300,39 +292,39 @@ func exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 	return s
 }
 
-// update handles the three phases: the caps form, the sample in flight,
+// Update handles the three phases: the caps form, the sample in flight,
 // the layout. Closed, the overlay leaves its caps and cursor with the root
 // (keepOverview) for the next opening.
-func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o overviewOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	km := e.keys
-	ov := e.overview
-	keep := keepOverview{cursor: o.cursor, form: o.form}
-	switch ov.phase {
-	case ovSetup:
+	km := e.Keys
+	ov := e.Overview
+	keep := overlay.KeepOverview{Cursor: o.cursor, Form: o.form}
+	switch ov.Phase {
+	case overlay.OvSetup:
 		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = f
 		switch ev {
 		case widget.FormSubmit:
-			in, err := parseCaps(f)
+			in, err := overlay.ParseCaps(f)
 			if err != nil {
-				return o, overviewErr{sanitize(err.Error())}
+				return o, overlay.OverviewErr{Text: sanitize(err.Error())}
 			}
-			return o, then{keepOverview{cursor: o.cursor, form: f}, startSample{in}}
+			return o, overlay.Then{overlay.KeepOverview{Cursor: o.cursor, Form: f}, overlay.StartSample{In: in}}
 		case widget.FormCancel:
-			if ov.have {
-				return o, showLayout{} // back to the layout sampled before
+			if ov.Have {
+				return o, overlay.ShowLayout{} // back to the layout sampled before
 			}
-			return o, then{keep, closeOverlay{}}
+			return o, overlay.Then{keep, overlay.Close{}}
 		case widget.FormTyped:
-			return o, overviewErr{""}
+			return o, overlay.OverviewErr{Text: ""}
 		}
 		return o, nil
-	case ovRunning:
-		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !ov.stopping {
-			return o, stopSample{} // it returns what it read so far
+	case overlay.OvRunning:
+		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !ov.Stopping {
+			return o, overlay.StopSample{} // it returns what it read so far
 		}
 		return o, nil
 	}
@@ -340,25 +332,25 @@ func (o overviewOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if !ok {
 		return o, nil
 	}
-	h := max(1, e.bodyH-6) // about how many rows a page of the layout holds
+	h := max(1, e.BodyH-6) // about how many rows a page of the layout holds
 	if d, ok := km.Step(k, h); ok {
-		o.cursor = clamp(o.cursor+d, 0, ov.rows()-1)
+		o.cursor = clamp(o.cursor+d, 0, ov.Rows()-1)
 		return o, nil
 	}
 	switch {
 	case key.Matches(k, km.Open):
-		pk, ok := ov.partitionAt(o.cursor)
+		pk, ok := ov.PartitionAt(o.cursor)
 		if !ok {
 			return o, nil
 		}
-		return o, then{keep, closeOverlay{}, openPartitionAt{index: ov.index, pk: pk}}
+		return o, overlay.Then{keep, overlay.Close{}, overlay.OpenPartitionAt{Index: ov.Index, PK: pk}}
 	case key.Matches(k, km.IndexMap):
-		return o, openIndexMap{}
+		return o, overlay.OpenIndexMap{}
 	case key.Matches(k, km.Resample):
-		o.form = capsForm(ov.in.MaxItems, ov.in.MaxRCU, ov.in.Segments)
-		return o, showCaps{}
+		o.form = overlay.CapsForm(ov.In.MaxItems, ov.In.MaxRCU, ov.In.Segments)
+		return o, overlay.ShowCaps{}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, then{keep, closeOverlay{}}
+		return o, overlay.Then{keep, overlay.Close{}}
 	}
 	return o, nil
 }

@@ -10,6 +10,7 @@ import (
 
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -21,17 +22,17 @@ import (
 
 type patternsOverlay struct{ patternsPane }
 
-func (patternsOverlay) id() overlayID { return overlayPatterns }
-func (patternsOverlay) hides() hidden { return hidden{log: true} }
+func (patternsOverlay) ID() overlay.ID        { return overlay.PatternsID }
+func (patternsOverlay) Hides() overlay.Hidden { return overlay.Hidden{Log: true} }
 
-func (o patternsOverlay) mode(overlayEnv) *keymap.Mode {
+func (o patternsOverlay) Mode(overlay.Env) *keymap.Mode {
 	if o.asking {
 		return modeParams
 	}
 	return modePatterns
 }
 
-func (o patternsOverlay) view(e overlayEnv, w, h int) string { return o.box(e, w, h) }
+func (o patternsOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
 
 // patternsPane lists the patterns and, once one is chosen, asks for its
 // parameters.
@@ -51,20 +52,20 @@ func patternsTitle(set *patterns.PatternSet) string {
 }
 
 // box is the list of patterns, or the chosen one's parameters.
-func (pat patternsPane) box(e overlayEnv, w, h int) string {
-	st := e.st
+func (pat patternsPane) box(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	if pat.asking {
 		return widget.Box(st, "Run an access pattern", pat.paramsLines(e, inner), w, h, true)
 	}
-	if e.patterns == nil || len(e.patterns.Patterns) == 0 {
-		return widget.Box(st, patternsTitle(e.patterns), noPatternsLines(e, inner), w, h, true)
+	if e.Patterns == nil || len(e.Patterns.Patterns) == 0 {
+		return widget.Box(st, patternsTitle(e.Patterns), noPatternsLines(e, inner), w, h, true)
 	}
-	ps := e.patterns.Patterns
+	ps := e.Patterns.Patterns
 	var lines []string
-	if e.patterns.Table != "" && e.patterns.Table != e.table.Name {
+	if e.Patterns.Table != "" && e.Patterns.Table != e.Table.Name {
 		lines = append(lines, " "+st.Warn.Render(widget.Fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
-			sanitize(e.patterns.Table), sanitize(e.table.Name)), inner-2)), "")
+			sanitize(e.Patterns.Table), sanitize(e.Table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
@@ -88,12 +89,12 @@ func (pat patternsPane) box(e overlayEnv, w, h int) string {
 		if p.Index != "" {
 			ix = sanitize(p.Index)
 		}
-		l := row("   ", sanitize(p.Name), patternOp(p, e.table), ix, sanitize(p.Description))
+		l := row("   ", sanitize(p.Name), patternOp(p, e.Table), ix, sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, e.table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, e.Table), ix, sanitize(p.Description)), inner))
 		}
 		blocks[i] = []string{l}
-		if pc, ok := p.CheckProjection(e.table); ok && pc.Verdict() != "" {
+		if pc, ok := p.CheckProjection(e.Table); ok && pc.Verdict() != "" {
 			indent := strings.Repeat(" ", max(0, min(descX, inner-14)))
 			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-3)) {
 				mark := "⚠ "
@@ -121,7 +122,7 @@ func (pat patternsPane) box(e overlayEnv, w, h int) string {
 	for _, l := range foot {
 		lines = append(lines, " "+l)
 	}
-	return widget.Box(st, patternsTitle(e.patterns), lines, w, h, true)
+	return widget.Box(st, patternsTitle(e.Patterns), lines, w, h, true)
 }
 
 // blockLines counts the lines of the patterns' blocks.
@@ -135,8 +136,8 @@ func blockLines(blocks [][]string) int {
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func patternFooter(e overlayEnv, p patterns.Pattern, why string, w int) []string {
-	st := e.st
+func patternFooter(e overlay.Env, p patterns.Pattern, why string, w int) []string {
+	st := e.St
 	out := []string{st.Bold.Render(widget.Fit(sanitize(p.Name), w))}
 	for _, l := range widget.WrapLines(sanitize(p.Summary()), w) {
 		out = append(out, st.Text.Render(l))
@@ -165,12 +166,12 @@ func patternFooter(e overlayEnv, p patterns.Pattern, why string, w int) []string
 // or INCLUDE index projects of what it needs, not sent (computed from the
 // DescribeTable the UI holds), in lines of w cells; none on the base table
 // or an ALL index.
-func projectionNote(e overlayEnv, p patterns.Pattern, w int) []string {
-	pc, ok := p.CheckProjection(e.table)
+func projectionNote(e overlay.Env, p patterns.Pattern, w int) []string {
+	pc, ok := p.CheckProjection(e.Table)
 	if !ok {
 		return nil
 	}
-	return indexNoteLines(e.st, pc, -1, w)
+	return indexNoteLines(e.St, pc, -1, w)
 }
 
 // indexNoteLines is pc's sentence for a Query that returned items (-1: not
@@ -188,15 +189,15 @@ func indexNoteLines(st styles, pc patterns.Projection, items, w int) []string {
 }
 
 // noPatternsLines explains where patterns come from when there are none.
-func noPatternsLines(e overlayEnv, w int) []string {
-	st := e.st
+func noPatternsLines(e overlay.Env, w int) []string {
+	st := e.St
 	var text []string
 	switch {
-	case e.patternsErr != nil:
-		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(e.patternsErr.Error()),
+	case e.PatternsErr != nil:
+		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(e.PatternsErr.Error()),
 			"Fix the file and start dynascope again; S does not write to it meanwhile."}
-	case e.patterns != nil:
-		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(e.patterns.Path)),
+	case e.Patterns != nil:
+		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(e.Patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
 		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
@@ -215,9 +216,9 @@ func noPatternsLines(e overlayEnv, w int) []string {
 
 // paramsLines is the form of the chosen pattern: what it is, its fields,
 // and the request they make, or why they make none.
-func (pat patternsPane) paramsLines(e overlayEnv, w int) []string {
-	st := e.st
-	p := e.patterns.Patterns[pat.cursor]
+func (pat patternsPane) paramsLines(e overlay.Env, w int) []string {
+	st := e.St
+	p := e.Patterns.Patterns[pat.cursor]
 	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
 	if p.Description != "" {
 		for _, l := range widget.WrapLines(sanitize(p.Description), w-2) {
@@ -239,14 +240,14 @@ func (pat patternsPane) paramsLines(e overlayEnv, w int) []string {
 		}
 		return lines
 	}
-	r, err := patternRequest(p, e.table, pat.form.Values())
+	r, err := patternRequest(p, e.Table, pat.form.Values())
 	if err != nil {
 		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, e.table)), w-2) {
+	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, e.Table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	for _, l := range projectionNote(e, p, w-2) {
@@ -255,16 +256,16 @@ func (pat patternsPane) paramsLines(e overlayEnv, w int) []string {
 	return lines
 }
 
-func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if o.asking {
 		return o.paramsUpdate(e, msg)
 	}
 	n := 0
-	if e.patterns != nil {
-		n = len(e.patterns.Patterns)
+	if e.Patterns != nil {
+		n = len(e.Patterns.Patterns)
 	}
 	if wm, ok := msg.(tea.MouseWheelMsg); ok {
-		if d := wheelDelta(wm); d != 0 && e.patterns != nil {
+		if d := wheelDelta(wm); d != 0 && e.Patterns != nil {
 			o.cursor = clamp(o.cursor+d/3, 0, n-1)
 		}
 		return o, nil
@@ -273,8 +274,8 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	if !ok {
 		return o, nil
 	}
-	km := e.keys
-	h := max(1, e.bodyH-10)
+	km := e.Keys
+	h := max(1, e.BodyH-10)
 	if d, ok := km.Step(k, h); ok {
 		o.cursor = clamp(o.cursor+d, 0, n-1)
 		o.offset = scrollOffset(o.offset, o.cursor, h, n)
@@ -286,12 +287,12 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		if n == 0 {
 			return o, nil
 		}
-		p := e.patterns.Patterns[o.cursor]
-		if err := p.Validate(e.table); err != nil {
+		p := e.Patterns.Patterns[o.cursor]
+		if err := p.Validate(e.Table); err != nil {
 			o.err = sanitize(err.Error())
 			return o, nil
 		}
-		if pc, ok := p.CheckProjection(e.table); ok && pc.Refused() {
+		if pc, ok := p.CheckProjection(e.Table); ok && pc.Refused() {
 			o.err = sanitize(pc.Verdict()) + "."
 			return o, nil
 		}
@@ -309,15 +310,15 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 		if n == 0 {
 			return o, nil
 		}
-		p := e.patterns.Patterns[o.cursor]
-		r, err := patternRequest(p, e.table, p.Example)
+		p := e.Patterns.Patterns[o.cursor]
+		r, err := patternRequest(p, e.Table, p.Example)
 		if err != nil {
 			o.err = sanitize(err.Error())
 			return o, nil
 		}
-		return o, openPatternCode{r: r, from: "pattern " + p.Name, note: p.ParamsNote(p.Example)}
+		return o, overlay.OpenPatternCode{R: r, From: "pattern " + p.Name, Note: p.ParamsNote(p.Example)}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, then{keepPatterns{o.cursor, o.offset}, closeOverlay{}}
+		return o, overlay.Then{overlay.KeepPatterns{Cursor: o.cursor, Offset: o.offset}, overlay.Close{}}
 	}
 	return o, nil
 }
@@ -325,30 +326,30 @@ func (o patternsOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 // run sends pattern p with its parameters, closing the list; a mistake
 // in them is shown in place and nothing is sent, nor is a filter DynamoDB
 // would refuse on what its index does not project (as patterns check).
-func (o patternsOverlay) run(e overlayEnv, p patterns.Pattern, params map[string]string) (overlay, want) {
-	if _, err := patternRequest(p, e.table, params); err != nil {
+func (o patternsOverlay) run(e overlay.Env, p patterns.Pattern, params map[string]string) (overlay.Overlay, overlay.Want) {
+	if _, err := patternRequest(p, e.Table, params); err != nil {
 		o.err = sanitize(err.Error())
 		return o, nil
 	}
-	if pc, ok := p.CheckProjection(e.table); ok && pc.Refused() {
+	if pc, ok := p.CheckProjection(e.Table); ok && pc.Refused() {
 		o.err = sanitize(pc.Sentence(-1))
 		return o, nil
 	}
 	o.asking, o.err = false, ""
-	return o, then{keepPatterns{o.cursor, o.offset}, runPattern{p: p, params: params}}
+	return o, overlay.Then{overlay.KeepPatterns{Cursor: o.cursor, Offset: o.offset}, overlay.RunPattern{P: p, Params: params}}
 }
 
 // paramsUpdate is the chosen pattern's parameters form: enter runs it, esc
 // goes back to the list.
-func (o patternsOverlay) paramsUpdate(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o patternsOverlay) paramsUpdate(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.Handle(msg, e.keys.FormKeys())
+	f, ev := o.form.Handle(msg, e.Keys.FormKeys())
 	o.form = f
 	switch ev {
 	case widget.FormSubmit:
-		return o.run(e, e.patterns.Patterns[o.cursor], f.Values())
+		return o.run(e, e.Patterns.Patterns[o.cursor], f.Values())
 	case widget.FormCancel:
 		o.asking, o.err = false, ""
 	case widget.FormTyped:

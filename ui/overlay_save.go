@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -23,9 +24,9 @@ type saveOverlay struct {
 	query dynamo.QueryInput
 }
 
-func (saveOverlay) id() overlayID                { return overlaySave }
-func (saveOverlay) mode(overlayEnv) *keymap.Mode { return modeSave }
-func (saveOverlay) hides() hidden                { return hidden{} }
+func (saveOverlay) ID() overlay.ID                { return overlay.SaveID }
+func (saveOverlay) Mode(overlay.Env) *keymap.Mode { return modeSave }
+func (saveOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
 
 // saveForm asks for the name and description of a new pattern.
 type saveForm struct {
@@ -43,11 +44,11 @@ func (o saveOverlay) pending() patterns.Pattern {
 	return patterns.PatternFromQuery(name, desc, o.query)
 }
 
-func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o saveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
-	f, ev := o.form.Handle(msg, e.keys.FormKeys())
+	f, ev := o.form.Handle(msg, e.Keys.FormKeys())
 	o.form = f
 	switch ev {
 	case widget.FormSubmit:
@@ -56,21 +57,21 @@ func (o saveOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 			o.err = "give the pattern a name; it is how the patterns list and `dynascope patterns run` refer to it."
 			return o, nil
 		}
-		return o, savePattern{p: p}
+		return o, overlay.SavePattern{P: p}
 	case widget.FormCancel:
-		return o, then{closeOverlay{}, showInfo{"not saved"}}
+		return o, overlay.Then{overlay.Close{}, overlay.ShowInfo{Text: "not saved"}}
 	case widget.FormTyped:
 		o.err = ""
 	}
 	return o, nil
 }
 
-// view is the save form with what it will write and where.
-func (o saveOverlay) view(e overlayEnv, w, h int) string {
-	st := e.st
+// View is the save form with what it will write and where.
+func (o saveOverlay) View(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	var lines []string
-	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(e.patternsPath)), inner-2) {
+	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(e.PatternsPath)), inner-2) {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")

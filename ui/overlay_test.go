@@ -4,18 +4,20 @@ import (
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/overlay"
 )
 
 // stackIDs is the overlay stack, bottom first.
-func stackIDs(m Model) []overlayID {
-	var ids []overlayID
+func stackIDs(m Model) []overlay.ID {
+	var ids []overlay.ID
 	for _, o := range m.overlays {
-		ids = append(ids, o.id())
+		ids = append(ids, o.ID())
 	}
 	return ids
 }
 
-func sameIDs(a, b []overlayID) bool {
+func sameIDs(a, b []overlay.ID) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -33,14 +35,14 @@ func TestOverlaysStack(t *testing.T) {
 	hs, _ := openWithPatterns(t, 120, 35)
 	steps := []struct {
 		keys []string
-		want []overlayID
+		want []overlay.ID
 	}{
-		{[]string{"a"}, []overlayID{overlayPatterns}},
-		{[]string{"C"}, []overlayID{overlayPatterns, overlayCode}},
-		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode, overlayHelp}},
-		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode}},
-		{[]string{"esc"}, []overlayID{overlayPatterns}},
-		{[]string{"esc", "L", "C"}, []overlayID{overlayLog, overlayCode}},
+		{[]string{"a"}, []overlay.ID{overlay.PatternsID}},
+		{[]string{"C"}, []overlay.ID{overlay.PatternsID, overlay.CodeID}},
+		{[]string{"?"}, []overlay.ID{overlay.PatternsID, overlay.CodeID, overlay.HelpID}},
+		{[]string{"?"}, []overlay.ID{overlay.PatternsID, overlay.CodeID}},
+		{[]string{"esc"}, []overlay.ID{overlay.PatternsID}},
+		{[]string{"esc", "L", "C"}, []overlay.ID{overlay.LogID, overlay.CodeID}},
 		{[]string{"esc", "esc"}, nil},
 	}
 	for _, s := range steps {
@@ -85,17 +87,17 @@ func TestOverlayStackIsCopied(t *testing.T) {
 	m := New(Options{})
 	a := m.push(logOverlay{}).push(helpOverlay{of: modeLog})
 	b := a.pop().push(codeOverlay{})
-	if got := stackIDs(a); !sameIDs(got, []overlayID{overlayLog, overlayHelp}) {
+	if got := stackIDs(a); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.HelpID}) {
 		t.Errorf("a's stack changed to %v", got)
 	}
-	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+	if got := stackIDs(b); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.CodeID}) {
 		t.Errorf("b's stack is %v", got)
 	}
-	c := b.remove(overlayLog)
-	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+	c := b.remove(overlay.LogID)
+	if got := stackIDs(b); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.CodeID}) {
 		t.Errorf("remove changed the original: %v", got)
 	}
-	if got := stackIDs(c); !sameIDs(got, []overlayID{overlayCode}) {
+	if got := stackIDs(c); !sameIDs(got, []overlay.ID{overlay.CodeID}) {
 		t.Errorf("remove left %v", got)
 	}
 }

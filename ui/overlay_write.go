@@ -10,6 +10,7 @@ import (
 
 	"dynascope/edit"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -43,35 +44,35 @@ func newWriteOverlay(p *edit.Plan, undo *edit.Entry) writeOverlay {
 	return writeOverlay{plan: p, undo: undo}
 }
 
-func (writeOverlay) id() overlayID { return overlayWrite }
-func (o writeOverlay) mode(overlayEnv) *keymap.Mode {
+func (writeOverlay) ID() overlay.ID { return overlay.WriteID }
+func (o writeOverlay) Mode(overlay.Env) *keymap.Mode {
 	if o.phase == writeConfirm {
 		return modeWriteConfirm
 	}
 	return modeWriteDone
 }
-func (writeOverlay) hides() hidden { return hidden{query: true, log: true} }
+func (writeOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
 
-func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
+func (o writeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return o, nil
 	}
-	km := e.keys
+	km := e.Keys
 	switch o.phase {
 	case writeConfirm:
 		switch {
 		case key.Matches(k, km.Confirm, km.Open):
 			o.phase = writeSending
-			return o, sendWrite{plan: o.plan, undo: o.undo}
+			return o, overlay.SendWrite{Plan: o.plan, Undo: o.undo}
 		case key.Matches(k, km.CopyCommand):
-			return o, copyText{text: o.plan.Command(e.target), info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
+			return o, overlay.CopyText{Text: o.plan.Command(e.Target), Info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
 		case key.Matches(k, km.Up):
 			o.offset = max(0, o.offset-1)
 		case key.Matches(k, km.Down):
 			o.offset++
 		case key.Matches(k, km.Cancel, km.Back):
-			return o, then{showInfo{"not sent"}, closeOverlay{}}
+			return o, overlay.Then{overlay.ShowInfo{Text: "not sent"}, overlay.Close{}}
 		}
 		return o, nil
 	case writeSending:
@@ -85,15 +86,15 @@ func (o writeOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 	case key.Matches(k, km.Cancel, km.Back, km.Open):
 		if o.phase == writeDone {
 			// The draft and the item shown are from before the write.
-			return o, then{closeOverlay{}, removeOverlays{[]overlayID{overlayEdit, overlayDetail}}}
+			return o, overlay.Then{overlay.Close{}, overlay.Remove{IDs: []overlay.ID{overlay.EditID, overlay.DetailID}}}
 		}
-		return o, closeOverlay{}
+		return o, overlay.Close{}
 	}
 	return o, nil
 }
 
-func (o writeOverlay) view(e overlayEnv, w, h int) string {
-	st := e.st
+func (o writeOverlay) View(e overlay.Env, w, h int) string {
+	st := e.St
 	inner := w - 2
 	p := o.plan
 	var lines []string
@@ -152,7 +153,7 @@ func (o writeOverlay) view(e overlayEnv, w, h int) string {
 		}
 		lines = append(lines, "")
 		add(muted, "the request:")
-		for _, l := range strings.Split(p.Command(e.target), "\n") {
+		for _, l := range strings.Split(p.Command(e.Target), "\n") {
 			add(text, l)
 		}
 	}

@@ -9,11 +9,7 @@ package ui
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -21,41 +17,8 @@ import (
 	"dynascope/indexes"
 	"dynascope/keys"
 	"dynascope/textfmt"
-	"dynascope/ui/widget"
+	"dynascope/ui/overlay"
 )
-
-type overviewPhase int
-
-const (
-	ovSetup   overviewPhase = iota // the caps, editable; nothing read yet
-	ovRunning                      // the sample is in flight
-	ovDone                         // the layout of what was read
-)
-
-// The labels of the caps form, also the names of its fields.
-const (
-	capItems    = "items"
-	capRCU      = "RCU"
-	capSegments = "segments"
-)
-
-// overviewPane is the overview's state: the caps, the sample in flight and
-// the layout it gave.
-type overviewPane struct {
-	phase    overviewPhase
-	form     form   // the caps as the overlay left them
-	cursor   int    // where the overlay's cursor was left, over families, largest partitions, findings
-	err      string // why the caps were refused, or why the sample failed; sanitised
-	table    string // what the sample reads
-	index    string
-	in       dynamo.SampleInput // the caps the sample runs with
-	prog     dynamo.SampleProgress
-	stopping bool           // esc was pressed: waiting for the partial sample
-	logged   []sampleLogged // per sample not yet done: its requests already in the request log
-	have     bool           // smp and lay hold a sample
-	smp      dynamo.Sample
-	lay      keys.Layout
-}
 
 // sampleProgressMsg reports how far sample id has got; it comes from the
 // sample's goroutines through the program's sender.
@@ -83,39 +46,16 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 	}
 }
 
-func capsForm(items int, rcu float64, segments int) form {
-	return widget.NewForm([]string{capItems, capRCU, capSegments},
-		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
-}
-
-// parseCaps reads the caps form; the error is a sentence for the user.
-func parseCaps(f form) (dynamo.SampleInput, error) {
-	var in dynamo.SampleInput
-	items, err := strconv.Atoi(strings.TrimSpace(f.Value(capItems)))
-	if err != nil || items < 1 {
-		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.Value(capItems))
-	}
-	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.Value(capRCU)), 64)
-	if err != nil || !(rcu >= 0.5) || math.IsInf(rcu, 0) {
-		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.Value(capRCU))
-	}
-	segs, err := strconv.Atoi(strings.TrimSpace(f.Value(capSegments)))
-	if err != nil || segs < 1 || segs > dynamo.MaxSampleSegments {
-		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.Value(capSegments))
-	}
-	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
-}
-
 // startSample sends a sample with the caps in.
 func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
-	in.Table, in.Index = m.overview.table, m.overview.index
+	in.Table, in.Index = m.overview.Table, m.overview.Index
 	m.sample = m.sample.stop()
 	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	m.sample = job{id: m.seq, cancel: cancel}
-	m.overview.phase, m.overview.in, m.overview.err, m.overview.stopping = ovRunning, in, "", false
-	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: m.sample.id})
-	m.overview.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
+	m.overview.Phase, m.overview.In, m.overview.Err, m.overview.Stopping = overlay.OvRunning, in, "", false
+	m.sampled = append(slices.Clip(m.sampled), sampleLogged{id: m.sample.id})
+	m.overview.Prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
 }
@@ -133,12 +73,12 @@ func loggedOf(logged []sampleLogged, id int) int {
 // for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 	if msg.id == m.sample.id && msg.id != 0 {
-		m.overview.prog = msg.p
+		m.overview.Prog = msg.p
 	}
-	if i := loggedOf(m.overview.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.overview.logged[i].n+1 {
-		m.log = m.log.add(msg.p.Request, "sample", 1, reqInput{})
-		m.overview.logged = slices.Clone(m.overview.logged) // another copy of the model may hold the old counts
-		m.overview.logged[i].n++
+	if i := loggedOf(m.sampled, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.sampled[i].n+1 {
+		m.log = m.log.add(msg.p.Request, "sample", 1, overlay.Input{})
+		m.sampled = slices.Clone(m.sampled) // another copy of the model may hold the old counts
+		m.sampled[i].n++
 	}
 	return m
 }
@@ -148,12 +88,12 @@ func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 // it was stopped or failed.
 func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	from := 0
-	if i := loggedOf(m.overview.logged, msg.id); i >= 0 {
-		from = min(m.overview.logged[i].n, len(msg.smp.Requests))
-		m.overview.logged = slices.Delete(slices.Clone(m.overview.logged), i, i+1)
+	if i := loggedOf(m.sampled, msg.id); i >= 0 {
+		from = min(m.sampled[i].n, len(msg.smp.Requests))
+		m.sampled = slices.Delete(slices.Clone(m.sampled), i, i+1)
 	}
 	for _, r := range msg.smp.Requests[from:] {
-		m.log = m.log.add(r, "sample", 1, reqInput{})
+		m.log = m.log.add(r, "sample", 1, overlay.Input{})
 	}
 	if msg.id != m.sample.id {
 		return m, nil
@@ -162,48 +102,26 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.status.throttle = throttled(msg.err)
-	m.overview.stopping = false
+	m.overview.Stopping = false
 	if msg.err != nil && msg.smp.Stop != dynamo.StopCancelled {
-		m.overview.err = sanitize(msg.err.Error())
+		m.overview.Err = sanitize(msg.err.Error())
 	}
 	if len(msg.smp.Items) == 0 && msg.smp.Stop != dynamo.StopComplete {
 		// Nothing to show: back to the caps, with what went wrong.
-		m.overview.phase = ovSetup
-		if m.overview.err == "" {
-			m.overview.err = "stopped before any item was read."
+		m.overview.Phase = overlay.OvSetup
+		if m.overview.Err == "" {
+			m.overview.Err = "stopped before any item was read."
 		}
 		return m, nil
 	}
-	m.overview.phase, m.overview.have = ovDone, true
-	m.overview.smp, m.overview.lay = msg.smp, msg.lay
-	m.overview.cursor = 0
+	m.overview.Phase, m.overview.Have = overlay.OvDone, true
+	m.overview.Smp, m.overview.Lay = msg.smp, msg.lay
+	m.overview.Cursor = 0
 	if o, ok := findOverlay[overviewOverlay](m); ok {
 		o.cursor = 0
 		m = replaceOverlay(m, o)
 	}
 	return m, nil
-}
-
-// overviewRows is how many rows the cursor moves over: families, largest
-// partitions, findings.
-func (o overviewPane) rows() int {
-	return len(o.lay.Families) + len(o.lay.Largest) + len(o.lay.Findings)
-}
-
-// partitionAt is the partition a row opens: a family's largest, a largest
-// partition, a finding's example.
-func (o overviewPane) partitionAt(row int) (string, bool) {
-	nf, nl := len(o.lay.Families), len(o.lay.Largest)
-	switch {
-	case row < 0:
-	case row < nf:
-		return o.lay.Families[row].Largest.PK, true
-	case row < nf+nl:
-		return o.lay.Largest[row-nf].PK, true
-	case row < o.rows():
-		return o.lay.Findings[row-nf-nl].Example.PK, true
-	}
-	return "", false
 }
 
 // costText is what rcu read request units cost on demand at price, the
@@ -227,7 +145,7 @@ type indexMapDoneMsg struct {
 }
 
 // scanIndexMap sends the map's Scan; the overlay knows it by its id.
-func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
+func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
 	o, ok := findOverlay[indexMapOverlay](m)
 	if !ok {
 		return m, nil
@@ -237,7 +155,7 @@ func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
 	o.req = id
 	store, ctx := m.store, m.observe(m.ctx, id)
 	cmd := func() tea.Msg {
-		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.table, a.maxItems, a.maxRCU)
+		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.Table, a.MaxItems, a.MaxRCU)
 		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
 	}
 	return replaceOverlay(m, o), cmd
@@ -246,7 +164,7 @@ func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
 // indexMapDone logs the Scan's requests and shows the map.
 func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	for i, r := range msg.res.Requests {
-		m.log = m.log.add(r, "index map", i+1, reqInput{})
+		m.log = m.log.add(r, "index map", i+1, overlay.Input{})
 	}
 	o, ok := findOverlay[indexMapOverlay](m)
 	if !ok || o.req != msg.id {

@@ -168,7 +168,7 @@ func TestOverviewOpensPartition(t *testing.T) {
 	// Rows: the two families, then the largest partitions (CUST#7 first).
 	hs.keys("j", "j")
 	o, _ := findOverlay[overviewOverlay](hs.m)
-	if pk, _ := hs.m.overview.partitionAt(o.cursor); pk != "CUST#7" {
+	if pk, _ := hs.m.overview.PartitionAt(o.cursor); pk != "CUST#7" {
 		t.Fatalf("row %d opens %q", o.cursor, pk)
 	}
 	hs.store.queue(canned{items: []dynamo.Item{{"PK": s("CUST#7"), "SK": s("PROFILE")}}, cap: halfRCU()})

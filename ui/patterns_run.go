@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 )
 
 // Running a pattern: a Query runs exactly as a hand-made one (query line,
@@ -29,7 +30,7 @@ func getItemCmd(ctx context.Context, s Store, id int, g dynamo.GetInput) tea.Cmd
 }
 
 // resolvedInput is a pattern's request on the current table, for its code.
-func (m Model) resolvedInput(r patterns.Resolved) reqInput {
+func (m Model) resolvedInput(r patterns.Resolved) overlay.Input {
 	if r.Get != nil {
 		return m.getInput(*r.Get)
 	}
@@ -47,7 +48,7 @@ func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, 
 		}
 		return m, nil
 	}
-	m = m.remove(overlayPatterns)
+	m = m.remove(overlay.PatternsID)
 	if r.Get != nil {
 		return m.runGet(*r.Get, p.Name)
 	}
@@ -197,7 +198,7 @@ func (m Model) patternSaved(msg patternSavedMsg) Model {
 		return m
 	}
 	m.patterns = msg.set
-	m = m.remove(overlaySave)
+	m = m.remove(overlay.SaveID)
 	if n := len(msg.set.Patterns); n > 0 {
 		m.patternCursor = n - 1
 	}

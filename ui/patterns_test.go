@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 )
 
 // demoPatterns is a copy of the repository's dynascope.yaml in a temporary
@@ -231,7 +232,7 @@ func TestNoPatternsFile(t *testing.T) {
 	hs.contains("No patterns file: there is no dynascope.yaml in this directory.", "--patterns FILE")
 	hs.keys("enter", "esc", "S")
 	hs.contains("no patterns file to save to: start dynascope with --patterns dynascope.yaml")
-	if hs.m.topID() != overlayNone {
+	if hs.m.topID() != overlay.None {
 		t.Error("S opened a form with nowhere to save")
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/textfmt"
+	"dynascope/ui/overlay"
 )
 
 // The query in flight: sending it (cancelling the one before), its reply,
@@ -52,7 +53,7 @@ func (m *Model) cancelAll() {
 	m.disc = m.disc.stop()
 	m.count = m.count.stop()
 	if m.sample.id != 0 {
-		m.overview.phase, m.overview.stopping = ovSetup, false
+		m.overview.Phase, m.overview.Stopping = overlay.OvSetup, false
 	}
 	m.sample = m.sample.stop()
 	m.settle()

@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // The overlay stack (overlay.go says what an overlay is): the root keeps
@@ -15,7 +16,7 @@ import (
 // had.
 
 // top is the overlay on top, nil when none is open.
-func (m Model) top() overlay {
+func (m Model) top() overlay.Overlay {
 	if len(m.overlays) == 0 {
 		return nil
 	}
@@ -23,21 +24,21 @@ func (m Model) top() overlay {
 }
 
 // topID is the id of the overlay on top, overlayNone when none is open.
-func (m Model) topID() overlayID {
+func (m Model) topID() overlay.ID {
 	if o := m.top(); o != nil {
-		return o.id()
+		return o.ID()
 	}
-	return overlayNone
+	return overlay.None
 }
 
 // push opens o over whatever is shown.
-func (m Model) push(o overlay) Model {
+func (m Model) push(o overlay.Overlay) Model {
 	m.overlays = append(slices.Clip(m.overlays), m.keptCursor(o))
 	return m
 }
 
 // setTop replaces the top overlay, after an update changed it.
-func (m Model) setTop(o overlay) Model {
+func (m Model) setTop(o overlay.Overlay) Model {
 	if len(m.overlays) == 0 {
 		return m.push(o)
 	}
@@ -55,8 +56,8 @@ func (m Model) pop() Model {
 }
 
 // remove closes every overlay of that id, wherever it is on the stack.
-func (m Model) remove(id overlayID) Model {
-	m.overlays = slices.DeleteFunc(slices.Clone(m.overlays), func(o overlay) bool { return o.id() == id })
+func (m Model) remove(id overlay.ID) Model {
+	m.overlays = slices.DeleteFunc(slices.Clone(m.overlays), func(o overlay.Overlay) bool { return o.ID() == id })
 	return m
 }
 
@@ -67,7 +68,7 @@ func (m Model) closeOverlays() Model {
 }
 
 // findOverlay is the topmost overlay of type T, and whether there is one.
-func findOverlay[T overlay](m Model) (T, bool) {
+func findOverlay[T overlay.Overlay](m Model) (T, bool) {
 	for i := len(m.overlays) - 1; i >= 0; i-- {
 		if o, ok := m.overlays[i].(T); ok {
 			return o, true
@@ -78,7 +79,7 @@ func findOverlay[T overlay](m Model) (T, bool) {
 }
 
 // replaceOverlay puts o in the place of the topmost overlay of its type.
-func replaceOverlay[T overlay](m Model, o T) Model {
+func replaceOverlay[T overlay.Overlay](m Model, o T) Model {
 	for i := len(m.overlays) - 1; i >= 0; i-- {
 		if _, ok := m.overlays[i].(T); ok {
 			m.overlays = slices.Clone(m.overlays)
@@ -92,9 +93,9 @@ func replaceOverlay[T overlay](m Model, o T) Model {
 // relayoutOverlays redraws the overlays that keep a drawing for the width.
 func (m Model) relayoutOverlays() Model {
 	for i, o := range m.overlays {
-		if r, ok := o.(relayouter); ok {
+		if r, ok := o.(overlay.Relayouter); ok {
 			m.overlays = slices.Clone(m.overlays)
-			m.overlays[i] = r.relayout(m.stateEnv())
+			m.overlays[i] = r.Relayout(m.stateEnv())
 		}
 	}
 	return m
@@ -102,43 +103,46 @@ func (m Model) relayoutOverlays() Model {
 
 // env builds what the top overlay may read: the root's state and the keys
 // of the overlay's mode.
-func (m Model) env() overlayEnv {
+func (m Model) env() overlay.Env {
 	e := m.stateEnv()
-	e.keys = m.keyMap()
+	e.Keys = m.keyMap()
 	return e
 }
 
 // stateEnv is what an overlay may read of the root but its keys, which
 // follow from its mode: what its mode is decided from.
-func (m Model) stateEnv() overlayEnv {
+func (m Model) stateEnv() overlay.Env {
 	lay := m.layout()
-	e := overlayEnv{
-		st: m.st, w: lay.w, bodyH: lay.bodyH,
-		table: m.table, index: m.index, patterns: m.patterns,
-		version: m.opts.Settings.VersionAttribute, overview: m.overview, exporting: m.export.running,
-		export: exportProgress{done: m.export.done, n: m.export.src.n, path: m.export.path},
-		keymap: m.keymap, keyState: m.keyState(), help: m.help, price: m.opts.Settings.PricePerMillionReads, patternsPath: m.patternsPath, patternsErr: m.opts.PatternsErr, entityNames: m.opts.EntityNames,
-		drawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
-		drawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
-		live: liveView{pk: m.query.PK, lines: m.live.lines, seen: m.live.seen, polls: m.live.polls, others: m.live.others,
-			err: m.live.err, starting: m.live.starting, running: m.live.id != 0, keysOnly: m.live.info.ViewType == "KEYS_ONLY"},
+	e := overlay.Env{
+		St: m.st, W: lay.w, BodyH: lay.bodyH,
+		Table: m.table, Index: m.index, Patterns: m.patterns,
+		Version: m.opts.Settings.VersionAttribute, Overview: m.overview, Exporting: m.export.running,
+		Export: overlay.ExportProgress{Done: m.export.done, N: m.export.src.n, Path: m.export.path},
+		Keymap: m.keymap, KeyState: m.keyState(), Help: m.help, Price: m.opts.Settings.PricePerMillionReads, PatternsPath: m.patternsPath, PatternsErr: m.opts.PatternsErr, EntityNames: m.opts.EntityNames,
+		DrawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
+		DrawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
+		Live: overlay.LiveView{PK: m.query.PK, Lines: m.live.lines, Seen: m.live.seen, Polls: m.live.polls, Others: m.live.others,
+			Err: m.live.err, Starting: m.live.starting, Running: m.live.id != 0, KeysOnly: m.live.info.ViewType == "KEYS_ONLY"},
 	}
 	if m.opts.Editor != nil {
-		e.target = m.opts.Editor.Target()
+		e.Target = m.opts.Editor.Target()
 	}
 	return e
 }
 
 // updateTop gives msg to the overlay on top and does what it asks.
-func (m Model) updateTop(o overlay, msg tea.Msg) (Model, tea.Cmd) {
-	next, a := o.update(m.env(), msg)
+func (m Model) updateTop(o overlay.Overlay, msg tea.Msg) (Model, tea.Cmd) {
+	next, a := o.Update(m.env(), msg)
 	return m.setTop(next).do(a)
 }
 
 // toggleHelp opens help on the mode md, or closes it when it is on top.
 func (m Model) toggleHelp(md *keymap.Mode) Model {
-	if m.topID() == overlayHelp {
+	if m.topID() == overlay.HelpID {
 		return m.pop()
 	}
 	return m.push(helpOverlay{of: md})
 }
+
+// The overlays that keep a drawing for the width.
+var _ overlay.Relayouter = detailOverlay{}

@@ -8,6 +8,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/ui/overlay"
 )
 
 // The index X-ray of one item: the detail pane's "In indexes" (member or
@@ -36,12 +37,12 @@ func memberships(t dynamo.Table, viewing string, it dynamo.Item) []indexes.Membe
 }
 
 // jumpTargets are the base table (from an index entry) and every index.
-func (m Model) jumpTargets(it dynamo.Item) []jumpTarget {
-	var out []jumpTarget
+func (m Model) jumpTargets(it dynamo.Item) []overlay.JumpTarget {
+	var out []overlay.JumpTarget
 	if m.index != "" {
-		tg := jumpTarget{pk: keyOf(it, m.table.PK.Name), label: "base table " + sanitize(m.table.Name)}
+		tg := overlay.JumpTarget{PK: keyOf(it, m.table.PK.Name), Label: "base table " + sanitize(m.table.Name)}
 		if m.table.SK != nil {
-			tg.sk = keyOf(it, m.table.SK.Name)
+			tg.SK = keyOf(it, m.table.SK.Name)
 		}
 		out = append(out, tg)
 	}
@@ -49,11 +50,11 @@ func (m Model) jumpTargets(it dynamo.Item) []jumpTarget {
 		if ms.Index.Name == m.index {
 			continue
 		}
-		tg := jumpTarget{index: ms.Index.Name, label: "index " + sanitize(ms.Index.Name), why: ms.Why}
+		tg := overlay.JumpTarget{Index: ms.Index.Name, Label: "index " + sanitize(ms.Index.Name), Why: ms.Why}
 		if ms.Member {
-			tg.pk = itemcodec.KeyString(ms.Keys[0].Value)
+			tg.PK = itemcodec.KeyString(ms.Keys[0].Value)
 			if len(ms.Keys) > 1 {
-				tg.sk = itemcodec.KeyString(ms.Keys[1].Value)
+				tg.SK = itemcodec.KeyString(ms.Keys[1].Value)
 			}
 		}
 		out = append(out, tg)
@@ -92,7 +93,7 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 		return m, nil
 	}
 	for i, tg := range o.targets {
-		if tg.why == "" {
+		if tg.Why == "" {
 			o.cursor = i
 			break
 		}
@@ -103,23 +104,23 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 // jump opens the target's partition from the item on (sort key >= the
 // item's, one Query), the cursor on the item, and remembers where it came
 // from for esc.
-func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
+func (m Model) jump(it dynamo.Item, tg overlay.JumpTarget) (Model, tea.Cmd) {
 	from := m.results.q
 	if m.results.pages == 0 {
 		from = m.query
 	}
 	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
-	m, save := m.moveTo(tg.index, tg.pk)
+	m, save := m.moveTo(tg.Index, tg.PK)
 	m.crumbs = crumbs
-	q := dynamo.QueryInput{Table: m.table.Name, Index: tg.index, PK: tg.pk, Limit: int32(m.opts.Settings.DefaultLimit)}
-	if tg.sk != "" && m.schema.SK != nil {
-		q.SK = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{tg.sk}}
+	q := dynamo.QueryInput{Table: m.table.Name, Index: tg.Index, PK: tg.PK, Limit: int32(m.opts.Settings.DefaultLimit)}
+	if tg.SK != "" && m.schema.SK != nil {
+		q.SK = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{tg.SK}}
 	}
-	m.reselect = tg.sk
+	m.reselect = tg.SK
 	m, cmd := m.startQuery(q, false)
-	m.status.info = "opened " + tg.label + " · esc goes back"
+	m.status.info = "opened " + tg.Label + " · esc goes back"
 	if q.SK.Op != dynamo.SKNone {
-		m.status.info = "opened the item in " + tg.label + ", from its sort key on (e changes the condition) · esc goes back"
+		m.status.info = "opened the item in " + tg.Label + ", from its sort key on (e changes the condition) · esc goes back"
 	}
 	return m, tea.Batch(cmd, save)
 }
