@@ -75,89 +75,92 @@ func mentionsModel(e ast.Expr) bool {
 }
 
 // TestOverlayUpdatesTakeNoModel holds overlays to returning what they want:
-// every update of an overlay type takes (overlayEnv, tea.Msg) and returns
-// (overlay, want), its view and mode draw and decide from an overlayEnv
-// too; no overlay holds the root model in a field; and the
-// environment it is given has no way to the root model either (no field
-// whose type names Model, nor a store, editor or context to send requests
-// through). So no overlay can change root state or send a request itself.
+// every Update of an overlay type takes (Env, tea.Msg) and returns
+// (Overlay, Want), its View and Mode draw and decide from an Env too; no
+// overlay holds the root model in a field; and the Env it is given has no
+// way to the root model either (no field whose type names Model, nor a
+// store, editor or context to send requests through). So no overlay can
+// change root state or send a request itself. (An overlay in ui/overlay
+// cannot even name the root model: that package does not import ui.)
 func TestOverlayUpdatesTakeNoModel(t *testing.T) {
 	fset, files := uiFiles(t)
+	ofset, ofiles := overlayFiles(t)
+	type set struct {
+		fset   *token.FileSet
+		files  map[string]*ast.File
+		prefix string // how the file names the overlay package
+	}
 	overlayTypes := map[string]bool{}
 	updates := 0
-	for name, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || !slices.Contains([]string{"Update", "View", "Mode", "Relayout"}, fd.Name.Name) {
-				continue
-			}
-			recv := strings.TrimPrefix(exprText(fset, fd.Recv.List[0].Type), "*")
-			var params, results []string
-			for _, p := range fd.Type.Params.List {
-				for range max(1, len(p.Names)) {
-					params = append(params, exprText(fset, p.Type))
+	for _, s := range []set{{fset, files, "overlay."}, {ofset, ofiles, ""}} {
+		for name, f := range s.files {
+			for _, d := range f.Decls {
+				fd, ok := d.(*ast.FuncDecl)
+				if !ok || fd.Recv == nil || !slices.Contains([]string{"Update", "View", "Mode", "Relayout"}, fd.Name.Name) {
+					continue
 				}
-			}
-			if fd.Type.Results != nil {
-				for _, r := range fd.Type.Results.List {
-					results = append(results, exprText(fset, r.Type))
+				recv := strings.TrimPrefix(exprText(s.fset, fd.Recv.List[0].Type), "*")
+				if s.prefix != "" && !strings.HasSuffix(recv, "Overlay") {
+					continue // a pane of the root, not an overlay
 				}
-			}
-			if !strings.HasSuffix(recv, "Overlay") {
-				continue
-			}
-			got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", ")
-			want := map[string]string{
-				"Update": "overlay.Env, tea.Msg -> overlay.Overlay, overlay.Want", "View": "overlay.Env, int, int -> string",
-				"Mode": "overlay.Env -> *keymap.Mode", "Relayout": "overlay.Env -> overlay.Overlay",
-			}[fd.Name.Name]
-			if got != want {
-				t.Errorf("%s: %s.%s is (%s), want (%s)", name, recv, fd.Name.Name, got, want)
-			}
-			if fd.Name.Name == "Update" {
-				overlayTypes[recv] = true
-				updates++
+				var params, results []string
+				for _, p := range fd.Type.Params.List {
+					for range max(1, len(p.Names)) {
+						params = append(params, exprText(s.fset, p.Type))
+					}
+				}
+				if fd.Type.Results != nil {
+					for _, r := range fd.Type.Results.List {
+						results = append(results, exprText(s.fset, r.Type))
+					}
+				}
+				got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", ")
+				want := strings.ReplaceAll(map[string]string{
+					"Update": "@Env, tea.Msg -> @Overlay, @Want", "View": "@Env, int, int -> string",
+					"Mode": "@Env -> *keymap.Mode", "Relayout": "@Env -> @Overlay",
+				}[fd.Name.Name], "@", s.prefix)
+				if got != want {
+					t.Errorf("%s: %s.%s is (%s), want (%s)", name, recv, fd.Name.Name, got, want)
+				}
+				if fd.Name.Name == "Update" {
+					overlayTypes[recv] = true
+					updates++
+				}
 			}
 		}
 	}
 	if updates < 16 {
 		t.Fatalf("found %d overlay updates; the sixteen overlays have one each", updates)
 	}
-	ofset, ofiles := overlayFiles(t)
-	for name, f := range ofiles {
-		files[name] = f
-	}
-	for name, f := range files {
-		fs := fset
-		if strings.HasPrefix(name, "overlay/") {
-			fs = ofset
+	for _, s := range []set{{fset, files, "overlay."}, {ofset, ofiles, ""}} {
+		for name, f := range s.files {
+			ast.Inspect(f, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSpec)
+				if !ok {
+					return true
+				}
+				st, ok := ts.Type.(*ast.StructType)
+				if !ok {
+					return true
+				}
+				switch {
+				case overlayTypes[ts.Name.Name]:
+					for _, fl := range st.Fields.List {
+						if mentionsModel(fl.Type) {
+							t.Errorf("%s: overlay %s holds %s, the root model", name, ts.Name.Name, exprText(s.fset, fl.Type))
+						}
+					}
+				case name == "overlay/env.go" && ts.Name.Name == "Env":
+					for _, fl := range st.Fields.List {
+						typ := exprText(s.fset, fl.Type)
+						if mentionsModel(fl.Type) || strings.Contains(typ, "Store") || strings.Contains(typ, "Editor") || strings.Contains(typ, "context.") || strings.Contains(typ, "sender") {
+							t.Errorf("%s: Env's field of type %s is a way to the root or to the network", name, typ)
+						}
+					}
+				}
+				return true
+			})
 		}
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok {
-				return true
-			}
-			st, ok := ts.Type.(*ast.StructType)
-			if !ok {
-				return true
-			}
-			switch {
-			case overlayTypes[ts.Name.Name]:
-				for _, fl := range st.Fields.List {
-					if mentionsModel(fl.Type) {
-						t.Errorf("%s: overlay %s holds %s, the root model", name, ts.Name.Name, exprText(fset, fl.Type))
-					}
-				}
-			case name == "overlay/env.go" && ts.Name.Name == "Env":
-				for _, fl := range st.Fields.List {
-					typ := exprText(fs, fl.Type)
-					if mentionsModel(fl.Type) || strings.Contains(typ, "Store") || strings.Contains(typ, "Editor") || strings.Contains(typ, "context.") || strings.Contains(typ, "sender") {
-						t.Errorf("%s: overlay.Env's field of type %s is a way to the root or to the network", name, typ)
-					}
-				}
-			}
-			return true
-		})
 	}
 }
 
@@ -295,7 +298,7 @@ func TestExportOverlayWants(t *testing.T) {
 // The indexes overlay asks the root to query the index chosen, or only
 // closes when it is the one open.
 func TestIndexesOverlayWants(t *testing.T) {
-	o := indexesOverlay{p: pickerAt(appTable(), "")}
+	o := overlay.NewIndexes(appTable(), "")
 	next, w := o.Update(envFor(), keyPress("j"))
 	if w != nil {
 		t.Fatalf("j wants %#v", w)

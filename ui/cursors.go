@@ -61,8 +61,3 @@ func (m Model) keptCursor(o overlay.Overlay) overlay.Overlay {
 	delete(m.cursors, s)
 	return k.WithCursor(c)
 }
-
-var (
-	_ overlay.CursorKeeper = linksOverlay{}
-	_ overlay.CursorKeeper = jumpOverlay{}
-)

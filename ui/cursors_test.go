@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 )
 
 // Leaving the partition closes F's links on an item; opening them again
@@ -12,47 +13,43 @@ import (
 func TestOverlayCursorKeptAcrossPartitions(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App", PK: "CUST#42"}, 120, 35, nil, canned{items: example(), cap: halfRCU()})
 	order := dynamo.Item{"PK": s("CUST#42"), "SK": s("ORDER#2025-03-01#A17")}
-	links := func(it dynamo.Item) linksOverlay {
-		return linksOverlay{item: it, links: []link{{pk: "ORDER#A17"}, {pk: "CUST#7"}, {pk: "WH#1"}}}
+	links := func(it dynamo.Item, n int) overlay.Links {
+		return overlay.NewLinks(0, []overlay.Link{{PK: "ORDER#A17"}, {PK: "CUST#7"}, {PK: "WH#1"}}[:n], it)
 	}
-	m := hs.m.push(links(order))
-	o, _ := findOverlay[linksOverlay](m)
-	o.cursor = 2
-	m = replaceOverlay(m, o)
+	m := hs.m.push(links(order, 3))
+	o, _ := findOverlay[overlay.Links](m)
+	m = replaceOverlay(m, o.WithCursor(2))
 	m = goTo(m, "CUST#7")
 	if len(m.overlays) != 0 {
 		t.Fatalf("leaving the partition left %d overlays open", len(m.overlays))
 	}
-	if got := cursorOf(m.push(links(order))); got != 0 {
+	if got := cursorOf(m.push(links(order, 3))); got != 0 {
 		t.Errorf("links of the order in another partition: cursor %d, want 0", got)
 	}
 	m = goTo(m, "CUST#42")
-	if got := cursorOf(m.push(links(dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE")}))); got != 0 {
+	if got := cursorOf(m.push(links(dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE")}, 3))); got != 0 {
 		t.Errorf("links of another item: cursor %d, want 0", got)
 	}
-	m = m.push(links(order))
+	m = m.push(links(order, 3))
 	if got := cursorOf(m); got != 2 {
 		t.Errorf("links of the order after coming back: cursor %d, want 2", got)
 	}
-	if got := cursorOf(m.pop().push(links(order))); got != 0 {
+	if got := cursorOf(m.pop().push(links(order, 3))); got != 0 {
 		t.Errorf("closed with esc and opened again: cursor %d, want 0 (kept once, for the partition change)", got)
 	}
 	// Fewer rows than the kept cursor: it is clamped.
-	m = m.push(links(order))
-	o, _ = findOverlay[linksOverlay](m)
-	o.cursor = 2
-	m = goTo(replaceOverlay(m, o), "CUST#7")
+	m = m.push(links(order, 3))
+	o, _ = findOverlay[overlay.Links](m)
+	m = goTo(replaceOverlay(m, o.WithCursor(2)), "CUST#7")
 	m = goTo(m, "CUST#42")
-	short := links(order)
-	short.links = short.links[:1]
-	if got := cursorOf(m.push(short)); got != 0 {
+	if got := cursorOf(m.push(links(order, 1))); got != 0 {
 		t.Errorf("one link now: cursor %d, want 0", got)
 	}
 }
 
 func cursorOf(m Model) int {
-	o, _ := findOverlay[linksOverlay](m)
-	return o.cursor
+	o, _ := findOverlay[overlay.Links](m)
+	return o.CursorAt()
 }
 
 // goTo opens partition pk as a pattern run does: moveTo, then its query

@@ -57,12 +57,3 @@ func keyOf(it dynamo.Item, name string) string {
 	}
 	return ""
 }
-
-// overCapText is what a read under an RCU cap adds to its summary when it
-// spent past the cap, in the CLI's words, or "".
-func overCapText(spent, maxRCU float64) string {
-	if maxRCU <= 0 || spent <= maxRCU {
-		return ""
-	}
-	return " · " + dynamo.OverCapText(fmtRCU(spent-maxRCU), "RCU cap")
-}

@@ -8,6 +8,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // Input every view shares: the movement keys as a step, the mouse, and
@@ -49,7 +50,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	md := m.mode()
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		delta := wheelDelta(msg)
+		delta := widget.WheelDelta(msg)
 		if delta == 0 {
 			return m, nil
 		}
@@ -99,16 +100,4 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
-}
-
-// wheelDelta is how many lines a wheel message scrolls: 3 up or down, 0
-// for a sideways one.
-func wheelDelta(msg tea.MouseWheelMsg) int {
-	switch msg.Mouse().Button {
-	case tea.MouseWheelUp:
-		return -3
-	case tea.MouseWheelDown:
-		return 3
-	}
-	return 0
 }

@@ -55,27 +55,34 @@ func TestModesNameDeclaredActions(t *testing.T) {
 	}
 }
 
-// Every mode declared (a package-level var mode… of the package) is in
-// allModes, once, so that the clash check and the settings' overrides see
-// it.
+// Every mode declared (a package-level var mode… of the package, or of
+// ui/overlay) is in its package's list (paneModes, overlay.Modes), once,
+// so that allModes has them all for the clash check and the settings'
+// overrides.
 func TestEveryModeIsListed(t *testing.T) {
 	_, files := uiFiles(t)
+	_, ofiles := overlayFiles(t)
 	declared, listed := map[string]bool{}, map[string]bool{}
-	for _, f := range files {
-		for _, d := range f.Decls {
-			gd, ok := d.(*ast.GenDecl)
-			if !ok || gd.Tok != token.VAR {
-				continue
-			}
-			for _, sp := range gd.Specs {
-				vs := sp.(*ast.ValueSpec)
-				for i, id := range vs.Names {
-					if strings.HasPrefix(id.Name, "mode") && len(id.Name) > 4 && unicode.IsUpper(rune(id.Name[4])) {
-						declared[id.Name] = true
-					}
-					if id.Name == "allModes" {
-						for _, e := range vs.Values[i].(*ast.CompositeLit).Elts {
-							listed[e.(*ast.Ident).Name] = true
+	for _, set := range []struct {
+		files map[string]*ast.File
+		list  string
+	}{{files, "paneModes"}, {ofiles, "Modes"}} {
+		for _, f := range set.files {
+			for _, d := range f.Decls {
+				gd, ok := d.(*ast.GenDecl)
+				if !ok || gd.Tok != token.VAR {
+					continue
+				}
+				for _, sp := range gd.Specs {
+					vs := sp.(*ast.ValueSpec)
+					for i, id := range vs.Names {
+						if strings.HasPrefix(id.Name, "mode") && len(id.Name) > 4 && unicode.IsUpper(rune(id.Name[4])) {
+							declared[set.list+"."+id.Name] = true
+						}
+						if id.Name == set.list {
+							for _, e := range vs.Values[i].(*ast.CompositeLit).Elts {
+								listed[set.list+"."+e.(*ast.Ident).Name] = true
+							}
 						}
 					}
 				}
@@ -84,7 +91,7 @@ func TestEveryModeIsListed(t *testing.T) {
 	}
 	for name := range declared {
 		if !listed[name] {
-			t.Errorf("mode %s is not in allModes (modes.go)", name)
+			t.Errorf("mode %s is not in its list", name)
 		}
 	}
 	distinct := map[*keymap.Mode]bool{}
@@ -92,7 +99,7 @@ func TestEveryModeIsListed(t *testing.T) {
 		distinct[md] = true
 	}
 	if len(declared) < 30 || len(distinct) != len(allModes) || len(listed) != len(allModes) {
-		t.Errorf("%d modes declared, %d listed in allModes, %d distinct", len(declared), len(allModes), len(distinct))
+		t.Errorf("%d modes declared, %d listed, %d in allModes, %d distinct", len(declared), len(listed), len(allModes), len(distinct))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/overlay"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -61,13 +62,13 @@ func (m Model) pkFamilies() []string {
 // the entity label, not a date), and with the value of an attribute whose
 // name starts with the family's entity (customerId for CUST#); a value that
 // already starts with a family is a candidate itself.
-func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current string) []link {
-	var out []link
+func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current string) []overlay.Link {
+	var out []overlay.Link
 	add := func(pk, from string) {
-		if pk == current || len(out) >= maxLinks || slices.ContainsFunc(out, func(l link) bool { return l.pk == pk }) {
+		if pk == current || len(out) >= maxLinks || slices.ContainsFunc(out, func(l overlay.Link) bool { return l.PK == pk }) {
 			return
 		}
-		out = append(out, link{pk: pk, from: from})
+		out = append(out, overlay.Link{PK: pk, From: from})
 	}
 	if t.SK != nil {
 		sk := keyOf(it, t.SK.Name)
@@ -148,7 +149,7 @@ func familyEntity(f string) string { return keys.FamilyEntity(f, "S") }
 // linksDoneMsg answers the confirmation queries.
 type linksDoneMsg struct {
 	id    int
-	links []link
+	links []overlay.Link
 	pages []dynamo.Page
 	qs    []dynamo.QueryInput
 }
@@ -162,20 +163,20 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.seq++
-	o := linksOverlay{req: m.seq, links: ls, item: it}
-	store, ctx, table := m.store, m.observe(m.ctx, m.seq), m.table.Name
+	id := m.seq
+	store, ctx, table := m.store, m.observe(m.ctx, id), m.table.Name
 	cmd := func() tea.Msg {
-		out := linksDoneMsg{id: o.req, links: slices.Clone(ls)}
+		out := linksDoneMsg{id: id, links: slices.Clone(ls)}
 		for i := range out.links {
-			q := dynamo.QueryInput{Table: table, PK: out.links[i].pk, Limit: 1}
+			q := dynamo.QueryInput{Table: table, PK: out.links[i].PK, Limit: 1}
 			cctx, cancel := context.WithCancel(ctx)
 			p, err := store.Query(cctx, q)
 			cancel()
-			out.links[i].checked = true
+			out.links[i].Checked = true
 			if err != nil {
-				out.links[i].err = sanitize(err.Error())
+				out.links[i].Err = sanitize(err.Error())
 			} else {
-				out.links[i].found = len(p.Items) > 0
+				out.links[i].Found = len(p.Items) > 0
 			}
 			out.pages, out.qs = append(out.pages, p), append(out.qs, q)
 		}
@@ -183,7 +184,7 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	m.status.info = fmt.Sprintf("confirming %s: %s, 0.5 RCU each per 4 KB of the one item read",
 		plural(len(ls), "candidate", "candidates"), plural(len(ls), "Limit 1 Query", "Limit 1 Queries"))
-	return m.push(o), cmd
+	return m.push(overlay.NewLinks(id, ls, it)), cmd
 }
 
 // linksDone shows what the confirmations found and logs their requests.
@@ -195,15 +196,11 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 			rcu += p.Request.Capacity.Total
 		}
 	}
-	o, ok := findOverlay[linksOverlay](m)
-	if !ok || o.req != msg.id {
+	o, ok := findOverlay[overlay.Links](m)
+	if !ok || o.Req() != msg.id {
 		return m, nil
 	}
-	o.links = msg.links
-	// The cursor goes to the first partition that is there.
-	if i := slices.IndexFunc(o.links, func(l link) bool { return l.found }); i >= 0 && !o.links[min(o.cursor, len(o.links)-1)].found {
-		o.cursor = i
-	}
+	o = o.Confirmed(msg.links)
 	m.status.info = fmt.Sprintf("confirmed %s in %s, %s RCU", plural(len(msg.links), "candidate", "candidates"),
 		plural(len(msg.pages), "Limit 1 Query", "Limit 1 Queries"), fmtRCU(rcu))
 	return replaceOverlay(m, o), nil

@@ -127,7 +127,7 @@ func (m Model) openLive() (Model, tea.Cmd) {
 		m.status.err = "the live pane needs DynamoDB Streams, which this connection does not offer."
 		return m, nil
 	}
-	m = m.push(liveOverlay{})
+	m = m.push(overlay.Live{})
 	if m.live.id != 0 {
 		return m, nil
 	}

@@ -22,7 +22,7 @@ import (
 // openLog shows the log, its cursor on a request in view.
 func (m Model) openLog() Model {
 	m.log = m.log.move(0, m.layout().bodyH-2)
-	return m.push(logOverlay{})
+	return m.push(overlay.Log{})
 }
 
 // openDetail shows the item under the cursor.
@@ -45,7 +45,7 @@ func (m Model) nextDetailView() detailView {
 
 // openIndexes shows the table and its indexes, the one open selected.
 func (m Model) openIndexes() Model {
-	return m.push(indexesOverlay{p: pickerAt(m.table, m.index)})
+	return m.push(overlay.NewIndexes(m.table, m.index))
 }
 
 // chooseIndex queries index name (or the table, for ""): its partition key
@@ -91,7 +91,7 @@ func (m Model) openSave() Model {
 	}
 	q := m.query
 	q.StartKey = nil
-	return m.push(saveOverlay{saveForm: saveForm{form: widget.NewForm([]string{"name", "description"}, nil)}, get: m.get, query: q})
+	return m.push(overlay.NewSave(m.get, q))
 }
 
 // openExport opens the export form for what the items pane shows.
@@ -160,5 +160,5 @@ func (m Model) openIndexMap() Model {
 	if m.overview.In.MaxItems > 0 {
 		items, rcu = m.overview.In.MaxItems, m.overview.In.MaxRCU
 	}
-	return m.push(indexMapOverlay{maxItems: items, maxRCU: rcu, table: m.table.Name})
+	return m.push(overlay.NewIndexMap(m.table.Name, items, rcu))
 }

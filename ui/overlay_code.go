@@ -90,7 +90,7 @@ func (o codeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 	n := len(o.c.lines(e.St, e.W-2))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		if d := wheelDelta(msg); d != 0 {
+		if d := widget.WheelDelta(msg); d != 0 {
 			o.c = o.c.scroll(d, h, n)
 		}
 	case tea.KeyPressMsg:

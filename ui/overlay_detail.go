@@ -42,7 +42,7 @@ func (o detailOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, over
 	h := max(1, e.BodyH-o.d.chrome(e.W))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		if d := wheelDelta(msg); d != 0 {
+		if d := widget.WheelDelta(msg); d != 0 {
 			o.d = o.d.scroll(d, h)
 		}
 	case tea.KeyPressMsg:
@@ -340,3 +340,5 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	}
 	return out
 }
+
+var _ overlay.Relayouter = detailOverlay{}

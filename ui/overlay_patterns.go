@@ -265,7 +265,7 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 		n = len(e.Patterns.Patterns)
 	}
 	if wm, ok := msg.(tea.MouseWheelMsg); ok {
-		if d := wheelDelta(wm); d != 0 && e.Patterns != nil {
+		if d := widget.WheelDelta(wm); d != 0 && e.Patterns != nil {
 			o.cursor = clamp(o.cursor+d/3, 0, n-1)
 		}
 		return o, nil

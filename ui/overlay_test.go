@@ -85,7 +85,7 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 // renderer may hold an older one).
 func TestOverlayStackIsCopied(t *testing.T) {
 	m := New(Options{})
-	a := m.push(logOverlay{}).push(helpOverlay{of: modeLog})
+	a := m.push(overlay.Log{}).push(overlay.NewHelp(overlay.Log{}.Mode(overlay.Env{})))
 	b := a.pop().push(codeOverlay{})
 	if got := stackIDs(a); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.HelpID}) {
 		t.Errorf("a's stack changed to %v", got)

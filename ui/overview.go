@@ -146,13 +146,13 @@ type indexMapDoneMsg struct {
 
 // scanIndexMap sends the map's Scan; the overlay knows it by its id.
 func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
-	o, ok := findOverlay[indexMapOverlay](m)
+	o, ok := findOverlay[overlay.IndexMap](m)
 	if !ok {
 		return m, nil
 	}
 	m.seq++
 	id := m.seq
-	o.req = id
+	o = o.Sent(id)
 	store, ctx := m.store, m.observe(m.ctx, id)
 	cmd := func() tea.Msg {
 		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.Table, a.MaxItems, a.MaxRCU)
@@ -166,13 +166,14 @@ func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	for i, r := range msg.res.Requests {
 		m.log = m.log.add(r, "index map", i+1, overlay.Input{})
 	}
-	o, ok := findOverlay[indexMapOverlay](m)
-	if !ok || o.req != msg.id {
+	o, ok := findOverlay[overlay.IndexMap](m)
+	if !ok || o.Req() != msg.id {
 		return m, nil
 	}
-	o.stats, o.rcu, o.requests, o.stop = indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop)
+	why := ""
 	if msg.err != nil {
-		o.err = sanitize(msg.err.Error())
+		why = sanitize(msg.err.Error())
 	}
+	o = o.Done(indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop), why)
 	return replaceOverlay(m, o), nil
 }

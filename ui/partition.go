@@ -9,6 +9,7 @@ import (
 
 	"dynascope/filterexpr"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // The partition screen's keys: the entity types and items panes, with the
@@ -225,7 +226,7 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 			return ""
 		})
 	}
-	return &keymap.Mode{Name: name, Note: liveHelpNote, Keys: keymap.KeysOf(
+	return &keymap.Mode{Name: name, Note: overlay.LiveHelpNote, Keys: keymap.KeysOf(
 		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
 		lead,
 		[]keymap.Binding{openKey, keymap.InBar("patterns")},

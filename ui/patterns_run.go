@@ -191,9 +191,8 @@ func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
 
 func (m Model) patternSaved(msg patternSavedMsg) Model {
 	if msg.err != nil {
-		if o, ok := findOverlay[saveOverlay](m); ok {
-			o.err = sanitize(msg.err.Error())
-			m = replaceOverlay(m, o)
+		if o, ok := findOverlay[overlay.Save](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(msg.err.Error())))
 		}
 		return m
 	}

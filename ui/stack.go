@@ -141,8 +141,5 @@ func (m Model) toggleHelp(md *keymap.Mode) Model {
 	if m.topID() == overlay.HelpID {
 		return m.pop()
 	}
-	return m.push(helpOverlay{of: md})
+	return m.push(overlay.NewHelp(md))
 }
-
-// The overlays that keep a drawing for the width.
-var _ overlay.Relayouter = detailOverlay{}

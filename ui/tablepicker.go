@@ -163,15 +163,7 @@ func indexList(t dynamo.Table) string {
 }
 
 // clamp bounds v to [lo, hi]; when hi < lo it returns lo.
-func clamp(v, lo, hi int) int {
-	if v > hi {
-		v = hi
-	}
-	if v < lo {
-		v = lo
-	}
-	return v
-}
+func clamp(v, lo, hi int) int { return widget.Clamp(v, lo, hi) }
 
 // scrollOffset keeps the cursor inside a window of h rows over n rows,
 // for the views that keep their own numbers (widget.ScrollOffset).

@@ -87,18 +87,12 @@ func (m Model) crumbText() string {
 
 // openJump lists where the item can be opened.
 func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
-	o := jumpOverlay{item: it, targets: m.jumpTargets(it)}
-	if len(o.targets) == 0 {
+	targets := m.jumpTargets(it)
+	if len(targets) == 0 {
 		m.status.info = "the table has no secondary indexes"
 		return m, nil
 	}
-	for i, tg := range o.targets {
-		if tg.Why == "" {
-			o.cursor = i
-			break
-		}
-	}
-	return m.push(o), nil
+	return m.push(overlay.NewJump(it, targets)), nil
 }
 
 // jump opens the target's partition from the item on (sort key >= the

@@ -46,8 +46,8 @@ func TestInIndexesAndJump(t *testing.T) {
 	hs.keys("I")
 	hs.contains("Open the item in", "index Late — not in it: LATEPK is absent", "index Sparse · WH#1 / OPEN#2025-01-01#A11")
 	for hs.m.topID() == overlay.JumpID {
-		o, _ := findOverlay[jumpOverlay](hs.m)
-		if o.targets[o.cursor].Index == dynamotest.SparseIndex {
+		o, _ := findOverlay[overlay.Jump](hs.m)
+		if o.Target().Index == dynamotest.SparseIndex {
 			break
 		}
 		hs.keys("j")

@@ -87,3 +87,9 @@ type CursorKeeper interface {
 	CursorAt() int          // where its cursor is
 	WithCursor(int) Overlay // the overlay with the cursor there, clamped to its rows
 }
+
+// The overlays with more than the Overlay methods.
+var (
+	_ CursorKeeper = Links{}
+	_ CursorKeeper = Jump{}
+)

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -6,8 +6,8 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -16,19 +16,19 @@ import (
 // in its entity type's colour; the items pane above it changes in place.
 // q or esc closes it and stops the tail.
 
-type liveOverlay struct{}
+type Live struct{}
 
-func (liveOverlay) ID() overlay.ID                { return overlay.LiveID }
-func (liveOverlay) Mode(overlay.Env) *keymap.Mode { return modeLive }
-func (liveOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
+func (Live) ID() ID                { return LiveID }
+func (Live) Mode(Env) *keymap.Mode { return modeLive }
+func (Live) Hides() Hidden         { return Hidden{} }
 
-func (o liveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Live) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {
 		case key.Matches(msg, e.Keys.Log):
-			return o, overlay.OpenLogList{}
+			return o, OpenLogList{}
 		case key.Matches(msg, e.Keys.Live, e.Keys.Back, e.Keys.Cancel):
-			return o, overlay.Then{overlay.StopLive{}, overlay.Close{}}
+			return o, Then{StopLive{}, Close{}}
 		}
 	}
 	return o, nil
@@ -40,7 +40,7 @@ const livePricing = "each GetRecords is one streams read request unit, billed ap
 
 // View draws the partition's items (the root's items pane) above the live
 // lines: a write shows in both at once.
-func (o liveOverlay) View(e overlay.Env, w, h int) string {
+func (o Live) View(e Env, w, h int) string {
 	if h < 12 {
 		return o.lines(e, w, h)
 	}
@@ -49,7 +49,7 @@ func (o liveOverlay) View(e overlay.Env, w, h int) string {
 }
 
 // lines is the box of the live lines, w×h.
-func (liveOverlay) lines(e overlay.Env, w, h int) string {
+func (Live) lines(e Env, w, h int) string {
 	st := e.St
 	l := e.Live
 	var lines []string
@@ -61,7 +61,7 @@ func (liveOverlay) lines(e overlay.Env, w, h int) string {
 	case l.Starting:
 		lines = append(lines, st.Muted.Render("  reading the stream's shards…"))
 	case len(l.Lines) == 0:
-		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+sanitize(l.PK)+" — "+livePricing, w-2)))
+		lines = append(lines, st.Muted.Render(widget.Fit("  waiting for writes to "+textfmt.Sanitize(l.PK)+" — "+livePricing, w-2)))
 	}
 	shown := max(1, h-2-len(lines))
 	from := max(0, len(l.Lines)-shown)
@@ -76,7 +76,7 @@ func (liveOverlay) lines(e overlay.Env, w, h int) string {
 	if !l.Running && !l.Starting {
 		state = "stopped"
 	}
-	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", sanitize(l.PK), state, plural(l.Seen, "record", "records"), fmt.Sprint(l.Polls))
+	title := fmt.Sprintf("Writes to %s · %s · %s · %s GetRecords", textfmt.Sanitize(l.PK), state, textfmt.Plural(l.Seen, "record", "records"), fmt.Sprint(l.Polls))
 	if l.KeysOnly {
 		title += " · keys only"
 	}
@@ -86,11 +86,11 @@ func (liveOverlay) lines(e overlay.Env, w, h int) string {
 	return widget.Box(st, title, lines, w, h, true)
 }
 
-// liveHelpNote is what help adds where T works (the live pane, the
+// LiveHelpNote is what help adds where T works (the live pane, the
 // partition's panes): how stream reads are priced.
-const liveHelpNote = " The live pane (T) reads the table's stream, not the table: " + livePricing + "; an idle shard is polled once a second."
+const LiveHelpNote = " The live pane (T) reads the table's stream, not the table: " + livePricing + "; an idle shard is polled once a second."
 
-var modeLive = &keymap.Mode{Name: "live pane", Note: liveHelpNote, Keys: []keymap.Binding{
+var modeLive = &keymap.Mode{Name: "live pane", Note: LiveHelpNote, Keys: []keymap.Binding{
 	keymap.InBar("help"), keymap.InBar("back", "close, stop the tail"), keymap.InBar("log"),
 	keymap.Bind("live", "close the live pane"), keymap.Bind("cancel", "close, stop the tail"),
 }}

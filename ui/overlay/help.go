@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -10,7 +10,6 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -18,42 +17,46 @@ import (
 // mode's keymap, so a disabled binding never shows. ? opens it anywhere ?
 // is bound, and ? or esc closes it, back to the view it was asked from.
 
-type helpOverlay struct {
+// Help shows the keys of one mode.
+type Help struct {
 	of     *keymap.Mode // the mode whose keys it shows
 	offset int          // first line shown, when the help is taller than the box
 }
 
-func (helpOverlay) ID() overlay.ID                { return overlay.HelpID }
-func (helpOverlay) Mode(overlay.Env) *keymap.Mode { return modeHelp }
-func (helpOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Query: true, Log: true} }
+// NewHelp is the help of mode of, from its top.
+func NewHelp(of *keymap.Mode) Help { return Help{of: of} }
 
-func (o helpOverlay) View(e overlay.Env, w, h int) string {
+func (Help) ID() ID                { return HelpID }
+func (Help) Mode(Env) *keymap.Mode { return modeHelp }
+func (Help) Hides() Hidden         { return Hidden{Query: true, Log: true} }
+
+func (o Help) View(e Env, w, h int) string {
 	lines := helpLines(e, o.of, w)
 	shown := max(1, h-2)
 	if len(lines) <= shown {
 		return widget.Box(e.St, "Help", lines, w, h, true)
 	}
-	off := clamp(o.offset, 0, len(lines)-shown)
+	off := widget.Clamp(o.offset, 0, len(lines)-shown)
 	title := fmt.Sprintf("Help · lines %d–%d of %d", off+1, off+shown, len(lines))
 	return widget.Box(e.St, title, lines[off:off+shown], w, h, true)
 }
 
-func (o helpOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Help) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	shown := max(1, e.BodyH-2)
 	n := len(helpLines(e, o.of, e.W))
-	scroll := func(d int) (overlay.Overlay, overlay.Want) {
-		o.offset = clamp(o.offset+d, 0, max(0, n-shown))
+	scroll := func(d int) (Overlay, Want) {
+		o.offset = widget.Clamp(o.offset+d, 0, max(0, n-shown))
 		return o, nil
 	}
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		return scroll(wheelDelta(msg))
+		return scroll(widget.WheelDelta(msg))
 	case tea.KeyPressMsg:
 		if d, ok := e.Keys.Step(msg, shown); ok {
 			return scroll(d)
 		}
 		if key.Matches(msg, e.Keys.Back, e.Keys.Cancel) {
-			return o, overlay.Close{} // back to the view help was asked in
+			return o, Close{} // back to the view help was asked in
 		}
 	}
 	return o, nil
@@ -104,7 +107,7 @@ func helpBands(hm help.Model, cols [][]key.Binding, w int) []string {
 
 // helpLines is the full help of the mode the user asked in, md, for a box
 // w wide: the keymap as the root has it, for that mode in the root's state.
-func helpLines(e overlay.Env, md *keymap.Mode, w int) []string {
+func helpLines(e Env, md *keymap.Mode, w int) []string {
 	km := e.Keymap.ForMode(md, e.KeyState)
 	lines := []string{" " + e.St.Muted.Render("Keys for "+md.String()+" — mouse: the wheel scrolls, a click selects"), ""}
 	for _, l := range helpBands(e.Help, km.FullHelp(), w-4) {

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -7,25 +7,30 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
 // The indexes overlay: i on a partition chooses between the table and its
 // secondary indexes.
 
-type indexesOverlay struct{ p indexPicker }
+// Indexes chooses between the table and its secondary indexes.
+type Indexes struct{ p indexPicker }
 
-func (indexesOverlay) ID() overlay.ID                { return overlay.IndexesID }
-func (indexesOverlay) Mode(overlay.Env) *keymap.Mode { return modeIndexes }
-func (indexesOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
+// NewIndexes lists table t's indexes, the one open (index) selected.
+func NewIndexes(t dynamo.Table, index string) Indexes { return Indexes{p: pickerAt(t, index)} }
 
-func (o indexesOverlay) View(e overlay.Env, w, h int) string {
+func (Indexes) ID() ID                { return IndexesID }
+func (Indexes) Mode(Env) *keymap.Mode { return modeIndexes }
+func (Indexes) Hides() Hidden         { return Hidden{} }
+
+func (o Indexes) View(e Env, w, h int) string {
 	return o.p.viewBox(e.St, e.Table, e.Index, w, h)
 }
 
-func (o indexesOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Indexes) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return o, nil
@@ -43,11 +48,11 @@ func (o indexesOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ove
 	case key.Matches(k, km.Open):
 		name := o.p.name(e.Table)
 		if name == e.Index {
-			return o, overlay.Close{}
+			return o, Close{}
 		}
-		return o, overlay.Then{overlay.Close{}, overlay.ChooseIndex{Name: name}}
+		return o, Then{Close{}, ChooseIndex{Name: name}}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, overlay.Close{}
+		return o, Close{}
 	}
 	return o, nil
 }
@@ -66,7 +71,7 @@ func (p indexPicker) name(t dynamo.Table) string {
 }
 
 func (p indexPicker) move(delta int, t dynamo.Table) indexPicker {
-	p.cursor = clamp(p.cursor+delta, 0, len(t.Indexes))
+	p.cursor = widget.Clamp(p.cursor+delta, 0, len(t.Indexes))
 	return p
 }
 
@@ -79,17 +84,17 @@ func pickerAt(t dynamo.Table, index string) indexPicker {
 	return indexPicker{}
 }
 
-func (p indexPicker) viewBox(st styles, t dynamo.Table, current string, w, h int) string {
+func (p indexPicker) viewBox(st theme.Styles, t dynamo.Table, current string, w, h int) string {
 	inner := w - 2
 	ks, _ := t.Schema("")
-	rows := [][4]string{{"table " + sanitize(t.Name), "", sanitize(ks.KeyText()), "every attribute"}}
+	rows := [][4]string{{"table " + textfmt.Sanitize(t.Name), "", textfmt.Sanitize(ks.KeyText()), "every attribute"}}
 	for _, x := range t.Indexes {
 		xs := dynamo.KeySchema{Index: x.Name, PK: x.PK, SK: x.SK}
 		proj := x.Projection
 		if x.Projection == "INCLUDE" {
 			proj = fmt.Sprintf("INCLUDE %d", len(x.NonKeyAttr))
 		}
-		rows = append(rows, [4]string{sanitize(x.Name), string(x.Kind), sanitize(xs.KeyText()), sanitize(proj)})
+		rows = append(rows, [4]string{textfmt.Sanitize(x.Name), string(x.Kind), textfmt.Sanitize(xs.KeyText()), textfmt.Sanitize(proj)})
 	}
 	nameW := 10
 	keyW := 10

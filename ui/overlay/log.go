@@ -1,46 +1,46 @@
-package ui
+package overlay
 
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/widget"
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
 // the root model, requestlog.go), each request with its cost; C shows the
 // code of the one selected, y copies it as an aws CLI command.
 
-type logOverlay struct{}
+type Log struct{}
 
-func (logOverlay) ID() overlay.ID                { return overlay.LogID }
-func (logOverlay) Mode(overlay.Env) *keymap.Mode { return modeLog }
-func (logOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Log: true} }
+func (Log) ID() ID                { return LogID }
+func (Log) Mode(Env) *keymap.Mode { return modeLog }
+func (Log) Hides() Hidden         { return Hidden{Log: true} }
 
-func (logOverlay) View(e overlay.Env, w, h int) string { return e.DrawLog(w, h) }
+func (Log) View(e Env, w, h int) string { return e.DrawLog(w, h) }
 
 // Update moves the log's cursor, which the root keeps with the log: the
 // code view (C) and the collapsed log read it.
-func (o logOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Log) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-2)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		if d := wheelDelta(msg); d != 0 {
-			return o, overlay.MoveLog{Delta: d, H: h}
+		if d := widget.WheelDelta(msg); d != 0 {
+			return o, MoveLog{Delta: d, H: h}
 		}
 	case tea.KeyPressMsg:
 		km := e.Keys
 		if d, ok := km.Step(msg, h); ok {
-			return o, overlay.MoveLog{Delta: d, H: h}
+			return o, MoveLog{Delta: d, H: h}
 		}
 		switch {
 		case key.Matches(msg, km.CopyCommand):
-			return o, overlay.CopyRequest{}
+			return o, CopyRequest{}
 		case key.Matches(msg, km.Code):
-			return o, overlay.OpenLoggedCode{}
+			return o, OpenLoggedCode{}
 		case key.Matches(msg, km.Log, km.Back, km.Cancel):
-			return o, overlay.Close{}
+			return o, Close{}
 		}
 	}
 	return o, nil

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -8,15 +8,16 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
 // The save overlay: S on a partition asks for a name and a description and
 // appends the current request to the patterns file as a new pattern.
 
-type saveOverlay struct {
+// Save asks how to name the current request as a pattern.
+type Save struct {
 	saveForm
 	// The request it saves, as it was when S was pressed: a GetItem (get)
 	// or a Query (query).
@@ -24,18 +25,31 @@ type saveOverlay struct {
 	query dynamo.QueryInput
 }
 
-func (saveOverlay) ID() overlay.ID                { return overlay.SaveID }
-func (saveOverlay) Mode(overlay.Env) *keymap.Mode { return modeSave }
-func (saveOverlay) Hides() overlay.Hidden         { return overlay.Hidden{} }
+func (Save) ID() ID                { return SaveID }
+func (Save) Mode(Env) *keymap.Mode { return modeSave }
+func (Save) Hides() Hidden         { return Hidden{} }
 
 // saveForm asks for the name and description of a new pattern.
 type saveForm struct {
-	form form
+	form widget.Form
 	err  string // why it was not saved, sanitised
 }
 
+// NewSave asks how to name the request it saves, a GetItem (get) or a
+// Query (q, StartKey left out).
+func NewSave(get *dynamo.GetInput, q dynamo.QueryInput) Save {
+	q.StartKey = nil
+	return Save{saveForm: saveForm{form: widget.NewForm([]string{"name", "description"}, nil)}, get: get, query: q}
+}
+
+// Failed shows why the pattern was not saved (sanitised) under the form.
+func (o Save) Failed(why string) Save {
+	o.err = why
+	return o
+}
+
 // pending is the request as the pattern the form would save.
-func (o saveOverlay) pending() patterns.Pattern {
+func (o Save) pending() patterns.Pattern {
 	name := strings.TrimSpace(o.form.Value("name"))
 	desc := strings.TrimSpace(o.form.Value("description"))
 	if o.get != nil {
@@ -44,7 +58,7 @@ func (o saveOverlay) pending() patterns.Pattern {
 	return patterns.PatternFromQuery(name, desc, o.query)
 }
 
-func (o saveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Save) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
@@ -57,9 +71,9 @@ func (o saveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 			o.err = "give the pattern a name; it is how the patterns list and `dynascope patterns run` refer to it."
 			return o, nil
 		}
-		return o, overlay.SavePattern{P: p}
+		return o, SavePattern{P: p}
 	case widget.FormCancel:
-		return o, overlay.Then{overlay.Close{}, overlay.ShowInfo{Text: "not saved"}}
+		return o, Then{Close{}, ShowInfo{Text: "not saved"}}
 	case widget.FormTyped:
 		o.err = ""
 	}
@@ -67,11 +81,11 @@ func (o saveOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 }
 
 // View is the save form with what it will write and where.
-func (o saveOverlay) View(e overlay.Env, w, h int) string {
+func (o Save) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	var lines []string
-	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", sanitize(e.PatternsPath)), inner-2) {
+	for _, l := range widget.WrapLines(fmt.Sprintf("Adds the current request to %s as a new access pattern, after the others; the file's comments and order stay as they are.", textfmt.Sanitize(e.PatternsPath)), inner-2) {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")
@@ -82,7 +96,7 @@ func (o saveOverlay) View(e overlay.Env, w, h int) string {
 	if o.get != nil {
 		op = "GetItem"
 	}
-	for _, l := range widget.WrapLines(op+": "+sanitize(p.Summary()), inner-2) {
+	for _, l := range widget.WrapLines(op+": "+textfmt.Sanitize(p.Summary()), inner-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	if o.err != "" {

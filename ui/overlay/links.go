@@ -1,0 +1,112 @@
+package overlay
+
+import (
+	"slices"
+
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/textfmt"
+	"dynascope/ui/keymap"
+	"dynascope/ui/widget"
+)
+
+// The follow-the-keys overlay: F on an item lists the partitions its keys
+// name (links.go finds and confirms them) with what each confirmation
+// found; enter asks the root to open a confirmed one.
+
+// Link is one partition an item may name.
+type Link struct {
+	PK, From string // the partition, and what in the item names it
+	Checked  bool   // its Limit 1 Query has answered
+	Found    bool   // and found an item
+	Err      string // or failed, sanitised
+}
+
+// Links lists the candidates and what their confirmation found.
+type Links struct {
+	req    int // the confirmations' id
+	links  []Link
+	cursor int
+	item   dynamo.Item
+}
+
+// NewLinks lists links, the candidates item names, whose confirmations
+// (request req) are on their way.
+func NewLinks(req int, links []Link, item dynamo.Item) Links {
+	return Links{req: req, links: links, item: item}
+}
+
+// Req is the id of the confirmations the list waits for.
+func (o Links) Req() int { return o.req }
+
+// Confirmed shows what the confirmations found; the cursor goes to the
+// first partition that is there, unless it is on one already.
+func (o Links) Confirmed(links []Link) Links {
+	o.links = links
+	if i := slices.IndexFunc(o.links, func(l Link) bool { return l.Found }); i >= 0 && !o.links[min(o.cursor, len(o.links)-1)].Found {
+		o.cursor = i
+	}
+	return o
+}
+
+func (Links) Mode(Env) *keymap.Mode { return modeLinks }
+
+func (Links) Hides() Hidden { return Hidden{} }
+
+func (o Links) ID() ID { return LinksID }
+
+func (o Links) Update(e Env, msg tea.Msg) (Overlay, Want) {
+	var act string
+	o.cursor, act = listKey(e.Keys, msg, o.cursor, len(o.links))
+	switch act {
+	case "open":
+		l := o.links[o.cursor]
+		if !l.Found {
+			return o, ShowInfo{Text: "partition " + textfmt.Sanitize(l.PK) + " is not confirmed: nothing to open"}
+		}
+		return o, JumpTo{It: o.item, To: JumpTarget{PK: l.PK, Label: "linked partition " + textfmt.Sanitize(l.PK)}}
+	case "close":
+		return o, Close{}
+	}
+	return o, nil
+}
+
+func (o Links) View(e Env, w, h int) string {
+	inner := w - 2
+	lines := []string{" " + e.St.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
+	for i, l := range o.links {
+		state := "confirming…"
+		switch {
+		case l.Err != "":
+			state = "failed: " + l.Err
+		case l.Checked && l.Found:
+			state = "✓ there"
+		case l.Checked:
+			state = "✗ empty"
+		}
+		line := widget.Fit("   "+textfmt.Sanitize(l.PK)+"  ("+textfmt.Sanitize(l.From)+")  "+state, inner)
+		switch {
+		case i == o.cursor:
+			line = e.St.Sel.Render(line)
+		case l.Checked && !l.Found:
+			line = e.St.Muted.Render(line)
+		}
+		lines = append(lines, line)
+	}
+	return widget.Box(e.St, "Follow the keys", lines, w, h, true)
+}
+
+var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
+	keymap.InBar("open", "open there"), keymap.InBar("back", "close"),
+	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
+}}
+
+func (o Links) Subject() dynamo.Item { return o.item }
+
+func (o Links) CursorAt() int { return o.cursor }
+
+func (o Links) WithCursor(c int) Overlay {
+	o.cursor = widget.Clamp(c, 0, len(o.links)-1)
+	return o
+}
