@@ -34,10 +34,11 @@ var allowedImports = map[string][]string{
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui/keymap":         {"ui/widget"},
+	"ui/request":        {"codegen", "dynamo", "patterns", "textfmt"},
 	"ui/overlay": {"codegen", "dynamo", "edit", "indexes", "itemcodec", "keys", "patterns", "textfmt",
-		"ui/keymap", "ui/theme", "ui/widget"},
+		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "patterns", "textfmt",
-		"ui/keymap", "ui/overlay", "ui/theme", "ui/widget"},
+		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -56,6 +57,7 @@ var noIO = map[string][]string{
 	"ui/widget":  {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/keymap":  {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/overlay": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/request": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

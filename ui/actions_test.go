@@ -17,6 +17,7 @@ import (
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -263,7 +264,7 @@ func TestBulkOverlayWants(t *testing.T) {
 	if b.phase != bulkPlanning {
 		t.Fatalf("phase %v after enter on the form, want planning", b.phase)
 	}
-	sameWant(t, w, overlay.PlanBulk{In: overlay.Input{Table: dynamo.Table{}, Scan: &dynamo.ScanInput{Table: "App"}}})
+	sameWant(t, w, overlay.PlanBulk{In: request.Input{Table: dynamo.Table{}, Scan: &dynamo.ScanInput{Table: "App"}}})
 	if _, w := b.Update(envFor(), keyPress("enter")); w != nil {
 		t.Fatalf("enter while planning wants %#v: nothing runs before the plan is shown", w)
 	}

@@ -8,6 +8,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The root's side of a bulk read (overlay_bulk.go is the overlay): the
@@ -41,7 +42,7 @@ type bulkDoneMsg struct {
 
 // bulkPlanCmd plans the read in asks for: a SELECT's plan, or a Scan's
 // filter and projection checked, then its table described.
-func bulkPlanCmd(ctx context.Context, s Store, id int, in overlay.Input) tea.Cmd {
+func bulkPlanCmd(ctx context.Context, s Store, id int, in request.Input) tea.Cmd {
 	return func() tea.Msg {
 		msg := bulkPlannedMsg{id: id}
 		var table string
@@ -131,7 +132,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		if i == len(msg.reqs)-1 && open {
 			k = strings.TrimPrefix(k+" · "+predictedText(o.est.RCU, msg.reqs), " · ")
 		}
-		in := overlay.Input{}
+		in := request.Input{}
 		if open {
 			in = o.input()
 		}

@@ -4,8 +4,7 @@ import (
 	"fmt"
 
 	"dynascope/codegen"
-	"dynascope/dynamo"
-	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The root's side of the code view (overlay_code.go is the overlay): the
@@ -17,69 +16,17 @@ func (m Model) codeTarget() codegen.CodeTarget {
 	return codegen.CodeTarget{Region: m.opts.Region, Endpoint: m.opts.Endpoint, Profile: m.opts.Profile}
 }
 
-// requestCode is a request's code in one language.
-func requestCode(lang codegen.CodeLang, in overlay.Input, to codegen.CodeTarget) (string, error) {
-	switch {
-	case in.G != nil:
-		return codegen.GetItemCode(lang, in.Table, *in.G, to)
-	case in.Q != nil:
-		return codegen.QueryCode(lang, in.KS, *in.Q, to)
-	case in.Scan != nil:
-		return codegen.ScanCode(lang, in.Table, *in.Scan, to)
-	case in.Stmt != "":
-		return codegen.PartiQLCode(lang, in.Stmt, false, to)
-	}
-	return "", fmt.Errorf("no code for this request")
-}
-
-// describeInput is a request in DynamoDB's words, for the code view's title.
-func describeInput(in overlay.Input) string {
-	switch {
-	case in.Scan != nil:
-		s := "Scan " + in.Scan.Table
-		if in.Scan.Filter != "" {
-			s += " filter " + in.Scan.Filter
-		}
-		return s
-	case in.Stmt != "":
-		return "PartiQL " + in.Stmt
-	case in.G != nil:
-		b, err := dynamo.BuildGetItem(in.Table, *in.G)
-		if err != nil {
-			return err.Error()
-		}
-		return "GetItem " + b.KeyCondition
-	case in.Q != nil:
-		b, err := dynamo.BuildQuery(in.KS, *in.Q)
-		if err != nil {
-			return err.Error()
-		}
-		s := "Query " + b.KeyCondition
-		if _, short := queryOptions(*in.Q); short != "" {
-			s += " · " + short
-		}
-		if in.Q.CountOnly {
-			s += " · Select=COUNT"
-		}
-		if in.Q.StartKey != nil {
-			s += " · from its ExclusiveStartKey"
-		}
-		return s
-	}
-	return ""
-}
-
 // openCode shows the code of a request; esc goes back to what is below.
-func (m Model) openCode(in overlay.Input, from string) Model { return m.openCodeNoted(in, from, "") }
+func (m Model) openCode(in request.Input, from string) Model { return m.openCodeNoted(in, from, "") }
 
 // openCodeNoted is openCode with a comment line above the code of every
 // language (a pattern's parameters, as patterns show prints them), copied
 // with it; "" for none.
-func (m Model) openCodeNoted(in overlay.Input, from, note string) Model {
+func (m Model) openCodeNoted(in request.Input, from, note string) Model {
 	to := m.codeTarget()
-	c := codeView{what: sanitize(describeInput(in)), from: sanitize(from)}
+	c := codeView{what: sanitize(request.Describe(in)), from: sanitize(from)}
 	for _, l := range codegen.CodeLangs {
-		code, err := requestCode(l, in, to)
+		code, err := request.Code(l, in, to)
 		errText := ""
 		if err != nil {
 			errText = sanitize(err.Error())
@@ -99,7 +46,7 @@ func (m Model) openCodeNoted(in overlay.Input, from, note string) Model {
 }
 
 // currentInput is the request the query line shows, as the log would keep it.
-func (m Model) currentInput() overlay.Input {
+func (m Model) currentInput() request.Input {
 	if m.get != nil {
 		return m.getInput(*m.get)
 	}

@@ -8,6 +8,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -29,7 +30,7 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 	if m.query.PK == "" {
 		return m, nil
 	}
-	cmd, err := requestCode(codegen.LangCLI, m.currentInput(), m.codeTarget())
+	cmd, err := request.Code(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
 		m.status.err = sanitize(err.Error())
 		return m, nil

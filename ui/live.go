@@ -13,6 +13,7 @@ import (
 	"dynascope/edit"
 	"dynascope/keys"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The live pane's plumbing: T on a partition tails the table's stream
@@ -178,7 +179,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 		// stream requests that brought records or set the tail up, under
 		// their own kind; the pane counts every GetRecords.
 		if ev.req.Operation != "GetRecords" || ev.req.Count > 0 || ev.req.Err != nil {
-			m.log = m.log.add(*ev.req, "stream", 1, overlay.Input{})
+			m.log = m.log.add(*ev.req, "stream", 1, request.Input{})
 		}
 	default:
 		before := m.live.markGen

@@ -13,6 +13,7 @@ import (
 	"dynascope/textfmt"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -80,12 +81,12 @@ func (o bulkOverlay) Mode(overlay.Env) *keymap.Mode {
 func (bulkOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
 
 // input is the read as the code view and the request log keep it.
-func (o bulkOverlay) input() overlay.Input {
+func (o bulkOverlay) input() request.Input {
 	if o.kind == bulkPartiQL {
-		return overlay.Input{Stmt: o.form.Value("SELECT")}
+		return request.Input{Stmt: o.form.Value("SELECT")}
 	}
 	in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection")}
-	return overlay.Input{Table: o.desc, Scan: &in}
+	return request.Input{Table: o.desc, Scan: &in}
 }
 
 // run is the read as the root sends it (RunBulk): the SELECT by its plan,

@@ -11,6 +11,7 @@ import (
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -89,9 +90,9 @@ func (pat patternsPane) box(e overlay.Env, w, h int) string {
 		if p.Index != "" {
 			ix = sanitize(p.Index)
 		}
-		l := row("   ", sanitize(p.Name), patternOp(p, e.Table), ix, sanitize(p.Description))
+		l := row("   ", sanitize(p.Name), request.PatternOp(p, e.Table), ix, sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), patternOp(p, e.Table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), request.PatternOp(p, e.Table), ix, sanitize(p.Description)), inner))
 		}
 		blocks[i] = []string{l}
 		if pc, ok := p.CheckProjection(e.Table); ok && pc.Verdict() != "" {
@@ -240,14 +241,14 @@ func (pat patternsPane) paramsLines(e overlay.Env, w int) []string {
 		}
 		return lines
 	}
-	r, err := patternRequest(p, e.Table, pat.form.Values())
+	r, err := request.ForPattern(p, e.Table, pat.form.Values())
 	if err != nil {
 		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range widget.WrapLines("sends "+sanitize(requestText(r, e.Table)), w-2) {
+	for _, l := range widget.WrapLines("sends "+sanitize(request.Text(r, e.Table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	for _, l := range projectionNote(e, p, w-2) {
@@ -311,7 +312,7 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 			return o, nil
 		}
 		p := e.Patterns.Patterns[o.cursor]
-		r, err := patternRequest(p, e.Table, p.Example)
+		r, err := request.ForPattern(p, e.Table, p.Example)
 		if err != nil {
 			o.err = sanitize(err.Error())
 			return o, nil
@@ -327,7 +328,7 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 // in them is shown in place and nothing is sent, nor is a filter DynamoDB
 // would refuse on what its index does not project (as patterns check).
 func (o patternsOverlay) run(e overlay.Env, p patterns.Pattern, params map[string]string) (overlay.Overlay, overlay.Want) {
-	if _, err := patternRequest(p, e.Table, params); err != nil {
+	if _, err := request.ForPattern(p, e.Table, params); err != nil {
 		o.err = sanitize(err.Error())
 		return o, nil
 	}

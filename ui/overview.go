@@ -18,6 +18,7 @@ import (
 	"dynascope/keys"
 	"dynascope/textfmt"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // sampleProgressMsg reports how far sample id has got; it comes from the
@@ -76,7 +77,7 @@ func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 		m.overview.Prog = msg.p
 	}
 	if i := loggedOf(m.sampled, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.sampled[i].n+1 {
-		m.log = m.log.add(msg.p.Request, "sample", 1, overlay.Input{})
+		m.log = m.log.add(msg.p.Request, "sample", 1, request.Input{})
 		m.sampled = slices.Clone(m.sampled) // another copy of the model may hold the old counts
 		m.sampled[i].n++
 	}
@@ -93,7 +94,7 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 		m.sampled = slices.Delete(slices.Clone(m.sampled), i, i+1)
 	}
 	for _, r := range msg.smp.Requests[from:] {
-		m.log = m.log.add(r, "sample", 1, overlay.Input{})
+		m.log = m.log.add(r, "sample", 1, request.Input{})
 	}
 	if msg.id != m.sample.id {
 		return m, nil
@@ -164,7 +165,7 @@ func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
 // indexMapDone logs the Scan's requests and shows the map.
 func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	for i, r := range msg.res.Requests {
-		m.log = m.log.add(r, "index map", i+1, overlay.Input{})
+		m.log = m.log.add(r, "index map", i+1, request.Input{})
 	}
 	o, ok := findOverlay[overlay.IndexMap](m)
 	if !ok || o.Req() != msg.id {

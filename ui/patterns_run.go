@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // Running a pattern: a Query runs exactly as a hand-made one (query line,
@@ -30,7 +31,7 @@ func getItemCmd(ctx context.Context, s Store, id int, g dynamo.GetInput) tea.Cmd
 }
 
 // resolvedInput is a pattern's request on the current table, for its code.
-func (m Model) resolvedInput(r patterns.Resolved) overlay.Input {
+func (m Model) resolvedInput(r patterns.Resolved) request.Input {
 	if r.Get != nil {
 		return m.getInput(*r.Get)
 	}
@@ -40,7 +41,7 @@ func (m Model) resolvedInput(r patterns.Resolved) overlay.Input {
 // runPattern resolves a pattern with its parameters and sends its request;
 // a mistake is shown in place and nothing is sent.
 func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
-	r, err := patternRequest(p, m.table, params)
+	r, err := request.ForPattern(p, m.table, params)
 	if err != nil {
 		if o, ok := findOverlay[patternsOverlay](m); ok {
 			o.err = sanitize(err.Error())

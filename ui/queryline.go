@@ -10,6 +10,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -61,7 +62,7 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 		cond += st.Accent.Render("  project " + sanitize(q.Project))
 	}
 	head := " " + st.Muted.Render("Query") + " "
-	long, short := queryOptions(q)
+	long, short := request.Options(q)
 	if get {
 		// A pattern's GetItem: one item by its full key, no other knobs.
 		head = " " + st.Muted.Render("GetItem") + " "
@@ -80,31 +81,6 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 		}
 	}
 	return widget.Fit(" "+cond+"  "+st.Muted.Render(short), w)
-}
-
-// queryOptions are the other parameters of the request, spelled as DynamoDB
-// spells them and in a short form for narrow terminals.
-func queryOptions(q dynamo.QueryInput) (long, short string) {
-	limit := fmt.Sprintf("Limit=%d", q.Limit)
-	slimit := fmt.Sprintf("Limit %d", q.Limit)
-	if q.Limit == 0 {
-		limit, slimit = "Limit=none", "no Limit"
-	}
-	long = fmt.Sprintf("ScanIndexForward=%t  %s  ConsistentRead=%t", !q.Reverse, limit, q.Consistent)
-	dir := "fwd"
-	if q.Reverse {
-		dir = "rev"
-	}
-	cons := "eventual"
-	if q.Consistent {
-		cons = "strong"
-	}
-	short = dir + " · " + slimit + " · " + cons
-	if q.Index != "" {
-		long += "  IndexName=" + sanitize(q.Index)
-		short += " · " + sanitize(q.Index)
-	}
-	return long, short
 }
 
 // hint is the line under the field while editing: the syntax, or the

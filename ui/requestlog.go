@@ -9,7 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/edit"
-	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -19,7 +19,7 @@ type requestLog struct {
 	reqs  []dynamo.Request
 	kinds []string        // what each request was for besides the query: "skip-scan", "COUNT"
 	pages []int           // the page of its query or count each request asked for: 1, 2, ...
-	ins   []overlay.Input // what each request asked, for its code
+	ins   []request.Input // what each request asked, for its code
 	total dynamo.Capacity // of the reads
 	// unknown counts the reads whose answer reported no capacity: the
 	// total is then a lower bound ("at least"), never a 0 nobody said.
@@ -32,23 +32,23 @@ type requestLog struct {
 
 // queryInput is the log's record of a Query sent on the current table.
 // A late reply for a table left since has no schema here: no code for it.
-func (m Model) queryInput(q dynamo.QueryInput) overlay.Input {
+func (m Model) queryInput(q dynamo.QueryInput) request.Input {
 	ks, err := m.table.Schema(q.Index)
 	if err != nil || q.Table != m.table.Name {
-		return overlay.Input{}
+		return request.Input{}
 	}
-	return overlay.Input{KS: ks, Table: m.table, Q: &q}
+	return request.Input{KS: ks, Table: m.table, Q: &q}
 }
 
 // getInput is the log's record of a GetItem sent on the current table.
-func (m Model) getInput(g dynamo.GetInput) overlay.Input {
+func (m Model) getInput(g dynamo.GetInput) request.Input {
 	if g.Table != m.table.Name {
-		return overlay.Input{}
+		return request.Input{}
 	}
-	return overlay.Input{Table: m.table, G: &g}
+	return request.Input{Table: m.table, G: &g}
 }
 
-func (l requestLog) add(r dynamo.Request, kind string, page int, in overlay.Input) requestLog {
+func (l requestLog) add(r dynamo.Request, kind string, page int, in request.Input) requestLog {
 	l.reqs = append(l.reqs, r)
 	l.kinds = append(l.kinds, kind)
 	l.pages = append(l.pages, page)
@@ -95,9 +95,9 @@ func opName(r dynamo.Request) string {
 // or the read after a failed condition, which is a read like any other.
 func (l requestLog) addWrite(r dynamo.Request) requestLog {
 	if !edit.IsWriteNote(r.Note) {
-		return l.add(r, "read again after a write", 1, overlay.Input{})
+		return l.add(r, "read again after a write", 1, request.Input{})
 	}
-	l = l.add(r, "write", 1, overlay.Input{})
+	l = l.add(r, "write", 1, request.Input{})
 	l.total = l.total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
 	l.writes++
 	l.wcu += r.Capacity.Total

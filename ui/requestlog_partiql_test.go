@@ -11,7 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
-	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The request log's PartiQL line is DynamoDB Local's answer: its operation
@@ -46,7 +46,7 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 	}
 	var l requestLog
 	for _, r := range res.Requests {
-		l = l.add(r, "", 1, overlay.Input{})
+		l = l.add(r, "", 1, request.Input{})
 	}
 	cw := l.widths(0, len(l.reqs))
 	for i, x := range xs {

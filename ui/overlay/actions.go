@@ -5,6 +5,7 @@ import (
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -72,7 +73,7 @@ type (
 	}
 	// OpenCode shows the code of a request, saying where it is From.
 	OpenCode struct {
-		In   Input
+		In   request.Input
 		From string
 	}
 	// OpenPatternCode shows the code of a pattern's request, under a
@@ -118,7 +119,7 @@ type (
 	}
 	// PlanBulk describes the table (and plans the statement) of a bulk
 	// read: In holds its Scan (table, filter, projection) or its SELECT.
-	PlanBulk struct{ In Input }
+	PlanBulk struct{ In request.Input }
 	// RunBulk sends the bulk read, or goes on with it: one of its Scan
 	// and its SELECT is set (the root adds what reports each page).
 	RunBulk struct {

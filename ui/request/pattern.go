@@ -1,17 +1,13 @@
-package ui
+package request
 
 import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 )
 
-// The patterns view: the access patterns of the patterns file, each one
-// request. Choosing one asks for its parameters, prefilled from its
-// example, and runs it as a hand-made request would run.
-
-// patternRequest is what a pattern sends on table t with the given
+// ForPattern is what a pattern sends on table t with the given
 // parameters: its request, or why there is none.
-func patternRequest(p patterns.Pattern, t dynamo.Table, params map[string]string) (patterns.Resolved, error) {
+func ForPattern(p patterns.Pattern, t dynamo.Table, params map[string]string) (patterns.Resolved, error) {
 	if err := p.Validate(t); err != nil {
 		return patterns.Resolved{}, err
 	}
@@ -30,17 +26,17 @@ func patternRequest(p patterns.Pattern, t dynamo.Table, params map[string]string
 	return r, err
 }
 
-// patternOp names the request a pattern sends on t, as far as it can tell.
-func patternOp(p patterns.Pattern, t dynamo.Table) string {
+// PatternOp names the request a pattern sends on t, as far as it can tell.
+func PatternOp(p patterns.Pattern, t dynamo.Table) string {
 	if r, err := p.Resolve(t, p.Example); err == nil {
 		return r.Operation()
 	}
 	return "Query"
 }
 
-// requestText is a request in DynamoDB's words, for a preview or a title:
+// Text is a request in DynamoDB's words, for a preview or a title:
 // GetItem PK = "CUST#42" AND SK = "PROFILE", or the Query with its options.
-func requestText(r patterns.Resolved, t dynamo.Table) string {
+func Text(r patterns.Resolved, t dynamo.Table) string {
 	if r.Get != nil {
 		b, err := dynamo.BuildGetItem(t, *r.Get)
 		if err != nil {
@@ -63,7 +59,7 @@ func requestText(r patterns.Resolved, t dynamo.Table) string {
 	if err != nil {
 		return err.Error()
 	}
-	_, short := queryOptions(*r.Query)
+	_, short := Options(*r.Query)
 	s := "Query " + b.KeyCondition + " · " + short
 	if r.Query.Filter != "" {
 		s += " · filter " + r.Query.Filter // the parameters in place, each one value

@@ -1,4 +1,4 @@
-package overlay
+package request
 
 import "dynascope/dynamo"
 
