@@ -315,7 +315,7 @@ func TestPatternsOverlayWants(t *testing.T) {
 	set := &patterns.PatternSet{Patterns: []patterns.Pattern{{Name: "profile", PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKEq, Values: []string{"PROFILE"}}}}}
 	e := envFor()
 	e.Patterns = set
-	_, w := patternsOverlay{}.Update(e, keyPress("enter"))
+	_, w := overlay.Patterns{}.Update(e, keyPress("enter"))
 	r, ok := w.(overlay.Then)
 	if !ok || len(r) != 2 || r[0] != (overlay.KeepPatterns{}) {
 		t.Fatalf("enter wants %#v", w)

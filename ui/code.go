@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"dynascope/codegen"
+	"dynascope/ui/overlay"
 	"dynascope/ui/request"
 )
 
@@ -23,26 +24,12 @@ func (m Model) openCode(in request.Input, from string) Model { return m.openCode
 // language (a pattern's parameters, as patterns show prints them), copied
 // with it; "" for none.
 func (m Model) openCodeNoted(in request.Input, from, note string) Model {
-	to := m.codeTarget()
-	c := codeView{what: sanitize(request.Describe(in)), from: sanitize(from)}
-	for _, l := range codegen.CodeLangs {
-		code, err := request.Code(l, in, to)
-		errText := ""
-		if err != nil {
-			errText = sanitize(err.Error())
-		} else if note != "" {
-			code = codegen.Comment(l, note) + code
-		}
-		c.code = append(c.code, code)
-		c.errs = append(c.errs, errText)
-	}
-	c.tab = clamp(c.tab, 0, len(c.code)-1)
 	m.status.info = ""
-	if o, ok := m.top().(codeOverlay); ok {
-		c.tab = o.c.tab // another request's code, in the language shown
-		return m.setTop(codeOverlay{c: c})
+	if o, ok := m.top().(overlay.Code); ok {
+		// Another request's code, in the language shown.
+		return m.setTop(overlay.NewCode(in, from, note, m.codeTarget(), o.Tab()))
 	}
-	return m.push(codeOverlay{c: c})
+	return m.push(overlay.NewCode(in, from, note, m.codeTarget(), 0))
 }
 
 // currentInput is the request the query line shows, as the log would keep it.

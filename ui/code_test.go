@@ -33,7 +33,7 @@ func TestCodeViewOfTheCurrentRequest(t *testing.T) {
 		if got := hs.clipped[len(hs.clipped)-1]; got != want {
 			t.Errorf("%s: copied\n%s\nwant\n%s", lang, got, want)
 		}
-		hs.contains("copied the " + langNames[lang] + " code")
+		hs.contains("copied the " + overlay.LangName(lang) + " code")
 		if i < len(codegen.CodeLangs)-1 {
 			hs.keys("tab")
 		}

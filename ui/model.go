@@ -277,7 +277,7 @@ func (m Model) keyState() keymap.State {
 		Busy:      m.busy(),
 		More:      m.results.more,
 		HasItem:   has,
-		NextView:  m.nextDetailView().String(),
+		NextView:  m.nextDetailView(),
 		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		Writes:    m.opts.Editor != nil,
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",

@@ -15,8 +15,8 @@ var allModes = append(paneModes, overlay.Modes...)
 // paneModes are the modes of the root's screens and panes.
 var paneModes = []*keymap.Mode{
 	modeTables, modePrompt, modeGroups, modeItems, modeCondition, modeLimit, modeFilter,
-	modeDetail, modeLoading, modeConfirm, modePatterns, modeParams,
-	modeCode, modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
+	modeLoading, modeConfirm,
+	modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
 	modeRequestFilter, modeProjection, modeBulkAsk, modeBulk,
 	modeEdit, modeEditValue, modeWriteConfirm, modeWriteDone,
 }

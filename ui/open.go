@@ -32,15 +32,14 @@ func (m Model) openDetail() (Model, tea.Cmd) {
 		return m, nil
 	}
 	sk := keyOf(it, m.items.keyName)
-	d := newDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk))
-	d.in = memberships(m.table, m.index, it)
-	return m.push(detailOverlay{d: d.render(m.st, m.layout().w-2)}), nil
+	d := overlay.NewDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk), memberships(m.table, m.index, it), m.st, m.layout().w-2)
+	return m.push(d), nil
 }
 
-// nextDetailView is what t switches the item shown to.
-func (m Model) nextDetailView() detailView {
-	o, _ := findOverlay[detailOverlay](m)
-	return (o.d.view + 1) % 3
+// nextDetailView names what t switches the item shown to.
+func (m Model) nextDetailView() string {
+	o, _ := findOverlay[overlay.Detail](m)
+	return o.NextView()
 }
 
 // openIndexes shows the table and its indexes, the one open selected.
@@ -66,11 +65,7 @@ func (m Model) chooseIndex(name string) Model {
 // openPatterns shows the patterns list, its cursor where it was left.
 func (m Model) openPatterns() Model {
 	m.status.info = ""
-	o := patternsOverlay{patternsPane{offset: m.patternOffset}}
-	if m.patterns != nil {
-		o.cursor = clamp(m.patternCursor, 0, len(m.patterns.Patterns)-1)
-	}
-	return m.push(o)
+	return m.push(overlay.NewPatterns(m.patterns, m.patternCursor, m.patternOffset))
 }
 
 // openSave asks how to name the current request as a pattern, or says why

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
@@ -66,14 +67,14 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor)
 	}
 	hs.keys("esc", "C")
-	o, ok := findOverlay[codeOverlay](hs.m)
-	if !ok {
+	if _, ok := findOverlay[overlay.Code](hs.m); !ok {
 		t.Fatal("C did not show the code")
 	}
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 12}) // code longer than the box
+	hs.contains("lines 1–")
 	hs.send(down)
-	if o2, _ := findOverlay[codeOverlay](hs.m); o2.c.offset == o.c.offset {
-		t.Errorf("the wheel did not scroll the code (offset %d)", o2.c.offset)
+	if hs.contains("Code · "); strings.Contains(hs.screen(), "lines 1–") {
+		t.Errorf("the wheel did not scroll the code:\n%s", hs.screen())
 	}
 	if hs.m.items.cursor != 0 {
 		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor)
@@ -86,7 +87,7 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 func TestOverlayStackIsCopied(t *testing.T) {
 	m := New(Options{})
 	a := m.push(overlay.Log{}).push(overlay.NewHelp(overlay.Log{}.Mode(overlay.Env{})))
-	b := a.pop().push(codeOverlay{})
+	b := a.pop().push(overlay.Code{})
 	if got := stackIDs(a); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.HelpID}) {
 		t.Errorf("a's stack changed to %v", got)
 	}

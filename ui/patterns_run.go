@@ -43,9 +43,8 @@ func (m Model) resolvedInput(r patterns.Resolved) request.Input {
 func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
 	r, err := request.ForPattern(p, m.table, params)
 	if err != nil {
-		if o, ok := findOverlay[patternsOverlay](m); ok {
-			o.err = sanitize(err.Error())
-			m = replaceOverlay(m, o)
+		if o, ok := findOverlay[overlay.Patterns](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(err.Error())))
 		}
 		return m, nil
 	}
@@ -164,7 +163,7 @@ func (m Model) projectionLines(w int) []string {
 	if pc == nil || m.qline.edit != editNone || m.results.pages == 0 {
 		return nil
 	}
-	out := indexNoteLines(m.st, *pc, m.results.kept, w-2)
+	out := overlay.ProjectionNote(m.st, *pc, m.results.kept, w-2)
 	for i := range out {
 		out[i] = " " + out[i]
 	}

@@ -7,4 +7,5 @@ import "dynascope/ui/keymap"
 // that the clash check and the settings' overrides go through them.
 var Modes = []*keymap.Mode{
 	modeHelp, modeLog, modeSave, modeIndexes, modeJump, modeLinks, modeLive, modeIndexMap,
+	modeDetail, modePatterns, modeParams, modeCode,
 }

@@ -92,4 +92,5 @@ type CursorKeeper interface {
 var (
 	_ CursorKeeper = Links{}
 	_ CursorKeeper = Jump{}
+	_ Relayouter   = Detail{}
 )

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -9,8 +9,10 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/codegen"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/request"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
@@ -28,15 +30,43 @@ type codeView struct {
 	offset int
 }
 
-// codeOverlay is the code view on the overlay stack, over what it was
+// Code is the code view on the overlay stack, over what it was
 // opened from: esc goes back there (the log, the patterns, the partition).
-type codeOverlay struct{ c codeView }
+type Code struct{ c codeView }
 
-func (codeOverlay) ID() overlay.ID                { return overlay.CodeID }
-func (codeOverlay) Mode(overlay.Env) *keymap.Mode { return modeCode }
-func (codeOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Log: true} }
+// NewCode shows the code of request in, sent to to, in every language, the
+// language tab shown (a code view opened over another keeps its
+// language); from says where the request comes from, and note, when not
+// "", is a comment line above the code (a pattern's parameters, as
+// patterns show prints them), copied with it.
+func NewCode(in request.Input, from, note string, to codegen.CodeTarget, tab int) Code {
+	c := codeView{what: textfmt.Sanitize(request.Describe(in)), from: textfmt.Sanitize(from)}
+	for _, l := range codegen.CodeLangs {
+		code, err := request.Code(l, in, to)
+		errText := ""
+		if err != nil {
+			errText = textfmt.Sanitize(err.Error())
+		} else if note != "" {
+			code = codegen.Comment(l, note) + code
+		}
+		c.code = append(c.code, code)
+		c.errs = append(c.errs, errText)
+	}
+	c.tab = widget.Clamp(tab, 0, len(c.code)-1)
+	return Code{c: c}
+}
 
-func (o codeOverlay) View(e overlay.Env, w, h int) string { return o.c.box(e.St, w, h) }
+// Tab is the language shown, an index into codegen.CodeLangs.
+func (o Code) Tab() int { return o.c.tab }
+
+// LangName is how the code view names a language.
+func LangName(l codegen.CodeLang) string { return langNames[l] }
+
+func (Code) ID() ID                { return CodeID }
+func (Code) Mode(Env) *keymap.Mode { return modeCode }
+func (Code) Hides() Hidden         { return Hidden{Log: true} }
+
+func (o Code) View(e Env, w, h int) string { return o.c.box(e.St, w, h) }
 
 var langNames = map[codegen.CodeLang]string{
 	codegen.LangCLI:    "aws CLI",
@@ -45,7 +75,7 @@ var langNames = map[codegen.CodeLang]string{
 }
 
 // lines is the code of the tab shown, sanitised and wrapped to w cells.
-func (c codeView) lines(st styles, w int) []string {
+func (c codeView) lines(st theme.Styles, w int) []string {
 	if c.tab >= len(c.code) {
 		return nil
 	}
@@ -56,7 +86,7 @@ func (c codeView) lines(st styles, w int) []string {
 	// The first column is a gutter: ↪ marks a line the screen had to wrap.
 	for _, l := range strings.Split(strings.TrimRight(c.code[c.tab], "\n"), "\n") {
 		l = strings.ReplaceAll(l, "\t", "    ") // shown as spaces; copied as generated
-		for i, wl := range strings.Split(ansi.Hardwrap(sanitize(l), max(1, w-1), true), "\n") {
+		for i, wl := range strings.Split(ansi.Hardwrap(textfmt.Sanitize(l), max(1, w-1), true), "\n") {
 			gutter := " "
 			if i > 0 {
 				gutter = st.Faint.Render("↪")
@@ -81,11 +111,11 @@ func (c codeView) whatLines(w int) []string {
 func (c codeView) chrome(w int) int { return 4 + len(c.whatLines(w-4)) }
 
 func (c codeView) scroll(delta, h, n int) codeView {
-	c.offset = clamp(c.offset+delta, 0, max(0, n-h))
+	c.offset = widget.Clamp(c.offset+delta, 0, max(0, n-h))
 	return c
 }
 
-func (o codeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Code) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-o.c.chrome(e.W))
 	n := len(o.c.lines(e.St, e.W-2))
 	switch msg := msg.(type) {
@@ -111,16 +141,16 @@ func (o codeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 			}
 			code := c.code[c.tab]
 			lang := langNames[codegen.CodeLangs[c.tab]]
-			return o, overlay.Then{overlay.ShowError{Text: ""}, overlay.CopyText{Text: code, Info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, plural(strings.Count(code, "\n"), "line", "lines"))}}
+			return o, Then{ShowError{Text: ""}, CopyText{Text: code, Info: fmt.Sprintf("copied the %s code (%s) to the clipboard (OSC 52)", lang, textfmt.Plural(strings.Count(code, "\n"), "line", "lines"))}}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return o, overlay.Close{}
+			return o, Close{}
 		}
 	}
 	return o, nil
 }
 
 // box draws the tabs, what the request is, and the code.
-func (c codeView) box(st styles, w, h int) string {
+func (c codeView) box(st theme.Styles, w, h int) string {
 	inner := w - 2
 	var tabs []string
 	for i, l := range codegen.CodeLangs {
@@ -138,7 +168,7 @@ func (c codeView) box(st styles, w, h int) string {
 	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
 	code := c.lines(st, inner)
 	shown := max(1, h-c.chrome(w))
-	off := clamp(c.offset, 0, max(0, len(code)-shown))
+	off := widget.Clamp(c.offset, 0, max(0, len(code)-shown))
 	for i := off; i < len(code) && i < off+shown; i++ {
 		lines = append(lines, code[i])
 	}

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -9,9 +9,10 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/patterns"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/request"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
@@ -21,27 +22,45 @@ import (
 // its code. The root remembers where its cursor was left (m.patternCursor)
 // for the next opening.
 
-type patternsOverlay struct{ patternsPane }
+// Patterns lists the access patterns, or asks for a chosen one's
+// parameters.
+type Patterns struct{ patternsPane }
 
-func (patternsOverlay) ID() overlay.ID        { return overlay.PatternsID }
-func (patternsOverlay) Hides() overlay.Hidden { return overlay.Hidden{Log: true} }
+// NewPatterns lists the patterns of set, the cursor and the window where
+// the list was left.
+func NewPatterns(set *patterns.PatternSet, cursor, offset int) Patterns {
+	o := Patterns{patternsPane{offset: offset}}
+	if set != nil {
+		o.cursor = widget.Clamp(cursor, 0, len(set.Patterns)-1)
+	}
+	return o
+}
 
-func (o patternsOverlay) Mode(overlay.Env) *keymap.Mode {
+// Failed shows why the pattern was not run (sanitised), in place.
+func (o Patterns) Failed(why string) Patterns {
+	o.err = why
+	return o
+}
+
+func (Patterns) ID() ID        { return PatternsID }
+func (Patterns) Hides() Hidden { return Hidden{Log: true} }
+
+func (o Patterns) Mode(Env) *keymap.Mode {
 	if o.asking {
 		return modeParams
 	}
 	return modePatterns
 }
 
-func (o patternsOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
+func (o Patterns) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // patternsPane lists the patterns and, once one is chosen, asks for its
 // parameters.
 type patternsPane struct {
 	cursor, offset int
-	asking         bool   // the form of the chosen pattern is open
-	form           form   // its parameters
-	err            string // why it cannot run, sanitised
+	asking         bool        // the form of the chosen pattern is open
+	form           widget.Form // its parameters
+	err            string      // why it cannot run, sanitised
 }
 
 // patternsTitle names the file the patterns come from.
@@ -49,11 +68,11 @@ func patternsTitle(set *patterns.PatternSet) string {
 	if set == nil {
 		return "Access patterns"
 	}
-	return fmt.Sprintf("Access patterns · %s · %d", sanitize(filepath.Base(set.Path)), len(set.Patterns))
+	return fmt.Sprintf("Access patterns · %s · %d", textfmt.Sanitize(filepath.Base(set.Path)), len(set.Patterns))
 }
 
 // box is the list of patterns, or the chosen one's parameters.
-func (pat patternsPane) box(e overlay.Env, w, h int) string {
+func (pat patternsPane) box(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	if pat.asking {
@@ -66,12 +85,12 @@ func (pat patternsPane) box(e overlay.Env, w, h int) string {
 	var lines []string
 	if e.Patterns.Table != "" && e.Patterns.Table != e.Table.Name {
 		lines = append(lines, " "+st.Warn.Render(widget.Fit(fmt.Sprintf("These patterns name table %s; they run on %s, the table open.",
-			sanitize(e.Patterns.Table), sanitize(e.Table.Name)), inner-2)), "")
+			textfmt.Sanitize(e.Patterns.Table), textfmt.Sanitize(e.Table.Name)), inner-2)), "")
 	}
 	nameW, ixW := len("pattern"), len("index")
 	for _, p := range ps {
-		nameW = max(nameW, widget.Width(sanitize(p.Name)))
-		ixW = max(ixW, widget.Width(sanitize(p.Index)))
+		nameW = max(nameW, widget.Width(textfmt.Sanitize(p.Name)))
+		ixW = max(ixW, widget.Width(textfmt.Sanitize(p.Index)))
 	}
 	nameW = min(nameW, max(12, inner/3))
 	row := func(mark, name, op, ix, desc string) string {
@@ -88,16 +107,16 @@ func (pat patternsPane) box(e overlay.Env, w, h int) string {
 	for i, p := range ps {
 		ix := "table"
 		if p.Index != "" {
-			ix = sanitize(p.Index)
+			ix = textfmt.Sanitize(p.Index)
 		}
-		l := row("   ", sanitize(p.Name), request.PatternOp(p, e.Table), ix, sanitize(p.Description))
+		l := row("   ", textfmt.Sanitize(p.Name), request.PatternOp(p, e.Table), ix, textfmt.Sanitize(p.Description))
 		if i == pat.cursor {
-			l = st.Sel.Render(widget.Fit(row(" › ", sanitize(p.Name), request.PatternOp(p, e.Table), ix, sanitize(p.Description)), inner))
+			l = st.Sel.Render(widget.Fit(row(" › ", textfmt.Sanitize(p.Name), request.PatternOp(p, e.Table), ix, textfmt.Sanitize(p.Description)), inner))
 		}
 		blocks[i] = []string{l}
 		if pc, ok := p.CheckProjection(e.Table); ok && pc.Verdict() != "" {
 			indent := strings.Repeat(" ", max(0, min(descX, inner-14)))
-			for j, v := range widget.WrapLines(sanitize(pc.Verdict()), max(12, inner-descX-3)) {
+			for j, v := range widget.WrapLines(textfmt.Sanitize(pc.Verdict()), max(12, inner-descX-3)) {
 				mark := "⚠ "
 				if j > 0 {
 					mark = "  "
@@ -106,7 +125,7 @@ func (pat patternsPane) box(e overlay.Env, w, h int) string {
 			}
 		}
 	}
-	off := scrollOffset(pat.offset, pat.cursor, shown, len(ps))
+	off := widget.ScrollOffset(pat.offset, pat.cursor, shown, len(ps))
 	for off < pat.cursor && blockLines(blocks[off:pat.cursor+1]) > shown {
 		off++
 	}
@@ -137,16 +156,16 @@ func blockLines(blocks [][]string) int {
 
 // patternFooter says what the selected pattern sends, its parameters with
 // their examples, and what the keys do, in lines of w cells.
-func patternFooter(e overlay.Env, p patterns.Pattern, why string, w int) []string {
+func patternFooter(e Env, p patterns.Pattern, why string, w int) []string {
 	st := e.St
-	out := []string{st.Bold.Render(widget.Fit(sanitize(p.Name), w))}
-	for _, l := range widget.WrapLines(sanitize(p.Summary()), w) {
+	out := []string{st.Bold.Render(widget.Fit(textfmt.Sanitize(p.Name), w))}
+	for _, l := range widget.WrapLines(textfmt.Sanitize(p.Summary()), w) {
 		out = append(out, st.Text.Render(l))
 	}
 	if params := p.Parameters(); len(params) > 0 {
 		var ps []string
 		for _, n := range params {
-			ps = append(ps, sanitize(n)+" (e.g. "+sanitize(p.Example[n])+")")
+			ps = append(ps, textfmt.Sanitize(n)+" (e.g. "+textfmt.Sanitize(p.Example[n])+")")
 		}
 		out = append(out, st.Muted.Render(widget.Fit("parameters: "+strings.Join(ps, ", "), w)))
 	} else {
@@ -167,38 +186,38 @@ func patternFooter(e overlay.Env, p patterns.Pattern, why string, w int) []strin
 // or INCLUDE index projects of what it needs, not sent (computed from the
 // DescribeTable the UI holds), in lines of w cells; none on the base table
 // or an ALL index.
-func projectionNote(e overlay.Env, p patterns.Pattern, w int) []string {
+func projectionNote(e Env, p patterns.Pattern, w int) []string {
 	pc, ok := p.CheckProjection(e.Table)
 	if !ok {
 		return nil
 	}
-	return indexNoteLines(e.St, pc, -1, w)
+	return ProjectionNote(e.St, pc, -1, w)
 }
 
-// indexNoteLines is pc's sentence for a Query that returned items (-1: not
+// ProjectionNote is pc's sentence for a Query that returned items (-1: not
 // sent), wrapped to w: a warning when the pattern is not one request.
-func indexNoteLines(st styles, pc patterns.Projection, items, w int) []string {
+func ProjectionNote(st theme.Styles, pc patterns.Projection, items, w int) []string {
 	style := st.Muted
 	if !pc.OneRequest() {
 		style = st.Warn
 	}
 	var out []string
-	for _, l := range widget.WrapLines(sanitize(pc.Sentence(items)), w) {
+	for _, l := range widget.WrapLines(textfmt.Sanitize(pc.Sentence(items)), w) {
 		out = append(out, style.Render(l))
 	}
 	return out
 }
 
 // noPatternsLines explains where patterns come from when there are none.
-func noPatternsLines(e overlay.Env, w int) []string {
+func noPatternsLines(e Env, w int) []string {
 	st := e.St
 	var text []string
 	switch {
 	case e.PatternsErr != nil:
-		text = []string{"The patterns file is broken, so no patterns are listed: " + sanitize(e.PatternsErr.Error()),
+		text = []string{"The patterns file is broken, so no patterns are listed: " + textfmt.Sanitize(e.PatternsErr.Error()),
 			"Fix the file and start dynascope again; S does not write to it meanwhile."}
 	case e.Patterns != nil:
-		text = []string{fmt.Sprintf("%s has no patterns yet.", sanitize(e.Patterns.Path)),
+		text = []string{fmt.Sprintf("%s has no patterns yet.", textfmt.Sanitize(e.Patterns.Path)),
 			"S on the partition saves the current request there as the first one."}
 	default:
 		text = []string{fmt.Sprintf("No patterns file: there is no %s in this directory.", patterns.PatternsFile),
@@ -217,16 +236,16 @@ func noPatternsLines(e overlay.Env, w int) []string {
 
 // paramsLines is the form of the chosen pattern: what it is, its fields,
 // and the request they make, or why they make none.
-func (pat patternsPane) paramsLines(e overlay.Env, w int) []string {
+func (pat patternsPane) paramsLines(e Env, w int) []string {
 	st := e.St
 	p := e.Patterns.Patterns[pat.cursor]
-	lines := []string{" " + st.Bold.Render(sanitize(p.Name))}
+	lines := []string{" " + st.Bold.Render(textfmt.Sanitize(p.Name))}
 	if p.Description != "" {
-		for _, l := range widget.WrapLines(sanitize(p.Description), w-2) {
+		for _, l := range widget.WrapLines(textfmt.Sanitize(p.Description), w-2) {
 			lines = append(lines, " "+st.Muted.Render(l))
 		}
 	}
-	for _, l := range widget.WrapLines(sanitize(p.Summary()), w-2) {
+	for _, l := range widget.WrapLines(textfmt.Sanitize(p.Summary()), w-2) {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, "")
@@ -243,12 +262,12 @@ func (pat patternsPane) paramsLines(e overlay.Env, w int) []string {
 	}
 	r, err := request.ForPattern(p, e.Table, pat.form.Values())
 	if err != nil {
-		for _, l := range widget.WrapLines(sanitize(err.Error()), w-2) {
+		for _, l := range widget.WrapLines(textfmt.Sanitize(err.Error()), w-2) {
 			lines = append(lines, " "+st.Err.Render(l))
 		}
 		return lines
 	}
-	for _, l := range widget.WrapLines("sends "+sanitize(request.Text(r, e.Table)), w-2) {
+	for _, l := range widget.WrapLines("sends "+textfmt.Sanitize(request.Text(r, e.Table)), w-2) {
 		lines = append(lines, " "+st.QueryKey.Render(l))
 	}
 	for _, l := range projectionNote(e, p, w-2) {
@@ -257,7 +276,7 @@ func (pat patternsPane) paramsLines(e overlay.Env, w int) []string {
 	return lines
 }
 
-func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Patterns) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if o.asking {
 		return o.paramsUpdate(e, msg)
 	}
@@ -267,7 +286,7 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 	}
 	if wm, ok := msg.(tea.MouseWheelMsg); ok {
 		if d := widget.WheelDelta(wm); d != 0 && e.Patterns != nil {
-			o.cursor = clamp(o.cursor+d/3, 0, n-1)
+			o.cursor = widget.Clamp(o.cursor+d/3, 0, n-1)
 		}
 		return o, nil
 	}
@@ -278,8 +297,8 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 	km := e.Keys
 	h := max(1, e.BodyH-10)
 	if d, ok := km.Step(k, h); ok {
-		o.cursor = clamp(o.cursor+d, 0, n-1)
-		o.offset = scrollOffset(o.offset, o.cursor, h, n)
+		o.cursor = widget.Clamp(o.cursor+d, 0, n-1)
+		o.offset = widget.ScrollOffset(o.offset, o.cursor, h, n)
 		o.err = ""
 		return o, nil
 	}
@@ -290,11 +309,11 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 		}
 		p := e.Patterns.Patterns[o.cursor]
 		if err := p.Validate(e.Table); err != nil {
-			o.err = sanitize(err.Error())
+			o.err = textfmt.Sanitize(err.Error())
 			return o, nil
 		}
 		if pc, ok := p.CheckProjection(e.Table); ok && pc.Refused() {
-			o.err = sanitize(pc.Verdict()) + "."
+			o.err = textfmt.Sanitize(pc.Verdict()) + "."
 			return o, nil
 		}
 		params := p.Parameters()
@@ -314,12 +333,12 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 		p := e.Patterns.Patterns[o.cursor]
 		r, err := request.ForPattern(p, e.Table, p.Example)
 		if err != nil {
-			o.err = sanitize(err.Error())
+			o.err = textfmt.Sanitize(err.Error())
 			return o, nil
 		}
-		return o, overlay.OpenPatternCode{R: r, From: "pattern " + p.Name, Note: p.ParamsNote(p.Example)}
+		return o, OpenPatternCode{R: r, From: "pattern " + p.Name, Note: p.ParamsNote(p.Example)}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, overlay.Then{overlay.KeepPatterns{Cursor: o.cursor, Offset: o.offset}, overlay.Close{}}
+		return o, Then{KeepPatterns{Cursor: o.cursor, Offset: o.offset}, Close{}}
 	}
 	return o, nil
 }
@@ -327,22 +346,22 @@ func (o patternsOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 // run sends pattern p with its parameters, closing the list; a mistake
 // in them is shown in place and nothing is sent, nor is a filter DynamoDB
 // would refuse on what its index does not project (as patterns check).
-func (o patternsOverlay) run(e overlay.Env, p patterns.Pattern, params map[string]string) (overlay.Overlay, overlay.Want) {
+func (o Patterns) run(e Env, p patterns.Pattern, params map[string]string) (Overlay, Want) {
 	if _, err := request.ForPattern(p, e.Table, params); err != nil {
-		o.err = sanitize(err.Error())
+		o.err = textfmt.Sanitize(err.Error())
 		return o, nil
 	}
 	if pc, ok := p.CheckProjection(e.Table); ok && pc.Refused() {
-		o.err = sanitize(pc.Sentence(-1))
+		o.err = textfmt.Sanitize(pc.Sentence(-1))
 		return o, nil
 	}
 	o.asking, o.err = false, ""
-	return o, overlay.Then{overlay.KeepPatterns{Cursor: o.cursor, Offset: o.offset}, overlay.RunPattern{P: p, Params: params}}
+	return o, Then{KeepPatterns{Cursor: o.cursor, Offset: o.offset}, RunPattern{P: p, Params: params}}
 }
 
 // paramsUpdate is the chosen pattern's parameters form: enter runs it, esc
 // goes back to the list.
-func (o patternsOverlay) paramsUpdate(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Patterns) paramsUpdate(e Env, msg tea.Msg) (Overlay, Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}

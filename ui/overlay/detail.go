@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"bytes"
@@ -16,29 +16,43 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
 // The detail overlay: one item in full — its attributes with their types,
 // plain JSON or DynamoDB JSON — opened with enter on the items pane.
 
-// detailOverlay is the detail pane on the overlay stack.
-type detailOverlay struct{ d detailPane }
+// Detail is the detail pane on the overlay stack.
+type Detail struct{ d detailPane }
 
-func (detailOverlay) ID() overlay.ID                { return overlay.DetailID }
-func (detailOverlay) Mode(overlay.Env) *keymap.Mode { return modeDetail }
-func (detailOverlay) Hides() overlay.Hidden         { return overlay.Hidden{Query: true, Log: true} }
+// NewDetail shows item it of table t, read through key schema ks, titled
+// by its key (sanitised) in its entity type's colour, with its place in
+// each index (in), laid out w cells wide.
+func NewDetail(it dynamo.Item, t dynamo.Table, ks dynamo.KeySchema, title string, colour int, in []indexes.Membership, st theme.Styles, w int) Detail {
+	d := newDetail(it, t, ks, title, colour)
+	d.in = in
+	return Detail{d: d.render(st, w)}
+}
 
-func (o detailOverlay) View(e overlay.Env, w, h int) string { return o.d.viewBox(e.St, w, h) }
+// NextView names what t switches the item shown to: JSON from the
+// attributes (and from no item), and so on round.
+func (o Detail) NextView() string { return ((o.d.view + 1) % 3).String() }
 
-func (o detailOverlay) Relayout(e overlay.Env) overlay.Overlay {
+func (Detail) ID() ID                { return DetailID }
+func (Detail) Mode(Env) *keymap.Mode { return modeDetail }
+func (Detail) Hides() Hidden         { return Hidden{Query: true, Log: true} }
+
+func (o Detail) View(e Env, w, h int) string { return o.d.viewBox(e.St, w, h) }
+
+func (o Detail) Relayout(e Env) Overlay {
 	o.d = o.d.render(e.St, e.W-2)
 	return o
 }
 
-func (o detailOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Detail) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-o.d.chrome(e.W))
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
@@ -58,23 +72,23 @@ func (o detailOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, over
 			o.d.offset = 0
 			o.d = o.d.render(e.St, e.W-2)
 		case key.Matches(msg, km.CopyItem):
-			return o, overlay.CopyItem{It: it}
+			return o, CopyItem{It: it}
 		case key.Matches(msg, km.CopyCommand):
-			return o, overlay.CopyGetItem{It: it}
+			return o, CopyGetItem{It: it}
 		case key.Matches(msg, km.InIndex):
-			return o, overlay.OpenJumpList{It: it}
+			return o, OpenJumpList{It: it}
 		case key.Matches(msg, km.FollowKeys):
-			return o, overlay.OpenLinkList{It: it}
+			return o, OpenLinkList{It: it}
 		case key.Matches(msg, km.EditItem):
-			return o, overlay.EditItem{It: it, Title: "Edit · " + o.d.title}
+			return o, EditItem{It: it, Title: "Edit · " + o.d.title}
 		case key.Matches(msg, km.DuplicateItem):
-			return o, overlay.EditItem{It: it, AsNew: true, Title: "Duplicate under a new key · " + o.d.title}
+			return o, EditItem{It: it, AsNew: true, Title: "Duplicate under a new key · " + o.d.title}
 		case key.Matches(msg, km.DeleteItem):
-			return o, overlay.DeleteItem{It: it}
+			return o, DeleteItem{It: it}
 		case key.Matches(msg, km.Undo):
-			return o, overlay.UndoLast{}
+			return o, UndoLast{}
 		case key.Matches(msg, km.Back, km.Cancel):
-			return o, overlay.Close{}
+			return o, Close{}
 		}
 	}
 	return o, nil
@@ -136,7 +150,7 @@ func contains(s []string, v string) bool {
 
 // render lays the item out for an inner width w; it is called from Update
 // when the item, the view or the width changes, never from View.
-func (d detailPane) render(st styles, w int) detailPane {
+func (d detailPane) render(st theme.Styles, w int) detailPane {
 	d.w = w
 	switch d.view {
 	case viewJSON:
@@ -146,11 +160,11 @@ func (d detailPane) render(st styles, w int) detailPane {
 	default:
 		d.lines = append(d.attributeLines(st, w), indexLines(st, d.in, w)...)
 	}
-	d.offset = clamp(d.offset, 0, max(0, len(d.lines)-1))
+	d.offset = widget.Clamp(d.offset, 0, max(0, len(d.lines)-1))
 	return d
 }
 
-func jsonLines(st styles, raw []byte, w int) []string {
+func jsonLines(st theme.Styles, raw []byte, w int) []string {
 	var b bytes.Buffer
 	if err := json.Indent(&b, raw, "", "  "); err != nil {
 		b.Reset()
@@ -158,7 +172,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 	}
 	var out []string
 	for _, l := range strings.Split(b.String(), "\n") {
-		for _, wl := range strings.Split(widget.Wrap(" "+sanitize(l), w), "\n") {
+		for _, wl := range strings.Split(widget.Wrap(" "+textfmt.Sanitize(l), w), "\n") {
 			out = append(out, st.Text.Render(wl))
 		}
 	}
@@ -167,7 +181,7 @@ func jsonLines(st styles, raw []byte, w int) []string {
 
 // attributeLines lists every attribute: name, type, value; maps and lists
 // indented under their parent, long values wrapped.
-func (d detailPane) attributeLines(st styles, w int) []string {
+func (d detailPane) attributeLines(st theme.Styles, w int) []string {
 	names := append([]string(nil), d.keys...)
 	for _, n := range slices.Sorted(maps.Keys(d.item)) {
 		if !contains(d.keys, n) {
@@ -177,7 +191,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	nameW := 4
 	var measure func(name string, av types.AttributeValue, indent int)
 	measure = func(name string, av types.AttributeValue, indent int) {
-		nameW = max(nameW, indent+widget.Width(sanitize(name)))
+		nameW = max(nameW, indent+widget.Width(textfmt.Sanitize(name)))
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
@@ -215,15 +229,15 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 	}
 	add = func(name string, av types.AttributeValue, indent int, isKey bool) {
 		typ := itemcodec.AttributeTypeName(av)
-		name = sanitize(name)
+		name = textfmt.Sanitize(name)
 		switch v := av.(type) {
 		case *types.AttributeValueMemberM:
-			line(name, typ, st.Muted.Render(plural(len(v.Value), "attribute", "attributes")), indent, isKey)
+			line(name, typ, st.Muted.Render(textfmt.Plural(len(v.Value), "attribute", "attributes")), indent, isKey)
 			for _, k := range slices.Sorted(maps.Keys(v.Value)) {
 				add(k, v.Value[k], indent+2, false)
 			}
 		case *types.AttributeValueMemberL:
-			line(name, typ, st.Muted.Render(plural(len(v.Value), "element", "elements")), indent, isKey)
+			line(name, typ, st.Muted.Render(textfmt.Plural(len(v.Value), "element", "elements")), indent, isKey)
 			for i, e := range v.Value {
 				add(fmt.Sprintf("[%d]", i), e, indent+2, false)
 			}
@@ -240,7 +254,7 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 		case *types.AttributeValueMemberB:
 			line(name, typ, base64.StdEncoding.EncodeToString(v.Value)+st.Muted.Render(fmt.Sprintf("  (base64 of %d bytes)", len(v.Value))), indent, isKey)
 		default:
-			line(name, typ, cellText(av), indent, isKey)
+			line(name, typ, textfmt.Sanitize(itemcodec.CellText(av)), indent, isKey)
 		}
 	}
 	for _, n := range names {
@@ -255,13 +269,13 @@ func (d detailPane) attributeLines(st styles, w int) []string {
 func setText(members []string) string {
 	s := make([]string, len(members))
 	for i, m := range members {
-		s[i] = sanitize(m)
+		s[i] = textfmt.Sanitize(m)
 	}
 	return strings.Join(s, " · ")
 }
 
 func (d detailPane) scroll(delta, h int) detailPane {
-	d.offset = clamp(d.offset+delta, 0, max(0, len(d.lines)-h))
+	d.offset = widget.Clamp(d.offset+delta, 0, max(0, len(d.lines)-h))
 	return d
 }
 
@@ -271,14 +285,14 @@ func (d detailPane) info(w int) []string {
 	rcuE := itemcodec.ReadUnits(d.size, false)
 	rcuS := itemcodec.ReadUnits(d.size, true)
 	s := fmt.Sprintf("%s · read by GetItem: %s RCU eventually, %s RCU strongly consistent · computed locally",
-		plural(d.size, "byte", "bytes"), fmtRCU(rcuE), fmtRCU(rcuS))
+		textfmt.Plural(d.size, "byte", "bytes"), textfmt.Units(rcuE), textfmt.Units(rcuS))
 	return widget.WrapLines(s, w-2)
 }
 
 // chrome is the lines of the detail box that are not item lines.
 func (d detailPane) chrome(w int) int { return 4 + len(d.info(w-2)) }
 
-func (d detailPane) viewBox(st styles, w, h int) string {
+func (d detailPane) viewBox(st theme.Styles, w, h int) string {
 	inner := w - 2
 	shown := max(1, h-d.chrome(w))
 	lines := []string{" " + st.Entity(d.colour).Render("▌") + " " + st.Bold.Render(d.title)}
@@ -286,7 +300,7 @@ func (d detailPane) viewBox(st styles, w, h int) string {
 		lines = append(lines, " "+st.Muted.Render(l))
 	}
 	lines = append(lines, " "+st.Faint.Render(strings.Repeat("─", max(0, inner-2))))
-	offset := clamp(d.offset, 0, max(0, len(d.lines)-shown))
+	offset := widget.Clamp(d.offset, 0, max(0, len(d.lines)-shown))
 	for i := offset; i < len(d.lines) && i < offset+shown; i++ {
 		lines = append(lines, d.lines[i])
 	}
@@ -312,7 +326,7 @@ var modeDetail = &keymap.Mode{Name: "detail", Keys: []keymap.Binding{
 }}
 
 // indexLines are the detail pane's "In indexes" lines.
-func indexLines(st styles, ms []indexes.Membership, w int) []string {
+func indexLines(st theme.Styles, ms []indexes.Membership, w int) []string {
 	if len(ms) == 0 {
 		return nil
 	}
@@ -320,7 +334,7 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	for _, m := range ms {
 		kind := strings.ToLower(string(m.Index.Kind)) + " " + m.Index.Projection
 		if !m.Member {
-			line := "✗ " + sanitize(m.Index.Name) + " (" + kind + "): " + sanitize(m.Why)
+			line := "✗ " + textfmt.Sanitize(m.Index.Name) + " (" + kind + "): " + textfmt.Sanitize(m.Why)
 			for _, wl := range strings.Split(widget.Wrap(line, max(8, w-4)), "\n") {
 				out = append(out, "   "+st.Muted.Render(wl))
 			}
@@ -328,11 +342,11 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 		}
 		var keys []string
 		for _, k := range m.Keys {
-			keys = append(keys, sanitize(k.Name)+" = "+sanitize(itemcodec.KeyString(k.Value)))
+			keys = append(keys, textfmt.Sanitize(k.Name)+" = "+textfmt.Sanitize(itemcodec.KeyString(k.Value)))
 		}
-		out = append(out, "   "+st.Text.Render(widget.Fit("✓ "+sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
+		out = append(out, "   "+st.Text.Render(widget.Fit("✓ "+textfmt.Sanitize(m.Index.Name)+" ("+kind+"): "+strings.Join(keys, ", "), max(8, w-4))))
 		if len(m.NotProjected) > 0 {
-			np := "not projected: " + sanitize(strings.Join(m.NotProjected, ", "))
+			np := "not projected: " + textfmt.Sanitize(strings.Join(m.NotProjected, ", "))
 			for _, wl := range strings.Split(widget.Wrap(np, max(8, w-8)), "\n") {
 				out = append(out, "       "+st.Muted.Render(wl))
 			}
@@ -340,5 +354,3 @@ func indexLines(st styles, ms []indexes.Membership, w int) []string {
 	}
 	return out
 }
-
-var _ overlay.Relayouter = detailOverlay{}
