@@ -55,7 +55,7 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.OpenLinkList:
 		return m.openLinks(a.It)
 	case overlay.EditItem:
-		return m.openEdit(newDraft(m.table, a.It, a.AsNew), a.Title)
+		return m.openEdit(overlay.NewDraft(m.table, a.It, a.AsNew), a.Title)
 	case overlay.DeleteItem:
 		return m.deleteItem(a.It)
 	case overlay.UndoLast:

@@ -2,7 +2,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -97,86 +96,50 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, r overlay.Ru
 
 // bulkPlanned shows the plan and the bound, waiting for a yes.
 func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
-	o, ok := findOverlay[bulkOverlay](m)
+	o, ok := findOverlay[overlay.Bulk](m)
 	if !ok || msg.id != m.bulk.id {
 		return m
 	}
 	m.bulk = job{}
-	if msg.err != nil {
-		o.phase, o.err = bulkAsk, sanitize(msg.err.Error())
-		return replaceOverlay(m, o)
-	}
-	o.plan, o.desc = msg.plan, msg.desc
-	index := ""
-	if o.kind == bulkPartiQL {
-		index = msg.plan.Index
-	}
-	o.est = dynamo.EstimateRead(msg.desc, index, false, 1, 0)
-	o.phase = bulkConfirm
-	return replaceOverlay(m, o)
+	return replaceOverlay(m, o.Planned(msg.plan, msg.desc, msg.err))
 }
 
 // bulkDone shows what was read and logs every request, the last with what
 // was predicted beside what it cost.
 func (m Model) bulkDone(msg bulkDoneMsg) Model {
-	kind := "Scan"
-	if o, ok := findOverlay[bulkOverlay](m); ok && o.kind == bulkPartiQL {
-		kind = "" // the line says PartiQL, and its condition the plan: once each
-	}
-	o, open := findOverlay[bulkOverlay](m)
+	o, open := findOverlay[overlay.Bulk](m)
 	for i, r := range msg.reqs {
-		if open && msg.id == m.bulk.id && i < o.logged {
+		if open && msg.id == m.bulk.id && i < o.Logged() {
 			continue // logged as it completed (bulkPage)
 		}
-		k := kind
-		if i == len(msg.reqs)-1 && open {
-			k = strings.TrimPrefix(k+" · "+predictedText(o.est.RCU, msg.reqs), " · ")
-		}
-		in := request.Input{}
+		kind, in := "Scan", request.Input{}
 		if open {
-			in = o.input()
+			kind, in = o.LogKind(i == len(msg.reqs)-1, msg.reqs), o.Input()
 		}
-		m.log = m.log.add(r, k, i+1, in)
+		m.log = m.log.add(r, kind, i+1, in)
 	}
 	if !open || msg.id != m.bulk.id {
 		return m
 	}
 	m.bulk = job{}
-	o.phase = bulkDone
-	if !o.goesOn() {
-		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation
-	}
-	// A continuation adds to what was read before.
-	o.got, o.count, o.reqs = append(o.got, msg.items...), o.count+msg.count, append(o.reqs, msg.reqs...)
-	if msg.scanned < 0 || o.scanned < 0 {
-		o.scanned = -1
-	} else {
-		o.scanned += msg.scanned
-	}
-	o.stop, o.resume, o.nextToken = msg.stop, msg.resume, msg.nextToken
-	o.err = ""
+	read := overlay.BulkRead{Items: msg.items, Count: msg.count, Scanned: msg.scanned, Reqs: msg.reqs, Stop: msg.stop,
+		Resume: msg.resume, NextToken: msg.nextToken}
 	if msg.err != nil {
-		o.err = sanitize(msg.err.Error())
+		read.Err = sanitize(msg.err.Error())
 	}
-	return replaceOverlay(m, o)
+	return replaceOverlay(m, o.Done(read))
 }
 
 // bulkPage counts and logs one page of the read in flight as it completes.
 func (m Model) bulkPage(msg bulkPageMsg) Model {
-	o, ok := findOverlay[bulkOverlay](m)
+	o, ok := findOverlay[overlay.Bulk](m)
 	if !ok || msg.id != m.bulk.id {
 		return m
 	}
-	kind := "Scan"
-	if o.kind == bulkPartiQL {
-		kind = "PartiQL " + o.plan.Kind()
-	}
-	o.liveItems += msg.items
-	o.liveReqs++
-	if msg.req.More && o.logged == o.liveReqs-1 {
+	o, log := o.Paged(msg.items, msg.req.More)
+	if log {
 		// The last page is logged at the end, with the prediction beside it.
-		o.logged++
-		m.log = m.log.add(msg.req, kind, o.logged, o.input())
+		m.log = m.log.add(msg.req, o.PageKind(), o.Logged(), o.Input())
 	}
 	return replaceOverlay(m, o)
 }

@@ -5,11 +5,10 @@ package ui
 // and write overlays, and what a write's answer changes. Planning is
 // package edit's: the diff, the condition, the aws command and the
 // predicted WCU come from there; the draft of an item being edited is the
-// edit overlay's (overlay_edit.go).
+// edit overlay's (ui/overlay's edit.go).
 
 import (
 	"context"
-	"errors"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,6 +16,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/ui/overlay"
 )
 
 // Editor is what the UI writes through. *edit.Writer satisfies it, and
@@ -88,7 +88,7 @@ func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
-	return m.push(newWriteOverlay(p, nil)), nil
+	return m.push(overlay.NewWrite(p, nil)), nil
 }
 
 // entityItems are the loaded items of the entity type on groups row row
@@ -164,7 +164,7 @@ func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
 
 // openEdit opens a draft; the writer must be there (the keys that get
 // here are enabled only then).
-func (m Model) openEdit(d draft, title string) (Model, tea.Cmd) {
+func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
 	if m.opts.Editor == nil {
 		return m, nil
 	}
@@ -174,7 +174,7 @@ func (m Model) openEdit(d draft, title string) (Model, tea.Cmd) {
 		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
 		return m, nil
 	}
-	return m.push(editOverlay{d: d, title: title, errRow: -1}), nil
+	return m.push(overlay.NewEdit(d, title)), nil
 }
 
 // editSelected edits the item under the cursor; asNew duplicates it.
@@ -187,7 +187,7 @@ func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
 	if asNew {
 		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
 	}
-	return m.openEdit(newDraft(m.table, it, asNew), title)
+	return m.openEdit(overlay.NewDraft(m.table, it, asNew), title)
 }
 
 // newEntityItem starts a new item of the entity type under the groups
@@ -202,7 +202,7 @@ func (m Model) newEntityItem() (Model, tea.Cmd) {
 	if prefix != "" {
 		title += " · " + sanitize(prefix)
 	}
-	return m.openEdit(entityDraft(m.table, m.query.PK, prefix, items), title)
+	return m.openEdit(overlay.EntityDraft(m.table, m.query.PK, prefix, items), title)
 }
 
 // undoLast shows the undo of the session's last write for confirmation.
@@ -224,7 +224,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
-	return m.push(newWriteOverlay(p, &e)), nil
+	return m.push(overlay.NewWrite(p, &e)), nil
 }
 
 // writeDone takes the answer of a write into its overlay, the request log
@@ -233,16 +233,12 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.res.Requests {
 		m.log = m.log.addWrite(r)
 	}
-	o, ok := findOverlay[writeOverlay](m)
+	o, ok := findOverlay[overlay.Write](m)
 	if !ok || m.writeReq != msg.id {
 		return m, nil
 	}
-	o.res = msg.res
-	var ce *edit.ConflictError
-	var uce *edit.UndoConflictError
-	switch {
-	case msg.err == nil:
-		o.phase = writeDone
+	o = o.Answered(msg.res, msg.err)
+	if msg.err == nil {
 		if msg.undo != nil {
 			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
 				m.edits = m.edits[:n-1]
@@ -250,24 +246,17 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		} else if msg.res.Entry != nil {
 			m.edits = append(m.edits, *msg.res.Entry)
 		}
-	case errors.As(msg.err, &uce):
-		o.phase, o.conflict = writeConflict, uce.ConflictError
-		o.err = sanitize(uce.Error())
-	case errors.As(msg.err, &ce):
-		o.phase, o.conflict = writeConflict, ce
-		o.err = sanitize(ce.Error())
-	default:
-		o.phase, o.err = writeFailed, sanitize(msg.err.Error())
 	}
 	m = replaceOverlay(m, o)
-	if o.phase == writeFailed || !m.haveTable || o.plan.Table != m.table.Name || m.query.PK == "" {
+	p := o.Plan()
+	if o.Failed() || !m.haveTable || p.Table != m.table.Name || m.query.PK == "" {
 		return m, nil
 	}
 	// Show the item as it is now: the partition's first page again, one
 	// request, said in the log, with the cursor back on the item.
-	it := o.plan.New
+	it := p.New
 	if it == nil {
-		it = o.plan.Old
+		it = p.Old
 	}
 	m.reselect = keyOf(it, m.items.keyName)
 	return m.runQuery(m.query)

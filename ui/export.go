@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -26,12 +25,6 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/ui/overlay"
-)
-
-// The fields of the export form.
-const (
-	expFormat = "format"
-	expPath   = "file"
 )
 
 // exportChunk is how many items are written between progress reports and
@@ -107,27 +100,6 @@ func (s exportSource) Rows() int { return s.n }
 
 // Released is how many of them are in pages read again.
 func (s exportSource) Released() int { return s.released }
-
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
-
-// defaultExportPath names the file after the table and partition.
-func defaultExportPath(table, pk string, f itemcodec.ExportFormat) string {
-	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
-	if name == "" {
-		name = "export"
-	}
-	return name + exportExt(f)
-}
-
-func exportExt(f itemcodec.ExportFormat) string {
-	switch f {
-	case itemcodec.ExportCSV:
-		return ".csv"
-	case itemcodec.ExportJSONL:
-		return ".jsonl"
-	}
-	return ".json"
-}
 
 // exportKeyNames are the key attributes CSV puts first: the index's, then the table's.
 func (m Model) exportKeyNames() []string {
@@ -305,9 +277,8 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
-		if o, ok := findOverlay[exportOverlay](m); ok {
-			o.err = sanitize(msg.err.Error())
-			m = replaceOverlay(m, o)
+		if o, ok := findOverlay[overlay.Export](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(msg.err.Error())))
 		}
 	default:
 		m = m.remove(overlay.ExportID)

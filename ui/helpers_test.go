@@ -16,6 +16,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // fakeStore returns canned pages in the order they are queued, canned
@@ -456,6 +457,6 @@ func (hs *harness) line(sub string) string {
 // exportErr is the sentence the export form shows under it: why it was
 // refused or why the export failed.
 func exportErr(m Model) string {
-	o, _ := findOverlay[exportOverlay](m)
-	return o.err
+	o, _ := findOverlay[overlay.Export](m)
+	return o.Err()
 }

@@ -15,8 +15,5 @@ var allModes = append(paneModes, overlay.Modes...)
 // paneModes are the modes of the root's screens and panes.
 var paneModes = []*keymap.Mode{
 	modeTables, modePrompt, modeGroups, modeItems, modeCondition, modeLimit, modeFilter,
-	modeLoading, modeConfirm,
-	modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
-	modeRequestFilter, modeProjection, modeBulkAsk, modeBulk,
-	modeEdit, modeEditValue, modeWriteConfirm, modeWriteDone,
+	modeRequestFilter, modeProjection, modeLoading, modeConfirm,
 }

@@ -7,10 +7,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
-	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/ui/overlay"
-	"dynascope/ui/widget"
 )
 
 // Opening the overlays: each opener reads the model for what the overlay
@@ -100,13 +98,12 @@ func (m Model) openExport() Model {
 	if m.items.filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
-	return m.push(exportOverlay{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(m.table.Name, m.query.PK, itemcodec.ExportJSONL)})})
+	return m.push(overlay.NewExport(src, what, m.table.Name, m.query.PK))
 }
 
 // openScan asks for the filter and projection of a Scan of table.
 func (m Model) openScan(table string) Model {
-	return m.push(bulkOverlay{kind: bulkScan, table: table, form: widget.NewForm([]string{"filter", "projection"}, nil)})
+	return m.push(overlay.NewScan(table))
 }
 
 // openPartiQL asks for a SELECT, starting from one on the current table.
@@ -118,21 +115,21 @@ func (m Model) openPartiQL() Model {
 			stmt += ` WHERE "` + m.table.PK.Name + `" = '` + strings.ReplaceAll(m.query.PK, "'", "''") + `'`
 		}
 	}
-	return m.push(bulkOverlay{kind: bulkPartiQL, form: widget.NewForm([]string{"SELECT"}, []string{stmt})})
+	return m.push(overlay.NewPartiQL(stmt))
 }
 
 // openOverview shows the overview of the table (or index) open: the layout
 // sampled before, if it is of the same, else the caps to sample with.
 func (m Model) openOverview() Model {
 	if m.overview.Phase == overlay.OvRunning || (m.overview.Have && m.overview.Table == m.table.Name && m.overview.Index == m.index) {
-		return m.push(overviewOverlay{form: m.overview.Form, cursor: m.overview.Cursor})
+		return m.push(overlay.NewOverview(m.overview.Form, m.overview.Cursor))
 	}
 	// The caps offered: the settings file's sampling, else dynamo's defaults.
 	items, rcu, segs := m.opts.Settings.Sampling.Caps()
 	// A stopped sample may still be on its way: its logged count
 	// (m.sampled) stays.
 	m.overview = overlay.OverviewState{Phase: overlay.OvSetup, Form: overlay.CapsForm(items, rcu, segs), Table: m.table.Name, Index: m.index}
-	return m.push(overviewOverlay{form: m.overview.Form})
+	return m.push(overlay.NewOverview(m.overview.Form, 0))
 }
 
 // openPartitionOf opens partition pk of index, the table for "".

@@ -16,7 +16,6 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/keys"
-	"dynascope/textfmt"
 	"dynascope/ui/overlay"
 	"dynascope/ui/request"
 )
@@ -118,23 +117,10 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.overview.Phase, m.overview.Have = overlay.OvDone, true
 	m.overview.Smp, m.overview.Lay = msg.smp, msg.lay
 	m.overview.Cursor = 0
-	if o, ok := findOverlay[overviewOverlay](m); ok {
-		o.cursor = 0
-		m = replaceOverlay(m, o)
+	if o, ok := findOverlay[overlay.Overview](m); ok {
+		m = replaceOverlay(m, o.AtStart())
 	}
 	return m, nil
-}
-
-// costText is what rcu read request units cost on demand at price, the
-// settings' USD per million reads, "" when no price is set: DynamoDB
-// charges on-demand reads in read request units, the same units
-// ConsumedCapacity reports.
-func costText(price, rcu float64) string {
-	p := price
-	if p <= 0 {
-		return ""
-	}
-	return "≈ " + textfmt.Dollars(rcu*p/1e6) + " on-demand"
 }
 
 // indexMapDoneMsg answers the map's Scan.

@@ -10,6 +10,7 @@ import (
 	"dynascope/filterexpr"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The partition screen's keys: the entity types and items panes, with the
@@ -55,7 +56,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mo
 		return move(d)
 	}
 	if st := m.keyState(); st.NoSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
-		m.status.info = noSortKeyNote(sanitize(tableAndIndexName(m.table.Name, m.index)))
+		m.status.info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
 		return m, nil
 	}
 	switch {

@@ -8,4 +8,6 @@ import "dynascope/ui/keymap"
 var Modes = []*keymap.Mode{
 	modeHelp, modeLog, modeSave, modeIndexes, modeJump, modeLinks, modeLive, modeIndexMap,
 	modeDetail, modePatterns, modeParams, modeCode,
+	modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
+	modeBulkAsk, modeBulk, modeEdit, modeEditValue, modeWriteConfirm, modeWriteDone,
 }

@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -12,8 +12,8 @@ import (
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/request"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
@@ -45,10 +45,10 @@ const (
 	bulkDone
 )
 
-type bulkOverlay struct {
+type Bulk struct {
 	kind  bulkKind
 	table string // the Scan's table; a statement names its own
-	form  form
+	form  widget.Form
 	phase bulkPhase
 	err   string // sanitised
 
@@ -71,17 +71,121 @@ type bulkOverlay struct {
 	nextToken string
 }
 
-func (bulkOverlay) ID() overlay.ID { return overlay.BulkID }
-func (o bulkOverlay) Mode(overlay.Env) *keymap.Mode {
+// NewScan asks for the filter and projection of a Scan of table.
+func NewScan(table string) Bulk {
+	return Bulk{kind: bulkScan, table: table, form: widget.NewForm([]string{"filter", "projection"}, nil)}
+}
+
+// NewPartiQL asks for a SELECT, starting from stmt.
+func NewPartiQL(stmt string) Bulk {
+	return Bulk{kind: bulkPartiQL, form: widget.NewForm([]string{"SELECT"}, []string{stmt})}
+}
+
+// Planned shows the plan and the bound of the read the root planned (its
+// SELECT's plan and its table's description), waiting for a yes; or the
+// form again with why there is none.
+func (o Bulk) Planned(plan dynamo.PartiQLPlan, desc dynamo.Table, err error) Bulk {
+	if err != nil {
+		o.phase, o.err = bulkAsk, textfmt.Sanitize(err.Error())
+		return o
+	}
+	o.plan, o.desc = plan, desc
+	index := ""
+	if o.kind == bulkPartiQL {
+		index = plan.Index
+	}
+	o.est = dynamo.EstimateRead(desc, index, false, 1, 0)
+	o.phase = bulkConfirm
+	return o
+}
+
+// LogKind is what the request log says of a request of this read: a Scan,
+// or nothing for PartiQL (its line says PartiQL, and its condition the
+// plan: once each); the last one adds what was predicted beside what the
+// read's requests, reqs, cost.
+func (o Bulk) LogKind(last bool, reqs []dynamo.Request) string {
+	kind := "Scan"
+	if o.kind == bulkPartiQL {
+		kind = ""
+	}
+	if last {
+		kind = strings.TrimPrefix(kind+" · "+request.Predicted(o.est.RCU, reqs), " · ")
+	}
+	return kind
+}
+
+// Logged is how many requests of the read in flight the root logged as
+// their pages came (Paged).
+func (o Bulk) Logged() int { return o.logged }
+
+// Paged counts one page of the read in flight as it completes, with its
+// items, and whether more follow; log says the root logs its request now,
+// as page Logged() of kind PageKind(): every page but the last, which
+// comes with the answer (Done) and the prediction beside it.
+func (o Bulk) Paged(items int, more bool) (next Bulk, log bool) {
+	o.liveItems += items
+	o.liveReqs++
+	if more && o.logged == o.liveReqs-1 {
+		o.logged++
+		return o, true
+	}
+	return o, false
+}
+
+// PageKind is what the request log says of a page logged as it came.
+func (o Bulk) PageKind() string {
+	if o.kind == bulkPartiQL {
+		return "PartiQL " + o.plan.Kind()
+	}
+	return "Scan"
+}
+
+// BulkRead is what a bulk read answered, stopped or not.
+type BulkRead struct {
+	Items          []dynamo.Item
+	Count, Scanned int // Scanned is -1 for PartiQL, which reports none
+	Reqs           []dynamo.Request
+	Stop           dynamo.StopReason
+	Err            string // sanitised; "" for none
+	// Where it would go on: ScanResult.Resume, PartiQLResult.NextToken.
+	Resume    map[int]dynamo.Item
+	NextToken string
+}
+
+// Done shows what was read; a read that went on from where one stopped
+// adds to what was read before.
+func (o Bulk) Done(r BulkRead) Bulk {
+	o.phase = bulkDone
+	if !o.goesOn() {
+		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation
+	}
+	o.got, o.count, o.reqs = append(o.got, r.Items...), o.count+r.Count, append(o.reqs, r.Reqs...)
+	if r.Scanned < 0 || o.scanned < 0 {
+		o.scanned = -1
+	} else {
+		o.scanned += r.Scanned
+	}
+	o.stop, o.resume, o.nextToken = r.Stop, r.Resume, r.NextToken
+	o.err = r.Err
+	return o
+}
+
+// Read is what the read has read so far, over its continuations.
+func (o Bulk) Read() BulkRead {
+	return BulkRead{Items: o.got, Count: o.count, Scanned: o.scanned, Reqs: o.reqs, Stop: o.stop, Err: o.err, Resume: o.resume, NextToken: o.nextToken}
+}
+
+func (Bulk) ID() ID { return BulkID }
+func (o Bulk) Mode(Env) *keymap.Mode {
 	if o.phase == bulkAsk {
 		return modeBulkAsk
 	}
 	return modeBulk
 }
-func (bulkOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
+func (Bulk) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
-// input is the read as the code view and the request log keep it.
-func (o bulkOverlay) input() request.Input {
+// Input is the read as the code view and the request log keep it.
+func (o Bulk) Input() request.Input {
 	if o.kind == bulkPartiQL {
 		return request.Input{Stmt: o.form.Value("SELECT")}
 	}
@@ -92,14 +196,14 @@ func (o bulkOverlay) input() request.Input {
 // run is the read as the root sends it (RunBulk): the SELECT by its plan,
 // or the Scan, under the read's estimate, going on from where it stopped
 // when it did.
-func (o bulkOverlay) run() overlay.RunBulk {
+func (o Bulk) run() RunBulk {
 	if o.kind == bulkPartiQL {
-		return overlay.RunBulk{PartiQL: &dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken}}
+		return RunBulk{PartiQL: &dynamo.PartiQLInput{Plan: o.plan, Est: o.est, NextToken: o.nextToken}}
 	}
-	return overlay.RunBulk{Scan: &dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume}}
+	return RunBulk{Scan: &dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume}}
 }
 
-func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Bulk) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	km := e.Keys
 	if o.phase == bulkAsk {
 		f, ev := o.form.Handle(msg, km.FormKeys())
@@ -107,9 +211,9 @@ func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 		switch ev {
 		case widget.FormSubmit:
 			o.phase, o.err = bulkPlanning, ""
-			return o, overlay.PlanBulk{In: o.input()}
+			return o, PlanBulk{In: o.Input()}
 		case widget.FormCancel:
-			return o, overlay.Close{}
+			return o, Close{}
 		case widget.FormTyped:
 			o.err = ""
 		}
@@ -123,12 +227,12 @@ func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 	case key.Matches(k, km.Cancel):
 		switch o.phase {
 		case bulkRunning, bulkPlanning:
-			return o, overlay.StopBulk{} // the reply brings what was read
+			return o, StopBulk{} // the reply brings what was read
 		case bulkConfirm:
 			o.phase = bulkAsk
 			return o, nil
 		}
-		return o, overlay.Close{}
+		return o, Close{}
 	case key.Matches(k, km.Open), key.Matches(k, km.Confirm):
 		if o.phase != bulkConfirm {
 			return o, nil
@@ -145,7 +249,7 @@ func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 		return o, o.run()
 	case key.Matches(k, km.Code):
 		if o.phase == bulkConfirm || o.phase == bulkDone {
-			return o, overlay.OpenCode{In: o.input(), From: "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
+			return o, OpenCode{In: o.Input(), From: "this " + map[bulkKind]string{bulkScan: "Scan", bulkPartiQL: "SELECT"}[o.kind]}
 		}
 		return o, nil
 	case key.Matches(k, km.Down):
@@ -160,17 +264,7 @@ func (o bulkOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 	return o, nil
 }
 
-// predictedText is the bound said before a read beside what it cost.
-func predictedText(bound float64, reqs []dynamo.Request) string {
-	for _, r := range reqs {
-		if r.NoCapacity {
-			return fmt.Sprintf("predicted ≤ %s RCU · actual unknown (the endpoint sent no ConsumedCapacity, as DynamoDB Local does for PartiQL)", fmtRCU(bound))
-		}
-	}
-	return fmt.Sprintf("predicted ≤ %s RCU · actual %s", fmtRCU(bound), fmtRCU(dynamo.TotalCapacity(reqs).Total))
-}
-
-func (o bulkOverlay) View(e overlay.Env, w, h int) string {
+func (o Bulk) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	var lines []string
@@ -179,7 +273,7 @@ func (o bulkOverlay) View(e overlay.Env, w, h int) string {
 			lines = append(lines, " "+style(l))
 		}
 	}
-	title := "Scan of " + sanitize(o.table)
+	title := "Scan of " + textfmt.Sanitize(o.table)
 	if o.kind == bulkPartiQL {
 		title = "PartiQL SELECT"
 	}
@@ -200,9 +294,9 @@ func (o bulkOverlay) View(e overlay.Env, w, h int) string {
 			say(st.QueryKey.Render, planLine(o.plan))
 		}
 		if o.est.Known {
-			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), fmtRCU(o.est.RCU), costText(e.Price, o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
 		} else {
-			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", fmtRCU(o.est.RCU), costText(e.Price, o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
 		}
 		if o.kind == bulkPartiQL && o.plan.Query {
 			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")
@@ -210,7 +304,7 @@ func (o bulkOverlay) View(e overlay.Env, w, h int) string {
 		say(st.Muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
 		if o.liveReqs > 0 {
-			say(st.Muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", plural(o.liveItems, "item", "items"), plural(o.liveReqs, "request", "requests")))
+			say(st.Muted.Render, fmt.Sprintf("reading… %s · %s so far; esc stops and keeps what was read", textfmt.Plural(o.liveItems, "item", "items"), textfmt.Plural(o.liveReqs, "request", "requests")))
 		} else {
 			say(st.Muted.Render, "reading… esc stops and keeps what was read")
 		}
@@ -237,10 +331,10 @@ func (o bulkOverlay) View(e overlay.Env, w, h int) string {
 }
 
 // summary is what was kept of what was read, and what it cost.
-func (o bulkOverlay) summary(st styles, w int) []string {
+func (o Bulk) summary(st theme.Styles, w int) []string {
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
-	head := fmt.Sprintf("%s · %s · %s", plural(o.count, "item", "items"), plural(len(o.reqs), "request", "requests"), predictedText(o.est.RCU, o.reqs))
+	head := fmt.Sprintf("%s · %s · %s", textfmt.Plural(o.count, "item", "items"), textfmt.Plural(len(o.reqs), "request", "requests"), request.Predicted(o.est.RCU, o.reqs))
 	// First, so that a long cost text never cuts it off.
 	switch o.stop {
 	case dynamo.StopCancelled:
@@ -250,13 +344,13 @@ func (o bulkOverlay) summary(st styles, w int) []string {
 	}
 	out = append(out, " "+st.Bold.Render(widget.Fit(head, w)))
 	if o.scanned >= 0 {
-		out = append(out, " "+st.Accent.Render(widget.Fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), fmtRCU(rcu), textfmt.Count(o.scanned)), w)))
+		out = append(out, " "+st.Accent.Render(widget.Fit(fmt.Sprintf("kept %s of %s read; the %s RCU were charged for all %s read", textfmt.Count(o.count), textfmt.Count(o.scanned), textfmt.Units(rcu), textfmt.Count(o.scanned)), w)))
 	}
 	return out
 }
 
 // goesOn tells whether a read stopped short with somewhere to go on from.
-func (o bulkOverlay) goesOn() bool {
+func (o Bulk) goesOn() bool {
 	if o.stop != dynamo.StopError && o.stop != dynamo.StopEstimate {
 		return false
 	}
@@ -268,16 +362,9 @@ func (o bulkOverlay) goesOn() bool {
 // planLine is a PartiQL plan in one sentence.
 func planLine(p dynamo.PartiQLPlan) string {
 	if p.Query {
-		return "Plan: a Query of one partition of " + sanitize(p.Table) + " (" + sanitize(p.Why) + ")."
+		return "Plan: a Query of one partition of " + textfmt.Sanitize(p.Table) + " (" + textfmt.Sanitize(p.Why) + ")."
 	}
-	return "Plan: a Scan of the whole " + sanitize(tableAndIndexName(p.Table, p.Index)) + " (" + sanitize(p.Why) + ")."
-}
-
-func tableAndIndexName(table, index string) string {
-	if index == "" {
-		return "table " + table
-	}
-	return "index " + index + " of table " + table
+	return "Plan: a Scan of the whole " + textfmt.Sanitize(request.TableAndIndex(p.Table, p.Index)) + " (" + textfmt.Sanitize(p.Why) + ")."
 }
 
 // The bulk overlay's keys: a form while asking, then run, stop and scroll.
@@ -291,7 +378,7 @@ var (
 
 // itemLine is one item: its key values first, then the other attributes
 // as plain JSON, sanitised.
-func (o bulkOverlay) itemLine(it dynamo.Item) string {
+func (o Bulk) itemLine(it dynamo.Item) string {
 	rest := maps.Clone(it)
 	var keys []string
 	for _, k := range []*dynamo.KeyAttr{&o.desc.PK, o.desc.SK} {
@@ -300,5 +387,5 @@ func (o bulkOverlay) itemLine(it dynamo.Item) string {
 			delete(rest, k.Name)
 		}
 	}
-	return sanitize(strings.Join(keys, "  ") + "  " + string(itemcodec.PlainJSON(rest)))
+	return textfmt.Sanitize(strings.Join(keys, "  ") + "  " + string(itemcodec.PlainJSON(rest)))
 }

@@ -1,7 +1,8 @@
-package ui
+package overlay
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -9,8 +10,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -19,36 +20,55 @@ import (
 // form is the overlay's; the export in flight is the root's (m.export, an
 // exportJob): its replies arrive there, and the last one closes the overlay.
 
-type exportOverlay struct {
-	form  form
+// Export asks for a format and a file, then shows the export's progress.
+type Export struct {
+	form  widget.Form
 	err   string // why the form was refused, or the export failed; sanitised
 	what  string // "12 loaded items", "3 filtered items"
-	src   exportSource
+	src   ExportSource
 	named itemcodec.ExportFormat // the format the file's extension was chosen for
 }
 
-func (exportOverlay) ID() overlay.ID        { return overlay.ExportID }
-func (exportOverlay) Hides() overlay.Hidden { return overlay.Hidden{} }
+// NewExport asks where to write src, the rows the items pane shows (what
+// says which: "12 loaded items"), as JSON Lines by default, to a file named
+// after the table and the partition.
+func NewExport(src ExportSource, what, table, pk string) Export {
+	return Export{src: src, what: what, named: itemcodec.ExportJSONL,
+		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(table, pk, itemcodec.ExportJSONL)})}
+}
 
-func (exportOverlay) Mode(e overlay.Env) *keymap.Mode {
+// Failed shows the form again with why the export failed (sanitised).
+func (o Export) Failed(why string) Export {
+	o.err = why
+	return o
+}
+
+// Err is the sentence under the form: why it was refused or why the
+// export failed; "" for none.
+func (o Export) Err() string { return o.err }
+
+func (Export) ID() ID        { return ExportID }
+func (Export) Hides() Hidden { return Hidden{} }
+
+func (Export) Mode(e Env) *keymap.Mode {
 	if e.Exporting {
 		return modeExporting
 	}
 	return modeExport
 }
 
-func (o exportOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
+func (o Export) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // Update is the form until it is submitted; then, while the export runs
 // (the form is kept, for a failure to show under), esc stops it.
-func (o exportOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Export) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
 	km := e.Keys
 	if e.Exporting {
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) {
-			return o, overlay.StopExport{}
+			return o, StopExport{}
 		}
 		return o, nil
 	}
@@ -58,7 +78,7 @@ func (o exportOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, over
 	case widget.FormSubmit:
 		return o.submit()
 	case widget.FormCancel:
-		return o, overlay.Close{}
+		return o, Close{}
 	case widget.FormTyped:
 		o.err = ""
 		// A file still named after the format follows it to the new one.
@@ -75,10 +95,10 @@ func (o exportOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, over
 }
 
 // submit asks for the export the form describes, or says what is wrong.
-func (o exportOverlay) submit() (overlay.Overlay, overlay.Want) {
+func (o Export) submit() (Overlay, Want) {
 	f := itemcodec.ExportFormat(strings.TrimSpace(o.form.Value(expFormat)))
 	if !slices.Contains(itemcodec.ExportFormats, f) {
-		o.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), sanitize(string(f)))
+		o.err = fmt.Sprintf("the format must be one of %s, not %q.", formatNames(), textfmt.Sanitize(string(f)))
 		return o, nil
 	}
 	path := strings.TrimSpace(o.form.Value(expPath))
@@ -87,7 +107,7 @@ func (o exportOverlay) submit() (overlay.Overlay, overlay.Want) {
 		return o, nil
 	}
 	o.err = ""
-	return o, overlay.StartExport{Src: o.src, Path: path, Format: f}
+	return o, StartExport{Src: o.src, Path: path, Format: f}
 }
 
 func formatNames() string {
@@ -99,7 +119,7 @@ func formatNames() string {
 }
 
 // box is the export form, or the progress of the export in flight.
-func (o exportOverlay) box(e overlay.Env, w, h int) string {
+func (o Export) box(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	intro := "Write the " + o.what + " to a local file (nothing is sent to DynamoDB)."
@@ -116,7 +136,7 @@ func (o exportOverlay) box(e overlay.Env, w, h int) string {
 		frac := float64(run.Done) / float64(max(1, run.N))
 		pct := fmt.Sprintf(" %3d%%", int(frac*100))
 		lines = append(lines, " "+bar(st, frac, min(60, inner-2-len(pct)))+st.Bold.Render(pct),
-			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.Done, run.N, sanitize(run.Path)), inner-2)), "",
+			" "+st.Muted.Render(widget.Trunc(fmt.Sprintf("%d of %d items written to %s", run.Done, run.N, textfmt.Sanitize(run.Path)), inner-2)), "",
 			" "+st.Accent.Render("esc")+st.Muted.Render(" stops and removes the partial file"))
 		return widget.Box(st, "Export", lines, w, h, true)
 	}
@@ -136,3 +156,30 @@ var (
 	modeExport    = keymap.FormMode("export", "export", "don't export")
 	modeExporting = &keymap.Mode{Name: "exporting", Keys: []keymap.Binding{keymap.InBar("cancel", "stop, remove the partial file")}}
 )
+
+// The fields of the export form.
+const (
+	expFormat = "format"
+	expPath   = "file"
+)
+
+var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+// defaultExportPath names the file after the table and partition.
+func defaultExportPath(table, pk string, f itemcodec.ExportFormat) string {
+	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
+	if name == "" {
+		name = "export"
+	}
+	return name + exportExt(f)
+}
+
+func exportExt(f itemcodec.ExportFormat) string {
+	switch f {
+	case itemcodec.ExportCSV:
+		return ".csv"
+	case itemcodec.ExportJSONL:
+		return ".jsonl"
+	}
+	return ".json"
+}

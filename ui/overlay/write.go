@@ -1,6 +1,7 @@
-package ui
+package overlay
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,8 +10,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/edit"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
@@ -30,7 +32,8 @@ const (
 	writeFailed   // an error; what the item is now is in the sentence
 )
 
-type writeOverlay struct {
+// Write is a planned write, shown before it is sent, then what it did.
+type Write struct {
 	plan     *edit.Plan
 	undo     *edit.Entry // the entry this write undoes; nil for an edit
 	phase    writePhase
@@ -40,20 +43,50 @@ type writeOverlay struct {
 	offset   int
 }
 
-func newWriteOverlay(p *edit.Plan, undo *edit.Entry) writeOverlay {
-	return writeOverlay{plan: p, undo: undo}
+// NewWrite shows plan p for confirmation: an edit, or the undo of the
+// journal's entry undo.
+func NewWrite(p *edit.Plan, undo *edit.Entry) Write {
+	return Write{plan: p, undo: undo}
 }
 
-func (writeOverlay) ID() overlay.ID { return overlay.WriteID }
-func (o writeOverlay) Mode(overlay.Env) *keymap.Mode {
+// Plan is the write it shows.
+func (o Write) Plan() *edit.Plan { return o.plan }
+
+// Answered shows what the write did: written, with res's units; refused
+// by its condition, the item now beside the user's version; or failed.
+func (o Write) Answered(res edit.Result, err error) Write {
+	o.res = res
+	var ce *edit.ConflictError
+	var uce *edit.UndoConflictError
+	switch {
+	case err == nil:
+		o.phase = writeDone
+	case errors.As(err, &uce):
+		o.phase, o.conflict = writeConflict, uce.ConflictError
+		o.err = textfmt.Sanitize(uce.Error())
+	case errors.As(err, &ce):
+		o.phase, o.conflict = writeConflict, ce
+		o.err = textfmt.Sanitize(ce.Error())
+	default:
+		o.phase, o.err = writeFailed, textfmt.Sanitize(err.Error())
+	}
+	return o
+}
+
+// Failed tells whether the write failed (not refused by its condition:
+// then nothing was written and the item is read again).
+func (o Write) Failed() bool { return o.phase == writeFailed }
+
+func (Write) ID() ID { return WriteID }
+func (o Write) Mode(Env) *keymap.Mode {
 	if o.phase == writeConfirm {
 		return modeWriteConfirm
 	}
 	return modeWriteDone
 }
-func (writeOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
+func (Write) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
-func (o writeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
 		return o, nil
@@ -64,15 +97,15 @@ func (o writeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overl
 		switch {
 		case key.Matches(k, km.Confirm, km.Open):
 			o.phase = writeSending
-			return o, overlay.SendWrite{Plan: o.plan, Undo: o.undo}
+			return o, SendWrite{Plan: o.plan, Undo: o.undo}
 		case key.Matches(k, km.CopyCommand):
-			return o, overlay.CopyText{Text: o.plan.Command(e.Target), Info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
+			return o, CopyText{Text: o.plan.Command(e.Target), Info: "copied the write as an aws dynamodb command (OSC 52); nothing was sent"}
 		case key.Matches(k, km.Up):
 			o.offset = max(0, o.offset-1)
 		case key.Matches(k, km.Down):
 			o.offset++
 		case key.Matches(k, km.Cancel, km.Back):
-			return o, overlay.Then{overlay.ShowInfo{Text: "not sent"}, overlay.Close{}}
+			return o, Then{ShowInfo{Text: "not sent"}, Close{}}
 		}
 		return o, nil
 	case writeSending:
@@ -85,21 +118,21 @@ func (o writeOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overl
 		o.offset++
 	case key.Matches(k, km.Cancel, km.Back, km.Open):
 		if o.phase == writeDone {
-			// The draft and the item shown are from before the write.
-			return o, overlay.Then{overlay.Close{}, overlay.Remove{IDs: []overlay.ID{overlay.EditID, overlay.DetailID}}}
+			// The Draft and the item shown are from before the write.
+			return o, Then{Close{}, Remove{IDs: []ID{EditID, DetailID}}}
 		}
-		return o, overlay.Close{}
+		return o, Close{}
 	}
 	return o, nil
 }
 
-func (o writeOverlay) View(e overlay.Env, w, h int) string {
+func (o Write) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	p := o.plan
 	var lines []string
 	add := func(style func(...string) string, s string) {
-		for _, l := range widget.WrapLines(sanitize(s), max(1, inner-2)) {
+		for _, l := range widget.WrapLines(textfmt.Sanitize(s), max(1, inner-2)) {
 			lines = append(lines, " "+style(l))
 		}
 	}
@@ -133,10 +166,10 @@ func (o writeOverlay) View(e overlay.Env, w, h int) string {
 		if p.Limit != "" {
 			add(st.Warn.Render, "note: "+p.Limit)
 		}
-		add(text, "predicted: "+fmtRCU(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
+		add(text, "predicted: "+textfmt.Units(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
 		if o.phase == writeDone {
 			r := o.res
-			s := fmt.Sprintf("written: %s WCU consumed (predicted %s)", fmtRCU(r.WCU), fmtRCU(p.PredictedWCU))
+			s := fmt.Sprintf("written: %s WCU consumed (predicted %s)", textfmt.Units(r.WCU), textfmt.Units(p.PredictedWCU))
 			if r.Entry != nil {
 				s += fmt.Sprintf(" · journal entry %d", r.Entry.Number)
 				if o.undo == nil {
@@ -158,7 +191,7 @@ func (o writeOverlay) View(e overlay.Env, w, h int) string {
 		}
 	}
 	shown := max(1, h-2)
-	off := clamp(o.offset, 0, max(0, len(lines)-shown))
+	off := widget.Clamp(o.offset, 0, max(0, len(lines)-shown))
 	title := "Write · shown before it is sent"
 	switch o.phase {
 	case writeDone:
@@ -175,12 +208,12 @@ func (o writeOverlay) View(e overlay.Env, w, h int) string {
 // three columns — as read, now, yours — each value with its type; a *
 // marks what someone else changed since the read. A refused delete shows
 // only what changed: the user's version of every attribute is gone.
-func (o writeOverlay) beside(st styles, inner int) []string {
+func (o Write) beside(st theme.Styles, inner int) []string {
 	c := o.conflict
 	rows := c.Rows()
 	nameW := widget.Width("attribute")
 	for _, r := range rows {
-		nameW = max(nameW, widget.Width(sanitize(r.Name)))
+		nameW = max(nameW, widget.Width(textfmt.Sanitize(r.Name)))
 	}
 	nameW = min(nameW, max(9, inner/5))
 	colW := max(6, (inner-nameW-10)/3)
@@ -193,7 +226,7 @@ func (o writeOverlay) beside(st styles, inner int) []string {
 		if av == nil {
 			return "—"
 		}
-		return sanitize(edit.ValueText(av))
+		return textfmt.Sanitize(edit.ValueText(av))
 	}
 	out := []string{"   " + st.Muted.Render(widget.Fit("attribute", nameW)+"  "+widget.Fit("as read", colW)+"  "+widget.Fit("now", colW)+"  "+widget.Fit(yoursHead, colW))}
 	for _, r := range rows {
@@ -205,14 +238,14 @@ func (o writeOverlay) beside(st styles, inner int) []string {
 		if deleting {
 			yours = ""
 		}
-		out = append(out, " "+mark+widget.Fit(sanitize(r.Name), nameW)+"  "+st.Muted.Render(widget.Fit(text(r.Read), colW))+"  "+
+		out = append(out, " "+mark+widget.Fit(textfmt.Sanitize(r.Name), nameW)+"  "+st.Muted.Render(widget.Fit(text(r.Read), colW))+"  "+
 			st.Err.Render(widget.Fit(text(r.Now), colW))+"  "+st.OK.Render(widget.Fit(yours, colW)))
 	}
 	if c.Current == nil && c.Plan.Old != nil {
 		out = append(out, " "+st.Err.Render("the item no longer exists"))
 	}
 	if c.AtNewKey != nil {
-		out = append(out, " "+st.Err.Render("an item with the new key exists: "+widget.Trunc(sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
+		out = append(out, " "+st.Err.Render("an item with the new key exists: "+widget.Trunc(textfmt.Sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
 	out = append(out, " "+st.Muted.Render("* changed by someone else since the read"))
 	for _, l := range widget.WrapLines(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
@@ -228,7 +261,7 @@ func refusedUnits(wcu float64) string {
 	if wcu == 0 {
 		return "a refused write is charged as a write; the answer reported no figure"
 	}
-	return "the refused write consumed " + fmtRCU(wcu) + " WCU"
+	return "the refused write consumed " + textfmt.Units(wcu) + " WCU"
 }
 
 // unitsWhy says where the predicted units come from.
@@ -238,7 +271,7 @@ func unitsWhy(p *edit.Plan) string {
 		s += ", twice each in a transaction"
 	}
 	for name, u := range p.IndexWCU {
-		s += fmt.Sprintf("; %s %s", name, fmtRCU(u))
+		s += fmt.Sprintf("; %s %s", name, textfmt.Units(u))
 	}
 	return s
 }

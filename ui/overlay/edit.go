@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -13,8 +13,8 @@ import (
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -22,30 +22,34 @@ import (
 // to duplicate it under a new key, N for a new item of an entity type.
 // enter edits a value (and its type) in a form, a adds an attribute, x
 // marks one for removal, and w checks the draft and shows the write for
-// confirmation (overlay_write.go). Nothing is sent from here. The draft,
+// confirmation (write.go). Nothing is sent from here. The draft,
 // the item being edited as text, is the overlay's own, below.
 
-type editOverlay struct {
-	d      draft
+// Edit is an item's attributes as typed text, being edited.
+type Edit struct {
+	d      Draft
 	title  string
 	cursor int
 	offset int
-	form   *form // editing a row; nil while choosing one
-	row    int   // the row the form edits; -1 for a new attribute
+	form   *widget.Form // editing a row; nil while choosing one
+	row    int          // the row the form edits; -1 for a new attribute
 	err    string
 	errRow int // the row err is about; -1 for none
 }
 
-func (editOverlay) ID() overlay.ID { return overlay.EditID }
-func (o editOverlay) Mode(overlay.Env) *keymap.Mode {
+// NewEdit edits draft d, titled title.
+func NewEdit(d Draft, title string) Edit { return Edit{d: d, title: title, errRow: -1} }
+
+func (Edit) ID() ID { return EditID }
+func (o Edit) Mode(Env) *keymap.Mode {
 	if o.form != nil {
 		return modeEditValue
 	}
 	return modeEdit
 }
-func (editOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true, Log: true} }
+func (Edit) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
-func (o editOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Edit) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	km := e.Keys
 	if o.form != nil {
 		f, ev := o.form.Handle(msg, km.FormKeys())
@@ -89,23 +93,23 @@ func (o editOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overla
 	case key.Matches(k, km.WriteItem):
 		p, row, err := o.d.plan(e.Version)
 		if err != nil {
-			o.err, o.errRow = sanitize(err.Error()), row
+			o.err, o.errRow = textfmt.Sanitize(err.Error()), row
 			if row >= 0 {
 				o.cursor = row
 			}
 			return o, nil
 		}
 		o.err, o.errRow = "", -1
-		return o, overlay.Open{O: newWriteOverlay(p, nil)}
+		return o, Open{O: NewWrite(p, nil)}
 	case key.Matches(k, km.Cancel, km.Back):
-		return o, overlay.Then{overlay.ShowInfo{Text: "edit discarded; nothing was sent"}, overlay.Close{}}
+		return o, Then{ShowInfo{Text: "edit discarded; nothing was sent"}, Close{}}
 	}
 	return o, nil
 }
 
 // setRow takes a submitted form into the draft; a value DynamoDB would
 // refuse is one sentence under the form, which stays open.
-func (o editOverlay) setRow(f form) editOverlay {
+func (o Edit) setRow(f widget.Form) Edit {
 	v := f.Values()
 	typ := strings.ToUpper(strings.TrimSpace(v["type"]))
 	name := ""
@@ -119,13 +123,13 @@ func (o editOverlay) setRow(f form) editOverlay {
 		}
 		for _, r := range o.d.rows {
 			if r.name == name && !r.removed {
-				o.err, o.errRow = fmt.Sprintf("the item has %s already; edit it instead", sanitize(name)), -1
+				o.err, o.errRow = fmt.Sprintf("the item has %s already; edit it instead", textfmt.Sanitize(name)), -1
 				return o
 			}
 		}
 	}
 	if _, err := edit.ParseValue(name, typ, v["value"]); err != nil {
-		o.err, o.errRow = sanitize(err.Error()), o.row
+		o.err, o.errRow = textfmt.Sanitize(err.Error()), o.row
 		return o
 	}
 	o.d.rows = slices.Clone(o.d.rows)
@@ -140,12 +144,12 @@ func (o editOverlay) setRow(f form) editOverlay {
 	return o
 }
 
-func (o editOverlay) View(e overlay.Env, w, h int) string {
+func (o Edit) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
 	nameW, typeW := 4, 4
 	for _, r := range o.d.rows {
-		nameW = max(nameW, widget.Width(sanitize(r.name)))
+		nameW = max(nameW, widget.Width(textfmt.Sanitize(r.name)))
 	}
 	nameW = min(nameW, max(8, inner/3))
 	var lines []string
@@ -171,7 +175,7 @@ func (o editOverlay) View(e overlay.Env, w, h int) string {
 		if i == o.cursor {
 			cur = "› "
 		}
-		line := cur + mark + widget.Fit(sanitize(r.name), nameW) + " " + st.TypeName.Render(widget.Fit(r.typ, typeW)) + " " + widget.Fit(sanitize(text), max(1, inner-nameW-typeW-8))
+		line := cur + mark + widget.Fit(textfmt.Sanitize(r.name), nameW) + " " + st.TypeName.Render(widget.Fit(r.typ, typeW)) + " " + widget.Fit(textfmt.Sanitize(text), max(1, inner-nameW-typeW-8))
 		if i == o.cursor && o.form == nil {
 			line = st.Sel.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
@@ -184,7 +188,7 @@ func (o editOverlay) View(e overlay.Env, w, h int) string {
 	if o.form != nil {
 		what := "new attribute"
 		if o.row >= 0 {
-			what = sanitize(o.d.rows[o.row].name)
+			what = textfmt.Sanitize(o.d.rows[o.row].name)
 		}
 		foot = append(foot, " "+st.Accent.Render(what)+st.Muted.Render(" · type is one of "+strings.Join(edit.Types, " ")))
 		foot = append(foot, o.form.View(st, inner)...)
@@ -198,7 +202,7 @@ func (o editOverlay) View(e overlay.Env, w, h int) string {
 		foot = append(foot, " "+st.Muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
-	off := clamp(o.offset, 0, max(0, len(lines)-shown))
+	off := widget.Clamp(o.offset, 0, max(0, len(lines)-shown))
 	if o.cursor < off {
 		off = o.cursor
 	}
@@ -225,8 +229,8 @@ type draftRow struct {
 	removed         bool // marked for removal
 }
 
-// draft is an item being edited: from an item read (old), or a new one.
-type draft struct {
+// Draft is an item being edited: from an item read (old), or a new one.
+type Draft struct {
 	table dynamo.Table
 	old   dynamo.Item // nil for a new item (or a duplicate)
 	rows  []draftRow
@@ -235,11 +239,11 @@ type draft struct {
 	blanks bool
 }
 
-// newDraft starts a draft from an item: its key attributes first, then
+// NewDraft starts a draft from an item: its key attributes first, then
 // the rest by name. asNew makes it a new item with the same attributes
 // (duplicate under a new key).
-func newDraft(t dynamo.Table, it dynamo.Item, asNew bool) draft {
-	d := draft{table: t}
+func NewDraft(t dynamo.Table, it dynamo.Item, asNew bool) Draft {
+	d := Draft{table: t}
 	if !asNew {
 		d.old = it
 	}
@@ -253,11 +257,11 @@ func newDraft(t dynamo.Table, it dynamo.Item, asNew bool) draft {
 	return d
 }
 
-// entityDraft is a new item of an entity type: the partition's key, the
+// EntityDraft is a new item of an entity type: the partition's key, the
 // sort key's prefix, and every other attribute the loaded items of that
 // type have, with the type most of them have and an empty value.
-func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
-	d := draft{table: t, blanks: true}
+func EntityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) Draft {
+	d := Draft{table: t, blanks: true}
 	d.rows = append(d.rows, draftRow{name: t.PK.Name, typ: t.PK.Type, text: pk, key: true})
 	if t.SK != nil {
 		d.rows = append(d.rows, draftRow{name: t.SK.Name, typ: t.SK.Type, text: prefix, key: true})
@@ -288,7 +292,7 @@ func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
 
 // item is the item the draft describes; the first value that DynamoDB
 // would refuse is one sentence, and its row.
-func (d draft) item() (dynamo.Item, int, error) {
+func (d Draft) item() (dynamo.Item, int, error) {
 	it := dynamo.Item{}
 	for i, r := range d.rows {
 		if r.removed {
@@ -317,7 +321,7 @@ func (d draft) item() (dynamo.Item, int, error) {
 
 // change is what the draft does to row i of an item read: "+" added, "-"
 // removed, "~" changed, "" as read (and for a new item, where all is new).
-func (d draft) change(i int) string {
+func (d Draft) change(i int) string {
 	r := d.rows[i]
 	if d.old == nil {
 		return ""
@@ -338,7 +342,7 @@ func (d draft) change(i int) string {
 }
 
 // plan is the change the draft makes, checked and ready to confirm.
-func (d draft) plan(version string) (*edit.Plan, int, error) {
+func (d Draft) plan(version string) (*edit.Plan, int, error) {
 	it, row, err := d.item()
 	if err != nil {
 		return nil, row, err

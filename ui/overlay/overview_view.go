@@ -1,4 +1,4 @@
-package ui
+package overlay
 
 import (
 	"fmt"
@@ -11,8 +11,9 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
-	"dynascope/ui/overlay"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
@@ -22,36 +23,51 @@ import (
 // (m.overview: the replies change them) and stay after the overlay closes:
 // opening it again shows them, the caps and cursor where they were left.
 
-// overviewOverlay holds what the keys change: the caps form and the cursor
+// Overview holds what the keys change: the caps form and the cursor
 // over the layout.
-type overviewOverlay struct {
-	form   form
+type Overview struct {
+	form   widget.Form
 	cursor int
 }
 
-func (overviewOverlay) ID() overlay.ID        { return overlay.OverviewID }
-func (overviewOverlay) Hides() overlay.Hidden { return overlay.Hidden{Query: true} }
+// NewOverview opens the overview with the caps form and the cursor where
+// they were left.
+func NewOverview(caps widget.Form, cursor int) Overview { return Overview{form: caps, cursor: cursor} }
 
-func (overviewOverlay) Mode(e overlay.Env) *keymap.Mode {
+// AtStart is the overview with its cursor on the first row, as a new
+// sample's layout shows it.
+func (o Overview) AtStart() Overview {
+	o.cursor = 0
+	return o
+}
+
+// Cursor is the row the cursor is on: a family, a largest partition, a
+// finding (OverviewState.PartitionAt says which partition it opens).
+func (o Overview) Cursor() int { return o.cursor }
+
+func (Overview) ID() ID        { return OverviewID }
+func (Overview) Hides() Hidden { return Hidden{Query: true} }
+
+func (Overview) Mode(e Env) *keymap.Mode {
 	switch e.Overview.Phase {
-	case overlay.OvSetup:
+	case OvSetup:
 		return modeCaps
-	case overlay.OvRunning:
+	case OvRunning:
 		return modeSampling
 	}
 	return modeOverview
 }
 
-func (o overviewOverlay) View(e overlay.Env, w, h int) string { return o.box(e, w, h) }
+func (o Overview) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // box draws the overview in w×h: the caps, the progress, or the layout.
-func (o overviewOverlay) box(e overlay.Env, w, h int) string {
+func (o Overview) box(e Env, w, h int) string {
 	inner := w - 2
 	var lines []string
 	switch e.Overview.Phase {
-	case overlay.OvSetup:
+	case OvSetup:
 		lines = capsLines(e, o.form, inner)
-	case overlay.OvRunning:
+	case OvRunning:
 		lines = progressLines(e, inner)
 	default:
 		return layoutBox(e, o.cursor, w, h)
@@ -62,14 +78,14 @@ func (o overviewOverlay) box(e overlay.Env, w, h int) string {
 // boundText says what a sample with these caps may read, and cost at price
 // (costText).
 func boundText(price float64, in dynamo.SampleInput) string {
-	s := fmt.Sprintf("reads up to %s / %s RCU", plural(in.MaxItems, "item", "items"), fmtRCU(in.MaxRCU))
+	s := fmt.Sprintf("reads up to %s / %s RCU", textfmt.Plural(in.MaxItems, "item", "items"), textfmt.Units(in.MaxRCU))
 	if c := costText(price, in.MaxRCU); c != "" {
 		s += " (" + c + ")"
 	}
-	return s + fmt.Sprintf(" with %s, key attributes only", plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
+	return s + fmt.Sprintf(" with %s, key attributes only", textfmt.Plural(in.Segments, "parallel Scan segment", "parallel Scan segments"))
 }
 
-func capsLines(e overlay.Env, caps form, inner int) []string {
+func capsLines(e Env, caps widget.Form, inner int) []string {
 	st := e.St
 	para := func(s string, style func(...string) string) []string {
 		var out []string
@@ -82,8 +98,8 @@ func capsLines(e overlay.Env, caps form, inner int) []string {
 	lines = append(lines, "")
 	lines = append(lines, caps.View(st, inner)...)
 	lines = append(lines, "")
-	if in, err := overlay.ParseCaps(caps); err != nil {
-		lines = append(lines, para("✗ "+sanitize(err.Error()), st.Err.Render)...)
+	if in, err := ParseCaps(caps); err != nil {
+		lines = append(lines, para("✗ "+textfmt.Sanitize(err.Error()), st.Err.Render)...)
 	} else {
 		lines = append(lines, para(boundText(e.Price, in), st.Bold.Render)...)
 	}
@@ -93,7 +109,7 @@ func capsLines(e overlay.Env, caps form, inner int) []string {
 		what, size = "the index", ix.ItemCount
 	}
 	if size > 0 {
-		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), plural(int(size), "item", "items")), st.Muted.Render)...)
+		lines = append(lines, para(fmt.Sprintf("%s holds about %s (DescribeTable's estimate).", capitalise(what), textfmt.Plural(int(size), "item", "items")), st.Muted.Render)...)
 	}
 	lines = append(lines, para("DynamoDB charges a Scan by the whole items it reads: the projection saves bandwidth, not capacity.", st.Muted.Render)...)
 	if e.Overview.Err != "" {
@@ -112,14 +128,14 @@ func capitalise(s string) string {
 }
 
 // bar is a progress bar of w cells for a fraction from 0 to 1.
-func bar(st styles, f float64, w int) string {
+func bar(st theme.Styles, f float64, w int) string {
 	w = max(1, w)
 	n := int(f*float64(w) + 0.5)
-	n = clamp(n, 0, w)
+	n = widget.Clamp(n, 0, w)
 	return st.Accent.Render(strings.Repeat("█", n)) + st.Faint.Render(strings.Repeat("░", w-n))
 }
 
-func progressLines(e overlay.Env, inner int) []string {
+func progressLines(e Env, inner int) []string {
 	st := e.St
 	p := e.Overview.Prog
 	in := e.Overview.In
@@ -127,8 +143,8 @@ func progressLines(e overlay.Env, inner int) []string {
 	pct := fmt.Sprintf(" %3d%%", int(p.Fraction()*100))
 	lines = append(lines, " "+bar(st, p.Fraction(), min(60, inner-2-len(pct)))+st.Bold.Render(pct))
 	detail := fmt.Sprintf("%d of %s · %s of %s RCU · %s · %d of %d segments done",
-		p.Items, plural(p.MaxItems, "item", "items"), fmtRCU(p.RCU), fmtRCU(p.MaxRCU),
-		plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
+		p.Items, textfmt.Plural(p.MaxItems, "item", "items"), textfmt.Units(p.RCU), textfmt.Units(p.MaxRCU),
+		textfmt.Plural(p.Requests, "request", "requests"), p.SegmentsDone, p.Segments)
 	lines = append(lines, " "+st.Muted.Render(widget.Trunc(detail, inner-2)), "")
 	if e.Overview.Stopping {
 		lines = append(lines, " "+st.Warn.Render("stopping: waiting for the pages in flight…"))
@@ -158,9 +174,9 @@ func stopText(r dynamo.StopReason) string {
 // typeText names a sort-key entity type with its item count: the facet
 // name of a NoSQL Workbench model when there is one, its prefix kept.
 func typeText(names map[string]string, t keys.SortKeyType) string {
-	name := sanitize(t.Label)
+	name := textfmt.Sanitize(t.Label)
 	if f := names[t.Prefix]; f != "" && t.Prefix != "" {
-		name = sanitize(f) + " (" + sanitize(t.Prefix) + ")"
+		name = textfmt.Sanitize(f) + " (" + textfmt.Sanitize(t.Prefix) + ")"
 	}
 	if t.Disagree {
 		name += " ≠"
@@ -172,7 +188,7 @@ func typeText(names map[string]string, t keys.SortKeyType) string {
 // their entity types, the largest partitions, the findings. The cursor
 // moves over the rows that open a partition; the lines scroll to keep it
 // in sight.
-func layoutBox(e overlay.Env, cursor, w, h int) string {
+func layoutBox(e Env, cursor, w, h int) string {
 	st := e.St
 	inner := w - 2
 	o := e.Overview
@@ -195,12 +211,12 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 	if smp.TableItems > 0 {
 		of = fmt.Sprintf(" (of about %d)", smp.TableItems)
 	}
-	cost := fmtRCU(smp.Capacity().Total) + " RCU"
+	cost := textfmt.Units(smp.Capacity().Total) + " RCU"
 	if c := costText(e.Price, smp.Capacity().Total); c != "" {
 		cost += " " + c
 	}
-	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", plural(lay.Items, "item", "items"), of,
-		plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), plural(len(smp.Requests), "Scan", "Scans"), cost)
+	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", textfmt.Plural(lay.Items, "item", "items"), of,
+		textfmt.Plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), textfmt.Plural(len(smp.Requests), "Scan", "Scans"), cost)
 	for _, l := range widget.WrapWords(summary, inner-2) {
 		lines = append(lines, " "+st.Bold.Render(l))
 	}
@@ -211,7 +227,7 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 
 	famW := len("FAMILY")
 	for _, f := range lay.Families {
-		famW = max(famW, widget.Width(sanitize(f.Pattern)))
+		famW = max(famW, widget.Width(textfmt.Sanitize(f.Pattern)))
 	}
 	famW = min(famW, max(8, inner/4))
 	const partW, itemsW = 10, 7
@@ -224,10 +240,10 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 			types = append(types, typeText(e.EntityNames, t))
 		}
 		if len(f.Types) == 0 {
-			types = append(types, sanitize(f.Label))
+			types = append(types, textfmt.Sanitize(f.Label))
 		}
 		wrapped := widget.WrapLines(strings.Join(types, " · "), typesW)
-		add(" "+widget.Fit(sanitize(f.Pattern), famW)+"  "+widget.PadLeft(strconv.Itoa(f.Partitions), partW)+"  "+widget.PadLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
+		add(" "+widget.Fit(textfmt.Sanitize(f.Pattern), famW)+"  "+widget.PadLeft(strconv.Itoa(f.Partitions), partW)+"  "+widget.PadLeft(strconv.Itoa(f.Items), itemsW)+"  "+wrapped[0], true)
 		for _, l := range wrapped[1:] {
 			lines = append(lines, strings.Repeat(" ", typesX)+l)
 		}
@@ -236,7 +252,7 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 	lines = append(lines, "")
 	pkW := len("LARGEST PARTITIONS SEEN")
 	for _, p := range lay.Largest {
-		pkW = max(pkW, widget.Width(sanitize(p.PK)))
+		pkW = max(pkW, widget.Width(textfmt.Sanitize(p.PK)))
 	}
 	pkW = min(pkW, max(12, inner/2))
 	lines = append(lines, st.ColHeader.Render(widget.Fit(" "+widget.Fit("LARGEST PARTITIONS SEEN", pkW)+"  "+widget.Fit("FAMILY", famW)+"  "+widget.PadLeft("ITEMS", itemsW)+"  SHARE", inner)))
@@ -245,14 +261,14 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 		if lay.Items > 0 {
 			share = fmt.Sprintf("%.1f%%", 100*float64(p.Items)/float64(lay.Items))
 		}
-		add(" "+widget.Fit(sanitize(p.PK), pkW)+"  "+widget.Fit(sanitize(p.Family), famW)+"  "+widget.PadLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
+		add(" "+widget.Fit(textfmt.Sanitize(p.PK), pkW)+"  "+widget.Fit(textfmt.Sanitize(p.Family), famW)+"  "+widget.PadLeft(strconv.Itoa(p.Items), itemsW)+"  "+share, true)
 	}
 
 	lines = append(lines, "")
 	if len(lay.Findings) == 0 {
 		lines = append(lines, " "+st.OK.Render("key-layout lint: no findings"))
 	} else {
-		lines = append(lines, st.ColHeader.Render(widget.Fit(" KEY-LAYOUT LINT · "+plural(len(lay.Findings), "finding", "findings"), inner)))
+		lines = append(lines, st.ColHeader.Render(widget.Fit(" KEY-LAYOUT LINT · "+textfmt.Plural(len(lay.Findings), "finding", "findings"), inner)))
 	}
 	ruleW := 0
 	for _, f := range lay.Findings {
@@ -260,7 +276,7 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 	}
 	for _, f := range lay.Findings {
 		msgW := max(10, inner-2-ruleW-2)
-		wrapped := widget.WrapWords(sanitize(f.Message), msgW)
+		wrapped := widget.WrapWords(textfmt.Sanitize(f.Message), msgW)
 		add(" "+st.Warn.Render(widget.Fit(f.Rule, ruleW))+"  "+wrapped[0], true)
 		pad := strings.Repeat(" ", 1+ruleW+2)
 		for _, l := range wrapped[1:] {
@@ -285,9 +301,9 @@ func layoutBox(e overlay.Env, cursor, w, h int) string {
 
 // exampleKey shows a finding's example key in DynamoDB's words.
 func exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
-	s := sanitize(ks.PK.Name) + " = " + strconv.Quote(sanitize(r.PK))
+	s := textfmt.Sanitize(ks.PK.Name) + " = " + strconv.Quote(textfmt.Sanitize(r.PK))
 	if r.HasSK && ks.SK != nil {
-		s += " AND " + sanitize(ks.SK.Name) + " = " + strconv.Quote(sanitize(r.SK))
+		s += " AND " + textfmt.Sanitize(ks.SK.Name) + " = " + strconv.Quote(textfmt.Sanitize(r.SK))
 	}
 	return s
 }
@@ -295,36 +311,36 @@ func exampleKey(ks dynamo.KeySchema, r keys.KeyRef) string {
 // Update handles the three phases: the caps form, the sample in flight,
 // the layout. Closed, the overlay leaves its caps and cursor with the root
 // (keepOverview) for the next opening.
-func (o overviewOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, overlay.Want) {
+func (o Overview) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil
 	}
 	km := e.Keys
 	ov := e.Overview
-	keep := overlay.KeepOverview{Cursor: o.cursor, Form: o.form}
+	keep := KeepOverview{Cursor: o.cursor, Form: o.form}
 	switch ov.Phase {
-	case overlay.OvSetup:
+	case OvSetup:
 		f, ev := o.form.Handle(msg, km.FormKeys())
 		o.form = f
 		switch ev {
 		case widget.FormSubmit:
-			in, err := overlay.ParseCaps(f)
+			in, err := ParseCaps(f)
 			if err != nil {
-				return o, overlay.OverviewErr{Text: sanitize(err.Error())}
+				return o, OverviewErr{Text: textfmt.Sanitize(err.Error())}
 			}
-			return o, overlay.Then{overlay.KeepOverview{Cursor: o.cursor, Form: f}, overlay.StartSample{In: in}}
+			return o, Then{KeepOverview{Cursor: o.cursor, Form: f}, StartSample{In: in}}
 		case widget.FormCancel:
 			if ov.Have {
-				return o, overlay.ShowLayout{} // back to the layout sampled before
+				return o, ShowLayout{} // back to the layout sampled before
 			}
-			return o, overlay.Then{keep, overlay.Close{}}
+			return o, Then{keep, Close{}}
 		case widget.FormTyped:
-			return o, overlay.OverviewErr{Text: ""}
+			return o, OverviewErr{Text: ""}
 		}
 		return o, nil
-	case overlay.OvRunning:
+	case OvRunning:
 		if k, ok := msg.(tea.KeyPressMsg); ok && key.Matches(k, km.Cancel) && !ov.Stopping {
-			return o, overlay.StopSample{} // it returns what it read so far
+			return o, StopSample{} // it returns what it read so far
 		}
 		return o, nil
 	}
@@ -334,7 +350,7 @@ func (o overviewOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 	}
 	h := max(1, e.BodyH-6) // about how many rows a page of the layout holds
 	if d, ok := km.Step(k, h); ok {
-		o.cursor = clamp(o.cursor+d, 0, ov.Rows()-1)
+		o.cursor = widget.Clamp(o.cursor+d, 0, ov.Rows()-1)
 		return o, nil
 	}
 	switch {
@@ -343,14 +359,14 @@ func (o overviewOverlay) Update(e overlay.Env, msg tea.Msg) (overlay.Overlay, ov
 		if !ok {
 			return o, nil
 		}
-		return o, overlay.Then{keep, overlay.Close{}, overlay.OpenPartitionAt{Index: ov.Index, PK: pk}}
+		return o, Then{keep, Close{}, OpenPartitionAt{Index: ov.Index, PK: pk}}
 	case key.Matches(k, km.IndexMap):
-		return o, overlay.OpenIndexMap{}
+		return o, OpenIndexMap{}
 	case key.Matches(k, km.Resample):
-		o.form = overlay.CapsForm(ov.In.MaxItems, ov.In.MaxRCU, ov.In.Segments)
-		return o, overlay.ShowCaps{}
+		o.form = CapsForm(ov.In.MaxItems, ov.In.MaxRCU, ov.In.Segments)
+		return o, ShowCaps{}
 	case key.Matches(k, km.Back, km.Cancel):
-		return o, overlay.Then{keep, overlay.Close{}}
+		return o, Then{keep, Close{}}
 	}
 	return o, nil
 }
@@ -364,3 +380,15 @@ var (
 		[]keymap.Binding{keymap.Bind("cancel", "close")},
 	)}
 )
+
+// costText is what rcu read request units cost on demand at price, the
+// settings' USD per million reads, "" when no price is set: DynamoDB
+// charges on-demand reads in read request units, the same units
+// ConsumedCapacity reports.
+func costText(price, rcu float64) string {
+	p := price
+	if p <= 0 {
+		return ""
+	}
+	return "≈ " + textfmt.Dollars(rcu*p/1e6) + " on-demand"
+}
