@@ -13,7 +13,11 @@ import (
 // actions): Model.do carries each out. Only the root sends requests, hands
 // out their ids, keeps their cancel functions and the request log.
 
-// do carries out what an overlay asked.
+// do carries out what an overlay asked: itself the stack, the status line
+// and the clipboard, and through the steps below the rest, one family each
+// (as ui/overlay's actions.go groups them). A step passes what is not its
+// own to the next; TestEveryWantIsDone holds every action to a case in
+// one of them.
 func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 	switch a := a.(type) {
 	case nil:
@@ -44,6 +48,14 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.CopyText:
 		m.status.info = a.Info
 		return m, m.clip(a.Text)
+	}
+	return m.doForItem(a)
+}
+
+// doForItem does what the root's own methods do for an item, a request or
+// a partition: copy, open another view, jump.
+func (m Model) doForItem(a overlay.Want) (Model, tea.Cmd) {
+	switch a := a.(type) {
 	case overlay.CopyItem:
 		return m.copyItem(a.It)
 	case overlay.CopyGetItem:
@@ -81,6 +93,14 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 		return m.openIndexMap(), nil
 	case overlay.OpenPartitionAt:
 		return m.openPartitionOf(a.Index, a.PK)
+	}
+	return m.doRequest(a)
+}
+
+// doRequest sends a request an overlay asked for (the root hands out its
+// id and keeps its cancel function), or stops one.
+func (m Model) doRequest(a overlay.Want) (Model, tea.Cmd) {
+	switch a := a.(type) {
 	case overlay.SavePattern:
 		return m, savePatternCmd(m.patternsPath, a.P)
 	case overlay.RunPattern:
@@ -117,6 +137,14 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 			m.export.cancel()
 		}
 		return m, nil
+	}
+	return m.doOverview(a)
+}
+
+// doOverview changes the overview's state, which the root keeps between
+// openings, and sends or stops its sample.
+func (m Model) doOverview(a overlay.Want) (Model, tea.Cmd) {
+	switch a := a.(type) {
 	case overlay.StartSample:
 		return m.startSample(a.In)
 	case overlay.StopSample:
@@ -139,6 +167,8 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 		m.overview.Cursor, m.overview.Form = a.Cursor, a.Form
 		return m, nil
 	}
-	m.status.err = fmt.Sprintf("ui: no root action for %T", a) // a new action without its case here
+	// A new action without its case in a step: TestEveryWantIsDone fails
+	// first; should one get here, it is said, not dropped.
+	m.status.err = fmt.Sprintf("ui: no root action for %T", a)
 	return m, nil
 }
