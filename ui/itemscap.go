@@ -171,7 +171,7 @@ func (p itemsPane) failedRefetch() (storedPage, bool) {
 func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 	var scan tea.Cmd
 	m.items, scan = m.items.scanCmd()
-	if m.screen != screenPartition || m.inflight != 0 || m.results.pages == 0 {
+	if m.screen != screenPartition || m.inflight != 0 || m.results.pages() == 0 {
 		return m, scan
 	}
 	i := m.items.wantPage(m.layout().itemRows)

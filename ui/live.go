@@ -227,7 +227,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more, m.layout().itemsW); ok {
+		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
 			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
 				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name

@@ -32,27 +32,39 @@ const (
 	paneItems
 )
 
-// result is what the items pane shows: the query that produced it and where
-// its pagination stands.
+// result is what the items pane shows: the query that produced it, its
+// read page by page (a dynamo.QueryPager stepped one reply at a time) and
+// when the next page is asked for (paging.go).
 type result struct {
-	q       dynamo.QueryInput // as the user set it; StartKey nil
-	lastKey dynamo.Item       // LastEvaluatedKey of the last page; nil when complete
-	more    bool
-	pages   int
-	base    bool             // no sort-key condition: its pages feed the entity types
-	asked   int              // pages when the next page was last asked for: never twice for one key
-	failed  bool             // the last next-page request failed: no automatic retries
-	toEnd   int              // pages G still follows: each takes the cursor to its end as it arrives (bottomPages)
-	get     *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
-	// kept, read and rcu sum the pages' Count, ScannedCount and capacity:
-	// what a filter kept of what was read, and paid for.
-	kept, read int
-	rcu        float64
+	q      dynamo.QueryInput // as the user set it; StartKey nil
+	pager  dynamo.QueryPager // its pages: where the next starts, what they kept, read and cost
+	paging pagePolicy
+	base   bool             // no sort-key condition: its pages feed the entity types
+	get    *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
 	// proj compares the pattern that made these results with its KEYS_ONLY
 	// or INCLUDE index; its note stays under the query line while they are
 	// shown. nil for a hand-made request, the base table, an ALL index.
 	proj *patterns.Projection
 }
+
+// more tells whether the results have another page.
+func (r result) more() bool { return r.pager.LastKey() != nil }
+
+// pages is how many pages are shown: a GetItem's item is one.
+func (r result) pages() int {
+	if r.get != nil {
+		return 1
+	}
+	return r.pager.Pages()
+}
+
+// kept is what the pages returned (a filter's keep), scanned what they
+// read and rcu what they cost: every item read is paid for.
+func (r result) kept() int { return r.pager.Result().Count }
+
+func (r result) scanned() int { return r.pager.Result().Scanned }
+
+func (r result) rcu() float64 { return r.pager.Result().Capacity().Total }
 
 // Model is the root model: it owns the screen, focus, layout and the request
 // in flight, and routes messages to the panes.
@@ -272,7 +284,7 @@ func (m Model) keyState() keyState {
 	return keyState{
 		canGoBack: m.opts.Table == "",
 		busy:      m.busy(),
-		more:      m.results.more,
+		more:      m.results.more(),
 		hasItem:   has,
 		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,

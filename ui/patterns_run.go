@@ -109,14 +109,14 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {
 		m.status.err = sanitize(msg.err.Error())
-		if m.results.pages > 0 {
+		if m.results.pages() > 0 {
 			m.query, m.get = m.results.q, m.results.get
 		}
 		return m, nil
 	}
 	g := msg.g
 	q := getAsQuery(m.table, g)
-	m.results = result{q: q, pages: 1, get: &g}
+	m.results = result{q: q, get: &g}
 	m.noteColours(msg.page.Items)
 	m.items = m.items.setItems(msg.page.Items, m.layout().itemsW-2)
 	m.groups.active = m.groups.rowFor(q.SK)
@@ -159,10 +159,10 @@ func (m Model) patternProjection(name string) *patterns.Projection {
 // what it needs. None while a field of the query line is edited.
 func (m Model) projectionLines(w int) []string {
 	pc := m.results.proj
-	if pc == nil || m.qline.edit != editNone || m.results.pages == 0 {
+	if pc == nil || m.qline.edit != editNone || m.results.pages() == 0 {
 		return nil
 	}
-	out := m.indexNoteLines(*pc, m.results.kept, w-2)
+	out := m.indexNoteLines(*pc, m.results.kept(), w-2)
 	for i := range out {
 		out[i] = " " + out[i]
 	}

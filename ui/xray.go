@@ -191,7 +191,7 @@ func (o jumpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 // from for esc.
 func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
 	from := m.results.q
-	if m.results.pages == 0 {
+	if m.results.pages() == 0 {
 		from = m.query
 	}
 	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
