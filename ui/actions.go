@@ -315,15 +315,15 @@ func (m Model) do(a want) (Model, tea.Cmd) {
 	case scanIndexMap:
 		return m.scanIndexMap(a)
 	case planBulk:
-		m.seq++
+		id := m.flight.newID()
 		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkPlanCmd(ctx, m.store, m.seq, a.o)
+		m.bulk = job{id: id, cancel: cancel}
+		return m, bulkPlanCmd(ctx, m.store, id, a.o)
 	case runBulk:
-		m.seq++
+		id := m.flight.newID()
 		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkRunCmd(ctx, m.store, m.send, m.seq, a.o)
+		m.bulk = job{id: id, cancel: cancel}
+		return m, bulkRunCmd(ctx, m.store, m.send, id, a.o)
 	case stopBulk:
 		// The reply brings what was read.
 		if m.bulk.cancel != nil {
@@ -331,9 +331,8 @@ func (m Model) do(a want) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case sendWrite:
-		m.seq++
-		m.writeReq = m.seq
-		return m, writeCmd(m.ctx, m.opts.Editor, m.seq, a.plan, a.undo)
+		id := m.flight.mark(flightWrite)
+		return m, writeCmd(m.ctx, m.opts.Editor, id, a.plan, a.undo)
 	case startExport:
 		return m.startExport(a)
 	case stopExport:

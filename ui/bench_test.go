@@ -303,7 +303,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 		}
 		dd.step(keyPress("pgup"))
 		benchMeasureKeys(b, &dd)
-		if dd.m.inflight == 0 || !dd.m.inflightNext {
+		if !dd.m.flight.busy(flightQuery) || !dd.m.flight.next {
 			b.Fatal("the page request was dropped by scrolling")
 		}
 	})

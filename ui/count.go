@@ -102,13 +102,13 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
 		m.ask, m.status.ask = countAsk{}, ""
-		m.seq++
+		id := m.flight.newID()
 		ctx, cancel := context.WithCancel(m.ctx)
 		// The announced "at most" is a promise: a count that spends
 		// clearly more stops, keeping what it counted as a lower bound.
 		read := dynamo.NewQueryPager(dynamo.QueryRead{Query: t.q, Est: t.est, What: "count " + t.label})
 		q, _ := read.Next()
-		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t, read: read}
+		m.count = countJob{job: job{id: id, cancel: cancel}, ctx: ctx, target: t, read: read}
 		m.status.err, m.status.info = "", ""
 		return m, tea.Batch(countPageCmd(m.observe(ctx, m.count.id), m.store, m.count.id, q, 1), m.after(m.count.id))
 	case key.Matches(msg, km.Cancel):

@@ -134,9 +134,8 @@ func (m Model) openLive() (Model, tea.Cmd) {
 	if m.live.id != 0 {
 		return m, nil
 	}
-	m.liveSeq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.live = liveState{id: m.liveSeq, cancel: cancel, starting: true}
+	m.live = liveState{id: m.flight.newID(), cancel: cancel, starting: true}
 	return m, liveStartCmd(ctx, m.opts.Streams, m.table.Name, m.live.id)
 }
 

@@ -97,7 +97,6 @@ type Model struct {
 
 	table     dynamo.Table
 	haveTable bool
-	tableReq  int // id of the DescribeTable in flight for opening a table
 	index     string
 	schema    dynamo.KeySchema
 	pendingPK string // --pk, opened once the table is described
@@ -107,25 +106,20 @@ type Model struct {
 	historyLoaded  bool
 	historyPending []historyEntry // opened before the history file was read
 
-	query           dynamo.QueryInput // the current request, as the query line shows it
-	get             *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
-	results         result            // what the current request returned: its pages, items and costs
-	delim           string
-	colors          map[string]int     // entity type -> colour, in order of first sight
-	cursors         map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
-	openAt          partitionPlace     // the partition enterPartition opened last
-	seq             int                // last request id handed out
-	edits           []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
-	reselect        string             // the sort key the cursor goes back to when a write's reload lands; "" for none
-	crumbs          []crumb            // where each jump to an index came from, for esc (xray.go)
-	inflight        int                // id of the query in flight; 0 for none
-	inflightNext    bool               // it asks for a further page of the results shown
-	inflightGet     bool               // it is a GetItem (a pattern's), not a Query
-	inflightPattern string             // the pattern it runs, "" for a hand-made request
-	cancel          context.CancelFunc
-	disc            job      // the skip-scan of the open partition, in flight
-	count           countJob // an exact count of one type, in flight
-	ask             countAsk // a count announced with its cost, waiting for yes
+	query    dynamo.QueryInput // the current request, as the query line shows it
+	get      *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
+	results  result            // what the current request returned: its pages, items and costs
+	delim    string
+	colors   map[string]int     // entity type -> colour, in order of first sight
+	cursors  map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
+	openAt   partitionPlace     // the partition enterPartition opened last
+	edits    []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
+	reselect string             // the sort key the cursor goes back to when a write's reload lands; "" for none
+	crumbs   []crumb            // where each jump to an index came from, for esc (xray.go)
+	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
+	disc     job                // the skip-scan of the open partition, in flight
+	count    countJob           // an exact count of one type, in flight
+	ask      countAsk           // a count announced with its cost, waiting for yes
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known
@@ -133,14 +127,12 @@ type Model struct {
 	patternOffset int
 	send          *sender        // reaches the program from requests' goroutines: retries, progress
 	live          liveState      // the live pane's tail (live.go)
-	liveSeq       int            // ids of live tails
 	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
 	overview overviewPane // the table overview's sample and layout, kept between openings
 	sample   job          // its sample in flight
 	export   exportJob    // the export in flight (export.go); its form is the overlay's
 	bulk     job          // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
-	writeReq int          // id of the write in flight (overlay_write.go)
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -178,8 +170,7 @@ func New(o Options) Model {
 		m.status.err = sanitize(o.PatternsErr.Error())
 	}
 	if o.Table != "" {
-		m.seq++
-		m.tableReq = m.seq
+		m.flight.mark(flightTable)
 		m.screen = screenLoading
 		m.pendingPK = o.PK
 		m.historyTable = o.Table
@@ -203,7 +194,7 @@ func (m Model) Init() tea.Cmd {
 		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
 	}
 	return tea.Batch(tea.RequestBackgroundColor,
-		openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, m.opts.Table),
+		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
 		loadHistoryCmd(m.cfgDir, m.opts.Table))
 }
 

@@ -107,9 +107,8 @@ func parseCaps(f form) (dynamo.SampleInput, error) {
 func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	in.Table, in.Index = m.overview.table, m.overview.index
 	m.sample = m.sample.stop()
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.sample = job{id: m.seq, cancel: cancel}
+	m.sample = job{id: m.flight.newID(), cancel: cancel}
 	m.overview.phase, m.overview.in, m.overview.err, m.overview.stopping = ovRunning, in, "", false
 	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: m.sample.id})
 	m.overview.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}

@@ -66,7 +66,7 @@ func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 	if m, cmd := m.itemsFollowUp(); cmd != nil {
 		return m, cmd // the filter's scan, or a released page read again
 	}
-	if m.screen != screenPartition || m.inflight != 0 || m.items.filter != "" || !m.results.paging.automatic(m.results) {
+	if m.screen != screenPartition || m.flight.busy(flightQuery) || m.items.filter != "" || !m.results.paging.automatic(m.results) {
 		return m, nil
 	}
 	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {

@@ -143,7 +143,7 @@ func (m Model) openRow(md mode) (Model, tea.Cmd) {
 // nextPageKey is n: the released page whose re-read failed first, else the
 // next page, unless one is on its way.
 func (m Model) nextPageKey() (Model, tea.Cmd) {
-	if m.inflight != 0 && m.inflightNext {
+	if m.flight.busy(flightQuery) && m.flight.next {
 		return m, nil // a page is already on its way
 	}
 	if pg, ok := m.items.failedRefetch(); ok {
@@ -242,7 +242,7 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd
 func (m Model) cancelKey() Model {
 	counting := m.count.id != 0
 	m = m.stopCount("cancelled")
-	if m.inflight != 0 && m.results.pages() > 0 {
+	if m.flight.busy(flightQuery) && m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
 	if m.disc.id != 0 {

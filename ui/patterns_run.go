@@ -69,7 +69,7 @@ func (m Model) moveTo(index, pk string) (Model, tea.Cmd) {
 func (m Model) runPatternQuery(q dynamo.QueryInput, name string) (Model, tea.Cmd) {
 	m, save := m.moveTo(q.Index, q.PK)
 	m, cmd := m.startQuery(q, false)
-	m.inflightPattern = name
+	m.flight.pattern = name
 	return m, tea.Batch(cmd, save)
 }
 
@@ -78,10 +78,8 @@ func (m Model) runPatternQuery(q dynamo.QueryInput, name string) (Model, tea.Cmd
 func (m Model) runGet(g dynamo.GetInput, name string) (Model, tea.Cmd) {
 	m, save := m.moveTo("", g.PK)
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightGet, m.inflightPattern = cancel, id, true, name
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.get, m.flight.pattern = true, name
 	m.query, m.get = getAsQuery(m.table, g), &g
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(getItemCmd(m.observe(ctx, id), m.store, id, g), m.after(id), save)
@@ -101,10 +99,10 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
 		m.log = m.log.add(msg.page.Request, "", 1, m.getInput(msg.g))
 	}
-	if msg.id != m.inflight {
+	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil
 	}
-	name := m.inflightPattern
+	name := m.flight.pattern
 	m.cancelInflight()
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -20,10 +19,8 @@ import (
 // further page of the results shown rather than new results.
 func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightNext = cancel, id, next
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.next = next
 	if !next {
 		m.query = q
 	}
@@ -37,11 +34,8 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 // cancelInflight cancels the query in flight, if any; its reply will be
 // logged but not shown.
 func (m *Model) cancelInflight() {
-	if m.cancel != nil {
-		m.cancel()
-	}
-	m.status.clearRetry(m.inflight)
-	m.cancel, m.inflight, m.inflightNext, m.inflightGet, m.inflightPattern = nil, 0, false, false, ""
+	m.status.clearRetry(m.flight.id(flightQuery))
+	m.flight.stop(flightQuery)
 	m.items.refetching = 0
 	m.settle()
 }
@@ -60,7 +54,7 @@ func (m *Model) cancelAll() {
 
 // busy tells whether any request is in flight.
 func (m Model) busy() bool {
-	return m.inflight != 0 || m.disc.id != 0 || m.count.id != 0 || m.sample.id != 0
+	return m.flight.busy(flightQuery) || m.disc.id != 0 || m.count.id != 0 || m.sample.id != 0
 }
 
 // settle stops the spinner once nothing is in flight.
@@ -75,12 +69,12 @@ func (m *Model) settle() {
 // sample, an export that reads released pages again.
 func (m Model) busyText() string {
 	var parts []string
-	if m.inflight != 0 {
-		if m.inflightGet {
+	if m.flight.busy(flightQuery) {
+		if m.flight.get {
 			parts = append(parts, "GetItem")
 		} else if m.items.refetching != 0 {
 			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
-		} else if m.inflightNext {
+		} else if m.flight.next {
 			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages()+1))
 		} else {
 			parts = append(parts, "Query")
@@ -113,10 +107,10 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		}
 		m.log = m.log.add(msg.page.Request, kind, page, m.queryInput(msg.q))
 	}
-	if msg.id != m.inflight {
+	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil // cancelled or superseded: logged, not shown
 	}
-	pattern := m.inflightPattern
+	pattern := m.flight.pattern
 	m.cancelInflight() // releases the context; the request is done
 	m.status.clearRetry(msg.id)
 	m.status.throttle = throttled(msg.err)

@@ -99,9 +99,8 @@ func (m Model) startDiscover(q dynamo.QueryInput, p dynamo.Page, b dynamo.Budget
 	if m.schema.SK == nil {
 		return m, nil
 	}
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.disc = job{id: m.seq, cancel: cancel}
+	m.disc = job{id: m.flight.newID(), cancel: cancel}
 	m.groups.finding = true
 	m.groups.scanLogged, m.groups.scanReqs, m.groups.scanCap = 0, 0, dynamo.Capacity{}
 	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim, Budget: b}
