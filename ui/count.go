@@ -35,14 +35,15 @@ type countTarget struct {
 // one message at a time: the pages so far, what they cost, the estimate's
 // stop) and the context its pages go out with.
 type countJob struct {
-	job
 	ctx    context.Context
 	target countTarget
 	read   dynamo.QueryPager
 }
 
-func (c countJob) stop() countJob {
-	c.job.stop()
+// stoppedCount stops the count in flight, if any: its request is
+// cancelled, and the count is no more.
+func (m *Model) stoppedCount() countJob {
+	m.flight.stop(flightCount)
 	return countJob{}
 }
 
@@ -75,7 +76,7 @@ func countPageCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pag
 
 // askCount announces what counting the selected row would cost.
 func (m Model) askCount() (Model, tea.Cmd) {
-	if m.count.id != 0 {
+	if m.flight.busy(flightCount) {
 		m.status.info = "a count is running; esc stops it"
 		return m, nil
 	}
@@ -102,15 +103,14 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
 		m.ask, m.status.ask = countAsk{}, ""
-		id := m.flight.newID()
-		ctx, cancel := context.WithCancel(m.ctx)
+		id, ctx := m.flight.start(m.ctx, flightCount)
 		// The announced "at most" is a promise: a count that spends
 		// clearly more stops, keeping what it counted as a lower bound.
 		read := dynamo.NewQueryPager(dynamo.QueryRead{Query: t.q, Est: t.est, What: "count " + t.label})
 		q, _ := read.Next()
-		m.count = countJob{job: job{id: id, cancel: cancel}, ctx: ctx, target: t, read: read}
+		m.count = countJob{ctx: ctx, target: t, read: read}
 		m.status.err, m.status.info = "", ""
-		return m, tea.Batch(countPageCmd(m.observe(ctx, m.count.id), m.store, m.count.id, q, 1), m.after(m.count.id))
+		return m, tea.Batch(countPageCmd(m.observe(ctx, id), m.store, id, q, 1), m.after(id))
 	case key.Matches(msg, km.Cancel):
 		m.ask, m.status.ask = countAsk{}, ""
 		m.status.info = "not counted"
@@ -123,7 +123,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
 		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo, m.queryInput(msg.q))
 	}
-	if msg.id != m.count.id {
+	if !m.flight.waits(flightCount, msg.id) {
 		return m, nil // stopped: logged, not counted
 	}
 	m.status.throttle = throttled(msg.err)
@@ -142,10 +142,10 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	}
 	if q, ok := m.count.read.Next(); ok {
 		m.status.clearRetry(msg.id)
-		return m, countPageCmd(m.observe(m.count.ctx, m.count.id), m.store, m.count.id, q, msg.pageNo+1)
+		return m, countPageCmd(m.observe(m.count.ctx, msg.id), m.store, msg.id, q, msg.pageNo+1)
 	}
 	c := m.count
-	m.count = m.count.stop()
+	m.count = m.stoppedCount()
 	m.settle()
 	n, reqs, spent := c.counted()
 	if c.target.whole {
@@ -161,10 +161,10 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 
 // stopCount cancels the count in flight, keeping what it got as a lower bound.
 func (m Model) stopCount(why string) Model {
-	c := m.count
-	m.count = m.count.stop()
+	c, counting := m.count, m.flight.busy(flightCount)
+	m.count = m.stoppedCount()
 	m.settle()
-	if c.id == 0 {
+	if !counting {
 		return m
 	}
 	n, reqs, spent := c.counted()

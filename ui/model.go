@@ -117,8 +117,7 @@ type Model struct {
 	reselect string             // the sort key the cursor goes back to when a write's reload lands; "" for none
 	crumbs   []crumb            // where each jump to an index came from, for esc (xray.go)
 	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
-	disc     job                // the skip-scan of the open partition, in flight
-	count    countJob           // an exact count of one type, in flight
+	count    countJob           // an exact count of one type, in flight (its id and cancel are flight's)
 	ask      countAsk           // a count announced with its cost, waiting for yes
 
 	patterns      *patterns.PatternSet // nil without a patterns file
@@ -130,9 +129,7 @@ type Model struct {
 	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
 	overview overviewPane // the table overview's sample and layout, kept between openings
-	sample   job          // its sample in flight
 	export   exportJob    // the export in flight (export.go); its form is the overlay's
-	bulk     job          // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd

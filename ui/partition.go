@@ -240,12 +240,12 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd
 // cancelKey is esc while requests are in flight: all stop, and what was
 // loaded stays.
 func (m Model) cancelKey() Model {
-	counting := m.count.id != 0
+	counting := m.flight.busy(flightCount)
 	m = m.stopCount("cancelled")
 	if m.flight.busy(flightQuery) && m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
-	if m.disc.id != 0 {
+	if m.flight.busy(flightDiscover) {
 		m.groups.finding, m.groups.scanErr = false, true
 	}
 	m.cancelAll()

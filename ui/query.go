@@ -43,18 +43,18 @@ func (m *Model) cancelInflight() {
 // cancelAll cancels the query, the skip-scan and the count in flight.
 func (m *Model) cancelAll() {
 	m.cancelInflight()
-	m.disc = m.disc.stop()
-	m.count = m.count.stop()
-	if m.sample.id != 0 {
+	m.flight.stop(flightDiscover)
+	m.count = m.stoppedCount()
+	if m.flight.busy(flightSample) {
 		m.overview.phase, m.overview.stopping = ovSetup, false
 	}
-	m.sample = m.sample.stop()
+	m.flight.stop(flightSample)
 	m.settle()
 }
 
 // busy tells whether any request is in flight.
 func (m Model) busy() bool {
-	return m.flight.busy(flightQuery) || m.disc.id != 0 || m.count.id != 0 || m.sample.id != 0
+	return m.flight.busy(flightQuery, flightDiscover, flightCount, flightSample)
 }
 
 // settle stops the spinner once nothing is in flight.
@@ -80,13 +80,13 @@ func (m Model) busyText() string {
 			parts = append(parts, "Query")
 		}
 	}
-	if m.disc.id != 0 {
+	if m.flight.busy(flightDiscover) {
 		parts = append(parts, "skip-scan")
 	}
-	if m.count.id != 0 {
+	if m.flight.busy(flightCount) {
 		parts = append(parts, m.count.progress())
 	}
-	if m.sample.id != 0 {
+	if m.flight.busy(flightSample) {
 		parts = append(parts, "sampling")
 	}
 	if m.export.running && m.export.src.released > 0 {

@@ -112,7 +112,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.items = m.items.scanStep(msg.gen)
 		return m.itemsFollowUp()
 	case spinnerDueMsg:
-		if msg.id != 0 && !m.status.spinning && (msg.id == m.flight.id(flightQuery) || msg.id == m.disc.id || msg.id == m.count.id || msg.id == m.sample.id) {
+		if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
 			m.status.spinning = true
 			return m, m.status.spinner.Tick
 		}
