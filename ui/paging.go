@@ -2,6 +2,9 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/config"
+	"dynascope/dynamo"
 )
 
 // When the items pane reads the next page of the results it shows. The
@@ -87,4 +90,12 @@ func (m Model) loadNext() (Model, tea.Cmd) {
 	}
 	m.results.paging.asked = m.results.pages()
 	return m.startQuery(q, true)
+}
+
+// partitionQuery is the first request of a partition opened whole: every
+// opening sends it (the prefetch at start, a partition key entered, a
+// jump along a link), so the prefetched page is the one the model asks
+// for. Its Limit is the settings' default (0: DynamoDB's 1 MB pages).
+func partitionQuery(table, index, pk string, s config.Settings) dynamo.QueryInput {
+	return dynamo.QueryInput{Table: table, Index: index, PK: pk, Limit: int32(s.DefaultLimit)}
 }

@@ -214,7 +214,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 // partition (see queryDone): a small partition tells its types and exact
 // counts in one request.
 func (m Model) openPartition(pk string) (Model, tea.Cmd) {
-	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk, Limit: int32(m.opts.Settings.DefaultLimit)}
+	q := partitionQuery(m.table.Name, m.index, pk, m.opts.Settings)
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
 		m.prompt = newPrompt(m.schema, pk, m.history)
