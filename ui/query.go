@@ -201,7 +201,7 @@ func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 		m.results.q.Limit > 0 || m.items.filter != "" || m.results.asked == m.results.pages {
 		return m, nil
 	}
-	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {
+	if m.items.rows()-1-m.items.cursor() > m.layout().itemRows {
 		return m, nil
 	}
 	return m.loadNext()
