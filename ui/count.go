@@ -80,7 +80,7 @@ func (m Model) askCount() (Model, tea.Cmd) {
 		m.status.info = "a count is running; esc stops it"
 		return m, nil
 	}
-	row := m.groups.cursor
+	row := m.groups.cursor()
 	if m.groups.byAttribute() {
 		row = 0 // a value of the attribute has no key condition to count by
 	}

@@ -77,6 +77,7 @@
 // reads and saves dynascope.yaml; config holds settings, connections and
 // the partition history. ui draws, and asks them: ui/theme holds the
 // palette and the styles, ui/widget the parts that know nothing of
-// DynamoDB (the box, text fitting, the line edit and the form), and ui
+// DynamoDB (the box, text fitting, the line edit, the form and the list
+// a pane moves through: cursor, window, filter, marks), and ui
 // itself the root, the panes and the overlays.
 package ui

@@ -299,11 +299,9 @@ func (p itemsPane) applyRecord(r dynamo.StreamRecord, ks dynamo.KeySchema, q dyn
 	default:
 		return p, false
 	}
-	cursor, offset := p.cursor, p.offset
 	p.store, p.stats = itemStore{}.withNames(), colStats{}
 	p = p.addPage(items, nil, 1)
-	p.cursor = clamp(cursor, 0, max(len(items)-1, 0))
-	p.offset = offset
+	p.list = p.list.SetLen(len(items))
 	p = p.rescan()
 	return p.relayout(w), true
 }

@@ -72,7 +72,7 @@ func (m Model) maybeLoadMore() (Model, tea.Cmd) {
 	if m.screen != screenPartition || m.flight.busy(flightQuery) || m.items.filter != "" || !m.results.paging.automatic(m.results) {
 		return m, nil
 	}
-	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {
+	if m.items.rows()-1-m.items.cursor() > m.layout().itemRows {
 		return m, nil
 	}
 	return m.loadNext()

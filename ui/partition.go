@@ -129,14 +129,14 @@ func (m Model) openRow(md mode) (Model, tea.Cmd) {
 	if md != modeGroups {
 		return m.openDetail()
 	}
-	if f, ok := m.groups.attrFilter(m.groups.cursor); ok {
+	if f, ok := m.groups.attrFilter(m.groups.cursor()); ok {
 		// A value of the attribute has no key condition: its items are
 		// the partition's filtered, which the user sends (or not).
 		m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
 		return m.startEdit(editRequestFilter, f), nil
 	}
 	q := m.query
-	q.SK = m.groups.condition(m.groups.cursor)
+	q.SK = m.groups.condition(m.groups.cursor())
 	return m.runQuery(q)
 }
 

@@ -302,12 +302,12 @@ func TestCursorStaysOnItsTypeWhenTypesArrive(t *testing.T) {
 	g := newGroupsPane("S", true)
 	g = g.reset(pageOf("CUST#7", 0, 3), "SK", "#", true, false)
 	g = g.move(1, 10)
-	if g.cursor != 1 || g.types[0].entity != "ORDER" {
-		t.Fatalf("cursor %d on %+v", g.cursor, g.types)
+	if g.cursor() != 1 || g.types[0].entity != "ORDER" {
+		t.Fatalf("cursor %d on %+v", g.cursor(), g.types)
 	}
 	g = g.discovered(bigDiscovery(), "#")
-	if got := g.types[g.cursor-1].entity; got != "ORDER" || g.cursor != 2 {
-		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor, got)
+	if got := g.types[g.cursor()-1].entity; got != "ORDER" || g.cursor() != 2 {
+		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor(), got)
 	}
 }
 
