@@ -170,7 +170,7 @@ func (p itemsPane) failedRefetch() (storedPage, bool) {
 func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 	var scan tea.Cmd
 	m.items, scan = m.items.scanCmd()
-	if m.screen != screenPartition || m.inflight != 0 || m.results.pages == 0 {
+	if m.screen != screenPartition || m.flight.busy(flightQuery) || m.results.pages() == 0 {
 		return m, scan
 	}
 	i := m.items.wantPage(m.layout().itemRows)
@@ -185,10 +185,8 @@ func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 // first read with; the log shows it as a re-fetch of its page.
 func (m Model) refetch(pg storedPage) (Model, tea.Cmd) {
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightNext = cancel, id, true
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.next = true
 	m.items.refetching = pg.no
 	q := m.results.q
 	q.StartKey = pg.startKey

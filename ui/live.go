@@ -134,9 +134,8 @@ func (m Model) openLive() (Model, tea.Cmd) {
 	if m.live.id != 0 {
 		return m, nil
 	}
-	m.liveSeq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.live = liveState{id: m.liveSeq, cancel: cancel, starting: true}
+	m.live = liveState{id: m.flight.newID(), cancel: cancel, starting: true}
 	return m, liveStartCmd(ctx, m.opts.Streams, m.table.Name, m.live.id)
 }
 
@@ -227,7 +226,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more, m.layout().itemsW); ok {
+		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
 			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
 				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name

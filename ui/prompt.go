@@ -159,7 +159,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		return m.openPartition(m.prompt.input.String())
 	case key.Matches(msg, km.Cancel):
 		switch {
-		case m.results.pages > 0 || m.query.PK != "":
+		case m.results.pages() > 0 || m.query.PK != "":
 			// Back to the partition that was open; the index it was read
 			// through may have been switched here, so restore it.
 			m.index = m.query.Index
