@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
@@ -111,25 +110,17 @@ func (m Model) doRequest(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.ScanIndexMap:
 		return m.scanIndexMap(a)
 	case overlay.PlanBulk:
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkPlanCmd(ctx, m.store, m.seq, a.In)
+		id, ctx := m.flight.start(m.ctx, flightBulk)
+		return m, bulkPlanCmd(ctx, m.store, id, a.In)
 	case overlay.RunBulk:
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkRunCmd(ctx, m.store, m.send, m.seq, a)
+		id, ctx := m.flight.start(m.ctx, flightBulk)
+		return m, bulkRunCmd(ctx, m.store, m.send, id, a)
 	case overlay.StopBulk:
-		// The reply brings what was read.
-		if m.bulk.cancel != nil {
-			m.bulk.cancel()
-		}
+		m.flight.cancel(flightBulk) // the reply brings what was read
 		return m, nil
 	case overlay.SendWrite:
-		m.seq++
-		m.writeReq = m.seq
-		return m, writeCmd(m.ctx, m.opts.Editor, m.seq, a.Plan, a.Undo)
+		id := m.flight.mark(flightWrite)
+		return m, writeCmd(m.ctx, m.opts.Editor, id, a.Plan, a.Undo)
 	case overlay.StartExport:
 		return m.startExport(a)
 	case overlay.StopExport:
@@ -150,9 +141,7 @@ func (m Model) doOverview(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.StopSample:
 		// The sample returns what it read so far; sampleDone shows it.
 		m.overview.Stopping = true
-		if m.sample.cancel != nil {
-			m.sample.cancel()
-		}
+		m.flight.cancel(flightSample)
 		return m, nil
 	case overlay.OverviewErr:
 		m.overview.Err = a.Text

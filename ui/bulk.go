@@ -97,10 +97,10 @@ func bulkRunCmd(ctx context.Context, s Store, send *sender, id int, r overlay.Ru
 // bulkPlanned shows the plan and the bound, waiting for a yes.
 func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	o, ok := findOverlay[overlay.Bulk](m)
-	if !ok || msg.id != m.bulk.id {
+	if !ok || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
-	m.bulk = job{}
+	m.flight.stop(flightBulk)
 	return replaceOverlay(m, o.Planned(msg.plan, msg.desc, msg.err))
 }
 
@@ -109,7 +109,7 @@ func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	o, open := findOverlay[overlay.Bulk](m)
 	for i, r := range msg.reqs {
-		if open && msg.id == m.bulk.id && i < o.Logged() {
+		if open && m.flight.waits(flightBulk, msg.id) && i < o.Logged() {
 			continue // logged as it completed (bulkPage)
 		}
 		kind, in := "Scan", request.Input{}
@@ -118,10 +118,10 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		}
 		m.log = m.log.add(r, kind, i+1, in)
 	}
-	if !open || msg.id != m.bulk.id {
+	if !open || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
-	m.bulk = job{}
+	m.flight.stop(flightBulk)
 	read := overlay.BulkRead{Items: msg.items, Count: msg.count, Scanned: msg.scanned, Reqs: msg.reqs, Stop: msg.stop,
 		Resume: msg.resume, NextToken: msg.nextToken}
 	if msg.err != nil {
@@ -133,7 +133,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 // bulkPage counts and logs one page of the read in flight as it completes.
 func (m Model) bulkPage(msg bulkPageMsg) Model {
 	o, ok := findOverlay[overlay.Bulk](m)
-	if !ok || msg.id != m.bulk.id {
+	if !ok || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
 	o, log := o.Paged(msg.items, msg.req.More)

@@ -136,7 +136,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 		row = len(items) - 1
 	}
 	if row > 0 {
-		m.items = m.items.move(row-m.items.cursor, m.layout().bodyH)
+		m.items = m.items.move(row-m.items.cursor(), m.layout().bodyH)
 	}
 	return m
 }
@@ -234,7 +234,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		m.log = m.log.addWrite(r)
 	}
 	o, ok := findOverlay[overlay.Write](m)
-	if !ok || m.writeReq != msg.id {
+	if !ok || !m.flight.waits(flightWrite, msg.id) {
 		return m, nil
 	}
 	o = o.Answered(msg.res, msg.err)

@@ -118,10 +118,9 @@ func (m Model) exportKeyNames() []string {
 
 // startExport sends the export the form asked for.
 func (m Model) startExport(a overlay.StartExport) (Model, tea.Cmd) {
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
 	src, _ := a.Src.(exportSource) // the one the root made when the form opened (openExport)
-	m.export = exportJob{job: job{id: m.seq, cancel: cancel}, running: true, src: src, path: a.Path}
+	m.export = exportJob{job: job{id: m.flight.newID(), cancel: cancel}, running: true, src: src, path: a.Path}
 	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()

@@ -93,9 +93,9 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 				return m, nil
 			}
 			m.focus = paneItems
-			off := scrollOffset(m.items.offset, m.items.cursor, lay.itemRows, m.items.rows())
-			if row := off + y - 2; y >= 2 && row < m.items.rows() {
-				m.items.cursor, m.items.offset = row, off
+			l := m.items.nav().SetHeight(lay.itemRows)
+			if row := l.Offset() + y - 2; y >= 2 && row < l.Len() {
+				m.items.list = l.MoveTo(row)
 			}
 			return m.maybeLoadMore()
 		}

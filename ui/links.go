@@ -162,8 +162,7 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
 		return m, nil
 	}
-	m.seq++
-	id := m.seq
+	id := m.flight.newID()
 	store, ctx, table := m.store, m.observe(m.ctx, id), m.table.Name
 	cmd := func() tea.Msg {
 		out := linksDoneMsg{id: id, links: slices.Clone(ls)}

@@ -49,15 +49,12 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 // startSample sends a sample with the caps in.
 func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	in.Table, in.Index = m.overview.Table, m.overview.Index
-	m.sample = m.sample.stop()
-	m.seq++
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.sample = job{id: m.seq, cancel: cancel}
+	id, ctx := m.flight.start(m.ctx, flightSample)
 	m.overview.Phase, m.overview.In, m.overview.Err, m.overview.Stopping = overlay.OvRunning, in, "", false
-	m.sampled = append(slices.Clip(m.sampled), sampleLogged{id: m.sample.id})
+	m.sampled = append(slices.Clip(m.sampled), sampleLogged{id: id})
 	m.overview.Prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
-	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
+	return m, tea.Batch(sampleCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
 
 // sampleLogged counts a sample's requests already in the request log.
@@ -72,7 +69,7 @@ func loggedOf(logged []sampleLogged, id int) int {
 // report follows as it comes, so the log fills while the sample runs (also
 // for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
-	if msg.id == m.sample.id && msg.id != 0 {
+	if m.flight.live(msg.id, flightSample) {
 		m.overview.Prog = msg.p
 	}
 	if i := loggedOf(m.sampled, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.sampled[i].n+1 {
@@ -95,10 +92,10 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.smp.Requests[from:] {
 		m.log = m.log.add(r, "sample", 1, request.Input{})
 	}
-	if msg.id != m.sample.id {
+	if !m.flight.waits(flightSample, msg.id) {
 		return m, nil
 	}
-	m.sample = m.sample.stop()
+	m.flight.stop(flightSample)
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.status.throttle = throttled(msg.err)
@@ -137,8 +134,7 @@ func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	m.seq++
-	id := m.seq
+	id := m.flight.newID()
 	o = o.Sent(id)
 	store, ctx := m.store, m.observe(m.ctx, id)
 	cmd := func() tea.Msg {

@@ -100,13 +100,13 @@ func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 // from for esc.
 func (m Model) jump(it dynamo.Item, tg overlay.JumpTarget) (Model, tea.Cmd) {
 	from := m.results.q
-	if m.results.pages == 0 {
+	if m.results.pages() == 0 {
 		from = m.query
 	}
 	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
 	m, save := m.moveTo(tg.Index, tg.PK)
 	m.crumbs = crumbs
-	q := dynamo.QueryInput{Table: m.table.Name, Index: tg.Index, PK: tg.PK, Limit: int32(m.opts.Settings.DefaultLimit)}
+	q := partitionQuery(m.table.Name, tg.Index, tg.PK, m.opts.Settings)
 	if tg.SK != "" && m.schema.SK != nil {
 		q.SK = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{tg.SK}}
 	}

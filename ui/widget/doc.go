@@ -34,6 +34,11 @@
 // the layout tells it. Offset and Window derive the window from where it
 // was last moved, so a list drawn after a resize still shows its cursor.
 //
+// A list of values offered under a text field (the partition prompt's
+// history) lets its cursor rest on no row, above the first: AllowNone.
+// Moving up from the first row leaves the list, Selected is then false and
+// no row is drawn under the cursor.
+//
 // Marks are by a stable id the caller gives (an item's key, a table's
 // name), so they stay when rows are added, sorted, paged in or filtered
 // out: Mark, Unmark, Toggle, Marked, Marks, MarkCount. A Delegate with an

@@ -20,7 +20,11 @@ import (
 // window where it was drawn until the cursor would leave it. The offset
 // kept is where the window was last moved to; Offset derives the window
 // from it, so a list whose rows or height changed since still draws its
-// cursor in view.
+// cursor in view. A list moved before any height is set keeps its window
+// at the top, so drawn it shows the first window that holds the cursor.
+//
+// A list may also let its cursor rest on no row (AllowNone): a list of
+// values offered under a text field, which the cursor enters and leaves.
 type List struct {
 	n        int   // the caller's rows
 	view     []int // the rows the filter keeps, in order, when filtered
@@ -29,6 +33,7 @@ type List struct {
 	offset   int // the first position of the window, as last moved
 	height   int // rows in the window; 0 until set
 	marks    map[string]bool
+	none     bool // the cursor may be on no row: position -1 (AllowNone)
 }
 
 // NewList is a list of n rows, the cursor on the first.
@@ -57,6 +62,16 @@ func (l List) Filter(n int, keep func(i int) bool) List {
 		}
 	}
 	return l.clampCursor()
+}
+
+// AllowNone lets the cursor rest on no row, just above the first, and
+// puts it there. Moving up from the first row goes there and moving down
+// comes back, as a shell's history steps back to the line being typed;
+// Home and End still go to the first and the last row. On no row, Selected
+// is false, no row is drawn under the cursor and the window is at the top.
+func (l List) AllowNone() List {
+	l.none, l.cursor = true, -1
+	return l
 }
 
 // SetHeight sets how many rows the window shows (at least 0). The window
@@ -111,11 +126,11 @@ func (l List) Position(i int) int {
 }
 
 // Cursor is the cursor's position among the rows shown; 0 when there are
-// none.
+// none, and -1 when it is on no row (AllowNone).
 func (l List) Cursor() int { return l.cursor }
 
 // Selected is the caller's row under the cursor; false when no row is
-// shown.
+// shown or the cursor is on none.
 func (l List) Selected() (int, bool) {
 	i := l.Index(l.cursor)
 	return i, i >= 0
@@ -137,11 +152,12 @@ func (l List) Move(delta int) List {
 	return l.MoveTo(l.cursor + clampInt(delta, -l.Len(), l.Len()))
 }
 
-// MoveTo puts the cursor at position pos (clamped to the rows shown); the
-// window drawn last moves only as far as keeps it in view.
+// MoveTo puts the cursor at position pos (clamped to the rows shown, or
+// to -1, no row, when the list allows it); the window drawn last moves
+// only as far as keeps it in view.
 func (l List) MoveTo(pos int) List {
 	from := l.Offset()
-	l.cursor = clampInt(pos, 0, l.Len()-1)
+	l.cursor = clampInt(pos, l.first(), l.Len()-1)
 	l.offset = keepVisible(from, l.cursor, l.height, l.Len())
 	return l
 }
@@ -171,8 +187,17 @@ func (l List) Home() List { return l.MoveTo(0) }
 func (l List) End() List { return l.MoveTo(l.Len() - 1) }
 
 func (l List) clampCursor() List {
-	l.cursor = clampInt(l.cursor, 0, l.Len()-1)
+	l.cursor = clampInt(l.cursor, l.first(), l.Len()-1)
 	return l
+}
+
+// first is the least position the cursor may take: -1, no row, when the
+// list allows it.
+func (l List) first() int {
+	if l.none {
+		return -1
+	}
+	return 0
 }
 
 // Marks are kept by the caller's id of a row (an item's key, a table's

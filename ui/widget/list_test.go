@@ -227,3 +227,67 @@ func FuzzList(f *testing.F) {
 		}
 	})
 }
+
+// A list that allows no selection starts on none, above the first row:
+// down enters the list, up from the first row leaves it, and a move of
+// any size stops there or at the last row. On none nothing is selected or
+// drawn under the cursor, and the window is at the top.
+func TestListAllowNone(t *testing.T) {
+	l := NewList(10).SetHeight(4).AllowNone()
+	on := func(step string, l List, cursor, from int) {
+		t.Helper()
+		sel, ok := l.Selected()
+		if l.Cursor() != cursor || ok != (cursor >= 0) || ok && sel != cursor {
+			t.Errorf("%s: cursor %d, selected %d %v; want cursor %d", step, l.Cursor(), sel, ok, cursor)
+		}
+		if f, _ := l.Window(); f != from {
+			t.Errorf("%s: window from %d, want %d", step, f, from)
+		}
+		lines := l.View(10, Delegate{Render: func(r Row, w int) []string {
+			if r.Cursor {
+				return []string{fmt.Sprintf("> %d", r.Index)}
+			}
+			return []string{strconv.Itoa(r.Index)}
+		}})
+		cursorLines := 0
+		for _, s := range lines {
+			if strings.HasPrefix(s, ">") {
+				cursorLines++
+			}
+		}
+		if want := map[bool]int{true: 1, false: 0}[cursor >= 0]; cursorLines != want {
+			t.Errorf("%s: %d rows drawn under the cursor, want %d: %q", step, cursorLines, want, lines)
+		}
+	}
+	on("fresh", l, -1, 0)
+	on("down", l.Move(1), 0, 0)
+	on("down and up", l.Move(1).Move(-1), -1, 0)
+	on("up from none", l.Move(-1), -1, 0)
+	on("down past the window", l.Move(6), 5, 2)
+	on("back to none from below", l.Move(6).Move(-1<<62), -1, 0)
+	on("to the end", l.Move(1<<62), 9, 6)
+	on("home", l.Home(), 0, 0)
+	on("end", l.End(), 9, 6)
+	on("a new length keeps none", l.SetLen(3), -1, 0)
+	on("a filter keeps none", l.Filter(10, func(i int) bool { return i%2 == 0 }), -1, 0)
+	on("empty", NewList(0).SetHeight(4).AllowNone().Move(1), -1, 0)
+	on("move to a position", l.MoveTo(-5), -1, 0)
+
+	// A list that does not allow it keeps its cursor on a row.
+	if c := NewList(10).Move(1).Move(-3).Cursor(); c != 0 {
+		t.Errorf("without AllowNone, up from the first row put the cursor at %d", c)
+	}
+}
+
+// A list moved before any height is set keeps no window of its own: drawn
+// at a height, it shows the first window that holds the cursor, which ends
+// on the cursor once the cursor is below the first window.
+func TestListMovedWithoutHeight(t *testing.T) {
+	l := NewList(20).Move(12)
+	for _, c := range []struct{ moved, cursor, from int }{{0, 12, 9}, {-2, 10, 7}, {-8, 2, 0}, {15, 17, 14}} {
+		l = l.Move(c.moved)
+		if from, _ := l.SetHeight(4).Window(); l.Cursor() != c.cursor || from != c.from {
+			t.Errorf("moved %d: cursor %d, window from %d; want %d and %d", c.moved, l.Cursor(), from, c.cursor, c.from)
+		}
+	}
+}
