@@ -29,8 +29,7 @@ import (
 type Edit struct {
 	d      Draft
 	title  string
-	cursor int
-	offset int
+	list   widget.List  // over the draft's rows; the box shows the cursor's
 	form   *widget.Form // editing a row; nil while choosing one
 	row    int          // the row the form edits; -1 for a new attribute
 	err    string
@@ -38,7 +37,9 @@ type Edit struct {
 }
 
 // NewEdit edits draft d, titled title.
-func NewEdit(d Draft, title string) Edit { return Edit{d: d, title: title, errRow: -1} }
+func NewEdit(d Draft, title string) Edit {
+	return Edit{d: d, title: title, errRow: -1, list: widget.NewList(len(d.rows))}
+}
 
 func (Edit) ID() ID { return EditID }
 func (o Edit) Mode(Env) *keymap.Mode {
@@ -66,36 +67,32 @@ func (o Edit) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if !ok {
 		return o, nil
 	}
-	n := len(o.d.rows)
+	if l, ok := o.list.Key(k, km.ListKeys()); ok {
+		o.list = l
+		return o, nil
+	}
+	cur, onRow := o.list.Selected()
 	switch {
-	case key.Matches(k, km.Up):
-		o.cursor = max(0, o.cursor-1)
-	case key.Matches(k, km.Down):
-		o.cursor = min(n-1, o.cursor+1)
-	case key.Matches(k, km.Top):
-		o.cursor = 0
-	case key.Matches(k, km.Bottom):
-		o.cursor = n - 1
 	case key.Matches(k, km.Open):
-		if o.cursor < n {
-			r := o.d.rows[o.cursor]
+		if onRow {
+			r := o.d.rows[cur]
 			f := widget.NewForm([]string{"value", "type"}, []string{r.text, r.typ})
-			o.form, o.row = &f, o.cursor
+			o.form, o.row = &f, cur
 		}
 	case key.Matches(k, km.AddAttribute):
 		f := widget.NewForm([]string{"name", "type", "value"}, []string{"", "S", ""})
 		o.form, o.row = &f, -1
 	case key.Matches(k, km.RemoveAttribute):
-		if o.cursor < n {
+		if onRow {
 			o.d.rows = slices.Clone(o.d.rows)
-			o.d.rows[o.cursor].removed = !o.d.rows[o.cursor].removed
+			o.d.rows[cur].removed = !o.d.rows[cur].removed
 		}
 	case key.Matches(k, km.WriteItem):
 		p, row, err := o.d.plan(e.Version)
 		if err != nil {
 			o.err, o.errRow = textfmt.Sanitize(err.Error()), row
 			if row >= 0 {
-				o.cursor = row
+				o.list = o.list.MoveTo(row)
 			}
 			return o, nil
 		}
@@ -138,7 +135,7 @@ func (o Edit) setRow(f widget.Form) Edit {
 		r.typ, r.text, r.removed = typ, v["value"], false
 	} else {
 		o.d.rows = append(o.d.rows, draftRow{name: name, typ: typ, text: v["value"]})
-		o.cursor = len(o.d.rows) - 1
+		o.list = o.list.SetLen(len(o.d.rows)).MoveTo(len(o.d.rows) - 1)
 	}
 	o.form, o.err, o.errRow = nil, "", -1
 	return o
@@ -172,11 +169,11 @@ func (o Edit) View(e Env, w, h int) string {
 			text = ""
 		}
 		cur := "  "
-		if i == o.cursor {
+		if i == o.list.Cursor() {
 			cur = "› "
 		}
 		line := cur + mark + widget.Fit(textfmt.Sanitize(r.name), nameW) + " " + st.TypeName.Render(widget.Fit(r.typ, typeW)) + " " + widget.Fit(textfmt.Sanitize(text), max(1, inner-nameW-typeW-8))
-		if i == o.cursor && o.form == nil {
+		if i == o.list.Cursor() && o.form == nil {
 			line = st.Sel.Render(widget.Fit(ansi.Strip(line), inner-1))
 		}
 		if i == o.errRow {
@@ -202,13 +199,8 @@ func (o Edit) View(e Env, w, h int) string {
 		foot = append(foot, " "+st.Muted.Render("~ changed · + added · - removed · k key (changing it moves the item) · nothing is sent before w shows the write"))
 	}
 	shown := max(1, h-2-len(foot))
-	off := widget.Clamp(o.offset, 0, max(0, len(lines)-shown))
-	if o.cursor < off {
-		off = o.cursor
-	}
-	if o.cursor >= off+shown {
-		off = o.cursor - shown + 1
-	}
+	// The rows from the top as far as keeps the cursor's in sight.
+	off := widget.ScrollOffset(0, o.list.Cursor(), shown, len(lines))
 	body := lines[min(off, len(lines)):min(len(lines), off+shown)]
 	return widget.Box(st, o.title, append(append([]string(nil), body...), foot...), w, h, true)
 }

@@ -36,15 +36,11 @@ func (o Indexes) Update(e Env, msg tea.Msg) (Overlay, Want) {
 		return o, nil
 	}
 	km := e.Keys
+	if l, ok := o.p.list.Key(k, km.ListKeys()); ok {
+		o.p.list = l
+		return o, nil
+	}
 	switch {
-	case key.Matches(k, km.Up):
-		o.p = o.p.move(-1, e.Table)
-	case key.Matches(k, km.Down):
-		o.p = o.p.move(1, e.Table)
-	case key.Matches(k, km.Top):
-		o.p = o.p.move(-1<<30, e.Table)
-	case key.Matches(k, km.Bottom):
-		o.p = o.p.move(1<<30, e.Table)
 	case key.Matches(k, km.Open):
 		name := o.p.name(e.Table)
 		if name == e.Index {
@@ -60,28 +56,26 @@ func (o Indexes) Update(e Env, msg tea.Msg) (Overlay, Want) {
 // indexPicker chooses between the table and its secondary indexes. The
 // choice changes which attributes are the key, so a partition is asked anew.
 type indexPicker struct {
-	cursor int // 0 is the table, i is Indexes[i-1]
+	list widget.List // row 0 is the table, row i is Indexes[i-1]
 }
 
 func (p indexPicker) name(t dynamo.Table) string {
-	if p.cursor <= 0 || p.cursor > len(t.Indexes) {
+	i, _ := p.list.Selected()
+	if i <= 0 || i > len(t.Indexes) {
 		return ""
 	}
-	return t.Indexes[p.cursor-1].Name
-}
-
-func (p indexPicker) move(delta int, t dynamo.Table) indexPicker {
-	p.cursor = widget.Clamp(p.cursor+delta, 0, len(t.Indexes))
-	return p
+	return t.Indexes[i-1].Name
 }
 
 func pickerAt(t dynamo.Table, index string) indexPicker {
+	p := indexPicker{list: widget.NewList(len(t.Indexes) + 1)}
 	for i, x := range t.Indexes {
 		if x.Name == index {
-			return indexPicker{cursor: i + 1}
+			p.list = p.list.MoveTo(i + 1)
+			break
 		}
 	}
-	return indexPicker{}
+	return p
 }
 
 func (p indexPicker) viewBox(st theme.Styles, t dynamo.Table, current string, w, h int) string {
@@ -114,7 +108,7 @@ func (p indexPicker) viewBox(st theme.Styles, t dynamo.Table, current string, w,
 			mark = "› "
 		}
 		l := " " + mark + widget.Fit(r[0], nameW) + "  " + widget.Fit(r[1], 4) + "  " + widget.Fit(r[2], keyW) + "  " + r[3]
-		if i == p.cursor {
+		if i == p.list.Cursor() {
 			l = st.Sel.Render(widget.Fit(l, inner))
 		}
 		lines = append(lines, l)

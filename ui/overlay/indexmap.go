@@ -57,7 +57,7 @@ func (IndexMap) Mode(Env) *keymap.Mode { return modeIndexMap }
 func (IndexMap) Hides() Hidden         { return Hidden{Query: true} }
 
 func (o IndexMap) Update(e Env, msg tea.Msg) (Overlay, Want) {
-	_, act := listKey(e.Keys, msg, 0, 1)
+	_, act := listKey(e.Keys, msg, widget.List{})
 	switch {
 	case act == "close":
 		return o, Close{}

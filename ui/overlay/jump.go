@@ -27,16 +27,16 @@ type JumpTarget struct {
 type Jump struct {
 	item    dynamo.Item
 	targets []JumpTarget
-	cursor  int
+	list    widget.List // over targets
 }
 
 // NewJump lists where it can be opened, the cursor on the first place it
 // is in.
 func NewJump(it dynamo.Item, targets []JumpTarget) Jump {
-	o := Jump{item: it, targets: targets}
+	o := Jump{item: it, targets: targets, list: widget.NewList(len(targets))}
 	for i, tg := range targets {
 		if tg.Why == "" {
-			o.cursor = i
+			o.list = o.list.MoveTo(i)
 			break
 		}
 	}
@@ -45,10 +45,11 @@ func NewJump(it dynamo.Item, targets []JumpTarget) Jump {
 
 // Target is the place under the cursor, which enter opens.
 func (o Jump) Target() JumpTarget {
-	if o.cursor < 0 || o.cursor >= len(o.targets) {
+	i, ok := o.list.Selected()
+	if !ok {
 		return JumpTarget{}
 	}
-	return o.targets[o.cursor]
+	return o.targets[i]
 }
 
 func (Jump) ID() ID { return JumpID }
@@ -57,32 +58,40 @@ func (Jump) Mode(Env) *keymap.Mode { return modeJump }
 
 func (Jump) Hides() Hidden { return Hidden{} }
 
-// listKey is the keys of a list overlay of n rows: the cursor moved, or
-// open (enter) or closing (q, esc) asked.
-func listKey(km keymap.KeyMap, msg tea.Msg, cursor, n int) (int, string) {
+// listKey is what a key does in a list overlay: it moves l's cursor (by
+// the movement keys the overlay's mode turns on), or asks to open (enter)
+// or to close (q, esc).
+func listKey(km keymap.KeyMap, msg tea.Msg, l widget.List) (widget.List, string) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
-		return cursor, ""
+		return l, ""
+	}
+	if moved, ok := l.Key(k, km.ListKeys()); ok {
+		return moved, ""
 	}
 	switch {
-	case key.Matches(k, km.Up):
-		return max(0, cursor-1), ""
-	case key.Matches(k, km.Down):
-		return min(n-1, cursor+1), ""
 	case key.Matches(k, km.Open):
-		return cursor, "open"
+		return l, "open"
 	case key.Matches(k, km.Back, km.Cancel):
-		return cursor, "close"
+		return l, "close"
 	}
-	return cursor, ""
+	return l, ""
+}
+
+// listLines draws every row of l (a list overlay shows them all), row
+// drawing row i.
+func listLines(l widget.List, w int, row func(i int, cursor bool) string) []string {
+	return l.SetHeight(l.Len()).View(w, widget.Delegate{Render: func(r widget.Row, w int) []string {
+		return []string{row(r.Index, r.Cursor)}
+	}})
 }
 
 func (o Jump) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	var act string
-	o.cursor, act = listKey(e.Keys, msg, o.cursor, len(o.targets))
+	o.list, act = listKey(e.Keys, msg, o.list)
 	switch act {
 	case "open":
-		tg := o.targets[o.cursor]
+		tg := o.Target()
 		if tg.Why != "" {
 			return o, ShowInfo{Text: "the item is not in " + tg.Label + ": " + textfmt.Sanitize(tg.Why)}
 		}
@@ -96,7 +105,8 @@ func (o Jump) Update(e Env, msg tea.Msg) (Overlay, Want) {
 func (o Jump) View(e Env, w, h int) string {
 	inner := w - 2
 	lines := []string{" " + e.St.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
-	for i, tg := range o.targets {
+	lines = append(lines, listLines(o.list, inner, func(i int, cursor bool) string {
+		tg := o.targets[i]
 		l := "   " + tg.Label
 		if tg.Why != "" {
 			l += " — not in it: " + textfmt.Sanitize(tg.Why)
@@ -108,13 +118,13 @@ func (o Jump) View(e Env, w, h int) string {
 		}
 		l = widget.Fit(l, inner)
 		switch {
-		case i == o.cursor:
+		case cursor:
 			l = e.St.Sel.Render(l)
 		case tg.Why != "":
 			l = e.St.Muted.Render(l)
 		}
-		lines = append(lines, l)
-	}
+		return l
+	})...)
 	return widget.Box(e.St, "Open the item in", lines, w, h, true)
 }
 
@@ -125,9 +135,9 @@ var modeJump = &keymap.Mode{Name: "open in index", Keys: []keymap.Binding{
 
 func (o Jump) Subject() dynamo.Item { return o.item }
 
-func (o Jump) CursorAt() int { return o.cursor }
+func (o Jump) CursorAt() int { return o.list.Cursor() }
 
 func (o Jump) WithCursor(c int) Overlay {
-	o.cursor = widget.Clamp(c, 0, len(o.targets)-1)
+	o.list = o.list.MoveTo(c)
 	return o
 }

@@ -25,16 +25,16 @@ type Link struct {
 
 // Links lists the candidates and what their confirmation found.
 type Links struct {
-	req    int // the confirmations' id
-	links  []Link
-	cursor int
-	item   dynamo.Item
+	req   int // the confirmations' id
+	links []Link
+	list  widget.List // over links
+	item  dynamo.Item
 }
 
 // NewLinks lists links, the candidates item names, whose confirmations
 // (request req) are on their way.
 func NewLinks(req int, links []Link, item dynamo.Item) Links {
-	return Links{req: req, links: links, item: item}
+	return Links{req: req, links: links, item: item, list: widget.NewList(len(links))}
 }
 
 // Req is the id of the confirmations the list waits for.
@@ -43,9 +43,9 @@ func (o Links) Req() int { return o.req }
 // Confirmed shows what the confirmations found; the cursor goes to the
 // first partition that is there, unless it is on one already.
 func (o Links) Confirmed(links []Link) Links {
-	o.links = links
-	if i := slices.IndexFunc(o.links, func(l Link) bool { return l.Found }); i >= 0 && !o.links[min(o.cursor, len(o.links)-1)].Found {
-		o.cursor = i
+	o.links, o.list = links, o.list.SetLen(len(links))
+	if i := slices.IndexFunc(o.links, func(l Link) bool { return l.Found }); i >= 0 && !o.links[o.list.Cursor()].Found {
+		o.list = o.list.MoveTo(i)
 	}
 	return o
 }
@@ -58,15 +58,16 @@ func (o Links) ID() ID { return LinksID }
 
 func (o Links) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	var act string
-	o.cursor, act = listKey(e.Keys, msg, o.cursor, len(o.links))
-	switch act {
-	case "open":
-		l := o.links[o.cursor]
+	o.list, act = listKey(e.Keys, msg, o.list)
+	i, ok := o.list.Selected()
+	switch {
+	case act == "open" && ok:
+		l := o.links[i]
 		if !l.Found {
 			return o, ShowInfo{Text: "partition " + textfmt.Sanitize(l.PK) + " is not confirmed: nothing to open"}
 		}
 		return o, JumpTo{It: o.item, To: JumpTarget{PK: l.PK, Label: "linked partition " + textfmt.Sanitize(l.PK)}}
-	case "close":
+	case act == "close":
 		return o, Close{}
 	}
 	return o, nil
@@ -75,7 +76,8 @@ func (o Links) Update(e Env, msg tea.Msg) (Overlay, Want) {
 func (o Links) View(e Env, w, h int) string {
 	inner := w - 2
 	lines := []string{" " + e.St.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
-	for i, l := range o.links {
+	lines = append(lines, listLines(o.list, inner, func(i int, cursor bool) string {
+		l := o.links[i]
 		state := "confirming…"
 		switch {
 		case l.Err != "":
@@ -87,13 +89,13 @@ func (o Links) View(e Env, w, h int) string {
 		}
 		line := widget.Fit("   "+textfmt.Sanitize(l.PK)+"  ("+textfmt.Sanitize(l.From)+")  "+state, inner)
 		switch {
-		case i == o.cursor:
+		case cursor:
 			line = e.St.Sel.Render(line)
 		case l.Checked && !l.Found:
 			line = e.St.Muted.Render(line)
 		}
-		lines = append(lines, line)
-	}
+		return line
+	})...)
 	return widget.Box(e.St, "Follow the keys", lines, w, h, true)
 }
 
@@ -104,9 +106,9 @@ var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
 
 func (o Links) Subject() dynamo.Item { return o.item }
 
-func (o Links) CursorAt() int { return o.cursor }
+func (o Links) CursorAt() int { return o.list.Cursor() }
 
 func (o Links) WithCursor(c int) Overlay {
-	o.cursor = widget.Clamp(c, 0, len(o.links)-1)
+	o.list = o.list.MoveTo(c)
 	return o
 }
