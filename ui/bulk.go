@@ -10,7 +10,7 @@ import (
 	"dynascope/ui/request"
 )
 
-// The root's side of a bulk read (overlay_bulk.go is the overlay): the
+// The root's side of a bulk read (ui/overlay's bulk.go is the overlay): the
 // commands that plan and send a Scan or a PartiQL SELECT with the ids the
 // root hands out, and the handlers of their replies, which log every
 // request and give the overlay what was read.

@@ -8,7 +8,7 @@ import (
 	"dynascope/ui/request"
 )
 
-// The root's side of the code view (overlay_code.go is the overlay): the
+// The root's side of the code view (ui/overlay's code.go is the overlay): the
 // code of a request, generated for where the UI reads, from the current
 // request, one in the log, or what an overlay asks for.
 

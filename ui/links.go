@@ -21,7 +21,7 @@ import (
 // the partition-key families this session has seen. Opening the list
 // confirms each candidate with one Limit 1 Query, its cost said first;
 // enter opens a confirmed one, esc there comes back. This is the root's
-// side: the candidates and their confirmations; overlay_links.go lists
+// side: the candidates and their confirmations; ui/overlay's links.go lists
 // them.
 
 // maxLinks bounds the candidates, and so the Limit 1 queries of a list.

@@ -124,7 +124,7 @@ type Model struct {
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known
-	patternCursor int                  // where the patterns list was left (overlay_patterns.go)
+	patternCursor int                  // where the patterns list was left (ui/overlay's patterns.go)
 	patternOffset int
 	send          *sender        // reaches the program from requests' goroutines: retries, progress
 	live          liveState      // the live pane's tail (live.go)

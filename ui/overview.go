@@ -5,7 +5,7 @@ package ui
 // families, their sort-key entity types, the largest partitions, and the
 // key-layout lint. A Scan reads the table itself, so nothing is read before
 // the user has seen the caps and the bound they set, and pressed enter.
-// The index map's Scan (overlay_indexmap.go) is sent and answered here too.
+// The index map's Scan (ui/overlay's indexmap.go) is sent and answered here too.
 
 import (
 	"context"

@@ -16,8 +16,8 @@ import (
 // item's partition in a chosen index — or, from an index entry, in the
 // base table — with the cursor on the item. The breadcrumb in the title
 // says where it came from; esc goes back there. This is the root's side:
-// where the item is, the jump and the way back; overlay_jump.go lists the
-// places to open it in, and overlay_detail.go draws the memberships.
+// where the item is, the jump and the way back; ui/overlay's jump.go lists the
+// places to open it in, and its detail.go draws the memberships.
 
 // memberships is the item's place in every index. Seen through an index
 // that does not project all attributes, an absent key attribute may just

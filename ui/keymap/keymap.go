@@ -219,9 +219,11 @@ type State struct {
 	ByAttr    bool   // the entity types pane shows that grouping
 }
 
-// WritesOn and WritesOnItem turn the editing keys on only with a writer
-// (and an item under the cursor).
-func WritesOn(st State) bool     { return st.Writes }
+// WritesOn turns a key on only with a writer (editing keys).
+func WritesOn(st State) bool { return st.Writes }
+
+// WritesOnItem turns a key on only with a writer and an item under the
+// cursor.
 func WritesOnItem(st State) bool { return st.Writes && st.HasItem }
 
 // ForMode returns a copy of the keymap with only the bindings of mode md

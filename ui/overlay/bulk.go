@@ -45,6 +45,8 @@ const (
 	bulkDone
 )
 
+// Bulk is a Scan of a whole table or a PartiQL SELECT: its cost, then
+// its items.
 type Bulk struct {
 	kind  bulkKind
 	table string // the Scan's table; a statement names its own
@@ -175,13 +177,18 @@ func (o Bulk) Read() BulkRead {
 	return BulkRead{Items: o.got, Count: o.count, Scanned: o.scanned, Reqs: o.reqs, Stop: o.stop, Err: o.err, Resume: o.resume, NextToken: o.nextToken}
 }
 
+// ID names the overlay.
 func (Bulk) ID() ID { return BulkID }
+
+// Mode is the keymap mode the overlay is in, by its phase.
 func (o Bulk) Mode(Env) *keymap.Mode {
 	if o.phase == bulkAsk {
 		return modeBulkAsk
 	}
 	return modeBulk
 }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Bulk) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
 // Input is the read as the code view and the request log keep it.
@@ -203,6 +210,8 @@ func (o Bulk) run() RunBulk {
 	return RunBulk{Scan: &dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection"), Est: o.est, Start: o.resume}}
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Bulk) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	km := e.Keys
 	if o.phase == bulkAsk {
@@ -264,6 +273,7 @@ func (o Bulk) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Bulk) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2

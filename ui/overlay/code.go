@@ -62,10 +62,16 @@ func (o Code) Tab() int { return o.c.tab }
 // LangName is how the code view names a language.
 func LangName(l codegen.CodeLang) string { return langNames[l] }
 
-func (Code) ID() ID                { return CodeID }
-func (Code) Mode(Env) *keymap.Mode { return modeCode }
-func (Code) Hides() Hidden         { return Hidden{Log: true} }
+// ID names the overlay.
+func (Code) ID() ID { return CodeID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Code) Mode(Env) *keymap.Mode { return modeCode }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Code) Hides() Hidden { return Hidden{Log: true} }
+
+// View draws the overlay w×h from what the root gives it.
 func (o Code) View(e Env, w, h int) string { return o.c.box(e.St, w, h) }
 
 var langNames = map[codegen.CodeLang]string{
@@ -115,6 +121,8 @@ func (c codeView) scroll(delta, h, n int) codeView {
 	return c
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Code) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-o.c.chrome(e.W))
 	n := len(o.c.lines(e.St, e.W-2))

@@ -41,17 +41,26 @@ func NewDetail(it dynamo.Item, t dynamo.Table, ks dynamo.KeySchema, title string
 // attributes (and from no item), and so on round.
 func (o Detail) NextView() string { return ((o.d.view + 1) % 3).String() }
 
-func (Detail) ID() ID                { return DetailID }
-func (Detail) Mode(Env) *keymap.Mode { return modeDetail }
-func (Detail) Hides() Hidden         { return Hidden{Query: true, Log: true} }
+// ID names the overlay.
+func (Detail) ID() ID { return DetailID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Detail) Mode(Env) *keymap.Mode { return modeDetail }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Detail) Hides() Hidden { return Hidden{Query: true, Log: true} }
+
+// View draws the overlay w×h from what the root gives it.
 func (o Detail) View(e Env, w, h int) string { return o.d.viewBox(e.St, w, h) }
 
+// Relayout lays the item out again for the width and the styles in e.
 func (o Detail) Relayout(e Env) Overlay {
 	o.d = o.d.render(e.St, e.W-2)
 	return o
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Detail) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-o.d.chrome(e.W))
 	switch msg := msg.(type) {
@@ -103,6 +112,7 @@ const (
 	viewDynamoJSON                   // DynamoDB JSON, as the AWS CLI prints it
 )
 
+// String names the view, as help and the title say it.
 func (v detailView) String() string {
 	return [...]string{"attributes", "JSON", "DynamoDB JSON"}[v]
 }

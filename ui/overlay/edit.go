@@ -41,15 +41,22 @@ func NewEdit(d Draft, title string) Edit {
 	return Edit{d: d, title: title, errRow: -1, list: widget.NewList(len(d.rows))}
 }
 
+// ID names the overlay.
 func (Edit) ID() ID { return EditID }
+
+// Mode is the keymap mode the overlay is in, by its phase.
 func (o Edit) Mode(Env) *keymap.Mode {
 	if o.form != nil {
 		return modeEditValue
 	}
 	return modeEdit
 }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Edit) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Edit) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	km := e.Keys
 	if o.form != nil {
@@ -141,6 +148,7 @@ func (o Edit) setRow(f widget.Form) Edit {
 	return o
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Edit) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2

@@ -47,9 +47,13 @@ func (o Export) Failed(why string) Export {
 // export failed; "" for none.
 func (o Export) Err() string { return o.err }
 
-func (Export) ID() ID        { return ExportID }
+// ID names the overlay.
+func (Export) ID() ID { return ExportID }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Export) Hides() Hidden { return Hidden{} }
 
+// Mode is the keymap mode the overlay is in, by its phase.
 func (Export) Mode(e Env) *keymap.Mode {
 	if e.Exporting {
 		return modeExporting
@@ -57,6 +61,7 @@ func (Export) Mode(e Env) *keymap.Mode {
 	return modeExport
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Export) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // Update is the form until it is submitted; then, while the export runs

@@ -26,10 +26,16 @@ type Help struct {
 // NewHelp is the help of mode of, from its top.
 func NewHelp(of *keymap.Mode) Help { return Help{of: of} }
 
-func (Help) ID() ID                { return HelpID }
-func (Help) Mode(Env) *keymap.Mode { return modeHelp }
-func (Help) Hides() Hidden         { return Hidden{Query: true, Log: true} }
+// ID names the overlay.
+func (Help) ID() ID { return HelpID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Help) Mode(Env) *keymap.Mode { return modeHelp }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Help) Hides() Hidden { return Hidden{Query: true, Log: true} }
+
+// View draws the overlay w×h from what the root gives it.
 func (o Help) View(e Env, w, h int) string {
 	lines := helpLines(e, o.of, w)
 	shown := max(1, h-2)
@@ -41,6 +47,8 @@ func (o Help) View(e Env, w, h int) string {
 	return widget.Box(e.St, title, lines[off:off+shown], w, h, true)
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Help) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	shown := max(1, e.BodyH-2)
 	n := len(helpLines(e, o.of, e.W))

@@ -22,14 +22,22 @@ type Indexes struct{ p indexPicker }
 // NewIndexes lists table t's indexes, the one open (index) selected.
 func NewIndexes(t dynamo.Table, index string) Indexes { return Indexes{p: pickerAt(t, index)} }
 
-func (Indexes) ID() ID                { return IndexesID }
-func (Indexes) Mode(Env) *keymap.Mode { return modeIndexes }
-func (Indexes) Hides() Hidden         { return Hidden{} }
+// ID names the overlay.
+func (Indexes) ID() ID { return IndexesID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Indexes) Mode(Env) *keymap.Mode { return modeIndexes }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Indexes) Hides() Hidden { return Hidden{} }
+
+// View draws the overlay w×h from what the root gives it.
 func (o Indexes) View(e Env, w, h int) string {
 	return o.p.viewBox(e.St, e.Table, e.Index, w, h)
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Indexes) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {

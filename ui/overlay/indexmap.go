@@ -52,10 +52,17 @@ func (o IndexMap) Done(stats []indexes.Stats, rcu float64, requests int, stop, e
 	return o
 }
 
-func (IndexMap) ID() ID                { return IndexMapID }
-func (IndexMap) Mode(Env) *keymap.Mode { return modeIndexMap }
-func (IndexMap) Hides() Hidden         { return Hidden{Query: true} }
+// ID names the overlay.
+func (IndexMap) ID() ID { return IndexMapID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (IndexMap) Mode(Env) *keymap.Mode { return modeIndexMap }
+
+// Hides says which lines of the screen the overlay takes over.
+func (IndexMap) Hides() Hidden { return Hidden{Query: true} }
+
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o IndexMap) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	_, act := listKey(e.Keys, msg, widget.List{})
 	switch {
@@ -67,6 +74,7 @@ func (o IndexMap) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o IndexMap) View(e Env, w, h int) string {
 	st, inner := e.St, w-2
 	var lines []string

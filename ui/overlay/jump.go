@@ -52,10 +52,13 @@ func (o Jump) Target() JumpTarget {
 	return o.targets[i]
 }
 
+// ID names the overlay.
 func (Jump) ID() ID { return JumpID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
 func (Jump) Mode(Env) *keymap.Mode { return modeJump }
 
+// Hides says which lines of the screen the overlay takes over.
 func (Jump) Hides() Hidden { return Hidden{} }
 
 // listKey is what a key does in a list overlay: it moves l's cursor (by
@@ -86,6 +89,8 @@ func listLines(l widget.List, w int, row func(i int, cursor bool) string) []stri
 	}})
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Jump) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	var act string
 	o.list, act = listKey(e.Keys, msg, o.list)
@@ -102,6 +107,7 @@ func (o Jump) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Jump) View(e Env, w, h int) string {
 	inner := w - 2
 	lines := []string{" " + e.St.Muted.Render("Open the item's partition there, the cursor on the item; esc there comes back."), ""}
@@ -133,10 +139,13 @@ var modeJump = &keymap.Mode{Name: "open in index", Keys: []keymap.Binding{
 	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
+// Subject is the item the overlay is about (CursorKeeper).
 func (o Jump) Subject() dynamo.Item { return o.item }
 
+// CursorAt is the row the cursor is on (CursorKeeper).
 func (o Jump) CursorAt() int { return o.list.Cursor() }
 
+// WithCursor puts the cursor on row c, clamped (CursorKeeper).
 func (o Jump) WithCursor(c int) Overlay {
 	o.list = o.list.MoveTo(c)
 	return o

@@ -50,12 +50,17 @@ func (o Links) Confirmed(links []Link) Links {
 	return o
 }
 
+// Mode is the keymap mode the overlay is in, by its phase.
 func (Links) Mode(Env) *keymap.Mode { return modeLinks }
 
+// Hides says which lines of the screen the overlay takes over.
 func (Links) Hides() Hidden { return Hidden{} }
 
+// ID names the overlay.
 func (o Links) ID() ID { return LinksID }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Links) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	var act string
 	o.list, act = listKey(e.Keys, msg, o.list)
@@ -73,6 +78,7 @@ func (o Links) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Links) View(e Env, w, h int) string {
 	inner := w - 2
 	lines := []string{" " + e.St.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
@@ -104,10 +110,13 @@ var modeLinks = &keymap.Mode{Name: "follow the keys", Keys: []keymap.Binding{
 	keymap.Bind("up"), keymap.Bind("down"), keymap.Bind("cancel", "close"), keymap.Bind("help"),
 }}
 
+// Subject is the item the overlay is about (CursorKeeper).
 func (o Links) Subject() dynamo.Item { return o.item }
 
+// CursorAt is the row the cursor is on (CursorKeeper).
 func (o Links) CursorAt() int { return o.list.Cursor() }
 
+// WithCursor puts the cursor on row c, clamped (CursorKeeper).
 func (o Links) WithCursor(c int) Overlay {
 	o.list = o.list.MoveTo(c)
 	return o

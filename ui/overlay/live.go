@@ -16,12 +16,21 @@ import (
 // in its entity type's colour; the items pane above it changes in place.
 // q or esc closes it and stops the tail.
 
+// Live is the live pane: the partition's writes from the stream, under
+// its items.
 type Live struct{}
 
-func (Live) ID() ID                { return LiveID }
-func (Live) Mode(Env) *keymap.Mode { return modeLive }
-func (Live) Hides() Hidden         { return Hidden{} }
+// ID names the overlay.
+func (Live) ID() ID { return LiveID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Live) Mode(Env) *keymap.Mode { return modeLive }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Live) Hides() Hidden { return Hidden{} }
+
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Live) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if msg, ok := msg.(tea.KeyPressMsg); ok {
 		switch {

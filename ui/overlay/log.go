@@ -12,12 +12,19 @@ import (
 // the root model, requestlog.go), each request with its cost; C shows the
 // code of the one selected, y copies it as an aws CLI command.
 
+// Log is the request log, expanded; the log is the root's.
 type Log struct{}
 
-func (Log) ID() ID                { return LogID }
-func (Log) Mode(Env) *keymap.Mode { return modeLog }
-func (Log) Hides() Hidden         { return Hidden{Log: true} }
+// ID names the overlay.
+func (Log) ID() ID { return LogID }
 
+// Mode is the keymap mode the overlay is in, by its phase.
+func (Log) Mode(Env) *keymap.Mode { return modeLog }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Log) Hides() Hidden { return Hidden{Log: true} }
+
+// View draws the overlay w×h from what the root gives it.
 func (Log) View(e Env, w, h int) string { return e.DrawLog(w, h) }
 
 // Update moves the log's cursor, which the root keeps with the log: the

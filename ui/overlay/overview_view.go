@@ -45,9 +45,13 @@ func (o Overview) AtStart() Overview {
 // finding (OverviewState.PartitionAt says which partition it opens).
 func (o Overview) Cursor() int { return o.cursor }
 
-func (Overview) ID() ID        { return OverviewID }
+// ID names the overlay.
+func (Overview) ID() ID { return OverviewID }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Overview) Hides() Hidden { return Hidden{Query: true} }
 
+// Mode is the keymap mode the overlay is in, by its phase.
 func (Overview) Mode(e Env) *keymap.Mode {
 	switch e.Overview.Phase {
 	case OvSetup:
@@ -58,6 +62,7 @@ func (Overview) Mode(e Env) *keymap.Mode {
 	return modeOverview
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Overview) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // box draws the overview in w×h: the caps, the progress, or the layout.

@@ -42,9 +42,13 @@ func (o Patterns) Failed(why string) Patterns {
 	return o
 }
 
-func (Patterns) ID() ID        { return PatternsID }
+// ID names the overlay.
+func (Patterns) ID() ID { return PatternsID }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Patterns) Hides() Hidden { return Hidden{Log: true} }
 
+// Mode is the keymap mode the overlay is in, by its phase.
 func (o Patterns) Mode(Env) *keymap.Mode {
 	if o.asking {
 		return modeParams
@@ -52,6 +56,7 @@ func (o Patterns) Mode(Env) *keymap.Mode {
 	return modePatterns
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Patterns) View(e Env, w, h int) string { return o.box(e, w, h) }
 
 // patternsPane lists the patterns and, once one is chosen, asks for its
@@ -276,6 +281,8 @@ func (pat patternsPane) paramsLines(e Env, w int) []string {
 	return lines
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Patterns) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if o.asking {
 		return o.paramsUpdate(e, msg)

@@ -25,9 +25,14 @@ type Save struct {
 	query dynamo.QueryInput
 }
 
-func (Save) ID() ID                { return SaveID }
+// ID names the overlay.
+func (Save) ID() ID { return SaveID }
+
+// Mode is the keymap mode the overlay is in, by its phase.
 func (Save) Mode(Env) *keymap.Mode { return modeSave }
-func (Save) Hides() Hidden         { return Hidden{} }
+
+// Hides says which lines of the screen the overlay takes over.
+func (Save) Hides() Hidden { return Hidden{} }
 
 // saveForm asks for the name and description of a new pattern.
 type saveForm struct {
@@ -58,6 +63,8 @@ func (o Save) pending() patterns.Pattern {
 	return patterns.PatternFromQuery(name, desc, o.query)
 }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Save) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	if _, ok := msg.(tea.MouseWheelMsg); ok {
 		return o, nil

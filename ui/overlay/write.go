@@ -77,15 +77,22 @@ func (o Write) Answered(res edit.Result, err error) Write {
 // then nothing was written and the item is read again).
 func (o Write) Failed() bool { return o.phase == writeFailed }
 
+// ID names the overlay.
 func (Write) ID() ID { return WriteID }
+
+// Mode is the keymap mode the overlay is in, by its phase.
 func (o Write) Mode(Env) *keymap.Mode {
 	if o.phase == writeConfirm {
 		return modeWriteConfirm
 	}
 	return modeWriteDone
 }
+
+// Hides says which lines of the screen the overlay takes over.
 func (Write) Hides() Hidden { return Hidden{Query: true, Log: true} }
 
+// Update handles a key, pasted text or a wheel message and returns
+// what the overlay asks of the root.
 func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	k, ok := msg.(tea.KeyPressMsg)
 	if !ok {
@@ -126,6 +133,7 @@ func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// View draws the overlay w×h from what the root gives it.
 func (o Write) View(e Env, w, h int) string {
 	st := e.St
 	inner := w - 2
