@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // Every enabled binding has help, and no two enabled bindings share a key in
@@ -131,5 +132,22 @@ func TestHelpFollowsEnabledBindings(t *testing.T) {
 	}
 	if strings.Contains(full, "copy item as JSON") {
 		t.Error("help shows y on the entity types, where there is no item")
+	}
+}
+
+// Help says how stream reads are priced where T works: the partition's
+// panes and the live pane, and nowhere else.
+func TestHelpNotesTheLivePanesPricing(t *testing.T) {
+	for _, md := range allModes {
+		want := md == modeGroups || md == modeItems || md.Name == "live pane"
+		if got := md.Note == overlay.LiveHelpNote; got != want {
+			t.Errorf("%s: help's note on the live pane %v, want %v", md, got, want)
+		}
+	}
+	hs := openExample(t, 120, 35)
+	hs.keys("?")
+	text := strings.ReplaceAll(ansi.Strip(hs.screen()), "│", " ") // the box's sides between wrapped lines
+	if got := strings.Join(strings.Fields(text), " "); !strings.Contains(got, "The live pane (T) reads the table's stream") {
+		t.Errorf("help on the partition does not say how the live pane reads:\n%s", hs.screen())
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"dynascope/filterexpr"
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/request"
 )
 
@@ -292,7 +293,7 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 			return ""
 		})
 	}
-	return &keymap.Mode{Name: name, Keys: keymap.KeysOf(
+	return &keymap.Mode{Name: name, Note: overlay.LiveHelpNote, Keys: keymap.KeysOf(
 		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
 		lead,
 		[]keymap.Binding{openKey, keymap.InBar("patterns")},
