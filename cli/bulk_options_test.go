@@ -39,7 +39,7 @@ func TestNewScanCmd(t *testing.T) {
 		{args: []string{"--segments", "65"}, usage: "--segments takes 1 to 64, not 65"},
 		{args: []string{"--limit", "-1"}, usage: "--limit takes a whole number"},
 		{args: []string{"--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
-		{args: []string{"--output", "text"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--output", "text"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
 		{args: []string{"--max-rcu", "lots"}, usage: "max-rcu"},
 		{args: []string{"everything"}, usage: "unexpected argument"},
 	}
@@ -72,7 +72,7 @@ func TestNewPartiQLCmd(t *testing.T) {
 			want: partiqlOptions{Statement: sel, Consistent: true, Yes: true, Output: "jsonl", DDBJSON: true}},
 		{args: []string{`DELETE FROM "App" WHERE PK = 'CUST#7'`}, usage: "SELECT"},
 		{args: []string{sel, "--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
-		{args: []string{sel, "--output", "yaml"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{sel, "--output", "yaml"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
 		{args: []string{sel, "--max-rcu", "x"}, usage: "max-rcu"},
 		{args: []string{sel, "--next-token", "eyJ2IjoxfQ=="}, want: partiqlOptions{Statement: sel, Output: "json", NextToken: "eyJ2IjoxfQ=="}},
 		{args: []string{sel, "--max-rcu", "2", "--next-token", "@part1.json"}, want: partiqlOptions{Statement: sel, MaxRCU: 2, Output: "json", NextToken: "@part1.json"}},

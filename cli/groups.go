@@ -63,11 +63,11 @@ of the first page has one with few values.`,
 	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
 	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
 	consistent := fs.Bool("consistent", false, "strongly consistent reads")
-	output := fs.String("output", "json", "output `FORMAT`: json | table")
+	var output string
+	outputFlag(cmd, &output, "json", "", "json", "table")
 	by := fs.String("by", "sk", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
 	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("groups"); err != nil {
@@ -75,9 +75,6 @@ of the first page has one with few values.`,
 		}
 		if !fs.Changed("pk") {
 			return usageError{"groups needs a partition key value: pass --pk VALUE."}
-		}
-		if *output != "json" && *output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
 		}
 		attr, err := groupsBy(*by)
 		if err != nil {
@@ -105,7 +102,7 @@ of the first page has one with few values.`,
 				Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
 				Reverse: *reverse, Consistent: *consistent, Count: *count,
 			},
-			MaxRequests: maxRequests, ByAttribute: attr, Output: *output,
+			MaxRequests: maxRequests, ByAttribute: attr, Output: output,
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)

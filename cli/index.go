@@ -70,8 +70,7 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "sample at most `N` items (the settings' sampling: maxItems replaces the default)")
 	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
 	fs.StringVar(&opts.Patterns, "patterns", patterns.PatternsFile, "the access patterns `FILE` whose patterns the proposal may serve (none when it is absent)")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RegisterFlagCompletionFunc("projection", fixedChoices("ALL", "KEYS_ONLY", "INCLUDE:"))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -107,8 +106,6 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
 		case !(opts.MaxRCU >= 0.5):
 			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
-		case opts.Output != "json" && opts.Output != "table":
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
 		opts.PatternsGiven = fs.Changed("patterns")
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()

@@ -82,14 +82,10 @@ index projects.`,
 	fs.StringVar(&opts.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}
-		}
-		if opts.Output != "json" && opts.Output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
 		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
 		if runF != nil {

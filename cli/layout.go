@@ -140,11 +140,10 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	wbOut := addWorkbenchOut(fs)
 	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.MarkFlagFilename("workbench-out", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("layout"); err != nil {
@@ -169,8 +168,6 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 			opts.Segments = segs
 		}
 		switch {
-		case opts.Output != "json" && opts.Output != "table":
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		case opts.MaxItems < 1:
 			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
 		case !(opts.MaxRCU >= 0.5):

@@ -61,10 +61,9 @@ the stopped run, whose statement must be the same.`,
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read (twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run a statement planned as a Scan after its upper bound is printed")
 	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.NextToken, "next-token", "", "go on from `TOKEN`: the resume nextToken a stopped run printed, or @FILE (@- for standard input) of its JSON output")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if fs.Changed("next-token") && opts.NextToken == "" {
 			return usageError{"--next-token takes the nextToken a stopped run printed, or @FILE of its JSON output, not an empty value."}

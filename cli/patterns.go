@@ -248,12 +248,8 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 		Annotations: map[string]string{offline: "yes"},
 	}
 	patternsFileFlag(cmd, &opts.File)
-	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: table | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	outputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if opts.Output != "table" && opts.Output != "json" {
-			return usageError{fmt.Sprintf("--output must be table or json, not %q.", opts.Output)}
-		}
 		opts.Out = f.Stdout()
 		if runF != nil {
 			return runF(cmd.Context(), opts)

@@ -58,16 +58,12 @@ what is left of the pattern's limit).`,
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
 	paramFlag(fs, &opts.Params)
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table")
+	outputFlag(cmd, &opts.Output, "json", "", "json", "jsonl", "table")
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped run printed, as JSON (a Query pattern)")
 	limit := fs.Int64("limit", 0, "read at most `N` items, in place of the pattern's limit: (a Query pattern; 0: the pattern's)")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "jsonl", "table"))
 	cmd.ValidArgsFunction = completePatternNames(&opts.File)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if err := checkOutput(opts.Output); err != nil {
-			return err
-		}
 		if *limit < 0 || *limit > 1<<31-1 {
 			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for the pattern's), not %d.", 1<<31-1, *limit)}
 		}

@@ -100,11 +100,11 @@ prints it), checked against the key schema before the Query is sent.`,
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
 	startKey := fs.String("start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
 	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
+	var output string
+	outputFlag(cmd, &output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	filter, project := readShapeFlags(fs)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("query"); err != nil {
 			return usageError{err.Error()}
@@ -112,7 +112,7 @@ prints it), checked against the key schema before the Query is sent.`,
 		if !fs.Changed("pk") {
 			return usageError{"query needs a partition key value: pass --pk VALUE."}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(output, *ddbJSON); err != nil {
 			return err
 		}
 		if *limit < 0 || *limit > 1<<31-1 {
@@ -141,7 +141,7 @@ prints it), checked against the key schema before the Query is sent.`,
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON,
+		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: output, DDBJSON: *ddbJSON,
 			StartKey: *startKey, MaxRCU: *maxRCU, Line: commandLine(cmd, args, "start-key")}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -374,9 +374,8 @@ func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.In.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print the item as typed DynamoDB JSON")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("get"); err != nil {
 			return usageError{err.Error()}
@@ -434,23 +433,12 @@ func runGet(ctx context.Context, opts *getOptions) error {
 	return printResult(stdout, res, output, ddbJSON)
 }
 
-func checkOutput(o string) error {
-	switch o {
-	case "json", "jsonl", "table":
-		return nil
-	}
-	return usageError{fmt.Sprintf("--output must be json, jsonl or table, not %q.", o)}
-}
-
-// checkItemsOutput is checkOutput for the commands that print items and so
-// can also export them (export.go).
+// checkItemsOutput checks what --output (one of itemsOutputs) leaves to
+// be checked of the commands that print items and so can also export
+// them (export.go): the formats that do not go with --dynamodb-json.
 func checkItemsOutput(o string, ddbJSON bool) error {
-	switch o {
-	case "json", "jsonl", "table", "csv", "ddbjson-batch":
-		_, _, err := exportFormat(o, ddbJSON)
-		return err
-	}
-	return usageError{fmt.Sprintf("--output must be json, jsonl, table, csv or ddbjson-batch, not %q.", o)}
+	_, _, err := exportFormat(o, ddbJSON)
+	return err
 }
 
 // itemsOutputs are the formats of the commands that print items.

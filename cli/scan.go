@@ -68,17 +68,17 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
 	yes := fs.Bool("yes", false, "run the whole Scan after its upper bound is printed")
 	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
+	var output string
+	outputFlag(cmd, &output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	resume := fs.String("resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
 	filter, project := readShapeFlags(fs)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("scan"); err != nil {
 			return usageError{err.Error()}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(output, *ddbJSON); err != nil {
 			return err
 		}
 		if *segments < 1 || *segments > dynamo.MaxScanSegments {
@@ -92,7 +92,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 		if fs.Changed("resume") && *resume == "" {
 			return usageError{"--resume takes the resume a stopped scan printed, or @FILE of its JSON output, not an empty value."}
 		}
-		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: *output, DDBJSON: *ddbJSON,
+		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: output, DDBJSON: *ddbJSON,
 			Resume: *resume, Files: resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, SegmentsSet: fs.Changed("segments"),
 			Line: commandLine(cmd, args, "resume", "segments")}
 		if runF != nil {

@@ -36,12 +36,8 @@ With --table, only that table.`,
   dynascope tables --endpoint-url http://127.0.0.1:8000 --output json`,
 		Args: noArgs,
 	}
-	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "table", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if opts.Output != "json" && opts.Output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
-		}
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)

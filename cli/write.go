@@ -75,8 +75,7 @@ func (a *writeAccess) registerAccess(cmd *cobra.Command, dryRun string) {
 	fs := cmd.Flags()
 	fs.BoolVar(&a.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
 	fs.BoolVar(&a.DryRun, "dry-run", false, dryRun)
-	fs.StringVar(&a.Output, "output", "text", "output `FORMAT`: text | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+	outputFlag(cmd, &a.Output, "text", "", "text", "json")
 }
 
 // allowed reads the settings and refuses the write op when writes are not
@@ -99,9 +98,6 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 	return func(cmd *cobra.Command, _ []string) error {
 		if err := f.Conn.RequireTable(opts.Command); err != nil {
 			return usageError{err.Error()}
-		}
-		if opts.Output != "text" && opts.Output != "json" {
-			return usageError{fmt.Sprintf("--output must be text or json, not %q.", opts.Output)}
 		}
 		if err := checkSets(opts.Sets); err != nil {
 			return err

@@ -1,0 +1,55 @@
+package cli
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/spf13/cobra"
+)
+
+// Every command's --output is the one enum flag: its help lists the
+// formats it takes, and any other word is refused before anything runs, in
+// the one sentence that lists them.
+func TestOutputFlagEverywhere(t *testing.T) {
+	t.Parallel()
+	var walk func(*cobra.Command)
+	seen := 0
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		f := c.Flags().Lookup("output")
+		if f == nil {
+			return
+		}
+		seen++
+		e, ok := unwrap(f.Value).(*enumValue)
+		if !ok {
+			t.Errorf("%s: --output is a %T, not the enum flag", c.CommandPath(), unwrap(f.Value))
+			return
+		}
+		if !strings.Contains(f.Usage, "FORMAT: "+strings.Join(e.values, " | ")) || !e.allows(f.DefValue) {
+			t.Errorf("%s: --output's help %q (default %q) does not list %v", c.CommandPath(), f.Usage, f.DefValue, e.values)
+		}
+		args := append(strings.Fields(strings.TrimPrefix(c.CommandPath(), "dynascope")), "--output", "x\x1bml")
+		err := run(context.Background(), args, &strings.Builder{}, &strings.Builder{})
+		want := "--output takes " + orList(e.values) + `, not "x\x1bml".`
+		if err == nil || err.Error() != want || exitCode(false, err) != 2 {
+			t.Errorf("%q: err %v (exit code %d); want the usage error %q", args, err, exitCode(false, err), want)
+		}
+	}
+	walk(newRootCmd(Build{}))
+	if seen < 18 {
+		t.Errorf("found --output on %d commands; want the 18 that print more than one format", seen)
+	}
+}
+
+func TestOrList(t *testing.T) {
+	t.Parallel()
+	for words, want := range map[string]string{"json": "json", "text json": "text or json", "json jsonl table": "json, jsonl or table"} {
+		if got := orList(strings.Fields(words)); got != want {
+			t.Errorf("orList(%q) = %q, want %q", words, got, want)
+		}
+	}
+}
