@@ -6,7 +6,6 @@ package cli
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -137,72 +136,11 @@ func nameFlagValues(fs *pflag.FlagSet) {
 	})
 }
 
-// enumValue is a flag that takes one word of a fixed list (--output json):
-// declared by enumFlag, it refuses any other word as the line is read, in
-// the one sentence every such flag says, listing the words of this
-// command's flag. Which words a command takes is its own list (values),
-// so a check of the flag's value against the words (a default from
-// elsewhere, a format added) asks allows rather than a list of its own.
-type enumValue struct {
-	name   string
-	p      *string
-	values []string
-}
-
-func (e *enumValue) String() string { return *e.p }
-
-// Type is pflag's name for the value's kind; help names it by the usage's
-// back-quoted word (nameFlagValues).
-func (e *enumValue) Type() string { return "string" }
-
-func (e *enumValue) Set(v string) error {
-	if !e.allows(v) {
-		return fmt.Errorf("--%s takes %s, not %q", e.name, orList(e.values), v)
-	}
-	*e.p = v
-	return nil
-}
-
-// allows tells whether the flag takes v.
-func (e *enumValue) allows(v string) bool { return slices.Contains(e.values, v) }
-
-// enumFlag declares on cmd the flag name, which takes one of values into p
-// (def until it is given). Its help is usage followed by the words
-// ("output `FORMAT`: json | table"), and completion offers them.
-func enumFlag(cmd *cobra.Command, p *string, name, def, usage string, values ...string) *enumValue {
-	*p = def
-	v := &enumValue{name: name, p: p, values: values}
-	cmd.Flags().Var(v, name, usage+": "+strings.Join(values, " | "))
-	cmd.RegisterFlagCompletionFunc(name, fixedChoices(values...))
-	return v
-}
-
-// outputFlag is --output, the one enumFlag every command with more than
-// one output format declares: formats in the order help lists them, def
-// the one printed when none is given; note, when not "", adds a
-// parenthesis to the help.
-func outputFlag(cmd *cobra.Command, p *string, def, note string, formats ...string) *enumValue {
-	v := enumFlag(cmd, p, "output", def, "output `FORMAT`", formats...)
-	if note != "" {
-		f := cmd.Flags().Lookup("output")
-		f.Usage += " (" + note + ")"
-	}
-	return v
-}
-
-// orList writes words as a sentence lists them: "a", "a or b", "a, b or c".
-func orList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
-}
-
 // pairValue is a flag that takes two values (--sk-between LOW HIGH), which
 // pflag cannot parse: takePairs takes them out of the command line first.
 type pairValue struct {
 	lo, hi string
-	set    bool
+	into   func(lo, hi string) // where the two values go; nil for nowhere but the pair
 }
 
 func (p *pairValue) String() string { return "" }
@@ -234,7 +172,10 @@ func takePairs(root *cobra.Command, args []string) error {
 		}
 		if found {
 			p := unwrap(f.Value).(*pairValue)
-			p.lo, p.hi, p.set = lo, hi, true
+			p.lo, p.hi = lo, hi
+			if p.into != nil {
+				p.into(lo, hi)
+			}
 			f.Changed = true
 		}
 	}

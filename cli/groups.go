@@ -33,6 +33,7 @@ type groupsOptions struct {
 // newGroupsCmd prints the entity types of one partition, found by skip-scan.
 func newGroupsCmd(f *factory, runF func(context.Context, *groupsOptions) error) *cobra.Command {
 	conn := f.Conn
+	opts := &groupsOptions{ConnectSettings: f.ConnectSettings}
 	cmd := &cobra.Command{
 		Use:     "groups --table NAME --pk VALUE",
 		Short:   "the entity types of a partition (skip-scan)",
@@ -57,16 +58,15 @@ of the first page has one with few values.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	index := fs.String("index", "", "look in this secondary `INDEX`")
-	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred from the sort keys, one of "+delimiterList()+")")
-	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
-	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
-	consistent := fs.Bool("consistent", false, "strongly consistent reads")
-	var output string
-	outputFlag(cmd, &output, "json", "", "json", "table")
-	by := fs.String("by", "sk", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
-	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
+	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.In.Index, "index", "", "look in this secondary `INDEX`")
+	fs.StringVar(&opts.In.Delimiter, "delimiter", "", "sort-key `DELIMITER` (default: inferred from the sort keys, one of "+delimiterList()+")")
+	fs.BoolVar(&opts.In.Count, "count", false, "count each type exactly (reads every item of the partition)")
+	fs.BoolVar(&opts.In.Reverse, "reverse", false, "walk from the last type to the first")
+	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent reads")
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
+	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -76,11 +76,7 @@ of the first page has one with few values.`,
 		if !fs.Changed("pk") {
 			return usageError{"groups needs a partition key value: pass --pk VALUE."}
 		}
-		attr, err := groupsBy(*by)
-		if err != nil {
-			return err
-		}
-		if attr != "" {
+		if attr := opts.ByAttribute; attr != "" {
 			// A grouping by attribute reads the whole partition and counts it;
 			// these flags shape the sort-key grouping only.
 			for _, f := range []string{"count", "delimiter", "max-requests"} {
@@ -89,21 +85,11 @@ of the first page has one with few values.`,
 				}
 			}
 		}
-		maxRequests := 0 // the settings' budget
-		if fs.Changed("max-requests") {
-			if *maxReqs < 1 {
-				return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", *maxReqs)}
-			}
-			maxRequests = *maxReqs
+		// Not given, MaxRequests stays 0: the settings' budget.
+		if fs.Changed("max-requests") && opts.MaxRequests < 1 {
+			return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", opts.MaxRequests)}
 		}
-		opts := &groupsOptions{
-			ConnectSettings: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(),
-			In: dynamo.DiscoverInput{
-				Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
-				Reverse: *reverse, Consistent: *consistent, Count: *count,
-			},
-			MaxRequests: maxRequests, ByAttribute: attr, Output: output,
-		}
+		opts.In.Table, opts.Out, opts.Err = conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}

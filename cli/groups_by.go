@@ -27,6 +27,24 @@ func groupsBy(by string) (string, error) {
 	return "", usageError{fmt.Sprintf("--by must be sk or attribute:NAME, not %q.", by)}
 }
 
+// byValue is --by, read by groupsBy into the attribute it names ("" for
+// the sort key) as the line is read.
+type byValue struct{ attr *string }
+
+func (b byValue) String() string {
+	if b.attr == nil || *b.attr == "" {
+		return "sk"
+	}
+	return "attribute:" + *b.attr
+}
+
+func (b byValue) Type() string { return "string" }
+
+func (b byValue) Set(s string) (err error) {
+	*b.attr, err = groupsBy(s)
+	return err
+}
+
 // byChoices are --by's completions: sk and each generic entity attribute.
 func byChoices() []string {
 	out := []string{"sk"}

@@ -51,6 +51,7 @@ type queryOptions struct {
 
 func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
 	conn := f.Conn
+	opts := &queryOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "query --table NAME --pk VALUE [sort-key condition]",
 		Short:   "one access pattern as one Query",
@@ -75,35 +76,18 @@ prints it), checked against the key schema before the Query is sent.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	index := fs.String("index", "", "query this secondary `INDEX`")
-	ops := []struct {
-		flag string
-		op   dynamo.SKOp
-		val  *string
-	}{
-		{"sk-begins-with", dynamo.SKBeginsWith, nil},
-		{"sk-eq", dynamo.SKEq, nil},
-		{"sk-lt", dynamo.SKLt, nil},
-		{"sk-le", dynamo.SKLe, nil},
-		{"sk-gt", dynamo.SKGt, nil},
-		{"sk-ge", dynamo.SKGe, nil},
-	}
-	for i := range ops {
-		ops[i].val = fs.String(ops[i].flag, "", "sort key "+string(ops[i].op)+" `VALUE`")
-	}
-	between := &pairValue{}
-	fs.Var(between, "sk-between", "sort key BETWEEN LOW AND HIGH (two values: --sk-between LOW HIGH)")
-	reverse := fs.Bool("reverse", false, "newest first: ScanIndexForward=false")
-	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: none)")
-	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
-	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
-	startKey := fs.String("start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
-	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
-	var output string
-	outputFlag(cmd, &output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	filter, project := readShapeFlags(fs)
+	fs.StringVar(&opts.Q.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.Q.Index, "index", "", "query this secondary `INDEX`")
+	sortKeyFlags(fs, &opts.Q.SK)
+	fs.BoolVar(&opts.Q.Reverse, "reverse", false, "newest first: ScanIndexForward=false")
+	limitFlag(fs, &opts.Q.Limit, "none", "Limit: `N` items evaluated per page (0: none)")
+	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
+	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
+	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
+	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
+	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("query"); err != nil {
@@ -112,37 +96,27 @@ prints it), checked against the key schema before the Query is sent.`,
 		if !fs.Changed("pk") {
 			return usageError{"query needs a partition key value: pass --pk VALUE."}
 		}
-		if err := checkItemsOutput(output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
-		if *limit < 0 || *limit > 1<<31-1 {
-			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
-		}
-		if *maxRCU < 0 {
-			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(*maxRCU))}
+		if opts.MaxRCU < 0 {
+			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(opts.MaxRCU))}
 		}
 		if fs.Changed("start-key") {
-			if err := checkStartKeyText(*startKey); err != nil {
+			if err := checkStartKeyText(opts.StartKey); err != nil {
 				return err
 			}
 		}
-		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
 		var chosen []string
-		for _, o := range ops {
-			if fs.Changed(o.flag) {
-				q.SK = dynamo.SKCond{Op: o.op, Values: []string{*o.val}}
-				chosen = append(chosen, "--"+o.flag)
+		for _, name := range sortKeyFlagNames() {
+			if fs.Changed(name) {
+				chosen = append(chosen, "--"+name)
 			}
-		}
-		if between.set {
-			q.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{between.lo, between.hi}}
-			chosen = append(chosen, "--sk-between")
 		}
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: output, DDBJSON: *ddbJSON,
-			StartKey: *startKey, MaxRCU: *maxRCU, Line: commandLine(cmd, args, "start-key")}
+		opts.Q.Table, opts.Out, opts.Err, opts.Line = conn.Table, f.Stdout(), f.Stderr(), commandLine(cmd, args, "start-key")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
