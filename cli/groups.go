@@ -104,20 +104,20 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 	if opts.ByAttribute != "" {
 		return runGroupsByAttribute(ctx, opts)
 	}
-	in, stdout, stderr := opts.In, opts.Out, opts.Err
+	in := opts.In // the request, its bound and budget added below
 	client, settings, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
 	}
 	if in.Count {
 		// Counting far past the announced bound stops (dynamo.OverBudget).
-		in.CountBound = announceWholeRead(ctx, client, stderr, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		in.CountBound = announceWholeRead(ctx, client, opts.Err, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if opts.MaxRequests != 0 {
 		in.Budget.MaxRequests = opts.MaxRequests
 	}
-	stopShowing := showArrivals(&in, stderr)
+	stopShowing := showArrivals(&in, opts.Err)
 	d, err := client.Discover(ctx, in)
 	stopShowing()
 	// A read stopped as an estimate overrun prints what it read, even
@@ -142,10 +142,10 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 			return jerr
 		}
 	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
-	io.WriteString(stderr, entityAttributeNote(d.EntityAttribute))
+	io.WriteString(opts.Err, entityAttributeNote(d.EntityAttribute))
 	return err
 }
 

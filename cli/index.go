@@ -123,15 +123,14 @@ func runIndexTry(ctx context.Context, opts *indexTryOptions) error {
 	if err != nil {
 		return err
 	}
-	table := opts.Table
-	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
+	client, t, err := connectAndDescribe(ctx, opts.Connect, opts.Table)
 	if err != nil {
 		return err
 	}
 	// A Scan reads the table itself: say what it may cost before it starts.
 	fmt.Fprintf(opts.Err, "sampling table %s for the proposed index: up to %d items / %s RCU, whole items (one Scan)\n",
-		textfmt.Sanitize(table), opts.MaxItems, jsonFloat(opts.MaxRCU))
-	items, res, err := dynamo.SampleItems(ctx, client.Scan, table, opts.MaxItems, opts.MaxRCU)
+		textfmt.Sanitize(opts.Table), opts.MaxItems, jsonFloat(opts.MaxRCU))
+	items, res, err := dynamo.SampleItems(ctx, client.Scan, opts.Table, opts.MaxItems, opts.MaxRCU)
 	if err != nil && len(items) == 0 {
 		return err
 	}

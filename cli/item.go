@@ -98,8 +98,7 @@ index projects.`,
 
 // runItem reads the item and prints its place in the table's indexes.
 func runItem(ctx context.Context, opts *itemOptions) error {
-	table := opts.Table
-	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
+	client, t, err := connectAndDescribe(ctx, opts.Connect, opts.Table)
 	if err != nil {
 		return err
 	}
@@ -110,7 +109,7 @@ func runItem(ctx context.Context, opts *itemOptions) error {
 	if err != nil {
 		return err
 	}
-	page, err := client.GetItem(ctx, dynamo.GetInput{Table: table, PK: opts.PK, SK: opts.SK, Consistent: opts.Consistent})
+	page, err := client.GetItem(ctx, dynamo.GetInput{Table: opts.Table, PK: opts.PK, SK: opts.SK, Consistent: opts.Consistent})
 	if err != nil {
 		return err
 	}

@@ -191,7 +191,6 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 // runLayout samples, prints the layout (and the index map), then writes
 // the Workbench model when asked.
 func runLayout(ctx context.Context, opts *layoutOptions) error {
-	stdout, stderr := opts.Out, opts.Err
 	wbOut := workbenchOut{&opts.WorkbenchOut}
 	client, err := opts.Connect(ctx)
 	if err != nil {
@@ -207,7 +206,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 		Table: opts.Table, Index: opts.Index, Segments: opts.Segments,
 		MaxItems: opts.MaxItems, MaxRCU: opts.MaxRCU, ItemSizes: opts.ItemSizes,
 		Planned: func(p dynamo.SamplePlan) {
-			fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %s, %s\n",
+			fmt.Fprintf(opts.Err, "sampling %s: up to %d items / %s RCU, %s, %s\n",
 				layoutTarget(opts.Table, opts.Index), opts.MaxItems, jsonFloat(opts.MaxRCU), samplePlanText(p), what)
 		},
 	})
@@ -221,7 +220,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if opts.IndexMap && err == nil {
 		var t dynamo.Table
 		if t, err = client.DescribeTable(ctx, opts.Table); err == nil {
-			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, stderr)
+			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, opts.Err)
 		}
 	}
 	var b bytes.Buffer
@@ -231,11 +230,11 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	} else {
 		writeLayoutJSON(&b, smp, lay, imap)
 	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
 	if err == nil {
-		err = wbOut.write(ctx, client, smp, lay, stderr)
+		err = wbOut.write(ctx, client, smp, lay, opts.Err)
 	}
 	return err
 }

@@ -100,7 +100,6 @@ func planText(p dynamo.PartiQLPlan) string {
 // runPartiQL plans the statement, says the plan (and a Scan's bound), runs
 // it with consent, and prints it.
 func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
-	stmt, consistent, yes, maxRCU, output, ddbJSON, stdout, stderr := opts.Statement, opts.Consistent, opts.Yes, opts.MaxRCU, opts.Output, opts.DDBJSON, opts.Out, opts.Err
 	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -111,45 +110,45 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 			return err
 		}
 	}
-	plan, err := client.PlanPartiQL(ctx, stmt)
+	plan, err := client.PlanPartiQL(ctx, opts.Statement)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, textfmt.Sanitize(planText(plan)))
+	fmt.Fprintln(opts.Err, textfmt.Sanitize(planText(plan)))
 	t, err := client.DescribeTable(ctx, plan.Table)
 	if err != nil {
 		return err
 	}
-	gate := newCostGate(settings, yes, maxRCU)
-	est := dynamo.EstimateRead(t, plan.Index, consistent, 1, 0)
+	gate := newCostGate(settings, opts.Yes, opts.MaxRCU)
+	est := dynamo.EstimateRead(t, plan.Index, opts.Consistent, 1, 0)
 	bound := est.RCU
 	if plan.Query {
 		// One partition: its size is unknown before it is read, the
 		// table's is the bound. A Query needs no consent, as query
 		// --all-pages needs none.
 		gate.bound = bound
-		fmt.Fprintf(stderr, "at most the whole table: %s (one partition is usually far less)%s\n", est.Text(), gate.money(bound))
-	} else if err := gate.announce(stderr, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
+		fmt.Fprintf(opts.Err, "at most the whole table: %s (one partition is usually far less)%s\n", est.Text(), gate.money(bound))
+	} else if err := gate.announce(opts.Err, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}
 	if token != "" {
-		fmt.Fprintln(stderr, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
+		fmt.Fprintln(opts.Err, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
 	}
-	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Est: est, NextToken: token}
+	in := dynamo.PartiQLInput{Plan: plan, Consistent: opts.Consistent, MaxRCU: opts.MaxRCU, Est: est, NextToken: token}
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
-	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
+	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	obj := bulkObject{
-		Operation: "ExecuteStatement", Statement: &stmt, Table: plan.Table, Index: nullable(plan.Index),
+		Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
 		Plan:           &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why},
-		ConsistentRead: consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
+		ConsistentRead: opts.Consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
 	if res.NextToken == "" || len(res.Requests) == 0 {
@@ -166,7 +165,7 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{ferr, cmd}
 	}
-	fmt.Fprintln(stderr, goOnSentence(cmd))
+	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil
 }
 

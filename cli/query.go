@@ -368,16 +368,15 @@ func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra
 
 // runGet reads one item and prints it.
 func runGet(ctx context.Context, opts *getOptions) error {
-	in, output, ddbJSON, stdout := opts.In, opts.Output, opts.DDBJSON, opts.Out
 	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
-	if in.SK == "" {
+	if opts.In.SK == "" {
 		// Right only for a table without a sort key. DescribeTable, not
 		// the schema cache, decides: a refusal must not rest on keys that
 		// may be out of date.
-		t, err := client.DescribeTable(ctx, in.Table)
+		t, err := client.DescribeTable(ctx, opts.In.Table)
 		if err != nil {
 			return err
 		}
@@ -385,26 +384,26 @@ func runGet(ctx context.Context, opts *getOptions) error {
 			return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
 		}
 	}
-	page, err := client.GetItem(ctx, in)
+	page, err := client.GetItem(ctx, opts.In)
 	if err != nil {
 		return err
 	}
-	t, err := client.TableKeys(ctx, in.Table) // the keys GetItem was built from
+	t, err := client.TableKeys(ctx, opts.In.Table) // the keys GetItem was built from
 	if err != nil {
 		return err
 	}
 	res := queryResult{
-		Table: in.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
+		Table: opts.In.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: opts.In.Consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
-	if format, ok, _ := exportFormat(output, ddbJSON); ok {
-		exp, err := newExporter(stdout, io.Discard, format, in.Table, res.KeyNames)
+	if format, ok, _ := exportFormat(opts.Output, opts.DDBJSON); ok {
+		exp, err := newExporter(opts.Out, io.Discard, format, opts.In.Table, res.KeyNames)
 		if err != nil {
 			return err
 		}
 		return exp.close(exp.page(page))
 	}
-	return printResult(stdout, res, output, ddbJSON)
+	return printResult(opts.Out, res, opts.Output, opts.DDBJSON)
 }
 
 // checkItemsOutput checks what --output (one of itemsOutputs) leaves to

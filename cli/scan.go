@@ -100,7 +100,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 
 // runScan checks the Scan, says its bound, runs it with consent, and prints it.
 func runScan(ctx context.Context, opts *scanOptions) error {
-	in, yes, output, ddbJSON, stdout, stderr := opts.In, opts.Yes, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	in := opts.In // the request, completed below from the table and --resume
 	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -125,28 +125,28 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if _, _, err := dynamo.BuildScan(t, in, 0); err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
 	}
-	gate := newCostGate(settings, yes, in.MaxRCU)
+	gate := newCostGate(settings, opts.Yes, in.MaxRCU)
 	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
 	bound := est.RCU
 	what := "scan of table " + in.Table
 	if in.Index != "" {
 		what = "scan of index " + in.Index + " of table " + in.Table
 	}
-	if err := gate.announce(stderr, what, est); err != nil {
+	if err := gate.announce(opts.Err, what, est); err != nil {
 		return err
 	}
 	if in.Start != nil {
-		fmt.Fprintf(stderr, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
+		fmt.Fprintf(opts.Err, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
 			textfmt.Plural(len(in.Start), "segment", "segments"), in.Segments)
 	}
 	in.Est = est
-	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
+	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = func(p dynamo.ScanPage) error { return out.page(p.Page) }
 	res, err := client.Scan(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	obj := bulkObject{
 		Operation: "Scan", Table: in.Table, Index: nullable(in.Index), Filter: nullable(res.Filter), Projection: nullable(res.Projection),
 		Segments: res.Segments, ConsistentRead: in.Consistent, Count: res.Count, ScannedCount: &res.Scanned,
@@ -157,7 +157,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		m := map[string]json.RawMessage{}
 		for seg, k := range res.Resume {
 			m[strconv.Itoa(seg)] = itemcodec.PlainJSON(k)
-			if ddbJSON {
+			if opts.DDBJSON {
 				m[strconv.Itoa(seg)] = itemcodec.DynamoJSON(k)
 			}
 		}
@@ -185,7 +185,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{ferr, cmd}
 	}
-	fmt.Fprintln(stderr, goOnSentence(cmd))
+	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil
 }
 

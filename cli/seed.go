@@ -117,7 +117,6 @@ A missing table is created with the key names the data shows.`,
 // runSeed loads the one source. A file or model is read (and a model's
 // table picked) before the writer connects.
 func runSeed(ctx context.Context, opts *seedOptions) error {
-	stdout, stderr := opts.Out, opts.Err
 	if opts.File != "" {
 		l := fileLoad{path: opts.File, format: opts.Format, table: opts.Table, prefix: opts.Prefix, pkName: opts.PKName, skName: opts.SKName,
 			skipInvalid: opts.SkipInvalid, force: opts.Force, stdin: opts.Stdin}
@@ -125,10 +124,10 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
-		return loadFile(ctx, w, l, stdout, stderr)
+		return loadFile(ctx, w, l, opts.Out, opts.Err)
 	}
 	if opts.Workbench != "" {
-		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, opts.Err)
 		if err != nil {
 			return err
 		}
@@ -140,7 +139,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := seedWorkbench(ctx, w, tables, opts.Force, stdout); err != nil {
+		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out); err != nil {
 			return err
 		}
 		if opts.SkipInvalid || len(model.Skipped) > 0 {
@@ -148,7 +147,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 			for _, t := range tables {
 				n += len(t.Items)
 			}
-			fmt.Fprintf(stdout, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+			fmt.Fprintf(opts.Out, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
 		}
 		return nil
 	}
@@ -156,7 +155,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 	if err != nil {
 		return err
 	}
-	return seedInto(ctx, w, dynamo.DemoTableSpec(opts.Table), dynamo.DemoItems(), opts.Force, stdout)
+	return seedInto(ctx, w, dynamo.DemoTableSpec(opts.Table), dynamo.DemoItems(), opts.Force, opts.Out)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same

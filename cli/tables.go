@@ -51,7 +51,6 @@ With --table, only that table.`,
 // table the credentials may list but not describe (a least-privilege
 // policy) is listed as such, with a note: partial permission is normal.
 func runTables(ctx context.Context, opts *tablesOptions) error {
-	asJSON, stdout, stderr := opts.Output == "json", opts.Out, opts.Err
 	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -102,7 +101,7 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	}
 	tables = kept
 	var b bytes.Buffer
-	if asJSON {
+	if opts.Output == "json" {
 		if err := writeTablesJSON(&b, tables, undescribed); err != nil {
 			return err
 		}
@@ -110,10 +109,10 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 		writeTablesText(&b, tables, undescribed)
 	}
 	if len(undescribed) > 0 {
-		fmt.Fprintf(stderr, "note: no permission to describe %s (dynamodb:DescribeTable is denied for %s); the others are listed\n",
+		fmt.Fprintf(opts.Err, "note: no permission to describe %s (dynamodb:DescribeTable is denied for %s); the others are listed\n",
 			textfmt.Plural(len(undescribed), "table", "tables"), textfmt.Sanitize(strings.Join(undescribed, ", ")))
 	}
-	_, err = stdout.Write(b.Bytes())
+	_, err = opts.Out.Write(b.Bytes())
 	return err
 }
 

@@ -266,8 +266,7 @@ func checkSets(sets []string) error {
 // the plan (--dry-run) or send it. Writes not allowed are refused before
 // anything connects.
 func runWrite(ctx context.Context, opts *writeOptions) error {
-	name := opts.Command
-	settings, err := opts.allowed(name)
+	settings, err := opts.allowed(opts.Command)
 	if err != nil {
 		return err
 	}
@@ -300,11 +299,11 @@ func runWrite(ctx context.Context, opts *writeOptions) error {
 		if errors.As(err, &ue) {
 			return err
 		}
-		return fmt.Errorf("%s: %w.", name, err)
+		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
 	plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
 	if err != nil {
-		return fmt.Errorf("%s: %w.", name, err)
+		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
 	out := writeOutput{plan: plan, read: page.Request, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	if opts.DryRun {
