@@ -53,3 +53,39 @@ func TestOrList(t *testing.T) {
 		}
 	}
 }
+
+// --max-rcu means one thing per kind of command, and its help says which:
+// a read's cap, or a sample's budget. A command that adds it picks one.
+func TestMaxRCUOneMeaningPerKind(t *testing.T) {
+	t.Parallel()
+	kinds := map[string]string{
+		"dynascope query": "the read's cap: ", "dynascope scan": "the read's cap: ", "dynascope partiql": "the read's cap: ",
+		"dynascope layout": "the sample's budget: ", "dynascope index try": "the sample's budget: ",
+	}
+	var walk func(*cobra.Command)
+	seen := map[string]bool{}
+	walk = func(c *cobra.Command) {
+		for _, sub := range c.Commands() {
+			walk(sub)
+		}
+		f := c.Flags().Lookup("max-rcu")
+		if f == nil {
+			return
+		}
+		seen[c.CommandPath()] = true
+		want, ok := kinds[c.CommandPath()]
+		_, isCap := unwrap(f.Value).(*readCapValue)
+		switch {
+		case !ok:
+			t.Errorf("%s has --max-rcu of no kind: declare it by readCapFlag or sampleRCUFlag, and list it here", c.CommandPath())
+		case !strings.HasPrefix(f.Usage, want) || isCap != (want == "the read's cap: "):
+			t.Errorf("%s: --max-rcu is a %T with help %q; want %q", c.CommandPath(), unwrap(f.Value), f.Usage, want)
+		}
+	}
+	walk(newRootCmd(Build{}))
+	for path := range kinds {
+		if !seen[path] {
+			t.Errorf("%s has no --max-rcu", path)
+		}
+	}
+}

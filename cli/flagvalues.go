@@ -16,6 +16,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 )
 
@@ -161,5 +162,63 @@ func (v *skCondValue) Type() string { return "string" }
 
 func (v *skCondValue) Set(s string) error {
 	*v.cond = dynamo.SKCond{Op: v.op, Values: []string{s}}
+	return nil
+}
+
+// --max-rcu has one meaning per kind of command, each declared once, its
+// help saying which: a read's cap (query, scan, partiql: stop before N
+// RCU, 0 for none) or a sample's budget (layout, index try: at least one
+// page's 0.5 RCU, the settings' sampling where not given).
+
+// readCapFlag declares --max-rcu of a read into p: the read's cap.
+func readCapFlag(fs *pflag.FlagSet, p *float64) {
+	fs.Var((*readCapValue)(p), "max-rcu", "the read's cap: stop before reading more than `N` RCU (0: no cap)")
+}
+
+// readCapValue is a read's --max-rcu, a number of RCU from 0.
+type readCapValue float64
+
+func (v *readCapValue) String() string { return strconv.FormatFloat(float64(*v), 'g', -1, 64) } // as pflag prints a float64
+
+// Type is not one of pflag's names: flagSentence then says Set's sentence.
+func (v *readCapValue) Type() string { return "rcu" }
+
+func (v *readCapValue) Set(s string) error {
+	f, err := strconv.ParseFloat(s, 64) // as pflag reads a float64
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		return fmt.Errorf("--max-rcu: %s is out of range", s)
+	case err != nil:
+		return fmt.Errorf("--max-rcu takes a number, not %q", s)
+	case !(f >= 0): // NaN too
+		return fmt.Errorf("--max-rcu takes a positive number of RCU, not %s", jsonFloat(f))
+	}
+	*v = readCapValue(f)
+	return nil
+}
+
+// sampleRCUFlag declares --max-rcu of a sample into p: the sample's
+// budget, checked by sampleCaps once the settings have filled it in.
+func sampleRCUFlag(fs *pflag.FlagSet, p *float64) {
+	fs.Float64Var(p, "max-rcu", dynamo.DefaultSampleRCU, "the sample's budget: stop before consuming more than `RCU` read capacity, at least 0.5 (the settings' sampling: maxRCU replaces the default)")
+}
+
+// sampleCaps fills in a sample's --max-items and --max-rcu from the
+// settings' sampling where they were not given, and refuses caps that
+// cannot read one page.
+func sampleCaps(fs *pflag.FlagSet, s config.Sampling, maxItems *int, maxRCU *float64) error {
+	items, rcu, _ := s.Caps()
+	if !fs.Changed("max-items") {
+		*maxItems = items
+	}
+	if !fs.Changed("max-rcu") {
+		*maxRCU = rcu
+	}
+	switch {
+	case *maxItems < 1:
+		return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", *maxItems)}
+	case !(*maxRCU >= 0.5):
+		return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", *maxRCU)}
+	}
 	return nil
 }

@@ -68,7 +68,7 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	fs.StringVar(&opts.SKAttr, "sk-attr", "", "the proposed sort key `ATTRIBUTE` (none when not given)")
 	projection := fs.String("projection", "ALL", "`PROJECTION`: ALL | KEYS_ONLY | INCLUDE:a,b")
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "sample at most `N` items (the settings' sampling: maxItems replaces the default)")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	sampleRCUFlag(fs, &opts.MaxRCU)
 	fs.StringVar(&opts.Patterns, "patterns", patterns.PatternsFile, "the access patterns `FILE` whose patterns the proposal may serve (none when it is absent)")
 	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RegisterFlagCompletionFunc("projection", fixedChoices("ALL", "KEYS_ONLY", "INCLUDE:"))
@@ -80,13 +80,6 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 		settings, err := f.Settings()
 		if err != nil {
 			return err
-		}
-		items, rcu, _ := settings.Sampling.Caps()
-		if !fs.Changed("max-items") {
-			opts.MaxItems = items
-		}
-		if !fs.Changed("max-rcu") {
-			opts.MaxRCU = rcu
 		}
 		p, rest, _ := strings.Cut(*projection, ":")
 		opts.Projection = strings.ToUpper(p)
@@ -102,10 +95,9 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 		case opts.Projection != "ALL" && opts.Projection != "KEYS_ONLY" && opts.Projection != "INCLUDE",
 			opts.Projection == "INCLUDE" && len(opts.Include) == 0, opts.Projection != "INCLUDE" && rest != "":
 			return usageError{fmt.Sprintf("--projection must be ALL, KEYS_ONLY or INCLUDE:a,b, not %q.", *projection)}
-		case opts.MaxItems < 1:
-			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
-		case !(opts.MaxRCU >= 0.5):
-			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
+		}
+		if err := sampleCaps(fs, settings.Sampling, &opts.MaxItems, &opts.MaxRCU); err != nil {
+			return err
 		}
 		opts.PatternsGiven = fs.Changed("patterns")
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()

@@ -136,7 +136,7 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Index, "index", "", "sample this secondary `INDEX` instead of the table")
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "read at most `N` items (the settings' sampling: maxItems replaces the default)")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	sampleRCUFlag(fs, &opts.MaxRCU)
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
@@ -157,21 +157,13 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 			return err
 		}
 		// A cap not given on the command line comes from the settings file.
-		items, rcu, segs := settings.Sampling.Caps()
-		if !fs.Changed("max-items") {
-			opts.MaxItems = items
+		if err := sampleCaps(fs, settings.Sampling, &opts.MaxItems, &opts.MaxRCU); err != nil {
+			return err
 		}
-		if !fs.Changed("max-rcu") {
-			opts.MaxRCU = rcu
-		}
-		if !fs.Changed("segments") {
+		if _, _, segs := settings.Sampling.Caps(); !fs.Changed("segments") {
 			opts.Segments = segs
 		}
 		switch {
-		case opts.MaxItems < 1:
-			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
-		case !(opts.MaxRCU >= 0.5):
-			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
 		case opts.Segments < 1 || opts.Segments > dynamo.MaxSampleSegments:
 			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, opts.Segments)}
 		case opts.IndexMap && opts.Index != "":

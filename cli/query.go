@@ -84,7 +84,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
+	readCapFlag(fs, &opts.MaxRCU)
 	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
@@ -98,9 +98,6 @@ prints it), checked against the key schema before the Query is sent.`,
 		}
 		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
-		}
-		if opts.MaxRCU < 0 {
-			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(opts.MaxRCU))}
 		}
 		if fs.Changed("start-key") {
 			if err := checkStartKeyText(opts.StartKey); err != nil {

@@ -70,6 +70,7 @@ func TestNewQueryCmd(t *testing.T) {
 		{args: []string{"--pk", "A", "--start-key", `["A", "B"]`}, usage: "--start-key must be a JSON object of key attributes, such as '{\"PK\": \"CUST#42\", \"SK\": \"ORDER#1\"}', not an array."},
 		{args: []string{"--pk", "A", "--start-key", `"A"`}, usage: "--start-key must be a JSON object of key attributes"},
 		{args: []string{"--pk", "A", "--max-rcu", "-1"}, usage: "--max-rcu takes a positive number of RCU, not -1."},
+		{args: []string{"--pk", "A", "--max-rcu", "NaN"}, usage: "--max-rcu takes a positive number of RCU, not NaN."},
 		{args: []string{"--sk-eq", "A"}, usage: "query needs a partition key value"},
 		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-lt", "B"}, usage: "give at most one sort-key condition, not --sk-eq and --sk-lt"},
 		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-between", "B", "C"}, usage: "give at most one sort-key condition"},

@@ -88,8 +88,6 @@ func (g *costGate) announce(stderr io.Writer, what string, e dynamo.Estimate) er
 		fmt.Fprintf(stderr, "%s: %s%s\n", textfmt.Sanitize(what), e.Text(), g.money(e.RCU))
 	}
 	switch {
-	case g.maxRCU < 0:
-		return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(g.maxRCU))}
 	case g.maxRCU > 0:
 		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(g.maxRCU))
 	case g.yes:
