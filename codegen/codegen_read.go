@@ -179,13 +179,13 @@ func (r cgRequest) goShape(b *strings.Builder) string {
 }
 
 // goShapeFields are the input fields the built expression fills.
-func (r cgRequest) goShapeFields() [][2]string {
-	var f [][2]string
+func (r cgRequest) goShapeFields() []goField {
+	var f []goField
 	if !r.shape.Filter.Empty() {
-		f = append(f, [2]string{"FilterExpression", "expr.Filter()"})
+		f = append(f, goField{"FilterExpression", "expr.Filter()"})
 	}
 	if len(r.shape.Projection) > 0 {
-		f = append(f, [2]string{"ProjectionExpression", "expr.Projection()"})
+		f = append(f, goField{"ProjectionExpression", "expr.Projection()"})
 	}
 	return f
 }
