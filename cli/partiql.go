@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/partiql"
 	"dynascope/textfmt"
 )
 
@@ -72,7 +73,7 @@ the stopped run, whose statement must be the same.`,
 			return err
 		}
 		// Refused before connecting: nothing but a SELECT gets that far.
-		if _, _, err := dynamo.ParsePartiQL(args[0]); err != nil {
+		if _, err := partiql.Parse(args[0]); err != nil {
 			return usageError{err.Error()}
 		}
 		opts.Statement, opts.Out, opts.Err = args[0], f.Stdout(), f.Stderr()
@@ -86,7 +87,7 @@ the stopped run, whose statement must be the same.`,
 }
 
 // PlanText is the plan in one line, as the CLI and the UI say it.
-func planText(p dynamo.PartiQLPlan) string {
+func planText(p partiql.Plan) string {
 	where := "table " + p.Table
 	if p.Index != "" {
 		where = "index " + p.Index + " of table " + p.Table

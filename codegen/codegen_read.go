@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/partiql"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -34,7 +35,7 @@ func ScanCode(lang CodeLang, t dynamo.Table, in dynamo.ScanInput, to CodeTarget)
 
 // PartiQLCode renders code that sends the first page of a SELECT.
 func PartiQLCode(lang CodeLang, stmt string, consistent bool, to CodeTarget) (string, error) {
-	if _, _, err := dynamo.ParsePartiQL(stmt); err != nil {
+	if _, err := partiql.Parse(stmt); err != nil {
 		return "", err
 	}
 	r := cgRequest{statement: stmt, consistent: consistent}

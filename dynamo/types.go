@@ -4,9 +4,11 @@
 // answers, the key-schema cache, seeding (the only writes) and the demo data,
 // and DynamoDB Local for demo.
 //
-// It imports keys, itemcodec and textfmt; never ui, config, patterns,
-// codegen, workbench or the command line, which all build on it. What needs
-// no network (item JSON, files, sizes) is in itemcodec.
+// It imports keys, itemcodec, filterexpr, partiql (the plan of a SELECT)
+// and textfmt; never ui, config, patterns, codegen, workbench or the
+// command line, which all build on it. What needs no network (item JSON,
+// files, sizes) is in itemcodec, and reading a PartiQL statement in
+// partiql.
 package dynamo
 
 import (
