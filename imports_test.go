@@ -29,6 +29,7 @@ var allowedImports = map[string][]string{
 	"config":            {"dynamo", "textfmt", "yamlfile"},
 	"patterns":          {"dynamo", "filterexpr", "indexes", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec", "partiql"},
+	"demodata":          {"dynamo"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
@@ -36,7 +37,7 @@ var allowedImports = map[string][]string{
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

@@ -20,7 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"dynascope/config"
-	"dynascope/dynamo"
+	"dynascope/demodata"
 	"dynascope/dynamo/dynamotest"
 )
 
@@ -202,7 +202,7 @@ func TestQueryCommandAllPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A read that may go past one page says its upper bound first.
-	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", "+strconv.Itoa(len(dynamo.DemoItems()))+" items / 3.5 MiB → predicted ≤ ") {
+	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", "+strconv.Itoa(len(demodata.Items()))+" items / 3.5 MiB → predicted ≤ ") {
 		t.Errorf("no announcement of the bound: %q", stderr)
 	}
 	q := decodeQuery(t, out)

@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -22,7 +23,7 @@ type seedOptions struct {
 	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
 	Out, Err      io.Writer
 	Stdin         io.Reader // what --file - reads
-	Table         string    // --table; with --demo, dynamo.DemoTable when not given
+	Table         string    // --table; with --demo, demodata.Table when not given
 	// The one source: --demo, --file or --workbench.
 	Demo      bool
 	File      string
@@ -104,7 +105,7 @@ A missing table is created with the key names the data shows.`,
 		}
 		opts.Table, opts.Out, opts.Err, opts.Stdin = f.Conn.Table, f.Stdout(), f.Stderr(), f.Stdin()
 		if opts.Demo && opts.Table == "" {
-			opts.Table = dynamo.DemoTable
+			opts.Table = demodata.Table
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -155,7 +156,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 	if err != nil {
 		return err
 	}
-	return seedInto(ctx, w, dynamo.DemoTableSpec(opts.Table), dynamo.DemoItems(), opts.Force, opts.Out)
+	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same

@@ -1,14 +1,14 @@
 // Package dynamo is the only package that talks to DynamoDB: the client and
 // its retries, key queries and gets, pagination, consumed capacity, the
 // request log, skip-scan discovery, sampling, the checks on what a server
-// answers, the key-schema cache, seeding (the only writes) and the demo data,
-// and DynamoDB Local for demo.
+// answers, the key-schema cache, seeding (the only writes) and the demo's
+// traffic (its data is demodata's), and DynamoDB Local for demo.
 //
 // It imports keys, itemcodec, filterexpr, partiql (the plan of a SELECT)
 // and textfmt; never ui, config, patterns, codegen, workbench or the
-// command line, which all build on it. What needs no network (item JSON,
-// files, sizes) is in itemcodec, and reading a PartiQL statement in
-// partiql.
+// command line, which all build on it, nor demodata, the data it sends for
+// the demo. What needs no network (item JSON, files, sizes) is in
+// itemcodec, and reading a PartiQL statement in partiql.
 package dynamo
 
 import (
