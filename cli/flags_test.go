@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 )
 
 // Every command's --output is the one enum flag: its help lists the
@@ -13,16 +14,8 @@ import (
 // the one sentence that lists them.
 func TestOutputFlagEverywhere(t *testing.T) {
 	t.Parallel()
-	var walk func(*cobra.Command)
 	seen := 0
-	walk = func(c *cobra.Command) {
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-		f := c.Flags().Lookup("output")
-		if f == nil {
-			return
-		}
+	eachFlag(newRootCmd(Build{}), "output", func(c *cobra.Command, f *pflag.Flag) {
 		seen++
 		e, ok := unwrap(f.Value).(*enumValue)
 		if !ok {
@@ -38,10 +31,19 @@ func TestOutputFlagEverywhere(t *testing.T) {
 		if err == nil || err.Error() != want || exitCode(false, err) != 2 {
 			t.Errorf("%q: err %v (exit code %d); want the usage error %q", args, err, exitCode(false, err), want)
 		}
-	}
-	walk(newRootCmd(Build{}))
+	})
 	if seen < 18 {
 		t.Errorf("found --output on %d commands; want the 18 that print more than one format", seen)
+	}
+}
+
+// eachFlag calls do with every command under root that has the flag name.
+func eachFlag(root *cobra.Command, name string, do func(*cobra.Command, *pflag.Flag)) {
+	for _, sub := range root.Commands() {
+		eachFlag(sub, name, do)
+	}
+	if f := root.Flags().Lookup(name); f != nil {
+		do(root, f)
 	}
 }
 
@@ -62,16 +64,8 @@ func TestMaxRCUOneMeaningPerKind(t *testing.T) {
 		"dynascope query": "the read's cap: ", "dynascope scan": "the read's cap: ", "dynascope partiql": "the read's cap: ",
 		"dynascope layout": "the sample's budget: ", "dynascope index try": "the sample's budget: ",
 	}
-	var walk func(*cobra.Command)
 	seen := map[string]bool{}
-	walk = func(c *cobra.Command) {
-		for _, sub := range c.Commands() {
-			walk(sub)
-		}
-		f := c.Flags().Lookup("max-rcu")
-		if f == nil {
-			return
-		}
+	eachFlag(newRootCmd(Build{}), "max-rcu", func(c *cobra.Command, f *pflag.Flag) {
 		seen[c.CommandPath()] = true
 		want, ok := kinds[c.CommandPath()]
 		_, isCap := unwrap(f.Value).(*readCapValue)
@@ -81,8 +75,7 @@ func TestMaxRCUOneMeaningPerKind(t *testing.T) {
 		case !strings.HasPrefix(f.Usage, want) || isCap != (want == "the read's cap: "):
 			t.Errorf("%s: --max-rcu is a %T with help %q; want %q", c.CommandPath(), unwrap(f.Value), f.Usage, want)
 		}
-	}
-	walk(newRootCmd(Build{}))
+	})
 	for path := range kinds {
 		if !seen[path] {
 			t.Errorf("%s has no --max-rcu", path)
