@@ -8,6 +8,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // typeRow is one entity type of the partition: found by skip-scan, seen
@@ -74,14 +75,21 @@ type groupsPane struct {
 	byAttr   bool
 	restCost string // what reading the whole partition costs at most, in RCU, for the attribute grouping's footer
 
-	cursor int
-	offset int
-	active int // the row the current query selects, -1 for none
+	nav    widget.List // the cursor and the window over the rows (list)
+	active int         // the row the current query selects, -1 for none
 }
 
 func newGroupsPane(keyType string, table bool) groupsPane {
 	return groupsPane{keyType: keyType, table: table, partExact: -1}
 }
+
+// list is the cursor and the window over the rows as they are now: the
+// types change under it as pages and the skip-scan arrive.
+func (g groupsPane) list() widget.List { return g.nav.SetLen(g.rows()) }
+
+// cursor is the row the cursor is on: 0 for the partition, i+1 for types[i]
+// (or the attribute grouping's values).
+func (g groupsPane) cursor() int { return g.list().Cursor() }
 
 func (g groupsPane) rows() int {
 	if g.byAttribute() {
@@ -151,7 +159,7 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 	had := g.byAttribute()
 	g.ents = g.ents.Add(rows)
 	if had && !g.byAttribute() {
-		g.byAttr, g.cursor, g.offset = false, 0, 0 // an item without it: back to the sort key
+		g.byAttr, g.nav = false, g.nav.Home() // an item without it: back to the sort key
 	}
 	for _, it := range items {
 		size := itemcodec.ItemSize(it)
@@ -244,8 +252,8 @@ func (g groupsPane) sorted() groupsPane {
 		return g
 	}
 	sel := -1
-	if g.cursor > 0 && g.cursor <= len(g.types) && !g.byAttribute() {
-		sel = g.cursor - 1
+	if c := g.cursor(); c > 0 && c <= len(g.types) && !g.byAttribute() {
+		sel = c - 1
 	}
 	id := ""
 	if sel >= 0 {
@@ -260,7 +268,7 @@ func (g groupsPane) sorted() groupsPane {
 	sort.SliceStable(g.types, func(a, b int) bool { return g.types[a].first < g.types[b].first })
 	g.types = uniqueRowNames(foldIDRows(g.pk, foldBareRows(g.types)))
 	if sel >= 0 {
-		g.cursor = g.find(id) + 1
+		g.nav = g.list().MoveTo(g.find(id) + 1)
 	}
 	return g
 }
@@ -354,8 +362,7 @@ func libraryEntity(it dynamo.Item) keys.LibraryEntity {
 }
 
 func (g groupsPane) move(delta, rowsShown int) groupsPane {
-	g.cursor = clamp(g.cursor+delta, 0, g.rows()-1)
-	g.offset = scrollOffset(g.offset, g.cursor, rowsShown, g.rows())
+	g.nav = g.list().SetHeight(rowsShown).Move(delta)
 	return g
 }
 
