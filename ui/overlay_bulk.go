@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/partiql"
 	"dynascope/textfmt"
 	"dynascope/ui/widget"
 )
@@ -50,7 +51,7 @@ type bulkOverlay struct {
 	phase bulkPhase
 	err   string // sanitised
 
-	plan dynamo.PartiQLPlan
+	plan partiql.Plan
 	desc dynamo.Table
 	est  dynamo.Estimate // the one estimate of the read (dynamo.EstimateRead)
 
@@ -108,7 +109,7 @@ func (o bulkOverlay) input() reqInput {
 // PartiQL, the plan.
 type bulkPlannedMsg struct {
 	id   int
-	plan dynamo.PartiQLPlan
+	plan partiql.Plan
 	desc dynamo.Table
 	err  error
 }
@@ -431,7 +432,7 @@ func (o bulkOverlay) goesOn() bool {
 }
 
 // planLine is a PartiQL plan in one sentence.
-func planLine(p dynamo.PartiQLPlan) string {
+func planLine(p partiql.Plan) string {
 	if p.Query {
 		return "Plan: a Query of one partition of " + sanitize(p.Table) + " (" + sanitize(p.Why) + ")."
 	}
