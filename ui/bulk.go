@@ -6,6 +6,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/partiql"
 	"dynascope/ui/overlay"
 	"dynascope/ui/request"
 )
@@ -19,7 +20,7 @@ import (
 // PartiQL, the plan.
 type bulkPlannedMsg struct {
 	id   int
-	plan dynamo.PartiQLPlan
+	plan partiql.Plan
 	desc dynamo.Table
 	err  error
 }

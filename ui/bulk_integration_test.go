@@ -7,6 +7,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/ui/overlay"
@@ -115,4 +116,4 @@ func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
 }
 
 // demoCount is how many items the demo table holds.
-var demoCount = len(dynamo.DemoItems())
+var demoCount = len(demodata.Items())

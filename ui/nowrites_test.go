@@ -15,6 +15,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/patterns"
@@ -40,10 +41,10 @@ func demoTable(t *testing.T) (table, endpoint string) {
 		defer cancel()
 		_, _ = api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	})
-	if _, err := dynamo.EnsureTable(ctx, api, dynamo.DemoTableSpec(table)); err != nil {
+	if _, err := dynamo.EnsureTable(ctx, api, demodata.TableSpec(table)); err != nil {
 		t.Fatalf("create the demo table: %v", err)
 	}
-	if _, err := dynamo.Seed(ctx, api, table, dynamo.DemoItems(), dynamo.SeedOptions{}); err != nil {
+	if _, err := dynamo.Seed(ctx, api, table, demodata.Items(), dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("seed the demo table: %v", err)
 	}
 	return table, endpoint

@@ -10,6 +10,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/partiql"
 	"dynascope/textfmt"
 	"dynascope/ui/keymap"
 	"dynascope/ui/request"
@@ -54,7 +55,7 @@ type Bulk struct {
 	phase bulkPhase
 	err   string // sanitised
 
-	plan dynamo.PartiQLPlan
+	plan partiql.Plan
 	desc dynamo.Table
 	est  dynamo.Estimate // the one estimate of the read (dynamo.EstimateRead)
 
@@ -86,7 +87,7 @@ func NewPartiQL(stmt string) Bulk {
 // Planned shows the plan and the bound of the read the root planned (its
 // SELECT's plan and its table's description), waiting for a yes; or the
 // form again with why there is none.
-func (o Bulk) Planned(plan dynamo.PartiQLPlan, desc dynamo.Table, err error) Bulk {
+func (o Bulk) Planned(plan partiql.Plan, desc dynamo.Table, err error) Bulk {
 	if err != nil {
 		o.phase, o.err = bulkAsk, textfmt.Sanitize(err.Error())
 		return o
@@ -370,7 +371,7 @@ func (o Bulk) goesOn() bool {
 }
 
 // planLine is a PartiQL plan in one sentence.
-func planLine(p dynamo.PartiQLPlan) string {
+func planLine(p partiql.Plan) string {
 	if p.Query {
 		return "Plan: a Query of one partition of " + textfmt.Sanitize(p.Table) + " (" + textfmt.Sanitize(p.Why) + ")."
 	}

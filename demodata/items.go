@@ -1,4 +1,4 @@
-package dynamo
+package demodata
 
 import (
 	"fmt"
@@ -9,27 +9,29 @@ import (
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo"
 )
 
-// DemoTable is the table `dynascope demo` seeds, named as in the single-table
+// Table is the table `dynascope demo` seeds, named as in the single-table
 // design example.
-const DemoTable = "App"
+const Table = "App"
 
-// DemoPartition is the partition the demo opens on: the example customer.
-const DemoPartition = "CUST#42"
+// Partition is the partition the demo opens on: the example customer.
+const Partition = "CUST#42"
 
-// DemoTableSpec is the demo's table: generic PK/SK strings, and GSI1 for the
+// TableSpec is the demo's table: generic PK/SK strings, and GSI1 for the
 // "open orders of a warehouse" access pattern.
-func DemoTableSpec(name string) TableSpec {
-	return TableSpec{
+func TableSpec(name string) dynamo.TableSpec {
+	return dynamo.TableSpec{
 		Name: name,
-		PK:   KeyAttr{Name: "PK", Type: "S"},
-		SK:   &KeyAttr{Name: "SK", Type: "S"},
-		GSIs: []Index{{
+		PK:   dynamo.KeyAttr{Name: "PK", Type: "S"},
+		SK:   &dynamo.KeyAttr{Name: "SK", Type: "S"},
+		GSIs: []dynamo.Index{{
 			Name:       "GSI1",
-			Kind:       GSI,
-			PK:         KeyAttr{Name: "GSI1PK", Type: "S"},
-			SK:         &KeyAttr{Name: "GSI1SK", Type: "S"},
+			Kind:       dynamo.GSI,
+			PK:         dynamo.KeyAttr{Name: "GSI1PK", Type: "S"},
+			SK:         &dynamo.KeyAttr{Name: "GSI1SK", Type: "S"},
 			Projection: "ALL",
 		}},
 	}
@@ -54,14 +56,14 @@ var demoEpoch = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
 
 const demoDays = 731 // 2024-01-01 .. 2025-12-31
 
-// DemoItems returns the demo data set: the single-table example (CUST#42 with
+// Items returns the demo data set: the single-table example (CUST#42 with
 // its profile and two orders, and order A17's line item) exactly as the
 // article writes it, A17 with a second line and a shipment as its pattern
 // promises, surrounded by a few hundred customers with addresses,
 // orders, line items and shipments, one big customer (CUST#7) whose partition
 // is larger than one Query page, and the open orders in the sparse index GSI1.
 // It is the same on every call: a fixed-seed generator, no clock.
-func DemoItems() []Item {
+func Items() []dynamo.Item {
 	g := &demoGen{r: rand.New(rand.NewPCG(42, 2025))}
 	g.example()
 	g.customers()
@@ -70,10 +72,10 @@ func DemoItems() []Item {
 
 type demoGen struct {
 	r     *rand.Rand
-	items []Item
+	items []dynamo.Item
 }
 
-func (g *demoGen) add(it Item) { g.items = append(g.items, it) }
+func (g *demoGen) add(it dynamo.Item) { g.items = append(g.items, it) }
 
 func demoS(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 func demoN(v string) types.AttributeValue { return &types.AttributeValueMemberN{Value: v} }
@@ -87,17 +89,17 @@ func demoMoney(cents int) types.AttributeValue {
 // example is the article's example, attribute for attribute, so that the
 // demo answers its queries exactly as the article prints them.
 func (g *demoGen) example() {
-	g.add(Item{"PK": demoS("CUST#42"), "SK": demoS("PROFILE"), "name": demoS("Ann")})
-	g.add(Item{"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-01-09#A11"), "total": demoInt(20)})
-	g.add(Item{"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-03-01#A17"), "total": demoInt(35)})
-	g.add(Item{"PK": demoS("ORDER#A11"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1001"), "name": demoS("Enamel mug"), "qty": demoInt(2), "price": demoInt(10)})
-	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1025"), "name": demoS("Desk lamp"), "qty": demoInt(1), "price": demoInt(35)})
+	g.add(dynamo.Item{"PK": demoS("CUST#42"), "SK": demoS("PROFILE"), "name": demoS("Ann")})
+	g.add(dynamo.Item{"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-01-09#A11"), "total": demoInt(20)})
+	g.add(dynamo.Item{"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-03-01#A17"), "total": demoInt(35)})
+	g.add(dynamo.Item{"PK": demoS("ORDER#A11"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1001"), "name": demoS("Enamel mug"), "qty": demoInt(2), "price": demoInt(10)})
+	g.add(dynamo.Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#1"), "sku": demoS("SKU-1025"), "name": demoS("Desk lamp"), "qty": demoInt(1), "price": demoInt(35)})
 	// Beyond the article: the pattern "order with line items" promises an
 	// order's line items and shipments, so its example order A17 has two
 	// lines (the bulb comes with the lamp, so the total stays 35) and a
 	// shipment.
-	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#2"), "sku": demoS("SKU-1026"), "name": demoS("LED bulb (with the lamp)"), "qty": demoInt(1), "price": demoInt(0)})
-	g.add(Item{"PK": demoS("ORDER#A17"), "SK": demoS("SHIPMENT#2025-03-03"), "carrier": demoS("DHL"), "tracking": demoS("TRK0000004217")})
+	g.add(dynamo.Item{"PK": demoS("ORDER#A17"), "SK": demoS("ITEM#2"), "sku": demoS("SKU-1026"), "name": demoS("LED bulb (with the lamp)"), "qty": demoInt(1), "price": demoInt(0)})
+	g.add(dynamo.Item{"PK": demoS("ORDER#A17"), "SK": demoS("SHIPMENT#2025-03-03"), "carrier": demoS("DHL"), "tracking": demoS("TRK0000004217")})
 }
 
 type demoProduct struct {
@@ -160,7 +162,7 @@ func (g *demoGen) customers() {
 		// Customers signed up between 2023-01-01 and 2025-06-30.
 		joined := g.pick(365 + 546)
 		at := demoEpoch.AddDate(-1, 0, joined).Add(time.Duration(g.pick(86400)) * time.Second)
-		g.add(Item{
+		g.add(dynamo.Item{
 			"PK": demoS(pk), "SK": demoS("PROFILE"),
 			"name":      demoS(first + " " + last),
 			"email":     demoS(fmt.Sprintf("%s.%s%d@example.com", demoASCIILower(first), demoASCIILower(last), id)),
@@ -168,7 +170,7 @@ func (g *demoGen) customers() {
 		})
 		for _, label := range [][]string{nil, {"HOME"}, {"HOME", "WORK"}}[g.pick(3)] {
 			c := demoCities[g.pick(len(demoCities))]
-			g.add(Item{
+			g.add(dynamo.Item{
 				"PK": demoS(pk), "SK": demoS("ADDRESS#" + label),
 				"line1":    demoS(fmt.Sprintf("%d %s Street", 1+g.pick(240), demoStreets[g.pick(len(demoStreets))])),
 				"city":     demoS(c.city),
@@ -181,7 +183,7 @@ func (g *demoGen) customers() {
 			orders = append(orders, demoOrder{cust: pk, day: firstDay + g.pick(demoDays-firstDay), seq: len(orders)})
 		}
 	}
-	g.add(Item{
+	g.add(dynamo.Item{
 		"PK": demoS(demoBigCustomer), "SK": demoS("PROFILE"),
 		"name":      demoS("Big Corp"),
 		"email":     demoS("purchasing@bigcorp.example"),
@@ -242,12 +244,12 @@ func (g *demoGen) order(o demoOrder, id string) {
 			qty = 5 * (1 + g.pick(10))
 		}
 		total += qty * p.cents
-		g.add(Item{
+		g.add(dynamo.Item{
 			"PK": demoS("ORDER#" + id), "SK": demoS("ITEM#" + strconv.Itoa(n)),
 			"sku": demoS(p.sku), "name": demoS(p.name), "qty": demoInt(qty), "price": demoMoney(p.cents),
 		})
 	}
-	it := Item{
+	it := dynamo.Item{
 		"PK": demoS(o.cust), "SK": demoS("ORDER#" + date + "#" + id),
 		"orderId":   demoS(id),
 		"total":     demoMoney(total),
@@ -267,7 +269,7 @@ func (g *demoGen) order(o demoOrder, id string) {
 	g.add(it)
 	if status == "SHIPPED" || status == "DELIVERED" {
 		shipped := demoEpoch.AddDate(0, 0, o.day+1+g.pick(2))
-		sh := Item{
+		sh := dynamo.Item{
 			"PK": demoS("ORDER#" + id), "SK": demoS("SHIPMENT#" + shipped.Format(time.DateOnly)),
 			"carrier":  demoS(demoCarriers[g.pick(len(demoCarriers))]),
 			"tracking": demoS(fmt.Sprintf("TRK%010d", g.r.Int64N(1e10))),
@@ -293,7 +295,7 @@ var demoSites = []struct{ site, line1, city, postcode, country string }{
 // bigOrder makes Big Corp's orders as heavy as real B2B orders are — a
 // purchase-order number, a delivery site and free-text instructions — so
 // that its partition outgrows one 1 MB Query page.
-func (g *demoGen) bigOrder(it Item, id string) {
+func (g *demoGen) bigOrder(it dynamo.Item, id string) {
 	s := demoSites[g.pick(len(demoSites))]
 	contact := demoFirstNames[g.pick(len(demoFirstNames))] + " " + demoLastNames[g.pick(len(demoLastNames))]
 	po := fmt.Sprintf("PO-7-%06d", 100000+g.pick(900000))

@@ -1,11 +1,11 @@
-package dynamo
+package partiql
 
 import (
 	"strings"
 	"testing"
 )
 
-func TestPartiQLPlan(t *testing.T) {
+func TestPlan(t *testing.T) {
 	for _, tc := range []struct {
 		stmt         string
 		table, index string
@@ -29,23 +29,23 @@ func TestPartiQLPlan(t *testing.T) {
 		{`SELECT * FROM "App"."GSI1" WHERE PK = 'a'`, "App", "GSI1", false, ""},
 		{`SELECT * FROM "App" WHERE PK IN ['a', 'b']`, "App", "", false, ""},
 	} {
-		p, where, err := ParsePartiQL(tc.stmt)
+		sel, err := Parse(tc.stmt)
 		if err != nil {
 			t.Errorf("%s: %v", tc.stmt, err)
 			continue
 		}
-		ks := KeySchema{PK: KeyAttr{"PK", "S"}, SK: &KeyAttr{"SK", "S"}}
-		if p.Index == "GSI1" {
-			ks = KeySchema{Index: "GSI1", PK: KeyAttr{"GSI1PK", "S"}}
+		pk := "PK" // the table's partition key; GSI1's is GSI1PK
+		if sel.Index == "GSI1" {
+			pk = "GSI1PK"
 		}
-		p.decide(ks, where)
-		if p.Table != tc.table || p.Index != tc.index || p.Query != tc.query || p.PK != tc.pk || p.Why == "" {
+		p := sel.Plan(pk)
+		if p.Statement != tc.stmt || p.PKName != pk || p.Table != tc.table || p.Index != tc.index || p.Query != tc.query || p.PK != tc.pk || p.Why == "" {
 			t.Errorf("%s: plan %+v", tc.stmt, p)
 		}
 	}
 }
 
-func TestPartiQLRefusals(t *testing.T) {
+func TestRefusals(t *testing.T) {
 	for _, stmt := range []string{
 		`UPDATE "App" SET a = 1 WHERE PK = 'a' AND SK = 'b'`,
 		`delete from "App" where PK = 'a' and SK = 'b'`,
@@ -60,7 +60,7 @@ func TestPartiQLRefusals(t *testing.T) {
 		``,
 		`SELECT 1`,
 	} {
-		if _, _, err := ParsePartiQL(stmt); err == nil || strings.Count(err.Error(), ".") < 1 || strings.Contains(err.Error(), "\n") {
+		if _, err := Parse(stmt); err == nil || strings.Count(err.Error(), ".") < 1 || strings.Contains(err.Error(), "\n") {
 			t.Errorf("%q: %v", stmt, err)
 		}
 	}

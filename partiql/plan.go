@@ -1,4 +1,4 @@
-package dynamo
+package partiql
 
 // The plan of a PartiQL SELECT, found before it runs: DynamoDB turns a
 // statement whose WHERE fixes the partition key by equality into a Query
@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"strings"
 	"unicode"
+
+	"dynascope/textfmt"
 )
 
-// PartiQLPlan says how DynamoDB will run a SELECT.
-type PartiQLPlan struct {
+// Plan says how DynamoDB will run a SELECT.
+type Plan struct {
 	Statement    string
 	Table, Index string
 	// Query is true when the WHERE clause fixes the partition key by
@@ -25,23 +27,26 @@ type PartiQLPlan struct {
 }
 
 // Kind is "Query" or "Scan".
-func (p PartiQLPlan) Kind() string {
+func (p Plan) Kind() string {
 	if p.Query {
 		return "Query"
 	}
 	return "Scan"
 }
 
-// pqTok is one PartiQL token.
-type pqTok struct {
+// token is one PartiQL token.
+type token struct {
 	kind byte   // 'w' word, 'q' "quoted name", 's' 'string', 'n' number, 'p' punctuation
 	text string // unquoted
 	raw  string
 }
 
-// lexPartiQL splits a statement into tokens, skipping blanks and comments.
-func lexPartiQL(s string) ([]pqTok, error) {
-	var out []pqTok
+// lex splits a statement into tokens, skipping blanks and comments. It is
+// one switch over the statement's characters, a case per kind of token, so
+// gocyclo counts it over 30: the count is the kinds of token, and split
+// up, where one token ends would no longer be decided in one place.
+func lex(s string) ([]token, error) {
+	var out []token
 	i := 0
 	for i < len(s) {
 		c := s[i]
@@ -58,7 +63,7 @@ func lexPartiQL(s string) ([]pqTok, error) {
 		case strings.HasPrefix(s[i:], "/*"):
 			j := strings.Index(s[i+2:], "*/")
 			if j < 0 {
-				return nil, &UserError{Msg: "the statement has a /* comment that is never closed."}
+				return nil, &textfmt.UserError{Msg: "the statement has a /* comment that is never closed."}
 			}
 			i += j + 4
 		case c == '\'' || c == '"':
@@ -66,7 +71,7 @@ func lexPartiQL(s string) ([]pqTok, error) {
 			j := i + 1
 			for {
 				if j >= len(s) {
-					return nil, &UserError{Msg: fmt.Sprintf("the statement has a %c quote that is never closed.", c)}
+					return nil, &textfmt.UserError{Msg: fmt.Sprintf("the statement has a %c quote that is never closed.", c)}
 				}
 				if s[j] == c {
 					if j+1 < len(s) && s[j+1] == c { // '' and "" stand for the quote itself
@@ -83,41 +88,41 @@ func lexPartiQL(s string) ([]pqTok, error) {
 			if c == '"' {
 				kind = 'q'
 			}
-			out = append(out, pqTok{kind: kind, text: b.String(), raw: s[i : j+1]})
+			out = append(out, token{kind: kind, text: b.String(), raw: s[i : j+1]})
 			i = j + 1
 		case c == '_' || c < 128 && unicode.IsLetter(rune(c)):
 			j := i
 			for j < len(s) && (s[j] == '_' || s[j] < 128 && (unicode.IsLetter(rune(s[j])) || unicode.IsDigit(rune(s[j])))) {
 				j++
 			}
-			out = append(out, pqTok{kind: 'w', text: s[i:j], raw: s[i:j]})
+			out = append(out, token{kind: 'w', text: s[i:j], raw: s[i:j]})
 			i = j
 		case c >= '0' && c <= '9' || c == '-' && i+1 < len(s) && s[i+1] >= '0' && s[i+1] <= '9':
 			j := i + 1
 			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == '.' || s[j] == 'e' || s[j] == 'E') {
 				j++
 			}
-			out = append(out, pqTok{kind: 'n', text: s[i:j], raw: s[i:j]})
+			out = append(out, token{kind: 'n', text: s[i:j], raw: s[i:j]})
 			i = j
 		default:
 			n := 1
 			if i+1 < len(s) && (s[i:i+2] == "<=" || s[i:i+2] == ">=" || s[i:i+2] == "<>" || s[i:i+2] == "!=") {
 				n = 2
 			}
-			out = append(out, pqTok{kind: 'p', text: s[i : i+n], raw: s[i : i+n]})
+			out = append(out, token{kind: 'p', text: s[i : i+n], raw: s[i : i+n]})
 			i += n
 		}
 	}
 	return out, nil
 }
 
-func (t pqTok) is(word string) bool { return t.kind == 'w' && strings.EqualFold(t.text, word) }
+func (t token) is(word string) bool { return t.kind == 'w' && strings.EqualFold(t.text, word) }
 
 // IsSelect tells whether a statement is a SELECT: its first keyword, after
 // blanks, comments and opening parentheses. It is the one test that lets a
 // statement through to DynamoDB.
 func IsSelect(stmt string) bool {
-	toks, err := lexPartiQL(stmt)
+	toks, err := lex(stmt)
 	if err != nil {
 		return false
 	}
@@ -130,24 +135,32 @@ func IsSelect(stmt string) bool {
 	return false
 }
 
-// ParsePartiQL reads the parts of a SELECT that decide its plan: the table
-// (and index) after FROM, and the WHERE clause. Anything that is not one
-// SELECT is refused in one sentence.
-func ParsePartiQL(stmt string) (PartiQLPlan, []pqTok, error) {
-	p := PartiQLPlan{Statement: stmt}
-	toks, err := lexPartiQL(stmt)
+// Select is a SELECT read: the parts that decide its plan, before the key
+// schema of the table or index it reads is known.
+type Select struct {
+	Statement    string
+	Table, Index string
+	where        []token // the WHERE clause up to ORDER BY; nil for none
+}
+
+// Parse reads the parts of a SELECT that decide its plan: the table (and
+// index) after FROM, and the WHERE clause. Anything that is not one SELECT
+// is refused in one sentence.
+func Parse(stmt string) (Select, error) {
+	p := Select{Statement: stmt}
+	toks, err := lex(stmt)
 	if err != nil {
-		return p, nil, err
+		return p, err
 	}
 	if len(toks) == 0 {
-		return p, nil, &UserError{Msg: "the statement is empty; write SELECT … FROM \"Table\" WHERE …."}
+		return p, &textfmt.UserError{Msg: "the statement is empty; write SELECT … FROM \"Table\" WHERE …."}
 	}
 	if !IsSelect(stmt) {
-		return p, nil, &UserError{Msg: fmt.Sprintf("only SELECT statements run here (exploring is read-only); %s is refused.", strings.ToUpper(firstWordOf(toks)))}
+		return p, &textfmt.UserError{Msg: fmt.Sprintf("only SELECT statements run here (exploring is read-only); %s is refused.", strings.ToUpper(firstWordOf(toks)))}
 	}
 	for _, t := range toks {
 		if t.kind == 'p' && t.text == ";" {
-			return p, nil, &UserError{Msg: "give one statement, without ';'."}
+			return p, &textfmt.UserError{Msg: "give one statement, without ';'."}
 		}
 	}
 	from := -1
@@ -166,7 +179,7 @@ func ParsePartiQL(stmt string) (PartiQLPlan, []pqTok, error) {
 		}
 	}
 	if from < 0 || from+1 >= len(toks) || (toks[from+1].kind != 'q' && toks[from+1].kind != 'w') {
-		return p, nil, &UserError{Msg: "the statement names no table: write FROM \"Table\" (or FROM \"Table\".\"Index\")."}
+		return p, &textfmt.UserError{Msg: "the statement names no table: write FROM \"Table\" (or FROM \"Table\".\"Index\")."}
 	}
 	p.Table = toks[from+1].text
 	rest := toks[from+2:]
@@ -174,20 +187,19 @@ func ParsePartiQL(stmt string) (PartiQLPlan, []pqTok, error) {
 		p.Index = rest[1].text
 		rest = rest[2:]
 	}
-	var where []pqTok
 	if len(rest) > 0 && rest[0].is("WHERE") {
-		where = rest[1:]
-		for i, t := range where {
+		p.where = rest[1:]
+		for i, t := range p.where {
 			if t.is("ORDER") {
-				where = where[:i]
+				p.where = p.where[:i]
 				break
 			}
 		}
 	}
-	return p, where, nil
+	return p, nil
 }
 
-func firstWordOf(toks []pqTok) string {
+func firstWordOf(toks []token) string {
 	for _, t := range toks {
 		if t.kind != 'p' {
 			return t.raw
@@ -196,32 +208,34 @@ func firstWordOf(toks []pqTok) string {
 	return toks[0].raw
 }
 
-// decide fixes the plan against the key schema of the table or index read:
-// a Query when one top-level AND term of WHERE is `PK = value`.
-func (p *PartiQLPlan) decide(ks KeySchema, where []pqTok) {
-	p.PKName = ks.PK.Name
-	if len(where) == 0 {
+// Plan decides the SELECT's plan by the partition key of the table or
+// index it reads, pkName: a Query when one top-level AND term of WHERE is
+// `pkName = value`, else a Scan.
+func (s Select) Plan(pkName string) Plan {
+	p := Plan{Statement: s.Statement, Table: s.Table, Index: s.Index, PKName: pkName}
+	if len(s.where) == 0 {
 		p.Why = "there is no WHERE clause"
-		return
+		return p
 	}
-	for _, term := range andTerms(where) {
-		if v, ok := pkEquality(term, ks.PK.Name); ok {
+	for _, term := range andTerms(s.where) {
+		if v, ok := pkEquality(term, pkName); ok {
 			p.Query, p.PK = true, v
-			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", ks.PK.Name, v)
-			return
+			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", pkName, v)
+			return p
 		}
 	}
-	p.Why = fmt.Sprintf("WHERE does not fix the partition key %s by equality", ks.PK.Name)
+	p.Why = fmt.Sprintf("WHERE does not fix the partition key %s by equality", pkName)
+	return p
 }
 
 // andTerms splits a condition at its top-level ANDs, or returns nothing
 // when it has a top-level OR (then no one term decides). The AND of a
 // BETWEEN is part of its term. Outer parentheses are removed first.
-func andTerms(toks []pqTok) [][]pqTok {
+func andTerms(toks []token) [][]token {
 	for len(toks) >= 2 && toks[0].text == "(" && toks[0].kind == 'p' && closes(toks) == len(toks)-1 {
 		toks = toks[1 : len(toks)-1]
 	}
-	var terms [][]pqTok
+	var terms [][]token
 	depth, start, between := 0, 0, false
 	for i, t := range toks {
 		switch {
@@ -253,7 +267,7 @@ func andTerms(toks []pqTok) [][]pqTok {
 }
 
 // closes returns the index of the parenthesis that closes toks[0].
-func closes(toks []pqTok) int {
+func closes(toks []token) int {
 	depth := 0
 	for i, t := range toks {
 		if t.kind != 'p' {
@@ -273,12 +287,12 @@ func closes(toks []pqTok) int {
 }
 
 // pkEquality matches `pk = value` and `value = pk`, pk quoted or bare.
-func pkEquality(term []pqTok, pk string) (string, bool) {
+func pkEquality(term []token, pk string) (string, bool) {
 	if len(term) != 3 || term[1].kind != 'p' || term[1].text != "=" {
 		return "", false
 	}
-	isPK := func(t pqTok) bool { return (t.kind == 'q' || t.kind == 'w') && t.text == pk }
-	isValue := func(t pqTok) bool { return t.kind == 's' || t.kind == 'n' }
+	isPK := func(t token) bool { return (t.kind == 'q' || t.kind == 'w') && t.text == pk }
+	isValue := func(t token) bool { return t.kind == 's' || t.kind == 'n' }
 	switch {
 	case isPK(term[0]) && isValue(term[2]):
 		return term[2].raw, true

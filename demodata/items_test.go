@@ -1,4 +1,4 @@
-package dynamo
+package demodata
 
 import (
 	"reflect"
@@ -8,19 +8,20 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/itemcodec"
 )
 
-func demoString(it Item, name string) string {
+func demoString(it dynamo.Item, name string) string {
 	if s, ok := it[name].(*types.AttributeValueMemberS); ok {
 		return s.Value
 	}
 	return ""
 }
 
-func TestDemoItemsDeterministic(t *testing.T) {
+func TestItemsDeterministic(t *testing.T) {
 	t.Parallel()
-	a, b := DemoItems(), DemoItems()
+	a, b := Items(), Items()
 	if !reflect.DeepEqual(a, b) {
 		t.Fatal("two calls of DemoItems gave different items")
 	}
@@ -29,12 +30,12 @@ func TestDemoItemsDeterministic(t *testing.T) {
 	}
 }
 
-func TestDemoExamplePartition(t *testing.T) {
+func TestExamplePartition(t *testing.T) {
 	t.Parallel()
 	var sks []string
-	var items []Item
-	for _, it := range DemoItems() {
-		if demoString(it, "PK") == DemoPartition {
+	var items []dynamo.Item
+	for _, it := range Items() {
+		if demoString(it, "PK") == Partition {
 			sks = append(sks, demoString(it, "SK"))
 			items = append(items, it)
 		}
@@ -42,10 +43,10 @@ func TestDemoExamplePartition(t *testing.T) {
 	slices.Sort(sks)
 	want := []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"}
 	if !slices.Equal(sks, want) {
-		t.Fatalf("partition %s holds %q; want exactly %q", DemoPartition, sks, want)
+		t.Fatalf("partition %s holds %q; want exactly %q", Partition, sks, want)
 	}
 	// The article's example, attribute for attribute.
-	wantItems := map[string]Item{
+	wantItems := map[string]dynamo.Item{
 		"PROFILE":              {"PK": demoS("CUST#42"), "SK": demoS("PROFILE"), "name": demoS("Ann")},
 		"ORDER#2025-01-09#A11": {"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-01-09#A11"), "total": demoN("20")},
 		"ORDER#2025-03-01#A17": {"PK": demoS("CUST#42"), "SK": demoS("ORDER#2025-03-01#A17"), "total": demoN("35")},
@@ -56,7 +57,7 @@ func TestDemoExamplePartition(t *testing.T) {
 		}
 	}
 	var a17 []string
-	for _, it := range DemoItems() {
+	for _, it := range Items() {
 		if demoString(it, "PK") == "ORDER#A17" {
 			a17 = append(a17, demoString(it, "SK"))
 		}
@@ -68,10 +69,10 @@ func TestDemoExamplePartition(t *testing.T) {
 	}
 }
 
-func TestDemoUniqueKeys(t *testing.T) {
+func TestUniqueKeys(t *testing.T) {
 	t.Parallel()
 	seen := map[[2]string]bool{}
-	for _, it := range DemoItems() {
+	for _, it := range Items() {
 		k := [2]string{demoString(it, "PK"), demoString(it, "SK")}
 		if k[0] == "" || k[1] == "" {
 			t.Fatalf("item without a string PK and SK: %s", itemcodec.DynamoJSON(it))
@@ -83,10 +84,10 @@ func TestDemoUniqueKeys(t *testing.T) {
 	}
 }
 
-func TestDemoBigPartitionSpansPages(t *testing.T) {
+func TestBigPartitionSpansPages(t *testing.T) {
 	t.Parallel()
 	bytes, orders := 0, 0
-	for _, it := range DemoItems() {
+	for _, it := range Items() {
 		if demoString(it, "PK") != demoBigCustomer {
 			continue
 		}
@@ -103,11 +104,11 @@ func TestDemoBigPartitionSpansPages(t *testing.T) {
 	}
 }
 
-func TestDemoGSI1HoldsExactlyOpenOrders(t *testing.T) {
+func TestGSI1HoldsExactlyOpenOrders(t *testing.T) {
 	t.Parallel()
 	open := 0
 	warehouses := map[string]int{}
-	for _, it := range DemoItems() {
+	for _, it := range Items() {
 		sk := demoString(it, "SK")
 		isOpen := demoString(it, "status") == "OPEN"
 		_, hasPK := it["GSI1PK"]
@@ -137,11 +138,11 @@ func TestDemoGSI1HoldsExactlyOpenOrders(t *testing.T) {
 	}
 }
 
-func TestDemoOrderShape(t *testing.T) {
+func TestOrderShape(t *testing.T) {
 	t.Parallel()
 	ids := map[string]bool{}
 	lineItems := map[string]int{}
-	for _, it := range DemoItems() {
+	for _, it := range Items() {
 		pk, sk := demoString(it, "PK"), demoString(it, "SK")
 		if strings.HasPrefix(pk, "ORDER#") && strings.HasPrefix(sk, "ITEM#") {
 			lineItems[strings.TrimPrefix(pk, "ORDER#")]++
