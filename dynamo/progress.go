@@ -94,11 +94,12 @@ func keyID(k Item) string {
 	return sb.String()
 }
 
-// keyMapText shows a key for a sentence: {PK "CUST#1", SK "ORDER#2"}.
+// keyMapText shows a key for a sentence: {PK "CUST#1", SK "ORDER#2"},
+// long values cut (shortKeyText).
 func keyMapText(k Item) string {
 	parts := make([]string, 0, len(k))
 	for _, name := range slices.Sorted(maps.Keys(k)) {
-		parts = append(parts, name+" "+KeyText(k[name]))
+		parts = append(parts, shortName(name)+" "+shortKeyText(k[name]))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }

@@ -105,13 +105,13 @@ func (s *sampler) projection(t Table) {
 // segment reads one segment page by page until it ends or a cap stops it.
 func (s *sampler) segment(ctx context.Context, seg int) {
 	var start Item
-	seen := seenKeys{}
+	seen, items := seenKeys{}, newScanKeys()
 	for {
 		limit, est, ok := s.reserve(ctx, seg)
 		if !ok {
 			return
 		}
-		out, req, err := s.scan(ctx, seg, limit, start)
+		out, req, err := s.scan(ctx, seg, limit, start, items)
 		if err == nil {
 			if problem := seen.repeat(out.LastEvaluatedKey); problem != "" {
 				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
@@ -217,7 +217,7 @@ func (s *sampler) stopAt(r StopReason) {
 	s.cond.Broadcast()
 }
 
-func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*dynamodb.ScanOutput, Request, error) {
+func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item, seen *scanKeys) (*dynamodb.ScanOutput, Request, error) {
 	in := &dynamodb.ScanInput{
 		TableName:              aws.String(s.in.Table),
 		Segment:                aws.Int32(int32(seg)),
@@ -248,6 +248,11 @@ func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*
 	req.Start = time.Now()
 	out, err := s.c.api.Scan(cctx, in)
 	req.Duration = time.Since(req.Start)
+	if err == nil {
+		if problem := seen.page(s.t, s.ks, out.Items, out.LastEvaluatedKey); problem != "" {
+			err = &BadAnswerError{Op: "Scan", Problem: problem}
+		}
+	}
 	if err != nil {
 		req.Err = Explain(err, s.what(seg), s.c.opts.Endpoint)
 		return nil, req, req.Err

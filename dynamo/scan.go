@@ -124,6 +124,7 @@ func BuildScan(t Table, in ScanInput, seg int) (*dynamodb.ScanInput, ReadShape, 
 type scanRun struct {
 	c      *Client
 	t      Table
+	ks     KeySchema // of what is read, for the answers' keys
 	in     ScanInput
 	shape  ReadShape
 	unit   float64 // RCU per 4 KB
@@ -153,8 +154,12 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	if err != nil {
 		return ScanResult{}, err
 	}
+	ks, err := t.Schema(in.Index)
+	if err != nil {
+		return ScanResult{}, err
+	}
 	segs := max(in.Segments, 1)
-	run := &scanRun{c: c, t: t, in: in, shape: shape, unit: 0.5, active: segs}
+	run := &scanRun{c: c, t: t, ks: ks, in: in, shape: shape, unit: 0.5, active: segs}
 	run.wake = sync.NewCond(&run.mu)
 	if in.Consistent {
 		run.unit = 1
@@ -214,7 +219,7 @@ func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
 	if len(start) == 0 {
 		start = nil
 	}
-	seen := seenKeys{}
+	seen, items := seenKeys{}, newScanKeys()
 	defer func() {
 		s.mu.Lock()
 		s.active--
@@ -225,7 +230,7 @@ func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
 		if !ok {
 			return
 		}
-		page, err := s.page(ctx, seg, limit, start)
+		page, err := s.page(ctx, seg, limit, start, items)
 		if err == nil {
 			if problem := seen.repeat(page.LastEvaluatedKey); problem != "" {
 				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
@@ -284,7 +289,7 @@ func (s *scanRun) what(seg int) string {
 }
 
 // page sends one Scan request.
-func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (Page, error) {
+func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item, seen *scanKeys) (Page, error) {
 	si, _, err := BuildScan(s.t, s.in, seg)
 	if err != nil {
 		return Page{}, err
@@ -314,11 +319,9 @@ func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (P
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
-	for _, it := range out.Items {
-		if problem := keyProblem(s.t, s.in.Index, it); problem != "" {
-			req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
-			return Page{Request: req}, req.Err
-		}
+	if problem := seen.page(s.t, s.ks, out.Items, out.LastEvaluatedKey); problem != "" {
+		req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
+		return Page{Request: req}, req.Err
 	}
 	req.More = len(out.LastEvaluatedKey) > 0
 	p := Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}

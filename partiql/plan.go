@@ -23,7 +23,12 @@ type Plan struct {
 	Query  bool
 	PKName string // the partition key of the table or index read
 	PK     string // the value it is fixed to, as written in the statement
-	Why    string // the plan in one clause, for the announcement
+	// PKValue is that value unquoted (a string's text, a number's
+	// digits), and PKNumber tells a number literal from a string: what
+	// an answer's items are held to.
+	PKValue  string
+	PKNumber bool
+	Why      string // the plan in one clause, for the announcement
 }
 
 // Kind is "Query" or "Scan".
@@ -219,8 +224,8 @@ func (s Select) Plan(pkName string) Plan {
 	}
 	for _, term := range andTerms(s.where) {
 		if v, ok := pkEquality(term, pkName); ok {
-			p.Query, p.PK = true, v
-			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", pkName, v)
+			p.Query, p.PK, p.PKValue, p.PKNumber = true, v.raw, v.text, v.kind == 'n'
+			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", pkName, v.raw)
 			return p
 		}
 	}
@@ -287,17 +292,17 @@ func closes(toks []token) int {
 }
 
 // pkEquality matches `pk = value` and `value = pk`, pk quoted or bare.
-func pkEquality(term []token, pk string) (string, bool) {
+func pkEquality(term []token, pk string) (token, bool) {
 	if len(term) != 3 || term[1].kind != 'p' || term[1].text != "=" {
-		return "", false
+		return token{}, false
 	}
 	isPK := func(t token) bool { return (t.kind == 'q' || t.kind == 'w') && t.text == pk }
 	isValue := func(t token) bool { return t.kind == 's' || t.kind == 'n' }
 	switch {
 	case isPK(term[0]) && isValue(term[2]):
-		return term[2].raw, true
+		return term[2], true
 	case isValue(term[0]) && isPK(term[2]):
-		return term[0].raw, true
+		return term[0], true
 	}
-	return "", false
+	return token{}, false
 }
