@@ -156,6 +156,23 @@ func (e *EstimateError) Error() string {
 // print user errors print it too.
 func (e *EstimateError) Unwrap() error { return &UserError{Msg: e.Error()} }
 
+// CapError is a whole read (a count) that its --max-rcu cap stopped before
+// its end: what it read is kept and printed, marked incomplete.
+type CapError struct {
+	What  string  // "count CUST#7 on App"
+	Cap   float64 // the cap, RCU
+	Spent float64 // what it spent as the cap counts it
+	Items int     // items read
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("%s stopped at the --max-rcu cap of %s RCU after reading %s (%s RCU); what was read is printed; raise --max-rcu to read further.",
+		e.What, jsonNumber(e.Cap), textfmt.Plural(e.Items, "item", "items"), jsonNumber(e.Spent))
+}
+
+// Unwrap makes a CapError a UserError to errors.As, as EstimateError.
+func (e *CapError) Unwrap() error { return &UserError{Msg: e.Error()} }
+
 func jsonNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // StopEstimate is a read stopped because it spent clearly more than its

@@ -4,7 +4,7 @@ package dynamo
 // an optional filter and projection. A Scan is the one read whose cost
 // grows with the table, so it never starts without a bound: ScanBound is
 // the upper bound to announce, MaxRCU a cap that only an item larger than
-// any read before it can pass (CapSizer), and the cost guard (OverBudget) stops an endpoint that
+// any read before it can pass (CapSizer), and the cost guard (Guard) stops an endpoint that
 // keeps sending pages. Cancelling the context stops it and keeps what was
 // read.
 
