@@ -167,8 +167,9 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if guard.Page(p.Request.Capacity.Total, len(p.Items)) {
 			// What it read is kept; it stops where it would go on.
 			res.Stop, res.NextToken = StopEstimate, p.nextToken
-			return res, &EstimateError{What: "partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index),
-				Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known, Resume: "its resume NextToken"}
+			ee := guard.Stop("partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index))
+			ee.Resume = "its resume NextToken"
+			return res, ee
 		}
 		seen[p.nextToken] = true
 		token = aws.String(p.nextToken)

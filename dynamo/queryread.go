@@ -231,8 +231,7 @@ func (p *QueryPager) after(pg Page) error {
 		p.stop(StopPages, pg.LastEvaluatedKey)
 	case p.guard.Page(pg.Request.Capacity.Total, int(pg.ScannedCount)):
 		p.stop(StopEstimate, pg.LastEvaluatedKey)
-		g := p.guard
-		return &EstimateError{What: p.in.What, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
+		return p.guard.Stop(p.in.What)
 	}
 	return nil
 }

@@ -378,8 +378,7 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 		// Kept what it read, paid for; stops every segment.
 		s.resume(seg, p.LastEvaluatedKey)
 		if s.err == nil {
-			g := s.guard
-			s.err = &EstimateError{What: "scan of " + tableAndIndex(s.in.Table, s.in.Index), Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
+			s.err = s.guard.Stop("scan of " + tableAndIndex(s.in.Table, s.in.Index))
 			s.cancel()
 		}
 		return false
