@@ -5,6 +5,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"syscall"
 	"testing"
 
 	"dynascope/dynamo/dynamotest"
@@ -155,5 +156,17 @@ func TestCLILongGoOnKeyIsWrittenToAFile(t *testing.T) {
 	b, rerr := os.ReadFile(strings.Trim(m[1], "'"))
 	if rerr != nil || !strings.HasPrefix(string(b), "dynascope query ") || !strings.Contains(string(b), long) {
 		t.Fatalf("the file: %v %.200s", rerr, b)
+	}
+}
+
+// SIGTERM while page 3 of query --all-pages hangs: the sentence names
+// SIGTERM, never "cancelled." or "context canceled" alone.
+func TestCLISignalTermQuerySaysSIGTERM(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "Query", From: 3, Fault: dynamotest.Hang})
+	_, stderr, status := signalAfter(t, proxy, "Query", 3, syscall.SIGTERM, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
+	if status != exitInterrupted || !strings.Contains(stderr, ": stopped by SIGTERM.\n") || strings.Contains(stderr, "cancel") {
+		t.Errorf("status %d, stderr:\n%s", status, stderr)
 	}
 }
