@@ -2,6 +2,7 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"regexp"
 	"strings"
@@ -168,5 +169,24 @@ func TestCLISignalTermQuerySaysSIGTERM(t *testing.T) {
 	_, stderr, status := signalAfter(t, proxy, "Query", 3, syscall.SIGTERM, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
 	if status != exitInterrupted || !strings.Contains(stderr, ": stopped by SIGTERM.\n") || strings.Contains(stderr, "cancel") {
 		t.Errorf("status %d, stderr:\n%s", status, stderr)
+	}
+}
+
+// An invalid go-on key the endpoint sent (outside the query's sort-key
+// condition) is refused as the endpoint's, never sent back: before, it
+// was, and DynamoDB's raw "does not match the range key predicate" was
+// shown.
+func TestCLIQueryRefusesAGoOnKeyOutsideItsCondition(t *testing.T) {
+	table, ep := seededDemo(t)
+	proxy := dynamotest.StartProxy(t, ep)
+	proxy.Inject(dynamotest.Rule{Op: "Query", Count: 1, Fault: dynamotest.LastKey(`{"PK":{"S":"CUST#7"},"SK":{"S":"PROFILE"}}`)})
+	_, stderr, err := cli(t, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#", "--all-pages")
+	checkSentence(t, "query", err)
+	msg := fmt.Sprint(err)
+	if !strings.Contains(msg, `outside the sort-key condition SK begins_with "ORDER#"`) || strings.Contains(msg+stderr, "range key predicate") || len(msg) > 300 {
+		t.Errorf("%s\nstderr %s", msg, stderr)
+	}
+	if proxy.Count("Query") != 1 {
+		t.Errorf("%d Queries: the key was sent back", proxy.Count("Query"))
 	}
 }

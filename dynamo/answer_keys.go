@@ -118,7 +118,8 @@ func keyOwner(index string) string {
 }
 
 // queryKeysProblem checks a Query page's keys against its request: its
-// LastEvaluatedKey a key of what was read and in the partition asked for,
+// LastEvaluatedKey a key of what was read, in the partition asked for and
+// within its sort-key condition,
 // and every key in the read's direction (queryOrderProblem).
 func queryKeysProblem(t Table, ks KeySchema, q QueryInput, items []Item, lek Item) string {
 	if p := lastKeyProblem(t, ks, lek); p != "" {
@@ -129,6 +130,11 @@ func queryKeysProblem(t Table, ks KeySchema, q QueryInput, items []Item, lek Ite
 			if c, ok := compareKey(lek[ks.PK.Name], pkv); !ok || c != 0 {
 				return fmt.Sprintf("a LastEvaluatedKey %s from another partition than %s = %s", keyMapText(keyPart(t, ks, lek)), ks.PK.Name, shortKeyText(pkv))
 			}
+		}
+		// Sent back, DynamoDB would refuse it in its own words ("does not
+		// match the range key predicate"): it is the endpoint's fault.
+		if cond := outsideSKCond(ks, q, lek); cond != "" {
+			return fmt.Sprintf("a LastEvaluatedKey %s outside the sort-key condition %s", keyMapText(keyPart(t, ks, lek)), cond)
 		}
 	}
 	if p := keyAdvance(ks, !q.Reverse, q.StartKey, lek); p != "" {

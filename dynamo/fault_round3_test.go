@@ -104,8 +104,19 @@ func TestFaultLastKeyIsAKey(t *testing.T) {
 		})
 	}
 
-	// A Scan's key too.
+	// Within the partition and moving on, but outside the sort-key
+	// condition: sent back, DynamoDB would answer "does not match the
+	// range key predicate"; it is refused as the endpoint's, unsent.
 	r := newRig(t, dynamo.Options{MaxAttempts: 1})
+	r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.LastKey(`{"PK":{"S":"CUST#1"},"SK":{"S":"PROFILE"}}`)})
+	_, err := r.c.ReadQuery(context.Background(), dynamo.QueryRead{
+		Query: dynamo.QueryInput{Table: r.table, PK: "CUST#1", Limit: 2, SK: dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}}})
+	if want := `a LastEvaluatedKey {PK "CUST#1", SK "PROFILE"} outside the sort-key condition SK begins_with "ORDER#"`; err == nil || !strings.Contains(err.Error(), want) || r.p.Count("Query") != 1 {
+		t.Errorf("%d Queries, got %v\nwant …%s…", r.p.Count("Query"), err, want)
+	}
+
+	// A Scan's key too.
+	r = newRig(t, dynamo.Options{MaxAttempts: 1})
 	r.p.Inject(dynamotest.Rule{Op: "Scan", Fault: dynamotest.LastKey(`{"PK":{"S":"CUST#1"},"SK":{"B":"AA=="}}`)})
 	res, err := r.c.Scan(context.Background(), dynamo.ScanInput{Table: r.table, Limit: 2})
 	if err == nil || !strings.Contains(err.Error(), "answered Scan with a LastEvaluatedKey whose SK is of type B, not the key schema's S") {
