@@ -42,3 +42,16 @@ func TestEstimateStopNamesItsCause(t *testing.T) {
 		}
 	}
 }
+
+// The endpoint's words in a sentence are cut to keep it at most
+// MaxSentence characters, at a character's boundary.
+func TestFitQuote(t *testing.T) {
+	short := fitQuote("get X: ", "it failed", ".")
+	if short != "get X: it failed." {
+		t.Errorf("%q", short)
+	}
+	long := fitQuote("get X: DynamoDB rejected the request: ", strings.Repeat("é", 400), ".")
+	if len(long) > MaxSentence || !strings.HasSuffix(long, "é….") {
+		t.Errorf("%d bytes: %q", len(long), long)
+	}
+}
