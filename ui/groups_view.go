@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/keys"
 	"dynascope/ui/widget"
 )
 
@@ -19,17 +20,17 @@ import (
 // export name it, with the facet name a model gives its prefix beside it as
 // the model's own label — and the entity its items' library names when that
 // says something else.
-func (t typeRow) label(names map[string]string) string {
-	name := sanitize(t.entity)
-	if f := names[t.prefix]; f != "" && t.prefix != "" && f != t.entity {
+func typeLabel(t typeRow, names map[string]string) string {
+	name := sanitize(t.Entity)
+	if f := names[t.Prefix]; f != "" && t.Prefix != "" && f != t.Entity {
 		name += " (" + sanitize(f) + ")"
 	}
 	switch {
-	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):
-		name += " · " + sanitize(t.libs[0].Entity)
-	case len(t.libs) > 1:
+	case len(t.Libraries) == 1 && !t.Libraries[0].Agrees(t.Entity):
+		name += " · " + sanitize(t.Libraries[0].Entity)
+	case len(t.Libraries) > 1:
 		var es []string
-		for _, l := range t.libs {
+		for _, l := range t.Libraries {
 			if !slices.Contains(es, l.Entity) {
 				es = append(es, l.Entity)
 			}
@@ -46,10 +47,10 @@ func (t typeRow) label(names map[string]string) string {
 // ends on one day), the highest shows from the field where it differs
 // ("2023-04-01T12:00 … 14:31:00Z"), so the two ends are told apart.
 func valueRange(t typeRow, w int) string {
-	if t.first == "" {
+	if t.First == "" {
 		return "values"
 	}
-	lo, hi := sanitize(min(t.first, t.last)), sanitize(max(t.first, t.last))
+	lo, hi := sanitize(min(t.First, t.Last)), sanitize(max(t.First, t.Last))
 	if hi == "" || lo == hi {
 		return lo
 	}
@@ -144,29 +145,29 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			sub = sanitize(g.attribute()) + " = " + sanitize(strconv.Quote(a.Value))
 			block = st.Entity(row - 1).Inherit(base)
 		default:
-			t := g.types[row-1]
-			name, count = t.label(g.names), g.countText(row)
+			t := g.types()[row-1]
+			name, count = typeLabel(t, g.names), g.countText(row)
 			switch {
-			case t.value && g.keyType == "S":
+			case t.Kind == keys.KindValue && g.keyType() == "S":
 				sub = valueRange(t, inner-4)
-			case t.prefix == "":
-				sub = "all " + sanitize(t.entity) + " keys"
-			case t.exactType():
-				sub = "= " + sanitize(t.prefix)
+			case t.Prefix == "":
+				sub = "all " + sanitize(t.Entity) + " keys"
+			case t.Exact:
+				sub = "= " + sanitize(t.Prefix)
 			default:
-				sub = sanitize(t.prefix)
+				sub = sanitize(t.Prefix)
 			}
 			// A label type keeps its name (ORDER, not ORDER#), as the wide
 			// pane names it; a facet name keeps the prefix in sight.
-			if compact && !t.exactType() && t.prefix != "" {
-				if f := g.names[t.prefix]; f != "" {
+			if compact && !t.Exact && t.Prefix != "" {
+				if f := g.names[t.Prefix]; f != "" {
 					name += " " + sub
-				} else if t.value {
+				} else if t.Kind == keys.KindValue {
 					name = sub
 				}
 			}
-			block = st.Entity(colour(t.id)).Inherit(base)
-			if t.value {
+			block = st.Entity(colour(t.ID())).Inherit(base)
+			if t.Kind == keys.KindValue {
 				bar = "┊" // data, not a label: a dotted bar
 			}
 		}
@@ -204,7 +205,7 @@ func (g groupsPane) footer(w int) []string {
 		}
 		return append(out, widget.WrapWords("enter: filter the request by it", w)...)
 	}
-	if g.keyType == "" {
+	if g.keyType() == "" {
 		return nil
 	}
 	cost := func(reqs int, c dynamo.Capacity) []string {
@@ -221,18 +222,18 @@ func (g groupsPane) footer(w int) []string {
 			out = append(out, "skip-scan: finding types… ("+plural(g.scanReqs, "request", "requests")+")")
 		case g.scanErr:
 			out = append(out, "skip-scan stopped: these", "are the types loaded")
-		case g.found && g.more:
+		case g.tbl.Listed() && g.more:
 			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
 				"more types may follow", "from SK "+resumeText(g.resume))
 			if g.until.Op != dynamo.SKNone {
 				out = append(out, "to SK "+resumeText(g.until))
 			}
-		case g.found:
-			out = append(out, "skip-scan: "+plural(len(g.types), "type", "types")+" in",
+		case g.tbl.Listed():
+			out = append(out, "skip-scan: "+plural(len(g.types()), "type", "types")+" in",
 				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
 		case g.complete():
-			out = append(out, plural(g.pages, "page holds", "pages hold")+" it all:", "no skip-scan needed")
-		case g.pages == 0 && !g.opening:
+			out = append(out, plural(g.tbl.Pages(), "page holds", "pages hold")+" it all:", "no skip-scan needed")
+		case g.tbl.Pages() == 0 && !g.opening:
 			out = append(out, "enter reads it all", "and lists its types")
 		}
 		if a := g.attribute(); a != "" {
@@ -246,41 +247,42 @@ func (g groupsPane) footer(w int) []string {
 		}
 		return out
 	}
-	if g.cursor > len(g.types) {
+	if g.cursor > len(g.types()) {
 		return nil
 	}
-	t := g.types[g.cursor-1]
+	t := g.types()[g.cursor-1]
 	_, known := g.known(g.cursor - 1)
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
 		s := label + sanitize(k)
-		if widget.Width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
-			s = label + "…" + sanitize(k[len(t.prefix):])
+		if widget.Width(s) > w && !t.Exact && t.Prefix != "" && strings.HasPrefix(k, t.Prefix) {
+			s = label + "…" + sanitize(k[len(t.Prefix):])
 		}
 		return s
 	}
 	var out []string
 	switch {
-	case t.first == "":
-	case t.exactType() || (t.first == t.last && (t.discovered || known)):
-		out = append(out, keyLine("key  ", t.first))
-	case (t.discovered || known) && t.last != "":
-		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
+	case t.First == "":
+	case t.Exact || (t.First == t.Last && (t.Discovered || known)):
+		out = append(out, keyLine("key  ", t.First))
+	case (t.Discovered || known) && t.Last != "":
+		from, to := keyLine("from ", t.First), keyLine("to   ", t.Last)
 		if widget.Width(from) > w || widget.Width(to) > w {
 			// Too narrow for labels: the keys alone, under a heading.
-			from, to = keyLine("", t.first), keyLine("", t.last)
+			from, to = keyLine("", t.First), keyLine("", t.Last)
 			out = append(out, "first and last key:")
 		}
 		out = append(out, from, to)
 	default:
-		out = append(out, keyLine("from ", t.first), "to   not known yet")
+		out = append(out, keyLine("from ", t.First), "to   not known yet")
 	}
-	for _, l := range t.libs {
+	for _, l := range t.Libraries {
 		out = append(out, sanitize(l.String()))
 	}
 	switch {
-	case t.exact >= 0:
-		out = append(out, cost(t.countReqs, t.countCap)...)
+	case t.Count >= 0:
+		c := g.countCost(t)
+		out = append(out, cost(c.reqs, c.cap)...)
 	case !known:
 		out = append(out, "# counts it exactly")
 	}
