@@ -338,7 +338,7 @@ type patternRun struct {
 }
 
 // sendPattern sends the pattern's request and, when the answer does not fit
-// in one page, follows LastEvaluatedKey as a program would, until the
+// in one page, follows it as a program would (dynamo.ReadQuery), until the
 // result is complete or the pattern's Limit is met, so that the count of
 // requests is the true cost of the access pattern. A Query starts from
 // r.Query.StartKey when it has one. Met, the Limit leaves a
@@ -357,49 +357,27 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 	}
 	q := *r.Query
 	run.res = queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
-	want := int(q.Limit)
-	for pages := 0; ; pages++ {
-		page, err := client.Query(ctx, q)
-		if page.Request.Operation != "" {
-			run.res.Requests = append(run.res.Requests, page.Request)
-		}
-		if err != nil {
-			run.err = err
-			if pages > 0 {
-				run.partial, run.res.LastKey, run.rest = true, q.StartKey, q.Limit
-			} else if q.StartKey != nil {
-				run.err = startKeyRefused(err)
-			}
-			return run
-		}
-		run.res.KeyCondition = page.Request.KeyCondition
-		// The filter as sent, its parameters in place: printed with the
-		// note that every item read was paid for, as query prints it.
-		run.res.Filter = page.Request.Filter
-		run.res.Items = append(run.res.Items, page.Items...)
-		run.res.Count += int(page.Count)
-		run.res.Scanned += int(page.ScannedCount)
-		run.res.LastKey = page.LastEvaluatedKey
-		// Limit counts the items a page reads, before a filter drops any.
-		got := run.res.Count
-		if q.Filter != "" {
-			got = run.res.Scanned
-		}
-		switch {
-		case page.LastEvaluatedKey == nil, want > 0 && got >= want:
-			return run
-		case len(run.res.Requests) >= maxPatternPages:
-			run.truncated = true
-			if want > 0 {
-				run.rest = int32(want - got)
-			}
-			return run
-		}
-		q.StartKey = page.LastEvaluatedKey
-		if want > 0 {
-			q.Limit = int32(want - got)
-		}
+	read := dynamo.QueryRead{Query: q, MaxItems: q.Limit, MaxPages: maxPatternPages,
+		OnPage: func(page dynamo.Page) error { run.res.Items = append(run.res.Items, page.Items...); return nil }}
+	res, err := client.ReadQuery(ctx, read)
+	run.res.Requests = res.Requests
+	if res.Failed != nil {
+		run.res.Requests = append(run.res.Requests, *res.Failed)
 	}
+	// The filter as sent, its parameters in place: printed with the note
+	// that every item read was paid for, as query prints it.
+	run.res.KeyCondition, run.res.Filter = res.KeyCondition, res.Filter
+	run.res.Count, run.res.Scanned, run.res.LastKey = res.Count, res.Scanned, res.LastKey
+	run.err = err
+	switch {
+	case err != nil && res.Pages > 0:
+		run.partial, run.rest = true, res.Left
+	case err != nil && q.StartKey != nil:
+		run.err = startKeyRefused(err)
+	case res.Stop == dynamo.StopPages:
+		run.truncated, run.rest = true, res.Left
+	}
+	return run
 }
 
 func nullable(s string) *string {

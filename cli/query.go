@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -151,142 +152,158 @@ prints it), checked against the key schema before the Query is sent.`,
 	return cmd
 }
 
-// runQuery sends the query, page after page with allPages, and prints it.
+// runQuery sends the query, page after page with --all-pages, and prints
+// it. The paging is dynamo's (ReadQuery); what is printed, and the go-on
+// line of a read stopped short, is queryOutput's.
 func runQuery(ctx context.Context, opts *queryOptions) error {
-	q, allPages, output, ddbJSON, stdout, stderr := opts.Q, opts.AllPages, opts.Output, opts.DDBJSON, opts.Out, opts.Err
 	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
+	read := dynamo.QueryRead{Query: opts.Q, MaxRCU: opts.MaxRCU, What: "query --all-pages"}
 	if opts.StartKey != "" {
-		if q.StartKey, err = queryStartKey(ctx, client, q, opts.StartKey); err != nil {
+		if read.Query.StartKey, err = queryStartKey(ctx, client, opts.Q, opts.StartKey); err != nil {
 			return err
 		}
 	}
-	var guard dynamo.Guard // the announced cost: reading clearly past it stops
-	var est dynamo.Estimate
-	if allPages {
-		est = announceEstimate(ctx, client, stderr, q.Table, q.Index, q.Consistent, q.Limit, "--all-pages reads every page of the result")
-		if opts.StartKey != "" {
-			fmt.Fprintln(stderr, "going on from --start-key: that bound is for the whole of it, so an upper bound for what is left")
-		}
-	}
-	capped := queryCap{max: opts.MaxRCU, unit: 0.5, limit: q.Limit, projected: q.Project != ""}
-	if q.Consistent {
-		capped.unit = 1
-	}
-	if capped.max > 0 {
-		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(capped.max))
-		avg := 0.0
-		if est.Known && est.Items > 0 {
-			avg = float64(est.Bytes) / float64(est.Items)
-		}
-		capped.sizer = dynamo.NewCapSizer(capped.unit, avg)
+	if !opts.AllPages {
+		read.MaxPages = 1
 	} else {
-		guard.Est = est
+		read.Est = announceEstimate(ctx, client, opts.Err, opts.Q.Table, opts.Q.Index, opts.Q.Consistent, opts.Q.Limit, "--all-pages reads every page of the result")
+		if opts.StartKey != "" {
+			fmt.Fprintln(opts.Err, "going on from --start-key: that bound is for the whole of it, so an upper bound for what is left")
+		}
 	}
-	goOn := func(key dynamo.Item) string {
-		return goOnLine(opts.Line, "--start-key", string(itemcodec.PlainJSON(key)))
+	if opts.MaxRCU > 0 {
+		fmt.Fprintf(opts.Err, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(opts.MaxRCU))
+		if est := read.Est; est.Known && est.Items > 0 {
+			read.AvgItem = float64(est.Bytes) / float64(est.Items)
+		}
 	}
-	res := queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
-	format, streaming, _ := exportFormat(output, ddbJSON)
-	var exp *exporter
-	stop := "" // why it stopped with more to read, for the line before the go-on one
-	for {
-		var ok bool
-		if q.Limit, ok = capped.next(q.Limit); !ok {
-			stop = fmt.Sprintf("stopped at the --max-rcu cap after %s, %s RCU", textfmt.Plural(res.Count, "item", "items"), jsonFloat(capped.spent))
-			res.LastKey = q.StartKey
-			break
+	out := &queryOutput{opts: opts, client: client}
+	read.OnPage = func(p dynamo.Page) error { return out.page(ctx, p) }
+	res, err := client.ReadQuery(ctx, read)
+	return out.finish(res, err)
+}
+
+// queryOutput prints what a query read: streaming formats page by page,
+// the others at the end, and after a read stopped short the command that
+// reads only the rest.
+type queryOutput struct {
+	opts     *queryOptions
+	client   *dynamo.Client
+	keyNames []string
+	exp      *exporter     // the streaming formats' writer, from the first page on
+	items    []dynamo.Item // the other formats' items
+	started  bool          // the first page arrived
+	// done: writing failed, and the error the command ends with is said.
+	done bool
+}
+
+// page takes one page as it arrives.
+func (o *queryOutput) page(ctx context.Context, p dynamo.Page) error {
+	if !o.started {
+		// The key names, after the first page rather than before it: no
+		// DescribeTable when the keys are cached, and the keys the query
+		// was built from when the cached ones were out of date.
+		o.started = true
+		if t, err := o.client.TableKeys(ctx, o.opts.Q.Table); err == nil {
+			o.keyNames = keyNames(t, o.opts.Q.Index)
 		}
-		page, err := client.Query(ctx, q)
-		if err != nil && len(res.Requests) == 0 && q.StartKey != nil {
-			err = startKeyRefused(err)
-		}
-		if len(res.Requests) == 0 {
-			// The key names, after the first page rather than before it:
-			// no DescribeTable when the keys are cached, and the keys the
-			// query was built from when the cached ones were out of date.
-			if err == nil {
-				if t, kerr := client.TableKeys(ctx, q.Table); kerr == nil {
-					res.KeyNames = keyNames(t, q.Index)
-				}
-			}
-			if streaming {
-				var eerr error
-				if exp, eerr = newExporter(stdout, stderr, format, q.Table, res.KeyNames); eerr != nil {
-					return eerr
-				}
-			}
-		}
-		if err != nil {
-			if len(res.Requests) > 0 {
-				// Keep the pages already read: print them, marked incomplete
-				// by a lastEvaluatedKey where the failed page would start.
-				err = goOnError{err, goOn(q.StartKey)}
-				res.LastKey = q.StartKey
-				if exp == nil {
-					if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
-						return perr
-					}
-				}
-			}
-			if exp != nil {
-				return exp.close(err)
-			}
-			return err
-		}
-		capped.page(page)
-		res.KeyCondition = page.Request.KeyCondition
-		res.Filter, res.Projection = page.Request.Filter, page.Request.Projection
-		if exp != nil {
-			if err := exp.page(page); err != nil {
-				return exp.close(err)
-			}
-		} else {
-			res.Items = append(res.Items, page.Items...)
-		}
-		res.Count += int(page.Count)
-		res.Scanned += int(page.ScannedCount)
-		res.Requests = append(res.Requests, page.Request)
-		res.LastKey = page.LastEvaluatedKey
-		if page.LastEvaluatedKey == nil {
-			break
-		}
-		if !allPages {
-			stop = "more pages follow (--all-pages reads them all)"
-			break
-		}
-		q.StartKey = page.LastEvaluatedKey
-		if guard.Page(page.Request.Capacity.Total, int(page.ScannedCount)) {
-			// Stopped past its estimate: what was read is printed, marked
-			// incomplete by its lastEvaluatedKey, and the sentence says why.
-			err := goOnError{&dynamo.EstimateError{What: "query --all-pages", Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known,
-				Resume: "the lastEvaluatedKey printed", Next: "run the line that follows (with --max-rcu N to bound the rest)"}, goOn(page.LastEvaluatedKey)}
-			if exp != nil {
-				return exp.close(err)
-			}
-			if perr := printResult(stdout, res, output, ddbJSON); perr != nil {
-				return perr
-			}
+		if err := o.startExport(); err != nil {
+			o.done = true
 			return err
 		}
 	}
-	if exp != nil {
-		if err := exp.close(nil); err != nil {
-			return err
-		}
-	} else if err := printResult(stdout, res, output, ddbJSON); err != nil {
-		return err
+	if o.exp == nil {
+		o.items = append(o.items, p.Items...)
+		return nil
 	}
-	if over := overCap(capped.spent, capped.max); over != "" {
-		fmt.Fprintln(stderr, over)
-	}
-	if res.LastKey != nil {
-		fmt.Fprintln(stderr, stop)
-		fmt.Fprintln(stderr, goOnSentence(goOn(res.LastKey)))
+	if err := o.exp.page(p); err != nil {
+		o.done = true
+		return o.exp.close(err)
 	}
 	return nil
+}
+
+// startExport opens the streaming formats' writer.
+func (o *queryOutput) startExport() error {
+	format, streaming, _ := exportFormat(o.opts.Output, o.opts.DDBJSON)
+	if !streaming {
+		return nil
+	}
+	exp, err := newExporter(o.opts.Out, o.opts.Err, format, o.opts.Q.Table, o.keyNames)
+	o.exp = exp
+	return err
+}
+
+// finish prints the result of the read and returns the error the command
+// ends with: a read that stopped short, having read something, keeps what
+// it read, marked incomplete by its lastEvaluatedKey, and ends with the
+// line that goes on from there.
+func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
+	if o.done {
+		return err
+	}
+	if err != nil && res.Pages == 0 {
+		if o.opts.StartKey != "" {
+			err = startKeyRefused(err)
+		}
+		if eerr := o.startExport(); eerr != nil {
+			return eerr
+		}
+		if o.exp != nil {
+			return o.exp.close(err)
+		}
+		return err
+	}
+	q := o.opts.Q
+	r := queryResult{Table: q.Table, Index: q.Index, KeyNames: o.keyNames, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent,
+		KeyCondition: res.KeyCondition, Filter: res.Filter, Projection: res.Projection,
+		Items: o.items, Count: res.Count, Scanned: res.Scanned, LastKey: res.LastKey, Requests: res.Requests}
+	if err != nil {
+		var ee *dynamo.EstimateError
+		if errors.As(err, &ee) {
+			ee.Resume, ee.Next = "the lastEvaluatedKey printed", "run the line that follows (with --max-rcu N to bound the rest)"
+		}
+		err = goOnError{err, o.goOn(res.LastKey)}
+		if o.exp != nil {
+			return o.exp.close(err)
+		}
+		if perr := printResult(o.opts.Out, r, o.opts.Output, o.opts.DDBJSON); perr != nil {
+			return perr
+		}
+		return err
+	}
+	if o.exp != nil {
+		if err := o.exp.close(nil); err != nil {
+			return err
+		}
+	} else if err := printResult(o.opts.Out, r, o.opts.Output, o.opts.DDBJSON); err != nil {
+		return err
+	}
+	if over := res.OverCapText("--max-rcu cap", jsonFloat); over != "" {
+		fmt.Fprintln(o.opts.Err, over)
+	}
+	if res.LastKey != nil {
+		fmt.Fprintln(o.opts.Err, queryStopText(res))
+		fmt.Fprintln(o.opts.Err, goOnSentence(o.goOn(res.LastKey)))
+	}
+	return nil
+}
+
+// goOn is the command that reads the rest from key.
+func (o *queryOutput) goOn(key dynamo.Item) string {
+	return goOnLine(o.opts.Line, "--start-key", string(itemcodec.PlainJSON(key)))
+}
+
+// queryStopText says why a query that ended without an error stopped
+// with more to read, for the line before the go-on one.
+func queryStopText(res dynamo.QueryResult) string {
+	if res.Stop == dynamo.StopMaxRCU {
+		return fmt.Sprintf("stopped at the --max-rcu cap after %s, %s RCU", textfmt.Plural(res.Count, "item", "items"), jsonFloat(res.Spent))
+	}
+	return "more pages follow (--all-pages reads them all)"
 }
 
 // queryStartKey reads --start-key by the key schema DescribeTable gives
@@ -322,33 +339,6 @@ func startKeyRefused(err error) error {
 		return err
 	}
 	return &dynamo.UserError{Msg: "--start-key is outside this query's sort-key condition (DynamoDB: the provided starting key does not match the range key predicate): pass the lastEvaluatedKey of the same query, with the same sort-key condition and direction.", Err: err}
-}
-
-// queryCap sizes a query's pages under --max-rcu, as a Scan sizes its own.
-type queryCap struct {
-	max, unit, spent float64
-	sizer            dynamo.CapSizer
-	projected        bool  // --project: items are not returned whole
-	limit            int32 // --limit; 0 for none
-}
-
-// next is the Limit of the next page, or false when the cap leaves no room.
-func (c *queryCap) next(limit int32) (int32, bool) {
-	if c.max <= 0 {
-		return limit, true
-	}
-	n, _, ok := c.sizer.Next(c.max-c.spent, 1, c.limit, c.spent == 0)
-	if !ok {
-		return limit, false
-	}
-	return n, true
-}
-
-// page counts what a page cost, at least DynamoDB's minimum, and what it
-// tells of the items' size.
-func (c *queryCap) page(p dynamo.Page) {
-	c.spent += max(p.Request.Capacity.Total, c.unit)
-	c.sizer.Read(p, c.projected)
 }
 
 // getOptions are the flag values of `dynascope get`.

@@ -219,9 +219,6 @@ type skipScan struct {
 	// firstSent: Requests[0] is the first page Discover read itself, whose
 	// cost says nothing about what a Limit 1 request of the walk costs.
 	firstSent bool
-	// What the whole read of Count spent so far, against in.CountBound.
-	counted    Capacity
-	countPages int
 
 	// The two halves of a walk share the discovery: mu guards it and
 	// everything below; cv (on mu) says a request completed.

@@ -62,17 +62,7 @@ func (c *Client) GroupByAttribute(ctx context.Context, in DiscoverInput, attr st
 // items to take, and stops when what it spends passes CountBound clearly.
 func (s *skipScan) readEach(ctx context.Context, take func([]Item)) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
-	for {
-		p, err := s.wholeReadPage(ctx, q, "group "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index)+" by attribute")
-		take(p.Items) // an overrun's page was read and paid for: kept
-		if err != nil {
-			return err
-		}
-		if p.LastEvaluatedKey == nil {
-			return nil
-		}
-		q.StartKey = p.LastEvaluatedKey
-	}
+	return s.readWhole(ctx, q, "group "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index)+" by attribute", func(p Page) { take(p.Items) })
 }
 
 // entityAttribute is the generic entity attribute a page shows

@@ -101,45 +101,35 @@ func (s *skipScan) walkRange(ctx context.Context, start Item) error {
 // readAll reads the whole partition page by page (Count) and groups every
 // key: the counts are DynamoDB's own items, and no skip-scan is needed.
 // It stops, as every announced read does, when it spends far more than
-// CountBound.
+// CountBound. The entity attribute is the first page's read (s.in.First's
+// when it is the whole partition).
 func (s *skipScan) readAll(ctx context.Context) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
-	p := s.in.First
-	for {
-		if p == nil {
-			got, err := s.wholeReadPage(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index))
-			if err != nil {
-				return err
-			}
-			p = &got
-		}
+	if p := s.in.First; p != nil {
 		s.take(p.Items, p.LastEvaluatedKey != nil)
-		if s.countPages <= 1 {
-			s.d.EntityAttribute = entityAttribute(p.Items)
-		}
+		s.d.EntityAttribute = entityAttribute(p.Items)
 		if p.LastEvaluatedKey == nil {
 			return nil
 		}
 		q.StartKey = p.LastEvaluatedKey
-		p = nil
 	}
+	pages := 0
+	return s.readWhole(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), func(p Page) {
+		s.take(p.Items, p.LastEvaluatedKey != nil)
+		if pages++; pages == 1 {
+			s.d.EntityAttribute = entityAttribute(p.Items)
+		}
+	})
 }
 
-// wholeReadPage sends one page of a read of the whole partition (a count's,
-// a grouping by attribute's) and adds its cost to what the read spent; when
-// that passes CountBound clearly, it returns the page with the overrun's
-// sentence (what names the read in it), so the caller may keep the page.
-func (s *skipScan) wholeReadPage(ctx context.Context, q QueryInput, what string) (Page, error) {
-	p, err := s.query(ctx, q)
-	if err != nil {
-		return Page{}, err
-	}
-	s.counted = s.counted.Add(p.Request.Capacity)
-	s.countPages++
-	if OverBudget(s.counted.Total, s.in.CountBound, s.countPages) {
-		return p, OverBudgetError(what, s.counted.Total, s.in.CountBound)
-	}
-	return p, nil
+// readWhole reads a whole partition from q on (a count's, a grouping by
+// attribute's), handing each page to take, and stops when what it spends
+// passes CountBound clearly (OverBudget), keeping the page that passed it;
+// what names the read in that sentence.
+func (s *skipScan) readWhole(ctx context.Context, q QueryInput, what string, take func(Page)) error {
+	_, err := readPages(ctx, QueryRead{Query: q, Bound: s.in.CountBound, What: what,
+		OnPage: func(p Page) error { take(p); return nil }}, s.query)
+	return err
 }
 
 // take loads the sort keys of items read in the walk's direction into the

@@ -34,15 +34,6 @@ func (s *skipScan) noSortKey(ctx context.Context) error {
 func (s *skipScan) countItems(ctx context.Context) (int, error) {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent}
 	n := 0
-	for {
-		p, err := s.wholeReadPage(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index))
-		if err != nil {
-			return n, err
-		}
-		n += len(p.Items)
-		if p.LastEvaluatedKey == nil {
-			return n, nil
-		}
-		q.StartKey = p.LastEvaluatedKey
-	}
+	err := s.readWhole(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), func(p Page) { n += len(p.Items) })
+	return n, err
 }

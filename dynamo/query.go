@@ -106,7 +106,9 @@ type BuiltQuery struct {
 }
 
 // BuildQuery validates a query against the key schema and builds the SDK
-// input. Every problem is found here, before any request is sent.
+// input. Every problem is found here, before any request is sent: the
+// partition key's value, then the filter and projection, then the sort-key
+// condition.
 func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 	pkv, err := KeyValue(ks.PK, "partition key", q.PK)
 	if err != nil {
@@ -120,73 +122,31 @@ func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 	if err != nil {
 		return BuiltQuery{}, err
 	}
-	text := ks.PK.Name + " = " + KeyText(pkv)
-	cond := expression.Key(ks.PK.Name).Equal(expression.Value(avMarshaler{pkv}))
-	manual := "" // begins_with on a binary key, which the builder cannot express
-	var skVals []types.AttributeValue
-	if q.SK.Op != SKNone {
-		if ks.SK == nil {
-			where := "table " + q.Table
-			if ks.Index != "" {
-				where = "index " + ks.Index
-			}
-			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("%s has no sort key, so a sort-key condition cannot be used.", where)}
-		}
-		want := 1
-		if q.SK.Op == SKBetween {
-			want = 2
-		}
-		if len(q.SK.Values) != want {
-			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("the sort-key condition %s takes %d value(s), not %d.", q.SK.Op, want, len(q.SK.Values))}
-		}
-		for _, v := range q.SK.Values {
-			av, err := KeyValue(*ks.SK, "sort key", v)
-			if err != nil {
-				return BuiltQuery{}, err
-			}
-			skVals = append(skVals, av)
-		}
-		sk := expression.Key(ks.SK.Name)
-		v0 := expression.Value(avMarshaler{skVals[0]})
-		var skCond expression.KeyConditionBuilder
-		switch q.SK.Op {
-		case SKEq:
-			skCond = sk.Equal(v0)
-		case SKLt:
-			skCond = sk.LessThan(v0)
-		case SKLe:
-			skCond = sk.LessThanEqual(v0)
-		case SKGt:
-			skCond = sk.GreaterThan(v0)
-		case SKGe:
-			skCond = sk.GreaterThanEqual(v0)
-		case SKBetween:
-			skCond = sk.Between(v0, expression.Value(avMarshaler{skVals[1]}))
-		case SKBeginsWith:
-			if ks.SK.Type == "N" {
-				return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("begins_with does not apply to the number sort key %s; use <, >, or between.", ks.SK.Name)}
-			}
-			if ks.SK.Type == "B" {
-				manual = "binary"
-			} else {
-				skCond = sk.BeginsWith(q.SK.Values[0])
-			}
-		default:
-			return BuiltQuery{}, &UserError{Msg: fmt.Sprintf("unknown sort-key operator %q; use =, <, <=, >, >=, between or begins_with.", q.SK.Op)}
-		}
-		if manual == "" {
-			cond = cond.And(skCond)
-		}
-		switch q.SK.Op {
-		case SKBetween:
-			text += fmt.Sprintf(" AND %s BETWEEN %s AND %s", ks.SK.Name, KeyText(skVals[0]), KeyText(skVals[1]))
-		case SKBeginsWith:
-			text += fmt.Sprintf(" AND begins_with(%s, %s)", ks.SK.Name, KeyText(skVals[0]))
-		default:
-			text += fmt.Sprintf(" AND %s %s %s", ks.SK.Name, q.SK.Op, KeyText(skVals[0]))
-		}
+	kc, err := buildKeyCond(ks, q, pkv)
+	if err != nil {
+		return BuiltQuery{}, err
 	}
+	in := queryInputOf(q)
+	if err := kc.addTo(in, shape); err != nil {
+		return BuiltQuery{}, err
+	}
+	vals := make(map[string]string, len(in.ExpressionAttributeValues))
+	for k, v := range in.ExpressionAttributeValues {
+		vals[k] = valueText(v)
+	}
+	return BuiltQuery{
+		Input:        in,
+		KeyCondition: kc.text,
+		Expression:   aws.ToString(in.KeyConditionExpression),
+		Values:       vals,
+		Names:        in.ExpressionAttributeNames,
+		Filter:       shape.FilterText,
+		Projection:   shape.ProjectionText,
+	}, nil
+}
 
+// queryInputOf is the SDK input of q but for its expressions.
+func queryInputOf(q QueryInput) *dynamodb.QueryInput {
 	in := &dynamodb.QueryInput{
 		TableName:              aws.String(q.Table),
 		ScanIndexForward:       aws.Bool(!q.Reverse),
@@ -205,41 +165,137 @@ func BuildQuery(ks KeySchema, q QueryInput) (BuiltQuery, error) {
 	if q.CountOnly {
 		in.Select = types.SelectCount
 	}
-	if manual != "" {
-		in.KeyConditionExpression = aws.String("#pk = :pk AND begins_with(#sk, :sk)")
-		in.ExpressionAttributeNames = map[string]string{"#pk": ks.PK.Name, "#sk": ks.SK.Name}
-		in.ExpressionAttributeValues = map[string]types.AttributeValue{":pk": pkv, ":sk": skVals[0]}
-		if !shape.Empty() {
-			expr, err := shape.Add(expression.NewBuilder()).Build()
-			if err != nil {
-				return BuiltQuery{}, &UserError{Msg: "could not build the filter or projection: " + err.Error(), Err: err}
-			}
-			in.FilterExpression, in.ProjectionExpression = expr.Filter(), expr.Projection()
-			in.ExpressionAttributeNames, in.ExpressionAttributeValues = mergeNames(in.ExpressionAttributeNames, in.ExpressionAttributeValues, expr)
+	return in
+}
+
+// keyCond is a query's key condition: for the expression builder, in
+// DynamoDB's words (text), and its values.
+type keyCond struct {
+	ks     KeySchema
+	cond   expression.KeyConditionBuilder
+	text   string // PK = "CUST#42" AND begins_with(SK, "ORDER#")
+	pk     types.AttributeValue
+	skVals []types.AttributeValue
+	// binary: begins_with on a binary key, which the builder cannot
+	// express, so the expression is written by hand.
+	binary bool
+}
+
+// buildKeyCond checks q's sort-key condition against the key schema and
+// builds the key condition with the partition key's value pkv.
+func buildKeyCond(ks KeySchema, q QueryInput, pkv types.AttributeValue) (keyCond, error) {
+	kc := keyCond{ks: ks, pk: pkv, text: ks.PK.Name + " = " + KeyText(pkv),
+		cond: expression.Key(ks.PK.Name).Equal(expression.Value(avMarshaler{pkv}))}
+	if q.SK.Op == SKNone {
+		return kc, nil
+	}
+	vals, err := skValues(ks, q)
+	if err != nil {
+		return kc, err
+	}
+	kc.skVals = vals
+	skCond, err := kc.skCondition(q.SK)
+	if err != nil {
+		return kc, err
+	}
+	if !kc.binary {
+		kc.cond = kc.cond.And(skCond)
+	}
+	switch sk := ks.SK.Name; q.SK.Op {
+	case SKBetween:
+		kc.text += fmt.Sprintf(" AND %s BETWEEN %s AND %s", sk, KeyText(vals[0]), KeyText(vals[1]))
+	case SKBeginsWith:
+		kc.text += fmt.Sprintf(" AND begins_with(%s, %s)", sk, KeyText(vals[0]))
+	default:
+		kc.text += fmt.Sprintf(" AND %s %s %s", sk, q.SK.Op, KeyText(vals[0]))
+	}
+	return kc, nil
+}
+
+// skValues are the sort-key condition's values in the key's type, or why
+// the condition does not fit the key.
+func skValues(ks KeySchema, q QueryInput) ([]types.AttributeValue, error) {
+	if ks.SK == nil {
+		where := "table " + q.Table
+		if ks.Index != "" {
+			where = "index " + ks.Index
 		}
-	} else {
-		expr, err := shape.Add(expression.NewBuilder().WithKeyCondition(cond)).Build()
+		return nil, &UserError{Msg: fmt.Sprintf("%s has no sort key, so a sort-key condition cannot be used.", where)}
+	}
+	want := 1
+	if q.SK.Op == SKBetween {
+		want = 2
+	}
+	if len(q.SK.Values) != want {
+		return nil, &UserError{Msg: fmt.Sprintf("the sort-key condition %s takes %d value(s), not %d.", q.SK.Op, want, len(q.SK.Values))}
+	}
+	var vals []types.AttributeValue
+	for _, v := range q.SK.Values {
+		av, err := KeyValue(*ks.SK, "sort key", v)
 		if err != nil {
-			return BuiltQuery{}, &UserError{Msg: "could not build the key condition: " + err.Error(), Err: err}
+			return nil, err
+		}
+		vals = append(vals, av)
+	}
+	return vals, nil
+}
+
+// skCondition is the sort-key condition for the expression builder; for
+// begins_with on a binary key it sets kc.binary instead.
+func (kc *keyCond) skCondition(c SKCond) (expression.KeyConditionBuilder, error) {
+	sk := expression.Key(kc.ks.SK.Name)
+	v0 := expression.Value(avMarshaler{kc.skVals[0]})
+	switch c.Op {
+	case SKEq:
+		return sk.Equal(v0), nil
+	case SKLt:
+		return sk.LessThan(v0), nil
+	case SKLe:
+		return sk.LessThanEqual(v0), nil
+	case SKGt:
+		return sk.GreaterThan(v0), nil
+	case SKGe:
+		return sk.GreaterThanEqual(v0), nil
+	case SKBetween:
+		return sk.Between(v0, expression.Value(avMarshaler{kc.skVals[1]})), nil
+	case SKBeginsWith:
+		switch kc.ks.SK.Type {
+		case "N":
+			return expression.KeyConditionBuilder{}, &UserError{Msg: fmt.Sprintf("begins_with does not apply to the number sort key %s; use <, >, or between.", kc.ks.SK.Name)}
+		case "B":
+			kc.binary = true
+			return expression.KeyConditionBuilder{}, nil
+		}
+		return sk.BeginsWith(c.Values[0]), nil
+	}
+	return expression.KeyConditionBuilder{}, &UserError{Msg: fmt.Sprintf("unknown sort-key operator %q; use =, <, <=, >, >=, between or begins_with.", c.Op)}
+}
+
+// addTo writes the key condition, filter and projection into in.
+func (kc keyCond) addTo(in *dynamodb.QueryInput, shape ReadShape) error {
+	if !kc.binary {
+		expr, err := shape.Add(expression.NewBuilder().WithKeyCondition(kc.cond)).Build()
+		if err != nil {
+			return &UserError{Msg: "could not build the key condition: " + err.Error(), Err: err}
 		}
 		in.KeyConditionExpression = expr.KeyCondition()
 		in.FilterExpression, in.ProjectionExpression = expr.Filter(), expr.Projection()
 		in.ExpressionAttributeNames = expr.Names()
 		in.ExpressionAttributeValues = expr.Values()
+		return nil
 	}
-	vals := make(map[string]string, len(in.ExpressionAttributeValues))
-	for k, v := range in.ExpressionAttributeValues {
-		vals[k] = valueText(v)
+	in.KeyConditionExpression = aws.String("#pk = :pk AND begins_with(#sk, :sk)")
+	in.ExpressionAttributeNames = map[string]string{"#pk": kc.ks.PK.Name, "#sk": kc.ks.SK.Name}
+	in.ExpressionAttributeValues = map[string]types.AttributeValue{":pk": kc.pk, ":sk": kc.skVals[0]}
+	if !shape.Empty() {
+		expr, err := shape.Add(expression.NewBuilder()).Build()
+		if err != nil {
+			return &UserError{Msg: "could not build the filter or projection: " + err.Error(), Err: err}
+		}
+		in.FilterExpression, in.ProjectionExpression = expr.Filter(), expr.Projection()
+		in.ExpressionAttributeNames, in.ExpressionAttributeValues = mergeNames(in.ExpressionAttributeNames, in.ExpressionAttributeValues, expr)
 	}
-	return BuiltQuery{
-		Input:        in,
-		KeyCondition: text,
-		Expression:   aws.ToString(in.KeyConditionExpression),
-		Values:       vals,
-		Names:        in.ExpressionAttributeNames,
-		Filter:       shape.FilterText,
-		Projection:   shape.ProjectionText,
-	}, nil
+	return nil
 }
 
 // DescribeQuery returns the key condition of a query in DynamoDB's words, or
@@ -332,97 +388,6 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 	if len(p.Items) > 0 && !t.fits(q.Index, p.Items[0]) {
 		d = answerDoubt
 	}
-	return p, d, nil
-}
-
-// BuiltGetItem is a validated GetItem: the SDK input and its key in
-// DynamoDB's words.
-type BuiltGetItem struct {
-	Input        *dynamodb.GetItemInput
-	KeyCondition string // PK = "ORDER#A17" AND SK = "ITEM#1"
-}
-
-// BuildGetItem checks g against the table's primary key and builds the SDK
-// input, as BuildQuery does for a Query.
-func BuildGetItem(t Table, g GetInput) (BuiltGetItem, error) {
-	pkv, err := KeyValue(t.PK, "partition key", g.PK)
-	if err != nil {
-		return BuiltGetItem{}, err
-	}
-	key := Item{t.PK.Name: pkv}
-	text := t.PK.Name + " = " + KeyText(pkv)
-	if t.SK != nil {
-		skv, err := KeyValue(*t.SK, "sort key", g.SK)
-		if err != nil {
-			return BuiltGetItem{}, err
-		}
-		key[t.SK.Name] = skv
-		text += " AND " + t.SK.Name + " = " + KeyText(skv)
-	}
-	in := &dynamodb.GetItemInput{
-		TableName:              aws.String(g.Table),
-		Key:                    key,
-		ReturnConsumedCapacity: types.ReturnConsumedCapacityIndexes,
-	}
-	if g.Consistent {
-		in.ConsistentRead = aws.Bool(true)
-	}
-	return BuiltGetItem{Input: in, KeyCondition: text}, nil
-}
-
-// GetItem reads one item by its full primary key, with the key schema
-// from TableKeys as Query does.
-func (c *Client) GetItem(ctx context.Context, g GetInput) (Page, error) {
-	var p Page
-	err := c.withKeys(ctx, g.Table, func(t Table) (doubt, error) {
-		var d doubt
-		var err error
-		p, d, err = c.getItem(ctx, t, g)
-		return d, err
-	})
-	return p, err
-}
-
-func (c *Client) getItem(ctx context.Context, t Table, g GetInput) (Page, doubt, error) {
-	b, err := BuildGetItem(t, g)
-	if err != nil {
-		return Page{}, inputDoubt, err
-	}
-	req := Request{Operation: "GetItem", Table: g.Table, KeyCondition: b.KeyCondition, Forward: true, Consistent: g.Consistent}
-	cctx, cancel := c.withTimeout(ctx)
-	defer cancel()
-	req.Start = time.Now()
-	out, err := c.api.GetItem(cctx, b.Input)
-	req.Duration = time.Since(req.Start)
-	if err != nil {
-		req.Err = Explain(err, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
-		c.record(&req)
-		return Page{Request: req}, answerDoubtOf(err), req.Err
-	}
-	if len(out.Item) > 0 {
-		if problem := getItemProblem(t, b.Input.Key, out.Item); problem != "" {
-			req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
-			req.Err = Explain(&BadAnswerError{Op: "GetItem", Problem: problem}, fmt.Sprintf("get %s on %s", b.KeyCondition, g.Table), c.opts.Endpoint)
-			c.record(&req)
-			d := noDoubt
-			if !t.fits("", out.Item) {
-				d = answerDoubt
-			}
-			return Page{Request: req}, d, req.Err
-		}
-	}
-	req.Capacity = CapacityOf(out.ConsumedCapacity, t, "")
-	p := Page{Request: req}
-	d := noDoubt
-	if len(out.Item) > 0 {
-		p.Items = []Item{out.Item}
-		p.Count, p.ScannedCount = 1, 1
-		if !t.fits("", out.Item) {
-			d = answerDoubt
-		}
-	}
-	p.Request.Count, p.Request.ScannedCount = p.Count, p.ScannedCount
-	c.record(&p.Request)
 	return p, d, nil
 }
 

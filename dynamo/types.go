@@ -1,6 +1,7 @@
 // Package dynamo is the only package that talks to DynamoDB: the client and
-// its retries, key queries and gets, pagination, consumed capacity, the
-// request log, skip-scan discovery, sampling, the checks on what a server
+// its retries, key queries and gets, paged reads (a Query's through one
+// reader, queryread.go, that every caller uses; a Scan's in segments),
+// consumed capacity, the request log, skip-scan discovery, sampling, the checks on what a server
 // answers, the key-schema cache, seeding (the only writes) and the demo data,
 // and DynamoDB Local for demo.
 //

@@ -70,13 +70,16 @@ free_port() {
   die "no free loopback port found."
 }
 
-# answers: ListTables returns a TableNames array.
+# answers: ListTables returns a TableNames array. The request is written by
+# bash itself over /dev/tcp, so no HTTP client (curl, wget) is needed: a
+# machine without curl used to wait the whole minute and blame the engine.
 answers() {
-  curl -s --max-time 2 -X POST "http://127.0.0.1:$1/" \
-    -H 'Content-Type: application/x-amz-json-1.0' \
-    -H 'X-Amz-Target: DynamoDB_20120810.ListTables' \
-    -H 'Authorization: AWS4-HMAC-SHA256 Credential=local/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0' \
-    -d '{}' 2>/dev/null | grep -q TableNames
+  local body='{}'
+  timeout 2 bash -c '
+    exec 3<>"/dev/tcp/127.0.0.1/$1" || exit 1
+    printf "POST / HTTP/1.1\r\nHost: 127.0.0.1:%s\r\nContent-Type: application/x-amz-json-1.0\r\nX-Amz-Target: DynamoDB_20120810.ListTables\r\nAuthorization: AWS4-HMAC-SHA256 Credential=local/20250101/us-east-1/dynamodb/aws4_request, SignedHeaders=host, Signature=0\r\nContent-Length: %s\r\nConnection: close\r\n\r\n%s" "$1" "${#2}" "$2" >&3
+    cat <&3
+  ' _ "$1" "$body" 2>/dev/null | grep -q TableNames
 }
 
 running_pid() {

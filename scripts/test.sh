@@ -57,7 +57,8 @@ go vet ./...
 # alone has taken nine minutes, past go test's default of ten for the package.
 go test -count=1 -timeout 30m "$@" ./...
 # Under CI each fuzz target also runs a few seconds past its seeds, so a new
-# input is tried on every submission (about a minute in all); `make fuzz`
+# input is tried on every submission (each target is built first, so the
+# phase takes minutes; fuzz.sh prints the count and the time); `make fuzz`
 # runs them longer.
 if [ "${CI:-}" = true ] && [ $# -eq 0 ]; then
   FUZZTIME=${FUZZTIME:-2s} scripts/fuzz.sh

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 
 	tea "charm.land/bubbletea/v2"
@@ -315,25 +314,17 @@ func (m Model) do(a want) (Model, tea.Cmd) {
 	case scanIndexMap:
 		return m.scanIndexMap(a)
 	case planBulk:
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkPlanCmd(ctx, m.store, m.seq, a.o)
+		id, ctx := m.flight.start(m.ctx, flightBulk)
+		return m, bulkPlanCmd(ctx, m.store, id, a.o)
 	case runBulk:
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.bulk = job{id: m.seq, cancel: cancel}
-		return m, bulkRunCmd(ctx, m.store, m.send, m.seq, a.o)
+		id, ctx := m.flight.start(m.ctx, flightBulk)
+		return m, bulkRunCmd(ctx, m.store, m.send, id, a.o)
 	case stopBulk:
-		// The reply brings what was read.
-		if m.bulk.cancel != nil {
-			m.bulk.cancel()
-		}
+		m.flight.cancel(flightBulk) // the reply brings what was read
 		return m, nil
 	case sendWrite:
-		m.seq++
-		m.writeReq = m.seq
-		return m, writeCmd(m.ctx, m.opts.Editor, m.seq, a.plan, a.undo)
+		id := m.flight.mark(flightWrite)
+		return m, writeCmd(m.ctx, m.opts.Editor, id, a.plan, a.undo)
 	case startExport:
 		return m.startExport(a)
 	case stopExport:
@@ -346,9 +337,7 @@ func (m Model) do(a want) (Model, tea.Cmd) {
 	case stopSample:
 		// The sample returns what it read so far; sampleDone shows it.
 		m.overview.stopping = true
-		if m.sample.cancel != nil {
-			m.sample.cancel()
-		}
+		m.flight.cancel(flightSample)
 		return m, nil
 	case overviewErr:
 		m.overview.err = a.text

@@ -155,7 +155,7 @@ func newBenchDriver(t benchTB, loaded, total int) *benchDriver {
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.run(d.m.Init())
 	d.send(keyPress("tab"))
-	for d.m.items.loaded() < loaded && d.m.results.more {
+	for d.m.items.loaded() < loaded && d.m.results.more() {
 		before := d.m.items.loaded()
 		d.send(keyPress("n"))
 		if d.m.items.loaded() == before {
@@ -182,8 +182,8 @@ func benchLoadedModel(b *testing.B, count int) Model {
 		return m.(Model)
 	}
 	d := newBenchDriver(b, count, count)
-	if d.m.items.loaded() != count || d.m.results.more {
-		b.Fatalf("loaded %d items (more: %v), want all %d", d.m.items.loaded(), d.m.results.more, count)
+	if d.m.items.loaded() != count || d.m.results.more() {
+		b.Fatalf("loaded %d items (more: %v), want all %d", d.m.items.loaded(), d.m.results.more(), count)
 	}
 	// The cursor in the middle, as after scrolling: far from both ends, so
 	// no key below reaches an end or asks for a page.
@@ -285,7 +285,7 @@ func BenchmarkKeys(b *testing.B) {
 func BenchmarkKeyToFrame(b *testing.B) {
 	const loaded = 50_000
 	d := newBenchDriver(b, loaded, 2*loaded)
-	if !d.m.results.more {
+	if !d.m.results.more() {
 		b.Fatal("all items were loaded; the partition must have more pages")
 	}
 	b.Run("loaded-50k", func(b *testing.B) {
@@ -303,7 +303,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 		}
 		dd.step(keyPress("pgup"))
 		benchMeasureKeys(b, &dd)
-		if dd.m.inflight == 0 || !dd.m.inflightNext {
+		if !dd.m.flight.busy(flightQuery) || !dd.m.flight.next {
 			b.Fatal("the page request was dropped by scrolling")
 		}
 	})

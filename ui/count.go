@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 
@@ -30,24 +31,31 @@ type countTarget struct {
 	est   dynamo.Estimate   // the announced "at most" (whole table or index): the one estimate
 }
 
-// countJob is a count in flight: pages so far and what they cost.
+// countJob is a count in flight: its read (a dynamo.QueryPager stepped
+// one message at a time: the pages so far, what they cost, the estimate's
+// stop) and the context its pages go out with.
 type countJob struct {
-	job
 	ctx    context.Context
 	target countTarget
-	n      int
-	reqs   int
-	cap    dynamo.Capacity
-	guard  dynamo.Guard // against the announced estimate
+	read   dynamo.QueryPager
 }
 
-func (c countJob) stop() countJob {
-	c.job.stop()
+// stoppedCount stops the count in flight, if any: its request is
+// cancelled, and the count is no more.
+func (m *Model) stoppedCount() countJob {
+	m.flight.stop(flightCount)
 	return countJob{}
 }
 
+// counted is what the pages so far counted, how many requests they took
+// and what they cost.
+func (c countJob) counted() (n, reqs int, spent dynamo.Capacity) {
+	r := c.read.Result()
+	return r.Count, r.Pages, r.Capacity()
+}
+
 func (c countJob) progress() string {
-	return fmt.Sprintf("counting %s, %d so far", c.target.label, c.n)
+	return fmt.Sprintf("counting %s, %d so far", c.target.label, c.read.Result().Count)
 }
 
 // countPageMsg answers countPageCmd with one page of a count.
@@ -68,11 +76,11 @@ func countPageCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pag
 
 // askCount announces what counting the selected row would cost.
 func (m Model) askCount() (Model, tea.Cmd) {
-	if m.count.id != 0 {
+	if m.flight.busy(flightCount) {
 		m.status.info = "a count is running; esc stops it"
 		return m, nil
 	}
-	row := m.groups.cursor
+	row := m.groups.cursor()
 	if m.groups.byAttribute() {
 		row = 0 // a value of the attribute has no key condition to count by
 	}
@@ -95,11 +103,14 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
 		m.ask, m.status.ask = countAsk{}, ""
-		m.seq++
-		ctx, cancel := context.WithCancel(m.ctx)
-		m.count = countJob{job: job{id: m.seq, cancel: cancel}, ctx: ctx, target: t, guard: dynamo.Guard{Est: t.est}}
+		id, ctx := m.flight.start(m.ctx, flightCount)
+		// The announced "at most" is a promise: a count that spends
+		// clearly more stops, keeping what it counted as a lower bound.
+		read := dynamo.NewQueryPager(dynamo.QueryRead{Query: t.q, Est: t.est, What: "count " + t.label})
+		q, _ := read.Next()
+		m.count = countJob{ctx: ctx, target: t, read: read}
 		m.status.err, m.status.info = "", ""
-		return m, tea.Batch(countPageCmd(m.observe(ctx, m.count.id), m.store, m.count.id, t.q, 1), m.after(m.count.id))
+		return m, tea.Batch(countPageCmd(m.observe(ctx, id), m.store, id, q, 1), m.after(id))
 	case key.Matches(msg, km.Cancel):
 		m.ask, m.status.ask = countAsk{}, ""
 		m.status.info = "not counted"
@@ -112,57 +123,53 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
 		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo, m.queryInput(msg.q))
 	}
-	if msg.id != m.count.id {
+	if !m.flight.waits(flightCount, msg.id) {
 		return m, nil // stopped: logged, not counted
 	}
 	m.status.throttle = throttled(msg.err)
-	if msg.err != nil {
+	err := m.count.read.Page(msg.page, msg.err)
+	var over *dynamo.EstimateError
+	switch {
+	case msg.err != nil:
 		m = m.stopCount("failed")
 		m.status.err = sanitize(msg.err.Error())
 		return m, nil
-	}
-	m.count.n += int(msg.page.Count)
-	m.count.reqs++
-	m.count.cap = m.count.cap.Add(msg.page.Request.Capacity)
-	if msg.page.LastEvaluatedKey != nil && m.count.guard.Page(msg.page.Request.Capacity.Total, int(msg.page.ScannedCount)) {
-		// The announced "at most" is a promise: a count that spends
-		// clearly more stops, keeping what it counted as a lower bound.
-		g := m.count.guard
-		err := &dynamo.EstimateError{What: "count " + m.count.target.label, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known,
-			Kept: "what it counted is kept as a lower bound", Next: "count it with dynascope groups --count"}
+	case errors.As(err, &over):
+		over.Kept, over.Next = "what it counted is kept as a lower bound", "count it with dynascope groups --count"
 		m = m.stopCount("stopped")
 		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
-	if msg.page.LastEvaluatedKey != nil {
-		m.count.target.q.StartKey = msg.page.LastEvaluatedKey
+	if q, ok := m.count.read.Next(); ok {
 		m.status.clearRetry(msg.id)
-		return m, countPageCmd(m.observe(m.count.ctx, m.count.id), m.store, m.count.id, m.count.target.q, msg.pageNo+1)
+		return m, countPageCmd(m.observe(m.count.ctx, msg.id), m.store, msg.id, q, msg.pageNo+1)
 	}
 	c := m.count
-	m.count = m.count.stop()
+	m.count = m.stoppedCount()
 	m.settle()
+	n, reqs, spent := c.counted()
 	if c.target.whole {
-		m.groups.partExact, m.groups.partReqs, m.groups.partCap = c.n, c.reqs, c.cap
+		m.groups.partExact, m.groups.partReqs, m.groups.partCap = n, reqs, spent
 	} else {
-		m.groups = m.groups.counted(c.target.id, c.n, c.reqs, c.cap)
+		m.groups = m.groups.counted(c.target.id, n, reqs, spent)
 	}
-	m.status.info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, c.n, plural(c.reqs, "request", "requests"), fmtRCU(c.cap.Total))
+	m.status.info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m, nil
 }
 
 // stopCount cancels the count in flight, keeping what it got as a lower bound.
 func (m Model) stopCount(why string) Model {
-	c := m.count
-	m.count = m.count.stop()
+	c, counting := m.count, m.flight.busy(flightCount)
+	m.count = m.stoppedCount()
 	m.settle()
-	if c.id == 0 {
+	if !counting {
 		return m
 	}
+	n, reqs, spent := c.counted()
 	if !c.target.whole {
-		m.groups.tbl = m.groups.tbl.CountedAtLeast(c.target.id, c.n)
+		m.groups.tbl = m.groups.tbl.CountedAtLeast(c.target.id, n)
 	}
-	m.status.info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, c.n, plural(c.reqs, "request", "requests"), fmtRCU(c.cap.Total))
+	m.status.info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m
 }
 

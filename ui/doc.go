@@ -31,8 +31,15 @@
 //   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
-//     request log (requestlog.go); panes ask it for a request through its
-//     starters (startQuery, …).
+//     request log (requestlog.go): the ids and cancels of what is in
+//     flight, and the check that drops a stale reply, are inFlight's
+//     (inflight.go); panes ask the root for a request through its starters
+//     (startQuery, …).
+//   - Nothing here follows LastEvaluatedKey: a paged read steps a
+//     dynamo.QueryPager one reply at a time (the items pane's result.pager,
+//     the count), which says the next page's request and why a read
+//     stopped; when the items pane asks for its next page is pagePolicy's
+//     (paging.go).
 //   - Overlays return what they want. An overlay's update gets its own
 //     state and an overlayEnv (what it may read of the root, as values)
 //     and returns its new state and an action (actions.go): close, open
@@ -73,6 +80,7 @@
 // reads and saves dynascope.yaml; config holds settings, connections and
 // the partition history. ui draws, and asks them: ui/theme holds the
 // palette and the styles, ui/widget the parts that know nothing of
-// DynamoDB (the box, text fitting, the line edit and the form), and ui
+// DynamoDB (the box, text fitting, the line edit, the form and the list
+// a pane moves through: cursor, window, filter, marks), and ui
 // itself the root, the panes and the overlays.
 package ui

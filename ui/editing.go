@@ -272,7 +272,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 		row = len(items) - 1
 	}
 	if row > 0 {
-		m.items = m.items.move(row-m.items.cursor, m.layout().bodyH)
+		m.items = m.items.move(row-m.items.cursor(), m.layout().bodyH)
 	}
 	return m
 }

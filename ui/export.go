@@ -139,9 +139,8 @@ func (m Model) exportKeyNames() []string {
 
 // startExport sends the export the form asked for.
 func (m Model) startExport(a startExport) (Model, tea.Cmd) {
-	m.seq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.export = exportJob{job: job{id: m.seq, cancel: cancel}, running: true, src: a.src, path: a.path}
+	m.export = exportJob{job: job{id: m.flight.newID(), cancel: cancel}, running: true, src: a.src, path: a.path}
 	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()

@@ -246,8 +246,8 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 		t.Fatalf("%d queries, want 5 to 7 (no further page without scrolling):\n%s", len(got), sc)
 	}
 	loaded := final.items.loaded()
-	if !final.results.more || loaded >= 3000 || loaded == 0 {
-		t.Fatalf("the first page holds %d items (more: %v); the test needs it to be part of the partition", loaded, final.results.more)
+	if !final.results.more() || loaded >= 3000 || loaded == 0 {
+		t.Fatalf("the first page holds %d items (more: %v); the test needs it to be part of the partition", loaded, final.results.more())
 	}
 	for _, want := range []string{"Entity types · 3", "ALPHA#", "BETA#", "GAMMA#", fmt.Sprintf("Items · %d+ loaded", loaded)} {
 		if !strings.Contains(sc, want) {

@@ -8,6 +8,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/ui/widget"
 )
 
 // typeRow is one entity type of the partition, as its entity table
@@ -39,7 +40,7 @@ type groupsPane struct {
 	partExact  int           // the partition counted with Select=COUNT; -1 when not
 	partReqs   int
 	partCap    dynamo.Capacity
-	counts     map[string]countCost // what counting a type cost, by its id
+	counts     map[string]countSpent // what counting a type cost, by its id
 
 	// The second grouping (groups_attr.go): the generic entity attributes
 	// of the whole-partition items loaded, and whether b shows it.
@@ -47,13 +48,12 @@ type groupsPane struct {
 	byAttr   bool
 	restCost string // what reading the whole partition costs at most, in RCU, for the attribute grouping's footer
 
-	cursor int
-	offset int
-	active int // the row the current query selects, -1 for none
+	nav    widget.List // the cursor and the window over the rows (list)
+	active int         // the row the current query selects, -1 for none
 }
 
-// countCost is what counting one type took.
-type countCost struct {
+// countSpent is what counting one type took.
+type countSpent struct {
 	reqs int
 	cap  dynamo.Capacity
 }
@@ -67,6 +67,14 @@ func (g groupsPane) types() []typeRow { return g.tbl.Rows() }
 
 // keyType is the sort key's type; "" without one.
 func (g groupsPane) keyType() string { return g.tbl.KeyType() }
+
+// list is the cursor and the window over the rows as they are now: the
+// types change under it as pages and the skip-scan arrive.
+func (g groupsPane) list() widget.List { return g.nav.SetLen(g.rows()) }
+
+// cursor is the row the cursor is on: 0 for the partition, i+1 for types[i]
+// (or the attribute grouping's values).
+func (g groupsPane) cursor() int { return g.list().Cursor() }
 
 func (g groupsPane) rows() int {
 	if g.byAttribute() {
@@ -104,7 +112,7 @@ func (g groupsPane) add(items []dynamo.Item, keyName, delim string, more bool) g
 	had := g.byAttribute()
 	g.ents = g.ents.Add(rows)
 	if had && !g.byAttribute() {
-		g.byAttr, g.cursor, g.offset = false, 0, 0 // an item without it: back to the sort key
+		g.byAttr, g.nav = false, g.nav.Home() // an item without it: back to the sort key
 	}
 	return g.sorted(func(t keys.EntityTable) keys.EntityTable { return t.Load(page, delim, more) })
 }
@@ -126,12 +134,12 @@ func (g groupsPane) arrived(gr keys.Group, delim string) groupsPane {
 // sort-key order, the cursor staying on its type.
 func (g groupsPane) sorted(change func(keys.EntityTable) keys.EntityTable) groupsPane {
 	id := ""
-	if g.cursor > 0 && g.cursor <= len(g.types()) && !g.byAttribute() {
-		id = g.types()[g.cursor-1].ID()
+	if c := g.cursor(); c > 0 && c <= len(g.types()) && !g.byAttribute() {
+		id = g.types()[c-1].ID()
 	}
 	g.tbl = change(g.tbl)
 	if id != "" && g.keyType() == "S" {
-		g.cursor = g.find(id) + 1
+		g.nav = g.list().MoveTo(g.find(id) + 1)
 	}
 	return g
 }
@@ -141,15 +149,15 @@ func (g groupsPane) counted(id string, n, reqs int, c dynamo.Capacity) groupsPan
 	g.tbl = g.tbl.Counted(id, n)
 	g.counts = maps.Clone(g.counts)
 	if g.counts == nil {
-		g.counts = map[string]countCost{}
+		g.counts = map[string]countSpent{}
 	}
-	g.counts[id] = countCost{reqs: reqs, cap: c}
+	g.counts[id] = countSpent{reqs: reqs, cap: c}
 	return g
 }
 
-// countCost is what counting type t cost, as far as the pane was told:
+// countSpent is what counting type t cost, as far as the pane was told:
 // by its id, or the id of a type folded into it since.
-func (g groupsPane) countCost(t typeRow) countCost {
+func (g groupsPane) countSpent(t typeRow) countSpent {
 	if c, ok := g.counts[t.ID()]; ok {
 		return c
 	}
@@ -158,7 +166,7 @@ func (g groupsPane) countCost(t typeRow) countCost {
 			return c
 		}
 	}
-	return countCost{}
+	return countSpent{}
 }
 
 // libraryEntity reads the entity name a single-table library wrote into an item.
@@ -177,8 +185,7 @@ func libraryEntity(it dynamo.Item) keys.LibraryEntity {
 }
 
 func (g groupsPane) move(delta, rowsShown int) groupsPane {
-	g.cursor = clamp(g.cursor+delta, 0, g.rows()-1)
-	g.offset = scrollOffset(g.offset, g.cursor, rowsShown, g.rows())
+	g.nav = g.list().SetHeight(rowsShown).Move(delta)
 	return g
 }
 

@@ -56,7 +56,7 @@ func (g groupsPane) toggleBy() groupsPane {
 		return g
 	}
 	g.byAttr = !g.byAttr
-	g.cursor, g.offset = 0, 0
+	g.nav = g.nav.Home()
 	return g
 }
 

@@ -115,11 +115,9 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 	inner := w - 2
 	rh := groupRowHeight(compact)
 	shown := max(1, (h-2)/rh)
-	g.offset = scrollOffset(g.offset, g.cursor, shown, g.rows())
 	attrs := g.attrGroups() // nil: the sort key's types
-	var lines []string
-	for row := g.offset; row < g.rows() && row < g.offset+shown; row++ {
-		sel := row == g.cursor
+	lines := g.list().SetHeight(shown).View(inner, widget.Delegate{Render: func(r widget.Row, inner int) []string {
+		row, sel := r.Index, r.Cursor
 		base := lipgloss.NewStyle()
 		if sel && focused {
 			base = st.Sel
@@ -173,11 +171,11 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 		}
 		nameW := max(1, inner-4-widget.Width(count)-1)
 		line1 := markStyle.Render(mark) + base.Render(" ") + block.Render(bar) + base.Render(" "+widget.Fit(name, nameW)+" "+count)
-		lines = append(lines, line1)
 		if rh == 2 {
-			lines = append(lines, base.Render("    ")+st.Muted.Inherit(base).Render(widget.Fit(sub, inner-4)))
+			return []string{line1, base.Render("    ") + st.Muted.Inherit(base).Render(widget.Fit(sub, inner-4))}
 		}
-	}
+		return []string{line1}
+	}})
 	if foot := g.footer(inner - 1); len(foot) > 0 && !compact && g.rows()*rh+1+len(foot) <= h-2 {
 		for len(lines) < h-2-len(foot)-1 {
 			lines = append(lines, "")
@@ -194,64 +192,105 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 // first and last key, its library entity and what counting it cost; for the
 // partition, what the skip-scan found and cost.
 func (g groupsPane) footer(w int) []string {
-	if attrs := g.attrGroups(); attrs != nil {
-		if g.cursor == 0 || g.cursor > len(attrs) {
-			return g.attrFooter(w)
-		}
-		a := attrs[g.cursor-1]
-		out := []string{"from " + sanitize(a.First), "to   " + sanitize(a.Last)}
-		if !g.complete() {
-			out = append(out, "among the items loaded")
-		}
-		return append(out, widget.WrapWords("enter: filter the request by it", w)...)
-	}
-	if g.keyType() == "" {
+	c := g.cursor()
+	switch attrs := g.attrGroups(); {
+	case attrs != nil && (c == 0 || c > len(attrs)):
+		return g.attrFooter(w)
+	case attrs != nil:
+		return g.attrValueFooter(attrs[c-1], w)
+	case g.keyType() == "":
+		return nil
+	case c == 0:
+		return g.partitionFooter(w)
+	case c > len(g.types()):
 		return nil
 	}
-	cost := func(reqs int, c dynamo.Capacity) []string {
-		s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
-		if widget.Width(s) > w {
-			return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
-		}
-		return []string{s}
+	return g.typeFooter(c-1, w)
+}
+
+// attrValueFooter is about one value of the attribute grouping: its first
+// and last sort key among the items loaded.
+func (g groupsPane) attrValueFooter(a keys.AttributeGroup, w int) []string {
+	out := []string{"from " + sanitize(a.First), "to   " + sanitize(a.Last)}
+	if !g.complete() {
+		out = append(out, "among the items loaded")
 	}
-	if g.cursor == 0 {
-		var out []string
-		switch {
-		case g.finding:
-			out = append(out, "skip-scan: finding types… ("+plural(g.scanReqs, "request", "requests")+")")
-		case g.scanErr:
-			out = append(out, "skip-scan stopped: these", "are the types loaded")
-		case g.tbl.Listed() && g.more:
-			out = append(out, "budget spent ("+plural(g.scanReqs, "request", "requests")+"):",
-				"more types may follow", "from SK "+resumeText(g.resume))
-			if g.until.Op != dynamo.SKNone {
-				out = append(out, "to SK "+resumeText(g.until))
-			}
-		case g.tbl.Listed():
-			out = append(out, "skip-scan: "+plural(len(g.types()), "type", "types")+" in",
-				plural(g.scanReqs, "request", "requests")+", "+fmtRCU(g.scanCap.Total)+" RCU")
-		case g.complete():
-			out = append(out, plural(g.tbl.Pages(), "page holds", "pages hold")+" it all:", "no skip-scan needed")
-		case g.tbl.Pages() == 0 && !g.opening:
-			out = append(out, "enter reads it all", "and lists its types")
-		}
-		if a := g.attribute(); a != "" {
-			out = append(out, widget.WrapWords("b groups by "+sanitize(a)+", from the items loaded", w)...)
-		}
-		if g.stepped != "" && !g.finding {
-			out = append(out, widget.WrapWords(g.stepped, w)...)
-		}
-		if g.partExact >= 0 {
-			out = append(out, cost(g.partReqs, g.partCap)...)
+	return append(out, widget.WrapWords("enter: filter the request by it", w)...)
+}
+
+// countCost is what an exact count took, on one line of w cells or two.
+func countCost(reqs int, c dynamo.Capacity, w int) []string {
+	s := "counted: " + plural(reqs, "request", "requests") + ", " + fmtRCU(c.Total) + " RCU"
+	if widget.Width(s) > w {
+		return []string{"counted: " + fmtRCU(c.Total) + " RCU", "in " + plural(reqs, "request", "requests")}
+	}
+	return []string{s}
+}
+
+// partitionFooter is about the partition row: what the skip-scan found or
+// why none ran, the attribute grouping on offer, and the count's cost.
+func (g groupsPane) partitionFooter(w int) []string {
+	out := g.skipScanText()
+	if a := g.attribute(); a != "" {
+		out = append(out, widget.WrapWords("b groups by "+sanitize(a)+", from the items loaded", w)...)
+	}
+	if g.stepped != "" && !g.finding {
+		out = append(out, widget.WrapWords(g.stepped, w)...)
+	}
+	if g.partExact >= 0 {
+		out = append(out, countCost(g.partReqs, g.partCap, w)...)
+	}
+	return out
+}
+
+// skipScanText is where the skip-scan stands: running, stopped, out of
+// budget (and where it would go on), done, or not needed.
+func (g groupsPane) skipScanText() []string {
+	switch {
+	case g.finding:
+		return []string{"skip-scan: finding types… (" + plural(g.scanReqs, "request", "requests") + ")"}
+	case g.scanErr:
+		return []string{"skip-scan stopped: these", "are the types loaded"}
+	case g.tbl.Listed() && g.more:
+		out := []string{"budget spent (" + plural(g.scanReqs, "request", "requests") + "):",
+			"more types may follow", "from SK " + resumeText(g.resume)}
+		if g.until.Op != dynamo.SKNone {
+			out = append(out, "to SK "+resumeText(g.until))
 		}
 		return out
+	case g.tbl.Listed():
+		return []string{"skip-scan: " + plural(len(g.types()), "type", "types") + " in",
+			plural(g.scanReqs, "request", "requests") + ", " + fmtRCU(g.scanCap.Total) + " RCU"}
+	case g.complete():
+		return []string{plural(g.tbl.Pages(), "page holds", "pages hold") + " it all:", "no skip-scan needed"}
+	case g.tbl.Pages() == 0 && !g.opening:
+		return []string{"enter reads it all", "and lists its types"}
 	}
-	if g.cursor > len(g.types()) {
-		return nil
+	return nil
+}
+
+// typeFooter is about types[i]: its first and last key as far as known,
+// the entities a library names in it, and its count or how to get one.
+func (g groupsPane) typeFooter(i, w int) []string {
+	t := g.types()[i]
+	_, known := g.known(i)
+	out := keyRange(t, known, w)
+	for _, l := range t.Libraries {
+		out = append(out, sanitize(l.String()))
 	}
-	t := g.types()[g.cursor-1]
-	_, known := g.known(g.cursor - 1)
+	switch {
+	case t.Count >= 0:
+		c := g.countSpent(t)
+		out = append(out, countCost(c.reqs, c.cap, w)...)
+	case !known:
+		out = append(out, "# counts it exactly")
+	}
+	return out
+}
+
+// keyRange is a type's first and last key in lines of w cells, as far as
+// they are known (known: its count is, so its last key loaded is its last).
+func keyRange(t typeRow, known bool, w int) []string {
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
 		s := label + sanitize(k)
@@ -260,31 +299,18 @@ func (g groupsPane) footer(w int) []string {
 		}
 		return s
 	}
-	var out []string
 	switch {
 	case t.First == "":
+		return nil
 	case t.Exact || (t.First == t.Last && (t.Discovered || known)):
-		out = append(out, keyLine("key  ", t.First))
+		return []string{keyLine("key  ", t.First)}
 	case (t.Discovered || known) && t.Last != "":
 		from, to := keyLine("from ", t.First), keyLine("to   ", t.Last)
 		if widget.Width(from) > w || widget.Width(to) > w {
 			// Too narrow for labels: the keys alone, under a heading.
-			from, to = keyLine("", t.First), keyLine("", t.Last)
-			out = append(out, "first and last key:")
+			return []string{"first and last key:", keyLine("", t.First), keyLine("", t.Last)}
 		}
-		out = append(out, from, to)
-	default:
-		out = append(out, keyLine("from ", t.First), "to   not known yet")
+		return []string{from, to}
 	}
-	for _, l := range t.Libraries {
-		out = append(out, sanitize(l.String()))
-	}
-	switch {
-	case t.Count >= 0:
-		c := g.countCost(t)
-		out = append(out, cost(c.reqs, c.cap)...)
-	case !known:
-		out = append(out, "# counts it exactly")
-	}
-	return out
+	return []string{keyLine("from ", t.First), "to   not known yet"}
 }

@@ -3,12 +3,12 @@ package ui
 import (
 	"fmt"
 
-	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/widget"
 )
 
 // Input every view shares: the movement keys as a step, the mouse, and
@@ -21,21 +21,19 @@ import (
 // offset: one line, one page, or to either end (the callee clamps). ok is
 // false for any other key.
 func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) {
-	switch {
-	case key.Matches(msg, km.Up):
-		return -1, true
-	case key.Matches(msg, km.Down):
-		return 1, true
-	case key.Matches(msg, km.PageUp):
-		return -page, true
-	case key.Matches(msg, km.PageDown):
-		return page, true
-	case key.Matches(msg, km.Top):
-		return -1 << 30, true
-	case key.Matches(msg, km.Bottom):
-		return 1 << 30, true
-	}
-	return 0, false
+	return km.listKeys().Step(msg, page)
+}
+
+// listKeys are the movement keys of a list or a view: the letters too
+// (k, j, g, G).
+func (km KeyMap) listKeys() widget.ListKeys {
+	return widget.ListKeys{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.Top, End: km.Bottom}
+}
+
+// typingListKeys are the movement keys of a list under a text field (the
+// table picker's filter): no letters, which type.
+func (km KeyMap) typingListKeys() widget.ListKeys {
+	return widget.ListKeys{Up: km.ListUp, Down: km.ListDown, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.ListTop, End: km.ListBottom}
 }
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
@@ -97,24 +95,25 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		y := mo.Y - lay.bodyY
 		switch md {
 		case modeTables:
-			row := m.picker.offset + y - 4 // frame, filter, blank line, header
-			if row >= 0 && row < len(m.picker.view) {
-				m.picker.cursor = row
+			l := m.picker.list.SetHeight(pickerListHeight(lay.bodyH))
+			row := l.Offset() + y - 4 // frame, filter, blank line, header
+			if row >= 0 && row < l.Len() {
+				m.picker.list = l.MoveTo(row)
 			}
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
 				m.focus = paneGroups
 				rh := groupRowHeight(lay.compact)
-				off := scrollOffset(m.groups.offset, m.groups.cursor, lay.groupRows(), m.groups.rows())
-				if row := off + (y-1)/rh; y >= 1 && row < m.groups.rows() {
-					m.groups.cursor = row
+				l := m.groups.list().SetHeight(lay.groupRows())
+				if row := l.Offset() + (y-1)/rh; y >= 1 && row < l.Len() {
+					m.groups.nav = l.MoveTo(row)
 				}
 				return m, nil
 			}
 			m.focus = paneItems
-			off := scrollOffset(m.items.offset, m.items.cursor, lay.itemRows, m.items.rows())
-			if row := off + y - 2; y >= 2 && row < m.items.rows() {
-				m.items.cursor, m.items.offset = row, off
+			l := m.items.nav().SetHeight(lay.itemRows)
+			if row := l.Offset() + y - 2; y >= 2 && row < l.Len() {
+				m.items.list = l.MoveTo(row)
 			}
 			return m.maybeLoadMore()
 		}

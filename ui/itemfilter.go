@@ -55,7 +55,7 @@ func (p itemsPane) scanning() bool {
 func (p itemsPane) setFilter(f string) itemsPane {
 	prev, prevIdx, prevScan := p.needle, p.idx, p.scan
 	p.filter = f
-	p.cursor, p.offset = 0, 0
+	p.list = p.list.Home()
 	p.fgen++
 	p.idx, p.scan, p.needle = nil, filterScan{}, nil
 	if f == "" {
@@ -81,12 +81,12 @@ func (p itemsPane) rescan() itemsPane {
 	if p.filter == "" {
 		return p
 	}
-	cur, off := p.cursor, p.offset
+	l := p.list
+	cur := p.cursor()
 	p.needle = nil // no narrowing: every row again
 	p = p.setFilter(p.filter)
 	p = p.advance(cur+filterSyncRows, filterSyncBudget)
-	p.cursor = clamp(cur, 0, p.rows()-1)
-	p.offset = off
+	p.list = l.SetLen(p.rows()) // the cursor where it was, or on the last match found so far
 	return p
 }
 

@@ -100,8 +100,8 @@ func TestFilterMovesFindMoreMatches(t *testing.T) {
 	for range 10 {
 		d.step(keyPress("pgdown"))
 	}
-	if len(d.m.items.idx) <= shown || d.m.items.cursor >= len(d.m.items.idx) {
-		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.idx), d.m.items.cursor)
+	if len(d.m.items.idx) <= shown || d.m.items.cursor() >= len(d.m.items.idx) {
+		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.idx), d.m.items.cursor())
 	}
 }
 

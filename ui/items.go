@@ -34,11 +34,14 @@ type itemsPane struct {
 	scan                 filterScan
 	filtering            bool // the filter field has the keyboard
 	input                widget.LineEdit
-	cursor               int
-	offset               int
+	// list is the cursor and the window over the rows shown (nav), and
+	// the marks, by itemID: a mark stays while its item's page is released
+	// and read again, or the filter hides it.
+	list widget.List
 
 	keyName string          // the attribute shown first
 	hide    map[string]bool // key attributes left out of the columns
+	idKeys  []string        // the table's key attributes, which name an item (itemID)
 	stats   colStats
 	firstW  int
 	cols    []column
@@ -65,30 +68,57 @@ func (p itemsPane) at(row int) int {
 	return row
 }
 
+// nav is the list over the rows shown now: pages and the filter's matches
+// arrive without it, so it is told their number again before each use.
+func (p itemsPane) nav() widget.List { return p.list.SetLen(p.rows()) }
+
+// cursor is the row under the cursor, 0 when there is none.
+func (p itemsPane) cursor() int { return p.nav().Cursor() }
+
 func (p itemsPane) selected() (dynamo.Item, bool) {
-	if p.cursor < 0 || p.cursor >= p.rows() {
+	row, ok := p.nav().Selected()
+	if !ok {
 		return nil, false
 	}
-	return p.store.item(p.at(p.cursor))
+	return p.store.item(p.at(row))
 }
 
 // setSchema names the key attributes: the sort key leads each row, and the
-// keys that every row shares are not repeated as columns.
+// keys that every row shares are not repeated as columns. Read through an
+// index, items are still named by the table's key, which the index keeps.
 func (p itemsPane) setSchema(ks dynamo.KeySchema) itemsPane {
 	p.hide = map[string]bool{ks.PK.Name: true}
 	p.keyName = ks.PK.Name
+	p.idKeys = []string{ks.PK.Name}
 	if ks.SK != nil {
 		p.keyName = ks.SK.Name
 		p.hide[ks.SK.Name] = true
+		p.idKeys = append(p.idKeys, ks.SK.Name)
+	}
+	if ks.Index != "" {
+		p.idKeys = ks.Base
 	}
 	return p
+}
+
+// itemID names an item for its mark: its table key's values in DynamoDB's
+// words (strings quoted, numbers bare, binary as b"base64"; dynamo.KeyText)
+// joined by a space. A quoted string ends at its one unescaped quote, so
+// no two keys share an id, and the key can be read back from it with the
+// table's schema; the page an item is on plays no part.
+func (p itemsPane) itemID(it dynamo.Item) string {
+	parts := make([]string, len(p.idKeys))
+	for i, name := range p.idKeys {
+		parts[i] = dynamo.KeyText(it[name])
+	}
+	return strings.Join(parts, " ")
 }
 
 // setItems shows new results: their first page.
 func (p itemsPane) setItems(items []dynamo.Item, w int) itemsPane {
 	p.store, p.stats = itemStore{}.withNames(), colStats{}
 	p = p.addPage(items, nil, 1)
-	p.cursor, p.offset, p.refetching = 0, 0, 0
+	p.list, p.refetching = p.list.Home(), 0 // marks stay: an item keeps its id in new results
 	p = p.rescan()
 	return p.relayout(w)
 }
@@ -122,12 +152,12 @@ func (p itemsPane) addPage(items []dynamo.Item, startKey dynamo.Item, no int) it
 func (p itemsPane) move(delta, rowsShown int) itemsPane {
 	if p.scanning() {
 		// Matches up to a screen past where the cursor goes, if found soon.
-		want := p.cursor + clamp(delta, -p.cursor, 1<<20) + 2*rowsShown
+		cur := p.cursor()
+		want := cur + clamp(delta, -cur, 1<<20) + 2*rowsShown
 		p = p.advance(want, filterSyncBudget)
 	}
 	before := p.store.pageOf(p.cursorItem())
-	p.cursor = clamp(p.cursor+delta, 0, p.rows()-1)
-	p.offset = scrollOffset(p.offset, p.cursor, rowsShown, p.rows())
+	p.list = p.nav().SetHeight(rowsShown).Move(delta)
 	if p.store.pageOf(p.cursorItem()) != before {
 		p.refetchFailed = 0
 	}
@@ -161,10 +191,9 @@ const itemsChrome = 3
 
 func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour func(sortKey string) int) string {
 	inner := w - 2
-	shown := max(1, h-itemsChrome)
-	p.offset = scrollOffset(p.offset, p.cursor, shown, p.rows())
+	l := p.nav().SetHeight(max(1, h-itemsChrome))
 	lines := []string{p.header(st, inner)}
-	if p.rows() == 0 {
+	if l.Len() == 0 {
 		msg := "no items"
 		switch out := p.store.total - p.store.inMemory; {
 		case p.filter != "" && out > 0:
@@ -174,24 +203,28 @@ func (p itemsPane) view(st styles, w, h int, focused bool, title string, colour 
 		}
 		lines = append(lines, "  "+st.Muted.Render(msg))
 	}
-	for r := p.offset; r < p.rows() && r < p.offset+shown; r++ {
-		base := lipgloss.NewStyle()
-		if r == p.cursor && focused {
-			base = st.Sel
-		} else if r == p.cursor {
-			base = st.SelBlur
-		}
-		it, ok := p.store.item(p.at(r))
-		if !ok {
-			lines = append(lines, p.placeholder(st, p.at(r), inner, base))
-			continue
-		}
-		if p.changed != "" && keyOf(it, p.changedAttr) == p.changed {
-			base = base.Inherit(st.OK).Bold(true) // bold too: seen without colour
-		}
-		lines = append(lines, p.row(st, it, inner, base, st.Entity(colour(keyOf(it, p.keyName)))))
-	}
+	lines = append(lines, l.View(inner, widget.Delegate{Render: func(r widget.Row, inner int) []string {
+		return []string{p.rowLine(st, r, inner, focused, colour)}
+	}})...)
 	return widget.Box(st, title, lines, w, h, focused)
+}
+
+// rowLine draws row r: its item, or the placeholder of a released page.
+func (p itemsPane) rowLine(st styles, r widget.Row, inner int, focused bool, colour func(sortKey string) int) string {
+	base := lipgloss.NewStyle()
+	if r.Cursor && focused {
+		base = st.Sel
+	} else if r.Cursor {
+		base = st.SelBlur
+	}
+	it, ok := p.store.item(p.at(r.Index))
+	if !ok {
+		return p.placeholder(st, p.at(r.Index), inner, base)
+	}
+	if p.changed != "" && keyOf(it, p.changedAttr) == p.changed {
+		base = base.Inherit(st.OK).Bold(true) // bold too: seen without colour
+	}
+	return p.row(st, it, inner, base, st.Entity(colour(keyOf(it, p.keyName))))
 }
 
 // title says what is loaded and, while filtering, what matches.

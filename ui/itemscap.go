@@ -79,9 +79,8 @@ func (p itemsPane) pagesOnScreen(shown int) []int {
 		return nil
 	}
 	out := []int{p.store.pageOf(p.cursorItem())}
-	n := p.rows()
-	off := scrollOffset(p.offset, p.cursor, shown, n)
-	for r := off; r < min(off+shown, n); r++ {
+	from, to := p.nav().SetHeight(shown).Window()
+	for r := from; r < to; r++ {
 		if i := p.store.pageOf(p.at(r)); !slices.Contains(out, i) {
 			out = append(out, i)
 		}
@@ -91,8 +90,8 @@ func (p itemsPane) pagesOnScreen(shown int) []int {
 
 // cursorItem is the store row under the cursor, 0 when there is none.
 func (p itemsPane) cursorItem() int {
-	if n := p.rows(); n > 0 {
-		return p.at(clamp(p.cursor, 0, n-1))
+	if row, ok := p.nav().Selected(); ok {
+		return p.at(row)
 	}
 	return 0
 }
@@ -103,7 +102,7 @@ func (p itemsPane) wantPage(shown int) int {
 	if p.filter != "" || p.store.total == 0 {
 		return -1
 	}
-	off := scrollOffset(p.offset, p.cursor, shown, p.rows())
+	off := p.nav().SetHeight(shown).Offset()
 	rows := []int{p.cursorItem()}
 	for r := off; r < min(off+shown, p.store.total); {
 		rows = append(rows, r)
@@ -171,7 +170,7 @@ func (p itemsPane) failedRefetch() (storedPage, bool) {
 func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 	var scan tea.Cmd
 	m.items, scan = m.items.scanCmd()
-	if m.screen != screenPartition || m.inflight != 0 || m.results.pages == 0 {
+	if m.screen != screenPartition || m.flight.busy(flightQuery) || m.results.pages() == 0 {
 		return m, scan
 	}
 	i := m.items.wantPage(m.layout().itemRows)
@@ -186,10 +185,8 @@ func (m Model) itemsFollowUp() (Model, tea.Cmd) {
 // first read with; the log shows it as a re-fetch of its page.
 func (m Model) refetch(pg storedPage) (Model, tea.Cmd) {
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightNext = cancel, id, true
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.next = true
 	m.items.refetching = pg.no
 	q := m.results.q
 	q.StartKey = pg.startKey

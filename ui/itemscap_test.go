@@ -49,7 +49,7 @@ func openBench(t *testing.T, total, maxLoaded int) (*benchDriver, *recStore) {
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.run(d.m.Init())
 	d.send(keyPress("tab"))
-	for d.m.results.more {
+	for d.m.results.more() {
 		before := d.m.items.loaded()
 		d.send(keyPress("end"))
 		if d.m.items.loaded() == before {

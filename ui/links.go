@@ -181,9 +181,8 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
 		return m, nil
 	}
-	m.seq++
-	o := linksOverlay{req: m.seq, links: ls, item: it}
-	store, ctx, table := m.store, m.observe(m.ctx, m.seq), m.table.Name
+	o := linksOverlay{req: m.flight.newID(), links: ls, item: it}
+	store, ctx, table := m.store, m.observe(m.ctx, o.req), m.table.Name
 	cmd := func() tea.Msg {
 		out := linksDoneMsg{id: o.req, links: slices.Clone(ls)}
 		for i := range out.links {

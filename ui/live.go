@@ -134,9 +134,8 @@ func (m Model) openLive() (Model, tea.Cmd) {
 	if m.live.id != 0 {
 		return m, nil
 	}
-	m.liveSeq++
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.live = liveState{id: m.liveSeq, cancel: cancel, starting: true}
+	m.live = liveState{id: m.flight.newID(), cancel: cancel, starting: true}
 	return m, liveStartCmd(ctx, m.opts.Streams, m.table.Name, m.live.id)
 }
 
@@ -227,7 +226,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more, m.layout().itemsW); ok {
+		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
 			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
 				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name
@@ -300,11 +299,9 @@ func (p itemsPane) applyRecord(r dynamo.StreamRecord, ks dynamo.KeySchema, q dyn
 	default:
 		return p, false
 	}
-	cursor, offset := p.cursor, p.offset
 	p.store, p.stats = itemStore{}.withNames(), colStats{}
 	p = p.addPage(items, nil, 1)
-	p.cursor = clamp(cursor, 0, max(len(items)-1, 0))
-	p.offset = offset
+	p.list = p.list.SetLen(len(items))
 	p = p.rescan()
 	return p.relayout(w), true
 }

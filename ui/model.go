@@ -32,27 +32,39 @@ const (
 	paneItems
 )
 
-// result is what the items pane shows: the query that produced it and where
-// its pagination stands.
+// result is what the items pane shows: the query that produced it, its
+// read page by page (a dynamo.QueryPager stepped one reply at a time) and
+// when the next page is asked for (paging.go).
 type result struct {
-	q       dynamo.QueryInput // as the user set it; StartKey nil
-	lastKey dynamo.Item       // LastEvaluatedKey of the last page; nil when complete
-	more    bool
-	pages   int
-	base    bool             // no sort-key condition: its pages feed the entity types
-	asked   int              // pages when the next page was last asked for: never twice for one key
-	failed  bool             // the last next-page request failed: no automatic retries
-	toEnd   int              // pages G still follows: each takes the cursor to its end as it arrives (bottomPages)
-	get     *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
-	// kept, read and rcu sum the pages' Count, ScannedCount and capacity:
-	// what a filter kept of what was read, and paid for.
-	kept, read int
-	rcu        float64
+	q      dynamo.QueryInput // as the user set it; StartKey nil
+	pager  dynamo.QueryPager // its pages: where the next starts, what they kept, read and cost
+	paging pagePolicy
+	base   bool             // no sort-key condition: its pages feed the entity types
+	get    *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
 	// proj compares the pattern that made these results with its KEYS_ONLY
 	// or INCLUDE index; its note stays under the query line while they are
 	// shown. nil for a hand-made request, the base table, an ALL index.
 	proj *patterns.Projection
 }
+
+// more tells whether the results have another page.
+func (r result) more() bool { return r.pager.LastKey() != nil }
+
+// pages is how many pages are shown: a GetItem's item is one.
+func (r result) pages() int {
+	if r.get != nil {
+		return 1
+	}
+	return r.pager.Pages()
+}
+
+// kept is what the pages returned (a filter's keep), scanned what they
+// read and rcu what they cost: every item read is paid for.
+func (r result) kept() int { return r.pager.Result().Count }
+
+func (r result) scanned() int { return r.pager.Result().Scanned }
+
+func (r result) rcu() float64 { return r.pager.Result().Capacity().Total }
 
 // Model is the root model: it owns the screen, focus, layout and the request
 // in flight, and routes messages to the panes.
@@ -85,7 +97,6 @@ type Model struct {
 
 	table     dynamo.Table
 	haveTable bool
-	tableReq  int // id of the DescribeTable in flight for opening a table
 	index     string
 	schema    dynamo.KeySchema
 	pendingPK string // --pk, opened once the table is described
@@ -95,25 +106,19 @@ type Model struct {
 	historyLoaded  bool
 	historyPending []historyEntry // opened before the history file was read
 
-	query           dynamo.QueryInput // the current request, as the query line shows it
-	get             *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
-	results         result            // what the current request returned: its pages, items and costs
-	delim           string
-	colors          map[string]int     // entity type -> colour, in order of first sight
-	cursors         map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
-	openAt          partitionPlace     // the partition enterPartition opened last
-	seq             int                // last request id handed out
-	edits           []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
-	reselect        string             // the sort key the cursor goes back to when a write's reload lands; "" for none
-	crumbs          []crumb            // where each jump to an index came from, for esc (xray.go)
-	inflight        int                // id of the query in flight; 0 for none
-	inflightNext    bool               // it asks for a further page of the results shown
-	inflightGet     bool               // it is a GetItem (a pattern's), not a Query
-	inflightPattern string             // the pattern it runs, "" for a hand-made request
-	cancel          context.CancelFunc
-	disc            job      // the skip-scan of the open partition, in flight
-	count           countJob // an exact count of one type, in flight
-	ask             countAsk // a count announced with its cost, waiting for yes
+	query    dynamo.QueryInput // the current request, as the query line shows it
+	get      *dynamo.GetInput  // the current request when it is a GetItem; query holds its key
+	results  result            // what the current request returned: its pages, items and costs
+	delim    string
+	colors   map[string]int     // entity type -> colour, in order of first sight
+	cursors  map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
+	openAt   partitionPlace     // the partition enterPartition opened last
+	edits    []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
+	reselect string             // the sort key the cursor goes back to when a write's reload lands; "" for none
+	crumbs   []crumb            // where each jump to an index came from, for esc (xray.go)
+	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
+	count    countJob           // an exact count of one type, in flight (its id and cancel are flight's)
+	ask      countAsk           // a count announced with its cost, waiting for yes
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known
@@ -121,14 +126,10 @@ type Model struct {
 	patternOffset int
 	send          *sender        // reaches the program from requests' goroutines: retries, progress
 	live          liveState      // the live pane's tail (live.go)
-	liveSeq       int            // ids of live tails
 	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
 	overview overviewPane // the table overview's sample and layout, kept between openings
-	sample   job          // its sample in flight
 	export   exportJob    // the export in flight (export.go); its form is the overlay's
-	bulk     job          // a Scan or PartiQL read (overlay_bulk.go), planned or in flight
-	writeReq int          // id of the write in flight (overlay_write.go)
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -166,8 +167,7 @@ func New(o Options) Model {
 		m.status.err = sanitize(o.PatternsErr.Error())
 	}
 	if o.Table != "" {
-		m.seq++
-		m.tableReq = m.seq
+		m.flight.mark(flightTable)
 		m.screen = screenLoading
 		m.pendingPK = o.PK
 		m.historyTable = o.Table
@@ -191,7 +191,7 @@ func (m Model) Init() tea.Cmd {
 		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
 	}
 	return tea.Batch(tea.RequestBackgroundColor,
-		openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, m.opts.Table),
+		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
 		loadHistoryCmd(m.cfgDir, m.opts.Table))
 }
 
@@ -272,7 +272,7 @@ func (m Model) keyState() keyState {
 	return keyState{
 		canGoBack: m.opts.Table == "",
 		busy:      m.busy(),
-		more:      m.results.more,
+		more:      m.results.more(),
 		hasItem:   has,
 		nextView:  m.nextDetailView().String(),
 		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,

@@ -241,10 +241,10 @@ func (o bulkOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 // bulkPlanned shows the plan and the bound, waiting for a yes.
 func (m Model) bulkPlanned(msg bulkPlannedMsg) Model {
 	o, ok := findOverlay[bulkOverlay](m)
-	if !ok || msg.id != m.bulk.id {
+	if !ok || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
-	m.bulk = job{}
+	m.flight.stop(flightBulk)
 	if msg.err != nil {
 		o.phase, o.err = bulkAsk, sanitize(msg.err.Error())
 		return replaceOverlay(m, o)
@@ -268,7 +268,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	}
 	o, open := findOverlay[bulkOverlay](m)
 	for i, r := range msg.reqs {
-		if open && msg.id == m.bulk.id && i < o.logged {
+		if open && m.flight.waits(flightBulk, msg.id) && i < o.logged {
 			continue // logged as it completed (bulkPage)
 		}
 		k := kind
@@ -281,10 +281,10 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		}
 		m.log = m.log.add(r, k, i+1, in)
 	}
-	if !open || msg.id != m.bulk.id {
+	if !open || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
-	m.bulk = job{}
+	m.flight.stop(flightBulk)
 	o.phase = bulkDone
 	if !o.goesOn() {
 		o.got, o.count, o.scanned, o.reqs = nil, 0, 0, nil // a fresh read, not a continuation
@@ -307,7 +307,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 // bulkPage counts and logs one page of the read in flight as it completes.
 func (m Model) bulkPage(msg bulkPageMsg) Model {
 	o, ok := findOverlay[bulkOverlay](m)
-	if !ok || msg.id != m.bulk.id {
+	if !ok || !m.flight.waits(flightBulk, msg.id) {
 		return m
 	}
 	kind := "Scan"

@@ -74,7 +74,7 @@ func (m Model) newEntityItem() (Model, tea.Cmd) {
 		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
 		return m, nil
 	}
-	prefix, items := m.entityItems(m.groups.cursor)
+	prefix, items := m.entityItems(m.groups.cursor())
 	title := "New item"
 	if prefix != "" {
 		title += " · " + sanitize(prefix)

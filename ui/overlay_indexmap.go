@@ -66,8 +66,7 @@ func (m Model) scanIndexMap(a scanIndexMap) (Model, tea.Cmd) {
 	if !ok {
 		return m, nil
 	}
-	m.seq++
-	id := m.seq
+	id := m.flight.newID()
 	o.req = id
 	store, ctx := m.store, m.observe(m.ctx, id)
 	cmd := func() tea.Msg {

@@ -60,8 +60,8 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 	down := tea.MouseWheelMsg{X: 10, Y: lay.bodyY + 5, Button: tea.MouseWheelDown}
 	hs.keys("L")
 	hs.send(down)
-	if hs.m.items.cursor != 0 {
-		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor)
+	if hs.m.items.cursor() != 0 {
+		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor())
 	}
 	hs.keys("esc", "C")
 	o, ok := findOverlay[codeOverlay](hs.m)
@@ -73,8 +73,8 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 	if o2, _ := findOverlay[codeOverlay](hs.m); o2.c.offset == o.c.offset {
 		t.Errorf("the wheel did not scroll the code (offset %d)", o2.c.offset)
 	}
-	if hs.m.items.cursor != 0 {
-		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor)
+	if hs.m.items.cursor() != 0 {
+		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor())
 	}
 }
 

@@ -122,7 +122,7 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		m.log = m.log.addWrite(r)
 	}
 	o, ok := findOverlay[writeOverlay](m)
-	if !ok || m.writeReq != msg.id {
+	if !ok || !m.flight.waits(flightWrite, msg.id) {
 		return m, nil
 	}
 	o.res = msg.res

@@ -106,15 +106,12 @@ func parseCaps(f form) (dynamo.SampleInput, error) {
 // startSample sends a sample with the caps in.
 func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	in.Table, in.Index = m.overview.table, m.overview.index
-	m.sample = m.sample.stop()
-	m.seq++
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.sample = job{id: m.seq, cancel: cancel}
+	id, ctx := m.flight.start(m.ctx, flightSample)
 	m.overview.phase, m.overview.in, m.overview.err, m.overview.stopping = ovRunning, in, "", false
-	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: m.sample.id})
+	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: id})
 	m.overview.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
-	return m, tea.Batch(sampleCmd(m.observe(ctx, m.sample.id), m.store, m.send, m.sample.id, in), m.after(m.sample.id))
+	return m, tea.Batch(sampleCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
 
 // sampleLogged counts a sample's requests already in the request log.
@@ -129,7 +126,7 @@ func loggedOf(logged []sampleLogged, id int) int {
 // report follows as it comes, so the log fills while the sample runs (also
 // for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
-	if msg.id == m.sample.id && msg.id != 0 {
+	if m.flight.live(msg.id, flightSample) {
 		m.overview.prog = msg.p
 	}
 	if i := loggedOf(m.overview.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.overview.logged[i].n+1 {
@@ -152,10 +149,10 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.smp.Requests[from:] {
 		m.log = m.log.add(r, "sample", 1, reqInput{})
 	}
-	if msg.id != m.sample.id {
+	if !m.flight.waits(flightSample, msg.id) {
 		return m, nil
 	}
-	m.sample = m.sample.stop()
+	m.flight.stop(flightSample)
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.status.throttle = throttled(msg.err)

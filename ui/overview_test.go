@@ -201,10 +201,10 @@ func TestOverviewProgressAndCancel(t *testing.T) {
 	if !hs.m.busy() {
 		t.Fatal("a sample in flight is not busy")
 	}
-	hs.send(sampleProgressMsg{id: hs.m.sample.id, p: dynamo.SampleProgress{Items: 2500, MaxItems: 10000, RCU: 40, MaxRCU: 250, Requests: 9, Segments: 4, SegmentsDone: 1}})
+	hs.send(sampleProgressMsg{id: hs.m.flight.id(flightSample), p: dynamo.SampleProgress{Items: 2500, MaxItems: 10000, RCU: 40, MaxRCU: 250, Requests: 9, Segments: 4, SegmentsDone: 1}})
 	hs.contains("2500 of 10000 items · 40 of 250 RCU · 9 requests · 1 of 4 segments done", " 25%", "██████")
 	// A stale report (another sample) changes nothing.
-	hs.send(sampleProgressMsg{id: hs.m.sample.id + 100, p: dynamo.SampleProgress{Items: 9999}})
+	hs.send(sampleProgressMsg{id: hs.m.flight.id(flightSample) + 100, p: dynamo.SampleProgress{Items: 9999}})
 	hs.lacks("9999")
 	hs.keys("esc")
 	hs.contains("stopping")
@@ -247,7 +247,7 @@ func TestGoldenOverview(t *testing.T) {
 		t.Run(fmt.Sprintf("sampling/%dx%d", sz[0], sz[1]), func(t *testing.T) {
 			hs := openOverviewHarness(t, sz[0], sz[1], Options{})
 			hs.step(keyPress("enter"))
-			hs.send(sampleProgressMsg{id: hs.m.sample.id, p: dynamo.SampleProgress{Items: 4300, MaxItems: 10000, RCU: 107.5, MaxRCU: 250, Requests: 18, Segments: 4, SegmentsDone: 1}})
+			hs.send(sampleProgressMsg{id: hs.m.flight.id(flightSample), p: dynamo.SampleProgress{Items: 4300, MaxItems: 10000, RCU: 107.5, MaxRCU: 250, Requests: 18, Segments: 4, SegmentsDone: 1}})
 			golden.RequireEqual(t, []byte(hs.screen()))
 		})
 	}
@@ -259,7 +259,7 @@ func TestOverviewLogsScansAsTheyCome(t *testing.T) {
 	hs := openOverviewHarness(t, 120, 35, Options{})
 	reqs := demoSample().reqs
 	cmd := hs.step(keyPress("enter"))
-	id := hs.m.sample.id
+	id := hs.m.flight.id(flightSample)
 	for i, r := range reqs[:2] {
 		hs.send(sampleProgressMsg{id: id, p: dynamo.SampleProgress{MaxItems: 10000, Requests: i + 1, Segments: 4, Request: r}})
 		if n := len(hs.m.log.reqs); n != 1+i+1 {

@@ -13,49 +13,53 @@ import (
 // The partition screen's keys: the entity types and items panes, with the
 // query line above them.
 
-// bottomPages is how many pages one G follows to their end: 4 pages of up
-// to 1 MB, at most 512 RCU eventually consistent, beyond the one it asks for
-// by reaching the end, as scrolling there would read them; further pages
-// load as usual when G is pressed again or the cursor scrolls on.
-const bottomPages = 4
-
-// partitionKey handles the entity types and items panes.
+// partitionKey handles the entity types and items panes: a move of the
+// cursor first, then each family of keys in its own step; a key none of
+// them takes does nothing.
 func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
-	lay := m.layout()
-	page := lay.itemRows
-	if md == modeGroups {
-		page = lay.groupRows()
-	}
-	move := func(delta int) (Model, tea.Cmd) {
-		if md == modeGroups {
-			m.groups = m.groups.move(delta, lay.groupRows())
-			return m, nil
-		}
-		m.items = m.items.move(delta, lay.itemRows)
-		return m.maybeLoadMore()
-	}
-	if d, ok := scrollDelta(msg, km, page); ok {
-		if md == modeItems && m.results.failed && (key.Matches(msg, km.PageDown) || key.Matches(msg, km.Bottom)) {
-			// A deliberate move towards the end tries the failed page
-			// again, as n does; scrolling line by line does not.
-			m.results.failed, m.results.asked = false, -1
-		}
-		if md == modeItems {
-			// One G ends at the last item: the pages it brings in (or the
-			// one already on its way) take the cursor to their end too, up
-			// to bottomPages of them, so that G alone never reads a huge
-			// partition to its end.
-			m.results.toEnd = 0
-			if key.Matches(msg, km.Bottom) && m.results.more && m.results.q.Limit == 0 {
-				m.results.toEnd = bottomPages
-			}
-		}
-		return move(d)
+	if m, cmd, ok := m.moveKey(msg, km, md); ok {
+		return m, cmd
 	}
 	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
 		m.status.info = noSortKeyNote(sanitize(tableAndIndexName(m.table.Name, m.index)))
 		return m, nil
 	}
+	for _, step := range []func(Model, tea.KeyPressMsg, KeyMap, mode) (Model, tea.Cmd, bool){
+		Model.requestKey, Model.readKey, Model.openKey, Model.writeKey, Model.leaveKey,
+	} {
+		if m, cmd, ok := step(m, msg, km, md); ok {
+			return m, cmd
+		}
+	}
+	return m, nil
+}
+
+// moveKey moves the cursor of the pane in focus; in the items pane a move
+// may ask for the next page (pagePolicy.moved, maybeLoadMore).
+func (m Model) moveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+	lay := m.layout()
+	page := lay.itemRows
+	if md == modeGroups {
+		page = lay.groupRows()
+	}
+	d, ok := scrollDelta(msg, km, page)
+	switch {
+	case !ok:
+		return m, nil, false
+	case md == modeGroups:
+		m.groups = m.groups.move(d, lay.groupRows())
+		return m, nil, true
+	}
+	m.results.paging = m.results.paging.moved(m.results, key.Matches(msg, km.PageDown), key.Matches(msg, km.Bottom))
+	m.items = m.items.move(d, lay.itemRows)
+	m, cmd := m.maybeLoadMore()
+	return m, cmd, true
+}
+
+// requestKey changes the request shown: its condition, Limit, filters,
+// projection, order, consistency, index or partition, or the pane in
+// focus.
+func (m Model) requestKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, km.NextPane, km.PrevPane):
 		if m.focus == paneGroups {
@@ -63,130 +67,192 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 		} else {
 			m.focus = paneGroups
 		}
-		return m.relayout(), nil
+		return m.relayout(), nil, true
 	case key.Matches(msg, km.GroupBy):
-		return m.toggleGroupBy(), nil
-	case key.Matches(msg, km.Open):
-		if f, ok := m.groups.attrFilter(m.groups.cursor); ok && md == modeGroups {
-			// A value of the attribute has no key condition: its items are
-			// the partition's filtered, which the user sends (or not).
-			m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
-			return m.startEdit(editRequestFilter, f), nil
-		}
-		if md == modeGroups {
-			q := m.query
-			q.SK = m.groups.condition(m.groups.cursor)
-			return m.runQuery(q)
-		}
-		return m.openDetail()
+		return m.toggleGroupBy(), nil, true
 	case key.Matches(msg, km.EditCondition):
-		return m.startEdit(editCondition, formatCondition(m.query.SK)), nil
+		return m.startEdit(editCondition, formatCondition(m.query.SK)), nil, true
 	case key.Matches(msg, km.Limit):
 		text := ""
 		if m.query.Limit > 0 {
 			text = fmt.Sprintf("%d", m.query.Limit)
 		}
-		return m.startEdit(editLimit, text), nil
+		return m.startEdit(editLimit, text), nil, true
 	case key.Matches(msg, km.Filter):
-		return m.startEdit(editFilter, m.items.filter), nil
+		return m.startEdit(editFilter, m.items.filter), nil, true
 	case key.Matches(msg, km.RequestFilter):
-		return m.startEdit(editRequestFilter, m.query.Filter), nil
+		return m.startEdit(editRequestFilter, m.query.Filter), nil, true
 	case key.Matches(msg, km.Project):
-		return m.startEdit(editProjection, m.projectionText()), nil
-	case key.Matches(msg, km.PartiQL):
-		return m.openPartiQL(), nil
+		return m.startEdit(editProjection, m.projectionText()), nil, true
+	case key.Matches(msg, km.Index):
+		return m.openIndexes(), nil, true
+	case key.Matches(msg, km.Partition):
+		m.screen = screenPrompt
+		m.prompt = newPrompt(m.schema, m.query.PK, m.history)
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// readKey sends a read: the row in focus, the request reversed or read
+// strongly consistent, an exact count, the next page.
+func (m Model) readKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch {
+	case key.Matches(msg, km.Open):
+		m, cmd = m.openRow(md)
 	case key.Matches(msg, km.Reverse):
 		q := m.query
 		q.Reverse = !q.Reverse
-		return m.runQuery(q)
+		m, cmd = m.runQuery(q)
 	case key.Matches(msg, km.Consistent):
 		q := m.query
 		q.Consistent = !q.Consistent
 		if q.Consistent && m.isGSI() {
 			m.status.err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
-			return m, nil
+			return m, nil, true
 		}
-		return m.runQuery(q)
+		m, cmd = m.runQuery(q)
 	case key.Matches(msg, km.Count):
-		return m.askCount()
+		m, cmd = m.askCount()
 	case key.Matches(msg, km.NextPage):
-		if m.inflight != 0 && m.inflightNext {
-			return m, nil // a page is already on its way
-		}
-		if pg, ok := m.items.failedRefetch(); ok {
-			return m.refetch(pg) // the released page whose re-read failed, first
-		}
-		return m.loadNext()
-	case key.Matches(msg, km.Index):
-		return m.openIndexes(), nil
-	case key.Matches(msg, km.Partition):
-		m.screen = screenPrompt
-		m.prompt = newPrompt(m.schema, m.query.PK, m.history)
-		return m, nil
+		m, cmd = m.nextPageKey()
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// openRow is enter: in the types pane the type's query (or, grouped by an
+// attribute, the filter for its value to send), in the items pane the item.
+func (m Model) openRow(md mode) (Model, tea.Cmd) {
+	if md != modeGroups {
+		return m.openDetail()
+	}
+	if f, ok := m.groups.attrFilter(m.groups.cursor()); ok {
+		// A value of the attribute has no key condition: its items are
+		// the partition's filtered, which the user sends (or not).
+		m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
+		return m.startEdit(editRequestFilter, f), nil
+	}
+	q := m.query
+	q.SK = m.groups.condition(m.groups.cursor())
+	return m.runQuery(q)
+}
+
+// nextPageKey is n: the released page whose re-read failed first, else the
+// next page, unless one is on its way.
+func (m Model) nextPageKey() (Model, tea.Cmd) {
+	if m.flight.busy(flightQuery) && m.flight.next {
+		return m, nil // a page is already on its way
+	}
+	if pg, ok := m.items.failedRefetch(); ok {
+		return m.refetch(pg)
+	}
+	return m.loadNext()
+}
+
+// openKey opens what sits beside the panes: the log, the patterns, the
+// code, the overview, an export, the live pane, PartiQL, or a copy.
+func (m Model) openKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, km.PartiQL):
+		return m.openPartiQL(), nil, true
 	case key.Matches(msg, km.Log):
-		return m.openLog(), nil
+		return m.openLog(), nil, true
 	case key.Matches(msg, km.CopyItem):
 		if it, ok := m.items.selected(); ok {
-			return m.copyItem(it)
+			m, cmd := m.copyItem(it)
+			return m, cmd, true
 		}
+		return m, nil, true
 	case key.Matches(msg, km.CopyCommand):
-		return m.copyCommand()
+		m, cmd := m.copyCommand()
+		return m, cmd, true
 	case key.Matches(msg, km.Patterns):
-		return m.openPatterns(), nil
+		return m.openPatterns(), nil, true
 	case key.Matches(msg, km.SavePattern):
-		return m.openSave(), nil
+		return m.openSave(), nil, true
 	case key.Matches(msg, km.Code):
-		return m.codeCurrent(), nil
+		return m.codeCurrent(), nil, true
 	case key.Matches(msg, km.Overview):
-		return m.openOverview(), nil
+		return m.openOverview(), nil, true
 	case key.Matches(msg, km.Export):
-		return m.openExport(), nil
+		return m.openExport(), nil, true
 	case key.Matches(msg, km.Live):
-		return m.openLive()
+		m, cmd := m.openLive()
+		return m, cmd, true
+	}
+	return m, nil, false
+}
+
+// writeKey is the editing keys (with --allow-writes).
+func (m Model) writeKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+	var cmd tea.Cmd
+	switch {
 	case key.Matches(msg, km.EditItem):
-		return m.editSelected(false)
+		m, cmd = m.editSelected(false)
 	case key.Matches(msg, km.DuplicateItem):
-		return m.editSelected(true)
+		m, cmd = m.editSelected(true)
 	case key.Matches(msg, km.DeleteItem):
-		return m.deleteSelected()
+		m, cmd = m.deleteSelected()
 	case key.Matches(msg, km.NewItem):
-		return m.newEntityItem()
+		m, cmd = m.newEntityItem()
 	case key.Matches(msg, km.Undo):
-		return m.undoLast()
+		m, cmd = m.undoLast()
+	default:
+		return m, nil, false
+	}
+	return m, cmd, true
+}
+
+// leaveKey is esc, which stops what is in flight, else clears the filter,
+// else goes back along the breadcrumb; and q, which leaves the partition.
+func (m Model) leaveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+	switch {
 	case key.Matches(msg, km.Cancel):
 		if m.busy() {
-			counting := m.count.id != 0
-			m = m.stopCount("cancelled")
-			if m.inflight != 0 && m.results.pages > 0 {
-				m.query, m.get = m.results.q, m.results.get
-			}
-			if m.disc.id != 0 {
-				m.groups.finding, m.groups.scanErr = false, true
-			}
-			m.cancelAll()
-			if !counting {
-				m.status.info = "cancelled; what was loaded stays"
-			}
-			return m, nil
+			return m.cancelKey(), nil, true
 		}
 		if m.items.filter != "" {
 			m.items = m.items.setFilter("")
-			return m.maybeLoadMore()
+			m, cmd := m.maybeLoadMore()
+			return m, cmd, true
 		}
 		if len(m.crumbs) > 0 {
-			return m.crumbBack()
+			m, cmd := m.crumbBack()
+			return m, cmd, true
 		}
+		return m, nil, true
 	case key.Matches(msg, km.Back):
 		m.cancelAll()
 		if m.opts.Table == "" {
 			m = m.closeOverlays()
 			m.screen = screenTables
 			m.haveTable = false
-			return m, nil
+			return m, nil, true
 		}
-		return m, tea.Quit
+		return m, tea.Quit, true
 	}
-	return m, nil
+	return m, nil, false
+}
+
+// cancelKey is esc while requests are in flight: all stop, and what was
+// loaded stays.
+func (m Model) cancelKey() Model {
+	counting := m.flight.busy(flightCount)
+	m = m.stopCount("cancelled")
+	if m.flight.busy(flightQuery) && m.results.pages() > 0 {
+		m.query, m.get = m.results.q, m.results.get
+	}
+	if m.flight.busy(flightDiscover) {
+		m.groups.finding, m.groups.scanErr = false, true
+	}
+	m.cancelAll()
+	if !counting {
+		m.status.info = "cancelled; what was loaded stays"
+	}
+	return m
 }
 
 // hasSortKey holds where the sort-key keys (e, r) mean something.

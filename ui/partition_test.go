@@ -165,14 +165,14 @@ func TestScrollingLoadsNextPageOnce(t *testing.T) {
 			pending = cmd
 		}
 	}
-	if pending == nil || hs.m.inflight == 0 {
+	if pending == nil || !hs.m.flight.busy(flightQuery) {
 		t.Fatal("no next-page request near the end of the loaded items")
 	}
 	hs.contains("Query, page 2")
 	// The cursor still moves while the page loads.
-	before := hs.m.items.cursor
+	before := hs.m.items.cursor()
 	hs.step(keyPress("k"))
-	if hs.m.items.cursor != before-1 {
+	if hs.m.items.cursor() != before-1 {
 		t.Fatal("the items pane stopped responding while a page loads")
 	}
 	hs.run(pending)
@@ -214,11 +214,11 @@ func TestExplicitLimitPagesOnlyOnN(t *testing.T) {
 func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example()[:2], cap: halfRCU()})
 	cmd := hs.step(keyPress("r"))
-	if hs.m.inflight == 0 || !hs.m.query.Reverse {
+	if !hs.m.flight.busy(flightQuery) || !hs.m.query.Reverse {
 		t.Fatal("r did not start a reversed query")
 	}
 	hs.send(keyPress("esc"))
-	if hs.m.inflight != 0 {
+	if hs.m.flight.busy(flightQuery) {
 		t.Fatal("esc left the request in flight")
 	}
 	if hs.m.query.Reverse {

@@ -69,7 +69,7 @@ func (m Model) moveTo(index, pk string) (Model, tea.Cmd) {
 func (m Model) runPatternQuery(q dynamo.QueryInput, name string) (Model, tea.Cmd) {
 	m, save := m.moveTo(q.Index, q.PK)
 	m, cmd := m.startQuery(q, false)
-	m.inflightPattern = name
+	m.flight.pattern = name
 	return m, tea.Batch(cmd, save)
 }
 
@@ -78,10 +78,8 @@ func (m Model) runPatternQuery(q dynamo.QueryInput, name string) (Model, tea.Cmd
 func (m Model) runGet(g dynamo.GetInput, name string) (Model, tea.Cmd) {
 	m, save := m.moveTo("", g.PK)
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightGet, m.inflightPattern = cancel, id, true, name
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.get, m.flight.pattern = true, name
 	m.query, m.get = getAsQuery(m.table, g), &g
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(getItemCmd(m.observe(ctx, id), m.store, id, g), m.after(id), save)
@@ -101,22 +99,22 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
 		m.log = m.log.add(msg.page.Request, "", 1, m.getInput(msg.g))
 	}
-	if msg.id != m.inflight {
+	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil
 	}
-	name := m.inflightPattern
+	name := m.flight.pattern
 	m.cancelInflight()
 	m.status.throttle = throttled(msg.err)
 	if msg.err != nil {
 		m.status.err = sanitize(msg.err.Error())
-		if m.results.pages > 0 {
+		if m.results.pages() > 0 {
 			m.query, m.get = m.results.q, m.results.get
 		}
 		return m, nil
 	}
 	g := msg.g
 	q := getAsQuery(m.table, g)
-	m.results = result{q: q, pages: 1, get: &g}
+	m.results = result{q: q, get: &g}
 	m.noteColours(msg.page.Items)
 	m.items = m.items.setItems(msg.page.Items, m.layout().itemsW-2)
 	m.groups.active = m.groups.rowFor(q.SK)
@@ -159,10 +157,10 @@ func (m Model) patternProjection(name string) *patterns.Projection {
 // what it needs. None while a field of the query line is edited.
 func (m Model) projectionLines(w int) []string {
 	pc := m.results.proj
-	if pc == nil || m.qline.edit != editNone || m.results.pages == 0 {
+	if pc == nil || m.qline.edit != editNone || m.results.pages() == 0 {
 		return nil
 	}
-	out := m.indexNoteLines(*pc, m.results.kept, w-2)
+	out := m.indexNoteLines(*pc, m.results.kept(), w-2)
 	for i := range out {
 		out[i] = " " + out[i]
 	}

@@ -67,7 +67,7 @@ func newPrefetchStore(ctx context.Context, s Store, table, index, pk string, set
 		if err != nil {
 			return
 		}
-		q := dynamo.QueryInput{Table: p.keys.Name, Index: index, PK: pk, Limit: int32(settings.DefaultLimit)}
+		q := partitionQuery(p.keys.Name, index, pk, settings)
 		if _, err := dynamo.BuildQuery(ks, q); err != nil {
 			return
 		}

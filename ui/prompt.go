@@ -17,13 +17,17 @@ type partitionPrompt struct {
 	input   widget.LineEdit
 	history []historyEntry // every index of the table, most recent first
 	matches []string       // values for this index that fit what is typed
-	sel     int            // index into matches while browsing with ↑/↓; -1 otherwise
-	err     string         // why the value was refused, sanitised
-	cycle   promptCycle    // tab pressed again: the next match (prompt_cycle.go)
+	// list is the cursor over matches: on none (widget.List.AllowNone)
+	// unless browsing with ↑/↓. It is moved with no height, which only the
+	// drawing knows, so it keeps no window of its own: the one drawn ends
+	// on the value browsed to.
+	list  widget.List
+	err   string      // why the value was refused, sanitised
+	cycle promptCycle // tab pressed again: the next match (prompt_cycle.go)
 }
 
 func newPrompt(schema dynamo.KeySchema, value string, history []historyEntry) partitionPrompt {
-	p := partitionPrompt{schema: schema, input: widget.NewLineEdit(value), history: history, sel: -1}
+	p := partitionPrompt{schema: schema, input: widget.NewLineEdit(value), history: history}
 	return p.refilter()
 }
 
@@ -44,14 +48,14 @@ func (p partitionPrompt) refilter() partitionPrompt {
 		}
 	}
 	p.matches = append(pre, sub...)
-	p.sel = -1
+	p.list = widget.NewList(len(p.matches)).AllowNone()
 	return p
 }
 
 // ghost is the rest of the first remembered value that starts with the input.
 func (p partitionPrompt) ghost() string {
 	in := p.input.String()
-	if in == "" || p.sel >= 0 || !p.input.AtEnd() {
+	if _, browsing := p.list.Selected(); in == "" || browsing || !p.input.AtEnd() {
 		return ""
 	}
 	for _, m := range p.matches {
@@ -81,9 +85,9 @@ func (p partitionPrompt) browse(delta int) partitionPrompt {
 	if len(p.matches) == 0 {
 		return p
 	}
-	p.sel = clamp(p.sel+delta, -1, len(p.matches)-1)
-	if p.sel >= 0 {
-		p.input.Set(p.matches[p.sel])
+	p.list = p.list.Move(delta)
+	if i, ok := p.list.Selected(); ok {
+		p.input.Set(p.matches[i])
 	}
 	p.err = ""
 	return p
@@ -113,17 +117,13 @@ func (p partitionPrompt) viewBox(st styles, table string, w, h int) string {
 	if len(p.matches) > 0 {
 		lines = append(lines, " "+st.Muted.Render("opened before"))
 		room := h - 2 - len(lines)
-		start := 0
-		if p.sel >= room {
-			start = p.sel - room + 1
-		}
-		for i := start; i < len(p.matches) && i < start+room; i++ {
-			l := "   " + sanitize(p.matches[i])
-			if i == p.sel {
+		lines = append(lines, p.list.SetHeight(room).View(inner, widget.Delegate{Render: func(r widget.Row, inner int) []string {
+			l := "   " + sanitize(p.matches[r.Index])
+			if r.Cursor {
 				l = st.Sel.Render(widget.Fit(l, inner))
 			}
-			lines = append(lines, l)
-		}
+			return []string{l}
+		}})...)
 	} else if len(p.history) == 0 {
 		lines = append(lines, " "+st.Muted.Render("partitions you open are remembered here"))
 	}
@@ -159,7 +159,7 @@ func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 		return m.openPartition(m.prompt.input.String())
 	case key.Matches(msg, km.Cancel):
 		switch {
-		case m.results.pages > 0 || m.query.PK != "":
+		case m.results.pages() > 0 || m.query.PK != "":
 			// Back to the partition that was open; the index it was read
 			// through may have been switched here, so restore it.
 			m.index = m.query.Index

@@ -1,7 +1,6 @@
 package ui
 
 import (
-	"context"
 	"fmt"
 	"strings"
 
@@ -20,10 +19,8 @@ import (
 // further page of the results shown rather than new results.
 func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	m.cancelInflight()
-	m.seq++
-	id := m.seq
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.cancel, m.inflight, m.inflightNext = cancel, id, next
+	id, ctx := m.flight.start(m.ctx, flightQuery)
+	m.flight.next = next
 	if !next {
 		m.query = q
 	}
@@ -31,17 +28,14 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 		m.get = nil
 	}
 	m.status.err, m.status.info = "", ""
-	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages+1), m.after(id))
+	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages()+1), m.after(id))
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
 // logged but not shown.
 func (m *Model) cancelInflight() {
-	if m.cancel != nil {
-		m.cancel()
-	}
-	m.status.clearRetry(m.inflight)
-	m.cancel, m.inflight, m.inflightNext, m.inflightGet, m.inflightPattern = nil, 0, false, false, ""
+	m.status.clearRetry(m.flight.id(flightQuery))
+	m.flight.stop(flightQuery)
 	m.items.refetching = 0
 	m.settle()
 }
@@ -49,18 +43,18 @@ func (m *Model) cancelInflight() {
 // cancelAll cancels the query, the skip-scan and the count in flight.
 func (m *Model) cancelAll() {
 	m.cancelInflight()
-	m.disc = m.disc.stop()
-	m.count = m.count.stop()
-	if m.sample.id != 0 {
+	m.flight.stop(flightDiscover)
+	m.count = m.stoppedCount()
+	if m.flight.busy(flightSample) {
 		m.overview.phase, m.overview.stopping = ovSetup, false
 	}
-	m.sample = m.sample.stop()
+	m.flight.stop(flightSample)
 	m.settle()
 }
 
 // busy tells whether any request is in flight.
 func (m Model) busy() bool {
-	return m.inflight != 0 || m.disc.id != 0 || m.count.id != 0 || m.sample.id != 0
+	return m.flight.busy(flightQuery, flightDiscover, flightCount, flightSample)
 }
 
 // settle stops the spinner once nothing is in flight.
@@ -75,24 +69,24 @@ func (m *Model) settle() {
 // sample, an export that reads released pages again.
 func (m Model) busyText() string {
 	var parts []string
-	if m.inflight != 0 {
-		if m.inflightGet {
+	if m.flight.busy(flightQuery) {
+		if m.flight.get {
 			parts = append(parts, "GetItem")
 		} else if m.items.refetching != 0 {
 			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
-		} else if m.inflightNext {
-			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages+1))
+		} else if m.flight.next {
+			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages()+1))
 		} else {
 			parts = append(parts, "Query")
 		}
 	}
-	if m.disc.id != 0 {
+	if m.flight.busy(flightDiscover) {
 		parts = append(parts, "skip-scan")
 	}
-	if m.count.id != 0 {
+	if m.flight.busy(flightCount) {
 		parts = append(parts, m.count.progress())
 	}
-	if m.sample.id != 0 {
+	if m.flight.busy(flightSample) {
 		parts = append(parts, "sampling")
 	}
 	if m.export.running && m.export.src.released > 0 {
@@ -113,73 +107,41 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		}
 		m.log = m.log.add(msg.page.Request, kind, page, m.queryInput(msg.q))
 	}
-	if msg.id != m.inflight {
+	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil // cancelled or superseded: logged, not shown
 	}
-	pattern := m.inflightPattern
+	pattern := m.flight.pattern
 	m.cancelInflight() // releases the context; the request is done
 	m.status.clearRetry(msg.id)
 	m.status.throttle = throttled(msg.err)
 	if msg.refetch {
 		return m.refetchDone(msg)
 	}
-	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
-		if msg.next {
-			m.results.failed = true
-			m.status.err += " — n, pgdn or G tries the next page again"
-		} else if m.results.pages > 0 {
-			m.query, m.get = m.results.q, m.results.get // the query line keeps describing what is shown
-		}
-		return m, nil
-	}
-	p := msg.page
-	lay := m.layout()
-	more := p.LastEvaluatedKey != nil
-	var disc tea.Cmd
+	// The reply goes to the read it continues, or starts a new one; a
+	// read that refuses the page (or a failed request) leaves the results
+	// shown as they were, so the same page can be asked for again.
+	pager := m.results.pager
 	if !msg.next {
 		q := msg.q
 		q.StartKey = nil
-		// A filtered or projected first page is not the partition's: it
-		// cannot tell its entity types.
-		m.results = result{q: q, lastKey: p.LastEvaluatedKey, more: more, pages: 1, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
-		if m.results.base {
-			if m.delim == "" && m.schema.SK != nil {
-				sks := make([]string, len(p.Items))
-				for i, it := range p.Items {
-					sks[i] = keyOf(it, m.schema.SK.Name)
-				}
-				m.delim = keys.InferDelimiter(sks)
-			}
-			m.groups = m.groups.reset(q.PK, p.Items, m.items.keyName, m.delim, more, q.Reverse)
-			// A first page that is the whole partition lists every type
-			// with its exact count; only a bigger partition needs the
-			// skip-scan to find the types beyond it.
-			if more && !m.groups.tbl.Listed() && !m.groups.finding && !m.groups.scanErr {
-				m, disc = m.startDiscover(q, p, m.scanBudget(q, p))
-			}
-		}
-		m.noteColours(p.Items)
-		m.items = m.items.setItems(p.Items, lay.itemsW-2)
-		m = m.reselectWritten(p.Items)
-	} else {
-		m.results.lastKey, m.results.more, m.results.failed = p.LastEvaluatedKey, more, false
-		m.results.pages++
-		if m.results.base {
-			m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, more)
-		}
-		m.noteColours(p.Items)
-		m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
-		if m.results.toEnd > 0 {
-			m.items, m.results.toEnd = m.items.move(1<<30, lay.itemRows), m.results.toEnd-1
-		}
+		pager = dynamo.NewQueryPager(dynamo.QueryRead{Query: q})
 	}
-	m.results.kept += int(p.Count)
-	m.results.read += int(p.ScannedCount)
-	m.results.rcu += p.Request.Capacity.Total
+	err := msg.err
+	if err == nil {
+		err = pager.Page(msg.page, nil)
+	}
+	if err != nil {
+		return m.queryFailed(msg, err), nil
+	}
+	var disc tea.Cmd
+	if !msg.next {
+		m, disc = m.firstPage(msg, pager)
+	} else {
+		m = m.nextPage(msg, pager)
+	}
 	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	if pattern != "" {
-		m.status.info = patternDone(pattern, p)
+		m.status.info = patternDone(pattern, msg.page)
 		if !msg.next {
 			m.results.proj = m.patternProjection(pattern)
 		}
@@ -188,32 +150,66 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	return m, tea.Batch(disc, load)
 }
 
-// maybeLoadMore asks for the next page when the cursor is within one screen
-// of the end of what is loaded: one request at a time, never twice for the
-// same LastEvaluatedKey, and not when the user set a Limit (then n pages).
-// Without a Limit, pages are DynamoDB's own: up to 1 MB each.
-func (m Model) maybeLoadMore() (Model, tea.Cmd) {
-	if m, cmd := m.itemsFollowUp(); cmd != nil {
-		return m, cmd // the filter's scan, or a released page read again
+// queryFailed says why a query or its next page failed; the results
+// shown stay, and the query line keeps describing them.
+func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
+	m.status.err = sanitize(err.Error())
+	if msg.next {
+		m.results.paging.failed = true
+		m.status.err += " — n, pgdn or G tries the next page again"
+	} else if m.results.pages() > 0 {
+		m.query, m.get = m.results.q, m.results.get
 	}
-	if m.screen != screenPartition || m.inflight != 0 || !m.results.more || m.results.failed ||
-		m.results.q.Limit > 0 || m.items.filter != "" || m.results.asked == m.results.pages {
-		return m, nil
-	}
-	if m.items.rows()-1-m.items.cursor > m.layout().itemRows {
-		return m, nil
-	}
-	return m.loadNext()
+	return m
 }
 
-func (m Model) loadNext() (Model, tea.Cmd) {
-	if !m.results.more {
-		return m, nil
+// firstPage shows the first page of new results, read by pager: the
+// items, and for the partition's own pages its entity types, with the
+// skip-scan for those beyond the page.
+func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.Cmd) {
+	p, q := msg.page, msg.q
+	q.StartKey = nil
+	more := p.LastEvaluatedKey != nil
+	// A filtered or projected first page is not the partition's: it
+	// cannot tell its entity types.
+	m.results = result{q: q, pager: pager, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
+	var disc tea.Cmd
+	if m.results.base {
+		if m.delim == "" && m.schema.SK != nil {
+			sks := make([]string, len(p.Items))
+			for i, it := range p.Items {
+				sks[i] = keyOf(it, m.schema.SK.Name)
+			}
+			m.delim = keys.InferDelimiter(sks)
+		}
+		m.groups = m.groups.reset(q.PK, p.Items, m.items.keyName, m.delim, more, q.Reverse)
+		// A first page that is the whole partition lists every type
+		// with its exact count; only a bigger partition needs the
+		// skip-scan to find the types beyond it.
+		if more && !m.groups.tbl.Listed() && !m.groups.finding && !m.groups.scanErr {
+			m, disc = m.startDiscover(q, p, m.scanBudget(q, p))
+		}
 	}
-	m.results.asked = m.results.pages
-	q := m.results.q
-	q.StartKey = m.results.lastKey
-	return m.startQuery(q, true)
+	m.noteColours(p.Items)
+	m.items = m.items.setItems(p.Items, m.layout().itemsW-2)
+	return m.reselectWritten(p.Items), disc
+}
+
+// nextPage adds a further page of the results shown, read by pager; a G
+// in progress takes the cursor to its end.
+func (m Model) nextPage(msg queryDoneMsg, pager dynamo.QueryPager) Model {
+	p, lay := msg.page, m.layout()
+	m.results.pager = pager
+	if m.results.base {
+		m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, p.LastEvaluatedKey != nil)
+	}
+	m.noteColours(p.Items)
+	m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
+	var follow bool
+	if m.results.paging, follow = m.results.paging.arrived(); follow {
+		m.items = m.items.move(1<<30, lay.itemRows)
+	}
+	return m
 }
 
 // runQuery runs a changed version of the current request, if it is valid.
@@ -232,13 +228,13 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 // readNote says, under the query line, what a filtered request kept of what
 // it read and that every item read was paid for; "" without a filter.
 func (m Model) readNote() string {
-	if m.results.pages == 0 || m.results.q.Filter == "" && m.results.q.Project == "" {
+	if m.results.pages() == 0 || m.results.q.Filter == "" && m.results.q.Project == "" {
 		return ""
 	}
 	var parts []string
 	if m.results.q.Filter != "" {
 		more := ""
-		if m.results.more {
+		if m.results.more() {
 			more = " so far"
 		}
 		why := ": a filter does not lower the cost"
@@ -246,7 +242,7 @@ func (m Model) readNote() string {
 			why = "" // the projection's note needs the room
 		}
 		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
-			textfmt.Count(m.results.kept), textfmt.Count(m.results.read), more, fmtRCU(m.results.rcu), textfmt.Count(m.results.read), why))
+			textfmt.Count(m.results.kept()), textfmt.Count(m.results.scanned()), more, fmtRCU(m.results.rcu()), textfmt.Count(m.results.scanned()), why))
 	}
 	if m.results.q.Project != "" {
 		parts = append(parts, "projection saves bandwidth, not capacity")

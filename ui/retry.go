@@ -69,8 +69,8 @@ func (m Model) observe(ctx context.Context, id int) context.Context {
 // retrying shows a retry of a request still in flight; a late report of a
 // request that is done or cancelled is dropped.
 func (m Model) retrying(msg retryingMsg) Model {
-	live := msg.id != 0 && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id || msg.id == m.sample.id || msg.id == m.export.id ||
-		(m.screen == screenLoading && msg.id == m.tableReq))
+	live := m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) || msg.id != 0 && msg.id == m.export.id ||
+		m.screen == screenLoading && m.flight.live(msg.id, flightTable)
 	if live {
 		m.status.retry, m.status.retryID = msg.text, msg.id
 	}

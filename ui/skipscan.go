@@ -73,7 +73,7 @@ func (m Model) scanBudget(q dynamo.QueryInput, p dynamo.Page) dynamo.Budget {
 // discoverRequest logs one skip-scan request as it completes.
 func (m Model) discoverRequest(msg discoverRequestMsg) Model {
 	m.log = m.log.add(msg.r, "skip-scan", 1, reqInput{})
-	if msg.id == m.disc.id {
+	if m.flight.waits(flightDiscover, msg.id) {
 		m.groups.scanLogged++
 		m.groups.scanReqs++
 		m.groups.scanCap = m.groups.scanCap.Add(msg.r.Capacity)
@@ -83,7 +83,7 @@ func (m Model) discoverRequest(msg discoverRequestMsg) Model {
 
 // discoverGroup lists a type of the running skip-scan as it is found.
 func (m Model) discoverGroup(msg discoverGroupMsg) Model {
-	if msg.id == m.disc.id {
+	if m.flight.waits(flightDiscover, msg.id) {
 		m.groups = m.groups.arrived(msg.g, m.delim)
 		m.noteTypeColours()
 	}
@@ -95,36 +95,34 @@ func (m Model) discoverGroup(msg discoverGroupMsg) Model {
 // on after p's last key, so no item p holds is read again. A key without
 // sort key has no types to find.
 func (m Model) startDiscover(q dynamo.QueryInput, p dynamo.Page, b dynamo.Budget) (Model, tea.Cmd) {
-	m.disc = m.disc.stop()
+	m.flight.stop(flightDiscover)
 	if m.schema.SK == nil {
 		return m, nil
 	}
-	m.seq++
-	ctx, cancel := context.WithCancel(m.ctx)
-	m.disc = job{id: m.seq, cancel: cancel}
+	id, ctx := m.flight.start(m.ctx, flightDiscover)
 	m.groups.finding = true
 	m.groups.scanLogged, m.groups.scanReqs, m.groups.scanCap = 0, 0, dynamo.Capacity{}
 	in := dynamo.DiscoverInput{Table: q.Table, Index: q.Index, PK: q.PK, Delimiter: m.delim, Budget: b}
 	if !q.Reverse {
 		in.First = &p // the walk is forward: it starts past this page
 	}
-	return m, tea.Batch(discoverCmd(m.observe(ctx, m.disc.id), m.store, m.send, m.disc.id, in), m.after(m.disc.id))
+	return m, tea.Batch(discoverCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
 
 // discoverDone logs the requests of the skip-scan not logged as they came,
 // then, unless the partition changed meanwhile, lists the types it found.
 func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	logged := 0
-	if msg.id == m.disc.id {
+	if m.flight.waits(flightDiscover, msg.id) {
 		logged = min(m.groups.scanLogged, len(msg.d.Requests))
 	}
 	for _, r := range msg.d.Requests[logged:] {
 		m.log = m.log.add(r, "skip-scan", 1, reqInput{})
 	}
-	if msg.id != m.disc.id {
+	if !m.flight.waits(flightDiscover, msg.id) {
 		return m, nil // cancelled or another partition: logged, not shown
 	}
-	m.disc = m.disc.stop()
+	m.flight.stop(flightDiscover)
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.groups.finding = false

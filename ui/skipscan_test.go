@@ -129,13 +129,13 @@ func TestSkipScanOnlyWhenTheFirstPageIsIncomplete(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
 	hs.typeText("CUST#7")
 	page := hs.pageOfCmd(hs.step(keyPress("enter")))
-	if hs.m.disc.id != 0 || len(hs.store.discoveries()) != 0 {
+	if hs.m.flight.id(flightDiscover) != 0 || len(hs.store.discoveries()) != 0 {
 		t.Fatal("opening sent a skip-scan beside the first page")
 	}
 	hs.contains("Query")
 	hs.lacks("skip-scan")
 	disc := hs.step(page)
-	if disc == nil || hs.m.disc.id == 0 {
+	if disc == nil || hs.m.flight.id(flightDiscover) == 0 {
 		t.Fatal("a first page with a LastEvaluatedKey did not start the skip-scan")
 	}
 	hs.contains("skip-scan: finding types…", "Items · 100+ loaded")
@@ -225,7 +225,7 @@ func TestCountCancelledKeepsWhatItGot(t *testing.T) {
 		t.Fatal("y did not send the count's first page")
 	}
 	second := hs.step(msg) // page 1 counted; page 2 asked for
-	if second == nil || hs.m.count.id == 0 {
+	if second == nil || hs.m.flight.id(flightCount) == 0 {
 		t.Fatal("the count did not go on to its second page")
 	}
 	hs.contains("counting ORDER, 1700 so far")
@@ -248,7 +248,7 @@ func TestEscCancelsTheSkipScan(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
 	hs.typeText("CUST#7")
 	pending := hs.step(hs.pageOfCmd(hs.step(keyPress("enter"))))
-	if hs.m.disc.id == 0 {
+	if hs.m.flight.id(flightDiscover) == 0 {
 		t.Fatal("the skip-scan is not in flight")
 	}
 	hs.contains("skip-scan")
@@ -267,7 +267,7 @@ func TestStaleSkipScanIsDropped(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, disc, bigPartition(), canned{items: example(), cap: halfRCU()})
 	hs.typeText("CUST#7")
 	hs.step(hs.pageOfCmd(hs.step(keyPress("enter")))) // its skip-scan never answers in time
-	oldDisc := hs.m.disc.id
+	oldDisc := hs.m.flight.id(flightDiscover)
 	hs.keys("p", "ctrl+u")
 	hs.typeText("CUST#42")
 	hs.keys("enter")
@@ -302,12 +302,12 @@ func TestCursorStaysOnItsTypeWhenTypesArrive(t *testing.T) {
 	g := newGroupsPane("S", true)
 	g = g.reset("CUST#7", pageOf("CUST#7", 0, 3), "SK", "#", true, false)
 	g = g.move(1, 10)
-	if g.cursor != 1 || g.types()[0].Entity != "ORDER" {
-		t.Fatalf("cursor %d on %+v", g.cursor, g.types())
+	if g.cursor() != 1 || g.types()[0].Entity != "ORDER" {
+		t.Fatalf("cursor %d on %+v", g.cursor(), g.types())
 	}
 	g = g.discovered(bigDiscovery(), "#")
-	if got := g.types()[g.cursor-1].Entity; got != "ORDER" || g.cursor != 2 {
-		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor, got)
+	if got := g.types()[g.cursor()-1].Entity; got != "ORDER" || g.cursor() != 2 {
+		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor(), got)
 	}
 }
 
@@ -388,7 +388,7 @@ func TestSkipScanTypesShowAsTheyArrive(t *testing.T) {
 	hs := newHarnessDisc(t, Options{Table: "App"}, 120, 35, map[string]cannedDiscovery{"CUST#7": {d: bigDiscovery()}}, bigPartition())
 	hs.typeText("CUST#7")
 	hs.step(hs.pageOfCmd(hs.step(keyPress("enter")))) // its skip-scan is still running
-	id := hs.m.disc.id
+	id := hs.m.flight.id(flightDiscover)
 	hs.lacks("RETURN#")
 	d := bigDiscovery()
 	hs.send(discoverGroupMsg{id: id, g: d.Groups[3]}) // the far end's half found RETURN first

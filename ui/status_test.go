@@ -17,7 +17,7 @@ import (
 func TestSpinnerOnlyAfterDelay(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
 	cmd := hs.step(keyPress("r"))
-	id := hs.m.inflight
+	id := hs.m.flight.id(flightQuery)
 	hs.contains("Query")
 	if hs.m.status.spinning {
 		t.Fatal("spinning at once")
@@ -28,7 +28,7 @@ func TestSpinnerOnlyAfterDelay(t *testing.T) {
 	}
 	hs.contains("esc cancels")
 	hs.run(cmd)
-	if hs.m.status.spinning || hs.m.inflight != 0 {
+	if hs.m.status.spinning || hs.m.flight.busy(flightQuery) {
 		t.Fatal("spinner still on after the reply")
 	}
 	hs.step(spinnerDueMsg{id: id}) // late: the request is done
@@ -106,7 +106,7 @@ func BenchmarkViewLoadedItems(b *testing.B) {
 func TestRetryShowsWhileInFlight(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
 	cmd := hs.step(keyPress("r"))
-	id := hs.m.inflight
+	id := hs.m.flight.id(flightQuery)
 	hs.send(retryingMsg{id: id, text: "throttled, retrying (2/10)", throttled: true})
 	hs.contains("Query · throttled, retrying (2/10)")
 	hs.send(retryingMsg{id: id + 7, text: "connection reset, retrying (3/10)"})
@@ -117,7 +117,7 @@ func TestRetryShowsWhileInFlight(t *testing.T) {
 	hs.lacks("retrying")
 	// Esc clears it with the request.
 	hs.step(keyPress("r"))
-	hs.send(retryingMsg{id: hs.m.inflight, text: "throttled, retrying (2/10)"})
+	hs.send(retryingMsg{id: hs.m.flight.id(flightQuery), text: "throttled, retrying (2/10)"})
 	hs.keys("esc")
 	hs.lacks("retrying")
 	hs.contains("cancelled; what was loaded stays", "Items · 3 loaded")

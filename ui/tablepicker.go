@@ -24,9 +24,7 @@ type tableRow struct {
 type tablePicker struct {
 	rows    []tableRow
 	filter  widget.LineEdit
-	view    []int // rows matching the filter, in order
-	cursor  int   // index into view
-	offset  int
+	list    widget.List // over rows, those matching the filter shown
 	listed  bool
 	listErr string
 }
@@ -55,26 +53,24 @@ func (p tablePicker) described(msg tablesDescribedMsg) tablePicker {
 
 func (p tablePicker) refilter() tablePicker {
 	f := strings.ToLower(p.filter.String())
-	p.view = p.view[:0]
-	for i, r := range p.rows {
-		if f == "" || strings.Contains(strings.ToLower(r.name), f) {
-			p.view = append(p.view, i)
-		}
+	var keep func(i int) bool
+	if f != "" {
+		keep = func(i int) bool { return strings.Contains(strings.ToLower(p.rows[i].name), f) }
 	}
-	p.cursor = clamp(p.cursor, 0, len(p.view)-1)
+	p.list = p.list.Filter(len(p.rows), keep)
 	return p
 }
 
 func (p tablePicker) selected() (string, bool) {
-	if p.cursor < 0 || p.cursor >= len(p.view) {
+	i, ok := p.list.Selected()
+	if !ok {
 		return "", false
 	}
-	return p.rows[p.view[p.cursor]].name, true
+	return p.rows[i].name, true
 }
 
 func (p tablePicker) move(delta, listH int) tablePicker {
-	p.cursor = clamp(p.cursor+delta, 0, len(p.view)-1)
-	p.offset = scrollOffset(p.offset, p.cursor, listH, len(p.view))
+	p.list = p.list.SetHeight(listH).Move(delta)
 	return p
 }
 
@@ -83,16 +79,15 @@ func pickerListHeight(h int) int { return max(1, h-5) }
 
 func (p tablePicker) viewBox(st styles, w, h int) string {
 	inner := w - 2
-	listH := pickerListHeight(h)
-	p.offset = scrollOffset(p.offset, p.cursor, listH, len(p.view))
+	l := p.list.SetHeight(pickerListHeight(h))
 
 	lines := []string{
 		" " + st.Muted.Render("filter ") + p.filter.View(st, max(1, inner-9), ""),
 		"",
 	}
 	nameW, keyW, ixW := len("table"), len("key schema"), len("indexes")
-	for _, i := range p.view {
-		r := p.rows[i]
+	for pos := range l.Len() {
+		r := p.rows[l.Index(pos)]
 		nameW = max(nameW, widget.Width(sanitize(r.name)))
 		if r.described {
 			ks, _ := r.table.Schema("")
@@ -115,11 +110,11 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 		lines = append(lines, " "+st.Muted.Render("listing tables…"))
 	case len(p.rows) == 0:
 		lines = append(lines, " "+st.Muted.Render("no tables here; check --region and --endpoint-url, or create one with 'dynascope seed --demo'"))
-	case len(p.view) == 0:
+	case l.Len() == 0:
 		lines = append(lines, " "+st.Muted.Render("no table matches the filter"))
 	}
-	for vi := p.offset; vi < len(p.view) && vi < p.offset+listH; vi++ {
-		r := p.rows[p.view[vi]]
+	lines = append(lines, l.View(inner, widget.Delegate{Render: func(vr widget.Row, inner int) []string {
+		r := p.rows[vr.Index]
 		name := sanitize(r.name)
 		var ks, ix, count, size string
 		switch {
@@ -142,14 +137,14 @@ func (p tablePicker) viewBox(st styles, w, h int) string {
 			// columns, and the others are listed as usual.
 			line = " " + widget.Fit(name, nameW) + "  " + widget.Fit("no permission to describe (DescribeTable is denied)", max(1, inner-nameW-4))
 		}
-		if vi == p.cursor {
+		if vr.Cursor {
 			line = st.Sel.Render(widget.Fit(line, inner))
 		}
-		lines = append(lines, line)
-	}
+		return []string{line}
+	}})...)
 	title := fmt.Sprintf("Tables · %d", len(p.rows))
 	if p.filter.String() != "" {
-		title = fmt.Sprintf("Tables · %d of %d", len(p.view), len(p.rows))
+		title = fmt.Sprintf("Tables · %d of %d", l.Len(), len(p.rows))
 	}
 	return widget.Box(st, title, lines, w, h, true)
 }
@@ -177,35 +172,16 @@ func clamp(v, lo, hi int) int {
 	return v
 }
 
-// scrollOffset keeps the cursor inside a window of h rows over n rows.
-func scrollOffset(offset, cursor, h, n int) int {
-	if h <= 0 {
-		return 0
-	}
-	if cursor < offset {
-		offset = cursor
-	}
-	if cursor >= offset+h {
-		offset = cursor - h + 1
-	}
-	return clamp(offset, 0, max(0, n-h))
-}
+// scrollOffset keeps the cursor inside a window of h rows over n rows,
+// for the views that keep their own numbers (widget.ScrollOffset).
+func scrollOffset(offset, cursor, h, n int) int { return widget.ScrollOffset(offset, cursor, h, n) }
 
 func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
-	listH := pickerListHeight(m.layout().bodyH)
+	if l, ok := m.picker.list.SetHeight(pickerListHeight(m.layout().bodyH)).Key(msg, km.typingListKeys()); ok {
+		m.picker.list = l
+		return m, nil
+	}
 	switch {
-	case key.Matches(msg, km.ListUp):
-		m.picker = m.picker.move(-1, listH)
-	case key.Matches(msg, km.ListDown):
-		m.picker = m.picker.move(1, listH)
-	case key.Matches(msg, km.PageUp):
-		m.picker = m.picker.move(-listH, listH)
-	case key.Matches(msg, km.PageDown):
-		m.picker = m.picker.move(listH, listH)
-	case key.Matches(msg, km.ListTop):
-		m.picker = m.picker.move(-len(m.picker.rows), listH)
-	case key.Matches(msg, km.ListBottom):
-		m.picker = m.picker.move(len(m.picker.rows), listH)
 	case key.Matches(msg, km.Open):
 		if name, ok := m.picker.selected(); ok {
 			return m.openTable(name)
@@ -229,7 +205,7 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
 func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 	if f, ok := m.picker.filter.Update(msg); ok {
 		m.picker.filter = f
-		m.picker.cursor, m.picker.offset = 0, 0
+		m.picker.list = m.picker.list.Home()
 		m.picker = m.picker.refilter()
 	}
 	return m, nil

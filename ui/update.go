@@ -112,7 +112,7 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.items = m.items.scanStep(msg.gen)
 		return m.itemsFollowUp()
 	case spinnerDueMsg:
-		if msg.id != 0 && !m.status.spinning && (msg.id == m.inflight || msg.id == m.disc.id || msg.id == m.count.id || msg.id == m.sample.id) {
+		if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
 			m.status.spinning = true
 			return m, m.status.spinner.Tick
 		}
@@ -137,7 +137,7 @@ func (m Model) relayout() Model {
 }
 
 func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
-	if msg.id != m.tableReq {
+	if !m.flight.waits(flightTable, msg.id) {
 		return m, nil
 	}
 	m.status.clearRetry(msg.id)
@@ -198,14 +198,13 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 // openTable describes a table chosen in the picker and reads its history.
 func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.cancelAll()
-	m.seq++
-	m.tableReq = m.seq
+	m.flight.mark(flightTable)
 	m.screen = screenLoading
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.err = ""
 	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
-	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.tableReq), m.store, m.tableReq, name), loadHistoryCmd(m.cfgDir, name))
+	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), name), loadHistoryCmd(m.cfgDir, name))
 }
 
 // openPartition checks a partition key value against the key's type and, if
@@ -215,7 +214,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 // partition (see queryDone): a small partition tells its types and exact
 // counts in one request.
 func (m Model) openPartition(pk string) (Model, tea.Cmd) {
-	q := dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: pk, Limit: int32(m.opts.Settings.DefaultLimit)}
+	q := partitionQuery(m.table.Name, m.index, pk, m.opts.Settings)
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
 		m.prompt = newPrompt(m.schema, pk, m.history)

@@ -292,7 +292,7 @@ func (m Model) body(lay layout) string {
 }
 
 func (m Model) itemsTitle(lay layout) string {
-	t := m.items.title(m.results.more)
+	t := m.items.title(m.results.more())
 	if lay.compact {
 		t += " · tab: types"
 	}

@@ -191,13 +191,13 @@ func (o jumpOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
 // from for esc.
 func (m Model) jump(it dynamo.Item, tg jumpTarget) (Model, tea.Cmd) {
 	from := m.results.q
-	if m.results.pages == 0 {
+	if m.results.pages() == 0 {
 		from = m.query
 	}
 	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
 	m, save := m.moveTo(tg.index, tg.pk)
 	m.crumbs = crumbs
-	q := dynamo.QueryInput{Table: m.table.Name, Index: tg.index, PK: tg.pk, Limit: int32(m.opts.Settings.DefaultLimit)}
+	q := partitionQuery(m.table.Name, tg.index, tg.pk, m.opts.Settings)
 	if tg.sk != "" && m.schema.SK != nil {
 		q.SK = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{tg.sk}}
 	}

@@ -110,3 +110,32 @@ func (t *Tap) Exchanges(op string) []Exchange {
 func (x Exchange) String() string {
 	return fmt.Sprintf("%s %d: Limit %d, Count %d, more %v, %v RCU", x.Op, x.Status, x.Limit, x.Count, x.More, x.Capacity)
 }
+
+// Record is the exchange as a test pins it: the request's JSON with its
+// keys sorted and the table's unique name as TABLE, then what paging and
+// cost depend on in the answer (Count, ScannedCount, capacity,
+// LastEvaluatedKey).
+func (x Exchange) Record(table string) string {
+	var in map[string]any
+	if err := json.Unmarshal(x.Request, &in); err != nil {
+		return fmt.Sprintf("unreadable request %q: %v", x.Request, err)
+	}
+	if in["TableName"] == table {
+		in["TableName"] = "TABLE"
+	}
+	req, _ := json.Marshal(in)
+	var out struct {
+		Count, ScannedCount int
+		LastEvaluatedKey    map[string]any
+		ConsumedCapacity    struct{ CapacityUnits float64 }
+	}
+	if err := json.Unmarshal(x.Response, &out); err != nil {
+		return fmt.Sprintf("%s\n  -> unreadable answer %q: %v", req, x.Response, err)
+	}
+	last := "none"
+	if out.LastEvaluatedKey != nil {
+		b, _ := json.Marshal(out.LastEvaluatedKey)
+		last = string(b)
+	}
+	return fmt.Sprintf("%s\n  -> Count %d, ScannedCount %d, %v RCU, LastEvaluatedKey %s", req, out.Count, out.ScannedCount, out.ConsumedCapacity.CapacityUnits, last)
+}

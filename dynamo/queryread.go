@@ -1,0 +1,286 @@
+package dynamo
+
+// A Query read page by page, shaped like a Scan (scan.go): what to read
+// and where to stop (QueryRead), the read in progress (QueryPager: the
+// request of the next page and what each answer does to the read), and
+// the whole read in one call (Client.ReadQuery). Every read that follows
+// LastEvaluatedKey goes through it: query, patterns run and check, the
+// whole reads of groups --count and --by attribute, and the UI's pages and
+// counts, which step a QueryPager one message at a time. So the rules of
+// paging live here once: a page's Limit under a cap or a pattern's limit,
+// the stop reasons as values, the key a stopped read goes on from, the
+// estimate's and the cap's sentences. A check every paged read must make
+// of its answers belongs in QueryPager.Page.
+
+import (
+	"context"
+	"errors"
+	"math"
+)
+
+// The stops of a Query read besides StopComplete, StopMaxRCU,
+// StopEstimate, StopCancelled and StopError.
+const (
+	// StopLimit: the read evaluated the items it asked for (MaxItems), so
+	// its LastKey is where a next page would start, not a stop short.
+	StopLimit StopReason = "limit"
+	// StopPages: the page cap (MaxPages) stopped it with more to read.
+	StopPages StopReason = "pages"
+)
+
+// QueryRead is one Query read page by page: what it reads and where it
+// stops. The zero caps read to the end.
+type QueryRead struct {
+	// Query is the request of the first page. Its StartKey goes on from
+	// where a read stopped; its Limit bounds every page (0: DynamoDB's
+	// pages of up to 1 MB).
+	Query QueryInput
+	// MaxPages stops the read after that many pages with more to read
+	// (StopPages); 0 for no cap.
+	MaxPages int
+	// MaxItems is how many items the read evaluates in all, counted as
+	// Limit counts them (before a filter drops any): each page's Limit is
+	// what is left of it, and the read ends once it is met (StopLimit).
+	// 0 for no such bound.
+	MaxItems int32
+	// MaxRCU caps the read's cost as it caps a Scan's: each page's Limit
+	// is sized (CapSizer) so that only an item larger than any read before
+	// it can pass the cap (StopMaxRCU). 0 for no cap.
+	MaxRCU float64
+	// AvgItem is DescribeTable's average item size in bytes, which sizes
+	// the first page under MaxRCU; 0 when unknown.
+	AvgItem float64
+	// Est is the bound announced before the read (EstimateRead): a read
+	// that spends clearly more (Guard) stops with StopEstimate and an
+	// *EstimateError naming What, keeping what it read. With MaxRCU set
+	// the cap alone decides. The zero Estimate stops nothing.
+	Est Estimate
+	// Bound is an announced bound in RCU held to OverBudget's margin, the
+	// rule of the whole reads of groups (--count, --by attribute): passing
+	// it stops the read as Est does. 0 for none.
+	Bound float64
+	// What names the read in the sentence of an estimate overrun: "query
+	// --all-pages", "count CUST#7 on App".
+	What string
+	// OnPage receives each page as it arrives; an error stops the read
+	// (StopError) with that error. The pages' items are kept nowhere else.
+	OnPage func(Page) error
+}
+
+// QueryResult is what a Query read read and what it cost.
+type QueryResult struct {
+	Requests []Request // each answered page's request, in order
+	// Failed is the record of the request the read stopped on when it
+	// failed after it was sent; nil otherwise.
+	Failed  *Request
+	Pages   int // answered pages: len(Requests)
+	Count   int // items returned (kept by a filter)
+	Scanned int // items read, each charged for
+	Stop    StopReason
+	// LastKey is where a next page would start: the last page's
+	// LastEvaluatedKey, or the ExclusiveStartKey of the page that a stop
+	// kept from being read or that failed. nil when the read is complete.
+	LastKey Item
+	// Left is what is left of MaxItems, counted as Limit counts; 0
+	// without MaxItems.
+	Left int32
+	// Spent is the read's cost as the cap counts it: each page at least
+	// DynamoDB's minimum, whatever it says it cost.
+	Spent  float64
+	MaxRCU float64 // the cap it read under; 0 for none
+	// KeyCondition, Filter and Projection are the pages' request in
+	// DynamoDB's and filterexpr's words; "" before any page.
+	KeyCondition, Filter, Projection string
+}
+
+// Capacity is the sum of the read's consumed capacity.
+func (r QueryResult) Capacity() Capacity { return TotalCapacity(r.Requests) }
+
+// GoOn is the key a read that stopped short goes on from (its LastKey),
+// nil when it is complete or met its MaxItems: then nothing is left that
+// it was asked to read.
+func (r QueryResult) GoOn() Item {
+	if r.Stop == StopComplete || r.Stop == StopLimit {
+		return nil
+	}
+	return r.LastKey
+}
+
+// OverCapText is the sentence of a capped read that spent past its cap
+// (OverCapText), "" when it held: name is the cap's ("--max-rcu cap"),
+// rcu writes a figure as the caller prints RCU.
+func (r QueryResult) OverCapText(name string, rcu func(float64) string) string {
+	if r.MaxRCU <= 0 || r.Spent <= r.MaxRCU {
+		return ""
+	}
+	return OverCapText(rcu(r.Spent-r.MaxRCU), name)
+}
+
+// QueryPager is a QueryRead in progress: Next says the request of the next
+// page, Page takes its answer. It is a value with no goroutine or context
+// of its own, so a caller may drive it one message at a time (the UI) and
+// keep a copy from before a failed page to try that page again.
+type QueryPager struct {
+	in        QueryRead
+	next      QueryInput // the request of the next page, before its Limit
+	res       QueryResult
+	unit      float64 // RCU per 4 KB
+	sizer     CapSizer
+	guard     Guard
+	reported  float64 // the capacity the pages reported, for Bound
+	evaluated int32   // items the pages evaluated, as Limit counts them
+}
+
+// NewQueryPager starts a read; no request is sent until a caller sends
+// what Next returns.
+func NewQueryPager(in QueryRead) QueryPager {
+	p := QueryPager{in: in, next: in.Query, unit: 0.5}
+	if in.Query.Consistent {
+		p.unit = 1
+	}
+	p.res.MaxRCU = max(in.MaxRCU, 0)
+	p.sizer = NewCapSizer(p.unit, in.AvgItem)
+	if in.MaxRCU <= 0 {
+		p.guard.Est = in.Est
+	}
+	return p
+}
+
+// Next is the request of the next page, its Limit sized for what is left
+// of MaxItems and of the cap; false when the read is done (Result's Stop
+// says why). It sends nothing, and says the same until Page is called.
+func (p *QueryPager) Next() (QueryInput, bool) {
+	if p.res.Stop != "" {
+		return QueryInput{}, false
+	}
+	q := p.next
+	q.Limit = p.in.Query.Limit
+	if p.in.MaxItems > 0 && (q.Limit <= 0 || p.in.MaxItems-p.evaluated < q.Limit) {
+		q.Limit = p.in.MaxItems - p.evaluated
+	}
+	if p.in.MaxRCU > 0 {
+		n, _, ok := p.sizer.Next(p.in.MaxRCU-p.res.Spent, 1, q.Limit, p.res.Spent == 0)
+		if !ok {
+			p.stop(StopMaxRCU, p.next.StartKey)
+			return QueryInput{}, false
+		}
+		q.Limit = n
+	}
+	return q, true
+}
+
+// Page takes the answer to the request Next returned: the page (whose
+// Request is the record even when err is set) or err. It returns the error
+// that stopped the read, if any: err itself, OnPage's, or an
+// *EstimateError when the read spent clearly more than it announced. A
+// read stops on any error; one cancelled by its context stops as
+// StopCancelled.
+func (p *QueryPager) Page(pg Page, err error) error {
+	if p.res.Stop != "" {
+		return nil
+	}
+	if err != nil {
+		if pg.Request.Operation != "" {
+			r := pg.Request
+			p.res.Failed = &r
+		}
+		stop := StopError
+		if errors.Is(err, context.Canceled) {
+			stop = StopCancelled
+		}
+		p.stop(stop, p.next.StartKey)
+		return err
+	}
+	p.take(pg)
+	if p.in.OnPage != nil {
+		if err := p.in.OnPage(pg); err != nil {
+			p.stop(StopError, pg.LastEvaluatedKey)
+			return err
+		}
+	}
+	return p.after(pg)
+}
+
+// take adds an answered page to the read.
+func (p *QueryPager) take(pg Page) {
+	r := &p.res
+	r.Requests = append(r.Requests, pg.Request)
+	r.Pages++
+	r.Count += int(pg.Count)
+	r.Scanned += int(pg.ScannedCount)
+	r.KeyCondition, r.Filter, r.Projection = pg.Request.KeyCondition, pg.Request.Filter, pg.Request.Projection
+	r.LastKey = pg.LastEvaluatedKey
+	// Each page counts at least DynamoDB's minimum, whatever it says it
+	// cost: pages that claim to be free still reach the cap.
+	r.Spent += math.Max(pg.Request.Capacity.Total, p.unit)
+	p.reported += pg.Request.Capacity.Total
+	p.sizer.Read(pg, p.in.Query.Project != "")
+	// Limit counts the items a page reads, before a filter drops any.
+	if p.in.Query.Filter != "" {
+		p.evaluated += pg.ScannedCount
+	} else {
+		p.evaluated += pg.Count
+	}
+	p.next.StartKey = pg.LastEvaluatedKey
+}
+
+// after decides, once a page is taken, whether the read goes on. The
+// estimate stops only a read with more to read: a read that reached its
+// end has nothing left to save.
+func (p *QueryPager) after(pg Page) error {
+	switch {
+	case pg.LastEvaluatedKey == nil:
+		p.stop(StopComplete, nil)
+	case p.in.MaxItems > 0 && p.evaluated >= p.in.MaxItems:
+		p.stop(StopLimit, pg.LastEvaluatedKey)
+	case p.in.MaxPages > 0 && p.res.Pages >= p.in.MaxPages:
+		p.stop(StopPages, pg.LastEvaluatedKey)
+	case p.guard.Page(pg.Request.Capacity.Total, int(pg.ScannedCount)):
+		p.stop(StopEstimate, pg.LastEvaluatedKey)
+		g := p.guard
+		return &EstimateError{What: p.in.What, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
+	case OverBudget(p.reported, p.in.Bound, p.res.Pages):
+		p.stop(StopEstimate, pg.LastEvaluatedKey)
+		return OverBudgetError(p.in.What, p.reported, p.in.Bound)
+	}
+	return nil
+}
+
+func (p *QueryPager) stop(why StopReason, at Item) {
+	p.res.Stop, p.res.LastKey = why, at
+	if p.in.MaxItems > 0 {
+		p.res.Left = max(p.in.MaxItems-p.evaluated, 0)
+	}
+}
+
+// Result is the read so far; its Stop is "" while it goes on.
+func (p QueryPager) Result() QueryResult { return p.res }
+
+// Pages is how many pages were answered.
+func (p QueryPager) Pages() int { return p.res.Pages }
+
+// LastKey is where the next page would start; nil once the read is
+// complete (QueryResult.LastKey).
+func (p QueryPager) LastKey() Item { return p.res.LastKey }
+
+// ReadQuery reads in.Query page by page until a stop (QueryRead), handing
+// each page to in.OnPage. It returns what it read even when it stops on an
+// error, with the error.
+func (c *Client) ReadQuery(ctx context.Context, in QueryRead) (QueryResult, error) {
+	return readPages(ctx, in, c.Query)
+}
+
+// readPages drives a QueryPager with send, one page after another.
+func readPages(ctx context.Context, in QueryRead, send func(context.Context, QueryInput) (Page, error)) (QueryResult, error) {
+	p := NewQueryPager(in)
+	for {
+		q, ok := p.Next()
+		if !ok {
+			return p.Result(), nil
+		}
+		pg, err := send(ctx, q)
+		if err := p.Page(pg, err); err != nil {
+			return p.Result(), err
+		}
+	}
+}
