@@ -116,8 +116,8 @@ func (t EntityTable) Load(page []LoadedKey, delim string, more bool) EntityTable
 	for i, r := range t.asFound {
 		if r.Kind == KindLabel {
 			labels[r.ID()] = i
-		} else if t.digitRun(r) && values < 0 {
-			values = i
+		} else if t.digitRun(r) {
+			values = i // there is one: a digit-led key or run joins it (foundOf)
 		}
 	}
 	for _, k := range page {
@@ -191,8 +191,8 @@ func (t EntityTable) Arrive(g Group, reverse bool, delim string) EntityTable {
 }
 
 // withGroup merges group g a skip-scan found into t.asFound, t's own copy:
-// into the type of its class, or for a run of values the value type it
-// overlaps (of the digit-led keys, or of letter-led ids).
+// into the type found of its class, or for a run of values the value type
+// of its keys (foundOf).
 func (t EntityTable) withGroup(g Group, reverse bool, walked, delim string) EntityTable {
 	if reverse {
 		g.First, g.Last = g.Last, g.First
@@ -225,20 +225,16 @@ func (t EntityTable) withGroup(g Group, reverse bool, walked, delim string) Enti
 
 // foundOf is the type found before that group g of class c joins, -1 for
 // none: the type of its class; for a run of values, the one value type of
-// numbers or binary keys, or a run it overlaps, or for digit-led values the
-// type of the digit-led keys.
+// numbers or binary keys, or for digit-led values the type of the
+// digit-led keys. A run of letter-led ids is a type found of its own; the
+// rows join it to the ids and runs it overlaps (joinInRuns).
 func (t EntityTable) foundOf(c Class, g Group) int {
 	return slices.IndexFunc(t.asFound, func(r TypeRow) bool {
 		if c.Kind == KindLabel {
 			return r.Kind == KindLabel && r.ID() == c.ID()
 		}
-		return r.Kind == KindValue && (t.keyType != "S" || overlaps(r, g) || t.digitRun(r) && g.First != "" && isDigit(g.First[0]))
+		return r.Kind == KindValue && (t.keyType != "S" || t.digitRun(r) && g.First != "" && isDigit(g.First[0]))
 	})
-}
-
-// overlaps tells whether two runs of string keys share a key, their ends in either order.
-func overlaps(a TypeRow, g Group) bool {
-	return min(g.First, g.Last) <= max(a.First, a.Last) && min(a.First, a.Last) <= max(g.First, g.Last)
 }
 
 func newTypeRow(c Class) TypeRow {

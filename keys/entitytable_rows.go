@@ -121,7 +121,8 @@ func (t EntityTable) Find(id string) int {
 // Count is row i's number of items, when anything tells it exactly: a
 // count of its own, the whole partition loaded, the loaded items going on
 // past it or stopping on its last key, or (on the table) a type that is
-// one key value and so one item. ok is false when nothing does.
+// one key value and so one item, whichever read showed it. ok is false
+// when nothing does.
 func (t EntityTable) Count(i int) (n int, ok bool) {
 	r := t.rows[i]
 	switch {
@@ -129,8 +130,8 @@ func (t EntityTable) Count(i int) (n int, ok bool) {
 		return r.Count, true
 	case t.Complete():
 		return r.Loaded, true
-	case r.Exact && t.base && (r.Discovered || r.Loaded > 0):
-		return 1, true
+	case r.Exact && t.base:
+		return 1, true // every type the table lists was loaded or found: this one holds its item
 	case r.Loaded == 0:
 		return 0, false
 	}
