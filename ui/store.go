@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/partiql"
@@ -41,7 +43,10 @@ type Options struct {
 	Table, Index, PK          string // from --table, --index, --pk; "" = ask
 	Region, Endpoint, Profile string // shown in the header
 	ConfigDir                 string // where history is kept (config.Dir()); "" = none kept
-	NoColor                   bool   // NO_COLOR is set: the terminal's own colours only
+	NoColor                   bool   // NO_COLOR or --color never: the terminal's own colours only
+	// ColorProfile is the terminal's colours as --color always decides
+	// them; Unknown lets Bubble Tea detect them (NO_COLOR included).
+	ColorProfile colorprofile.Profile
 
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the
