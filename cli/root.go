@@ -271,6 +271,9 @@ type uiOptions struct {
 	// no longer be asked on it.
 	UIStarts func()
 	Color    string // --color
+	// Conn is the command line's connection, which ctrl+k's switch starts
+	// from (switch.go).
+	Conn *config.Connection
 }
 
 // newUICmd is the root command: the terminal UI. Its flags are its own;
@@ -325,7 +328,7 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		}
 		opts.ConnectSettings, opts.ConnectWriter, opts.ConnectStreams = f.ConnectSettings, f.ConnectWriter, f.ConnectStreams
 		opts.WritesAllowed, opts.Table, opts.PatternsGiven = f.Conn.WritesAllowed, f.Conn.Table, fs.Changed("patterns")
-		opts.UIStarts, opts.Color = f.MFA.uiStarts, f.Global.Color
+		opts.UIStarts, opts.Color, opts.Conn = f.MFA.uiStarts, f.Global.Color, f.Conn
 		opts.DebugLog = func() (func(), error) { return uiDebugLog(f.Conn, f.Stderr()) }
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -364,6 +367,8 @@ func runUI(ctx context.Context, opts *uiOptions) error {
 		Store:  client, Table: opts.Table, Index: opts.Index, PK: opts.PK,
 		Streams: liveStreams(ctx, opts.ConnectStreams, client),
 		Region:  client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+		Connection:  connectionName(*opts.Conn, settings),
+		Connections: config.Choices(settings), Switch: switchConnection(opts.Conn, opts.AllowWrites),
 		Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 		Settings: settings, MaxLoadedItems: itemCap(opts.MaxLoaded, settings),
 	}, opts.Color))

@@ -74,6 +74,7 @@ func (r result) rcu() float64 { return r.pager.Result().Capacity().Total }
 type Model struct {
 	ctx     context.Context
 	store   Store
+	gen     int // how many times the connection was switched (switch.go): replies without an id carry it
 	opts    Options
 	cfgDir  string
 	keymap  keymap.KeyMap // the one key declaration (ui/keymap), with the settings' overrides
@@ -192,7 +193,7 @@ func (m Model) Init() tea.Cmd {
 		return nil
 	}
 	if m.opts.Table == "" {
-		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
+		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
 	}
 	return tea.Batch(tea.RequestBackgroundColor,
 		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),

@@ -98,8 +98,12 @@ func TestUINeverWrites(t *testing.T) {
 	patternsDir, configDir := filepath.Dir(patternsPath), t.TempDir()
 	before := files(t, patternsDir, configDir)
 
+	again := []config.Choice{{Name: "again", Profile: true}}
+	switchTo := func(context.Context, config.Choice) (Switched, error) {
+		return Switched{Store: client, Region: "us-east-1", Endpoint: p.URL, Profile: "again"}, nil
+	}
 	hs := newHarnessOn(t, Options{Store: client, Region: "us-east-1", Endpoint: p.URL, ConfigDir: configDir,
-		Patterns: set, PatternsPath: patternsPath}, 120, 35)
+		Patterns: set, PatternsPath: patternsPath, Connections: again, Switch: switchTo}, 120, 35)
 	queries := func() int { return p.Count("Query") }
 
 	// The table picker: listed, described, filtered, opened.
@@ -350,6 +354,19 @@ func TestUINeverWrites(t *testing.T) {
 	hs.keys("j", "pgdown", "pgup", "k", "C")
 	hs.contains("aws dynamodb scan", "--filter-expression")
 	hs.keys("esc", "esc")
+	// Switching connection: the picker, then the table picker on the
+	// connection switched to (the same proxied client under another name),
+	// which lists and describes its tables, and nothing else.
+	hs.keys("ctrl+k")
+	hs.contains("Switch connection", "profile again")
+	sent = len(p.Calls())
+	hs.keys("enter")
+	hs.contains("connected to profile again.", "Tables · ", "profile again")
+	for _, c := range p.Calls()[sent:] {
+		if c.Op != "ListTables" && c.Op != "DescribeTable" {
+			t.Errorf("switching sent %s", c.Op)
+		}
+	}
 	hs.keys("ctrl+c")
 
 	// The prefetch path of a start with --table and --pk (Run sends the
