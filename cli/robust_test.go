@@ -168,7 +168,7 @@ sso_registration_scopes = sso:account:access
 	// Not a loopback endpoint, so the real credential chain is used; the
 	// credentials fail before any request would leave.
 	_, errOut, err := cli(t, "tables", "--profile", "corp", "--endpoint-url", "https://dynamodb.invalid")
-	want := "list tables: the AWS SSO session has expired or is missing; run 'aws sso login'."
+	want := "list tables: the AWS SSO session of profile corp has expired or is missing; run 'aws sso login --profile corp'."
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}
