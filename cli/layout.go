@@ -237,6 +237,9 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if _, werr := stdout.Write(b.Bytes()); werr != nil {
 		return werr
 	}
+	if over := smp.OverCapText("--max-rcu cap", jsonFloat); over != "" {
+		fmt.Fprintln(stderr, over)
+	}
 	if err == nil {
 		err = wbOut.write(ctx, client, smp, lay, stderr)
 	}
