@@ -237,7 +237,7 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	case s.err != nil:
 		s.out.Stop = StopError
 		return s.out, s.err
-	case s.done == s.in.Segments:
+	case s.done == s.in.Segments && !s.dropped:
 		// Every segment ended, even if its last page also met a cap.
 		s.out.Stop = StopComplete
 	case s.items >= s.in.MaxItems:
@@ -251,9 +251,9 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 
 // plan reads DynamoDB's size of the table (or index): its average item
 // sizes each segment's first page (CapSizer), and a table that fits the
-// caps is read whole: no page is held to PageLimit, and one that one page
-// holds is read in one Scan, so the sample costs what a Scan of the table
-// costs and no more. A stale size (DynamoDB refreshes it about every six
+// caps is read whole: without a Limit while a full page fits the RCU cap,
+// never held to PageLimit, and in one Scan when one page holds it, so the
+// sample costs what a Scan of the table costs and no more. A stale size (DynamoDB refreshes it about every six
 // hours) changes only how the pages are cut: the caps hold all the same.
 func (s *sampler) plan(t Table) {
 	count, size := t.ItemCount, t.SizeBytes

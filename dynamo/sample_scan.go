@@ -27,6 +27,7 @@ type segmentResult struct {
 	start   Item     // where its next page starts
 	seen    seenKeys // the keys it was sent on from
 	ended   bool     // read to its end
+	dropped bool     // a page held more items than its share, which were left out
 	sizer   CapSizer // sizes its pages by the items it read
 	charged float64  // what the RCU cap counts of its pages
 	// This round's share of what is left of the caps, and what it read of it.
@@ -63,6 +64,7 @@ type sampler struct {
 	rcu     float64 // what the pages cost, as answered
 	charged float64 // what the RCU cap counts: each page at least 0.5 (see page)
 	done    int     // segments read to their end
+	dropped bool    // some items read were left out (segmentResult.dropped)
 	err     error
 }
 
@@ -135,10 +137,9 @@ func (s *sampler) read(ctx context.Context) {
 // must buy a page of one item as large as the segment has read (before
 // any, four times DynamoDB's average: CapSizer's assumption); when the RCU
 // left is too little for every segment, it goes to the first ones that can
-// use it. The sample's very first page may read one item of what the cap
-// holds by DynamoDB's average item size alone (one 4 KB unit when unknown),
-// as a capped read's first page may; a cap that holds not even that reads
-// nothing.
+// use it. The sample's very first page reads one item whatever it costs,
+// as a capped read's first page does, so that a cap smaller than one item
+// still samples one (and Spent says by how much it passed).
 func (s *sampler) share() []int {
 	leftItems, leftRCU := s.in.MaxItems-s.items, s.in.MaxRCU-s.charged
 	var open []int
@@ -173,7 +174,7 @@ func (s *sampler) share() []int {
 			}
 		}
 		if best < 0 {
-			if s.charged > 0 || leftRCU < 0.5*math.Max(1, math.Ceil(s.avgItem/itemcodec.ReadUnitBytes)) {
+			if s.charged > 0 {
 				return nil
 			}
 			best = open[0]
@@ -196,7 +197,11 @@ func (s *sampler) share() []int {
 // Limit is what is left of its share of the items (and of PageLimit, unless
 // the table is read whole), sized by CapSizer to what is left of its share
 // of the RCU, so that only an item larger than any it read before can pass
-// it. It stops at its share, at its end, or on an error.
+// it. A table read whole is read without a Limit while a full 1 MB page
+// fits what is left of the share (CapSizer.FullPage), as a Scan of the
+// table would read it; such a page keeps no more items than the share (on
+// DynamoDB's stale figures it may hold more). It stops at its share, at
+// its end, or on an error.
 func (s *sampler) segment(ctx context.Context, seg int) {
 	r := &s.segs[seg]
 	for {
@@ -210,7 +215,11 @@ func (s *sampler) segment(ctx context.Context, seg int) {
 		if limit <= 0 {
 			return
 		}
-		n, _, ok := r.sizer.Next(r.shareRCU-r.spentRCU, 1, limit, r.first && len(r.pages) == 0)
+		left := r.shareRCU - r.spentRCU
+		n, _, ok := r.sizer.Next(left, 1, limit, r.first && len(r.pages) == 0)
+		if s.whole && r.sizer.FullPage() <= left {
+			n, ok = 0, true
+		}
 		if !ok {
 			return
 		}
@@ -292,6 +301,11 @@ func (s *sampler) page(seg int, req Request, out *dynamodb.ScanOutput) {
 		converted[i] = s.keyItem(it)
 	}
 	r.sizer.Read(Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}, !s.in.ItemSizes)
+	if room := r.shareItems - r.readItems; len(converted) > room {
+		// A page without a Limit held more than the share: the sample
+		// keeps the first of them, and is not the whole table.
+		converted, r.dropped = converted[:max(room, 0)], true
+	}
 	r.pages = append(r.pages, SamplePage{First: len(r.items), Count: len(converted), Capacity: req.Capacity})
 	r.items = append(r.items, converted...)
 	r.readItems += len(converted)
@@ -312,6 +326,7 @@ func (s *sampler) page(seg int, req Request, out *dynamodb.ScanOutput) {
 	if r.ended {
 		s.done++
 	}
+	s.dropped = s.dropped || r.dropped
 	s.progress()
 }
 
