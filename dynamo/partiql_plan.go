@@ -21,7 +21,11 @@ type PartiQLPlan struct {
 	Query  bool
 	PKName string // the partition key of the table or index read
 	PK     string // the value it is fixed to, as written in the statement
-	Why    string // the plan in one clause, for the announcement
+	// OneItem is true when WHERE fixes the table's whole primary key by
+	// equality (its sort key too, when it has one): the Query reads one
+	// item at most. Never on an index, whose keys need not be unique.
+	OneItem bool
+	Why     string // the plan in one clause, for the announcement
 }
 
 // Kind is "Query" or "Scan".
@@ -204,10 +208,21 @@ func (p *PartiQLPlan) decide(ks KeySchema, where []pqTok) {
 		p.Why = "there is no WHERE clause"
 		return
 	}
-	for _, term := range andTerms(where) {
+	terms := andTerms(where)
+	for _, term := range terms {
 		if v, ok := pkEquality(term, ks.PK.Name); ok {
 			p.Query, p.PK = true, v
 			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", ks.PK.Name, v)
+			p.OneItem = p.Index == "" && ks.SK == nil
+			if p.Index == "" && ks.SK != nil {
+				for _, term := range terms {
+					if sk, ok := pkEquality(term, ks.SK.Name); ok {
+						p.OneItem = true
+						p.Why += fmt.Sprintf(" and the sort key %s = %s", ks.SK.Name, sk)
+						break
+					}
+				}
+			}
 			return
 		}
 	}
