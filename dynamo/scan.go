@@ -68,6 +68,9 @@ type ScanResult struct {
 	Filter     string       // the filter and projection as read, "" for none
 	Projection string
 	Segments   int
+	// OneMB is what DynamoDB's 1 MB page rule says of the pages (as
+	// QueryResult's); a page's number is its place among Requests.
+	OneMB OneMB
 }
 
 // Capacity is the sum of the Scan's consumed capacity.
@@ -357,6 +360,7 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 	}
 	s.res.Count += int(p.Count)
 	s.res.Scanned += int(p.ScannedCount)
+	s.res.OneMB.add(p, len(s.res.Requests), s.unit, s.shape.Empty())
 	s.sizer.Read(p, s.shape.ProjectionText != "")
 	if s.in.OnPage != nil {
 		if perr := s.in.OnPage(ScanPage{Segment: seg, Page: p}); perr != nil {
