@@ -11,7 +11,8 @@ import (
 )
 
 // Arguments become scan's options through runF, with no network; the cost
-// gate (--yes or --max-rcu) is decided at run time, after DescribeTable.
+// gate (--yes or --max-rcu) is decided at run time, after DescribeTable,
+// but a --max-rcu that is no cap is refused before.
 func TestNewScanCmd(t *testing.T) {
 	in := func(f func(*dynamo.ScanInput)) dynamo.ScanInput {
 		s := dynamo.ScanInput{Table: "App", Segments: 1}
@@ -39,8 +40,11 @@ func TestNewScanCmd(t *testing.T) {
 		{args: []string{"--segments", "65"}, usage: "--segments takes 1 to 64, not 65"},
 		{args: []string{"--limit", "-1"}, usage: "--limit takes a whole number"},
 		{args: []string{"--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
-		{args: []string{"--output", "text"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
-		{args: []string{"--max-rcu", "lots"}, usage: "max-rcu"},
+		{args: []string{"--output", "text"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--max-rcu", "lots"}, usage: `--max-rcu takes a number, not "lots".`},
+		{args: []string{"--max-rcu", "-1"}, usage: "--max-rcu takes a positive number of RCU, not -1."},
+		{args: []string{"--max-rcu", "NaN"}, usage: "--max-rcu takes a positive number of RCU, not NaN."},
+		{args: []string{"--max-rcu", "1e999"}, usage: "--max-rcu: 1e999 is out of range."},
 		{args: []string{"everything"}, usage: "unexpected argument"},
 	}
 	for i := range cases {
@@ -72,8 +76,9 @@ func TestNewPartiQLCmd(t *testing.T) {
 			want: partiqlOptions{Statement: sel, Consistent: true, Yes: true, Output: "jsonl", DDBJSON: true}},
 		{args: []string{`DELETE FROM "App" WHERE PK = 'CUST#7'`}, usage: "SELECT"},
 		{args: []string{sel, "--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
-		{args: []string{sel, "--output", "yaml"}, usage: "--output must be json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{sel, "--output", "yaml"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
 		{args: []string{sel, "--max-rcu", "x"}, usage: "max-rcu"},
+		{args: []string{sel, "--max-rcu", "-0.5"}, usage: "--max-rcu takes a positive number of RCU, not -0.5."},
 		{args: []string{sel, "--next-token", "eyJ2IjoxfQ=="}, want: partiqlOptions{Statement: sel, Output: "json", NextToken: "eyJ2IjoxfQ=="}},
 		{args: []string{sel, "--max-rcu", "2", "--next-token", "@part1.json"}, want: partiqlOptions{Statement: sel, MaxRCU: 2, Output: "json", NextToken: "@part1.json"}},
 		{args: []string{sel, "--next-token", ""}, usage: "--next-token takes the nextToken a stopped run printed"},

@@ -20,7 +20,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"dynascope/config"
-	"dynascope/dynamo"
+	"dynascope/demodata"
 	"dynascope/dynamo/dynamotest"
 )
 
@@ -202,7 +202,7 @@ func TestQueryCommandAllPages(t *testing.T) {
 		t.Fatal(err)
 	}
 	// A read that may go past one page says its upper bound first.
-	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", "+strconv.Itoa(len(dynamo.DemoItems()))+" items / 3.5 MiB → predicted ≤ ") {
+	if !strings.HasPrefix(stderr, "--all-pages reads every page of the result: at most the whole table "+table+", "+strconv.Itoa(len(demodata.Items()))+" items / 3.5 MiB → predicted ≤ ") {
 		t.Errorf("no announcement of the bound: %q", stderr)
 	}
 	q := decodeQuery(t, out)
@@ -296,7 +296,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'dynascope help' for the commands.`},
 		{[]string{"query", "--pk", "x"}, "query needs a table: pass --table NAME (list them with 'dynascope tables')"},
 		{[]string{"query", "--table", "App"}, "query needs a partition key value: pass --pk VALUE."},
-		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output must be json, jsonl, table, csv or ddbjson-batch, not "xml".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output takes json, jsonl, table, csv or ddbjson-batch, not "xml".`},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-eq", "a", "--sk-begins-with", "b"}, "give at most one sort-key condition, not --sk-begins-with and --sk-eq."},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-between", "a"}, "--sk-between takes two values: --sk-between LOW HIGH"},
 		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "-1"}, "--limit takes a whole number from 1 to 2147483647 (or 0 for none), not -1."},

@@ -74,16 +74,15 @@ DescribeTable), with a time-out of ` + completionTimeout.String() + ` and nothin
 
 // runCompletion prints the shell's completion script.
 func runCompletion(_ context.Context, opts *completionOptions) error {
-	root, out := opts.Root, opts.Out
 	switch opts.Shell {
 	case "bash":
-		return genBashCompletion(root, out)
+		return genBashCompletion(opts.Root, opts.Out)
 	case "zsh":
-		return root.GenZshCompletion(out)
+		return opts.Root.GenZshCompletion(opts.Out)
 	case "fish":
-		return root.GenFishCompletion(out, true)
+		return opts.Root.GenFishCompletion(opts.Out, true)
 	default:
-		return root.GenPowerShellCompletionWithDesc(out)
+		return opts.Root.GenPowerShellCompletionWithDesc(opts.Out)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
@@ -142,9 +143,9 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		}))
 	}
 	if conn.Table == "" {
-		conn.Table = dynamo.DemoTable
+		conn.Table = demodata.Table
 	}
-	if err := seedInto(ctx, w, dynamo.DemoTableSpec(conn.Table), dynamo.DemoItems(), false, stderr); err != nil {
+	if err := seedInto(ctx, w, demodata.TableSpec(conn.Table), demodata.Items(), false, stderr); err != nil {
 		return err
 	}
 	if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {
@@ -159,7 +160,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 	return ui.Run(ctx, uiEnvironment(ui.Options{
 		Editor: editor,
-		Store:  client, Table: conn.Table, PK: dynamo.DemoPartition,
+		Store:  client, Table: conn.Table, PK: demodata.Partition,
 		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"time"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 )
 
@@ -19,7 +21,7 @@ func startTraffic(ctx context.Context, api dynamo.WriteAPI, table string, w io.W
 	var err error
 	go func() {
 		defer close(done)
-		n, err = dynamo.DemoTraffic(ctx, api, table, dynamo.DemoTrafficInterval)
+		n, err = dynamo.DemoTraffic(ctx, api, table, demodata.TrafficInterval, demodata.Traffic(time.Now()))
 	}()
 	return func() {
 		cancel()

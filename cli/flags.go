@@ -140,7 +140,7 @@ func nameFlagValues(fs *pflag.FlagSet) {
 // pflag cannot parse: takePairs takes them out of the command line first.
 type pairValue struct {
 	lo, hi string
-	set    bool
+	into   func(lo, hi string) // where the two values go; nil for nowhere but the pair
 }
 
 func (p *pairValue) String() string { return "" }
@@ -172,7 +172,10 @@ func takePairs(root *cobra.Command, args []string) error {
 		}
 		if found {
 			p := unwrap(f.Value).(*pairValue)
-			p.lo, p.hi, p.set = lo, hi, true
+			p.lo, p.hi = lo, hi
+			if p.into != nil {
+				p.into(lo, hi)
+			}
 			f.Changed = true
 		}
 	}

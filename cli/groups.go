@@ -33,6 +33,7 @@ type groupsOptions struct {
 // newGroupsCmd prints the entity types of one partition, found by skip-scan.
 func newGroupsCmd(f *factory, runF func(context.Context, *groupsOptions) error) *cobra.Command {
 	conn := f.Conn
+	opts := &groupsOptions{ConnectSettings: f.ConnectSettings}
 	cmd := &cobra.Command{
 		Use:     "groups --table NAME --pk VALUE",
 		Short:   "the entity types of a partition (skip-scan)",
@@ -57,17 +58,16 @@ of the first page has one with few values.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	index := fs.String("index", "", "look in this secondary `INDEX`")
-	delim := fs.String("delimiter", "", "sort-key `DELIMITER` (default: inferred from the sort keys, one of "+delimiterList()+")")
-	count := fs.Bool("count", false, "count each type exactly (reads every item of the partition)")
-	reverse := fs.Bool("reverse", false, "walk from the last type to the first")
-	consistent := fs.Bool("consistent", false, "strongly consistent reads")
-	output := fs.String("output", "json", "output `FORMAT`: json | table")
-	by := fs.String("by", "sk", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
-	maxReqs := fs.Int("max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
+	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.In.Index, "index", "", "look in this secondary `INDEX`")
+	fs.StringVar(&opts.In.Delimiter, "delimiter", "", "sort-key `DELIMITER` (default: inferred from the sort keys, one of "+delimiterList()+")")
+	fs.BoolVar(&opts.In.Count, "count", false, "count each type exactly (reads every item of the partition)")
+	fs.BoolVar(&opts.In.Reverse, "reverse", false, "walk from the last type to the first")
+	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent reads")
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
+	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("groups"); err != nil {
@@ -76,14 +76,7 @@ of the first page has one with few values.`,
 		if !fs.Changed("pk") {
 			return usageError{"groups needs a partition key value: pass --pk VALUE."}
 		}
-		if *output != "json" && *output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", *output)}
-		}
-		attr, err := groupsBy(*by)
-		if err != nil {
-			return err
-		}
-		if attr != "" {
+		if attr := opts.ByAttribute; attr != "" {
 			// A grouping by attribute reads the whole partition and counts it;
 			// these flags shape the sort-key grouping only.
 			for _, f := range []string{"count", "delimiter", "max-requests"} {
@@ -92,21 +85,11 @@ of the first page has one with few values.`,
 				}
 			}
 		}
-		maxRequests := 0 // the settings' budget
-		if fs.Changed("max-requests") {
-			if *maxReqs < 1 {
-				return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", *maxReqs)}
-			}
-			maxRequests = *maxReqs
+		// Not given, MaxRequests stays 0: the settings' budget.
+		if fs.Changed("max-requests") && opts.MaxRequests < 1 {
+			return usageError{fmt.Sprintf("--max-requests must be 1 or more, not %d.", opts.MaxRequests)}
 		}
-		opts := &groupsOptions{
-			ConnectSettings: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(),
-			In: dynamo.DiscoverInput{
-				Table: conn.Table, Index: *index, PK: *pk, Delimiter: *delim,
-				Reverse: *reverse, Consistent: *consistent, Count: *count,
-			},
-			MaxRequests: maxRequests, ByAttribute: attr, Output: *output,
-		}
+		opts.In.Table, opts.Out, opts.Err = conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -121,20 +104,20 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 	if opts.ByAttribute != "" {
 		return runGroupsByAttribute(ctx, opts)
 	}
-	in, stdout, stderr := opts.In, opts.Out, opts.Err
+	in := opts.In // the request, its bound and budget added below
 	client, settings, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
 	}
 	if in.Count {
 		// Counting far past the announced bound stops (dynamo.OverBudget).
-		in.CountBound = announceWholeRead(ctx, client, stderr, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		in.CountBound = announceWholeRead(ctx, client, opts.Err, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if opts.MaxRequests != 0 {
 		in.Budget.MaxRequests = opts.MaxRequests
 	}
-	stopShowing := showArrivals(&in, stderr)
+	stopShowing := showArrivals(&in, opts.Err)
 	d, err := client.Discover(ctx, in)
 	stopShowing()
 	// A read stopped as an estimate overrun prints what it read, even
@@ -159,10 +142,10 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 			return jerr
 		}
 	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
-	io.WriteString(stderr, entityAttributeNote(d.EntityAttribute))
+	io.WriteString(opts.Err, entityAttributeNote(d.EntityAttribute))
 	return err
 }
 

@@ -27,6 +27,24 @@ func groupsBy(by string) (string, error) {
 	return "", usageError{fmt.Sprintf("--by must be sk or attribute:NAME, not %q.", by)}
 }
 
+// byValue is --by, read by groupsBy into the attribute it names ("" for
+// the sort key) as the line is read.
+type byValue struct{ attr *string }
+
+func (b byValue) String() string {
+	if b.attr == nil || *b.attr == "" {
+		return "sk"
+	}
+	return "attribute:" + *b.attr
+}
+
+func (b byValue) Type() string { return "string" }
+
+func (b byValue) Set(s string) (err error) {
+	*b.attr, err = groupsBy(s)
+	return err
+}
+
 // byChoices are --by's completions: sk and each generic entity attribute.
 func byChoices() []string {
 	out := []string{"sk"}
@@ -48,13 +66,13 @@ func entityAttributeNote(attr string) string {
 // runGroupsByAttribute groups the partition by attr's value from one whole
 // read, its bound announced first as groups --count announces its own.
 func runGroupsByAttribute(ctx context.Context, opts *groupsOptions) error {
-	in, attr, stdout, stderr := opts.In, opts.ByAttribute, opts.Out, opts.Err
+	in := opts.In // the request, its bound added below
 	client, _, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
 	}
-	in.CountBound = announceWholeRead(ctx, client, stderr, in.Table, in.Index, in.Consistent, "--by attribute:"+textfmt.Sanitize(attr)+" reads every item of the partition")
-	g, err := client.GroupByAttribute(ctx, in, attr)
+	in.CountBound = announceWholeRead(ctx, client, opts.Err, in.Table, in.Index, in.Consistent, "--by attribute:"+textfmt.Sanitize(opts.ByAttribute)+" reads every item of the partition")
+	g, err := client.GroupByAttribute(ctx, in, opts.ByAttribute)
 	var overrun *dynamo.EstimateError
 	if err != nil && len(g.Groups) == 0 && !errors.As(err, &overrun) {
 		return err
@@ -66,11 +84,11 @@ func runGroupsByAttribute(ctx context.Context, opts *groupsOptions) error {
 	ks, _ := t.Schema(in.Index)
 	var b bytes.Buffer
 	if opts.Output == "table" {
-		writeAttrGroupsText(&b, attr, g, err != nil)
-	} else if jerr := writeAttrGroupsJSON(&b, in.Table, in.Index, ks, in.PK, attr, g, err != nil); jerr != nil {
+		writeAttrGroupsText(&b, opts.ByAttribute, g, err != nil)
+	} else if jerr := writeAttrGroupsJSON(&b, in.Table, in.Index, ks, in.PK, opts.ByAttribute, g, err != nil); jerr != nil {
 		return jerr
 	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
 	return err

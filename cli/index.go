@@ -68,10 +68,9 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	fs.StringVar(&opts.SKAttr, "sk-attr", "", "the proposed sort key `ATTRIBUTE` (none when not given)")
 	projection := fs.String("projection", "ALL", "`PROJECTION`: ALL | KEYS_ONLY | INCLUDE:a,b")
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "sample at most `N` items (the settings' sampling: maxItems replaces the default)")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	sampleRCUFlag(fs, &opts.MaxRCU)
 	fs.StringVar(&opts.Patterns, "patterns", patterns.PatternsFile, "the access patterns `FILE` whose patterns the proposal may serve (none when it is absent)")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RegisterFlagCompletionFunc("projection", fixedChoices("ALL", "KEYS_ONLY", "INCLUDE:"))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -81,13 +80,6 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 		settings, err := f.Settings()
 		if err != nil {
 			return err
-		}
-		items, rcu, _ := settings.Sampling.Caps()
-		if !fs.Changed("max-items") {
-			opts.MaxItems = items
-		}
-		if !fs.Changed("max-rcu") {
-			opts.MaxRCU = rcu
 		}
 		p, rest, _ := strings.Cut(*projection, ":")
 		opts.Projection = strings.ToUpper(p)
@@ -103,12 +95,9 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 		case opts.Projection != "ALL" && opts.Projection != "KEYS_ONLY" && opts.Projection != "INCLUDE",
 			opts.Projection == "INCLUDE" && len(opts.Include) == 0, opts.Projection != "INCLUDE" && rest != "":
 			return usageError{fmt.Sprintf("--projection must be ALL, KEYS_ONLY or INCLUDE:a,b, not %q.", *projection)}
-		case opts.MaxItems < 1:
-			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
-		case !(opts.MaxRCU >= 0.5):
-			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
-		case opts.Output != "json" && opts.Output != "table":
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
+		}
+		if err := sampleCaps(fs, settings.Sampling, &opts.MaxItems, &opts.MaxRCU); err != nil {
+			return err
 		}
 		opts.PatternsGiven = fs.Changed("patterns")
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
@@ -126,15 +115,14 @@ func runIndexTry(ctx context.Context, opts *indexTryOptions) error {
 	if err != nil {
 		return err
 	}
-	table := opts.Table
-	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
+	client, t, err := connectAndDescribe(ctx, opts.Connect, opts.Table)
 	if err != nil {
 		return err
 	}
 	// A Scan reads the table itself: say what it may cost before it starts.
 	fmt.Fprintf(opts.Err, "sampling table %s for the proposed index: up to %d items / %s RCU, whole items (one Scan)\n",
-		textfmt.Sanitize(table), opts.MaxItems, jsonFloat(opts.MaxRCU))
-	items, res, err := dynamo.SampleItems(ctx, client.Scan, table, opts.MaxItems, opts.MaxRCU)
+		textfmt.Sanitize(opts.Table), opts.MaxItems, jsonFloat(opts.MaxRCU))
+	items, res, err := dynamo.SampleItems(ctx, client.Scan, opts.Table, opts.MaxItems, opts.MaxRCU)
 	if err != nil && len(items) == 0 {
 		return err
 	}

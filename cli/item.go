@@ -82,14 +82,10 @@ index projects.`,
 	fs.StringVar(&opts.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}
-		}
-		if opts.Output != "json" && opts.Output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
 		}
 		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
 		if runF != nil {
@@ -102,8 +98,7 @@ index projects.`,
 
 // runItem reads the item and prints its place in the table's indexes.
 func runItem(ctx context.Context, opts *itemOptions) error {
-	table := opts.Table
-	client, t, err := connectAndDescribe(ctx, opts.Connect, table)
+	client, t, err := connectAndDescribe(ctx, opts.Connect, opts.Table)
 	if err != nil {
 		return err
 	}
@@ -114,7 +109,7 @@ func runItem(ctx context.Context, opts *itemOptions) error {
 	if err != nil {
 		return err
 	}
-	page, err := client.GetItem(ctx, dynamo.GetInput{Table: table, PK: opts.PK, SK: opts.SK, Consistent: opts.Consistent})
+	page, err := client.GetItem(ctx, dynamo.GetInput{Table: opts.Table, PK: opts.PK, SK: opts.SK, Consistent: opts.Consistent})
 	if err != nil {
 		return err
 	}

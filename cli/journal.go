@@ -35,12 +35,8 @@ func newJournalCmd(f *factory, runF func(context.Context, *journalOptions) error
   dynascope journal --table App --output json`,
 		Args: noArgs,
 	}
-	cmd.Flags().StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+	outputFlag(cmd, &opts.Output, "text", "", "text", "json")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := checkTextOutput(opts.Output); err != nil {
-			return err
-		}
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -60,14 +56,6 @@ func runJournal(_ context.Context, opts *journalOptions) error {
 		entries = slices.DeleteFunc(entries, func(e edit.Entry) bool { return e.Table != opts.Table })
 	}
 	return printJournal(opts.Out, j.Path, entries, opts.Output)
-}
-
-// checkTextOutput checks the --output of journal and undo.
-func checkTextOutput(output string) error {
-	if output != "text" && output != "json" {
-		return usageError{fmt.Sprintf("--output must be text or json, not %q.", output)}
-	}
-	return nil
 }
 
 // readJournal reads the journal; each line that is not an entry is a
@@ -165,9 +153,6 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		if err := checkTextOutput(opts.Output); err != nil {
-			return err
-		}
 		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
 		if runF != nil {
 			return runF(cmd.Context(), opts)

@@ -136,15 +136,14 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Index, "index", "", "sample this secondary `INDEX` instead of the table")
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "read at most `N` items (the settings' sampling: maxItems replaces the default)")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", dynamo.DefaultSampleRCU, "stop before consuming more than `RCU` read capacity (the settings' sampling: maxRCU replaces the default)")
+	sampleRCUFlag(fs, &opts.MaxRCU)
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | table")
+	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	wbOut := addWorkbenchOut(fs)
 	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
 	cmd.MarkFlagFilename("workbench-out", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("layout"); err != nil {
@@ -158,23 +157,13 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 			return err
 		}
 		// A cap not given on the command line comes from the settings file.
-		items, rcu, segs := settings.Sampling.Caps()
-		if !fs.Changed("max-items") {
-			opts.MaxItems = items
+		if err := sampleCaps(fs, settings.Sampling, &opts.MaxItems, &opts.MaxRCU); err != nil {
+			return err
 		}
-		if !fs.Changed("max-rcu") {
-			opts.MaxRCU = rcu
-		}
-		if !fs.Changed("segments") {
+		if _, _, segs := settings.Sampling.Caps(); !fs.Changed("segments") {
 			opts.Segments = segs
 		}
 		switch {
-		case opts.Output != "json" && opts.Output != "table":
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
-		case opts.MaxItems < 1:
-			return usageError{fmt.Sprintf("--max-items must be a positive number, not %d.", opts.MaxItems)}
-		case !(opts.MaxRCU >= 0.5):
-			return usageError{fmt.Sprintf("--max-rcu must be at least 0.5 (the cost of one page), not %v.", opts.MaxRCU)}
 		case opts.Segments < 1 || opts.Segments > dynamo.MaxSampleSegments:
 			return usageError{fmt.Sprintf("--segments must be between 1 and %d, not %d.", dynamo.MaxSampleSegments, opts.Segments)}
 		case opts.IndexMap && opts.Index != "":
@@ -194,7 +183,6 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 // runLayout samples, prints the layout (and the index map), then writes
 // the Workbench model when asked.
 func runLayout(ctx context.Context, opts *layoutOptions) error {
-	stdout, stderr := opts.Out, opts.Err
 	wbOut := workbenchOut{&opts.WorkbenchOut}
 	client, err := opts.Connect(ctx)
 	if err != nil {
@@ -210,7 +198,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 		Table: opts.Table, Index: opts.Index, Segments: opts.Segments,
 		MaxItems: opts.MaxItems, MaxRCU: opts.MaxRCU, ItemSizes: opts.ItemSizes,
 		Planned: func(p dynamo.SamplePlan) {
-			fmt.Fprintf(stderr, "sampling %s: up to %d items / %s RCU, %s, %s\n",
+			fmt.Fprintf(opts.Err, "sampling %s: up to %d items / %s RCU, %s, %s\n",
 				layoutTarget(opts.Table, opts.Index), opts.MaxItems, jsonFloat(opts.MaxRCU), samplePlanText(p), what)
 		},
 	})
@@ -224,7 +212,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if opts.IndexMap && err == nil {
 		var t dynamo.Table
 		if t, err = client.DescribeTable(ctx, opts.Table); err == nil {
-			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, stderr)
+			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, opts.Err)
 		}
 	}
 	var b bytes.Buffer
@@ -234,14 +222,14 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	} else {
 		writeLayoutJSON(&b, smp, lay, imap)
 	}
-	if _, werr := stdout.Write(b.Bytes()); werr != nil {
+	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
 	if over := smp.OverCapText("--max-rcu cap", jsonFloat); over != "" {
 		fmt.Fprintln(stderr, over)
 	}
 	if err == nil {
-		err = wbOut.write(ctx, client, smp, lay, stderr)
+		err = wbOut.write(ctx, client, smp, lay, opts.Err)
 	}
 	return err
 }

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -138,10 +139,10 @@ func TestLayoutDemo(t *testing.T) {
 	table := dynamotest.UniqueName("layout-demo")
 	ctx := context.Background()
 	t.Cleanup(func() { deleteTables(table) })
-	if _, err := dynamo.EnsureTable(ctx, api, dynamo.DemoTableSpec(table)); err != nil {
+	if _, err := dynamo.EnsureTable(ctx, api, demodata.TableSpec(table)); err != nil {
 		t.Fatal(err)
 	}
-	demo := dynamo.DemoItems()
+	demo := demodata.Items()
 	if _, err := dynamo.Seed(ctx, api, table, demo, dynamo.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
@@ -149,7 +150,7 @@ func TestLayoutDemo(t *testing.T) {
 	got, stderr := layoutOf(t, "--endpoint-url", ep, "--table", table, "--max-items", "100000", "--max-rcu", "100000")
 	// DynamoDB Local's figures are current: the caps hold the table, which
 	// is more than a page, so its four segments read it whole.
-	if !strings.HasPrefix(stderr, "sampling table "+table+": up to 100000 items / 100000 RCU, read whole in 4 parallel Scan segments (DynamoDB's figures: "+fmt.Sprint(len(dynamo.DemoItems()))+" items, ") ||
+	if !strings.HasPrefix(stderr, "sampling table "+table+": up to 100000 items / 100000 RCU, read whole in 4 parallel Scan segments (DynamoDB's figures: "+fmt.Sprint(len(demodata.Items()))+" items, ") ||
 		!strings.HasSuffix(stderr, " MiB), keys only\n") {
 		t.Errorf("announcement: %q", stderr)
 	}
@@ -427,7 +428,7 @@ func TestLayoutUsageErrors(t *testing.T) {
 		{[]string{"--table", "T", "--max-items", "0"}, "--max-items must be a positive number, not 0."},
 		{[]string{"--table", "T", "--max-rcu", "0.1"}, "--max-rcu must be at least 0.5 (the cost of one page), not 0.1."},
 		{[]string{"--table", "T", "--segments", "100"}, "--segments must be between 1 and 64, not 100."},
-		{[]string{"--table", "T", "--output", "xml"}, `--output must be json or table, not "xml".`},
+		{[]string{"--table", "T", "--output", "xml"}, `--output takes json or table, not "xml".`},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

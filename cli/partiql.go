@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/partiql"
 	"dynascope/textfmt"
 )
 
@@ -60,11 +61,10 @@ the stopped run, whose statement must be the same.`,
 	fs := cmd.Flags()
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read (twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run a statement planned as a Scan after its upper bound is printed")
-	fs.Float64Var(&opts.MaxRCU, "max-rcu", 0, "stop before reading more than `N` RCU")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	readCapFlag(fs, &opts.MaxRCU)
+	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.NextToken, "next-token", "", "go on from `TOKEN`: the resume nextToken a stopped run printed, or @FILE (@- for standard input) of its JSON output")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if fs.Changed("next-token") && opts.NextToken == "" {
 			return usageError{"--next-token takes the nextToken a stopped run printed, or @FILE of its JSON output, not an empty value."}
@@ -73,7 +73,7 @@ the stopped run, whose statement must be the same.`,
 			return err
 		}
 		// Refused before connecting: nothing but a SELECT gets that far.
-		if _, _, err := dynamo.ParsePartiQL(args[0]); err != nil {
+		if _, err := partiql.Parse(args[0]); err != nil {
 			return usageError{err.Error()}
 		}
 		opts.Statement, opts.Out, opts.Err = args[0], f.Stdout(), f.Stderr()
@@ -87,7 +87,7 @@ the stopped run, whose statement must be the same.`,
 }
 
 // PlanText is the plan in one line, as the CLI and the UI say it.
-func planText(p dynamo.PartiQLPlan) string {
+func planText(p partiql.Plan) string {
 	where := "table " + p.Table
 	if p.Index != "" {
 		where = "index " + p.Index + " of table " + p.Table
@@ -101,7 +101,6 @@ func planText(p dynamo.PartiQLPlan) string {
 // runPartiQL plans the statement, says the plan (and a Scan's bound), runs
 // it with consent, and prints it.
 func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
-	stmt, consistent, yes, maxRCU, output, ddbJSON, stdout, stderr := opts.Statement, opts.Consistent, opts.Yes, opts.MaxRCU, opts.Output, opts.DDBJSON, opts.Out, opts.Err
 	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -112,17 +111,17 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 			return err
 		}
 	}
-	plan, err := client.PlanPartiQL(ctx, stmt)
+	plan, err := client.PlanPartiQL(ctx, opts.Statement)
 	if err != nil {
 		return err
 	}
-	fmt.Fprintln(stderr, textfmt.Sanitize(planText(plan)))
+	fmt.Fprintln(opts.Err, textfmt.Sanitize(planText(plan)))
 	t, err := client.DescribeTable(ctx, plan.Table)
 	if err != nil {
 		return err
 	}
-	gate := newCostGate(settings, yes, maxRCU)
-	est := dynamo.EstimateRead(t, plan.Index, consistent, 1, 0)
+	gate := newCostGate(settings, opts.Yes, opts.MaxRCU)
+	est := dynamo.EstimateRead(t, plan.Index, opts.Consistent, 1, 0)
 	bound := est.RCU
 	if plan.Query {
 		// One partition: its size is unknown before it is read, so the
@@ -132,28 +131,28 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 		var why string
 		bound, why = est.QueryBound(plan.OneItem)
 		gate.bound = bound
-		fmt.Fprintf(stderr, "%s%s\n", textfmt.Sanitize(why), gate.money(bound))
-	} else if err := gate.announce(stderr, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
+		fmt.Fprintf(opts.Err, "%s%s\n", textfmt.Sanitize(why), gate.money(bound))
+	} else if err := gate.announce(opts.Err, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}
 	if token != "" {
-		fmt.Fprintln(stderr, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
+		fmt.Fprintln(opts.Err, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
 	}
-	in := dynamo.PartiQLInput{Plan: plan, Consistent: consistent, MaxRCU: maxRCU, Est: est, NextToken: token}
+	in := dynamo.PartiQLInput{Plan: plan, Consistent: opts.Consistent, MaxRCU: opts.MaxRCU, Est: est, NextToken: token}
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
-	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
+	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	obj := bulkObject{
-		Operation: "ExecuteStatement", Statement: &stmt, Table: plan.Table, Index: nullable(plan.Index),
+		Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
 		Plan:           &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why},
-		ConsistentRead: consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
+		ConsistentRead: opts.Consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
 	if res.NextToken == "" || len(res.Requests) == 0 {
@@ -170,7 +169,7 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{ferr, cmd}
 	}
-	fmt.Fprintln(stderr, goOnSentence(cmd))
+	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil
 }
 

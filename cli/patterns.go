@@ -248,12 +248,8 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 		Annotations: map[string]string{offline: "yes"},
 	}
 	patternsFileFlag(cmd, &opts.File)
-	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: table | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	outputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if opts.Output != "table" && opts.Output != "json" {
-			return usageError{fmt.Sprintf("--output must be table or json, not %q.", opts.Output)}
-		}
 		opts.Out = f.Stdout()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -265,7 +261,6 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 
 // runPatternsList prints the patterns of the file: it reads only the file.
 func runPatternsList(_ context.Context, opts *patternsListOptions) error {
-	stdout := opts.Out
 	set, err := patterns.LoadPatterns(opts.File)
 	if err != nil {
 		return err
@@ -302,7 +297,7 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 			}
 			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
 		}
-		return writeIndentedJSON(stdout, out)
+		return writeIndentedJSON(opts.Out, out)
 	}
 	var b bytes.Buffer
 	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
@@ -315,7 +310,7 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(params), textfmt.Sanitize(p.Description))
 	}
 	_ = tw.Flush()
-	_, err = stdout.Write(b.Bytes())
+	_, err = opts.Out.Write(b.Bytes())
 	return err
 }
 

@@ -107,12 +107,8 @@ with status 1 when a pattern needs more than one request or fails.`,
 		Args: noArgs,
 	}
 	patternsFileFlag(cmd, &opts.File)
-	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: table | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("table", "json"))
+	outputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if opts.Output != "table" && opts.Output != "json" {
-			return usageError{fmt.Sprintf("--output must be table or json, not %q.", opts.Output)}
-		}
 		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
 		if runF != nil {
 			return runF(cmd.Context(), opts)

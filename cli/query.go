@@ -54,6 +54,7 @@ type queryOptions struct {
 
 func newQueryCmd(f *factory, runF func(context.Context, *queryOptions) error) *cobra.Command {
 	conn := f.Conn
+	opts := &queryOptions{Connect: f.Connect}
 	cmd := &cobra.Command{
 		Use:     "query --table NAME --pk VALUE [sort-key condition]",
 		Short:   "one access pattern as one Query",
@@ -78,36 +79,19 @@ prints it), checked against the key schema before the Query is sent.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	pk := fs.String("pk", "", "partition key `VALUE` (required)")
-	index := fs.String("index", "", "query this secondary `INDEX`")
-	ops := []struct {
-		flag string
-		op   dynamo.SKOp
-		val  *string
-	}{
-		{"sk-begins-with", dynamo.SKBeginsWith, nil},
-		{"sk-eq", dynamo.SKEq, nil},
-		{"sk-lt", dynamo.SKLt, nil},
-		{"sk-le", dynamo.SKLe, nil},
-		{"sk-gt", dynamo.SKGt, nil},
-		{"sk-ge", dynamo.SKGe, nil},
-	}
-	for i := range ops {
-		ops[i].val = fs.String(ops[i].flag, "", "sort key "+string(ops[i].op)+" `VALUE`")
-	}
-	between := &pairValue{}
-	fs.Var(between, "sk-between", "sort key BETWEEN LOW AND HIGH (two values: --sk-between LOW HIGH)")
-	reverse := fs.Bool("reverse", false, "newest first: ScanIndexForward=false")
-	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: none)")
-	allPages := fs.Bool("all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
-	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only)")
-	startKey := fs.String("start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
-	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU (0: no cap)")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	filter, project := readShapeFlags(fs)
+	fs.StringVar(&opts.Q.PK, "pk", "", "partition key `VALUE` (required)")
+	fs.StringVar(&opts.Q.Index, "index", "", "query this secondary `INDEX`")
+	sortKeyFlags(fs, &opts.Q.SK)
+	fs.BoolVar(&opts.Q.Reverse, "reverse", false, "newest first: ScanIndexForward=false")
+	limitFlag(fs, &opts.Q.Limit, "none", "Limit: `N` items evaluated per page (0: none)")
+	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
+	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
+	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
+	readCapFlag(fs, &opts.MaxRCU)
+	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("query"); err != nil {
 			return usageError{err.Error()}
@@ -115,37 +99,24 @@ prints it), checked against the key schema before the Query is sent.`,
 		if !fs.Changed("pk") {
 			return usageError{"query needs a partition key value: pass --pk VALUE."}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
-		if *limit < 0 || *limit > 1<<31-1 {
-			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
-		}
-		if *maxRCU < 0 {
-			return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(*maxRCU))}
-		}
 		if fs.Changed("start-key") {
-			if err := checkStartKeyText(*startKey); err != nil {
+			if err := checkStartKeyText(opts.StartKey); err != nil {
 				return err
 			}
 		}
-		q := dynamo.QueryInput{Table: conn.Table, Index: *index, PK: *pk, Reverse: *reverse, Limit: int32(*limit), Consistent: *consistent, Filter: *filter, Project: *project}
 		var chosen []string
-		for _, o := range ops {
-			if fs.Changed(o.flag) {
-				q.SK = dynamo.SKCond{Op: o.op, Values: []string{*o.val}}
-				chosen = append(chosen, "--"+o.flag)
+		for _, name := range sortKeyFlagNames() {
+			if fs.Changed(name) {
+				chosen = append(chosen, "--"+name)
 			}
-		}
-		if between.set {
-			q.SK = dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{between.lo, between.hi}}
-			chosen = append(chosen, "--sk-between")
 		}
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		opts := &queryOptions{Connect: f.Connect, Out: f.Stdout(), Err: f.Stderr(), Q: q, AllPages: *allPages, Output: *output, DDBJSON: *ddbJSON,
-			StartKey: *startKey, MaxRCU: *maxRCU, Line: commandLine(cmd, args, "start-key")}
+		opts.Q.Table, opts.Out, opts.Err, opts.Line = conn.Table, f.Stdout(), f.Stderr(), commandLine(cmd, args, "start-key")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -368,9 +339,8 @@ func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.In.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read")
-	fs.StringVar(&opts.Output, "output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch")
+	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print the item as typed DynamoDB JSON")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("get"); err != nil {
 			return usageError{err.Error()}
@@ -389,16 +359,15 @@ func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra
 
 // runGet reads one item and prints it.
 func runGet(ctx context.Context, opts *getOptions) error {
-	in, output, ddbJSON, stdout := opts.In, opts.Output, opts.DDBJSON, opts.Out
 	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
 	}
-	if in.SK == "" {
+	if opts.In.SK == "" {
 		// Right only for a table without a sort key. DescribeTable, not
 		// the schema cache, decides: a refusal must not rest on keys that
 		// may be out of date.
-		t, err := client.DescribeTable(ctx, in.Table)
+		t, err := client.DescribeTable(ctx, opts.In.Table)
 		if err != nil {
 			return err
 		}
@@ -406,45 +375,34 @@ func runGet(ctx context.Context, opts *getOptions) error {
 			return usageError{fmt.Sprintf("table %s has the sort key %s: pass --sk VALUE (or use 'query' to read the whole partition).", t.Name, t.SK.Name)}
 		}
 	}
-	page, err := client.GetItem(ctx, in)
+	page, err := client.GetItem(ctx, opts.In)
 	if err != nil {
 		return err
 	}
-	t, err := client.TableKeys(ctx, in.Table) // the keys GetItem was built from
+	t, err := client.TableKeys(ctx, opts.In.Table) // the keys GetItem was built from
 	if err != nil {
 		return err
 	}
 	res := queryResult{
-		Table: in.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: in.Consistent,
+		Table: opts.In.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: opts.In.Consistent,
 		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
 	}
-	if format, ok, _ := exportFormat(output, ddbJSON); ok {
-		exp, err := newExporter(stdout, io.Discard, format, in.Table, res.KeyNames)
+	if format, ok, _ := exportFormat(opts.Output, opts.DDBJSON); ok {
+		exp, err := newExporter(opts.Out, io.Discard, format, opts.In.Table, res.KeyNames)
 		if err != nil {
 			return err
 		}
 		return exp.close(exp.page(page))
 	}
-	return printResult(stdout, res, output, ddbJSON)
+	return printResult(opts.Out, res, opts.Output, opts.DDBJSON)
 }
 
-func checkOutput(o string) error {
-	switch o {
-	case "json", "jsonl", "table":
-		return nil
-	}
-	return usageError{fmt.Sprintf("--output must be json, jsonl or table, not %q.", o)}
-}
-
-// checkItemsOutput is checkOutput for the commands that print items and so
-// can also export them (export.go).
+// checkItemsOutput checks what --output (one of itemsOutputs) leaves to
+// be checked of the commands that print items and so can also export
+// them (export.go): the formats that do not go with --dynamodb-json.
 func checkItemsOutput(o string, ddbJSON bool) error {
-	switch o {
-	case "json", "jsonl", "table", "csv", "ddbjson-batch":
-		_, _, err := exportFormat(o, ddbJSON)
-		return err
-	}
-	return usageError{fmt.Sprintf("--output must be json, jsonl, table, csv or ddbjson-batch, not %q.", o)}
+	_, _, err := exportFormat(o, ddbJSON)
+	return err
 }
 
 // itemsOutputs are the formats of the commands that print items.

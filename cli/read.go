@@ -18,11 +18,10 @@ import (
 	"dynascope/textfmt"
 )
 
-// readShapeFlags adds --filter and --project.
-func readShapeFlags(fs *pflag.FlagSet) (filter, project *string) {
-	filter = fs.String("filter", "", "FilterExpression with values in place: `EXPR` such as 'status = \"OPEN\" AND total > 1000' (applied after the read: it does not lower the cost)")
-	project = fs.String("project", "", "return only these attributes: `LIST` such as total,status,address.city (the keys are always kept; saves bandwidth, not capacity)")
-	return filter, project
+// readShapeFlags adds --filter and --project, into filter and project.
+func readShapeFlags(fs *pflag.FlagSet, filter, project *string) {
+	fs.StringVar(filter, "filter", "", "FilterExpression with values in place: `EXPR` such as 'status = \"OPEN\" AND total > 1000' (applied after the read: it does not lower the cost)")
+	fs.StringVar(project, "project", "", "return only these attributes: `LIST` such as total,status,address.city (the keys are always kept; saves bandwidth, not capacity)")
 }
 
 // readNotes are the sentences a filtered or projected result carries:
@@ -127,8 +126,6 @@ func (g *costGate) announce(stderr io.Writer, what string, e dynamo.Estimate) er
 		fmt.Fprintf(stderr, "%s: %s%s\n", textfmt.Sanitize(what), e.Text(), g.money(e.RCU))
 	}
 	switch {
-	case g.maxRCU < 0:
-		return usageError{fmt.Sprintf("--max-rcu takes a positive number of RCU, not %s.", jsonFloat(g.maxRCU))}
 	case g.maxRCU > 0:
 		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(g.maxRCU))
 	case g.yes:

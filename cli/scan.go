@@ -38,6 +38,7 @@ type scanOptions struct {
 
 func newScanCmd(f *factory, runF func(context.Context, *scanOptions) error) *cobra.Command {
 	conn := f.Conn
+	opts := &scanOptions{Connect: f.ConnectSettings}
 	cmd := &cobra.Command{
 		Use:     "scan --table NAME (--yes | --max-rcu N)",
 		Short:   "every item of a table or index (Scan), with its cost said first",
@@ -62,39 +63,33 @@ output of the stopped scan, whose table, index and segments must agree.`,
 		Args: noArgs,
 	}
 	fs := cmd.Flags()
-	index := fs.String("index", "", "scan this secondary `INDEX`")
-	segments := fs.Int("segments", 1, "read in `N` parallel segments (1 to 64)")
-	limit := fs.Int("limit", 0, "Limit: `N` items evaluated per page (0: DynamoDB's 1 MB pages)")
-	consistent := fs.Bool("consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
-	yes := fs.Bool("yes", false, "run the whole Scan after its upper bound is printed")
-	maxRCU := fs.Float64("max-rcu", 0, "stop before reading more than `N` RCU")
-	output := fs.String("output", "json", "output `FORMAT`: json | jsonl | table | csv | ddbjson-batch (jsonl, csv and ddbjson-batch stream page by page)")
-	ddbJSON := fs.Bool("dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
-	resume := fs.String("resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
-	filter, project := readShapeFlags(fs)
+	fs.StringVar(&opts.In.Index, "index", "", "scan this secondary `INDEX`")
+	fs.IntVar(&opts.In.Segments, "segments", 1, "read in `N` parallel segments (1 to 64)")
+	limitFlag(fs, &opts.In.Limit, "none", "Limit: `N` items evaluated per page (0: DynamoDB's 1 MB pages)")
+	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
+	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
+	readCapFlag(fs, &opts.In.MaxRCU)
+	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
+	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
+	fs.StringVar(&opts.Resume, "resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
+	readShapeFlags(fs, &opts.In.Filter, &opts.In.Project)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices(itemsOutputs...))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("scan"); err != nil {
 			return usageError{err.Error()}
 		}
-		if err := checkItemsOutput(*output, *ddbJSON); err != nil {
+		if err := checkItemsOutput(opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
-		if *segments < 1 || *segments > dynamo.MaxScanSegments {
-			return usageError{fmt.Sprintf("--segments takes 1 to %d, not %d.", dynamo.MaxScanSegments, *segments)}
+		if opts.In.Segments < 1 || opts.In.Segments > dynamo.MaxScanSegments {
+			return usageError{fmt.Sprintf("--segments takes 1 to %d, not %d.", dynamo.MaxScanSegments, opts.In.Segments)}
 		}
-		if *limit < 0 || *limit > 1<<31-1 {
-			return usageError{fmt.Sprintf("--limit takes a whole number from 1 to %d (or 0 for none), not %d.", 1<<31-1, *limit)}
-		}
-		in := dynamo.ScanInput{Table: conn.Table, Index: *index, Filter: *filter, Project: *project, Segments: *segments,
-			Consistent: *consistent, Limit: int32(*limit), MaxRCU: *maxRCU}
-		if fs.Changed("resume") && *resume == "" {
+		if fs.Changed("resume") && opts.Resume == "" {
 			return usageError{"--resume takes the resume a stopped scan printed, or @FILE of its JSON output, not an empty value."}
 		}
-		opts := &scanOptions{Connect: f.ConnectSettings, Out: f.Stdout(), Err: f.Stderr(), In: in, Yes: *yes, Output: *output, DDBJSON: *ddbJSON,
-			Resume: *resume, Files: resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, SegmentsSet: fs.Changed("segments"),
-			Line: commandLine(cmd, args, "resume", "segments")}
+		opts.In.Table, opts.Out, opts.Err = conn.Table, f.Stdout(), f.Stderr()
+		opts.Files, opts.SegmentsSet = resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, fs.Changed("segments")
+		opts.Line = commandLine(cmd, args, "resume", "segments")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -105,7 +100,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 
 // runScan checks the Scan, says its bound, runs it with consent, and prints it.
 func runScan(ctx context.Context, opts *scanOptions) error {
-	in, yes, output, ddbJSON, stdout, stderr := opts.In, opts.Yes, opts.Output, opts.DDBJSON, opts.Out, opts.Err
+	in := opts.In // the request, completed below from the table and --resume
 	client, settings, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -130,29 +125,29 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if _, _, err := dynamo.BuildScan(t, in, 0); err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
 	}
-	gate := newCostGate(settings, yes, in.MaxRCU)
+	gate := newCostGate(settings, opts.Yes, in.MaxRCU)
 	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
 	bound := est.RCU
 	what := "scan of table " + in.Table
 	if in.Index != "" {
 		what = "scan of index " + in.Index + " of table " + in.Table
 	}
-	if err := gate.announce(stderr, what, est); err != nil {
+	if err := gate.announce(opts.Err, what, est); err != nil {
 		return err
 	}
 	if in.Start != nil {
-		fmt.Fprintf(stderr, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
+		fmt.Fprintf(opts.Err, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
 			textfmt.Plural(len(in.Start), "segment", "segments"), in.Segments)
 	}
 	in.Est = est
-	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: output, ddbJSON: ddbJSON, stdout: stdout, stderr: stderr, stoppedBy: stoppedBy(ctx)}
+	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
 	if err := out.start(); err != nil {
 		return err
 	}
 	in.OnPage = func(p dynamo.ScanPage) error { return out.page(p.Page) }
 	res, err := client.Scan(ctx, in)
-	gate.after(stderr, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
-	sayPaging(stderr, res.OneMB, len(res.Requests))
+	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	sayPaging(opts.Err, res.OneMB, len(res.Requests))
 	obj := bulkObject{
 		Operation: "Scan", Table: in.Table, Index: nullable(in.Index), Filter: nullable(res.Filter), Projection: nullable(res.Projection),
 		Segments: res.Segments, ConsistentRead: in.Consistent, Count: res.Count, ScannedCount: &res.Scanned,
@@ -163,7 +158,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		m := map[string]json.RawMessage{}
 		for seg, k := range res.Resume {
 			m[strconv.Itoa(seg)] = itemcodec.PlainJSON(k)
-			if ddbJSON {
+			if opts.DDBJSON {
 				m[strconv.Itoa(seg)] = itemcodec.DynamoJSON(k)
 			}
 		}
@@ -191,7 +186,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{ferr, cmd}
 	}
-	fmt.Fprintln(stderr, goOnSentence(cmd))
+	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil
 }
 

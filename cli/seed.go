@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -22,7 +23,7 @@ type seedOptions struct {
 	ConnectSeeder func(context.Context) (dynamo.WriteAPI, error)
 	Out, Err      io.Writer
 	Stdin         io.Reader // what --file - reads
-	Table         string    // --table; with --demo, dynamo.DemoTable when not given
+	Table         string    // --table; with --demo, demodata.Table when not given
 	// The one source: --demo, --file or --workbench.
 	Demo      bool
 	File      string
@@ -104,7 +105,7 @@ A missing table is created with the key names the data shows.`,
 		}
 		opts.Table, opts.Out, opts.Err, opts.Stdin = f.Conn.Table, f.Stdout(), f.Stderr(), f.Stdin()
 		if opts.Demo && opts.Table == "" {
-			opts.Table = dynamo.DemoTable
+			opts.Table = demodata.Table
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -117,7 +118,6 @@ A missing table is created with the key names the data shows.`,
 // runSeed loads the one source. A file or model is read (and a model's
 // table picked) before the writer connects.
 func runSeed(ctx context.Context, opts *seedOptions) error {
-	stdout, stderr := opts.Out, opts.Err
 	if opts.File != "" {
 		l := fileLoad{path: opts.File, format: opts.Format, table: opts.Table, prefix: opts.Prefix, pkName: opts.PKName, skName: opts.SKName,
 			skipInvalid: opts.SkipInvalid, force: opts.Force, stdin: opts.Stdin}
@@ -125,10 +125,10 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
-		return loadFile(ctx, w, l, stdout, stderr)
+		return loadFile(ctx, w, l, opts.Out, opts.Err)
 	}
 	if opts.Workbench != "" {
-		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, opts.Err)
 		if err != nil {
 			return err
 		}
@@ -140,7 +140,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := seedWorkbench(ctx, w, tables, opts.Force, stdout); err != nil {
+		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out); err != nil {
 			return err
 		}
 		if opts.SkipInvalid || len(model.Skipped) > 0 {
@@ -148,7 +148,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 			for _, t := range tables {
 				n += len(t.Items)
 			}
-			fmt.Fprintf(stdout, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+			fmt.Fprintf(opts.Out, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
 		}
 		return nil
 	}
@@ -156,7 +156,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 	if err != nil {
 		return err
 	}
-	return seedInto(ctx, w, dynamo.DemoTableSpec(opts.Table), dynamo.DemoItems(), opts.Force, stdout)
+	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same

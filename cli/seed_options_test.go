@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 )
@@ -17,7 +18,7 @@ func TestNewSeedCmd(t *testing.T) {
 		o.ConnectSeeder, o.Out, o.Err, o.Stdin = nil, nil, nil, nil
 		return set
 	}, []optionsCase[seedOptions]{
-		{args: []string{"--demo"}, want: seedOptions{Table: dynamo.DemoTable, Demo: true}},
+		{args: []string{"--demo"}, want: seedOptions{Table: demodata.Table, Demo: true}},
 		{args: []string{"--demo", "--table", "Mine", "--force"}, want: seedOptions{Table: "Mine", Demo: true, Force: true}},
 		{args: []string{"--file", "items.jsonl", "--table", "App"}, want: seedOptions{Table: "App", File: "items.jsonl"}},
 		{args: []string{"--file", "-", "--format", string(format), "--pk-name", "id", "--sk-name", "sort", "--skip-invalid"},

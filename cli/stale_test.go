@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"dynascope/dynamo"
+	"dynascope/demodata"
 	"dynascope/dynamo/dynamotest"
 )
 
@@ -76,7 +76,7 @@ func TestCLIScanOfATableWithStaleSizes(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if b := decodeBulk(t, out); !b.Complete || b.Count != len(dynamo.DemoItems()) {
+			if b := decodeBulk(t, out); !b.Complete || b.Count != len(demodata.Items()) {
 				t.Errorf("with --max-rcu: complete %v, %d items", b.Complete, b.Count)
 			}
 		})

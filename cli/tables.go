@@ -36,12 +36,8 @@ With --table, only that table.`,
   dynascope tables --endpoint-url http://127.0.0.1:8000 --output json`,
 		Args: noArgs,
 	}
-	cmd.Flags().StringVar(&opts.Output, "output", "table", "output `FORMAT`: json | table")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("json", "table"))
+	outputFlag(cmd, &opts.Output, "table", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if opts.Output != "json" && opts.Output != "table" {
-			return usageError{fmt.Sprintf("--output must be json or table, not %q.", opts.Output)}
-		}
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -55,7 +51,6 @@ With --table, only that table.`,
 // table the credentials may list but not describe (a least-privilege
 // policy) is listed as such, with a note: partial permission is normal.
 func runTables(ctx context.Context, opts *tablesOptions) error {
-	asJSON, stdout, stderr := opts.Output == "json", opts.Out, opts.Err
 	client, err := opts.Connect(ctx)
 	if err != nil {
 		return err
@@ -106,7 +101,7 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	}
 	tables = kept
 	var b bytes.Buffer
-	if asJSON {
+	if opts.Output == "json" {
 		if err := writeTablesJSON(&b, tables, undescribed); err != nil {
 			return err
 		}
@@ -114,10 +109,10 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 		writeTablesText(&b, tables, undescribed)
 	}
 	if len(undescribed) > 0 {
-		fmt.Fprintf(stderr, "note: no permission to describe %s (dynamodb:DescribeTable is denied for %s); the others are listed\n",
+		fmt.Fprintf(opts.Err, "note: no permission to describe %s (dynamodb:DescribeTable is denied for %s); the others are listed\n",
 			textfmt.Plural(len(undescribed), "table", "tables"), textfmt.Sanitize(strings.Join(undescribed, ", ")))
 	}
-	_, err = stdout.Write(b.Bytes())
+	_, err = opts.Out.Write(b.Bytes())
 	return err
 }
 

@@ -65,7 +65,7 @@ command that enables it.`,
 	fs.StringVar(&opts.PK, "pk", "", "only writes to this partition key `VALUE` (filtered here)")
 	fs.StringVar(&opts.Entity, "entity", "", "only writes to items of this entity `TYPE`, e.g. ORDER (filtered here)")
 	fs.StringVar(&opts.From, "from", dynamo.TailLatest, "where to start: latest (writes from now on) | trim-horizon (all the stream holds, 24 hours)")
-	fs.StringVar(&opts.Output, "output", "text", "output `FORMAT`: text | jsonl")
+	outputFlag(cmd, &opts.Output, "text", "", "text", "jsonl")
 	fs.StringVar(&opts.Delimiter, "delimiter", "", "sort-key `DELIMITER` naming entity types (default: inferred from the keys seen of each partition, as groups does)")
 	fs.IntVar(&opts.MaxRecords, "max-records", 0, "stop after `N` records shown (default: until Ctrl-C)")
 	fs.Func("for", "stop after this `DURATION`, e.g. 30s (default: until Ctrl-C)", func(v string) error {
@@ -76,15 +76,12 @@ command that enables it.`,
 		opts.For = d
 		return nil
 	})
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "jsonl"))
 	cmd.RegisterFlagCompletionFunc("from", fixedChoices(dynamo.TailLatest, dynamo.TailTrimHorizon))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("tail"); err != nil {
 			return usageError{err.Error()}
 		}
 		switch {
-		case opts.Output != "text" && opts.Output != "jsonl":
-			return usageError{fmt.Sprintf("--output must be text or jsonl, not %q.", opts.Output)}
 		case opts.From != dynamo.TailLatest && opts.From != dynamo.TailTrimHorizon:
 			return usageError{fmt.Sprintf("--from must be latest or trim-horizon, not %q.", opts.From)}
 		case opts.MaxRecords < 0:

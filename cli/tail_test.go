@@ -29,7 +29,7 @@ func TestNewTailCmd(t *testing.T) {
 		{args: []string{"--table", "App", "--pk", "CUST#42", "--entity", "ORDER", "--from", "trim-horizon", "--output", "jsonl", "--delimiter", ":", "--max-records", "5", "--for", "30s"},
 			want: tailOptions{Table: "App", PK: "CUST#42", Entity: "ORDER", From: "trim-horizon", Output: "jsonl", Delimiter: ":", MaxRecords: 5, For: 30 * time.Second}},
 		{args: []string{"--pk", "CUST#42"}, usage: "tail needs a table"},
-		{args: []string{"--table", "App", "--output", "json"}, usage: "--output must be text or jsonl"},
+		{args: []string{"--table", "App", "--output", "json"}, usage: "--output takes text or jsonl"},
 		{args: []string{"--table", "App", "--from", "oldest"}, usage: "--from must be latest or trim-horizon"},
 		{args: []string{"--table", "App", "--max-records", "-1"}, usage: "--max-records must be 1 or more"},
 		{args: []string{"--table", "App", "--for", "0s"}, usage: "--for takes a positive duration"},

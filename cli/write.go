@@ -75,8 +75,7 @@ func (a *writeAccess) registerAccess(cmd *cobra.Command, dryRun string) {
 	fs := cmd.Flags()
 	fs.BoolVar(&a.Allow, "allow-writes", false, "allow this write (else writes: true on the connection in the settings file); without it only --dry-run runs")
 	fs.BoolVar(&a.DryRun, "dry-run", false, dryRun)
-	fs.StringVar(&a.Output, "output", "text", "output `FORMAT`: text | json")
-	cmd.RegisterFlagCompletionFunc("output", fixedChoices("text", "json"))
+	outputFlag(cmd, &a.Output, "text", "", "text", "json")
 }
 
 // allowed reads the settings and refuses the write op when writes are not
@@ -99,9 +98,6 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 	return func(cmd *cobra.Command, _ []string) error {
 		if err := f.Conn.RequireTable(opts.Command); err != nil {
 			return usageError{err.Error()}
-		}
-		if opts.Output != "text" && opts.Output != "json" {
-			return usageError{fmt.Sprintf("--output must be text or json, not %q.", opts.Output)}
 		}
 		if err := checkSets(opts.Sets); err != nil {
 			return err
@@ -270,8 +266,7 @@ func checkSets(sets []string) error {
 // the plan (--dry-run) or send it. Writes not allowed are refused before
 // anything connects.
 func runWrite(ctx context.Context, opts *writeOptions) error {
-	name := opts.Command
-	settings, err := opts.allowed(name)
+	settings, err := opts.allowed(opts.Command)
 	if err != nil {
 		return err
 	}
@@ -304,11 +299,11 @@ func runWrite(ctx context.Context, opts *writeOptions) error {
 		if errors.As(err, &ue) {
 			return err
 		}
-		return fmt.Errorf("%s: %w.", name, err)
+		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
 	plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
 	if err != nil {
-		return fmt.Errorf("%s: %w.", name, err)
+		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
 	out := writeOutput{plan: plan, read: page.Request, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	if opts.DryRun {

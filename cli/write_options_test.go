@@ -51,7 +51,7 @@ func TestNewWriteCmds(t *testing.T) {
 			})},
 		{args: []string{"--item", `{"name":`}, usage: "--item: "},
 		{args: []string{"--set", "total=12"}, usage: "--set "},
-		{args: []string{"--set", "total=N:12", "--output", "yaml"}, usage: "--output must be text or json, not \"yaml\"."},
+		{args: []string{"--set", "total=N:12", "--output", "yaml"}, usage: "--output takes text or json, not \"yaml\"."},
 		{args: []string{"--remove", "total"}, usage: "remove"},
 		{args: []string{"CUST#42"}, usage: "unexpected argument"},
 	}))
@@ -128,7 +128,7 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 	}, []optionsCase[journalOptions]{
 		{args: nil, want: journalOptions{Output: "text"}},
 		{args: []string{"--table", "App", "--output", "json"}, want: journalOptions{Table: "App", Output: "json"}},
-		{args: []string{"--output", "table"}, usage: "--output must be text or json, not \"table\"."},
+		{args: []string{"--output", "table"}, usage: "--output takes text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
 	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { return stripAccess(&o.writeAccess) }, []optionsCase[undoOptions]{
@@ -136,7 +136,7 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
 		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
 		{args: []string{"--entry", "last"}, usage: "entry"},
-		{args: []string{"--output", "csv"}, usage: "--output must be text or json, not \"csv\"."},
+		{args: []string{"--output", "csv"}, usage: "--output takes text or json, not \"csv\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
 }

@@ -12,6 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/partiql"
 
 	"github.com/aws/aws-sdk-go-v2/feature/dynamodb/expression"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -34,7 +35,7 @@ func ScanCode(lang CodeLang, t dynamo.Table, in dynamo.ScanInput, to CodeTarget)
 
 // PartiQLCode renders code that sends the first page of a SELECT.
 func PartiQLCode(lang CodeLang, stmt string, consistent bool, to CodeTarget) (string, error) {
-	if _, _, err := dynamo.ParsePartiQL(stmt); err != nil {
+	if _, err := partiql.Parse(stmt); err != nil {
 		return "", err
 	}
 	r := cgRequest{statement: stmt, consistent: consistent}
@@ -179,13 +180,13 @@ func (r cgRequest) goShape(b *strings.Builder) string {
 }
 
 // goShapeFields are the input fields the built expression fills.
-func (r cgRequest) goShapeFields() [][2]string {
-	var f [][2]string
+func (r cgRequest) goShapeFields() []goField {
+	var f []goField
 	if !r.shape.Filter.Empty() {
-		f = append(f, [2]string{"FilterExpression", "expr.Filter()"})
+		f = append(f, goField{"FilterExpression", "expr.Filter()"})
 	}
 	if len(r.shape.Projection) > 0 {
-		f = append(f, [2]string{"ProjectionExpression", "expr.Projection()"})
+		f = append(f, goField{"ProjectionExpression", "expr.Projection()"})
 	}
 	return f
 }

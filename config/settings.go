@@ -181,30 +181,13 @@ var settingsFields = []string{"connection", "connections", "keys", "theme", "def
 var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
 
 // ParseSettings reads settings from memory; path names the file in errors.
+// A mistake gives the defaults beside the error.
 func ParseSettings(path string, data []byte) (Settings, error) {
 	s := DefaultSettings()
 	s.Path, s.Exists = path, true
-	fail := func(line int, format string, a ...any) (Settings, error) {
-		return DefaultSettings(), &SettingsError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
-	}
-	var doc yaml.Node
-	dec := yaml.NewDecoder(bytes.NewReader(data))
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
-			return s, nil // an empty file: the defaults
-		}
-		line, msg := yamlfile.Syntax(err)
-		return fail(line, "the file is not valid YAML: %s", msg)
-	}
-	if extra := (yaml.Node{}); dec.Decode(&extra) == nil {
-		return fail(extra.Line, "the file holds a second YAML document; keep everything in one")
-	}
-	root := yamlfile.Deref(&doc)
-	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
-		root = yamlfile.Deref(root.Content[0])
-	}
-	if isNull(root) {
-		return s, nil
+	root, err := settingsRoot(path, data)
+	if err != nil || root == nil {
+		return s, err // an empty file: the defaults
 	}
 	fields, err := mapping(path, root, "the settings", settingsFields)
 	if err != nil {
@@ -212,76 +195,85 @@ func ParseSettings(path string, data []byte) (Settings, error) {
 	}
 	var connLine int
 	for _, f := range fields {
-		k, v := f.key, f.value
-		switch k.Value {
-		case "connection":
-			if !isNull(v) {
-				if s.Connection, err = text(path, v, "connection"); err != nil {
-					return DefaultSettings(), err
-				}
-				connLine = v.Line
-			}
-		case "connections":
-			if err := parseConnections(path, v, &s); err != nil {
-				return DefaultSettings(), err
-			}
-		case "keys":
-			if err := parseKeys(path, v, &s); err != nil {
-				return DefaultSettings(), err
-			}
-		case "theme":
-			t, err := text(path, v, "theme")
-			if err != nil {
-				return DefaultSettings(), err
-			}
-			if !slices.Contains(Themes, t) {
-				return fail(v.Line, "theme must be one of %s, not %q", strings.Join(Themes, ", "), t)
-			}
-			s.Theme = t
-		case "defaultLimit":
-			if s.DefaultLimit, err = integer(path, v, "defaultLimit", 0, 1<<31-1); err != nil {
-				return DefaultSettings(), err
-			}
-		case "sampling":
-			if err := parseSampling(path, v, &s); err != nil {
-				return DefaultSettings(), err
-			}
-		case "pricePerMillionReads":
-			p, err := number(path, v, "pricePerMillionReads")
-			if err != nil {
-				return DefaultSettings(), err
-			}
-			s.PricePerMillionReads = p
-		case "maxLoadedItems":
-			if s.MaxLoadedItems, err = integer(path, v, "maxLoadedItems", 0, 1<<31-1); err != nil {
-				return DefaultSettings(), err
-			}
-		case "schemaCache":
-			if s.SchemaCache, err = boolean(path, v, "schemaCache"); err != nil {
-				return DefaultSettings(), err
-			}
-		case "skipScanMaxRequests":
-			if s.SkipScanMaxRequests, err = integer(path, v, "skipScanMaxRequests", 1, 100_000); err != nil {
-				return DefaultSettings(), err
-			}
-		case "versionAttribute":
-			if s.VersionAttribute, err = text(path, v, "versionAttribute"); err != nil {
-				return DefaultSettings(), err
-			}
-			if s.VersionAttribute == "" {
-				return fail(v.Line, "versionAttribute must name an attribute; leave it out for none")
-			}
+		if f.key.Value == "connection" && !isNull(f.value) {
+			connLine = f.value.Line
+		}
+		if err := parseSettingsField(path, f.key.Value, f.value, &s); err != nil {
+			return DefaultSettings(), err
 		}
 	}
 	if s.Connection != "" && s.Connection != NoConnection {
 		if _, ok := s.Connections[s.Connection]; !ok {
-			return fail(connLine, "connection %q is not defined under connections:%s", s.Connection, known(s.Connections))
+			return DefaultSettings(), &SettingsError{File: path, Line: connLine, Msg: fmt.Sprintf("connection %q is not defined under connections:%s", s.Connection, known(s.Connections))}
 		}
 	}
 	if s.Connection == NoConnection {
 		s.Connection = ""
 	}
 	return s, nil
+}
+
+// settingsRoot is the one YAML document of the file, nil when it holds
+// none or null.
+func settingsRoot(path string, data []byte) (*yaml.Node, error) {
+	fail := func(line int, format string, a ...any) error {
+		return &SettingsError{File: path, Line: line, Msg: fmt.Sprintf(format, a...)}
+	}
+	var doc yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		line, msg := yamlfile.Syntax(err)
+		return nil, fail(line, "the file is not valid YAML: %s", msg)
+	}
+	if extra := (yaml.Node{}); dec.Decode(&extra) == nil {
+		return nil, fail(extra.Line, "the file holds a second YAML document; keep everything in one")
+	}
+	root := yamlfile.Deref(&doc)
+	if root.Kind == yaml.DocumentNode && len(root.Content) == 1 {
+		root = yamlfile.Deref(root.Content[0])
+	}
+	if isNull(root) {
+		return nil, nil
+	}
+	return root, nil
+}
+
+// parseSettingsField reads the top-level field name: v into s.
+func parseSettingsField(path, name string, v *yaml.Node, s *Settings) (err error) {
+	switch name {
+	case "connection":
+		if !isNull(v) {
+			s.Connection, err = text(path, v, "connection")
+		}
+	case "connections":
+		err = parseConnections(path, v, s)
+	case "keys":
+		err = parseKeys(path, v, s)
+	case "theme":
+		if s.Theme, err = text(path, v, "theme"); err == nil && !slices.Contains(Themes, s.Theme) {
+			err = &SettingsError{File: path, Line: v.Line, Msg: fmt.Sprintf("theme must be one of %s, not %q", strings.Join(Themes, ", "), s.Theme)}
+		}
+	case "defaultLimit":
+		s.DefaultLimit, err = integer(path, v, "defaultLimit", 0, 1<<31-1)
+	case "sampling":
+		err = parseSampling(path, v, s)
+	case "pricePerMillionReads":
+		s.PricePerMillionReads, err = number(path, v, "pricePerMillionReads")
+	case "maxLoadedItems":
+		s.MaxLoadedItems, err = integer(path, v, "maxLoadedItems", 0, 1<<31-1)
+	case "schemaCache":
+		s.SchemaCache, err = boolean(path, v, "schemaCache")
+	case "skipScanMaxRequests":
+		s.SkipScanMaxRequests, err = integer(path, v, "skipScanMaxRequests", 1, 100_000)
+	case "versionAttribute":
+		if s.VersionAttribute, err = text(path, v, "versionAttribute"); err == nil && s.VersionAttribute == "" {
+			err = &SettingsError{File: path, Line: v.Line, Msg: "versionAttribute must name an attribute; leave it out for none"}
+		}
+	}
+	return err
 }
 
 func parseConnections(path string, n *yaml.Node, s *Settings) error {

@@ -26,7 +26,7 @@ type API interface {
 	GetItem(ctx context.Context, in *dynamodb.GetItemInput, optFns ...func(*dynamodb.Options)) (*dynamodb.GetItemOutput, error)
 	Scan(ctx context.Context, in *dynamodb.ScanInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ScanOutput, error)
 	// ExecuteStatement can write (INSERT, UPDATE, DELETE): RunPartiQL, the
-	// one caller, sends nothing but a SELECT (IsSelect), and the no-writes
+	// one caller, sends nothing but a SELECT (partiql.IsSelect), and the no-writes
 	// tests count any other statement as a write.
 	ExecuteStatement(ctx context.Context, in *dynamodb.ExecuteStatementInput, optFns ...func(*dynamodb.Options)) (*dynamodb.ExecuteStatementOutput, error)
 }

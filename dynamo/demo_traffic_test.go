@@ -10,6 +10,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/credentials"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -21,7 +22,7 @@ func TestDemoTrafficOnTheDemoStream(t *testing.T) {
 	api := dynamotest.SDK(t)
 	table := dynamotest.UniqueName("demo-traffic")
 	dynamotest.DeleteAtEnd(t, api, table)
-	if _, err := dynamo.EnsureTable(context.Background(), api, dynamo.DemoTableSpec(table)); err != nil {
+	if _, err := dynamo.EnsureTable(context.Background(), api, demodata.TableSpec(table)); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 { // the second finds the stream there and leaves it
@@ -56,7 +57,7 @@ func TestDemoTrafficOnTheDemoStream(t *testing.T) {
 	})
 	trafficDone := make(chan int, 1)
 	go func() {
-		n, err := dynamo.DemoTraffic(ctx, api, table, 300*time.Millisecond)
+		n, err := dynamo.DemoTraffic(ctx, api, table, 300*time.Millisecond, demodata.Traffic(time.Now()))
 		if err != nil {
 			t.Error(err)
 		}
@@ -84,7 +85,7 @@ func TestDemoTrafficOnTheDemoStream(t *testing.T) {
 func TestDemoTrafficOnlyLocal(t *testing.T) {
 	api := dynamodb.New(dynamodb.Options{Region: "us-east-1", BaseEndpoint: aws.String("https://dynamodb.us-east-1.amazonaws.com"),
 		Credentials: credentials.NewStaticCredentialsProvider("a", "b", "")})
-	n, err := dynamo.DemoTraffic(context.Background(), api, "App", time.Millisecond)
+	n, err := dynamo.DemoTraffic(context.Background(), api, "App", time.Millisecond, demodata.Traffic(time.Now()))
 	if n != 0 || err == nil || !strings.Contains(err.Error(), "only to DynamoDB Local") {
 		t.Errorf("wrote %d, err %v", n, err)
 	}

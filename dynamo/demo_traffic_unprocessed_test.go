@@ -2,6 +2,7 @@ package dynamo
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -13,11 +14,12 @@ import (
 func TestDemoTrafficSendsUnprocessedAgain(t *testing.T) {
 	t.Parallel()
 	sdk := dynamotest.SDK(t)
-	table := seedTable(t, sdk, DemoTableSpec(""))
+	table := seedTable(t, sdk, gsiSpec(""))
 	api := &flakyWrites{Client: sdk, drop: 1, faulty: 2} // the first two writes come back unprocessed
 	ctx, cancel := context.WithTimeout(testCtx(t), 600*time.Millisecond)
 	defer cancel()
-	n, err := DemoTraffic(ctx, api, table, 20*time.Millisecond)
+	write := func(step int) Item { return Item{"PK": strAttr("T"), "SK": strAttr(fmt.Sprint(step))} }
+	n, err := DemoTraffic(ctx, api, table, 20*time.Millisecond, write)
 	if err != nil {
 		t.Fatal(err)
 	}

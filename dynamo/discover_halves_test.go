@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
@@ -51,7 +52,7 @@ func halvesPartitions(t *testing.T) (string, []string) {
 		add(it.PK, it.SK)
 	}
 	demo := []string{"CUST#7", "CUST#42", "CUST#1195", "CUST#1094", "ORDER#A17"}
-	for _, it := range dynamo.DemoItems() {
+	for _, it := range demodata.Items() {
 		if pk := itemcodec.KeyString(it["PK"]); slices.Contains(demo, pk) {
 			add(pk, itemcodec.KeyString(it["SK"]))
 		}
@@ -177,7 +178,7 @@ func TestDiscoverFromBothEndsOverlaps(t *testing.T) {
 	api := dynamotest.SDK(t)
 	table := dynamotest.Table(t, api, dynamotest.PKSK())
 	var items []dynamo.Item
-	for _, it := range dynamo.DemoItems() {
+	for _, it := range demodata.Items() {
 		if itemcodec.KeyString(it["PK"]) == "CUST#7" {
 			items = append(items, it)
 		}

@@ -2,7 +2,7 @@ package dynamo
 
 // Running a PartiQL SELECT: ExecuteStatement page by page, following
 // NextToken, with the consumed capacity of every request. The statement's
-// plan (partiql_plan.go) decides what it may cost: a Scan plan is bounded
+// plan (package partiql) decides what it may cost: a Scan plan is bounded
 // like a Scan (an announced bound, a cap, the cost guard).
 
 import (
@@ -14,31 +14,33 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/partiql"
 )
 
 // PlanPartiQL reads a SELECT and decides its plan against the key schema
 // of the table or index it reads. It sends no request but the
 // DescribeTable that finds the keys (or none, with the keys cached).
-func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (PartiQLPlan, error) {
-	p, where, err := ParsePartiQL(stmt)
+func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (partiql.Plan, error) {
+	sel, err := partiql.Parse(stmt)
+	p := partiql.Plan{Statement: stmt, Table: sel.Table, Index: sel.Index}
 	if err != nil {
 		return p, err
 	}
-	t, err := c.DescribeTable(ctx, p.Table)
+	t, err := c.DescribeTable(ctx, sel.Table)
 	if err != nil {
 		return p, err
 	}
-	ks, err := t.Schema(p.Index)
+	ks, err := t.Schema(sel.Index)
 	if err != nil {
 		return p, err
 	}
-	p.decide(ks, where)
-	return p, nil
+	return sel.Plan(ks.PK.Name), nil
 }
 
 // PartiQLInput is one run of a SELECT.
 type PartiQLInput struct {
-	Plan       PartiQLPlan
+	Plan       partiql.Plan
 	Consistent bool
 	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
 	// MaxRCU and Est as in ScanInput; PerItem is the item size the cap
@@ -67,7 +69,7 @@ func (r PartiQLResult) Capacity() Capacity { return TotalCapacity(r.Requests) }
 // checked to be a SELECT once more here, in the layer that sends it.
 func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult, error) {
 	var res PartiQLResult
-	if !IsSelect(in.Plan.Statement) {
+	if !partiql.IsSelect(in.Plan.Statement) {
 		return res, &UserError{Msg: "only SELECT statements run here (exploring is read-only)."}
 	}
 	t, err := c.DescribeTable(ctx, in.Plan.Table)
@@ -182,7 +184,7 @@ type statementPage struct {
 	nextToken string
 }
 
-func (c *Client) statementPage(ctx context.Context, t Table, plan PartiQLPlan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
+func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
 	req := Request{
 		Operation: "ExecuteStatement", Table: plan.Table, Index: plan.Index,
 		KeyCondition: plan.Kind() + ": " + plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,

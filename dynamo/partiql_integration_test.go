@@ -10,6 +10,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/partiql"
 )
 
 // A SELECT planned as a Query returns what the same Query with a filter
@@ -88,7 +89,7 @@ func TestPartiQLAgainstDynamoDBLocal(t *testing.T) {
 		if _, err := c.PlanPartiQL(ctx, bad); err == nil || !strings.Contains(err.Error(), "only SELECT") {
 			t.Errorf("%s planned: %v", bad, err)
 		}
-		if _, err := c.RunPartiQL(ctx, dynamo.PartiQLInput{Plan: dynamo.PartiQLPlan{Statement: bad, Table: table}}); err == nil {
+		if _, err := c.RunPartiQL(ctx, dynamo.PartiQLInput{Plan: partiql.Plan{Statement: bad, Table: table}}); err == nil {
 			t.Errorf("%s ran", bad)
 		}
 	}
@@ -103,7 +104,7 @@ func FuzzIsSelectAgreesWithProxy(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if dynamo.IsSelect(s) && dynamotest.IsWrite("ExecuteStatement", []string{s}) {
+		if partiql.IsSelect(s) && dynamotest.IsWrite("ExecuteStatement", []string{s}) {
 			t.Fatalf("%q passes IsSelect but the proxy counts it as a write", s)
 		}
 	})

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -46,9 +47,18 @@ func testCtx(t *testing.T) context.Context {
 func simpleItems(n int, pk string) []Item {
 	items := make([]Item, n)
 	for i := range items {
-		items[i] = Item{"PK": demoS(pk), "SK": demoS(fmt.Sprintf("ITEM#%04d", i)), "n": demoInt(i)}
+		items[i] = Item{"PK": strAttr(pk), "SK": strAttr(fmt.Sprintf("ITEM#%04d", i)), "n": &types.AttributeValueMemberN{Value: strconv.Itoa(i)}}
 	}
 	return items
+}
+
+func strAttr(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+
+// gsiSpec is a table of PK and SK strings with GSI1 (GSI1PK, GSI1SK,
+// projecting all), the demo table's shape.
+func gsiSpec(name string) TableSpec {
+	return TableSpec{Name: name, PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"},
+		GSIs: []Index{{Name: "GSI1", Kind: GSI, PK: KeyAttr{Name: "GSI1PK", Type: "S"}, SK: &KeyAttr{Name: "GSI1SK", Type: "S"}, Projection: "ALL"}}}
 }
 
 func countItems(t *testing.T, api API, table string) int {
@@ -71,7 +81,7 @@ func countItems(t *testing.T, api API, table string) int {
 func TestEnsureTableCreatesWithGSIAndIsIdempotent(t *testing.T) {
 	t.Parallel()
 	api := dynamotest.SDK(t)
-	spec := DemoTableSpec("")
+	spec := gsiSpec("")
 	name := seedTable(t, api, spec)
 	spec.Name = name
 
@@ -116,7 +126,7 @@ func TestEnsureTableRejectsDifferentKeys(t *testing.T) {
 			"table " + name + " already exists with key PK S / SK S, not PK S / SK N; pick another --table or delete it first."},
 		{TableSpec{Name: name, PK: KeyAttr{Name: "PK", Type: "S"}},
 			"table " + name + " already exists with key PK S / SK S, not PK S; pick another --table or delete it first."},
-		{DemoTableSpec(name),
+		{gsiSpec(name),
 			"table " + name + " already exists without the index GSI1; pick another --table or add the index."},
 	}
 	for _, tc := range tests {
@@ -130,7 +140,7 @@ func TestEnsureTableRejectsDifferentKeys(t *testing.T) {
 
 func TestTableSpecCreateInput(t *testing.T) {
 	t.Parallel()
-	in, err := DemoTableSpec("App").createInput()
+	in, err := gsiSpec("App").createInput()
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -164,98 +174,6 @@ func TestTableSpecCreateInput(t *testing.T) {
 			t.Errorf("spec %+v: error %v; want %q", tc.spec, err, tc.want)
 		}
 	}
-}
-
-func TestSeedDemo(t *testing.T) {
-	t.Parallel()
-	api := dynamotest.SDK(t)
-	table := seedTable(t, api, DemoTableSpec(""))
-	items := DemoItems()
-
-	var calls, last int
-	res, err := Seed(testCtx(t), api, table, items, SeedOptions{Progress: func(written, total int) {
-		calls++
-		if written < last || total != len(items) {
-			t.Errorf("progress went %d -> %d of %d", last, written, total)
-		}
-		last = written
-	}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Logf("seeded %d demo items in %s: %d batches, %d retries, %.1f WCU", res.Written, res.Duration.Round(time.Millisecond), res.Batches, res.Retries, res.WCU)
-	wantBatches := (len(items) + 24) / 25
-	if res.Written != len(items) || res.Duplicates != 0 || res.Batches < wantBatches || res.WCU <= 0 {
-		t.Errorf("result %+v; want %d written in at least %d batches with WCU reported", res, len(items), wantBatches)
-	}
-	if last != len(items) || calls != wantBatches {
-		t.Errorf("progress called %d times ending at %d; want %d calls ending at %d", calls, last, wantBatches, len(items))
-	}
-
-	c := NewWithAPI(api, Options{Endpoint: dynamotest.Endpoint(t)})
-	t.Run("customer with orders", func(t *testing.T) {
-		p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: DemoPartition})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var sks []string
-		for _, it := range p.Items {
-			sks = append(sks, demoString(it, "SK"))
-		}
-		if want := []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"}; !slices.Equal(sks, want) || p.LastEvaluatedKey != nil {
-			t.Errorf("Query %s = %q (more: %v); want %q", DemoPartition, sks, p.LastEvaluatedKey != nil, want)
-		}
-	})
-	t.Run("latest order", func(t *testing.T) {
-		p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: DemoPartition,
-			SK: SKCond{Op: SKBeginsWith, Values: []string{"ORDER#"}}, Reverse: true, Limit: 1})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Items) != 1 || itemcodec.KeyString(p.Items[0]["total"]) != "35" || p.Request.Capacity.Total != 0.5 {
-			t.Errorf("latest order: %d items, first %v, capacity %+v; want one item with total 35 costing 0.5", len(p.Items), p.Items, p.Request.Capacity)
-		}
-	})
-	t.Run("big customer spans pages", func(t *testing.T) {
-		var start Item
-		pages, count := 0, 0
-		for {
-			p, err := c.Query(testCtx(t), QueryInput{Table: table, PK: demoBigCustomer, StartKey: start})
-			if err != nil {
-				t.Fatal(err)
-			}
-			pages++
-			count += len(p.Items)
-			if p.LastEvaluatedKey == nil {
-				break
-			}
-			start = p.LastEvaluatedKey
-		}
-		t.Logf("Query %s: %d items in %d pages", demoBigCustomer, count, pages)
-		if count != demoBigOrders+1 || pages < 2 {
-			t.Errorf("Query %s read %d items in %d pages; want %d items over 2 or more pages", demoBigCustomer, count, pages, demoBigOrders+1)
-		}
-	})
-	t.Run("open orders per warehouse", func(t *testing.T) {
-		want := 0
-		for _, it := range items {
-			if demoString(it, "GSI1PK") == "WH#3" {
-				want++
-			}
-		}
-		p, err := c.Query(testCtx(t), QueryInput{Table: table, Index: "GSI1", PK: "WH#3"})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(p.Items) != want || want == 0 {
-			t.Errorf("GSI1 WH#3 holds %d items; want the %d open orders", len(p.Items), want)
-		}
-		for _, it := range p.Items {
-			if demoString(it, "status") != "OPEN" {
-				t.Errorf("GSI1 holds %s with status %s", demoString(it, "SK"), demoString(it, "status"))
-			}
-		}
-	})
 }
 
 func TestSeedRefusesNonEmptyTable(t *testing.T) {
@@ -310,7 +228,7 @@ func TestSeedDedupesAndChecksKeys(t *testing.T) {
 	table := seedTable(t, api, TableSpec{PK: KeyAttr{Name: "PK", Type: "S"}, SK: &KeyAttr{Name: "SK", Type: "S"}})
 
 	items := simpleItems(5, "A")
-	dup := Item{"PK": demoS("A"), "SK": demoS("ITEM#0001"), "n": demoS("second")}
+	dup := Item{"PK": strAttr("A"), "SK": strAttr("ITEM#0001"), "n": strAttr("second")}
 	items = append(items, dup)
 	// Without dedupe DynamoDB rejects the whole batch: "Provided list of
 	// item keys contains duplicates".
@@ -321,11 +239,11 @@ func TestSeedDedupesAndChecksKeys(t *testing.T) {
 	if res.Written != 5 || res.Duplicates != 1 || res.Batches != 1 {
 		t.Errorf("result %+v; want 5 written, 1 duplicate, 1 batch", res)
 	}
-	out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(table), Key: Item{"PK": demoS("A"), "SK": demoS("ITEM#0001")}})
+	out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(table), Key: Item{"PK": strAttr("A"), "SK": strAttr("ITEM#0001")}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := demoString(out.Item, "n"); got != "second" {
+	if got := itemcodec.KeyString(out.Item["n"]); got != "second" {
 		t.Errorf("the duplicate key holds n=%q; want the last write, \"second\"", got)
 	}
 
@@ -333,8 +251,8 @@ func TestSeedDedupesAndChecksKeys(t *testing.T) {
 		item Item
 		want string
 	}{
-		{Item{"PK": demoS("A")}, "item 2 cannot go into table " + table + ": the key attribute SK is missing."},
-		{Item{"PK": demoN("1"), "SK": demoS("x")}, "item 2 cannot go into table " + table + ": its key attribute PK must be of type S."},
+		{Item{"PK": strAttr("A")}, "item 2 cannot go into table " + table + ": the key attribute SK is missing."},
+		{Item{"PK": &types.AttributeValueMemberN{Value: "1"}, "SK": strAttr("x")}, "item 2 cannot go into table " + table + ": its key attribute PK must be of type S."},
 	} {
 		_, err := Seed(testCtx(t), api, table, []Item{items[0], tc.item}, SeedOptions{Force: true})
 		if err == nil || err.Error() != tc.want {
@@ -485,7 +403,7 @@ func TestSeedStreamBatchesAndLastValue(t *testing.T) {
 	big := seedTable(t, api, spec)
 	items := simpleItems(100, "A")
 	for i := range 30 {
-		items = append(items, Item{"PK": demoS("A"), "SK": demoS(fmt.Sprintf("ITEM#%04d", i)), "n": demoS("second")})
+		items = append(items, Item{"PK": strAttr("A"), "SK": strAttr(fmt.Sprintf("ITEM#%04d", i)), "n": strAttr("second")})
 	}
 	res, err = SeedStream(testCtx(t), api, big, streamOf(items), SeedOptions{})
 	if err != nil {
@@ -501,11 +419,11 @@ func TestSeedStreamBatchesAndLastValue(t *testing.T) {
 		t.Errorf("the table holds %d items; want 100", n)
 	}
 	for i := range 30 {
-		out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(big), Key: Item{"PK": demoS("A"), "SK": demoS(fmt.Sprintf("ITEM#%04d", i))}})
+		out, err := api.GetItem(testCtx(t), &dynamodb.GetItemInput{TableName: aws.String(big), Key: Item{"PK": strAttr("A"), "SK": strAttr(fmt.Sprintf("ITEM#%04d", i))}})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := demoString(out.Item, "n"); got != "second" {
+		if got := itemcodec.KeyString(out.Item["n"]); got != "second" {
 			t.Errorf("ITEM#%04d holds n=%q; want the last value, \"second\"", i, got)
 		}
 	}

@@ -1,13 +1,16 @@
 // Package dynamo is the only package that talks to DynamoDB: the client and
 // its retries, key queries and gets, paged reads (a Query's through one
 // reader, queryread.go, that every caller uses; a Scan's in segments),
-// consumed capacity, the request log, skip-scan discovery, sampling, the checks on what a server
-// answers, the key-schema cache, seeding (the only writes) and the demo data,
-// and DynamoDB Local for demo.
+// consumed capacity, the request log, skip-scan discovery, sampling, the
+// checks on what a server answers, the key-schema cache, seeding (the only
+// writes) and the demo's traffic (its data is demodata's), and DynamoDB
+// Local for demo.
 //
-// It imports keys, itemcodec and textfmt; never ui, config, patterns,
-// codegen, workbench or the command line, which all build on it. What needs
-// no network (item JSON, files, sizes) is in itemcodec.
+// It imports keys, itemcodec, filterexpr, partiql (the plan of a SELECT)
+// and textfmt; never ui, config, patterns, codegen, workbench or the
+// command line, which all build on it, nor demodata, the data it sends for
+// the demo. What needs no network (item JSON, files, sizes) is in
+// itemcodec, and reading a PartiQL statement in partiql.
 package dynamo
 
 import (

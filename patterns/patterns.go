@@ -229,6 +229,9 @@ func yamlError(name string, err error) error {
 	return &PatternError{File: name, Line: line, Msg: "the file is not valid YAML: " + msg}
 }
 
+// parsePattern reads one pattern of the file (the ordinal-th), in named
+// steps: its name first, so that every other error can say which pattern
+// it is in; each field; then what the fields must give together.
 func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 	p := Pattern{Line: n.Line, file: file, lines: map[string]int{}}
 	fail := func(line int, format string, a ...any) error {
@@ -237,7 +240,6 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 	if n.Kind != yaml.MappingNode {
 		return p, fail(n.Line, "each pattern must be a mapping (name:, pk:, ...)")
 	}
-	// The name first, so that every other error can say which pattern it is in.
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		if k, v := n.Content[i], yamlfile.Deref(n.Content[i+1]); k.Value == "name" && isText(v) {
 			p.Name = v.Value
@@ -249,83 +251,109 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			return p, fail(k.Line, "field %q is given twice (first at line %d)", k.Value, first)
 		}
 		p.lines[k.Value] = k.Line
-		switch k.Value {
-		case "name", "description", "index", "pk":
-			if !isText(v) {
-				return p, fail(v.Line, "%s must be text, not %s", k.Value, kindName(v))
-			}
-			switch k.Value {
-			case "description":
-				p.Description = v.Value
-			case "index":
-				p.Index = v.Value
-			case "pk":
-				p.PK = v.Value
-			}
-		case "sk":
-			sk, line, err := parseSK(v)
-			if err != nil {
-				return p, fail(line, "%s", err)
-			}
-			p.SK = sk
-		case "filter":
-			if !isText(v) {
-				return p, fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", kindName(v))
-			}
-			if _, err := filterexpr.ParseTemplate(v.Value); err != nil {
-				return p, fail(v.Line, "%s", userMsg(err))
-			}
-			p.Filter = v.Value
-		case "attributes":
-			attrs, line, err := parseAttributes(v)
-			if err != nil {
-				return p, fail(line, "%s", err)
-			}
-			p.Attributes = attrs
-		case "reverse", "consistent":
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-				return p, fail(v.Line, "%s must be true or false, not %s", k.Value, kindName(v))
-			}
-			b := v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
-			if k.Value == "reverse" {
-				p.Reverse = b
-			} else {
-				p.Consistent = b
-			}
-		case "limit":
-			l, err := strconv.ParseInt(v.Value, 10, 32)
-			if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || l < 1 {
-				return p, fail(v.Line, "limit must be a positive whole number, not %s", kindName(v))
-			}
-			p.Limit = int32(l)
-		case "minKept":
-			share, err := parseShare(v)
-			if err != nil {
-				return p, fail(v.Line, "minKept %s", err)
-			}
-			p.MinKept = &share
-		case "example":
-			ex, line, err := parseExample(v)
-			if err != nil {
-				return p, fail(line, "%s", err)
-			}
-			p.Example = ex
-		default:
-			return p, fail(k.Line, "unknown field %q%s", k.Value, textfmt.Suggest(k.Value, patternFields))
+		if err := p.field(k, v, fail); err != nil {
+			return p, err
 		}
 	}
+	if err := p.checkKeys(n, fail); err != nil {
+		return p, err
+	}
+	return p, p.checkExample(n, fail)
+}
+
+// patternFail makes a pattern's error at a line of the file.
+type patternFail func(line int, format string, a ...any) error
+
+// field reads one field of the pattern, k: v, into p.
+func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
+	switch k.Value {
+	case "name", "description", "index", "pk":
+		if !isText(v) {
+			return fail(v.Line, "%s must be text, not %s", k.Value, kindName(v))
+		}
+		switch k.Value {
+		case "description":
+			p.Description = v.Value
+		case "index":
+			p.Index = v.Value
+		case "pk":
+			p.PK = v.Value
+		}
+	case "sk":
+		sk, line, err := parseSK(v)
+		if err != nil {
+			return fail(line, "%s", err)
+		}
+		p.SK = sk
+	case "filter":
+		if !isText(v) {
+			return fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", kindName(v))
+		}
+		if _, err := filterexpr.ParseTemplate(v.Value); err != nil {
+			return fail(v.Line, "%s", userMsg(err))
+		}
+		p.Filter = v.Value
+	case "attributes":
+		attrs, line, err := parseAttributes(v)
+		if err != nil {
+			return fail(line, "%s", err)
+		}
+		p.Attributes = attrs
+	case "reverse", "consistent":
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
+			return fail(v.Line, "%s must be true or false, not %s", k.Value, kindName(v))
+		}
+		b := v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
+		if k.Value == "reverse" {
+			p.Reverse = b
+		} else {
+			p.Consistent = b
+		}
+	case "limit":
+		l, err := strconv.ParseInt(v.Value, 10, 32)
+		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || l < 1 {
+			return fail(v.Line, "limit must be a positive whole number, not %s", kindName(v))
+		}
+		p.Limit = int32(l)
+	case "minKept":
+		share, err := parseShare(v)
+		if err != nil {
+			return fail(v.Line, "minKept %s", err)
+		}
+		p.MinKept = &share
+	case "example":
+		ex, line, err := parseExample(v)
+		if err != nil {
+			return fail(line, "%s", err)
+		}
+		p.Example = ex
+	default:
+		return fail(k.Line, "unknown field %q%s", k.Value, textfmt.Suggest(k.Value, patternFields))
+	}
+	return nil
+}
+
+// checkKeys requires what every pattern names: itself and a partition key
+// value (n is the pattern's mapping, where a missing field is reported).
+func (p *Pattern) checkKeys(n *yaml.Node, fail patternFail) error {
 	if _, ok := p.lines["name"]; !ok || p.Name == "" {
-		return p, fail(n.Line, "it has no name; give it one with name: (it is how run and check refer to it)")
+		return fail(n.Line, "it has no name; give it one with name: (it is how run and check refer to it)")
 	}
 	if _, ok := p.lines["pk"]; !ok {
-		return p, fail(n.Line, "it has no pk: every access pattern names one partition key value")
+		return fail(n.Line, "it has no pk: every access pattern names one partition key value")
 	}
 	if p.PK == "" {
-		return p, fail(p.lines["pk"], "pk is empty; a partition key value cannot be empty")
+		return fail(p.lines["pk"], "pk is empty; a partition key value cannot be empty")
 	}
+	return nil
+}
+
+// checkExample requires the example to give each placeholder of pk, sk and
+// filter a value, and nothing else, so that check can run the pattern.
+func (p *Pattern) checkExample(n *yaml.Node, fail patternFail) error {
 	params, err := p.parameters()
 	if err != nil {
-		return p, err
+		return err
 	}
 	for _, name := range params {
 		if _, ok := p.Example[name]; !ok {
@@ -333,22 +361,22 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			if line == 0 {
 				line = n.Line
 			}
-			return p, fail(line, "placeholder {%s} has no value in example; add example: {%s: ...} so that check can run it", name, name)
+			return fail(line, "placeholder {%s} has no value in example; add example: {%s: ...} so that check can run it", name, name)
 		}
 	}
 	for _, name := range slices.Sorted(maps.Keys(p.Example)) {
 		if !slices.Contains(params, name) {
-			return p, fail(p.lines["example"], "example gives %q, which is not a placeholder of pk, sk or filter", name)
+			return fail(p.lines["example"], "example gives %q, which is not a placeholder of pk, sk or filter", name)
 		}
 	}
 	// The example's values must fit the filter's placeholders (a bare one
-	// is a number), so that check can run it.
+	// is a number).
 	if tpl, err := p.filterTemplate(); err == nil { // parameters read it
 		if _, err := tpl.Fill(p.Example); err != nil {
-			return p, fail(p.lines["example"], "example: %s", err)
+			return fail(p.lines["example"], "example: %s", err)
 		}
 	}
-	return p, nil
+	return nil
 }
 
 // parseSK reads `{begins_with: "ORDER#"}` or `{between: [a, b]}`; the line

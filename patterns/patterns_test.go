@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 )
 
@@ -337,11 +338,11 @@ func TestShippedPatternsFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	spec := dynamo.DemoTableSpec(dynamo.DemoTable)
+	spec := demodata.TableSpec(demodata.Table)
 	if err := set.Validate(dynamo.Table{Name: spec.Name, PK: spec.PK, SK: spec.SK, Indexes: spec.GSIs}); err != nil {
 		t.Fatal(err)
 	}
-	if set.Table != dynamo.DemoTable {
+	if set.Table != demodata.Table {
 		t.Errorf("table %q", set.Table)
 	}
 	for _, name := range []string{"customer with orders", "latest order", "order with line items", "open orders for a warehouse", "one line item"} {

@@ -5,6 +5,7 @@ import (
 	"errors"
 
 	"dynascope/dynamo"
+	"dynascope/partiql"
 )
 
 // The fake store reads no whole tables: Scan and PartiQL are tested against
@@ -15,8 +16,8 @@ func (f *fakeStore) Scan(ctx context.Context, in dynamo.ScanInput) (dynamo.ScanR
 	return dynamo.ScanResult{}, errNoBulk
 }
 
-func (f *fakeStore) PlanPartiQL(ctx context.Context, stmt string) (dynamo.PartiQLPlan, error) {
-	return dynamo.PartiQLPlan{}, errNoBulk
+func (f *fakeStore) PlanPartiQL(ctx context.Context, stmt string) (partiql.Plan, error) {
+	return partiql.Plan{}, errNoBulk
 }
 
 func (f *fakeStore) RunPartiQL(ctx context.Context, in dynamo.PartiQLInput) (dynamo.PartiQLResult, error) {

@@ -15,9 +15,11 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 
 	"dynascope/config"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 )
 
 // exploreOps are the only operations the UI may send: the least-privilege
@@ -39,10 +41,10 @@ func demoTable(t *testing.T) (table, endpoint string) {
 		defer cancel()
 		_, _ = api.DeleteTable(ctx, &dynamodb.DeleteTableInput{TableName: aws.String(table)})
 	})
-	if _, err := dynamo.EnsureTable(ctx, api, dynamo.DemoTableSpec(table)); err != nil {
+	if _, err := dynamo.EnsureTable(ctx, api, demodata.TableSpec(table)); err != nil {
 		t.Fatalf("create the demo table: %v", err)
 	}
-	if _, err := dynamo.Seed(ctx, api, table, dynamo.DemoItems(), dynamo.SeedOptions{}); err != nil {
+	if _, err := dynamo.Seed(ctx, api, table, demodata.Items(), dynamo.SeedOptions{}); err != nil {
 		t.Fatalf("seed the demo table: %v", err)
 	}
 	return table, endpoint
@@ -125,8 +127,8 @@ func TestUINeverWrites(t *testing.T) {
 	calls := len(p.Calls())
 	for _, k := range []string{"E", "d", "D", "N", "u", "tab", "E", "d", "D", "N", "u", "enter", "E", "d", "D", "u", "esc", "tab"} {
 		hs.keys(k)
-		if id := hs.m.topID(); id != overlayNone && id != overlayDetail {
-			t.Fatalf("with writes off, %s opened overlay %d", k, id)
+		if id := hs.m.topID(); id != overlay.None && id != overlay.DetailID {
+			t.Fatalf("with writes off, %s opened overlay.Overlay %d", k, id)
 		}
 	}
 	hs.lacks("WRITES ON")

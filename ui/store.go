@@ -5,6 +5,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/partiql"
 	"dynascope/patterns"
 )
 
@@ -28,7 +29,7 @@ type Store interface {
 	Scan(ctx context.Context, in dynamo.ScanInput) (dynamo.ScanResult, error)
 	// PlanPartiQL refuses anything but a SELECT and says whether it runs
 	// as a Query or a Scan; RunPartiQL runs a planned SELECT.
-	PlanPartiQL(ctx context.Context, stmt string) (dynamo.PartiQLPlan, error)
+	PlanPartiQL(ctx context.Context, stmt string) (partiql.Plan, error)
 	RunPartiQL(ctx context.Context, in dynamo.PartiQLInput) (dynamo.PartiQLResult, error)
 }
 

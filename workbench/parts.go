@@ -236,3 +236,89 @@ func setFacetPrefixes(t *WorkbenchTable) {
 		slices.Sort(f.Prefixes) // Go compares strings by bytes, as DynamoDB does
 	}
 }
+
+// nonKeyAttributes reads the table's NonKeyAttributes into t.Attributes,
+// and returns every attribute name the table knows with its type, keys
+// first.
+func (p *wbParser) nonKeyAttributes(f map[string]itemcodec.JSONNode, where string, t *WorkbenchTable) (map[string]string, error) {
+	pk, sk := t.Spec.PK, t.Spec.SK
+	declared := map[string]string{pk.Name: pk.Type}
+	if sk != nil {
+		declared[sk.Name] = sk.Type
+	}
+	attrs, err := wbArray(f, "NonKeyAttributes", where)
+	if err != nil {
+		return nil, err
+	}
+	var repeated []string
+	for j, an := range attrs {
+		at := fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j)
+		a, err := p.attrDef(an, at, false)
+		if err != nil {
+			return nil, err
+		}
+		if a.Name == pk.Name || sk != nil && a.Name == sk.Name {
+			return nil, wbErr(at, "%s is the table's key attribute; key attributes are declared in KeyAttributes only", a.Name)
+		}
+		if prev, dup := declared[a.Name]; dup {
+			// Workbench 2.0 lists an attribute once per entity using it:
+			// the same type again is the same declaration.
+			if prev != a.Type {
+				return nil, wbErr(at, "attribute %s is declared as both %s and %s; an attribute name has one type in a model, so rename one of them", a.Name, prev, a.Type)
+			}
+			if !slices.Contains(repeated, a.Name) {
+				repeated = append(repeated, a.Name)
+			}
+			continue
+		}
+		declared[a.Name] = a.Type
+		t.Attributes = append(t.Attributes, WorkbenchAttribute(a))
+	}
+	if len(repeated) > 0 {
+		p.repeated = append(p.repeated, where+": "+strings.Join(repeated, ", "))
+	}
+	return declared, nil
+}
+
+// indexes reads the table's GlobalSecondaryIndexes into spec, and checks
+// the whole spec.
+func (p *wbParser) indexes(f map[string]itemcodec.JSONNode, where string, declared map[string]string, spec *dynamo.TableSpec) error {
+	gsis, err := wbArray(f, "GlobalSecondaryIndexes", where)
+	if err != nil {
+		return err
+	}
+	for _, gn := range gsis {
+		g, err := p.gsi(gn, where, declared)
+		if err != nil {
+			return err
+		}
+		if slices.ContainsFunc(spec.GSIs, func(o dynamo.Index) bool { return o.Name == g.Name }) {
+			return wbErr(where, "index %s appears twice", g.Name)
+		}
+		spec.GSIs = append(spec.GSIs, g)
+	}
+	return spec.Validate()
+}
+
+// facets reads the TableFacets of table, whose names must be new to
+// facetNames (facet name -> its table), where they are added.
+func (p *wbParser) facets(f map[string]itemcodec.JSONNode, table string, declared map[string]string, items *itemSet, facetNames map[string]string) ([]Facet, error) {
+	where := "table " + table
+	facets, err := wbArray(f, "TableFacets", where)
+	if err != nil {
+		return nil, err
+	}
+	var out []Facet
+	for j, fn := range facets {
+		fc, err := p.facet(fn, j, where, declared, items)
+		if err != nil {
+			return nil, err
+		}
+		if other, dup := facetNames[fc.Name]; dup {
+			return nil, wbErr(where, "facet %s is already a facet of table %s; facet names must be unique across the model", fc.Name, other)
+		}
+		facetNames[fc.Name] = table
+		out = append(out, fc)
+	}
+	return out, nil
+}

@@ -331,16 +331,12 @@ var wbTableFields = []string{
 	"DataAccess", "SampleDataFormats", "BillingMode", "ProvisionedCapacitySettings",
 }
 
+// table reads the i-th table of DataModel in named steps: its name and
+// keys, its declared attributes, its indexes, its items, its facets
+// (whose names are unique across the model: facetNames holds those seen).
 func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]string) (WorkbenchTable, error) {
 	var t WorkbenchTable
-	where := fmt.Sprintf("table %d of DataModel", i+1)
-	// Name the table in every error, unknown fields included, when it has a
-	// usable name.
-	for j, k := range n.Keys {
-		if k == "TableName" && n.Elems[j].Kind == itemcodec.JSONString && checkTableName(n.Elems[j].Text) == nil {
-			where = "table " + n.Elems[j].Text
-		}
-	}
+	where := tableWhere(n, i)
 	f, err := p.fields(n, where, []string{"TableName", "KeyAttributes"}, wbTableFields)
 	if err != nil {
 		return t, err
@@ -359,62 +355,13 @@ func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]stri
 		return t, err
 	}
 	t.Spec.PK, t.Spec.SK = pk, sk
-
-	// declared: every attribute name the table knows, with its type; keys first.
-	declared := map[string]string{pk.Name: pk.Type}
-	if sk != nil {
-		declared[sk.Name] = sk.Type
-	}
-	attrs, err := wbArray(f, "NonKeyAttributes", where)
+	declared, err := p.nonKeyAttributes(f, where, &t)
 	if err != nil {
 		return t, err
 	}
-	var repeated []string
-	for j, an := range attrs {
-		at := fmt.Sprintf("%s, NonKeyAttributes[%d]", where, j)
-		a, err := p.attrDef(an, at, false)
-		if err != nil {
-			return t, err
-		}
-		if a.Name == pk.Name || sk != nil && a.Name == sk.Name {
-			return t, wbErr(at, "%s is the table's key attribute; key attributes are declared in KeyAttributes only", a.Name)
-		}
-		if prev, dup := declared[a.Name]; dup {
-			// Workbench 2.0 lists an attribute once per entity using it:
-			// the same type again is the same declaration.
-			if prev != a.Type {
-				return t, wbErr(at, "attribute %s is declared as both %s and %s; an attribute name has one type in a model, so rename one of them", a.Name, prev, a.Type)
-			}
-			if !slices.Contains(repeated, a.Name) {
-				repeated = append(repeated, a.Name)
-			}
-			continue
-		}
-		declared[a.Name] = a.Type
-		t.Attributes = append(t.Attributes, WorkbenchAttribute(a))
-	}
-	if len(repeated) > 0 {
-		p.repeated = append(p.repeated, where+": "+strings.Join(repeated, ", "))
-	}
-
-	gsis, err := wbArray(f, "GlobalSecondaryIndexes", where)
-	if err != nil {
+	if err := p.indexes(f, where, declared, &t.Spec); err != nil {
 		return t, err
 	}
-	for _, gn := range gsis {
-		g, err := p.gsi(gn, where, declared)
-		if err != nil {
-			return t, err
-		}
-		if slices.ContainsFunc(t.Spec.GSIs, func(o dynamo.Index) bool { return o.Name == g.Name }) {
-			return t, wbErr(where, "index %s appears twice", g.Name)
-		}
-		t.Spec.GSIs = append(t.Spec.GSIs, g)
-	}
-	if err := t.Spec.Validate(); err != nil {
-		return t, err
-	}
-
 	items := newItemSet(t.Spec)
 	data, err := wbArray(f, "TableData", where)
 	if err != nil {
@@ -425,25 +372,24 @@ func (p *wbParser) table(n itemcodec.JSONNode, i int, facetNames map[string]stri
 			return t, err
 		}
 	}
-
-	facets, err := wbArray(f, "TableFacets", where)
-	if err != nil {
+	if t.Facets, err = p.facets(f, name, declared, items, facetNames); err != nil {
 		return t, err
-	}
-	for j, fn := range facets {
-		fc, err := p.facet(fn, j, where, declared, items)
-		if err != nil {
-			return t, err
-		}
-		if other, dup := facetNames[fc.Name]; dup {
-			return t, wbErr(where, "facet %s is already a facet of table %s; facet names must be unique across the model", fc.Name, other)
-		}
-		facetNames[fc.Name] = name
-		t.Facets = append(t.Facets, fc)
 	}
 	t.Items = items.items
 	setFacetPrefixes(&t)
 	return t, nil
+}
+
+// tableWhere names the i-th table of DataModel in every error, unknown
+// fields included: by its name when it has a usable one.
+func tableWhere(n itemcodec.JSONNode, i int) string {
+	where := fmt.Sprintf("table %d of DataModel", i+1)
+	for j, k := range n.Keys {
+		if k == "TableName" && n.Elems[j].Kind == itemcodec.JSONString && checkTableName(n.Elems[j].Text) == nil {
+			where = "table " + n.Elems[j].Text
+		}
+	}
+	return where
 }
 
 // checkTableName applies DynamoDB's rule for table names, so a bad name

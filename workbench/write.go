@@ -117,26 +117,40 @@ func wbKeys(pk dynamo.KeyAttr, sk *dynamo.KeyAttr) wbKeysJSON {
 // and each facet's NonKeyAttributes. It is what WriteWorkbench writes, so
 // a completed table reads back equal to itself.
 func completeTable(t WorkbenchTable) WorkbenchTable {
+	t.Attributes = declaredAttributes(t)
+	if t.Facets != nil {
+		t.Facets = completeFacets(t)
+	}
+	return t
+}
+
+// declaredAttributes are the non-key attributes a written table declares:
+// those the model declares with a type, the index keys, every attribute an
+// item gives, each with its first real type; NULL for one that has none.
+func declaredAttributes(t WorkbenchTable) []WorkbenchAttribute {
 	s := t.Spec
-	isKey := func(n string) bool { return n == s.PK.Name || s.SK != nil && n == s.SK.Name }
+	isKey := func(n string) bool { return isKeyOf(s, n) }
 	declared := map[string]bool{}
 	var attrs []WorkbenchAttribute
 	declare := func(name, typ string) {
-		if !isKey(name) && !declared[name] && typ != "" && typ != "NULL" {
+		if !isKey(name) && !declared[name] {
 			declared[name] = true
 			attrs = append(attrs, WorkbenchAttribute{name, typ})
 		}
 	}
-	for _, a := range t.Attributes {
-		if a.Type == "NULL" {
-			continue // declared below if no item gives it a real type
+	// First every attribute with a real type...
+	typed := func(name, typ string) {
+		if typ != "" && typ != "NULL" {
+			declare(name, typ)
 		}
-		declare(a.Name, a.Type)
+	}
+	for _, a := range t.Attributes {
+		typed(a.Name, a.Type) // a NULL one is declared below if no item gives it a real type
 	}
 	for _, g := range s.GSIs {
-		declare(g.PK.Name, g.PK.Type)
+		typed(g.PK.Name, g.PK.Type)
 		if g.SK != nil {
-			declare(g.SK.Name, g.SK.Type)
+			typed(g.SK.Name, g.SK.Type)
 		}
 	}
 	all := slices.Clone(t.Items)
@@ -145,26 +159,27 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 	}
 	for _, it := range all {
 		for _, name := range slices.Sorted(maps.Keys(it)) {
-			declare(name, itemcodec.AttributeTypeName(it[name]))
+			typed(name, itemcodec.AttributeTypeName(it[name]))
 		}
 	}
-	// An attribute that is NULL wherever it appears still needs a declaration.
+	// ...then one that is NULL wherever it appears, which still needs a
+	// declaration.
 	for _, a := range t.Attributes {
-		if !isKey(a.Name) && !declared[a.Name] {
-			declared[a.Name] = true
-			attrs = append(attrs, a)
-		}
+		declare(a.Name, a.Type)
 	}
 	for _, it := range all {
 		for _, name := range slices.Sorted(maps.Keys(it)) {
-			if !isKey(name) && !declared[name] {
-				declared[name] = true
-				attrs = append(attrs, WorkbenchAttribute{name, "NULL"})
-			}
+			declare(name, "NULL")
 		}
 	}
-	t.Attributes = attrs
+	return attrs
+}
 
+// completeFacets are t's facets with their key aliases, each item in the
+// first facet that holds its key only, and NonKeyAttributes from the items
+// where the model gives none.
+func completeFacets(t WorkbenchTable) []Facet {
+	s := t.Spec
 	tbl := dynamo.Table{Name: s.Name, PK: s.PK, SK: s.SK}
 	placed := map[string]bool{}
 	facets := make([]Facet, len(t.Facets))
@@ -185,7 +200,7 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 			placed[k] = true
 			items = append(items, it)
 			for n := range it {
-				if !isKey(n) {
+				if !isKeyOf(s, n) {
 					names[n] = true
 				}
 			}
@@ -196,10 +211,12 @@ func completeTable(t WorkbenchTable) WorkbenchTable {
 		}
 		facets[i] = f
 	}
-	if t.Facets != nil {
-		t.Facets = facets
-	}
-	return t
+	return facets
+}
+
+// isKeyOf tells whether name is a key attribute of the table s.
+func isKeyOf(s dynamo.TableSpec, name string) bool {
+	return name == s.PK.Name || s.SK != nil && name == s.SK.Name
 }
 
 func workbenchTableJSON(t WorkbenchTable) wbTableJSON {

@@ -14,6 +14,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/bench/benchdata"
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/keys"
@@ -57,7 +58,7 @@ func mixedItems(n int) []dynamo.Item {
 // cust7 is the demo's big customer, item for item.
 func cust7() []dynamo.Item {
 	var out []dynamo.Item
-	for _, it := range dynamo.DemoItems() {
+	for _, it := range demodata.Items() {
 		if pk, ok := it["PK"].(*types.AttributeValueMemberS); ok && pk.Value == demoPK {
 			out = append(out, it)
 		}
