@@ -226,7 +226,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 		return werr
 	}
 	if over := smp.OverCapText("--max-rcu cap", jsonFloat); over != "" {
-		fmt.Fprintln(stderr, over)
+		fmt.Fprintln(opts.Err, over)
 	}
 	if err == nil {
 		err = wbOut.write(ctx, client, smp, lay, opts.Err)

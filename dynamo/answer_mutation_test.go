@@ -333,3 +333,20 @@ func TestOverBudgetRoom(t *testing.T) {
 		t.Errorf("size 0: %+v", e)
 	}
 }
+
+// A Query of one partition is bounded by the whole table, and says why;
+// one that fixes the whole primary key by the largest item, when that is
+// less.
+func TestEstimateQueryBound(t *testing.T) {
+	e := EstimateRead(Table{ItemCount: 10000, SizeBytes: 10 << 20}, "", false, 1, 0)
+	if rcu, why := e.QueryBound(true); rcu != 50 || !strings.HasPrefix(why, "at most one item") {
+		t.Errorf("one item of a 10 MB table: %v, %q", rcu, why)
+	}
+	if rcu, why := e.QueryBound(false); rcu != e.RCU || !strings.Contains(why, "DynamoDB tells no partition's size before it is read: 10000 items / 10.0 MiB") {
+		t.Errorf("one partition of a 10 MB table: %v, %q", rcu, why)
+	}
+	small := EstimateRead(Table{ItemCount: 3, SizeBytes: 300}, "", true, 1, 0)
+	if rcu, _ := small.QueryBound(true); rcu != 1 {
+		t.Errorf("one item of a 300-byte table: %v RCU, want the table's 1", rcu)
+	}
+}

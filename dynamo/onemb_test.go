@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"dynascope/itemcodec"
 )
 
@@ -12,7 +14,8 @@ import (
 func manyItems(n, pad int) []Item {
 	items := make([]Item, n)
 	for i := range items {
-		items[i] = Item{"PK": demoS("P"), "SK": demoS(fmt.Sprintf("%06d", i)), "pad": demoS(strings.Repeat("x", pad))}
+		items[i] = Item{"PK": &types.AttributeValueMemberS{Value: "P"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("%06d", i)},
+			"pad": &types.AttributeValueMemberS{Value: strings.Repeat("x", pad)}}
 	}
 	return items
 }

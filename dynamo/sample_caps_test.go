@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
@@ -98,7 +99,7 @@ func TestSampleDemoDefaultCapsEveryRun(t *testing.T) {
 	t.Parallel()
 	api := dynamotest.SDK(t)
 	table := dynamotest.Table(t, api, dynamotest.PKSK())
-	if _, err := dynamo.Seed(context.Background(), api, table, dynamo.DemoItems(), dynamo.SeedOptions{}); err != nil {
+	if _, err := dynamo.Seed(context.Background(), api, table, demodata.Items(), dynamo.SeedOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	c, _ := connect(t)

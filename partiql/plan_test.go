@@ -73,38 +73,26 @@ func TestRefusals(t *testing.T) {
 
 // A Query that fixes the table's whole primary key reads one item at most;
 // on an index, whose keys need not be unique, it does not.
-func TestPartiQLPlanOneItem(t *testing.T) {
-	table := KeySchema{PK: KeyAttr{"PK", "S"}, SK: &KeyAttr{"SK", "S"}}
+func TestPlanOneItem(t *testing.T) {
 	for _, tc := range []struct {
-		stmt string
-		ks   KeySchema
-		one  bool
+		stmt, pk, sk string
+		one          bool
 	}{
-		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK = 'PROFILE'`, table, true},
-		{`SELECT * FROM "App" WHERE 'PROFILE' = SK AND (PK = 'CUST#7')`, table, true},
-		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK >= 'PROFILE'`, table, false},
-		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, table, false},
-		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, KeySchema{PK: KeyAttr{"PK", "S"}}, true},
-		{`SELECT * FROM "App"."GSI1" WHERE GSI1PK = 'WH#1' AND GSI1SK = 'x'`, KeySchema{Index: "GSI1", PK: KeyAttr{"GSI1PK", "S"}, SK: &KeyAttr{"GSI1SK", "S"}}, false},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK = 'PROFILE'`, "PK", "SK", true},
+		{`SELECT * FROM "App" WHERE 'PROFILE' = SK AND (PK = 'CUST#7')`, "PK", "SK", true},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK >= 'PROFILE'`, "PK", "SK", false},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, "PK", "SK", false},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, "PK", "", true}, // no sort key
+		{`SELECT * FROM "App" WHERE SK = 'PROFILE'`, "PK", "SK", false},
+		{`SELECT * FROM "App"."GSI1" WHERE GSI1PK = 'WH#1' AND GSI1SK = 'x'`, "GSI1PK", "GSI1SK", false},
 	} {
-		p, where, err := ParsePartiQL(tc.stmt)
+		sel, err := Parse(tc.stmt)
 		if err != nil {
 			t.Fatal(err)
 		}
-		p.decide(tc.ks, where)
-		if !p.Query || p.OneItem != tc.one {
+		p := sel.Item(sel.Plan(tc.pk), tc.sk)
+		if p.OneItem != tc.one || tc.one && tc.sk != "" && !strings.HasSuffix(p.Why, " and the sort key SK = 'PROFILE'") {
 			t.Errorf("%s: plan %+v", tc.stmt, p)
 		}
-	}
-	e := EstimateRead(Table{ItemCount: 10000, SizeBytes: 10 << 20}, "", false, 1, 0)
-	if rcu, why := e.QueryBound(true); rcu != 50 || !strings.HasPrefix(why, "at most one item") {
-		t.Errorf("one item of a 10 MB table: %v, %q", rcu, why)
-	}
-	if rcu, why := e.QueryBound(false); rcu != e.RCU || !strings.Contains(why, "DynamoDB tells no partition's size before it is read: 10000 items / 10.0 MiB") {
-		t.Errorf("one partition of a 10 MB table: %v, %q", rcu, why)
-	}
-	small := EstimateRead(Table{ItemCount: 3, SizeBytes: 300}, "", true, 1, 0)
-	if rcu, _ := small.QueryBound(true); rcu != 1 {
-		t.Errorf("one item of a 300-byte table: %v RCU, want the table's 1", rcu)
 	}
 }
