@@ -12,6 +12,7 @@ package dynamo
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"dynascope/itemcodec"
@@ -43,7 +44,9 @@ type OverPage struct {
 // (U-1)·4096+1 bytes. That never names a page DynamoDB would not have cut
 // for items of even size: at 0.5 RCU a unit, 128.5 RCU (257 units, just
 // over 1 MB) fits one page, while 129 RCU of items of a few hundred bytes
-// is two. The zero OneMB is ready to use.
+// is two. A OneMB follows one stream of pages (a Query, or one segment of
+// a Scan: mergeOneMB joins the segments'); the stream's last page ends the
+// DynamoDB page under way. The zero OneMB is ready to use.
 type OneMB struct {
 	// Over are the pages that read more than one DynamoDB page may;
 	// empty when every page kept to the rule.
@@ -51,6 +54,7 @@ type OneMB struct {
 	// Requests is how many requests DynamoDB would take for the read.
 	Requests int
 
+	pages   int     // the answered pages followed
 	open    bool    // a DynamoDB page is under way
 	acc     float64 // the bytes it has read
 	inPage  int32   // the items it has read
@@ -95,12 +99,32 @@ func (m *OneMB) add(p Page, n int, unit float64, whole bool) {
 			}
 		}
 	}
+	if p.LastEvaluatedKey == nil {
+		m.open = false // the stream's end ends a page on DynamoDB too
+	}
+	m.pages++
 	if m.Requests == 0 {
 		m.Requests = 1 // an empty read is one request all the same
 	}
 	if o.Stops > 0 && !m.unknown {
 		m.Over = append(m.Over, o)
 	}
+}
+
+// mergeOneMB joins the streams of a read in parallel segments: their
+// requests add up, their pages over the rule in the order of the read.
+func mergeOneMB(parts []OneMB) OneMB {
+	var m OneMB
+	for _, p := range parts {
+		if p.pages == 0 {
+			continue // a segment not read
+		}
+		m.Requests += p.Requests
+		m.pages += p.pages
+		m.Over = append(m.Over, p.Over...)
+	}
+	slices.SortFunc(m.Over, func(a, b OverPage) int { return a.Page - b.Page })
+	return m
 }
 
 // Text is the sentence a read prints when a page read more than DynamoDB

@@ -93,3 +93,23 @@ func TestOneMBFromItems(t *testing.T) {
 		t.Error("a read within the rule says something")
 	}
 }
+
+// The segments of a Scan are streams of their own: a DynamoDB page never
+// runs on from one segment into another, and each segment read is one
+// request at least, even empty.
+func TestOneMBSegments(t *testing.T) {
+	items := manyItems(300, 1000) // about 300 KB each segment: one page
+	segs := make([]OneMB, 4)
+	for seg, n := range []int{1, 2, 3} {
+		segs[seg].add(Page{Items: items, Count: 300, ScannedCount: 300}, n, 0.5, true)
+	}
+	m := mergeOneMB(segs) // segment 3 was not read
+	if m.Requests != 3 || len(m.Over) != 0 {
+		t.Errorf("three segments of one page: %d requests, over %+v", m.Requests, m.Over)
+	}
+	var empty OneMB
+	empty.add(Page{}, 1, 0.5, true)
+	if m := mergeOneMB([]OneMB{empty, segs[0]}); m.Requests != 2 {
+		t.Errorf("an empty segment and one of a page: %d requests", m.Requests)
+	}
+}
