@@ -24,7 +24,7 @@ import (
 // and then no key that edits is enabled.
 type Editor interface {
 	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
-	Undo(ctx context.Context, p *edit.Plan, entry int) (edit.Result, error)
+	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
 	Target() edit.Target
 }
 
@@ -45,7 +45,7 @@ func writeCmd(ctx context.Context, e Editor, id int, p *edit.Plan, undo *edit.En
 		var res edit.Result
 		var err error
 		if undo != nil {
-			res, err = e.Undo(ctx, p, undo.Number)
+			res, err = e.Undo(ctx, p, *undo)
 		} else {
 			res, err = e.Apply(ctx, p)
 		}
