@@ -12,6 +12,8 @@ import (
 	"unicode"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"dynascope/itemcodec"
 )
 
 // maxAnswerDepth is encoding/json's nesting limit: deeper JSON is not
@@ -194,47 +196,13 @@ func (r *answerJSON) lit(s string) error {
 
 // number reads a JSON number and returns its text.
 func (r *answerJSON) number() ([]byte, bool) {
-	b, start := r.b, r.i
-	i := r.i
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	default:
+	n := itemcodec.JSONNumberLen(r.b[r.i:])
+	if n < 0 {
 		return nil, false
 	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		if i >= len(b) || !isDigit(b[i]) {
-			return nil, false
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		if i >= len(b) || !isDigit(b[i]) {
-			return nil, false
-		}
-		for i < len(b) && isDigit(b[i]) {
-			i++
-		}
-	}
-	r.i = i
-	return b[start:i], true
+	r.i += n
+	return r.b[r.i-n : r.i], true
 }
-
-func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 
 // str reads a string at r.i (its opening quote) and returns its raw
 // contents, escapes and all; unquote turns them into the value.
