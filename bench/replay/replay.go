@@ -234,9 +234,11 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	// as the answer's headers are in, and when they come before
 	// net/http's transport has seen the end of the body it was writing,
 	// the transport drops the connection and the SDK fails with "use of
-	// closed network connection" while it reads the answer. A real
-	// endpoint is never that quick; the wait is not CPU of either side.
-	time.Sleep(200 * time.Microsecond)
+	// closed network connection" while it reads the answer (then tries
+	// again). 200 µs was not always enough on a loaded machine; a real
+	// endpoint is never as quick as 1 ms, and the wait is not CPU of
+	// either side.
+	time.Sleep(time.Millisecond)
 	op := strings.TrimPrefix(r.Header.Get("X-Amz-Target"), "DynamoDB_20120810.")
 	s.mu.Lock()
 	s.Requests[op]++
