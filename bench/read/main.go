@@ -328,7 +328,7 @@ func memory(ctx context.Context, c config, env []string, work string, query *rep
 		items := itemsOf(r.name, m)
 		fine := m.rssMB <= c.maxRSS
 		ok = ok && fine
-		fmt.Printf("%s: %d items read in %d requests (%.1f s, %.1f s CPU), output %d lines\n", r.name, items, reqs[r.rec.Op], m.wall.Seconds(), m.cpu.Seconds(), m.lines)
+		fmt.Printf("%s: %s items read in %d requests (%.1f s, %.1f s CPU), output %d lines\n", r.name, thousands(items), reqs[r.rec.Op], m.wall.Seconds(), m.cpu.Seconds(), m.lines)
 		fmt.Printf("= peak RSS, %s, %s items: %.1f MB (bound %.0f MB): %s\n", r.name, thousands(items), m.rssMB, c.maxRSS, verdict(fine))
 	}
 	return ok, nil
