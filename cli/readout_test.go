@@ -315,7 +315,7 @@ func TestStreamedEndKeepsCause(t *testing.T) {
 // a page of 1,000 items at a time (go test -bench ReadOut -cpuprofile).
 func BenchmarkReadOut(b *testing.B) {
 	items := testItems(1000, 5)
-	for _, format := range []string{"jsonl", "json", "table"} {
+	for _, format := range []string{"jsonl", "json", "table", "csv"} {
 		b.Run(format, func(b *testing.B) {
 			doc := queryResult{Table: "App", KeyNames: []string{"PK", "SK"}, Requests: testRequests(1)}
 			w, err := readOutput{stdout: io.Discard, stderr: io.Discard, format: format, table: "App", keyNames: doc.KeyNames, doc: &doc}.open()

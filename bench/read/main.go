@@ -50,9 +50,10 @@ func main() {
 	laps := flag.Int("laps", 10, "laps of the recording for the memory figures (10: 1,000,000 items)")
 	maxRatio := flag.Float64("max-ratio", 1.5, "fail when dynascope's CPU per item is more than this many times the floor's")
 	maxRSS := flag.Float64("max-rss", 64, "fail when a read of -laps laps peaks above this many MB")
-	formats := flag.String("formats", "jsonl,json,table", "the formats whose CPU is measured")
+	formats := flag.String("formats", "jsonl,json,table", "the formats whose CPU is measured (\"\": none)")
+	reads := flag.String("reads", "", "a regular expression: only the memory reads whose name it matches (\"\": all)")
 	flag.Parse()
-	ok, err := run(config{*endpoint, *table, *bin, *floor, *runs, *laps, *maxRatio, *maxRSS, strings.Split(*formats, ",")})
+	ok, err := run(config{*endpoint, *table, *bin, *floor, *runs, *laps, *maxRatio, *maxRSS, strings.FieldsFunc(*formats, func(r rune) bool { return r == ',' }), regexp.MustCompile(*reads)})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "bench/read: "+err.Error())
 		os.Exit(1)
@@ -67,6 +68,7 @@ type config struct {
 	runs, laps                  int
 	maxRatio, maxRSS            float64
 	formats                     []string
+	reads                       *regexp.Regexp
 }
 
 // measured is one run of a program: its CPU, peak RSS and output.
@@ -313,6 +315,9 @@ func memory(ctx context.Context, c config, env []string, work string, query *rep
 	reads = append(reads, read{query, "patterns run --output json", []string{"patterns", "run", "big", "--file", patterns, "--table", c.table, "--output", "json"}})
 	ok := true
 	for _, r := range reads {
+		if !c.reads.MatchString(r.name) {
+			continue
+		}
 		laps := max(1, (c.laps*query.Items+r.rec.Items-1)/r.rec.Items)
 		srv, err := replay.Serve(r.rec, laps)
 		if err != nil {
