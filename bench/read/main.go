@@ -312,7 +312,7 @@ func memory(ctx context.Context, c config, env []string, work string, query *rep
 		reads = append(reads, read{scan, "scan --yes --output " + f, []string{"scan", "--table", c.table, "--yes", "--output", f}})
 	}
 	reads = append(reads, read{partiql, "partiql --output json", []string{"partiql", stmt, "--output", "json"}})
-	reads = append(reads, read{query, "patterns run --output json", []string{"patterns", "run", "big", "--file", patterns, "--table", c.table, "--output", "json"}})
+	reads = append(reads, read{query, "patterns run --output json", []string{"patterns", "run", "big", "--patterns", patterns, "--table", c.table, "--output", "json"}})
 	ok := true
 	for _, r := range reads {
 		if !c.reads.MatchString(r.name) {
