@@ -11,6 +11,8 @@ import (
 	"bufio"
 	"bytes"
 	"io"
+	"os"
+	"runtime/debug"
 	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -53,8 +55,29 @@ type readOutput struct {
 	doc            readDoc
 }
 
+// streamMemoryLimit is the soft memory limit of a process whose read is
+// streamed (boundMemory): what it holds is a few pages (one, or one for
+// each segment of a parallel scan), some 25 MB at most, which the
+// garbage collector's default headroom (twice what is live) would let
+// reach 80 MB at times; a limit above what is live makes it collect
+// sooner instead, at no cost while the heap stays below it.
+const streamMemoryLimit = 48 << 20
+
+// boundStreams is set by Main, the process's own run (not a test's,
+// which shares its process with others): its streamed reads bound the
+// process's memory.
+var boundStreams bool
+
+// boundMemory sets streamMemoryLimit, unless GOMEMLIMIT says otherwise.
+func boundMemory() {
+	if boundStreams && os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(streamMemoryLimit)
+	}
+}
+
 // open returns the writer of o's format.
 func (o readOutput) open() (readOut, error) {
+	boundMemory()
 	if f, streaming, err := exportFormat(o.format, o.ddbJSON); err != nil || streaming {
 		if err != nil {
 			return nil, err

@@ -6,7 +6,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"math/rand/v2"
+	"runtime/debug"
 	"strings"
 	"testing"
 	"text/tabwriter"
@@ -330,5 +332,32 @@ func BenchmarkReadOut(b *testing.B) {
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/item")
 		})
+	}
+}
+
+// A streamed read in dynascope's own process (Main) bounds the process's
+// memory with a soft limit, unless GOMEMLIMIT gives one; in a process
+// others share (a test's), it leaves the limit alone.
+func TestStreamedReadBoundsMemory(t *testing.T) {
+	old := debug.SetMemoryLimit(-1)
+	t.Cleanup(func() { debug.SetMemoryLimit(old); boundStreams = false })
+	open := func() int64 {
+		debug.SetMemoryLimit(math.MaxInt64)
+		doc := queryResult{Table: "App"}
+		if _, err := (readOutput{stdout: io.Discard, stderr: io.Discard, format: "json", doc: &doc}).open(); err != nil {
+			t.Fatal(err)
+		}
+		return debug.SetMemoryLimit(-1)
+	}
+	if got := open(); got != math.MaxInt64 {
+		t.Errorf("outside Main the limit became %d", got)
+	}
+	boundStreams = true
+	if got := open(); got != streamMemoryLimit {
+		t.Errorf("in Main the limit is %d, want %d", got, streamMemoryLimit)
+	}
+	t.Setenv("GOMEMLIMIT", "1GiB")
+	if got := open(); got != math.MaxInt64 {
+		t.Errorf("with GOMEMLIMIT set the limit became %d", got)
 	}
 }
