@@ -339,8 +339,9 @@ func BenchmarkReadOut(b *testing.B) {
 // memory with a soft limit, unless GOMEMLIMIT gives one; in a process
 // others share (a test's), it leaves the limit alone.
 func TestStreamedReadBoundsMemory(t *testing.T) {
-	old := debug.SetMemoryLimit(-1)
-	t.Cleanup(func() { debug.SetMemoryLimit(old); boundStreams = false })
+	old, oldBound := debug.SetMemoryLimit(-1), boundStreams
+	t.Cleanup(func() { debug.SetMemoryLimit(old); boundStreams = oldBound })
+	boundStreams = false // a test before may have run Main
 	open := func() int64 {
 		debug.SetMemoryLimit(math.MaxInt64)
 		doc := queryResult{Table: "App"}
