@@ -131,6 +131,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return err
 	}
+	suspectFilter(opts.Err, "--filter", opts.Q.Filter, projectedNames(opts.Q.Project), func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Q.Table) })
 	read := dynamo.QueryRead{Query: opts.Q, MaxRCU: opts.MaxRCU, What: "query --all-pages"}
 	if opts.StartKey != "" {
 		if read.Query.StartKey, err = queryStartKey(ctx, client, opts.Q, opts.StartKey); err != nil {

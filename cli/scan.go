@@ -125,6 +125,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if _, _, err := dynamo.BuildScan(t, in, 0); err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
 	}
+	suspectFilter(opts.Err, "--filter", in.Filter, projectedNames(in.Project), func() (dynamo.Table, error) { return t, nil })
 	gate := newCostGate(settings, opts.Yes, in.MaxRCU)
 	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
 	bound := est.RCU
