@@ -30,6 +30,7 @@ var allowedImports = map[string][]string{
 	"patterns":          {"dynamo", "filterexpr", "indexes", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec", "partiql"},
 	"demodata":          {"dynamo"},
+	"dynamolocal":       {"dynamo"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
@@ -37,7 +38,7 @@ var allowedImports = map[string][]string{
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

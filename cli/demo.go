@@ -10,6 +10,7 @@ import (
 	"dynascope/config"
 	"dynascope/demodata"
 	"dynascope/dynamo"
+	"dynascope/dynamolocal"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/ui"
@@ -103,12 +104,12 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		}
 		model = m
 	}
-	dir, err := dynamo.FindLocalEngine()
+	dir, err := dynamolocal.Find()
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, "starting DynamoDB Local ...")
-	engine, err := dynamo.StartLocalEngine(ctx, dir)
+	engine, err := dynamolocal.Start(ctx, dir)
 	if err != nil {
 		return err
 	}

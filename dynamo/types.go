@@ -3,8 +3,8 @@
 // reader, queryread.go, that every caller uses; a Scan's in segments),
 // consumed capacity, the request log, skip-scan discovery, sampling, the
 // checks on what a server answers, the key-schema cache, seeding (the only
-// writes) and the demo's traffic (its data is demodata's), and DynamoDB
-// Local for demo.
+// writes) and the demo's traffic (its data is demodata's). DynamoDB Local
+// as a program (installed, started) is dynamolocal's.
 //
 // It imports keys, itemcodec, filterexpr, partiql (the plan of a SELECT)
 // and textfmt; never ui, config, patterns, codegen, workbench or the

@@ -1,4 +1,4 @@
-package dynamo
+package dynamolocal
 
 import (
 	"context"
@@ -10,19 +10,21 @@ import (
 	"strconv"
 	"syscall"
 	"time"
+
+	"dynascope/dynamo"
 )
 
-// LocalEngine is a DynamoDB Local process this program started and owns.
-type LocalEngine struct {
+// Engine is a DynamoDB Local process this program started and owns.
+type Engine struct {
 	Endpoint string
 	cmd      *exec.Cmd
 	done     chan struct{}
 }
 
-// FindLocalEngine returns the folder holding DynamoDBLocal.jar: $DYNASCOPE_LOCAL_DIR
+// Find returns the folder holding DynamoDBLocal.jar: $DYNASCOPE_LOCAL_DIR
 // /dynamodb-local, else .local/dynamodb-local under the working directory or
 // any of its parents (so it works from anywhere inside a checkout).
-func FindLocalEngine() (string, error) {
+func Find() (string, error) {
 	var tried []string
 	if d := os.Getenv("DYNASCOPE_LOCAL_DIR"); d != "" {
 		dir := filepath.Join(d, "dynamodb-local")
@@ -44,7 +46,7 @@ func FindLocalEngine() (string, error) {
 		}
 		wd = parent
 	}
-	return "", &UserError{Msg: "DynamoDB Local is not installed; run 'make demo' or 'scripts/dynamodb-local.sh install' in the dynascope checkout."}
+	return "", &dynamo.UserError{Msg: "DynamoDB Local is not installed; run 'make demo' or 'scripts/dynamodb-local.sh install' in the dynascope checkout."}
 }
 
 func hasJar(dir string) bool {
@@ -52,16 +54,16 @@ func hasJar(dir string) bool {
 	return err == nil
 }
 
-// StartLocalEngine starts DynamoDB Local from dir on a free loopback port,
+// Start starts DynamoDB Local from dir on a free loopback port,
 // in memory and with -sharedDb (without it, tables are kept apart per access
 // key and region), and waits until it answers ListTables.
-func StartLocalEngine(ctx context.Context, dir string) (*LocalEngine, error) {
+func Start(ctx context.Context, dir string) (*Engine, error) {
 	if _, err := exec.LookPath("java"); err != nil {
-		return nil, &UserError{Msg: "java is not installed; DynamoDB Local needs a Java runtime (apt-get install default-jre-headless).", Err: err}
+		return nil, &dynamo.UserError{Msg: "java is not installed; DynamoDB Local needs a Java runtime (apt-get install default-jre-headless).", Err: err}
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
-		return nil, &UserError{Msg: "could not find a free loopback port for DynamoDB Local.", Err: err}
+		return nil, &dynamo.UserError{Msg: "could not find a free loopback port for DynamoDB Local.", Err: err}
 	}
 	port := l.Addr().(*net.TCPAddr).Port
 	_ = l.Close()
@@ -74,12 +76,12 @@ func StartLocalEngine(ctx context.Context, dir string) (*LocalEngine, error) {
 	// the user's.
 	cmd.Dir = os.TempDir()
 	if err := cmd.Start(); err != nil {
-		return nil, &UserError{Msg: "could not start DynamoDB Local: " + err.Error(), Err: err}
+		return nil, &dynamo.UserError{Msg: "could not start DynamoDB Local: " + err.Error(), Err: err}
 	}
-	e := &LocalEngine{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, done: make(chan struct{})}
+	e := &Engine{Endpoint: fmt.Sprintf("http://127.0.0.1:%d", port), cmd: cmd, done: make(chan struct{})}
 	go func() { _ = cmd.Wait(); close(e.done) }()
 
-	client, err := Connect(ctx, Options{Endpoint: e.Endpoint, Region: "us-east-1", Timeout: 2 * time.Second, MaxAttempts: 1})
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: e.Endpoint, Region: "us-east-1", Timeout: 2 * time.Second, MaxAttempts: 1})
 	if err != nil {
 		e.Stop()
 		return nil, err
@@ -91,7 +93,7 @@ func StartLocalEngine(ctx context.Context, dir string) (*LocalEngine, error) {
 		}
 		select {
 		case <-e.done:
-			return nil, &UserError{Msg: "DynamoDB Local exited during start-up; is Java 17 or newer installed?"}
+			return nil, &dynamo.UserError{Msg: "DynamoDB Local exited during start-up; is Java 17 or newer installed?"}
 		case <-ctx.Done():
 			e.Stop()
 			return nil, ctx.Err()
@@ -99,13 +101,13 @@ func StartLocalEngine(ctx context.Context, dir string) (*LocalEngine, error) {
 		}
 		if time.Now().After(deadline) {
 			e.Stop()
-			return nil, &UserError{Msg: fmt.Sprintf("DynamoDB Local did not answer on port %d within 60 s.", port)}
+			return nil, &dynamo.UserError{Msg: fmt.Sprintf("DynamoDB Local did not answer on port %d within 60 s.", port)}
 		}
 	}
 }
 
 // Stop ends the engine and waits for it to exit.
-func (e *LocalEngine) Stop() {
+func (e *Engine) Stop() {
 	if e == nil || e.cmd.Process == nil {
 		return
 	}
