@@ -104,7 +104,9 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		}
 		model = m
 	}
-	dir, err := dynamolocal.Find()
+	// Found where the checkout's script puts it too, else installed into
+	// the user's cache folder (dynamolocal's places), from any folder.
+	dir, err := dynamolocal.Ensure(ctx, dynamolocal.Env(), stderr)
 	if err != nil {
 		return err
 	}

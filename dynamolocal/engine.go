@@ -21,45 +21,12 @@ type Engine struct {
 	done     chan struct{}
 }
 
-// Find returns the folder holding DynamoDBLocal.jar: $DYNASCOPE_LOCAL_DIR
-// /dynamodb-local, else .local/dynamodb-local under the working directory or
-// any of its parents (so it works from anywhere inside a checkout).
-func Find() (string, error) {
-	var tried []string
-	if d := os.Getenv("DYNASCOPE_LOCAL_DIR"); d != "" {
-		dir := filepath.Join(d, "dynamodb-local")
-		if hasJar(dir) {
-			return dir, nil
-		}
-		tried = append(tried, dir)
-	}
-	wd, err := os.Getwd()
-	for err == nil {
-		dir := filepath.Join(wd, ".local", "dynamodb-local")
-		if hasJar(dir) {
-			return dir, nil
-		}
-		tried = append(tried, dir)
-		parent := filepath.Dir(wd)
-		if parent == wd {
-			break
-		}
-		wd = parent
-	}
-	return "", &dynamo.UserError{Msg: "DynamoDB Local is not installed; run 'make demo' or 'scripts/dynamodb-local.sh install' in the dynascope checkout."}
-}
-
-func hasJar(dir string) bool {
-	_, err := os.Stat(filepath.Join(dir, "DynamoDBLocal.jar"))
-	return err == nil
-}
-
 // Start starts DynamoDB Local from dir on a free loopback port,
 // in memory and with -sharedDb (without it, tables are kept apart per access
 // key and region), and waits until it answers ListTables.
 func Start(ctx context.Context, dir string) (*Engine, error) {
-	if _, err := exec.LookPath("java"); err != nil {
-		return nil, &dynamo.UserError{Msg: "java is not installed; DynamoDB Local needs a Java runtime (apt-get install default-jre-headless).", Err: err}
+	if err := needJava(); err != nil {
+		return nil, err
 	}
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
