@@ -36,8 +36,12 @@ var allowedImports = map[string][]string{
 	"indexes":           {"dynamo", "itemcodec", "keys"},
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
+	"ui/keymap":         {"ui/widget"},
+	"ui/request":        {"codegen", "dynamo", "patterns", "textfmt"},
+	"ui/overlay": {"codegen", "dynamo", "edit", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
+		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
-		"ui/theme", "ui/widget"},
+		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -51,9 +55,12 @@ var mainImports = []string{"cli"}
 // gets what it needs through Options and the packages that own the files
 // (config's history, itemcodec's export files, patterns).
 var noIO = map[string][]string{
-	"ui":        {"os", "os/exec", "io/ioutil", "syscall"},
-	"ui/theme":  {"os", "os/exec", "io/ioutil", "syscall"},
-	"ui/widget": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui":         {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/theme":   {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/widget":  {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/keymap":  {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/overlay": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/request": {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

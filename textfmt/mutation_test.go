@@ -74,9 +74,19 @@ func TestPluralAndCount(t *testing.T) {
 	}
 }
 
+func TestUnits(t *testing.T) {
+	for v, want := range map[float64]string{
+		0: "0", 0.5: "0.5", 1: "1", 12.5: "12.5", 1.0 / 3: "0.3333", 2.0 / 3: "0.6667", 0.00004: "0", 0.00005: "0.0001", 128.5: "128.5", -1.25: "-1.25",
+	} {
+		if got := Units(v); got != want {
+			t.Errorf("Units(%v) = %q, want %q", v, got, want)
+		}
+	}
+}
+
 func TestDollars(t *testing.T) {
 	for v, want := range map[float64]string{
-		0: "$0", -1: "$0", 2.5e-7: "$0.00000025", 0.0012345: "$0.00123", 1: "$1", 1234.5: "$1230",
+		0: "$0", -1: "$0", 2.5e-7: "$0.00000025", 0.0012345: "$0.00123", 0.00003125: "$0.0000313", 1: "$1", 1.5: "$1.5", 1234.5: "$1230",
 	} {
 		if got := Dollars(v); got != want {
 			t.Errorf("Dollars(%v) = %q, want %q", v, got, want)

@@ -1,6 +1,6 @@
 // Package textfmt turns values into text for a terminal: Sanitize makes
 // untrusted text (item data, names, error messages) safe to print, Plural
-// and HumanBytes spell counts and sizes. The command line and the UI both
+// and HumanBytes spell counts and sizes, Units capacity units. The command line and the UI both
 // print through it, so they show the same value the same way.
 //
 // It imports only the standard library; in particular never ui, dynamo or
@@ -9,6 +9,7 @@ package textfmt
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 )
 
@@ -45,6 +46,13 @@ func Count(n int) string {
 		s = s[:i] + "," + s[i:]
 	}
 	return neg + s
+}
+
+// Units writes capacity units as DynamoDB reports them, to four decimals
+// at most and without trailing zeros: 0.5, 1, 12.5, 0.3333.
+func Units(v float64) string {
+	v = math.Round(v*10000) / 10000
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }
 
 // Dollars is a small amount of money to three significant digits, without

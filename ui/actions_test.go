@@ -6,22 +6,23 @@ import (
 	"go/printer"
 	"go/token"
 	"path/filepath"
-	"reflect"
 	"strings"
 	"testing"
-
-	"dynascope/dynamo"
-	"dynascope/edit"
-	"dynascope/itemcodec"
-	"dynascope/patterns"
-	"dynascope/ui/widget"
 )
 
 // uiFiles parses the package's non-test files.
-func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
+func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) { return goFiles(t, "*.go") }
+
+// overlayFiles parses ui/overlay's non-test files, named overlay/NAME.
+func overlayFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
+	return goFiles(t, "overlay/*.go")
+}
+
+// goFiles parses the non-test Go files that match pattern.
+func goFiles(t *testing.T, pattern string) (*token.FileSet, map[string]*ast.File) {
 	t.Helper()
 	fset := token.NewFileSet()
-	names, err := filepath.Glob("*.go")
+	names, err := filepath.Glob(pattern)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func uiFiles(t *testing.T) (*token.FileSet, map[string]*ast.File) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		files[name] = f
+		files[filepath.ToSlash(name)] = f
 	}
 	return fset, files
 }
@@ -48,232 +49,52 @@ func exprText(fset *token.FileSet, e ast.Expr) string {
 	return b.String()
 }
 
-// mentionsModel tells whether a type expression names the root model.
-func mentionsModel(e ast.Expr) bool {
-	found := false
-	ast.Inspect(e, func(n ast.Node) bool {
-		if id, ok := n.(*ast.Ident); ok && id.Name == "Model" {
-			found = true
-		}
-		return !found
-	})
-	return found
-}
-
-// TestOverlayUpdatesTakeNoModel holds overlays to returning what they want:
-// every update of an overlay type takes (overlayEnv, tea.Msg) and returns
-// (overlay, want); no overlay holds the root model in a field; and the
-// environment it is given has no way to the root model either (no field
-// whose type names Model, nor a store, editor or context to send requests
-// through). So no overlay can change root state or send a request itself.
-func TestOverlayUpdatesTakeNoModel(t *testing.T) {
-	fset, files := uiFiles(t)
-	overlayTypes := map[string]bool{}
-	updates := 0
-	for name, f := range files {
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil || fd.Name.Name != "update" {
-				continue
-			}
-			recv := strings.TrimPrefix(exprText(fset, fd.Recv.List[0].Type), "*")
-			var params, results []string
-			for _, p := range fd.Type.Params.List {
-				for range max(1, len(p.Names)) {
-					params = append(params, exprText(fset, p.Type))
-				}
-			}
-			if fd.Type.Results != nil {
-				for _, r := range fd.Type.Results.List {
-					results = append(results, exprText(fset, r.Type))
-				}
-			}
-			if !strings.HasSuffix(recv, "Overlay") {
-				continue
-			}
-			overlayTypes[recv] = true
-			updates++
-			if got := strings.Join(params, ", ") + " -> " + strings.Join(results, ", "); got != "overlayEnv, tea.Msg -> overlay, want" {
-				t.Errorf("%s: %s.update is (%s), want (overlayEnv, tea.Msg -> overlay, want)", name, recv, got)
-			}
-		}
-	}
-	if updates < 16 {
-		t.Fatalf("found %d overlay updates; the sixteen overlays have one each", updates)
-	}
-	for name, f := range files {
-		ast.Inspect(f, func(n ast.Node) bool {
-			ts, ok := n.(*ast.TypeSpec)
-			if !ok {
-				return true
-			}
-			st, ok := ts.Type.(*ast.StructType)
-			if !ok {
-				return true
-			}
-			switch {
-			case overlayTypes[ts.Name.Name]:
-				for _, fl := range st.Fields.List {
-					if mentionsModel(fl.Type) {
-						t.Errorf("%s: overlay %s holds %s, the root model", name, ts.Name.Name, exprText(fset, fl.Type))
-					}
-				}
-			case ts.Name.Name == "overlayEnv":
-				for _, fl := range st.Fields.List {
-					typ := exprText(fset, fl.Type)
-					if mentionsModel(fl.Type) || strings.Contains(typ, "Store") || strings.Contains(typ, "Editor") || strings.Contains(typ, "context.") || strings.Contains(typ, "sender") {
-						t.Errorf("%s: overlayEnv's field of type %s is a way to the root or to the network", name, typ)
-					}
-				}
-			}
-			return true
-		})
-	}
-}
-
-// TestEveryWantIsDone: each action type an overlay can return has its case
-// in Model.do, so that none is dropped in silence.
+// TestEveryWantIsDone: each action type an overlay can return (a type of
+// ui/overlay with the isWant method) has its case in one of the root's do
+// steps (the Model methods named do…, actions.go), once, so that none is
+// dropped in silence or handled twice.
 func TestEveryWantIsDone(t *testing.T) {
+	ofset, ofiles := overlayFiles(t)
+	declared := map[string]bool{}
+	for _, f := range ofiles {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok && fd.Recv != nil && fd.Name.Name == "isWant" {
+				declared["overlay."+exprText(ofset, fd.Recv.List[0].Type)] = true
+			}
+		}
+	}
 	fset, files := uiFiles(t)
-	declared, handled := map[string]bool{}, map[string]bool{}
+	handled := map[string]string{}
 	for _, f := range files {
 		for _, d := range f.Decls {
 			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Recv == nil {
+			if !ok || fd.Recv == nil || exprText(fset, fd.Recv.List[0].Type) != "Model" || !strings.HasPrefix(fd.Name.Name, "do") {
 				continue
 			}
-			recv := exprText(fset, fd.Recv.List[0].Type)
-			if fd.Name.Name == "isWant" {
-				declared[recv] = true
-			}
-			if fd.Name.Name == "do" && recv == "Model" {
-				ast.Inspect(fd.Body, func(n ast.Node) bool {
-					if cc, ok := n.(*ast.CaseClause); ok {
-						for _, e := range cc.List {
-							handled[exprText(fset, e)] = true
-						}
-					}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				ts, ok := n.(*ast.TypeSwitchStmt)
+				if !ok {
 					return true
-				})
-			}
+				}
+				for _, c := range ts.Body.List {
+					for _, e := range c.(*ast.CaseClause).List {
+						w := exprText(fset, e)
+						if prev, twice := handled[w]; twice {
+							t.Errorf("%s is handled in Model.%s and in Model.%s", w, prev, fd.Name.Name)
+						}
+						handled[w] = fd.Name.Name
+					}
+				}
+				return true
+			})
 		}
 	}
-	if len(declared) < 20 {
-		t.Fatalf("found %d action types", len(declared))
+	if len(declared) < 40 {
+		t.Fatalf("found %d action types in ui/overlay", len(declared))
 	}
 	for w := range declared {
-		if !handled[w] {
-			t.Errorf("Model.do has no case for %s", w)
+		if _, ok := handled[w]; !ok {
+			t.Errorf("no do step of the root model has a case for %s", w)
 		}
-	}
-}
-
-// envFor is what the root would give an overlay: every key enabled, a
-// 120×35 screen, the example table.
-func envFor() overlayEnv {
-	return overlayEnv{keys: DefaultKeyMap(), st: newStyles(true, true), w: 120, bodyH: 28, table: appTable()}
-}
-
-func sameWant(t *testing.T, got, want want) {
-	t.Helper()
-	if !reflect.DeepEqual(got, want) {
-		t.Fatalf("wants %#v,\nwant %#v", got, want)
-	}
-}
-
-// The write overlay, with no root model: enter sends the planned write
-// (the root gives it its id), esc says it was not sent, and closing it
-// after the write closes the stale draft and item below.
-func TestWriteOverlayWants(t *testing.T) {
-	it := dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE"), "name": s("Ada")}
-	p, err := edit.NewPlan(edit.Change{Table: "App", Keys: appTable(), Old: it})
-	if err != nil {
-		t.Fatal(err)
-	}
-	o := newWriteOverlay(p, nil)
-	next, w := o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, sendWrite{plan: p})
-	if next.(writeOverlay).phase != writeSending {
-		t.Fatalf("phase %v after enter, want sending", next.(writeOverlay).phase)
-	}
-	if _, w := next.update(envFor(), keyPress("esc")); w != nil {
-		t.Fatalf("esc while sending wants %#v; the answer closes it", w)
-	}
-	_, w = o.update(envFor(), keyPress("esc"))
-	sameWant(t, w, then{showInfo{"not sent"}, closeOverlay{}})
-
-	done := o
-	done.phase = writeDone
-	_, w = done.update(envFor(), keyPress("esc"))
-	sameWant(t, w, then{closeOverlay{}, removeOverlays{[]overlayID{overlayEdit, overlayDetail}}})
-}
-
-// The bulk overlay asks for the plan, runs only after it is confirmed, and
-// esc while it reads asks the root to cancel.
-func TestBulkOverlayWants(t *testing.T) {
-	o := bulkOverlay{kind: bulkScan, table: "App", form: widget.NewForm([]string{"filter", "projection"}, nil)}
-	next, w := o.update(envFor(), keyPress("enter"))
-	b := next.(bulkOverlay)
-	if b.phase != bulkPlanning {
-		t.Fatalf("phase %v after enter on the form, want planning", b.phase)
-	}
-	sameWant(t, w, planBulk{b})
-	if _, w := b.update(envFor(), keyPress("enter")); w != nil {
-		t.Fatalf("enter while planning wants %#v: nothing runs before the plan is shown", w)
-	}
-	_, w = b.update(envFor(), keyPress("esc"))
-	sameWant(t, w, stopBulk{})
-
-	b.phase = bulkConfirm
-	next, w = b.update(envFor(), keyPress("enter"))
-	if r, ok := w.(runBulk); !ok || r.o.phase != bulkRunning || next.(bulkOverlay).phase != bulkRunning {
-		t.Fatalf("enter on the plan wants %#v, want the read run", w)
-	}
-}
-
-// The export form checks itself and asks for the export; the root runs it.
-func TestExportOverlayWants(t *testing.T) {
-	src := exportSource{n: 3}
-	o := exportOverlay{src: src, named: itemcodec.ExportJSONL, form: widget.NewForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})}
-	next, w := o.update(envFor(), keyPress("enter"))
-	if w != nil || !strings.Contains(next.(exportOverlay).err, "the format must be one of") {
-		t.Fatalf("a bad format wants %#v, says %q", w, next.(exportOverlay).err)
-	}
-	o.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", " out.csv "})
-	_, w = o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, startExport{src: src, path: "out.csv", format: itemcodec.ExportCSV})
-
-	e := envFor()
-	e.exporting = true
-	_, w = o.update(e, keyPress("esc"))
-	sameWant(t, w, stopExport{})
-}
-
-// The indexes overlay asks the root to query the index chosen, or only
-// closes when it is the one open.
-func TestIndexesOverlayWants(t *testing.T) {
-	o := indexesOverlay{p: pickerAt(appTable(), "")}
-	next, w := o.update(envFor(), keyPress("j"))
-	if w != nil {
-		t.Fatalf("j wants %#v", w)
-	}
-	_, w = next.update(envFor(), keyPress("enter"))
-	sameWant(t, w, then{closeOverlay{}, chooseIndex{name: "GSI1"}})
-	_, w = o.update(envFor(), keyPress("enter"))
-	sameWant(t, w, closeOverlay{})
-}
-
-// A pattern without parameters runs at once, and the list's place is kept.
-func TestPatternsOverlayWants(t *testing.T) {
-	set := &patterns.PatternSet{Patterns: []patterns.Pattern{{Name: "profile", PK: "CUST#42", SK: dynamo.SKCond{Op: dynamo.SKEq, Values: []string{"PROFILE"}}}}}
-	e := envFor()
-	e.patterns = set
-	_, w := patternsOverlay{}.update(e, keyPress("enter"))
-	r, ok := w.(then)
-	if !ok || len(r) != 2 || r[0] != (keepPatterns{}) {
-		t.Fatalf("enter wants %#v", w)
-	}
-	if run, ok := r[1].(runPattern); !ok || run.p.Name != "profile" {
-		t.Fatalf("enter wants %#v, want the pattern run", r[1])
 	}
 }

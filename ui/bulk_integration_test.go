@@ -10,6 +10,7 @@ import (
 	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/ui/overlay"
 )
 
 // A Scan whose third page fails (a bare 500 from a broken front end) shows
@@ -26,9 +27,9 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	hs.contains("predicted ≤ ", "Enter runs it")
 	hs.keys("enter")
 	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
-	o, ok := findOverlay[bulkOverlay](hs.m)
-	if !ok || o.count == 0 || o.count >= demoCount || o.stop != dynamo.StopError {
-		t.Fatalf("after the failure: open %v, %d items, stop %q", ok, o.count, o.stop)
+	o, ok := findOverlay[overlay.Bulk](hs.m)
+	if !ok || o.Read().Count == 0 || o.Read().Count >= demoCount || o.Read().Stop != dynamo.StopError {
+		t.Fatalf("after the failure: open %v, %d items, stop %q", ok, o.Read().Count, o.Read().Stop)
 	}
 	failed := 0
 	for _, r := range hs.m.log.reqs {
@@ -40,9 +41,9 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 		t.Errorf("%d failed Scans in the request log, want 1", failed)
 	}
 	hs.keys("n")
-	o, _ = findOverlay[bulkOverlay](hs.m)
-	if o.count != demoCount || o.stop != dynamo.StopComplete || o.err != "" {
-		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
+	o, _ = findOverlay[overlay.Bulk](hs.m)
+	if o.Read().Count != demoCount || o.Read().Stop != dynamo.StopComplete || o.Read().Err != "" {
+		t.Errorf("after n: %d items, stop %q, error %q", o.Read().Count, o.Read().Stop, o.Read().Err)
 	}
 	hs.lacks("✗ ")
 	hs.contains(fmt.Sprintf("%d items", demoCount))
@@ -103,14 +104,14 @@ func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
 	hs.contains("Plan: a Scan", "Enter runs it")
 	hs.keys("enter")
 	hs.contains("✗ ", "HTTP 500", "incomplete: kept what was read", "n goes on from where it stopped")
-	o, _ := findOverlay[bulkOverlay](hs.m)
-	if o.count == 0 || o.count >= demoCount || o.nextToken == "" {
-		t.Fatalf("after the failure: %d items, next token %q", o.count, o.nextToken)
+	o, _ := findOverlay[overlay.Bulk](hs.m)
+	if o.Read().Count == 0 || o.Read().Count >= demoCount || o.Read().NextToken == "" {
+		t.Fatalf("after the failure: %d items, next token %q", o.Read().Count, o.Read().NextToken)
 	}
 	hs.keys("n")
-	o, _ = findOverlay[bulkOverlay](hs.m)
-	if o.count != demoCount || o.stop != dynamo.StopComplete {
-		t.Errorf("after n: %d items, stop %q, error %q", o.count, o.stop, o.err)
+	o, _ = findOverlay[overlay.Bulk](hs.m)
+	if o.Read().Count != demoCount || o.Read().Stop != dynamo.StopComplete {
+		t.Errorf("after n: %d items, stop %q, error %q", o.Read().Count, o.Read().Stop, o.Read().Err)
 	}
 }
 

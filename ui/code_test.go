@@ -6,6 +6,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 )
 
 // C shows the current request as the aws CLI, boto3 and Go would send it;
@@ -32,7 +33,7 @@ func TestCodeViewOfTheCurrentRequest(t *testing.T) {
 		if got := hs.clipped[len(hs.clipped)-1]; got != want {
 			t.Errorf("%s: copied\n%s\nwant\n%s", lang, got, want)
 		}
-		hs.contains("copied the " + langNames[lang] + " code")
+		hs.contains("copied the " + overlay.LangName(lang) + " code")
 		if i < len(codegen.CodeLangs)-1 {
 			hs.keys("tab")
 		}
@@ -66,7 +67,7 @@ func TestCodeViewFromTheLog(t *testing.T) {
 	hs.contains("Requests · 10 requests · 133 RCU — key condition") // the figures before the legend, which the title cuts
 	hs.keys("k", "C")
 	hs.contains("a skip-scan step (Limit 1) has no code: C works on your own requests") // whole at 120 columns
-	if hs.m.topID() != overlayLog {
+	if hs.m.topID() != overlay.LogID {
 		t.Error("C on a skip-scan step left the log")
 	}
 	hs.keys("g", "C")

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 )
 
 // Counting a type exactly reads every item of it (Select=COUNT costs what
@@ -98,7 +99,7 @@ func (m Model) askCount() (Model, tea.Cmd) {
 }
 
 // confirmKey answers the announcement: y or enter counts, esc does not.
-func (m Model) confirmKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+func (m Model) confirmKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
@@ -242,6 +243,6 @@ func (m Model) countAnnouncement(row int) string {
 	return s
 }
 
-var confirmMode = modeDef{name: "confirm", keys: []binding{
-	inBar("confirm", "count").keysShown("y/enter"), inBar("cancel", "don't count"), bind("open", "count"),
+var modeConfirm = &keymap.Mode{Name: "confirm", Keys: []keymap.Binding{
+	keymap.InBar("confirm", "count").KeysShown("y/enter"), keymap.InBar("cancel", "don't count"), keymap.Bind("open", "count"),
 }}

@@ -1,15 +1,18 @@
 // Package ui is the terminal UI: one root Model (Bubble Tea v2) holding value
-// panes, overlays and the keymap, whose Update turns a key press into a
-// tea.Cmd that asks the Store (a dynamo.Client in the program, never with a
-// write method) and whose View draws the frame. Replies carry the id of the
-// request they answer, so stale ones are dropped. ARCHITECTURE.md follows a
-// key press through it.
+// panes, the overlay stack and the keymap, whose Update turns a key press
+// into a tea.Cmd that asks the Store (a dynamo.Client in the program, never
+// with a write method) and whose View draws the frame. Replies carry the id
+// of the request they answer, so stale ones are dropped. ARCHITECTURE.md
+// follows a key press through it.
 //
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
-// itemcodec and textfmt, and its own rooms ui/theme (the palette and the
-// styles) and ui/widget (text fitting, the box, the line edit, the form);
-// never the command line (package cli), which starts it, nor
-// workbench, and no os: imports_test.go holds it to that.
+// indexes, itemcodec and textfmt, and its own rooms: ui/overlay (the
+// overlays, what they may read, the actions they return), ui/keymap (the
+// keymap declaration), ui/request (a request in words and as code),
+// ui/theme (the palette and the styles) and ui/widget (text fitting, the
+// box, the line edit, the form, the list); never the command line (package
+// cli), which starts it, nor workbench, and no os: imports_test.go holds
+// it to that. None of its rooms imports it back.
 //
 // # The rules of this package
 //
@@ -24,10 +27,11 @@
 //   - Every string from a table, a server or a file reaches the screen
 //     through textfmt.Sanitize (sanitize) on its way: item data is
 //     untrusted, and no escape sequence of it may reach the terminal.
-//   - Keys are data: one KeyMap declaration (keymap.go) with a modeDef per
-//     mode; help, the status bar, settings overrides and the clash check are
-//     derived from it. A new key is a KeyMap field and a line in the modes
-//     where it acts.
+//   - Keys are data: one KeyMap declaration (ui/keymap) and a keymap.Mode
+//     per mode, declared beside the code that handles its keys and listed
+//     in allModes (modes.go); help, the status bar, settings overrides and
+//     the clash check are derived from them. A new key is a KeyMap field
+//     and a line in the modes where it acts.
 //   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
@@ -40,33 +44,28 @@
 //     the count), which says the next page's request and why a read
 //     stopped; when the items pane asks for its next page is pagePolicy's
 //     (paging.go).
-//   - Overlays return what they want. An overlay's update gets its own
-//     state and an overlayEnv (what it may read of the root, as values)
-//     and returns its new state and an action (actions.go): close, open
-//     that overlay, copy this, run this request. The root's Model.do
-//     carries it out; an overlay never holds or receives the root model
-//     (TestOverlayUpdatesTakeNoModel).
+//   - Overlays return what they want. They live in ui/overlay, which cannot
+//     import this package: an overlay's Update gets its own state and an
+//     overlay.Env the root builds (stack.go's env: sizes, styles, keys, the
+//     table, the state of the root's jobs it shows, as values) and returns
+//     its new state and an action (ui/overlay's actions.go): close, open
+//     that overlay, copy this, run this request. The root's do steps
+//     (actions.go) carry it out, the only place an action becomes a
+//     request; TestEveryWantIsDone fails on an action none of them has a
+//     case for.
 //
 // # Adding a pane or an overlay
 //
 // A pane is a plain struct owned by the root (groupsPane, itemsPane,
 // partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
-// (Model, tea.Cmd), in a file named after it. An overlay is a value type on
-// the overlay stack, in overlay_<name>.go, holding the state of one opening
-// (a form, a cursor, a phase), with
-//
-//	update(e overlayEnv, msg tea.Msg) (overlay, want)
-//
-// returning, for example, o, closeOverlay{} or o, then{showInfo{"not
-// sent"}, closeOverlay{}}. What it needs to read of the root is a field of
-// overlayEnv (built in Model.env); what it needs done is an action type in
-// actions.go with its case in Model.do, the only place that turns it into
-// a request (a new id, its cancel function, its place in the log). A job
-// that outlives the overlay or that replies change (the overview's sample,
-// an export) is a named job on the root (m.overview, m.export); the reply
-// handler changes the overlay with replaceOverlay. overlay.go says, step
-// by step, how to add one; actions_test.go tests overlays' update → action
-// with no root model. Keep every file under about 500 lines; split by pane,
+// (Model, tea.Cmd), in a file named after it, and its keymap.Mode listed
+// in paneModes (modes.go). An overlay is a value type in ui/overlay, whose
+// package comment says step by step how to add one; the root's side of it
+// is an opener (open.go, or the file of the job it starts: bulk.go,
+// code.go, editing.go, export.go, links.go, overview.go, xray.go), the
+// do case of each action it returns (actions.go) and the handlers of the
+// replies, which change it through its methods (findOverlay, then
+// replaceOverlay). Keep every file under about 500 lines; split by pane,
 // not by kind of code.
 //
 // # Which package owns what
@@ -78,6 +77,8 @@
 // the partition history. ui draws, and asks them: ui/theme holds the
 // palette and the styles, ui/widget the parts that know nothing of
 // DynamoDB (the box, text fitting, the line edit, the form and the list
-// a pane moves through: cursor, window, filter, marks), and ui
-// itself the root, the panes and the overlays.
+// a pane or an overlay moves through: cursor, window, filter, marks),
+// ui/keymap the keys, ui/request a request's words and code, ui/overlay
+// the overlays, and ui itself the root, the panes, the overlay stack and
+// everything that sends a request.
 package ui

@@ -1,15 +1,14 @@
 package ui
 
 // Guarded editing in the UI: the Editor it writes through (only when the
-// user allowed writes), the draft of an item being edited, and the command
-// that sends a plan. Planning is package edit's: the diff, the condition,
-// the aws command and the predicted WCU come from there.
+// user allowed writes), the command that sends a plan, opening the edit
+// and write overlays, and what a write's answer changes. Planning is
+// package edit's: the diff, the condition, the aws command and the
+// predicted WCU come from there; the draft of an item being edited is the
+// edit overlay's (ui/overlay's edit.go).
 
 import (
 	"context"
-	"fmt"
-	"maps"
-	"slices"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -17,7 +16,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/edit"
-	"dynascope/itemcodec"
+	"dynascope/ui/overlay"
 )
 
 // Editor is what the UI writes through. *edit.Writer satisfies it, and
@@ -54,135 +53,6 @@ func writeCmd(ctx context.Context, e Editor, id int, p *edit.Plan, undo *edit.En
 	}
 }
 
-// draftRow is one attribute of a draft: its name, type and value as text.
-type draftRow struct {
-	name, typ, text string
-	key             bool // a key attribute of the table
-	removed         bool // marked for removal
-}
-
-// draft is an item being edited: from an item read (old), or a new one.
-type draft struct {
-	table dynamo.Table
-	old   dynamo.Item // nil for a new item (or a duplicate)
-	rows  []draftRow
-	// blanks: a row left empty is no attribute (the form of a new item of
-	// an entity type offers every attribute the type has).
-	blanks bool
-}
-
-// newDraft starts a draft from an item: its key attributes first, then
-// the rest by name. asNew makes it a new item with the same attributes
-// (duplicate under a new key).
-func newDraft(t dynamo.Table, it dynamo.Item, asNew bool) draft {
-	d := draft{table: t}
-	if !asNew {
-		d.old = it
-	}
-	keys := edit.KeyNames(t)
-	names := slices.Sorted(maps.Keys(it))
-	slices.SortStableFunc(names, edit.KeysFirst(t))
-	for _, n := range names {
-		typ, text := edit.ValueInput(it[n])
-		d.rows = append(d.rows, draftRow{name: n, typ: typ, text: text, key: slices.Contains(keys, n)})
-	}
-	return d
-}
-
-// entityDraft is a new item of an entity type: the partition's key, the
-// sort key's prefix, and every other attribute the loaded items of that
-// type have, with the type most of them have and an empty value.
-func entityDraft(t dynamo.Table, pk, prefix string, items []dynamo.Item) draft {
-	d := draft{table: t, blanks: true}
-	d.rows = append(d.rows, draftRow{name: t.PK.Name, typ: t.PK.Type, text: pk, key: true})
-	if t.SK != nil {
-		d.rows = append(d.rows, draftRow{name: t.SK.Name, typ: t.SK.Type, text: prefix, key: true})
-	}
-	counts := map[string]map[string]int{}
-	for _, it := range items {
-		for n, v := range it {
-			if slices.Contains(edit.KeyNames(t), n) {
-				continue
-			}
-			if counts[n] == nil {
-				counts[n] = map[string]int{}
-			}
-			counts[n][itemcodec.AttributeTypeName(v)]++
-		}
-	}
-	for _, n := range slices.Sorted(maps.Keys(counts)) {
-		typ, best := "S", 0
-		for _, ty := range edit.Types {
-			if c := counts[n][ty]; c > best {
-				typ, best = ty, c
-			}
-		}
-		d.rows = append(d.rows, draftRow{name: n, typ: typ})
-	}
-	return d
-}
-
-// item is the item the draft describes; the first value that DynamoDB
-// would refuse is one sentence, and its row.
-func (d draft) item() (dynamo.Item, int, error) {
-	it := dynamo.Item{}
-	for i, r := range d.rows {
-		if r.removed {
-			if r.key {
-				return nil, i, fmt.Errorf("%s is part of the key and cannot be removed; change its value to change the key", r.name)
-			}
-			continue
-		}
-		if r.name == "" {
-			return nil, i, fmt.Errorf("row %d has no attribute name", i+1)
-		}
-		if _, dup := it[r.name]; dup {
-			return nil, i, fmt.Errorf("%s appears twice", r.name)
-		}
-		if d.blanks && !r.key && strings.TrimSpace(r.text) == "" && r.typ != "NULL" {
-			continue // an attribute of the entity type left empty: not part of the new item
-		}
-		av, err := edit.ParseValue(r.name, r.typ, r.text)
-		if err != nil {
-			return nil, i, err
-		}
-		it[r.name] = av
-	}
-	return it, -1, nil
-}
-
-// change is what the draft does to row i of an item read: "+" added, "-"
-// removed, "~" changed, "" as read (and for a new item, where all is new).
-func (d draft) change(i int) string {
-	r := d.rows[i]
-	if d.old == nil {
-		return ""
-	}
-	was, ok := d.old[r.name]
-	switch {
-	case r.removed && ok:
-		return "-"
-	case r.removed:
-		return ""
-	case !ok:
-		return "+"
-	}
-	if av, err := edit.ParseValue(r.name, r.typ, r.text); err != nil || !edit.Equal(av, was) {
-		return "~"
-	}
-	return ""
-}
-
-// plan is the change the draft makes, checked and ready to confirm.
-func (d draft) plan(version string) (*edit.Plan, int, error) {
-	it, row, err := d.item()
-	if err != nil {
-		return nil, row, err
-	}
-	p, err := edit.NewPlan(edit.Change{Table: d.table.Name, Keys: d.table, Old: d.old, New: it, Version: version})
-	return p, -1, err
-}
-
 // writeTarget is where writes go, for the header: the table and region.
 func (m Model) writeTarget() string {
 	name := m.opts.Table
@@ -195,11 +65,6 @@ func (m Model) writeTarget() string {
 	}
 	return name + " (" + region + ")"
 }
-
-// writesOn and writesOnItem turn the editing keys on only with a writer
-// (and an item under the cursor).
-func writesOn(st keyState) bool     { return st.writes }
-func writesOnItem(st keyState) bool { return st.writes && st.hasItem }
 
 // deleteSelected shows the delete of the item under the cursor.
 func (m Model) deleteSelected() (Model, tea.Cmd) {
@@ -223,7 +88,7 @@ func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 		m.status.err = sanitize(err.Error())
 		return m, nil
 	}
-	return m.push(newWriteOverlay(p, nil)), nil
+	return m.push(overlay.NewWrite(p, nil)), nil
 }
 
 // entityItems are the loaded items of the entity type on groups row row
@@ -295,4 +160,121 @@ func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	m.status.info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
 	return m, m.clip(cmd)
+}
+
+// openEdit opens a draft; the writer must be there (the keys that get
+// here are enabled only then).
+func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
+	if m.opts.Editor == nil {
+		return m, nil
+	}
+	if m.index != "" {
+		// An index holds a projection: an edit or a copy of it could
+		// miss attributes the item has.
+		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
+		return m, nil
+	}
+	return m.push(overlay.NewEdit(d, title)), nil
+}
+
+// editSelected edits the item under the cursor; asNew duplicates it.
+func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
+	it, ok := m.items.selected()
+	if !ok || !m.haveTable {
+		return m, nil
+	}
+	title := "Edit · " + sanitize(keyOf(it, m.items.keyName))
+	if asNew {
+		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
+	}
+	return m.openEdit(overlay.NewDraft(m.table, it, asNew), title)
+}
+
+// newEntityItem starts a new item of the entity type under the groups
+// cursor, with the attributes its loaded items have.
+func (m Model) newEntityItem() (Model, tea.Cmd) {
+	if !m.haveTable || m.query.PK == "" || m.index != "" {
+		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
+		return m, nil
+	}
+	prefix, items := m.entityItems(m.groups.cursor())
+	title := "New item"
+	if prefix != "" {
+		title += " · " + sanitize(prefix)
+	}
+	return m.openEdit(overlay.EntityDraft(m.table, m.query.PK, prefix, items), title)
+}
+
+// undoLast shows the undo of the session's last write for confirmation.
+func (m Model) undoLast() (Model, tea.Cmd) {
+	if m.opts.Editor == nil {
+		return m, nil
+	}
+	if len(m.edits) == 0 {
+		m.status.info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
+		return m, nil
+	}
+	e := m.edits[len(m.edits)-1]
+	t := m.table
+	if !m.haveTable || t.Name != e.Table {
+		t = e.Keys()
+	}
+	p, err := edit.UndoPlan(e, t)
+	if err != nil {
+		m.status.err = sanitize(err.Error())
+		return m, nil
+	}
+	return m.push(overlay.NewWrite(p, &e)), nil
+}
+
+// writeDone takes the answer of a write into its overlay, the request log
+// and the session's undo list, and reads the partition again to show it.
+func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
+	for _, r := range msg.res.Requests {
+		m.log = m.log.addWrite(r)
+	}
+	o, ok := findOverlay[overlay.Write](m)
+	if !ok || !m.flight.waits(flightWrite, msg.id) {
+		return m, nil
+	}
+	o = o.Answered(msg.res, msg.err)
+	if msg.err == nil {
+		if msg.undo != nil {
+			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
+				m.edits = m.edits[:n-1]
+			}
+		} else if msg.res.Entry != nil {
+			m.edits = append(m.edits, *msg.res.Entry)
+		}
+	}
+	m = replaceOverlay(m, o)
+	p := o.Plan()
+	if o.Failed() || !m.haveTable || p.Table != m.table.Name || m.query.PK == "" {
+		return m, nil
+	}
+	// Show the item as it is now: the partition's first page again, one
+	// request, said in the log, with the cursor back on the item.
+	it := p.New
+	if it == nil {
+		it = p.Old
+	}
+	m.reselect = keyOf(it, m.items.keyName)
+	return m.runQuery(m.query)
+}
+
+// writeLabel marks a write in the request log, an undo apart from an edit.
+func writeLabel(r dynamo.Request) string {
+	if strings.HasPrefix(r.Note, edit.NoteUndo) {
+		return " UNDO  "
+	}
+	return " WRITE "
+}
+
+// writeFailure says why a write in the request log wrote nothing: refused
+// by its condition (the item had changed), or failed.
+func writeFailure(err error) string {
+	if edit.ConditionFailed(err) {
+		return "refused: the item had changed"
+	}
+	return "failed"
 }

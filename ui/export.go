@@ -15,7 +15,6 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
@@ -25,12 +24,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
-)
-
-// The fields of the export form.
-const (
-	expFormat = "format"
-	expPath   = "file"
+	"dynascope/ui/overlay"
 )
 
 // exportChunk is how many items are written between progress reports and
@@ -101,26 +95,11 @@ func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
 	return src
 }
 
-var unsafeFileChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+// Rows is how many rows the export writes.
+func (s exportSource) Rows() int { return s.n }
 
-// defaultExportPath names the file after the table and partition.
-func defaultExportPath(table, pk string, f itemcodec.ExportFormat) string {
-	name := strings.Trim(unsafeFileChars.ReplaceAllString(table+"-"+pk, "_"), "_.")
-	if name == "" {
-		name = "export"
-	}
-	return name + exportExt(f)
-}
-
-func exportExt(f itemcodec.ExportFormat) string {
-	switch f {
-	case itemcodec.ExportCSV:
-		return ".csv"
-	case itemcodec.ExportJSONL:
-		return ".jsonl"
-	}
-	return ".json"
-}
+// Released is how many of them are in pages read again.
+func (s exportSource) Released() int { return s.released }
 
 // exportKeyNames are the key attributes CSV puts first: the index's, then the table's.
 func (m Model) exportKeyNames() []string {
@@ -138,13 +117,14 @@ func (m Model) exportKeyNames() []string {
 }
 
 // startExport sends the export the form asked for.
-func (m Model) startExport(a startExport) (Model, tea.Cmd) {
+func (m Model) startExport(a overlay.StartExport) (Model, tea.Cmd) {
 	ctx, cancel := context.WithCancel(m.ctx)
-	m.export = exportJob{job: job{id: m.flight.newID(), cancel: cancel}, running: true, src: a.src, path: a.path}
+	src, _ := a.Src.(exportSource) // the one the root made when the form opened (openExport)
+	m.export = exportJob{job: job{id: m.flight.newID(), cancel: cancel}, running: true, src: src, path: a.Path}
 	o := itemcodec.ExportOptions{Table: m.table.Name, KeyNames: m.exportKeyNames()}
 	// Retries of a released page read again show in the status line.
 	m.exports.start()
-	return m, exportCmd(m.observe(ctx, m.export.id), m.send, m.exports, m.export.id, a.src, a.path, a.format, o)
+	return m, exportCmd(m.observe(ctx, m.export.id), m.send, m.exports, m.export.id, src, a.Path, a.Format, o)
 }
 
 // exportCmd writes items to a new file at path, reporting progress through
@@ -292,16 +272,15 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	m.status.clearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
-		m = m.remove(overlayExport)
+		m = m.remove(overlay.ExportID)
 		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
-		if o, ok := findOverlay[exportOverlay](m); ok {
-			o.err = sanitize(msg.err.Error())
-			m = replaceOverlay(m, o)
+		if o, ok := findOverlay[overlay.Export](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(msg.err.Error())))
 		}
 	default:
-		m = m.remove(overlayExport)
+		m = m.remove(overlay.ExportID)
 		m.status.err = ""
 		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}

@@ -1,9 +1,7 @@
 package ui
 
 import (
-	"math"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -13,14 +11,10 @@ import (
 	"dynascope/textfmt"
 )
 
-// fmtRCU formats capacity units as DynamoDB reports them: 0.5, 1, 12.5.
-func fmtRCU(v float64) string {
-	v = math.Round(v*10000) / 10000
-	return strconv.FormatFloat(v, 'f', -1, 64)
-}
+// fmtRCU, sanitize, humanBytes and plural are textfmt's, under the short
+// names the views call them by.
+func fmtRCU(v float64) string { return textfmt.Units(v) }
 
-// sanitize, humanBytes and plural are textfmt's, under the short names
-// the views call them by.
 func sanitize(s string) string { return textfmt.Sanitize(s) }
 
 func humanBytes(n int64) string { return textfmt.HumanBytes(n) }
@@ -62,13 +56,4 @@ func keyOf(it dynamo.Item, name string) string {
 		return itemcodec.KeyString(av)
 	}
 	return ""
-}
-
-// overCapText is what a read under an RCU cap adds to its summary when it
-// spent past the cap, in the CLI's words, or "".
-func overCapText(spent, maxRCU float64) string {
-	if maxRCU <= 0 || spent <= maxRCU {
-		return ""
-	}
-	return " · " + dynamo.OverCapText(fmtRCU(spent-maxRCU), "RCU cap")
 }

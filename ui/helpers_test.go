@@ -15,6 +15,8 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // fakeStore returns canned pages in the order they are queued, canned
@@ -369,7 +371,7 @@ func (hs *harness) noteAction(msg tea.KeyPressMsg) {
 // keymapActions names every binding of the keymap, from KeyMap itself.
 func keymapActions() []string {
 	var names []string
-	t := reflect.TypeOf(KeyMap{})
+	t := reflect.TypeOf(keymap.KeyMap{})
 	for i := range t.NumField() {
 		if t.Field(i).Type == reflect.TypeOf(key.Binding{}) {
 			names = append(names, t.Field(i).Name)
@@ -455,6 +457,6 @@ func (hs *harness) line(sub string) string {
 // exportErr is the sentence the export form shows under it: why it was
 // refused or why the export failed.
 func exportErr(m Model) string {
-	o, _ := findOverlay[exportOverlay](m)
-	return o.err
+	o, _ := findOverlay[overlay.Export](m)
+	return o.Err()
 }

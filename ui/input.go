@@ -8,6 +8,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -16,25 +17,6 @@ import (
 // or overlay it drives (tablepicker.go, prompt.go, queryline.go,
 // partition.go, overlay_*.go); bindings are matched first, and in modes
 // with a text field anything else is typing.
-
-// scrollDelta maps the movement keys to a step for a cursor or a scroll
-// offset: one line, one page, or to either end (the callee clamps). ok is
-// false for any other key.
-func scrollDelta(msg tea.KeyPressMsg, km KeyMap, page int) (delta int, ok bool) {
-	return km.listKeys().Step(msg, page)
-}
-
-// listKeys are the movement keys of a list or a view: the letters too
-// (k, j, g, G).
-func (km KeyMap) listKeys() widget.ListKeys {
-	return widget.ListKeys{Up: km.Up, Down: km.Down, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.Top, End: km.Bottom}
-}
-
-// typingListKeys are the movement keys of a list under a text field (the
-// table picker's filter): no letters, which type.
-func (km KeyMap) typingListKeys() widget.ListKeys {
-	return widget.ListKeys{Up: km.ListUp, Down: km.ListDown, PageUp: km.PageUp, PageDown: km.PageDown, Home: km.ListTop, End: km.ListBottom}
-}
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 	b := itemcodec.PlainJSON(it)
@@ -48,7 +30,7 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 	if m.query.PK == "" {
 		return m, nil
 	}
-	cmd, err := requestCode(codegen.LangCLI, m.currentInput(), m.codeTarget())
+	cmd, err := request.Code(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
 		m.status.err = sanitize(err.Error())
 		return m, nil
@@ -69,7 +51,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 	md := m.mode()
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		delta := wheelDelta(msg)
+		delta := widget.WheelDelta(msg)
 		if delta == 0 {
 			return m, nil
 		}
@@ -119,16 +101,4 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 	}
 	return m, nil
-}
-
-// wheelDelta is how many lines a wheel message scrolls: 3 up or down, 0
-// for a sideways one.
-func wheelDelta(msg tea.MouseWheelMsg) int {
-	switch msg.Mouse().Button {
-	case tea.MouseWheelUp:
-		return -3
-	case tea.MouseWheelDown:
-		return 3
-	}
-	return 0
 }

@@ -12,7 +12,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
-	"dynascope/ui/widget"
+	"dynascope/ui/overlay"
 )
 
 // Following the keys: F on an item lists the partitions its sort-key
@@ -20,18 +20,12 @@ import (
 // (ORDER#2025-03-01#A17 names ORDER#A17; a customerId names CUST#…), from
 // the partition-key families this session has seen. Opening the list
 // confirms each candidate with one Limit 1 Query, its cost said first;
-// enter opens a confirmed one, esc there comes back.
+// enter opens a confirmed one, esc there comes back. This is the root's
+// side: the candidates and their confirmations; ui/overlay's links.go lists
+// them.
 
 // maxLinks bounds the candidates, and so the Limit 1 queries of a list.
 const maxLinks = 8
-
-// link is one partition an item may name.
-type link struct {
-	pk, from string
-	checked  bool
-	found    bool
-	err      string
-}
 
 // pkFamilies are the partition-key families seen: the overview's sample of
 // the base table, the history's and the open partition's keys, as prefixes
@@ -48,8 +42,8 @@ func (m Model) pkFamilies() []string {
 	}
 	delim := keys.InferDelimiter(pks)
 	var fams []string
-	if m.overview.have && m.overview.index == "" {
-		for _, f := range m.overview.lay.Families {
+	if m.overview.Have && m.overview.Index == "" {
+		for _, f := range m.overview.Lay.Families {
 			if f.Prefix != "" && !f.Exact && !slices.Contains(fams, f.Prefix) {
 				fams = append(fams, f.Prefix)
 			}
@@ -68,13 +62,13 @@ func (m Model) pkFamilies() []string {
 // the entity label, not a date), and with the value of an attribute whose
 // name starts with the family's entity (customerId for CUST#); a value that
 // already starts with a family is a candidate itself.
-func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current string) []link {
-	var out []link
+func linkCandidates(it dynamo.Item, t dynamo.Table, families []string, current string) []overlay.Link {
+	var out []overlay.Link
 	add := func(pk, from string) {
-		if pk == current || len(out) >= maxLinks || slices.ContainsFunc(out, func(l link) bool { return l.pk == pk }) {
+		if pk == current || len(out) >= maxLinks || slices.ContainsFunc(out, func(l overlay.Link) bool { return l.PK == pk }) {
 			return
 		}
-		out = append(out, link{pk: pk, from: from})
+		out = append(out, overlay.Link{PK: pk, From: from})
 	}
 	if t.SK != nil {
 		sk := keyOf(it, t.SK.Name)
@@ -152,23 +146,10 @@ func familyOf(families []string, label string) (string, bool) {
 // "#META#".
 func familyEntity(f string) string { return keys.FamilyEntity(f, "S") }
 
-// linksOverlay lists the candidates and what their confirmation found.
-type linksOverlay struct {
-	req    int // the confirmations' id
-	links  []link
-	cursor int
-	item   dynamo.Item
-}
-
-func (linksOverlay) mode(Model) mode { return modeLinks }
-func (linksOverlay) hides() hidden   { return hidden{} }
-
-func (o linksOverlay) id() overlayID { return overlayLinks }
-
 // linksDoneMsg answers the confirmation queries.
 type linksDoneMsg struct {
 	id    int
-	links []link
+	links []overlay.Link
 	pages []dynamo.Page
 	qs    []dynamo.QueryInput
 }
@@ -181,20 +162,20 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
 		return m, nil
 	}
-	o := linksOverlay{req: m.flight.newID(), links: ls, item: it}
-	store, ctx, table := m.store, m.observe(m.ctx, o.req), m.table.Name
+	id := m.flight.newID()
+	store, ctx, table := m.store, m.observe(m.ctx, id), m.table.Name
 	cmd := func() tea.Msg {
-		out := linksDoneMsg{id: o.req, links: slices.Clone(ls)}
+		out := linksDoneMsg{id: id, links: slices.Clone(ls)}
 		for i := range out.links {
-			q := dynamo.QueryInput{Table: table, PK: out.links[i].pk, Limit: 1}
+			q := dynamo.QueryInput{Table: table, PK: out.links[i].PK, Limit: 1}
 			cctx, cancel := context.WithCancel(ctx)
 			p, err := store.Query(cctx, q)
 			cancel()
-			out.links[i].checked = true
+			out.links[i].Checked = true
 			if err != nil {
-				out.links[i].err = sanitize(err.Error())
+				out.links[i].Err = sanitize(err.Error())
 			} else {
-				out.links[i].found = len(p.Items) > 0
+				out.links[i].Found = len(p.Items) > 0
 			}
 			out.pages, out.qs = append(out.pages, p), append(out.qs, q)
 		}
@@ -202,7 +183,7 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	m.status.info = fmt.Sprintf("confirming %s: %s, 0.5 RCU each per 4 KB of the one item read",
 		plural(len(ls), "candidate", "candidates"), plural(len(ls), "Limit 1 Query", "Limit 1 Queries"))
-	return m.push(o), cmd
+	return m.push(overlay.NewLinks(id, ls, it)), cmd
 }
 
 // linksDone shows what the confirmations found and logs their requests.
@@ -214,62 +195,12 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 			rcu += p.Request.Capacity.Total
 		}
 	}
-	o, ok := findOverlay[linksOverlay](m)
-	if !ok || o.req != msg.id {
+	o, ok := findOverlay[overlay.Links](m)
+	if !ok || o.Req() != msg.id {
 		return m, nil
 	}
-	o.links = msg.links
-	// The cursor goes to the first partition that is there.
-	if i := slices.IndexFunc(o.links, func(l link) bool { return l.found }); i >= 0 && !o.links[min(o.cursor, len(o.links)-1)].found {
-		o.cursor = i
-	}
+	o = o.Confirmed(msg.links)
 	m.status.info = fmt.Sprintf("confirmed %s in %s, %s RCU", plural(len(msg.links), "candidate", "candidates"),
 		plural(len(msg.pages), "Limit 1 Query", "Limit 1 Queries"), fmtRCU(rcu))
 	return replaceOverlay(m, o), nil
 }
-
-func (o linksOverlay) update(e overlayEnv, msg tea.Msg) (overlay, want) {
-	var act string
-	o.cursor, act = listKey(e.keys, msg, o.cursor, len(o.links))
-	switch act {
-	case "open":
-		l := o.links[o.cursor]
-		if !l.found {
-			return o, showInfo{"partition " + sanitize(l.pk) + " is not confirmed: nothing to open"}
-		}
-		return o, jumpTo{o.item, jumpTarget{pk: l.pk, label: "linked partition " + sanitize(l.pk)}}
-	case "close":
-		return o, closeOverlay{}
-	}
-	return o, nil
-}
-
-func (o linksOverlay) view(m Model, w, h int) string {
-	inner := w - 2
-	lines := []string{" " + m.st.Muted.Render("Partitions this item's keys and values name, each confirmed with one Limit 1 Query."), ""}
-	for i, l := range o.links {
-		state := "confirming…"
-		switch {
-		case l.err != "":
-			state = "failed: " + l.err
-		case l.checked && l.found:
-			state = "✓ there"
-		case l.checked:
-			state = "✗ empty"
-		}
-		line := widget.Fit("   "+sanitize(l.pk)+"  ("+sanitize(l.from)+")  "+state, inner)
-		switch {
-		case i == o.cursor:
-			line = m.st.Sel.Render(line)
-		case l.checked && !l.found:
-			line = m.st.Muted.Render(line)
-		}
-		lines = append(lines, line)
-	}
-	return widget.Box(m.st, "Follow the keys", lines, w, h, true)
-}
-
-var linksMode = modeDef{name: "follow the keys", keys: []binding{
-	inBar("open", "open there"), inBar("back", "close"),
-	bind("up"), bind("down"), bind("cancel", "close"), bind("help"),
-}}

@@ -12,6 +12,8 @@ import (
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/keys"
+	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The live pane's plumbing: T on a partition tails the table's stream
@@ -32,12 +34,8 @@ var _ LiveStream = (*dynamo.StreamClient)(nil)
 // the newest lines only.
 const maxLiveLines = 500
 
-// liveLine is one record as the pane shows it.
-type liveLine struct {
-	text   string // StreamLine: sanitised
-	colour int    // the entity type's colour, as in the types pane
-	mine   bool   // written by this session's editor
-}
+// liveLine is one record as the pane shows it (the overlay draws them).
+type liveLine = overlay.LiveLine
 
 // liveState is the tail of one opening of the pane; it outlives the
 // overlay's value because replies change it.
@@ -130,7 +128,7 @@ func (m Model) openLive() (Model, tea.Cmd) {
 		m.status.err = "the live pane needs DynamoDB Streams, which this connection does not offer."
 		return m, nil
 	}
-	m = m.push(liveOverlay{})
+	m = m.push(overlay.Live{})
 	if m.live.id != 0 {
 		return m, nil
 	}
@@ -180,7 +178,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 		// stream requests that brought records or set the tail up, under
 		// their own kind; the pane counts every GetRecords.
 		if ev.req.Operation != "GetRecords" || ev.req.Count > 0 || ev.req.Err != nil {
-			m.log = m.log.add(*ev.req, "stream", 1, reqInput{})
+			m.log = m.log.add(*ev.req, "stream", 1, request.Input{})
 		}
 	default:
 		before := m.live.markGen
@@ -220,7 +218,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		if m.schema.SK == nil {
 			entity = keys.FamilyEntity(info.PartitionKey(r), info.PK.Type)
 		}
-		line := liveLine{text: info.StreamLine(r, entity), colour: m.colourOf(sk), mine: m.writtenHere(r.Keys)}
+		line := liveLine{Text: info.StreamLine(r, entity), Colour: m.colourOf(sk), Mine: m.writtenHere(r.Keys)}
 		m.live.lines = append(m.live.lines, line)
 		if n := len(m.live.lines); n > maxLiveLines {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])

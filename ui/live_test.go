@@ -16,6 +16,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/edit"
+	"dynascope/ui/overlay"
 )
 
 // liveRig is the UI on CUST#42 of a table with a stream, reached through a
@@ -83,7 +84,7 @@ func TestLivePane(t *testing.T) {
 	queries := p.Count("Query")
 	cmd := hs.step(keyPress("T"))
 	hs.noteAction(keyPress("T"))
-	if hs.m.topID() != overlayLive {
+	if hs.m.topID() != overlay.LiveID {
 		t.Fatalf("T opened %d", hs.m.topID())
 	}
 	cmd = nextLive(t, hs, cmd, func() bool { return hs.m.live.polls > 0 })
@@ -129,7 +130,7 @@ func TestLivePane(t *testing.T) {
 	hs.noteAction(keyPress("q"))
 	cmd = hs.step(keyPress("q"))
 	_ = cmd
-	if hs.m.live.id != 0 || hs.m.topID() == overlayLive {
+	if hs.m.live.id != 0 || hs.m.topID() == overlay.LiveID {
 		t.Errorf("q left the tail running (id %d) or the pane open", hs.m.live.id)
 	}
 	if w := p.Writes(); len(w) > 0 {
@@ -148,7 +149,7 @@ func TestLivePaneNamesAsTheTypesPane(t *testing.T) {
 	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER|2023-05-02|19d2")})
 	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-04-01#A20")})
 	nextLive(t, hs, cmd, func() bool { return len(hs.m.live.lines) >= 2 })
-	if a, b := hs.m.live.lines[0].text, hs.m.live.lines[1].text; !strings.Contains(a, " INSERT ORDER| ") || !strings.Contains(b, " INSERT ORDER ") {
+	if a, b := hs.m.live.lines[0].Text, hs.m.live.lines[1].Text; !strings.Contains(a, " INSERT ORDER| ") || !strings.Contains(b, " INSERT ORDER ") {
 		t.Errorf("live lines %q, %q; want ORDER| then ORDER", a, b)
 	}
 	hs.send(keyPress("q"))
@@ -214,7 +215,7 @@ func TestLiveMarksOwnWrites(t *testing.T) {
 	m := hs.m
 	m.live.info = dynamo.StreamInfo{Table: table, PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}, ViewType: "KEYS_ONLY"}
 	m = m.liveRecords([]dynamo.StreamRecord{{Event: "MODIFY", Keys: keysOf("ORDER#2025-01-09#A11")}, {Event: "MODIFY", Keys: keysOf("PROFILE")}})
-	if len(m.live.lines) != 2 || !m.live.lines[0].mine || m.live.lines[1].mine {
+	if len(m.live.lines) != 2 || !m.live.lines[0].Mine || m.live.lines[1].Mine {
 		t.Errorf("lines %+v", m.live.lines)
 	}
 }

@@ -13,6 +13,8 @@ import (
 	"dynascope/edit"
 	"dynascope/keys"
 	"dynascope/patterns"
+	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -73,7 +75,7 @@ type Model struct {
 	store   Store
 	opts    Options
 	cfgDir  string
-	keymap  KeyMap // the one key declaration (keymap.go), with the settings' overrides
+	keymap  keymap.KeyMap // the one key declaration (ui/keymap), with the settings' overrides
 	st      styles
 	dark    bool
 	noColor bool
@@ -83,7 +85,7 @@ type Model struct {
 	w, h       int
 
 	screen   screen
-	overlays []overlay // the overlay stack (overlay.go); the last is on top
+	overlays []overlay.Overlay // the overlay stack (overlay.go); the last is on top
 	focus    pane
 
 	picker tablePicker
@@ -111,9 +113,9 @@ type Model struct {
 	results  result            // what the current request returned: its pages, items and costs
 	delim    string
 	colors   map[string]int     // entity type -> colour, in order of first sight
-	cursors  map[cursorSpot]int // overlays' cursors kept across a partition change (overlay_cursors.go)
+	cursors  map[cursorSpot]int // overlays' cursors kept across a partition change (cursors.go)
 	openAt   partitionPlace     // the partition enterPartition opened last
-	edits    []edit.Entry       // the session's writes not undone, oldest first (overlay_write.go)
+	edits    []edit.Entry       // the session's writes not undone, oldest first (editing.go)
 	reselect string             // the sort key the cursor goes back to when a write's reload lands; "" for none
 	crumbs   []crumb            // where each jump to an index came from, for esc (xray.go)
 	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
@@ -122,14 +124,15 @@ type Model struct {
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known
-	patternCursor int                  // where the patterns list was left (overlay_patterns.go)
+	patternCursor int                  // where the patterns list was left (ui/overlay's patterns.go)
 	patternOffset int
 	send          *sender        // reaches the program from requests' goroutines: retries, progress
 	live          liveState      // the live pane's tail (live.go)
 	exports       *exportTracker // export.go: the exports in flight, which quitting waits for
 
-	overview overviewPane // the table overview's sample and layout, kept between openings
-	export   exportJob    // the export in flight (export.go); its form is the overlay's
+	overview overlay.OverviewState // the table overview's sample and layout, kept between openings
+	sampled  []sampleLogged        // per sample not yet done: its requests already in the request log
+	export   exportJob             // the export in flight (export.go); its form is the overlay's
 
 	// Seams for tests: the spinner's delay and the clipboard.
 	after func(id int) tea.Cmd
@@ -143,7 +146,7 @@ func New(o Options) Model {
 		store:        o.Store,
 		opts:         o,
 		cfgDir:       o.ConfigDir,
-		keymap:       DefaultKeyMap(),
+		keymap:       keymap.Default(),
 		dark:         true,
 		noColor:      o.NoColor,
 		w:            80,
@@ -234,9 +237,9 @@ func Run(ctx context.Context, o Options) error {
 }
 
 // mode is what the keyboard talks to now.
-func (m Model) mode() mode {
+func (m Model) mode() *keymap.Mode {
 	if o := m.top(); o != nil {
-		return o.mode(m)
+		return o.Mode(m.stateEnv())
 	}
 	switch m.screen {
 	case screenLoading:
@@ -267,24 +270,24 @@ func (m Model) mode() mode {
 	return modeGroups
 }
 
-func (m Model) keyState() keyState {
+func (m Model) keyState() keymap.State {
 	_, has := m.items.selected()
-	return keyState{
-		canGoBack: m.opts.Table == "",
-		busy:      m.busy(),
-		more:      m.results.more(),
-		hasItem:   has,
-		nextView:  m.nextDetailView().String(),
-		patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
-		writes:    m.opts.Editor != nil,
-		noSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
-		entAttr:   m.groups.attribute(),
-		byAttr:    m.groups.byAttribute(),
+	return keymap.State{
+		CanGoBack: m.opts.Table == "",
+		Busy:      m.busy(),
+		More:      m.results.more(),
+		HasItem:   has,
+		NextView:  m.nextDetailView(),
+		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
+		Writes:    m.opts.Editor != nil,
+		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		EntAttr:   m.groups.attribute(),
+		ByAttr:    m.groups.byAttribute(),
 	}
 }
 
 // keyMap is the keymap of the current mode.
-func (m Model) keyMap() KeyMap { return m.keymap.forMode(m.mode(), m.keyState()) }
+func (m Model) keyMap() keymap.KeyMap { return m.keymap.ForMode(m.mode(), m.keyState()) }
 
 // entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {

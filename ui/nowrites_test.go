@@ -19,6 +19,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 )
 
 // exploreOps are the only operations the UI may send: the least-privilege
@@ -126,8 +127,8 @@ func TestUINeverWrites(t *testing.T) {
 	calls := len(p.Calls())
 	for _, k := range []string{"E", "d", "D", "N", "u", "tab", "E", "d", "D", "N", "u", "enter", "E", "d", "D", "u", "esc", "tab"} {
 		hs.keys(k)
-		if id := hs.m.topID(); id != overlayNone && id != overlayDetail {
-			t.Fatalf("with writes off, %s opened overlay %d", k, id)
+		if id := hs.m.topID(); id != overlay.None && id != overlay.DetailID {
+			t.Fatalf("with writes off, %s opened overlay.Overlay %d", k, id)
 		}
 	}
 	hs.lacks("WRITES ON")

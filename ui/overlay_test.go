@@ -1,21 +1,24 @@
 package ui
 
 import (
+	"strings"
 	"testing"
 
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/overlay"
 )
 
 // stackIDs is the overlay stack, bottom first.
-func stackIDs(m Model) []overlayID {
-	var ids []overlayID
+func stackIDs(m Model) []overlay.ID {
+	var ids []overlay.ID
 	for _, o := range m.overlays {
-		ids = append(ids, o.id())
+		ids = append(ids, o.ID())
 	}
 	return ids
 }
 
-func sameIDs(a, b []overlayID) bool {
+func sameIDs(a, b []overlay.ID) bool {
 	if len(a) != len(b) {
 		return false
 	}
@@ -33,14 +36,14 @@ func TestOverlaysStack(t *testing.T) {
 	hs, _ := openWithPatterns(t, 120, 35)
 	steps := []struct {
 		keys []string
-		want []overlayID
+		want []overlay.ID
 	}{
-		{[]string{"a"}, []overlayID{overlayPatterns}},
-		{[]string{"C"}, []overlayID{overlayPatterns, overlayCode}},
-		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode, overlayHelp}},
-		{[]string{"?"}, []overlayID{overlayPatterns, overlayCode}},
-		{[]string{"esc"}, []overlayID{overlayPatterns}},
-		{[]string{"esc", "L", "C"}, []overlayID{overlayLog, overlayCode}},
+		{[]string{"a"}, []overlay.ID{overlay.PatternsID}},
+		{[]string{"C"}, []overlay.ID{overlay.PatternsID, overlay.CodeID}},
+		{[]string{"?"}, []overlay.ID{overlay.PatternsID, overlay.CodeID, overlay.HelpID}},
+		{[]string{"?"}, []overlay.ID{overlay.PatternsID, overlay.CodeID}},
+		{[]string{"esc"}, []overlay.ID{overlay.PatternsID}},
+		{[]string{"esc", "L", "C"}, []overlay.ID{overlay.LogID, overlay.CodeID}},
 		{[]string{"esc", "esc"}, nil},
 	}
 	for _, s := range steps {
@@ -64,14 +67,14 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor())
 	}
 	hs.keys("esc", "C")
-	o, ok := findOverlay[codeOverlay](hs.m)
-	if !ok {
+	if _, ok := findOverlay[overlay.Code](hs.m); !ok {
 		t.Fatal("C did not show the code")
 	}
 	hs.send(tea.WindowSizeMsg{Width: 120, Height: 12}) // code longer than the box
+	hs.contains("lines 1–")
 	hs.send(down)
-	if o2, _ := findOverlay[codeOverlay](hs.m); o2.c.offset == o.c.offset {
-		t.Errorf("the wheel did not scroll the code (offset %d)", o2.c.offset)
+	if hs.contains("Code · "); strings.Contains(hs.screen(), "lines 1–") {
+		t.Errorf("the wheel did not scroll the code:\n%s", hs.screen())
 	}
 	if hs.m.items.cursor() != 0 {
 		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor())
@@ -83,19 +86,19 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 // renderer may hold an older one).
 func TestOverlayStackIsCopied(t *testing.T) {
 	m := New(Options{})
-	a := m.push(logOverlay{}).push(helpOverlay{of: modeLog})
-	b := a.pop().push(codeOverlay{})
-	if got := stackIDs(a); !sameIDs(got, []overlayID{overlayLog, overlayHelp}) {
+	a := m.push(overlay.Log{}).push(overlay.NewHelp(overlay.Log{}.Mode(overlay.Env{})))
+	b := a.pop().push(overlay.Code{})
+	if got := stackIDs(a); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.HelpID}) {
 		t.Errorf("a's stack changed to %v", got)
 	}
-	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+	if got := stackIDs(b); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.CodeID}) {
 		t.Errorf("b's stack is %v", got)
 	}
-	c := b.remove(overlayLog)
-	if got := stackIDs(b); !sameIDs(got, []overlayID{overlayLog, overlayCode}) {
+	c := b.remove(overlay.LogID)
+	if got := stackIDs(b); !sameIDs(got, []overlay.ID{overlay.LogID, overlay.CodeID}) {
 		t.Errorf("remove changed the original: %v", got)
 	}
-	if got := stackIDs(c); !sameIDs(got, []overlayID{overlayCode}) {
+	if got := stackIDs(c); !sameIDs(got, []overlay.ID{overlay.CodeID}) {
 		t.Errorf("remove left %v", got)
 	}
 }

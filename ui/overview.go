@@ -5,54 +5,20 @@ package ui
 // families, their sort-key entity types, the largest partitions, and the
 // key-layout lint. A Scan reads the table itself, so nothing is read before
 // the user has seen the caps and the bound they set, and pressed enter.
+// The index map's Scan (ui/overlay's indexmap.go) is sent and answered here too.
 
 import (
 	"context"
-	"fmt"
-	"math"
 	"slices"
-	"strconv"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/indexes"
 	"dynascope/keys"
-	"dynascope/ui/widget"
+	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
-
-type overviewPhase int
-
-const (
-	ovSetup   overviewPhase = iota // the caps, editable; nothing read yet
-	ovRunning                      // the sample is in flight
-	ovDone                         // the layout of what was read
-)
-
-// The labels of the caps form, also the names of its fields.
-const (
-	capItems    = "items"
-	capRCU      = "RCU"
-	capSegments = "segments"
-)
-
-// overviewPane is the overview's state: the caps, the sample in flight and
-// the layout it gave.
-type overviewPane struct {
-	phase    overviewPhase
-	form     form   // the caps as the overlay left them
-	cursor   int    // where the overlay's cursor was left, over families, largest partitions, findings
-	err      string // why the caps were refused, or why the sample failed; sanitised
-	table    string // what the sample reads
-	index    string
-	in       dynamo.SampleInput // the caps the sample runs with
-	prog     dynamo.SampleProgress
-	stopping bool           // esc was pressed: waiting for the partial sample
-	logged   []sampleLogged // per sample not yet done: its requests already in the request log
-	have     bool           // smp and lay hold a sample
-	smp      dynamo.Sample
-	lay      keys.Layout
-}
 
 // sampleProgressMsg reports how far sample id has got; it comes from the
 // sample's goroutines through the program's sender.
@@ -80,36 +46,13 @@ func sampleCmd(ctx context.Context, s Store, send *sender, id int, in dynamo.Sam
 	}
 }
 
-func capsForm(items int, rcu float64, segments int) form {
-	return widget.NewForm([]string{capItems, capRCU, capSegments},
-		[]string{strconv.Itoa(items), fmtRCU(rcu), strconv.Itoa(segments)})
-}
-
-// parseCaps reads the caps form; the error is a sentence for the user.
-func parseCaps(f form) (dynamo.SampleInput, error) {
-	var in dynamo.SampleInput
-	items, err := strconv.Atoi(strings.TrimSpace(f.Value(capItems)))
-	if err != nil || items < 1 {
-		return in, fmt.Errorf("items must be a whole number of 1 or more, not %q", f.Value(capItems))
-	}
-	rcu, err := strconv.ParseFloat(strings.TrimSpace(f.Value(capRCU)), 64)
-	if err != nil || !(rcu >= 0.5) || math.IsInf(rcu, 0) {
-		return in, fmt.Errorf("RCU must be a number of at least 0.5 (the cost of one page), not %q", f.Value(capRCU))
-	}
-	segs, err := strconv.Atoi(strings.TrimSpace(f.Value(capSegments)))
-	if err != nil || segs < 1 || segs > dynamo.MaxSampleSegments {
-		return in, fmt.Errorf("segments must be a whole number from 1 to %d, not %q", dynamo.MaxSampleSegments, f.Value(capSegments))
-	}
-	return dynamo.SampleInput{MaxItems: items, MaxRCU: rcu, Segments: segs}, nil
-}
-
 // startSample sends a sample with the caps in.
 func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
-	in.Table, in.Index = m.overview.table, m.overview.index
+	in.Table, in.Index = m.overview.Table, m.overview.Index
 	id, ctx := m.flight.start(m.ctx, flightSample)
-	m.overview.phase, m.overview.in, m.overview.err, m.overview.stopping = ovRunning, in, "", false
-	m.overview.logged = append(slices.Clip(m.overview.logged), sampleLogged{id: id})
-	m.overview.prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
+	m.overview.Phase, m.overview.In, m.overview.Err, m.overview.Stopping = overlay.OvRunning, in, "", false
+	m.sampled = append(slices.Clip(m.sampled), sampleLogged{id: id})
+	m.overview.Prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
 	m.status.err, m.status.info = "", ""
 	return m, tea.Batch(sampleCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
@@ -127,12 +70,12 @@ func loggedOf(logged []sampleLogged, id int) int {
 // for a sample stopped but not yet done).
 func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 	if m.flight.live(msg.id, flightSample) {
-		m.overview.prog = msg.p
+		m.overview.Prog = msg.p
 	}
-	if i := loggedOf(m.overview.logged, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.overview.logged[i].n+1 {
-		m.log = m.log.add(msg.p.Request, "sample", 1, reqInput{})
-		m.overview.logged = slices.Clone(m.overview.logged) // another copy of the model may hold the old counts
-		m.overview.logged[i].n++
+	if i := loggedOf(m.sampled, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.sampled[i].n+1 {
+		m.log = m.log.add(msg.p.Request, "sample", 1, request.Input{})
+		m.sampled = slices.Clone(m.sampled) // another copy of the model may hold the old counts
+		m.sampled[i].n++
 	}
 	return m
 }
@@ -142,12 +85,12 @@ func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 // it was stopped or failed.
 func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	from := 0
-	if i := loggedOf(m.overview.logged, msg.id); i >= 0 {
-		from = min(m.overview.logged[i].n, len(msg.smp.Requests))
-		m.overview.logged = slices.Delete(slices.Clone(m.overview.logged), i, i+1)
+	if i := loggedOf(m.sampled, msg.id); i >= 0 {
+		from = min(m.sampled[i].n, len(msg.smp.Requests))
+		m.sampled = slices.Delete(slices.Clone(m.sampled), i, i+1)
 	}
 	for _, r := range msg.smp.Requests[from:] {
-		m.log = m.log.add(r, "sample", 1, reqInput{})
+		m.log = m.log.add(r, "sample", 1, request.Input{})
 	}
 	if !m.flight.waits(flightSample, msg.id) {
 		return m, nil
@@ -156,67 +99,64 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	m.status.clearRetry(msg.id)
 	m.settle()
 	m.status.throttle = throttled(msg.err)
-	m.overview.stopping = false
+	m.overview.Stopping = false
 	if msg.err != nil && msg.smp.Stop != dynamo.StopCancelled {
-		m.overview.err = sanitize(msg.err.Error())
+		m.overview.Err = sanitize(msg.err.Error())
 	}
 	if len(msg.smp.Items) == 0 && msg.smp.Stop != dynamo.StopComplete {
 		// Nothing to show: back to the caps, with what went wrong.
-		m.overview.phase = ovSetup
-		if m.overview.err == "" {
-			m.overview.err = "stopped before any item was read."
+		m.overview.Phase = overlay.OvSetup
+		if m.overview.Err == "" {
+			m.overview.Err = "stopped before any item was read."
 		}
 		return m, nil
 	}
-	m.overview.phase, m.overview.have = ovDone, true
-	m.overview.smp, m.overview.lay = msg.smp, msg.lay
-	m.overview.cursor = 0
-	if o, ok := findOverlay[overviewOverlay](m); ok {
-		o.cursor = 0
-		m = replaceOverlay(m, o)
+	m.overview.Phase, m.overview.Have = overlay.OvDone, true
+	m.overview.Smp, m.overview.Lay = msg.smp, msg.lay
+	m.overview.Cursor = 0
+	if o, ok := findOverlay[overlay.Overview](m); ok {
+		m = replaceOverlay(m, o.AtStart())
 	}
 	return m, nil
 }
 
-// overviewRows is how many rows the cursor moves over: families, largest
-// partitions, findings.
-func (o overviewPane) rows() int {
-	return len(o.lay.Families) + len(o.lay.Largest) + len(o.lay.Findings)
+// indexMapDoneMsg answers the map's Scan.
+type indexMapDoneMsg struct {
+	id    int
+	items []dynamo.Item
+	res   dynamo.ScanResult
+	err   error
 }
 
-// partitionAt is the partition a row opens: a family's largest, a largest
-// partition, a finding's example.
-func (o overviewPane) partitionAt(row int) (string, bool) {
-	nf, nl := len(o.lay.Families), len(o.lay.Largest)
-	switch {
-	case row < 0:
-	case row < nf:
-		return o.lay.Families[row].Largest.PK, true
-	case row < nf+nl:
-		return o.lay.Largest[row-nf].PK, true
-	case row < o.rows():
-		return o.lay.Findings[row-nf-nl].Example.PK, true
+// scanIndexMap sends the map's Scan; the overlay knows it by its id.
+func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
+	o, ok := findOverlay[overlay.IndexMap](m)
+	if !ok {
+		return m, nil
 	}
-	return "", false
+	id := m.flight.newID()
+	o = o.Sent(id)
+	store, ctx := m.store, m.observe(m.ctx, id)
+	cmd := func() tea.Msg {
+		items, res, err := dynamo.SampleItems(ctx, store.Scan, a.Table, a.MaxItems, a.MaxRCU)
+		return indexMapDoneMsg{id: id, items: items, res: res, err: err}
+	}
+	return replaceOverlay(m, o), cmd
 }
 
-// fmtDollars is a small amount of money to three significant digits,
-// without an exponent: $0.00000025.
-func fmtDollars(v float64) string {
-	if v <= 0 {
-		return "$0"
+// indexMapDone logs the Scan's requests and shows the map.
+func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
+	for i, r := range msg.res.Requests {
+		m.log = m.log.add(r, "index map", i+1, request.Input{})
 	}
-	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
-	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
-}
-
-// costText is what rcu read request units cost on demand at the settings'
-// price, "" when no price is set: DynamoDB charges on-demand reads in read
-// request units, the same units ConsumedCapacity reports.
-func (m Model) costText(rcu float64) string {
-	p := m.opts.Settings.PricePerMillionReads
-	if p <= 0 {
-		return ""
+	o, ok := findOverlay[overlay.IndexMap](m)
+	if !ok || o.Req() != msg.id {
+		return m, nil
 	}
-	return "≈ " + fmtDollars(rcu*p/1e6) + " on-demand"
+	why := ""
+	if msg.err != nil {
+		why = sanitize(msg.err.Error())
+	}
+	o = o.Done(indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop), why)
+	return replaceOverlay(m, o), nil
 }

@@ -106,7 +106,7 @@ func TestFlowOverviewAgainstDynamoDBLocal(t *testing.T) {
 	final := tm.FinalModel(t, teatest.WithFinalTimeout(10*time.Second)).(Model)
 	sc := ansi.Strip(final.View().Content)
 
-	lay := final.overview.lay
+	lay := final.overview.Lay
 	if lay.Items != total || len(lay.Families) != 2 {
 		t.Fatalf("layout: %d items, %d families; want %d and 2:\n%s", lay.Items, len(lay.Families), total, sc)
 	}

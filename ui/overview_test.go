@@ -13,6 +13,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/overlay"
 )
 
 // cannedSample is what the fake store's Sample answers: these keys and
@@ -167,9 +168,9 @@ func TestOverviewOpensPartition(t *testing.T) {
 	hs.keys("enter")
 	// Rows: the two families, then the largest partitions (CUST#7 first).
 	hs.keys("j", "j")
-	o, _ := findOverlay[overviewOverlay](hs.m)
-	if pk, _ := hs.m.overview.partitionAt(o.cursor); pk != "CUST#7" {
-		t.Fatalf("row %d opens %q", o.cursor, pk)
+	o, _ := findOverlay[overlay.Overview](hs.m)
+	if pk, _ := hs.m.overview.PartitionAt(o.Cursor()); pk != "CUST#7" {
+		t.Fatalf("row %d opens %q", o.Cursor(), pk)
 	}
 	hs.store.queue(canned{items: []dynamo.Item{{"PK": s("CUST#7"), "SK": s("PROFILE")}}, cap: halfRCU()})
 	hs.keys("enter")

@@ -8,6 +8,9 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/filterexpr"
+	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // The partition screen's keys: the entity types and items panes, with the
@@ -16,15 +19,15 @@ import (
 // partitionKey handles the entity types and items panes: a move of the
 // cursor first, then each family of keys in its own step; a key none of
 // them takes does nothing.
-func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd) {
 	if m, cmd, ok := m.moveKey(msg, km, md); ok {
 		return m, cmd
 	}
-	if st := m.keyState(); st.noSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
-		m.status.info = noSortKeyNote(sanitize(tableAndIndexName(m.table.Name, m.index)))
+	if st := m.keyState(); st.NoSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
+		m.status.info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
 		return m, nil
 	}
-	for _, step := range []func(Model, tea.KeyPressMsg, KeyMap, mode) (Model, tea.Cmd, bool){
+	for _, step := range []func(Model, tea.KeyPressMsg, keymap.KeyMap, *keymap.Mode) (Model, tea.Cmd, bool){
 		Model.requestKey, Model.readKey, Model.openKey, Model.writeKey, Model.leaveKey,
 	} {
 		if m, cmd, ok := step(m, msg, km, md); ok {
@@ -36,13 +39,13 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea
 
 // moveKey moves the cursor of the pane in focus; in the items pane a move
 // may ask for the next page (pagePolicy.moved, maybeLoadMore).
-func (m Model) moveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) moveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	lay := m.layout()
 	page := lay.itemRows
 	if md == modeGroups {
 		page = lay.groupRows()
 	}
-	d, ok := scrollDelta(msg, km, page)
+	d, ok := km.Step(msg, page)
 	switch {
 	case !ok:
 		return m, nil, false
@@ -59,7 +62,7 @@ func (m Model) moveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd,
 // requestKey changes the request shown: its condition, Limit, filters,
 // projection, order, consistency, index or partition, or the pane in
 // focus.
-func (m Model) requestKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) requestKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, km.NextPane, km.PrevPane):
 		if m.focus == paneGroups {
@@ -96,7 +99,7 @@ func (m Model) requestKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.C
 
 // readKey sends a read: the row in focus, the request reversed or read
 // strongly consistent, an exact count, the next page.
-func (m Model) readKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) readKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, km.Open):
@@ -125,7 +128,7 @@ func (m Model) readKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd,
 
 // openRow is enter: in the types pane the type's query (or, grouped by an
 // attribute, the filter for its value to send), in the items pane the item.
-func (m Model) openRow(md mode) (Model, tea.Cmd) {
+func (m Model) openRow(md *keymap.Mode) (Model, tea.Cmd) {
 	if md != modeGroups {
 		return m.openDetail()
 	}
@@ -154,7 +157,7 @@ func (m Model) nextPageKey() (Model, tea.Cmd) {
 
 // openKey opens what sits beside the panes: the log, the patterns, the
 // code, the overview, an export, the live pane, PartiQL, or a copy.
-func (m Model) openKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) openKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, km.PartiQL):
 		return m.openPartiQL(), nil, true
@@ -187,7 +190,7 @@ func (m Model) openKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd,
 }
 
 // writeKey is the editing keys (with --allow-writes).
-func (m Model) writeKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) writeKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	var cmd tea.Cmd
 	switch {
 	case key.Matches(msg, km.EditItem):
@@ -208,7 +211,7 @@ func (m Model) writeKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd
 
 // leaveKey is esc, which stops what is in flight, else clears the filter,
 // else goes back along the breadcrumb; and q, which leaves the partition.
-func (m Model) leaveKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd, bool) {
+func (m Model) leaveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
 	switch {
 	case key.Matches(msg, km.Cancel):
 		if m.busy() {
@@ -256,7 +259,7 @@ func (m Model) cancelKey() Model {
 }
 
 // hasSortKey holds where the sort-key keys (e, r) mean something.
-func hasSortKey(st keyState) bool { return !st.noSortKey }
+func hasSortKey(st keymap.State) bool { return !st.NoSortKey }
 
 // noSortKeyNote is the status line's sentence for a sort-key key (e: the
 // condition, r: the order) pressed on a key without a sort key, where
@@ -267,11 +270,11 @@ func noSortKeyNote(name string) string {
 
 // groupByKey toggles the entity types pane between the sort key's types and
 // the loaded items' entity attribute, where they carry one.
-var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entAttr != "" }).wordedBy(func(st keyState) string {
-	if st.byAttr {
+var groupByKey = keymap.InBar("groupBy").OnlyIf(func(st keymap.State) bool { return st.EntAttr != "" }).WordedBy(func(st keymap.State) string {
+	if st.ByAttr {
 		return "group by sort key"
 	}
-	return "group by " + sanitize(st.entAttr)
+	return "group by " + sanitize(st.EntAttr)
 })
 
 // partitionKeys are the keys of the two panes; open is what enter does in
@@ -280,32 +283,32 @@ var groupByKey = inBar("groupBy").onlyIf(func(st keyState) bool { return st.entA
 // 120-column bar has about 70 cells: b, which nothing else offers, goes
 // before enter, which every pane has), bar what only it shows after a,
 // extra what only its help shows.
-func partitionKeys(name, open string, lead, bar []binding, extra ...binding) modeDef {
-	openKey := inBar("open", open)
+func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keymap.Binding) *keymap.Mode {
+	openKey := keymap.InBar("open", open)
 	if name == "groups" {
-		openKey = openKey.wordedBy(func(st keyState) string {
-			if st.byAttr {
+		openKey = openKey.WordedBy(func(st keymap.State) string {
+			if st.ByAttr {
 				return "filter the request by this value"
 			}
 			return ""
 		})
 	}
-	return modeDef{name: name, keys: keysOf(
-		[]binding{inBar("help"), inBar("back")},
+	return &keymap.Mode{Name: name, Note: overlay.LiveHelpNote, Keys: keymap.KeysOf(
+		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
 		lead,
-		[]binding{openKey, inBar("patterns")},
+		[]keymap.Binding{openKey, keymap.InBar("patterns")},
 		bar,
-		[]binding{
-			inBar("requestFilter", "filter request"), inBar("reverse").onlyIf(hasSortKey), inBar("limit"), inBar("editCondition").onlyIf(hasSortKey), inBar("code"), inBar("filter"), inBar("overview"), inBar("export"),
+		[]keymap.Binding{
+			keymap.InBar("requestFilter", "filter request"), keymap.InBar("reverse").OnlyIf(hasSortKey), keymap.InBar("limit"), keymap.InBar("editCondition").OnlyIf(hasSortKey), keymap.InBar("code"), keymap.InBar("filter"), keymap.InBar("overview"), keymap.InBar("export"),
 		},
-		moveKeys,
-		[]binding{
-			bind("nextPane"), bind("prevPane"), bind("consistent"), bind("index"), bind("partition"), bind("log"),
-			bind("copyCommand"), bind("savePattern"), bind("partiQL"), bind("project"), bind("live"),
-			bind("nextPage").onlyIf(func(st keyState) bool { return st.more }),
-			inBar("newItem").onlyIf(writesOn), inBar("undo").onlyIf(writesOn),
-			bind("cancel").wordedBy(func(st keyState) string {
-				if st.busy {
+		keymap.MoveKeys,
+		[]keymap.Binding{
+			keymap.Bind("nextPane"), keymap.Bind("prevPane"), keymap.Bind("consistent"), keymap.Bind("index"), keymap.Bind("partition"), keymap.Bind("log"),
+			keymap.Bind("copyCommand"), keymap.Bind("savePattern"), keymap.Bind("partiQL"), keymap.Bind("project"), keymap.Bind("live"),
+			keymap.Bind("nextPage").OnlyIf(func(st keymap.State) bool { return st.More }),
+			keymap.InBar("newItem").OnlyIf(keymap.WritesOn), keymap.InBar("undo").OnlyIf(keymap.WritesOn),
+			keymap.Bind("cancel").WordedBy(func(st keymap.State) string {
+				if st.Busy {
 					return "cancel request"
 				}
 				return "clear filter"
@@ -316,9 +319,9 @@ func partitionKeys(name, open string, lead, bar []binding, extra ...binding) mod
 }
 
 var (
-	groupsMode = partitionKeys("groups", "query this entity type", []binding{groupByKey}, []binding{inBar("count").onlyIf(func(st keyState) bool { return !st.byAttr })})
-	itemsMode  = partitionKeys("items", "open item", nil, nil, bind("copyItem").onlyIf(func(st keyState) bool { return st.hasItem }),
-		inBar("editItem").onlyIf(writesOnItem), bind("duplicateItem").onlyIf(writesOnItem), bind("deleteItem").onlyIf(writesOnItem))
+	modeGroups = partitionKeys("groups", "query this entity type", []keymap.Binding{groupByKey}, []keymap.Binding{keymap.InBar("count").OnlyIf(func(st keymap.State) bool { return !st.ByAttr })})
+	modeItems  = partitionKeys("items", "open item", nil, nil, keymap.Bind("copyItem").OnlyIf(func(st keymap.State) bool { return st.HasItem }),
+		keymap.InBar("editItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("deleteItem").OnlyIf(keymap.WritesOnItem))
 )
 
 // projectionText is the projection to edit: the request's, or the columns

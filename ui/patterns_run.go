@@ -8,6 +8,8 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
+	"dynascope/ui/request"
 )
 
 // Running a pattern: a Query runs exactly as a hand-made one (query line,
@@ -29,7 +31,7 @@ func getItemCmd(ctx context.Context, s Store, id int, g dynamo.GetInput) tea.Cmd
 }
 
 // resolvedInput is a pattern's request on the current table, for its code.
-func (m Model) resolvedInput(r patterns.Resolved) reqInput {
+func (m Model) resolvedInput(r patterns.Resolved) request.Input {
 	if r.Get != nil {
 		return m.getInput(*r.Get)
 	}
@@ -39,15 +41,14 @@ func (m Model) resolvedInput(r patterns.Resolved) reqInput {
 // runPattern resolves a pattern with its parameters and sends its request;
 // a mistake is shown in place and nothing is sent.
 func (m Model) runPattern(p patterns.Pattern, params map[string]string) (Model, tea.Cmd) {
-	r, err := patternRequest(p, m.table, params)
+	r, err := request.ForPattern(p, m.table, params)
 	if err != nil {
-		if o, ok := findOverlay[patternsOverlay](m); ok {
-			o.err = sanitize(err.Error())
-			m = replaceOverlay(m, o)
+		if o, ok := findOverlay[overlay.Patterns](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(err.Error())))
 		}
 		return m, nil
 	}
-	m = m.remove(overlayPatterns)
+	m = m.remove(overlay.PatternsID)
 	if r.Get != nil {
 		return m.runGet(*r.Get, p.Name)
 	}
@@ -160,9 +161,45 @@ func (m Model) projectionLines(w int) []string {
 	if pc == nil || m.qline.edit != editNone || m.results.pages() == 0 {
 		return nil
 	}
-	out := m.indexNoteLines(*pc, m.results.kept(), w-2)
+	out := overlay.ProjectionNote(m.st, *pc, m.results.kept(), w-2)
 	for i := range out {
 		out[i] = " " + out[i]
 	}
 	return out
+}
+
+// patternSavedMsg answers savePatternCmd: the file read back, or why not.
+type patternSavedMsg struct {
+	name string
+	set  *patterns.PatternSet
+	err  error
+}
+
+// savePatternCmd appends p to the patterns file, the only file dynascope
+// writes besides its own history, and reads the file back.
+func savePatternCmd(path string, p patterns.Pattern) tea.Cmd {
+	return func() tea.Msg {
+		if err := patterns.SavePattern(path, p); err != nil {
+			return patternSavedMsg{name: p.Name, err: err}
+		}
+		set, err := patterns.LoadPatterns(path)
+		return patternSavedMsg{name: p.Name, set: set, err: err}
+	}
+}
+
+func (m Model) patternSaved(msg patternSavedMsg) Model {
+	if msg.err != nil {
+		if o, ok := findOverlay[overlay.Save](m); ok {
+			m = replaceOverlay(m, o.Failed(sanitize(msg.err.Error())))
+		}
+		return m
+	}
+	m.patterns = msg.set
+	m = m.remove(overlay.SaveID)
+	if n := len(msg.set.Patterns); n > 0 {
+		m.patternCursor = n - 1
+	}
+	m.status.err = ""
+	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
+	return m
 }

@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/patterns"
+	"dynascope/ui/overlay"
 )
 
 // demoPatterns is a copy of the repository's dynascope.yaml in a temporary
@@ -115,16 +116,10 @@ func TestPatternParameters(t *testing.T) {
 	hs.typeText("8")
 	hs.contains(`sends Query PK = "CUST#9" AND SK BETWEEN "ORDER#2025-06" AND "ORDER#2025-08"`)
 	hs.keys("shift+tab", "shift+tab", "shift+tab") // round to the last field
-	pat, _ := findOverlay[patternsOverlay](hs.m)
-	if pat.form.Focus != 2 {
-		t.Errorf("focus = %d after going back three times from the last field", pat.form.Focus)
-	}
-	// Letters type: j is not a key here.
+	// Letters type, into the field that has the focus, the last: j is not
+	// a key here.
 	hs.typeText("j")
-	pat, _ = findOverlay[patternsOverlay](hs.m)
-	if v := pat.form.Value("nextMonth"); v != "2025-08j" {
-		t.Errorf("nextMonth = %q", v)
-	}
+	hs.contains("nextMonth  › 2025-08j")
 	hs.keys("backspace")
 	// esc goes back to the list, esc again closes it; nothing was sent.
 	hs.keys("esc")
@@ -207,7 +202,7 @@ func TestPatternThatDoesNotFitIsRefused(t *testing.T) {
 		canned{items: example(), cap: halfRCU()})
 	hs.keys("a", "enter")
 	hs.contains(`mine.yaml:3: pattern "by region": index "GSI9" does not exist on table App; its indexes are GSI1.`)
-	if pat, _ := findOverlay[patternsOverlay](hs.m); pat.asking || len(hs.store.queries()) != 1 {
+	if hs.m.mode().Name == "parameters" || len(hs.store.queries()) != 1 {
 		t.Fatal("a pattern that does not fit the table was run")
 	}
 	// A parameter that makes a bad key is refused in the form.
@@ -231,7 +226,7 @@ func TestNoPatternsFile(t *testing.T) {
 	hs.contains("No patterns file: there is no dynascope.yaml in this directory.", "--patterns FILE")
 	hs.keys("enter", "esc", "S")
 	hs.contains("no patterns file to save to: start dynascope with --patterns dynascope.yaml")
-	if hs.m.topID() != overlayNone {
+	if hs.m.topID() != overlay.None {
 		t.Error("S opened a form with nowhere to save")
 	}
 }

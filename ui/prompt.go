@@ -3,11 +3,12 @@ package ui
 import (
 	"strings"
 
-	"dynascope/dynamo"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/ui/keymap"
+	"dynascope/ui/widget"
 )
 
 // partitionPrompt asks for a partition key value, offering the partitions
@@ -143,7 +144,7 @@ func typeWord(t string) string {
 	return t
 }
 
-func (m Model) promptKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
+func (m Model) promptKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.ListUp):
 		m.prompt = m.prompt.browse(1)
@@ -188,7 +189,7 @@ func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
 
 // The status bar shows what fits in this order: the keys of the prompt
 // itself before the ones that leave it.
-var promptMode = modeDef{name: "prompt", typing: true, keys: []binding{
-	inBar("open", "open partition"), inBar("complete", "complete (again: next)"), inBar("overviewCtrl"),
-	inBar("cancel", "back"), inBar("scan", "scan table"), inBar("listUp", "older"), inBar("listDown", "newer"),
+var modePrompt = &keymap.Mode{Name: "prompt", Typing: true, Keys: []keymap.Binding{
+	keymap.InBar("open", "open partition"), keymap.InBar("complete", "complete (again: next)"), keymap.InBar("overviewCtrl"),
+	keymap.InBar("cancel", "back"), keymap.InBar("scan", "scan table"), keymap.InBar("listUp", "older"), keymap.InBar("listDown", "newer"),
 }}

@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/keys"
 	"dynascope/textfmt"
+	"dynascope/ui/overlay"
 )
 
 // The query in flight: sending it (cancelling the one before), its reply,
@@ -46,7 +47,7 @@ func (m *Model) cancelAll() {
 	m.flight.stop(flightDiscover)
 	m.count = m.stoppedCount()
 	if m.flight.busy(flightSample) {
-		m.overview.phase, m.overview.stopping = ovSetup, false
+		m.overview.Phase, m.overview.Stopping = overlay.OvSetup, false
 	}
 	m.flight.stop(flightSample)
 	m.settle()

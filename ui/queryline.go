@@ -5,11 +5,13 @@ import (
 	"strconv"
 	"strings"
 
-	"dynascope/dynamo"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/ui/keymap"
+	"dynascope/ui/request"
+	"dynascope/ui/widget"
 )
 
 // editKind is what the query line's field is editing.
@@ -60,7 +62,7 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 		cond += st.Accent.Render("  project " + sanitize(q.Project))
 	}
 	head := " " + st.Muted.Render("Query") + " "
-	long, short := queryOptions(q)
+	long, short := request.Options(q)
 	if get {
 		// A pattern's GetItem: one item by its full key, no other knobs.
 		head = " " + st.Muted.Render("GetItem") + " "
@@ -79,31 +81,6 @@ func (l queryLine) view(st styles, q dynamo.QueryInput, get bool, keyCond string
 		}
 	}
 	return widget.Fit(" "+cond+"  "+st.Muted.Render(short), w)
-}
-
-// queryOptions are the other parameters of the request, spelled as DynamoDB
-// spells them and in a short form for narrow terminals.
-func queryOptions(q dynamo.QueryInput) (long, short string) {
-	limit := fmt.Sprintf("Limit=%d", q.Limit)
-	slimit := fmt.Sprintf("Limit %d", q.Limit)
-	if q.Limit == 0 {
-		limit, slimit = "Limit=none", "no Limit"
-	}
-	long = fmt.Sprintf("ScanIndexForward=%t  %s  ConsistentRead=%t", !q.Reverse, limit, q.Consistent)
-	dir := "fwd"
-	if q.Reverse {
-		dir = "rev"
-	}
-	cons := "eventual"
-	if q.Consistent {
-		cons = "strong"
-	}
-	short = dir + " · " + slimit + " · " + cons
-	if q.Index != "" {
-		long += "  IndexName=" + sanitize(q.Index)
-		short += " · " + sanitize(q.Index)
-	}
-	return long, short
 }
 
 // hint is the line under the field while editing: the syntax, or the
@@ -248,7 +225,7 @@ func parseLimit(text string) (int32, error) {
 
 // editKey handles the query line's field: the sort-key condition, the Limit,
 // or the local filter.
-func (m Model) editKey(msg tea.KeyPressMsg, km KeyMap, md mode) (Model, tea.Cmd) {
+func (m Model) editKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd) {
 	switch {
 	case key.Matches(msg, km.Cancel):
 		if md == modeFilter {
@@ -336,15 +313,15 @@ func (m Model) startEdit(k editKind, text string) Model {
 
 // The query line's fields: enter applies, esc cancels, printable keys type.
 var (
-	conditionMode = editMode("condition", "run query")
-	limitMode     = editMode("limit", "apply Limit")
-	filterMode    = editMode("filter", "keep filter")
+	modeCondition = editMode("condition", "run query")
+	modeLimit     = editMode("limit", "apply Limit")
+	modeFilter    = editMode("filter", "keep filter")
 	// requestFilterMode edits the FilterExpression DynamoDB applies after
 	// reading: it narrows what comes back, not what is charged.
-	requestFilterMode = editMode("request filter", "run with this filter")
-	projectionMode    = editMode("projection", "run with this projection")
+	modeRequestFilter = editMode("request filter", "run with this filter")
+	modeProjection    = editMode("projection", "run with this projection")
 )
 
-func editMode(name, apply string) modeDef {
-	return modeDef{name: name, typing: true, keys: []binding{inBar("open", apply), inBar("cancel", "cancel")}}
+func editMode(name, apply string) *keymap.Mode {
+	return &keymap.Mode{Name: name, Typing: true, Keys: []keymap.Binding{keymap.InBar("open", apply), keymap.InBar("cancel", "cancel")}}
 }

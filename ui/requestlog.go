@@ -5,8 +5,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
 
@@ -16,7 +19,7 @@ type requestLog struct {
 	reqs  []dynamo.Request
 	kinds []string        // what each request was for besides the query: "skip-scan", "COUNT"
 	pages []int           // the page of its query or count each request asked for: 1, 2, ...
-	ins   []reqInput      // what each request asked, for its code
+	ins   []request.Input // what each request asked, for its code
 	total dynamo.Capacity // of the reads
 	// unknown counts the reads whose answer reported no capacity: the
 	// total is then a lower bound ("at least"), never a 0 nobody said.
@@ -27,38 +30,25 @@ type requestLog struct {
 	offset  int
 }
 
-// reqInput is what a request asked, as sent, with the key schema (Query) or
-// table (GetItem) it was built on, so that its code can be shown later, even
-// after another table was opened. Empty for the skip-scan's requests, which
-// the log knows by their record only.
-type reqInput struct {
-	ks    dynamo.KeySchema
-	table dynamo.Table
-	q     *dynamo.QueryInput
-	g     *dynamo.GetInput
-	scan  *dynamo.ScanInput // a Scan (overlay_bulk.go); table is its table
-	stmt  string            // a PartiQL SELECT
-}
-
 // queryInput is the log's record of a Query sent on the current table.
 // A late reply for a table left since has no schema here: no code for it.
-func (m Model) queryInput(q dynamo.QueryInput) reqInput {
+func (m Model) queryInput(q dynamo.QueryInput) request.Input {
 	ks, err := m.table.Schema(q.Index)
 	if err != nil || q.Table != m.table.Name {
-		return reqInput{}
+		return request.Input{}
 	}
-	return reqInput{ks: ks, table: m.table, q: &q}
+	return request.Input{KS: ks, Table: m.table, Q: &q}
 }
 
 // getInput is the log's record of a GetItem sent on the current table.
-func (m Model) getInput(g dynamo.GetInput) reqInput {
+func (m Model) getInput(g dynamo.GetInput) request.Input {
 	if g.Table != m.table.Name {
-		return reqInput{}
+		return request.Input{}
 	}
-	return reqInput{table: m.table, g: &g}
+	return request.Input{Table: m.table, G: &g}
 }
 
-func (l requestLog) add(r dynamo.Request, kind string, page int, in reqInput) requestLog {
+func (l requestLog) add(r dynamo.Request, kind string, page int, in request.Input) requestLog {
 	l.reqs = append(l.reqs, r)
 	l.kinds = append(l.kinds, kind)
 	l.pages = append(l.pages, page)
@@ -105,9 +95,9 @@ func opName(r dynamo.Request) string {
 // or the read after a failed condition, which is a read like any other.
 func (l requestLog) addWrite(r dynamo.Request) requestLog {
 	if !edit.IsWriteNote(r.Note) {
-		return l.add(r, "read again after a write", 1, reqInput{})
+		return l.add(r, "read again after a write", 1, request.Input{})
 	}
-	l = l.add(r, "write", 1, reqInput{})
+	l = l.add(r, "write", 1, request.Input{})
 	l.total = l.total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
 	l.writes++
 	l.wcu += r.Capacity.Total
@@ -303,4 +293,31 @@ func (l requestLog) collapsed(st styles, table string, n, w int) string {
 		lines[i] = widget.Fit(lines[i], w)
 	}
 	return strings.Join(lines, "\n")
+}
+
+// expanded is the whole log in a box of w×h, scrollable.
+func (l requestLog) expanded(st styles, table string, w, h int) string {
+	inner := w - 2
+	shown := max(1, h-2)
+	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
+	var lines []string
+	cw := l.widths(offset, min(len(l.reqs), offset+shown))
+	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
+		s := l.line(st, i+1, table, cw, inner)
+		if i == l.cursor {
+			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
+		}
+		lines = append(lines, s)
+	}
+	if len(l.reqs) == 0 {
+		lines = append(lines, st.Muted.Render("    no requests yet"))
+	}
+	// The figures before the legend: where the title is cut, the legend goes.
+	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
+	if l.writes > 0 {
+		// The writes first: the legend after them may be cut.
+		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
+			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
+	}
+	return widget.Box(st, title, lines, w, h, true)
 }

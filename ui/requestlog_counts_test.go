@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dynascope/dynamo"
+	"dynascope/ui/request"
 )
 
 // A GetItem is logged as the item it read, 1/1 (or 0/0 for no item), also
@@ -13,8 +14,8 @@ import (
 func TestRequestLogCountsAGetItemAsRead(t *testing.T) {
 	var l requestLog
 	l = l.addWrite(dynamo.Request{Operation: "GetItem", Table: "App", KeyCondition: `PK = "CUST#42" AND SK = "PROFILE"`, Consistent: true, Count: 1, Note: "read again: the write's condition failed"})
-	l = l.add(dynamo.Request{Operation: "GetItem", Table: "App", KeyCondition: `PK = "CUST#9"`, Forward: true}, "", 1, reqInput{})
-	l = l.add(dynamo.Request{Operation: "Query", Table: "App", KeyCondition: `PK = "CUST#42"`, Forward: true, Count: 3, ScannedCount: 5}, "", 1, reqInput{})
+	l = l.add(dynamo.Request{Operation: "GetItem", Table: "App", KeyCondition: `PK = "CUST#9"`, Forward: true}, "", 1, request.Input{})
+	l = l.add(dynamo.Request{Operation: "Query", Table: "App", KeyCondition: `PK = "CUST#42"`, Forward: true, Count: 3, ScannedCount: 5}, "", 1, request.Input{})
 	lines := l.tail(newStyles(true, true), "App", 3, 120)
 	for i, want := range []string{" 1/1 ", " 0/0 ", " 3/5 "} {
 		if !strings.Contains(lines[i], want) {
@@ -32,7 +33,7 @@ func TestRequestLogCountsAGetItemAsRead(t *testing.T) {
 func TestRequestLogKeepsTheConditionOverALongIndexName(t *testing.T) {
 	var l requestLog
 	cond := `passStatus = "completed" AND n > 1`
-	l = l.add(dynamo.Request{Operation: "Query", Table: "Passes", Index: "GSI-passStatus-updatedAt-by-customer-region", KeyCondition: cond, Forward: true, Count: 12, ScannedCount: 12}, "", 1, reqInput{})
+	l = l.add(dynamo.Request{Operation: "Query", Table: "Passes", Index: "GSI-passStatus-updatedAt-by-customer-region", KeyCondition: cond, Forward: true, Count: 12, ScannedCount: 12}, "", 1, request.Input{})
 	line := l.tail(newStyles(true, true), "Passes", 1, 120)[0]
 	if !strings.Contains(line, cond) {
 		t.Errorf("the condition is cut: %q", line)

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/ui/request"
 )
 
 // The request log's PartiQL line is DynamoDB Local's answer: its operation
@@ -45,7 +46,7 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 	}
 	var l requestLog
 	for _, r := range res.Requests {
-		l = l.add(r, "", 1, reqInput{})
+		l = l.add(r, "", 1, request.Input{})
 	}
 	cw := l.widths(0, len(l.reqs))
 	for i, x := range xs {

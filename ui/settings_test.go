@@ -15,26 +15,6 @@ import (
 	"dynascope/workbench"
 )
 
-// Every binding has an action name for the settings file.
-func TestEveryBindingHasAnActionName(t *testing.T) {
-	km := DefaultKeyMap()
-	named := km.named()
-	if len(named) != len(km.all()) {
-		t.Fatalf("%d action names for %d bindings", len(named), len(km.all()))
-	}
-	for _, b := range km.all() {
-		found := false
-		for _, nb := range named {
-			if nb == b {
-				found = true
-			}
-		}
-		if !found {
-			t.Errorf("binding %v has no action name", b.Keys())
-		}
-	}
-}
-
 func TestKeyOverrides(t *testing.T) {
 	s := config.DefaultSettings()
 	s.Keys = map[string][]string{"reverse": {"R"}}
@@ -83,7 +63,7 @@ func TestKeyOverrideProblems(t *testing.T) {
 	hs.contains("! settings: keys:")
 	hs.keys("j")
 	hs.lacks("! settings")
-	if c := hs.m.keymap.clashes(); len(c) > 0 {
+	if c := hs.m.keymap.Clashes(allModes); len(c) > 0 {
 		t.Errorf("the keymap applied has clashes: %v", c)
 	}
 }
@@ -129,14 +109,6 @@ func TestCostInStatusLine(t *testing.T) {
 	// Without a price (no settings), no cost.
 	hs = openExample(t, 120, 35)
 	hs.lacks("on-demand")
-}
-
-func TestFmtDollars(t *testing.T) {
-	for v, want := range map[float64]string{0: "$0", 2.5e-7: "$0.00000025", 0.00003125: "$0.0000313", 1.5: "$1.5", 1234.5678: "$1230"} {
-		if got := fmtDollars(v); got != want {
-			t.Errorf("fmtDollars(%v) = %q, want %q", v, got, want)
-		}
-	}
 }
 
 // A NoSQL Workbench model's facet names stand beside the classifier's names

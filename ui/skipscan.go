@@ -7,6 +7,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/request"
 )
 
 // job is a request in flight besides the query: its id, to drop stale
@@ -72,7 +73,7 @@ func (m Model) scanBudget(q dynamo.QueryInput, p dynamo.Page) dynamo.Budget {
 
 // discoverRequest logs one skip-scan request as it completes.
 func (m Model) discoverRequest(msg discoverRequestMsg) Model {
-	m.log = m.log.add(msg.r, "skip-scan", 1, reqInput{})
+	m.log = m.log.add(msg.r, "skip-scan", 1, request.Input{})
 	if m.flight.waits(flightDiscover, msg.id) {
 		m.groups.scanLogged++
 		m.groups.scanReqs++
@@ -117,7 +118,7 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		logged = min(m.groups.scanLogged, len(msg.d.Requests))
 	}
 	for _, r := range msg.d.Requests[logged:] {
-		m.log = m.log.add(r, "skip-scan", 1, reqInput{})
+		m.log = m.log.add(r, "skip-scan", 1, request.Input{})
 	}
 	if !m.flight.waits(flightDiscover, msg.id) {
 		return m, nil // cancelled or another partition: logged, not shown

@@ -7,6 +7,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/aws/smithy-go"
 
+	"dynascope/textfmt"
 	"dynascope/ui/widget"
 )
 
@@ -61,7 +62,7 @@ func (s statusLine) left(st styles, log requestLog, busy string) string {
 	if s.price > 0 {
 		// On-demand reads are billed in read request units, the units
 		// ConsumedCapacity reports: cost = RCU × price / 1e6.
-		left += st.Muted.Render(" ≈ " + fmtDollars(log.total.Total*s.price/1e6) + " on-demand")
+		left += st.Muted.Render(" ≈ " + textfmt.Dollars(log.total.Total*s.price/1e6) + " on-demand")
 	}
 	left += st.Muted.Render(" · " + plural(len(log.reqs), "request", "requests"))
 	if s.throttle {

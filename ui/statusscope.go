@@ -1,6 +1,10 @@
 package ui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/ui/overlay"
+)
 
 // A status message belongs to the screen it was made on: "copied the
 // request …" said on the partition must not stand under the overview, nor
@@ -11,7 +15,7 @@ import tea "charm.land/bubbletea/v2"
 // place is a screen: the base screen and the overlay on top of it.
 type place struct {
 	screen  screen
-	overlay overlayID
+	overlay overlay.ID
 }
 
 func (m Model) place() place { return place{m.screen, m.topID()} }

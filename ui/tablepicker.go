@@ -4,11 +4,12 @@ import (
 	"fmt"
 	"strings"
 
-	"dynascope/dynamo"
-	"dynascope/ui/widget"
-
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/ui/keymap"
+	"dynascope/ui/widget"
 )
 
 // tableRow is one table of the picker; its description arrives later.
@@ -162,22 +163,14 @@ func indexList(t dynamo.Table) string {
 }
 
 // clamp bounds v to [lo, hi]; when hi < lo it returns lo.
-func clamp(v, lo, hi int) int {
-	if v > hi {
-		v = hi
-	}
-	if v < lo {
-		v = lo
-	}
-	return v
-}
+func clamp(v, lo, hi int) int { return widget.Clamp(v, lo, hi) }
 
 // scrollOffset keeps the cursor inside a window of h rows over n rows,
 // for the views that keep their own numbers (widget.ScrollOffset).
 func scrollOffset(offset, cursor, h, n int) int { return widget.ScrollOffset(offset, cursor, h, n) }
 
-func (m Model) tablesKey(msg tea.KeyPressMsg, km KeyMap) (Model, tea.Cmd) {
-	if l, ok := m.picker.list.SetHeight(pickerListHeight(m.layout().bodyH)).Key(msg, km.typingListKeys()); ok {
+func (m Model) tablesKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
+	if l, ok := m.picker.list.SetHeight(pickerListHeight(m.layout().bodyH)).Key(msg, km.TypingListKeys()); ok {
 		m.picker.list = l
 		return m, nil
 	}
@@ -213,7 +206,7 @@ func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 
 // The status bar shows what fits in this order: esc comes before the
 // arrows because q types into the filter here, so esc is the way out.
-var tablesMode = modeDef{name: "tables", typing: true, keys: []binding{
-	inBar("open", "open table"), inBar("cancel", "clear filter / quit (q types)"), inBar("help"), inBar("scan", "scan"), inBar("listUp"), inBar("listDown"),
-	bind("pageUp"), bind("pageDown"), bind("listTop"), bind("listBottom"),
+var modeTables = &keymap.Mode{Name: "tables", Typing: true, HelpTyped: true, Keys: []keymap.Binding{
+	keymap.InBar("open", "open table"), keymap.InBar("cancel", "clear filter / quit (q types)"), keymap.InBar("help"), keymap.InBar("scan", "scan"), keymap.InBar("listUp"), keymap.InBar("listDown"),
+	keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("listTop"), keymap.Bind("listBottom"),
 }}

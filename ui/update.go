@@ -8,10 +8,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/keymap"
 )
 
-// route routes a message: results of requests to the state they change,
-// keys to the mode that has the keyboard.
+// route routes a message: the terminal's and the keyboard's here, the
+// replies to requests through the steps below, one family each, to the
+// state they change. A step passes what is not its own to the next; a
+// message none takes changes nothing.
 func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
@@ -30,36 +33,23 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.handleText(msg)
 	case tea.MouseMsg:
 		return m.handleMouse(msg)
+	}
+	return m.routeTable(msg)
+}
 
+// routeTable takes the replies about the tables, the table open and its
+// partition history.
+func (m Model) routeTable(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
 	case tablesListedMsg:
-		if msg.err != nil {
-			m.picker.listErr = sanitize(msg.err.Error())
-			m.picker.listed = true
-			return m, nil
-		}
-		m.picker = m.picker.setNames(msg.names)
-		return m, describeTablesCmd(m.ctx, m.store, msg.names)
+		return m.tablesListed(msg)
 	case tablesDescribedMsg:
 		m.picker = m.picker.described(msg)
 		return m, nil
 	case tableOpenedMsg:
 		return m.tableOpened(msg)
 	case tableStatsMsg:
-		// Counts and sizes only; a failure here costs nothing the user
-		// asked for, so it is not shown.
-		if msg.err == nil && m.haveTable && msg.table.Name == m.table.Name {
-			m.table.ItemCount, m.table.SizeBytes = msg.table.ItemCount, msg.table.SizeBytes
-			for i := range m.table.Indexes {
-				if ix, ok := msg.table.IndexByName(m.table.Indexes[i].Name); ok {
-					m.table.Indexes[i].ItemCount, m.table.Indexes[i].SizeBytes = ix.ItemCount, ix.SizeBytes
-				}
-			}
-		}
-		return m, nil
-	case linksDoneMsg:
-		return m.linksDone(msg)
-	case indexMapDoneMsg:
-		return m.indexMapDone(msg)
+		return m.tableStats(msg), nil
 	case historyLoadedMsg:
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:
@@ -67,12 +57,15 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.status.err = sanitize(msg.err.Error())
 		}
 		return m, nil
-	case liveStartedMsg:
-		return m.liveStarted(msg)
-	case liveMarkDoneMsg:
-		return m.liveMarkDone(msg), nil
-	case liveEventMsg:
-		return m.liveEvent(msg)
+	}
+	return m.routePartition(msg)
+}
+
+// routePartition takes the replies of the partition's requests: its
+// pages, its skip-scan, a count, a pattern's GetItem, the local filter's
+// steps, retries, and the spinner that says they are in flight.
+func (m Model) routePartition(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
 	case queryDoneMsg:
 		return m.queryDone(msg)
 	case discoverRequestMsg:
@@ -85,6 +78,34 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.countPage(msg)
 	case getDoneMsg:
 		return m.getDone(msg)
+	case filterScanMsg:
+		m.items = m.items.scanStep(msg.gen)
+		return m.itemsFollowUp()
+	case retryingMsg:
+		return m.retrying(msg), nil
+	case spinnerDueMsg:
+		return m.spinnerDue(msg)
+	case spinner.TickMsg:
+		if !m.status.spinning {
+			return m, nil // let the tick chain end
+		}
+		var cmd tea.Cmd
+		m.status.spinner, cmd = m.status.spinner.Update(msg)
+		return m, cmd
+	}
+	return m.routeJobs(msg)
+}
+
+// routeJobs takes the replies of the jobs the overlays asked for (the
+// follow-the-keys confirmations, the index map, saving a pattern, a bulk
+// read, the overview's sample, an export, a write) and of the live tail:
+// each logs its requests and changes its overlay.
+func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case linksDoneMsg:
+		return m.linksDone(msg)
+	case indexMapDoneMsg:
+		return m.indexMapDone(msg)
 	case patternSavedMsg:
 		return m.patternSaved(msg), nil
 	case bulkPlannedMsg:
@@ -93,37 +114,60 @@ func (m Model) route(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m.bulkDone(msg), nil
 	case bulkPageMsg:
 		return m.bulkPage(msg), nil
-	case retryingMsg:
-		return m.retrying(msg), nil
 	case sampleProgressMsg:
 		return m.sampleProgress(msg), nil
 	case sampleDoneMsg:
 		return m.sampleDone(msg)
 	case exportProgressMsg:
 		return m.exportProgress(msg), nil
-	case writeDoneMsg:
-		return m.writeDone(msg)
 	case exportDoneMsg:
 		return m.exportDone(msg), nil
 	case exportRereadMsg:
 		m.log = m.log.add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
 		return m, nil
-	case filterScanMsg:
-		m.items = m.items.scanStep(msg.gen)
-		return m.itemsFollowUp()
-	case spinnerDueMsg:
-		if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
-			m.status.spinning = true
-			return m, m.status.spinner.Tick
-		}
+	case writeDoneMsg:
+		return m.writeDone(msg)
+	case liveStartedMsg:
+		return m.liveStarted(msg)
+	case liveMarkDoneMsg:
+		return m.liveMarkDone(msg), nil
+	case liveEventMsg:
+		return m.liveEvent(msg)
+	}
+	return m, nil
+}
+
+// tablesListed lists the tables in the picker and describes each.
+func (m Model) tablesListed(msg tablesListedMsg) (Model, tea.Cmd) {
+	if msg.err != nil {
+		m.picker.listErr = sanitize(msg.err.Error())
+		m.picker.listed = true
 		return m, nil
-	case spinner.TickMsg:
-		if !m.status.spinning {
-			return m, nil // let the tick chain end
+	}
+	m.picker = m.picker.setNames(msg.names)
+	return m, describeTablesCmd(m.ctx, m.store, msg.names)
+}
+
+// tableStats takes the table's counts and sizes. A failure here costs
+// nothing the user asked for, so it is not shown.
+func (m Model) tableStats(msg tableStatsMsg) Model {
+	if msg.err == nil && m.haveTable && msg.table.Name == m.table.Name {
+		m.table.ItemCount, m.table.SizeBytes = msg.table.ItemCount, msg.table.SizeBytes
+		for i := range m.table.Indexes {
+			if ix, ok := msg.table.IndexByName(m.table.Indexes[i].Name); ok {
+				m.table.Indexes[i].ItemCount, m.table.Indexes[i].SizeBytes = ix.ItemCount, ix.SizeBytes
+			}
 		}
-		var cmd tea.Cmd
-		m.status.spinner, cmd = m.status.spinner.Update(msg)
-		return m, cmd
+	}
+	return m
+}
+
+// spinnerDue starts the spinner when the request it was due for is still
+// in flight.
+func (m Model) spinnerDue(msg spinnerDueMsg) (Model, tea.Cmd) {
+	if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
+		m.status.spinning = true
+		return m, m.status.spinner.Tick
 	}
 	return m, nil
 }
@@ -270,7 +314,7 @@ func (m Model) isGSI() bool {
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	m.status.note = "" // the start-up notice stays until the first key
 	md := m.mode()
-	km := m.keymap.forMode(md, m.keyState())
+	km := m.keymap.ForMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
 		m.cancelAll()
 		return m, tea.Quit
@@ -315,4 +359,4 @@ func (m Model) handleText(msg tea.PasteMsg) (Model, tea.Cmd) {
 	return m, nil
 }
 
-var loadingMode = modeDef{name: "loading", keys: []binding{inBar("cancel", "quit")}}
+var modeLoading = &keymap.Mode{Name: "loading", Keys: []keymap.Binding{keymap.InBar("cancel", "quit")}}

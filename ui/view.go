@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
 
@@ -38,12 +39,12 @@ const minW, minH = 40, 10
 func (m Model) layout() layout {
 	l := layout{w: max(m.w, minW), h: max(m.h, minH)}
 	l.compact = m.w < 80 || m.h < 24
-	var hide hidden
+	var hide overlay.Hidden
 	if o := m.top(); o != nil {
-		hide = o.hides()
+		hide = o.Hides()
 	}
 	y := 1
-	if m.screen == screenPartition && !hide.query {
+	if m.screen == screenPartition && !hide.Query {
 		l.queryY, l.queryH = y, 1
 		y++
 		if m.qline.edit != editNone || m.readNote() != "" {
@@ -58,7 +59,7 @@ func (m Model) layout() layout {
 	l.statusY = l.h - 1
 	l.errH = len(m.status.errorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
-	if !hide.log {
+	if !hide.Log {
 		switch {
 		case l.compact:
 			l.logN, l.logH = 1, 1
@@ -245,7 +246,7 @@ func (m Model) body(lay layout) string {
 	w, h := lay.w, lay.bodyH
 	st := m.st
 	if o := m.top(); o != nil {
-		return o.view(m, w, h)
+		return o.View(m.env(), w, h)
 	}
 	switch m.screen {
 	case screenLoading:
@@ -302,7 +303,7 @@ func (m Model) itemsTitle(lay layout) string {
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
 	left := m.status.left(m.st, m.log, m.busyText())
-	keys := km.barKeys(m.mode())
+	keys := km.BarKeys(m.mode())
 	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/ui/overlay"
 )
 
 // The item detail's "In indexes" on a table with a sparse KEYS_ONLY GSI,
@@ -44,9 +45,9 @@ func TestInIndexesAndJump(t *testing.T) {
 	// Into the sparse index: the targets are the indexes (Late refused).
 	hs.keys("I")
 	hs.contains("Open the item in", "index Late — not in it: LATEPK is absent", "index Sparse · WH#1 / OPEN#2025-01-01#A11")
-	for hs.m.topID() == overlayJump {
-		o, _ := findOverlay[jumpOverlay](hs.m)
-		if o.targets[o.cursor].index == dynamotest.SparseIndex {
+	for hs.m.topID() == overlay.JumpID {
+		o, _ := findOverlay[overlay.Jump](hs.m)
+		if o.Target().Index == dynamotest.SparseIndex {
 			break
 		}
 		hs.keys("j")
