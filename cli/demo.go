@@ -36,13 +36,20 @@ type demoOptions struct {
 func newDemoCmd(f *factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
 	opts := &demoOptions{}
 	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL [--skip-invalid]] [--allow-writes]",
+		Use:     "demo [--workbench MODEL [--skip-invalid] | --traffic] [--allow-writes]",
 		Short:   "DynamoDB Local with the demo data, and the UI on it",
 		GroupID: groupWrite,
 		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
 into it, open the UI on a partition, and stop the engine on exit. It writes
-only into its own in-memory engine.`,
+only into its own in-memory engine.
+
+It works from any folder: DynamoDB Local is taken from $DYNASCOPE_LOCAL_DIR,
+else the user's cache folder ($XDG_CACHE_HOME/dynascope, else
+~/.cache/dynascope), else a checkout's .local; when there is none it is
+fetched once with npm pack (about 57 MB, sha256 checked) into the cache
+folder. It needs a Java 17+ runtime.`,
 		Example: `  dynascope demo
+  dynascope demo --traffic
   dynascope demo --allow-writes
   dynascope demo --workbench model.json --table Orders
   dynascope demo --workbench model.json --skip-invalid`,
