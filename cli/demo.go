@@ -26,6 +26,7 @@ type demoOptions struct {
 	Err         io.Writer
 	Workbench   string // --workbench: the model instead of the demo data
 	SkipInvalid bool
+	Repair      bool // --repair, with --workbench
 	Traffic     bool
 	AllowWrites bool
 }
@@ -36,7 +37,7 @@ type demoOptions struct {
 func newDemoCmd(f *factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
 	opts := &demoOptions{}
 	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL [--skip-invalid] | --traffic] [--allow-writes]",
+		Use:     "demo [--workbench MODEL [--skip-invalid] [--repair] | --traffic] [--allow-writes]",
 		Short:   "DynamoDB Local with the demo data, and the UI on it",
 		GroupID: groupWrite,
 		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
@@ -58,6 +59,7 @@ folder. It needs a Java 17+ runtime.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Workbench, "workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
 	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
+	repairFlag(fs, &opts.Repair)
 	cmd.MarkFlagFilename("workbench", "json")
 	fs.BoolVar(&opts.Traffic, "traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (T)")
 	demoWritesFlag(cmd, &opts.AllowWrites)
@@ -68,6 +70,9 @@ folder. It needs a Java 17+ runtime.`,
 		}
 		if conn.Name != "" {
 			return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
+		}
+		if (opts.SkipInvalid || opts.Repair) && opts.Workbench == "" {
+			return usageError{"--skip-invalid and --repair go with --workbench."}
 		}
 		if opts.Traffic && opts.Workbench != "" {
 			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
@@ -102,7 +107,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	if opts.Workbench != "" {
 		// Read the model before starting the engine: a typo should not
 		// cost a Java start-up.
-		m, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		m, err := readWorkbench(opts.Workbench, workbench.WorkbenchReadOptions{SkipInvalid: opts.SkipInvalid, Repair: opts.Repair}, stderr)
 		if err != nil {
 			return err
 		}
