@@ -159,6 +159,7 @@ type Request struct {
 	Table        string
 	Index        string
 	KeyCondition string            // in DynamoDB's words with values shown: PK = "CUST#42" AND begins_with(SK, "ORDER#")
+	Statement    string            // the PartiQL statement an ExecuteStatement sent ("" for the other operations)
 	Expression   string            // the expression as sent, with placeholders
 	Values       map[string]string // placeholder -> value text
 	Forward      bool              // ScanIndexForward
