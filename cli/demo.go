@@ -4,6 +4,8 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
@@ -151,8 +153,8 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 			t, _ = model.Table(conn.Table)
 		}
 		return ui.Run(ctx, uiEnvironment(ui.Options{
-			Editor: editor,
-			Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
+			Editor: editor, ExportDir: demoExportDir(),
+			Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			EntityNames: t.EntityNames(), Settings: settings,
 		}))
@@ -174,12 +176,30 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		defer startTraffic(ctx, w, conn.Table, stderr)()
 	}
 	return ui.Run(ctx, uiEnvironment(ui.Options{
-		Editor: editor,
-		Store:  client, Table: conn.Table, PK: demodata.Partition,
+		Editor: editor, ExportDir: demoExportDir(),
+		Store: client, Table: conn.Table, PK: demodata.Partition,
 		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,
 	}))
+}
+
+// demoExportDir is where the demo's exports (x) go: demo-exports in the
+// user's cache folder, beside DynamoDB Local, not the working folder, which
+// for `make demo` is the checkout (an untracked file there). The demo's
+// data is made again on every run, as a cache's is. Without a cache folder
+// (no HOME), the system's temporary folder; "" (the working folder) when
+// neither can be made.
+func demoExportDir() string {
+	base := dynamolocal.Env().Cache
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "dynascope")
+	}
+	dir := filepath.Join(base, "demo-exports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // workbenchPartition picks the partition the UI opens on: that of the first

@@ -325,5 +325,9 @@ func uiEnvironment(o ui.Options) ui.Options {
 		o.ConfigDir = config.Dir()
 	}
 	o.NoColor = os.Getenv("NO_COLOR") != ""
+	if o.ExportDir == "" {
+		// Exports land where the user ran the command, said in full.
+		o.ExportDir, _ = os.Getwd()
+	}
 	return o
 }

@@ -117,7 +117,7 @@ func TestBulkOverlayWants(t *testing.T) {
 // The export form checks itself and asks for the export; the root runs it.
 func TestExportOverlayWants(t *testing.T) {
 	src := rows(3)
-	o := NewExport(src, "3 loaded items", "App", "CUST#42")
+	o := NewExport(src, "3 loaded items", "App", "CUST#42", "")
 	o.form = widget.NewForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})
 	next, w := o.Update(envFor(), keyPress("enter"))
 	if w != nil || !strings.Contains(next.(Export).Err(), "the format must be one of") {
@@ -131,6 +131,21 @@ func TestExportOverlayWants(t *testing.T) {
 	e.Exporting = true
 	_, w = o.Update(e, keyPress("esc"))
 	sameWant(t, w, StopExport{})
+
+	// In the folder the process gives: the default file is there, and so
+	// is a bare name; a whole path stays as typed.
+	in := NewExport(src, "3 loaded items", "App", "CUST#42", "/exports")
+	if got := in.form.Value(expPath); got != "/exports/App-CUST_42.jsonl" {
+		t.Errorf("default file %q", got)
+	}
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/exports/App-CUST_42.jsonl", Format: itemcodec.ExportJSONL})
+	in.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", "out.csv"})
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/exports/out.csv", Format: itemcodec.ExportCSV})
+	in.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", "/tmp/out.csv"})
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/tmp/out.csv", Format: itemcodec.ExportCSV})
 }
 
 // The indexes overlay asks the root to query the index chosen, or only
