@@ -232,6 +232,9 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 	if err != nil {
 		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
 	}
+	if f, ok := itemcodec.ItemFileFormat(root); ok {
+		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the file is not a NoSQL Workbench model (it has no ModelName and DataModel) but a file of items, %s; load it with --file instead of --workbench.", f.Describe())}
+	}
 	p := &wbParser{opt: o}
 	m, err := p.model(root)
 	m.Ignored, m.Skipped, m.Repeated, m.Repaired, m.Repairable = p.ignored, p.skipped, p.repeated, p.repaired, p.repairable
