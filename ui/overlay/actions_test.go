@@ -146,6 +146,21 @@ func TestExportOverlayWants(t *testing.T) {
 	in.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", "/tmp/out.csv"})
 	_, w = in.Update(envFor(), keyPress("enter"))
 	sameWant(t, w, StartExport{Src: src, Path: "/tmp/out.csv", Format: itemcodec.ExportCSV})
+
+	// A name the format does not match is refused, not written: JSON
+	// Lines typed into mine.csv wrote JSON into a .csv.
+	for _, c := range [][2]string{{"jsonl", "mine.csv"}, {"ddbjson", "mine.CSV"}, {"csv", "mine.jsonl"}, {"csv", "mine.json"}} {
+		in.form = widget.NewForm([]string{expFormat, expPath}, []string{c[0], c[1]})
+		next, w := in.Update(envFor(), keyPress("enter"))
+		if w != nil || !strings.Contains(next.(Export).Err(), "but the format is "+c[0]+": change the format or the name.") {
+			t.Errorf("%s into %s: %v, %q", c[0], c[1], w, next.(Export).Err())
+		}
+	}
+	for _, c := range [][2]string{{"jsonl", "mine.json"}, {"ddbjson-batch", "mine.jsonl"}, {"csv", "mine.txt"}, {"jsonl", "mine"}} {
+		in.form = widget.NewForm([]string{expFormat, expPath}, []string{c[0], c[1]})
+		_, w := in.Update(envFor(), keyPress("enter"))
+		sameWant(t, w, StartExport{Src: src, Path: "/exports/" + c[1], Format: itemcodec.ExportFormat(c[0])})
+	}
 }
 
 // The indexes overlay asks the root to query the index chosen, or only

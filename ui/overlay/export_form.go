@@ -122,6 +122,12 @@ func (o Export) submit() (Overlay, Want) {
 		o.err = "name the file to write."
 		return o, nil
 	}
+	if ext := strings.ToLower(filepath.Ext(path)); (ext == ".csv") != (f == itemcodec.ExportCSV) && (ext == ".csv" || ext == ".json" || ext == ".jsonl") {
+		// A name the format does not match writes a file other tools
+		// misread: JSON in a .csv, CSV in a .json.
+		o.err = fmt.Sprintf("the file's name ends in %s but the format is %s: change the format or the name.", ext, f)
+		return o, nil
+	}
 	o.err = ""
 	return o, StartExport{Src: o.src, Path: inDir(o.dir, path), Format: f}
 }
