@@ -31,6 +31,7 @@ type demoOptions struct {
 	Repair      bool // --repair, with --workbench
 	Traffic     bool
 	AllowWrites bool
+	Color       string // --color
 }
 
 // newDemoCmd starts DynamoDB Local, seeds the demo table (or a NoSQL
@@ -79,7 +80,7 @@ folder. It needs a Java 17+ runtime.`,
 		if opts.Traffic && opts.Workbench != "" {
 			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
 		}
-		opts.Conn, opts.Err = *conn, f.Stderr()
+		opts.Conn, opts.Err, opts.Color = *conn, f.Stderr(), f.Global.Color
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -92,6 +93,11 @@ folder. It needs a Java 17+ runtime.`,
 // the UI on it.
 func runDemo(ctx context.Context, opts *demoOptions) error {
 	conn, stderr := &opts.Conn, opts.Err
+	done, err := uiDebugLog(conn, stderr) // the demo's UI has the screen
+	if err != nil {
+		return err
+	}
+	defer done()
 	// The demo's access patterns, from dynascope.yaml when it is here; read
 	// before the engine starts, so that a mistake in it costs no start-up.
 	var set *patterns.PatternSet
@@ -157,7 +163,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 			Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			EntityNames: t.EntityNames(), Settings: settings,
-		}))
+		}, opts.Color))
 	}
 	if conn.Table == "" {
 		conn.Table = demodata.Table
@@ -181,7 +187,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,
-	}))
+	}, opts.Color))
 }
 
 // demoExportDir is where the demo's exports (x) go: demo-exports in the

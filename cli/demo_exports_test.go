@@ -40,7 +40,7 @@ func TestDemoExportDir(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := uiEnvironment(ui.Options{}).ExportDir; got != wd {
+	if got := uiEnvironment(ui.Options{}, "auto").ExportDir; got != wd {
 		t.Errorf("the command line's UI exports into %q, want the working folder %q", got, wd)
 	}
 }

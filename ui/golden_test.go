@@ -103,7 +103,7 @@ func TestGoldenPartition(t *testing.T) {
 		hs := newHarness(t, Options{Region: "eu-west-1", Profile: "dev"}, 120, 35)
 		hs.store.names = []string{"App", "Orders"}
 		hs.send(tablesListedMsg{names: hs.store.names})
-		hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.store.names))
+		hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.m.gen, hs.store.names))
 		golden.RequireEqual(t, []byte(hs.screen()))
 	})
 }
