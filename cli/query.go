@@ -63,7 +63,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.StringVar(&opts.Q.Index, "index", "", "query this secondary `INDEX`")
 	sortKeyFlags(fs, &opts.Q.SK)
 	fs.BoolVar(&opts.Q.Reverse, "reverse", false, "newest first: ScanIndexForward=false")
-	limitFlag(fs, &opts.Q.Limit, "none", "Limit: `N` items evaluated per page (0: none)")
+	limitFlag(fs, &opts.Q.Limit, "", "Limit: `N` items evaluated per page, 1 or more (none when left out)")
 	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
@@ -113,6 +113,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return err
 	}
+	suspectFilter(opts.Err, "--filter", opts.Q.Filter, projectedNames(opts.Q.Project), func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Q.Table) })
 	read := dynamo.QueryRead{Query: opts.Q, MaxRCU: opts.MaxRCU, What: "query --all-pages"}
 	if opts.StartKey != "" {
 		if read.Query.StartKey, err = queryStartKey(ctx, client, opts.Q, opts.StartKey); err != nil {
