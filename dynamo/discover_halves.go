@@ -14,6 +14,7 @@ import (
 // walk's direction and its partner walks from the partition's other end
 // towards it, both at once; their fields are guarded by skipScan.mu.
 type half struct {
+	idx    int           // its place in the turns: 0 the main half, 1 its partner
 	rev    bool          // walks from the last key towards the first
 	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
 	cond   SKCond        // its next jump
@@ -193,21 +194,27 @@ func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
 	partner := &half{rev: !main.rev, groups: &own, cond: main.cond}
 	s.shareBudget(main, partner)
 	s.walking = true
+	s.startTurns(main, partner)
 	ctx, cancel := context.WithCancel(ctx)
 	var errs [2]error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if errs[1] = s.walk(ctx, partner, main, nil); errs[1] != nil && errs[1] != errBudget {
+		errs[1] = s.walk(ctx, partner, main, nil)
+		s.stopTurns(partner)
+		if errs[1] != nil && errs[1] != errBudget {
 			cancel()
 		}
 	}()
-	if errs[0] = s.walk(ctx, main, partner, nil); errs[0] != nil && errs[0] != errBudget {
+	errs[0] = s.walk(ctx, main, partner, nil)
+	s.stopTurns(main)
+	if errs[0] != nil && errs[0] != errBudget {
 		cancel()
 	}
 	<-done
 	cancel()
 	s.walking = false
+	s.turns.on = false
 
 	// A group left open by the budget whose end the other half read is
 	// complete.
