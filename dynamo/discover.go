@@ -52,7 +52,8 @@ type DiscoverInput struct {
 	// OnRequest, when set, sees each request of the walk as it completes, so
 	// a caller can log it and add its cost while the walk goes on. Calls
 	// never overlap, though the two halves of a walk call it from their own
-	// goroutines.
+	// goroutines, and come in the same order on every run (within a round
+	// of the halves' turns, the main half's answer first).
 	OnRequest func(Request)
 	// OnGroup, when set, sees each group the walk completes as it does, in
 	// the walk's orientation (First in its direction), before the groups are

@@ -169,11 +169,13 @@ func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
 //   - a half stops before a jump when the partner's frontier has reached
 //     its own (every key is then on one half's read side), or when the
 //     partner's answer made the jump needless;
+//   - the halves take turns (discover_turns.go): each round the main half
+//     decides its request, then the partner, and both go out at once, so
+//     the requests never depend on which answer comes back first;
 //   - the budget left after the first page is shared (shareBudget): the
 //     partner may spend half, the main half the rest, so a tight budget
-//     stops the walk at the same keys on every run; requests in flight
-//     count as sent, and a request the budget refuses first waits for
-//     those in flight, whose answers may close the walk.
+//     stops the walk at the same keys on every run; the main half's
+//     request of the round counts as sent when the partner decides.
 //
 // What meeting can cost: walkOne ends with one jump that finds the end;
 // here each half ends with at most one jump that lands on a key the other
