@@ -342,16 +342,22 @@ func (s *skipScan) delimiter(key string) string {
 // known (the first page's, cut by its end) continues that group. When the
 // budget stops the walk part way, the group half found is left out and
 // h.cond is the condition that finds it again. Beside a partner, h stops
-// where the two meet (see walkBoth).
+// where the two meet (see walkBoth). A half that stands on a key (h.at)
+// takes it as its first step's answer.
 func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error {
 	for {
-		key, found, err := s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
-		start = nil
-		if err == errNeedless {
-			return nil
-		}
-		if err != nil {
-			return err
+		key, found := h.at, h.at != ""
+		h.at = ""
+		if !found {
+			var err error
+			key, found, err = s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
+			start = nil
+			if err == errNeedless {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 		}
 		s.mu.Lock()
 		if !found || partner != nil && s.landed(partner, key) {

@@ -89,6 +89,9 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	if s.in.Reverse {
 		main.cond.Op = SKLt
 	}
+	if !keys.Classify(last, s.d.Delimiter).Exact {
+		main.at = last
+	}
 	if s.in.OneWay || s.d.Delimiter == "" {
 		// Without a delimiter yet (a first page of values only), the
 		// one-way walk infers it from the first label it meets; a partner

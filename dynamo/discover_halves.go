@@ -18,6 +18,11 @@ type half struct {
 	rev    bool          // walks from the last key towards the first
 	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
 	cond   SKCond        // its next jump
+	// at, when set, is a key the half stands on without a request: the
+	// first page's last key inside a prefix type or the value group, whose
+	// end the walk looks up first (a jump past that key would most often
+	// land in the same type, a request for nothing).
+	at string
 	// covers: every key on the far side of cond (below an SK >= / > cond,
 	// from an SK < cond up) is in groups. The partner covers nothing until
 	// its first group is complete; the main half covers the first page.

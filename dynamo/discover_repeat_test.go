@@ -8,6 +8,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
 	"dynascope/demodata"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
@@ -113,5 +115,37 @@ func TestDiscoverSameEveryRun(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// A first page that ends inside a prefix type or the value group is most
+// often not that type's end: the walk looks its end up first rather than
+// jumping past the page's last key into the same type (a request that
+// found nothing new). 300 timestamps and a meta item: the first page, the
+// timestamps' last key, the jump past them to meta, the end: 4 requests
+// (5 before); CUST#7: its first page, then 2 rounds of the two halves.
+func TestDiscoverLooksUpTheFirstPagesTypeEnd(t *testing.T) {
+	t.Parallel()
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.PKSK())
+	t0 := time.Date(2024, 5, 1, 0, 0, 0, 0, time.UTC)
+	var items []dynamo.Item
+	for i := range 300 {
+		items = append(items, dynamo.Item{"PK": s("ROOM#1"), "SK": s(t0.Add(time.Duration(i) * time.Minute).Format(time.RFC3339)), "body": s("hello")})
+	}
+	items = append(items, dynamo.Item{"PK": s("ROOM#1"), "SK": s("meta")})
+	batchPut(t, api, table, items)
+	c, _ := connect(t)
+	d, err := c.Discover(context.Background(), dynamo.DiscoverInput{Table: table, PK: "ROOM#1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, q := range d.Requests[1:] {
+		got = append(got, fmt.Sprintf("%s fwd=%v", strings.TrimPrefix(q.KeyCondition, `PK = "ROOM#1" AND `), q.Forward))
+	}
+	want := []string{`SK < ":" fwd=false`, `SK >= ":" fwd=true`, `SK > "meta" fwd=true`}
+	if len(d.Requests) == 0 || d.Requests[0].Count >= 300 || !reflect.DeepEqual(got, want) || len(d.Groups) != 2 || d.Groups[0].Last != items[299]["SK"].(*types.AttributeValueMemberS).Value {
+		t.Errorf("requests after the first page (%d items):\n got  %q\n want %q\ngroups %+v", d.Requests[0].Count, got, want, d.Groups)
 	}
 }
