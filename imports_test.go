@@ -22,6 +22,7 @@ var allowedImports = map[string][]string{
 	"keys":              {},
 	"itemcodec/number":  {},
 	"dynamo/dynamotest": {},
+	"keys/keystest":     {},
 	"itemcodec":         {"itemcodec/number", "textfmt"},
 	"filterexpr":        {"itemcodec/number"},
 	"partiql":           {"textfmt"},

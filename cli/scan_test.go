@@ -41,7 +41,7 @@ func TestCLIScanCancelledKeepsWhatWasRead(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "stopped by Ctrl-C: the output holds the") {
 			t.Fatalf("%s: error %v\n%s", tc.op, err, errb.String())
 		}
-		if d := time.Since(began); d > 5*time.Second {
+		if d := time.Since(began); d > 12*time.Second { // a hang not cancelled runs into the 15 s default time-out; a loaded machine may take seconds
 			t.Errorf("%s: took %v", tc.op, d)
 		}
 		var res struct {

@@ -155,20 +155,24 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 		return d, s.doubt, err
 	}
 	d.KeyType = ks.SK.Type
-	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d}
+	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d, tbl: keys.NewEntityTable(ks.SK.Type, in.Index == "").Reset(in.PK, in.Reverse)}
 	if in.Count {
+		// The table's counts: every type's once the partition is read, and
+		// none for the type a failed read did not read to its end.
 		err = s.readAll(ctx)
-		if err != nil && len(d.Groups) > 0 {
-			d.Groups[len(d.Groups)-1].Count = -1 // not read to its end
-		}
-		d.Groups = foldGroups(in.PK, d.Groups)
+		d.Groups = s.tbl.Groups()
 		return d, s.doubt, err
 	}
 	err = s.fromFirst(ctx)
 	if err == errBudget {
 		d.Partial, err = true, nil
 	}
-	d.Groups = foldGroups(in.PK, d.Groups)
+	// The walk's groups join the types of the first page in the table,
+	// which folds and names them: METADATA beside METADATA#v1 is one type,
+	// and ids the walk visited one by one (a5f0…, f966…, user names) one
+	// value group, so no two groups share a name.
+	s.tbl = s.tbl.Discover(d.Groups, in.Reverse, d.Delimiter, d.Delimiter)
+	d.Groups = s.tbl.Groups()
 	for i := range d.Groups {
 		d.Groups[i].Count = -1 // counted only when asked (DESIGN.md)
 	}
@@ -198,22 +202,6 @@ func stepped(groups []keys.Group, steps []string) []SteppedGroup {
 	return out
 }
 
-// foldGroups makes METADATA beside METADATA#v1 one type, and ids the walk
-// visited one by one (a5f0…, f966…, user names) one value group, so no two
-// groups share a name.
-func foldGroups(pk string, groups []keys.Group) []keys.Group {
-	groups = keys.FoldIDs(pk, keys.FoldBare(groups))
-	// A prefix group whose end the walk found at its bare label holds it,
-	// however the two met (a walk's end, a page merged): Bare says so, as
-	// a full read's grouping does.
-	for i, g := range groups {
-		if b := keys.BareLabel(g); b != "" && (g.First == b || g.Last == b) {
-			groups[i].Bare = true
-		}
-	}
-	return groups
-}
-
 // errBudget stops a walk whose next request would exceed its budget.
 var errBudget = fmt.Errorf("skip-scan budget spent")
 
@@ -223,8 +211,9 @@ type skipScan struct {
 	in      DiscoverInput
 	sk      string
 	d       *Discovery
-	doubt   doubt // the gravest doubt a request cast on t
-	walking bool  // budget applies: the walk, not the whole read the user asked for
+	tbl     keys.EntityTable // the partition's types the pages read hold (take)
+	doubt   doubt            // the gravest doubt a request cast on t
+	walking bool             // budget applies: the walk, not the whole read the user asked for
 	// exactSteps are the keys the walk landed on that are exact types: each
 	// took a request of its own (stepped).
 	exactSteps []string

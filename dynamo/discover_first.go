@@ -66,7 +66,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 		s.firstSent = true
 		p = &got
 	}
-	s.take(p.Items)
+	s.take(p.Items, p.LastEvaluatedKey != nil)
 	s.d.EntityAttribute = entityAttribute(p.Items)
 	if p.LastEvaluatedKey == nil {
 		return nil // DynamoDB's word: the page is the whole partition
@@ -124,7 +124,7 @@ func (s *skipScan) walkRange(ctx context.Context, start Item) error {
 func (s *skipScan) readAll(ctx context.Context) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
 	if p := s.in.First; p != nil {
-		s.take(p.Items)
+		s.take(p.Items, p.LastEvaluatedKey != nil)
 		s.d.EntityAttribute = entityAttribute(p.Items)
 		if p.LastEvaluatedKey == nil {
 			return nil
@@ -133,7 +133,7 @@ func (s *skipScan) readAll(ctx context.Context) error {
 	}
 	pages := 0
 	return s.readWhole(ctx, q, "count "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index), func(p Page) {
-		s.take(p.Items)
+		s.take(p.Items, p.LastEvaluatedKey != nil)
 		if pages++; pages == 1 {
 			s.d.EntityAttribute = entityAttribute(p.Items)
 		}
@@ -150,13 +150,19 @@ func (s *skipScan) readWhole(ctx context.Context, q QueryInput, what string, tak
 	return err
 }
 
-// take groups the sort keys of items read in the walk's direction into
-// the discovery's groups. The delimiter is inferred from the first keys
-// that start with a label, as the walk infers it.
-func (s *skipScan) take(items []Item) {
-	sks := make([]string, 0, len(items))
-	for _, it := range items {
-		sks = append(sks, itemcodec.KeyString(it[s.sk]))
+// take loads the sort keys of items read in the walk's direction into the
+// partition's entity table (more: a page follows), whose types become the
+// discovery's groups once the walk is done. The walk goes on from the
+// page's own groups, each key classified as the walk classifies the keys
+// it lands on (ids not folded yet), so its halves tell a key one of them
+// read by its class. The delimiter is inferred from the first keys that
+// start with a label, as the walk infers it.
+func (s *skipScan) take(items []Item, more bool) {
+	page := make([]keys.LoadedKey, len(items))
+	sks := make([]string, len(items))
+	for i, it := range items {
+		sks[i] = itemcodec.KeyString(it[s.sk])
+		page[i].SK = sks[i]
 	}
 	if s.d.Delimiter == "" && s.d.KeyType == "S" {
 		for _, k := range sks {
@@ -166,5 +172,6 @@ func (s *skipScan) take(items []Item) {
 			}
 		}
 	}
-	s.d.Groups = keys.MergeGroups(s.d.Groups, keys.GroupSortKeys(sks, s.d.KeyType, s.d.Delimiter))
+	s.tbl = s.tbl.Load(page, s.d.Delimiter, more)
+	s.d.Groups = keys.GroupSortKeys(sks, s.d.KeyType, s.d.Delimiter)
 }

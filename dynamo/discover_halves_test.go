@@ -1,12 +1,9 @@
 package dynamo_test
 
 import (
-	"bufio"
 	"context"
-	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
 	"reflect"
 	"slices"
 	"sync"
@@ -18,6 +15,7 @@ import (
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/keys/keystest"
 )
 
 // halvesPartitions loads the partitions the property is checked on into
@@ -38,18 +36,12 @@ func halvesPartitions(t *testing.T) (string, []string) {
 		}
 		items = append(items, dynamo.Item{"PK": s(pk), "SK": s(sk)})
 	}
-	f, err := os.Open("../cli/testdata/keyshapes/keyshapes.jsonl")
+	shapes, err := keystest.Keys(keystest.KeyShapes)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		var it struct{ PK, SK string }
-		if err := json.Unmarshal(sc.Bytes(), &it); err != nil {
-			t.Fatal(err)
-		}
-		add(it.PK, it.SK)
+	for _, k := range shapes {
+		add(k.PK, k.SK)
 	}
 	demo := []string{"CUST#7", "CUST#42", "CUST#1195", "CUST#1094", "ORDER#A17"}
 	for _, it := range demodata.Items() {

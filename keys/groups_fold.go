@@ -48,21 +48,85 @@ func foldsInto(e, p Group) bool {
 // its count is the sum (unknown, -1, when either is); its First and Last
 // are the run's ends. groups is not modified.
 func FoldBare(groups []Group) []Group {
-	out := make([]Group, 0, len(groups))
-	for _, g := range groups {
+	return UniqueNames(groupsOf(foldBareRows(rowsOf(groups))))
+}
+
+// foldBareRows is FoldBare on an entity table's rows, which fold what they
+// hold besides: the folded row holds the bare label's items and finds its
+// keys (Aliases).
+func foldBareRows(rows []TypeRow) []TypeRow {
+	out := make([]TypeRow, 0, len(rows))
+	for _, r := range rows {
 		n := len(out)
 		switch {
-		case n > 0 && foldsInto(out[n-1], g): // the bare key came first (forward)
+		case n > 0 && foldsInto(out[n-1].Group, r.Group): // the bare key came first (forward)
 			e := out[n-1]
-			g.First, g.Bare, g.Count = e.First, true, addCounts(e.Count, g.Count)
-			out[n-1] = g
-		case n > 0 && foldsInto(g, out[n-1]) && !out[n-1].Bare: // it came last (reverse)
-			out[n-1].Last, out[n-1].Bare, out[n-1].Count = g.Last, true, addCounts(g.Count, out[n-1].Count)
+			r.First = e.First
+			out[n-1] = withBare(r, e)
+		case n > 0 && foldsInto(r.Group, out[n-1].Group) && !out[n-1].Bare: // it came last (reverse)
+			out[n-1].Last = r.Last
+			out[n-1] = withBare(out[n-1], r)
 		default:
-			out = append(out, g)
+			out = append(out, r)
 		}
 	}
-	return UniqueNames(out)
+	return out
+}
+
+// withBare is prefix row p holding exact row e, its bare label, too. p
+// keeps its own Discovered: the end of the run a skip-scan found is p's.
+func withBare(p, e TypeRow) TypeRow {
+	p.Bare, p.Count = true, addCounts(e.Count, p.Count)
+	p.Aliases = append(append(slices.Clip(p.Aliases), e.ID()), e.Aliases...)
+	p.Loaded += e.Loaded
+	p.Bytes += e.Bytes
+	p.AtLeast += e.AtLeast
+	p.Libraries = addLibraries(p.Libraries, e.Libraries)
+	return p
+}
+
+// addLibraries is have with each of more it does not hold yet, in order.
+func addLibraries(have, more []LibraryEntity) []LibraryEntity {
+	for _, l := range more {
+		if !slices.Contains(have, l) {
+			have = append(slices.Clip(have), l)
+		}
+	}
+	return have
+}
+
+// foldRows applies the naming rules to rows in DynamoDB's order: bare
+// labels folded into their prefix types, runs of ids into one value type,
+// and one name each. A prefix row whose run a skip-scan found ending at its
+// bare label holds it, however the two met (a walk's end, a page merged).
+func foldRows(pk string, rows []TypeRow) []TypeRow {
+	rows = foldIDRows(pk, foldBareRows(rows))
+	gs := groupsOf(rows)
+	for i, g := range UniqueNames(gs) {
+		rows[i].Entity = g.Entity
+		if b := bareOf(g); b != "" && (g.First == b || g.Last == b) {
+			rows[i].Bare = true
+		}
+	}
+	return rows
+}
+
+// rowsOf and groupsOf turn groups into rows holding nothing else, and rows
+// back into their groups.
+func rowsOf(groups []Group) []TypeRow {
+	out := make([]TypeRow, len(groups))
+	for i, g := range groups {
+		out[i].Group = g
+	}
+	return out
+}
+
+func groupsOf(rows []TypeRow) []Group {
+	out := make([]Group, len(rows))
+	for i, r := range rows {
+		out[i] = r.Group
+	}
+	return out
 }
 
 func addCounts(a, b int) int {

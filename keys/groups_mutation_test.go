@@ -5,16 +5,16 @@ import (
 	"testing"
 )
 
-// A page (newest first) that brings the bare key of a type already marked
-// Bare (a walk that ended at the bare label marks it so) joins that type:
-// two groups must never share the name METADATA.
-func TestMergeGroupsBareKeyJoinsItsFoldedType(t *testing.T) {
-	folded := Group{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: 2, First: "METADATA#v2", Last: "METADATA#v1"}
-	bare := Group{Entity: "METADATA", Prefix: "METADATA", Kind: KindLabel, Exact: true, Count: 1, First: "METADATA", Last: "METADATA"}
-	got := MergeGroups([]Group{folded}, []Group{bare})
+// A page (newest first) that brings the bare key of a type a skip-scan
+// found ending at its bare label (so marked Bare) joins that type: two
+// types must never share the name METADATA.
+func TestEntityTableBareKeyJoinsItsFoldedType(t *testing.T) {
+	folded := Group{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: -1, First: "METADATA#v2", Last: "METADATA"}
+	tb := NewEntityTable("S", true).Reset("DOC#1", true).Discover([]Group{folded}, true, "#", "#").
+		Load(loadedKeys([]string{"METADATA#v2", "METADATA#v1", "METADATA"}), "#", false)
 	want := []Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: 3, First: "METADATA#v2", Last: "METADATA"}}
-	if !reflect.DeepEqual(got, want) {
-		t.Errorf("MergeGroups\n got %+v\nwant %+v", got, want)
+	if got := tb.Groups(); !reflect.DeepEqual(got, want) {
+		t.Errorf("groups\n got %+v\nwant %+v", got, want)
 	}
 }
 

@@ -2,6 +2,7 @@ package keys
 
 import (
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -150,64 +151,67 @@ func TestGroupSortKeys(t *testing.T) {
 	}
 }
 
-func TestMergeGroups(t *testing.T) {
-	order := func(count int, first, last string) Group {
-		return Group{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: count, First: first, Last: last}
-	}
-	profile := Group{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"}
+// An entity table loaded a page at a time holds what the pages hold
+// together: a type going on across pages, a bare label folded into its
+// prefix type from a later page (either direction), numbers as one group.
+func TestEntityTablePages(t *testing.T) {
 	tests := []struct {
-		name       string
-		have, more []Group
-		want       []Group
+		name    string
+		keyType string
+		reverse bool
+		pages   [][]string
+		want    []Group
 	}{
-		{"both empty", nil, nil, []Group{}},
-		{"first page", nil, []Group{order(2, "ORDER#1", "ORDER#2")}, []Group{order(2, "ORDER#1", "ORDER#2")}},
-		{"empty later page", []Group{profile}, []Group{}, []Group{profile}},
+		{"no page", "S", false, nil, []Group{}},
+		{"an empty page", "S", false, [][]string{{}}, []Group{}},
 		{
-			"type continues across pages",
-			[]Group{order(2, "ORDER#1", "ORDER#2")},
-			[]Group{order(3, "ORDER#3", "ORDER#5"), profile},
-			[]Group{order(5, "ORDER#1", "ORDER#5"), profile},
+			"type continues across pages", "S", false,
+			[][]string{{"ORDER#1", "ORDER#2"}, {"ORDER#3", "ORDER#5", "PROFILE"}},
+			[]Group{
+				{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: 4, First: "ORDER#1", Last: "ORDER#5"},
+				{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: 1, First: "PROFILE", Last: "PROFILE"},
+			},
 		},
 		{
-			"the bare label on a later page (newest first) folds into its prefix type",
-			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Count: 1, First: "PROFILE#1", Last: "PROFILE#1"}},
-			[]Group{profile},
+			"the bare label on a later page (newest first) folds into its prefix type", "S", true,
+			[][]string{{"PROFILE#1"}, {"PROFILE"}},
 			[]Group{{Entity: "PROFILE", Prefix: "PROFILE#", Kind: KindLabel, Bare: true, Count: 2, First: "PROFILE#1", Last: "PROFILE"}},
 		},
 		{
-			"one label, two groups: METADATA and METADATA#v1 are one type",
-			[]Group{{Entity: "METADATA", Prefix: "METADATA", Kind: KindLabel, Exact: true, Count: 1, First: "METADATA", Last: "METADATA"}},
-			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Count: 1, First: "METADATA#v1", Last: "METADATA#v1"}},
+			"one label, two groups: METADATA and METADATA#v1 are one type", "S", false,
+			[][]string{{"METADATA"}, {"METADATA#v1"}},
 			[]Group{{Entity: "METADATA", Prefix: "METADATA#", Kind: KindLabel, Bare: true, Count: 2, First: "METADATA", Last: "METADATA#v1"}},
 		},
 		{
-			"numbers",
-			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 2, First: "1", Last: "2"}},
-			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 1, First: "3", Last: "3"}},
+			"numbers", "N", false,
+			[][]string{{"1", "2"}, {"3"}},
 			[]Group{{Entity: NumberEntity, Kind: KindValue, Count: 3, First: "1", Last: "3"}},
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var before []Group
-			before = append(before, tt.have...)
-			got := MergeGroups(tt.have, tt.more)
-			if !reflect.DeepEqual(got, tt.want) {
-				t.Errorf("MergeGroups\n got %+v\nwant %+v", got, tt.want)
+			tb := NewEntityTable(tt.keyType, false).Reset("CUST#1", tt.reverse)
+			for i, p := range tt.pages {
+				before := tb
+				beforeRows := slices.Clone(tb.Rows())
+				tb = tb.Load(loadedKeys(p), "#", i < len(tt.pages)-1)
+				if !reflect.DeepEqual(before.Rows(), beforeRows) {
+					t.Errorf("Load changed the table it was called on: %+v, was %+v", before.Rows(), beforeRows)
+				}
 			}
-			if !reflect.DeepEqual(tt.have, before) {
-				t.Errorf("MergeGroups modified have: %+v, was %+v", tt.have, before)
+			if got := tb.Groups(); !reflect.DeepEqual(got, tt.want) {
+				t.Errorf("groups\n got %+v\nwant %+v", got, tt.want)
 			}
 		})
 	}
 }
 
-func TestMergeGroupsMatchesGroupingAllKeys(t *testing.T) {
-	all := []string{"PROFILE", "ORDER#2025-03-01#A17", "ORDER#2025-02-14#A15", "ORDER#2025-01-09#A11", "ITEM#A11#2", "ITEM#A11#1", "ADDR#home"}
+func TestEntityTablePagesMatchGroupingAllKeys(t *testing.T) {
+	all := []string{"ADDR#home", "ITEM#A11#1", "ITEM#A11#2", "ORDER#2025-01-09#A11", "ORDER#2025-02-14#A15", "ORDER#2025-03-01#A17", "PROFILE"}
 	want := GroupSortKeys(all, "S", "#")
 	for cut := 0; cut <= len(all); cut++ {
-		got := MergeGroups(GroupSortKeys(all[:cut], "S", "#"), GroupSortKeys(all[cut:], "S", "#"))
+		got := NewEntityTable("S", false).Reset("CUST#1", false).
+			Load(loadedKeys(all[:cut]), "#", true).Load(loadedKeys(all[cut:]), "#", false).Groups()
 		if !reflect.DeepEqual(got, want) {
 			t.Errorf("pages split at %d\n got %+v\nwant %+v", cut, got, want)
 		}

@@ -128,33 +128,39 @@ func listPartition(pk string) bool {
 // keys, which the BETWEEN of its ends selects. Use it where every key was
 // seen: a skip-scan that visited each id, a page in hand.
 func FoldIDs(pk string, groups []Group) []Group {
-	out := make([]Group, 0, len(groups))
+	return UniqueNames(groupsOf(foldIDRows(pk, rowsOf(groups))))
+}
+
+// foldIDRows is FoldIDs on an entity table's rows: the value row of a run
+// holds what its rows held, and finds their keys (Aliases).
+func foldIDRows(pk string, rows []TypeRow) []TypeRow {
+	out := make([]TypeRow, 0, len(rows))
 	at := 0
-	for _, r := range IDRuns(pk, groups) {
-		out = append(out, groups[at:r.From]...)
-		out = append(out, joinGroups(groups[r.From:r.To], r.Name))
-		at = r.To
+	for _, r := range idRuns(pk, groupsOf(rows)) {
+		out = append(out, rows[at:r.from]...)
+		out = append(out, joinRun(rows[r.from:r.to], r.name))
+		at = r.to
 	}
-	return UniqueNames(append(out, groups[at:]...))
+	return append(out, rows[at:]...)
 }
 
-// IDRun is a run of neighbouring groups, groups[From:To], that FoldIDs
-// makes one value group named Name.
-type IDRun struct {
-	From, To int
-	Name     string
+// idRun is a run of neighbouring groups, groups[from:to], that FoldIDs
+// makes one value group named name.
+type idRun struct {
+	from, to int
+	name     string
 }
 
-// IDRuns finds what FoldIDs folds, for callers that keep more per group
-// than a Group (the UI's rows). A value group named ShapeName is a list of
-// names folded before.
-func IDRuns(pk string, groups []Group) []IDRun {
+// idRuns finds what FoldIDs folds. A value group named ShapeName is a list
+// of names folded before; a value group is of the shape it was named by
+// before UniqueNames numbered it ("hex id (2)" is a run of hex ids).
+func idRuns(pk string, groups []Group) []idRun {
 	shape := func(g Group) string {
 		switch {
 		case g.Kind == KindLabel && g.Exact:
 			return IDShape(g.Prefix)
 		case g.Kind == KindValue && g.Entity != ShapeValue && g.Entity != NumberEntity && g.Entity != BinaryEntity:
-			return g.Entity
+			return ownName(g)
 		}
 		return ""
 	}
@@ -173,9 +179,9 @@ func IDRuns(pk string, groups []Group) []IDRun {
 		}
 	}
 	if names != nil && ListOfNames(pk, names) {
-		return []IDRun{{From: 0, To: len(groups), Name: ShapeName}}
+		return []idRun{{from: 0, to: len(groups), name: ShapeName}}
 	}
-	var runs []IDRun
+	var runs []idRun
 	for i := 0; i < len(groups); {
 		j, s := i+1, shape(groups[i])
 		for s != "" && j < len(groups) && shape(groups[j]) == s {
@@ -185,21 +191,32 @@ func IDRuns(pk string, groups []Group) []IDRun {
 		// a type named a5f0c3d2e1b4), as the layout names it; a lone value
 		// group is already one.
 		if j-i >= 2 || s != "" && groups[i].Kind == KindLabel {
-			runs = append(runs, IDRun{From: i, To: j, Name: s})
+			runs = append(runs, idRun{from: i, to: j, name: s})
 		}
 		i = j
 	}
 	return runs
 }
 
-func joinGroups(gs []Group, name string) Group {
-	v := Group{Entity: name, Kind: KindValue, First: gs[0].First, Last: gs[len(gs)-1].Last}
-	for i, g := range gs {
+// joinRun makes one value row, named name, of neighbouring rows: its ends
+// are theirs, and it holds what they held.
+func joinRun(rows []TypeRow, name string) TypeRow {
+	v := TypeRow{Group: Group{Entity: name, Kind: KindValue, First: rows[0].First, Last: rows[len(rows)-1].Last}}
+	for i, r := range rows {
 		if i == 0 {
-			v.Count = g.Count
-			continue
+			v.Count = r.Count
+		} else {
+			v.Count = addCounts(v.Count, r.Count)
 		}
-		v.Count = addCounts(v.Count, g.Count)
+		if r.ID() != v.ID() {
+			v.Aliases = append(v.Aliases, r.ID())
+		}
+		v.Aliases = append(v.Aliases, r.Aliases...)
+		v.Discovered = v.Discovered || r.Discovered
+		v.Loaded += r.Loaded
+		v.Bytes += r.Bytes
+		v.AtLeast += r.AtLeast
+		v.Libraries = addLibraries(v.Libraries, r.Libraries)
 	}
 	return v
 }

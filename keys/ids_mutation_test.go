@@ -32,9 +32,9 @@ func TestIDRunsContinuesAFoldedListOfNames(t *testing.T) {
 		{Entity: ShapeName, Kind: KindValue, Count: 2, First: "arvinje", Last: "johndoe"},
 		{Entity: "zoe", Prefix: "zoe", Kind: KindLabel, Exact: true, Count: 1, First: "zoe", Last: "zoe"},
 	}
-	got := IDRuns("MEET#1#ATTENDEES", groups)
-	if want := []IDRun{{From: 0, To: 2, Name: ShapeName}}; !reflect.DeepEqual(got, want) {
-		t.Errorf("IDRuns = %+v, want %+v", got, want)
+	got := idRuns("MEET#1#ATTENDEES", groups)
+	if want := []idRun{{from: 0, to: 2, name: ShapeName}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("idRuns = %+v, want %+v", got, want)
 	}
 }
 

@@ -3,12 +3,16 @@
 // belongs to, and the key ranges that let a skip-scan find every entity type of a
 // partition with a few small Queries.
 //
-// One classifier. Classify decides, for a sort key (its own delimiter, the
-// partition's delimiter d breaking ties), which group the key belongs to; GroupSortKeys, the skip-scan
-// (SkipPast, SkipBefore), the layout overview and the UI all use it, and a
-// single key is named by its partition's groups through Names (names_of.go;
-// a stream's records through SeenNames), so one partition has one set of
-// names everywhere. A group is one of:
+// One classifier, one entity table. Classify decides, for a sort key (its
+// own delimiter, the partition's delimiter d breaking ties), which group the
+// key belongs to; GroupSortKeys, the skip-scan (SkipPast, SkipBefore), the
+// layout overview and the UI all use it. A partition's entity types, with
+// their names, counts, ends and how each was found, are its EntityTable
+// (entitytable.go): `groups` fills one from a skip-scan or a whole read, the
+// UI's types pane from its pages, the skip-scan and its counts, and a
+// single key is named by its partition's types through Names (names_of.go,
+// from a table of the keys in hand; a stream's records through SeenNames),
+// so one partition has one set of names everywhere. A group is one of:
 //
 //   - A value group: every key that starts with a digit. Such a key is data
 //     (a timestamp, date, number, epoch, ULID, KSUID, or a UUID or hex id that

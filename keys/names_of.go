@@ -23,15 +23,15 @@ type Names struct {
 
 // NamesOf is the names of partition pk whose groups, grouped under delim
 // from sort keys of DynamoDB type keyType ("S", "N", "B"), are groups (as
-// GroupSortKeys, FoldIDs or a discovery returns them).
+// an EntityTable or a discovery returns them).
 func NamesOf(pk string, groups []Group, keyType, delim string) Names {
 	return Names{pk: pk, keyType: keyType, delim: delim, groups: groups}
 }
 
-// NamesOfKeys groups the sort keys of partition pk (in any order) as
-// `groups` does when it has read every one of them, and names them: sorted
-// as DynamoDB sorts them, the delimiter inferred when delim is "", bare
-// labels and runs of ids folded.
+// NamesOfKeys names the sort keys of partition pk (in any order) by the
+// entity table of them all, as `groups` names them when it has read every
+// one: sorted as DynamoDB sorts them, the delimiter inferred when delim is
+// "", bare labels and runs of ids folded.
 func NamesOfKeys(pk string, sortKeys []string, keyType, delim string) Names {
 	sorted := slices.Clone(sortKeys)
 	slices.SortFunc(sorted, func(a, b string) int { return CompareKeys(a, b, keyType) })
@@ -39,11 +39,14 @@ func NamesOfKeys(pk string, sortKeys []string, keyType, delim string) Names {
 	if delim == "" {
 		delim = InferDelimiter(sorted)
 	}
-	groups := GroupSortKeys(sorted, keyType, delim)
-	if keyType == "S" || keyType == "" {
-		groups = FoldIDs(pk, groups)
+	if keyType == "" {
+		keyType = "S" // keys without a type are text
 	}
-	return NamesOf(pk, groups, keyType, delim)
+	page := make([]LoadedKey, len(sorted))
+	for i, k := range sorted {
+		page[i].SK = k
+	}
+	return NewEntityTable(keyType, false).Reset(pk, false).Load(page, delim, false).Names(delim)
 }
 
 // Groups are the partition's groups, as given.
@@ -68,37 +71,48 @@ func (n Names) Name(sk string) string {
 // Group is the group of the partition that holds sort key sk; false when
 // none of the groups does.
 func (n Names) Group(sk string) (Group, bool) {
-	c := ClassifyTyped(sk, n.keyType, n.delim)
+	if i := groupOf(n.groups, ClassifyTyped(sk, n.keyType, n.delim), sk, n.keyType); i >= 0 {
+		return n.groups[i], true
+	}
+	return Group{}, false
+}
+
+// groupOf is the index of the group that holds sort key sk of class c (of
+// DynamoDB type keyType), -1 when none does: the label group of its class
+// or the prefix group its bare label folded into; for a value or an id,
+// the value group whose run holds it; a number, a binary key or a
+// digit-led key past the ends seen, the value group of those.
+func groupOf(groups []Group, c Class, sk, keyType string) int {
 	idLike := c.Kind == KindValue || c.Exact && (IDShape(sk) != "" || lowerName.MatchString(sk))
-	for _, g := range n.groups {
+	for i, g := range groups {
 		switch {
-		case g.Kind == KindValue && idLike && n.inRun(g, sk):
-			return g, true
+		case g.Kind == KindValue && idLike && inRun(g, sk, keyType):
+			return i
 		case g.Kind == KindLabel && g.ID() == c.ID():
-			return g, true
+			return i
 		case g.Bare && c.Exact && c.Prefix == bareOf(g):
-			return g, true
+			return i
 		}
 	}
 	if c.Kind == KindValue { // numbers, binary, or a digit-led key past the ends seen
-		for _, g := range n.groups {
-			if g.Kind == KindValue && (n.keyType == "N" || n.keyType == "B" || isDigit(g.First[0])) {
-				return g, true
+		for i, g := range groups {
+			if g.Kind == KindValue && (keyType == "N" || keyType == "B" || isDigit(g.First[0])) {
+				return i
 			}
 		}
 	}
-	return Group{}, false
+	return -1
 }
 
 // inRun tells whether sk lies in value group g's run of keys (its ends in
 // either order); a list of names holds only names, a run of ids only keys
 // of its shape or digit-led ones.
-func (n Names) inRun(g Group, sk string) bool {
+func inRun(g Group, sk, keyType string) bool {
 	lo, hi := g.First, g.Last
-	if CompareKeys(lo, hi, n.keyType) > 0 {
+	if CompareKeys(lo, hi, keyType) > 0 {
 		lo, hi = hi, lo
 	}
-	if CompareKeys(sk, lo, n.keyType) < 0 || CompareKeys(sk, hi, n.keyType) > 0 {
+	if CompareKeys(sk, lo, keyType) < 0 || CompareKeys(sk, hi, keyType) > 0 {
 		return false
 	}
 	switch {

@@ -1,99 +1,12 @@
 package keys
 
 import (
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"reflect"
-	"slices"
-	"sort"
 	"testing"
+
+	"dynascope/keys/keystest"
 )
-
-// realModels is where CI keeps published data models beside the clone.
-const realModels = "../../shared/real-models"
-
-// modelPartitions reads just the key values of a published model, tolerant
-// of every format the corpus holds (Workbench 1.0 to 3.0 with data in the
-// table or its facets, a BatchWriteItem document, a plain JSON array), and
-// returns the sort keys of each partition in DynamoDB's order.
-func modelPartitions(t *testing.T, path string) map[string][]string {
-	t.Helper()
-	raw, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := func(v any) (string, bool) {
-		switch v := v.(type) {
-		case string:
-			return v, true
-		case map[string]any:
-			for _, typ := range []string{"S", "N", "B"} {
-				if s, ok := v[typ].(string); ok {
-					return s, true
-				}
-			}
-		}
-		return "", false
-	}
-	parts := map[string][]string{}
-	add := func(row map[string]any, pkName, skName string) {
-		pk, ok := text(row[pkName])
-		sk, ok2 := text(row[skName])
-		if ok && ok2 {
-			parts[pk] = append(parts[pk], sk)
-		}
-	}
-	var doc any
-	if err := json.Unmarshal(raw, &doc); err != nil {
-		t.Fatalf("%s: %v", path, err)
-	}
-	switch d := doc.(type) {
-	case []any: // a plain array of items
-		for _, r := range d {
-			if row, ok := r.(map[string]any); ok {
-				add(row, "PK", "SK")
-			}
-		}
-	case map[string]any:
-		tables, ok := d["DataModel"].([]any)
-		if !ok { // a BatchWriteItem document: table name -> put requests
-			for _, reqs := range d {
-				list, _ := reqs.([]any)
-				for _, r := range list {
-					put, _ := r.(map[string]any)["PutRequest"].(map[string]any)
-					item, _ := put["Item"].(map[string]any)
-					add(item, "PK", "SK")
-				}
-			}
-			break
-		}
-		for _, tm := range tables {
-			tm := tm.(map[string]any)
-			ka := tm["KeyAttributes"].(map[string]any)
-			pkName := ka["PartitionKey"].(map[string]any)["AttributeName"].(string)
-			skAttr, _ := ka["SortKey"].(map[string]any)
-			skName, _ := skAttr["AttributeName"].(string)
-			rows, _ := tm["TableData"].([]any)
-			facets, _ := tm["TableFacets"].([]any)
-			for _, f := range facets {
-				more, _ := f.(map[string]any)["TableData"].([]any)
-				rows = append(rows, more...)
-			}
-			for _, r := range rows {
-				add(r.(map[string]any), pkName, skName)
-			}
-		}
-	}
-	for pk, sks := range parts {
-		sort.Strings(sks) // DynamoDB's byte order
-		// A model that holds an item in the table and again in a facet has
-		// it once in DynamoDB.
-		parts[pk] = slices.Compact(sks)
-	}
-	return parts
-}
 
 // describe writes groups as a practitioner reads them: "ORDER# 2" for a
 // prefix type, "=PROFILE" for an exact one, "timestamp 2023-…..2023-… 3" for
@@ -116,7 +29,11 @@ func describe(gs []Group) []string {
 // TestRealModels groups every partition of every published model as the UI,
 // `groups` and `layout` do, and checks the names a practitioner would give.
 func TestRealModels(t *testing.T) {
-	if _, err := os.Stat(realModels); err != nil {
+	files, err := keystest.Files(keystest.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == nil {
 		t.Skip("../shared/real-models is not beside this clone, so the published models can not be read.")
 	}
 	want := map[string]map[string][]string{
@@ -210,19 +127,19 @@ func TestRealModels(t *testing.T) {
 			"wLnnMe1XFvAleTXmDPSCv#ATTENDEES": {"arvinje =arvinje", "johndoe =johndoe"},
 		},
 	}
-	files, _ := filepath.Glob(filepath.Join(realModels, "*", "*.json"))
 	if len(files) == 0 {
-		t.Fatal("no models found in " + realModels)
+		t.Fatal("no models found in " + keystest.Dir)
 	}
-	for _, f := range files {
-		rel, _ := filepath.Rel(realModels, f)
-		rel = filepath.ToSlash(rel)
+	for rel, f := range files {
 		t.Run(rel, func(t *testing.T) {
 			exp, ok := want[rel]
 			if !ok {
 				t.Fatalf("%s: a new model; write down its expected groups", rel)
 			}
-			parts := modelPartitions(t, f)
+			parts, err := keystest.Partitions(f)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if len(parts) != len(exp) {
 				t.Errorf("%d partitions, want %d", len(parts), len(exp))
 			}

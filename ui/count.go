@@ -88,8 +88,8 @@ func (m Model) askCount() (Model, tea.Cmd) {
 	t := countTarget{label: "partition", whole: row == 0,
 		q: dynamo.QueryInput{Table: m.table.Name, Index: m.index, PK: m.query.PK, Consistent: m.query.Consistent, CountOnly: true, SK: m.groups.condition(row)}}
 	if row > 0 {
-		tr := m.groups.types[row-1]
-		t.label, t.id = sanitize(tr.entity), tr.id
+		tr := m.groups.types()[row-1]
+		t.label, t.id = sanitize(tr.Entity), tr.ID()
 	}
 	t.est = dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
 	m.ask = countAsk{on: true, target: t}
@@ -151,10 +151,8 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	n, reqs, spent := c.counted()
 	if c.target.whole {
 		m.groups.partExact, m.groups.partReqs, m.groups.partCap = n, reqs, spent
-	} else if i := m.groups.find(c.target.id); i >= 0 {
-		m.groups.types = append([]typeRow(nil), m.groups.types...)
-		t := &m.groups.types[i]
-		t.exact, t.countReqs, t.countCap = n, reqs, spent
+	} else {
+		m.groups = m.groups.counted(c.target.id, n, reqs, spent)
 	}
 	m.status.info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m, nil
@@ -169,9 +167,8 @@ func (m Model) stopCount(why string) Model {
 		return m
 	}
 	n, reqs, spent := c.counted()
-	if i := m.groups.find(c.target.id); i >= 0 && !c.target.whole {
-		m.groups.types = append([]typeRow(nil), m.groups.types...)
-		m.groups.types[i].atLeast = max(m.groups.types[i].atLeast, n)
+	if !c.target.whole {
+		m.groups.tbl = m.groups.tbl.CountedAtLeast(c.target.id, n)
 	}
 	m.status.info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m
@@ -202,14 +199,14 @@ func (m Model) countAnnouncement(row int) string {
 	what, label := "every item of the partition", "partition"
 	var bytes int64
 	known := g.complete()
-	loaded := g.loaded
+	loaded := g.tbl.Loaded()
 	if row > 0 {
-		t := g.types[row-1]
-		label = sanitize(t.entity)
+		t := g.types()[row-1]
+		label = sanitize(t.Entity)
 		what = "every " + label + " item"
-		bytes, loaded = int64(t.bytes), t.loaded
+		bytes, loaded = int64(t.Bytes), t.Loaded
 		_, known = g.known(row - 1)
-		if known && t.loaded == 0 {
+		if known && t.Loaded == 0 {
 			// One item, never loaded: between one unit and 400 KB.
 			_, lo, _ := rcuFor(1, cons)
 			_, _, hi := rcuFor(400*1024, cons)
@@ -217,7 +214,7 @@ func (m Model) countAnnouncement(row int) string {
 				label, fmtRCU(lo), fmtRCU(hi))
 		}
 	} else {
-		bytes = int64(g.bytes)
+		bytes = int64(g.tbl.Bytes())
 	}
 	head := fmt.Sprintf("count %s: reads %s — ", label, what)
 	about, lower, _ := rcuFor(bytes, cons)

@@ -24,11 +24,11 @@ var (
 // at most one value group (every digit-led key, see package keys), so a
 // digit-led prefix can only ever select keys of this group.
 func (g groupsPane) timeGroup() (typeRow, bool) {
-	if g.keyType != "S" {
+	if g.keyType() != "S" {
 		return typeRow{}, false
 	}
-	for _, t := range g.types {
-		if t.value && keys.TimeShape(t.entity) && t.first != "" {
+	for _, t := range g.types() {
+		if t.Kind == keys.KindValue && keys.TimeShape(t.Entity) && t.First != "" {
 			return t, true
 		}
 	}
@@ -78,7 +78,7 @@ func (g groupsPane) datePrefix(text string) (c dynamo.SKCond, ok bool, err error
 		return c, true, err
 	}
 	if hour != "" && sep == 0 {
-		return c, true, fmt.Errorf("the %s group's keys hold no time of day; type a year, month or day (2024-03-01).", t.entity)
+		return c, true, fmt.Errorf("the %s group's keys hold no time of day; type a year, month or day (2024-03-01).", t.Entity)
 	}
 	var b strings.Builder
 	b.WriteString(year)
@@ -118,11 +118,11 @@ func timeForm(t typeRow) (form string, sep byte, err error) {
 		}
 		return f, 0
 	}
-	f1, s1 := formOf(t.first)
-	f2, s2 := formOf(t.last)
+	f1, s1 := formOf(t.First)
+	f2, s2 := formOf(t.Last)
 	if f1 != f2 || s1 != s2 {
 		return "", 0, fmt.Errorf("the %s group writes its keys in two forms (%s, %s); type the condition with an operator, e.g. begins_with %s.",
-			t.entity, sanitize(t.first), sanitize(t.last), quoteValue(sanitize(t.first[:min(len(t.first), 7)])))
+			t.Entity, sanitize(t.First), sanitize(t.Last), quoteValue(sanitize(t.First[:min(len(t.First), 7)])))
 	}
 	return f1, s1, nil
 }

@@ -20,7 +20,7 @@ func (g groupsPane) labelDatePrefix(text string, cur dynamo.SKCond) (c dynamo.SK
 	}
 	c, ok, err = sub.datePrefix(text)
 	if ok && err == nil {
-		c.Values = []string{t.prefix + c.Values[0]}
+		c.Values = []string{t.Prefix + c.Values[0]}
 	}
 	return c, ok, err
 }
@@ -30,45 +30,46 @@ func (g groupsPane) labelDatePrefix(text string, cur dynamo.SKCond) (c dynamo.SK
 // a first date) — and its keys' next segment as a value group, when that
 // is time-shaped.
 func (g groupsPane) labelTimes(cur dynamo.SKCond) (typeRow, groupsPane, bool) {
-	if g.keyType != "S" {
+	if g.keyType() != "S" {
 		return typeRow{}, groupsPane{}, false
 	}
 	row := g.active
 	if row < 1 && len(cur.Values) > 0 {
-		for i, t := range g.types {
-			under := t.prefix != ""
+		for i, t := range g.types() {
+			under := t.Prefix != ""
 			for _, v := range cur.Values {
-				under = under && strings.HasPrefix(v, t.prefix)
+				under = under && strings.HasPrefix(v, t.Prefix)
 			}
-			if under && !t.value && !t.exactType() {
+			if under && t.Kind != keys.KindValue && !t.Exact {
 				row = i + 1
 				break
 			}
 		}
 	}
-	if row < 1 || row > len(g.types) {
+	if row < 1 || row > len(g.types()) {
 		return typeRow{}, groupsPane{}, false
 	}
-	t := g.types[row-1]
-	if t.value || t.exactType() || t.prefix == "" || !strings.HasPrefix(t.first, t.prefix) || !strings.HasPrefix(t.last, t.prefix) {
+	t := g.types()[row-1]
+	if t.Kind == keys.KindValue || t.Exact || t.Prefix == "" || !strings.HasPrefix(t.First, t.Prefix) || !strings.HasPrefix(t.Last, t.Prefix) {
 		return typeRow{}, groupsPane{}, false
 	}
 	// The delimiter is what the prefix has after the label (ORDER# → #);
 	// the time is the key's next segment.
-	i := strings.LastIndex(t.prefix, t.entity)
-	if t.entity == "" || i < 0 || i+len(t.entity) == len(t.prefix) {
+	i := strings.LastIndex(t.Prefix, t.Entity)
+	if t.Entity == "" || i < 0 || i+len(t.Entity) == len(t.Prefix) {
 		return typeRow{}, groupsPane{}, false
 	}
-	delim := t.prefix[i+len(t.entity):]
+	delim := t.Prefix[i+len(t.Entity):]
 	segment := func(k string) string {
-		rest := k[len(t.prefix):]
+		rest := k[len(t.Prefix):]
 		if j := strings.Index(rest, delim); j >= 0 {
 			rest = rest[:j]
 		}
 		return rest
 	}
-	first, last := segment(t.first), segment(t.last)
-	sub := groupsPane{keyType: "S", types: []typeRow{{value: true, entity: keys.RunName(first, last), first: first, last: last}}}
+	first, last := segment(t.First), segment(t.Last)
+	seg := keys.Group{Entity: keys.RunName(first, last), Kind: keys.KindValue, First: first, Last: last}
+	sub := groupsPane{tbl: keys.NewEntityTable("S", false).Discover([]keys.Group{seg}, false, "", "")}
 	_, ok := sub.timeGroup()
 	return t, sub, ok
 }

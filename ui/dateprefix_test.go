@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"dynascope/dynamo"
+	"dynascope/keys"
 	"dynascope/ui/widget"
 )
 
@@ -116,7 +117,7 @@ func TestValueRangeTellsSameDayEndsApart(t *testing.T) {
 		t.Errorf("the range's ends look the same:\n%s", hs.screen())
 	}
 	for _, w := range []int{12, 16, 20, 26, 30, 40, 60} {
-		tr := typeRow{value: true, first: "2023-04-01T12:00:00.001Z", last: "2023-04-01T14:00:00.001Z"}
+		tr := typeRow{Group: keys.Group{Kind: keys.KindValue, First: "2023-04-01T12:00:00.001Z", Last: "2023-04-01T14:00:00.001Z"}}
 		got := valueRange(tr, w)
 		if widget.Width(got) > w {
 			t.Errorf("valueRange at %d cells is %d wide: %q", w, widget.Width(got), got)
@@ -127,7 +128,7 @@ func TestValueRangeTellsSameDayEndsApart(t *testing.T) {
 		}
 	}
 	// Ends that differ early keep the plain form.
-	if got := valueRange(typeRow{value: true, first: "2023-04-01T12:00:00Z", last: "2023-07-09T12:00:00Z"}, 23); got != "2023-04-01 … 2023-07-09" {
+	if got := valueRange(typeRow{Group: keys.Group{Kind: keys.KindValue, First: "2023-04-01T12:00:00Z", Last: "2023-07-09T12:00:00Z"}}, 23); got != "2023-04-01 … 2023-07-09" {
 		t.Errorf("valueRange of different days = %q", got)
 	}
 }

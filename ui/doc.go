@@ -71,7 +71,10 @@
 // # Which package owns what
 //
 // dynamo sends every request; edit every write (only with --allow-writes);
-// keys names entity types and computes skip-scan ranges; itemcodec sizes,
+// keys names entity types and computes skip-scan ranges: the types pane's
+// rows are the partition's keys.EntityTable, which `groups` and the rest
+// name types by too, and the pane keeps only what the UI adds (the cursor,
+// what the skip-scan and counts cost, the grouping by attribute); itemcodec sizes,
 // encodes and writes items; codegen turns a request into code; patterns
 // reads and saves dynascope.yaml; config holds settings, connections and
 // the partition history. ui draws, and asks them: ui/theme holds the

@@ -16,6 +16,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/keys"
 	"dynascope/ui/overlay"
 )
 
@@ -95,11 +96,11 @@ func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 // (all of them for row 0), and the sort-key prefix a new one starts with.
 func (m Model) entityItems(row int) (string, []dynamo.Item) {
 	prefix, id := "", ""
-	if row > 0 && row <= len(m.groups.types) && !m.groups.byAttribute() {
-		t := m.groups.types[row-1]
-		id = t.id
-		if !t.value {
-			prefix = t.prefix
+	if row > 0 && row <= len(m.groups.types()) && !m.groups.byAttribute() {
+		t := m.groups.types()[row-1]
+		id = t.ID()
+		if t.Kind != keys.KindValue {
+			prefix = t.Prefix
 		}
 	}
 	var out []dynamo.Item

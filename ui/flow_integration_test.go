@@ -255,8 +255,8 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 		}
 	}
 	counts := map[string]string{}
-	for i, ty := range final.groups.types {
-		counts[ty.entity] = final.groups.countText(i + 1)
+	for i, ty := range final.groups.types() {
+		counts[ty.Entity] = final.groups.countText(i + 1)
 	}
 	if counts["ALPHA"] != "1000" || counts["BETA"] != fmt.Sprintf("%d+", loaded-1000) || counts["GAMMA"] != "?" {
 		t.Errorf("counts = %v, want ALPHA 1000, BETA %d+, GAMMA ?", counts, loaded-1000)

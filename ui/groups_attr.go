@@ -69,7 +69,7 @@ func (g groupsPane) attrTitle(w int) string {
 	if g.complete() {
 		return "By " + a + " · " + strconv.Itoa(len(g.attrGroups()))
 	}
-	of := "of " + strconv.Itoa(g.loaded) + " loaded"
+	of := "of " + strconv.Itoa(g.tbl.Loaded()) + " loaded"
 	for _, t := range []string{"By " + a + " · " + of, a + " · " + of} {
 		if widget.Width(t) <= w {
 			return t
@@ -93,7 +93,7 @@ func (g groupsPane) attrFilter(row int) (string, bool) {
 // grouped from, and what reading the rest would cost (rest, the "at most"
 // of a whole read of the table or index).
 func (g groupsPane) attrFooter(w int) []string {
-	out := widget.WrapWords("grouped by "+sanitize(g.attribute())+" from the "+plural(g.loaded, "item", "items")+" loaded (no request)", w)
+	out := widget.WrapWords("grouped by "+sanitize(g.attribute())+" from the "+plural(g.tbl.Loaded(), "item", "items")+" loaded (no request)", w)
 	if !g.complete() {
 		out = append(out, widget.WrapWords("the partition has more: n reads the next page; "+g.restCost+" (groups --by attribute:"+sanitize(g.attribute())+")", w)...)
 	}
@@ -113,6 +113,6 @@ func (m Model) toggleGroupBy() Model {
 	if est.Known {
 		m.groups.restCost = "all of it costs at most " + fmtRCU(est.RCU) + " RCU"
 	}
-	m.status.info = "grouped by " + sanitize(m.groups.attribute()) + " from the " + plural(m.groups.loaded, "item", "items") + " loaded: no request sent"
+	m.status.info = "grouped by " + sanitize(m.groups.attribute()) + " from the " + plural(m.groups.tbl.Loaded(), "item", "items") + " loaded: no request sent"
 	return m
 }

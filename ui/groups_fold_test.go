@@ -21,7 +21,7 @@ func TestGroupsPaneFolds(t *testing.T) {
 	}
 	hs := newHarness(t, Options{Table: "App", PK: "DOC#1"}, 120, 35,
 		canned{items: page("DOC#1", "METADATA", "METADATA#v1", "METADATA#v2", "TYPES", "TYPES#v2"), cap: halfRCU()})
-	if n := len(hs.m.groups.types); n != 2 {
+	if n := len(hs.m.groups.types()); n != 2 {
 		t.Fatalf("%d rows for METADATA, METADATA#v1, TYPES, TYPES#v2; want 2:\n%s", n, hs.screen())
 	}
 	if c := hs.m.groups.condition(1); c.Op != dynamo.SKBetween || strings.Join(c.Values, ",") != "METADATA,METADATA#v2" {
@@ -29,13 +29,13 @@ func TestGroupsPaneFolds(t *testing.T) {
 	}
 	hs = newHarness(t, Options{Table: "App", PK: "TAGS#1"}, 120, 35,
 		canned{items: page("TAGS#1", "0a1b2c3d4e5f", "3fa9c0d2e1b4", "a5f0c3d2e1b4", "f966c0d2e1b4"), cap: halfRCU()})
-	if n := len(hs.m.groups.types); n != 1 || hs.m.groups.types[0].entity != "hex id" {
+	if n := len(hs.m.groups.types()); n != 1 || hs.m.groups.types()[0].Entity != "hex id" {
 		t.Fatalf("hex ids: %d rows:\n%s", n, hs.screen())
 	}
 	hs.contains("hex id")
 	hs = newHarness(t, Options{Table: "App", PK: "MEET#1#ATTENDEES"}, 120, 35,
 		canned{items: page("MEET#1#ATTENDEES", "alice", "bob", "carol"), cap: halfRCU()})
-	if n := len(hs.m.groups.types); n != 1 || hs.m.groups.types[0].entity != "name" {
+	if n := len(hs.m.groups.types()); n != 1 || hs.m.groups.types()[0].Entity != "name" {
 		t.Fatalf("attendees: %d rows:\n%s", n, hs.screen())
 	}
 	if c := hs.m.groups.condition(1); c.Op != dynamo.SKBetween || strings.Join(c.Values, ",") != "alice,carol" {
@@ -53,8 +53,8 @@ func TestGroupsPaneUniqueNames(t *testing.T) {
 	}
 	hs := newHarness(t, Options{Table: "App", PK: "CUST#mig"}, 120, 35, canned{items: items, cap: halfRCU()})
 	var got []string
-	for _, r := range hs.m.groups.types {
-		got = append(got, r.entity)
+	for _, r := range hs.m.groups.types() {
+		got = append(got, r.Entity)
 	}
 	if strings.Join(got, " ") != "ORDER ORDER/ ORDER| order" {
 		t.Fatalf("rows %q:\n%s", got, hs.screen())

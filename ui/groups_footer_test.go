@@ -12,14 +12,36 @@ import (
 // The footer says, for each row and state of the pane, what the pane
 // knows of it: every branch of groupsPane.footer, one case each.
 func TestGroupsFooter(t *testing.T) {
-	profile := typeRow{id: "p", entity: "PROFILE", prefix: "PROFILE", exactKey: true, first: "PROFILE", last: "PROFILE", discovered: true, exact: -1}
-	orders := typeRow{id: "o", entity: "ORDER", prefix: "ORDER#", first: "ORDER#2023-01-01", last: "ORDER#2023-09-30", discovered: true, exact: -1}
-	unseen := typeRow{id: "u", entity: "X", prefix: "X#", first: "X#1", last: "X#1", exact: -1}
-	counted := typeRow{id: "c", entity: "INV", prefix: "INV#", first: "INV#1", last: "INV#9", discovered: true, exact: 12, countReqs: 2, countCap: dynamo.Capacity{Total: 1.5},
-		libs: []keys.LibraryEntity{{Library: "ElectroDB", Entity: "invoice", Version: "1"}}}
-	pane := func(f func(*groupsPane), types ...typeRow) groupsPane {
+	// The types as the pane's table gets them: found by a skip-scan,
+	// loaded, counted.
+	found := func(g keys.Group) func(keys.EntityTable) keys.EntityTable {
+		return func(t keys.EntityTable) keys.EntityTable { return t.Arrive(g, false, "#") }
+	}
+	profile := found(keys.Group{Entity: "PROFILE", Prefix: "PROFILE", Kind: keys.KindLabel, Exact: true, First: "PROFILE", Last: "PROFILE"})
+	orders := found(keys.Group{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, First: "ORDER#2023-01-01", Last: "ORDER#2023-09-30"})
+	unseen := func(t keys.EntityTable) keys.EntityTable {
+		return t.Load([]keys.LoadedKey{{SK: "X#1"}}, "#", true)
+	}
+	invoice := keys.LibraryEntity{Library: "ElectroDB", Entity: "invoice", Version: "1"}
+	counted := func(t keys.EntityTable) keys.EntityTable {
+		t = t.Load([]keys.LoadedKey{{SK: "INV#1", Library: invoice}}, "#", true)
+		return found(keys.Group{Entity: "INV", Prefix: "INV#", Kind: keys.KindLabel, First: "INV#1", Last: "INV#9"})(t)
+	}
+	listed := func(t keys.EntityTable) keys.EntityTable { return t.Discover(nil, false, "#", "#") }
+	pages := func(n int) func(keys.EntityTable) keys.EntityTable {
+		return func(t keys.EntityTable) keys.EntityTable {
+			for i := range n {
+				t = t.Load(nil, "#", i < n-1)
+			}
+			return t
+		}
+	}
+	pane := func(f func(*groupsPane), types ...func(keys.EntityTable) keys.EntityTable) groupsPane {
 		g := newGroupsPane("S", true)
-		g.types = types
+		g.tbl = g.tbl.Reset("CUST#1", false)
+		for _, add := range types {
+			g.tbl = add(g.tbl)
+		}
 		if f != nil {
 			f(&g)
 		}
@@ -36,28 +58,28 @@ func TestGroupsFooter(t *testing.T) {
 		{"skip-scan running", pane(func(g *groupsPane) { g.finding, g.scanReqs = true, 3 }), 0, 40, []string{"skip-scan: finding types… (3 requests)"}},
 		{"skip-scan failed", pane(func(g *groupsPane) { g.scanErr = true }), 0, 30, []string{"skip-scan stopped: these", "are the types loaded"}},
 		{"budget spent", pane(func(g *groupsPane) {
-			g.found, g.more, g.scanReqs = true, true, 5
+			g.more, g.scanReqs = true, 5
 			g.resume = dynamo.SKCond{Op: dynamo.SKGe, Values: []string{"ORDER$"}}
 			g.until = dynamo.SKCond{Op: dynamo.SKLt, Values: []string{"PROFILE"}}
-		}), 0, 30, []string{"budget spent (5 requests):", "more types may follow", `from SK >= "ORDER$"`, `to SK < "PROFILE"`}},
-		{"skip-scan done", pane(func(g *groupsPane) { g.found, g.scanReqs, g.scanCap = true, 4, dynamo.Capacity{Total: 2} }, profile, orders),
+		}, listed), 0, 30, []string{"budget spent (5 requests):", "more types may follow", `from SK >= "ORDER$"`, `to SK < "PROFILE"`}},
+		{"skip-scan done", pane(func(g *groupsPane) { g.scanReqs, g.scanCap = 4, dynamo.Capacity{Total: 2} }, profile, orders, listed),
 			0, 30, []string{"skip-scan: 2 types in", "4 requests, 2 RCU"}},
 		{"all loaded and counted", pane(func(g *groupsPane) {
-			g.pages, g.partExact, g.partReqs, g.partCap = 2, 10, 1, dynamo.Capacity{Total: 0.5}
-		}),
+			g.partExact, g.partReqs, g.partCap = 10, 1, dynamo.Capacity{Total: 0.5}
+		}, pages(2)),
 			0, 30, []string{"2 pages hold it all:", "no skip-scan needed", "counted: 1 request, 0.5 RCU"}},
 		{"counted, narrow", pane(func(g *groupsPane) {
-			g.pages, g.partExact, g.partReqs, g.partCap = 1, 10, 3, dynamo.Capacity{Total: 0.5}
-		}),
+			g.partExact, g.partReqs, g.partCap = 10, 3, dynamo.Capacity{Total: 0.5}
+		}, pages(1)),
 			0, 20, []string{"1 page holds it all:", "no skip-scan needed", "counted: 0.5 RCU", "in 3 requests"}},
 		{"nothing read, stepped", pane(func(g *groupsPane) { g.stepped = "letter-led ids were stepped through" }),
 			0, 20, []string{"enter reads it all", "and lists its types", "letter-led ids were", "stepped through"}},
 		{"opening", pane(func(g *groupsPane) { g.opening = true }), 0, 30, nil},
 		{"a type of one key", pane(nil, profile), 1, 30, []string{"key  PROFILE"}},
-		{"a type's range", pane(nil, profile, orders), 2, 30, []string{"from ORDER#2023-01-01", "to   ORDER#2023-09-30", "# counts it exactly"}},
+		{"a type's range", pane(nil, profile, orders), 1, 30, []string{"from ORDER#2023-01-01", "to   ORDER#2023-09-30", "# counts it exactly"}},
 		{"a type's range, narrow", pane(nil, orders), 1, 12, []string{"first and last key:", "…2023-01-01", "…2023-09-30", "# counts it exactly"}},
 		{"a type's end not known", pane(nil, unseen), 1, 30, []string{"from X#1", "to   not known yet", "# counts it exactly"}},
-		{"a counted type with a library", pane(nil, counted), 1, 40, []string{"from INV#1", "to   INV#9", "ElectroDB: invoice v1", "counted: 2 requests, 1.5 RCU"}},
+		{"a counted type with a library", pane(func(g *groupsPane) { *g = g.counted("^INV#", 12, 2, dynamo.Capacity{Total: 1.5}) }, counted), 1, 40, []string{"from INV#1", "to   INV#9", "ElectroDB: invoice v1", "counted: 2 requests, 1.5 RCU"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -79,7 +101,8 @@ func TestGroupsFooterByAttribute(t *testing.T) {
 		{SK: "B#1", Attrs: map[string]string{"EntityType": "Invoice"}},
 	}
 	g.ents = g.ents.Add(rows)
-	g.loaded, g.pages, g.partial, g.byAttr, g.restCost = 3, 1, true, true, "all of it costs at most 2 RCU"
+	g.tbl = g.tbl.Reset("CUST#1", false).Load([]keys.LoadedKey{{SK: "A#1"}, {SK: "A#3"}, {SK: "B#1"}}, "#", true)
+	g.byAttr, g.restCost = true, "all of it costs at most 2 RCU"
 	if g.attribute() != "EntityType" {
 		t.Fatalf("attribute %q", g.attribute())
 	}

@@ -55,11 +55,10 @@ func checkPaneNames(t *testing.T, pk string, sks []string, reverse bool) {
 		items[i] = dynamo.Item{"PK": s(pk), "SK": s(k)}
 	}
 	g := newGroupsPane("S", true)
-	g.pk = pk
-	g = g.reset(items, "SK", delim, false, reverse)
+	g = g.reset(pk, items, "SK", delim, false, reverse)
 	var got, want []string
-	for _, r := range g.types {
-		got = append(got, r.entity+" "+r.first+".."+r.last)
+	for _, r := range g.types() {
+		got = append(got, r.Entity+" "+r.First+".."+r.Last)
 	}
 	for _, gr := range names.Groups() {
 		want = append(want, gr.Entity+" "+gr.First+".."+gr.Last)

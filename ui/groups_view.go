@@ -20,17 +20,17 @@ import (
 // export name it, with the facet name a model gives its prefix beside it as
 // the model's own label — and the entity its items' library names when that
 // says something else.
-func (t typeRow) label(names map[string]string) string {
-	name := sanitize(t.entity)
-	if f := names[t.prefix]; f != "" && t.prefix != "" && f != t.entity {
+func typeLabel(t typeRow, names map[string]string) string {
+	name := sanitize(t.Entity)
+	if f := names[t.Prefix]; f != "" && t.Prefix != "" && f != t.Entity {
 		name += " (" + sanitize(f) + ")"
 	}
 	switch {
-	case len(t.libs) == 1 && !t.libs[0].Agrees(t.entity):
-		name += " · " + sanitize(t.libs[0].Entity)
-	case len(t.libs) > 1:
+	case len(t.Libraries) == 1 && !t.Libraries[0].Agrees(t.Entity):
+		name += " · " + sanitize(t.Libraries[0].Entity)
+	case len(t.Libraries) > 1:
 		var es []string
-		for _, l := range t.libs {
+		for _, l := range t.Libraries {
 			if !slices.Contains(es, l.Entity) {
 				es = append(es, l.Entity)
 			}
@@ -47,10 +47,10 @@ func (t typeRow) label(names map[string]string) string {
 // ends on one day), the highest shows from the field where it differs
 // ("2023-04-01T12:00 … 14:31:00Z"), so the two ends are told apart.
 func valueRange(t typeRow, w int) string {
-	if t.first == "" {
+	if t.First == "" {
 		return "values"
 	}
-	lo, hi := sanitize(min(t.first, t.last)), sanitize(max(t.first, t.last))
+	lo, hi := sanitize(min(t.First, t.Last)), sanitize(max(t.First, t.Last))
 	if hi == "" || lo == hi {
 		return lo
 	}
@@ -143,29 +143,29 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			sub = sanitize(g.attribute()) + " = " + sanitize(strconv.Quote(a.Value))
 			block = st.Entity(row - 1).Inherit(base)
 		default:
-			t := g.types[row-1]
-			name, count = t.label(g.names), g.countText(row)
+			t := g.types()[row-1]
+			name, count = typeLabel(t, g.names), g.countText(row)
 			switch {
-			case t.value && g.keyType == "S":
+			case t.Kind == keys.KindValue && g.keyType() == "S":
 				sub = valueRange(t, inner-4)
-			case t.prefix == "":
-				sub = "all " + sanitize(t.entity) + " keys"
-			case t.exactType():
-				sub = "= " + sanitize(t.prefix)
+			case t.Prefix == "":
+				sub = "all " + sanitize(t.Entity) + " keys"
+			case t.Exact:
+				sub = "= " + sanitize(t.Prefix)
 			default:
-				sub = sanitize(t.prefix)
+				sub = sanitize(t.Prefix)
 			}
 			// A label type keeps its name (ORDER, not ORDER#), as the wide
 			// pane names it; a facet name keeps the prefix in sight.
-			if compact && !t.exactType() && t.prefix != "" {
-				if f := g.names[t.prefix]; f != "" {
+			if compact && !t.Exact && t.Prefix != "" {
+				if f := g.names[t.Prefix]; f != "" {
 					name += " " + sub
-				} else if t.value {
+				} else if t.Kind == keys.KindValue {
 					name = sub
 				}
 			}
-			block = st.Entity(colour(t.id)).Inherit(base)
-			if t.value {
+			block = st.Entity(colour(t.ID())).Inherit(base)
+			if t.Kind == keys.KindValue {
 				bar = "┊" // data, not a label: a dotted bar
 			}
 		}
@@ -198,11 +198,11 @@ func (g groupsPane) footer(w int) []string {
 		return g.attrFooter(w)
 	case attrs != nil:
 		return g.attrValueFooter(attrs[c-1], w)
-	case g.keyType == "":
+	case g.keyType() == "":
 		return nil
 	case c == 0:
 		return g.partitionFooter(w)
-	case c > len(g.types):
+	case c > len(g.types()):
 		return nil
 	}
 	return g.typeFooter(c-1, w)
@@ -251,19 +251,19 @@ func (g groupsPane) skipScanText() []string {
 		return []string{"skip-scan: finding types… (" + plural(g.scanReqs, "request", "requests") + ")"}
 	case g.scanErr:
 		return []string{"skip-scan stopped: these", "are the types loaded"}
-	case g.found && g.more:
+	case g.tbl.Listed() && g.more:
 		out := []string{"budget spent (" + plural(g.scanReqs, "request", "requests") + "):",
 			"more types may follow", "from SK " + resumeText(g.resume)}
 		if g.until.Op != dynamo.SKNone {
 			out = append(out, "to SK "+resumeText(g.until))
 		}
 		return out
-	case g.found:
-		return []string{"skip-scan: " + plural(len(g.types), "type", "types") + " in",
+	case g.tbl.Listed():
+		return []string{"skip-scan: " + plural(len(g.types()), "type", "types") + " in",
 			plural(g.scanReqs, "request", "requests") + ", " + fmtRCU(g.scanCap.Total) + " RCU"}
 	case g.complete():
-		return []string{plural(g.pages, "page holds", "pages hold") + " it all:", "no skip-scan needed"}
-	case g.pages == 0 && !g.opening:
+		return []string{plural(g.tbl.Pages(), "page holds", "pages hold") + " it all:", "no skip-scan needed"}
+	case g.tbl.Pages() == 0 && !g.opening:
 		return []string{"enter reads it all", "and lists its types"}
 	}
 	return nil
@@ -272,15 +272,16 @@ func (g groupsPane) skipScanText() []string {
 // typeFooter is about types[i]: its first and last key as far as known,
 // the entities a library names in it, and its count or how to get one.
 func (g groupsPane) typeFooter(i, w int) []string {
-	t := g.types[i]
+	t := g.types()[i]
 	_, known := g.known(i)
-	out := t.keyRange(known, w)
-	for _, l := range t.libs {
+	out := keyRange(t, known, w)
+	for _, l := range t.Libraries {
 		out = append(out, sanitize(l.String()))
 	}
 	switch {
-	case t.exact >= 0:
-		out = append(out, countCost(t.countReqs, t.countCap, w)...)
+	case t.Count >= 0:
+		c := g.countSpent(t)
+		out = append(out, countCost(c.reqs, c.cap, w)...)
 	case !known:
 		out = append(out, "# counts it exactly")
 	}
@@ -289,27 +290,27 @@ func (g groupsPane) typeFooter(i, w int) []string {
 
 // keyRange is a type's first and last key in lines of w cells, as far as
 // they are known (known: its count is, so its last key loaded is its last).
-func (t typeRow) keyRange(known bool, w int) []string {
+func keyRange(t typeRow, known bool, w int) []string {
 	// A key too long for the pane drops the prefix the row already shows.
 	keyLine := func(label, k string) string {
 		s := label + sanitize(k)
-		if widget.Width(s) > w && !t.exactType() && t.prefix != "" && strings.HasPrefix(k, t.prefix) {
-			s = label + "…" + sanitize(k[len(t.prefix):])
+		if widget.Width(s) > w && !t.Exact && t.Prefix != "" && strings.HasPrefix(k, t.Prefix) {
+			s = label + "…" + sanitize(k[len(t.Prefix):])
 		}
 		return s
 	}
 	switch {
-	case t.first == "":
+	case t.First == "":
 		return nil
-	case t.exactType() || (t.first == t.last && (t.discovered || known)):
-		return []string{keyLine("key  ", t.first)}
-	case (t.discovered || known) && t.last != "":
-		from, to := keyLine("from ", t.first), keyLine("to   ", t.last)
+	case t.Exact || (t.First == t.Last && (t.Discovered || known)):
+		return []string{keyLine("key  ", t.First)}
+	case (t.Discovered || known) && t.Last != "":
+		from, to := keyLine("from ", t.First), keyLine("to   ", t.Last)
 		if widget.Width(from) > w || widget.Width(to) > w {
 			// Too narrow for labels: the keys alone, under a heading.
-			return []string{"first and last key:", keyLine("", t.first), keyLine("", t.last)}
+			return []string{"first and last key:", keyLine("", t.First), keyLine("", t.Last)}
 		}
 		return []string{from, to}
 	}
-	return []string{keyLine("from ", t.first), "to   not known yet"}
+	return []string{keyLine("from ", t.First), "to   not known yet"}
 }

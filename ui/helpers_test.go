@@ -433,6 +433,23 @@ func (hs *harness) contains(want ...string) {
 	}
 }
 
+// containsFlowing is contains for a sentence a box may wrap at any word:
+// the screen's lines are read as one text, box borders and runs of spaces
+// taken as one space, so a long temporary path cannot move the test.
+func (hs *harness) containsFlowing(want ...string) {
+	hs.t.Helper()
+	var words []string
+	for _, l := range strings.Split(hs.screen(), "\n") {
+		words = append(words, strings.Fields(strings.Trim(l, " │"))...)
+	}
+	flow := strings.Join(words, " ")
+	for _, w := range want {
+		if !strings.Contains(flow, strings.Join(strings.Fields(w), " ")) {
+			hs.t.Fatalf("screen lacks %q, even read across lines:\n%s", w, hs.screen())
+		}
+	}
+}
+
 func (hs *harness) lacks(bad ...string) {
 	hs.t.Helper()
 	sc := hs.screen()

@@ -81,8 +81,8 @@ func TestItemsCapReleasesOldPagesAndRefetches(t *testing.T) {
 	if !strings.Contains(shownText(d), fmt.Sprintf("%d loaded (%d in memory)", total, st.inMemory)) {
 		t.Fatalf("the title does not say what is in memory:\n%s", shownText(d))
 	}
-	if d.m.groups.loaded != total {
-		t.Fatalf("entity types count %d items, want %d", d.m.groups.loaded, total)
+	if d.m.groups.tbl.Loaded() != total {
+		t.Fatalf("entity types count %d items, want %d", d.m.groups.tbl.Loaded(), total)
 	}
 	asked, logged := len(rs.queries()), len(d.m.log.reqs)
 
@@ -102,8 +102,8 @@ func TestItemsCapReleasesOldPagesAndRefetches(t *testing.T) {
 	if !strings.Contains(shownText(d), "EVENT#0000000") {
 		t.Fatalf("the first item is not shown after the re-fetch:\n%s", shownText(d))
 	}
-	if d.m.items.loaded() != total || d.m.groups.loaded != total {
-		t.Fatalf("after the re-fetch: %d loaded, types count %d", d.m.items.loaded(), d.m.groups.loaded)
+	if d.m.items.loaded() != total || d.m.groups.tbl.Loaded() != total {
+		t.Fatalf("after the re-fetch: %d loaded, types count %d", d.m.items.loaded(), d.m.groups.tbl.Loaded())
 	}
 	if d.m.items.store.inMemory > maxLoaded+st.pages[0].n {
 		t.Fatalf("%d in memory after the re-fetch", d.m.items.store.inMemory)

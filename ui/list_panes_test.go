@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/config"
+	"dynascope/keys"
 	"dynascope/ui/widget"
 )
 
@@ -77,7 +78,7 @@ func TestGroupsPaneScrolls(t *testing.T) {
 	g := newGroupsPane("S", true)
 	for i := range 20 {
 		n := fmt.Sprintf("T%02d", i)
-		g.types = append(g.types, typeRow{id: n, entity: n, prefix: n + "#", first: n + "#1", last: n + "#9", discovered: true, exact: -1})
+		g.tbl = g.tbl.Arrive(keys.Group{Entity: n, Prefix: n + "#", Kind: keys.KindLabel, First: n + "#1", Last: n + "#9"}, false, "#")
 	}
 	st := newStyles(true, false)
 	window := func(step string, g groupsPane, compact bool, from, shown int) {
@@ -87,7 +88,7 @@ func TestGroupsPaneScrolls(t *testing.T) {
 		for row := range g.rows() {
 			name := "partition"
 			if row > 0 {
-				name = g.types[row-1].entity
+				name = g.types()[row-1].Entity
 			}
 			if on := strings.Contains(screen, name); on != (row >= from && row < from+shown) {
 				t.Fatalf("%s: row %d (%s) on screen %v; want rows %d to %d\n%s", step, row, name, on, from, from+shown-1, screen)

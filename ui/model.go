@@ -316,8 +316,8 @@ func (m Model) groupColour(id string) int {
 // noteTypeColours gives each entity type the skip-scan found, not seen
 // before, the next colour.
 func (m Model) noteTypeColours() {
-	for _, t := range m.groups.types {
-		k := t.id
+	for _, t := range m.groups.types() {
+		k := t.ID()
 		if _, ok := m.colors[k]; !ok {
 			m.colors[k] = len(m.colors)
 		}

@@ -245,7 +245,7 @@ func TestSavePattern(t *testing.T) {
 	hs.typeText("every order, newest first")
 	hs.keys("enter")
 	line := strings.Count(string(before[:strings.Index(string(before), "- name: latest order")]), "\n") + 1
-	hs.contains(fmt.Sprintf("pattern of that name (line %d); choose another name.", line))
+	hs.containsFlowing(fmt.Sprintf("pattern of that name (line %d); choose another name.", line))
 	hs.keys("shift+tab", "ctrl+u")
 	hs.typeText("orders newest first")
 	hs.keys("enter")

@@ -183,12 +183,11 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 			}
 			m.delim = keys.InferDelimiter(sks)
 		}
-		m.groups.pk = q.PK
-		m.groups = m.groups.reset(p.Items, m.items.keyName, m.delim, more, q.Reverse)
+		m.groups = m.groups.reset(q.PK, p.Items, m.items.keyName, m.delim, more, q.Reverse)
 		// A first page that is the whole partition lists every type
 		// with its exact count; only a bigger partition needs the
 		// skip-scan to find the types beyond it.
-		if more && !m.groups.found && !m.groups.finding && !m.groups.scanErr {
+		if more && !m.groups.tbl.Listed() && !m.groups.finding && !m.groups.scanErr {
 			m, disc = m.startDiscover(q, p, m.scanBudget(q, p))
 		}
 	}

@@ -304,9 +304,9 @@ func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 func (m Model) startEdit(k editKind, text string) Model {
 	m.qline = queryLine{edit: k, input: widget.NewLineEdit(text)}
 	if t, _, ok := m.groups.labelTimes(m.query.SK); ok && k == editCondition {
-		m.qline.dates = sanitize(t.entity)
+		m.qline.dates = sanitize(t.Entity)
 	} else if t, ok := m.groups.timeGroup(); ok && k == editCondition {
-		m.qline.dates = sanitize(t.entity)
+		m.qline.dates = sanitize(t.Entity)
 	}
 	return m
 }

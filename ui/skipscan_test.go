@@ -300,13 +300,13 @@ func TestLibraryEntityNamesShow(t *testing.T) {
 // Types the skip-scan adds above the cursor do not move it off its type.
 func TestCursorStaysOnItsTypeWhenTypesArrive(t *testing.T) {
 	g := newGroupsPane("S", true)
-	g = g.reset(pageOf("CUST#7", 0, 3), "SK", "#", true, false)
+	g = g.reset("CUST#7", pageOf("CUST#7", 0, 3), "SK", "#", true, false)
 	g = g.move(1, 10)
-	if g.cursor() != 1 || g.types[0].entity != "ORDER" {
-		t.Fatalf("cursor %d on %+v", g.cursor(), g.types)
+	if g.cursor() != 1 || g.types()[0].Entity != "ORDER" {
+		t.Fatalf("cursor %d on %+v", g.cursor(), g.types())
 	}
 	g = g.discovered(bigDiscovery(), "#")
-	if got := g.types[g.cursor()-1].entity; got != "ORDER" || g.cursor() != 2 {
+	if got := g.types()[g.cursor()-1].Entity; got != "ORDER" || g.cursor() != 2 {
 		t.Errorf("after the skip-scan the cursor is on row %d (%s), want ORDER on row 2", g.cursor(), got)
 	}
 }

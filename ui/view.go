@@ -263,8 +263,8 @@ func (m Model) body(lay layout) string {
 	var left, right []string
 	if lay.showGroups {
 		title := "Entity types"
-		if (m.groups.found || m.groups.complete()) && len(m.groups.types) > 0 {
-			title += " · " + strconv.Itoa(len(m.groups.types))
+		if (m.groups.tbl.Listed() || m.groups.complete()) && len(m.groups.types()) > 0 {
+			title += " · " + strconv.Itoa(len(m.groups.types()))
 		}
 		suffix := ""
 		if lay.compact {
