@@ -22,21 +22,9 @@ const (
 
 // firstPageLimit is the Limit of the first page Discover reads of a
 // partition of t (or of its index). Keys from the schema cache carry no
-// sizes, and a Limit that depended on whether the cache held the table
-// would make the same question cost differently from run to run: so the
-// sizes are then DescribeTable's (no capacity; once a session).
-func (s *skipScan) firstPageLimit(ctx context.Context) int32 {
-	t := s.t
-	if t.ItemCount == 0 && t.SizeBytes == 0 {
-		if full, err := s.c.DescribeTable(ctx, s.in.Table); err == nil {
-			t = full
-		}
-	}
-	return firstPageLimit(t, s.in.Index)
-}
-
-// firstPageLimit is the Limit of the first page of a partition of t (or
-// of its index) by the sizes t holds.
+// sizes (firstPageUnknown then), so a cold and a warm cache can size it
+// differently; describing the table for them would cost the request the
+// cache exists to save.
 func firstPageLimit(t Table, index string) int32 {
 	count, size := t.ItemCount, t.SizeBytes
 	for _, ix := range t.Indexes {
@@ -58,7 +46,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	if p == nil {
 		got, err := s.query(ctx, QueryInput{
 			Table: s.in.Table, Index: s.in.Index, PK: s.in.PK,
-			Reverse: s.in.Reverse, Consistent: s.in.Consistent, Limit: s.firstPageLimit(ctx),
+			Reverse: s.in.Reverse, Consistent: s.in.Consistent, Limit: firstPageLimit(s.t, s.in.Index),
 		})
 		if err != nil {
 			return err
