@@ -124,11 +124,14 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	est := dynamo.EstimateRead(t, plan.Index, opts.Consistent, 1, 0)
 	bound := est.RCU
 	if plan.Query {
-		// One partition: its size is unknown before it is read, the
-		// table's is the bound. A Query needs no consent, as query
-		// --all-pages needs none.
+		// One partition: its size is unknown before it is read, so the
+		// table's is the bound (one item's, when the whole key is
+		// fixed). A Query needs no consent, as query --all-pages needs
+		// none.
+		var why string
+		bound, why = est.QueryBound(plan.OneItem)
 		gate.bound = bound
-		fmt.Fprintf(opts.Err, "at most the whole table: %s (one partition is usually far less)%s\n", est.Text(), gate.money(bound))
+		fmt.Fprintf(opts.Err, "%s%s\n", textfmt.Sanitize(why), gate.money(bound))
 	} else if err := gate.announce(opts.Err, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}
@@ -139,17 +142,16 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
-	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
-	if err := out.start(); err != nil {
+	out := &bulkOutput{head: bulkHead{Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
+		Plan: &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why}, ConsistentRead: opts.Consistent},
+		keyNames: keyNames(t, plan.Index), stoppedBy: stoppedBy(ctx)}
+	if err := out.open(opts.Out, opts.Err, opts.Output, opts.DDBJSON); err != nil {
 		return err
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
 	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
-	obj := bulkObject{
-		Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
-		Plan:           &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why},
-		ConsistentRead: opts.Consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
+	obj := bulkTail{Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
 	if res.NextToken == "" || len(res.Requests) == 0 {

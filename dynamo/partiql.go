@@ -35,7 +35,11 @@ func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (partiql.Plan, er
 	if err != nil {
 		return p, err
 	}
-	return sel.Plan(ks.PK.Name), nil
+	skName := ""
+	if ks.SK != nil {
+		skName = ks.SK.Name
+	}
+	return sel.Item(sel.Plan(ks.PK.Name), skName), nil
 }
 
 // PartiQLInput is one run of a SELECT.
@@ -188,7 +192,7 @@ type statementPage struct {
 func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
 	req := Request{
 		Operation: "ExecuteStatement", Table: plan.Table, Index: plan.Index,
-		KeyCondition: plan.Kind() + ": " + plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
+		KeyCondition: plan.Kind() + ": " + plan.Statement, Statement: plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
 	}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()

@@ -8,6 +8,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -73,6 +74,7 @@ func (r result) rcu() float64 { return r.pager.Result().Capacity().Total }
 type Model struct {
 	ctx     context.Context
 	store   Store
+	gen     int // how many times the connection was switched (switch.go): replies without an id carry it
 	opts    Options
 	cfgDir  string
 	keymap  keymap.KeyMap // the one key declaration (ui/keymap), with the settings' overrides
@@ -191,7 +193,7 @@ func (m Model) Init() tea.Cmd {
 		return graphemeWidths
 	}
 	if m.opts.Table == "" {
-		return tea.Batch(graphemeWidths, tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
+		return tea.Batch(graphemeWidths, tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
 	}
 	return tea.Batch(graphemeWidths, tea.RequestBackgroundColor,
 		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
@@ -215,7 +217,11 @@ func Run(ctx context.Context, o Options) error {
 	m := New(o)
 	m.ctx = ctx
 	// 120 fps: a frame waits at most about 8 ms for the renderer's tick.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}
+	if o.ColorProfile != colorprofile.Unknown {
+		popts = append(popts, tea.WithColorProfile(o.ColorProfile))
+	}
+	p := tea.NewProgram(m, popts...)
 	m.send.set(p.Send)
 	_, err := p.Run()
 	// Whatever is in flight stops now; an export removes its partial file

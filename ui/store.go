@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/partiql"
@@ -40,8 +42,25 @@ type Options struct {
 	Store                     Store
 	Table, Index, PK          string // from --table, --index, --pk; "" = ask
 	Region, Endpoint, Profile string // shown in the header
-	ConfigDir                 string // where history is kept (config.Dir()); "" = none kept
-	NoColor                   bool   // NO_COLOR is set: the terminal's own colours only
+	// Connection is the settings' named connection in use, "" for none:
+	// the header names it (else the profile).
+	Connection string
+	// Connections are what ctrl+k offers to switch to, and Switch connects
+	// to one (built by the command line: nothing in ui reads files or the
+	// environment); with Switch nil the key says it is not offered.
+	Connections []config.Choice
+	Switch      func(ctx context.Context, to config.Choice) (Switched, error)
+	ConfigDir   string // where history is kept (config.Dir()); "" = none kept
+	NoColor     bool   // NO_COLOR or --color never: the terminal's own colours only
+	// ColorProfile is the terminal's colours as --color always decides
+	// them; Unknown lets Bubble Tea detect them (NO_COLOR included).
+	ColorProfile colorprofile.Profile
+	// ExportDir is the folder an export (x) is written in: the form's
+	// default file is there, a relative file name is read from there, and
+	// the form and the status line show the whole path. The command line
+	// gives the working folder, the demo a folder of its own; "" leaves
+	// names as typed (relative to the working folder).
+	ExportDir string
 
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the
@@ -74,4 +93,14 @@ type Options struct {
 	// Limit, the overview's sampling caps, the read price. The zero value
 	// means the defaults, with no price (no cost shown).
 	Settings config.Settings
+}
+
+// Switched is a connection switched to (Options.Switch): what Options
+// holds of a connection, for the UI to start over on it.
+type Switched struct {
+	Store   Store
+	Streams LiveStream // nil: no live pane there
+	Editor  Editor     // nil: read-only there
+	// Region, Endpoint, Profile and Connection as in Options.
+	Region, Endpoint, Profile, Connection string
 }

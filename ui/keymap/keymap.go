@@ -151,11 +151,13 @@ type KeyMap struct {
 	AddAttribute    key.Binding `keys:"a" desc:"add attribute" col:"3"`
 	RemoveAttribute key.Binding `keys:"x" desc:"remove attribute (again: keep it)" col:"3"`
 	WriteItem       key.Binding `keys:"w" desc:"show the write" col:"3"`
+	Reapply         key.Binding `keys:"r" desc:"after a refused write: re-read the item and put your changes on it" col:"3"`
 
-	Help   key.Binding `keys:"?" desc:"help" col:"4"`
-	Back   key.Binding `keys:"q" desc:"back" col:"4"`
-	Cancel key.Binding `keys:"esc" desc:"cancel" col:"4"`
-	Quit   key.Binding `keys:"ctrl+c" desc:"quit" col:"4"`
+	Connections key.Binding `keys:"ctrl+k" desc:"switch connection (the settings' connections, the AWS profiles)" col:"4"`
+	Help        key.Binding `keys:"?" desc:"help" col:"4"`
+	Back        key.Binding `keys:"q" desc:"back" col:"4"`
+	Cancel      key.Binding `keys:"esc" desc:"cancel" col:"4"`
+	Quit        key.Binding `keys:"ctrl+c" desc:"quit" col:"4"`
 }
 
 // action is one KeyMap field as its tags declare it.
