@@ -8,7 +8,9 @@
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
 // indexes, itemcodec and textfmt, and its own rooms: ui/overlay (the
 // overlays, what they may read, the actions they return), ui/keymap (the
-// keymap declaration), ui/request (a request in words and as code),
+// keymap declaration), ui/pane (the panes as types of their own, given
+// values and returning their state), ui/request (a request in words and
+// as code),
 // ui/theme (the palette and the styles) and ui/widget (text fitting, the
 // box, the line edit, the form, the list); never the command line (package
 // cli), which starts it, nor workbench, and no os: imports_test.go holds
@@ -35,7 +37,7 @@
 //   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
-//     request log (requestlog.go): the ids and cancels of what is in
+//     request log (a ui/pane.RequestLog only the root adds to): the ids and cancels of what is in
 //     flight, and the check that drops a stale reply, are inFlight's
 //     (inflight.go); panes ask the root for a request through its starters
 //     (startQuery, …).

@@ -9,7 +9,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -80,13 +79,13 @@ func (m Model) deleteSelected() (Model, tea.Cmd) {
 func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 	if m.opts.Editor == nil || !m.haveTable || m.index != "" {
 		if m.index != "" {
-			m.status.err = "an item is deleted from the base table: i chooses it."
+			m.status.Err = "an item is deleted from the base table: i chooses it."
 		}
 		return m, nil
 	}
 	p, err := edit.NewPlan(edit.Change{Table: m.table.Name, Keys: m.table, Old: it, Version: m.opts.Settings.VersionAttribute})
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(overlay.NewWrite(p, nil)), nil
@@ -156,10 +155,10 @@ func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	cmd, err := codegen.GetItemCode(codegen.LangCLI, m.table, g, m.codeTarget())
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
-	m.status.info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
+	m.status.Info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
 	return m, m.clip(cmd)
 }
 
@@ -172,7 +171,7 @@ func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
 	if m.index != "" {
 		// An index holds a projection: an edit or a copy of it could
 		// miss attributes the item has.
-		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
+		m.status.Err = "items are edited on the base table, where they are whole: i chooses it."
 		return m, nil
 	}
 	return m.push(overlay.NewEdit(d, title)), nil
@@ -195,7 +194,7 @@ func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
 // cursor, with the attributes its loaded items have.
 func (m Model) newEntityItem() (Model, tea.Cmd) {
 	if !m.haveTable || m.query.PK == "" || m.index != "" {
-		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
+		m.status.Err = "a new item is made on the base table's partition: open one (i chooses the table)."
 		return m, nil
 	}
 	prefix, items := m.entityItems(m.groups.cursor())
@@ -212,7 +211,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 		return m, nil
 	}
 	if len(m.edits) == 0 {
-		m.status.info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
+		m.status.Info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
 		return m, nil
 	}
 	e := m.edits[len(m.edits)-1]
@@ -222,7 +221,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	}
 	p, err := edit.UndoPlan(e, t)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(overlay.NewWrite(p, &e)), nil
@@ -232,7 +231,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 // and the session's undo list, and reads the partition again to show it.
 func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.res.Requests {
-		m.log = m.log.addWrite(r)
+		m.log = m.log.AddWrite(r)
 	}
 	o, ok := findOverlay[overlay.Write](m)
 	if !ok || !m.flight.waits(flightWrite, msg.id) {
@@ -261,21 +260,4 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	}
 	m.reselect = keyOf(it, m.items.keyName)
 	return m.runQuery(m.query)
-}
-
-// writeLabel marks a write in the request log, an undo apart from an edit.
-func writeLabel(r dynamo.Request) string {
-	if strings.HasPrefix(r.Note, edit.NoteUndo) {
-		return " UNDO  "
-	}
-	return " WRITE "
-}
-
-// writeFailure says why a write in the request log wrote nothing: refused
-// by its condition (the item had changed), or failed.
-func writeFailure(err error) string {
-	if edit.ConditionFailed(err) {
-		return "refused: the item had changed"
-	}
-	return "failed"
 }

@@ -269,11 +269,11 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	}
 	m.export.job.stop()
 	m.export = exportJob{}
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m = m.remove(overlay.ExportID)
-		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
+		m.status.Info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
 		if o, ok := findOverlay[overlay.Export](m); ok {
@@ -281,8 +281,8 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 		}
 	default:
 		m = m.remove(overlay.ExportID)
-		m.status.err = ""
-		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
+		m.status.Err = ""
+		m.status.Info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}
 	return m
 }

@@ -82,13 +82,13 @@ func checkLogAgainst(t *testing.T, final Model, raw []dynamotest.Exchange) {
 	for _, x := range raw {
 		sum += x.Capacity
 	}
-	if len(final.log.reqs) != len(raw) {
-		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.reqs), len(raw))
+	if len(final.log.Reqs) != len(raw) {
+		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.Reqs), len(raw))
 	}
 	used := make([]bool, len(raw))
 	m, _ := final.Update(keyPress("L"))
 	lines := strings.Split(ansi.Strip(m.(Model).View().Content), "\n")
-	for i, r := range final.log.reqs {
+	for i, r := range final.log.Reqs {
 		match := -1
 		for j, x := range raw {
 			if !used[j] && x.Limit == int(r.Limit) && x.Count == int(r.Count) && x.Capacity == r.Capacity.Total {

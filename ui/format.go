@@ -1,9 +1,6 @@
 package ui
 
 import (
-	"sort"
-	"strings"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
@@ -20,31 +17,6 @@ func sanitize(s string) string { return textfmt.Sanitize(s) }
 func humanBytes(n int64) string { return textfmt.HumanBytes(n) }
 
 func plural(n int, one, many string) string { return textfmt.Plural(n, one, many) }
-
-// capacityText is a request's consumed capacity: the total, and where it was
-// consumed (the table, each index) as DynamoDB reported it.
-func capacityText(c dynamo.Capacity, parts bool) string {
-	s := fmtRCU(c.Total) + " RCU"
-	if !parts {
-		return s
-	}
-	if len(c.Indexes) == 0 {
-		return s + " table"
-	}
-	var p []string
-	if c.Table != 0 {
-		p = append(p, "table "+fmtRCU(c.Table))
-	}
-	names := make([]string, 0, len(c.Indexes))
-	for n := range c.Indexes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p = append(p, sanitize(n)+" "+fmtRCU(c.Indexes[n]))
-	}
-	return s + " (" + strings.Join(p, ", ") + ")"
-}
 
 // cellText is a value as one line of a table cell: scalars as themselves,
 // documents and sets as compact plain JSON. It is sanitised.

@@ -20,7 +20,7 @@ import (
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 	b := itemcodec.PlainJSON(it)
-	m.status.info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
+	m.status.Info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
 	return m, m.clip(string(b))
 }
 
@@ -32,14 +32,14 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 	}
 	cmd, err := request.Code(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	op := "query"
 	if m.get != nil {
 		op = "get-item"
 	}
-	m.status.info = "copied the request as an aws dynamodb " + op + " command (OSC 52)"
+	m.status.Info = "copied the request as an aws dynamodb " + op + " command (OSC 52)"
 	return m, m.clip(cmd)
 }
 

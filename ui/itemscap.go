@@ -211,18 +211,18 @@ func (m Model) refetchDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.items.refetching = 0
 	failed := refetchErrPrefix(msg.pageNo)
 	if msg.err != nil {
-		m.status.err = sanitize(fmt.Sprintf("%s%v", failed, msg.err))
+		m.status.Err = sanitize(fmt.Sprintf("%s%v", failed, msg.err))
 		m.items.refetchFailed = msg.pageNo
 		return m, nil
 	}
-	if strings.HasPrefix(m.status.err, failed) {
-		m.status.err = "" // the page is back: its failure is history (the log keeps it)
+	if strings.HasPrefix(m.status.Err, failed) {
+		m.status.Err = "" // the page is back: its failure is history (the log keeps it)
 	}
 	m.noteColours(msg.page.Items)
 	items, before, ok := m.items.restorePage(msg.pageNo, msg.page.Items, m.maxLoaded(), m.layout().itemRows)
 	m.items = items
 	if ok && before != len(msg.page.Items) {
-		m.status.info = fmt.Sprintf("page %d changed since it was first read: %d items now, %d before", msg.pageNo, len(msg.page.Items), before)
+		m.status.Info = fmt.Sprintf("page %d changed since it was first read: %d items now, %d before", msg.pageNo, len(msg.page.Items), before)
 	}
 	return m.maybeLoadMore()
 }

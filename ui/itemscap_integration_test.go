@@ -66,12 +66,12 @@ func TestFlowFailedRefetchRetriedByN(t *testing.T) {
 	hs.contains("✗ reading page 1 again failed (n tries again): query CUST#9")
 	hs.contains("HTTP 404 (Not Found)")
 	hs.contains("page 1 · released; reading it again failed — n tries again")
-	logged := len(hs.m.log.kinds)
+	logged := len(hs.m.log.Kinds)
 
 	// n reads page 1 again (and then the other released pages on screen),
 	// rather than a page more.
 	hs.keys("n")
-	if kinds := hs.m.log.kinds[logged:]; len(kinds) == 0 || kinds[0] != "re-fetch page 1" {
+	if kinds := hs.m.log.Kinds[logged:]; len(kinds) == 0 || kinds[0] != "re-fetch page 1" {
 		t.Fatalf("after n the log has %q, want the re-fetch of page 1 first", kinds)
 	}
 	if !hs.m.items.store.pages[0].resident() || hs.m.items.store.total != 60 {

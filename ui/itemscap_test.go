@@ -84,7 +84,7 @@ func TestItemsCapReleasesOldPagesAndRefetches(t *testing.T) {
 	if d.m.groups.tbl.Loaded() != total {
 		t.Fatalf("entity types count %d items, want %d", d.m.groups.tbl.Loaded(), total)
 	}
-	asked, logged := len(rs.queries()), len(d.m.log.reqs)
+	asked, logged := len(rs.queries()), len(d.m.log.Reqs)
 
 	// Back to the top: the first page is read again, once, with no
 	// ExclusiveStartKey, and the log says so.
@@ -96,8 +96,8 @@ func TestItemsCapReleasesOldPagesAndRefetches(t *testing.T) {
 	if !d.m.items.store.pages[0].resident() {
 		t.Fatal("page 1 is still released")
 	}
-	if n := len(d.m.log.reqs); n != logged+1 || d.m.log.kinds[n-1] != "re-fetch page 1" {
-		t.Fatalf("log: %d new requests, last kind %q", n-logged, d.m.log.kinds[n-1])
+	if n := len(d.m.log.Reqs); n != logged+1 || d.m.log.Kinds[n-1] != "re-fetch page 1" {
+		t.Fatalf("log: %d new requests, last kind %q", n-logged, d.m.log.Kinds[n-1])
 	}
 	if !strings.Contains(shownText(d), "EVENT#0000000") {
 		t.Fatalf("the first item is not shown after the re-fetch:\n%s", shownText(d))
@@ -121,7 +121,7 @@ func TestItemsCapReleasesOldPagesAndRefetches(t *testing.T) {
 	if len(qs) != asked+2 || got.StartKey == nil || keyOf(got.StartKey, "SK") != keyOf(last.startKey, "SK") {
 		t.Fatalf("re-fetch of page %d: %d queries, StartKey %v, want %v", last.no, len(qs)-asked, got.StartKey, last.startKey)
 	}
-	if !d.m.items.store.pages[pages-1].resident() || d.m.log.kinds[len(d.m.log.kinds)-1] != fmt.Sprintf("re-fetch page %d", last.no) {
+	if !d.m.items.store.pages[pages-1].resident() || d.m.log.Kinds[len(d.m.log.Kinds)-1] != fmt.Sprintf("re-fetch page %d", last.no) {
 		t.Fatal("the last page was not put back, or the log does not name it")
 	}
 	if it, ok := d.m.items.selected(); !ok || keyOf(it, "SK") != "SHIPMENT#0001399" {
@@ -232,8 +232,8 @@ func TestExportReadsReleasedPagesAgain(t *testing.T) {
 	}
 	path := filepath.Join(t.TempDir(), "all.jsonl")
 	exportTo(d, path)
-	if want := fmt.Sprintf("exported 14000 items to %s (local file only)", path); d.m.status.info != want {
-		t.Fatalf("status %q, want %q (error: %q)", d.m.status.info, want, exportErr(d.m))
+	if want := fmt.Sprintf("exported 14000 items to %s (local file only)", path); d.m.status.Info != want {
+		t.Fatalf("status %q, want %q (error: %q)", d.m.status.Info, want, exportErr(d.m))
 	}
 
 	qs := rs.queries()[asked:]
@@ -261,7 +261,7 @@ func TestExportReadsReleasedPagesAgain(t *testing.T) {
 		}
 	}
 
-	logged := len(d.m.log.reqs)
+	logged := len(d.m.log.Reqs)
 	mu.Lock()
 	for _, msg := range msgs {
 		if _, ok := msg.(exportRereadMsg); ok {
@@ -269,8 +269,8 @@ func TestExportReadsReleasedPagesAgain(t *testing.T) {
 		}
 	}
 	mu.Unlock()
-	if n := len(d.m.log.reqs) - logged; n != len(released) || d.m.log.kinds[logged] != fmt.Sprintf("export: page %d again", released[0].no) {
-		t.Fatalf("log: %d new requests, first kind %q", n, d.m.log.kinds[logged])
+	if n := len(d.m.log.Reqs) - logged; n != len(released) || d.m.log.Kinds[logged] != fmt.Sprintf("export: page %d again", released[0].no) {
+		t.Fatalf("log: %d new requests, first kind %q", n, d.m.log.Kinds[logged])
 	}
 
 	// A page that changed since it was loaded stops the export, which
@@ -323,7 +323,7 @@ func TestExportShowsRetriesOfItsReads(t *testing.T) {
 		t.Fatalf("the status line does not show the export's retry:\n%s", shownText(d))
 	}
 	d.run(cmd)
-	if d.m.status.retry != "" || !strings.HasPrefix(d.m.status.info, "exported 14000 items") {
-		t.Fatalf("after the export: retry %q, info %q", d.m.status.retry, d.m.status.info)
+	if d.m.status.Retry != "" || !strings.HasPrefix(d.m.status.Info, "exported 14000 items") {
+		t.Fatalf("after the export: retry %q, info %q", d.m.status.Retry, d.m.status.Info)
 	}
 }

@@ -125,7 +125,7 @@ func liveNextCmd(id int, ch <-chan liveEvent) tea.Cmd {
 // openLive opens the pane, starting the tail when none runs.
 func (m Model) openLive() (Model, tea.Cmd) {
 	if m.opts.Streams == nil {
-		m.status.err = "the live pane needs DynamoDB Streams, which this connection does not offer."
+		m.status.Err = "the live pane needs DynamoDB Streams, which this connection does not offer."
 		return m, nil
 	}
 	m = m.push(overlay.Live{})
@@ -178,7 +178,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 		// stream requests that brought records or set the tail up, under
 		// their own kind; the pane counts every GetRecords.
 		if ev.req.Operation != "GetRecords" || ev.req.Count > 0 || ev.req.Err != nil {
-			m.log = m.log.add(*ev.req, "stream", 1, request.Input{})
+			m.log = m.log.Add(*ev.req, "stream", 1, request.Input{})
 		}
 	default:
 		before := m.live.markGen
@@ -225,7 +225,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 		var ok bool
 		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
-			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
+			m.status.Info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
 				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name
 				m.live.markGen++
@@ -244,9 +244,9 @@ func (m Model) writtenHere(keys dynamo.Item) bool {
 		return false
 	}
 	k := edit.KeyText(m.table, keys, nil)
-	for i := len(m.log.reqs) - 1; i >= 0; i-- {
-		r := m.log.reqs[i]
-		if m.log.kinds[i] != "write" || r.Err != nil || r.Table != m.table.Name {
+	for i := len(m.log.Reqs) - 1; i >= 0; i-- {
+		r := m.log.Reqs[i]
+		if m.log.Kinds[i] != "write" || r.Err != nil || r.Table != m.table.Name {
 			continue
 		}
 		if slices.Contains(strings.Split(r.KeyCondition, " → "), k) {

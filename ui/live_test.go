@@ -118,8 +118,8 @@ func TestLivePane(t *testing.T) {
 		t.Errorf("the mark stayed after its tick: %q", hs.m.items.changed)
 	}
 	var streamLogged bool
-	for i, k := range hs.m.log.kinds {
-		streamLogged = streamLogged || k == "stream" && hs.m.log.reqs[i].Operation == "GetRecords"
+	for i, k := range hs.m.log.Kinds {
+		streamLogged = streamLogged || k == "stream" && hs.m.log.Reqs[i].Operation == "GetRecords"
 	}
 	if !streamLogged {
 		t.Error("no GetRecords in the request log")

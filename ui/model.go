@@ -15,6 +15,7 @@ import (
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -27,10 +28,10 @@ const (
 	screenPartition               // a partition: entity types, items, query line
 )
 
-type pane int
+type paneID int
 
 const (
-	paneGroups pane = iota
+	paneGroups paneID = iota
 	paneItems
 )
 
@@ -86,15 +87,16 @@ type Model struct {
 
 	screen   screen
 	overlays []overlay.Overlay // the overlay stack (overlay.go); the last is on top
-	focus    pane
+	focus    paneID
 
 	picker tablePicker
 	prompt partitionPrompt
 	groups groupsPane
 	items  itemsPane
 	qline  queryLine
-	log    requestLog
-	status statusLine
+	log    pane.RequestLog
+	status pane.Status
+	infoOn place // the screen status.Info was made on (statusscope.go)
 	help   help.Model
 
 	table     dynamo.Table
@@ -154,7 +156,7 @@ func New(o Options) Model {
 		index:        o.Index,
 		colors:       map[string]int{},
 		help:         help.New(),
-		status:       newStatusLine(),
+		status:       pane.NewStatus(),
 		after:        spinnerDueCmd,
 		clip:         tea.SetClipboard,
 		screen:       screenTables,
@@ -167,7 +169,7 @@ func New(o Options) Model {
 	m.applySettings(o.Settings)
 	m.setStyles(newStyles(m.dark, m.noColor))
 	if o.PatternsErr != nil {
-		m.status.err = sanitize(o.PatternsErr.Error())
+		m.status.Err = sanitize(o.PatternsErr.Error())
 	}
 	if o.Table != "" {
 		m.flight.mark(flightTable)
@@ -181,7 +183,7 @@ func New(o Options) Model {
 func (m *Model) setStyles(st styles) {
 	m.st = st
 	m.help.Styles = st.Help
-	m.status.spinner.Style = st.Accent
+	m.status.Spinner.Style = st.Accent
 }
 
 // Init asks for the terminal's background (for light or dark styles) and

@@ -19,7 +19,7 @@ import (
 
 // openLog shows the log, its cursor on a request in view.
 func (m Model) openLog() Model {
-	m.log = m.log.move(0, m.layout().bodyH-2)
+	m.log = m.log.Move(0, m.layout().bodyH-2)
 	return m.push(overlay.Log{})
 }
 
@@ -50,7 +50,7 @@ func (m Model) openIndexes() Model {
 func (m Model) chooseIndex(name string) Model {
 	ks, err := m.table.Schema(name)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m
 	}
 	m.index = name
@@ -62,7 +62,7 @@ func (m Model) chooseIndex(name string) Model {
 
 // openPatterns shows the patterns list, its cursor where it was left.
 func (m Model) openPatterns() Model {
-	m.status.info = ""
+	m.status.Info = ""
 	return m.push(overlay.NewPatterns(m.patterns, m.patternCursor, m.patternOffset))
 }
 
@@ -75,10 +75,10 @@ func (m Model) openSave() Model {
 	case m.query.Filter != "" || m.query.Project != "":
 		// A pattern holds key conditions only: saved, the filter would be
 		// lost without a word.
-		m.status.err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
+		m.status.Err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
 		return m
 	case m.patternsPath == "":
-		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
+		m.status.Err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
 			patterns.PatternsFile)
 		return m
 	}
@@ -91,7 +91,7 @@ func (m Model) openSave() Model {
 func (m Model) openExport() Model {
 	src := exportItems(m.items, m.store, m.results.q)
 	if src.n == 0 {
-		m.status.info = "no items loaded to export"
+		m.status.Info = "no items loaded to export"
 		return m
 	}
 	what := plural(src.n, "loaded item", "loaded items")
@@ -137,7 +137,7 @@ func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
 	if m.index != index {
 		ks, err := m.table.Schema(index)
 		if err != nil {
-			m.status.err = sanitize(err.Error())
+			m.status.Err = sanitize(err.Error())
 			return m, nil
 		}
 		m.index = index

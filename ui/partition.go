@@ -24,7 +24,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mo
 		return m, cmd
 	}
 	if st := m.keyState(); st.NoSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
-		m.status.info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
+		m.status.Info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
 		return m, nil
 	}
 	for _, step := range []func(Model, tea.KeyPressMsg, keymap.KeyMap, *keymap.Mode) (Model, tea.Cmd, bool){
@@ -112,7 +112,7 @@ func (m Model) readKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		q := m.query
 		q.Consistent = !q.Consistent
 		if q.Consistent && m.isGSI() {
-			m.status.err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
+			m.status.Err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
 			return m, nil, true
 		}
 		m, cmd = m.runQuery(q)
@@ -135,7 +135,7 @@ func (m Model) openRow(md *keymap.Mode) (Model, tea.Cmd) {
 	if f, ok := m.groups.attrFilter(m.groups.cursor()); ok {
 		// A value of the attribute has no key condition: its items are
 		// the partition's filtered, which the user sends (or not).
-		m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
+		m.status.Info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
 		return m.startEdit(editRequestFilter, f), nil
 	}
 	q := m.query
@@ -253,7 +253,7 @@ func (m Model) cancelKey() Model {
 	}
 	m.cancelAll()
 	if !counting {
-		m.status.info = "cancelled; what was loaded stays"
+		m.status.Info = "cancelled; what was loaded stays"
 	}
 	return m
 }

@@ -86,7 +86,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	}
 	// The session total is the sum of the lines.
 	sum := 0.0
-	for _, r := range hs.m.log.reqs {
+	for _, r := range hs.m.log.Reqs {
 		sum += r.Capacity.Total
 	}
 	hs.contains(fmt.Sprintf("Σ %s RCU · 4 requests", fmtRCU(sum)))
@@ -97,7 +97,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	if items := memItems(hs.m.items); len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
 		t.Errorf("items = %v, want the latest order only", items)
 	}
-	if last := hs.m.log.reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {
+	if last := hs.m.log.Reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {
 		t.Errorf("last request = %+v, want 1 item for 0.5 RCU", last)
 	}
 	// The entity types keep describing the partition, ORDER marked as the current query.
@@ -228,8 +228,8 @@ func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	// The late reply is logged but changes nothing on screen.
 	hs.run(cmd)
 	hs.contains("PROFILE", "Items · 3 loaded", "ScanIndexForward=true")
-	if len(hs.m.log.reqs) != 2 || hs.m.log.reqs[1].Err == nil {
-		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.reqs)
+	if len(hs.m.log.Reqs) != 2 || hs.m.log.Reqs[1].Err == nil {
+		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.Reqs)
 	}
 }
 
@@ -245,8 +245,8 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	hs.run(first) // arrives late; its context was cancelled
 	hs.contains("ConsistentRead=true", "Items · 1 loaded", "PROFILE")
 	hs.lacks("ORDER#2025-01-09#A11  DELIVERED")
-	if len(hs.m.log.reqs) != 3 || hs.m.log.reqs[2].Err == nil {
-		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.reqs)
+	if len(hs.m.log.Reqs) != 3 || hs.m.log.Reqs[2].Err == nil {
+		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.Reqs)
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"dynascope/keys"
 	"dynascope/textfmt"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // The query in flight: sending it (cancelling the one before), its reply,
@@ -28,14 +29,14 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	if !next {
 		m.get = nil
 	}
-	m.status.err, m.status.info = "", ""
+	m.status.Err, m.status.Info = "", ""
 	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages()+1), m.after(id))
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
 // logged but not shown.
 func (m *Model) cancelInflight() {
-	m.status.clearRetry(m.flight.id(flightQuery))
+	m.status.ClearRetry(m.flight.id(flightQuery))
 	m.flight.stop(flightQuery)
 	m.items.refetching = 0
 	m.settle()
@@ -61,8 +62,8 @@ func (m Model) busy() bool {
 // settle stops the spinner once nothing is in flight.
 func (m *Model) settle() {
 	if !m.busy() {
-		m.status.spinning = false
-		m.status.retry, m.status.retryID = "", 0
+		m.status.Spinning = false
+		m.status.Retry, m.status.RetryID = "", 0
 	}
 }
 
@@ -106,15 +107,15 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		if msg.refetch {
 			kind, page = fmt.Sprintf("re-fetch page %d", msg.pageNo), 1 // the page in the kind, once
 		}
-		m.log = m.log.add(msg.page.Request, kind, page, m.queryInput(msg.q))
+		m.log = m.log.Add(msg.page.Request, kind, page, m.queryInput(msg.q))
 	}
 	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil // cancelled or superseded: logged, not shown
 	}
 	pattern := m.flight.pattern
 	m.cancelInflight() // releases the context; the request is done
-	m.status.clearRetry(msg.id)
-	m.status.throttle = throttled(msg.err)
+	m.status.ClearRetry(msg.id)
+	m.status.Throttle = pane.Throttled(msg.err)
 	if msg.refetch {
 		return m.refetchDone(msg)
 	}
@@ -142,7 +143,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	}
 	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	if pattern != "" {
-		m.status.info = patternDone(pattern, msg.page)
+		m.status.Info = patternDone(pattern, msg.page)
 		if !msg.next {
 			m.results.proj = m.patternProjection(pattern)
 		}
@@ -154,10 +155,10 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 // queryFailed says why a query or its next page failed; the results
 // shown stay, and the query line keeps describing them.
 func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
-	m.status.err = sanitize(err.Error())
+	m.status.Err = sanitize(err.Error())
 	if msg.next {
 		m.results.paging.failed = true
-		m.status.err += " — n, pgdn or G tries the next page again"
+		m.status.Err += " — n, pgdn or G tries the next page again"
 	} else if m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
@@ -220,7 +221,7 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 	}
 	q.StartKey = nil
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.startQuery(q, false)

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
 
@@ -44,11 +45,11 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 	if len(xs) != len(res.Requests) || len(xs) == 0 {
 		t.Fatalf("%d answers, %d requests", len(xs), len(res.Requests))
 	}
-	var l requestLog
+	var l pane.RequestLog
 	for _, r := range res.Requests {
-		l = l.add(r, "", 1, request.Input{})
+		l = l.Add(r, "", 1, request.Input{})
 	}
-	cw := l.widths(0, len(l.reqs))
+	lines := l.Tail(newStyles(true, true), table, len(l.Reqs), 160)
 	for i, x := range xs {
 		var raw struct {
 			Items            []json.RawMessage
@@ -57,7 +58,7 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 		if err := json.Unmarshal(x.Response, &raw); err != nil {
 			t.Fatal(err)
 		}
-		line := ansi.Strip(l.line(newStyles(true, true), i+1, table, cw, 160))
+		line := ansi.Strip(lines[i])
 		cost := "unknown RCU"
 		if raw.ConsumedCapacity != nil {
 			cost = fmtRCU(raw.ConsumedCapacity.CapacityUnits) + " RCU"
@@ -70,8 +71,8 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 		if strings.Count(line, "Query") != 1 || strings.Contains(line, "Execut") {
 			t.Errorf("operation or plan said twice:\n%s", line)
 		}
-		if raw.ConsumedCapacity == nil && l.totalText() != "unknown RCU" {
-			t.Errorf("session total %q for answers without capacity", l.totalText())
+		if raw.ConsumedCapacity == nil && l.TotalText() != "unknown RCU" {
+			t.Errorf("session total %q for answers without capacity", l.TotalText())
 		}
 	}
 }

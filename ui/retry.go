@@ -72,7 +72,7 @@ func (m Model) retrying(msg retryingMsg) Model {
 	live := m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) || msg.id != 0 && msg.id == m.export.id ||
 		m.screen == screenLoading && m.flight.live(msg.id, flightTable)
 	if live {
-		m.status.retry, m.status.retryID = msg.text, msg.id
+		m.status.Retry, m.status.RetryID = msg.text, msg.id
 	}
 	return m
 }

@@ -22,18 +22,18 @@ func (m Model) place() place { return place{m.screen, m.topID()} }
 
 // Update routes the message (route) and keeps the status message on its screen.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	before := m.status.info
+	before := m.status.Info
 	tm, cmd := m.route(msg)
 	n, ok := tm.(Model)
 	if !ok {
 		return tm, cmd
 	}
 	switch here := n.place(); {
-	case n.status.info == "":
-	case n.status.info != before:
-		n.status.infoOn = here
-	case n.status.infoOn != here:
-		n.status.info = ""
+	case n.status.Info == "":
+	case n.status.Info != before:
+		n.infoOn = here
+	case n.infoOn != here:
+		n.status.Info = ""
 	}
 	return n, cmd
 }

@@ -54,7 +54,7 @@ func (m Model) routeTable(msg tea.Msg) (Model, tea.Cmd) {
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:
 		if msg.err != nil {
-			m.status.err = sanitize(msg.err.Error())
+			m.status.Err = sanitize(msg.err.Error())
 		}
 		return m, nil
 	}
@@ -86,11 +86,11 @@ func (m Model) routePartition(msg tea.Msg) (Model, tea.Cmd) {
 	case spinnerDueMsg:
 		return m.spinnerDue(msg)
 	case spinner.TickMsg:
-		if !m.status.spinning {
+		if !m.status.Spinning {
 			return m, nil // let the tick chain end
 		}
 		var cmd tea.Cmd
-		m.status.spinner, cmd = m.status.spinner.Update(msg)
+		m.status.Spinner, cmd = m.status.Spinner.Update(msg)
 		return m, cmd
 	}
 	return m.routeJobs(msg)
@@ -123,7 +123,7 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	case exportDoneMsg:
 		return m.exportDone(msg), nil
 	case exportRereadMsg:
-		m.log = m.log.add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
+		m.log = m.log.Add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
 		return m, nil
 	case writeDoneMsg:
 		return m.writeDone(msg)
@@ -165,9 +165,9 @@ func (m Model) tableStats(msg tableStatsMsg) Model {
 // spinnerDue starts the spinner when the request it was due for is still
 // in flight.
 func (m Model) spinnerDue(msg spinnerDueMsg) (Model, tea.Cmd) {
-	if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
-		m.status.spinning = true
-		return m, m.status.spinner.Tick
+	if !m.status.Spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
+		m.status.Spinning = true
+		return m, m.status.Spinner.Tick
 	}
 	return m, nil
 }
@@ -184,9 +184,9 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	if !m.flight.waits(flightTable, msg.id) {
 		return m, nil
 	}
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 		if m.opts.Table == "" {
 			m.screen = screenTables
 		}
@@ -196,7 +196,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	stats := tableStatsCmd(m.ctx, m.store, msg.table.Name)
 	ks, err := m.table.Schema(m.index)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		m.index = ""
 		ks, _ = m.table.Schema("")
 	}
@@ -221,7 +221,7 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 	}
 	m.history, m.historyLoaded = msg.entries, true
 	var cmd tea.Cmd
@@ -246,7 +246,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.screen = screenLoading
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
-	m.status.err = ""
+	m.status.Err = ""
 	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
 	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), name), loadHistoryCmd(m.cfgDir, name))
 }
@@ -312,7 +312,7 @@ func (m Model) isGSI() bool {
 }
 
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	m.status.note = "" // the start-up notice stays until the first key
+	m.status.Note = "" // the start-up notice stays until the first key
 	md := m.mode()
 	km := m.keymap.ForMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {

@@ -57,7 +57,7 @@ func (m Model) layout() layout {
 		y += l.noteH
 	}
 	l.statusY = l.h - 1
-	l.errH = len(m.status.errorLines(m.st, l.w))
+	l.errH = len(m.status.ErrorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
 	if !hide.Log {
 		switch {
@@ -122,16 +122,16 @@ func (m Model) render() string {
 	out = append(out, strings.Split(m.body(lay), "\n")...)
 	if lay.logH > 0 {
 		if lay.compact {
-			out = append(out, m.log.tail(m.st, m.table.Name, 1, w)...)
-			if len(m.log.reqs) == 0 {
+			out = append(out, m.log.Tail(m.st, m.table.Name, 1, w)...)
+			if len(m.log.Reqs) == 0 {
 				out = out[:len(out)-1]
 				out = append(out, "")
 			}
 		} else {
-			out = append(out, strings.Split(m.log.collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
+			out = append(out, strings.Split(m.log.Collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
 		}
 	}
-	out = append(out, m.status.errorLines(m.st, w)...)
+	out = append(out, m.status.ErrorLines(m.st, w)...)
 	out = append(out, m.statusBar(w))
 	for i := range out {
 		out[i] = widget.Fit(out[i], w)
@@ -251,7 +251,7 @@ func (m Model) body(lay layout) string {
 	switch m.screen {
 	case screenLoading:
 		msg := "describing table " + sanitize(m.opts.Table) + "…"
-		if m.status.err != "" {
+		if m.status.Err != "" {
 			msg = "could not open the table; esc quits"
 		}
 		return widget.Box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
@@ -302,7 +302,7 @@ func (m Model) itemsTitle(lay layout) string {
 
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
-	left := m.status.left(m.st, m.log, m.busyText())
+	left := m.status.Left(m.st, m.log, m.busyText())
 	keys := km.BarKeys(m.mode())
 	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }
