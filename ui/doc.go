@@ -58,7 +58,7 @@
 //
 // # Adding a pane or an overlay
 //
-// A pane is a plain struct owned by the root (groupsPane, itemsPane,
+// A pane is a plain struct owned by the root (groupsPane, pane.Items,
 // partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
 // (Model, tea.Cmd), in a file named after it, and its keymap.Mode listed
 // in paneModes (modes.go). An overlay is a value type in ui/overlay, whose

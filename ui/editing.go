@@ -68,7 +68,7 @@ func (m Model) writeTarget() string {
 
 // deleteSelected shows the delete of the item under the cursor.
 func (m Model) deleteSelected() (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok {
 		return m, nil
 	}
@@ -103,12 +103,12 @@ func (m Model) entityItems(row int) (string, []dynamo.Item) {
 		}
 	}
 	var out []dynamo.Item
-	for i := 0; i < m.items.store.total && len(out) < 500; i++ {
-		it, ok := m.items.store.item(i)
+	for i := 0; i < m.items.Store.Total && len(out) < 500; i++ {
+		it, ok := m.items.Store.Item(i)
 		if !ok {
 			continue
 		}
-		if id == "" || m.entityKey(keyOf(it, m.items.keyName)) == id {
+		if id == "" || m.entityKey(keyOf(it, m.items.KeyName)) == id {
 			out = append(out, it)
 		}
 	}
@@ -125,7 +125,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 	m.reselect = ""
 	row := -1
 	for i, it := range items {
-		if k := keyOf(it, m.items.keyName); k == sk || row < 0 && k > sk {
+		if k := keyOf(it, m.items.KeyName); k == sk || row < 0 && k > sk {
 			row = i
 			if k == sk {
 				break
@@ -136,7 +136,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 		row = len(items) - 1
 	}
 	if row > 0 {
-		m.items = m.items.move(row-m.items.cursor(), m.layout().bodyH)
+		m.items = m.items.Move(row-m.items.Cursor(), m.layout().bodyH)
 	}
 	return m
 }
@@ -179,13 +179,13 @@ func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
 
 // editSelected edits the item under the cursor; asNew duplicates it.
 func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok || !m.haveTable {
 		return m, nil
 	}
-	title := "Edit · " + sanitize(keyOf(it, m.items.keyName))
+	title := "Edit · " + sanitize(keyOf(it, m.items.KeyName))
 	if asNew {
-		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
+		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.KeyName))
 	}
 	return m.openEdit(overlay.NewDraft(m.table, it, asNew), title)
 }
@@ -258,6 +258,6 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	if it == nil {
 		it = p.Old
 	}
-	m.reselect = keyOf(it, m.items.keyName)
+	m.reselect = keyOf(it, m.items.KeyName)
 	return m.runQuery(m.query)
 }

@@ -25,6 +25,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // exportChunk is how many items are written between progress reports and
@@ -78,19 +79,19 @@ type exportSource struct {
 // exportItems are the rows the items pane shows: the filtered ones while a
 // filter is on, else every loaded item, in the order shown. The pane is a
 // copy: its store never changes under it.
-func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
+func exportItems(p pane.Items, s Store, q dynamo.QueryInput) exportSource {
 	src := exportSource{
-		n:    p.rows(),
-		item: func(row int) (dynamo.Item, bool) { return p.store.item(p.at(row)) },
+		n:    p.Rows(),
+		item: func(row int) (dynamo.Item, bool) { return p.Store.Item(p.At(row)) },
 		where: func(row int) (int, dynamo.Item, int, int) {
-			r := p.at(row)
-			pg := p.store.pages[p.store.pageOf(r)]
-			return pg.no, pg.startKey, pg.n, r - pg.first
+			r := p.At(row)
+			pg := p.Store.Pages[p.Store.PageOf(r)]
+			return pg.No, pg.StartKey, pg.N, r - pg.First
 		},
 		store: s, q: q,
 	}
-	if p.filter == "" {
-		src.released = p.store.total - p.store.inMemory
+	if p.Filter == "" {
+		src.released = p.Store.Total - p.Store.InMemory
 	}
 	return src
 }

@@ -245,7 +245,7 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	if len(got) < 5 || len(got) > 7 {
 		t.Fatalf("%d queries, want 5 to 7 (no further page without scrolling):\n%s", len(got), sc)
 	}
-	loaded := final.items.loaded()
+	loaded := final.items.Loaded()
 	if !final.results.more() || loaded >= 3000 || loaded == 0 {
 		t.Fatalf("the first page holds %d items (more: %v); the test needs it to be part of the partition", loaded, final.results.more())
 	}

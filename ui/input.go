@@ -66,7 +66,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 				m.groups = m.groups.move(delta, lay.groupRows())
 				return m, nil
 			}
-			m.items = m.items.move(delta, lay.itemRows)
+			m.items = m.items.Move(delta, lay.itemRows)
 			return m.maybeLoadMore()
 		}
 		return m, nil
@@ -93,9 +93,9 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 				return m, nil
 			}
 			m.focus = paneItems
-			l := m.items.nav().SetHeight(lay.itemRows)
+			l := m.items.Nav().SetHeight(lay.itemRows)
 			if row := l.Offset() + y - 2; y >= 2 && row < l.Len() {
-				m.items.list = l.MoveTo(row)
+				m.items.List = l.MoveTo(row)
 			}
 			return m.maybeLoadMore()
 		}

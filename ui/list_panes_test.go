@@ -115,7 +115,7 @@ func TestGroupsPaneScrolls(t *testing.T) {
 // screen: exactly the rows ORDER#<n> for n in window, in any order.
 func (hs *harness) itemsWindow(step string, selected int, window []int) {
 	hs.t.Helper()
-	it, ok := hs.m.items.selected()
+	it, ok := hs.m.items.Selected()
 	if want := fmt.Sprintf("ORDER#%05d", selected); !ok || keyOf(it, "SK") != want {
 		hs.t.Fatalf("%s: selected %q (%v), want %s", step, keyOf(it, "SK"), ok, want)
 	}

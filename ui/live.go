@@ -37,22 +37,6 @@ const maxLiveLines = 500
 // liveLine is one record as the pane shows it (the overlay draws them).
 type liveLine = overlay.LiveLine
 
-// liveState is the tail of one opening of the pane; it outlives the
-// overlay's value because replies change it.
-type liveState struct {
-	id       int // of the tail running; 0 for none
-	cancel   context.CancelFunc
-	info     dynamo.StreamInfo
-	ch       <-chan liveEvent
-	lines    []liveLine // the newest last, at most maxLiveLines
-	seen     int        // records of the partition
-	polls    int        // GetRecords sent
-	others   int        // records of other partitions, left out
-	err      string
-	starting bool
-	markGen  int // of the latest mark on a changed item; its tick clears only its own
-}
-
 // liveMarkFor is how long a changed item stays marked in the items pane.
 const liveMarkFor = 2 * time.Second
 
@@ -195,7 +179,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 // marked another meanwhile.
 func (m Model) liveMarkDone(msg liveMarkDoneMsg) Model {
 	if msg.gen == m.live.markGen {
-		m.items.changed = ""
+		m.items.Changed = ""
 	}
 	return m
 }
@@ -224,10 +208,10 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
+		if m.items, ok = m.items.ApplyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
 			m.status.Info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
-				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name
+				m.items.Changed, m.items.ChangedAttr = sk, m.schema.SK.Name
 				m.live.markGen++
 			}
 		}
@@ -254,52 +238,4 @@ func (m Model) writtenHere(keys dynamo.Item) bool {
 		}
 	}
 	return false
-}
-
-// applyRecord changes the loaded items as a write did, from its images: a
-// MODIFY replaces the item where it is, a REMOVE takes it out, an INSERT
-// goes in key order when the request would have read it (no sort-key
-// condition or filter, and within what is loaded). Only while every loaded
-// page is in memory; ok says whether anything changed.
-func (p itemsPane) applyRecord(r dynamo.StreamRecord, ks dynamo.KeySchema, q dynamo.QueryInput, more bool, w int) (itemsPane, bool) {
-	if p.store.inMemory != p.store.total || ks.SK == nil {
-		return p, false
-	}
-	items := make([]dynamo.Item, 0, p.store.total+1)
-	for row := range p.store.total {
-		it, ok := p.store.item(row)
-		if !ok {
-			return p, false
-		}
-		items = append(items, it)
-	}
-	skOf := func(it dynamo.Item) string { return keyOf(it, ks.SK.Name) }
-	want := keyOf(r.Keys, ks.SK.Name)
-	at := slices.IndexFunc(items, func(it dynamo.Item) bool { return skOf(it) == want })
-	switch {
-	case r.Event == "REMOVE" && at >= 0:
-		items = slices.Delete(items, at, at+1)
-	case r.New != nil && at >= 0:
-		items[at] = r.New
-	case r.Event == "INSERT" && r.New != nil && q.SK.Op == dynamo.SKNone && q.Filter == "":
-		cmp := func(a string) int { return keys.CompareKeys(a, want, ks.SK.Type) }
-		if q.Reverse {
-			cmp = func(a string) int { return -keys.CompareKeys(a, want, ks.SK.Type) }
-		}
-		pos := slices.IndexFunc(items, func(it dynamo.Item) bool { return cmp(skOf(it)) > 0 })
-		if pos < 0 {
-			if more {
-				return p, false // it belongs to a page not read yet
-			}
-			pos = len(items)
-		}
-		items = slices.Insert(items, pos, r.New)
-	default:
-		return p, false
-	}
-	p.store, p.stats = itemStore{}.withNames(), colStats{}
-	p = p.addPage(items, nil, 1)
-	p.list = p.list.SetLen(len(items))
-	p = p.rescan()
-	return p.relayout(w), true
 }

@@ -25,11 +25,11 @@ func (m Model) openLog() Model {
 
 // openDetail shows the item under the cursor.
 func (m Model) openDetail() (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok {
 		return m, nil
 	}
-	sk := keyOf(it, m.items.keyName)
+	sk := keyOf(it, m.items.KeyName)
 	d := overlay.NewDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk), memberships(m.table, m.index, it), m.st, m.layout().w-2)
 	return m.push(d), nil
 }
@@ -95,7 +95,7 @@ func (m Model) openExport() Model {
 		return m
 	}
 	what := plural(src.n, "loaded item", "loaded items")
-	if m.items.filter != "" {
+	if m.items.Filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
 	return m.push(overlay.NewExport(src, what, m.table.Name, m.query.PK))

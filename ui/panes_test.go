@@ -162,12 +162,12 @@ func TestMouseSelectsAndScrolls(t *testing.T) {
 	lay := hs.m.layout()
 	// Click the third item row: frame and header come first.
 	hs.send(tea.MouseClickMsg{X: lay.itemsX + 10, Y: lay.bodyY + 2 + 2, Button: tea.MouseLeft})
-	if hs.m.focus != paneItems || hs.m.items.cursor() != 2 {
-		t.Fatalf("click: focus %v cursor %d", hs.m.focus, hs.m.items.cursor())
+	if hs.m.focus != paneItems || hs.m.items.Cursor() != 2 {
+		t.Fatalf("click: focus %v cursor %d", hs.m.focus, hs.m.items.Cursor())
 	}
 	hs.send(tea.MouseWheelMsg{X: lay.itemsX + 10, Y: lay.bodyY + 5, Button: tea.MouseWheelDown})
-	if hs.m.items.cursor() != 5 {
-		t.Fatalf("wheel: cursor %d, want 5", hs.m.items.cursor())
+	if hs.m.items.Cursor() != 5 {
+		t.Fatalf("wheel: cursor %d, want 5", hs.m.items.Cursor())
 	}
 	// A click on the ORDER group (row 1, two lines a row, after the frame).
 	hs.send(tea.MouseClickMsg{X: 3, Y: lay.bodyY + 1 + 2, Button: tea.MouseLeft})

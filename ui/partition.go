@@ -54,7 +54,7 @@ func (m Model) moveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		return m, nil, true
 	}
 	m.results.paging = m.results.paging.moved(m.results, key.Matches(msg, km.PageDown), key.Matches(msg, km.Bottom))
-	m.items = m.items.move(d, lay.itemRows)
+	m.items = m.items.Move(d, lay.itemRows)
 	m, cmd := m.maybeLoadMore()
 	return m, cmd, true
 }
@@ -82,7 +82,7 @@ func (m Model) requestKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode
 		}
 		return m.startEdit(editLimit, text), nil, true
 	case key.Matches(msg, km.Filter):
-		return m.startEdit(editFilter, m.items.filter), nil, true
+		return m.startEdit(editFilter, m.items.Filter), nil, true
 	case key.Matches(msg, km.RequestFilter):
 		return m.startEdit(editRequestFilter, m.query.Filter), nil, true
 	case key.Matches(msg, km.Project):
@@ -149,7 +149,7 @@ func (m Model) nextPageKey() (Model, tea.Cmd) {
 	if m.flight.busy(flightQuery) && m.flight.next {
 		return m, nil // a page is already on its way
 	}
-	if pg, ok := m.items.failedRefetch(); ok {
+	if pg, ok := m.items.FailedRefetch(); ok {
 		return m.refetch(pg)
 	}
 	return m.loadNext()
@@ -164,7 +164,7 @@ func (m Model) openKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	case key.Matches(msg, km.Log):
 		return m.openLog(), nil, true
 	case key.Matches(msg, km.CopyItem):
-		if it, ok := m.items.selected(); ok {
+		if it, ok := m.items.Selected(); ok {
 			m, cmd := m.copyItem(it)
 			return m, cmd, true
 		}
@@ -217,8 +217,8 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) 
 		if m.busy() {
 			return m.cancelKey(), nil, true
 		}
-		if m.items.filter != "" {
-			m.items = m.items.setFilter("")
+		if m.items.Filter != "" {
+			m.items = m.items.SetFilter("")
 			m, cmd := m.maybeLoadMore()
 			return m, cmd, true
 		}
@@ -331,8 +331,8 @@ func (m Model) projectionText() string {
 		return m.query.Project
 	}
 	var names []string
-	for _, c := range m.items.cols {
-		names = append(names, filterexpr.Path{{Name: c.name}}.String())
+	for _, c := range m.items.Cols {
+		names = append(names, filterexpr.Path{{Name: c.Name}}.String())
 	}
 	return strings.Join(names, ", ")
 }

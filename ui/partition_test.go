@@ -170,9 +170,9 @@ func TestScrollingLoadsNextPageOnce(t *testing.T) {
 	}
 	hs.contains("Query, page 2")
 	// The cursor still moves while the page loads.
-	before := hs.m.items.cursor()
+	before := hs.m.items.Cursor()
 	hs.step(keyPress("k"))
-	if hs.m.items.cursor() != before-1 {
+	if hs.m.items.Cursor() != before-1 {
 		t.Fatal("the items pane stopped responding while a page loads")
 	}
 	hs.run(pending)

@@ -118,7 +118,7 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	q := getAsQuery(m.table, g)
 	m.results = result{q: q, get: &g}
 	m.noteColours(msg.page.Items)
-	m.items = m.items.setItems(msg.page.Items, m.layout().itemsW-2)
+	m.items = m.items.SetItems(msg.page.Items, m.layout().itemsW-2)
 	m.groups.active = m.groups.rowFor(q.SK)
 	m.status.Info = patternDone(name, msg.page)
 	return m, nil

@@ -38,7 +38,7 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 func (m *Model) cancelInflight() {
 	m.status.ClearRetry(m.flight.id(flightQuery))
 	m.flight.stop(flightQuery)
-	m.items.refetching = 0
+	m.items.Refetching = 0
 	m.settle()
 }
 
@@ -74,8 +74,8 @@ func (m Model) busyText() string {
 	if m.flight.busy(flightQuery) {
 		if m.flight.get {
 			parts = append(parts, "GetItem")
-		} else if m.items.refetching != 0 {
-			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
+		} else if m.items.Refetching != 0 {
+			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.Refetching))
 		} else if m.flight.next {
 			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages()+1))
 		} else {
@@ -184,7 +184,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 			}
 			m.delim = keys.InferDelimiter(sks)
 		}
-		m.groups = m.groups.reset(q.PK, p.Items, m.items.keyName, m.delim, more, q.Reverse)
+		m.groups = m.groups.reset(q.PK, p.Items, m.items.KeyName, m.delim, more, q.Reverse)
 		// A first page that is the whole partition lists every type
 		// with its exact count; only a bigger partition needs the
 		// skip-scan to find the types beyond it.
@@ -193,7 +193,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 		}
 	}
 	m.noteColours(p.Items)
-	m.items = m.items.setItems(p.Items, m.layout().itemsW-2)
+	m.items = m.items.SetItems(p.Items, m.layout().itemsW-2)
 	return m.reselectWritten(p.Items), disc
 }
 
@@ -203,13 +203,13 @@ func (m Model) nextPage(msg queryDoneMsg, pager dynamo.QueryPager) Model {
 	p, lay := msg.page, m.layout()
 	m.results.pager = pager
 	if m.results.base {
-		m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, p.LastEvaluatedKey != nil)
+		m.groups = m.groups.add(p.Items, m.items.KeyName, m.delim, p.LastEvaluatedKey != nil)
 	}
 	m.noteColours(p.Items)
-	m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
+	m.items = m.items.AppendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	var follow bool
 	if m.results.paging, follow = m.results.paging.arrived(); follow {
-		m.items = m.items.move(1<<30, lay.itemRows)
+		m.items = m.items.Move(1<<30, lay.itemRows)
 	}
 	return m
 }

@@ -229,7 +229,7 @@ func (m Model) editKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	switch {
 	case key.Matches(msg, km.Cancel):
 		if md == modeFilter {
-			m.items = m.items.setFilter("")
+			m.items = m.items.SetFilter("")
 		}
 		m.qline = queryLine{}
 		return m.maybeLoadMore()
@@ -295,7 +295,7 @@ func (m Model) editText(msg tea.Msg) (Model, tea.Cmd) {
 	}
 	m.qline.input, m.qline.err = in, ""
 	if m.qline.edit == editFilter {
-		m.items = m.items.setFilter(in.String())
+		m.items = m.items.SetFilter(in.String())
 		return m.itemsFollowUp()
 	}
 	return m, nil

@@ -91,8 +91,8 @@ func BenchmarkViewLoadedItems(b *testing.B) {
 			m.screen, m.focus = screenPartition, paneItems
 			m.query = dynamo.QueryInput{Table: "App", PK: "CUST#7"}
 			items := pageOf("CUST#7", 0, count)
-			m.items = m.items.setItems(items, m.layout().itemsW-2)
-			m.items = m.items.move(count/2, m.layout().itemRows)
+			m.items = m.items.SetItems(items, m.layout().itemsW-2)
+			m.items = m.items.Move(count/2, m.layout().itemRows)
 			b.ResetTimer()
 			for range b.N {
 				_ = m.View()

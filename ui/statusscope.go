@@ -2,8 +2,6 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"dynascope/ui/overlay"
 )
 
 // A status message belongs to the screen it was made on: "copied the
@@ -11,12 +9,6 @@ import (
 // "saved pattern …" over a Scan. Update notes where each new message was
 // made and drops it once another screen is showing, so no setter of
 // status.info has to know about screens.
-
-// place is a screen: the base screen and the overlay on top of it.
-type place struct {
-	screen  screen
-	overlay overlay.ID
-}
 
 func (m Model) place() place { return place{m.screen, m.topID()} }
 

@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/pane"
 )
 
 // route routes a message: the terminal's and the keyboard's here, the
@@ -78,8 +79,8 @@ func (m Model) routePartition(msg tea.Msg) (Model, tea.Cmd) {
 		return m.countPage(msg)
 	case getDoneMsg:
 		return m.getDone(msg)
-	case filterScanMsg:
-		m.items = m.items.scanStep(msg.gen)
+	case pane.FilterScanMsg:
+		m.items = m.items.ScanStep(msg.Gen)
 		return m.itemsFollowUp()
 	case retryingMsg:
 		return m.retrying(msg), nil
@@ -175,7 +176,7 @@ func (m Model) spinnerDue(msg spinnerDueMsg) (Model, tea.Cmd) {
 // relayout refits what depends on the size or the styles.
 func (m Model) relayout() Model {
 	lay := m.layout()
-	m.items = m.items.relayout(lay.itemsW - 2)
+	m.items = m.items.Relayout(lay.itemsW - 2)
 	m.help.SetWidth(m.w - 4)
 	return m.relayoutOverlays()
 }
@@ -213,7 +214,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 
 func (m *Model) setSchema(ks dynamo.KeySchema) {
 	m.schema = ks
-	m.items = m.items.setSchema(ks)
+	m.items = m.items.SetSchema(ks)
 }
 
 func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
@@ -247,7 +248,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.Err = ""
-	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
+	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, pane.Items{}, groupsPane{active: -1, partExact: -1}
 	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), name), loadHistoryCmd(m.cfgDir, name))
 }
 
@@ -285,7 +286,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
 	m.groups.names = m.opts.EntityNames
-	m.items = itemsPane{}.setSchema(m.schema)
+	m.items = pane.Items{}.SetSchema(m.schema)
 	m = m.relayout()
 	e := historyEntry{Index: m.index, PK: pk}
 	if !m.historyLoaded {

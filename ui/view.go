@@ -9,6 +9,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 	"dynascope/ui/widget"
 )
 
@@ -86,7 +87,7 @@ func (m Model) layout() layout {
 		l.groupsW = clamp(l.w/4, 24, 34)
 		l.itemsX, l.itemsW = l.groupsW, l.w-l.groupsW
 	}
-	l.itemRows = max(1, l.bodyH-itemsChrome)
+	l.itemRows = max(1, l.bodyH-pane.ItemsChrome)
 	return l
 }
 
@@ -114,7 +115,7 @@ func (m Model) render() string {
 		out = append(out, m.qline.view(m.st, m.query, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
-		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, m.readNote(), w)) // the filter searches the items in memory
+		out = append(out, m.qline.hint(m.st, m.items.Store.InMemory, m.readNote(), w)) // the filter searches the items in memory
 	}
 	if lay.noteH > 0 {
 		out = append(out, m.projectionLines(w)...)
@@ -277,7 +278,7 @@ func (m Model) body(lay layout) string {
 		left = strings.Split(m.groups.view(st, lay.groupsW, h, m.focus == paneGroups, lay.compact, title, m.groupColour), "\n")
 	}
 	if lay.showItems {
-		right = strings.Split(m.items.view(st, lay.itemsW, h, m.focus == paneItems, m.itemsTitle(lay), m.colourOf), "\n")
+		right = strings.Split(m.items.View(st, lay.itemsW, h, m.focus == paneItems, m.itemsTitle(lay), m.colourOf), "\n")
 	}
 	if left == nil {
 		return strings.Join(right, "\n")
@@ -293,7 +294,7 @@ func (m Model) body(lay layout) string {
 }
 
 func (m Model) itemsTitle(lay layout) string {
-	t := m.items.title(m.results.more())
+	t := m.items.Title(m.results.more())
 	if lay.compact {
 		t += " · tab: types"
 	}

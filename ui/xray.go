@@ -62,20 +62,6 @@ func (m Model) jumpTargets(it dynamo.Item) []overlay.JumpTarget {
 	return out
 }
 
-// crumb is where a jump came from: the request shown and the item.
-type crumb struct {
-	q        dynamo.QueryInput
-	reselect string
-}
-
-func (c crumb) text() string {
-	where := "base table"
-	if c.q.Index != "" {
-		where = c.q.Index
-	}
-	return where + " " + c.q.PK
-}
-
 // crumbText is the breadcrumb the title shows after the index: "" when no
 // jump was made.
 func (m Model) crumbText() string {
@@ -103,7 +89,7 @@ func (m Model) jump(it dynamo.Item, tg overlay.JumpTarget) (Model, tea.Cmd) {
 	if m.results.pages() == 0 {
 		from = m.query
 	}
-	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
+	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.KeyName)})
 	m, save := m.moveTo(tg.Index, tg.PK)
 	m.crumbs = crumbs
 	q := partitionQuery(m.table.Name, tg.Index, tg.PK, m.opts.Settings)
