@@ -18,46 +18,11 @@ import (
 // reading the items costs), so it runs only when asked, after its cost is
 // announced, one page at a time, each page in the request log.
 
-// countAsk is a count announced with its cost, waiting for a yes.
-type countAsk struct {
-	on     bool
-	target countTarget
-}
-
-// countTarget is what a count counts: one entity type, or the partition.
-type countTarget struct {
-	label string // "ORDER", or "partition"
-	id    string // the type's id (keys.Class.ID)
-	whole bool
-	q     dynamo.QueryInput // Select=COUNT, the type's key condition
-	est   dynamo.Estimate   // the announced "at most" (whole table or index): the one estimate
-}
-
-// countJob is a count in flight: its read (a dynamo.QueryPager stepped
-// one message at a time: the pages so far, what they cost, the estimate's
-// stop) and the context its pages go out with.
-type countJob struct {
-	ctx    context.Context
-	target countTarget
-	read   dynamo.QueryPager
-}
-
 // stoppedCount stops the count in flight, if any: its request is
 // cancelled, and the count is no more.
 func (m *Model) stoppedCount() countJob {
 	m.flight.stop(flightCount)
 	return countJob{}
-}
-
-// counted is what the pages so far counted, how many requests they took
-// and what they cost.
-func (c countJob) counted() (n, reqs int, spent dynamo.Capacity) {
-	r := c.read.Result()
-	return r.Count, r.Pages, r.Capacity()
-}
-
-func (c countJob) progress() string {
-	return fmt.Sprintf("counting %s, %d so far", c.target.label, c.read.Result().Count)
 }
 
 // countPageMsg answers countPageCmd with one page of a count.

@@ -19,15 +19,6 @@ import (
 	"dynascope/ui/overlay"
 )
 
-// Editor is what the UI writes through. *edit.Writer satisfies it, and
-// exists only when writes were allowed; Options.Editor is nil otherwise,
-// and then no key that edits is enabled.
-type Editor interface {
-	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
-	Undo(ctx context.Context, p *edit.Plan, entry int) (edit.Result, error)
-	Target() edit.Target
-}
-
 var _ Editor = (*edit.Writer)(nil)
 
 // writeDoneMsg answers writeCmd.

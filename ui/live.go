@@ -21,36 +21,17 @@ import (
 // records come back as a message, the partition's lines join the pane and
 // its items change in place in the items pane, without a re-query.
 
-// LiveStream is what the live pane needs from DynamoDB Streams;
-// *dynamo.StreamClient satisfies it. Both only read.
-type LiveStream interface {
-	Stream(ctx context.Context, table string) (dynamo.StreamInfo, error)
-	Tail(ctx context.Context, info dynamo.StreamInfo, o dynamo.TailOptions, emit func([]dynamo.StreamRecord) error) error
-}
-
 var _ LiveStream = (*dynamo.StreamClient)(nil)
 
 // maxLiveLines bounds the pane's memory: a tail left open for hours keeps
 // the newest lines only.
 const maxLiveLines = 500
 
-// liveLine is one record as the pane shows it (the overlay draws them).
-type liveLine = overlay.LiveLine
-
 // liveMarkFor is how long a changed item stays marked in the items pane.
 const liveMarkFor = 2 * time.Second
 
 // liveMarkDoneMsg ends the mark of generation gen.
 type liveMarkDoneMsg struct{ gen int }
-
-// liveEvent is what the tail's goroutine hands over: records, a request, or
-// its end.
-type liveEvent struct {
-	recs []dynamo.StreamRecord
-	req  *dynamo.Request
-	err  error
-	end  bool
-}
 
 type liveStartedMsg struct {
 	id   int

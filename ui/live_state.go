@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"dynascope/dynamo"
+	"dynascope/ui/overlay"
 )
 
 // liveState is the tail of one opening of the pane; it outlives the
@@ -19,4 +20,16 @@ type liveState struct {
 	err      string
 	starting bool
 	markGen  int // of the latest mark on a changed item; its tick clears only its own
+}
+
+// liveLine is one record as the pane shows it (the overlay draws them).
+type liveLine = overlay.LiveLine
+
+// liveEvent is what the tail's goroutine hands over: records, a request, or
+// its end.
+type liveEvent struct {
+	recs []dynamo.StreamRecord
+	req  *dynamo.Request
+	err  error
+	end  bool
 }

@@ -58,9 +58,6 @@ func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	return m, tea.Batch(sampleCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
 
-// sampleLogged counts a sample's requests already in the request log.
-type sampleLogged struct{ id, n int }
-
 // loggedOf is the index of sample id's count in logged, or -1.
 func loggedOf(logged []sampleLogged, id int) int {
 	return slices.IndexFunc(logged, func(l sampleLogged) bool { return l.id == id })

@@ -11,21 +11,6 @@ import (
 	"dynascope/ui/request"
 )
 
-// job is a request in flight besides the query: its id, to drop stale
-// replies, and how to cancel it.
-type job struct {
-	id     int
-	cancel context.CancelFunc
-}
-
-// stop cancels the job, if any, and forgets it.
-func (j job) stop() job {
-	if j.cancel != nil {
-		j.cancel()
-	}
-	return job{}
-}
-
 // discoverRequestMsg brings one request of skip-scan id to the request log
 // and the session total as soon as it completes.
 type discoverRequestMsg struct {
