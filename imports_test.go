@@ -40,7 +40,7 @@ var allowedImports = map[string][]string{
 	"ui/request":        {"codegen", "dynamo", "patterns", "textfmt"},
 	"ui/overlay": {"codegen", "dynamo", "edit", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
-	"ui/pane": {"dynamo", "edit", "itemcodec", "keys", "patterns", "textfmt",
+	"ui/pane": {"config", "dynamo", "edit", "itemcodec", "keys", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},

@@ -6,6 +6,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/textfmt"
 	"dynascope/ui/pane"
+	"dynascope/ui/widget"
 )
 
 // fmtRCU, sanitize, humanBytes and plural are textfmt's, under the short
@@ -23,3 +24,10 @@ func plural(n int, one, many string) string { return textfmt.Plural(n, one, many
 func cellText(av types.AttributeValue) string { return pane.CellText(av) }
 
 func keyOf(it dynamo.Item, name string) string { return pane.KeyOf(it, name) }
+
+// clamp bounds v to [lo, hi]; when hi < lo it returns lo.
+func clamp(v, lo, hi int) int { return widget.Clamp(v, lo, hi) }
+
+// scrollOffset keeps the cursor inside a window of h rows over n rows,
+// for the views that keep their own numbers (widget.ScrollOffset).
+func scrollOffset(offset, cursor, h, n int) int { return widget.ScrollOffset(offset, cursor, h, n) }

@@ -8,6 +8,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
@@ -60,7 +61,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 		switch md {
 		case modeTables:
-			m.picker = m.picker.move(delta, pickerListHeight(lay.bodyH))
+			m.picker = m.picker.Move(delta, pane.PickerListHeight(lay.bodyH))
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
 				m.groups = m.groups.move(delta, lay.groupRows())
@@ -77,10 +78,10 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		y := mo.Y - lay.bodyY
 		switch md {
 		case modeTables:
-			l := m.picker.list.SetHeight(pickerListHeight(lay.bodyH))
+			l := m.picker.List.SetHeight(pane.PickerListHeight(lay.bodyH))
 			row := l.Offset() + y - 4 // frame, filter, blank line, header
 			if row >= 0 && row < l.Len() {
-				m.picker.list = l.MoveTo(row)
+				m.picker.List = l.MoveTo(row)
 			}
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {

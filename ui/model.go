@@ -52,11 +52,11 @@ type Model struct {
 	overlays []overlay.Overlay // the overlay stack (overlay.go); the last is on top
 	focus    paneID
 
-	picker tablePicker
-	prompt partitionPrompt
+	picker pane.TablePicker
+	prompt pane.Prompt
 	groups groupsPane
 	items  pane.Items
-	qline  queryLine
+	qline  pane.QueryLine
 	log    pane.RequestLog
 	status pane.Status
 	infoOn place // the screen status.Info was made on (statusscope.go)

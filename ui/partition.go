@@ -10,6 +10,7 @@ import (
 	"dynascope/filterexpr"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
 
@@ -74,24 +75,24 @@ func (m Model) requestKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode
 	case key.Matches(msg, km.GroupBy):
 		return m.toggleGroupBy(), nil, true
 	case key.Matches(msg, km.EditCondition):
-		return m.startEdit(editCondition, formatCondition(m.query.SK)), nil, true
+		return m.startEdit(pane.EditCondition, pane.FormatCondition(m.query.SK)), nil, true
 	case key.Matches(msg, km.Limit):
 		text := ""
 		if m.query.Limit > 0 {
 			text = fmt.Sprintf("%d", m.query.Limit)
 		}
-		return m.startEdit(editLimit, text), nil, true
+		return m.startEdit(pane.EditLimit, text), nil, true
 	case key.Matches(msg, km.Filter):
-		return m.startEdit(editFilter, m.items.Filter), nil, true
+		return m.startEdit(pane.EditFilter, m.items.Filter), nil, true
 	case key.Matches(msg, km.RequestFilter):
-		return m.startEdit(editRequestFilter, m.query.Filter), nil, true
+		return m.startEdit(pane.EditRequestFilter, m.query.Filter), nil, true
 	case key.Matches(msg, km.Project):
-		return m.startEdit(editProjection, m.projectionText()), nil, true
+		return m.startEdit(pane.EditProjection, m.projectionText()), nil, true
 	case key.Matches(msg, km.Index):
 		return m.openIndexes(), nil, true
 	case key.Matches(msg, km.Partition):
 		m.screen = screenPrompt
-		m.prompt = newPrompt(m.schema, m.query.PK, m.history)
+		m.prompt = pane.NewPrompt(m.schema, m.query.PK, m.history)
 		return m, nil, true
 	}
 	return m, nil, false
@@ -136,7 +137,7 @@ func (m Model) openRow(md *keymap.Mode) (Model, tea.Cmd) {
 		// A value of the attribute has no key condition: its items are
 		// the partition's filtered, which the user sends (or not).
 		m.status.Info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
-		return m.startEdit(editRequestFilter, f), nil
+		return m.startEdit(pane.EditRequestFilter, f), nil
 	}
 	q := m.query
 	q.SK = m.groups.condition(m.groups.cursor())

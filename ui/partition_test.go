@@ -9,6 +9,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/pane"
 )
 
 func openExample(t *testing.T, w, h int, more ...canned) *harness {
@@ -304,7 +305,7 @@ func TestParseCondition(t *testing.T) {
 		{in: "=", bad: true},
 		{in: `= "a" b`, bad: true},
 	} {
-		c, err := parseCondition(tc.in)
+		c, err := pane.ParseCondition(tc.in)
 		if tc.bad {
 			if err == nil {
 				t.Errorf("parseCondition(%q) = %+v, want an error", tc.in, c)
@@ -314,7 +315,7 @@ func TestParseCondition(t *testing.T) {
 		if err != nil || c.Op != tc.op || strings.Join(c.Values, "|") != strings.Join(tc.vals, "|") {
 			t.Errorf("parseCondition(%q) = %+v, %v; want %s %q", tc.in, c, err, tc.op, tc.vals)
 		}
-		if back, err := parseCondition(formatCondition(c)); err != nil || back.Op != c.Op || strings.Join(back.Values, "|") != strings.Join(c.Values, "|") {
+		if back, err := pane.ParseCondition(pane.FormatCondition(c)); err != nil || back.Op != c.Op || strings.Join(back.Values, "|") != strings.Join(c.Values, "|") {
 			t.Errorf("format/parse of %+v gave %+v, %v", c, back, err)
 		}
 	}

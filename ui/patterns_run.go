@@ -159,7 +159,7 @@ func (m Model) patternProjection(name string) *patterns.Projection {
 // what it needs. None while a field of the query line is edited.
 func (m Model) projectionLines(w int) []string {
 	pc := m.results.proj
-	if pc == nil || m.qline.edit != editNone || m.results.pages() == 0 {
+	if pc == nil || m.qline.Edit != pane.EditNone || m.results.pages() == 0 {
 		return nil
 	}
 	out := overlay.ProjectionNote(m.st, *pc, m.results.kept(), w-2)

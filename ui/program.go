@@ -129,16 +129,16 @@ func (m Model) mode() *keymap.Mode {
 	if m.ask.on {
 		return modeConfirm
 	}
-	switch m.qline.edit {
-	case editCondition:
+	switch m.qline.Edit {
+	case pane.EditCondition:
 		return modeCondition
-	case editLimit:
+	case pane.EditLimit:
 		return modeLimit
-	case editFilter:
+	case pane.EditFilter:
 		return modeFilter
-	case editRequestFilter:
+	case pane.EditRequestFilter:
 		return modeRequestFilter
-	case editProjection:
+	case pane.EditProjection:
 		return modeProjection
 	}
 	if m.focus == paneItems {
