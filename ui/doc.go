@@ -58,10 +58,14 @@
 //
 // # Adding a pane or an overlay
 //
-// A pane is a plain struct owned by the root (groupsPane, pane.Items,
-// partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
-// (Model, tea.Cmd), in a file named after it, and its keymap.Mode listed
-// in paneModes (modes.go). An overlay is a value type in ui/overlay, whose
+// A pane is a type of ui/pane (pane.Items, pane.Prompt, pane.QueryLine,
+// pane.TablePicker, pane.RequestLog, pane.Status; groupsPane is still the
+// root's) whose methods are given values and return the pane: it never
+// sees the Model. The root holds it in a field and calls it from handlers
+// of one shape, func (m Model) handleX(msg) (Model, tea.Cmd), in a file
+// named after the pane, beside its keymap.Mode listed in paneModes
+// (modes.go). A file the handlers ask (model.go, results.go, jobs.go,
+// layout.go, enter.go) names no handler, so the handlers point down at it. An overlay is a value type in ui/overlay, whose
 // package comment says step by step how to add one; the root's side of it
 // is an opener (open.go, or the file of the job it starts: bulk.go,
 // code.go, editing.go, export.go, links.go, overview.go, xray.go), the
