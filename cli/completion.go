@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
+	"dynascope/dynamo"
 	"dynascope/patterns"
 )
 
@@ -99,9 +100,7 @@ func completeTables(conn *config.Connection) cobra.CompletionFunc {
 	return func(cmd *cobra.Command, _ []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
 		ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
 		defer cancel()
-		c := *conn
-		c.MaxAttempts = 1 // no retries behind a Tab press
-		client, err := connect(ctx, &c)
+		client, err := connect(ctx, completionConn(conn))
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
@@ -113,6 +112,15 @@ func completeTables(conn *config.Connection) cobra.CompletionFunc {
 	}
 }
 
+// completionConn is the connection of a completion's one request: no
+// retries behind a Tab press, no --debug lines among the shell's
+// completions, and no MFA prompt (a cached session or nothing).
+func completionConn(conn *config.Connection) *config.Connection {
+	c := *conn
+	c.MaxAttempts, c.Debug, c.MFAToken = 1, dynamo.DebugOff, nil
+	return &c
+}
+
 // completeIndexes offers the secondary indexes of --table: from the schema
 // cache, else one DescribeTable; nothing without --table or on failure.
 func completeIndexes(conn *config.Connection) cobra.CompletionFunc {
@@ -122,13 +130,11 @@ func completeIndexes(conn *config.Connection) cobra.CompletionFunc {
 		}
 		ctx, cancel := context.WithTimeout(cmd.Context(), completionTimeout)
 		defer cancel()
-		c := *conn
-		c.MaxAttempts = 1
-		client, err := connect(ctx, &c)
+		client, err := connect(ctx, completionConn(conn))
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}
-		t, err := client.TableKeys(ctx, c.Table)
+		t, err := client.TableKeys(ctx, conn.Table)
 		if err != nil {
 			return nil, cobra.ShellCompDirectiveNoFileComp
 		}

@@ -27,6 +27,7 @@ type demoOptions struct {
 	SkipInvalid bool
 	Traffic     bool
 	AllowWrites bool
+	Color       string // --color
 }
 
 // newDemoCmd starts DynamoDB Local, seeds the demo table (or a NoSQL
@@ -64,7 +65,7 @@ only into its own in-memory engine.`,
 		if opts.Traffic && opts.Workbench != "" {
 			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
 		}
-		opts.Conn, opts.Err = *conn, f.Stderr()
+		opts.Conn, opts.Err, opts.Color = *conn, f.Stderr(), f.Global.Color
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -77,6 +78,11 @@ only into its own in-memory engine.`,
 // the UI on it.
 func runDemo(ctx context.Context, opts *demoOptions) error {
 	conn, stderr := &opts.Conn, opts.Err
+	done, err := uiDebugLog(conn, stderr) // the demo's UI has the screen
+	if err != nil {
+		return err
+	}
+	defer done()
 	// The demo's access patterns, from dynascope.yaml when it is here; read
 	// before the engine starts, so that a mistake in it costs no start-up.
 	var set *patterns.PatternSet
@@ -140,7 +146,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 			Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			EntityNames: t.EntityNames(), Settings: settings,
-		}))
+		}, opts.Color))
 	}
 	if conn.Table == "" {
 		conn.Table = demodata.Table
@@ -164,7 +170,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,
-	}))
+	}, opts.Color))
 }
 
 // workbenchPartition picks the partition the UI opens on: that of the first

@@ -51,13 +51,32 @@ type factory struct {
 	Stdin func() io.Reader
 	// Stdout and Stderr are the command's output streams.
 	Stdout, Stderr func() io.Writer
+	// MFA asks for the codes of MFA profiles on the terminal; the UI tells
+	// it when the terminal is the UI's.
+	MFA *mfaPrompter
+	// Global holds the persistent flags that are not the connection's;
+	// like Conn, read only at run time.
+	Global *globalFlags
 }
 
+// lazyWriter writes to the writer its func returns at the time of writing:
+// root's stderr is set after the factory is built.
+type lazyWriter func() io.Writer
+
+func (w lazyWriter) Write(p []byte) (int, error) { return w().Write(p) }
+
 // newFactory is the production factory: the connection as the flags and
-// the settings file give it, and the streams root was given.
+// the settings file give it, and the streams root was given. --debug
+// writes to root's stderr (the UI's log file instead: runUI), and an MFA
+// code is asked on the terminal (mfa.go).
 func newFactory(conn *config.Connection, root *cobra.Command) *factory {
+	mfa := newMFAPrompter()
+	conn.DebugTo = lazyWriter(root.ErrOrStderr)
+	conn.MFAToken = mfa.ask
 	return &factory{
 		Conn:    conn,
+		MFA:     mfa,
+		Global:  &globalFlags{Color: "auto"},
 		Connect: func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
 		ConnectSettings: func(ctx context.Context) (*dynamo.Client, config.Settings, error) {
 			return connectWithSettings(ctx, conn)

@@ -51,6 +51,8 @@ func testFactory(t *testing.T, conn *config.Connection, stdout, stderr io.Writer
 		Stdin:  func() io.Reader { return strings.NewReader("") },
 		Stdout: func() io.Writer { return stdout },
 		Stderr: func() io.Writer { return stderr },
+		MFA:    newMFAPrompter(),
+		Global: &globalFlags{Color: "auto"},
 	}
 }
 

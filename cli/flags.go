@@ -93,7 +93,7 @@ func flagKind(f *pflag.Flag) string {
 // config writes without a `NAME` in back quotes.
 var connectionMetavars = map[string]string{
 	"table": "NAME", "profile": "NAME", "region": "REGION", "endpoint-url": "URL", "connection": "NAME",
-	"timeout": "DURATION", "max-attempts": "N",
+	"timeout": "DURATION", "max-attempts": "N", "cli-connect-timeout": "SECONDS", "cli-read-timeout": "SECONDS",
 }
 
 // nameFlagValues gives every flag that takes a value the name help shows

@@ -73,6 +73,17 @@ func outputFlag(cmd *cobra.Command, p *string, def, note string, formats ...stri
 	return v
 }
 
+// colorFlag is --color on every command (persistent on root): how the
+// terminal UI uses colour, in dynascope's words and the AWS CLI's (on,
+// off), beside NO_COLOR, which auto honours.
+func colorFlag(root *cobra.Command, p *string) {
+	*p = "auto"
+	values := []string{"auto", "always", "never", "on", "off"}
+	v := &enumValue{name: "color", p: p, values: values}
+	root.PersistentFlags().Var(v, "color", "`WHEN` the terminal UI uses colours: auto (as NO_COLOR and the terminal say), always, never; on and off are the AWS CLI's words for always and never")
+	root.RegisterFlagCompletionFunc("color", fixedChoices(values...))
+}
+
 // orList writes words as a sentence lists them: "a", "a or b", "a, b or c".
 func orList(words []string) string {
 	if len(words) < 2 {

@@ -188,7 +188,10 @@ func TestCLINeverWrites(t *testing.T) {
 	streamed, _ := tailedTable(t) // the demo table has no stream: demo gives its own one
 	tc := []string{"--endpoint-url", p.URL, "--table", streamed}
 	// The connection flags, as one more run of each command.
-	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}
+	// The global flags too: --debug's middleware sees every request, and
+	// must send none of its own.
+	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table,
+		"--debug=body", "--color", "never", "--cli-connect-timeout", "5", "--cli-read-timeout", "10"}
 	q := append([]string{"query"}, conn...)
 	// A stopped PartiQL run, for --next-token to go on from.
 	stoppedRun, _, err := cli(t, "partiql", `SELECT PK FROM "`+table+`"`, "--endpoint-url", p.URL, "--max-rcu", "1")
@@ -274,7 +277,7 @@ func TestCLINeverWrites(t *testing.T) {
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "index-map": "true", "workbench-out": filepath.Join(dir, "model.json")}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json")}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue
@@ -302,6 +305,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),
 		slices.Concat([]string{cobra.ShellCompRequestCmd, "query"}, conn, []string{"--index", ""}),
 		[]string{cobra.ShellCompRequestCmd, "--connection", ""},
+		[]string{cobra.ShellCompRequestCmd, "--color", ""},
 		[]string{cobra.ShellCompRequestCmd, "query", "--output="},
 		[]string{cobra.ShellCompRequestCmd, "seed", "--format", ""},
 		[]string{cobra.ShellCompRequestCmd, "patterns", "show", "--lang", ""},
@@ -325,7 +329,8 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{"journal", "--output", "json"},
 		slices.Concat([]string{"journal"}, named, conn[:2]),
 		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),
-		slices.Concat([]string{"undo", "--dry-run"}, []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table}),
+		slices.Concat([]string{"undo", "--dry-run"}, []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table,
+			"--debug=body", "--color", "never", "--cli-connect-timeout", "5", "--cli-read-timeout", "10"}),
 	)
 	for _, args := range runs {
 		out, _, err := cli(t, args...)
@@ -366,7 +371,8 @@ func TestCLINeverWrites(t *testing.T) {
 		case "":
 			// The UI's flags become ui.Options, which ui/nowrites_test.go
 			// walks; a new one must be looked at there.
-			known := []string{"table", "profile", "region", "endpoint-url", "timeout", "max-attempts", "connection", "pk", "index", "patterns", "max-loaded", "version"}
+			known := []string{"table", "profile", "region", "endpoint-url", "timeout", "max-attempts", "connection", "pk", "index", "patterns", "max-loaded", "version",
+				"debug", "color", "cli-connect-timeout", "cli-read-timeout"}
 			for _, f := range flags {
 				if !slices.Contains(known, f) {
 					t.Errorf("the UI has a new flag --%s: cover it in ui/nowrites_test.go and list it here", f)

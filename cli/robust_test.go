@@ -26,17 +26,7 @@ const (
 // so that nothing from the machine running the tests takes part.
 func isolateAWS(t *testing.T) string {
 	t.Helper()
-	home := t.TempDir()
-	for k, v := range map[string]string{
-		"HOME": home, "AWS_CONFIG_FILE": filepath.Join(home, "config"), "AWS_SHARED_CREDENTIALS_FILE": filepath.Join(home, "credentials"),
-		"AWS_PROFILE": "", "AWS_DEFAULT_PROFILE": "", "AWS_REGION": "", "AWS_DEFAULT_REGION": "",
-		"AWS_ACCESS_KEY_ID": "", "AWS_SECRET_ACCESS_KEY": "", "AWS_SESSION_TOKEN": "",
-		"AWS_WEB_IDENTITY_TOKEN_FILE": "", "AWS_CONTAINER_CREDENTIALS_FULL_URI": "", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI": "",
-		"AWS_EC2_METADATA_DISABLED": "true", "AWS_MAX_ATTEMPTS": "", "AWS_ENDPOINT_URL": "", "AWS_ENDPOINT_URL_DYNAMODB": "",
-	} {
-		t.Setenv(k, v)
-	}
-	return home
+	return dynamotest.IsolateAWS(t)
 }
 
 func useFakeCredentials(t *testing.T) {
@@ -178,7 +168,7 @@ sso_registration_scopes = sso:account:access
 	// Not a loopback endpoint, so the real credential chain is used; the
 	// credentials fail before any request would leave.
 	_, errOut, err := cli(t, "tables", "--profile", "corp", "--endpoint-url", "https://dynamodb.invalid")
-	want := "list tables: the AWS SSO session has expired or is missing; run 'aws sso login'."
+	want := "list tables: the AWS SSO session of profile corp has expired or is missing; run 'aws sso login --profile corp'."
 	if err == nil || err.Error() != want {
 		t.Errorf("got  %v\nwant %s", err, want)
 	}

@@ -14,10 +14,13 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 
+	"github.com/charmbracelet/colorprofile"
 	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
 
 	"dynascope/config"
 	"dynascope/dynamo"
@@ -39,8 +42,18 @@ const (
 )
 
 // offline marks a command that never connects: its help leaves out the
-// connection flags.
+// connection flags and the global ones.
 const offline = "offline"
+
+// globalFlag marks a persistent flag that is not a connection flag
+// (--debug, --color): help lists it under Global flags.
+const globalFlag = "global"
+
+// globalFlags are the values of the root's persistent flags that are not
+// the connection's (those are config.Connection's).
+type globalFlags struct {
+	Color string // --color: auto, always, never (or on, off)
+}
 
 // helpWidth is where flag descriptions wrap in help: fixed, so that help
 // reads the same in every terminal and in the tests.
@@ -61,6 +74,12 @@ func newRootCmd(b Build) *cobra.Command {
 	root.PersistentFlags().AddGoFlagSet(gofs)
 	root.RegisterFlagCompletionFunc("table", completeTables(&conn))
 	root.RegisterFlagCompletionFunc("connection", completeConnections)
+	// The flags of every command that are not the connection's: help lists
+	// them apart (printUsage).
+	colorFlag(root, &f.Global.Color)
+	for _, name := range []string{"debug", "color"} {
+		_ = root.PersistentFlags().SetAnnotation(name, globalFlag, []string{"yes"})
+	}
 
 	root.AddGroup(
 		&cobra.Group{ID: groupExplore, Title: "Explore (read-only):"},
@@ -160,14 +179,32 @@ func printUsage(c *cobra.Command) error {
 	if local.HasAvailableFlags() {
 		fmt.Fprintf(&b, "\nFlags:\n%s", local.FlagUsagesWrapped(helpWidth))
 	}
-	if inherited.HasAvailableFlags() && c.Annotations[offline] == "" {
-		fmt.Fprintf(&b, "\nConnection flags (before or after the command):\n%s", inherited.FlagUsagesWrapped(helpWidth))
+	connFlags, global := splitGlobal(inherited)
+	if connFlags.HasAvailableFlags() && c.Annotations[offline] == "" {
+		fmt.Fprintf(&b, "\nConnection flags (before or after the command):\n%s", connFlags.FlagUsagesWrapped(helpWidth))
+	}
+	if global.HasAvailableFlags() && c.Annotations[offline] == "" {
+		fmt.Fprintf(&b, "\nGlobal flags (before or after the command):\n%s", global.FlagUsagesWrapped(helpWidth))
 	}
 	if c.HasAvailableSubCommands() {
 		fmt.Fprintf(&b, "\nRun '%s COMMAND -h' for a command's flags and examples.\n", c.CommandPath())
 	}
 	_, err := io.WriteString(c.OutOrStderr(), b.String())
 	return err
+}
+
+// splitGlobal parts persistent flags into the connection's and the global
+// ones (globalFlag).
+func splitGlobal(fs *pflag.FlagSet) (connFlags, global *pflag.FlagSet) {
+	connFlags, global = pflag.NewFlagSet("connection", pflag.ContinueOnError), pflag.NewFlagSet("global", pflag.ContinueOnError)
+	fs.VisitAll(func(fl *pflag.Flag) {
+		if _, ok := fl.Annotations[globalFlag]; ok {
+			global.AddFlag(fl)
+		} else {
+			connFlags.AddFlag(fl)
+		}
+	})
+	return connFlags, global
 }
 
 // connect builds the read-only client; a settings file that cannot be read
@@ -227,6 +264,16 @@ type uiOptions struct {
 	PatternsGiven   bool // --patterns named it, else the default (none when absent)
 	MaxLoaded       int  // --max-loaded; -1 when not given
 	AllowWrites     bool
+	// DebugLog points --debug at the UI's log file, the screen being the
+	// UI's (debuglog.go); done closes it and names it on stderr.
+	DebugLog func() (done func(), err error)
+	// UIStarts says the terminal is the UI's from now on: an MFA code can
+	// no longer be asked on it.
+	UIStarts func()
+	Color    string // --color
+	// Conn is the command line's connection, which ctrl+k's switch starts
+	// from (switch.go).
+	Conn *config.Connection
 }
 
 // newUICmd is the root command: the terminal UI. Its flags are its own;
@@ -281,6 +328,8 @@ to put, update, delete or undo (each write conditional on the item as read).`,
 		}
 		opts.ConnectSettings, opts.ConnectWriter, opts.ConnectStreams = f.ConnectSettings, f.ConnectWriter, f.ConnectStreams
 		opts.WritesAllowed, opts.Table, opts.PatternsGiven = f.Conn.WritesAllowed, f.Conn.Table, fs.Changed("patterns")
+		opts.UIStarts, opts.Color, opts.Conn = f.MFA.uiStarts, f.Global.Color, f.Conn
+		opts.DebugLog = func() (func(), error) { return uiDebugLog(f.Conn, f.Stderr()) }
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -295,6 +344,11 @@ func runUI(ctx context.Context, opts *uiOptions) error {
 	// patterns view and the status line say what is wrong with it, and
 	// saving to it is refused until it is fixed.
 	set, setPath, patternsErr := patterns.Open(opts.PatternsFile, opts.PatternsGiven)
+	done, err := opts.DebugLog()
+	if err != nil {
+		return err
+	}
+	defer done()
 	client, settings, err := opts.ConnectSettings(ctx)
 	if err != nil {
 		return err
@@ -307,23 +361,46 @@ func runUI(ctx context.Context, opts *uiOptions) error {
 		}
 		editor = w
 	}
+	opts.UIStarts() // an MFA code was asked above, while connecting, if at all
 	return ui.Run(ctx, uiEnvironment(ui.Options{
 		Editor: editor,
 		Store:  client, Table: opts.Table, Index: opts.Index, PK: opts.PK,
 		Streams: liveStreams(ctx, opts.ConnectStreams, client),
 		Region:  client.Region(), Endpoint: client.Endpoint(), Profile: client.Profile(),
+		Connection:  connectionName(*opts.Conn, settings),
+		Connections: config.Choices(settings), Switch: switchConnection(opts.Conn, opts.AllowWrites),
 		Patterns: set, PatternsPath: setPath, PatternsErr: patternsErr,
 		Settings: settings, MaxLoadedItems: itemCap(opts.MaxLoaded, settings),
-	}))
+	}, opts.Color))
 }
 
 // uiEnvironment fills in what the UI takes from the process's environment,
 // which package ui does not read itself: where the partition history lives
-// and NO_COLOR.
-func uiEnvironment(o ui.Options) ui.Options {
+// and its colours (--color over NO_COLOR, uiColors).
+func uiEnvironment(o ui.Options, color string) ui.Options {
 	if o.ConfigDir == "" {
 		o.ConfigDir = config.Dir()
 	}
-	o.NoColor = os.Getenv("NO_COLOR") != ""
+	o.NoColor, o.ColorProfile = uiColors(color, os.Stdout, os.Environ())
 	return o
+}
+
+// uiColors reads --color: never (off) is NO_COLOR; always (on) is colour
+// even under NO_COLOR or where the terminal does not say it has any (as
+// many as it says, at least 256); auto leaves it to NO_COLOR and Bubble
+// Tea's detection.
+func uiColors(color string, out io.Writer, environ []string) (noColor bool, p colorprofile.Profile) {
+	switch color {
+	case "never", "off":
+		return true, colorprofile.Unknown
+	case "always", "on":
+		env := slices.DeleteFunc(slices.Clone(environ), func(kv string) bool { return strings.HasPrefix(kv, "NO_COLOR=") })
+		return false, max(colorprofile.Detect(out, env), colorprofile.ANSI256)
+	}
+	for _, kv := range environ {
+		if v, ok := strings.CutPrefix(kv, "NO_COLOR="); ok && v != "" {
+			return true, colorprofile.Unknown
+		}
+	}
+	return false, colorprofile.Unknown
 }

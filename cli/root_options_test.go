@@ -9,11 +9,13 @@ import (
 // Arguments become the terminal UI's options through runF, with no
 // network and without opening the patterns file.
 func TestNewUICmd(t *testing.T) {
-	def := uiOptions{Table: "App", PatternsFile: patterns.PatternsFile, MaxLoaded: -1}
+	def := uiOptions{Table: "App", PatternsFile: patterns.PatternsFile, MaxLoaded: -1, Color: "auto"}
 	with := func(f func(*uiOptions)) uiOptions { o := def; f(&o); return o }
 	checkOptions(t, newUICmd, func(o *uiOptions) bool {
-		set := o.ConnectSettings != nil && o.ConnectWriter != nil && o.ConnectStreams != nil && o.WritesAllowed != nil
+		set := o.ConnectSettings != nil && o.ConnectWriter != nil && o.ConnectStreams != nil && o.WritesAllowed != nil &&
+			o.DebugLog != nil && o.UIStarts != nil && o.Conn != nil
 		o.ConnectSettings, o.ConnectWriter, o.ConnectStreams, o.WritesAllowed = nil, nil, nil, nil
+		o.DebugLog, o.UIStarts, o.Conn = nil, nil, nil
 		return set
 	}, []optionsCase[uiOptions]{
 		{args: []string{"--table", "App"}, want: def},

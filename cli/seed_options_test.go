@@ -48,10 +48,10 @@ func TestNewDemoCmd(t *testing.T) {
 		o.Err = nil
 		return set
 	}, []optionsCase[demoOptions]{
-		{args: nil, want: demoOptions{Conn: conn("")}},
-		{args: []string{"--allow-writes", "--traffic"}, want: demoOptions{Conn: conn(""), AllowWrites: true, Traffic: true}},
+		{args: nil, want: demoOptions{Conn: conn(""), Color: "auto"}},
+		{args: []string{"--allow-writes", "--traffic"}, want: demoOptions{Conn: conn(""), AllowWrites: true, Traffic: true, Color: "auto"}},
 		{args: []string{"--workbench", "model.json", "--skip-invalid", "--table", "Orders"},
-			want: demoOptions{Conn: conn("Orders"), Workbench: "model.json", SkipInvalid: true}},
+			want: demoOptions{Conn: conn("Orders"), Workbench: "model.json", SkipInvalid: true, Color: "auto"}},
 		{args: []string{"--endpoint-url", "http://127.0.0.1:8000"}, usage: "demo runs its own DynamoDB Local; it takes no --endpoint-url"},
 		{args: []string{"--region", "eu-west-1"}, usage: "it takes no --endpoint-url, --profile or --region."},
 		{args: []string{"--profile", "prod"}, usage: "it takes no --endpoint-url, --profile or --region."},

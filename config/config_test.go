@@ -2,9 +2,13 @@ package config
 
 import (
 	"flag"
+	"io"
 	"reflect"
+	"strings"
 	"testing"
 	"time"
+
+	"dynascope/dynamo"
 )
 
 func TestSplitPairFlag(t *testing.T) {
@@ -51,16 +55,15 @@ func TestConnectionFlagsAndEnvironment(t *testing.T) {
 		t.Errorf("flags: %+v %+v", c, o)
 	}
 
-	// The SDK's own endpoint variables apply when no flag is given, the
-	// service-specific one first.
+	// The SDK's own endpoint variables are left to the SDK, which applies
+	// them with the rest of its rules (AWS_IGNORE_CONFIGURED_ENDPOINT_URLS,
+	// the profile's endpoint_url and services section; dynamo's
+	// TestEndpointRules): read here, they would bypass those rules.
 	c.Endpoint = ""
 	t.Setenv("AWS_ENDPOINT_URL", "http://127.0.0.1:1")
-	if ep := c.DynamoOptions().Endpoint; ep != "http://127.0.0.1:1" {
-		t.Errorf("AWS_ENDPOINT_URL: %q", ep)
-	}
 	t.Setenv("AWS_ENDPOINT_URL_DYNAMODB", "http://127.0.0.1:2")
-	if ep := c.DynamoOptions().Endpoint; ep != "http://127.0.0.1:2" {
-		t.Errorf("AWS_ENDPOINT_URL_DYNAMODB: %q", ep)
+	if ep := c.DynamoOptions().Endpoint; ep != "" {
+		t.Errorf("the environment's endpoint was read here: %q", ep)
 	}
 	c.Endpoint = "http://127.0.0.1:3"
 	if ep := c.DynamoOptions().Endpoint; ep != "http://127.0.0.1:3" {
@@ -68,5 +71,46 @@ func TestConnectionFlagsAndEnvironment(t *testing.T) {
 	}
 	if err := (Connection{}).RequireTable("query"); err == nil {
 		t.Error("RequireTable accepted no table")
+	}
+}
+
+// The AWS CLI's time-outs take its seconds (whole or decimal) or a
+// duration, into the one option each; --debug takes no value, or body.
+func TestWireTimeoutAndDebugFlags(t *testing.T) {
+	parse := func(args ...string) (Connection, error) {
+		fs := flag.NewFlagSet("x", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		var c Connection
+		c.Register(fs)
+		return c, fs.Parse(args)
+	}
+	c, err := parse("--cli-connect-timeout", "5", "--cli-read-timeout", "2.5")
+	if err != nil || c.ConnectTimeout != 5*time.Second || c.ReadTimeout != 2500*time.Millisecond {
+		t.Errorf("seconds: %v %v %v", c.ConnectTimeout, c.ReadTimeout, err)
+	}
+	o := c.DynamoOptions()
+	if o.ConnectTimeout != 5*time.Second || o.ReadTimeout != 2500*time.Millisecond {
+		t.Errorf("options: %v %v", o.ConnectTimeout, o.ReadTimeout)
+	}
+	if c, err := parse("--cli-read-timeout", "500ms", "--cli-connect-timeout", "0"); err != nil || c.ReadTimeout != 500*time.Millisecond || c.ConnectTimeout != 0 {
+		t.Errorf("duration: %v %v", c.ReadTimeout, err)
+	}
+	for _, bad := range []string{"-1", "soon", "NaN", "1e9", "-2s"} {
+		if _, err := parse("--cli-read-timeout", bad); err == nil || !strings.Contains(err.Error(), "--cli-read-timeout takes a number of seconds such as 5") {
+			t.Errorf("%q: %v", bad, err)
+		}
+	}
+	for args, want := range map[string]dynamo.DebugLevel{"--debug": dynamo.DebugRequests, "--debug=body": dynamo.DebugBodies, "--debug=false": dynamo.DebugOff, "": dynamo.DebugOff} {
+		var list []string
+		if args != "" {
+			list = []string{args}
+		}
+		c, err := parse(list...)
+		if err != nil || c.Debug != want || c.DynamoOptions().Debug != want {
+			t.Errorf("%q: %v %v", args, c.Debug, err)
+		}
+	}
+	if _, err := parse("--debug=headers"); err == nil || !strings.Contains(err.Error(), `--debug takes no value, or --debug=body for the bodies too, not "headers"`) {
+		t.Errorf("--debug=headers: %v", err)
 	}
 }

@@ -3,9 +3,11 @@ package config
 import (
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"regexp"
 	"strconv"
+	"strings"
 	"time"
 
 	"dynascope/dynamo"
@@ -43,13 +45,19 @@ func CheckRegion(v string) error {
 	return nil
 }
 
-// endpointFlag, regionFlag, timeoutFlag and attemptsFlag are the
-// connection flags that check their value when it is parsed.
+// endpointFlag, regionFlag, timeoutFlag, attemptsFlag, wireTimeoutFlag
+// and debugFlag are the connection flags that check their value when it
+// is parsed.
 type (
-	endpointFlag struct{ p *string }
-	regionFlag   struct{ p *string }
-	timeoutFlag  struct{ p *time.Duration }
-	attemptsFlag struct{ p *int }
+	endpointFlag    struct{ p *string }
+	regionFlag      struct{ p *string }
+	timeoutFlag     struct{ p *time.Duration }
+	attemptsFlag    struct{ p *int }
+	wireTimeoutFlag struct {
+		p    *time.Duration
+		name string
+	}
+	debugFlag struct{ p *dynamo.DebugLevel }
 )
 
 func (f endpointFlag) String() string { return derefString(f.p) }
@@ -99,6 +107,64 @@ func (f attemptsFlag) Set(v string) error {
 	*f.p = n
 	return nil
 }
+
+// wireTimeoutFlag takes seconds, as the AWS CLI's --cli-connect-timeout and
+// --cli-read-timeout do (a whole or decimal number), or a duration such as
+// 500ms; 0 leaves it to the SDK.
+func (f wireTimeoutFlag) String() string {
+	if f.p == nil || *f.p == 0 {
+		return "0"
+	}
+	return f.p.String()
+}
+func (f wireTimeoutFlag) Set(v string) error {
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		// The CLI's form: seconds. A day is plenty for either time-out.
+		s, ferr := strconv.ParseFloat(v, 64)
+		if ferr == nil && !math.IsNaN(s) && s >= 0 && s <= 86400 {
+			d, err = time.Duration(s*float64(time.Second)), nil
+		}
+	}
+	if err != nil || d < 0 {
+		return fmt.Errorf("--%s takes a number of seconds such as 5 (or a duration such as 500ms; 0 for the SDK's default), not %q", f.name, v)
+	}
+	*f.p = d
+	return nil
+}
+
+// debugFlag is --debug alone (the requests and answers), --debug=body (with
+// their bodies) or --debug=false. It is a bool flag to both flag packages,
+// so that --debug takes no value; to pflag it is of the kind "boolfunc",
+// whose help shows no value either, and whose refusals are its own
+// sentence rather than "takes true or false".
+func (f debugFlag) String() string {
+	if f.p == nil {
+		return "false"
+	}
+	switch *f.p {
+	case dynamo.DebugRequests:
+		return "true"
+	case dynamo.DebugBodies:
+		return "body"
+	}
+	return "false"
+}
+func (f debugFlag) Set(v string) error {
+	switch strings.ToLower(v) {
+	case "true", "on", "1", "":
+		*f.p = dynamo.DebugRequests
+	case "body", "bodies":
+		*f.p = dynamo.DebugBodies
+	case "false", "off", "0":
+		*f.p = dynamo.DebugOff
+	default:
+		return fmt.Errorf("--debug takes no value, or --debug=body for the bodies too, not %q", v)
+	}
+	return nil
+}
+func (debugFlag) IsBoolFlag() bool { return true }
+func (debugFlag) Type() string     { return "boolfunc" }
 
 func derefString(p *string) string {
 	if p == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"sync"
@@ -61,6 +62,25 @@ type Options struct {
 	SchemaCacheDir string
 	// NoSchemaCache turns the schema cache off: every run asks DynamoDB.
 	NoSchemaCache bool
+
+	// ConnectTimeout bounds setting up a connection (TCP and TLS), and
+	// ReadTimeout the wait for each part of an answer, as the AWS CLI's
+	// --cli-connect-timeout and --cli-read-timeout do; 0 leaves each to the
+	// SDK's defaults. Timeout bounds the whole request either way.
+	ConnectTimeout, ReadTimeout time.Duration
+
+	// Debug says what is written to DebugTo about every request and
+	// answer (debug.go); DebugOff writes nothing.
+	Debug   DebugLevel
+	DebugTo io.Writer
+
+	// MFAToken asks the user for the code of an MFA device when a profile
+	// that assumes a role names one (mfa_serial) and no cached session is
+	// valid (rolecache.go); nil refuses such a profile with a sentence.
+	MFAToken func(context.Context, MFARequest) (string, error)
+	// RoleCacheDir is where assumed-role sessions are cached, shared with
+	// the AWS CLI; "" means ~/.aws/cli/cache, as the CLI has it.
+	RoleCacheDir string
 }
 
 // Client is the read-only DynamoDB client of dynascope. It records every
@@ -81,7 +101,10 @@ type Client struct {
 }
 
 // Connect loads the AWS configuration the way the AWS CLI does (flags over
-// environment over shared config) and builds a client. It makes no request.
+// environment over shared config) and builds a client. It makes no request
+// to DynamoDB; a profile that assumes a role with MFA asks for its code now
+// (unless its session is cached) and assumes the role, so that the user's
+// typing is bounded by ctx alone, never by a request's time-out.
 func Connect(ctx context.Context, o Options) (*Client, error) {
 	sdk, cfg, err := connectSDK(ctx, &o)
 	if err != nil {
@@ -109,6 +132,7 @@ func ConnectWriter(ctx context.Context, o Options) (WriteAPI, error) {
 type sdkClient struct {
 	api     *dynamodb.Client
 	retries *retryHook
+	debug   *debugLog
 }
 
 // connectSDK is the configuration loading shared by Connect and
@@ -122,23 +146,32 @@ func connectSDK(ctx context.Context, o *Options) (sdkClient, aws.Config, error) 
 	if err != nil {
 		return sdkClient{}, cfg, err
 	}
+	// credentials.go words the failures; errors.go's Redact learns the secrets.
+	cfg.Credentials = rememberSecrets(explainCredentials(cfg.Credentials, cfg))
+	// An MFA profile was chosen on purpose: a refused code is said, even
+	// where a local engine would take the fallback's fake keys.
+	if err := askMFAFirst(ctx, cfg); err != nil { // rolecache.go
+		return sdkClient{}, cfg, err
+	}
 	if local {
 		cfg.Credentials = fallbackCredentials{primary: cfg.Credentials}
 	}
-	cfg.Credentials = rememberSecrets(cfg.Credentials) // errors.go: Redact knows them
 	if cfg.Region == "" && o.Endpoint == "" {
 		return sdkClient{}, cfg, &UserError{Msg: "no AWS region is set; pass --region or set AWS_REGION (or a region in your profile)."}
 	}
-	retries := newRetryHook(&cfg, *o) // retry.go: the retryer and its observers
-	endpoint := o.Endpoint
+	retries := newRetryHook(&cfg, *o)             // retry.go: the retryer and its observers
+	debug := newDebugLog(*o, retries.maxAttempts) // debug.go
+	endpoint, readTimeout := o.Endpoint, o.ReadTimeout
 	api := dynamodb.NewFromConfig(cfg, func(do *dynamodb.Options) {
 		if endpoint != "" {
 			do.BaseEndpoint = aws.String(endpoint)
 		}
+		do.HTTPClient = withReadTimeout(do.HTTPClient, readTimeout) // transport.go
 		retries.install(do)
 		installAnswerCheck(do) // answer.go
+		debug.install(do)      // innermost: it sees the request as sent
 	})
-	return sdkClient{api: api, retries: retries}, cfg, nil
+	return sdkClient{api: api, retries: retries, debug: debug}, cfg, nil
 }
 
 // CodeTarget is the region and endpoint a client of these options would
@@ -155,15 +188,21 @@ func CodeTarget(ctx context.Context, o Options) (region, endpoint string, err er
 	return cfg.Region, PublicEndpoint(o.Endpoint), nil
 }
 
-// resolveConfig loads the SDK's configuration for o (completing o's
-// endpoint from the SDK's own variables) and says whether the endpoint is
-// a local engine, whose region defaults to us-east-1. It sends nothing and
-// retrieves no credentials.
+// resolveConfig loads the SDK's configuration for o and says whether the
+// endpoint is a local engine, whose region defaults to us-east-1. An
+// endpoint not given in o is the one the SDK's own rules give DynamoDB
+// (configuredEndpoint), written into o so that the client can tell a local
+// engine. It sends nothing and retrieves no credentials.
 func resolveConfig(ctx context.Context, o *Options) (aws.Config, bool, error) {
+	roles := newRoleCache(*o) // rolecache.go
 	loads := []func(*awsconfig.LoadOptions) error{
 		awsconfig.WithLogger(logging.Nop{}),
 		awsconfig.WithClientLogMode(0),
 		awsconfig.WithLogConfigurationWarnings(false),
+		awsconfig.WithAssumeRoleCredentialOptions(roles.assumeRoleOptions),
+	}
+	if hc := wireHTTPClient(*o); hc != nil { // transport.go
+		loads = append(loads, awsconfig.WithHTTPClient(hc))
 	}
 	if o.Profile != "" {
 		loads = append(loads, awsconfig.WithSharedConfigProfile(o.Profile))
@@ -171,28 +210,43 @@ func resolveConfig(ctx context.Context, o *Options) (aws.Config, bool, error) {
 	if o.Region != "" {
 		loads = append(loads, awsconfig.WithRegion(o.Region))
 	}
+	// A local engine needs neither instance metadata nor real credentials;
+	// asking IMDS would only add seconds of time-outs.
+	noIMDS := append(loads[:len(loads):len(loads)], awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
 	local := IsLoopback(o.Endpoint)
+	use := loads
 	if local {
-		// A local engine needs neither instance metadata nor real credentials;
-		// asking IMDS would only add seconds of time-outs.
-		loads = append(loads, awsconfig.WithEC2IMDSClientEnableState(imds.ClientDisabled))
+		use = noIMDS
 	}
-	cfg, err := loadConfig(ctx, o.Endpoint, loads) // cabundle.go
+	cfg, err := loadConfig(ctx, o.Endpoint, use) // cabundle.go
 	if err != nil {
 		return cfg, local, explainConfig(err, o.Profile)
 	}
 	if o.Endpoint == "" {
-		// The SDK's own service endpoint variables are honoured by the client;
-		// we only need to know whether they point at a local engine.
-		if ep := cfg.BaseEndpoint; ep != nil {
-			o.Endpoint = *ep
-			local = IsLoopback(o.Endpoint)
+		o.Endpoint = configuredEndpoint(cfg)
+		if IsLoopback(o.Endpoint) {
+			local = true
+			if cfg, err = loadConfig(ctx, o.Endpoint, noIMDS); err != nil {
+				return cfg, local, explainConfig(err, o.Profile)
+			}
 		}
 	}
+	roles.setProfiles(cfg)
 	if local && cfg.Region == "" {
 		cfg.Region = "us-east-1"
 	}
 	return cfg, local, nil
+}
+
+// configuredEndpoint is DynamoDB's endpoint by the SDK's own rules, as the
+// AWS CLI has them: AWS_ENDPOINT_URL_DYNAMODB, else AWS_ENDPOINT_URL, else
+// the profile's services section (dynamodb = endpoint_url = ...), else the
+// profile's endpoint_url; none of these when AWS_IGNORE_CONFIGURED_ENDPOINT_URLS
+// or the profile's ignore_configured_endpoint_urls is true. "" leaves the
+// endpoint to the region. It is read from a client built as ours are, so
+// that it is the SDK's answer, not a copy of its rules.
+func configuredEndpoint(cfg aws.Config) string {
+	return aws.ToString(dynamodb.NewFromConfig(cfg).Options().BaseEndpoint)
 }
 
 // NewWithAPI builds a client over any implementation of the SDK calls. It

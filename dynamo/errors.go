@@ -28,6 +28,10 @@ func Explain(err error, what, endpoint string) error {
 	if err == nil {
 		return nil
 	}
+	var ce *CredentialsError // credentials.go: names the profile
+	if errors.As(err, &ce) {
+		return &UserError{Msg: Redact(fmt.Sprintf("%s: %s.", what, strings.TrimSuffix(ce.Msg, "."))), Err: err}
+	}
 	var ue *UserError
 	if errors.As(err, &ue) {
 		return err

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
@@ -39,40 +38,46 @@ type StreamClient struct {
 // description is read through and requests are recorded by. It makes no
 // request.
 func ConnectStreams(ctx context.Context, o Options, c *Client) (*StreamClient, error) {
-	_, cfg, err := connectSDK(ctx, &o)
+	given := o.Endpoint
+	sdk, cfg, err := connectSDK(ctx, &o)
 	if err != nil {
 		return nil, err
 	}
 	// c's retry policy, so that its observers hear the stream's retries too.
 	h := c.retries
 	cfg.Retryer = func() aws.Retryer { return h.retryer() }
-	endpoint := streamsEndpoint(o.Endpoint)
+	endpoint := streamsEndpoint(given, o.Endpoint, cfg)
+	readTimeout := o.ReadTimeout
 	api := dynamodbstreams.NewFromConfig(cfg, func(so *dynamodbstreams.Options) {
 		if endpoint != "" {
 			so.BaseEndpoint = aws.String(endpoint)
 		}
-		// The retry and answer middleware only touch the stack, which has
-		// one shape for every service: install them through a DynamoDB
-		// options value and take its stack functions over.
+		so.HTTPClient = withReadTimeout(so.HTTPClient, readTimeout)
+		// The retry, answer and debug middleware only touch the stack,
+		// which has one shape for every service: install them through a
+		// DynamoDB options value and take its stack functions over.
 		var do dynamodb.Options
 		h.install(&do)
 		installAnswerCheck(&do)
+		sdk.debug.install(&do)
 		so.APIOptions = append(so.APIOptions, do.APIOptions...)
 	})
 	return NewStreamClient(api, c), nil
 }
 
 // streamsEndpoint is where Streams requests go: the endpoint given, else
-// the SDK's own variable for Streams, else the one for DynamoDB (DynamoDB
-// Local serves both APIs on one port; AWS resolves its own when "").
-func streamsEndpoint(given string) string {
+// the one the SDK's rules give DynamoDB Streams
+// (AWS_ENDPOINT_URL_DYNAMODB_STREAMS, the profile's dynamodb_streams
+// service, the global ones), else DynamoDB's own (DynamoDB Local serves
+// both APIs on one port; "" leaves it to the region).
+func streamsEndpoint(given, dynamoDB string, cfg aws.Config) string {
 	if given != "" {
 		return given
 	}
-	if v := os.Getenv("AWS_ENDPOINT_URL_DYNAMODB_STREAMS"); v != "" {
-		return v
+	if ep := aws.ToString(dynamodbstreams.NewFromConfig(cfg).Options().BaseEndpoint); ep != "" {
+		return ep
 	}
-	return os.Getenv("AWS_ENDPOINT_URL_DYNAMODB")
+	return dynamoDB
 }
 
 // NewStreamClient builds a StreamClient over any implementation of the

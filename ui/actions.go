@@ -92,6 +92,8 @@ func (m Model) doForItem(a overlay.Want) (Model, tea.Cmd) {
 		return m.openIndexMap(), nil
 	case overlay.OpenPartitionAt:
 		return m.openPartitionOf(a.Index, a.PK)
+	case overlay.SwitchConnection:
+		return m.switchConnection(a.To)
 	}
 	return m.doRequest(a)
 }

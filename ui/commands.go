@@ -17,19 +17,21 @@ import (
 
 // tablesListedMsg answers listTablesCmd.
 type tablesListedMsg struct {
+	gen   int // the connection it was sent on (Model.gen): one switched from is stale
 	names []string
 	err   error
 }
 
-func listTablesCmd(ctx context.Context, s Store) tea.Cmd {
+func listTablesCmd(ctx context.Context, s Store, gen int) tea.Cmd {
 	return func() tea.Msg {
 		names, err := s.ListTables(ctx)
-		return tablesListedMsg{names: names, err: err}
+		return tablesListedMsg{gen: gen, names: names, err: err}
 	}
 }
 
 // tablesDescribedMsg answers describeTablesCmd: one description or error per name.
 type tablesDescribedMsg struct {
+	gen    int // as tablesListedMsg's
 	names  []string
 	tables []dynamo.Table
 	errs   []error
@@ -38,10 +40,10 @@ type tablesDescribedMsg struct {
 // describeConcurrency bounds the DescribeTable calls the picker makes at once.
 const describeConcurrency = 8
 
-func describeTablesCmd(ctx context.Context, s Store, names []string) tea.Cmd {
+func describeTablesCmd(ctx context.Context, s Store, gen int, names []string) tea.Cmd {
 	names = append([]string(nil), names...)
 	return func() tea.Msg {
-		out := tablesDescribedMsg{names: names, tables: make([]dynamo.Table, len(names)), errs: make([]error, len(names))}
+		out := tablesDescribedMsg{gen: gen, names: names, tables: make([]dynamo.Table, len(names)), errs: make([]error, len(names))}
 		// Each name keeps its own error: one table that fails to describe
 		// does not cancel the others, so no goroutine returns an error.
 		var g errgroup.Group

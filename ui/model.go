@@ -37,6 +37,7 @@ const (
 type Model struct {
 	ctx     context.Context
 	store   Store
+	gen     int // how many times the connection was switched (switch.go): replies without an id carry it
 	opts    Options
 	cfgDir  string
 	keymap  keymap.KeyMap // the one key declaration (ui/keymap), with the settings' overrides

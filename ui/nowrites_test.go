@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -87,7 +88,9 @@ func TestUINeverWrites(t *testing.T) {
 	if _, err := dynamo.Seed(ctx, dynamotest.SDK(t), table, shop, dynamo.SeedOptions{Force: true}); err != nil {
 		t.Fatal(err)
 	}
-	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1"})
+	// With --debug's middleware in the client: it reads what passes, and
+	// must send nothing of its own.
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1", Debug: dynamo.DebugBodies, DebugTo: io.Discard})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,8 +98,12 @@ func TestUINeverWrites(t *testing.T) {
 	patternsDir, configDir := filepath.Dir(patternsPath), t.TempDir()
 	before := files(t, patternsDir, configDir)
 
+	again := []config.Choice{{Name: "again", Profile: true}}
+	switchTo := func(context.Context, config.Choice) (Switched, error) {
+		return Switched{Store: client, Region: "us-east-1", Endpoint: p.URL, Profile: "again"}, nil
+	}
 	hs := newHarnessOn(t, Options{Store: client, Region: "us-east-1", Endpoint: p.URL, ConfigDir: configDir,
-		Patterns: set, PatternsPath: patternsPath}, 120, 35)
+		Patterns: set, PatternsPath: patternsPath, Connections: again, Switch: switchTo}, 120, 35)
 	queries := func() int { return p.Count("Query") }
 
 	// The table picker: listed, described, filtered, opened.
@@ -241,7 +248,7 @@ func TestUINeverWrites(t *testing.T) {
 	hs.keys("f")
 	hs.typeText(`status = "OPEN" AND total > 1000`)
 	hs.keys("enter")
-	hs.contains(`filter status = "OPEN" AND total > 1000`, "kept 37 of ", "a filter does not lower the cost")
+	hs.contains(`filter status = "OPEN" AND total > 1000`, "kept 37 of ", "RCU charged · on DynamoDB 3 requests, not 1")
 	// The projection, from the columns shown, trimmed to two.
 	hs.keys("v")
 	hs.contains("ProjectionExpression › ", "status, total")
@@ -347,6 +354,19 @@ func TestUINeverWrites(t *testing.T) {
 	hs.keys("j", "pgdown", "pgup", "k", "C")
 	hs.contains("aws dynamodb scan", "--filter-expression")
 	hs.keys("esc", "esc")
+	// Switching connection: the picker, then the table picker on the
+	// connection switched to (the same proxied client under another name),
+	// which lists and describes its tables, and nothing else.
+	hs.keys("ctrl+k")
+	hs.contains("Switch connection", "profile again")
+	sent = len(p.Calls())
+	hs.keys("enter")
+	hs.contains("connected to profile again.", "Tables · ", "profile again")
+	for _, c := range p.Calls()[sent:] {
+		if c.Op != "ListTables" && c.Op != "DescribeTable" {
+			t.Errorf("switching sent %s", c.Op)
+		}
+	}
 	hs.keys("ctrl+c")
 
 	// The prefetch path of a start with --table and --pk (Run sends the

@@ -21,7 +21,7 @@ func TestTablePickerListsFiltersAndOpens(t *testing.T) {
 	hs := newHarness(t, Options{}, 120, 35)
 	hs.store.names = []string{"App", "Orders"}
 	hs.send(tablesListedMsg{names: hs.store.names})
-	hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.store.names))
+	hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.m.gen, hs.store.names))
 	hs.contains("Tables · 2", "PK S / SK S", "GSI1 GSI", "21067", "3.2 MiB", "id N", "2.0 KiB", "no table chosen")
 	hs.typeText("ord")
 	hs.contains("Tables · 1 of 2", "Orders")

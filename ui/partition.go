@@ -305,7 +305,7 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 		keymap.MoveKeys,
 		[]keymap.Binding{
 			keymap.Bind("nextPane"), keymap.Bind("prevPane"), keymap.Bind("consistent"), keymap.Bind("index"), keymap.Bind("partition"), keymap.Bind("log"),
-			keymap.Bind("copyCommand"), keymap.Bind("savePattern"), keymap.Bind("partiQL"), keymap.Bind("project"), keymap.Bind("live"),
+			keymap.Bind("copyCommand"), keymap.Bind("savePattern"), keymap.Bind("partiQL"), keymap.Bind("project"), keymap.Bind("live"), keymap.Bind("connections"),
 			keymap.Bind("nextPage").OnlyIf(func(st keymap.State) bool { return st.More }),
 			keymap.InBar("newItem").OnlyIf(keymap.WritesOn), keymap.InBar("undo").OnlyIf(keymap.WritesOn),
 			keymap.Bind("cancel").WordedBy(func(st keymap.State) string {

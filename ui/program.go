@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/colorprofile"
 )
 
 // The program around the model: New and Init, Run on the terminal, and
@@ -68,7 +69,7 @@ func (m Model) Init() tea.Cmd {
 		return nil
 	}
 	if m.opts.Table == "" {
-		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store))
+		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
 	}
 	return tea.Batch(tea.RequestBackgroundColor,
 		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
@@ -92,7 +93,11 @@ func Run(ctx context.Context, o Options) error {
 	m := New(o)
 	m.ctx = ctx
 	// 120 fps: a frame waits at most about 8 ms for the renderer's tick.
-	p := tea.NewProgram(m, tea.WithContext(ctx), tea.WithFPS(120))
+	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}
+	if o.ColorProfile != colorprofile.Unknown {
+		popts = append(popts, tea.WithColorProfile(o.ColorProfile))
+	}
+	p := tea.NewProgram(m, popts...)
 	m.send.set(p.Send)
 	_, err := p.Run()
 	// Whatever is in flight stops now; an export removes its partial file

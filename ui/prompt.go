@@ -55,4 +55,5 @@ func (m Model) promptText(msg tea.Msg) (Model, tea.Cmd) {
 var modePrompt = &keymap.Mode{Name: "prompt", Typing: true, Keys: []keymap.Binding{
 	keymap.InBar("open", "open partition"), keymap.InBar("complete", "complete (again: next)"), keymap.InBar("overviewCtrl"),
 	keymap.InBar("cancel", "back"), keymap.InBar("scan", "scan table"), keymap.InBar("listUp", "older"), keymap.InBar("listDown", "newer"),
+	keymap.Bind("connections"),
 }}

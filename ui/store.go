@@ -3,6 +3,8 @@ package ui
 import (
 	"context"
 
+	"github.com/charmbracelet/colorprofile"
+
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -41,8 +43,19 @@ type Options struct {
 	Store                     Store
 	Table, Index, PK          string // from --table, --index, --pk; "" = ask
 	Region, Endpoint, Profile string // shown in the header
-	ConfigDir                 string // where history is kept (config.Dir()); "" = none kept
-	NoColor                   bool   // NO_COLOR is set: the terminal's own colours only
+	// Connection is the settings' named connection in use, "" for none:
+	// the header names it (else the profile).
+	Connection string
+	// Connections are what ctrl+k offers to switch to, and Switch connects
+	// to one (built by the command line: nothing in ui reads files or the
+	// environment); with Switch nil the key says it is not offered.
+	Connections []config.Choice
+	Switch      func(ctx context.Context, to config.Choice) (Switched, error)
+	ConfigDir   string // where history is kept (config.Dir()); "" = none kept
+	NoColor     bool   // NO_COLOR or --color never: the terminal's own colours only
+	// ColorProfile is the terminal's colours as --color always decides
+	// them; Unknown lets Bubble Tea detect them (NO_COLOR included).
+	ColorProfile colorprofile.Profile
 
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the
@@ -91,4 +104,14 @@ type Editor interface {
 type LiveStream interface {
 	Stream(ctx context.Context, table string) (dynamo.StreamInfo, error)
 	Tail(ctx context.Context, info dynamo.StreamInfo, o dynamo.TailOptions, emit func([]dynamo.StreamRecord) error) error
+}
+
+// Switched is a connection switched to (Options.Switch): what Options
+// holds of a connection, for the UI to start over on it.
+type Switched struct {
+	Store   Store
+	Streams LiveStream // nil: no live pane there
+	Editor  Editor     // nil: read-only there
+	// Region, Endpoint, Profile and Connection as in Options.
+	Region, Endpoint, Profile, Connection string
 }

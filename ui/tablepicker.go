@@ -48,5 +48,5 @@ func (m Model) tablesText(msg tea.Msg) (Model, tea.Cmd) {
 // arrows because q types into the filter here, so esc is the way out.
 var modeTables = &keymap.Mode{Name: "tables", Typing: true, HelpTyped: true, Keys: []keymap.Binding{
 	keymap.InBar("open", "open table"), keymap.InBar("cancel", "clear filter / quit (q types)"), keymap.InBar("help"), keymap.InBar("scan", "scan"), keymap.InBar("listUp"), keymap.InBar("listDown"),
-	keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("listTop"), keymap.Bind("listBottom"),
+	keymap.Bind("pageUp"), keymap.Bind("pageDown"), keymap.Bind("listTop"), keymap.Bind("listBottom"), keymap.Bind("connections"),
 }}

@@ -12,7 +12,7 @@ func TestTablePickerFooterSaysWhatQDoes(t *testing.T) {
 		hs := newHarness(t, Options{Region: "eu-west-1", Profile: "dev"}, sz[0], sz[1])
 		hs.store.names = []string{"App", "Orders"}
 		hs.send(tablesListedMsg{names: hs.store.names})
-		hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.store.names))
+		hs.run(describeTablesCmd(hs.m.ctx, hs.store, hs.m.gen, hs.store.names))
 		hs.keys("q")
 		lines := strings.Split(hs.screen(), "\n")
 		bar := lines[len(lines)-1]

@@ -44,7 +44,9 @@ func (m Model) routeTable(msg tea.Msg) (Model, tea.Cmd) {
 	case tablesListedMsg:
 		return m.tablesListed(msg)
 	case tablesDescribedMsg:
-		m.picker = m.picker.Described(msg.names, msg.tables, msg.errs)
+		if msg.gen == m.gen {
+			m.picker = m.picker.Described(msg.names, msg.tables, msg.errs)
+		}
 		return m, nil
 	case tableOpenedMsg:
 		return m.tableOpened(msg)
@@ -133,19 +135,24 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 		return m.liveMarkDone(msg), nil
 	case liveEventMsg:
 		return m.liveEvent(msg)
+	case switchedMsg:
+		return m.switched(msg)
 	}
 	return m, nil
 }
 
 // tablesListed lists the tables in the picker and describes each.
 func (m Model) tablesListed(msg tablesListedMsg) (Model, tea.Cmd) {
+	if msg.gen != m.gen {
+		return m, nil // the connection switched from
+	}
 	if msg.err != nil {
 		m.picker.ListErr = sanitize(msg.err.Error())
 		m.picker.Listed = true
 		return m, nil
 	}
 	m.picker = m.picker.SetNames(msg.names)
-	return m, describeTablesCmd(m.ctx, m.store, msg.names)
+	return m, describeTablesCmd(m.ctx, m.store, m.gen, msg.names)
 }
 
 // tableStats takes the table's counts and sizes. A failure here costs
@@ -246,14 +253,21 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 			return m, tea.Quit
 		}
 		return m, nil
-	case modeTables:
+	case modeTables, modePrompt:
+		if key.Matches(msg, km.Connections) {
+			return m.openConnections(), nil
+		}
+		if md == modePrompt {
+			return m.promptKey(msg, km)
+		}
 		return m.tablesKey(msg, km)
-	case modePrompt:
-		return m.promptKey(msg, km)
 	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editKey(msg, km, md)
 	case modeConfirm:
 		return m.confirmKey(msg, km)
+	}
+	if key.Matches(msg, km.Connections) { // on in the tables, prompt and partition modes
+		return m.openConnections(), nil
 	}
 	return m.partitionKey(msg, km, md)
 }

@@ -97,9 +97,20 @@ func (m Model) header(w int) string {
 	if u := strings.Index(short, "://"); u >= 0 {
 		short = short[u+3:]
 	}
-	profile := "default profile"
-	if m.opts.Profile != "" {
-		profile = "profile " + sanitize(m.opts.Profile)
+	// The connection's name stays in every width that has a name to show
+	// (ctrl+k switches it): the settings' connection, else the profile.
+	profile, conn := "default profile", m.opts.Profile
+	if l := m.connectionLabel(); l != "" {
+		profile = sanitize(l)
+	}
+	if m.opts.Connection != "" {
+		conn = m.opts.Connection
+	}
+	conn = sanitize(conn)
+	// The narrowest header drops the endpoint before the connection's name.
+	last := short
+	if conn != "" {
+		last = ""
 	}
 	build := func(parts ...string) string {
 		var ps []string
@@ -125,15 +136,15 @@ func (m Model) header(w int) string {
 		build("dynascope", tname, index, partition, where, profile),
 		build("dynascope", tname, index, "", where, profile),
 		build("dynascope", tname, index, "", short, profile),
-		build("dynascope", tname, index, "", short, m.opts.Profile),
-		build("", tname, index, "", short, m.opts.Profile),
-		build("", tname, index, "", short, ""),
+		build("dynascope", tname, index, "", short, conn),
+		build("", tname, index, "", short, conn),
+		build("", tname, index, "", last, conn),
 	} {
 		if widget.Width(left)+widget.Width(badge)+1 <= w {
 			return widget.Spread(left, badge, w)
 		}
 	}
-	return widget.Spread(build("", tname, index, "", short, ""), badge, w)
+	return widget.Spread(build("", tname, index, "", last, conn), badge, w)
 }
 
 // keyCondition is the current request's key condition in DynamoDB's words.

@@ -11,6 +11,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -123,4 +124,34 @@ func PKSK() dynamodb.CreateTableInput {
 			{AttributeName: aws.String("SK"), KeyType: types.KeyTypeRange},
 		},
 	}
+}
+
+// IsolateAWS gives the test a home of its own, where the AWS SDK's shared
+// config and credentials files are (empty until the test writes them: config
+// and credentials in the home), and unsets every variable of the SDK's
+// that could bring in the machine's credentials, profile, region or
+// endpoints; instance metadata is off. It returns the home.
+func IsolateAWS(t testing.TB) string {
+	t.Helper()
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("AWS_CONFIG_FILE", filepath.Join(home, "config"))
+	t.Setenv("AWS_SHARED_CREDENTIALS_FILE", filepath.Join(home, "credentials"))
+	t.Setenv("AWS_EC2_METADATA_DISABLED", "true")
+	// Unset, not empty: the SDK takes a set AWS_ENDPOINT_URL_DYNAMODB, even
+	// an empty one, as a reason to look past AWS_ENDPOINT_URL, and the AWS
+	// CLI reads an empty AWS_MAX_ATTEMPTS as a number.
+	for _, k := range []string{
+		"AWS_PROFILE", "AWS_DEFAULT_PROFILE", "AWS_REGION", "AWS_DEFAULT_REGION",
+		"AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN",
+		"AWS_WEB_IDENTITY_TOKEN_FILE", "AWS_CONTAINER_CREDENTIALS_FULL_URI", "AWS_CONTAINER_CREDENTIALS_RELATIVE_URI",
+		"AWS_MAX_ATTEMPTS", "AWS_ENDPOINT_URL", "AWS_ENDPOINT_URL_DYNAMODB", "AWS_ENDPOINT_URL_DYNAMODB_STREAMS",
+		"AWS_ENDPOINT_URL_STS", "AWS_IGNORE_CONFIGURED_ENDPOINT_URLS", "AWS_CA_BUNDLE",
+	} {
+		t.Setenv(k, "") // marks the test as changing the environment, and restores it after
+		if err := os.Unsetenv(k); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return home
 }

@@ -152,10 +152,11 @@ type KeyMap struct {
 	RemoveAttribute key.Binding `keys:"x" desc:"remove attribute (again: keep it)" col:"3"`
 	WriteItem       key.Binding `keys:"w" desc:"show the write" col:"3"`
 
-	Help   key.Binding `keys:"?" desc:"help" col:"4"`
-	Back   key.Binding `keys:"q" desc:"back" col:"4"`
-	Cancel key.Binding `keys:"esc" desc:"cancel" col:"4"`
-	Quit   key.Binding `keys:"ctrl+c" desc:"quit" col:"4"`
+	Connections key.Binding `keys:"ctrl+k" desc:"switch connection (the settings' connections, the AWS profiles)" col:"4"`
+	Help        key.Binding `keys:"?" desc:"help" col:"4"`
+	Back        key.Binding `keys:"q" desc:"back" col:"4"`
+	Cancel      key.Binding `keys:"esc" desc:"cancel" col:"4"`
+	Quit        key.Binding `keys:"ctrl+c" desc:"quit" col:"4"`
 }
 
 // action is one KeyMap field as its tags declare it.

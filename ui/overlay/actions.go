@@ -1,6 +1,7 @@
 package overlay
 
 import (
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
@@ -98,6 +99,8 @@ type (
 	OpenIndexMap struct{}
 	// OpenPartitionAt opens partition PK of Index.
 	OpenPartitionAt struct{ Index, PK string }
+	// SwitchConnection connects to To and opens the table picker there.
+	SwitchConnection struct{ To config.Choice }
 )
 
 // Requests and jobs: the root hands out the id and keeps the cancel.
@@ -159,44 +162,45 @@ type (
 	}
 )
 
-func (Then) isWant()            {}
-func (Close) isWant()           {}
-func (Open) isWant()            {}
-func (Remove) isWant()          {}
-func (ShowInfo) isWant()        {}
-func (ShowError) isWant()       {}
-func (CopyText) isWant()        {}
-func (CopyItem) isWant()        {}
-func (CopyGetItem) isWant()     {}
-func (CopyRequest) isWant()     {}
-func (OpenJumpList) isWant()    {}
-func (OpenLinkList) isWant()    {}
-func (EditItem) isWant()        {}
-func (DeleteItem) isWant()      {}
-func (UndoLast) isWant()        {}
-func (JumpTo) isWant()          {}
-func (OpenCode) isWant()        {}
-func (OpenLoggedCode) isWant()  {}
-func (OpenPatternCode) isWant() {}
-func (OpenLogList) isWant()     {}
-func (MoveLog) isWant()         {}
-func (StopLive) isWant()        {}
-func (ChooseIndex) isWant()     {}
-func (OpenIndexMap) isWant()    {}
-func (OpenPartitionAt) isWant() {}
-func (SavePattern) isWant()     {}
-func (RunPattern) isWant()      {}
-func (KeepPatterns) isWant()    {}
-func (ScanIndexMap) isWant()    {}
-func (PlanBulk) isWant()        {}
-func (RunBulk) isWant()         {}
-func (StopBulk) isWant()        {}
-func (SendWrite) isWant()       {}
-func (StartExport) isWant()     {}
-func (StopExport) isWant()      {}
-func (StartSample) isWant()     {}
-func (StopSample) isWant()      {}
-func (OverviewErr) isWant()     {}
-func (ShowCaps) isWant()        {}
-func (ShowLayout) isWant()      {}
-func (KeepOverview) isWant()    {}
+func (Then) isWant()             {}
+func (Close) isWant()            {}
+func (Open) isWant()             {}
+func (Remove) isWant()           {}
+func (ShowInfo) isWant()         {}
+func (ShowError) isWant()        {}
+func (CopyText) isWant()         {}
+func (CopyItem) isWant()         {}
+func (CopyGetItem) isWant()      {}
+func (CopyRequest) isWant()      {}
+func (OpenJumpList) isWant()     {}
+func (OpenLinkList) isWant()     {}
+func (EditItem) isWant()         {}
+func (DeleteItem) isWant()       {}
+func (UndoLast) isWant()         {}
+func (JumpTo) isWant()           {}
+func (OpenCode) isWant()         {}
+func (OpenLoggedCode) isWant()   {}
+func (OpenPatternCode) isWant()  {}
+func (OpenLogList) isWant()      {}
+func (MoveLog) isWant()          {}
+func (StopLive) isWant()         {}
+func (ChooseIndex) isWant()      {}
+func (OpenIndexMap) isWant()     {}
+func (OpenPartitionAt) isWant()  {}
+func (SwitchConnection) isWant() {}
+func (SavePattern) isWant()      {}
+func (RunPattern) isWant()       {}
+func (KeepPatterns) isWant()     {}
+func (ScanIndexMap) isWant()     {}
+func (PlanBulk) isWant()         {}
+func (RunBulk) isWant()          {}
+func (StopBulk) isWant()         {}
+func (SendWrite) isWant()        {}
+func (StartExport) isWant()      {}
+func (StopExport) isWant()       {}
+func (StartSample) isWant()      {}
+func (StopSample) isWant()       {}
+func (OverviewErr) isWant()      {}
+func (ShowCaps) isWant()         {}
+func (ShowLayout) isWant()       {}
+func (KeepOverview) isWant()     {}

@@ -27,23 +27,24 @@ type ID int
 
 // The overlays.
 const (
-	None       ID = iota
-	DetailID      // one item
-	HelpID        // the keys of the mode help was asked in
-	IndexesID     // choosing the table or an index
-	LogID         // the request log, expanded
-	PatternsID    // the access patterns of the patterns file, and a pattern's parameters
-	SaveID        // saving the current request as a pattern
-	CodeID        // the code of a request: aws CLI, boto3, Go
-	OverviewID    // the table overview: a sample's layout
-	ExportID      // exporting the loaded items to a file
-	BulkID        // a Scan or a PartiQL SELECT: its cost, then its items
-	EditID        // an item's attributes as typed text, being edited
-	WriteID       // a write shown before it is sent, then what it did
-	JumpID        // where to open an item: an index or the base table
-	LinksID       // the partitions an item's keys name, confirmed
-	IndexMapID    // the overview's index map
-	LiveID        // the partition's writes from the stream
+	None          ID = iota
+	DetailID         // one item
+	HelpID           // the keys of the mode help was asked in
+	IndexesID        // choosing the table or an index
+	LogID            // the request log, expanded
+	PatternsID       // the access patterns of the patterns file, and a pattern's parameters
+	SaveID           // saving the current request as a pattern
+	CodeID           // the code of a request: aws CLI, boto3, Go
+	OverviewID       // the table overview: a sample's layout
+	ExportID         // exporting the loaded items to a file
+	BulkID           // a Scan or a PartiQL SELECT: its cost, then its items
+	EditID           // an item's attributes as typed text, being edited
+	WriteID          // a write shown before it is sent, then what it did
+	JumpID           // where to open an item: an index or the base table
+	LinksID          // the partitions an item's keys name, confirmed
+	IndexMapID       // the overview's index map
+	LiveID           // the partition's writes from the stream
+	ConnectionsID    // switching to another connection
 )
 
 // Overlay is one view on the overlay stack.
