@@ -36,7 +36,7 @@ func writeCmd(ctx context.Context, e Editor, id int, p *edit.Plan, undo *edit.En
 		var res edit.Result
 		var err error
 		if undo != nil {
-			res, err = e.Undo(ctx, p, undo.Number)
+			res, err = e.Undo(ctx, p, *undo)
 		} else {
 			res, err = e.Apply(ctx, p)
 		}
@@ -229,13 +229,14 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	o = o.Answered(msg.res, msg.err)
-	if msg.err == nil {
-		if msg.undo != nil {
-			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
-				m.edits = m.edits[:n-1]
-			}
-		} else if msg.res.Entry != nil {
-			m.edits = append(m.edits, *msg.res.Entry)
+	// u takes back a write that was made, or may have been (in doubt:
+	// undo then finds whether it landed).
+	if e, ok := o.Journalled(); ok && msg.undo == nil {
+		m.edits = append(m.edits, e)
+	}
+	if msg.undo != nil && msg.err == nil {
+		if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
+			m.edits = m.edits[:n-1]
 		}
 	}
 	m = replaceOverlay(m, o)

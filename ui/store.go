@@ -95,7 +95,7 @@ type Options struct {
 // and then no key that edits is enabled.
 type Editor interface {
 	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
-	Undo(ctx context.Context, p *edit.Plan, entry int) (edit.Result, error)
+	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
 	Target() edit.Target
 }
 

@@ -28,9 +28,14 @@ type RequestLog struct {
 	// total is then a lower bound ("at least"), never a 0 nobody said.
 	Unknown int
 	Writes  int     // the writes among reqs (AddWrite)
-	WCU     float64 // what they consumed
-	Cursor  int     // in the expanded log
-	Offset  int
+	WCU     float64 // what they consumed, as reported
+	// WCUUnknown counts the writes whose answer reported no capacity (a
+	// refusal, which DynamoDB Local answers without a figure, or no
+	// answer at all): the writes' sum is then at least wcu, never a 0
+	// nobody said.
+	WCUUnknown int
+	Cursor     int // in the expanded log
+	Offset     int
 }
 
 // Add logs a read: its request, what it was for besides the query (kind:
@@ -88,14 +93,35 @@ func (l RequestLog) AddWrite(r dynamo.Request) RequestLog {
 	l.Total = l.Total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
 	l.Writes++
 	l.WCU += r.Capacity.Total
+	if r.NoCapacity {
+		l.Unknown-- // a write's, not a read's: the reads' total stays as it is
+		l.WCUUnknown++
+	}
 	return l
 }
 
-// writeLine is one write of the log: what, where, the WCU it consumed.
+// wcuTotalText is the writes' sum for the log's title: "≥ 2 WCU" when
+// some reported no capacity, "unknown WCU" when none did.
+func (l RequestLog) wcuTotalText() string {
+	switch {
+	case l.WCUUnknown > 0 && l.WCUUnknown == l.Writes:
+		return "unknown WCU"
+	case l.WCUUnknown > 0:
+		return "≥ " + textfmt.Units(l.WCU) + " WCU"
+	}
+	return textfmt.Units(l.WCU) + " WCU"
+}
+
+// writeLine is one write of the log: what, where, the WCU it consumed
+// ("unknown" where its answer said nothing, or none came).
 func (l RequestLog) writeLine(st theme.Styles, n, w int) string {
 	r := l.Reqs[n-1]
 	head := widget.PadLeft(fmt.Sprintf("%d", n), 3) + " " + st.WritesOn.Render(writeLabel(r)) + " " + widget.Fit(r.Operation, 18) + " "
-	right := fmt.Sprintf("  %s WCU  %7s", textfmt.Units(r.Capacity.Total), fmtDuration(r.Duration))
+	units := textfmt.Units(r.Capacity.Total) + " WCU"
+	if r.NoCapacity {
+		units = "unknown WCU"
+	}
+	right := fmt.Sprintf("  %s  %7s", units, fmtDuration(r.Duration))
 	if r.Err != nil {
 		right = "  " + st.Err.Render(writeFailure(r.Err)) + right
 	}
@@ -301,11 +327,11 @@ func (l RequestLog) Expanded(st theme.Styles, table string, w, h int) string {
 		lines = append(lines, st.Muted.Render("    no requests yet"))
 	}
 	// The figures before the legend: where the title is cut, the legend goes.
-	title := fmt.Sprintf("Requests · %s · %s RCU — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), textfmt.Units(l.Total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
+	title := fmt.Sprintf("Requests · %s · %s — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), l.TotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
 	if l.Writes > 0 {
 		// The writes first: the legend after them may be cut.
-		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), textfmt.Units(l.Total.Total),
-			textfmt.Plural(l.Writes, "write", "writes"), textfmt.Units(l.WCU), strings.TrimPrefix(l.title(inner), "Requests — "))
+		title = fmt.Sprintf("Requests · %s · %s · %s, %s — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), l.TotalText(),
+			textfmt.Plural(l.Writes, "write", "writes"), l.wcuTotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
 	}
 	return widget.Box(st, title, lines, w, h, true)
 }
@@ -343,11 +369,15 @@ func writeLabel(r dynamo.Request) string {
 	return " WRITE "
 }
 
-// writeFailure says why a write in the request log wrote nothing: refused
-// by its condition (the item had changed), or failed.
+// writeFailure says what came of a write in the request log that got no
+// success: refused by its condition (the item had changed), no answer (in
+// doubt: it may still be applied), or failed (not applied).
 func writeFailure(err error) string {
-	if edit.ConditionFailed(err) {
+	switch edit.RequestState(err) {
+	case edit.StateRefused:
 		return "refused: the item had changed"
+	case edit.StateInDoubt:
+		return "no answer: in doubt"
 	}
 	return "failed"
 }
