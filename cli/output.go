@@ -153,10 +153,15 @@ type queryTail struct {
 }
 
 type requestObject struct {
-	Operation        string         `json:"operation"`
-	DurationMs       json.Number    `json:"durationMs"` // to 0.1 ms
-	Count            int32          `json:"count"`
-	ScannedCount     int32          `json:"scannedCount"`
+	Operation string `json:"operation"`
+	// Statement is an ExecuteStatement's PartiQL, so that each request of
+	// the log says what it asked.
+	Statement  string      `json:"statement,omitempty"`
+	DurationMs json.Number `json:"durationMs"` // to 0.1 ms
+	Count      int32       `json:"count"`
+	// ScannedCount is null for ExecuteStatement, which reports none: never
+	// a 0 DynamoDB did not send.
+	ScannedCount     *int32         `json:"scannedCount"`
 	ConsumedCapacity capacityObject `json:"consumedCapacity"`
 }
 
@@ -226,10 +231,14 @@ func requestObjects(reqs []dynamo.Request) []requestObject {
 	out := []requestObject{}
 	for _, q := range reqs {
 		ms := float64(q.Duration.Microseconds()) / 1000
-		out = append(out, requestObject{
-			Operation: q.Operation, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
-			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: capacityOfRequests([]dynamo.Request{q}),
-		})
+		o := requestObject{
+			Operation: q.Operation, Statement: q.Statement, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
+			Count: q.Count, ConsumedCapacity: capacityOfRequests([]dynamo.Request{q}),
+		}
+		if q.Operation != "ExecuteStatement" {
+			o.ScannedCount = &q.ScannedCount
+		}
+		out = append(out, o)
 	}
 	return out
 }

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -98,6 +99,9 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 				return err
 			}
 		}
+	}
+	if r.Query != nil {
+		suspectFilter(opts.Err, fmt.Sprintf("pattern %q's filter", p.Name), r.Query.Filter, projectedNames(strings.Join(p.Attributes, ",")), func() (dynamo.Table, error) { return t, nil })
 	}
 	// Each page is printed as it arrives; patterns run shows no progress
 	// line (its reads are an access pattern's, seldom long).

@@ -63,7 +63,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.StringVar(&opts.Q.Index, "index", "", "query this secondary `INDEX`")
 	sortKeyFlags(fs, &opts.Q.SK)
 	fs.BoolVar(&opts.Q.Reverse, "reverse", false, "newest first: ScanIndexForward=false")
-	limitFlag(fs, &opts.Q.Limit, "none", "Limit: `N` items evaluated per page (0: none)")
+	limitFlag(fs, &opts.Q.Limit, "", "Limit: `N` items evaluated per page, 1 or more (none when left out)")
 	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
@@ -113,6 +113,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return err
 	}
+	suspectFilter(opts.Err, "--filter", opts.Q.Filter, projectedNames(opts.Q.Project), func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Q.Table) })
 	read := dynamo.QueryRead{Query: opts.Q, MaxRCU: opts.MaxRCU, What: "query --all-pages"}
 	if opts.StartKey != "" {
 		if read.Query.StartKey, err = queryStartKey(ctx, client, opts.Q, opts.StartKey); err != nil {
@@ -383,10 +384,16 @@ func keyNames(t dynamo.Table, index string) []string {
 	return names
 }
 
-// announceWholeRead states, before a read that may go further than one page,
-// its upper bound (announceEstimate) and returns it in RCU.
-func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
-	return announceEstimate(ctx, client, stderr, table, index, consistent, 0, what).RCU
+// announceWholeRead states, before a whole read of a partition (groups
+// --count, --by attribute), its bound as query --all-pages states its own:
+// the estimate (announceEstimate), and the --max-rcu cap when given (0:
+// none), which then alone stops it. It sets the read's bound in in.
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, in *dynamo.DiscoverInput, maxRCU float64, what string) {
+	in.CountEst = announceEstimate(ctx, client, stderr, in.Table, in.Index, in.Consistent, 0, what)
+	if maxRCU > 0 {
+		in.CountMaxRCU = maxRCU
+		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(maxRCU))
+	}
 }
 
 // announceEstimate states, before a read that may go further than one page,

@@ -65,7 +65,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.In.Index, "index", "", "scan this secondary `INDEX`")
 	fs.IntVar(&opts.In.Segments, "segments", 1, "read in `N` parallel segments (1 to 64)")
-	limitFlag(fs, &opts.In.Limit, "none", "Limit: `N` items evaluated per page (0: DynamoDB's 1 MB pages)")
+	limitFlag(fs, &opts.In.Limit, "", "Limit: `N` items evaluated per page, 1 or more (DynamoDB's 1 MB pages when left out)")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.In.MaxRCU)
@@ -126,6 +126,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
 	}
+	suspectFilter(opts.Err, "--filter", in.Filter, projectedNames(in.Project), func() (dynamo.Table, error) { return t, nil })
 	gate := newCostGate(settings, opts.Yes, in.MaxRCU)
 	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
 	bound := est.RCU
