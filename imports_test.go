@@ -41,8 +41,10 @@ var allowedImports = map[string][]string{
 	"ui/request":        {"codegen", "dynamo", "patterns", "textfmt"},
 	"ui/overlay": {"codegen", "config", "dynamo", "edit", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
-	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
+	"ui/pane": {"config", "dynamo", "edit", "itemcodec", "keys", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
+	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
+		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
 	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
@@ -62,6 +64,7 @@ var noIO = map[string][]string{
 	"ui/keymap":  {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/overlay": {"os", "os/exec", "io/ioutil", "syscall"},
 	"ui/request": {"os", "os/exec", "io/ioutil", "syscall"},
+	"ui/pane":    {"os", "os/exec", "io/ioutil", "syscall"},
 }
 
 // commandDirs hold programs: the benchmarks and their data, the scripts'

@@ -39,13 +39,13 @@ func (m Model) do(a overlay.Want) (Model, tea.Cmd) {
 		}
 		return m, nil
 	case overlay.ShowInfo:
-		m.status.info = a.Text
+		m.status.Info = a.Text
 		return m, nil
 	case overlay.ShowError:
-		m.status.err = a.Text
+		m.status.Err = a.Text
 		return m, nil
 	case overlay.CopyText:
-		m.status.info = a.Info
+		m.status.Info = a.Info
 		return m, m.clip(a.Text)
 	}
 	return m.doForItem(a)
@@ -82,7 +82,7 @@ func (m Model) doForItem(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.OpenLogList:
 		return m.openLog(), nil
 	case overlay.MoveLog:
-		m.log = m.log.move(a.Delta, a.H)
+		m.log = m.log.Move(a.Delta, a.H)
 		return m, nil
 	case overlay.StopLive:
 		return m.stopLive(), nil
@@ -162,6 +162,6 @@ func (m Model) doOverview(a overlay.Want) (Model, tea.Cmd) {
 	}
 	// A new action without its case in a step: TestEveryWantIsDone fails
 	// first; should one get here, it is said, not dropped.
-	m.status.err = fmt.Sprintf("ui: no root action for %T", a)
+	m.status.Err = fmt.Sprintf("ui: no root action for %T", a)
 	return m, nil
 }

@@ -42,7 +42,7 @@ func TestUICountEstimateStopSaysWhyAndHow(t *testing.T) {
 	hs.contains("ORDER")
 	hs.keys("#", "y")
 	hs.contains("count partition stopped after")
-	msg := hs.m.status.err
+	msg := hs.m.status.Err
 	for _, want := range []string{"clearly more than the", "six hours", "groups --count --max-rcu N"} {
 		if !strings.Contains(msg, want) {
 			t.Errorf("the sentence %q lacks %q", msg, want)

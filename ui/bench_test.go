@@ -14,6 +14,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/keys"
+	"dynascope/ui/pane"
 )
 
 // The benchmarks of issue 7: a frame and a key press must cost the same with
@@ -155,15 +156,15 @@ func newBenchDriver(t benchTB, loaded, total int) *benchDriver {
 	d.send(tea.WindowSizeMsg{Width: 120, Height: 35})
 	d.run(d.m.Init())
 	d.send(keyPress("tab"))
-	for d.m.items.loaded() < loaded && d.m.results.more() {
-		before := d.m.items.loaded()
+	for d.m.items.Loaded() < loaded && d.m.results.more() {
+		before := d.m.items.Loaded()
 		d.send(keyPress("n"))
-		if d.m.items.loaded() == before {
+		if d.m.items.Loaded() == before {
 			t.Fatalf("the next-page key loaded nothing at %d items", before)
 		}
 	}
-	if d.m.items.loaded() < loaded {
-		t.Fatalf("loaded %d items, want %d", d.m.items.loaded(), loaded)
+	if d.m.items.Loaded() < loaded {
+		t.Fatalf("loaded %d items, want %d", d.m.items.Loaded(), loaded)
 	}
 	if d.m.mode() != modeItems {
 		t.Fatalf("mode %s, want items", d.m.mode())
@@ -182,12 +183,12 @@ func benchLoadedModel(b *testing.B, count int) Model {
 		return m.(Model)
 	}
 	d := newBenchDriver(b, count, count)
-	if d.m.items.loaded() != count || d.m.results.more() {
-		b.Fatalf("loaded %d items (more: %v), want all %d", d.m.items.loaded(), d.m.results.more(), count)
+	if d.m.items.Loaded() != count || d.m.results.more() {
+		b.Fatalf("loaded %d items (more: %v), want all %d", d.m.items.Loaded(), d.m.results.more(), count)
 	}
 	// The cursor in the middle, as after scrolling: far from both ends, so
 	// no key below reaches an end or asks for a page.
-	d.m.items = d.m.items.move(count/2, d.m.layout().itemRows)
+	d.m.items = d.m.items.Move(count/2, d.m.layout().itemRows)
 	benchModels.Store(count, d.m)
 	return d.m
 }
@@ -223,7 +224,7 @@ var benchKeys = []benchKey{
 	// Typing into the local filter the last letter of a needle, then
 	// backspace: a needle in every item (createdAt "2024-"), in about 1% of
 	// them (0.7%: createdAt at 12:30 to 12:39) and in none. With many items
-	// the keystroke looks at filterSyncBudget items at most, whatever the
+	// the keystroke looks at pane.FilterSyncBudget items at most, whatever the
 	// match rate, and leaves the rest of the scan to its chunks
 	// (filterScanMsg), which the loop does not run: a key press's own cost.
 	filterKey("filter-all", "2024-"),
@@ -290,7 +291,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 	}
 	b.Run("loaded-50k", func(b *testing.B) {
 		dd := *d
-		dd.m.items = dd.m.items.move(loaded/2, dd.m.layout().itemRows)
+		dd.m.items = dd.m.items.Move(loaded/2, dd.m.layout().itemRows)
 		benchMeasureKeys(b, &dd)
 	})
 	b.Run("page-pending-50k", func(b *testing.B) {
@@ -325,7 +326,7 @@ func BenchmarkKeyToFrame(b *testing.B) {
 			dd.m = m.(Model)
 			_ = dd.m.View()
 			durs = append(durs, time.Since(began))
-			if dd.m.items.loaded() <= loaded {
+			if dd.m.items.Loaded() <= loaded {
 				b.Fatal("the page added no items")
 			}
 		}
@@ -335,25 +336,25 @@ func BenchmarkKeyToFrame(b *testing.B) {
 
 // isFilterScan tells whether a command only asks for the filter's next chunk.
 func isFilterScan(cmd tea.Cmd) bool {
-	_, ok := cmd().(filterScanMsg)
+	_, ok := cmd().(pane.FilterScanMsg)
 	return ok
 }
 
 // BenchmarkFilterChunk times one chunk of the filter's scan at 100,000
 // loaded items: what a keystroke leaves to run between frames, bounded by
-// filterChunk items whatever is loaded.
+// pane.FilterChunk items whatever is loaded.
 func BenchmarkFilterChunk(b *testing.B) {
 	m := benchLoadedModel(b, 100_000)
-	p := m.items.setFilter("shipped")
-	if !p.scanning() {
+	p := m.items.SetFilter("shipped")
+	if !p.Scanning() {
 		b.Fatal("the filter finished within the keystroke")
 	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {
-		q := p.scanStep(p.fgen)
-		if q.scan.next-p.scan.next > filterChunk {
-			b.Fatal("a chunk looked at more than filterChunk items")
+		q := p.ScanStep(p.Fgen)
+		if q.Scan.Next-p.Scan.Next > pane.FilterChunk {
+			b.Fatal("a chunk looked at more than pane.FilterChunk items")
 		}
 	}
 }

@@ -14,7 +14,7 @@ func TestOneGEndsAtTheLastItem(t *testing.T) {
 	if n := len(hs.store.queries()); n != 3 {
 		t.Fatalf("G sent %d queries, want the first page and two more", n)
 	}
-	if got, want := hs.m.items.cursor(), hs.m.items.rows()-1; got != want || want != 100+200+50-1 {
+	if got, want := hs.m.items.Cursor(), hs.m.items.Rows()-1; got != want || want != 100+200+50-1 {
 		t.Errorf("after one G the cursor is on row %d of %d", got, want+1)
 	}
 	hs.contains("ORDER#00347")

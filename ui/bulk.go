@@ -118,7 +118,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		if open {
 			kind, in = o.LogKind(i == len(msg.reqs)-1, msg.reqs), o.Input()
 		}
-		m.log = m.log.add(r, kind, i+1, in)
+		m.log = m.log.Add(r, kind, i+1, in)
 	}
 	if !open || !m.flight.waits(flightBulk, msg.id) {
 		return m
@@ -146,7 +146,7 @@ func (m Model) bulkPage(msg bulkPageMsg) Model {
 	o, log := o.Paged(msg.items, msg.req.More)
 	if log {
 		// The last page is logged at the end, with the prediction beside it.
-		m.log = m.log.add(msg.req, o.PageKind(), o.Logged(), o.Input())
+		m.log = m.log.Add(msg.req, o.PageKind(), o.Logged(), o.Input())
 	}
 	return replaceOverlay(m, o)
 }

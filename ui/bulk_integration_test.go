@@ -32,7 +32,7 @@ func TestUIScanShowsAMidReadFailureAndGoesOn(t *testing.T) {
 		t.Fatalf("after the failure: open %v, %d items, stop %q", ok, o.Read().Count, o.Read().Stop)
 	}
 	failed := 0
-	for _, r := range hs.m.log.reqs {
+	for _, r := range hs.m.log.Reqs {
 		if r.Operation == "Scan" && r.Err != nil {
 			failed++
 		}
@@ -80,7 +80,7 @@ func TestUIScanCountsEachRequestAsItCompletes(t *testing.T) {
 	shots.waitSeen(t, fmt.Sprintf("%d items · ", demoCount))
 	final := finalModel(t, tm)
 	scans := 0
-	for _, r := range final.log.reqs {
+	for _, r := range final.log.Reqs {
 		if r.Operation == "Scan" {
 			scans++
 		}

@@ -24,7 +24,7 @@ func (m Model) openCode(in request.Input, from string) Model { return m.openCode
 // language (a pattern's parameters, as patterns show prints them), copied
 // with it; "" for none.
 func (m Model) openCodeNoted(in request.Input, from, note string) Model {
-	m.status.info = ""
+	m.status.Info = ""
 	if o, ok := m.top().(overlay.Code); ok {
 		// Another request's code, in the language shown.
 		return m.setTop(overlay.NewCode(in, from, note, m.codeTarget(), o.Tab()))
@@ -53,16 +53,16 @@ func (m Model) codeCurrent() Model {
 // codeLogged opens the code of the request selected in the log. The
 // skip-scan's steps are known by their record only.
 func (m Model) codeLogged() Model {
-	i := m.log.cursor
-	if i < 0 || i >= len(m.log.reqs) {
+	i := m.log.Cursor
+	if i < 0 || i >= len(m.log.Reqs) {
 		return m
 	}
-	in := m.log.ins[i]
+	in := m.log.Ins[i]
 	if in.Q == nil && in.G == nil && in.Scan == nil && in.Stmt == "" {
-		if m.log.kinds[i] == "skip-scan" {
-			m.status.info = "a skip-scan step (Limit 1) has no code: C works on your own requests" // short enough for 120 columns
+		if m.log.Kinds[i] == "skip-scan" {
+			m.status.Info = "a skip-scan step (Limit 1) has no code: C works on your own requests" // short enough for 120 columns
 		} else {
-			m.status.info = "no code for that request: it was sent on a table no longer open"
+			m.status.Info = "no code for that request: it was sent on a table no longer open"
 		}
 		return m
 	}

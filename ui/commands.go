@@ -97,7 +97,7 @@ type queryDoneMsg struct {
 	q       dynamo.QueryInput
 	next    bool // a further page of the results shown, not a new query
 	pageNo  int  // which page of its query, when next
-	refetch bool // a released page read again (itemscap.go)
+	refetch bool // a released page read again (itemscap.go, pane/items_cap.go)
 	page    dynamo.Page
 	err     error
 }

@@ -11,52 +11,18 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/pane"
 )
 
 // Counting a type exactly reads every item of it (Select=COUNT costs what
 // reading the items costs), so it runs only when asked, after its cost is
 // announced, one page at a time, each page in the request log.
 
-// countAsk is a count announced with its cost, waiting for a yes.
-type countAsk struct {
-	on     bool
-	target countTarget
-}
-
-// countTarget is what a count counts: one entity type, or the partition.
-type countTarget struct {
-	label string // "ORDER", or "partition"
-	id    string // the type's id (keys.Class.ID)
-	whole bool
-	q     dynamo.QueryInput // Select=COUNT, the type's key condition
-	est   dynamo.Estimate   // the announced "at most" (whole table or index): the one estimate
-}
-
-// countJob is a count in flight: its read (a dynamo.QueryPager stepped
-// one message at a time: the pages so far, what they cost, the estimate's
-// stop) and the context its pages go out with.
-type countJob struct {
-	ctx    context.Context
-	target countTarget
-	read   dynamo.QueryPager
-}
-
 // stoppedCount stops the count in flight, if any: its request is
 // cancelled, and the count is no more.
 func (m *Model) stoppedCount() countJob {
 	m.flight.stop(flightCount)
 	return countJob{}
-}
-
-// counted is what the pages so far counted, how many requests they took
-// and what they cost.
-func (c countJob) counted() (n, reqs int, spent dynamo.Capacity) {
-	r := c.read.Result()
-	return r.Count, r.Pages, r.Capacity()
-}
-
-func (c countJob) progress() string {
-	return fmt.Sprintf("counting %s, %d so far", c.target.label, c.read.Result().Count)
 }
 
 // countPageMsg answers countPageCmd with one page of a count.
@@ -78,7 +44,7 @@ func countPageCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pag
 // askCount announces what counting the selected row would cost.
 func (m Model) askCount() (Model, tea.Cmd) {
 	if m.flight.busy(flightCount) {
-		m.status.info = "a count is running; esc stops it"
+		m.status.Info = "a count is running; esc stops it"
 		return m, nil
 	}
 	row := m.groups.cursor()
@@ -93,8 +59,8 @@ func (m Model) askCount() (Model, tea.Cmd) {
 	}
 	t.est = dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
 	m.ask = countAsk{on: true, target: t}
-	m.status.info = ""
-	m.status.ask = m.countAnnouncement(row)
+	m.status.Info = ""
+	m.status.Ask = m.countAnnouncement(row)
 	return m, nil
 }
 
@@ -103,18 +69,18 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd
 	switch {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target
-		m.ask, m.status.ask = countAsk{}, ""
+		m.ask, m.status.Ask = countAsk{}, ""
 		id, ctx := m.flight.start(m.ctx, flightCount)
 		// The announced "at most" is a promise: a count that spends
 		// clearly more stops, keeping what it counted as a lower bound.
 		read := dynamo.NewQueryPager(dynamo.QueryRead{Query: t.q, Est: t.est, What: "count " + t.label})
 		q, _ := read.Next()
 		m.count = countJob{ctx: ctx, target: t, read: read}
-		m.status.err, m.status.info = "", ""
+		m.status.Err, m.status.Info = "", ""
 		return m, tea.Batch(countPageCmd(m.observe(ctx, id), m.store, id, q, 1), m.after(id))
 	case key.Matches(msg, km.Cancel):
-		m.ask, m.status.ask = countAsk{}, ""
-		m.status.info = "not counted"
+		m.ask, m.status.Ask = countAsk{}, ""
+		m.status.Info = "not counted"
 	}
 	return m, nil
 }
@@ -122,27 +88,27 @@ func (m Model) confirmKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd
 // countPage logs a page of a count, then sends the next or shows the result.
 func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
-		m.log = m.log.add(msg.page.Request, "COUNT", msg.pageNo, m.queryInput(msg.q))
+		m.log = m.log.Add(msg.page.Request, "COUNT", msg.pageNo, m.queryInput(msg.q))
 	}
 	if !m.flight.waits(flightCount, msg.id) {
 		return m, nil // stopped: logged, not counted
 	}
-	m.status.throttle = throttled(msg.err)
+	m.status.Throttle = pane.Throttled(msg.err)
 	err := m.count.read.Page(msg.page, msg.err)
 	var over *dynamo.EstimateError
 	switch {
 	case msg.err != nil:
 		m = m.stopCount("failed")
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 		return m, nil
 	case errors.As(err, &over):
 		over.Kept, over.Next = "what it counted is kept as a lower bound", "count it with dynascope groups --count --max-rcu N"
 		m = m.stopCount("stopped")
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	if q, ok := m.count.read.Next(); ok {
-		m.status.clearRetry(msg.id)
+		m.status.ClearRetry(msg.id)
 		return m, countPageCmd(m.observe(m.count.ctx, msg.id), m.store, msg.id, q, msg.pageNo+1)
 	}
 	c := m.count
@@ -154,7 +120,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 	} else {
 		m.groups = m.groups.counted(c.target.id, n, reqs, spent)
 	}
-	m.status.info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
+	m.status.Info = fmt.Sprintf("%s %d — counted in %s, %s RCU", c.target.label, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m, nil
 }
 
@@ -170,7 +136,7 @@ func (m Model) stopCount(why string) Model {
 	if !c.target.whole {
 		m.groups.tbl = m.groups.tbl.CountedAtLeast(c.target.id, n)
 	}
-	m.status.info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
+	m.status.Info = fmt.Sprintf("count %s %s after %d (%s, %s RCU)", c.target.label, why, n, plural(reqs, "request", "requests"), fmtRCU(spent.Total))
 	return m
 }
 

@@ -12,16 +12,6 @@ import "dynascope/ui/overlay"
 // leaving closed it is kept for its item in that partition, and given back
 // once, the next time it opens on that item there.
 
-// partitionPlace is a partition of the table or of one of its indexes.
-type partitionPlace struct{ index, pk string }
-
-// cursorSpot is where a kept cursor belongs: an overlay, a partition, an item.
-type cursorSpot struct {
-	id         overlay.ID
-	at         partitionPlace
-	itemPK, sk string
-}
-
 // spotOf is where keeper o's cursor belongs in the partition open.
 func (m Model) spotOf(o overlay.CursorKeeper) cursorSpot {
 	s := cursorSpot{id: o.ID(), at: m.openAt, itemPK: keyOf(o.Subject(), m.table.PK.Name)}

@@ -11,6 +11,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/pane"
 )
 
 // The spans a user types: a year, month, day, hour or minute, in the ISO form
@@ -122,7 +123,7 @@ func timeForm(t typeRow) (form string, sep byte, err error) {
 	f2, s2 := formOf(t.Last)
 	if f1 != f2 || s1 != s2 {
 		return "", 0, fmt.Errorf("the %s group writes its keys in two forms (%s, %s); type the condition with an operator, e.g. begins_with %s.",
-			t.Entity, sanitize(t.First), sanitize(t.Last), quoteValue(sanitize(t.First[:min(len(t.First), 7)])))
+			t.Entity, sanitize(t.First), sanitize(t.Last), pane.QuoteValue(sanitize(t.First[:min(len(t.First), 7)])))
 	}
 	return f1, s1, nil
 }

@@ -8,7 +8,9 @@
 // It imports dynamo, edit, filterexpr, keys, config, patterns, codegen,
 // indexes, itemcodec and textfmt, and its own rooms: ui/overlay (the
 // overlays, what they may read, the actions they return), ui/keymap (the
-// keymap declaration), ui/request (a request in words and as code),
+// keymap declaration), ui/pane (the panes as types of their own, given
+// values and returning their state), ui/request (a request in words and
+// as code),
 // ui/theme (the palette and the styles) and ui/widget (text fitting, the
 // box, the line edit, the form, the list); never the command line (package
 // cli), which starts it, nor workbench, and no os: imports_test.go holds
@@ -35,7 +37,7 @@
 //   - Colours only through the styles built from the palette (ui/theme);
 //     no colour literal elsewhere. NO_COLOR arrives as Options.NoColor.
 //   - The root model alone keeps request ids, cancel functions and the
-//     request log (requestlog.go): the ids and cancels of what is in
+//     request log (a ui/pane.RequestLog only the root adds to): the ids and cancels of what is in
 //     flight, and the check that drops a stale reply, are inFlight's
 //     (inflight.go); panes ask the root for a request through its starters
 //     (startQuery, …).
@@ -56,10 +58,14 @@
 //
 // # Adding a pane or an overlay
 //
-// A pane is a plain struct owned by the root (groupsPane, itemsPane,
-// partitionPrompt) with handlers of one shape, func (m Model) handleX(msg)
-// (Model, tea.Cmd), in a file named after it, and its keymap.Mode listed
-// in paneModes (modes.go). An overlay is a value type in ui/overlay, whose
+// A pane is a type of ui/pane (pane.Items, pane.Prompt, pane.QueryLine,
+// pane.TablePicker, pane.RequestLog, pane.Status; groupsPane is still the
+// root's) whose methods are given values and return the pane: it never
+// sees the Model. The root holds it in a field and calls it from handlers
+// of one shape, func (m Model) handleX(msg) (Model, tea.Cmd), in a file
+// named after the pane, beside its keymap.Mode listed in paneModes
+// (modes.go). A file the handlers ask (model.go, results.go, jobs.go,
+// layout.go, enter.go) names no handler, so the handlers point down at it. An overlay is a value type in ui/overlay, whose
 // package comment says step by step how to add one; the root's side of it
 // is an opener (open.go, or the file of the job it starts: bulk.go,
 // code.go, editing.go, export.go, links.go, overview.go, xray.go), the

@@ -33,7 +33,7 @@ func TestEditFormFooterFitsAt120(t *testing.T) {
 	}
 	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}), Editor: w,
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
-	hs.m.status.price = 0.125 // the priced status line is the longest
+	hs.m.status.Price = 0.125 // the priced status line is the longest
 	hs.keys("tab", "j", "E")
 	hs.contains("Edit · ORDER#2025-03-01#A17")
 	lines := strings.Split(hs.screen(), "\n")

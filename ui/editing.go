@@ -9,7 +9,6 @@ package ui
 
 import (
 	"context"
-	"strings"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -19,15 +18,6 @@ import (
 	"dynascope/keys"
 	"dynascope/ui/overlay"
 )
-
-// Editor is what the UI writes through. *edit.Writer satisfies it, and
-// exists only when writes were allowed; Options.Editor is nil otherwise,
-// and then no key that edits is enabled.
-type Editor interface {
-	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
-	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
-	Target() edit.Target
-}
 
 var _ Editor = (*edit.Writer)(nil)
 
@@ -69,7 +59,7 @@ func (m Model) writeTarget() string {
 
 // deleteSelected shows the delete of the item under the cursor.
 func (m Model) deleteSelected() (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok {
 		return m, nil
 	}
@@ -80,13 +70,13 @@ func (m Model) deleteSelected() (Model, tea.Cmd) {
 func (m Model) deleteItem(it dynamo.Item) (Model, tea.Cmd) {
 	if m.opts.Editor == nil || !m.haveTable || m.index != "" {
 		if m.index != "" {
-			m.status.err = "an item is deleted from the base table: i chooses it."
+			m.status.Err = "an item is deleted from the base table: i chooses it."
 		}
 		return m, nil
 	}
 	p, err := edit.NewPlan(edit.Change{Table: m.table.Name, Keys: m.table, Old: it, Version: m.opts.Settings.VersionAttribute})
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(overlay.NewWrite(p, nil)), nil
@@ -104,12 +94,12 @@ func (m Model) entityItems(row int) (string, []dynamo.Item) {
 		}
 	}
 	var out []dynamo.Item
-	for i := 0; i < m.items.store.total && len(out) < 500; i++ {
-		it, ok := m.items.store.item(i)
+	for i := 0; i < m.items.Store.Total && len(out) < 500; i++ {
+		it, ok := m.items.Store.Item(i)
 		if !ok {
 			continue
 		}
-		if id == "" || m.entityKey(keyOf(it, m.items.keyName)) == id {
+		if id == "" || m.entityKey(keyOf(it, m.items.KeyName)) == id {
 			out = append(out, it)
 		}
 	}
@@ -126,7 +116,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 	m.reselect = ""
 	row := -1
 	for i, it := range items {
-		if k := keyOf(it, m.items.keyName); k == sk || row < 0 && k > sk {
+		if k := keyOf(it, m.items.KeyName); k == sk || row < 0 && k > sk {
 			row = i
 			if k == sk {
 				break
@@ -137,7 +127,7 @@ func (m Model) reselectWritten(items []dynamo.Item) Model {
 		row = len(items) - 1
 	}
 	if row > 0 {
-		m.items = m.items.move(row-m.items.cursor(), m.layout().bodyH)
+		m.items = m.items.Move(row-m.items.Cursor(), m.layout().bodyH)
 	}
 	return m
 }
@@ -156,10 +146,10 @@ func (m Model) copyGetItem(it dynamo.Item) (Model, tea.Cmd) {
 	}
 	cmd, err := codegen.GetItemCode(codegen.LangCLI, m.table, g, m.codeTarget())
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
-	m.status.info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
+	m.status.Info = "copied a get-item of this item as an aws dynamodb command (OSC 52)"
 	return m, m.clip(cmd)
 }
 
@@ -172,7 +162,7 @@ func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
 	if m.index != "" {
 		// An index holds a projection: an edit or a copy of it could
 		// miss attributes the item has.
-		m.status.err = "items are edited on the base table, where they are whole: i chooses it."
+		m.status.Err = "items are edited on the base table, where they are whole: i chooses it."
 		return m, nil
 	}
 	return m.push(overlay.NewEdit(d, title)), nil
@@ -180,13 +170,13 @@ func (m Model) openEdit(d overlay.Draft, title string) (Model, tea.Cmd) {
 
 // editSelected edits the item under the cursor; asNew duplicates it.
 func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok || !m.haveTable {
 		return m, nil
 	}
-	title := "Edit · " + sanitize(keyOf(it, m.items.keyName))
+	title := "Edit · " + sanitize(keyOf(it, m.items.KeyName))
 	if asNew {
-		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.keyName))
+		title = "Duplicate under a new key · " + sanitize(keyOf(it, m.items.KeyName))
 	}
 	return m.openEdit(overlay.NewDraft(m.table, it, asNew), title)
 }
@@ -195,7 +185,7 @@ func (m Model) editSelected(asNew bool) (Model, tea.Cmd) {
 // cursor, with the attributes its loaded items have.
 func (m Model) newEntityItem() (Model, tea.Cmd) {
 	if !m.haveTable || m.query.PK == "" || m.index != "" {
-		m.status.err = "a new item is made on the base table's partition: open one (i chooses the table)."
+		m.status.Err = "a new item is made on the base table's partition: open one (i chooses the table)."
 		return m, nil
 	}
 	prefix, items := m.entityItems(m.groups.cursor())
@@ -212,7 +202,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 		return m, nil
 	}
 	if len(m.edits) == 0 {
-		m.status.info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
+		m.status.Info = "nothing to undo: no write in this session yet (dynascope journal lists earlier ones)"
 		return m, nil
 	}
 	e := m.edits[len(m.edits)-1]
@@ -222,7 +212,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	}
 	p, err := edit.UndoPlan(e, t)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.push(overlay.NewWrite(p, &e)), nil
@@ -232,7 +222,7 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 // and the session's undo list, and reads the partition again to show it.
 func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	for _, r := range msg.res.Requests {
-		m.log = m.log.addWrite(r)
+		m.log = m.log.AddWrite(r)
 	}
 	o, ok := findOverlay[overlay.Write](m)
 	if !ok || !m.flight.waits(flightWrite, msg.id) {
@@ -260,27 +250,6 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 	if it == nil {
 		it = p.Old
 	}
-	m.reselect = keyOf(it, m.items.keyName)
+	m.reselect = keyOf(it, m.items.KeyName)
 	return m.runQuery(m.query)
-}
-
-// writeLabel marks a write in the request log, an undo apart from an edit.
-func writeLabel(r dynamo.Request) string {
-	if strings.HasPrefix(r.Note, edit.NoteUndo) {
-		return " UNDO  "
-	}
-	return " WRITE "
-}
-
-// writeFailure says what came of a write in the request log that got no
-// success: refused by its condition (the item had changed), no answer (in
-// doubt: it may still be applied), or failed (not applied).
-func writeFailure(err error) string {
-	switch edit.RequestState(err) {
-	case edit.StateRefused:
-		return "refused: the item had changed"
-	case edit.StateInDoubt:
-		return "no answer: in doubt"
-	}
-	return "failed"
 }

@@ -68,7 +68,7 @@ func reapplyReadCmd(ctx context.Context, s Store, id int, p *edit.Plan) tea.Cmd 
 // reapply has the refused plan's item read again.
 func (m Model) reapply(p *edit.Plan) (Model, tea.Cmd) {
 	id := m.flight.mark(flightWrite)
-	m.status.info = "reading the item again to put your changes on it…"
+	m.status.Info = "reading the item again to put your changes on it…"
 	return m, reapplyReadCmd(m.ctx, m.store, id, p)
 }
 
@@ -76,19 +76,19 @@ func (m Model) reapply(p *edit.Plan) (Model, tea.Cmd) {
 // the item as it is now, in place of the refusal.
 func (m Model) reapplyRead(msg reapplyReadMsg) (Model, tea.Cmd) {
 	for i, page := range msg.pages {
-		m.log = m.log.add(page.Request, "read again for your changes", 1, m.getInput(msg.gets[i]))
+		m.log = m.log.Add(page.Request, "read again for your changes", 1, m.getInput(msg.gets[i]))
 	}
 	if !m.flight.waits(flightWrite, msg.id) {
 		return m, nil
 	}
-	m.status.info = ""
+	m.status.Info = ""
 	if msg.err != nil {
-		m.status.err = sanitize("could not read the item again: " + msg.err.Error())
+		m.status.Err = sanitize("could not read the item again: " + msg.err.Error())
 		return m, nil
 	}
 	r, err := edit.Reapply(msg.plan, msg.now, msg.atNew)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return replaceOverlay(m, overlay.Reapplied(msg.plan, r)), nil

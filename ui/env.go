@@ -44,8 +44,8 @@ func (m Model) stateEnv() overlay.Env {
 		Version: m.opts.Settings.VersionAttribute, Overview: m.overview, Exporting: m.export.running,
 		Export: overlay.ExportProgress{Done: m.export.done, N: m.export.src.n, Path: m.export.path},
 		Keymap: m.keymap, KeyState: m.keyState(), Help: m.help, Price: m.opts.Settings.PricePerMillionReads, PatternsPath: m.patternsPath, PatternsErr: m.opts.PatternsErr, EntityNames: m.opts.EntityNames,
-		DrawLog:   func(w, h int) string { return m.log.expanded(m.st, m.table.Name, w, h) },
-		DrawItems: func(w, h int) string { return m.items.view(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
+		DrawLog:   func(w, h int) string { return m.log.Expanded(m.st, m.table.Name, w, h) },
+		DrawItems: func(w, h int) string { return m.items.View(m.st, w, h, false, m.itemsTitle(m.layout()), m.colourOf) },
 		Live: overlay.LiveView{PK: m.query.PK, Lines: m.live.lines, Seen: m.live.seen, Polls: m.live.polls, Others: m.live.others,
 			Err: m.live.err, Starting: m.live.starting, Running: m.live.id != 0, KeysOnly: m.live.info.ViewType == "KEYS_ONLY"},
 	}

@@ -16,30 +16,18 @@ import (
 	"fmt"
 	"path/filepath"
 	"slices"
-	"strings"
-	"sync"
-	"time"
 
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // exportChunk is how many items are written between progress reports and
 // checks for esc.
 const exportChunk = 1000
-
-// exportJob is the export in flight, on the root model: its progress and
-// its answer arrive there.
-type exportJob struct {
-	job
-	running bool
-	src     exportSource
-	path    string
-	done    int // items written so far
-}
 
 // exportProgressMsg says how many items export id has written.
 type exportProgressMsg struct{ id, done int }
@@ -60,46 +48,25 @@ type exportRereadMsg struct {
 	req    dynamo.Request
 }
 
-// exportSource is what an export writes: n rows, decoded one by one as
-// they are written (in the command's goroutine, not in Update), so that a
-// large export never holds every item at once.
-type exportSource struct {
-	n    int
-	item func(row int) (dynamo.Item, bool) // false: the row's page was released from memory
-	// where tells, for a row whose page was released, that page: its number
-	// in the query, the ExclusiveStartKey it was read with, how many items
-	// it had, and the row's place in it.
-	where    func(row int) (pageNo int, startKey dynamo.Item, n, at int)
-	released int               // rows whose page is released now
-	store    Store             // reads released pages again
-	q        dynamo.QueryInput // the query the pages are of
-}
-
 // exportItems are the rows the items pane shows: the filtered ones while a
 // filter is on, else every loaded item, in the order shown. The pane is a
 // copy: its store never changes under it.
-func exportItems(p itemsPane, s Store, q dynamo.QueryInput) exportSource {
+func exportItems(p pane.Items, s Store, q dynamo.QueryInput) exportSource {
 	src := exportSource{
-		n:    p.rows(),
-		item: func(row int) (dynamo.Item, bool) { return p.store.item(p.at(row)) },
+		n:    p.Rows(),
+		item: func(row int) (dynamo.Item, bool) { return p.Store.Item(p.At(row)) },
 		where: func(row int) (int, dynamo.Item, int, int) {
-			r := p.at(row)
-			pg := p.store.pages[p.store.pageOf(r)]
-			return pg.no, pg.startKey, pg.n, r - pg.first
+			r := p.At(row)
+			pg := p.Store.Pages[p.Store.PageOf(r)]
+			return pg.No, pg.StartKey, pg.N, r - pg.First
 		},
 		store: s, q: q,
 	}
-	if p.filter == "" {
-		src.released = p.store.total - p.store.inMemory
+	if p.Filter == "" {
+		src.released = p.Store.Total - p.Store.InMemory
 	}
 	return src
 }
-
-// Rows is how many rows the export writes.
-func (s exportSource) Rows() int { return s.n }
-
-// Released is how many of them are in pages read again.
-func (s exportSource) Released() int { return s.released }
 
 // exportKeyNames are the key attributes CSV puts first: the index's, then the table's.
 func (m Model) exportKeyNames() []string {
@@ -135,53 +102,6 @@ func exportCmd(ctx context.Context, send *sender, track *exportTracker, id int, 
 		track.end(path, n, src.n, err)
 		return exportDoneMsg{id: id, path: path, n: n, err: err}
 	}
-}
-
-// exportTracker follows the exports in flight. A UI that quits while one
-// runs (Ctrl-C, SIGHUP, SIGTERM) cancels it, waits for it to remove its
-// partial file, and then says that it was interrupted: Run returns an
-// error, so the exit code says so too.
-type exportTracker struct {
-	wg          sync.WaitGroup
-	mu          sync.Mutex
-	closing     bool
-	interrupted []string
-}
-
-func (t *exportTracker) start() { t.wg.Add(1) }
-
-func (t *exportTracker) end(path string, n, total int, err error) {
-	t.mu.Lock()
-	if t.closing && err != nil {
-		t.interrupted = append(t.interrupted, fmt.Sprintf("export to %s interrupted after %d of %d items; the partial file was removed.", path, n, total))
-	}
-	t.mu.Unlock()
-	t.wg.Done()
-}
-
-// close marks the UI as quitting; call it before cancelling the exports.
-func (t *exportTracker) close() {
-	t.mu.Lock()
-	t.closing = true
-	t.mu.Unlock()
-}
-
-// wait waits at most d for the exports to end, and returns the sentence of
-// each that was interrupted, or of each that did not end in time.
-func (t *exportTracker) wait(d time.Duration) error {
-	done := make(chan struct{})
-	go func() { t.wg.Wait(); close(done) }()
-	select {
-	case <-done:
-	case <-time.After(d):
-		return errors.New("an export was still writing when the UI quit; its file may be incomplete (its name ends in .partial).")
-	}
-	t.mu.Lock()
-	defer t.mu.Unlock()
-	if len(t.interrupted) == 0 {
-		return nil
-	}
-	return errors.New(strings.Join(t.interrupted, " "))
 }
 
 func writeExport(ctx context.Context, send *sender, id int, src exportSource, path string, f itemcodec.ExportFormat, o itemcodec.ExportOptions) (n int, err error) {
@@ -269,11 +189,11 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 	}
 	m.export.job.stop()
 	m.export = exportJob{}
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	switch {
 	case errors.Is(msg.err, context.Canceled):
 		m = m.remove(overlay.ExportID)
-		m.status.info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
+		m.status.Info = fmt.Sprintf("export stopped after %d items; removed %s", msg.n, sanitize(msg.path))
 	case msg.err != nil:
 		// The form again, with why.
 		if o, ok := findOverlay[overlay.Export](m); ok {
@@ -281,8 +201,8 @@ func (m Model) exportDone(msg exportDoneMsg) Model {
 		}
 	default:
 		m = m.remove(overlay.ExportID)
-		m.status.err = ""
-		m.status.info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
+		m.status.Err = ""
+		m.status.Info = fmt.Sprintf("exported %s to %s (local file only)", plural(msg.n, "item", "items"), sanitize(msg.path))
 	}
 	return m
 }

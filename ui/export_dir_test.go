@@ -36,8 +36,8 @@ func TestExportWritesIntoExportDir(t *testing.T) {
 		if _, err := os.Stat(want); err != nil {
 			t.Errorf("%dx%d: %v", size[0], size[1], err)
 		}
-		if status := "exported 3 items to " + want + " (local file only)"; hs.m.status.info != status {
-			t.Errorf("%dx%d: status %q, want %q", size[0], size[1], hs.m.status.info, status)
+		if status := "exported 3 items to " + want + " (local file only)"; hs.m.status.Info != status {
+			t.Errorf("%dx%d: status %q, want %q", size[0], size[1], hs.m.status.Info, status)
 		}
 	}
 }

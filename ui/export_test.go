@@ -27,8 +27,8 @@ func TestExportWritesLoadedItems(t *testing.T) {
 	q := len(hs.store.queries())
 	hs.keys("enter")
 	hs.lacks("Write the 3")
-	if want := "exported 3 items to " + path + " (local file only)"; hs.m.status.info != want {
-		t.Errorf("status: %q, want %q", hs.m.status.info, want)
+	if want := "exported 3 items to " + path + " (local file only)"; hs.m.status.Info != want {
+		t.Errorf("status: %q, want %q", hs.m.status.Info, want)
 	}
 	b, err := os.ReadFile(path)
 	if err != nil {
@@ -98,8 +98,8 @@ func TestExportCancelRemovesFile(t *testing.T) {
 	hs.run(cmd)
 	// "removed" before the path, which a long folder name cuts short.
 	hs.contains("export stopped after 0 items; removed /")
-	if want := "export stopped after 0 items; removed " + path; hs.m.status.info != want {
-		t.Errorf("status: %q, want %q", hs.m.status.info, want)
+	if want := "export stopped after 0 items; removed " + path; hs.m.status.Info != want {
+		t.Errorf("status: %q, want %q", hs.m.status.Info, want)
 	}
 	if _, err := os.Stat(path); !os.IsNotExist(err) {
 		t.Errorf("the partial file is still there: %v", err)

@@ -82,13 +82,13 @@ func checkLogAgainst(t *testing.T, final Model, raw []dynamotest.Exchange) {
 	for _, x := range raw {
 		sum += x.Capacity
 	}
-	if len(final.log.reqs) != len(raw) {
-		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.reqs), len(raw))
+	if len(final.log.Reqs) != len(raw) {
+		t.Fatalf("the log has %d requests, DynamoDB Local answered %d", len(final.log.Reqs), len(raw))
 	}
 	used := make([]bool, len(raw))
 	m, _ := final.Update(keyPress("L"))
 	lines := strings.Split(ansi.Strip(m.(Model).View().Content), "\n")
-	for i, r := range final.log.reqs {
+	for i, r := range final.log.Reqs {
 		match := -1
 		for j, x := range raw {
 			if !used[j] && x.Limit == int(r.Limit) && x.Count == int(r.Count) && x.Capacity == r.Capacity.Total {
@@ -245,7 +245,7 @@ func TestFlowBigPartitionSkipScan(t *testing.T) {
 	if len(got) < 5 || len(got) > 7 {
 		t.Fatalf("%d queries, want 5 to 7 (no further page without scrolling):\n%s", len(got), sc)
 	}
-	loaded := final.items.loaded()
+	loaded := final.items.Loaded()
 	if !final.results.more() || loaded >= 3000 || loaded == 0 {
 		t.Fatalf("the first page holds %d items (more: %v); the test needs it to be part of the partition", loaded, final.results.more())
 	}

@@ -1,14 +1,12 @@
 package ui
 
 import (
-	"sort"
-	"strings"
-
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
-	"dynascope/itemcodec"
 	"dynascope/textfmt"
+	"dynascope/ui/pane"
+	"dynascope/ui/widget"
 )
 
 // fmtRCU, sanitize, humanBytes and plural are textfmt's, under the short
@@ -21,39 +19,15 @@ func humanBytes(n int64) string { return textfmt.HumanBytes(n) }
 
 func plural(n int, one, many string) string { return textfmt.Plural(n, one, many) }
 
-// capacityText is a request's consumed capacity: the total, and where it was
-// consumed (the table, each index) as DynamoDB reported it.
-func capacityText(c dynamo.Capacity, parts bool) string {
-	s := fmtRCU(c.Total) + " RCU"
-	if !parts {
-		return s
-	}
-	if len(c.Indexes) == 0 {
-		return s + " table"
-	}
-	var p []string
-	if c.Table != 0 {
-		p = append(p, "table "+fmtRCU(c.Table))
-	}
-	names := make([]string, 0, len(c.Indexes))
-	for n := range c.Indexes {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	for _, n := range names {
-		p = append(p, sanitize(n)+" "+fmtRCU(c.Indexes[n]))
-	}
-	return s + " (" + strings.Join(p, ", ") + ")"
-}
+// cellText and keyOf are the panes' (ui/pane), under the names the
+// root's views call them by.
+func cellText(av types.AttributeValue) string { return pane.CellText(av) }
 
-// cellText is a value as one line of a table cell: scalars as themselves,
-// documents and sets as compact plain JSON. It is sanitised.
-func cellText(av types.AttributeValue) string { return sanitize(itemcodec.CellText(av)) }
+func keyOf(it dynamo.Item, name string) string { return pane.KeyOf(it, name) }
 
-// keyOf returns an item's value of a key attribute as text, or "".
-func keyOf(it dynamo.Item, name string) string {
-	if av, ok := it[name]; ok {
-		return itemcodec.KeyString(av)
-	}
-	return ""
-}
+// clamp bounds v to [lo, hi]; when hi < lo it returns lo.
+func clamp(v, lo, hi int) int { return widget.Clamp(v, lo, hi) }
+
+// scrollOffset keeps the cursor inside a window of h rows over n rows,
+// for the views that keep their own numbers (widget.ScrollOffset).
+func scrollOffset(offset, cursor, h, n int) int { return widget.ScrollOffset(offset, cursor, h, n) }

@@ -105,7 +105,7 @@ func (g groupsPane) attrFooter(w int) []string {
 func (m Model) toggleGroupBy() Model {
 	m.groups = m.groups.toggleBy()
 	if !m.groups.byAttribute() {
-		m.status.info = "grouped by sort key"
+		m.status.Info = "grouped by sort key"
 		return m
 	}
 	est := dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
@@ -113,6 +113,6 @@ func (m Model) toggleGroupBy() Model {
 	if est.Known {
 		m.groups.restCost = "all of it costs at most " + fmtRCU(est.RCU) + " RCU"
 	}
-	m.status.info = "grouped by " + sanitize(m.groups.attribute()) + " from the " + plural(m.groups.tbl.Loaded(), "item", "items") + " loaded: no request sent"
+	m.status.Info = "grouped by " + sanitize(m.groups.attribute()) + " from the " + plural(m.groups.tbl.Loaded(), "item", "items") + " loaded: no request sent"
 	return m
 }

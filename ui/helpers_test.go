@@ -17,6 +17,7 @@ import (
 	"dynascope/keys"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // fakeStore returns canned pages in the order they are queued, canned
@@ -481,4 +482,15 @@ func (hs *harness) line(sub string) string {
 func exportErr(m Model) string {
 	o, _ := findOverlay[overlay.Export](m)
 	return o.Err()
+}
+
+// memItems decodes every item in memory, in row order: for assertions.
+func memItems(p pane.Items) []dynamo.Item {
+	var out []dynamo.Item
+	for r := range p.Store.Total {
+		if it, ok := p.Store.Item(r); ok {
+			out = append(out, it)
+		}
+	}
+	return out
 }

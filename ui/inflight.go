@@ -109,3 +109,18 @@ func (f *inFlight) stop(k flightKind) {
 		f.next, f.get, f.pattern = false, false, ""
 	}
 }
+
+// job is a request in flight besides the query: its id, to drop stale
+// replies, and how to cancel it.
+type job struct {
+	id     int
+	cancel context.CancelFunc
+}
+
+// stop cancels the job, if any, and forgets it.
+func (j job) stop() job {
+	if j.cancel != nil {
+		j.cancel()
+	}
+	return job{}
+}

@@ -8,6 +8,7 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
@@ -20,7 +21,7 @@ import (
 
 func (m Model) copyItem(it dynamo.Item) (Model, tea.Cmd) {
 	b := itemcodec.PlainJSON(it)
-	m.status.info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
+	m.status.Info = fmt.Sprintf("copied the item as JSON (%s) to the clipboard (OSC 52)", plural(len(b), "byte", "bytes"))
 	return m, m.clip(string(b))
 }
 
@@ -32,14 +33,14 @@ func (m Model) copyCommand() (Model, tea.Cmd) {
 	}
 	cmd, err := request.Code(codegen.LangCLI, m.currentInput(), m.codeTarget())
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	op := "query"
 	if m.get != nil {
 		op = "get-item"
 	}
-	m.status.info = "copied the request as an aws dynamodb " + op + " command (OSC 52)"
+	m.status.Info = "copied the request as an aws dynamodb " + op + " command (OSC 52)"
 	return m, m.clip(cmd)
 }
 
@@ -60,13 +61,13 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 		switch md {
 		case modeTables:
-			m.picker = m.picker.move(delta, pickerListHeight(lay.bodyH))
+			m.picker = m.picker.Move(delta, pane.PickerListHeight(lay.bodyH))
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
 				m.groups = m.groups.move(delta, lay.groupRows())
 				return m, nil
 			}
-			m.items = m.items.move(delta, lay.itemRows)
+			m.items = m.items.Move(delta, lay.itemRows)
 			return m.maybeLoadMore()
 		}
 		return m, nil
@@ -77,10 +78,10 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		y := mo.Y - lay.bodyY
 		switch md {
 		case modeTables:
-			l := m.picker.list.SetHeight(pickerListHeight(lay.bodyH))
+			l := m.picker.List.SetHeight(pane.PickerListHeight(lay.bodyH))
 			row := l.Offset() + y - 4 // frame, filter, blank line, header
 			if row >= 0 && row < l.Len() {
-				m.picker.list = l.MoveTo(row)
+				m.picker.List = l.MoveTo(row)
 			}
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
@@ -93,9 +94,9 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 				return m, nil
 			}
 			m.focus = paneItems
-			l := m.items.nav().SetHeight(lay.itemRows)
+			l := m.items.Nav().SetHeight(lay.itemRows)
 			if row := l.Offset() + y - 2; y >= 2 && row < l.Len() {
-				m.items.list = l.MoveTo(row)
+				m.items.List = l.MoveTo(row)
 			}
 			return m.maybeLoadMore()
 		}

@@ -10,6 +10,7 @@ import (
 
 	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
+	"dynascope/ui/pane"
 )
 
 // bruteMatches counts the items whose string or number values contain f,
@@ -47,27 +48,27 @@ func TestFilterScansInChunks(t *testing.T) {
 	if cmd == nil || !isFilterScan(cmd) {
 		t.Fatal("the keystroke asked for no chunk of the scan")
 	}
-	if out := shownText(d); !strings.Contains(out, "/s matches ≥ ") || !strings.Contains(out, "filtering… "+strconv.Itoa(filterSyncBudget)+" of "+strconv.Itoa(total)) {
+	if out := shownText(d); !strings.Contains(out, "/s matches ≥ ") || !strings.Contains(out, "filtering… "+strconv.Itoa(pane.FilterSyncBudget)+" of "+strconv.Itoa(total)) {
 		t.Fatalf("the title does not say the scan goes on:\n%s", out)
 	}
-	if d.m.items.scan.next > filterSyncBudget {
-		t.Fatalf("the keystroke looked at %d items", d.m.items.scan.next)
+	if d.m.items.Scan.Next > pane.FilterSyncBudget {
+		t.Fatalf("the keystroke looked at %d items", d.m.items.Scan.Next)
 	}
 	d.run(cmd)
-	if d.m.items.scanning() || len(d.m.items.idx) != bruteMatches(items, "s") {
-		t.Fatalf("after the chunks: scanning %v, %d matches, want %d", d.m.items.scanning(), len(d.m.items.idx), bruteMatches(items, "s"))
+	if d.m.items.Scanning() || len(d.m.items.Idx) != bruteMatches(items, "s") {
+		t.Fatalf("after the chunks: scanning %v, %d matches, want %d", d.m.items.Scanning(), len(d.m.items.Idx), bruteMatches(items, "s"))
 	}
 
 	// A character more looks at the previous matches only.
-	prev := len(d.m.items.idx)
+	prev := len(d.m.items.Idx)
 	cmd = d.step(keyPress("H"))
-	if got := len(d.m.items.scan.cands); got != prev {
+	if got := len(d.m.items.Scan.Cands); got != prev {
 		t.Fatalf("the narrowed scan has %d candidates, want the %d previous matches", got, prev)
 	}
 	d.run(cmd)
 	want := bruteMatches(items, "sh")
-	if len(d.m.items.idx) != want {
-		t.Fatalf("/sh: %d matches, want %d", len(d.m.items.idx), want)
+	if len(d.m.items.Idx) != want {
+		t.Fatalf("/sh: %d matches, want %d", len(d.m.items.Idx), want)
 	}
 	if out := shownText(d); !strings.Contains(out, "/sH matches "+strconv.Itoa(want)) {
 		t.Fatalf("the title does not give the final count:\n%s", out)
@@ -82,12 +83,12 @@ func TestFilterScansInChunks(t *testing.T) {
 	before := d.m.items
 	m, next := d.m.Update(stale())
 	d.m = m.(Model)
-	if next != nil || len(d.m.items.idx) != len(before.idx) || d.m.items.scan.next != before.scan.next || d.m.items.scan.cpos != before.scan.cpos {
+	if next != nil || len(d.m.items.Idx) != len(before.Idx) || d.m.items.Scan.Next != before.Scan.Next || d.m.items.Scan.Cpos != before.Scan.Cpos {
 		t.Fatal("a chunk of the previous filter ran")
 	}
 	d.run(fresh)
-	if len(d.m.items.idx) != want {
-		t.Fatalf("back to /sh: %d matches, want %d", len(d.m.items.idx), want)
+	if len(d.m.items.Idx) != want {
+		t.Fatalf("back to /sh: %d matches, want %d", len(d.m.items.Idx), want)
 	}
 }
 
@@ -96,12 +97,12 @@ func TestFilterMovesFindMoreMatches(t *testing.T) {
 	d.send(keyPress("/"))
 	d.step(keyPress("s")) // the chunks are never run
 	d.send(keyPress("enter"))
-	shown := len(d.m.items.idx)
+	shown := len(d.m.items.Idx)
 	for range 10 {
 		d.step(keyPress("pgdown"))
 	}
-	if len(d.m.items.idx) <= shown || d.m.items.cursor() >= len(d.m.items.idx) {
-		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.idx), d.m.items.cursor())
+	if len(d.m.items.Idx) <= shown || d.m.items.Cursor() >= len(d.m.items.Idx) {
+		t.Fatalf("paging down found no more matches: %d, cursor %d", len(d.m.items.Idx), d.m.items.Cursor())
 	}
 }
 
@@ -118,13 +119,13 @@ func TestFilterKeystrokeCostIgnoresMatchRate(t *testing.T) {
 		var cmd tea.Cmd
 		before := 0
 		for _, r := range needle {
-			before = d.m.items.scan.next
+			before = d.m.items.Scan.Next
 			cmd = d.step(tea.KeyPressMsg{Code: r, Text: string(r)})
 		}
 		// The last keystroke narrows the previous filter: it looks at the
 		// previous matches (cpos of them) and at rows from where that
 		// filter's scan stopped.
-		looked[needle] = d.m.items.scan.cpos + d.m.items.scan.next - before
+		looked[needle] = d.m.items.Scan.Cpos + d.m.items.Scan.Next - before
 		if cmd == nil || !isFilterScan(cmd) {
 			t.Fatalf("/%s: the keystroke left no chunk of the scan", needle)
 		}
@@ -132,7 +133,7 @@ func TestFilterKeystrokeCostIgnoresMatchRate(t *testing.T) {
 			t.Fatalf("/%s: the title shows no progress:\n%s", needle, out)
 		}
 		d.run(cmd)
-		if d.m.items.scanning() || strings.Contains(shownText(d), "filtering…") {
+		if d.m.items.Scanning() || strings.Contains(shownText(d), "filtering…") {
 			t.Fatalf("/%s: still filtering after the chunks", needle)
 		}
 	}

@@ -50,8 +50,8 @@ func cappedPartition(t *testing.T) (*harness, *dynamotest.Proxy) {
 	if n := p.Count("Query"); n > 30 {
 		t.Fatalf("%d queries to load 12 pages and go to the end: pages on screen are released and read again in a loop", n)
 	}
-	if st := hs.m.items.store; st.total != 60 || st.pages[0].resident() {
-		t.Fatalf("%d items loaded, page 1 in memory %v; want 60 and page 1 released", st.total, st.pages[0].resident())
+	if st := hs.m.items.Store; st.Total != 60 || st.Pages[0].Resident() {
+		t.Fatalf("%d items loaded, page 1 in memory %v; want 60 and page 1 released", st.Total, st.Pages[0].Resident())
 	}
 	return hs, p
 }
@@ -66,16 +66,16 @@ func TestFlowFailedRefetchRetriedByN(t *testing.T) {
 	hs.contains("✗ reading page 1 again failed (n tries again): query CUST#9")
 	hs.contains("HTTP 404 (Not Found)")
 	hs.contains("page 1 · released; reading it again failed — n tries again")
-	logged := len(hs.m.log.kinds)
+	logged := len(hs.m.log.Kinds)
 
 	// n reads page 1 again (and then the other released pages on screen),
 	// rather than a page more.
 	hs.keys("n")
-	if kinds := hs.m.log.kinds[logged:]; len(kinds) == 0 || kinds[0] != "re-fetch page 1" {
+	if kinds := hs.m.log.Kinds[logged:]; len(kinds) == 0 || kinds[0] != "re-fetch page 1" {
 		t.Fatalf("after n the log has %q, want the re-fetch of page 1 first", kinds)
 	}
-	if !hs.m.items.store.pages[0].resident() || hs.m.items.store.total != 60 {
-		t.Fatalf("page 1 not back (resident %v), or n read another page (%d items)", hs.m.items.store.pages[0].resident(), hs.m.items.store.total)
+	if !hs.m.items.Store.Pages[0].Resident() || hs.m.items.Store.Total != 60 {
+		t.Fatalf("page 1 not back (resident %v), or n read another page (%d items)", hs.m.items.Store.Pages[0].Resident(), hs.m.items.Store.Total)
 	}
 	hs.contains("ORDER#000")
 	hs.lacks("reading page 1 again")

@@ -159,7 +159,7 @@ type linksDoneMsg struct {
 func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 	ls := linkCandidates(it, m.table, m.pkFamilies(), m.query.PK)
 	if len(ls) == 0 {
-		m.status.info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
+		m.status.Info = "no partition this item names is of a family seen yet (open one of them, or the overview, first)"
 		return m, nil
 	}
 	id := m.flight.newID()
@@ -181,7 +181,7 @@ func (m Model) openLinks(it dynamo.Item) (Model, tea.Cmd) {
 		}
 		return out
 	}
-	m.status.info = fmt.Sprintf("confirming %s: %s, 0.5 RCU each per 4 KB of the one item read",
+	m.status.Info = fmt.Sprintf("confirming %s: %s, 0.5 RCU each per 4 KB of the one item read",
 		plural(len(ls), "candidate", "candidates"), plural(len(ls), "Limit 1 Query", "Limit 1 Queries"))
 	return m.push(overlay.NewLinks(id, ls, it)), cmd
 }
@@ -191,7 +191,7 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 	rcu := 0.0
 	for i, p := range msg.pages {
 		if p.Request.Operation != "" {
-			m.log = m.log.add(p.Request, "follow keys", 1, m.queryInput(msg.qs[i]))
+			m.log = m.log.Add(p.Request, "follow keys", 1, m.queryInput(msg.qs[i]))
 			rcu += p.Request.Capacity.Total
 		}
 	}
@@ -200,7 +200,7 @@ func (m Model) linksDone(msg linksDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	o = o.Confirmed(msg.links)
-	m.status.info = fmt.Sprintf("confirmed %s in %s, %s RCU", plural(len(msg.links), "candidate", "candidates"),
+	m.status.Info = fmt.Sprintf("confirmed %s in %s, %s RCU", plural(len(msg.links), "candidate", "candidates"),
 		plural(len(msg.pages), "Limit 1 Query", "Limit 1 Queries"), fmtRCU(rcu))
 	return replaceOverlay(m, o), nil
 }

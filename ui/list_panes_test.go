@@ -11,6 +11,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/keys"
+	"dynascope/ui/pane"
 	"dynascope/ui/widget"
 )
 
@@ -18,7 +19,7 @@ import (
 // of names on screen: T<from> … T<from+shown-1>, nothing around it.
 func (hs *harness) pickerWindow(step string, selected, from, shown, n int) {
 	hs.t.Helper()
-	if got, _ := hs.m.picker.selected(); got != fmt.Sprintf("T%02d", selected) {
+	if got, _ := hs.m.picker.Selected(); got != fmt.Sprintf("T%02d", selected) {
 		hs.t.Fatalf("%s: selected %q, want T%02d", step, got, selected)
 	}
 	for i := range n {
@@ -42,7 +43,7 @@ func TestTablePickerScrolls(t *testing.T) {
 				names[i] = fmt.Sprintf("T%02d", i)
 			}
 			hs.send(tablesListedMsg{names: names})
-			h := pickerListHeight(hs.m.layout().bodyH)
+			h := pane.PickerListHeight(hs.m.layout().bodyH)
 			hs.pickerWindow("listed", 0, 0, h, n)
 			hs.keys("down", "down", "down")
 			hs.pickerWindow("down 3", 3, 0, h, n)
@@ -115,7 +116,7 @@ func TestGroupsPaneScrolls(t *testing.T) {
 // screen: exactly the rows ORDER#<n> for n in window, in any order.
 func (hs *harness) itemsWindow(step string, selected int, window []int) {
 	hs.t.Helper()
-	it, ok := hs.m.items.selected()
+	it, ok := hs.m.items.Selected()
 	if want := fmt.Sprintf("ORDER#%05d", selected); !ok || keyOf(it, "SK") != want {
 		hs.t.Fatalf("%s: selected %q (%v), want %s", step, keyOf(it, "SK"), ok, want)
 	}
@@ -192,7 +193,7 @@ func TestItemsPaneScrolls(t *testing.T) {
 // screen: CUST#<i> for i in window, of n remembered.
 func (hs *harness) promptWindow(step, input string, selected int, window []int, n int) {
 	hs.t.Helper()
-	if got := hs.m.prompt.input.String(); got != input {
+	if got := hs.m.prompt.Input.String(); got != input {
 		hs.t.Fatalf("%s: input %q, want %q", step, got, input)
 	}
 	content, screen := hs.m.View().Content, hs.screen()

@@ -21,52 +21,17 @@ import (
 // records come back as a message, the partition's lines join the pane and
 // its items change in place in the items pane, without a re-query.
 
-// LiveStream is what the live pane needs from DynamoDB Streams;
-// *dynamo.StreamClient satisfies it. Both only read.
-type LiveStream interface {
-	Stream(ctx context.Context, table string) (dynamo.StreamInfo, error)
-	Tail(ctx context.Context, info dynamo.StreamInfo, o dynamo.TailOptions, emit func([]dynamo.StreamRecord) error) error
-}
-
 var _ LiveStream = (*dynamo.StreamClient)(nil)
 
 // maxLiveLines bounds the pane's memory: a tail left open for hours keeps
 // the newest lines only.
 const maxLiveLines = 500
 
-// liveLine is one record as the pane shows it (the overlay draws them).
-type liveLine = overlay.LiveLine
-
-// liveState is the tail of one opening of the pane; it outlives the
-// overlay's value because replies change it.
-type liveState struct {
-	id       int // of the tail running; 0 for none
-	cancel   context.CancelFunc
-	info     dynamo.StreamInfo
-	ch       <-chan liveEvent
-	lines    []liveLine // the newest last, at most maxLiveLines
-	seen     int        // records of the partition
-	polls    int        // GetRecords sent
-	others   int        // records of other partitions, left out
-	err      string
-	starting bool
-	markGen  int // of the latest mark on a changed item; its tick clears only its own
-}
-
 // liveMarkFor is how long a changed item stays marked in the items pane.
 const liveMarkFor = 2 * time.Second
 
 // liveMarkDoneMsg ends the mark of generation gen.
 type liveMarkDoneMsg struct{ gen int }
-
-// liveEvent is what the tail's goroutine hands over: records, a request, or
-// its end.
-type liveEvent struct {
-	recs []dynamo.StreamRecord
-	req  *dynamo.Request
-	err  error
-	end  bool
-}
 
 type liveStartedMsg struct {
 	id   int
@@ -125,7 +90,7 @@ func liveNextCmd(id int, ch <-chan liveEvent) tea.Cmd {
 // openLive opens the pane, starting the tail when none runs.
 func (m Model) openLive() (Model, tea.Cmd) {
 	if m.opts.Streams == nil {
-		m.status.err = "the live pane needs DynamoDB Streams, which this connection does not offer."
+		m.status.Err = "the live pane needs DynamoDB Streams, which this connection does not offer."
 		return m, nil
 	}
 	m = m.push(overlay.Live{})
@@ -178,7 +143,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 		// stream requests that brought records or set the tail up, under
 		// their own kind; the pane counts every GetRecords.
 		if ev.req.Operation != "GetRecords" || ev.req.Count > 0 || ev.req.Err != nil {
-			m.log = m.log.add(*ev.req, "stream", 1, request.Input{})
+			m.log = m.log.Add(*ev.req, "stream", 1, request.Input{})
 		}
 	default:
 		before := m.live.markGen
@@ -195,7 +160,7 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 // marked another meanwhile.
 func (m Model) liveMarkDone(msg liveMarkDoneMsg) Model {
 	if msg.gen == m.live.markGen {
-		m.items.changed = ""
+		m.items.Changed = ""
 	}
 	return m
 }
@@ -224,10 +189,10 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
 		}
 		var ok bool
-		if m.items, ok = m.items.applyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
-			m.status.info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
+		if m.items, ok = m.items.ApplyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
+			m.status.Info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
-				m.items.changed, m.items.changedAttr = sk, m.schema.SK.Name
+				m.items.Changed, m.items.ChangedAttr = sk, m.schema.SK.Name
 				m.live.markGen++
 			}
 		}
@@ -244,9 +209,9 @@ func (m Model) writtenHere(keys dynamo.Item) bool {
 		return false
 	}
 	k := edit.KeyText(m.table, keys, nil)
-	for i := len(m.log.reqs) - 1; i >= 0; i-- {
-		r := m.log.reqs[i]
-		if m.log.kinds[i] != "write" || r.Err != nil || r.Table != m.table.Name {
+	for i := len(m.log.Reqs) - 1; i >= 0; i-- {
+		r := m.log.Reqs[i]
+		if m.log.Kinds[i] != "write" || r.Err != nil || r.Table != m.table.Name {
 			continue
 		}
 		if slices.Contains(strings.Split(r.KeyCondition, " → "), k) {
@@ -254,52 +219,4 @@ func (m Model) writtenHere(keys dynamo.Item) bool {
 		}
 	}
 	return false
-}
-
-// applyRecord changes the loaded items as a write did, from its images: a
-// MODIFY replaces the item where it is, a REMOVE takes it out, an INSERT
-// goes in key order when the request would have read it (no sort-key
-// condition or filter, and within what is loaded). Only while every loaded
-// page is in memory; ok says whether anything changed.
-func (p itemsPane) applyRecord(r dynamo.StreamRecord, ks dynamo.KeySchema, q dynamo.QueryInput, more bool, w int) (itemsPane, bool) {
-	if p.store.inMemory != p.store.total || ks.SK == nil {
-		return p, false
-	}
-	items := make([]dynamo.Item, 0, p.store.total+1)
-	for row := range p.store.total {
-		it, ok := p.store.item(row)
-		if !ok {
-			return p, false
-		}
-		items = append(items, it)
-	}
-	skOf := func(it dynamo.Item) string { return keyOf(it, ks.SK.Name) }
-	want := keyOf(r.Keys, ks.SK.Name)
-	at := slices.IndexFunc(items, func(it dynamo.Item) bool { return skOf(it) == want })
-	switch {
-	case r.Event == "REMOVE" && at >= 0:
-		items = slices.Delete(items, at, at+1)
-	case r.New != nil && at >= 0:
-		items[at] = r.New
-	case r.Event == "INSERT" && r.New != nil && q.SK.Op == dynamo.SKNone && q.Filter == "":
-		cmp := func(a string) int { return keys.CompareKeys(a, want, ks.SK.Type) }
-		if q.Reverse {
-			cmp = func(a string) int { return -keys.CompareKeys(a, want, ks.SK.Type) }
-		}
-		pos := slices.IndexFunc(items, func(it dynamo.Item) bool { return cmp(skOf(it)) > 0 })
-		if pos < 0 {
-			if more {
-				return p, false // it belongs to a page not read yet
-			}
-			pos = len(items)
-		}
-		items = slices.Insert(items, pos, r.New)
-	default:
-		return p, false
-	}
-	p.store, p.stats = itemStore{}.withNames(), colStats{}
-	p = p.addPage(items, nil, 1)
-	p.list = p.list.SetLen(len(items))
-	p = p.rescan()
-	return p.relayout(w), true
 }

@@ -106,20 +106,20 @@ func TestLivePane(t *testing.T) {
 	}
 	// The item the last record changed is marked for a moment; the tick of
 	// an older mark leaves it, its own clears it.
-	if hs.m.items.changed != "ORDER#2025-04-01#A20" || hs.m.live.markGen < 2 {
-		t.Errorf("marked %q (generation %d), want the inserted order", hs.m.items.changed, hs.m.live.markGen)
+	if hs.m.items.Changed != "ORDER#2025-04-01#A20" || hs.m.live.markGen < 2 {
+		t.Errorf("marked %q (generation %d), want the inserted order", hs.m.items.Changed, hs.m.live.markGen)
 	}
 	hs.send(liveMarkDoneMsg{gen: hs.m.live.markGen - 1})
-	if hs.m.items.changed == "" {
+	if hs.m.items.Changed == "" {
 		t.Error("an older mark's tick cleared the newest mark")
 	}
 	hs.send(liveMarkDoneMsg{gen: hs.m.live.markGen})
-	if hs.m.items.changed != "" {
-		t.Errorf("the mark stayed after its tick: %q", hs.m.items.changed)
+	if hs.m.items.Changed != "" {
+		t.Errorf("the mark stayed after its tick: %q", hs.m.items.Changed)
 	}
 	var streamLogged bool
-	for i, k := range hs.m.log.kinds {
-		streamLogged = streamLogged || k == "stream" && hs.m.log.reqs[i].Operation == "GetRecords"
+	for i, k := range hs.m.log.Kinds {
+		streamLogged = streamLogged || k == "stream" && hs.m.log.Reqs[i].Operation == "GetRecords"
 	}
 	if !streamLogged {
 		t.Error("no GetRecords in the request log")

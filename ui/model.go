@@ -2,13 +2,9 @@ package ui
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"time"
 
 	"charm.land/bubbles/v2/help"
 	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/colorprofile"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -16,6 +12,7 @@ import (
 	"dynascope/patterns"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // screen is the main thing on screen; overlays sit on top of it.
@@ -28,46 +25,12 @@ const (
 	screenPartition               // a partition: entity types, items, query line
 )
 
-type pane int
+type paneID int
 
 const (
-	paneGroups pane = iota
+	paneGroups paneID = iota
 	paneItems
 )
-
-// result is what the items pane shows: the query that produced it, its
-// read page by page (a dynamo.QueryPager stepped one reply at a time) and
-// when the next page is asked for (paging.go).
-type result struct {
-	q      dynamo.QueryInput // as the user set it; StartKey nil
-	pager  dynamo.QueryPager // its pages: where the next starts, what they kept, read and cost
-	paging pagePolicy
-	base   bool             // no sort-key condition: its pages feed the entity types
-	get    *dynamo.GetInput // the results are one GetItem's (a pattern's); q is its key as a Query
-	// proj compares the pattern that made these results with its KEYS_ONLY
-	// or INCLUDE index; its note stays under the query line while they are
-	// shown. nil for a hand-made request, the base table, an ALL index.
-	proj *patterns.Projection
-}
-
-// more tells whether the results have another page.
-func (r result) more() bool { return r.pager.LastKey() != nil }
-
-// pages is how many pages are shown: a GetItem's item is one.
-func (r result) pages() int {
-	if r.get != nil {
-		return 1
-	}
-	return r.pager.Pages()
-}
-
-// kept is what the pages returned (a filter's keep), scanned what they
-// read and rcu what they cost: every item read is paid for.
-func (r result) kept() int { return r.pager.Result().Count }
-
-func (r result) scanned() int { return r.pager.Result().Scanned }
-
-func (r result) rcu() float64 { return r.pager.Result().Capacity().Total }
 
 // Model is the root model: it owns the screen, focus, layout and the request
 // in flight, and routes messages to the panes.
@@ -88,15 +51,16 @@ type Model struct {
 
 	screen   screen
 	overlays []overlay.Overlay // the overlay stack (overlay.go); the last is on top
-	focus    pane
+	focus    paneID
 
-	picker tablePicker
-	prompt partitionPrompt
+	picker pane.TablePicker
+	prompt pane.Prompt
 	groups groupsPane
-	items  itemsPane
-	qline  queryLine
-	log    requestLog
-	status statusLine
+	items  pane.Items
+	qline  pane.QueryLine
+	log    pane.RequestLog
+	status pane.Status
+	infoOn place // the screen status.Info was made on (statusscope.go)
 	help   help.Model
 
 	table     dynamo.Table
@@ -141,160 +105,6 @@ type Model struct {
 	clip  func(string) tea.Cmd
 }
 
-// New builds the root model. It makes no request; Init starts them.
-func New(o Options) Model {
-	m := Model{
-		ctx:          context.Background(),
-		store:        o.Store,
-		opts:         o,
-		cfgDir:       o.ConfigDir,
-		keymap:       keymap.Default(),
-		dark:         true,
-		noColor:      o.NoColor,
-		w:            80,
-		h:            24,
-		index:        o.Index,
-		colors:       map[string]int{},
-		help:         help.New(),
-		status:       newStatusLine(),
-		after:        spinnerDueCmd,
-		clip:         tea.SetClipboard,
-		screen:       screenTables,
-		groups:       groupsPane{active: -1, partExact: -1},
-		send:         &sender{},
-		exports:      &exportTracker{},
-		patterns:     o.Patterns,
-		patternsPath: o.PatternsPath,
-	}
-	m.applySettings(o.Settings)
-	m.setStyles(newStyles(m.dark, m.noColor))
-	if o.PatternsErr != nil {
-		m.status.err = sanitize(o.PatternsErr.Error())
-	}
-	if o.Table != "" {
-		m.flight.mark(flightTable)
-		m.screen = screenLoading
-		m.pendingPK = o.PK
-		m.historyTable = o.Table
-	}
-	return m
-}
-
-func (m *Model) setStyles(st styles) {
-	m.st = st
-	m.help.Styles = st.Help
-	m.status.spinner.Style = st.Accent
-}
-
-// Init asks for the terminal's background (for light or dark styles) and
-// starts with the table: describe the one given, or list them all.
-func (m Model) Init() tea.Cmd {
-	if m.store == nil {
-		return graphemeWidths
-	}
-	if m.opts.Table == "" {
-		return tea.Batch(graphemeWidths, tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
-	}
-	return tea.Batch(graphemeWidths, tea.RequestBackgroundColor,
-		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
-		loadHistoryCmd(m.cfgDir, m.opts.Table))
-}
-
-// Run runs the UI on the terminal (alternate screen, mouse on) until the
-// user quits, and cancels whatever is still in flight when it returns.
-func Run(ctx context.Context, o Options) error {
-	if o.Store == nil {
-		return errors.New("ui: no store to read from")
-	}
-	parent := ctx
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	if o.Table != "" {
-		// The first requests leave now, not after the terminal's start-up
-		// messages have been worked through (prefetch.go).
-		o.Store = newPrefetchStore(ctx, o.Store, o.Table, o.Index, o.PK, o.Settings)
-	}
-	m := New(o)
-	m.ctx = ctx
-	// 120 fps: a frame waits at most about 8 ms for the renderer's tick.
-	popts := []tea.ProgramOption{tea.WithContext(ctx), tea.WithFPS(120)}
-	if o.ColorProfile != colorprofile.Unknown {
-		popts = append(popts, tea.WithColorProfile(o.ColorProfile))
-	}
-	p := tea.NewProgram(m, popts...)
-	m.send.set(p.Send)
-	_, err := p.Run()
-	// Whatever is in flight stops now; an export removes its partial file
-	// before the process may end.
-	m.exports.close()
-	cancel()
-	exportErr := m.exports.wait(5 * time.Second)
-	signalled := parent.Err() != nil // SIGINT, SIGTERM or SIGHUP (main.go)
-	if errors.Is(err, tea.ErrInterrupted) || (errors.Is(err, tea.ErrProgramKilled) && ctx.Err() != nil) {
-		err = nil
-	}
-	switch {
-	case err != nil:
-		return errors.Join(fmt.Errorf("terminal UI: %w", err), exportErr)
-	case signalled && exportErr == nil:
-		return errors.New("interrupted by a signal.")
-	}
-	return exportErr
-}
-
-// mode is what the keyboard talks to now.
-func (m Model) mode() *keymap.Mode {
-	if o := m.top(); o != nil {
-		return o.Mode(m.stateEnv())
-	}
-	switch m.screen {
-	case screenLoading:
-		return modeLoading
-	case screenTables:
-		return modeTables
-	case screenPrompt:
-		return modePrompt
-	}
-	if m.ask.on {
-		return modeConfirm
-	}
-	switch m.qline.edit {
-	case editCondition:
-		return modeCondition
-	case editLimit:
-		return modeLimit
-	case editFilter:
-		return modeFilter
-	case editRequestFilter:
-		return modeRequestFilter
-	case editProjection:
-		return modeProjection
-	}
-	if m.focus == paneItems {
-		return modeItems
-	}
-	return modeGroups
-}
-
-func (m Model) keyState() keymap.State {
-	_, has := m.items.selected()
-	return keymap.State{
-		CanGoBack: m.opts.Table == "",
-		Busy:      m.busy(),
-		More:      m.results.more(),
-		HasItem:   has,
-		NextView:  m.nextDetailView(),
-		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
-		Writes:    m.opts.Editor != nil,
-		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
-		EntAttr:   m.groups.attribute(),
-		ByAttr:    m.groups.byAttribute(),
-	}
-}
-
-// keyMap is the keymap of the current mode.
-func (m Model) keyMap() keymap.KeyMap { return m.keymap.ForMode(m.mode(), m.keyState()) }
-
 // entityKey names the group of a sort key (keys.Class.ID), as colours are assigned.
 func (m Model) entityKey(sk string) string {
 	kt := "S"
@@ -332,11 +142,31 @@ func (m Model) noteTypeColours() {
 
 // noteColours gives each entity type not seen before the next colour.
 func (m Model) noteColours(items []dynamo.Item) {
-	name := m.items.keyName
+	name := m.items.KeyName
 	for _, it := range items {
 		k := m.entityKey(keyOf(it, name))
 		if _, ok := m.colors[k]; !ok {
 			m.colors[k] = len(m.colors)
 		}
 	}
+}
+
+// place is a screen: the base screen and the overlay on top of it.
+type place struct {
+	screen  screen
+	overlay overlay.ID
+}
+
+// crumb is where a jump came from: the request shown and the item.
+type crumb struct {
+	q        dynamo.QueryInput
+	reselect string
+}
+
+func (c crumb) text() string {
+	where := "base table"
+	if c.q.Index != "" {
+		where = c.q.Index
+	}
+	return where + " " + c.q.PK
 }

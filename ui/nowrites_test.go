@@ -217,7 +217,7 @@ func TestUINeverWrites(t *testing.T) {
 	if items := memItems(hs.m.items); len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
 		t.Errorf("latest order gave %d items: %v", len(items), items)
 	}
-	last := hs.m.log.reqs[len(hs.m.log.reqs)-1]
+	last := hs.m.log.Reqs[len(hs.m.log.Reqs)-1]
 	if last.Capacity.Total != 0.5 || last.Count != 1 || last.Limit != 1 || last.Forward {
 		t.Errorf("latest order's request = %+v, want 1 item, newest first, Limit 1, 0.5 RCU", last)
 	}
@@ -313,8 +313,8 @@ func TestUINeverWrites(t *testing.T) {
 	hs.keys("x", "tab", "ctrl+u")
 	hs.typeText(filepath.Join(exportDir, "items.jsonl"))
 	hs.keys("enter")
-	if !strings.HasPrefix(hs.m.status.info, "exported ") {
-		t.Errorf("export: %q %q", hs.m.status.info, hs.m.status.err)
+	if !strings.HasPrefix(hs.m.status.Info, "exported ") {
+		t.Errorf("export: %q %q", hs.m.status.Info, hs.m.status.Err)
 	}
 	if n := len(p.Calls()) - sent; n != 0 {
 		t.Errorf("exporting sent %d requests", n)
@@ -423,5 +423,5 @@ func TestUINeverWrites(t *testing.T) {
 	if saved, err := patterns.LoadPatterns(patternsPath); err != nil || len(saved.Patterns) != len(set.Patterns)+1 {
 		t.Errorf("the saved file reads back as %v, %v", saved, err)
 	}
-	t.Logf("operations: %v; %s", seen, fmt.Sprintf("Σ %s RCU", fmtRCU(hs.m.log.total.Total)))
+	t.Logf("operations: %v; %s", seen, fmt.Sprintf("Σ %s RCU", fmtRCU(hs.m.log.Total.Total)))
 }

@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // Opening the overlays: each opener reads the model for what the overlay
@@ -19,17 +20,17 @@ import (
 
 // openLog shows the log, its cursor on a request in view.
 func (m Model) openLog() Model {
-	m.log = m.log.move(0, m.layout().bodyH-2)
+	m.log = m.log.Move(0, m.layout().bodyH-2)
 	return m.push(overlay.Log{})
 }
 
 // openDetail shows the item under the cursor.
 func (m Model) openDetail() (Model, tea.Cmd) {
-	it, ok := m.items.selected()
+	it, ok := m.items.Selected()
 	if !ok {
 		return m, nil
 	}
-	sk := keyOf(it, m.items.keyName)
+	sk := keyOf(it, m.items.KeyName)
 	d := overlay.NewDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk), memberships(m.table, m.index, it), m.st, m.layout().w-2)
 	return m.push(d), nil
 }
@@ -50,19 +51,19 @@ func (m Model) openIndexes() Model {
 func (m Model) chooseIndex(name string) Model {
 	ks, err := m.table.Schema(name)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m
 	}
 	m.index = name
 	m.setSchema(ks)
 	m.screen = screenPrompt
-	m.prompt = newPrompt(ks, "", m.history)
+	m.prompt = pane.NewPrompt(ks, "", m.history)
 	return m
 }
 
 // openPatterns shows the patterns list, its cursor where it was left.
 func (m Model) openPatterns() Model {
-	m.status.info = ""
+	m.status.Info = ""
 	return m.push(overlay.NewPatterns(m.patterns, m.patternCursor, m.patternOffset))
 }
 
@@ -75,10 +76,10 @@ func (m Model) openSave() Model {
 	case m.query.Filter != "" || m.query.Project != "":
 		// A pattern holds key conditions only: saved, the filter would be
 		// lost without a word.
-		m.status.err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
+		m.status.Err = "patterns hold key conditions only, not filters or projections; clear them (f, v, then empty) to save this request."
 		return m
 	case m.patternsPath == "":
-		m.status.err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
+		m.status.Err = fmt.Sprintf("no patterns file to save to: start dynascope with --patterns %s (or another FILE; created on the first save).",
 			patterns.PatternsFile)
 		return m
 	}
@@ -91,11 +92,11 @@ func (m Model) openSave() Model {
 func (m Model) openExport() Model {
 	src := exportItems(m.items, m.store, m.results.q)
 	if src.n == 0 {
-		m.status.info = "no items loaded to export"
+		m.status.Info = "no items loaded to export"
 		return m
 	}
 	what := plural(src.n, "loaded item", "loaded items")
-	if m.items.filter != "" {
+	if m.items.Filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
 	return m.push(overlay.NewExport(src, what, m.table.Name, m.query.PK, m.opts.ExportDir))
@@ -137,7 +138,7 @@ func (m Model) openPartitionOf(index, pk string) (Model, tea.Cmd) {
 	if m.index != index {
 		ks, err := m.table.Schema(index)
 		if err != nil {
-			m.status.err = sanitize(err.Error())
+			m.status.Err = sanitize(err.Error())
 			return m, nil
 		}
 		m.index = index

@@ -63,8 +63,8 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 	down := tea.MouseWheelMsg{X: 10, Y: lay.bodyY + 5, Button: tea.MouseWheelDown}
 	hs.keys("L")
 	hs.send(down)
-	if hs.m.items.cursor() != 0 {
-		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.cursor())
+	if hs.m.items.Cursor() != 0 {
+		t.Errorf("the wheel over the log moved the items cursor to %d", hs.m.items.Cursor())
 	}
 	hs.keys("esc", "C")
 	if _, ok := findOverlay[overlay.Code](hs.m); !ok {
@@ -76,8 +76,8 @@ func TestWheelGoesToTheTopOverlay(t *testing.T) {
 	if hs.contains("Code · "); strings.Contains(hs.screen(), "lines 1–") {
 		t.Errorf("the wheel did not scroll the code:\n%s", hs.screen())
 	}
-	if hs.m.items.cursor() != 0 {
-		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.cursor())
+	if hs.m.items.Cursor() != 0 {
+		t.Errorf("the wheel over the code moved the items cursor to %d", hs.m.items.Cursor())
 	}
 }
 

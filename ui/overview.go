@@ -17,6 +17,7 @@ import (
 	"dynascope/indexes"
 	"dynascope/keys"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
 
@@ -53,12 +54,9 @@ func (m Model) startSample(in dynamo.SampleInput) (Model, tea.Cmd) {
 	m.overview.Phase, m.overview.In, m.overview.Err, m.overview.Stopping = overlay.OvRunning, in, "", false
 	m.sampled = append(slices.Clip(m.sampled), sampleLogged{id: id})
 	m.overview.Prog = dynamo.SampleProgress{MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, Segments: in.Segments}
-	m.status.err, m.status.info = "", ""
+	m.status.Err, m.status.Info = "", ""
 	return m, tea.Batch(sampleCmd(m.observe(ctx, id), m.store, m.send, id, in), m.after(id))
 }
-
-// sampleLogged counts a sample's requests already in the request log.
-type sampleLogged struct{ id, n int }
 
 // loggedOf is the index of sample id's count in logged, or -1.
 func loggedOf(logged []sampleLogged, id int) int {
@@ -73,7 +71,7 @@ func (m Model) sampleProgress(msg sampleProgressMsg) Model {
 		m.overview.Prog = msg.p
 	}
 	if i := loggedOf(m.sampled, msg.id); i >= 0 && msg.p.Request.Operation != "" && msg.p.Requests == m.sampled[i].n+1 {
-		m.log = m.log.add(msg.p.Request, "sample", 1, request.Input{})
+		m.log = m.log.Add(msg.p.Request, "sample", 1, request.Input{})
 		m.sampled = slices.Clone(m.sampled) // another copy of the model may hold the old counts
 		m.sampled[i].n++
 	}
@@ -90,15 +88,15 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 		m.sampled = slices.Delete(slices.Clone(m.sampled), i, i+1)
 	}
 	for _, r := range msg.smp.Requests[from:] {
-		m.log = m.log.add(r, "sample", 1, request.Input{})
+		m.log = m.log.Add(r, "sample", 1, request.Input{})
 	}
 	if !m.flight.waits(flightSample, msg.id) {
 		return m, nil
 	}
 	m.flight.stop(flightSample)
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	m.settle()
-	m.status.throttle = throttled(msg.err)
+	m.status.Throttle = pane.Throttled(msg.err)
 	m.overview.Stopping = false
 	if msg.err != nil && msg.smp.Stop != dynamo.StopCancelled {
 		m.overview.Err = sanitize(msg.err.Error())
@@ -147,7 +145,7 @@ func (m Model) scanIndexMap(a overlay.ScanIndexMap) (Model, tea.Cmd) {
 // indexMapDone logs the Scan's requests and shows the map.
 func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	for i, r := range msg.res.Requests {
-		m.log = m.log.add(r, "index map", i+1, request.Input{})
+		m.log = m.log.Add(r, "index map", i+1, request.Input{})
 	}
 	o, ok := findOverlay[overlay.IndexMap](m)
 	if !ok || o.Req() != msg.id {

@@ -142,7 +142,7 @@ func TestFlowOverviewAgainstDynamoDBLocal(t *testing.T) {
 	}
 	used := make([]bool, len(got))
 	logged := 0
-	for i, r := range final.log.reqs {
+	for i, r := range final.log.Reqs {
 		if r.Operation != "Scan" {
 			continue
 		}
@@ -154,14 +154,14 @@ func TestFlowOverviewAgainstDynamoDBLocal(t *testing.T) {
 				break
 			}
 		}
-		if match < 0 || final.log.kinds[i] != "sample" {
-			t.Errorf("logged Scan %d (%s): Count %d, %v RCU; DynamoDB Local answered %v", i+1, final.log.kinds[i], r.Count, r.Capacity.Total, got)
+		if match < 0 || final.log.Kinds[i] != "sample" {
+			t.Errorf("logged Scan %d (%s): Count %d, %v RCU; DynamoDB Local answered %v", i+1, final.log.Kinds[i], r.Count, r.Capacity.Total, got)
 			continue
 		}
 		used[match] = true
 	}
-	if logged != len(got) || final.log.total.Total != sum {
-		t.Errorf("log: %d Scans, Σ %v RCU; DynamoDB Local: %d Scans, %v RCU", logged, final.log.total.Total, len(got), sum)
+	if logged != len(got) || final.log.Total.Total != sum {
+		t.Errorf("log: %d Scans, Σ %v RCU; DynamoDB Local: %d Scans, %v RCU", logged, final.log.Total.Total, len(got), sum)
 	}
 	if !strings.Contains(sc, "Σ "+fmtRCU(sum)+" RCU · "+plural(len(got), "request", "requests")) {
 		t.Errorf("status lacks the session total:\n%s", sc)
@@ -187,7 +187,7 @@ func TestFlowOverviewFreeEndlessScanStopsAtCap(t *testing.T) {
 	tm.Send(keyPress("enter"))
 	shots.waitSeen(t, "✗ stopped before any item was read.", "enter samples")
 	final := finalModel(t, tm)
-	if n := p.Count("Scan"); n > 20 || n != len(final.log.reqs) {
-		t.Errorf("%d Scans reached the server, %d in the log; want the 10 a 5 RCU cap allows at 0.5 each (and a probe)", n, len(final.log.reqs))
+	if n := p.Count("Scan"); n > 20 || n != len(final.log.Reqs) {
+		t.Errorf("%d Scans reached the server, %d in the log; want the 10 a 5 RCU cap allows at 0.5 each (and a probe)", n, len(final.log.Reqs))
 	}
 }

@@ -149,16 +149,16 @@ func TestOverviewReconstructsLayout(t *testing.T) {
 	hs.contains("LARGEST PARTITIONS SEEN", "CUST#7", "40.0%", "unpadded-number", `e.g. PK = "ORDER#A1" AND SK = "ITEM#10"`)
 	// Every Scan is in the request log and the session total.
 	var scans int
-	for i, r := range hs.m.log.reqs {
+	for i, r := range hs.m.log.Reqs {
 		if r.Operation == "Scan" {
 			scans++
-			if hs.m.log.kinds[i] != "sample" {
-				t.Errorf("scan %d logged as %q", i, hs.m.log.kinds[i])
+			if hs.m.log.Kinds[i] != "sample" {
+				t.Errorf("scan %d logged as %q", i, hs.m.log.Kinds[i])
 			}
 		}
 	}
-	if scans != 4 || hs.m.log.total.Total != 3 {
-		t.Errorf("log has %d scans, total %v RCU; want 4 and 3", scans, hs.m.log.total.Total)
+	if scans != 4 || hs.m.log.Total.Total != 3 {
+		t.Errorf("log has %d scans, total %v RCU; want 4 and 3", scans, hs.m.log.Total.Total)
 	}
 	hs.contains("Σ 3 RCU · 5 requests", "Scan    sample segment 4 of 4")
 }
@@ -214,8 +214,8 @@ func TestOverviewProgressAndCancel(t *testing.T) {
 	if hs.m.busy() {
 		t.Error("still busy after the sample returned")
 	}
-	if len(hs.m.log.reqs) != 3 {
-		t.Errorf("the log has %d requests, want the partition's and the 2 scans read", len(hs.m.log.reqs))
+	if len(hs.m.log.Reqs) != 3 {
+		t.Errorf("the log has %d requests, want the partition's and the 2 scans read", len(hs.m.log.Reqs))
 	}
 }
 
@@ -263,7 +263,7 @@ func TestOverviewLogsScansAsTheyCome(t *testing.T) {
 	id := hs.m.flight.id(flightSample)
 	for i, r := range reqs[:2] {
 		hs.send(sampleProgressMsg{id: id, p: dynamo.SampleProgress{MaxItems: 10000, Requests: i + 1, Segments: 4, Request: r}})
-		if n := len(hs.m.log.reqs); n != 1+i+1 {
+		if n := len(hs.m.log.Reqs); n != 1+i+1 {
 			t.Fatalf("after report %d the log has %d requests, want %d", i+1, n, 1+i+1)
 		}
 	}
@@ -272,15 +272,15 @@ func TestOverviewLogsScansAsTheyCome(t *testing.T) {
 	hs.send(sampleProgressMsg{id: id, p: dynamo.SampleProgress{Requests: 2, Request: reqs[1]}})
 	hs.run(cmd)
 	hs.contains("LARGEST PARTITIONS SEEN")
-	if n := len(hs.m.log.reqs); n != 1+len(reqs) {
+	if n := len(hs.m.log.Reqs); n != 1+len(reqs) {
 		t.Fatalf("the log has %d requests, want the partition's and %d Scans", n, len(reqs))
 	}
 	for i, r := range reqs {
-		if got := hs.m.log.reqs[1+i]; got.KeyCondition != r.KeyCondition || hs.m.log.kinds[1+i] != "sample" {
-			t.Errorf("log line %d: %q (%s), want %q", 2+i, got.KeyCondition, hs.m.log.kinds[1+i], r.KeyCondition)
+		if got := hs.m.log.Reqs[1+i]; got.KeyCondition != r.KeyCondition || hs.m.log.Kinds[1+i] != "sample" {
+			t.Errorf("log line %d: %q (%s), want %q", 2+i, got.KeyCondition, hs.m.log.Kinds[1+i], r.KeyCondition)
 		}
 	}
-	if want := 0.5 + 2.5; hs.m.log.total.Total != want {
-		t.Errorf("session total %v RCU, want %v", hs.m.log.total.Total, want)
+	if want := 0.5 + 2.5; hs.m.log.Total.Total != want {
+		t.Errorf("session total %v RCU, want %v", hs.m.log.Total.Total, want)
 	}
 }

@@ -37,7 +37,7 @@ func TestPagedReadRequestsUI(t *testing.T) {
 			fmt.Fprintln(&rec, x.Record(table))
 		}
 		mark = len(xs)
-		fmt.Fprintf(&rec, "status: %s\n", strings.ReplaceAll(hs.m.status.info+hs.m.status.err, table, "TABLE"))
+		fmt.Fprintf(&rec, "status: %s\n", strings.ReplaceAll(hs.m.status.Info+hs.m.status.Err, table, "TABLE"))
 	}
 	step("open")
 	step("to the end", "tab", "G")

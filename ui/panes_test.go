@@ -14,6 +14,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 func TestTablePickerListsFiltersAndOpens(t *testing.T) {
@@ -61,7 +62,7 @@ func TestPromptHistoryPersistsAndCompletes(t *testing.T) {
 	hs2.contains("opened before", "CUST#42")
 	hs2.typeText("CU")
 	hs2.keys("tab")
-	if v := hs2.m.prompt.input.String(); v != "CUST#42" {
+	if v := hs2.m.prompt.Input.String(); v != "CUST#42" {
 		t.Fatalf("tab completed to %q", v)
 	}
 	hs2.keys("enter")
@@ -69,13 +70,13 @@ func TestPromptHistoryPersistsAndCompletes(t *testing.T) {
 		t.Fatalf("queries = %+v", q)
 	}
 	// History is kept per index: none for GSI1 yet.
-	p := newPrompt(dynamo.KeySchema{Index: "GSI1", PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}}, "", hs2.m.history)
-	if len(p.matches) != 0 {
-		t.Errorf("GSI1 prompt offers %v", p.matches)
+	p := pane.NewPrompt(dynamo.KeySchema{Index: "GSI1", PK: dynamo.KeyAttr{Name: "GSI1PK", Type: "S"}}, "", hs2.m.history)
+	if len(p.Matches) != 0 {
+		t.Errorf("GSI1 prompt offers %v", p.Matches)
 	}
 	// Up walks the history, most recent first.
 	hs2.keys("p", "ctrl+u", "up")
-	if v := hs2.m.prompt.input.String(); v != "CUST#42" {
+	if v := hs2.m.prompt.Input.String(); v != "CUST#42" {
 		t.Errorf("up gave %q", v)
 	}
 }
@@ -162,12 +163,12 @@ func TestMouseSelectsAndScrolls(t *testing.T) {
 	lay := hs.m.layout()
 	// Click the third item row: frame and header come first.
 	hs.send(tea.MouseClickMsg{X: lay.itemsX + 10, Y: lay.bodyY + 2 + 2, Button: tea.MouseLeft})
-	if hs.m.focus != paneItems || hs.m.items.cursor() != 2 {
-		t.Fatalf("click: focus %v cursor %d", hs.m.focus, hs.m.items.cursor())
+	if hs.m.focus != paneItems || hs.m.items.Cursor() != 2 {
+		t.Fatalf("click: focus %v cursor %d", hs.m.focus, hs.m.items.Cursor())
 	}
 	hs.send(tea.MouseWheelMsg{X: lay.itemsX + 10, Y: lay.bodyY + 5, Button: tea.MouseWheelDown})
-	if hs.m.items.cursor() != 5 {
-		t.Fatalf("wheel: cursor %d, want 5", hs.m.items.cursor())
+	if hs.m.items.Cursor() != 5 {
+		t.Fatalf("wheel: cursor %d, want 5", hs.m.items.Cursor())
 	}
 	// A click on the ORDER group (row 1, two lines a row, after the frame).
 	hs.send(tea.MouseClickMsg{X: 3, Y: lay.bodyY + 1 + 2, Button: tea.MouseLeft})

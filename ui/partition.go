@@ -10,6 +10,7 @@ import (
 	"dynascope/filterexpr"
 	"dynascope/ui/keymap"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
 
@@ -24,7 +25,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mo
 		return m, cmd
 	}
 	if st := m.keyState(); st.NoSortKey && key.Matches(msg, m.keymap.EditCondition, m.keymap.Reverse) {
-		m.status.info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
+		m.status.Info = noSortKeyNote(sanitize(request.TableAndIndex(m.table.Name, m.index)))
 		return m, nil
 	}
 	for _, step := range []func(Model, tea.KeyPressMsg, keymap.KeyMap, *keymap.Mode) (Model, tea.Cmd, bool){
@@ -54,7 +55,7 @@ func (m Model) moveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		return m, nil, true
 	}
 	m.results.paging = m.results.paging.moved(m.results, key.Matches(msg, km.PageDown), key.Matches(msg, km.Bottom))
-	m.items = m.items.move(d, lay.itemRows)
+	m.items = m.items.Move(d, lay.itemRows)
 	m, cmd := m.maybeLoadMore()
 	return m, cmd, true
 }
@@ -74,24 +75,24 @@ func (m Model) requestKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode
 	case key.Matches(msg, km.GroupBy):
 		return m.toggleGroupBy(), nil, true
 	case key.Matches(msg, km.EditCondition):
-		return m.startEdit(editCondition, formatCondition(m.query.SK)), nil, true
+		return m.startEdit(pane.EditCondition, pane.FormatCondition(m.query.SK)), nil, true
 	case key.Matches(msg, km.Limit):
 		text := ""
 		if m.query.Limit > 0 {
 			text = fmt.Sprintf("%d", m.query.Limit)
 		}
-		return m.startEdit(editLimit, text), nil, true
+		return m.startEdit(pane.EditLimit, text), nil, true
 	case key.Matches(msg, km.Filter):
-		return m.startEdit(editFilter, m.items.filter), nil, true
+		return m.startEdit(pane.EditFilter, m.items.Filter), nil, true
 	case key.Matches(msg, km.RequestFilter):
-		return m.startEdit(editRequestFilter, m.query.Filter), nil, true
+		return m.startEdit(pane.EditRequestFilter, m.query.Filter), nil, true
 	case key.Matches(msg, km.Project):
-		return m.startEdit(editProjection, m.projectionText()), nil, true
+		return m.startEdit(pane.EditProjection, m.projectionText()), nil, true
 	case key.Matches(msg, km.Index):
 		return m.openIndexes(), nil, true
 	case key.Matches(msg, km.Partition):
 		m.screen = screenPrompt
-		m.prompt = newPrompt(m.schema, m.query.PK, m.history)
+		m.prompt = pane.NewPrompt(m.schema, m.query.PK, m.history)
 		return m, nil, true
 	}
 	return m, nil, false
@@ -112,7 +113,7 @@ func (m Model) readKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		q := m.query
 		q.Consistent = !q.Consistent
 		if q.Consistent && m.isGSI() {
-			m.status.err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
+			m.status.Err = "global secondary indexes do not support strongly consistent reads; query the table or an LSI for that."
 			return m, nil, true
 		}
 		m, cmd = m.runQuery(q)
@@ -135,8 +136,8 @@ func (m Model) openRow(md *keymap.Mode) (Model, tea.Cmd) {
 	if f, ok := m.groups.attrFilter(m.groups.cursor()); ok {
 		// A value of the attribute has no key condition: its items are
 		// the partition's filtered, which the user sends (or not).
-		m.status.info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
-		return m.startEdit(editRequestFilter, f), nil
+		m.status.Info = "a FilterExpression reads the whole partition and costs what it reads; enter sends it"
+		return m.startEdit(pane.EditRequestFilter, f), nil
 	}
 	q := m.query
 	q.SK = m.groups.condition(m.groups.cursor())
@@ -149,7 +150,7 @@ func (m Model) nextPageKey() (Model, tea.Cmd) {
 	if m.flight.busy(flightQuery) && m.flight.next {
 		return m, nil // a page is already on its way
 	}
-	if pg, ok := m.items.failedRefetch(); ok {
+	if pg, ok := m.items.FailedRefetch(); ok {
 		return m.refetch(pg)
 	}
 	return m.loadNext()
@@ -164,7 +165,7 @@ func (m Model) openKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	case key.Matches(msg, km.Log):
 		return m.openLog(), nil, true
 	case key.Matches(msg, km.CopyItem):
-		if it, ok := m.items.selected(); ok {
+		if it, ok := m.items.Selected(); ok {
 			m, cmd := m.copyItem(it)
 			return m, cmd, true
 		}
@@ -217,8 +218,8 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) 
 		if m.busy() {
 			return m.cancelKey(), nil, true
 		}
-		if m.items.filter != "" {
-			m.items = m.items.setFilter("")
+		if m.items.Filter != "" {
+			m.items = m.items.SetFilter("")
 			m, cmd := m.maybeLoadMore()
 			return m, cmd, true
 		}
@@ -253,7 +254,7 @@ func (m Model) cancelKey() Model {
 	}
 	m.cancelAll()
 	if !counting {
-		m.status.info = "cancelled; what was loaded stays"
+		m.status.Info = "cancelled; what was loaded stays"
 	}
 	return m
 }
@@ -331,8 +332,8 @@ func (m Model) projectionText() string {
 		return m.query.Project
 	}
 	var names []string
-	for _, c := range m.items.cols {
-		names = append(names, filterexpr.Path{{Name: c.name}}.String())
+	for _, c := range m.items.Cols {
+		names = append(names, filterexpr.Path{{Name: c.Name}}.String())
 	}
 	return strings.Join(names, ", ")
 }

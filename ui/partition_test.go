@@ -9,6 +9,7 @@ import (
 
 	"dynascope/codegen"
 	"dynascope/dynamo"
+	"dynascope/ui/pane"
 )
 
 func openExample(t *testing.T, w, h int, more ...canned) *harness {
@@ -86,7 +87,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	}
 	// The session total is the sum of the lines.
 	sum := 0.0
-	for _, r := range hs.m.log.reqs {
+	for _, r := range hs.m.log.Reqs {
 		sum += r.Capacity.Total
 	}
 	hs.contains(fmt.Sprintf("Σ %s RCU · 4 requests", fmtRCU(sum)))
@@ -97,7 +98,7 @@ func TestBeginsWithReverseLimit(t *testing.T) {
 	if items := memItems(hs.m.items); len(items) != 1 || keyOf(items[0], "SK") != "ORDER#2025-03-01#A17" {
 		t.Errorf("items = %v, want the latest order only", items)
 	}
-	if last := hs.m.log.reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {
+	if last := hs.m.log.Reqs[3]; last.Capacity.Total != 0.5 || last.Count != 1 {
 		t.Errorf("last request = %+v, want 1 item for 0.5 RCU", last)
 	}
 	// The entity types keep describing the partition, ORDER marked as the current query.
@@ -170,9 +171,9 @@ func TestScrollingLoadsNextPageOnce(t *testing.T) {
 	}
 	hs.contains("Query, page 2")
 	// The cursor still moves while the page loads.
-	before := hs.m.items.cursor()
+	before := hs.m.items.Cursor()
 	hs.step(keyPress("k"))
-	if hs.m.items.cursor() != before-1 {
+	if hs.m.items.Cursor() != before-1 {
 		t.Fatal("the items pane stopped responding while a page loads")
 	}
 	hs.run(pending)
@@ -228,8 +229,8 @@ func TestEscCancelsAndKeepsWhatWasShown(t *testing.T) {
 	// The late reply is logged but changes nothing on screen.
 	hs.run(cmd)
 	hs.contains("PROFILE", "Items · 3 loaded", "ScanIndexForward=true")
-	if len(hs.m.log.reqs) != 2 || hs.m.log.reqs[1].Err == nil {
-		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.reqs)
+	if len(hs.m.log.Reqs) != 2 || hs.m.log.Reqs[1].Err == nil {
+		t.Fatalf("log = %+v, want the cancelled request recorded with its error", hs.m.log.Reqs)
 	}
 }
 
@@ -245,8 +246,8 @@ func TestStaleReplyIsDropped(t *testing.T) {
 	hs.run(first) // arrives late; its context was cancelled
 	hs.contains("ConsistentRead=true", "Items · 1 loaded", "PROFILE")
 	hs.lacks("ORDER#2025-01-09#A11  DELIVERED")
-	if len(hs.m.log.reqs) != 3 || hs.m.log.reqs[2].Err == nil {
-		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.reqs)
+	if len(hs.m.log.Reqs) != 3 || hs.m.log.Reqs[2].Err == nil {
+		t.Errorf("log = %+v, want the superseded request logged with its error", hs.m.log.Reqs)
 	}
 }
 
@@ -304,7 +305,7 @@ func TestParseCondition(t *testing.T) {
 		{in: "=", bad: true},
 		{in: `= "a" b`, bad: true},
 	} {
-		c, err := parseCondition(tc.in)
+		c, err := pane.ParseCondition(tc.in)
 		if tc.bad {
 			if err == nil {
 				t.Errorf("parseCondition(%q) = %+v, want an error", tc.in, c)
@@ -314,7 +315,7 @@ func TestParseCondition(t *testing.T) {
 		if err != nil || c.Op != tc.op || strings.Join(c.Values, "|") != strings.Join(tc.vals, "|") {
 			t.Errorf("parseCondition(%q) = %+v, %v; want %s %q", tc.in, c, err, tc.op, tc.vals)
 		}
-		if back, err := parseCondition(formatCondition(c)); err != nil || back.Op != c.Op || strings.Join(back.Values, "|") != strings.Join(c.Values, "|") {
+		if back, err := pane.ParseCondition(pane.FormatCondition(c)); err != nil || back.Op != c.Op || strings.Join(back.Values, "|") != strings.Join(c.Values, "|") {
 			t.Errorf("format/parse of %+v gave %+v, %v", c, back, err)
 		}
 	}

@@ -9,6 +9,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
 
@@ -82,7 +83,7 @@ func (m Model) runGet(g dynamo.GetInput, name string) (Model, tea.Cmd) {
 	id, ctx := m.flight.start(m.ctx, flightQuery)
 	m.flight.get, m.flight.pattern = true, name
 	m.query, m.get = getAsQuery(m.table, g), &g
-	m.status.err, m.status.info = "", ""
+	m.status.Err, m.status.Info = "", ""
 	return m, tea.Batch(getItemCmd(m.observe(ctx, id), m.store, id, g), m.after(id), save)
 }
 
@@ -98,16 +99,16 @@ func getAsQuery(t dynamo.Table, g dynamo.GetInput) dynamo.QueryInput {
 // getDone logs a GetItem and shows its item, unless it was superseded.
 func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	if msg.page.Request.Operation != "" {
-		m.log = m.log.add(msg.page.Request, "", 1, m.getInput(msg.g))
+		m.log = m.log.Add(msg.page.Request, "", 1, m.getInput(msg.g))
 	}
 	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil
 	}
 	name := m.flight.pattern
 	m.cancelInflight()
-	m.status.throttle = throttled(msg.err)
+	m.status.Throttle = pane.Throttled(msg.err)
 	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 		if m.results.pages() > 0 {
 			m.query, m.get = m.results.q, m.results.get
 		}
@@ -117,9 +118,9 @@ func (m Model) getDone(msg getDoneMsg) (Model, tea.Cmd) {
 	q := getAsQuery(m.table, g)
 	m.results = result{q: q, get: &g}
 	m.noteColours(msg.page.Items)
-	m.items = m.items.setItems(msg.page.Items, m.layout().itemsW-2)
+	m.items = m.items.SetItems(msg.page.Items, m.layout().itemsW-2)
 	m.groups.active = m.groups.rowFor(q.SK)
-	m.status.info = patternDone(name, msg.page)
+	m.status.Info = patternDone(name, msg.page)
 	return m, nil
 }
 
@@ -158,7 +159,7 @@ func (m Model) patternProjection(name string) *patterns.Projection {
 // what it needs. None while a field of the query line is edited.
 func (m Model) projectionLines(w int) []string {
 	pc := m.results.proj
-	if pc == nil || m.qline.edit != editNone || m.results.pages() == 0 {
+	if pc == nil || m.qline.Edit != pane.EditNone || m.results.pages() == 0 {
 		return nil
 	}
 	out := overlay.ProjectionNote(m.st, *pc, m.results.kept(), w-2)
@@ -199,7 +200,7 @@ func (m Model) patternSaved(msg patternSavedMsg) Model {
 	if n := len(msg.set.Patterns); n > 0 {
 		m.patternCursor = n - 1
 	}
-	m.status.err = ""
-	m.status.info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
+	m.status.Err = ""
+	m.status.Info = fmt.Sprintf("saved pattern %q to %s", sanitize(msg.name), sanitize(m.patternsPath))
 	return m
 }

@@ -250,8 +250,8 @@ func TestSavePattern(t *testing.T) {
 	hs.typeText("orders newest first")
 	hs.keys("enter")
 	hs.contains(`saved pattern "orders newest first" to /`) // the status bar may cut a long path short
-	if want := `saved pattern "orders newest first" to ` + path; hs.m.status.info != want {
-		t.Errorf("status: %q, want %q", hs.m.status.info, want)
+	if want := `saved pattern "orders newest first" to ` + path; hs.m.status.Info != want {
+		t.Errorf("status: %q, want %q", hs.m.status.Info, want)
 	}
 	after, _ := os.ReadFile(path)
 	if !strings.HasPrefix(string(after), string(before)) {

@@ -10,6 +10,7 @@ import (
 	"dynascope/keys"
 	"dynascope/textfmt"
 	"dynascope/ui/overlay"
+	"dynascope/ui/pane"
 )
 
 // The query in flight: sending it (cancelling the one before), its reply,
@@ -28,16 +29,16 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 	if !next {
 		m.get = nil
 	}
-	m.status.err, m.status.info = "", ""
+	m.status.Err, m.status.Info = "", ""
 	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages()+1), m.after(id))
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
 // logged but not shown.
 func (m *Model) cancelInflight() {
-	m.status.clearRetry(m.flight.id(flightQuery))
+	m.status.ClearRetry(m.flight.id(flightQuery))
 	m.flight.stop(flightQuery)
-	m.items.refetching = 0
+	m.items.Refetching = 0
 	m.settle()
 }
 
@@ -61,8 +62,8 @@ func (m Model) busy() bool {
 // settle stops the spinner once nothing is in flight.
 func (m *Model) settle() {
 	if !m.busy() {
-		m.status.spinning = false
-		m.status.retry, m.status.retryID = "", 0
+		m.status.Spinning = false
+		m.status.Retry, m.status.RetryID = "", 0
 	}
 }
 
@@ -73,8 +74,8 @@ func (m Model) busyText() string {
 	if m.flight.busy(flightQuery) {
 		if m.flight.get {
 			parts = append(parts, "GetItem")
-		} else if m.items.refetching != 0 {
-			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.refetching))
+		} else if m.items.Refetching != 0 {
+			parts = append(parts, fmt.Sprintf("re-fetch page %d", m.items.Refetching))
 		} else if m.flight.next {
 			parts = append(parts, fmt.Sprintf("Query, page %d", m.results.pages()+1))
 		} else {
@@ -106,15 +107,15 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 		if msg.refetch {
 			kind, page = fmt.Sprintf("re-fetch page %d", msg.pageNo), 1 // the page in the kind, once
 		}
-		m.log = m.log.add(msg.page.Request, kind, page, m.queryInput(msg.q))
+		m.log = m.log.Add(msg.page.Request, kind, page, m.queryInput(msg.q))
 	}
 	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil // cancelled or superseded: logged, not shown
 	}
 	pattern := m.flight.pattern
 	m.cancelInflight() // releases the context; the request is done
-	m.status.clearRetry(msg.id)
-	m.status.throttle = throttled(msg.err)
+	m.status.ClearRetry(msg.id)
+	m.status.Throttle = pane.Throttled(msg.err)
 	if msg.refetch {
 		return m.refetchDone(msg)
 	}
@@ -142,7 +143,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	}
 	m.groups.active = m.groups.rowFor(m.results.q.SK)
 	if pattern != "" {
-		m.status.info = patternDone(pattern, msg.page)
+		m.status.Info = patternDone(pattern, msg.page)
 		if !msg.next {
 			m.results.proj = m.patternProjection(pattern)
 		}
@@ -154,10 +155,10 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 // queryFailed says why a query or its next page failed; the results
 // shown stay, and the query line keeps describing them.
 func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
-	m.status.err = sanitize(err.Error())
+	m.status.Err = sanitize(err.Error())
 	if msg.next {
 		m.results.paging.failed = true
-		m.status.err += " — n, pgdn or G tries the next page again"
+		m.status.Err += " — n, pgdn or G tries the next page again"
 	} else if m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
@@ -183,7 +184,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 			}
 			m.delim = keys.InferDelimiter(sks)
 		}
-		m.groups = m.groups.reset(q.PK, p.Items, m.items.keyName, m.delim, more, q.Reverse)
+		m.groups = m.groups.reset(q.PK, p.Items, m.items.KeyName, m.delim, more, q.Reverse)
 		// A first page that is the whole partition lists every type
 		// with its exact count; only a bigger partition needs the
 		// skip-scan to find the types beyond it.
@@ -192,7 +193,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 		}
 	}
 	m.noteColours(p.Items)
-	m.items = m.items.setItems(p.Items, m.layout().itemsW-2)
+	m.items = m.items.SetItems(p.Items, m.layout().itemsW-2)
 	return m.reselectWritten(p.Items), disc
 }
 
@@ -202,13 +203,13 @@ func (m Model) nextPage(msg queryDoneMsg, pager dynamo.QueryPager) Model {
 	p, lay := msg.page, m.layout()
 	m.results.pager = pager
 	if m.results.base {
-		m.groups = m.groups.add(p.Items, m.items.keyName, m.delim, p.LastEvaluatedKey != nil)
+		m.groups = m.groups.add(p.Items, m.items.KeyName, m.delim, p.LastEvaluatedKey != nil)
 	}
 	m.noteColours(p.Items)
-	m.items = m.items.appendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
+	m.items = m.items.AppendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	var follow bool
 	if m.results.paging, follow = m.results.paging.arrived(); follow {
-		m.items = m.items.move(1<<30, lay.itemRows)
+		m.items = m.items.Move(1<<30, lay.itemRows)
 	}
 	return m
 }
@@ -220,7 +221,7 @@ func (m Model) runQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
 	}
 	q.StartKey = nil
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		return m, nil
 	}
 	return m.startQuery(q, false)

@@ -11,7 +11,9 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
+	"dynascope/ui/theme"
 )
 
 // The request log's PartiQL line is DynamoDB Local's answer: its operation
@@ -44,11 +46,11 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 	if len(xs) != len(res.Requests) || len(xs) == 0 {
 		t.Fatalf("%d answers, %d requests", len(xs), len(res.Requests))
 	}
-	var l requestLog
+	var l pane.RequestLog
 	for _, r := range res.Requests {
-		l = l.add(r, "", 1, request.Input{})
+		l = l.Add(r, "", 1, request.Input{})
 	}
-	cw := l.widths(0, len(l.reqs))
+	lines := l.Tail(newStyles(true, true), table, len(l.Reqs), 160)
 	for i, x := range xs {
 		var raw struct {
 			Items            []json.RawMessage
@@ -57,7 +59,7 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 		if err := json.Unmarshal(x.Response, &raw); err != nil {
 			t.Fatal(err)
 		}
-		line := ansi.Strip(l.line(newStyles(true, true), i+1, table, cw, 160))
+		line := ansi.Strip(lines[i])
 		cost := "unknown RCU"
 		if raw.ConsumedCapacity != nil {
 			cost = fmtRCU(raw.ConsumedCapacity.CapacityUnits) + " RCU"
@@ -70,8 +72,8 @@ func TestRequestLogPartiQLLine(t *testing.T) {
 		if strings.Count(line, "Query") != 1 || strings.Contains(line, "Execut") {
 			t.Errorf("operation or plan said twice:\n%s", line)
 		}
-		if raw.ConsumedCapacity == nil && l.totalText() != "unknown RCU" {
-			t.Errorf("session total %q for answers without capacity", l.totalText())
+		if raw.ConsumedCapacity == nil && l.TotalText() != "unknown RCU" {
+			t.Errorf("session total %q for answers without capacity", l.TotalText())
 		}
 	}
 }
@@ -99,14 +101,14 @@ func TestRequestLogPartiQLLineWithPrediction(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var l requestLog
+	var l pane.RequestLog
 	kind := request.Predicted(450, res.Requests)
 	for _, r := range res.Requests {
-		l = l.add(r, kind, 1, request.Input{})
+		l = l.Add(r, kind, 1, request.Input{})
 	}
-	cw := l.widths(0, len(l.reqs))
+	first := func(w int) string { return ansi.Strip(l.Tail(theme.New(true, true), table, len(l.Reqs), w)[0]) }
 	for _, w := range []int{118, 78} { // the log's lines inside its box at 120 and 80 columns
-		line := ansi.Strip(l.line(newStyles(true, true), 1, table, cw, w))
+		line := first(w)
 		for _, want := range []string{"Query: SELECT * FROM", " 3/? ", "unknown RCU"} {
 			if !strings.Contains(line, want) {
 				t.Errorf("at %d columns the line lacks %q:\n%s", w, want, line)
@@ -117,7 +119,7 @@ func TestRequestLogPartiQLLineWithPrediction(t *testing.T) {
 		}
 	}
 	// With room, the prediction is there in full.
-	if line := ansi.Strip(l.line(newStyles(true, true), 1, table, cw, 400)); !strings.Contains(line, "predicted ≤ 450 RCU · actual unknown") {
+	if line := first(400); !strings.Contains(line, "predicted ≤ 450 RCU · actual unknown") {
 		t.Errorf("at 400 columns the prediction is gone:\n%s", line)
 	}
 }

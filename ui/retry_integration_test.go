@@ -149,8 +149,8 @@ func TestFlowThrottledRequestSaysItRetries(t *testing.T) {
 		t.Error("the retry stayed on screen after the results came")
 	}
 	final := finalModel(t, tm)
-	if n := len(final.log.reqs); n != 1 || final.log.reqs[0].Err != nil || final.log.reqs[0].Count != 3 {
-		t.Errorf("log = %+v, want one request, answered on its third attempt", final.log.reqs)
+	if n := len(final.log.Reqs); n != 1 || final.log.Reqs[0].Err != nil || final.log.Reqs[0].Count != 3 {
+		t.Errorf("log = %+v, want one request, answered on its third attempt", final.log.Reqs)
 	}
 	if got := p.Count("Query"); got != 3 {
 		t.Errorf("%d Query attempts reached DynamoDB, want 3", got)
@@ -179,8 +179,8 @@ func TestFlowThrottledToTheEndKeepsWhatWasShown(t *testing.T) {
 	if strings.Contains(sc, "retrying") || strings.Contains(sc, "ThrottlingException") {
 		t.Errorf("the screen shows a retry or raw SDK text after the request ended:\n%s", sc)
 	}
-	if n := len(final.log.reqs); n != 2 || final.log.reqs[0].Err != nil || final.log.reqs[1].Err == nil {
-		t.Fatalf("log = %+v, want the page and the failed request", final.log.reqs)
+	if n := len(final.log.Reqs); n != 2 || final.log.Reqs[0].Err != nil || final.log.Reqs[1].Err == nil {
+		t.Fatalf("log = %+v, want the page and the failed request", final.log.Reqs)
 	}
 	if got := p.Count("Query"); got != 4 {
 		t.Errorf("%d Query attempts reached DynamoDB, want 1 + 3", got)
@@ -209,7 +209,7 @@ func TestFlowHungRequestCancelledByEsc(t *testing.T) {
 	if final.busy() {
 		t.Error("a request is still in flight")
 	}
-	if n := len(final.log.reqs); n != 2 || final.log.reqs[1].Err == nil {
-		t.Fatalf("log = %+v, want the cancelled request with its error", final.log.reqs)
+	if n := len(final.log.Reqs); n != 2 || final.log.Reqs[1].Err == nil {
+		t.Fatalf("log = %+v, want the cancelled request with its error", final.log.Reqs)
 	}
 }

@@ -15,6 +15,6 @@ func (m *Model) applySettings(s config.Settings) {
 	case "none":
 		m.noColor, m.fixedTheme = true, true
 	}
-	m.keymap, m.status.note = m.keymap.WithOverrides(s.Keys, allModes)
-	m.status.price = s.PricePerMillionReads
+	m.keymap, m.status.Note = m.keymap.WithOverrides(s.Keys, allModes)
+	m.status.Price = s.PricePerMillionReads
 }

@@ -42,7 +42,7 @@ func TestKeyOverrideProblems(t *testing.T) {
 	s := config.DefaultSettings()
 	s.Keys = map[string][]string{"revrse": {"R"}, "reverse": {"e"}, "count": {"%"}, "open": {"x"}}
 	hs := newHarness(t, Options{Table: "App", PK: "CUST#42", Settings: s}, 120, 35, canned{items: example(), cap: halfRCU()})
-	line := strings.TrimSpace(ansi.Strip(strings.Join(hs.m.status.errorLines(hs.m.st, 400), "")))
+	line := strings.TrimSpace(ansi.Strip(strings.Join(hs.m.status.ErrorLines(hs.m.st, 400), "")))
 	for _, want := range []string{`there is no action "revrse"`, "reverse: e clashes", "so it keeps r", "open: x clashes", "so it keeps enter"} {
 		if !strings.Contains(line, want) {
 			t.Errorf("notice %q lacks %q", line, want)

@@ -7,23 +7,9 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/keys"
+	"dynascope/ui/pane"
 	"dynascope/ui/request"
 )
-
-// job is a request in flight besides the query: its id, to drop stale
-// replies, and how to cancel it.
-type job struct {
-	id     int
-	cancel context.CancelFunc
-}
-
-// stop cancels the job, if any, and forgets it.
-func (j job) stop() job {
-	if j.cancel != nil {
-		j.cancel()
-	}
-	return job{}
-}
 
 // discoverRequestMsg brings one request of skip-scan id to the request log
 // and the session total as soon as it completes.
@@ -73,7 +59,7 @@ func (m Model) scanBudget(q dynamo.QueryInput, p dynamo.Page) dynamo.Budget {
 
 // discoverRequest logs one skip-scan request as it completes.
 func (m Model) discoverRequest(msg discoverRequestMsg) Model {
-	m.log = m.log.add(msg.r, "skip-scan", 1, request.Input{})
+	m.log = m.log.Add(msg.r, "skip-scan", 1, request.Input{})
 	if m.flight.waits(flightDiscover, msg.id) {
 		m.groups.scanLogged++
 		m.groups.scanReqs++
@@ -118,13 +104,13 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 		logged = min(m.groups.scanLogged, len(msg.d.Requests))
 	}
 	for _, r := range msg.d.Requests[logged:] {
-		m.log = m.log.add(r, "skip-scan", 1, request.Input{})
+		m.log = m.log.Add(r, "skip-scan", 1, request.Input{})
 	}
 	if !m.flight.waits(flightDiscover, msg.id) {
 		return m, nil // cancelled or another partition: logged, not shown
 	}
 	m.flight.stop(flightDiscover)
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	m.settle()
 	m.groups.finding = false
 	m.groups.scanReqs, m.groups.scanCap = len(msg.d.Requests), msg.d.Capacity()
@@ -132,8 +118,8 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.groups.stepped = msg.d.SteppedNote()
 	if msg.err != nil {
 		m.groups.scanErr = true
-		m.status.err = sanitize(msg.err.Error())
-		m.status.throttle = throttled(msg.err)
+		m.status.Err = sanitize(msg.err.Error())
+		m.status.Throttle = pane.Throttled(msg.err)
 		return m, nil
 	}
 	if m.delim == "" {
@@ -142,9 +128,9 @@ func (m Model) discoverDone(msg discoverDoneMsg) (Model, tea.Cmd) {
 	m.groups = m.groups.discovered(msg.d, m.delim)
 	switch {
 	case msg.d.Partial:
-		m.status.info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue) + untilText(msg.d.Until)
+		m.status.Info = "skip-scan budget spent: more types may follow from SK " + resumeText(msg.d.Continue) + untilText(msg.d.Until)
 	case m.groups.stepped != "":
-		m.status.info = m.groups.stepped
+		m.status.Info = m.groups.stepped
 	}
 	m.noteTypeColours()
 	m.groups.active = m.groups.rowFor(m.results.q.SK)

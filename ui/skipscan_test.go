@@ -74,7 +74,7 @@ func wantCount(t *testing.T, hs *harness, name, count string) {
 // The sum of the capacity of every request line, as the log holds them.
 func logSum(hs *harness) float64 {
 	sum := 0.0
-	for _, r := range hs.m.log.reqs {
+	for _, r := range hs.m.log.Reqs {
 		sum += r.Capacity.Total
 	}
 	return sum
@@ -95,7 +95,7 @@ func TestBigPartitionShowsAllTypesBeforeItemsLoad(t *testing.T) {
 	}
 	// Every request of the skip-scan is in the log with its own cost, and the
 	// session total is the sum of the lines.
-	if n := len(hs.m.log.reqs); n != 9 {
+	if n := len(hs.m.log.Reqs); n != 9 {
 		t.Fatalf("%d requests logged, want the page and 8 of the skip-scan", n)
 	}
 	if got := logSum(hs); got != 132.5 {
@@ -238,7 +238,7 @@ func TestCountCancelledKeepsWhatItGot(t *testing.T) {
 	// The late page is logged, not counted.
 	hs.run(second)
 	wantCount(t, hs, "ORDER", "1700+")
-	if n := len(hs.m.log.reqs); n != 11 || hs.m.log.reqs[10].Err == nil {
+	if n := len(hs.m.log.Reqs); n != 11 || hs.m.log.Reqs[10].Err == nil {
 		t.Errorf("log has %d requests; want the cancelled page logged with its error", n)
 	}
 }

@@ -19,20 +19,20 @@ func TestSpinnerOnlyAfterDelay(t *testing.T) {
 	cmd := hs.step(keyPress("r"))
 	id := hs.m.flight.id(flightQuery)
 	hs.contains("Query")
-	if hs.m.status.spinning {
+	if hs.m.status.Spinning {
 		t.Fatal("spinning at once")
 	}
 	hs.step(spinnerDueMsg{id: id})
-	if !hs.m.status.spinning {
+	if !hs.m.status.Spinning {
 		t.Fatal("no spinner after the delay")
 	}
 	hs.contains("esc cancels")
 	hs.run(cmd)
-	if hs.m.status.spinning || hs.m.flight.busy(flightQuery) {
+	if hs.m.status.Spinning || hs.m.flight.busy(flightQuery) {
 		t.Fatal("spinner still on after the reply")
 	}
 	hs.step(spinnerDueMsg{id: id}) // late: the request is done
-	if hs.m.status.spinning {
+	if hs.m.status.Spinning {
 		t.Fatal("a stale delay started the spinner")
 	}
 }
@@ -91,8 +91,8 @@ func BenchmarkViewLoadedItems(b *testing.B) {
 			m.screen, m.focus = screenPartition, paneItems
 			m.query = dynamo.QueryInput{Table: "App", PK: "CUST#7"}
 			items := pageOf("CUST#7", 0, count)
-			m.items = m.items.setItems(items, m.layout().itemsW-2)
-			m.items = m.items.move(count/2, m.layout().itemRows)
+			m.items = m.items.SetItems(items, m.layout().itemsW-2)
+			m.items = m.items.Move(count/2, m.layout().itemRows)
 			b.ResetTimer()
 			for range b.N {
 				_ = m.View()

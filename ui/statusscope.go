@@ -2,8 +2,6 @@ package ui
 
 import (
 	tea "charm.land/bubbletea/v2"
-
-	"dynascope/ui/overlay"
 )
 
 // A status message belongs to the screen it was made on: "copied the
@@ -12,28 +10,22 @@ import (
 // made and drops it once another screen is showing, so no setter of
 // status.info has to know about screens.
 
-// place is a screen: the base screen and the overlay on top of it.
-type place struct {
-	screen  screen
-	overlay overlay.ID
-}
-
 func (m Model) place() place { return place{m.screen, m.topID()} }
 
 // Update routes the message (route) and keeps the status message on its screen.
 func (m Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
-	before := m.status.info
+	before := m.status.Info
 	tm, cmd := m.route(msg)
 	n, ok := tm.(Model)
 	if !ok {
 		return tm, cmd
 	}
 	switch here := n.place(); {
-	case n.status.info == "":
-	case n.status.info != before:
-		n.status.infoOn = here
-	case n.status.infoOn != here:
-		n.status.info = ""
+	case n.status.Info == "":
+	case n.status.Info != before:
+		n.infoOn = here
+	case n.infoOn != here:
+		n.status.Info = ""
 	}
 	return n, cmd
 }

@@ -7,6 +7,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/edit"
 	"dynascope/partiql"
 	"dynascope/patterns"
 )
@@ -93,6 +94,22 @@ type Options struct {
 	// Limit, the overview's sampling caps, the read price. The zero value
 	// means the defaults, with no price (no cost shown).
 	Settings config.Settings
+}
+
+// Editor is what the UI writes through. *edit.Writer satisfies it, and
+// exists only when writes were allowed; Options.Editor is nil otherwise,
+// and then no key that edits is enabled.
+type Editor interface {
+	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
+	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
+	Target() edit.Target
+}
+
+// LiveStream is what the live pane needs from DynamoDB Streams;
+// *dynamo.StreamClient satisfies it. Both only read.
+type LiveStream interface {
+	Stream(ctx context.Context, table string) (dynamo.StreamInfo, error)
+	Tail(ctx context.Context, info dynamo.StreamInfo, o dynamo.TailOptions, emit func([]dynamo.StreamRecord) error) error
 }
 
 // Switched is a connection switched to (Options.Switch): what Options

@@ -49,7 +49,7 @@ func (m Model) connectionLabel() string {
 // openConnections opens the picker, or says why it cannot be.
 func (m Model) openConnections() Model {
 	if m.opts.Switch == nil {
-		m.status.err = "switching connection is not offered here; start dynascope again with --connection or --profile."
+		m.status.Err = "switching connection is not offered here; start dynascope again with --connection or --profile."
 		return m
 	}
 	return m.push(overlay.NewConnections(m.opts.Connections, m.connectionLabel()))
@@ -62,13 +62,13 @@ func (m Model) switchConnection(to config.Choice) (Model, tea.Cmd) {
 	case m.opts.Switch == nil:
 		return m.openConnections(), nil
 	case m.flight.busy(flightWrite):
-		m.status.err = "a write is in flight: wait for its answer before switching connection."
+		m.status.Err = "a write is in flight: wait for its answer before switching connection."
 		return m, nil
 	case m.export.running:
-		m.status.err = "an export is in flight: let it end or cancel it (x, then esc) before switching connection."
+		m.status.Err = "an export is in flight: let it end or cancel it (x, then esc) before switching connection."
 		return m, nil
 	}
-	m.status.err, m.status.info = "", "connecting to "+sanitize(to.Label())+"…"
+	m.status.Err, m.status.Info = "", "connecting to "+sanitize(to.Label())+"…"
 	return m, switchCmd(m.ctx, m.opts.Switch, to)
 }
 
@@ -76,7 +76,7 @@ func (m Model) switchConnection(to config.Choice) (Model, tea.Cmd) {
 // says in the status line why it could not connect (the old one stays).
 func (m Model) switched(msg switchedMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
-		m.status.info, m.status.err = "", sanitize(msg.err.Error())
+		m.status.Info, m.status.Err = "", sanitize(msg.err.Error())
 		return m, nil
 	}
 	m.cancelAll()
@@ -96,7 +96,7 @@ func (m Model) switched(msg switchedMsg) (Model, tea.Cmd) {
 	}
 	n.flight.seq = m.flight.seq // no reply of the old connection matches a new id
 	n.gen = m.gen + 1
-	n.status.info = "connected to " + sanitize(msg.to.Label()) + "."
+	n.status.Info = "connected to " + sanitize(msg.to.Label()) + "."
 	n = n.relayout()
 	return n, n.Init()
 }

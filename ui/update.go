@@ -7,8 +7,8 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
-	"dynascope/dynamo"
 	"dynascope/ui/keymap"
+	"dynascope/ui/pane"
 )
 
 // route routes a message: the terminal's and the keyboard's here, the
@@ -45,7 +45,7 @@ func (m Model) routeTable(msg tea.Msg) (Model, tea.Cmd) {
 		return m.tablesListed(msg)
 	case tablesDescribedMsg:
 		if msg.gen == m.gen {
-			m.picker = m.picker.described(msg)
+			m.picker = m.picker.Described(msg.names, msg.tables, msg.errs)
 		}
 		return m, nil
 	case tableOpenedMsg:
@@ -56,7 +56,7 @@ func (m Model) routeTable(msg tea.Msg) (Model, tea.Cmd) {
 		return m.historyLoadedMsg(msg)
 	case historySavedMsg:
 		if msg.err != nil {
-			m.status.err = sanitize(msg.err.Error())
+			m.status.Err = sanitize(msg.err.Error())
 		}
 		return m, nil
 	}
@@ -80,19 +80,19 @@ func (m Model) routePartition(msg tea.Msg) (Model, tea.Cmd) {
 		return m.countPage(msg)
 	case getDoneMsg:
 		return m.getDone(msg)
-	case filterScanMsg:
-		m.items = m.items.scanStep(msg.gen)
+	case pane.FilterScanMsg:
+		m.items = m.items.ScanStep(msg.Gen)
 		return m.itemsFollowUp()
 	case retryingMsg:
 		return m.retrying(msg), nil
 	case spinnerDueMsg:
 		return m.spinnerDue(msg)
 	case spinner.TickMsg:
-		if !m.status.spinning {
+		if !m.status.Spinning {
 			return m, nil // let the tick chain end
 		}
 		var cmd tea.Cmd
-		m.status.spinner, cmd = m.status.spinner.Update(msg)
+		m.status.Spinner, cmd = m.status.Spinner.Update(msg)
 		return m, cmd
 	}
 	return m.routeJobs(msg)
@@ -125,7 +125,7 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	case exportDoneMsg:
 		return m.exportDone(msg), nil
 	case exportRereadMsg:
-		m.log = m.log.add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
+		m.log = m.log.Add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
 		return m, nil
 	case writeDoneMsg:
 		return m.writeDone(msg)
@@ -149,11 +149,11 @@ func (m Model) tablesListed(msg tablesListedMsg) (Model, tea.Cmd) {
 		return m, nil // the connection switched from
 	}
 	if msg.err != nil {
-		m.picker.listErr = sanitize(msg.err.Error())
-		m.picker.listed = true
+		m.picker.ListErr = sanitize(msg.err.Error())
+		m.picker.Listed = true
 		return m, nil
 	}
-	m.picker = m.picker.setNames(msg.names)
+	m.picker = m.picker.SetNames(msg.names)
 	return m, describeTablesCmd(m.ctx, m.store, m.gen, msg.names)
 }
 
@@ -174,28 +174,20 @@ func (m Model) tableStats(msg tableStatsMsg) Model {
 // spinnerDue starts the spinner when the request it was due for is still
 // in flight.
 func (m Model) spinnerDue(msg spinnerDueMsg) (Model, tea.Cmd) {
-	if !m.status.spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
-		m.status.spinning = true
-		return m, m.status.spinner.Tick
+	if !m.status.Spinning && m.flight.live(msg.id, flightQuery, flightDiscover, flightCount, flightSample) {
+		m.status.Spinning = true
+		return m, m.status.Spinner.Tick
 	}
 	return m, nil
-}
-
-// relayout refits what depends on the size or the styles.
-func (m Model) relayout() Model {
-	lay := m.layout()
-	m.items = m.items.relayout(lay.itemsW - 2)
-	m.help.SetWidth(m.w - 4)
-	return m.relayoutOverlays()
 }
 
 func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	if !m.flight.waits(flightTable, msg.id) {
 		return m, nil
 	}
-	m.status.clearRetry(msg.id)
+	m.status.ClearRetry(msg.id)
 	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 		if m.opts.Table == "" {
 			m.screen = screenTables
 		}
@@ -205,7 +197,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	stats := tableStatsCmd(m.ctx, m.store, msg.table.Name)
 	ks, err := m.table.Schema(m.index)
 	if err != nil {
-		m.status.err = sanitize(err.Error())
+		m.status.Err = sanitize(err.Error())
 		m.index = ""
 		ks, _ = m.table.Schema("")
 	}
@@ -216,13 +208,8 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 		return m, tea.Batch(cmd, stats)
 	}
 	m.screen = screenPrompt
-	m.prompt = newPrompt(m.schema, "", m.history)
+	m.prompt = pane.NewPrompt(m.schema, "", m.history)
 	return m, stats
-}
-
-func (m *Model) setSchema(ks dynamo.KeySchema) {
-	m.schema = ks
-	m.items = m.items.setSchema(ks)
 }
 
 func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
@@ -230,7 +217,7 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	if msg.err != nil {
-		m.status.err = sanitize(msg.err.Error())
+		m.status.Err = sanitize(msg.err.Error())
 	}
 	m.history, m.historyLoaded = msg.entries, true
 	var cmd tea.Cmd
@@ -242,86 +229,14 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		cmd = saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
 	}
 	if m.screen == screenPrompt {
-		m.prompt.history = m.history
-		m.prompt = m.prompt.refilter()
+		m.prompt.History = m.history
+		m.prompt = m.prompt.Refilter()
 	}
 	return m, cmd
 }
 
-// openTable describes a table chosen in the picker and reads its history.
-func (m Model) openTable(name string) (Model, tea.Cmd) {
-	m.cancelAll()
-	m.flight.mark(flightTable)
-	m.screen = screenLoading
-	m.index = ""
-	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
-	m.status.err = ""
-	m.query, m.results, m.items, m.groups = dynamo.QueryInput{}, result{}, itemsPane{}, groupsPane{active: -1, partExact: -1}
-	return m, tea.Batch(openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), name), loadHistoryCmd(m.cfgDir, name))
-}
-
-// openPartition checks a partition key value against the key's type and, if
-// it fits, sends the first page of the whole partition. A value that does
-// not fit is refused with a sentence before any request. The skip-scan that
-// finds every entity type starts only if that page is not the whole
-// partition (see queryDone): a small partition tells its types and exact
-// counts in one request.
-func (m Model) openPartition(pk string) (Model, tea.Cmd) {
-	q := partitionQuery(m.table.Name, m.index, pk, m.opts.Settings)
-	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
-		m.screen = screenPrompt
-		m.prompt = newPrompt(m.schema, pk, m.history)
-		m.prompt.err = sanitize(err.Error())
-		return m, nil
-	}
-	m, save := m.enterPartition(pk)
-	m.groups.opening = true
-	m, cmd := m.startQuery(q, false)
-	return m, tea.Batch(cmd, save)
-}
-
-// enterPartition shows partition pk of the current table or index afresh,
-// panes reset, and remembers it in the history. It sends no request.
-func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
-	m.cancelAll()
-	m = m.keepCursors().closeOverlays()
-	m.openAt = partitionPlace{m.index, pk}
-	m.screen, m.focus = screenPartition, paneGroups
-	m.crumbs = nil // a partition opened afresh; a jump puts its own back
-	m.qline = queryLine{}
-	m.results = result{}
-	m.get = nil
-	m.delim = ""
-	m.groups = newGroupsPane(m.skType(), m.index == "")
-	m.groups.names = m.opts.EntityNames
-	m.items = itemsPane{}.setSchema(m.schema)
-	m = m.relayout()
-	e := historyEntry{Index: m.index, PK: pk}
-	if !m.historyLoaded {
-		m.historyPending = append(m.historyPending, e)
-		return m, nil
-	}
-	m.history = remember(m.history, e)
-	return m, saveHistoryCmd(m.cfgDir, m.historyTable, m.history)
-}
-
-// skType is the sort key's type, "" when the key has none.
-func (m Model) skType() string {
-	if m.schema.SK == nil {
-		return ""
-	}
-	return m.schema.SK.Type
-}
-
-// isGSI tells whether the current index is global: those have no strongly
-// consistent reads.
-func (m Model) isGSI() bool {
-	ix, ok := m.table.IndexByName(m.index)
-	return ok && ix.Kind == dynamo.GSI
-}
-
 func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
-	m.status.note = "" // the start-up notice stays until the first key
+	m.status.Note = "" // the start-up notice stays until the first key
 	md := m.mode()
 	km := m.keymap.ForMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {

@@ -8,90 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
-	"dynascope/ui/overlay"
 	"dynascope/ui/widget"
 )
-
-// layout is where everything goes for the current size and state. Update
-// uses it too (page sizes, mouse hits), so it depends on nothing View alone knows.
-type layout struct {
-	w, h    int
-	compact bool // under 80×24: one pane at a time, one log line
-
-	queryY, queryH int
-	hintH          int
-	noteH          int // the note of the pattern whose results are shown (projectionLines)
-	bodyY, bodyH   int
-	logY, logH     int
-	logN           int // request lines in the collapsed log
-	errY, errH     int
-	statusY        int
-
-	showGroups, showItems bool
-	groupsW               int
-	itemsX, itemsW        int
-	itemRows              int // item rows the items pane shows
-}
-
-// minimum size drawn; a smaller terminal gets this much, clipped.
-const minW, minH = 40, 10
-
-func (m Model) layout() layout {
-	l := layout{w: max(m.w, minW), h: max(m.h, minH)}
-	l.compact = m.w < 80 || m.h < 24
-	var hide overlay.Hidden
-	if o := m.top(); o != nil {
-		hide = o.Hides()
-	}
-	y := 1
-	if m.screen == screenPartition && !hide.Query {
-		l.queryY, l.queryH = y, 1
-		y++
-		if m.qline.edit != editNone || m.readNote() != "" {
-			// The hint while editing; under a filtered request, what it
-			// kept of what it read.
-			l.hintH = 1
-			y++
-		}
-		l.noteH = len(m.projectionLines(l.w))
-		y += l.noteH
-	}
-	l.statusY = l.h - 1
-	l.errH = len(m.status.errorLines(m.st, l.w))
-	l.errY = l.statusY - l.errH
-	if !hide.Log {
-		switch {
-		case l.compact:
-			l.logN, l.logH = 1, 1
-		case l.h < 28:
-			l.logN, l.logH = 2, 3
-		case l.h < 34:
-			l.logN, l.logH = 3, 4
-		default:
-			// A tall terminal gives the log room too: 4 lines at 34 rows,
-			// one more every 5 rows, up to 10 (9 at 60 rows).
-			l.logN = min(10, 4+(l.h-34)/5)
-			l.logH = l.logN + 1
-		}
-	}
-	l.logY = l.errY - l.logH
-	l.bodyY, l.bodyH = y, max(3, l.logY-y)
-
-	l.itemsW = l.w
-	if l.compact {
-		l.showGroups, l.showItems = m.focus == paneGroups, m.focus == paneItems
-		l.groupsW = l.w
-	} else {
-		l.showGroups, l.showItems = true, true
-		l.groupsW = clamp(l.w/4, 24, 34)
-		l.itemsX, l.itemsW = l.groupsW, l.w-l.groupsW
-	}
-	l.itemRows = max(1, l.bodyH-itemsChrome)
-	return l
-}
-
-// groupRows is how many entity types the groups pane shows.
-func (l layout) groupRows() int { return max(1, (l.bodyH-2)/groupRowHeight(l.compact)) }
 
 // View draws the whole screen. It reads the model only: no clock, no IO.
 func (m Model) View() tea.View {
@@ -111,10 +29,10 @@ func (m Model) render() string {
 	out := make([]string, 0, lay.h)
 	out = append(out, m.header(w))
 	if lay.queryH > 0 {
-		out = append(out, m.qline.view(m.st, m.query, m.get != nil, m.keyCondition(), m.skLabel(), w))
+		out = append(out, m.qline.View(m.st, m.query, m.get != nil, m.keyCondition(), m.skLabel(), w))
 	}
 	if lay.hintH > 0 {
-		out = append(out, m.qline.hint(m.st, m.items.store.inMemory, m.readNote(), w)) // the filter searches the items in memory
+		out = append(out, m.qline.Hint(m.st, m.items.Store.InMemory, m.readNote(), w)) // the filter searches the items in memory
 	}
 	if lay.noteH > 0 {
 		out = append(out, m.projectionLines(w)...)
@@ -122,16 +40,16 @@ func (m Model) render() string {
 	out = append(out, strings.Split(m.body(lay), "\n")...)
 	if lay.logH > 0 {
 		if lay.compact {
-			out = append(out, m.log.tail(m.st, m.table.Name, 1, w)...)
-			if len(m.log.reqs) == 0 {
+			out = append(out, m.log.Tail(m.st, m.table.Name, 1, w)...)
+			if len(m.log.Reqs) == 0 {
 				out = out[:len(out)-1]
 				out = append(out, "")
 			}
 		} else {
-			out = append(out, strings.Split(m.log.collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
+			out = append(out, strings.Split(m.log.Collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
 		}
 	}
-	out = append(out, m.status.errorLines(m.st, w)...)
+	out = append(out, m.status.ErrorLines(m.st, w)...)
 	out = append(out, m.statusBar(w))
 	for i := range out {
 		out[i] = widget.Fit(out[i], w)
@@ -262,14 +180,14 @@ func (m Model) body(lay layout) string {
 	switch m.screen {
 	case screenLoading:
 		msg := "describing table " + sanitize(m.opts.Table) + "…"
-		if m.status.err != "" {
+		if m.status.Err != "" {
 			msg = "could not open the table; esc quits"
 		}
 		return widget.Box(st, "Opening", []string{" " + st.Muted.Render(msg)}, w, h, true)
 	case screenTables:
-		return m.picker.viewBox(st, w, h)
+		return m.picker.View(st, w, h)
 	case screenPrompt:
-		return m.prompt.viewBox(st, m.table.Name, w, h)
+		return m.prompt.View(st, m.table.Name, w, h)
 	}
 	var left, right []string
 	if lay.showGroups {
@@ -288,7 +206,7 @@ func (m Model) body(lay layout) string {
 		left = strings.Split(m.groups.view(st, lay.groupsW, h, m.focus == paneGroups, lay.compact, title, m.groupColour), "\n")
 	}
 	if lay.showItems {
-		right = strings.Split(m.items.view(st, lay.itemsW, h, m.focus == paneItems, m.itemsTitle(lay), m.colourOf), "\n")
+		right = strings.Split(m.items.View(st, lay.itemsW, h, m.focus == paneItems, m.itemsTitle(lay), m.colourOf), "\n")
 	}
 	if left == nil {
 		return strings.Join(right, "\n")
@@ -304,7 +222,7 @@ func (m Model) body(lay layout) string {
 }
 
 func (m Model) itemsTitle(lay layout) string {
-	t := m.items.title(m.results.more())
+	t := m.items.Title(m.results.more())
 	if lay.compact {
 		t += " · tab: types"
 	}
@@ -313,7 +231,7 @@ func (m Model) itemsTitle(lay layout) string {
 
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
-	left := m.status.left(m.st, m.log, m.busyText())
+	left := m.status.Left(m.st, m.log, m.busyText())
 	keys := km.BarKeys(m.mode())
 	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }

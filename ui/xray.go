@@ -62,20 +62,6 @@ func (m Model) jumpTargets(it dynamo.Item) []overlay.JumpTarget {
 	return out
 }
 
-// crumb is where a jump came from: the request shown and the item.
-type crumb struct {
-	q        dynamo.QueryInput
-	reselect string
-}
-
-func (c crumb) text() string {
-	where := "base table"
-	if c.q.Index != "" {
-		where = c.q.Index
-	}
-	return where + " " + c.q.PK
-}
-
 // crumbText is the breadcrumb the title shows after the index: "" when no
 // jump was made.
 func (m Model) crumbText() string {
@@ -89,7 +75,7 @@ func (m Model) crumbText() string {
 func (m Model) openJump(it dynamo.Item) (Model, tea.Cmd) {
 	targets := m.jumpTargets(it)
 	if len(targets) == 0 {
-		m.status.info = "the table has no secondary indexes"
+		m.status.Info = "the table has no secondary indexes"
 		return m, nil
 	}
 	return m.push(overlay.NewJump(it, targets)), nil
@@ -103,7 +89,7 @@ func (m Model) jump(it dynamo.Item, tg overlay.JumpTarget) (Model, tea.Cmd) {
 	if m.results.pages() == 0 {
 		from = m.query
 	}
-	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.keyName)})
+	crumbs := append(m.crumbs, crumb{q: from, reselect: keyOf(it, m.items.KeyName)})
 	m, save := m.moveTo(tg.Index, tg.PK)
 	m.crumbs = crumbs
 	q := partitionQuery(m.table.Name, tg.Index, tg.PK, m.opts.Settings)
@@ -112,9 +98,9 @@ func (m Model) jump(it dynamo.Item, tg overlay.JumpTarget) (Model, tea.Cmd) {
 	}
 	m.reselect = tg.SK
 	m, cmd := m.startQuery(q, false)
-	m.status.info = "opened " + tg.Label + " · esc goes back"
+	m.status.Info = "opened " + tg.Label + " · esc goes back"
 	if q.SK.Op != dynamo.SKNone {
-		m.status.info = "opened the item in " + tg.Label + ", from its sort key on (e changes the condition) · esc goes back"
+		m.status.Info = "opened the item in " + tg.Label + ", from its sort key on (e changes the condition) · esc goes back"
 	}
 	return m, tea.Batch(cmd, save)
 }
@@ -127,6 +113,6 @@ func (m Model) crumbBack() (Model, tea.Cmd) {
 	m.crumbs = crumbs
 	m.reselect = c.reselect
 	m, cmd := m.startQuery(c.q, false)
-	m.status.info = "back to " + sanitize(c.text())
+	m.status.Info = "back to " + sanitize(c.text())
 	return m, tea.Batch(cmd, save)
 }

@@ -54,7 +54,7 @@ func TestInIndexesAndJump(t *testing.T) {
 	}
 	hs.keys("enter")
 	hs.contains("index Sparse ‹ from base table CUST#1", `GSI1PK = "WH#1" AND GSI1SK >= "OPEN#2025-01-01#A11"`)
-	if it, ok := hs.m.items.selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
+	if it, ok := hs.m.items.Selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
 		t.Fatalf("the cursor is on %v, not the item", it)
 	}
 	// The KEYS_ONLY entry cannot tell the other indexes' keys: said so.
@@ -69,7 +69,7 @@ func TestInIndexesAndJump(t *testing.T) {
 	hs.keys("esc")
 	hs.contains("base table · PK = CUST#1", "back to base table CUST#1")
 	hs.lacks("‹ from")
-	if it, ok := hs.m.items.selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
+	if it, ok := hs.m.items.Selected(); !ok || keyOf(it, "SK") != "ORDER#2025-01-01#A11" {
 		t.Errorf("back: the cursor is on %v, not the item", it)
 	}
 	// An item written before Late was added: its violation, said so.

@@ -9,7 +9,7 @@ import (
 )
 
 // The log overlay: L on a partition shows the whole request log (kept by
-// the root model, requestlog.go), each request with its cost; C shows the
+// the root model, a ui/pane.RequestLog), each request with its cost; C shows the
 // code of the one selected, y copies it as an aws CLI command.
 
 // Log is the request log, expanded; the log is the root's.

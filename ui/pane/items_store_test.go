@@ -1,4 +1,4 @@
-package ui
+package pane
 
 import (
 	"fmt"
@@ -8,19 +8,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 	"dynascope/ui/widget"
 )
-
-// memItems decodes every item in memory, in row order: for assertions.
-func memItems(p itemsPane) []dynamo.Item {
-	var out []dynamo.Item
-	for r := range p.store.total {
-		if it, ok := p.store.item(r); ok {
-			out = append(out, it)
-		}
-	}
-	return out
-}
 
 func TestItemStorePagesReleaseRestore(t *testing.T) {
 	page := func(from, n int) []dynamo.Item {
@@ -30,39 +20,39 @@ func TestItemStorePagesReleaseRestore(t *testing.T) {
 		}
 		return out
 	}
-	var st itemStore
-	st = st.add(page(0, 3), nil, 1, nil)
-	st = st.add(page(3, 4), dynamo.Item{"SK": s("ITEM#002")}, 2, nil)
-	st = st.add(page(7, 2), dynamo.Item{"SK": s("ITEM#006")}, 3, nil)
-	if st.total != 9 || st.inMemory != 9 {
-		t.Fatalf("total %d, in memory %d", st.total, st.inMemory)
+	var st ItemStore
+	st = st.Add(page(0, 3), nil, 1, nil)
+	st = st.Add(page(3, 4), dynamo.Item{"SK": s("ITEM#002")}, 2, nil)
+	st = st.Add(page(7, 2), dynamo.Item{"SK": s("ITEM#006")}, 3, nil)
+	if st.Total != 9 || st.InMemory != 9 {
+		t.Fatalf("total %d, in memory %d", st.Total, st.InMemory)
 	}
 	for r := range 9 {
-		it, ok := st.item(r)
-		if !ok || keyOf(it, "SK") != fmt.Sprintf("ITEM#%03d", r) {
+		it, ok := st.Item(r)
+		if !ok || KeyOf(it, "SK") != fmt.Sprintf("ITEM#%03d", r) {
 			t.Fatalf("row %d: %v %v", r, it, ok)
 		}
 	}
 	kept := st
-	st = st.release(1)
-	if st.inMemory != 5 || st.total != 9 {
-		t.Fatalf("after release: total %d, in memory %d", st.total, st.inMemory)
+	st = st.Release(1)
+	if st.InMemory != 5 || st.Total != 9 {
+		t.Fatalf("after release: total %d, in memory %d", st.Total, st.InMemory)
 	}
-	if _, ok := st.item(4); ok {
+	if _, ok := st.Item(4); ok {
 		t.Fatal("a released row still decodes")
 	}
-	if _, ok := kept.item(4); !ok {
+	if _, ok := kept.Item(4); !ok {
 		t.Fatal("releasing changed an earlier copy of the store")
 	}
-	if it, ok := st.item(7); !ok || keyOf(it, "SK") != "ITEM#007" {
+	if it, ok := st.Item(7); !ok || KeyOf(it, "SK") != "ITEM#007" {
 		t.Fatalf("row after a released page: %v", it)
 	}
 	// Read again with one item fewer: the rows after it move up.
-	st = st.restore(1, page(3, 3))
-	if st.total != 8 || st.inMemory != 8 {
-		t.Fatalf("after restore: total %d, in memory %d", st.total, st.inMemory)
+	st = st.Restore(1, page(3, 3))
+	if st.Total != 8 || st.InMemory != 8 {
+		t.Fatalf("after restore: total %d, in memory %d", st.Total, st.InMemory)
 	}
-	if it, _ := st.item(6); keyOf(it, "SK") != "ITEM#007" {
+	if it, _ := st.Item(6); KeyOf(it, "SK") != "ITEM#007" {
 		t.Fatalf("row 6 after restore: %v", it)
 	}
 }
@@ -111,8 +101,10 @@ func FuzzTextWidth(f *testing.F) {
 	f.Add("tab\there and DEL\x7f and esc\x1b[31m")
 	f.Add("naïve 日本語 wide")
 	f.Fuzz(func(t *testing.T, s string) {
-		if got, want := textWidth(s), widget.Width(sanitize(s)); got != want {
+		if got, want := textWidth(s), widget.Width(textfmt.Sanitize(s)); got != want {
 			t.Fatalf("textWidth(%q) = %d, want %d", s, got, want)
 		}
 	})
 }
+
+func s(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }

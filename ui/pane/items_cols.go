@@ -1,4 +1,4 @@
-package ui
+package pane
 
 import (
 	"encoding/binary"
@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui/widget"
 )
 
@@ -97,7 +98,7 @@ func (f *statFolder) flush() {
 	f.unseen = f.unseen[:0]
 }
 
-// textWidth is widget.Width(sanitize(s)), without either for printable ASCII,
+// textWidth is widget.Width(textfmt.Sanitize(s)), without either for printable ASCII,
 // which it checks eight bytes at a time: every value of every page passes
 // here.
 func textWidth(s string) int {
@@ -107,18 +108,18 @@ func textWidth(s string) int {
 		const ones, highs = 0x0101010101010101, 0x8080808080808080
 		// A byte >= 0x80, < 0x20, or 0x7f (DEL: x^0x7f... has a zero byte).
 		if x&highs != 0 || (x-0x20*ones)&^x&highs != 0 || ((x^0x7f*ones)-ones)&^(x^0x7f*ones)&highs != 0 {
-			return widget.Width(sanitize(s))
+			return widget.Width(textfmt.Sanitize(s))
 		}
 	}
 	for ; i < len(s); i++ {
 		if c := s[i]; c < 0x20 || c >= utf8.RuneSelf || c == 0x7f {
-			return widget.Width(sanitize(s))
+			return widget.Width(textfmt.Sanitize(s))
 		}
 	}
 	return len(s)
 }
 
-// cellWidth is widget.Width(cellText(av)).
+// cellWidth is widget.Width(CellText(av)).
 func cellWidth(av types.AttributeValue) int {
 	switch v := av.(type) {
 	case *types.AttributeValueMemberS:
@@ -126,24 +127,24 @@ func cellWidth(av types.AttributeValue) int {
 	case *types.AttributeValueMemberN:
 		return textWidth(v.Value)
 	}
-	return widget.Width(cellText(av))
+	return widget.Width(CellText(av))
 }
 
 // preferredNames are attribute names that usually say the most about an
 // item; among attributes equally common they come first.
 var preferredNames = []string{"name", "title", "status", "state", "type", "total", "amount", "price", "qty", "quantity", "count", "email", "createdAt", "updatedAt", "date"}
 
-// relayout chooses the columns for an inner width w: the attributes most
+// Relayout chooses the columns for an inner width w: the attributes most
 // items have, short scalars (a status, a total) before free text and
 // documents, each as wide as its values up to a cap, as many as fit. It reads
 // the stats only: O(attributes), whatever is loaded.
-func (p itemsPane) relayout(w int) itemsPane {
+func (p Items) Relayout(w int) Items {
 	avail := w - 2 // the entity marker
 	stats := make(map[string]attrStat, len(p.stats.order))
-	p.firstW = max(widget.Width(sanitize(p.keyName)), p.stats.keyW)
+	p.firstW = max(widget.Width(textfmt.Sanitize(p.KeyName)), p.stats.keyW)
 	order := make([]string, 0, len(p.stats.order))
 	for _, id := range p.stats.order {
-		name := p.store.nameList[id]
+		name := p.Store.nameList[id]
 		if !p.hide[name] {
 			order = append(order, name)
 			stats[name] = p.stats.attrs[id]
@@ -179,9 +180,9 @@ func (p itemsPane) relayout(w int) itemsPane {
 	})
 	p.firstW = min(p.firstW, max(12, avail*2/3))
 	used := p.firstW
-	p.cols = nil
+	p.Cols = nil
 	for _, name := range order {
-		cw := clamp(max(stats[name].widest, widget.Width(sanitize(name))), 3, 28)
+		cw := widget.Clamp(max(stats[name].widest, widget.Width(textfmt.Sanitize(name))), 3, 28)
 		room := avail - used - 2
 		if room < min(cw, 8) {
 			break
@@ -189,14 +190,14 @@ func (p itemsPane) relayout(w int) itemsPane {
 		if cw > room {
 			cw = room
 		}
-		p.cols = append(p.cols, column{name: name, w: cw})
+		p.Cols = append(p.Cols, column{Name: name, W: cw})
 		used += 2 + cw
 	}
 	// Give what is left to the last column, whose values were cut to the cap.
-	if n := len(p.cols); n > 0 && used < avail {
-		last := &p.cols[n-1]
-		if stats[last.name].widest > last.w {
-			last.w += min(avail-used, stats[last.name].widest-last.w)
+	if n := len(p.Cols); n > 0 && used < avail {
+		last := &p.Cols[n-1]
+		if stats[last.Name].widest > last.W {
+			last.W += min(avail-used, stats[last.Name].widest-last.W)
 		}
 	}
 	return p

@@ -1,7 +1,8 @@
-package ui
+package pane
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 	"time"
 
@@ -9,73 +10,59 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/textfmt"
 	"dynascope/ui/request"
+	"dynascope/ui/theme"
 	"dynascope/ui/widget"
 )
 
-// requestLog is every request of the session with what it returned and what
+// RequestLog is every request of the session with what it returned and what
 // it cost. The figures are DynamoDB's own, from ConsumedCapacity.
-type requestLog struct {
-	reqs  []dynamo.Request
-	kinds []string        // what each request was for besides the query: "skip-scan", "COUNT"
-	pages []int           // the page of its query or count each request asked for: 1, 2, ...
-	ins   []request.Input // what each request asked, for its code
-	total dynamo.Capacity // of the reads
-	// unknown counts the reads whose answer reported no capacity: the
+type RequestLog struct {
+	Reqs  []dynamo.Request
+	Kinds []string        // what each request was for besides the query: "skip-scan", "COUNT"
+	Pages []int           // the page of its query or count each request asked for: 1, 2, ...
+	Ins   []request.Input // what each request asked, for its code
+	Total dynamo.Capacity // of the reads
+	// Unknown counts the reads whose answer reported no capacity: the
 	// total is then a lower bound ("at least"), never a 0 nobody said.
-	unknown int
-	writes  int     // the writes among reqs (addWrite)
-	wcu     float64 // what they consumed, as reported
-	// wcuUnknown counts the writes whose answer reported no capacity (a
+	Unknown int
+	Writes  int     // the writes among reqs (AddWrite)
+	WCU     float64 // what they consumed, as reported
+	// WCUUnknown counts the writes whose answer reported no capacity (a
 	// refusal, which DynamoDB Local answers without a figure, or no
 	// answer at all): the writes' sum is then at least wcu, never a 0
 	// nobody said.
-	wcuUnknown int
-	cursor     int // in the expanded log
-	offset     int
+	WCUUnknown int
+	Cursor     int // in the expanded log
+	Offset     int
 }
 
-// queryInput is the log's record of a Query sent on the current table.
-// A late reply for a table left since has no schema here: no code for it.
-func (m Model) queryInput(q dynamo.QueryInput) request.Input {
-	ks, err := m.table.Schema(q.Index)
-	if err != nil || q.Table != m.table.Name {
-		return request.Input{}
-	}
-	return request.Input{KS: ks, Table: m.table, Q: &q}
-}
-
-// getInput is the log's record of a GetItem sent on the current table.
-func (m Model) getInput(g dynamo.GetInput) request.Input {
-	if g.Table != m.table.Name {
-		return request.Input{}
-	}
-	return request.Input{Table: m.table, G: &g}
-}
-
-func (l requestLog) add(r dynamo.Request, kind string, page int, in request.Input) requestLog {
-	l.reqs = append(l.reqs, r)
-	l.kinds = append(l.kinds, kind)
-	l.pages = append(l.pages, page)
-	l.ins = append(l.ins, in)
-	l.total = l.total.Add(r.Capacity)
+// Add logs a read: its request, what it was for besides the query (kind:
+// "skip-scan", "COUNT"), its page and what it asked, for its code.
+func (l RequestLog) Add(r dynamo.Request, kind string, page int, in request.Input) RequestLog {
+	l.Reqs = append(l.Reqs, r)
+	l.Kinds = append(l.Kinds, kind)
+	l.Pages = append(l.Pages, page)
+	l.Ins = append(l.Ins, in)
+	l.Total = l.Total.Add(r.Capacity)
 	if r.NoCapacity {
-		l.unknown++
+		l.Unknown++
 	}
-	l.cursor = len(l.reqs) - 1
+	l.Cursor = len(l.Reqs) - 1
 	return l
 }
 
-// totalText is the reads' total for the status line: "≥ 1.5 RCU" when
+// TotalText is the reads' total for the status line: "≥ 1.5 RCU" when
 // some reported no capacity, "unknown RCU" when all of them did.
-func (l requestLog) totalText() string {
+func (l RequestLog) TotalText() string {
 	switch {
-	case l.unknown > 0 && l.unknown == len(l.reqs)-l.writes:
+	case l.Unknown > 0 && l.Unknown == len(l.Reqs)-l.Writes:
 		return "unknown RCU"
-	case l.unknown > 0:
-		return "≥ " + fmtRCU(l.total.Total) + " RCU"
+	case l.Unknown > 0:
+		return "≥ " + textfmt.Units(l.Total.Total) + " RCU"
 	}
-	return fmtRCU(l.total.Total) + " RCU"
+	return textfmt.Units(l.Total.Total) + " RCU"
 }
 
 // reqCapacity is one request's capacity for its log line: "unknown" when
@@ -95,42 +82,42 @@ func opName(r dynamo.Request) string {
 	return r.Operation
 }
 
-// addWrite logs a request of guarded editing: a write, kept apart from
+// AddWrite logs a request of guarded editing: a write, kept apart from
 // the reads (its own kind and colour, its WCU outside the reads' total),
 // or the read after a failed condition, which is a read like any other.
-func (l requestLog) addWrite(r dynamo.Request) requestLog {
+func (l RequestLog) AddWrite(r dynamo.Request) RequestLog {
 	if !edit.IsWriteNote(r.Note) {
-		return l.add(r, "read again after a write", 1, request.Input{})
+		return l.Add(r, "read again after a write", 1, request.Input{})
 	}
-	l = l.add(r, "write", 1, request.Input{})
-	l.total = l.total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
-	l.writes++
-	l.wcu += r.Capacity.Total
+	l = l.Add(r, "write", 1, request.Input{})
+	l.Total = l.Total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
+	l.Writes++
+	l.WCU += r.Capacity.Total
 	if r.NoCapacity {
-		l.unknown-- // a write's, not a read's: the reads' total stays as it is
-		l.wcuUnknown++
+		l.Unknown-- // a write's, not a read's: the reads' total stays as it is
+		l.WCUUnknown++
 	}
 	return l
 }
 
 // wcuTotalText is the writes' sum for the log's title: "≥ 2 WCU" when
 // some reported no capacity, "unknown WCU" when none did.
-func (l requestLog) wcuTotalText() string {
+func (l RequestLog) wcuTotalText() string {
 	switch {
-	case l.wcuUnknown > 0 && l.wcuUnknown == l.writes:
+	case l.WCUUnknown > 0 && l.WCUUnknown == l.Writes:
 		return "unknown WCU"
-	case l.wcuUnknown > 0:
-		return "≥ " + fmtRCU(l.wcu) + " WCU"
+	case l.WCUUnknown > 0:
+		return "≥ " + textfmt.Units(l.WCU) + " WCU"
 	}
-	return fmtRCU(l.wcu) + " WCU"
+	return textfmt.Units(l.WCU) + " WCU"
 }
 
 // writeLine is one write of the log: what, where, the WCU it consumed
 // ("unknown" where its answer said nothing, or none came).
-func (l requestLog) writeLine(st styles, n, w int) string {
-	r := l.reqs[n-1]
+func (l RequestLog) writeLine(st theme.Styles, n, w int) string {
+	r := l.Reqs[n-1]
 	head := widget.PadLeft(fmt.Sprintf("%d", n), 3) + " " + st.WritesOn.Render(writeLabel(r)) + " " + widget.Fit(r.Operation, 18) + " "
-	units := fmtRCU(r.Capacity.Total) + " WCU"
+	units := textfmt.Units(r.Capacity.Total) + " WCU"
 	if r.NoCapacity {
 		units = "unknown WCU"
 	}
@@ -138,12 +125,13 @@ func (l requestLog) writeLine(st styles, n, w int) string {
 	if r.Err != nil {
 		right = "  " + st.Err.Render(writeFailure(r.Err)) + right
 	}
-	return widget.Fit(head+widget.Fit(sanitize(r.KeyCondition), max(8, w-widget.Width(head)-widget.Width(right)))+right, w)
+	return widget.Fit(head+widget.Fit(textfmt.Sanitize(r.KeyCondition), max(8, w-widget.Width(head)-widget.Width(right)))+right, w)
 }
 
-func (l requestLog) move(delta, h int) requestLog {
-	l.cursor = clamp(l.cursor+delta, 0, len(l.reqs)-1)
-	l.offset = scrollOffset(l.offset, l.cursor, h, len(l.reqs))
+// Move moves the expanded log's cursor by delta in a window of h lines.
+func (l RequestLog) Move(delta, h int) RequestLog {
+	l.Cursor = widget.Clamp(l.Cursor+delta, 0, len(l.Reqs)-1)
+	l.Offset = widget.ScrollOffset(l.Offset, l.Cursor, h, len(l.Reqs))
 	return l
 }
 
@@ -163,40 +151,40 @@ func fmtDuration(d time.Duration) string {
 
 // line formats one request for w cells. The table is named only when it is
 // not the one open; the condition gets the room the figures leave.
-func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) string {
-	if l.kinds[n-1] == "write" {
+func (l RequestLog) line(st theme.Styles, n int, table string, cw colWidths, w int) string {
+	if l.Kinds[n-1] == "write" {
 		return l.writeLine(st, n, w)
 	}
-	if l.kinds[n-1] == "stream" {
-		return streamLogLine(st, n, l.reqs[n-1], w) // live_log.go
+	if l.Kinds[n-1] == "stream" {
+		return streamLogLine(st, n, l.Reqs[n-1], w) // live_log.go
 	}
-	r := l.reqs[n-1]
+	r := l.Reqs[n-1]
 	seq := widget.PadLeft(fmt.Sprintf("%d", n), 3)
 	target := ""
 	if r.Table != table {
-		target = sanitize(r.Table)
+		target = textfmt.Sanitize(r.Table)
 	}
 	if r.Index != "" {
 		if target != "" {
 			target += "/"
 		}
-		target += sanitize(r.Index)
+		target += textfmt.Sanitize(r.Index)
 	}
 	if target != "" {
 		target += " "
 	}
 	// The kind (skip-scan, COUNT) and the page stay when the condition is cut.
 	kind, page := "", ""
-	kindText := l.kinds[n-1]
+	kindText := l.Kinds[n-1]
 	if kindText != "" {
 		kind = st.Accent.Render(kindText) + " "
 	}
-	if p := l.pages[n-1]; p > 1 {
+	if p := l.Pages[n-1]; p > 1 {
 		page = st.Muted.Render(fmt.Sprintf(" · page %d", p))
 	}
-	condText := sanitize(r.KeyCondition)
+	condText := textfmt.Sanitize(r.KeyCondition)
 	if r.Filter != "" {
-		condText += " filter " + sanitize(r.Filter)
+		condText += " filter " + textfmt.Sanitize(r.Filter)
 	}
 	cond := func(w int) string {
 		if widget.Width(kind)+widget.Width(condText)+widget.Width(page) <= w {
@@ -227,7 +215,7 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	}
 	if r.Err != nil {
 		// The error sentence echoes keys and names: it is data too.
-		tail := st.Err.Render("✗ " + sanitize(r.Err.Error()))
+		tail := st.Err.Render("✗ " + textfmt.Sanitize(r.Err.Error()))
 		return widget.Fit(head+target+cond(max(10, w/3))+"  "+tail, w)
 	}
 	dir := "fwd"
@@ -288,10 +276,10 @@ func countsText(r dynamo.Request) string {
 type colWidths struct{ counts, capacity int }
 
 // widths measures the columns over requests [from, to).
-func (l requestLog) widths(from, to int) colWidths {
+func (l RequestLog) widths(from, to int) colWidths {
 	cw := colWidths{counts: 7, capacity: 7}
 	for i := from; i < to; i++ {
-		r := l.reqs[i]
+		r := l.Reqs[i]
 		cw.capacity = max(cw.capacity, widget.Width(reqCapacity(r, true)))
 		cw.counts = max(cw.counts, widget.Width(countsText(r)))
 	}
@@ -299,36 +287,36 @@ func (l requestLog) widths(from, to int) colWidths {
 	return cw
 }
 
-// tail is the last n requests, oldest first, for the collapsed log.
-func (l requestLog) tail(st styles, table string, n, w int) []string {
+// Tail is the last n requests, oldest first, for the collapsed log.
+func (l RequestLog) Tail(st theme.Styles, table string, n, w int) []string {
 	var out []string
-	start := max(0, len(l.reqs)-n)
-	cw := l.widths(start, len(l.reqs))
-	for i := start; i < len(l.reqs); i++ {
+	start := max(0, len(l.Reqs)-n)
+	cw := l.widths(start, len(l.Reqs))
+	for i := start; i < len(l.Reqs); i++ {
 		out = append(out, l.line(st, i+1, table, cw, w))
 	}
-	if len(l.reqs) == 0 && n > 0 {
+	if len(l.Reqs) == 0 && n > 0 {
 		out = append(out, st.Muted.Render("    no requests yet"))
 	}
 	return out
 }
 
 // title of the log section, with the legend of its columns.
-func (l requestLog) title(w int) string {
+func (l RequestLog) title(w int) string {
 	if w >= 100 {
 		return "Requests — key condition · direction · Limit · returned/scanned · consumed capacity · duration"
 	}
 	return "Requests — returned/scanned · capacity · duration"
 }
 
-// collapsed is the log under the panes: a rule with the title, then the tail.
-func (l requestLog) collapsed(st styles, table string, n, w int) string {
+// Collapsed is the log under the panes: a rule with the title, then the tail.
+func (l RequestLog) Collapsed(st theme.Styles, table string, n, w int) string {
 	t := " " + l.title(w) + " "
 	head := st.Faint.Render("──") + st.Muted.Render(widget.Trunc(t, w-2))
 	if rest := w - widget.Width(head); rest > 0 {
 		head += st.Faint.Render(strings.Repeat("─", rest))
 	}
-	lines := append([]string{head}, l.tail(st, table, n, w)...)
+	lines := append([]string{head}, l.Tail(st, table, n, w)...)
 	for len(lines) < n+1 {
 		lines = append(lines, "")
 	}
@@ -338,29 +326,75 @@ func (l requestLog) collapsed(st styles, table string, n, w int) string {
 	return strings.Join(lines, "\n")
 }
 
-// expanded is the whole log in a box of w×h, scrollable.
-func (l requestLog) expanded(st styles, table string, w, h int) string {
+// Expanded is the whole log in a box of w×h, scrollable.
+func (l RequestLog) Expanded(st theme.Styles, table string, w, h int) string {
 	inner := w - 2
 	shown := max(1, h-2)
-	offset := scrollOffset(l.offset, l.cursor, shown, len(l.reqs))
+	offset := widget.ScrollOffset(l.Offset, l.Cursor, shown, len(l.Reqs))
 	var lines []string
-	cw := l.widths(offset, min(len(l.reqs), offset+shown))
-	for i := offset; i < len(l.reqs) && i < offset+shown; i++ {
+	cw := l.widths(offset, min(len(l.Reqs), offset+shown))
+	for i := offset; i < len(l.Reqs) && i < offset+shown; i++ {
 		s := l.line(st, i+1, table, cw, inner)
-		if i == l.cursor {
+		if i == l.Cursor {
 			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
 		}
 		lines = append(lines, s)
 	}
-	if len(l.reqs) == 0 {
+	if len(l.Reqs) == 0 {
 		lines = append(lines, st.Muted.Render("    no requests yet"))
 	}
 	// The figures before the legend: where the title is cut, the legend goes.
-	title := fmt.Sprintf("Requests · %s · %s — %s", plural(len(l.reqs), "request", "requests"), l.totalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
-	if l.writes > 0 {
+	title := fmt.Sprintf("Requests · %s · %s — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), l.TotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
+	if l.Writes > 0 {
 		// The writes first: the legend after them may be cut.
-		title = fmt.Sprintf("Requests · %s · %s · %s, %s — %s", plural(len(l.reqs), "request", "requests"), l.totalText(),
-			plural(l.writes, "write", "writes"), l.wcuTotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
+		title = fmt.Sprintf("Requests · %s · %s · %s, %s — %s", textfmt.Plural(len(l.Reqs), "request", "requests"), l.TotalText(),
+			textfmt.Plural(l.Writes, "write", "writes"), l.wcuTotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
 	}
 	return widget.Box(st, title, lines, w, h, true)
+}
+
+// capacityText is a request's consumed capacity: the total, and where it was
+// consumed (the table, each index) as DynamoDB reported it.
+func capacityText(c dynamo.Capacity, parts bool) string {
+	s := textfmt.Units(c.Total) + " RCU"
+	if !parts {
+		return s
+	}
+	if len(c.Indexes) == 0 {
+		return s + " table"
+	}
+	var p []string
+	if c.Table != 0 {
+		p = append(p, "table "+textfmt.Units(c.Table))
+	}
+	names := make([]string, 0, len(c.Indexes))
+	for n := range c.Indexes {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		p = append(p, textfmt.Sanitize(n)+" "+textfmt.Units(c.Indexes[n]))
+	}
+	return s + " (" + strings.Join(p, ", ") + ")"
+}
+
+// writeLabel marks a write in the request log, an undo apart from an edit.
+func writeLabel(r dynamo.Request) string {
+	if strings.HasPrefix(r.Note, edit.NoteUndo) {
+		return " UNDO  "
+	}
+	return " WRITE "
+}
+
+// writeFailure says what came of a write in the request log that got no
+// success: refused by its condition (the item had changed), no answer (in
+// doubt: it may still be applied), or failed (not applied).
+func writeFailure(err error) string {
+	switch edit.RequestState(err) {
+	case edit.StateRefused:
+		return "refused: the item had changed"
+	case edit.StateInDoubt:
+		return "no answer: in doubt"
+	}
+	return "failed"
 }

@@ -1,4 +1,4 @@
-package ui
+package pane
 
 import (
 	"bytes"
@@ -17,47 +17,49 @@ import (
 
 // The local filter costs the same per keystroke whatever is loaded and
 // however rare the matches: a keystroke looks at no more than
-// filterSyncBudget items (about what a screen of 100 loaded items costs), and
-// the rest of the scan runs in chunks of filterChunk items, one per
-// filterScanMsg, between which keys and frames go through; the title says
+// FilterSyncBudget items (about what a screen of 100 loaded items costs), and
+// the rest of the scan runs in chunks of FilterChunk items, one per
+// FilterScanMsg, between which keys and frames go through; the title says
 // "filtering… N of M" meanwhile. A budget of matches instead (a screen's
 // worth) let a rare needle scan thousands of items in the keystroke. Each change of the filter starts a new generation; chunks of an
 // older one are dropped. A filter that extends the previous one (a typed
 // character) looks only at the previous matches.
 const (
 	filterSyncRows   = 128   // matches found before a keystroke's frame: more than a screen
-	filterSyncBudget = 128   // items a keystroke or a move looks at, at most
-	filterChunk      = 8_000 // items one filterScanMsg looks at
+	FilterSyncBudget = 128   // items a keystroke or a move looks at, at most
+	FilterChunk      = 8_000 // items one FilterScanMsg looks at
 )
 
-// filterScanMsg asks for the next chunk of the filter's scan.
-type filterScanMsg struct{ gen int }
+// FilterScanMsg asks for the next chunk of the filter's scan.
+type FilterScanMsg struct{ Gen int }
 
 func filterScanCmd(gen int) tea.Cmd {
-	return func() tea.Msg { return filterScanMsg{gen: gen} }
+	return func() tea.Msg { return FilterScanMsg{Gen: gen} }
 }
 
 // filterScan is where the scan of the current filter stands: first the
 // candidate rows (the matches of a filter this one extends), then every row
-// from next on. Matches go to itemsPane.idx, in row order.
+// from next on. Matches go to Items.idx, in row order.
 type filterScan struct {
-	cands  []int
-	cpos   int
-	next   int
-	queued bool // a filterScanMsg of this generation is on its way
+	Cands  []int
+	Cpos   int
+	Next   int
+	queued bool // a FilterScanMsg of this generation is on its way
 }
 
-// scanning tells whether the filter's matches are still being looked for.
-func (p itemsPane) scanning() bool {
-	return p.filter != "" && (p.scan.cpos < len(p.scan.cands) || p.scan.next < p.store.total)
+// Scanning tells whether the filter's matches are still being looked for.
+func (p Items) Scanning() bool {
+	return p.Filter != "" && (p.Scan.Cpos < len(p.Scan.Cands) || p.Scan.Next < p.Store.Total)
 }
 
-func (p itemsPane) setFilter(f string) itemsPane {
-	prev, prevIdx, prevScan := p.needle, p.idx, p.scan
-	p.filter = f
-	p.list = p.list.Home()
-	p.fgen++
-	p.idx, p.scan, p.needle = nil, filterScan{}, nil
+// SetFilter starts filtering the loaded items by f (case-folded), from
+// the previous matches when f extends the previous filter.
+func (p Items) SetFilter(f string) Items {
+	prev, prevIdx, prevScan := p.needle, p.Idx, p.Scan
+	p.Filter = f
+	p.List = p.List.Home()
+	p.Fgen++
+	p.Idx, p.Scan, p.needle = nil, filterScan{}, nil
 	if f == "" {
 		return p
 	}
@@ -67,89 +69,89 @@ func (p itemsPane) setFilter(f string) itemsPane {
 		// Whatever matches f matched the previous filter: look only at its
 		// matches and at what it had not looked at yet.
 		cands := prevIdx
-		if prevScan.cpos < len(prevScan.cands) {
-			cands = append(slices.Clip(prevIdx), prevScan.cands[prevScan.cpos:]...)
+		if prevScan.Cpos < len(prevScan.Cands) {
+			cands = append(slices.Clip(prevIdx), prevScan.Cands[prevScan.Cpos:]...)
 		}
-		p.scan = filterScan{cands: cands, next: prevScan.next}
+		p.Scan = filterScan{Cands: cands, Next: prevScan.Next}
 	}
-	return p.advance(filterSyncRows, filterSyncBudget)
+	return p.advance(filterSyncRows, FilterSyncBudget)
 }
 
 // rescan starts the current filter's scan over, keeping the cursor where it
 // can: after rows moved or pages were released or read again.
-func (p itemsPane) rescan() itemsPane {
-	if p.filter == "" {
+func (p Items) rescan() Items {
+	if p.Filter == "" {
 		return p
 	}
-	l := p.list
-	cur := p.cursor()
+	l := p.List
+	cur := p.Cursor()
 	p.needle = nil // no narrowing: every row again
-	p = p.setFilter(p.filter)
-	p = p.advance(cur+filterSyncRows, filterSyncBudget)
-	p.list = l.SetLen(p.rows()) // the cursor where it was, or on the last match found so far
+	p = p.SetFilter(p.Filter)
+	p = p.advance(cur+filterSyncRows, FilterSyncBudget)
+	p.List = l.SetLen(p.Rows()) // the cursor where it was, or on the last match found so far
 	return p
 }
 
 // advance looks at up to budget more items, stopping early once want
 // matches are found.
-func (p itemsPane) advance(want, budget int) itemsPane {
-	if !p.scanning() {
+func (p Items) advance(want, budget int) Items {
+	if !p.Scanning() {
 		return p
 	}
-	if len(p.idx) < want {
-		p.idx = slices.Clip(p.idx) // appends never write into another copy's array
+	if len(p.Idx) < want {
+		p.Idx = slices.Clip(p.Idx) // appends never write into another copy's array
 	}
-	s := &p.scan
-	for ; budget > 0 && len(p.idx) < want && s.cpos < len(s.cands); budget-- {
-		if r := s.cands[s.cpos]; p.matchRow(r) {
-			p.idx = append(p.idx, r)
+	s := &p.Scan
+	for ; budget > 0 && len(p.Idx) < want && s.Cpos < len(s.Cands); budget-- {
+		if r := s.Cands[s.Cpos]; p.matchRow(r) {
+			p.Idx = append(p.Idx, r)
 		}
-		s.cpos++
+		s.Cpos++
 	}
-	for ; budget > 0 && len(p.idx) < want && s.next < p.store.total; budget-- {
-		if p.matchRow(s.next) {
-			p.idx = append(p.idx, s.next)
+	for ; budget > 0 && len(p.Idx) < want && s.Next < p.Store.Total; budget-- {
+		if p.matchRow(s.Next) {
+			p.Idx = append(p.Idx, s.Next)
 		}
-		s.next++
+		s.Next++
 	}
 	return p
 }
 
-// scanStep runs one chunk of the scan of generation gen, if still current.
-func (p itemsPane) scanStep(gen int) itemsPane {
-	if gen != p.fgen {
+// ScanStep runs one chunk of the scan of generation gen, if still current.
+func (p Items) ScanStep(gen int) Items {
+	if gen != p.Fgen {
 		return p
 	}
-	p.scan.queued = false
-	return p.advance(math.MaxInt, filterChunk)
+	p.Scan.queued = false
+	return p.advance(math.MaxInt, FilterChunk)
 }
 
-// scanCmd asks for the next chunk while the scan is unfinished and none is
+// ScanCmd asks for the next chunk while the scan is unfinished and none is
 // on its way.
-func (p itemsPane) scanCmd() (itemsPane, tea.Cmd) {
-	if !p.scanning() || p.scan.queued {
+func (p Items) ScanCmd() (Items, tea.Cmd) {
+	if !p.Scanning() || p.Scan.queued {
 		return p, nil
 	}
-	p.scan.queued = true
-	return p, filterScanCmd(p.fgen)
+	p.Scan.queued = true
+	return p, filterScanCmd(p.Fgen)
 }
 
-// matchesText says how many loaded items match and whether that is all;
+// MatchesText says how many loaded items match and whether that is all;
 // "in memory" when some pages are released, since the filter searches
 // memory and sends no request.
-func (p itemsPane) matchesText() string {
+func (p Items) MatchesText() string {
 	t := "matches "
-	if p.scanning() {
+	if p.Scanning() {
 		t += "≥ "
 	}
-	t += strconv.Itoa(len(p.idx))
-	if p.store.total > p.store.inMemory {
+	t += strconv.Itoa(len(p.Idx))
+	if p.Store.Total > p.Store.InMemory {
 		t += " in memory"
 	}
-	if p.scanning() {
+	if p.Scanning() {
 		// Settled rows: all but the candidates and rows still to look at.
-		s, total := p.scan, p.store.total
-		left := len(s.cands) - s.cpos + total - s.next
+		s, total := p.Scan, p.Store.Total
+		left := len(s.Cands) - s.Cpos + total - s.Next
 		t += fmt.Sprintf(" · filtering… %d of %d", total-left, total)
 	}
 	return t
@@ -159,8 +161,8 @@ func (p itemsPane) matchesText() string {
 // r's item, keys included, ignoring case. It reads the encoded item in place
 // and allocates nothing. A released page's rows do not match: the filter
 // searches the items in memory.
-func (p itemsPane) matchRow(r int) bool {
-	b := p.store.raw(r)
+func (p Items) matchRow(r int) bool {
+	b := p.Store.raw(r)
 	if b == nil {
 		return false
 	}

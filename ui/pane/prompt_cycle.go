@@ -1,4 +1,4 @@
-package ui
+package pane
 
 import (
 	"slices"
@@ -17,14 +17,14 @@ type promptCycle struct {
 
 // nextMatch is the prompt with the next match of the stem, when the input is
 // still what the last tab made it.
-func (p partitionPrompt) nextMatch() (partitionPrompt, bool) {
+func (p Prompt) NextMatch() (Prompt, bool) {
 	c := p.cycle
-	if c.stem == "" || p.input.String() != c.at {
+	if c.stem == "" || p.Input.String() != c.at {
 		return p, false
 	}
 	var cands []string
-	for _, h := range p.history {
-		if h.Index == p.schema.Index && strings.HasPrefix(h.PK, c.stem) && h.PK != c.stem && !slices.Contains(cands, h.PK) {
+	for _, h := range p.History {
+		if h.Index == p.Schema.Index && strings.HasPrefix(h.PK, c.stem) && h.PK != c.stem && !slices.Contains(cands, h.PK) {
 			cands = append(cands, h.PK)
 		}
 	}
@@ -33,8 +33,8 @@ func (p partitionPrompt) nextMatch() (partitionPrompt, bool) {
 	}
 	c.n = (c.n + 1) % len(cands)
 	c.at = cands[c.n]
-	p.input.Set(c.at)
-	p = p.refilter()
+	p.Input.Set(c.at)
+	p = p.Refilter()
 	p.cycle = c
 	return p, true
 }

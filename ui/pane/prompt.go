@@ -1,0 +1,147 @@
+package pane
+
+import (
+	"dynascope/config"
+	"dynascope/dynamo"
+	"dynascope/textfmt"
+	"dynascope/ui/theme"
+	"dynascope/ui/widget"
+	"strings"
+)
+
+// Prompt asks for a partition key value, offering the partitions
+// opened before on this table and index.
+type Prompt struct {
+	Schema  dynamo.KeySchema
+	Input   widget.LineEdit
+	History []config.HistoryEntry // every index of the table, most recent first
+	Matches []string              // values for this index that fit what is typed
+	// list is the cursor over matches: on none (widget.List.AllowNone)
+	// unless browsing with ↑/↓. It is moved with no height, which only the
+	// drawing knows, so it keeps no window of its own: the one drawn ends
+	// on the value browsed to.
+	List  widget.List
+	Err   string      // why the value was refused, sanitised
+	cycle promptCycle // tab pressed again: the next match (prompt_cycle.go)
+}
+
+// NewPrompt is the prompt for a partition of schema's table or index, with
+// value typed and the partitions opened before on offer.
+func NewPrompt(schema dynamo.KeySchema, value string, history []config.HistoryEntry) Prompt {
+	p := Prompt{Schema: schema, Input: widget.NewLineEdit(value), History: history}
+	return p.Refilter()
+}
+
+// Refilter lists remembered values of this index: those that start with the
+// input first, then those that merely contain it.
+func (p Prompt) Refilter() Prompt {
+	in := p.Input.String()
+	var pre, sub []string
+	for _, h := range p.History {
+		if h.Index != p.Schema.Index {
+			continue
+		}
+		switch {
+		case strings.HasPrefix(h.PK, in):
+			pre = append(pre, h.PK)
+		case strings.Contains(strings.ToLower(h.PK), strings.ToLower(in)):
+			sub = append(sub, h.PK)
+		}
+	}
+	p.Matches = append(pre, sub...)
+	p.List = widget.NewList(len(p.Matches)).AllowNone()
+	return p
+}
+
+// Ghost is the rest of the first remembered value that starts with the input.
+func (p Prompt) Ghost() string {
+	in := p.Input.String()
+	if _, browsing := p.List.Selected(); in == "" || browsing || !p.Input.AtEnd() {
+		return ""
+	}
+	for _, m := range p.Matches {
+		if strings.HasPrefix(m, in) && m != in {
+			return m[len(in):]
+		}
+	}
+	return ""
+}
+
+// Complete accepts the completion; pressed again it cycles (nextMatch).
+func (p Prompt) Complete() Prompt {
+	if q, ok := p.NextMatch(); ok {
+		return q
+	}
+	if g := p.Ghost(); g != "" {
+		stem := p.Input.String()
+		p.Input.Set(stem + g)
+		p = p.Refilter()
+		p.cycle = promptCycle{stem: stem, at: p.Input.String()}
+	}
+	return p
+}
+
+// Browse steps through the remembered values, shell-history style.
+func (p Prompt) Browse(delta int) Prompt {
+	if len(p.Matches) == 0 {
+		return p
+	}
+	p.List = p.List.Move(delta)
+	if i, ok := p.List.Selected(); ok {
+		p.Input.Set(p.Matches[i])
+	}
+	p.Err = ""
+	return p
+}
+
+// View draws the prompt in a box of w×h: the input, its hint and the
+// remembered values that fit it.
+func (p Prompt) View(st theme.Styles, table string, w, h int) string {
+	inner := w - 2
+	where := "table " + textfmt.Sanitize(table)
+	if p.Schema.Index != "" {
+		where = "index " + textfmt.Sanitize(p.Schema.Index) + " of " + textfmt.Sanitize(table)
+	}
+	pk := textfmt.Sanitize(p.Schema.PK.Name)
+	lines := []string{
+		" " + st.Muted.Render("partition key ") + st.Bold.Render(pk) + st.Muted.Render(" ("+TypeWord(p.Schema.PK.Type)+") of "+where),
+		"",
+	}
+	label := " " + st.Accent.Render(pk+" ›") + " "
+	lines = append(lines, label+p.Input.View(st, max(1, inner-widget.Width(label)-1), p.Ghost()))
+	if p.Err != "" {
+		for _, l := range widget.WrapLines(p.Err, inner-3) {
+			lines = append(lines, "   "+st.Err.Render(l))
+		}
+	} else {
+		lines = append(lines, "")
+	}
+	lines = append(lines, "")
+	if len(p.Matches) > 0 {
+		lines = append(lines, " "+st.Muted.Render("opened before"))
+		room := h - 2 - len(lines)
+		lines = append(lines, p.List.SetHeight(room).View(inner, widget.Delegate{Render: func(r widget.Row, inner int) []string {
+			l := "   " + textfmt.Sanitize(p.Matches[r.Index])
+			if r.Cursor {
+				l = st.Sel.Render(widget.Fit(l, inner))
+			}
+			return []string{l}
+		}})...)
+	} else if len(p.History) == 0 {
+		lines = append(lines, " "+st.Muted.Render("partitions you open are remembered here"))
+	}
+	return widget.Box(st, "Open a partition", lines, w, h, true)
+}
+
+// TypeWord names a key type for people.
+func TypeWord(t string) string {
+	switch t {
+	case "S":
+		return "string"
+	case "N":
+		return "number"
+	case "B":
+		return "binary, as base64"
+	}
+	return t
+}
