@@ -1,6 +1,9 @@
 package dynamotest
 
 import (
+	"encoding/json"
+	"slices"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -28,4 +31,60 @@ var (
 func WithStream(in dynamodb.CreateTableInput, view types.StreamViewType) dynamodb.CreateTableInput {
 	in.StreamSpecification = &types.StreamSpecification{StreamEnabled: aws.Bool(true), StreamViewType: view}
 	return in
+}
+
+// RepeatIterator answers GetRecords with the iterator it was sent as its
+// NextShardIterator: the shard's records come again and again, as from a
+// cache that never moves on.
+func RepeatIterator() Fault {
+	return edit("repeat iterator", func(x *exchange, m map[string]json.RawMessage) {
+		if it := x.requestField("ShardIterator"); it != nil {
+			m["NextShardIterator"] = it
+		}
+	})
+}
+
+// ReverseRecords answers GetRecords with its records in reverse order:
+// within a batch, an item's writes come last first.
+func ReverseRecords() Fault {
+	return editRecords("reverse records", func(recs []map[string]json.RawMessage) []map[string]json.RawMessage {
+		slices.Reverse(recs)
+		return recs
+	})
+}
+
+// RewriteRecord answers GetRecords with f applied to each record (its
+// fields as DynamoDB Streams' JSON spells them: eventName, dynamodb, …).
+func RewriteRecord(name string, f func(rec map[string]json.RawMessage)) Fault {
+	return editRecords(name, func(recs []map[string]json.RawMessage) []map[string]json.RawMessage {
+		for _, r := range recs {
+			f(r)
+		}
+		return recs
+	})
+}
+
+// StreamOfTable answers DescribeStream as if it described the stream of
+// table: TableName and StreamArn name it, the shards stay the real ones.
+func StreamOfTable(table string) Fault {
+	return edit("stream of "+table, func(x *exchange, m map[string]json.RawMessage) {
+		var d map[string]json.RawMessage
+		if json.Unmarshal(m["StreamDescription"], &d) != nil {
+			return
+		}
+		d["TableName"], _ = json.Marshal(table)
+		d["StreamArn"], _ = json.Marshal("arn:aws:dynamodb:ddblocal:000000000000:table/" + table + "/stream/2026-01-01T00:00:00.000")
+		m["StreamDescription"], _ = json.Marshal(d)
+	})
+}
+
+// editRecords rewrites the Records of a GetRecords answer.
+func editRecords(name string, f func([]map[string]json.RawMessage) []map[string]json.RawMessage) Fault {
+	return edit(name, func(x *exchange, m map[string]json.RawMessage) {
+		var recs []map[string]json.RawMessage
+		if json.Unmarshal(m["Records"], &recs) != nil {
+			return
+		}
+		m["Records"], _ = json.Marshal(f(recs))
+	})
 }
