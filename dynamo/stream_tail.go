@@ -86,6 +86,7 @@ type tailRun struct {
 	said    map[string]bool // the drop kinds already said
 	retried *RetryEvent     // the last retry of the request under way
 	lastOK  time.Time       // the last GetRecords answered; zero before the first
+	pending []string        // notices of the batch being checked, said with its counts
 }
 
 // Tail reads the stream until ctx ends, handing each GetRecords's records
@@ -271,6 +272,10 @@ func (run *tailRun) poll(ctx context.Context, sh *tailShard) (done bool, err err
 		}
 		recs = append(recs, rec)
 	}
+	for _, text := range run.pending {
+		run.notice(text) // with the counts of the whole batch
+	}
+	run.pending = run.pending[:0]
 	if len(recs) > 0 {
 		if err := run.emit(recs); err != nil {
 			return false, err
@@ -346,7 +351,7 @@ func (run *tailRun) dropped(why string, sh *tailShard, rec StreamRecord) {
 	}
 	if !run.said[why] {
 		run.said[why] = true
-		run.notice(textfmt.Sanitize(text))
+		run.pending = append(run.pending, textfmt.Sanitize(text))
 	}
 }
 

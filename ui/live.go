@@ -59,13 +59,14 @@ const liveMarkFor = 2 * time.Second
 // liveMarkDoneMsg ends the mark of generation gen.
 type liveMarkDoneMsg struct{ gen int }
 
-// liveEvent is what the tail's goroutine hands over: records, a request, or
-// its end.
+// liveEvent is what the tail's goroutine hands over: records, a request, a
+// notice of what the stream's checks left out, or its end.
 type liveEvent struct {
-	recs []dynamo.StreamRecord
-	req  *dynamo.Request
-	err  error
-	end  bool
+	recs   []dynamo.StreamRecord
+	req    *dynamo.Request
+	notice *dynamo.TailNotice
+	err    error
+	end    bool
 }
 
 type liveStartedMsg struct {
@@ -97,7 +98,9 @@ func liveStartCmd(ctx context.Context, s LiveStream, table string, id int) tea.C
 			}
 		}
 		go func() {
-			err := s.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest, OnRequest: func(r dynamo.Request) { send(liveEvent{req: &r}) }},
+			err := s.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest,
+				OnRequest: func(r dynamo.Request) { send(liveEvent{req: &r}) },
+				OnNotice:  func(n dynamo.TailNotice) { send(liveEvent{notice: &n}) }},
 				func(recs []dynamo.StreamRecord) error {
 					send(liveEvent{recs: recs})
 					return nil
@@ -170,6 +173,14 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 			m.live.err = sanitize(ev.err.Error())
 		}
 		return m.stopLive(), nil
+	case ev.notice != nil:
+		// What the stream's checks left out joins the pane as a line of its
+		// own (sanitised by the tail), and the status says it.
+		m.live.lines = append(m.live.lines, liveLine{Text: "! " + ev.notice.Text})
+		if n := len(m.live.lines); n > maxLiveLines {
+			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
+		}
+		m.status.info = "live: " + ev.notice.Counts.String()
 	case ev.req != nil:
 		if ev.req.Operation == "GetRecords" {
 			m.live.polls++

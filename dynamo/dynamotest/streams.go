@@ -3,6 +3,7 @@ package dynamotest
 import (
 	"encoding/json"
 	"slices"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
@@ -87,4 +88,20 @@ func editRecords(name string, f func([]map[string]json.RawMessage) []map[string]
 		}
 		m["Records"], _ = json.Marshal(f(recs))
 	})
+}
+
+// Held holds the request for d, then applies f: the writes made meanwhile
+// land in the one answer f changes (a GetRecords batch, say).
+func Held(d time.Duration, f Fault) Fault { return heldFault{d: d, f: f} }
+
+type heldFault struct {
+	d time.Duration
+	f Fault
+}
+
+func (h heldFault) String() string { return "held " + h.d.String() + ", " + h.f.String() }
+func (h heldFault) apply(x *exchange) {
+	if x.wait(h.d) {
+		h.f.apply(x)
+	}
 }
