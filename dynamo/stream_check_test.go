@@ -241,6 +241,16 @@ func TestTailExpiredEveryTime(t *testing.T) {
 	if rate := float64(r.p.Count("GetRecords")-1) / took.Seconds(); rate > 5 {
 		t.Errorf("%.1f GetRecords a second on one shard, over DynamoDB's 5", rate)
 	}
+	var last time.Time
+	for _, c := range r.p.Calls() {
+		if c.Op != "GetRecords" {
+			continue
+		}
+		if !last.IsZero() && c.Arrived.Sub(last) < dynamo.MinShardInterval-10*time.Millisecond {
+			t.Errorf("two GetRecords of one shard %s apart, under DynamoDB's 5 a second", c.Arrived.Sub(last))
+		}
+		last = c.Arrived
+	}
 }
 
 // A stream throttled at every attempt until the tail's time is up: not an

@@ -341,13 +341,13 @@ func (run *tailRun) dropped(why string, sh *tailShard, rec StreamRecord) {
 	switch why {
 	case dropRepeated:
 		run.counts.Repeated++
-		text = fmt.Sprintf("a record of shard %s came again or out of order (sequence number %s, at or below %s already read): it is dropped, and so is every such record, counted in the summary.", sh.id, rec.Sequence, sh.lastSeq)
+		text = fmt.Sprintf("a record of shard %s came again or out of order (sequence number %s, at or below %s read): such records are dropped and counted.", sh.id, rec.Sequence, sh.lastSeq)
 	case dropKeyless:
 		run.counts.Keyless++
-		text = fmt.Sprintf("a %s record of shard %s does not carry the key of table %s (its attributes and types): it is not this table's write, so it is dropped and counted.", rec.Event, sh.id, run.info.Table)
+		text = fmt.Sprintf("a %s record of shard %s does not carry the key of table %s (its attributes and types): such records are dropped and counted.", rec.Event, sh.id, run.info.Table)
 	default:
 		run.counts.Unknown++
-		text = fmt.Sprintf("a record of shard %s has event type %q and sequence number %q, not a write of INSERT, MODIFY or REMOVE with one: it is dropped and counted.", sh.id, clip(rec.Event, 40), clip(rec.Sequence, 50))
+		text = fmt.Sprintf("a record of shard %s has event type %q and sequence number %q, not a write (INSERT, MODIFY or REMOVE) with one: such records are dropped and counted.", sh.id, clip(rec.Event, 40), clip(rec.Sequence, 50))
 	}
 	if !run.said[why] {
 		run.said[why] = true
