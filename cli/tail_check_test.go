@@ -79,6 +79,20 @@ func TestTailCLIUnreadableStream(t *testing.T) {
 		t.Errorf("throttled: err %v; stderr %s", err, errOut)
 	}
 
+	for _, f := range []dynamotest.Fault{
+		dynamotest.APIError(400, "com.amazonaws.dynamodb.v20120810#AccessDeniedException", "User: arn:aws:iam::1:user/x is not authorized to perform: dynamodb:GetRecords"),
+		dynamotest.HTML200,
+	} {
+		p.ClearFaults()
+		p.Inject(dynamotest.Rule{Op: "GetRecords", Fault: f})
+		_, errOut, err = cli(t, "tail", "--endpoint-url", p.URL, "--table", table, "--for", "4s")
+		// The sentence's wording and length are the answer checks' (the
+		// HTML one runs over 300 characters with a long table name).
+		if err == nil || exitCode(false, err) != 1 || !strings.Contains(err.Error(), "read the stream of table "+table) || !strings.Contains(errOut, "tail: 0 records") {
+			t.Errorf("%s: err %v; stderr %s", f, err, errOut)
+		}
+	}
+
 	p.ClearFaults()
 	before := p.Count("GetRecords")
 	p.Inject(dynamotest.Rule{Op: "DescribeStream", Fault: dynamotest.StreamOfTable("Billing")})
