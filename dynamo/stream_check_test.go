@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -33,6 +34,21 @@ func (n *notices) texts() []string {
 	return out
 }
 
+// primedRig is a stream rig whose table holds the writes of CUST#1's sort
+// keys sks, and the stream's description.
+func primedRig(t *testing.T, sks ...string) (*streamRig, dynamo.StreamInfo) {
+	t.Helper()
+	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
+	for _, sk := range sks {
+		r.put(t, dynamo.Item{"PK": s("CUST#1"), "SK": s(sk)})
+	}
+	info, err := r.sc.Stream(context.Background(), r.table)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r, info
+}
+
 // quiet fails on any record arriving within d.
 func quiet(t *testing.T, ch <-chan dynamo.StreamRecord, info dynamo.StreamInfo, d time.Duration) {
 	t.Helper()
@@ -54,14 +70,7 @@ func checkSentence(t *testing.T, s string) {
 // come again on every GetRecords. Each is read once; the repeats are
 // dropped, counted and said once.
 func TestTailRepeatedIterator(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	for _, sk := range []string{"ORDER#1", "ORDER#2", "ORDER#3"} {
-		r.put(t, dynamo.Item{"PK": s("CUST#1"), "SK": s(sk)})
-	}
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t, "ORDER#1", "ORDER#2", "ORDER#3")
 	r.p.Inject(dynamotest.Rule{Op: "GetRecords", Fault: dynamotest.RepeatIterator()})
 	var n notices
 	var counts dynamo.TailCounts
@@ -112,11 +121,7 @@ func TestTailReversedBatch(t *testing.T) {
 // DescribeStream answering about another table's stream: the tail ends
 // with one sentence naming both, before any GetRecords.
 func TestTailOtherTablesStream(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t)
 	r.p.Inject(dynamotest.Rule{Op: "DescribeStream", Fault: dynamotest.StreamOfTable("Billing")})
 	_, stop := r.tail(t, info, dynamo.TailTrimHorizon)
 	deadline := time.Now().Add(10 * time.Second)
@@ -124,7 +129,7 @@ func TestTailOtherTablesStream(t *testing.T) {
 		time.Sleep(20 * time.Millisecond)
 	}
 	time.Sleep(300 * time.Millisecond)
-	err = stop()
+	err := stop()
 	var bad *dynamo.BadAnswerError
 	if err == nil || dynamo.IsTailEnd(err) || !errors.As(err, &bad) && !strings.Contains(err.Error(), "Billing") {
 		t.Fatalf("err %v", err)
@@ -140,14 +145,7 @@ func TestTailOtherTablesStream(t *testing.T) {
 // Records without the table's key, and of an event type that is no write,
 // are dropped, counted and said once each.
 func TestTailKeylessAndUnknownRecords(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	for _, sk := range []string{"ORDER#1", "ORDER#2", "ORDER#3", "ORDER#4"} {
-		r.put(t, dynamo.Item{"PK": s("CUST#1"), "SK": s(sk)})
-	}
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t, "ORDER#1", "ORDER#2", "ORDER#3", "ORDER#4")
 	i := 0
 	r.p.Inject(dynamotest.Rule{Op: "GetRecords", Fault: dynamotest.RewriteRecord("keyless and unknown", func(rec map[string]json.RawMessage) {
 		i++
@@ -183,13 +181,7 @@ func TestTailKeylessAndUnknownRecords(t *testing.T) {
 // on after the last sequence number read, nothing is read twice (it
 // replayed the whole shard before).
 func TestTailTrimmedNoReplay(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	r.put(t, dynamo.Item{"PK": s("CUST#1"), "SK": s("ORDER#1")})
-	r.put(t, dynamo.Item{"PK": s("CUST#1"), "SK": s("ORDER#2")})
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t, "ORDER#1", "ORDER#2")
 	var n notices
 	var counts dynamo.TailCounts
 	ch, stop := r.tailWith(t, info, dynamo.TailOptions{From: dynamo.TailTrimHorizon, OnNotice: n.add, Counts: &counts})
@@ -220,16 +212,12 @@ func TestTailTrimmedNoReplay(t *testing.T) {
 // sequence number read at most 3 times in a row, at the shard's rate,
 // then one sentence (it looped, 166 requests in 8 s, and ended silently).
 func TestTailExpiredEveryTime(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t)
 	r.p.Inject(dynamotest.Rule{Op: "GetRecords", Fault: dynamotest.ExpiredIterator})
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	began := time.Now()
-	err = r.sc.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest}, func([]dynamo.StreamRecord) error { return nil })
+	err := r.sc.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest}, func([]dynamo.StreamRecord) error { return nil })
 	took := time.Since(began)
 	if err == nil || dynamo.IsTailEnd(err) || !strings.Contains(err.Error(), "ExpiredIteratorException") {
 		t.Fatalf("err %v", err)
@@ -257,17 +245,41 @@ func TestTailExpiredEveryTime(t *testing.T) {
 // idle stream, so the tail ends with a sentence saying it could not be
 // read, not as a normal end.
 func TestTailThrottledAllAlong(t *testing.T) {
-	r := newStreamRig(t, types.StreamViewTypeNewAndOldImages, dynamo.Options{})
-	info, err := r.sc.Stream(context.Background(), r.table)
-	if err != nil {
-		t.Fatal(err)
-	}
+	r, info := primedRig(t)
 	r.p.Inject(dynamotest.Rule{Op: "GetRecords", Fault: dynamotest.StreamLimitExceeded})
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
 	defer cancel()
-	err = r.sc.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest}, func([]dynamo.StreamRecord) error { return nil })
+	err := r.sc.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest}, func([]dynamo.StreamRecord) error { return nil })
 	if err == nil || dynamo.IsTailEnd(err) || !strings.Contains(err.Error(), "could not be read") || !strings.Contains(err.Error(), "throttled") {
 		t.Fatalf("err %v", err)
 	}
 	checkSentence(t, err.Error())
+}
+
+// A shard split: the first shard has a closed parent. The parent is read
+// to its end first (its GetRecords has no NextShardIterator), the shard
+// list read again, and only then the child, whose records arrive in order.
+func TestTailFollowsChildShards(t *testing.T) {
+	r, info := primedRig(t, "ORDER#1", "ORDER#2")
+	r.p.Inject(dynamotest.Rule{Fault: dynamotest.ClosedParent("shardId-00000000000000000001-parent")})
+	ch, stop := r.tail(t, info, dynamo.TailTrimHorizon)
+	recs := collect(t, ch, 2)
+	stop()
+	if info.SortKey(recs[0]) != "ORDER#1" || info.SortKey(recs[1]) != "ORDER#2" {
+		t.Errorf("got %s, %s", info.SortKey(recs[0]), info.SortKey(recs[1]))
+	}
+	r.mu.Lock()
+	var ops []string
+	for _, q := range r.log {
+		op := q.Operation
+		if op == "GetRecords" {
+			op += fmt.Sprintf("(%d,more=%v)", q.Count, q.More)
+		}
+		ops = append(ops, op)
+	}
+	r.mu.Unlock()
+	got := strings.Join(ops, " ")
+	if !strings.HasPrefix(got, "DescribeTable DescribeStream GetShardIterator GetRecords(0,more=false) DescribeStream GetShardIterator GetRecords(2,more=true)") {
+		t.Errorf("requests %s", got)
+	}
 }

@@ -105,3 +105,55 @@ func (h heldFault) apply(x *exchange) {
 		h.f.apply(x)
 	}
 }
+
+// ClosedParent plays a shard split before the stream's first shard: every
+// DescribeStream lists a closed shard parent (no records left) as the
+// parent of the real first shard, and GetShardIterator and GetRecords of
+// it answer as DynamoDB does for a closed shard read to its end (no
+// records, no NextShardIterator). Give it with Op "": every other request
+// goes through untouched.
+func ClosedParent(parent string) Fault { return closedParent(parent) }
+
+type closedParent string
+
+func (f closedParent) String() string { return "closed parent " + string(f) }
+
+func (f closedParent) apply(x *exchange) {
+	parent := string(f)
+	iter := "iterator-of-" + parent
+	json200 := func(v any) {
+		b, _ := json.Marshal(v)
+		x.answer(200, nil, b)
+	}
+	switch x.op {
+	case "GetShardIterator":
+		var id string
+		_ = json.Unmarshal(x.requestField("ShardId"), &id)
+		if id == parent {
+			json200(map[string]string{"ShardIterator": iter})
+			return
+		}
+	case "GetRecords":
+		var it string
+		_ = json.Unmarshal(x.requestField("ShardIterator"), &it)
+		if it == iter {
+			json200(map[string]any{"Records": []any{}})
+			return
+		}
+	case "DescribeStream":
+		edit(f.String(), func(x *exchange, m map[string]json.RawMessage) {
+			var d map[string]json.RawMessage
+			var shards []map[string]json.RawMessage
+			if json.Unmarshal(m["StreamDescription"], &d) != nil || json.Unmarshal(d["Shards"], &shards) != nil || len(shards) == 0 {
+				return
+			}
+			shards[0]["ParentShardId"], _ = json.Marshal(parent)
+			p := map[string]json.RawMessage{"ShardId": json.RawMessage(`"` + parent + `"`),
+				"SequenceNumberRange": json.RawMessage(`{"StartingSequenceNumber":"1","EndingSequenceNumber":"2"}`)}
+			d["Shards"], _ = json.Marshal(append([]map[string]json.RawMessage{p}, shards...))
+			m["StreamDescription"], _ = json.Marshal(d)
+		}).apply(x)
+		return
+	}
+	x.forward(false)
+}
