@@ -26,6 +26,7 @@ type Build struct {
 // a signal. ctx is cancelled by the signals that stop a command (main's
 // signal context); an error is printed to stderr as one sentence.
 func Main(ctx context.Context, b Build, args []string, stdout, stderr io.Writer) int {
+	boundStreams = true // this process is this run's alone
 	err := runBuild(ctx, b, args, stdout, stderr)
 	if err == nil {
 		return 0

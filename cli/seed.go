@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -34,6 +35,10 @@ type seedOptions struct {
 	Prefix         string // --table-prefix
 	SkipInvalid    bool
 	Force          bool
+	// With --workbench: Repair reads the values published models get
+	// wrong, DryRun reads and checks the model, says what it would load
+	// and every repair, and connects to nothing.
+	Repair, DryRun bool
 }
 
 // newSeedCmd loads data into a new or empty table; unlike put, update and
@@ -71,6 +76,8 @@ A missing table is created with the key names the data shows.`,
 	fs.StringVar(&opts.SKName, "sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
 	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "load every valid item and name each invalid one, instead of refusing the load at the first")
 	fs.BoolVar(&opts.Force, "force", false, "write into a table that already holds items")
+	repairFlag(fs, &opts.Repair)
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "with --workbench: read and check the model, list what it would create and load and every --repair, and write nothing (connects to nothing)")
 	// --file also takes an export's directory, so no extension filter.
 	cmd.MarkFlagFilename("file")
 	cmd.MarkFlagFilename("workbench", "json")
@@ -95,6 +102,9 @@ A missing table is created with the key names the data shows.`,
 		}
 		if opts.SKName != "" && opts.PKName == "" {
 			return usageError{"--sk-name needs --pk-name."}
+		}
+		if (opts.Repair || opts.DryRun) && opts.Workbench == "" {
+			return usageError{"--repair and --dry-run go with --workbench."}
 		}
 		if *format != "" {
 			f, err := itemcodec.ParseFormat(*format)
@@ -128,7 +138,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		return loadFile(ctx, w, l, opts.Out, opts.Err)
 	}
 	if opts.Workbench != "" {
-		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, opts.Err)
+		model, err := readWorkbench(opts.Workbench, workbench.WorkbenchReadOptions{SkipInvalid: opts.SkipInvalid, Repair: opts.Repair}, opts.Err)
 		if err != nil {
 			return err
 		}
@@ -136,19 +146,19 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
+		if opts.DryRun {
+			dryRunWorkbench(opts.Out, model, tables)
+			return nil
+		}
 		w, err := opts.ConnectSeeder(ctx)
 		if err != nil {
 			return err
 		}
-		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out); err != nil {
+		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out, opts.Err); err != nil {
 			return err
 		}
-		if opts.SkipInvalid || len(model.Skipped) > 0 {
-			n := 0
-			for _, t := range tables {
-				n += len(t.Items)
-			}
-			fmt.Fprintf(opts.Out, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+		if line := workbenchTally(model, tables, "loaded", opts.SkipInvalid); line != "" {
+			fmt.Fprintln(opts.Out, line)
 		}
 		return nil
 	}
@@ -156,7 +166,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 	if err != nil {
 		return err
 	}
-	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out)
+	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out, opts.Err)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same
@@ -169,15 +179,15 @@ func connectWriter(ctx context.Context, c *config.Connection) (dynamo.WriteAPI, 
 	return dynamo.ConnectWriter(ctx, o)
 }
 
-func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, items []dynamo.Item, force bool, out io.Writer) error {
+func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, items []dynamo.Item, force bool, out, notes io.Writer) error {
 	began := time.Now()
-	created, err := dynamo.EnsureTable(ctx, w, spec)
+	created, err := dynamo.EnsureTableSaying(ctx, w, spec, noteTo(notes))
 	if err != nil {
 		return err
 	}
 	res, err := dynamo.Seed(ctx, w, spec.Name, items, dynamo.SeedOptions{Force: force || created})
 	if err != nil {
-		return err
+		return seedStopped(ctx, err, res, len(items), spec.Name)
 	}
 	verb := "loaded into existing table"
 	if created {
@@ -189,14 +199,15 @@ func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, ite
 }
 
 // readWorkbench reads a NoSQL Workbench model file; errors name the file.
-// The fields it ignored make one note line, each skipped item a sentence.
-func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.WorkbenchModel, error) {
+// The fields it ignored make one note line, each skipped and each repaired
+// item a sentence, all before anything is written.
+func readWorkbench(path string, o workbench.WorkbenchReadOptions, notes io.Writer) (workbench.WorkbenchModel, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return workbench.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
-	m, err := workbench.ReadWorkbench(f, workbench.WorkbenchReadOptions{SkipInvalid: skipInvalid})
+	m, err := workbench.ReadWorkbench(f, o)
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
 	}
@@ -205,6 +216,9 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.Wo
 	}
 	if len(m.Repeated) > 0 {
 		fmt.Fprintf(notes, "note: %s: attributes declared more than once with one type, read as one: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Repeated, "; ")))
+	}
+	for _, r := range m.Repaired {
+		fmt.Fprintln(notes, textfmt.Sanitize(r.Sentence()))
 	}
 	for _, s := range m.Skipped {
 		fmt.Fprintln(notes, textfmt.Sanitize(s.Sentence()))
@@ -242,9 +256,9 @@ func pickTables(m workbench.WorkbenchModel, only, prefix string) ([]workbench.Wo
 
 // seedWorkbench creates each table with its indexes, loads its items, and
 // says which entity types the facets name.
-func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.WorkbenchTable, force bool, out io.Writer) error {
+func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.WorkbenchTable, force bool, out, notes io.Writer) error {
 	for _, t := range tables {
-		if err := seedInto(ctx, w, t.Spec, t.Items, force, out); err != nil {
+		if err := seedInto(ctx, w, t.Spec, t.Items, force, out, notes); err != nil {
 			return err
 		}
 		var facets []string
@@ -260,4 +274,30 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.Wo
 		}
 	}
 	return nil
+}
+
+// seedStopped is the one sentence of a load that ended short: how many
+// items reached the table (acknowledged), which batches are in doubt, and
+// the signal that stopped it by name (SIGTERM is no time-out).
+func seedStopped(ctx context.Context, err error, res dynamo.SeedResult, total int, table string) error {
+	var stop *dynamo.SeedStopError
+	if !errors.As(err, &stop) {
+		if res.Batches == 0 {
+			return err // before any write: the table is refused, or missing
+		}
+		// Not from the writes (the file changed between its reads).
+		stop = &dynamo.SeedStopError{Table: table, Result: res, Err: err}
+	}
+	s := *stop
+	s.Table, s.Total = textfmt.Sanitize(table), total
+	by := ""
+	if s.Stopped {
+		by = stoppedBy(ctx)()
+	}
+	return &dynamo.UserError{Msg: s.Sentence(by), Err: err}
+}
+
+// noteTo writes the notes of a wait (a table not ACTIVE yet) as lines.
+func noteTo(w io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(w, s) }
 }

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -188,4 +189,32 @@ func (k KeySchema) KeyText() string {
 		s += " / " + k.SK.Name + " " + k.SK.Type
 	}
 	return s
+}
+
+// AttributeNames are the attribute names the table's description declares:
+// the keys of the table and of every index, and what an INCLUDE index
+// projects, each once. They are names some items have, known without
+// reading an item (a filter's words are checked against them before a
+// read, filterexpr.SuspectNames).
+func (t Table) AttributeNames() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	keys := func(pk KeyAttr, sk *KeyAttr) {
+		add(pk.Name)
+		if sk != nil {
+			add(sk.Name)
+		}
+	}
+	keys(t.PK, t.SK)
+	for _, ix := range t.Indexes {
+		keys(ix.PK, ix.SK)
+		for _, a := range ix.NonKeyAttr {
+			add(a)
+		}
+	}
+	return names
 }

@@ -21,7 +21,10 @@ const (
 )
 
 // firstPageLimit is the Limit of the first page Discover reads of a
-// partition of t (or of its index).
+// partition of t (or of its index). Keys from the schema cache carry no
+// sizes (firstPageUnknown then), so a cold and a warm cache can size it
+// differently; describing the table for them would cost the request the
+// cache exists to save.
 func firstPageLimit(t Table, index string) int32 {
 	count, size := t.ItemCount, t.SizeBytes
 	for _, ix := range t.Indexes {
@@ -73,6 +76,9 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	main := &half{rev: s.in.Reverse, groups: &s.d.Groups, cond: SKCond{Op: SKGt, Values: []string{last}}, covers: true}
 	if s.in.Reverse {
 		main.cond.Op = SKLt
+	}
+	if !keys.Classify(last, s.d.Delimiter).Exact {
+		main.at = last
 	}
 	if s.in.OneWay || s.d.Delimiter == "" {
 		// Without a delimiter yet (a first page of values only), the

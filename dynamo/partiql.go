@@ -191,7 +191,7 @@ type statementPage struct {
 func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
 	req := Request{
 		Operation: "ExecuteStatement", Table: plan.Table, Index: plan.Index,
-		KeyCondition: plan.Kind() + ": " + plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
+		KeyCondition: plan.Kind() + ": " + plan.Statement, Statement: plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
 	}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()
