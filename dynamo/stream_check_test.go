@@ -81,7 +81,9 @@ func TestTailRepeatedIterator(t *testing.T) {
 		t.Fatalf("tail ended with %v", err)
 	}
 	gets := r.p.Count("GetRecords")
-	if counts.Repeated != 3*(gets-1) || counts.Repeated == 0 {
+	// The last GetRecords may have reached the proxy as the tail stopped,
+	// its answer never read.
+	if counts.Repeated%3 != 0 || counts.Repeated == 0 || counts.Repeated > 3*(gets-1) || counts.Repeated < 3*(gets-2) {
 		t.Errorf("%d repeated records counted for %d GetRecords of 3 records each", counts.Repeated, gets)
 	}
 	if tx := n.texts(); len(tx) != 1 || !strings.Contains(tx[0], "came again or out of order") {
