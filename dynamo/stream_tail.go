@@ -139,8 +139,8 @@ func (run *tailRun) unreadable(err error) error {
 	if !run.lastOK.IsZero() {
 		what = fmt.Sprintf("no GetRecords was answered in its last %s", time.Since(run.lastOK).Round(time.Second))
 	}
-	return &UserError{Msg: fmt.Sprintf("the stream of table %s could not be read: %s, each attempt %s (%s).",
-		run.info.Table, what, textfmt.Sanitize(run.retried.Reason), run.retried)}
+	return &UserError{Msg: fmt.Sprintf("the stream of table %s could not be read: %s, each attempt %s (%d of %d tried).",
+		run.info.Table, what, textfmt.Sanitize(run.retried.Reason), run.retried.Attempt, run.retried.MaxAttempts)}
 }
 
 func (run *tailRun) loop(ctx context.Context) error {
