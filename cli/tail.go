@@ -101,6 +101,7 @@ type tailTally struct {
 	events         map[string]int
 	entities       map[string]int
 	requests       map[string]int
+	checks         dynamo.TailCounts // what the stream's answers had that tail left out
 }
 
 // runTail follows the table's stream and prints each record that passes
@@ -130,7 +131,11 @@ func runTail(ctx context.Context, o *tailOptions) error {
 	defer stop()
 	out := bufio.NewWriter(o.Stdout)
 	names := info.Names(o.Delimiter)
-	err = sc.Tail(ctx, info, dynamo.TailOptions{From: o.From}, func(recs []dynamo.StreamRecord) error {
+	to := dynamo.TailOptions{From: o.From, Counts: &tally.checks, OnNotice: func(n dynamo.TailNotice) {
+		out.Flush() // the records before it first
+		fmt.Fprintln(o.Stderr, "tail: "+n.Text)
+	}}
+	err = sc.Tail(ctx, info, to, func(recs []dynamo.StreamRecord) error {
 		for _, r := range recs {
 			entity := names.Entity(r)
 			if (o.PK != "" && info.PartitionKey(r) != o.PK) || (o.Entity != "" && !strings.EqualFold(entity, o.Entity)) {
@@ -219,6 +224,9 @@ func (t *tailTally) summary() string {
 	}
 	if t.skipped > 0 {
 		s += fmt.Sprintf(", %d more filtered out", t.skipped)
+	}
+	if c := t.checks.String(); c != "" {
+		s += "; " + c
 	}
 	return s + fmt.Sprintf("; %d requests (%s).", total, counts(t.requests))
 }

@@ -11,6 +11,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodbstreams"
 	st "github.com/aws/aws-sdk-go-v2/service/dynamodbstreams/types"
 	"github.com/aws/smithy-go"
+
+	"dynascope/textfmt"
 )
 
 // StreamAPI is exactly the part of the DynamoDB Streams API that tailing
@@ -147,6 +149,9 @@ func (s *StreamClient) Stream(ctx context.Context, table string) (StreamInfo, er
 	if info.ARN == "" || info.ViewType == "" {
 		return info, &NoStreamError{Table: table, Endpoint: c.opts.Endpoint}
 	}
+	if !arnNamesTable(info.ARN, table) {
+		return info, Explain(&BadAnswerError{Op: "DescribeTable", Problem: fmt.Sprintf("a LatestStreamArn %s that is not a stream of table %s", textfmt.Sanitize(clip(info.ARN, 120)), table)}, fmt.Sprintf("describe table %s", table), c.opts.Endpoint)
+	}
 	types := map[string]string{}
 	for _, a := range d.AttributeDefinitions {
 		types[aws.ToString(a.AttributeName)] = string(a.AttributeType)
@@ -194,6 +199,11 @@ func (s *StreamClient) shards(ctx context.Context, info StreamInfo) ([]shard, er
 		d := ans.StreamDescription
 		if d == nil {
 			req.Err = s.explain(&BadAnswerError{Op: "DescribeStream", Problem: "an answer without a StreamDescription"}, info)
+			s.record(ctx, &req)
+			return out, req.Err
+		}
+		if other := describeMismatch(info, d); other != "" {
+			req.Err = s.explain(&BadAnswerError{Op: "DescribeStream", Problem: fmt.Sprintf("an answer about %s, not the stream of table %s asked for", textfmt.Sanitize(other), info.Table)}, info)
 			s.record(ctx, &req)
 			return out, req.Err
 		}

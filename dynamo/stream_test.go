@@ -73,11 +73,17 @@ func (r *streamRig) requests(op string) []dynamo.Request {
 // stop ends the tail and returns its error.
 func (r *streamRig) tail(t *testing.T, info dynamo.StreamInfo, from string) (<-chan dynamo.StreamRecord, func() error) {
 	t.Helper()
+	return r.tailWith(t, info, dynamo.TailOptions{From: from})
+}
+
+// tailWith is tail with the options o.
+func (r *streamRig) tailWith(t *testing.T, info dynamo.StreamInfo, o dynamo.TailOptions) (<-chan dynamo.StreamRecord, func() error) {
+	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan dynamo.StreamRecord, 1000)
 	done := make(chan error, 1)
 	go func() {
-		done <- r.sc.Tail(ctx, info, dynamo.TailOptions{From: from}, func(recs []dynamo.StreamRecord) error {
+		done <- r.sc.Tail(ctx, info, o, func(recs []dynamo.StreamRecord) error {
 			for _, rec := range recs {
 				ch <- rec
 			}

@@ -62,7 +62,9 @@ func liveStartCmd(ctx context.Context, s LiveStream, table string, id int) tea.C
 			}
 		}
 		go func() {
-			err := s.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest, OnRequest: func(r dynamo.Request) { send(liveEvent{req: &r}) }},
+			err := s.Tail(ctx, info, dynamo.TailOptions{From: dynamo.TailLatest,
+				OnRequest: func(r dynamo.Request) { send(liveEvent{req: &r}) },
+				OnNotice:  func(n dynamo.TailNotice) { send(liveEvent{notice: &n}) }},
 				func(recs []dynamo.StreamRecord) error {
 					send(liveEvent{recs: recs})
 					return nil
@@ -135,6 +137,14 @@ func (m Model) liveEvent(msg liveEventMsg) (Model, tea.Cmd) {
 			m.live.err = sanitize(ev.err.Error())
 		}
 		return m.stopLive(), nil
+	case ev.notice != nil:
+		// What the stream's checks left out joins the pane as a line of its
+		// own (sanitised by the tail), and the status says it.
+		m.live.lines = append(m.live.lines, liveLine{Text: "! " + ev.notice.Text})
+		if n := len(m.live.lines); n > maxLiveLines {
+			m.live.lines = slices.Clone(m.live.lines[n-maxLiveLines:])
+		}
+		m.status.Info = "live: " + ev.notice.Counts.String()
 	case ev.req != nil:
 		if ev.req.Operation == "GetRecords" {
 			m.live.polls++

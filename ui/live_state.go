@@ -25,11 +25,12 @@ type liveState struct {
 // liveLine is one record as the pane shows it (the overlay draws them).
 type liveLine = overlay.LiveLine
 
-// liveEvent is what the tail's goroutine hands over: records, a request, or
-// its end.
+// liveEvent is what the tail's goroutine hands over: records, a request, a
+// notice of what the stream's checks left out, or its end.
 type liveEvent struct {
-	recs []dynamo.StreamRecord
-	req  *dynamo.Request
-	err  error
-	end  bool
+	recs   []dynamo.StreamRecord
+	req    *dynamo.Request
+	notice *dynamo.TailNotice
+	err    error
+	end    bool
 }
