@@ -8,8 +8,8 @@ package cli
 // as groups names types). Each item's change is planned by edit.NewPlan,
 // as a single write is, and the preview sums the plans: items, the count
 // per attribute change, the predicted WCU, the typed diff of the first few
-// and the aws command of one. This build previews only; sending a bulk
-// change is refused in one sentence (see README's bulk section).
+// and the aws command of one. With --yes and --allow-writes the plans are
+// then sent (bulk_send.go).
 
 import (
 	"context"
@@ -17,6 +17,7 @@ import (
 	"fmt"
 	"io"
 	"maps"
+	"math"
 	"slices"
 	"strings"
 
@@ -33,6 +34,7 @@ type bulkSelect struct {
 	SK     dynamo.SKCond
 	Entity string
 	Yes    bool      // --yes: send it, after the preview
+	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
 	Err    io.Writer // where the selection's cost is said
 	chosen []string  // the sort-key condition flags given, for the check
 }
@@ -52,6 +54,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	sortKeyFlags(fs, &o.Bulk.SK)
 	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
+	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
 }
 
 // bulk tells whether the command changes many items, and checks its
@@ -82,6 +85,8 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, usageError{"--entity takes the name of a type, as groups lists them."}
 	case o.PK == "":
 		return true, usageError{"a bulk change selects within one partition: pass --pk VALUE."}
+	case !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1):
+		return true, usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
 	}
 	return true, nil
 }
@@ -92,9 +97,6 @@ func entityFlag(given bool) []string {
 	}
 	return nil
 }
-
-// errBulkSendNotBuilt is the one sentence of a bulk change asked to send.
-var errBulkSendNotBuilt = errors.New("sending a bulk change is not built yet: the preview above is what it would send; change the items one at a time with --sk, or leave out --yes")
 
 // runBulk selects the items, plans each one's change and previews them.
 func runBulk(ctx context.Context, opts *writeOptions) error {
@@ -137,13 +139,16 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		}
 		pre.plans = append(pre.plans, plan)
 	}
-	if err := pre.print(opts.Out, opts.Output); err != nil {
-		return err
+	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0
+	if !pre.sending || opts.Output != "json" { // JSON is one document: the outcome holds the preview's counts
+		if err := pre.print(opts.Out, opts.Output); err != nil {
+			return err
+		}
 	}
-	if opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0 {
-		return fmt.Errorf("%s: %w.", opts.Command, errBulkSendNotBuilt)
+	if !pre.sending {
+		return nil
 	}
-	return nil
+	return sendBulk(ctx, opts, pre)
 }
 
 // bulkKeysUntouched refuses a bulk change that sets a key attribute: a

@@ -29,6 +29,7 @@ type bulkPreview struct {
 	target                   edit.Target
 	plans                    []*edit.Plan  // the items to write, in key order
 	unchanged                []dynamo.Item // keys of items already as wanted
+	sending                  bool          // --yes --allow-writes: the plans are sent next
 }
 
 // attrChange is one attribute change and how many items it touches.
@@ -86,7 +87,11 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	line := func(format string, a ...any) {
 		b.WriteString(textfmt.Sanitize(fmt.Sprintf(format, a...)) + "\n")
 	}
-	line("preview, nothing sent: bulk %s on %s, %s", p.command, p.table, p.selector)
+	if p.sending {
+		line("bulk %s on %s, %s", p.command, p.table, p.selector)
+	} else {
+		line("preview, nothing sent: bulk %s on %s, %s", p.command, p.table, p.selector)
+	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
 		textfmt.Plural(p.selected(), "item", "items"), textfmt.Plural(p.read.Pages, "query page", "query pages"), rcuText(p.read.Requests),
 		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
@@ -124,7 +129,9 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	for _, l := range strings.Split(p.plans[0].Command(p.target), "\n") {
 		line("%s", l)
 	}
-	line("to send it: the same command with --allow-writes --yes")
+	if !p.sending {
+		line("to send it: the same command with --allow-writes --yes")
+	}
 }
 
 type bulkItemObject struct {

@@ -7,12 +7,14 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
 	"dynascope/itemcodec"
 )
 
@@ -158,8 +160,8 @@ func TestBulkUpdatePreview(t *testing.T) {
 
 // What a bulk change refuses: a key attribute set or removed, a type the
 // partition does not have (its types named), --yes without --allow-writes
-// (before anything connects), and, in this build, sending at all; the
-// table is left as it was.
+// (before anything connects) and a pace that is none; the table is left
+// as it was.
 func TestBulkRefusals(t *testing.T) {
 	sdk, table := bulkTable(t, 4, 0)
 	before := tableImage(t, sdk, table)
@@ -174,8 +176,8 @@ func TestBulkRefusals(t *testing.T) {
 		{[]string{"update", "--sk-begins-with", "ORDER#", "--remove", "SK"}, "--remove SK: a key attribute cannot be removed"},
 		{[]string{"update", "--entity", "INVOICE", "--set", "a=S:b"}, "partition CUST#7 has no type INVOICE; its types are NOTE, ORDER, PROFILE."},
 		{[]string{"delete", "--entity", "ORDER", "--yes"}, "writing is off"},
-		{[]string{"update", "--entity", "ORDER", "--set", "status=S:X", "--yes", "--allow-writes"}, "sending a bulk change is not built yet"},
-		{[]string{"delete", "--sk-begins-with", "ORDER#", "--yes", "--allow-writes"}, "sending a bulk change is not built yet"},
+		{[]string{"update", "--entity", "ORDER", "--set", "SK=S:X", "--yes", "--allow-writes"}, "cannot touch the key attribute SK"},
+		{[]string{"update", "--entity", "ORDER", "--set", "a=S:b", "--yes", "--allow-writes", "--max-wcu-per-second", "0"}, "--max-wcu-per-second takes a positive number of WCU, not 0."},
 	} {
 		_, _, err := cli(t, slices.Concat(c.args[:1], base, c.args[1:])...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
@@ -184,5 +186,204 @@ func TestBulkRefusals(t *testing.T) {
 	}
 	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
 		t.Errorf("a refused bulk change changed the table")
+	}
+}
+
+type bulkSentJSON struct {
+	DryRun                                     bool
+	Selected                                   int
+	Unchanged, Written, Refused, InDoubt, Left struct {
+		Count int
+		Keys  []map[string]string
+	}
+	RefusedItems []struct {
+		Key, Current map[string]any
+		Diff         []struct{ Attribute, Change string }
+	}
+	ConsumedCapacity struct{ Total *float64 }
+	Journal          *struct {
+		File  string
+		Entry int
+		State string
+	}
+}
+
+func sentOf(t *testing.T, out string) bulkSentJSON {
+	t.Helper()
+	var s bulkSentJSON
+	if err := json.Unmarshal([]byte(out), &s); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	return s
+}
+
+func sks(keys []map[string]string) []string {
+	var out []string
+	for _, k := range keys {
+		out = append(out, k["SK"])
+	}
+	return out
+}
+
+// A bulk update sent: the 35 items not yet as wanted written, each once,
+// the 5 already so left alone and counted apart, nothing outside the
+// selection touched, the units DynamoDB reported summed, and one journal
+// entry holding the 35 items, each done with its image before and after.
+func TestBulkUpdateSent(t *testing.T) {
+	sdk, table := bulkTable(t, 40, 5)
+	before := tableImage(t, sdk, table)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--entity", "ORDER", "--set", "status=S:ARCHIVED",
+		"--yes", "--allow-writes", "--max-wcu-per-second", "1000", "--output", "json")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := sentOf(t, out)
+	if s.DryRun || s.Selected != 40 || s.Written.Count != 35 || s.Unchanged.Count != 5 || s.Refused.Count != 0 || s.InDoubt.Count != 0 || s.Left.Count != 0 {
+		t.Fatalf("sent: %+v", s)
+	}
+	if n := p.Count("UpdateItem"); n != 35 {
+		t.Errorf("%d UpdateItem requests, want 35: one per item to write", n)
+	}
+	if s.ConsumedCapacity.Total == nil || *s.ConsumedCapacity.Total != 35 {
+		t.Errorf("consumed %v WCU, want 35 as DynamoDB reported it", s.ConsumedCapacity.Total)
+	}
+	after := tableImage(t, sdk, table)
+	changed := 0
+	for i := range before {
+		if before[i] != after[i] {
+			changed++
+			if !strings.Contains(after[i], `"status":{"S":"ARCHIVED"}`) || !strings.Contains(after[i], `"SK":{"S":"ORDER#`) {
+				t.Errorf("changed: %s", after[i])
+			}
+		}
+	}
+	if changed != 35 || len(after) != len(before) {
+		t.Errorf("%d items changed of %d (was %d), want 35", changed, len(after), len(before))
+	}
+	if s.Journal == nil || s.Journal.State != "done" {
+		t.Fatalf("journal %+v", s.Journal)
+	}
+	j, err := edit.OpenJournal(s.Journal.File)
+	if err != nil {
+		t.Fatal(err)
+	}
+	entries, _, err := j.Read()
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("%d entries (%v), want one for the bulk change", len(entries), err)
+	}
+	e := entries[0]
+	if len(e.Items) != 35 || e.State != edit.StateDone || e.WCU == nil || *e.WCU != 35 || e.PredictedWCU != 35 {
+		t.Fatalf("entry: %d items, state %s, WCU %v, predicted %v", len(e.Items), e.State, e.WCU, e.PredictedWCU)
+	}
+	for _, it := range e.Items {
+		if it.State != edit.StateDone || !strings.Contains(string(it.Old), `"OPEN"`) || !strings.Contains(string(it.New), `"ARCHIVED"`) {
+			t.Errorf("journal item %s: %s, old %s, new %s", it.Key, it.State, it.Old, it.New)
+		}
+	}
+}
+
+// A second writer changes ten of the selected items after the selection
+// was read and while the first write is held back by the proxy: exactly
+// those ten are refused by their condition and listed with the item now,
+// their change kept; the other thirty are written.
+func TestBulkSecondWriter(t *testing.T) {
+	sdk, table := bulkTable(t, 40, 0)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Count: 1, Fault: dynamotest.Delay(time.Second)})
+	var theirs []string
+	for i := 20; i < 30; i++ {
+		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for p.Count("UpdateItem") == 0 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		for _, sk := range theirs {
+			if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
+				Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
+				UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+				ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
+				t.Error(err)
+			}
+		}
+	}()
+	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#", "--set", "status=S:ARCHIVED",
+		"--yes", "--allow-writes", "--max-wcu-per-second", "1000", "--output", "json")
+	<-done
+	if err == nil || !strings.Contains(err.Error(), "not every item was written: 30 written, 10 refused, 0 in doubt, 0 left") {
+		t.Fatalf("the bulk update: %v", err)
+	}
+	s := sentOf(t, out)
+	if got := sks(s.Refused.Keys); !slices.Equal(got, theirs) || s.Written.Count != 30 || len(s.RefusedItems) != 10 {
+		t.Fatalf("refused %v, written %d; want exactly %v refused", got, s.Written.Count, theirs)
+	}
+	for _, r := range s.RefusedItems {
+		if st, _ := r.Current["status"].(string); st != "CANCELLED" || len(r.Diff) != 1 || r.Diff[0].Attribute != "status" {
+			t.Errorf("refused %v: now %v, diff %+v", r.Key, r.Current, r.Diff)
+		}
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if n := strings.Count(img, `"CANCELLED"`); n != 10 {
+		t.Errorf("%d items CANCELLED, want the second writer's 10 kept", n)
+	}
+	if n := strings.Count(img, `"ARCHIVED"`); n != 30 {
+		t.Errorf("%d items ARCHIVED, want 30", n)
+	}
+}
+
+// A few hundred items of one type updated (a set and a remove), then
+// `undo --allow-writes` with no --entry: the table is byte-identical to
+// before, by a full read. Before the undo a second writer changes three
+// of them: those three are refused, listed and left as they are, and a
+// second undo of the same entry has nothing but them to take back.
+func TestBulkUpdateUndone(t *testing.T) {
+	const n = 300
+	sdk, table := bulkTable(t, n, 0)
+	ep := dynamotest.Endpoint(t)
+	before := tableImage(t, sdk, table)
+	if _, _, err := cli(t, "update", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--entity", "ORDER", "--set", "status=S:ARCHIVED",
+		"--set", "archivedAt=N:20261202", "--remove", "note", "--yes", "--allow-writes", "--max-wcu-per-second", "100000"); err != nil {
+		t.Fatal(err)
+	}
+	if after := tableImage(t, sdk, table); slices.Equal(before, after) {
+		t.Fatal("the update changed nothing")
+	}
+	out, _, err := cli(t, "journal")
+	if err != nil || !strings.Contains(out, fmt.Sprintf("bulk UpdateItem of %d items on %s", n, table)) || !strings.Contains(out, fmt.Sprintf("%d done", n)) {
+		t.Fatalf("journal: %v\n%s", err, out)
+	}
+	if _, _, err := cli(t, "undo", "--endpoint-url", ep, "--table", table, "--allow-writes"); err != nil {
+		t.Fatal(err)
+	}
+	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
+		t.Fatalf("after the undo the table differs from before")
+	}
+	// Again, with a second writer between the change and its undo.
+	if _, _, err := cli(t, "update", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#000", "--set", "status=S:ARCHIVED",
+		"--yes", "--allow-writes"); err != nil {
+		t.Fatal(err)
+	}
+	theirs := []string{"ORDER#0002", "ORDER#0005", "ORDER#0007"}
+	for _, sk := range theirs {
+		if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
+			Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
+			UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+			ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--table", table, "--allow-writes", "--output", "json")
+	if err == nil || !strings.Contains(err.Error(), "7 undone, 3 refused (changed since)") {
+		t.Fatalf("the undo: %v", err)
+	}
+	if s := sentOf(t, out); !slices.Equal(sks(s.Refused.Keys), theirs) || s.Written.Count != 7 {
+		t.Errorf("refused %v, undone %d; want %v refused and 7 undone", sks(s.Refused.Keys), s.Written.Count, theirs)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if strings.Count(img, `"CANCELLED"`) != 3 || strings.Contains(img, `"ARCHIVED"`) {
+		t.Errorf("after the undo: the second writer's 3 kept and no ARCHIVED left? %d CANCELLED", strings.Count(img, `"CANCELLED"`))
 	}
 }

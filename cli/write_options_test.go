@@ -33,7 +33,7 @@ func stripWrite(o *writeOptions) bool {
 // before anything connects.
 func TestBulkSelectorOptions(t *testing.T) {
 	w := func(cmd string, f func(*writeOptions)) writeOptions {
-		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#7"}
+		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#7", Bulk: bulkSelect{MaxWCU: defaultBulkWCU}}
 		f(&o)
 		return o
 	}
@@ -77,6 +77,9 @@ func TestBulkSelectorOptions(t *testing.T) {
 func TestNewWriteCmds(t *testing.T) {
 	w := func(cmd string, f func(*writeOptions)) writeOptions {
 		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#42", SK: "PROFILE"}
+		if cmd != "put" {
+			o.Bulk.MaxWCU = defaultBulkWCU
+		}
 		if f != nil {
 			f(&o)
 		}
