@@ -384,10 +384,16 @@ func keyNames(t dynamo.Table, index string) []string {
 	return names
 }
 
-// announceWholeRead states, before a read that may go further than one page,
-// its upper bound (announceEstimate) and returns it in RCU.
-func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
-	return announceEstimate(ctx, client, stderr, table, index, consistent, 0, what).RCU
+// announceWholeRead states, before a whole read of a partition (groups
+// --count, --by attribute), its bound as query --all-pages states its own:
+// the estimate (announceEstimate), and the --max-rcu cap when given (0:
+// none), which then alone stops it. It sets the read's bound in in.
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, in *dynamo.DiscoverInput, maxRCU float64, what string) {
+	in.CountEst = announceEstimate(ctx, client, stderr, in.Table, in.Index, in.Consistent, 0, what)
+	if maxRCU > 0 {
+		in.CountMaxRCU = maxRCU
+		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(maxRCU))
+	}
 }
 
 // announceEstimate states, before a read that may go further than one page,

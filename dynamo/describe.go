@@ -16,6 +16,7 @@ import (
 func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 	var names []string
 	var start *string
+	seen := map[string]bool{}
 	for {
 		cctx, cancel := c.withTimeout(ctx)
 		began := time.Now()
@@ -30,6 +31,11 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 		if start != nil && out.LastEvaluatedTableName != nil && *out.LastEvaluatedTableName <= *start {
 			// Names come in order: one that does not move on would page forever.
 			req.Err = Explain(&BadAnswerError{Op: "ListTables", Problem: fmt.Sprintf("a LastEvaluatedTableName %q that is not after the ExclusiveStartTableName %q it was sent (paging would never end)", *out.LastEvaluatedTableName, *start)}, "list tables", c.opts.Endpoint)
+			c.record(&req)
+			return names, req.Err
+		}
+		if problem := tableNamesProblem(seen, out.TableNames); problem != "" {
+			req.Err = Explain(&BadAnswerError{Op: "ListTables", Problem: problem}, "list tables", c.opts.Endpoint)
 			c.record(&req)
 			return names, req.Err
 		}
@@ -85,6 +91,10 @@ func (c *Client) describe(ctx context.Context, name string) (Table, Request, err
 		// The answer check (answer.go) stops this on the wire; a client over
 		// another API must not panic on it either.
 		req.Err = Explain(&BadAnswerError{Op: "DescribeTable", Problem: "no Table"}, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
+		return Table{}, req, req.Err
+	}
+	if problem := describedNameProblem(name, aws.ToString(out.Table.TableName), aws.ToString(out.Table.TableArn)); problem != "" {
+		req.Err = Explain(&BadAnswerError{Op: "DescribeTable", Problem: problem}, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
 		return Table{}, req, req.Err
 	}
 	t := tableFromDescription(out.Table)

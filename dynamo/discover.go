@@ -37,11 +37,15 @@ type DiscoverInput struct {
 	Reverse      bool   // walk from the last type to the first
 	Consistent   bool
 	Count        bool // also count each type exactly (reads every item of it)
-	// CountBound is the upper bound on counting's cost the caller announced
-	// (RCU); counting stops with OverBudgetError when what it spends passes
-	// it clearly (OverBudget). 0: none announced.
-	CountBound float64
-	Budget     Budget
+	// CountEst is the bound on a whole read's cost (a count's, a grouping
+	// by attribute's) the caller announced: the read stops where a query
+	// --all-pages under it stops (QueryRead.Est, an *EstimateError). The
+	// zero Estimate stops nothing.
+	CountEst Estimate
+	// CountMaxRCU caps a whole read as --max-rcu caps a query's; with it
+	// the cap alone decides (a *CapError when it stops the read). 0: none.
+	CountMaxRCU float64
+	Budget      Budget
 	// First is the partition's first page as the caller already read it:
 	// in the walk's direction, without sort-key condition, filter,
 	// projection or start key (the UI's opened partition). Its items are

@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -89,25 +90,7 @@ func Explain(err error, what, endpoint string) error {
 
 	var api smithy.APIError
 	if errors.As(err, &api) {
-		code := api.ErrorCode()
-		switch code {
-		case "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException":
-			if code == "UnrecognizedClientException" {
-				return mk("%s: the AWS credentials are not valid for this account or region; check --profile and --region.", what)
-			}
-			return mk("%s: access denied; the credentials lack permission for this operation (%s).", what, firstLine(api.ErrorMessage()))
-		case "ExpiredTokenException", "ExpiredToken":
-			return mk("%s: the AWS session token has expired; run 'aws sso login' or refresh your credentials.", what)
-		case "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded":
-			return mk("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
-		case "ValidationException":
-			return mk("%s: DynamoDB rejected the request: %s.", what, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
-		case "ResourceNotFoundException":
-			return mk("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
-		case "InternalServerError":
-			return mk("%s: DynamoDB had an internal error; retry in a moment.", what)
-		}
-		return mk("%s: %s: %s.", what, code, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
+		return mk("%s", explainAPI(api, what, where))
 	}
 
 	var opErr *net.OpError
@@ -125,6 +108,57 @@ func Explain(err error, what, endpoint string) error {
 		return mk("%s: no complete answer from %s within the time-out; retry, or raise --timeout.", what, where)
 	}
 	return mk("%s: %s.", what, strings.TrimSuffix(firstLine(err.Error()), "."))
+}
+
+// explainAPI is the sentence for an error DynamoDB (or the endpoint)
+// answered with a code: credentials, permissions, throttling, a request
+// DynamoDB rejected, else the code and the endpoint's first line.
+func explainAPI(api smithy.APIError, what, where string) string {
+	code := api.ErrorCode()
+	switch code {
+	case "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException":
+		if code == "UnrecognizedClientException" {
+			return fmt.Sprintf("%s: the AWS credentials are not valid for this account or region; check --profile and --region.", what)
+		}
+		if m := notAuthorized.FindStringSubmatch(api.ErrorMessage()); m != nil {
+			return fitQuote(what+": access denied: these credentials may not call "+m[1]+" on ", m[2], "; an IAM policy must allow it.")
+		}
+		return fitQuote(what+": access denied; the credentials lack permission for this operation (", firstLine(api.ErrorMessage()), ").")
+	case "ExpiredTokenException", "ExpiredToken":
+		return fmt.Sprintf("%s: the AWS session token has expired; run 'aws sso login' or refresh your credentials.", what)
+	case "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded":
+		return fmt.Sprintf("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
+	case "ValidationException":
+		return fitQuote(what+": DynamoDB rejected the request: ", strings.TrimSuffix(firstLine(api.ErrorMessage()), "."), ".")
+	case "ResourceNotFoundException":
+		return fmt.Sprintf("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
+	case "InternalServerError":
+		return fmt.Sprintf("%s: DynamoDB had an internal error; retry in a moment.", what)
+	}
+	return fitQuote(what+": "+code+": ", strings.TrimSuffix(firstLine(api.ErrorMessage()), "."), ".")
+}
+
+// MaxSentence is the longest sentence an error says: what the endpoint
+// said beyond it stays in the error chain (UserError.Err), for --debug.
+const MaxSentence = 300
+
+// notAuthorized reads the action and resource an AccessDeniedException
+// names.
+var notAuthorized = regexp.MustCompile(`is not authorized to perform: (\S+) on resource: (\S+?)(?: because|\s|$)`)
+
+// fitQuote is head, quote and tail as one sentence of at most MaxSentence
+// characters: the quote (the endpoint's words) is cut, with an ellipsis,
+// where the whole would not fit.
+func fitQuote(head, quote, tail string) string {
+	room := MaxSentence - len(head) - len(tail)
+	if len(quote) > room {
+		cut := max(room-len("…"), 0)
+		for cut > 0 && !utf8.RuneStart(quote[cut]) {
+			cut--
+		}
+		quote = quote[:cut] + "…"
+	}
+	return head + quote + tail
 }
 
 // tlsFailure tells whether err is a TLS handshake that failed: the
