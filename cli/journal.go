@@ -181,6 +181,12 @@ func printJournal(w io.Writer, path string, entries []edit.Entry, output string)
 		if where == "" {
 			where = "AWS " + e.Region
 		}
+		if len(e.Items) > 1 {
+			line := fmt.Sprintf("%d  %s  bulk %s of %s on %s (%s): %s; %s", e.Number, e.Time.Format("2006-01-02 15:04:05Z"), e.Operation,
+				textfmt.Plural(len(e.Items), "item", "items"), e.Table, where, entryStatus(e, undone[e.Number], undoInDoubt[e.Number]), itemStates(e))
+			b.WriteString(textfmt.Sanitize(line) + "\n")
+			continue
+		}
 		old, _ := e.OldItem()
 		new, _ := e.NewItem()
 		keys := e.Keys()
@@ -289,6 +295,9 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 	t, err := client.DescribeTable(ctx, e.Table) // its indexes, for the predicted units
 	if err != nil {
 		return err
+	}
+	if len(e.Items) > 1 {
+		return undoBulk(ctx, opts, client, t, e)
 	}
 	plan, err := edit.UndoPlan(e, t)
 	if err != nil {

@@ -30,6 +30,9 @@ type writeOptions struct {
 	Sets     []string
 	Removals []string    // update's --remove
 	Item     dynamo.Item // put's --item; nil for none
+	// Bulk is update's and delete's selector of many items (bulk.go); a
+	// command given none changes the one item --pk and --sk name.
+	Bulk bulkSelect
 }
 
 func (o *writeOptions) register(cmd *cobra.Command, withSets bool) {
@@ -102,9 +105,19 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 		if err := checkSets(opts.Sets); err != nil {
 			return err
 		}
-		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
+		bulk := false
+		if cmd.Flags().Lookup("entity") != nil {
+			var err error
+			if bulk, err = opts.bulk(cmd); err != nil {
+				return err
+			}
+		}
+		opts.Table, opts.WritesAllowed, opts.Out, opts.Bulk.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
+		}
+		if bulk {
+			return runBulk(cmd.Context(), opts)
 		}
 		return runWrite(cmd.Context(), opts)
 	}
@@ -118,9 +131,9 @@ const (
   dynascope put --table App --item '{"PK":{"S":"CUST#77"},"SK":{"S":"PROFILE"},"name":{"S":"Ada"}}' --allow-writes`
 	updateExamples = `  dynascope update --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17' --set status=S:SHIPPED --dry-run
   dynascope update --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17' --set status=S:SHIPPED --allow-writes
-  dynascope update --table App --pk 'CUST#1000' --sk 'PROFILE' --remove email --dry-run`
+  dynascope update --table App --pk 'CUST#1000' --sk 'PROFILE' --remove email --dry-run` + updateBulkExamples
 	deleteExamples = `  dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --dry-run
-  dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --allow-writes --output json`
+  dynascope delete --table App --pk 'CUST#42' --sk 'ORDER#2025-04-01#A20' --allow-writes --output json` + deleteBulkExamples
 )
 
 func newPutCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
@@ -152,13 +165,14 @@ func newPutCmd(f *factory, runF func(context.Context, *writeOptions) error) *cob
 func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "update")
 	cmd := &cobra.Command{
-		Use:     "update --table NAME --pk VALUE [--sk VALUE] (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
+		Use:     "update --table NAME --pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
 		Short:   "change attributes of one item, only if it is still as read (conditional UpdateItem)",
 		GroupID: groupWrite,
 		Example: updateExamples,
 		Args:    noArgs,
 	}
 	opts.register(cmd, true)
+	opts.registerBulk(cmd)
 	cmd.Flags().StringArrayVar(&opts.Removals, "remove", nil, "remove the attribute `NAME` (repeatable)")
 	shared := writeRunE(f, opts, runF)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
@@ -173,13 +187,14 @@ func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *
 func newDeleteCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "delete")
 	cmd := &cobra.Command{
-		Use:     "delete --table NAME --pk VALUE [--sk VALUE] --allow-writes",
+		Use:     "delete --table NAME --pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] --allow-writes",
 		Short:   "delete one item, only if it is still as read (conditional DeleteItem)",
 		GroupID: groupWrite,
 		Example: deleteExamples,
 		Args:    noArgs,
 	}
 	opts.register(cmd, false)
+	opts.registerBulk(cmd)
 	cmd.RunE = writeRunE(f, opts, runF)
 	return cmd
 }
@@ -270,13 +285,7 @@ func runWrite(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	client, err := opts.Connect(ctx)
-	if err != nil {
-		return err
-	}
-	// DescribeTable, not the schema cache: a write must not rest on keys
-	// that may be out of date.
-	t, err := client.DescribeTable(ctx, opts.Table)
+	client, t, err := opts.describe(ctx, opts.Table)
 	if err != nil {
 		return err
 	}
@@ -319,6 +328,17 @@ func runWrite(ctx context.Context, opts *writeOptions) error {
 		return perr
 	}
 	return out.err
+}
+
+// describe connects and reads the table's keys with DescribeTable, not
+// the schema cache: a write must not rest on keys that may be out of date.
+func (a writeAccess) describe(ctx context.Context, table string) (*dynamo.Client, dynamo.Table, error) {
+	client, err := a.Connect(ctx)
+	if err != nil {
+		return nil, dynamo.Table{}, err
+	}
+	t, err := client.DescribeTable(ctx, table)
+	return client, t, err
 }
 
 // keyOf is the item's key from --pk and --sk, typed by the table's schema.

@@ -22,7 +22,54 @@ func stripAccess(a *writeAccess) bool {
 	return set
 }
 
-func stripWrite(o *writeOptions) bool { return stripAccess(&o.writeAccess) }
+func stripWrite(o *writeOptions) bool {
+	set := o.Bulk.Err != nil
+	o.Bulk.Err, o.Bulk.chosen = nil, nil
+	return stripAccess(&o.writeAccess) && set
+}
+
+// A sort-key condition or --entity in place of --sk makes update and
+// delete a bulk change; the selector's mistakes are one sentence each,
+// before anything connects.
+func TestBulkSelectorOptions(t *testing.T) {
+	w := func(cmd string, f func(*writeOptions)) writeOptions {
+		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#7", Bulk: bulkSelect{MaxWCU: defaultBulkWCU}}
+		f(&o)
+		return o
+	}
+	with := func(cases []optionsCase[writeOptions]) []optionsCase[writeOptions] {
+		for i := range cases {
+			cases[i].args = append([]string{"--table", "App", "--pk", "CUST#7"}, cases[i].args...)
+		}
+		return cases
+	}
+	begins := dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{"ORDER#"}}
+	checkOptions(t, newUpdateCmd, stripWrite, with([]optionsCase[writeOptions]{
+		{args: []string{"--sk-begins-with", "ORDER#", "--set", "status=S:X"},
+			want: w("update", func(o *writeOptions) { o.Sets, o.Bulk.SK = []string{"status=S:X"}, begins })},
+		{args: []string{"--entity", "ORDER", "--remove", "note", "--yes", "--allow-writes", "--output", "json"},
+			want: w("update", func(o *writeOptions) {
+				o.Removals, o.Bulk.Entity, o.Bulk.Yes, o.Allow, o.Output = []string{"note"}, "ORDER", true, true, "json"
+			})},
+		{args: []string{"--sk-between", "A", "B", "--set", "a=S:b"},
+			want: w("update", func(o *writeOptions) {
+				o.Sets, o.Bulk.SK = []string{"a=S:b"}, dynamo.SKCond{Op: dynamo.SKBetween, Values: []string{"A", "B"}}
+			})},
+		{args: []string{"--sk", "ORDER#1", "--sk-begins-with", "ORDER#", "--set", "a=S:b"}, usage: "--sk names one item and --sk-begins-with selects many: give one of them."},
+		{args: []string{"--sk", "ORDER#1", "--entity", "ORDER", "--set", "a=S:b"}, usage: "--sk names one item and --entity selects many: give one of them."},
+		{args: []string{"--sk-gt", "A", "--sk-lt", "B", "--set", "a=S:b"}, usage: "give at most one sort-key condition, not --sk-lt and --sk-gt."},
+		{args: []string{"--entity", "ORDER", "--sk-gt", "A", "--set", "a=S:b"}, usage: "--entity selects by type: leave out --sk-gt, or leave out --entity."},
+		{args: []string{"--entity", "", "--set", "a=S:b"}, usage: "--entity takes the name of a type, as groups lists them."},
+		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."},
+		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+	}))
+	checkOptions(t, newDeleteCmd, stripWrite, with([]optionsCase[writeOptions]{
+		{args: []string{"--sk-begins-with", "ORDER#", "--dry-run"}, want: w("delete", func(o *writeOptions) { o.Bulk.SK, o.DryRun = begins, true })},
+		{args: []string{"--sk-eq", "A", "--sk-between", "A", "B"}, usage: "give at most one sort-key condition, not --sk-eq and --sk-between."},
+	}))
+	got, _, err := cmdOptions(t, newDeleteCmd, "--table", "App", "--entity", "ORDER")
+	wantUsage(t, []string{"--entity", "ORDER"}, got != nil, err, "a bulk change selects within one partition: pass --pk VALUE.")
+}
 
 // Arguments become the options of put, update and delete through runF,
 // with no network: typed --set values and --item are read, and the
@@ -30,6 +77,9 @@ func stripWrite(o *writeOptions) bool { return stripAccess(&o.writeAccess) }
 func TestNewWriteCmds(t *testing.T) {
 	w := func(cmd string, f func(*writeOptions)) writeOptions {
 		o := writeOptions{writeAccess: writeAccess{Output: "text"}, Command: cmd, Table: "App", PK: "CUST#42", SK: "PROFILE"}
+		if cmd != "put" {
+			o.Bulk.MaxWCU = defaultBulkWCU
+		}
 		if f != nil {
 			f(&o)
 		}

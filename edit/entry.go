@@ -167,4 +167,15 @@ type Mark struct {
 	Old, New dynamo.Item
 	Images   bool // Old and New are DynamoDB's (ReturnValues), to keep
 	Note     string
+	// Items, when given, is each item's own outcome, in the entry's
+	// order (a bulk change); nil: State (and Old, New) say it of all.
+	Items []ItemMark
+}
+
+// ItemMark is one item's outcome in a mark of many.
+type ItemMark struct {
+	State    State
+	Old, New dynamo.Item
+	Images   bool // Old and New are DynamoDB's, to keep
+	Note     string
 }

@@ -102,6 +102,7 @@ type markItem struct {
 	State State           `json:"state"`
 	Old   json.RawMessage `json:"old,omitempty"`
 	New   json.RawMessage `json:"new,omitempty"`
+	Note  string          `json:"note,omitempty"`
 }
 
 var markPrefix = []byte(`{"mark":`)
@@ -157,10 +158,17 @@ func (j *Journal) Begin(e *Entry) error {
 // and the images DynamoDB reported.
 func (j *Journal) Mark(e *Entry, m Mark) error {
 	ml := markLine{Mark: e.ID, Time: time.Now().UTC(), State: m.State, WCU: m.WCU, Note: m.Note}
-	for range e.Items {
+	for i := range e.Items {
 		it := markItem{State: m.State}
 		if m.Images {
 			it.Old, it.New = image(m.Old), image(m.New)
+		}
+		if i < len(m.Items) {
+			im := m.Items[i]
+			it = markItem{State: im.State, Note: im.Note}
+			if im.Images {
+				it.Old, it.New = image(im.Old), image(im.New)
+			}
 		}
 		ml.Items = append(ml.Items, it)
 	}

@@ -4,6 +4,8 @@ package edit
 
 import (
 	"context"
+	"errors"
+	"fmt"
 
 	"dynascope/dynamo"
 )
@@ -30,15 +32,41 @@ func (e *UndoConflictError) Error() string {
 // its indexes' share of the predicted units; a zero t uses the key schema
 // the entry recorded.
 func UndoPlan(e Entry, t dynamo.Table) (*Plan, error) {
+	if len(e.Items) == 0 {
+		return nil, errors.New("the entry holds no item")
+	}
+	return undoItemPlan(e, e.Items[0], t)
+}
+
+// UndoPlans are the plans that reverse each item of a journalled bulk
+// change that was written or may have been (done, in doubt), with the
+// entry's items they take back; a refused or failed item wrote nothing.
+func UndoPlans(e Entry, t dynamo.Table) ([]*Plan, []EntryItem, error) {
+	var plans []*Plan
+	var items []EntryItem
+	for _, it := range e.Items {
+		if it.State != StateDone && it.State != StateInDoubt {
+			continue
+		}
+		p, err := undoItemPlan(e, it, t)
+		if err != nil {
+			return nil, nil, fmt.Errorf("item %s: %w", it.Key, err)
+		}
+		plans, items = append(plans, p), append(items, it)
+	}
+	return plans, items, nil
+}
+
+func undoItemPlan(e Entry, it EntryItem, t dynamo.Table) (*Plan, error) {
 	keys := e.Keys()
 	if t.PK == keys.PK && (t.SK == nil) == (keys.SK == nil) && (t.SK == nil || *t.SK == *keys.SK) {
 		keys = t
 	}
-	old, err := e.OldItem()
+	old, err := parseImage(it.Old)
 	if err != nil {
 		return nil, err
 	}
-	new, err := e.NewItem()
+	new, err := parseImage(it.New)
 	if err != nil {
 		return nil, err
 	}

@@ -1,0 +1,263 @@
+package cli
+
+// Bulk update and delete: update or delete with a sort-key condition or
+// --entity in place of --sk changes every item it selects. The selection
+// is one strongly consistent Query read through dynamo's one paged reader
+// (its cost said first, as query --all-pages says it); --entity keeps the
+// items whose sort key the partition's entity table names so (keys.Names,
+// as groups names types). Each item's change is planned by edit.NewPlan,
+// as a single write is, and the preview sums the plans: items, the count
+// per attribute change, the predicted WCU, the typed diff of the first few
+// and the aws command of one. With --yes and --allow-writes the plans are
+// then sent (bulk_send.go).
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"math"
+	"slices"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"dynascope/dynamo"
+	"dynascope/edit"
+	"dynascope/keys"
+)
+
+// bulkSelect is the selector of a bulk change: a sort-key condition or an
+// entity type within one partition.
+type bulkSelect struct {
+	SK     dynamo.SKCond
+	Entity string
+	Yes    bool      // --yes: send it, after the preview
+	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
+	Err    io.Writer // where the selection's cost is said
+	chosen []string  // the sort-key condition flags given, for the check
+}
+
+// The bulk lines of update's and delete's examples.
+const (
+	updateBulkExamples = `
+  dynascope update --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --set status=S:ARCHIVED
+  dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json`
+	deleteBulkExamples = `
+  dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'`
+)
+
+// registerBulk adds the selectors of a bulk change to update or delete.
+func (o *writeOptions) registerBulk(cmd *cobra.Command) {
+	fs := cmd.Flags()
+	sortKeyFlags(fs, &o.Bulk.SK)
+	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
+	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
+	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
+}
+
+// bulk tells whether the command changes many items, and checks its
+// selector before anything connects.
+func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
+	fs := cmd.Flags()
+	o.Bulk.chosen = nil
+	for _, name := range sortKeyFlagNames() {
+		if fs.Changed(name) {
+			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
+		}
+	}
+	entity := fs.Changed("entity")
+	if len(o.Bulk.chosen) == 0 && !entity {
+		if o.Bulk.Yes {
+			return false, usageError{"--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."}
+		}
+		return false, nil
+	}
+	switch {
+	case fs.Changed("sk"):
+		return true, usageError{fmt.Sprintf("--sk names one item and %s selects many: give one of them.", strings.Join(append(o.Bulk.chosen, entityFlag(entity)...), " and "))}
+	case len(o.Bulk.chosen) > 1:
+		return true, usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(o.Bulk.chosen, " and "))}
+	case entity && len(o.Bulk.chosen) > 0:
+		return true, usageError{fmt.Sprintf("--entity selects by type: leave out %s, or leave out --entity.", o.Bulk.chosen[0])}
+	case entity && o.Bulk.Entity == "":
+		return true, usageError{"--entity takes the name of a type, as groups lists them."}
+	case o.PK == "":
+		return true, usageError{"a bulk change selects within one partition: pass --pk VALUE."}
+	case !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1):
+		return true, usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
+	}
+	return true, nil
+}
+
+func entityFlag(given bool) []string {
+	if given {
+		return []string{"--entity"}
+	}
+	return nil
+}
+
+// runBulk selects the items, plans each one's change and previews them.
+func runBulk(ctx context.Context, opts *writeOptions) error {
+	if opts.Bulk.Yes && !opts.DryRun {
+		// Refused before anything connects, as a single write without
+		// --allow-writes is.
+		if _, err := opts.allowed(opts.Command); err != nil {
+			return err
+		}
+	}
+	settings, err := opts.Settings()
+	if err != nil {
+		return err
+	}
+	client, t, err := opts.describe(ctx, opts.Table)
+	if err != nil {
+		return err
+	}
+	if err := bulkKeysUntouched(t, opts); err != nil {
+		return err
+	}
+	sel, err := selectItems(ctx, client, t, opts)
+	if err != nil {
+		return err
+	}
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read,
+		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+	for _, old := range sel.items {
+		new, err := bulkWanted(opts, old)
+		if err != nil {
+			return err
+		}
+		plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
+		if errors.Is(err, edit.ErrNoChange) {
+			pre.unchanged = append(pre.unchanged, edit.KeyOf(t, old))
+			continue
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %s: %w.", opts.Command, edit.KeyText(t, old, nil), err)
+		}
+		pre.plans = append(pre.plans, plan)
+	}
+	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0
+	if !pre.sending || opts.Output != "json" { // JSON is one document: the outcome holds the preview's counts
+		if err := pre.print(opts.Out, opts.Output); err != nil {
+			return err
+		}
+	}
+	if !pre.sending {
+		return nil
+	}
+	return sendBulk(ctx, opts, pre)
+}
+
+// bulkKeysUntouched refuses a bulk change that sets a key attribute: a
+// key move is a put and a delete per item, one item at a time (--sk).
+func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
+	key := edit.KeyNames(t)
+	for _, s := range opts.Sets {
+		name, _, _ := edit.ParseAssignment(s) // checked before connecting
+		if slices.Contains(key, name) {
+			return usageError{fmt.Sprintf("--set %s: a bulk change cannot touch the key attribute %s; move items one at a time with --sk.", name, name)}
+		}
+	}
+	for _, name := range opts.Removals {
+		if slices.Contains(key, name) {
+			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", name)}
+		}
+	}
+	if t.SK == nil {
+		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone.", t.Name)}
+	}
+	return nil
+}
+
+// bulkWanted is the image an item should have after the change: nil for
+// a delete; an attribute to remove that an item lacks leaves it as it is.
+func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, error) {
+	if opts.Command == "delete" {
+		return nil, nil
+	}
+	new := maps.Clone(old)
+	for _, s := range opts.Sets {
+		name, av, err := edit.ParseAssignment(s)
+		if err != nil {
+			return nil, usageError{fmt.Sprintf("--set %s.", err)}
+		}
+		new[name] = av
+	}
+	for _, name := range opts.Removals {
+		delete(new, name)
+	}
+	return new, nil
+}
+
+// selection is what a bulk change selected: the items as read, what read
+// them, and the selector in words.
+type selection struct {
+	items []dynamo.Item
+	read  dynamo.QueryResult
+	what  string
+}
+
+// selectItems reads the items of the selector: the partition's items
+// under the sort-key condition, or all of them for --entity, kept by the
+// entity table's name of their sort key. Strongly consistent, since each
+// write is conditional on the image read: an eventually consistent image
+// may be one write behind, and its item refused for nothing.
+func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
+	q := dynamo.QueryInput{Table: t.Name, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true}
+	sel := selection{what: selectorText(t, opts)}
+	read := dynamo.QueryRead{Query: q, What: opts.Command + " " + sel.what}
+	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, "", true, 0, "the selection ("+sel.what+") reads its items once, strongly consistent")
+	read.OnPage = func(p dynamo.Page) error {
+		sel.items = append(sel.items, p.Items...)
+		return nil
+	}
+	res, err := client.ReadQuery(ctx, read)
+	sel.read = res
+	if err != nil {
+		return sel, err
+	}
+	if res.Stop != dynamo.StopComplete {
+		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
+	}
+	if opts.Bulk.Entity == "" {
+		return sel, nil
+	}
+	sks := make([]string, len(sel.items))
+	for i, it := range sel.items {
+		_, sks[i] = edit.ValueInput(it[t.SK.Name])
+	}
+	names := keys.NamesOfKeys(opts.PK, sks, t.SK.Type, "")
+	kept := sel.items[:0]
+	var types []string
+	for i, it := range sel.items {
+		n := names.Name(sks[i])
+		if n == opts.Bulk.Entity {
+			kept = append(kept, it)
+		} else if !slices.Contains(types, n) {
+			types = append(types, n)
+		}
+	}
+	if len(kept) == 0 && len(sel.items) > 0 {
+		return sel, usageError{fmt.Sprintf("partition %s has no type %s; its types are %s.", opts.PK, opts.Bulk.Entity, strings.Join(types, ", "))}
+	}
+	sel.items = kept
+	return sel, nil
+}
+
+// selectorText is the selector in words: "CUST#7, SK begins_with ORDER#".
+func selectorText(t dynamo.Table, opts *writeOptions) string {
+	s := t.PK.Name + " = " + opts.PK
+	c := opts.Bulk.SK
+	switch {
+	case opts.Bulk.Entity != "":
+		s += ", entity " + opts.Bulk.Entity
+	case c.Op == dynamo.SKBetween && len(c.Values) == 2:
+		s += ", " + t.SK.Name + " between " + c.Values[0] + " and " + c.Values[1]
+	case c.Op != "" && len(c.Values) == 1:
+		s += ", " + t.SK.Name + " " + string(c.Op) + " " + c.Values[0]
+	}
+	return s
+}

@@ -1,0 +1,177 @@
+package cli
+
+// What a bulk update or delete previews: the items selected, the count per
+// attribute change, the predicted WCU summed over the items' plans (each
+// from its item's size before and after, edit's prediction), the typed
+// diff of the first few and the aws command of the first one's write.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"maps"
+	"slices"
+	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/edit"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// bulkShown is how many items' diffs the preview shows.
+const bulkShown = 3
+
+type bulkPreview struct {
+	command, table, selector string
+	read                     dynamo.QueryResult
+	target                   edit.Target
+	plans                    []*edit.Plan  // the items to write, in key order
+	unchanged                []dynamo.Item // keys of items already as wanted
+	sending                  bool          // --yes --allow-writes: the plans are sent next
+}
+
+// attrChange is one attribute change and how many items it touches.
+type attrChange struct {
+	Attribute string `json:"attribute"`
+	Change    string `json:"change"` // + added, - removed, ~ changed
+	Items     int    `json:"items"`
+}
+
+// changes counts the plans' diffs per attribute and kind, in name order.
+func (p bulkPreview) changes() []attrChange {
+	n := map[[2]string]int{}
+	for _, pl := range p.plans {
+		for _, d := range pl.Diff {
+			n[[2]string{d.Name, d.Kind()}]++
+		}
+	}
+	var out []attrChange
+	for _, k := range slices.SortedFunc(maps.Keys(n), func(a, b [2]string) int {
+		if a[0] != b[0] {
+			return strings.Compare(a[0], b[0])
+		}
+		return strings.Compare(a[1], b[1])
+	}) {
+		out = append(out, attrChange{Attribute: k[0], Change: k[1], Items: n[k]})
+	}
+	return out
+}
+
+// predicted is the plans' predicted WCU summed, table and indexes.
+func (p bulkPreview) predicted() dynamo.Capacity {
+	var c dynamo.Capacity
+	for _, pl := range p.plans {
+		c = c.Add(dynamo.Capacity{Total: pl.PredictedWCU, Table: pl.TableWCU, Indexes: pl.IndexWCU})
+	}
+	return c
+}
+
+func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) }
+
+func (p bulkPreview) print(w io.Writer, format string) error {
+	var b bytes.Buffer
+	if format == "json" {
+		if err := p.writeJSON(&b); err != nil {
+			return err
+		}
+	} else {
+		p.writeText(&b)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func (p bulkPreview) writeText(b *bytes.Buffer) {
+	line := func(format string, a ...any) {
+		b.WriteString(textfmt.Sanitize(fmt.Sprintf(format, a...)) + "\n")
+	}
+	if p.sending {
+		line("bulk %s on %s, %s", p.command, p.table, p.selector)
+	} else {
+		line("preview, nothing sent: bulk %s on %s, %s", p.command, p.table, p.selector)
+	}
+	line("selected %s (%s, %s); %s to write, %s already as wanted",
+		textfmt.Plural(p.selected(), "item", "items"), textfmt.Plural(p.read.Pages, "query page", "query pages"), rcuText(p.read.Requests),
+		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
+	if len(p.plans) == 0 {
+		line("nothing to write")
+		return
+	}
+	if p.command == "delete" {
+		line("changes: %s deleted", textfmt.Plural(len(p.plans), "item", "items"))
+	} else {
+		line("changes:")
+		for _, c := range p.changes() {
+			line("  %s %s: %s", c.Change, c.Attribute, textfmt.Plural(c.Items, "item", "items"))
+		}
+	}
+	c := p.predicted()
+	pred := "predicted " + jsonFloat(c.Total) + " WCU (each item's larger image rounded up to 1 KB"
+	for _, name := range slices.Sorted(maps.Keys(c.Indexes)) {
+		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
+	}
+	line("%s), each write conditional on the item as read", pred)
+	if l := p.plans[0].Limit; l != "" {
+		line("note: %s", l)
+	}
+	for i, pl := range p.plans[:min(bulkShown, len(p.plans))] {
+		line("item %d: %s", i+1, edit.KeyText(pl.Keys, pl.Old, pl.New))
+		for _, l := range edit.DiffLines(pl.Keys, pl.Diff) {
+			line("  %s", l)
+		}
+	}
+	if more := len(p.plans) - bulkShown; more > 0 {
+		line("… and %s more", textfmt.Plural(more, "item", "items"))
+	}
+	line("the first item's write as the aws CLI sends it:")
+	for _, l := range strings.Split(p.plans[0].Command(p.target), "\n") {
+		line("%s", l)
+	}
+	if !p.sending {
+		line("to send it: the same command with --allow-writes --yes")
+	}
+}
+
+type bulkItemObject struct {
+	Key  json.RawMessage `json:"key"`
+	Diff []diffObject    `json:"diff"`
+}
+
+type bulkPreviewObject struct {
+	Table        string            `json:"table"`
+	Operation    string            `json:"operation"`
+	Selection    string            `json:"selection"`
+	DryRun       bool              `json:"dryRun"`
+	Selected     int               `json:"selected"`
+	ToWrite      int               `json:"toWrite"`
+	Unchanged    []json.RawMessage `json:"unchanged"`
+	Changes      []attrChange      `json:"changes"`
+	PredictedWCU capacityObject    `json:"predictedWCU"`
+	Items        []bulkItemObject  `json:"items"` // the first few
+	Command      string            `json:"command"`
+	Read         capacityObject    `json:"readCapacity"`
+	Requests     int               `json:"readRequests"`
+}
+
+func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
+	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
+		Unchanged: []json.RawMessage{}, Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
+		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests)}
+	if o.Changes == nil || p.command == "delete" {
+		o.Changes = []attrChange{}
+	}
+	for _, k := range p.unchanged {
+		o.Unchanged = append(o.Unchanged, itemcodec.PlainJSON(k))
+	}
+	for _, pl := range p.plans[:min(bulkShown, len(p.plans))] {
+		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
+	}
+	if len(p.plans) > 0 {
+		o.Command = p.plans[0].Command(p.target)
+	}
+	enc := json.NewEncoder(b)
+	enc.SetIndent("", "  ")
+	return enc.Encode(o)
+}

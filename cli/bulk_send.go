@@ -1,0 +1,264 @@
+package cli
+
+// Sending a bulk change once it was previewed: the plans go through
+// edit.Writer.ApplyBulk (each item on the single write's path, one journal
+// entry for all), paced by --max-wcu-per-second; then what was written,
+// refused (with the item now), in doubt and left, and what it consumed.
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/edit"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// defaultBulkWCU is the pace of a bulk change without --max-wcu-per-second:
+// low enough not to crowd out an on-demand table's other writers, or to
+// throttle a provisioned table of 100 WCU or more.
+const defaultBulkWCU = 100
+
+// errBulkIncomplete is a bulk change some of whose items were not written.
+var errBulkIncomplete = errors.New("not every item was written")
+
+func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
+	w, err := opts.ConnectWriter(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second); Ctrl-C stops after the write in flight\n",
+		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU))
+	res, err := w.ApplyBulk(ctx, pre.plans, &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}, nil)
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	if err != nil {
+		return err
+	}
+	if n.written+len(pre.unchanged) < pre.selected() {
+		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+	}
+	return nil
+}
+
+type bulkSent struct {
+	pre     bulkPreview
+	res     edit.BulkResult
+	journal string
+	stopped string // what stopped it: "Ctrl-C", "SIGTERM"; "" when it ran to the end
+}
+
+type bulkCounts struct{ written, refused, inDoubt, failed, left int }
+
+// printSent prints what a bulk change sent, saying what stopped it when
+// ctx did, and returns its counts and the change's own error (sendErr),
+// else the printing's.
+func printSent(ctx context.Context, w io.Writer, format string, out bulkSent, sendErr error) (bulkCounts, error) {
+	if ctx.Err() != nil {
+		out.stopped = stoppedBy(ctx)()
+	}
+	if err := out.print(w, format); err != nil {
+		return bulkCounts{}, err
+	}
+	return out.count(), sendErr
+}
+
+func (s bulkSent) count() bulkCounts {
+	var c bulkCounts
+	for _, o := range s.res.Items {
+		switch {
+		case !o.Sent:
+			c.left++
+		case o.Result.State == edit.StateDone:
+			c.written++
+		case o.Result.State == edit.StateRefused:
+			c.refused++
+		case o.Result.State == edit.StateInDoubt:
+			c.inDoubt++
+		default:
+			c.failed++
+		}
+	}
+	return c
+}
+
+// keyedCount is a count and the keys of its items.
+type keyedCount struct {
+	Count int               `json:"count"`
+	Keys  []json.RawMessage `json:"keys"`
+}
+
+type refusedObject struct {
+	Key     json.RawMessage `json:"key"`
+	Current json.RawMessage `json:"current"` // the item now; null when it is gone
+	Diff    []diffObject    `json:"diff"`    // the item now against yours
+	Error   string          `json:"error"`
+}
+
+type bulkSentObject struct {
+	Table            string          `json:"table"`
+	Operation        string          `json:"operation"`
+	Selection        string          `json:"selection"`
+	DryRun           bool            `json:"dryRun"`
+	Selected         int             `json:"selected"`
+	Unchanged        keyedCount      `json:"unchanged"` // already as wanted: nothing sent
+	Written          keyedCount      `json:"written"`
+	Refused          keyedCount      `json:"refused"`
+	RefusedItems     []refusedObject `json:"refusedItems"`
+	InDoubt          keyedCount      `json:"inDoubt"`
+	Failed           keyedCount      `json:"failed"`
+	Left             keyedCount      `json:"left"` // not sent: the change was stopped first
+	Stopped          string          `json:"stopped,omitempty"`
+	PredictedWCU     capacityObject  `json:"predictedWCU"`
+	ConsumedCapacity capacityObject  `json:"consumedCapacity"` // null total when no answer reported it
+	Journal          *journalObject  `json:"journal"`
+}
+
+func (s bulkSent) object() bulkSentObject {
+	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
+	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
+		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(),
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted())}
+	add := func(k *keyedCount, key dynamo.Item) {
+		k.Count++
+		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))
+	}
+	for _, k := range s.pre.unchanged {
+		add(&o.Unchanged, k)
+	}
+	for _, it := range s.res.Items {
+		key := edit.KeyOf(it.Plan.Keys, it.Plan.Old)
+		switch {
+		case !it.Sent:
+			add(&o.Left, key)
+		case it.Result.State == edit.StateDone:
+			add(&o.Written, key)
+		case it.Result.State == edit.StateRefused:
+			add(&o.Refused, key)
+			r := refusedObject{Key: itemcodec.PlainJSON(key), Current: json.RawMessage("null"), Diff: []diffObject{}, Error: errText(it.Err)}
+			var ce *edit.ConflictError
+			if errors.As(it.Err, &ce) {
+				r.Current, r.Diff = plainOrNull(ce.Current), diffObjects(ce.Diff())
+			}
+			o.RefusedItems = append(o.RefusedItems, r)
+		case it.Result.State == edit.StateInDoubt:
+			add(&o.InDoubt, key)
+		default:
+			add(&o.Failed, key)
+		}
+	}
+	o.ConsumedCapacity = newCapacityObject(dynamo.Capacity{Total: s.res.WCU, Table: s.res.WCU})
+	sent := len(s.res.Items) - o.Left.Count
+	o.ConsumedCapacity.unknown = sent > 0 && s.res.Unknown == sent
+	o.ConsumedCapacity.atLeast = s.res.Unknown > 0 && s.res.Unknown < sent
+	if e := s.res.Entry; e != nil {
+		o.Journal = &journalObject{File: s.journal, Entry: e.Number, State: e.State}
+	}
+	return o
+}
+
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
+}
+
+func (s bulkSent) print(w io.Writer, format string) error {
+	var b bytes.Buffer
+	o := s.object()
+	if format == "json" {
+		enc := json.NewEncoder(&b)
+		enc.SetIndent("", "  ")
+		if err := enc.Encode(o); err != nil {
+			return err
+		}
+	} else {
+		s.writeText(&b, o)
+	}
+	_, err := w.Write(b.Bytes())
+	return err
+}
+
+func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
+	line := func(format string, a ...any) {
+		b.WriteString(textfmt.Sanitize(fmt.Sprintf(format, a...)) + "\n")
+	}
+	consumed := "unknown WCU"
+	switch c := o.ConsumedCapacity; {
+	case c.atLeast:
+		consumed = "at least " + jsonFloat(c.Total) + " WCU"
+	case !c.unknown:
+		consumed = jsonFloat(c.Total) + " WCU"
+	}
+	line("sent: %d written, %d refused, %d in doubt, %d failed, %d left; %s consumed (predicted %s)",
+		o.Written.Count, o.Refused.Count, o.InDoubt.Count, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
+	if o.Stopped != "" {
+		line("stopped by %s after the write in flight: the items left were not sent", o.Stopped)
+	}
+	for _, r := range o.RefusedItems {
+		line("refused, changed by someone else since it was read: %s", string(r.Key))
+		for _, d := range r.Diff {
+			line("  %s %s: now %s · yours %s", d.Change, d.Attribute, string(d.Old), string(d.New))
+		}
+	}
+	for _, k := range o.InDoubt.Keys {
+		line("in doubt, no answer: %s may still be written", string(k))
+	}
+	if o.Journal != nil {
+		line("journal entry %d (%s): 'dynascope undo --allow-writes' takes it back", o.Journal.Entry, o.Journal.File)
+	}
+}
+
+// itemStates counts a bulk entry's items by state: "35 done, 5 refused".
+func itemStates(e edit.Entry) string {
+	n := map[edit.State]int{}
+	for _, it := range e.Items {
+		n[it.State]++
+	}
+	var parts []string
+	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, edit.StateFailed} {
+		if n[st] > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
+		}
+	}
+	return strings.Join(parts, ", ")
+}
+
+// undoBulk takes back a bulk entry: each item it wrote (or may have) put
+// back as it found it, only if it is still as the change left it; the
+// preview first, as a bulk change's, and with --dry-run only that.
+func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t dynamo.Table, e edit.Entry) error {
+	plans, _, err := edit.UndoPlans(e, t)
+	if err != nil {
+		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
+	}
+	pre := bulkPreview{command: "undo", table: t.Name, selector: fmt.Sprintf("journal entry %d", e.Number), plans: plans, sending: !opts.DryRun,
+		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+	if opts.DryRun || opts.Output != "json" {
+		if err := pre.print(opts.Out, opts.Output); err != nil {
+			return err
+		}
+	}
+	if opts.DryRun || len(plans) == 0 {
+		return nil
+	}
+	w, err := opts.ConnectWriter(ctx)
+	if err != nil {
+		return err
+	}
+	res, err := w.UndoBulk(ctx, plans, e, &edit.RatePace{PerSecond: defaultBulkWCU}, nil)
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	if err != nil {
+		return err
+	}
+	if n.written < len(plans) {
+		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+	}
+	return nil
+}
