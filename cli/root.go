@@ -53,6 +53,10 @@ const globalFlag = "global"
 // the connection's (those are config.Connection's).
 type globalFlags struct {
 	Color string // --color: auto, always, never (or on, off)
+	// Query is --query, compiled; Doc the document layer it and
+	// --output text and yaml go through (document.go).
+	Query queryValue
+	Doc   document
 }
 
 // helpWidth is where flag descriptions wrap in help: fixed, so that help
@@ -62,6 +66,13 @@ const helpWidth = 100
 // newRootCmd builds the whole command tree. Every call returns a fresh tree
 // with its own flag values, so tests can build and walk as many as they like.
 func newRootCmd(b Build) *cobra.Command {
+	root, _ := newRootTree(b)
+	return root
+}
+
+// newRootTree is newRootCmd with the document layer of the tree's one
+// command line, which runBuild finishes once the command has run.
+func newRootTree(b Build) (*cobra.Command, *document) {
 	var conn config.Connection
 	f := &factory{} // filled in below: its streams are the root's
 	root := newUICmd(f, nil)
@@ -77,7 +88,10 @@ func newRootCmd(b Build) *cobra.Command {
 	// The flags of every command that are not the connection's: help lists
 	// them apart (printUsage).
 	colorFlag(root, &f.Global.Color)
-	for _, name := range []string{"debug", "color"} {
+	queryFlag(root, &f.Global.Query)
+	f.Global.Doc.query = &f.Global.Query
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return f.Global.Doc.prepare(cmd) }
+	for _, name := range []string{"debug", "color", "query"} {
 		_ = root.PersistentFlags().SetAnnotation(name, globalFlag, []string{"yes"})
 	}
 
@@ -113,7 +127,7 @@ func newRootCmd(b Build) *cobra.Command {
 		nameFlagValues(c.LocalFlags())
 		nameFlagValues(c.PersistentFlags())
 	}
-	return root
+	return root, &f.Global.Doc
 }
 
 // walk yields a command and all its subcommands.
