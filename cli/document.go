@@ -111,10 +111,13 @@ func queryFlag(root *cobra.Command, q *queryValue) {
 
 // document is the held-back output of one command line.
 type document struct {
-	query  *queryValue
-	format string // json, text or yaml; "" when the output goes straight out
-	out    io.Writer
-	buf    bytes.Buffer
+	query *queryValue
+	// defaultOutput is the AWS CLI's default format, AWS_DEFAULT_OUTPUT
+	// else the profile's output setting ("" when neither is set).
+	defaultOutput func() string
+	format        string // json, text or yaml; "" when the output goes straight out
+	out           io.Writer
+	buf           bytes.Buffer
 }
 
 // prepare decides, once the flags of cmd are read, whether its output goes
@@ -129,10 +132,20 @@ func (d *document) prepare(cmd *cobra.Command) error {
 		}
 		return nil
 	}
+	isDoc := cmd.Annotations[documentCmd] != ""
+	if isDoc && !cmd.Flags().Changed("output") && d.defaultOutput != nil {
+		// The AWS CLI's default where the command has that format; where it
+		// has not (tail has no yaml), the command's own, silently: the AWS
+		// CLI refuses a bad default, but a profile set up for aws must not
+		// break every dynascope command whose formats differ.
+		if def := d.defaultOutput(); ev.allows(def) {
+			*ev.p = def
+		}
+	}
 	format := *ev.p
 	switch {
-	case cmd.Annotations[documentCmd] != "" && slices.Contains(documentFormats, format):
-		*ev.p = "json" // the command prints its document; this layer formats it
+	case isDoc && slices.Contains(documentFormats, format):
+		*ev.p, ev.made = "json", format // the command prints its document; this layer formats it
 		d.format = format
 	case format == "json" && queried:
 		d.format = "json"
@@ -148,11 +161,7 @@ func outputEnum(cmd *cobra.Command) *enumValue {
 	if fl == nil {
 		return nil
 	}
-	v := fl.Value
-	if m, ok := v.(metaValue); ok {
-		v = m.Value
-	}
-	ev, _ := v.(*enumValue)
+	ev, _ := unwrap(fl.Value).(*enumValue)
 	return ev
 }
 

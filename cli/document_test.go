@@ -3,8 +3,11 @@ package cli
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
 	"reflect"
 	"strings"
 	"sync/atomic"
@@ -119,7 +122,7 @@ func TestBadQueryIsRefusedBeforeAnyRequest(t *testing.T) {
 	}{
 		{[]string{"query", "--table", "T", "--pk", "P", "--query", "items[?"}, `--query "items[?" is not a JMESPath expression: incomplete expression at character 8.`},
 		{[]string{"--query", "items[}", "scan", "--table", "T"}, `--query "items[}" is not a JMESPath expression: expected '*', received: '}' at character 7.`},
-		{[]string{"query", "--table", "T", "--pk", "P", "--output", "jsonl", "--query", "items"}, "--query applies to --output json, not jsonl, which is not one JSON document: add --output json."},
+		{[]string{"query", "--table", "T", "--pk", "P", "--output", "jsonl", "--query", "items"}, "--query applies to --output json, text or yaml, not jsonl, which is not one JSON document: add --output json."},
 		{[]string{"tail", "--table", "T", "--query", "items"}, "--query applies to a JSON document; dynascope tail prints none."},
 	} {
 		_, _, err := cli(t, append(c.args, "--endpoint-url", srv.URL)...)
@@ -130,5 +133,57 @@ func TestBadQueryIsRefusedBeforeAnyRequest(t *testing.T) {
 	}
 	if n := hits.Load(); n != 0 {
 		t.Errorf("%d requests were sent for refused command lines", n)
+	}
+}
+
+// requireAWSCLI is the AWS CLI, for a test that compares with it: skipped
+// without it, except under CI=true, where make test has installed it.
+func requireAWSCLI(t *testing.T) string {
+	t.Helper()
+	aws := awsCLI(t)
+	if aws == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatal("the AWS CLI is not on the PATH and CI=true: make test installs Debian's awscli")
+		}
+		t.Skip("the AWS CLI is not installed: run make test, which installs it")
+	}
+	return aws
+}
+
+// --output text of a query is what the AWS CLI prints for the same read:
+// the same expression picks the same fields from both documents (the
+// items as DynamoDB JSON, as the AWS CLI has them), and the two texts are
+// the same, line by line and field by field.
+func TestTextOutputIsTheAWSCLIs(t *testing.T) {
+	aws := requireAWSCLI(t)
+	table, ep := documentTable(t)
+	t.Setenv("AWS_DEFAULT_REGION", "us-east-1") // the AWS CLI v1 reads no AWS_REGION
+	const pick = "{Items: %s, Count: %s, ScannedCount: %s}"
+	theirs, err := exec.Command(aws, "dynamodb", "query", "--endpoint-url", ep, "--table-name", table,
+		"--key-condition-expression", "PK = :p", "--expression-attribute-values", `{":p": {"S": "P"}}`,
+		"--output", "text", "--query", fmt.Sprintf(pick, "Items", "Count", "ScannedCount")).CombinedOutput()
+	if err != nil {
+		t.Fatalf("the AWS CLI: %v\n%s", err, theirs)
+	}
+	ours, stderr, err := cli(t, "query", "--endpoint-url", ep, "--table", table, "--pk", "P", "--dynamodb-json",
+		"--output", "text", "--query", fmt.Sprintf(pick, "items", "count", "scannedCount"))
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if !strings.Contains(ours, big) || !strings.Contains(ours, "True") {
+		t.Fatalf("the text lacks the 38-digit number or a boolean:\n%s", ours)
+	}
+	want, got := strings.Split(string(theirs), "\n"), strings.Split(ours, "\n")
+	for i := range max(len(want), len(got)) {
+		var w, g string
+		if i < len(want) {
+			w = want[i]
+		}
+		if i < len(got) {
+			g = got[i]
+		}
+		if w != g {
+			t.Errorf("line %d: dynascope %q, the AWS CLI %q", i+1, strings.Split(g, "\t"), strings.Split(w, "\t"))
+		}
 	}
 }

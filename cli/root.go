@@ -90,6 +90,7 @@ func newRootTree(b Build) (*cobra.Command, *document) {
 	colorFlag(root, &f.Global.Color)
 	queryFlag(root, &f.Global.Query)
 	f.Global.Doc.query = &f.Global.Query
+	f.Global.Doc.defaultOutput = func() string { return awsDefaultOutput(&conn) }
 	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return f.Global.Doc.prepare(cmd) }
 	for _, name := range []string{"debug", "color", "query"} {
 		_ = root.PersistentFlags().SetAnnotation(name, globalFlag, []string{"yes"})
@@ -128,6 +129,27 @@ func newRootTree(b Build) (*cobra.Command, *document) {
 		nameFlagValues(c.PersistentFlags())
 	}
 	return root, &f.Global.Doc
+}
+
+// awsDefaultOutput is the AWS CLI's default output format: the
+// environment's AWS_DEFAULT_OUTPUT, else the output setting of the profile
+// the connection uses (--profile, the settings' connection, AWS_PROFILE,
+// else default).
+func awsDefaultOutput(c *config.Connection) string {
+	if v := os.Getenv("AWS_DEFAULT_OUTPUT"); v != "" {
+		return v
+	}
+	profile := c.Profile
+	if o, _, err := c.Resolve(); err == nil && o.Profile != "" {
+		profile = o.Profile
+	}
+	if profile == "" {
+		profile = os.Getenv("AWS_PROFILE")
+	}
+	if profile == "" {
+		profile = "default"
+	}
+	return config.AWSProfileSetting(profile, "output")
 }
 
 // walk yields a command and all its subcommands.
