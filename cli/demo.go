@@ -130,7 +130,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	}
 	defer editorDone()
 	if opts.Workbench != "" {
-		if err := seedWorkbench(ctx, w, model.Tables, false, stderr); err != nil {
+		if err := seedWorkbench(ctx, w, model.Tables, false, stderr, stderr); err != nil {
 			return err
 		}
 		client, settings, err := connectWithSettings(ctx, conn) // the settings' price: costs in money, as elsewhere
@@ -151,7 +151,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	if conn.Table == "" {
 		conn.Table = demodata.Table
 	}
-	if err := seedInto(ctx, w, demodata.TableSpec(conn.Table), demodata.Items(), false, stderr); err != nil {
+	if err := seedInto(ctx, w, demodata.TableSpec(conn.Table), demodata.Items(), false, stderr, stderr); err != nil {
 		return err
 	}
 	if err := dynamo.EnableDemoStream(ctx, w, conn.Table); err != nil {

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"time"
 
 	"github.com/spf13/cobra"
 
@@ -75,24 +76,93 @@ func readJournal(notes io.Writer) (*edit.Journal, []edit.Entry, error) {
 	return j, entries, nil
 }
 
+// journalEntryObject is one entry of `journal --output json`: the entry as
+// recorded, its state from the marks, and its items (key, the image as
+// read, the image it leaves or would leave, its condition); key, old and
+// new at the top are its first item's.
 type journalEntryObject struct {
-	Number int `json:"number"`
-	edit.Entry
-	UndoneBy int `json:"undoneBy,omitempty"`
+	Number       int                 `json:"number"`
+	ID           string              `json:"id,omitempty"`
+	Version      int                 `json:"version"`
+	Time         time.Time           `json:"time"`
+	Endpoint     string              `json:"endpoint"`
+	Region       string              `json:"region"`
+	Table        string              `json:"table"`
+	Operation    edit.Op             `json:"operation"`
+	PK           edit.KeyAttrJSON    `json:"pk"`
+	SK           *edit.KeyAttrJSON   `json:"sk,omitempty"`
+	State        edit.State          `json:"state"`
+	Unanswered   bool                `json:"unanswered,omitempty"` // no answer was recorded: the run ended before it came
+	Answered     *time.Time          `json:"answered"`
+	Note         string              `json:"note,omitempty"`
+	Key          json.RawMessage     `json:"key"`
+	Old          json.RawMessage     `json:"old"`
+	New          json.RawMessage     `json:"new"`
+	Items        []journalItemObject `json:"items"`
+	PredictedWCU float64             `json:"predictedWCU"`
+	WCU          *float64            `json:"wcu"` // null: unknown, never 0
+	VersionAttr  string              `json:"versionAttribute,omitempty"`
+	Undoes       int                 `json:"undoes,omitempty"`
+	UndoneBy     int                 `json:"undoneBy,omitempty"`
+	UndoInDoubt  int                 `json:"undoInDoubt,omitempty"` // an undo of it that got no answer
+}
+
+type journalItemObject struct {
+	Key       json.RawMessage `json:"key"`
+	Old       json.RawMessage `json:"old"`
+	New       json.RawMessage `json:"new"`
+	Condition string          `json:"condition,omitempty"`
+	State     edit.State      `json:"state"`
+}
+
+func newJournalEntryObject(e edit.Entry, undoneBy, undoInDoubt int) journalEntryObject {
+	o := journalEntryObject{Number: e.Number, ID: e.ID, Version: e.Version, Time: e.Time, Endpoint: e.Endpoint, Region: e.Region, Table: e.Table,
+		Operation: e.Operation, PK: e.PK, SK: e.SK, State: e.State, Unanswered: e.Unanswered, Note: e.Note, Items: []journalItemObject{},
+		PredictedWCU: e.PredictedWCU, WCU: e.WCU, VersionAttr: e.VersionAttr, Undoes: e.Undoes, UndoneBy: undoneBy, UndoInDoubt: undoInDoubt,
+		Key: json.RawMessage("null"), Old: json.RawMessage("null"), New: json.RawMessage("null")}
+	if !e.Answered.IsZero() {
+		at := e.Answered
+		o.Answered = &at
+	}
+	for i, it := range e.Items {
+		if i == 0 {
+			o.Key, o.Old, o.New = orNull(it.Key), orNull(it.Old), orNull(it.New)
+		}
+		o.Items = append(o.Items, journalItemObject{Key: orNull(it.Key), Old: orNull(it.Old), New: orNull(it.New), Condition: it.Condition, State: it.State})
+	}
+	return o
+}
+
+func orNull(raw json.RawMessage) json.RawMessage {
+	if len(raw) == 0 {
+		return json.RawMessage("null")
+	}
+	return raw
+}
+
+// undoneBy maps each entry to the undo that took it back, and to an undo
+// of it in doubt.
+func undoneBy(entries []edit.Entry) (done, inDoubt map[int]int) {
+	done, inDoubt = map[int]int{}, map[int]int{}
+	for _, e := range entries {
+		switch {
+		case e.Undoes == 0:
+		case e.State == edit.StateDone:
+			done[e.Undoes] = e.Number
+		case e.State == edit.StateInDoubt:
+			inDoubt[e.Undoes] = e.Number
+		}
+	}
+	return done, inDoubt
 }
 
 func printJournal(w io.Writer, path string, entries []edit.Entry, output string) error {
-	undoneBy := map[int]int{}
-	for _, e := range entries {
-		if e.Undoes > 0 {
-			undoneBy[e.Undoes] = e.Number
-		}
-	}
+	undone, undoInDoubt := undoneBy(entries)
 	var b bytes.Buffer
 	if output == "json" {
 		objs := []journalEntryObject{}
 		for _, e := range entries {
-			objs = append(objs, journalEntryObject{Number: e.Number, Entry: e, UndoneBy: undoneBy[e.Number]})
+			objs = append(objs, newJournalEntryObject(e, undone[e.Number], undoInDoubt[e.Number]))
 		}
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
@@ -114,22 +184,51 @@ func printJournal(w io.Writer, path string, entries []edit.Entry, output string)
 		old, _ := e.OldItem()
 		new, _ := e.NewItem()
 		keys := e.Keys()
-		status := ""
-		switch {
-		case undoneBy[e.Number] > 0:
-			status = fmt.Sprintf(", undone by %d", undoneBy[e.Number])
-		case e.Undoes > 0:
-			status = fmt.Sprintf(", undoes %d", e.Undoes)
-		}
-		line := fmt.Sprintf("%d  %s  %s %s on %s (%s): %s WCU%s", e.Number, e.Time.Format("2006-01-02 15:04:05Z"), e.Operation,
-			edit.KeyText(keys, old, new), e.Table, where, jsonFloat(e.WCU), status)
+		line := fmt.Sprintf("%d  %s  %s %s on %s (%s): %s", e.Number, e.Time.Format("2006-01-02 15:04:05Z"), e.Operation,
+			edit.KeyText(keys, old, new), e.Table, where, entryStatus(e, undone[e.Number], undoInDoubt[e.Number]))
 		b.WriteString(textfmt.Sanitize(line) + "\n")
 		for _, l := range edit.DiffLines(keys, edit.Diff(old, new)) {
 			b.WriteString("     " + textfmt.Sanitize(l) + "\n")
 		}
+		if e.Note != "" && e.State != edit.StateDone {
+			b.WriteString("     " + textfmt.Sanitize(e.Note) + "\n")
+		}
 	}
 	_, err := w.Write(b.Bytes())
 	return err
+}
+
+// entryStatus is an entry's state for its journal line: what is known of
+// its outcome and its units, and its undo.
+func entryStatus(e edit.Entry, undoneBy, undoInDoubt int) string {
+	units := "WCU unknown"
+	if e.WCU != nil {
+		units = jsonFloat(*e.WCU) + " WCU"
+	}
+	var s string
+	switch e.State {
+	case edit.StateDone:
+		s = "done, " + units
+	case edit.StateRefused:
+		s = "refused, nothing written, " + units
+	case edit.StateFailed:
+		s = "failed, not applied"
+	default:
+		s = "IN DOUBT (no answer: it may have been applied), WCU unknown"
+		if e.Unanswered {
+			s = "IN DOUBT (no answer was recorded: the run ended before it came), WCU unknown"
+		}
+	}
+	switch {
+	case undoneBy > 0:
+		s += fmt.Sprintf(", undone by %d", undoneBy)
+	case undoInDoubt > 0:
+		s += fmt.Sprintf(", its undo %d is in doubt", undoInDoubt)
+	}
+	if e.Undoes > 0 {
+		s += fmt.Sprintf(", undoes %d", e.Undoes)
+	}
+	return s
 }
 
 // undoOptions are the flag values of `dynascope undo`.
@@ -195,7 +294,7 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 	if err != nil {
 		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
 	}
-	out := writeOutput{plan: plan, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+	out := writeOutput{plan: plan, target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, undo: true}
 	if opts.DryRun {
 		return out.print(opts.Out, opts.Output)
 	}
@@ -203,7 +302,7 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 	if err != nil {
 		return err
 	}
-	out.result, out.err = w.Undo(ctx, plan, e.Number)
+	out.result, out.err = w.Undo(ctx, plan, e)
 	out.journal = w.JournalPath()
 	if perr := out.print(opts.Out, opts.Output); perr != nil {
 		return perr
@@ -212,20 +311,26 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 }
 
 // pickEntry finds the entry to undo: the numbered one, else the last write
-// (of the table, when given) that is not an undo and not undone yet.
+// (of the table, when given) that is not an undo, not undone yet, and was
+// applied or may have been (in doubt). A refused or failed write wrote
+// nothing to undo.
 func pickEntry(entries []edit.Entry, number int, table string) (edit.Entry, error) {
 	if number > 0 {
 		for _, e := range entries {
-			if e.Number == number {
-				return e, nil
+			if e.Number != number {
+				continue
 			}
+			if !e.Undoable() {
+				return edit.Entry{}, usageError{fmt.Sprintf("journal entry %d was %s: nothing was written, so there is nothing to undo.", number, e.State)}
+			}
+			return e, nil
 		}
 		return edit.Entry{}, usageError{fmt.Sprintf("the journal has no entry %d; list them with 'dynascope journal'.", number)}
 	}
 	undone := edit.Undone(entries)
 	for i := len(entries) - 1; i >= 0; i-- {
 		e := entries[i]
-		if e.Undoes == 0 && !undone[e.Number] && (table == "" || e.Table == table) {
+		if e.Undoes == 0 && !undone[e.Number] && e.Undoable() && (table == "" || e.Table == table) {
 			return e, nil
 		}
 	}

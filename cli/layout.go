@@ -225,6 +225,9 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if _, werr := opts.Out.Write(b.Bytes()); werr != nil {
 		return werr
 	}
+	if over := smp.OverCapText("--max-rcu cap", jsonFloat); over != "" {
+		fmt.Fprintln(opts.Err, over)
+	}
 	if err == nil {
 		err = wbOut.write(ctx, client, smp, lay, opts.Err)
 	}

@@ -203,11 +203,24 @@ func TestLayoutDemo(t *testing.T) {
 
 	// The default caps stop early and say so; the RCU cap holds.
 	def, stderr := layoutOf(t, "--endpoint-url", ep, "--table", table, "--max-rcu", "20")
-	if def.Sample.Stop != "max-rcu" || def.ConsumedCapacity.Total > 20+4*0.5 || def.Sample.Items == 0 || def.Sample.MaxItems != 10000 {
+	if def.Sample.Stop != "max-rcu" || def.ConsumedCapacity.Total > 20 || def.Sample.Items == 0 || def.Sample.MaxItems != 10000 {
 		t.Errorf("capped sample: %+v, %v RCU", def.Sample, def.ConsumedCapacity.Total)
 	}
-	if !strings.Contains(stderr, "up to 10000 items / 20 RCU") {
+	if !strings.Contains(stderr, "up to 10000 items / 20 RCU") || strings.Contains(stderr, "over the") {
 		t.Errorf("announcement %q", stderr)
+	}
+	// The default caps: the item cap is met exactly, and the text says the
+	// count the JSON says (they were 9,022 and 9,028, "stop": "max-items").
+	capped, _ := layoutOf(t, "--endpoint-url", ep, "--table", table)
+	if capped.Sample.Stop != "max-items" || capped.Sample.Items != 10000 || capped.ConsumedCapacity.Total > 250 {
+		t.Errorf("default caps: %+v, %v RCU", capped.Sample, capped.ConsumedCapacity.Total)
+	}
+	var capText, capErr bytes.Buffer
+	if err := run(ctx, []string{"layout", "--endpoint-url", ep, "--table", table, "--output", "table"}, &capText, &capErr); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(capText.String(), "table "+table+": 10000 items (of about ") || !strings.Contains(capText.String(), " · stopped: max-items\n") {
+		t.Errorf("default caps, text:\n%s", capText.String())
 	}
 
 	var out, errb bytes.Buffer

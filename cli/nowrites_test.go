@@ -446,12 +446,16 @@ func writeJournalEntry(t *testing.T, endpoint, table string) {
 	e := edit.Entry{
 		Time: time.Now().UTC(), Endpoint: endpoint, Region: "us-east-1", Table: table, Operation: edit.OpUpdate,
 		PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"},
-		Key:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"}}`),
-		Old:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Bo"}}`),
-		New:          json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Ann"}}`),
-		PredictedWCU: 1, WCU: 1,
+		Items: []edit.EntryItem{{Key: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"}}`),
+			Old: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Bo"}}`),
+			New: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"PROFILE"},"name":{"S":"Ann"}}`)}},
+		PredictedWCU: 1,
 	}
-	if err := j.Append(&e); err != nil {
+	if err := j.Begin(&e); err != nil {
+		t.Fatal(err)
+	}
+	wcu := 1.0
+	if err := j.Mark(&e, edit.Mark{State: edit.StateDone, WCU: &wcu}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -152,6 +152,9 @@ type queryObject struct {
 	Filter     *string  `json:"filter,omitempty"`
 	Projection *string  `json:"projection,omitempty"`
 	Notes      []string `json:"notes,omitempty"`
+	// DynamoDBPaging appears only when a page read more than one
+	// DynamoDB page may (pagingObject).
+	DynamoDBPaging *pagingObject `json:"dynamoDBPaging,omitempty"`
 }
 
 type requestObject struct {
@@ -182,6 +185,7 @@ func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) er
 		o.LastEvaluatedKey = item(r.LastKey)
 	}
 	o.Requests = requestObjects(r.Requests)
+	o.DynamoDBPaging = newPagingObject(r.OneMB)
 	return writeIndentedJSON(b, o)
 }
 

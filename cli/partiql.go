@@ -124,11 +124,14 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	est := dynamo.EstimateRead(t, plan.Index, opts.Consistent, 1, 0)
 	bound := est.RCU
 	if plan.Query {
-		// One partition: its size is unknown before it is read, the
-		// table's is the bound. A Query needs no consent, as query
-		// --all-pages needs none.
+		// One partition: its size is unknown before it is read, so the
+		// table's is the bound (one item's, when the whole key is
+		// fixed). A Query needs no consent, as query --all-pages needs
+		// none.
+		var why string
+		bound, why = est.QueryBound(plan.OneItem)
 		gate.bound = bound
-		fmt.Fprintf(opts.Err, "at most the whole table: %s (one partition is usually far less)%s\n", est.Text(), gate.money(bound))
+		fmt.Fprintf(opts.Err, "%s%s\n", textfmt.Sanitize(why), gate.money(bound))
 	} else if err := gate.announce(opts.Err, "the "+plan.Kind()+" of "+plan.Table, est); err != nil {
 		return err
 	}

@@ -330,6 +330,9 @@ type patternRun struct {
 	// projection compares the pattern with its KEYS_ONLY or INCLUDE index;
 	// nil on the base table and an ALL index.
 	projection *patterns.Projection
+	// minKept is the share of what it reads a filtered pattern must keep
+	// (PatternSet.MinKept); 0 asks nothing of it.
+	minKept float64
 }
 
 // sendPattern sends the pattern's request and, when the answer does not fit
@@ -362,7 +365,7 @@ func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p p
 	// The filter as sent, its parameters in place: printed with the note
 	// that every item read was paid for, as query prints it.
 	run.res.KeyCondition, run.res.Filter = res.KeyCondition, res.Filter
-	run.res.Count, run.res.Scanned, run.res.LastKey = res.Count, res.Scanned, res.LastKey
+	run.res.Count, run.res.Scanned, run.res.LastKey, run.res.OneMB = res.Count, res.Scanned, res.LastKey, res.OneMB
 	run.err = err
 	switch {
 	case err != nil && res.Pages > 0:

@@ -14,19 +14,44 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/dynamo"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 )
 
-// verdict says whether the pattern was one request and, when not, why. A
-// page without a filter ends early only at 1 MB: Limit ends the pattern.
+// verdict says whether the pattern was one request and, when not, why;
+// a filtered one adds what it kept of what it read, and a pattern that
+// threw most of its read away is not a pass either (discardVerdict). The
+// requests are counted by DynamoDB's 1 MB rule (requests), not by what
+// the engine answered with. A page without a filter ends early only at
+// 1 MB: Limit ends the pattern.
 func (r patternRun) verdict() (string, bool) {
-	n := len(r.res.Requests)
+	v, one := r.requestVerdict()
+	if r.err != nil || r.projection != nil && r.projection.Refused() || r.res.Filter == "" {
+		return v, one
+	}
+	d := r.discard()
+	if dv := d.Verdict(); dv != "" {
+		if one {
+			v = dv
+		} else {
+			v += "; it " + dv
+		}
+		one = false
+	}
+	return v + " · " + d.Note(), one
+}
+
+// requestVerdict is the verdict on the requests alone.
+func (r patternRun) requestVerdict() (string, bool) {
+	n, answered := r.requests(), len(r.res.Requests)
 	pc := r.projection
 	switch {
 	case pc != nil && pc.Refused():
 		return pc.Verdict(), false
 	case r.err != nil:
 		return "failed: " + strings.TrimRight(r.err.Error(), "."), false
+	case n > answered:
+		return fmt.Sprintf("%d requests on DynamoDB: it ends a page once it has read 1 MB, before the filter (DynamoDB Local answered in %d)", n, answered), false
 	case n == 1 && pc != nil && !pc.OneRequest():
 		return pc.Verdict(), false
 	case n == 1:
@@ -37,6 +62,24 @@ func (r patternRun) verdict() (string, bool) {
 		return fmt.Sprintf("%d pages: 1 MB per page was reached before Limit %d", n, r.res.Limit), false
 	}
 	return fmt.Sprintf("%d pages: the result is larger than the 1 MB one Query page returns", n), false
+}
+
+// requests is how many requests the pattern takes on DynamoDB: what its
+// pages read, cut by the 1 MB rule (dynamo.OneMB), where an engine such as
+// DynamoDB Local answered a filtered read in fewer pages.
+func (r patternRun) requests() int {
+	return max(len(r.res.Requests), r.res.OneMB.Requests)
+}
+
+// discard is what the run kept of what it read, against the file's
+// minKept.
+func (r patternRun) discard() patterns.Discard {
+	unit := 0.5
+	if r.res.Consistent {
+		unit = 1
+	}
+	return patterns.Discard{Kept: r.res.Count, Read: r.res.Scanned, RCU: dynamo.TotalCapacity(r.res.Requests).Total,
+		Requests: r.requests(), Unit: unit, MinKept: r.minKept}
 }
 
 // patternsCheckOptions are the flag values of `dynascope patterns check`.
@@ -107,6 +150,7 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 			continue
 		}
 		run := sendPattern(ctx, client, t, p, r)
+		run.minKept = set.MinKept(p)
 		if onIndex {
 			run.projection = &pc
 		}
@@ -125,21 +169,28 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 		return err
 	}
 	var bad []string
+	discards := false
 	for _, r := range runs {
 		if v, one := r.verdict(); !one {
 			why := "failed"
 			if r.err == nil {
-				why = strings.SplitN(v, ":", 2)[0]
+				why = strings.SplitN(strings.SplitN(v, ":", 2)[0], ",", 2)[0]
 			}
+			discards = discards || r.err == nil && r.res.Filter != "" && r.discard().Warn()
 			bad = append(bad, fmt.Sprintf("%q (%s)", r.pattern.Name, why))
 		}
 	}
 	if len(bad) > 0 {
-		verb := "are"
-		if len(bad) == 1 {
-			verb = "is"
+		verb := "are not one request"
+		switch {
+		case discards && len(bad) == 1:
+			verb = "fails the check"
+		case discards:
+			verb = "fail the check"
+		case len(bad) == 1:
+			verb = "is not one request"
 		}
-		return fmt.Errorf("%d of %d patterns %s not one request: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
+		return fmt.Errorf("%d of %d patterns %s: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
 	}
 	return nil
 }
@@ -160,7 +211,7 @@ func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
 		v, one := r.verdict()
 		all = all && one
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%d\t%d\t%s\t%s\n", textfmt.Sanitize(r.pattern.Name), textfmt.Sanitize(r.operationText()),
-			len(r.res.Requests), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), textfmt.Sanitize(v))
+			r.requests(), len(r.res.Requests), r.res.Count, jsonFloat(dynamo.TotalCapacity(r.res.Requests).Total), textfmt.Sanitize(v))
 	}
 	_ = tw.Flush()
 	if all {
@@ -221,6 +272,29 @@ func (r patternRun) projectionJSON() *checkProjectionJSON {
 		OneRequest: pc.OneRequest(), Note: r.projectionNote()}
 }
 
+// checkFilterJSON is what a filtered pattern kept of what it read.
+type checkFilterJSON struct {
+	Expression   string   `json:"expression"` // as sent, its parameters in place
+	Kept         int      `json:"kept"`
+	ScannedCount int      `json:"scannedCount"`
+	KeptShare    float64  `json:"keptShare"`  // kept / scannedCount, 1 when nothing was read
+	RCUPerItem   *float64 `json:"rcuPerItem"` // null when no item was returned
+	MinKept      float64  `json:"minKept"`    // the share it must keep (check: minKept:, or the pattern's)
+	Discards     bool     `json:"discards"`   // it kept less and paid for what it threw away
+}
+
+func (r patternRun) filterJSON() *checkFilterJSON {
+	if r.res.Filter == "" || r.err != nil {
+		return nil
+	}
+	d := r.discard()
+	f := &checkFilterJSON{Expression: r.res.Filter, Kept: d.Kept, ScannedCount: d.Read, KeptShare: d.Share(), MinKept: d.MinKept, Discards: d.Warn()}
+	if per, ok := d.PerItem(); ok {
+		f.RCUPerItem = &per
+	}
+	return f
+}
+
 type checkCapacity struct {
 	Total   float64            `json:"total"`
 	Table   float64            `json:"table"`
@@ -239,6 +313,12 @@ type checkPatternJSON struct {
 	OneRequest       bool          `json:"oneRequest"`
 	Verdict          string        `json:"verdict"`
 	Error            *string       `json:"error"`
+	// Requests counts by DynamoDB's 1 MB rule, Pages what the engine
+	// answered with; DynamoDBPaging says why they differ (pagingObject).
+	DynamoDBPaging *pagingObject `json:"dynamoDBPaging"`
+	// Filter is what a filtered pattern kept of what it read; null
+	// without a filter.
+	Filter *checkFilterJSON `json:"filter"`
 	// Projection is null on the base table and on an index that projects ALL.
 	Projection *checkProjectionJSON `json:"projection"`
 }
@@ -264,8 +344,9 @@ func writeCheckJSON(b *bytes.Buffer, table string, runs []patternRun) {
 		}
 		out.Patterns = append(out.Patterns, checkPatternJSON{
 			Name: r.pattern.Name, Operation: r.operation, Index: nullable(r.res.Index), KeyCondition: r.res.KeyCondition,
-			Requests: len(r.res.Requests), Pages: len(r.res.Requests), Items: r.res.Count, ConsumedCapacity: cc,
+			Requests: r.requests(), Pages: len(r.res.Requests), Items: r.res.Count, ConsumedCapacity: cc,
 			OneRequest: one, Verdict: v, Error: errText, Projection: r.projectionJSON(),
+			DynamoDBPaging: newPagingObject(r.res.OneMB), Filter: r.filterJSON(),
 		})
 		out.OneRequest = out.OneRequest && one
 	}

@@ -115,6 +115,7 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 		if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
 			return err
 		}
+		sayPaging(opts.Err, run.res.OneMB, len(run.res.Requests))
 		return goOnError{run.err, goOn()}
 	}
 	if run.err != nil {
@@ -126,6 +127,7 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 	if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
 		return err
 	}
+	sayPaging(opts.Err, run.res.OneMB, len(run.res.Requests))
 	if run.truncated {
 		fmt.Fprintf(opts.Err, "stopped after %s: patterns run follows at most %d pages of a pattern\n", textfmt.Plural(len(run.res.Requests), "page", "pages"), maxPatternPages)
 		fmt.Fprintln(opts.Err, goOnSentence(goOn()))

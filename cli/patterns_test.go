@@ -45,8 +45,35 @@ type checkJSON struct {
 		Verdict          string              `json:"verdict"`
 		Error            *string             `json:"error"`
 		Projection       *checkProjectionOut `json:"projection"`
+		DynamoDBPaging   *pagingOut          `json:"dynamoDBPaging"`
+		Filter           *checkFilterOut     `json:"filter"`
 	} `json:"patterns"`
 	OneRequest bool `json:"oneRequest"`
+}
+
+// pagingOut is the documented "dynamoDBPaging" object, decoded apart
+// from the writer's struct.
+type pagingOut struct {
+	Requests  int `json:"requests"`
+	PagesOver []struct {
+		Page         int     `json:"page"`
+		ScannedCount int     `json:"scannedCount"`
+		BytesRead    int64   `json:"bytesRead"`
+		RCU          float64 `json:"consumedCapacity"`
+		Stops        int     `json:"stops"`
+		Exact        bool    `json:"exact"`
+	} `json:"pagesOver"`
+}
+
+// checkFilterOut is the documented "filter" object of patterns check.
+type checkFilterOut struct {
+	Expression   string   `json:"expression"`
+	Kept         int      `json:"kept"`
+	ScannedCount int      `json:"scannedCount"`
+	KeptShare    float64  `json:"keptShare"`
+	RCUPerItem   *float64 `json:"rcuPerItem"`
+	MinKept      float64  `json:"minKept"`
+	Discards     bool     `json:"discards"`
 }
 
 func decodeCheck(t *testing.T, out string) checkJSON {

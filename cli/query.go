@@ -31,6 +31,8 @@ type queryResult struct {
 	Requests     []dynamo.Request
 	// Filter and Projection as DynamoDB read them ("" for none).
 	Filter, Projection string
+	// OneMB is what DynamoDB's 1 MB page rule says of the pages.
+	OneMB dynamo.OneMB
 }
 
 // queryOptions are the flag values of `dynascope query`.
@@ -231,13 +233,14 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 	q := o.opts.Q
 	r := queryResult{Table: q.Table, Index: q.Index, KeyNames: o.keyNames, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent,
 		KeyCondition: res.KeyCondition, Filter: res.Filter, Projection: res.Projection,
-		Items: o.items, Count: res.Count, Scanned: res.Scanned, LastKey: res.LastKey, Requests: res.Requests}
+		Items: o.items, Count: res.Count, Scanned: res.Scanned, LastKey: res.LastKey, Requests: res.Requests, OneMB: res.OneMB}
 	if err != nil {
 		var ee *dynamo.EstimateError
 		if errors.As(err, &ee) {
 			ee.Resume, ee.Next = "the lastEvaluatedKey printed", "run the line that follows (with --max-rcu N to bound the rest)"
 		}
 		err = goOnError{err, o.goOn(res.LastKey)}
+		sayPaging(o.opts.Err, res.OneMB, res.Pages)
 		if o.exp != nil {
 			return o.exp.close(err)
 		}
@@ -253,6 +256,7 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 	} else if err := printResult(o.opts.Out, r, o.opts.Output, o.opts.DDBJSON); err != nil {
 		return err
 	}
+	sayPaging(o.opts.Err, res.OneMB, res.Pages)
 	if over := res.OverCapText("--max-rcu cap", jsonFloat); over != "" {
 		fmt.Fprintln(o.opts.Err, over)
 	}

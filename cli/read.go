@@ -38,6 +38,44 @@ func readNotes(count, scanned int, rcu float64, filter, projection string) []str
 	return notes
 }
 
+// pagingObject is what DynamoDB's 1 MB page rule says of a read's pages
+// (dynamo.OneMB), in the JSON outputs as "dynamoDBPaging": present only
+// when a page read more than one DynamoDB page may (DynamoDB Local does
+// not stop a filtered page at 1 MB), so the objects are unchanged
+// otherwise.
+type pagingObject struct {
+	Requests  int              `json:"requests"` // the requests DynamoDB would take for the whole read
+	PagesOver []pageOverObject `json:"pagesOver"`
+}
+
+type pageOverObject struct {
+	Page         int     `json:"page"` // from 1, in the order of "requests"
+	ScannedCount int     `json:"scannedCount"`
+	BytesRead    int64   `json:"bytesRead"` // at least
+	RCU          float64 `json:"consumedCapacity"`
+	Stops        int     `json:"stops"` // how many times DynamoDB would have ended a page within it
+	Exact        bool    `json:"exact"` // from the items' own sizes; else items of the page's average size
+}
+
+func newPagingObject(m dynamo.OneMB) *pagingObject {
+	if len(m.Over) == 0 {
+		return nil
+	}
+	o := &pagingObject{Requests: m.Requests, PagesOver: []pageOverObject{}}
+	for _, p := range m.Over {
+		o.PagesOver = append(o.PagesOver, pageOverObject{Page: p.Page, ScannedCount: p.Scanned, BytesRead: p.Bytes, RCU: p.RCU, Stops: p.Stops, Exact: p.Exact})
+	}
+	return o
+}
+
+// sayPaging writes, on stderr, the sentence of a read whose pages
+// DynamoDB would have cut at 1 MB (dynamo.OneMB.Text), if any.
+func sayPaging(stderr io.Writer, m dynamo.OneMB, pages int) {
+	if t := m.Text(pages); t != "" {
+		fmt.Fprintln(stderr, textfmt.Sanitize(t))
+	}
+}
+
 // unreported counts the requests whose answer held no consumed capacity.
 func unreported(reqs []dynamo.Request) int {
 	n := 0

@@ -147,11 +147,12 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	in.OnPage = func(p dynamo.ScanPage) error { return out.page(p.Page) }
 	res, err := client.Scan(ctx, in)
 	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	sayPaging(opts.Err, res.OneMB, len(res.Requests))
 	obj := bulkObject{
 		Operation: "Scan", Table: in.Table, Index: nullable(in.Index), Filter: nullable(res.Filter), Projection: nullable(res.Projection),
 		Segments: res.Segments, ConsistentRead: in.Consistent, Count: res.Count, ScannedCount: &res.Scanned,
 		Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete, Resume: json.RawMessage("null"),
-		Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
+		Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)}, DynamoDBPaging: newPagingObject(res.OneMB),
 	}
 	if len(res.Resume) > 0 {
 		m := map[string]json.RawMessage{}
@@ -360,6 +361,7 @@ type bulkObject struct {
 	ConsumedCapacity capacityObject    `json:"consumedCapacity"`
 	Requests         []requestObject   `json:"requests"`
 	Notes            []string          `json:"notes,omitempty"`
+	DynamoDBPaging   *pagingObject     `json:"dynamoDBPaging,omitempty"` // as query's
 }
 
 type predictedObject struct {

@@ -2,6 +2,7 @@ package cli
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -140,7 +141,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err != nil {
 			return err
 		}
-		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out); err != nil {
+		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out, opts.Err); err != nil {
 			return err
 		}
 		if opts.SkipInvalid || len(model.Skipped) > 0 {
@@ -156,7 +157,7 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 	if err != nil {
 		return err
 	}
-	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out)
+	return seedInto(ctx, w, demodata.TableSpec(opts.Table), demodata.Items(), opts.Force, opts.Out, opts.Err)
 }
 
 // connectWriter builds the write-capable client of seeding, from the same
@@ -169,15 +170,15 @@ func connectWriter(ctx context.Context, c *config.Connection) (dynamo.WriteAPI, 
 	return dynamo.ConnectWriter(ctx, o)
 }
 
-func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, items []dynamo.Item, force bool, out io.Writer) error {
+func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, items []dynamo.Item, force bool, out, notes io.Writer) error {
 	began := time.Now()
-	created, err := dynamo.EnsureTable(ctx, w, spec)
+	created, err := dynamo.EnsureTableSaying(ctx, w, spec, noteTo(notes))
 	if err != nil {
 		return err
 	}
 	res, err := dynamo.Seed(ctx, w, spec.Name, items, dynamo.SeedOptions{Force: force || created})
 	if err != nil {
-		return err
+		return seedStopped(ctx, err, res, len(items), spec.Name)
 	}
 	verb := "loaded into existing table"
 	if created {
@@ -242,9 +243,9 @@ func pickTables(m workbench.WorkbenchModel, only, prefix string) ([]workbench.Wo
 
 // seedWorkbench creates each table with its indexes, loads its items, and
 // says which entity types the facets name.
-func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.WorkbenchTable, force bool, out io.Writer) error {
+func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.WorkbenchTable, force bool, out, notes io.Writer) error {
 	for _, t := range tables {
-		if err := seedInto(ctx, w, t.Spec, t.Items, force, out); err != nil {
+		if err := seedInto(ctx, w, t.Spec, t.Items, force, out, notes); err != nil {
 			return err
 		}
 		var facets []string
@@ -260,4 +261,30 @@ func seedWorkbench(ctx context.Context, w dynamo.WriteAPI, tables []workbench.Wo
 		}
 	}
 	return nil
+}
+
+// seedStopped is the one sentence of a load that ended short: how many
+// items reached the table (acknowledged), which batches are in doubt, and
+// the signal that stopped it by name (SIGTERM is no time-out).
+func seedStopped(ctx context.Context, err error, res dynamo.SeedResult, total int, table string) error {
+	var stop *dynamo.SeedStopError
+	if !errors.As(err, &stop) {
+		if res.Batches == 0 {
+			return err // before any write: the table is refused, or missing
+		}
+		// Not from the writes (the file changed between its reads).
+		stop = &dynamo.SeedStopError{Table: table, Result: res, Err: err}
+	}
+	s := *stop
+	s.Table, s.Total = textfmt.Sanitize(table), total
+	by := ""
+	if s.Stopped {
+		by = stoppedBy(ctx)()
+	}
+	return &dynamo.UserError{Msg: s.Sentence(by), Err: err}
+}
+
+// noteTo writes the notes of a wait (a table not ACTIVE yet) as lines.
+func noteTo(w io.Writer) func(string) {
+	return func(s string) { fmt.Fprintln(w, s) }
 }

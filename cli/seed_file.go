@@ -95,7 +95,7 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 	began := time.Now()
 	loaded := 0
 	for _, t := range plan.tables {
-		created, err := dynamo.EnsureTable(ctx, w, t.spec)
+		created, err := dynamo.EnsureTableSaying(ctx, w, t.spec, noteTo(stderr))
 		if err != nil {
 			return err
 		}
@@ -111,7 +111,7 @@ func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr
 			err = fmt.Errorf("the second read of %s found fewer items than the first", shown)
 		}
 		if err != nil {
-			return &dynamo.UserError{Msg: fmt.Sprintf("%s; %d of %d items reached table %s, so the load is incomplete (run it again with --force to finish).", strings.TrimSuffix(err.Error(), "."), res.Written, t.items, textfmt.Sanitize(t.spec.Name)), Err: err}
+			return seedStopped(ctx, err, res, t.items, t.spec.Name)
 		}
 		fmt.Fprintf(stdout, "loaded %s from %s (%s): %d items in %d batches (%d retries), %s WCU, %.1f s\n",
 			textfmt.Sanitize(t.spec.Name), textfmt.Sanitize(shown), plan.format.Describe(), res.Written, res.Batches, res.Retries, jsonFloat(res.WCU), res.Duration.Seconds())

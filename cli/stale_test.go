@@ -44,7 +44,7 @@ func TestCLIScanOfATableWithStaleSizes(t *testing.T) {
 		announce string
 	}{
 		{"size 0", dynamotest.StaleSize(0, 0), "size unknown (DescribeTable gives none"},
-		{"1000 items, 100 KB", dynamotest.StaleSize(1000, 100_000), "1000 items / 97.7 KiB → predicted ≤ 13 RCU"},
+		{"1000 items, 100 KB", dynamotest.StaleSize(1000, 100_000), "1000 items / 97.7 KiB → predicted ≤ 12.5 RCU"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			proxy.ClearFaults()

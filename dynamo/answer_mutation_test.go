@@ -176,8 +176,9 @@ func TestKeyAdvanceEqualNumberOtherText(t *testing.T) {
 }
 
 // A Scan's announced bound reads eventually consistent at half a unit per
-// 4 KB and per page, strongly consistent at a whole one; an index's own
-// size counts when it is the one read.
+// 4 KB, strongly consistent at a whole one; each page after the first
+// may add a unit of its own rounding; an index's own size counts when it
+// is the one read.
 func TestEstimateReadUnits(t *testing.T) {
 	tb := Table{ItemCount: 100, SizeBytes: 10 * 4096, Indexes: []Index{{Name: "G", ItemCount: 7, SizeBytes: 4096*2 + 1}}}
 	for _, tc := range []struct {
@@ -187,11 +188,11 @@ func TestEstimateReadUnits(t *testing.T) {
 		items      int64
 		rcu        float64
 	}{
-		{"", false, 1, 100, 10*0.5 + 0.5},
-		{"", true, 1, 100, 10 + 1},
-		{"", false, 4, 100, 10*0.5 + 4*0.5},
-		{"", false, 0, 100, 10*0.5 + 0.5},
-		{"G", false, 1, 7, 3*0.5 + 0.5},
+		{"", false, 1, 100, 10 * 0.5}, // one page of exactly 10 units
+		{"", true, 1, 100, 10},
+		{"", false, 4, 100, (10 + 3) * 0.5}, // three more pages, one more unit each at most
+		{"", false, 0, 100, 10 * 0.5},
+		{"G", false, 1, 7, 3 * 0.5},
 	} {
 		e := EstimateRead(tb, tc.index, tc.consistent, tc.segments, 0)
 		if e.Items != tc.items || e.RCU != tc.rcu || !e.Known {
@@ -206,20 +207,45 @@ func TestEstimateReadUnits(t *testing.T) {
 		segments int
 		rcu      float64
 	}{
-		{100, 10, 1, 10*0.5 + 11*0.5},
-		{101, 10, 2, 10*0.5 + 13*0.5},
-		{100, 10, 3, 10*0.5 + 13*0.5},
-		{100, 1000, 1, 10*0.5 + 2*0.5},
-		{0, 10, 1, 10*0.5 + 0.5}, // no item count: the size's pages
+		{100, 10, 1, (10 + 9) * 0.5},
+		{101, 10, 2, (10 + 11) * 0.5},
+		{100, 10, 3, (10 + 11) * 0.5},
+		{100, 1000, 1, 10 * 0.5},
+		{0, 10, 1, 10 * 0.5}, // no item count: the size's pages
 	} {
 		e := EstimateRead(Table{ItemCount: tc.items, SizeBytes: 10 * 4096}, "", false, tc.segments, tc.limit)
 		if e.RCU != tc.rcu {
 			t.Errorf("EstimateRead(%d items, limit %d, %d segments) = %v RCU, want %v", tc.items, tc.limit, tc.segments, e.RCU, tc.rcu)
 		}
 	}
-	// Each full MB is a page of its own.
+	// Each full MB is a page of its own, and the table's figure covers a
+	// read in as many segments as it has pages: 256 units, and 2 more.
 	if e := EstimateRead(Table{SizeBytes: 1 << 20}, "", true, 1, 0); e.RCU != 256+2 {
 		t.Errorf("1 MB: %v RCU, want 258", e.RCU)
+	}
+}
+
+// One table has one figure: the demo table (3,666,089 bytes, 21,069 items)
+// announced 450 RCU read in one segment and 451.5 in four. Now every read
+// in up to as many segments as it has 1 MB pages (four) announces the
+// table's figure; one in more says what its pages add, and why.
+func TestEstimateOneFigurePerTable(t *testing.T) {
+	demo := Table{ItemCount: 21069, SizeBytes: 3666089}
+	want := float64(896+6) * 0.5 // 896 units, and 6 pages' rounding of a read in up to 4 segments
+	for segs := range 5 {
+		e := EstimateRead(demo, "", false, segs, 0)
+		if e.RCU != want || e.TableRCU != want || strings.Contains(e.Text(), "(") {
+			t.Errorf("%d segments: %v RCU (table %v), %q; want %v", segs, e.RCU, e.TableRCU, e.Text(), want)
+		}
+	}
+	e := EstimateRead(demo, "", false, 8, 0)
+	if e.TableRCU != want || e.RCU != want+4*0.5 ||
+		!strings.HasSuffix(e.Text(), "→ predicted ≤ 453 RCU (the table's 451, and 2 for 8 segments, each ending on a page of its own)") {
+		t.Errorf("8 segments: %v RCU, %q", e.RCU, e.Text())
+	}
+	e = EstimateRead(Table{ItemCount: 100, SizeBytes: 10 * 4096, Indexes: []Index{{Name: "G", ItemCount: 100, SizeBytes: 4096}}}, "G", false, 1, 10)
+	if !strings.HasSuffix(e.Text(), "→ predicted ≤ 5 RCU (the index's 0.5, and 4.5 for pages of Limit 10, each charged on its own)") {
+		t.Errorf("Limit 10: %q", e.Text())
 	}
 }
 
@@ -305,5 +331,22 @@ func TestOverBudgetRoom(t *testing.T) {
 	// A size of 0 is unknown, never an empty table: the budget is announced.
 	if e := EstimateRead(Table{ItemCount: 5}, "", false, 1, 0); e.Known || e.RCU != UnknownSizeRCU {
 		t.Errorf("size 0: %+v", e)
+	}
+}
+
+// A Query of one partition is bounded by the whole table, and says why;
+// one that fixes the whole primary key by the largest item, when that is
+// less.
+func TestEstimateQueryBound(t *testing.T) {
+	e := EstimateRead(Table{ItemCount: 10000, SizeBytes: 10 << 20}, "", false, 1, 0)
+	if rcu, why := e.QueryBound(true); rcu != 50 || !strings.HasPrefix(why, "at most one item") {
+		t.Errorf("one item of a 10 MB table: %v, %q", rcu, why)
+	}
+	if rcu, why := e.QueryBound(false); rcu != e.RCU || !strings.Contains(why, "DynamoDB tells no partition's size before it is read: 10000 items / 10.0 MiB") {
+		t.Errorf("one partition of a 10 MB table: %v, %q", rcu, why)
+	}
+	small := EstimateRead(Table{ItemCount: 3, SizeBytes: 300}, "", true, 1, 0)
+	if rcu, _ := small.QueryBound(true); rcu != 1 {
+		t.Errorf("one item of a 300-byte table: %v RCU, want the table's 1", rcu)
 	}
 }

@@ -63,6 +63,12 @@ func (c CapSizer) itemCost() float64 {
 	return c.unit * math.Max(1, math.Ceil(c.Largest()/itemcodec.ReadUnitBytes))
 }
 
+// FullPage is the most a page without a Limit costs with no item larger
+// than Largest: 1 MB, and the item that crosses it.
+func (c CapSizer) FullPage() float64 {
+	return c.unit * math.Ceil((pageBytes+c.Largest())/itemcodec.ReadUnitBytes)
+}
+
 // Next is the Limit of the next page when left RCU are left of the cap
 // (after the pages in flight), shared among segments reading at once,
 // never above limit when that is set; worst is the most that page can

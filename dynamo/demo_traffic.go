@@ -30,17 +30,18 @@ func DemoTraffic(ctx context.Context, api WriteAPI, table string, interval time.
 			return step, nil
 		case <-tick.C:
 		}
-		it := write(step)
+		reqs := []types.WriteRequest{{PutRequest: &types.PutRequest{Item: write(step)}}}
 		cctx, cancel := context.WithTimeout(ctx, seedCallTimeout)
-		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{
-			table: {{PutRequest: &types.PutRequest{Item: it}}},
-		}})
+		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{RequestItems: map[string][]types.WriteRequest{table: reqs}})
 		cancel()
 		if err != nil {
 			if ctx.Err() != nil {
 				return step, nil
 			}
 			return step, Explain(err, "write the demo traffic to "+table, endpoint)
+		}
+		if err := checkUnprocessed("write the demo traffic to "+table, table, reqs, out.UnprocessedItems); err != nil {
+			return step, err
 		}
 		if len(out.UnprocessedItems[table]) == 0 {
 			step++
@@ -80,5 +81,5 @@ func EnableDemoStream(ctx context.Context, api WriteAPI, table string) error {
 	if err != nil {
 		return Explain(err, "enable the stream of the demo table "+table, endpoint)
 	}
-	return seedWaitActive(ctx, api, table)
+	return seedWaitActive(ctx, api, table, nil)
 }

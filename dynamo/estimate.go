@@ -27,21 +27,41 @@ const UnknownSizeRCU = 100
 type Estimate struct {
 	Items int64 // DescribeTable's item count; 0 when unknown
 	Bytes int64 // DescribeTable's size in bytes; 0 when unknown
-	// RCU is the bound: the size in 4 KB units plus one unit for each
-	// page's own rounding; UnknownSizeRCU when the size is unknown.
-	RCU   float64
-	Known bool    // the size is DescribeTable's (positive); false: RCU is a budget
-	Unit  float64 // RCU per 4 KB: 0.5, or 1 strongly consistent
+	// RCU is the bound of the read: TableRCU, and what its own pages add
+	// (more segments than the table has 1 MB pages, or a Limit's pages);
+	// UnknownSizeRCU when the size is unknown.
+	RCU float64
+	// TableRCU is the table's (or index's) one figure, whatever reads it:
+	// its size in 4 KB units and the rounding of the pages of a read in
+	// as many segments as it has 1 MB pages, or fewer (tableRCU).
+	TableRCU float64
+	Known    bool    // the size is DescribeTable's (positive); false: RCU is a budget
+	Unit     float64 // RCU per 4 KB: 0.5, or 1 strongly consistent
+	// more says what the read's own pages add to TableRCU, "" for nothing;
+	// of is "table" or "index", whose figure TableRCU is.
+	more, of string
 }
 
 // EstimateRead is the estimate of reading the whole table ("" index) or
 // index, in segments parallel segments, limit items a page (0: 1 MB pages).
+//
+// DynamoDB rounds each page up to 4 KB on its own, so P pages of B bytes in
+// all cost at most ceil(B / 4 KB) + P - 1 units (a sum of P roundings is
+// less than one unit each, and the pages' units are whole). A read in S
+// segments takes at most floor(B / 1 MB) + S pages (each segment's last is
+// partial), one with a Limit of L items at most ceil(items / L) + S - 1.
+// So that one table has one figure, the table's counts the pages of up to
+// as many segments as it has 1 MB pages (TableRCU); a read in more
+// segments, or with a Limit that makes more pages, says what they add.
 func EstimateRead(t Table, index string, consistent bool, segments int, limit int32) Estimate {
 	items, bytes := t.ItemCount, t.SizeBytes
 	if ix, ok := t.IndexByName(index); ok {
 		items, bytes = ix.ItemCount, ix.SizeBytes
 	}
-	e := Estimate{Unit: 0.5}
+	e := Estimate{Unit: 0.5, of: "table"}
+	if index != "" {
+		e.of = "index"
+	}
 	if consistent {
 		e.Unit = 1
 	}
@@ -49,20 +69,34 @@ func EstimateRead(t Table, index string, consistent bool, segments int, limit in
 		e.Items = items
 	}
 	if bytes <= 0 {
-		e.RCU = UnknownSizeRCU
+		e.RCU, e.TableRCU = UnknownSizeRCU, UnknownSizeRCU
 		return e
 	}
 	e.Bytes, e.Known = bytes, true
-	pages := bytes/(1<<20) + int64(max(segments, 1))
-	if limit > 0 && e.Items > 0 {
-		pages = max(pages, (e.Items+int64(limit)-1)/int64(limit)+int64(max(segments, 1)))
+	units := (bytes + itemcodec.ReadUnitBytes - 1) / itemcodec.ReadUnitBytes
+	full := bytes / pageBytes // full 1 MB pages
+	segs := int64(max(segments, 1))
+	tablePages := 2*full + 1 // the pages of a read in up to full+1 segments
+	pages := max(tablePages, full+segs)
+	if segs > full+1 {
+		e.more = fmt.Sprintf("%s, each ending on a page of its own", textfmt.Plural(int(segs), "segment", "segments"))
 	}
-	e.RCU = float64((bytes+itemcodec.ReadUnitBytes-1)/itemcodec.ReadUnitBytes)*e.Unit + float64(pages)*e.Unit
+	if limit > 0 && e.Items > 0 {
+		if lp := (e.Items+int64(limit)-1)/int64(limit) + segs - 1; lp > pages {
+			pages = lp
+			e.more = fmt.Sprintf("pages of Limit %d, each charged on its own", limit)
+		}
+	}
+	e.TableRCU = float64(units+tablePages-1) * e.Unit
+	e.RCU = float64(units+pages-1) * e.Unit
 	return e
 }
 
 // Text is the estimate in words, for an announcement: "2,000 items /
-// 1.2 MiB → predicted ≤ 160 RCU" or, unknown, why and the budget.
+// 1.2 MiB → predicted ≤ 160 RCU" or, unknown, why and the budget. A read
+// whose own pages add to the table's figure says so: "→ predicted ≤ 161
+// RCU (the table's 160, and 1 for 8 segments, each ending on a page of its
+// own)".
 func (e Estimate) Text() string {
 	if !e.Known {
 		return fmt.Sprintf("size unknown (DescribeTable gives none: its figures are refreshed about every six hours and may be out of date) → reads at most %s RCU unless --max-rcu says more", jsonNumber(e.RCU))
@@ -71,7 +105,24 @@ func (e Estimate) Text() string {
 	if e.Items > 0 {
 		items = textfmt.Plural(int(e.Items), "item", "items")
 	}
-	return fmt.Sprintf("%s / %s → predicted ≤ %s RCU", items, textfmt.HumanBytes(e.Bytes), jsonNumber(e.RCU))
+	s := fmt.Sprintf("%s / %s → predicted ≤ %s RCU", items, textfmt.HumanBytes(e.Bytes), jsonNumber(e.RCU))
+	if e.RCU > e.TableRCU && e.more != "" {
+		s += fmt.Sprintf(" (the %s's %s, and %s for %s)", e.of, jsonNumber(e.TableRCU), jsonNumber(e.RCU-e.TableRCU), e.more)
+	}
+	return s
+}
+
+// QueryBound is the bound of a Query of one partition (a PartiQL Query
+// plan) and why it is that: DynamoDB tells no partition's size before it is
+// read, so a partition is bounded by the whole table or index (e); a Query
+// that fixes the table's whole primary key (oneItem) reads one item at
+// most, no more than the largest item costs. The sentence reads "at most
+// …: 3 items / 1.2 KiB → predicted ≤ 1 RCU".
+func (e Estimate) QueryBound(oneItem bool) (float64, string) {
+	if item := float64(maxItemBytes/itemcodec.ReadUnitBytes) * e.Unit; oneItem && item < e.RCU {
+		return item, fmt.Sprintf("at most one item, as WHERE fixes the whole primary key → predicted ≤ %s RCU, what DynamoDB's largest item (400 KB) costs", jsonNumber(item))
+	}
+	return e.RCU, "at most the whole " + e.of + ", as a Query reads one partition and DynamoDB tells no partition's size before it is read: " + e.Text()
 }
 
 // Limit is what a read may spend before it stops as an overrun: twice the

@@ -35,7 +35,11 @@ func (c *Client) PlanPartiQL(ctx context.Context, stmt string) (partiql.Plan, er
 	if err != nil {
 		return p, err
 	}
-	return sel.Plan(ks.PK.Name), nil
+	skName := ""
+	if ks.SK != nil {
+		skName = ks.SK.Name
+	}
+	return sel.Item(sel.Plan(ks.PK.Name), skName), nil
 }
 
 // PartiQLInput is one run of a SELECT.

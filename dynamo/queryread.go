@@ -91,6 +91,10 @@ type QueryResult struct {
 	// KeyCondition, Filter and Projection are the pages' request in
 	// DynamoDB's and filterexpr's words; "" before any page.
 	KeyCondition, Filter, Projection string
+	// OneMB is what DynamoDB's 1 MB page rule says of the pages: those
+	// that read more than one DynamoDB page may (DynamoDB Local does not
+	// stop a filtered page at 1 MB), and the requests DynamoDB would take.
+	OneMB OneMB
 }
 
 // Capacity is the sum of the read's consumed capacity.
@@ -210,6 +214,8 @@ func (p *QueryPager) take(pg Page) {
 	r.Scanned += int(pg.ScannedCount)
 	r.KeyCondition, r.Filter, r.Projection = pg.Request.KeyCondition, pg.Request.Filter, pg.Request.Projection
 	r.LastKey = pg.LastEvaluatedKey
+	q := p.in.Query
+	r.OneMB.add(pg, r.Pages, p.unit, q.Filter == "" && q.Project == "" && !q.CountOnly)
 	// Each page counts at least DynamoDB's minimum, whatever it says it
 	// cost: pages that claim to be free still reach the cap.
 	r.Spent += math.Max(pg.Request.Capacity.Total, p.unit)

@@ -7,7 +7,6 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"sync"
 
 	"dynascope/itemcodec"
 	"dynascope/keys"
@@ -21,10 +20,6 @@ const (
 	DefaultSampleRCU       = 250
 	DefaultSamplePageLimit = 500
 	MaxSampleSegments      = 64 // more buys nothing for a bounded sample
-	// sampleProbeLimit is the Limit of the first page, sent alone while the
-	// cost of an item is still unknown: one item can cost anything up to
-	// 50 RCU, more items could cost that many times over.
-	sampleProbeLimit = 1
 )
 
 // StopReason says why a sample ended.
@@ -123,6 +118,19 @@ type Sample struct {
 	Pages        []SamplePage
 	Requests     []Request
 	Stop         StopReason
+	// Spent is the sample's cost as its RCU cap counts it: each page at
+	// least DynamoDB's minimum of 0.5, whatever it says it cost.
+	Spent float64
+}
+
+// OverCapText is the sentence of a sample that spent past its RCU cap
+// (OverCapText), "" when the cap held: name is the cap's ("RCU cap"),
+// rcu writes a figure as the caller prints RCU.
+func (s Sample) OverCapText(name string, rcu func(float64) string) string {
+	if s.MaxRCU <= 0 || s.Spent <= s.MaxRCU {
+		return ""
+	}
+	return OverCapText(rcu(s.Spent-s.MaxRCU), name)
 }
 
 // Capacity sums the consumed capacity of every request of the sample.
@@ -156,16 +164,17 @@ func (s Sample) Layout(largest int) keys.Layout {
 // Sample reads a bounded sample of a table's (or index's) keys with a parallel
 // Scan, to reconstruct its layout.
 //
-// The segments run in parallel and share the caps. Items: each page's Limit
-// is at most what is left of MaxItems after the pages in flight, so a sample
-// never holds more than MaxItems items. Capacity: until the cost of an item
-// is known, a single probe page of one item is in flight; after that a page
-// is only sent while the capacity consumed plus what the pages in flight are
-// expected to cost stays within MaxRCU, its Limit sized from the bytes per
-// item read so far. A page's cost is only known once it is read, so items
-// larger than those before them can pass MaxRCU — by at most what the pages
-// in flight (one per segment) read beyond their estimate; for items of
-// similar size that is less than 0.5 RCU per segment.
+// The segments run in parallel and share the caps in rounds (sampler.read):
+// each segment reads an equal share of what is left of them, and what a
+// segment leaves (it ended, or its share bought no further page) is shared
+// again among the others. Items: each page's Limit is at most what is left
+// of the segment's share, so the sample holds exactly MaxItems items unless
+// the RCU cap or the table ends first; Stop names which. Capacity: each
+// page's Limit is sized as the capped reads size theirs (CapSizer, by the
+// largest item the segment has read), so only an item larger than any read
+// before it can pass MaxRCU, and then Spent says by how much
+// (OverCapText). Each segment's pages depend only on its share and on what
+// it read, so the same table gives the same sample every run.
 //
 // Items are read with a ProjectionExpression of the key attributes (and the
 // library entity attributes of keys.LibraryAttributes) unless in.ItemSizes is
@@ -190,7 +199,9 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	s := &sampler{c: c, in: in, ks: ks, t: t, limited: limited}
 	s.plan(t)
 	s.segs = make([]segmentResult, s.in.Segments)
-	s.cond = sync.NewCond(&s.mu)
+	for seg := range s.segs {
+		s.segs[seg].seen, s.segs[seg].sizer = seenKeys{}, NewCapSizer(0.5, s.avgItem)
+	}
 	s.out = Sample{Table: in.Table, Index: in.Index, Keys: ks, TableItems: t.ItemCount,
 		Segments: s.in.Segments, MaxItems: in.MaxItems, MaxRCU: in.MaxRCU, ItemSizes: in.ItemSizes}
 	if ix, ok := t.IndexByName(in.Index); ok {
@@ -208,11 +219,7 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	sctx, cancel := context.WithCancel(ctx)
 	defer cancel()
 	s.cancel = cancel
-	var wg sync.WaitGroup
-	for seg := range s.in.Segments {
-		wg.Go(func() { s.segment(sctx, seg) })
-	}
-	wg.Wait()
+	s.read(sctx)
 
 	for seg, r := range s.segs {
 		for _, p := range r.pages {
@@ -222,6 +229,7 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 		}
 		s.out.Items = append(s.out.Items, r.items...)
 	}
+	s.out.Spent = s.charged
 	switch {
 	case ctx.Err() != nil:
 		s.out.Stop = StopCancelled
@@ -229,20 +237,24 @@ func (c *Client) Sample(ctx context.Context, in SampleInput) (Sample, error) {
 	case s.err != nil:
 		s.out.Stop = StopError
 		return s.out, s.err
-	case s.done == s.in.Segments:
-		// Every segment ended, even if its last page also reached a cap.
+	case s.done == s.in.Segments && !s.dropped:
+		// Every segment ended, even if its last page also met a cap.
 		s.out.Stop = StopComplete
+	case s.items >= s.in.MaxItems:
+		s.out.Stop = StopMaxItems
 	default:
-		s.out.Stop = s.stop
+		// What is left of the RCU cap buys no further page.
+		s.out.Stop = StopMaxRCU
 	}
 	return s.out, nil
 }
 
-// plan reads DynamoDB's size of the table (or index): its average item is
-// the cost per item until pages tell it, and a table that fits the caps
-// is read whole, without a Limit, so the sample costs what a Scan of the
-// table costs and no more. A stale size (DynamoDB refreshes it about every
-// six hours) can make that read pass a cap by one page per segment.
+// plan reads DynamoDB's size of the table (or index): its average item
+// sizes each segment's first page (CapSizer), and a table that fits the
+// caps is read whole: without a Limit while a full page fits the RCU cap,
+// never held to PageLimit, and in one Scan when one page holds it, so the
+// sample costs what a Scan of the table costs and no more. A stale size (DynamoDB refreshes it about every six
+// hours) changes only how the pages are cut: the caps hold all the same.
 func (s *sampler) plan(t Table) {
 	count, size := t.ItemCount, t.SizeBytes
 	if ix, ok := t.IndexByName(s.in.Index); ok {

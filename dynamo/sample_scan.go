@@ -24,11 +24,23 @@ import (
 type segmentResult struct {
 	items   []keys.KeyItem
 	pages   []SamplePage
-	charged float64    // what the RCU cap counts of this segment's pages
-	capped  StopReason // the segment reached its share of a cap
+	start   Item     // where its next page starts
+	seen    seenKeys // the keys it was sent on from
+	ended   bool     // read to its end
+	dropped bool     // a page held more items than its share, which were left out
+	sizer   CapSizer // sizes its pages by the items it read
+	charged float64  // what the RCU cap counts of its pages
+	// This round's share of what is left of the caps, and what it read of it.
+	shareItems int
+	shareRCU   float64
+	readItems  int
+	spentRCU   float64
+	first      bool // the sample's first page: one item even if it costs more than assumed
 }
 
-// sampler is the state the segments share; mu guards everything below it.
+// sampler is the state the segments share; mu guards what every segment
+// writes (the totals, the requests, the first error). A segment alone
+// writes its own segmentResult, and only during a round.
 type sampler struct {
 	c      *Client
 	in     SampleInput
@@ -37,31 +49,22 @@ type sampler struct {
 	proj   string
 	names  map[string]string
 	cancel context.CancelFunc
+	// avgItem is DynamoDB's average item size of the table (or index),
+	// which sizes each segment's first page; 0 when unknown.
+	avgItem float64
+	// whole: DescribeTable says the table fits the caps, so no page is
+	// held to PageLimit: the pages are as large as the caps allow.
+	whole   bool
+	limited bool // the caller chose the page size: no whole read
+	segs    []segmentResult
 
 	mu      sync.Mutex
-	cond    *sync.Cond // signalled whenever a page returns or the sample stops
-	segs    []segmentResult
 	out     Sample
 	items   int
 	rcu     float64 // what the pages cost, as answered
 	charged float64 // what the RCU cap counts: each page at least 0.5 (see page)
-	bytes   float64 // bytes read by pages that returned items, from their capacity
-	sized   int     // items of those pages: bytes/sized is the cost per item
-	inItems int     // items reserved by pages in flight
-	inRCU   float64 // capacity expected of pages in flight
 	done    int     // segments read to their end
-	// What the segments read to their end took: the caps left over are
-	// shared by the others.
-	doneItems   int
-	doneCharged float64
-	// avgItem is DynamoDB's average item size of the table (or index),
-	// the cost per item before pages have told it; 0 when unknown.
-	avgItem float64
-	// whole: DescribeTable says the table fits the caps, so each segment
-	// reads without a Limit, as a Scan of the whole table would.
-	whole   bool
-	limited bool // the caller chose the page size: no whole read
-	stop    StopReason
+	dropped bool    // some items read were left out (segmentResult.dropped)
 	err     error
 }
 
@@ -102,119 +105,146 @@ func (s *sampler) projection(t Table) {
 	s.proj = strings.Join(refs, ", ")
 }
 
-// segment reads one segment page by page until it ends or a cap stops it.
+// read runs the sample in rounds. In each, every segment still reading
+// gets an equal share of what is left of both caps and reads it in
+// parallel with the others, its pages sized to its share (CapSizer, as the
+// capped reads size theirs); when all are back, what the segments that
+// ended or fell short of their share left is shared again among those
+// that can still read. So the item cap is met exactly unless the RCU cap
+// or the table ends first, and each segment's requests depend only on its
+// share and its own pages, never on which segment answered first: the same
+// table gives the same sample, requests and RCU every run.
+func (s *sampler) read(ctx context.Context) {
+	for round := 0; round < 2*len(s.segs)+8; round++ {
+		part := s.share()
+		if len(part) == 0 {
+			return
+		}
+		items, done := s.items, s.done
+		var wg sync.WaitGroup
+		for _, seg := range part {
+			wg.Go(func() { s.segment(ctx, seg) })
+		}
+		wg.Wait()
+		if s.err != nil || ctx.Err() != nil || s.items == items && s.done == done {
+			return // failed, cancelled, or no share could buy a page
+		}
+	}
+}
+
+// share divides what is left of the caps among the segments still
+// reading, in segment order, and returns those that take part. A share
+// must buy a page of one item as large as the segment has read (before
+// any, four times DynamoDB's average: CapSizer's assumption); when the RCU
+// left is too little for every segment, it goes to the first ones that can
+// use it. The sample's very first page reads one item whatever it costs,
+// as a capped read's first page does, so that a cap smaller than one item
+// still samples one (and Spent says by how much it passed).
+func (s *sampler) share() []int {
+	leftItems, leftRCU := s.in.MaxItems-s.items, s.in.MaxRCU-s.charged
+	var open []int
+	for seg := range s.segs {
+		r := &s.segs[seg]
+		r.shareItems, r.shareRCU, r.readItems, r.spentRCU, r.first = 0, 0, 0, 0, false
+		if !r.ended {
+			open = append(open, seg)
+		}
+	}
+	if leftItems <= 0 || leftRCU < 0.5 || len(open) == 0 {
+		return nil
+	}
+	k := min(len(open), leftItems)
+	for ; k > 0; k-- {
+		most := 0.0
+		for _, seg := range open[:k] {
+			most = math.Max(most, s.segs[seg].sizer.itemCost())
+		}
+		if leftRCU/float64(k) >= most {
+			break
+		}
+	}
+	part := open[:k]
+	if k == 0 {
+		// Too little for the first segment: the cheapest that can still
+		// buy one page, or the first page of all.
+		best := -1
+		for _, seg := range open {
+			if c := s.segs[seg].sizer.itemCost(); leftRCU >= c && (best < 0 || c < s.segs[best].sizer.itemCost()) {
+				best = seg
+			}
+		}
+		if best < 0 {
+			if s.charged > 0 {
+				return nil
+			}
+			best = open[0]
+			s.segs[best].first = true
+		}
+		part = []int{best}
+	}
+	for i, seg := range part {
+		r := &s.segs[seg]
+		r.shareItems = leftItems / len(part)
+		if i < leftItems%len(part) {
+			r.shareItems++
+		}
+		r.shareRCU = leftRCU / float64(len(part))
+	}
+	return part
+}
+
+// segment reads one segment's share of a round page by page: each page's
+// Limit is what is left of its share of the items (and of PageLimit, unless
+// the table is read whole), sized by CapSizer to what is left of its share
+// of the RCU, so that only an item larger than any it read before can pass
+// it. A table read whole is read without a Limit while a full 1 MB page
+// fits what is left of the share (CapSizer.FullPage), as a Scan of the
+// table would read it; such a page keeps no more items than the share (on
+// DynamoDB's stale figures it may hold more). It stops at its share, at
+// its end, or on an error.
 func (s *sampler) segment(ctx context.Context, seg int) {
-	var start Item
-	seen := seenKeys{}
+	r := &s.segs[seg]
 	for {
-		limit, est, ok := s.reserve(ctx, seg)
+		if ctx.Err() != nil || s.failedAlready() {
+			return
+		}
+		limit := int32(min(r.shareItems-r.readItems, math.MaxInt32))
+		if !s.whole {
+			limit = min(limit, s.in.PageLimit)
+		}
+		if limit <= 0 {
+			return
+		}
+		left := r.shareRCU - r.spentRCU
+		n, _, ok := r.sizer.Next(left, 1, limit, r.first && len(r.pages) == 0)
+		if s.whole && r.sizer.FullPage() <= left {
+			n, ok = 0, true
+		}
 		if !ok {
 			return
 		}
-		out, req, err := s.scan(ctx, seg, limit, start)
+		out, req, err := s.scan(ctx, seg, n, r.start)
 		if err == nil {
-			if problem := seen.repeat(out.LastEvaluatedKey); problem != "" {
+			if problem := r.seen.repeat(out.LastEvaluatedKey); problem != "" {
 				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
 				req.Err = err
 			}
 		}
 		if err != nil {
-			s.failed(req, limit, est, err, ctx)
+			s.failed(req, err, ctx)
 			return
 		}
-		more := len(out.LastEvaluatedKey) > 0
-		s.page(seg, req, out.Items, limit, est, !more)
-		if !more {
+		s.page(seg, req, out)
+		if r.ended {
 			return
 		}
-		start = out.LastEvaluatedKey
 	}
 }
 
-// reserve decides the next page's Limit (0: none) and expected cost, or
-// that this segment must stop because it reached its share of a cap.
-//
-// Each segment still reading has an equal share of what the segments read
-// to their end left of the caps. A page reads whole read units (4 KB of
-// items at the cost per item known so far) up to the segment's share, so
-// a segment ends at its cap with at most one smaller page, never with a
-// tail of shrinking ones. A segment at its share waits while others are
-// still reading: one that ends leaves more to share. While the cost of an
-// item is unknown (no size from DescribeTable, no page yet), a single
-// probe page of one item is in flight.
-func (s *sampler) reserve(ctx context.Context, seg int) (int32, float64, bool) {
+func (s *sampler) failedAlready() bool {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r := &s.segs[seg]
-	for {
-		if s.stop != "" || s.err != nil || ctx.Err() != nil {
-			return 0, 0, false
-		}
-		if s.whole {
-			est := itemcodec.ReadUnits(int(s.t.SizeBytes), false) / float64(s.in.Segments)
-			s.inRCU += est
-			return 0, est, true
-		}
-		perItem := s.avgItem
-		if s.sized > 0 {
-			perItem = s.bytes / float64(s.sized)
-		}
-		if perItem == 0 && s.inItems > 0 {
-			s.cond.Wait() // the probe is out
-			continue
-		}
-		// A share is rounded up, and at least one page: what is left of the
-		// cap overall bounds it, so the caps hold all the same.
-		active := float64(s.in.Segments - s.done)
-		leftItems := min(int(math.Ceil(float64(s.in.MaxItems-s.doneItems)/active))-len(r.items), s.in.MaxItems-s.items-s.inItems)
-		leftRCU := min(math.Max((s.in.MaxRCU-s.doneCharged)/active, 0.5)-r.charged, s.in.MaxRCU-s.charged-s.inRCU)
-		r.capped = ""
-		switch {
-		case leftItems <= 0:
-			r.capped = StopMaxItems
-		case leftRCU < 0.5: // no page costs less than 0.5 when it reads anything
-			r.capped = StopMaxRCU
-		}
-		if r.capped != "" {
-			if s.inItems > 0 || s.inRCU > 0 || !s.allCapped() {
-				s.cond.Wait() // a segment still reading may end and leave more
-				continue
-			}
-			s.stopAt(r.capped)
-			return 0, 0, false
-		}
-		limit := min(int(s.in.PageLimit), leftItems)
-		est := 0.5
-		if perItem == 0 {
-			limit = min(limit, sampleProbeLimit)
-		} else {
-			blocks := math.Floor(leftRCU / 0.5)
-			limit = max(1, min(limit, int(blocks*4096/perItem)))
-			est = math.Max(0.5, 0.5*math.Ceil(float64(limit)*perItem/4096))
-		}
-		s.inItems += limit
-		s.inRCU += est
-		return int32(limit), est, true
-	}
-}
-
-// allCapped tells whether every segment still reading is at its share of
-// a cap, so none can leave more to share.
-func (s *sampler) allCapped() bool {
-	n := 0
-	for _, r := range s.segs {
-		if r.capped != "" {
-			n++
-		}
-	}
-	return n == s.in.Segments-s.done
-}
-
-func (s *sampler) stopAt(r StopReason) {
-	if s.stop == "" {
-		s.stop = r
-	}
-	s.cond.Broadcast()
+	return s.err != nil
 }
 
 func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*dynamodb.ScanOutput, Request, error) {
@@ -264,62 +294,50 @@ func (s *sampler) what(seg int) string {
 }
 
 // page files one page's items and request and reports progress.
-func (s *sampler) page(seg int, req Request, items []Item, limit int32, est float64, last bool) {
-	converted := make([]keys.KeyItem, len(items))
-	for i, it := range items {
+func (s *sampler) page(seg int, req Request, out *dynamodb.ScanOutput) {
+	r := &s.segs[seg]
+	converted := make([]keys.KeyItem, len(out.Items))
+	for i, it := range out.Items {
 		converted[i] = s.keyItem(it)
 	}
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.record(req)
-	s.inItems -= int(limit)
-	s.inRCU -= est
-	if room := s.in.MaxItems - s.items; len(converted) > room {
-		// Only a page without a Limit (a whole read on a stale size) can
-		// pass the item cap: the sample still holds no more than it.
-		converted, last = converted[:max(room, 0)], false
+	r.sizer.Read(Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}, !s.in.ItemSizes)
+	if room := r.shareItems - r.readItems; len(converted) > room {
+		// A page without a Limit held more than the share: the sample
+		// keeps the first of them, and is not the whole table.
+		converted, r.dropped = converted[:max(room, 0)], true
 	}
-	r := &s.segs[seg]
 	r.pages = append(r.pages, SamplePage{First: len(r.items), Count: len(converted), Capacity: req.Capacity})
 	r.items = append(r.items, converted...)
-	s.items += len(converted)
-	s.rcu += req.Capacity.Total
+	r.readItems += len(converted)
 	// A page costs DynamoDB's minimum at least, whatever the answer says:
 	// a server answering empty pages at 0 RCU, each with a new key, would
 	// otherwise keep the sample reading for ever below its cap.
 	charged := max(req.Capacity.Total, 0.5)
-	s.charged += charged
 	r.charged += charged
-	if len(items) > 0 {
-		// A page's size is rounded up to 4 KB: half a unit over, on average.
-		s.bytes += math.Max(req.Capacity.Total/0.5-0.5, 0.5) * 4096
-		s.sized += len(items)
-	}
-	if last {
-		s.done++
-		s.doneItems += len(r.items)
-		s.doneCharged += r.charged
-	}
-	s.cond.Broadcast()
-	if s.items >= s.in.MaxItems {
-		s.stopAt(StopMaxItems)
-	} else if s.charged >= s.in.MaxRCU {
-		s.stopAt(StopMaxRCU)
-	}
-	s.progress()
-}
-
-func (s *sampler) failed(req Request, limit int32, est float64, err error, ctx context.Context) {
+	r.spentRCU += charged
+	r.start = out.LastEvaluatedKey
+	r.ended = len(out.LastEvaluatedKey) == 0
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.record(req)
-	s.inItems -= int(limit)
-	s.inRCU -= est
+	s.items += len(converted)
+	s.rcu += req.Capacity.Total
+	s.charged += charged
+	if r.ended {
+		s.done++
+	}
+	s.dropped = s.dropped || r.dropped
+	s.progress()
+}
+
+func (s *sampler) failed(req Request, err error, ctx context.Context) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.record(req)
 	if ctx.Err() == nil && s.err == nil && !errors.Is(err, context.Canceled) {
 		s.err = err
 		s.cancel() // the sample has failed: stop the other segments
 	}
-	s.cond.Broadcast()
 	s.progress()
 }
 

@@ -68,6 +68,9 @@ type ScanResult struct {
 	Filter     string       // the filter and projection as read, "" for none
 	Projection string
 	Segments   int
+	// OneMB is what DynamoDB's 1 MB page rule says of the pages (as
+	// QueryResult's); a page's number is its place among Requests.
+	OneMB OneMB
 }
 
 // Capacity is the sum of the Scan's consumed capacity.
@@ -136,7 +139,8 @@ type scanRun struct {
 	reserved float64 // the most the pages in flight can cost
 	guard    Guard
 	sizer    CapSizer
-	active   int // segments still reading
+	paging   []OneMB // each segment's pages by DynamoDB's 1 MB rule
+	active   int     // segments still reading
 	err      error
 }
 
@@ -154,7 +158,7 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 		return ScanResult{}, err
 	}
 	segs := max(in.Segments, 1)
-	run := &scanRun{c: c, t: t, in: in, shape: shape, unit: 0.5, active: segs}
+	run := &scanRun{c: c, t: t, in: in, shape: shape, unit: 0.5, active: segs, paging: make([]OneMB, segs)}
 	run.wake = sync.NewCond(&run.mu)
 	if in.Consistent {
 		run.unit = 1
@@ -190,6 +194,7 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	}
 	wg.Wait()
 	res := run.res
+	res.OneMB = mergeOneMB(run.paging)
 	switch {
 	case run.err != nil:
 		res.Stop = StopError
@@ -357,6 +362,7 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 	}
 	s.res.Count += int(p.Count)
 	s.res.Scanned += int(p.ScannedCount)
+	s.paging[seg].add(p, len(s.res.Requests), s.unit, s.shape.Empty())
 	s.sizer.Read(p, s.shape.ProjectionText != "")
 	if s.in.OnPage != nil {
 		if perr := s.in.OnPage(ScanPage{Segment: seg, Page: p}); perr != nil {

@@ -6,7 +6,9 @@
 package dynamo
 
 import (
+	"cmp"
 	"context"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -61,6 +63,7 @@ type seedRetryPolicy struct {
 	attempts int           // BatchWriteItem calls per chunk, the first included
 	base     time.Duration // the first backoff; it doubles each time
 	max      time.Duration // the cap on one backoff
+	call     time.Duration // bounds one request; seedCallTimeout when zero
 }
 
 var defaultSeedRetry = seedRetryPolicy{attempts: 10, base: 50 * time.Millisecond, max: 5 * time.Second}
@@ -95,6 +98,11 @@ type SeedResult struct {
 	Retries    int           // of those, requests that resent unprocessed items
 	WCU        float64       // write capacity consumed, as DynamoDB reported it
 	Duration   time.Duration // wall time of the writes
+	// InDoubt counts the items of batches whose answer was lost (or
+	// could not be trusted): they may have been applied, so they are
+	// neither in Written nor called unwritten. InDoubtBatches names them.
+	InDoubt        int
+	InDoubtBatches []SeedBatch
 }
 
 // Seed writes items into an existing table with BatchWriteItem, 25 at a time
@@ -155,6 +163,7 @@ func seedTarget(ctx context.Context, api WriteAPI, table string, force bool) (Ta
 
 // seedRun is one load's workers and their tally.
 type seedRun struct {
+	parent context.Context // the caller's: cancelled by a signal
 	ctx    context.Context
 	cancel context.CancelFunc
 	api    WriteAPI
@@ -169,12 +178,12 @@ type seedRun struct {
 	firstErr error
 }
 
-func newSeedRun(ctx context.Context, api WriteAPI, table string, o SeedOptions, total int) *seedRun {
+func newSeedRun(parent context.Context, api WriteAPI, table string, o SeedOptions, total int) *seedRun {
 	if o.retry.attempts == 0 {
 		o.retry = defaultSeedRetry
 	}
-	ctx, cancel := context.WithCancel(ctx)
-	return &seedRun{ctx: ctx, cancel: cancel, api: api, table: table, o: o, total: total, began: time.Now()}
+	ctx, cancel := context.WithCancel(parent)
+	return &seedRun{parent: parent, ctx: ctx, cancel: cancel, api: api, table: table, o: o, total: total, began: time.Now()}
 }
 
 func (r *seedRun) workers() int {
@@ -197,6 +206,10 @@ func (r *seedRun) work(chunks <-chan []Item) {
 		r.res.Batches += st.batches
 		r.res.Retries += st.batches - min(st.batches, 1)
 		r.res.WCU += st.wcu
+		if st.doubt != nil {
+			r.res.InDoubt += st.doubt.Items
+			r.res.InDoubtBatches = append(r.res.InDoubtBatches, *st.doubt)
+		}
 		if r.o.Progress != nil && st.written > 0 {
 			r.o.Progress(r.res.Written, r.total)
 		}
@@ -220,16 +233,22 @@ func (r *seedRun) work(chunks <-chan []Item) {
 func (r *seedRun) finish(want int) (SeedResult, error) {
 	r.wg.Wait()
 	r.res.Duration = time.Since(r.began)
-	if r.firstErr == nil && (want < 0 || r.res.Written < want) && r.ctx.Err() != nil {
-		r.firstErr = Explain(r.ctx.Err(), "seed table "+r.table, sdkEndpoint(r.api))
+	stopped := r.parent.Err() != nil
+	if r.firstErr == nil && !(stopped && (want < 0 || r.res.Written < want)) {
+		return r.res, nil
 	}
-	return r.res, r.firstErr
+	err := r.firstErr
+	if stopped && (err == nil || errors.Is(err, context.Canceled)) {
+		err = nil // the signal, which the caller names
+	}
+	return r.res, &SeedStopError{Table: r.table, Result: r.res, Total: max(want, r.total, 0), Stopped: stopped && err == nil, Err: err}
 }
 
 type seedChunkStats struct {
 	written int
 	batches int
 	wcu     float64
+	doubt   *SeedBatch // the requests whose answer was lost, if it was
 }
 
 // writeSeedChunk writes up to 25 items, resending the unprocessed ones until none
@@ -256,7 +275,7 @@ func writeSeedChunk(ctx context.Context, api WriteAPI, table string, chunk []Ite
 		// A batch already sent is waited for past a signal: DynamoDB may
 		// apply it anyway, and the count must say what it acknowledged.
 		// No new batch or retry starts after one (work, and the backoff above).
-		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), seedCallTimeout)
+		cctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), cmp.Or(p.call, seedCallTimeout))
 		out, err := api.BatchWriteItem(cctx, &dynamodb.BatchWriteItemInput{
 			RequestItems:           map[string][]types.WriteRequest{table: reqs},
 			ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
@@ -264,7 +283,15 @@ func writeSeedChunk(ctx context.Context, api WriteAPI, table string, chunk []Ite
 		cancel()
 		st.batches++
 		if err != nil {
+			if lostAnswer(err) {
+				st.doubt = &SeedBatch{Items: len(reqs), First: reqs[0].PutRequest.Item}
+			}
 			return st, Explain(err, "seed table "+table, sdkEndpoint(api))
+		}
+		if err := checkUnprocessed("seed table "+table, table, reqs, out.UnprocessedItems); err != nil {
+			// The answer cannot be trusted to say what was applied.
+			st.doubt = &SeedBatch{Items: len(reqs), First: reqs[0].PutRequest.Item}
+			return st, err
 		}
 		for _, cc := range out.ConsumedCapacity {
 			st.wcu += aws.ToFloat64(cc.CapacityUnits)
@@ -279,7 +306,7 @@ func writeSeedChunk(ctx context.Context, api WriteAPI, table string, chunk []Ite
 			if len(left) == 1 {
 				noun = "item"
 			}
-			return st, &UserError{Msg: fmt.Sprintf("seed table %s: DynamoDB left %d %s unprocessed after %d attempts; the table is throttling writes, wait and retry with --force.", table, len(left), noun, p.attempts)}
+			return st, &UserError{Msg: fmt.Sprintf("seed table %s: DynamoDB left %d %s unprocessed after %d attempts (the table is throttling writes: wait before seeding again)", table, len(left), noun, p.attempts)}
 		}
 		reqs = left
 	}

@@ -3,6 +3,7 @@ package dynamo
 // Creating the table that seeding writes into: the only other write dynascope makes.
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -12,6 +13,8 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/textfmt"
 )
 
 // TableSpec is the table EnsureTable creates when it is missing.
@@ -30,13 +33,26 @@ const seedCallTimeout = DefaultTimeout
 
 // tableActiveWait bounds how long EnsureTable waits for a new table to become
 // ACTIVE when the caller's ctx allows longer. AWS takes seconds to a minute.
-const tableActiveWait = 5 * time.Minute
+// waitNoteAfter is how long it waits before saying so, and again each
+// waitNoteEvery. Variables for the tests.
+var (
+	tableActiveWait = 5 * time.Minute
+	waitNoteAfter   = 2 * time.Second
+	waitNoteEvery   = 30 * time.Second
+)
 
 // EnsureTable creates the table of spec, on demand (PAY_PER_REQUEST) and with
 // its indexes, when it does not exist, and waits until it and its indexes are
 // ACTIVE. An existing table is checked against the spec instead: writing demo
 // items into a table keyed differently would only fail item by item later.
 func EnsureTable(ctx context.Context, api WriteAPI, spec TableSpec) (created bool, err error) {
+	return EnsureTableSaying(ctx, api, spec, nil)
+}
+
+// EnsureTableSaying is EnsureTable that, while the table or an index is
+// not ACTIVE yet, tells say (when not nil) what it waits for and for how
+// long at most: a table that stays CREATING is never a silent wait.
+func EnsureTableSaying(ctx context.Context, api WriteAPI, spec TableSpec, say func(string)) (created bool, err error) {
 	if err := spec.Validate(); err != nil {
 		return false, err
 	}
@@ -73,7 +89,7 @@ func EnsureTable(ctx context.Context, api WriteAPI, spec TableSpec) (created boo
 	default:
 		return false, Explain(err, "describe table "+spec.Name, endpoint)
 	}
-	return created, seedWaitActive(ctx, api, spec.Name)
+	return created, seedWaitActive(ctx, api, spec.Name, say)
 }
 
 // sdkEndpoint returns the endpoint an SDK client was built for, so errors can
@@ -116,32 +132,54 @@ func isTableNotFound(err error) bool {
 
 // seedWaitActive polls until the table and every index are ACTIVE. DynamoDB
 // Local is instant; AWS takes seconds to minutes, and writes to a CREATING
-// table fail.
-func seedWaitActive(ctx context.Context, api API, table string) error {
+// table fail. After waitNoteAfter it tells say what it waits for.
+func seedWaitActive(ctx context.Context, api API, table string, say func(string)) error {
+	began := time.Now()
 	ctx, cancel := context.WithTimeout(ctx, tableActiveWait)
 	defer cancel()
 	delay := 100 * time.Millisecond
+	noted := time.Time{}
 	for {
 		d, err := describeRaw(ctx, api, table)
 		if err != nil {
 			if errors.Is(err, context.DeadlineExceeded) && ctx.Err() != nil {
-				return &UserError{Msg: fmt.Sprintf("table %s did not become ACTIVE in time; check it in the console and retry.", table), Err: err}
+				return &UserError{Msg: fmt.Sprintf("table %s did not become ACTIVE within %s; check it in the console and retry.", table, tableActiveWait), Err: err}
 			}
 			return Explain(err, "wait for table "+table, sdkEndpoint(api))
 		}
 		if tableActive(d) {
 			return nil
 		}
+		if say != nil && time.Since(began) >= waitNoteAfter && (noted.IsZero() || time.Since(noted) >= waitNoteEvery) {
+			noted = time.Now()
+			say(fmt.Sprintf("waiting for %s to become ACTIVE (%s), %s so far, at most %s", table, notActive(d),
+				time.Since(began).Round(time.Second), tableActiveWait))
+		}
 		select {
 		case <-ctx.Done():
 			if errors.Is(ctx.Err(), context.Canceled) {
 				return Explain(ctx.Err(), "wait for table "+table, sdkEndpoint(api))
 			}
-			return &UserError{Msg: fmt.Sprintf("table %s is still %s; wait until it is ACTIVE and retry.", table, d.TableStatus), Err: ctx.Err()}
+			return &UserError{Msg: fmt.Sprintf("table %s is not ACTIVE after %s (%s); wait until it is and retry.", table, tableActiveWait, notActive(d)), Err: ctx.Err()}
 		case <-time.After(delay):
 		}
 		delay = min(delay*2, 5*time.Second)
 	}
+}
+
+// notActive says what of a table is not ACTIVE: "it is CREATING", "index
+// ByType is CREATING".
+func notActive(d *types.TableDescription) string {
+	var parts []string
+	if d.TableStatus != types.TableStatusActive {
+		parts = append(parts, "it is "+cmp.Or(textfmt.Sanitize(string(d.TableStatus)), "of no status"))
+	}
+	for _, g := range d.GlobalSecondaryIndexes {
+		if g.IndexStatus != types.IndexStatusActive {
+			parts = append(parts, "index "+textfmt.Sanitize(aws.ToString(g.IndexName))+" is "+cmp.Or(textfmt.Sanitize(string(g.IndexStatus)), "of no status"))
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 func tableActive(d *types.TableDescription) bool {

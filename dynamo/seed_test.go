@@ -345,7 +345,7 @@ func TestSeedGivesUpOnPersistentUnprocessedItems(t *testing.T) {
 
 	o := SeedOptions{retry: seedRetryPolicy{attempts: 3, base: time.Millisecond, max: 4 * time.Millisecond}}
 	res, err := Seed(testCtx(t), api, table, simpleItems(10, "A"), o)
-	want := "seed table " + table + ": DynamoDB left 1 item unprocessed after 3 attempts; the table is throttling writes, wait and retry with --force."
+	want := "seed table " + table + ": DynamoDB left 1 item unprocessed after 3 attempts (the table is throttling writes: wait before seeding again); 9 of 10 items reached the table (acknowledged); seed again with --force to write them all."
 	if err == nil || err.Error() != want {
 		t.Fatalf("Seed: %v; want %q", err, want)
 	}
@@ -362,9 +362,12 @@ func TestSeedStopsWhenCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(testCtx(t))
 	items := simpleItems(2000, "A") // 80 chunks
 	res, err := Seed(ctx, api, table, items, SeedOptions{Progress: func(written, total int) { cancel() }})
-	var ue *UserError
-	if !errors.As(err, &ue) || !errors.Is(err, context.Canceled) || !strings.HasSuffix(ue.Msg, "cancelled.") {
-		t.Errorf("Seed cancelled: %v; want a cancelled sentence", err)
+	// Stopped, not failed: the caller names the signal; every batch in
+	// flight was waited for, so none is in doubt.
+	var stop *SeedStopError
+	if !errors.As(err, &stop) || !stop.Stopped || stop.Result.Written != res.Written || res.InDoubt != 0 ||
+		!strings.HasPrefix(stop.Sentence("SIGTERM"), fmt.Sprintf("seed table %s: stopped by SIGTERM; %d of 2000 items reached the table (acknowledged); ", table, res.Written)) {
+		t.Errorf("Seed cancelled: %v (%+v); want a stop naming what reached the table", err, res)
 	}
 	if res.Written >= len(items) || res.Written == 0 {
 		t.Errorf("cancelled Seed wrote %d of %d; want some but not all", res.Written, len(items))
@@ -449,8 +452,9 @@ func TestSeedCountsBatchesAckedAfterCancel(t *testing.T) {
 	}()
 	items := simpleItems(300, "A") // 12 chunks
 	res, err := Seed(ctx, api, table, items, SeedOptions{})
-	if !errors.Is(err, context.Canceled) {
-		t.Errorf("Seed cancelled: %v; want a cancelled error", err)
+	var stop *SeedStopError
+	if !errors.As(err, &stop) || !stop.Stopped || res.InDoubt != 0 {
+		t.Errorf("Seed cancelled: %v (%d in doubt); want a stop, nothing in doubt", err, res.InDoubt)
 	}
 	n := countItems(t, sdk, table)
 	if res.Written != n || n != 100 {

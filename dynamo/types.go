@@ -1,8 +1,9 @@
 // Package dynamo is the only package that talks to DynamoDB: the client and
 // its retries, key queries and gets, paged reads (a Query's through one
-// reader, queryread.go, that every caller uses; a Scan's in segments),
-// consumed capacity, the request log, skip-scan discovery, sampling, the
-// checks on what a server answers, the key-schema cache, seeding (the only
+// reader, queryread.go, that every caller uses; a Scan's in segments, and
+// what DynamoDB's 1 MB page rule makes of their pages, onemb.go), consumed
+// capacity, the request log, skip-scan discovery, sampling, the one
+// estimate of a whole read, the checks on what a server answers, the key-schema cache, seeding (the only
 // writes) and the demo's traffic (its data is demodata's), and DynamoDB
 // Local for demo.
 //

@@ -111,7 +111,7 @@ func TestUndoOfAnUpdateKeepsWhatOthersAdded(t *testing.T) {
 	left := clone(found)
 	left["status"] = s("SHIPPED")
 	e := edit.Entry{Table: "App", Operation: edit.OpUpdate, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"},
-		Old: itemcodec.DynamoJSON(found), New: itemcodec.DynamoJSON(left)}
+		Items: []edit.EntryItem{{Old: itemcodec.DynamoJSON(found), New: itemcodec.DynamoJSON(left)}}}
 	p, err := edit.UndoPlan(e, keys)
 	if err != nil {
 		t.Fatal(err)

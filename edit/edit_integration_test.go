@@ -82,7 +82,7 @@ func (f *fixture) undo(e edit.Entry) (edit.Result, error) {
 	if err != nil {
 		f.t.Fatal(err)
 	}
-	return f.w.Undo(f.ctx, p, e.Number)
+	return f.w.Undo(f.ctx, p, e)
 }
 
 func (f *fixture) plan(old, new dynamo.Item) *edit.Plan {
@@ -174,11 +174,21 @@ func TestUpdateDeletePutOnEveryType(t *testing.T) {
 		t.Error("a refused put changed the item")
 	}
 	entries, bad, err := f.journal.Read()
-	if err != nil || len(bad) > 0 || len(entries) != 3 {
+	// Every write is journalled before it is sent, the refused one too,
+	// each marked with what came of it.
+	if err != nil || len(bad) > 0 || len(entries) != 4 {
 		t.Fatalf("journal: %d entries, %v, %v", len(entries), bad, err)
 	}
 	if entries[0].Operation != edit.OpUpdate || entries[1].Operation != edit.OpDelete || entries[2].Operation != edit.OpPut || entries[2].Number != 3 {
 		t.Errorf("journal %+v", entries)
+	}
+	for i, want := range []edit.State{edit.StateDone, edit.StateDone, edit.StateDone, edit.StateRefused} {
+		if e := entries[i]; e.State != want || e.Unanswered || e.Items[0].Condition == "" {
+			t.Errorf("entry %d: %s (unanswered %v, condition %q), want %s", e.Number, e.State, e.Unanswered, e.Items[0].Condition, want)
+		}
+	}
+	if e := entries[3]; e.WCU != nil {
+		t.Errorf("the refused put's units: %v; DynamoDB Local reports none, so unknown", *e.WCU)
 	}
 }
 

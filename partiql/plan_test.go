@@ -70,3 +70,29 @@ func TestRefusals(t *testing.T) {
 		}
 	}
 }
+
+// A Query that fixes the table's whole primary key reads one item at most;
+// on an index, whose keys need not be unique, it does not.
+func TestPlanOneItem(t *testing.T) {
+	for _, tc := range []struct {
+		stmt, pk, sk string
+		one          bool
+	}{
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK = 'PROFILE'`, "PK", "SK", true},
+		{`SELECT * FROM "App" WHERE 'PROFILE' = SK AND (PK = 'CUST#7')`, "PK", "SK", true},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7' AND SK >= 'PROFILE'`, "PK", "SK", false},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, "PK", "SK", false},
+		{`SELECT * FROM "App" WHERE PK = 'CUST#7'`, "PK", "", true}, // no sort key
+		{`SELECT * FROM "App" WHERE SK = 'PROFILE'`, "PK", "SK", false},
+		{`SELECT * FROM "App"."GSI1" WHERE GSI1PK = 'WH#1' AND GSI1SK = 'x'`, "GSI1PK", "GSI1SK", false},
+	} {
+		sel, err := Parse(tc.stmt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := sel.Item(sel.Plan(tc.pk), tc.sk)
+		if p.OneItem != tc.one || tc.one && tc.sk != "" && !strings.HasSuffix(p.Why, " and the sort key SK = 'PROFILE'") {
+			t.Errorf("%s: plan %+v", tc.stmt, p)
+		}
+	}
+}

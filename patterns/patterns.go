@@ -39,10 +39,11 @@ const PatternsFile = "dynascope.yaml"
 
 // PatternSet is a loaded patterns file.
 type PatternSet struct {
-	Path     string    // as given; it prefixes every error
-	Table    string    // the file's table:, "" when it has none
-	Keys     *FileKeys // the file's keys:, nil when it has none
-	Patterns []Pattern // in file order
+	Path     string        // as given; it prefixes every error
+	Table    string        // the file's table:, "" when it has none
+	Keys     *FileKeys     // the file's keys:, nil when it has none
+	Check    CheckSettings // the file's check: settings
+	Patterns []Pattern     // in file order
 }
 
 // Pattern is one access pattern. PK, the SK values and Filter are
@@ -65,8 +66,11 @@ type Pattern struct {
 	// names or paths, as written): what the pattern returns. They are not
 	// sent; check compares them with what the pattern's index projects.
 	Attributes []string
-	Example    map[string]string
-	Line       int // where the pattern starts in its file; 0 when it is not from a file
+	// MinKept is the share of what a filtered pattern reads that check
+	// wants it to keep (its minKept:); nil for the file's (MinKept).
+	MinKept *float64
+	Example map[string]string
+	Line    int // where the pattern starts in its file; 0 when it is not from a file
 
 	file  string         // the file it came from, for errors
 	lines map[string]int // field name -> line, so that errors point at the field
@@ -105,7 +109,7 @@ func (e *PatternError) Error() string {
 
 // patternFields are the fields a pattern may have, in the order SavePattern
 // writes them.
-var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "example"}
+var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "minKept", "example"}
 
 // skOps maps the operators of the file to DynamoDB's.
 var skOps = []struct {
@@ -188,8 +192,14 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 				return nil, err
 			}
 			set.Keys = keys
+		case "check":
+			c, err := parseCheck(name, v)
+			if err != nil {
+				return nil, err
+			}
+			set.Check = c
 		default:
-			return nil, fail(k.Line, "unknown field %q%s; the file has table:, keys: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "keys", "patterns"}))
+			return nil, fail(k.Line, "unknown field %q%s; the file has table:, keys:, check: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "keys", "check", "patterns"}))
 		}
 	}
 	if list == nil || (list.Kind == yaml.ScalarNode && list.Tag == "!!null") {
@@ -305,6 +315,12 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 			return fail(v.Line, "limit must be a positive whole number, not %s", kindName(v))
 		}
 		p.Limit = int32(l)
+	case "minKept":
+		share, err := parseShare(v)
+		if err != nil {
+			return fail(v.Line, "minKept %s", err)
+		}
+		p.MinKept = &share
 	case "example":
 		ex, line, err := parseExample(v)
 		if err != nil {

@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -133,6 +134,9 @@ func renderPattern(p Pattern) (string, error) {
 			attrs.Content = append(attrs.Content, str(a, 0))
 		}
 		add("attributes", attrs)
+	}
+	if p.MinKept != nil {
+		add("minKept", &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(*p.MinKept*100, 'f', -1, 64) + "%"})
 	}
 	if len(p.Example) > 0 {
 		ex := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}

@@ -123,6 +123,8 @@ func (m Model) doRequest(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.SendWrite:
 		id := m.flight.mark(flightWrite)
 		return m, writeCmd(m.ctx, m.opts.Editor, id, a.Plan, a.Undo)
+	case overlay.ReapplyWrite:
+		return m.reapply(a.Plan)
 	case overlay.StartExport:
 		return m.startExport(a)
 	case overlay.StopExport:

@@ -117,3 +117,21 @@ func TestUIPartiQLShowsAMidReadFailureAndGoesOn(t *testing.T) {
 
 // demoCount is how many items the demo table holds.
 var demoCount = len(demodata.Items())
+
+// A PartiQL Query of one partition is bounded by the whole table, and says
+// why; with the whole primary key fixed, by the largest item (issue 36.8,
+// in the CLI's words).
+func TestUIPartiQLQueryPlanSaysItsBound(t *testing.T) {
+	table, ep := demoTable(t)
+	client, _, _ := localClient(t, ep)
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "CUST#42", Region: "us-east-1"}, 120, 35)
+	hs.keys("P", "ctrl+u")
+	hs.typeText(`SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`)
+	hs.keys("enter")
+	hs.contains("At most the whole table, as a Query reads one partition and DynamoDB tells no partition's size before it is read:", "→ predicted ≤ 451 RCU")
+	hs.lacks("usually far less")
+	hs.keys("esc", "ctrl+u")
+	hs.typeText(`SELECT * FROM "` + table + `" WHERE PK = 'CUST#42' AND SK = 'PROFILE'`)
+	hs.keys("enter")
+	hs.contains("At most one item, as WHERE fixes the whole primary key → predicted ≤ 50 RCU")
+}

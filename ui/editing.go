@@ -25,7 +25,7 @@ import (
 // and then no key that edits is enabled.
 type Editor interface {
 	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
-	Undo(ctx context.Context, p *edit.Plan, entry int) (edit.Result, error)
+	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
 	Target() edit.Target
 }
 
@@ -46,7 +46,7 @@ func writeCmd(ctx context.Context, e Editor, id int, p *edit.Plan, undo *edit.En
 		var res edit.Result
 		var err error
 		if undo != nil {
-			res, err = e.Undo(ctx, p, undo.Number)
+			res, err = e.Undo(ctx, p, *undo)
 		} else {
 			res, err = e.Apply(ctx, p)
 		}
@@ -239,13 +239,14 @@ func (m Model) writeDone(msg writeDoneMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	o = o.Answered(msg.res, msg.err)
-	if msg.err == nil {
-		if msg.undo != nil {
-			if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
-				m.edits = m.edits[:n-1]
-			}
-		} else if msg.res.Entry != nil {
-			m.edits = append(m.edits, *msg.res.Entry)
+	// u takes back a write that was made, or may have been (in doubt:
+	// undo then finds whether it landed).
+	if e, ok := o.Journalled(); ok && msg.undo == nil {
+		m.edits = append(m.edits, e)
+	}
+	if msg.undo != nil && msg.err == nil {
+		if n := len(m.edits); n > 0 && m.edits[n-1].Number == msg.undo.Number {
+			m.edits = m.edits[:n-1]
 		}
 	}
 	m = replaceOverlay(m, o)
@@ -271,11 +272,15 @@ func writeLabel(r dynamo.Request) string {
 	return " WRITE "
 }
 
-// writeFailure says why a write in the request log wrote nothing: refused
-// by its condition (the item had changed), or failed.
+// writeFailure says what came of a write in the request log that got no
+// success: refused by its condition (the item had changed), no answer (in
+// doubt: it may still be applied), or failed (not applied).
 func writeFailure(err error) string {
-	if edit.ConditionFailed(err) {
+	switch edit.RequestState(err) {
+	case edit.StateRefused:
 		return "refused: the item had changed"
+	case edit.StateInDoubt:
+		return "no answer: in doubt"
 	}
 	return "failed"
 }

@@ -20,7 +20,7 @@ import (
 // editingActions are the keymap's actions that write or prepare a write:
 // enabled only with writes on, so TestUINeverWrites presses their keys to
 // no effect and TestEditingFlow takes every one of them.
-var editingActions = []string{"EditItem", "DuplicateItem", "DeleteItem", "NewItem", "Undo", "AddAttribute", "RemoveAttribute", "WriteItem"}
+var editingActions = []string{"EditItem", "DuplicateItem", "DeleteItem", "NewItem", "Undo", "AddAttribute", "RemoveAttribute", "WriteItem", "Reapply"}
 
 // The "done when", through Update against DynamoDB Local: a wrong
 // status on one of CUST#42's orders fixed in the UI with its diff and 1 WCU
@@ -114,6 +114,9 @@ func TestEditingFlow(t *testing.T) {
 	if status() != "CANCELLED" {
 		t.Fatalf("the other writer's change was overwritten: %q", status())
 	}
+	// r: the way forward; both changed status, so nothing is sent.
+	hs.keys("r")
+	hs.contains("nothing to send", "theirs (kept)")
 	hs.keys("esc", "esc")
 
 	// Bad typed input: one sentence, the form stays, nothing is sent.
@@ -190,7 +193,7 @@ func TestEditingFlow(t *testing.T) {
 
 	// The log keeps the writes apart: their own lines, their WCU apart.
 	hs.keys("L")
-	hs.contains(" WRITE ", "8 writes, 10 WCU") // the refused one among them
+	hs.contains(" WRITE ", "8 writes, ≥ 10 WCU") // the refused one among them: its units unknown
 	// The undo is marked as one, the refused write says it was refused.
 	hs.contains(" UNDO ", "refused: the item had changed")
 	hs.keys("esc")
@@ -203,8 +206,16 @@ func TestEditingFlow(t *testing.T) {
 		t.Errorf("writes sent: %v", ops)
 	}
 	entries, _, _ := j.Read()
-	if len(entries) != 7 {
-		t.Errorf("the journal holds %d entries, want 7", len(entries))
+	refused := 0
+	for _, e := range entries {
+		if e.State == edit.StateRefused {
+			refused++
+		}
+	}
+	// Each write is journalled before it is sent: the refused one too,
+	// marked refused.
+	if len(entries) != 8 || refused != 1 {
+		t.Errorf("the journal holds %d entries, %d refused; want 8, 1 refused", len(entries), refused)
 	}
 	for _, a := range editingActions {
 		if !hs.actions[a] {

@@ -43,6 +43,21 @@ func TestGoldenPartition(t *testing.T) {
 			golden.RequireEqual(t, []byte(hs.screen()))
 		})
 	}
+	// A filtered page that read past 1 MB, as DynamoDB Local answers one:
+	// the line under the query says what DynamoDB would take.
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("filter_paged/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			open := []dynamo.Item{
+				{"PK": s("CUST#7"), "SK": s("ORDER#2025-12-02#B6490"), "status": s("OPEN")},
+				{"PK": s("CUST#7"), "SK": s("ORDER#2025-12-08#B6535"), "status": s("OPEN")},
+			}
+			hs := openBig(t, sz[0], sz[1], canned{items: open, scanned: 4001, cap: dynamo.Capacity{Total: 294, Table: 294}})
+			hs.keys("f")
+			hs.typeText(`status = "OPEN"`)
+			hs.keys("enter")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+	}
 	t.Run("counted/120x35", func(t *testing.T) {
 		k := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#7"), "SK": s(sk)} }
 		hs := openBig(t, 120, 35,

@@ -38,9 +38,12 @@ type fakeStore struct {
 type canned struct {
 	items []dynamo.Item
 	count int32 // Select=COUNT pages: the count, with no items
-	last  dynamo.Item
-	cap   dynamo.Capacity
-	err   error
+	// scanned is the page's ScannedCount when a filter dropped items (0:
+	// every item read was returned).
+	scanned int32
+	last    dynamo.Item
+	cap     dynamo.Capacity
+	err     error
 }
 
 type cannedDiscovery struct {
@@ -100,9 +103,9 @@ func (f *fakeStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.Page
 	if c.count > 0 {
 		req.Count = c.count
 	}
-	req.ScannedCount = req.Count
+	req.ScannedCount = max(req.Count, c.scanned)
 	req.Capacity, req.More = c.cap, c.last != nil
-	return dynamo.Page{Items: c.items, Count: req.Count, ScannedCount: req.Count, LastEvaluatedKey: c.last, Request: req}, nil
+	return dynamo.Page{Items: c.items, Count: req.Count, ScannedCount: req.ScannedCount, LastEvaluatedKey: c.last, Request: req}, nil
 }
 
 // Discover answers with the skip-scan canned for the partition, or with

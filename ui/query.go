@@ -242,8 +242,19 @@ func (m Model) readNote() string {
 		if m.results.q.Project != "" {
 			why = "" // the projection's note needs the room
 		}
-		parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
-			textfmt.Count(m.results.kept()), textfmt.Count(m.results.scanned()), more, fmtRCU(m.results.rcu()), textfmt.Count(m.results.scanned()), why))
+		if paging := m.results.pager.Result().OneMB; len(paging.Over) > 0 {
+			why1MB := ": it ends a page at 1 MB read"
+			if m.results.q.Project != "" {
+				why1MB = ""
+			}
+			// DynamoDB Local answered a filtered page past 1 MB read: what
+			// DynamoDB would take comes first, the rest in fewer words.
+			parts = append(parts, fmt.Sprintf("kept %s of %s read%s, all %s RCU charged", textfmt.Count(m.results.kept()), textfmt.Count(m.results.scanned()), more, fmtRCU(m.results.rcu())),
+				fmt.Sprintf("on DynamoDB %s, not %d", plural(paging.Requests, "request", "requests"), m.results.pages())+why1MB)
+		} else {
+			parts = append(parts, fmt.Sprintf("kept %s of %s read%s · the %s RCU were charged for all %s read%s",
+				textfmt.Count(m.results.kept()), textfmt.Count(m.results.scanned()), more, fmtRCU(m.results.rcu()), textfmt.Count(m.results.scanned()), why))
+		}
 	}
 	if m.results.q.Project != "" {
 		parts = append(parts, "projection saves bandwidth, not capacity")

@@ -25,9 +25,14 @@ type requestLog struct {
 	// total is then a lower bound ("at least"), never a 0 nobody said.
 	unknown int
 	writes  int     // the writes among reqs (addWrite)
-	wcu     float64 // what they consumed
-	cursor  int     // in the expanded log
-	offset  int
+	wcu     float64 // what they consumed, as reported
+	// wcuUnknown counts the writes whose answer reported no capacity (a
+	// refusal, which DynamoDB Local answers without a figure, or no
+	// answer at all): the writes' sum is then at least wcu, never a 0
+	// nobody said.
+	wcuUnknown int
+	cursor     int // in the expanded log
+	offset     int
 }
 
 // queryInput is the log's record of a Query sent on the current table.
@@ -101,14 +106,35 @@ func (l requestLog) addWrite(r dynamo.Request) requestLog {
 	l.total = l.total.Add(dynamo.Capacity{Total: -r.Capacity.Total, Table: -r.Capacity.Table})
 	l.writes++
 	l.wcu += r.Capacity.Total
+	if r.NoCapacity {
+		l.unknown-- // a write's, not a read's: the reads' total stays as it is
+		l.wcuUnknown++
+	}
 	return l
 }
 
-// writeLine is one write of the log: what, where, the WCU it consumed.
+// wcuTotalText is the writes' sum for the log's title: "≥ 2 WCU" when
+// some reported no capacity, "unknown WCU" when none did.
+func (l requestLog) wcuTotalText() string {
+	switch {
+	case l.wcuUnknown > 0 && l.wcuUnknown == l.writes:
+		return "unknown WCU"
+	case l.wcuUnknown > 0:
+		return "≥ " + fmtRCU(l.wcu) + " WCU"
+	}
+	return fmtRCU(l.wcu) + " WCU"
+}
+
+// writeLine is one write of the log: what, where, the WCU it consumed
+// ("unknown" where its answer said nothing, or none came).
 func (l requestLog) writeLine(st styles, n, w int) string {
 	r := l.reqs[n-1]
 	head := widget.PadLeft(fmt.Sprintf("%d", n), 3) + " " + st.WritesOn.Render(writeLabel(r)) + " " + widget.Fit(r.Operation, 18) + " "
-	right := fmt.Sprintf("  %s WCU  %7s", fmtRCU(r.Capacity.Total), fmtDuration(r.Duration))
+	units := fmtRCU(r.Capacity.Total) + " WCU"
+	if r.NoCapacity {
+		units = "unknown WCU"
+	}
+	right := fmt.Sprintf("  %s  %7s", units, fmtDuration(r.Duration))
 	if r.Err != nil {
 		right = "  " + st.Err.Render(writeFailure(r.Err)) + right
 	}
@@ -313,11 +339,11 @@ func (l requestLog) expanded(st styles, table string, w, h int) string {
 		lines = append(lines, st.Muted.Render("    no requests yet"))
 	}
 	// The figures before the legend: where the title is cut, the legend goes.
-	title := fmt.Sprintf("Requests · %s · %s RCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total), strings.TrimPrefix(l.title(inner), "Requests — "))
+	title := fmt.Sprintf("Requests · %s · %s — %s", plural(len(l.reqs), "request", "requests"), l.totalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
 	if l.writes > 0 {
 		// The writes first: the legend after them may be cut.
-		title = fmt.Sprintf("Requests · %s · %s RCU · %s, %s WCU — %s", plural(len(l.reqs), "request", "requests"), fmtRCU(l.total.Total),
-			plural(l.writes, "write", "writes"), fmtRCU(l.wcu), strings.TrimPrefix(l.title(inner), "Requests — "))
+		title = fmt.Sprintf("Requests · %s · %s · %s, %s — %s", plural(len(l.reqs), "request", "requests"), l.totalText(),
+			plural(l.writes, "write", "writes"), l.wcuTotalText(), strings.TrimPrefix(l.title(inner), "Requests — "))
 	}
 	return widget.Box(st, title, lines, w, h, true)
 }

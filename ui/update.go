@@ -129,6 +129,8 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 		return m, nil
 	case writeDoneMsg:
 		return m.writeDone(msg)
+	case reapplyReadMsg:
+		return m.reapplyRead(msg)
 	case liveStartedMsg:
 		return m.liveStarted(msg)
 	case liveMarkDoneMsg:

@@ -151,6 +151,7 @@ type KeyMap struct {
 	AddAttribute    key.Binding `keys:"a" desc:"add attribute" col:"3"`
 	RemoveAttribute key.Binding `keys:"x" desc:"remove attribute (again: keep it)" col:"3"`
 	WriteItem       key.Binding `keys:"w" desc:"show the write" col:"3"`
+	Reapply         key.Binding `keys:"r" desc:"after a refused write: re-read the item and put your changes on it" col:"3"`
 
 	Connections key.Binding `keys:"ctrl+k" desc:"switch connection (the settings' connections, the AWS profiles)" col:"4"`
 	Help        key.Binding `keys:"?" desc:"help" col:"4"`

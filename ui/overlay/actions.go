@@ -136,6 +136,10 @@ type (
 		Plan *edit.Plan
 		Undo *edit.Entry
 	}
+	// ReapplyWrite reads the item of the refused Plan again (strongly
+	// consistent, and at a key change's new key) and shows the plan's
+	// changes put on it as it is now (Write.Reapplied).
+	ReapplyWrite struct{ Plan *edit.Plan }
 	// StartExport writes the rows of Src to a new file at Path.
 	StartExport struct {
 		Src    ExportSource
@@ -196,6 +200,7 @@ func (PlanBulk) isWant()         {}
 func (RunBulk) isWant()          {}
 func (StopBulk) isWant()         {}
 func (SendWrite) isWant()        {}
+func (ReapplyWrite) isWant()     {}
 func (StartExport) isWant()      {}
 func (StopExport) isWant()       {}
 func (StartSample) isWant()      {}

@@ -304,13 +304,15 @@ func (o Bulk) View(e Env, w, h int) string {
 		if o.kind == bulkPartiQL {
 			say(st.QueryKey.Render, planLine(o.plan))
 		}
-		if o.est.Known {
+		switch {
+		case o.kind == bulkPartiQL && o.plan.Query && o.est.Known:
+			// One partition: the table's bound, and why (or one item's).
+			rcu, why := o.est.QueryBound(o.plan.OneItem)
+			say(st.Bold.Render, strings.ToUpper(why[:1])+why[1:]+" "+costText(e.Price, rcu))
+		case o.est.Known:
 			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
-		} else {
+		default:
 			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
-		}
-		if o.kind == bulkPartiQL && o.plan.Query {
-			say(st.Muted.Render, "One partition is usually far less; its size is not known before it is read.")
 		}
 		say(st.Muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:

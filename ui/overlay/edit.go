@@ -257,6 +257,22 @@ func NewDraft(t dynamo.Table, it dynamo.Item, asNew bool) Draft {
 	return d
 }
 
+// ReappliedDraft edits the item as it is now (now) towards wanted: the
+// user's changes put on it after a refused write (edit.Reapply), each
+// shown as a change against the item now; an attribute wanted no longer
+// is marked for removal.
+func ReappliedDraft(t dynamo.Table, now, wanted dynamo.Item) Draft {
+	d := NewDraft(t, wanted, false)
+	d.old = now
+	for _, n := range slices.Sorted(maps.Keys(now)) {
+		if _, ok := wanted[n]; !ok {
+			typ, text := edit.ValueInput(now[n])
+			d.rows = append(d.rows, draftRow{name: n, typ: typ, text: text, removed: true})
+		}
+	}
+	return d
+}
+
 // EntityDraft is a new item of an entity type: the partition's key, the
 // sort key's prefix, and every other attribute the loaded items of that
 // type have, with the type most of them have and an empty value.

@@ -9,6 +9,6 @@ var Modes = []*keymap.Mode{
 	modeHelp, modeLog, modeSave, modeIndexes, modeJump, modeLinks, modeLive, modeIndexMap,
 	modeDetail, modePatterns, modeParams, modeCode,
 	modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
-	modeBulkAsk, modeBulk, modeEdit, modeEditValue, modeWriteConfirm, modeWriteDone,
+	modeBulkAsk, modeBulk, modeEdit, modeEditValue, modeWriteConfirm, modeWriteReapplied, modeWriteDone, modeWriteRefused, modeWriteNothing,
 	modeConnections,
 }

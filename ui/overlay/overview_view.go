@@ -222,6 +222,10 @@ func layoutBox(e Env, cursor, w, h int) string {
 	}
 	summary := fmt.Sprintf("%s%s in %s · %s · %s, %s", textfmt.Plural(lay.Items, "item", "items"), of,
 		textfmt.Plural(lay.Partitions, "partition", "partitions"), stopText(smp.Stop), textfmt.Plural(len(smp.Requests), "Scan", "Scans"), cost)
+	if over := smp.OverCapText("RCU cap", textfmt.Units); over != "" {
+		// Only an item larger than any its segment read before gets there.
+		summary += " · " + over
+	}
 	for _, l := range widget.WrapWords(summary, inner-2) {
 		lines = append(lines, " "+st.Bold.Render(l))
 	}

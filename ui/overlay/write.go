@@ -18,9 +18,11 @@ import (
 
 // The write overlay: a planned write shown before it is sent — the typed
 // diff, the condition, the predicted WCU and the request as an aws
-// dynamodb command — then what it did: the WCU consumed, or, when the item
-// changed since it was read, the item now beside the user's version, with
-// nothing written.
+// dynamodb command — then what it did: the WCU consumed; when no answer
+// came, that it may still be applied (in doubt, journalled, undone once it
+// has landed); or, when the item changed since it was read, the item now
+// beside the user's version, with nothing written, and r to put the
+// user's changes on the item as it is now (write_reapply.go).
 
 type writePhase int
 
@@ -29,7 +31,9 @@ const (
 	writeSending
 	writeDone     // written
 	writeConflict // refused by its condition: nothing written
-	writeFailed   // an error; what the item is now is in the sentence
+	writeInDoubt  // no answer: it may still be applied
+	writeFailed   // an error: not applied
+	writeNothing  // reapplied, nothing left to send (write_reapply.go)
 )
 
 // Write is a planned write, shown before it is sent, then what it did.
@@ -39,6 +43,7 @@ type Write struct {
 	phase    writePhase
 	res      edit.Result
 	conflict *edit.ConflictError
+	re       *edit.Reapplied // the user's changes put on the item now; nil for a first write
 	err      string
 	offset   int
 }
@@ -53,11 +58,13 @@ func NewWrite(p *edit.Plan, undo *edit.Entry) Write {
 func (o Write) Plan() *edit.Plan { return o.plan }
 
 // Answered shows what the write did: written, with res's units; refused
-// by its condition, the item now beside the user's version; or failed.
+// by its condition, the item now beside the user's version; no answer, in
+// doubt; or failed.
 func (o Write) Answered(res edit.Result, err error) Write {
 	o.res = res
 	var ce *edit.ConflictError
 	var uce *edit.UndoConflictError
+	var doubt *edit.InDoubtError
 	switch {
 	case err == nil:
 		o.phase = writeDone
@@ -67,23 +74,42 @@ func (o Write) Answered(res edit.Result, err error) Write {
 	case errors.As(err, &ce):
 		o.phase, o.conflict = writeConflict, ce
 		o.err = textfmt.Sanitize(ce.Error())
+	case errors.As(err, &doubt):
+		o.phase, o.err = writeInDoubt, textfmt.Sanitize(doubt.Cause+"; it may still be applied")
 	default:
 		o.phase, o.err = writeFailed, textfmt.Sanitize(err.Error())
 	}
 	return o
 }
 
-// Failed tells whether the write failed (not refused by its condition:
-// then nothing was written and the item is read again).
+// Failed tells whether the write failed: not applied, and nothing to
+// show of the item (refused, the item is read again; in doubt, it may
+// still change).
 func (o Write) Failed() bool { return o.phase == writeFailed }
+
+// Journalled is the session's entry of a write that was applied or may
+// have been (in doubt), for u; false for one refused or failed.
+func (o Write) Journalled() (edit.Entry, bool) {
+	if e := o.res.Entry; e != nil && (o.phase == writeDone || o.phase == writeInDoubt) {
+		return *e, true
+	}
+	return edit.Entry{}, false
+}
 
 // ID names the overlay.
 func (Write) ID() ID { return WriteID }
 
 // Mode is the keymap mode the overlay is in, by its phase.
 func (o Write) Mode(Env) *keymap.Mode {
-	if o.phase == writeConfirm {
+	switch {
+	case o.phase == writeConfirm && o.re != nil:
+		return modeWriteReapplied
+	case o.phase == writeConfirm:
 		return modeWriteConfirm
+	case o.phase == writeConflict && o.undo == nil:
+		return modeWriteRefused
+	case o.phase == writeNothing && o.re != nil && o.re.Wanted != nil:
+		return modeWriteNothing
 	}
 	return modeWriteDone
 }
@@ -101,6 +127,9 @@ func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	km := e.Keys
 	switch o.phase {
 	case writeConfirm:
+		if w, ok := o.reapplyKey(k, km); ok {
+			return o, w
+		}
 		switch {
 		case key.Matches(k, km.Confirm, km.Open):
 			o.phase = writeSending
@@ -117,6 +146,10 @@ func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 		return o, nil
 	case writeSending:
 		return o, nil // the answer closes nothing; ctrl+c still quits
+	case writeConflict, writeNothing:
+		if w, ok := o.reapplyKey(k, km); ok {
+			return o, w
+		}
 	}
 	switch {
 	case key.Matches(k, km.Up):
@@ -124,8 +157,9 @@ func (o Write) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	case key.Matches(k, km.Down):
 		o.offset++
 	case key.Matches(k, km.Cancel, km.Back, km.Open):
-		if o.phase == writeDone {
-			// The Draft and the item shown are from before the write.
+		if o.phase == writeDone || o.phase == writeInDoubt {
+			// The Draft and the item shown are from before the write
+			// (in doubt: one that may still land).
 			return o, Then{Close{}, Remove{IDs: []ID{EditID, DetailID}}}
 		}
 		return o, Close{}
@@ -158,7 +192,12 @@ func (o Write) View(e Env, w, h int) string {
 		lines = append(lines, o.beside(st, inner)...)
 	case writeFailed:
 		add(st.Err.Render, o.err)
+	case writeNothing:
+		lines = append(lines, o.nothingLines(st, inner)...)
 	default:
+		if o.re != nil {
+			lines = append(lines, o.reappliedLines(st, inner)...)
+		}
 		add(muted, "change (typed):")
 		for _, l := range edit.DiffLines(p.Keys, p.Diff) {
 			style := st.Warn.Render
@@ -177,7 +216,7 @@ func (o Write) View(e Env, w, h int) string {
 		add(text, "predicted: "+textfmt.Units(p.PredictedWCU)+" WCU ("+unitsWhy(p)+")")
 		if o.phase == writeDone {
 			r := o.res
-			s := fmt.Sprintf("written: %s WCU consumed (predicted %s)", textfmt.Units(r.WCU), textfmt.Units(p.PredictedWCU))
+			s := fmt.Sprintf("written: %s consumed (predicted %s)", wcuText(r.WCU, r.NoWCU), textfmt.Units(p.PredictedWCU))
 			if r.Entry != nil {
 				s += fmt.Sprintf(" · journal entry %d", r.Entry.Number)
 				if o.undo == nil {
@@ -185,9 +224,23 @@ func (o Write) View(e Env, w, h int) string {
 				}
 			}
 			add(st.OK.Render, s)
+			if r.NoWCU {
+				add(muted, "the answer reported no consumed capacity: the units are unknown, not 0")
+			}
 			if r.Note != "" {
 				add(muted, r.Note)
 			}
+		}
+		if o.phase == writeInDoubt {
+			add(st.Err.Render, o.err)
+			s := "units unknown: no answer came; if it lands, AWS charges the " + textfmt.Units(p.PredictedWCU) + " WCU predicted"
+			if e := o.res.Entry; e != nil {
+				s = fmt.Sprintf("journal entry %d, in doubt · ", e.Number) + s
+				if o.undo == nil {
+					s += " · u takes it back once it has landed"
+				}
+			}
+			add(st.Warn.Render, s)
 		}
 		if o.phase == writeSending {
 			add(st.Accent.Render, "sending…")
@@ -201,13 +254,20 @@ func (o Write) View(e Env, w, h int) string {
 	shown := max(1, h-2)
 	off := widget.Clamp(o.offset, 0, max(0, len(lines)-shown))
 	title := "Write · shown before it is sent"
+	if o.re != nil {
+		title = "Write · yours on the item as it is now, shown before it is sent"
+	}
 	switch o.phase {
 	case writeDone:
 		title = "Write · done"
 	case writeConflict:
 		title = "Write · refused: nothing was written"
+	case writeInDoubt:
+		title = "Write · no answer: in doubt"
 	case writeFailed:
-		title = "Write · failed"
+		title = "Write · failed: not applied"
+	case writeNothing:
+		title = "Write · yours on the item as it is now: nothing to send"
 	}
 	return widget.Box(st, title, lines[off:min(len(lines), off+shown)], w, h, true)
 }
@@ -256,20 +316,36 @@ func (o Write) beside(st theme.Styles, inner int) []string {
 		out = append(out, " "+st.Err.Render("an item with the new key exists: "+widget.Trunc(textfmt.Sanitize(edit.ItemText(c.AtNewKey)), max(8, inner-40))))
 	}
 	out = append(out, " "+st.Muted.Render("* changed by someone else since the read"))
-	for _, l := range widget.WrapLines(refusedUnits(c.WCU)+"; esc closes, the partition shows the item as it is now", max(1, inner-2)) {
+	next := "esc closes, the partition shows the item as it is now"
+	if o.undo == nil {
+		next = "r re-reads the item and puts your changes on it as it is now; " + next
+	}
+	for _, l := range widget.WrapLines(refusedUnits(c)+" · "+next, max(1, inner-2)) {
 		out = append(out, " "+st.Muted.Render(l))
 	}
 	return out
 }
 
-// refusedUnits says what a refused write cost: DynamoDB charges it as a
-// write, but its error answer may carry no figure (DynamoDB Local's never
-// does).
-func refusedUnits(wcu float64) string {
-	if wcu == 0 {
-		return "a refused write is charged as a write; the answer reported no figure"
+// refusedUnits says what a refused write cost: the figure its answer
+// reported, else unknown, and what AWS charges for it by its rule
+// (DynamoDB Local's refusals never carry a figure).
+func refusedUnits(c *edit.ConflictError) string {
+	if !c.NoWCU {
+		return "the refused write consumed " + textfmt.Units(c.WCU) + " WCU"
 	}
-	return "the refused write consumed " + textfmt.Units(wcu) + " WCU"
+	if u := c.ChargedWCU(); u > 0 {
+		return "units unknown: the refusal reported none; AWS charges a refused write as a write, " + textfmt.Units(u) + " WCU here"
+	}
+	return "units unknown: the refusal reported none; AWS charges a refused transaction too"
+}
+
+// wcuText is a write's consumed units: "unknown WCU" when the answer
+// reported none.
+func wcuText(wcu float64, unknown bool) string {
+	if unknown {
+		return "unknown WCU"
+	}
+	return textfmt.Units(wcu) + " WCU"
 }
 
 // unitsWhy says where the predicted units come from.
@@ -291,4 +367,14 @@ var modeWriteConfirm = &keymap.Mode{Name: "write", Keys: []keymap.Binding{
 
 var modeWriteDone = &keymap.Mode{Name: "written", Keys: []keymap.Binding{
 	keymap.InBar("cancel", "close"), keymap.InBar("help"), keymap.Bind("open", "close"), keymap.Bind("back", "close"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
+}}
+
+var modeWriteRefused = &keymap.Mode{Name: "write refused", Keys: []keymap.Binding{
+	keymap.InBar("reapply", "yours on the item now"), keymap.InBar("cancel", "close"), keymap.InBar("help"),
+	keymap.Bind("open", "close"), keymap.Bind("back", "close"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
+}}
+
+var modeWriteNothing = &keymap.Mode{Name: "nothing to send", Keys: []keymap.Binding{
+	keymap.InBar("editItem", "edit it"), keymap.InBar("cancel", "close"), keymap.InBar("help"),
+	keymap.Bind("open", "close"), keymap.Bind("back", "close"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
 }}

@@ -1,0 +1,170 @@
+package edit
+
+// A journal entry: one write, its items (the one item of a put, update,
+// delete or key move; many for a bulk change), what each is expected to
+// become, and what is known of the outcome.
+
+import (
+	"bytes"
+	"encoding/json"
+	"time"
+
+	"dynascope/dynamo"
+	"dynascope/itemcodec"
+)
+
+// State is what is known of a journalled write's outcome.
+type State string
+
+// The states of a write. A write is journalled in doubt before it is
+// sent, and stays so until an answer says otherwise: a request without an
+// answer may still be applied by DynamoDB seconds later.
+const (
+	StateInDoubt State = "in doubt" // sent, no answer (yet): it may be applied, or may still be
+	StateDone    State = "done"     // applied: DynamoDB said so, or the item was found as the write leaves it
+	StateRefused State = "refused"  // its condition failed: DynamoDB wrote nothing
+	StateFailed  State = "failed"   // DynamoDB answered with an error, or nothing was sent: not applied
+)
+
+// JournalVersion is the format of the entries this version writes. 2: an
+// entry line is written before the write is sent, with its items
+// ("items": the key, the image as read, the image it expects to leave and
+// its condition), and a mark line ("mark": the entry's id) is appended
+// when the answer comes. 1 (no "v"): one item, written after the answer.
+const JournalVersion = 2
+
+// KeyAttrJSON is one key attribute in the journal.
+type KeyAttrJSON struct {
+	Name string `json:"name"`
+	Type string `json:"type"`
+}
+
+// EntryItem is one item of a journalled write. Images are DynamoDB JSON,
+// typed, so that undo writes back exactly what was there.
+type EntryItem struct {
+	Key json.RawMessage `json:"key"`
+	Old json.RawMessage `json:"old"` // as read; null for a new item
+	New json.RawMessage `json:"new"` // the image the write leaves; null for a delete
+	// Condition is the condition the write is sent on, in DynamoDB's words
+	// with its values, as the confirmation showed it.
+	Condition string `json:"condition,omitempty"`
+	// State is what is known of this item (from the marks); in doubt
+	// before any.
+	State State `json:"-"`
+}
+
+// Entry is one journalled write.
+type Entry struct {
+	Number    int    // its place among the journal's entries, from 1
+	ID        string // names it in the marks; "" for a version 1 entry
+	Version   int    // the line format it was read from: 1 or 2
+	Time      time.Time
+	Endpoint  string // "" for AWS
+	Region    string
+	Table     string
+	Operation Op
+	PK        KeyAttrJSON
+	SK        *KeyAttrJSON
+	Items     []EntryItem
+	// PredictedWCU is what the plan predicted; WCU what DynamoDB reported
+	// consumed, nil when it reported nothing (no answer, or a refusal
+	// without a figure): unknown, never 0.
+	PredictedWCU float64
+	WCU          *float64
+	VersionAttr  string // the version attribute the write raised
+	Undoes       int    // the entry this write undoes
+	// State is the write's outcome as far as known: from its last mark, in
+	// doubt when none came (the run ended before the answer: Unanswered).
+	State      State
+	Unanswered bool
+	Answered   time.Time // when its last mark was written; zero for none
+	Note       string    // what the last mark says beside its state
+}
+
+// OldItem is the image the write found (its first item's); nil for a new
+// item.
+func (e Entry) OldItem() (dynamo.Item, error) {
+	if len(e.Items) == 0 {
+		return nil, nil
+	}
+	return parseImage(e.Items[0].Old)
+}
+
+// NewItem is the image the write left, or expects to leave (its first
+// item's); nil for a deleted item.
+func (e Entry) NewItem() (dynamo.Item, error) {
+	if len(e.Items) == 0 {
+		return nil, nil
+	}
+	return parseImage(e.Items[0].New)
+}
+
+// Keys is the key schema the entry recorded.
+func (e Entry) Keys() dynamo.Table {
+	t := dynamo.Table{Name: e.Table, PK: dynamo.KeyAttr{Name: e.PK.Name, Type: e.PK.Type}}
+	if e.SK != nil {
+		t.SK = &dynamo.KeyAttr{Name: e.SK.Name, Type: e.SK.Type}
+	}
+	return t
+}
+
+// Undoable tells whether undo can take the write back: it was applied,
+// or may have been. A refused or failed write wrote nothing.
+func (e Entry) Undoable() bool { return e.State == StateDone || e.State == StateInDoubt }
+
+// newEntry is the entry of a plan about to be sent: in doubt, its item
+// as read and as the plan leaves it.
+func newEntry(p *Plan, to Target, undoes int) Entry {
+	key := KeyOf(p.Keys, p.Old)
+	if p.Old == nil {
+		key = KeyOf(p.Keys, p.New)
+	}
+	e := Entry{
+		Version: JournalVersion, Time: time.Now().UTC(), Endpoint: to.Endpoint, Region: to.Region, Table: p.Table, Operation: p.Op,
+		PK:           KeyAttrJSON{p.Keys.PK.Name, p.Keys.PK.Type},
+		Items:        []EntryItem{{Key: itemcodec.DynamoJSON(key), Old: image(p.Old), New: image(p.New), Condition: p.Condition, State: StateInDoubt}},
+		PredictedWCU: p.PredictedWCU, VersionAttr: p.Version, Undoes: undoes, State: StateInDoubt,
+	}
+	if sk := p.Keys.SK; sk != nil {
+		e.SK = &KeyAttrJSON{sk.Name, sk.Type}
+	}
+	return e
+}
+
+func image(it dynamo.Item) json.RawMessage {
+	if it == nil {
+		return json.RawMessage("null")
+	}
+	return itemcodec.DynamoJSON(it)
+}
+
+func parseImage(raw json.RawMessage) (dynamo.Item, error) {
+	if len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null" {
+		return nil, nil
+	}
+	return itemcodec.ParseDynamoJSON(raw)
+}
+
+// Undone tells which entries a later entry undid: an undo that was
+// applied (an undo refused or failed undid nothing; one in doubt is
+// UndoInDoubt's).
+func Undone(entries []Entry) map[int]bool {
+	u := map[int]bool{}
+	for _, e := range entries {
+		if e.Undoes > 0 && e.State == StateDone {
+			u[e.Undoes] = true
+		}
+	}
+	return u
+}
+
+// Mark is what the answer (or its absence) says of a write: its state,
+// the units it consumed (nil: unknown), the images DynamoDB reported (nil
+// to keep those planned) and a note.
+type Mark struct {
+	State    State
+	WCU      *float64
+	Old, New dynamo.Item
+	Images   bool // Old and New are DynamoDB's (ReturnValues), to keep
+	Note     string
+}
