@@ -31,6 +31,7 @@ var allowedImports = map[string][]string{
 	"patterns":          {"dynamo", "filterexpr", "indexes", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec", "partiql"},
 	"demodata":          {"dynamo"},
+	"dynamolocal":       {"dynamo"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
@@ -42,7 +43,7 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

@@ -39,6 +39,7 @@ func TestNewScanCmd(t *testing.T) {
 		{args: []string{"--segments", "0"}, usage: "--segments takes 1 to 64, not 0"},
 		{args: []string{"--segments", "65"}, usage: "--segments takes 1 to 64, not 65"},
 		{args: []string{"--limit", "-1"}, usage: "--limit takes a whole number"},
+		{args: []string{"--limit", "0", "--yes"}, usage: "--limit takes a whole number from 1 to 2147483647 (leave it out for no Limit), not 0."},
 		{args: []string{"--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
 		{args: []string{"--output", "xml"}, usage: "--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml"},
 		{args: []string{"--max-rcu", "lots"}, usage: `--max-rcu takes a number, not "lots".`},

@@ -4,12 +4,15 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"github.com/spf13/cobra"
 
 	"dynascope/config"
 	"dynascope/demodata"
 	"dynascope/dynamo"
+	"dynascope/dynamolocal"
 	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/ui"
@@ -25,6 +28,7 @@ type demoOptions struct {
 	Err         io.Writer
 	Workbench   string // --workbench: the model instead of the demo data
 	SkipInvalid bool
+	Repair      bool // --repair, with --workbench
 	Traffic     bool
 	AllowWrites bool
 	Color       string // --color
@@ -36,13 +40,20 @@ type demoOptions struct {
 func newDemoCmd(f *factory, runF func(context.Context, *demoOptions) error) *cobra.Command {
 	opts := &demoOptions{}
 	cmd := &cobra.Command{
-		Use:     "demo [--workbench MODEL [--skip-invalid]] [--allow-writes]",
+		Use:     "demo [--workbench MODEL [--skip-invalid] [--repair] | --traffic] [--allow-writes]",
 		Short:   "DynamoDB Local with the demo data, and the UI on it",
 		GroupID: groupWrite,
 		Long: `Start DynamoDB Local, seed the demo table (or a NoSQL Workbench model)
 into it, open the UI on a partition, and stop the engine on exit. It writes
-only into its own in-memory engine.`,
+only into its own in-memory engine.
+
+It works from any folder: DynamoDB Local is taken from $DYNASCOPE_LOCAL_DIR,
+else the user's cache folder ($XDG_CACHE_HOME/dynascope, else
+~/.cache/dynascope), else a checkout's .local; when there is none it is
+fetched once with npm pack (about 57 MB, sha256 checked) into the cache
+folder. It needs a Java 17+ runtime.`,
 		Example: `  dynascope demo
+  dynascope demo --traffic
   dynascope demo --allow-writes
   dynascope demo --workbench model.json --table Orders
   dynascope demo --workbench model.json --skip-invalid`,
@@ -51,6 +62,7 @@ only into its own in-memory engine.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.Workbench, "workbench", "", "open this NoSQL Workbench `MODEL` (format 3.0, 2.0, 1.0 or the 2019 preview) instead of the demo data; --table picks which table the UI opens")
 	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "with --workbench: load the model's valid items and name each invalid one, instead of refusing the model")
+	repairFlag(fs, &opts.Repair)
 	cmd.MarkFlagFilename("workbench", "json")
 	fs.BoolVar(&opts.Traffic, "traffic", false, "play the demo application's writes (new orders for CUST#42, orders shipped, line items added) a few a second into the demo table, for tail and the live pane (T)")
 	demoWritesFlag(cmd, &opts.AllowWrites)
@@ -61,6 +73,9 @@ only into its own in-memory engine.`,
 		}
 		if conn.Name != "" {
 			return usageError{"demo runs its own DynamoDB Local; it takes no --connection."}
+		}
+		if (opts.SkipInvalid || opts.Repair) && opts.Workbench == "" {
+			return usageError{"--skip-invalid and --repair go with --workbench."}
 		}
 		if opts.Traffic && opts.Workbench != "" {
 			return usageError{"--traffic plays the demo data's writes; it does not go with --workbench."}
@@ -100,7 +115,7 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 	if opts.Workbench != "" {
 		// Read the model before starting the engine: a typo should not
 		// cost a Java start-up.
-		m, err := readWorkbench(opts.Workbench, opts.SkipInvalid, stderr)
+		m, err := readWorkbench(opts.Workbench, workbench.WorkbenchReadOptions{SkipInvalid: opts.SkipInvalid, Repair: opts.Repair}, stderr)
 		if err != nil {
 			return err
 		}
@@ -109,12 +124,14 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		}
 		model = m
 	}
-	dir, err := dynamo.FindLocalEngine()
+	// Found where the checkout's script puts it too, else installed into
+	// the user's cache folder (dynamolocal's places), from any folder.
+	dir, err := dynamolocal.Ensure(ctx, dynamolocal.Env(), stderr)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintln(stderr, "starting DynamoDB Local ...")
-	engine, err := dynamo.StartLocalEngine(ctx, dir)
+	engine, err := dynamolocal.Start(ctx, dir)
 	if err != nil {
 		return err
 	}
@@ -142,8 +159,8 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 			t, _ = model.Table(conn.Table)
 		}
 		return ui.Run(ctx, uiEnvironment(ui.Options{
-			Editor: editor,
-			Store:  client, Table: t.Spec.Name, PK: workbenchPartition(t),
+			Editor: editor, ExportDir: demoExportDir(),
+			Store: client, Table: t.Spec.Name, PK: workbenchPartition(t),
 			Region: client.Region(), Endpoint: client.Endpoint(),
 			EntityNames: t.EntityNames(), Settings: settings,
 		}, opts.Color))
@@ -165,12 +182,30 @@ func runDemo(ctx context.Context, opts *demoOptions) error {
 		defer startTraffic(ctx, w, conn.Table, stderr)()
 	}
 	return ui.Run(ctx, uiEnvironment(ui.Options{
-		Editor: editor,
-		Store:  client, Table: conn.Table, PK: demodata.Partition,
+		Editor: editor, ExportDir: demoExportDir(),
+		Store: client, Table: conn.Table, PK: demodata.Partition,
 		Streams: liveStreams(ctx, streamsOf(conn), client),
 		Region:  client.Region(), Endpoint: client.Endpoint(),
 		Patterns: set, PatternsPath: patternsPath, Settings: settings,
 	}, opts.Color))
+}
+
+// demoExportDir is where the demo's exports (x) go: demo-exports in the
+// user's cache folder, beside DynamoDB Local, not the working folder, which
+// for `make demo` is the checkout (an untracked file there). The demo's
+// data is made again on every run, as a cache's is. Without a cache folder
+// (no HOME), the system's temporary folder; "" (the working folder) when
+// neither can be made.
+func demoExportDir() string {
+	base := dynamolocal.Env().Cache
+	if base == "" {
+		base = filepath.Join(os.TempDir(), "dynascope")
+	}
+	dir := filepath.Join(base, "demo-exports")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return ""
+	}
+	return dir
 }
 
 // workbenchPartition picks the partition the UI opens on: that of the first

@@ -1,8 +1,9 @@
 package cli
 
-// Streaming exports for `query` and `get`: --output jsonl (plain, or typed
-// with --dynamodb-json), csv and ddbjson-batch write each page as it
-// arrives instead of collecting the whole result first.
+// The export formats of every read (readout.go's exportOut): --output
+// jsonl (plain, or typed with --dynamodb-json), csv and ddbjson-batch
+// write each page's items as it arrives, with a progress line on a
+// terminal's stderr.
 
 import (
 	"fmt"
@@ -15,7 +16,8 @@ import (
 )
 
 // exportFormat maps --output (and --dynamodb-json) to a streaming export
-// format; ok is false for json and table, which print one document at the end.
+// format; ok is false for json and table, documents with more than the
+// items (readout.go's jsonOut and tableOut, streamed too).
 func exportFormat(output string, ddbJSON bool) (f itemcodec.ExportFormat, ok bool, err error) {
 	switch output {
 	case "jsonl":

@@ -14,6 +14,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/keys"
+	"dynascope/textfmt"
 )
 
 // flagSentence turns pflag's error into a sentence that names the flag as
@@ -27,6 +28,11 @@ func flagSentence(c *cobra.Command, err error) string {
 		name := "--" + unknown.GetSpecifiedName()
 		if unknown.GetSpecifiedShortnames() != "" {
 			name = "-" + unknown.GetSpecifiedName()
+		}
+		if unknown.GetSpecifiedShortnames() == "" {
+			if near := nearFlag(c, unknown.GetSpecifiedName()); near != "" {
+				return fmt.Sprintf("unknown flag %s (did you mean --%s?); run '%s -h' for the flags.", name, near, c.CommandPath())
+			}
 		}
 		return fmt.Sprintf("unknown flag %s; run '%s -h' for the flags.", name, c.CommandPath())
 	case errors.As(err, &noValue):
@@ -50,6 +56,29 @@ func flagSentence(c *cobra.Command, err error) string {
 		return fmt.Sprintf("--%s takes %s, not %q.", f.Name, takes, value)
 	}
 	return strings.TrimSuffix(err.Error(), ".") + "."
+}
+
+// nearFlag is the flag of c (its own or inherited, not hidden) that a
+// mistyped name most likely meant: the one within two edits (--revers,
+// --tabel), else the only one it begins (--rev); "" when none.
+func nearFlag(c *cobra.Command, typed string) string {
+	var names, starting []string
+	c.Flags().VisitAll(func(f *pflag.Flag) {
+		if f.Hidden {
+			return
+		}
+		names = append(names, f.Name)
+		if strings.HasPrefix(f.Name, typed) {
+			starting = append(starting, f.Name)
+		}
+	})
+	if near := textfmt.Nearest(typed, names); near != "" {
+		return near
+	}
+	if len(starting) == 1 && len(typed) >= 2 {
+		return starting[0]
+	}
+	return ""
 }
 
 // goStyleFlag says what went wrong when a long flag was typed with one

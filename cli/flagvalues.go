@@ -101,14 +101,17 @@ func orList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " or " + words[len(words)-1]
 }
 
-// limitValue is a --limit: a whole number of items, from 0 (zero says
-// what 0 means) to the largest Limit DynamoDB takes.
+// limitValue is a --limit: a whole number of items, from 1 to the largest
+// Limit DynamoDB takes, and 0 where zero says what 0 means. Where 0 would
+// mean "no Limit" it is refused: DynamoDB's Limit starts at 1, and a 0
+// read silently as none surprised users (issue 37.13); leaving the flag
+// out says none.
 type limitValue struct {
 	p    *int32
-	zero string // what 0 means: "none", "the pattern's"
+	zero string // what 0 means ("the pattern's"); "" when 0 is refused
 }
 
-// limitFlag declares --limit into p.
+// limitFlag declares --limit into p; zero is what 0 means, "" to refuse it.
 func limitFlag(fs *pflag.FlagSet, p *int32, zero, usage string) {
 	fs.Var(&limitValue{p: p, zero: zero}, "limit", usage)
 }
@@ -125,7 +128,10 @@ func (l *limitValue) Set(s string) error {
 		return fmt.Errorf("--limit: %s is out of range", s)
 	case err != nil:
 		return fmt.Errorf("--limit takes a whole number, not %q", s)
-	case n < 0 || n > math.MaxInt32:
+	case (n == 0 && l.zero == "") || n < 0 || n > math.MaxInt32:
+		if l.zero == "" {
+			return fmt.Errorf("--limit takes a whole number from 1 to %d (leave it out for no Limit), not %d", math.MaxInt32, n)
+		}
 		return fmt.Errorf("--limit takes a whole number from 1 to %d (or 0 for %s), not %d", math.MaxInt32, l.zero, n)
 	}
 	*l.p = int32(n)

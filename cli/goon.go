@@ -10,9 +10,11 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/charmbracelet/x/ansi"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -67,9 +69,43 @@ func goOnLine(line []string, add ...string) string {
 	return textfmt.Sanitize(strings.Join(words, " "))
 }
 
-// goOnSentence is the last sentence of a read that stopped short.
+// maxGoOnLine is the longest go-on command printed in place: a scan's
+// resume over a few segments fits; a key near DynamoDB's limits (2,048
+// bytes of partition key, 1,024 of sort key) would flood the terminal.
+const maxGoOnLine = 1000
+
+// goOnSentence is the last sentence of a read that stopped short. A
+// command too long to print is written to a file the sentence names
+// (only the start of it is shown, should that fail).
 func goOnSentence(cmd string) string {
-	return "to go on where it stopped, reading only the rest, run: " + cmd
+	const lead = "to go on where it stopped, reading only the rest, run: "
+	if len(cmd) <= maxGoOnLine {
+		return lead + cmd
+	}
+	path, err := writeGoOn(cmd)
+	if err != nil {
+		return fmt.Sprintf("to go on where it stopped, reading only the rest, run the command of %d characters that starts %s… (too long to print, and it could not be written to a file: %v)",
+			len(cmd), ansi.Truncate(cmd, 120, ""), err)
+	}
+	return fmt.Sprintf("%sbash %s (the command, %d characters with its key, is too long to print: that file holds it)", lead, shellQuote(path), len(cmd))
+}
+
+// writeGoOn writes a go-on command to a new file of its own in the
+// temporary directory and returns its path.
+func writeGoOn(cmd string) (string, error) {
+	f, err := os.CreateTemp("", "dynascope-go-on-*.sh")
+	if err != nil {
+		return "", err
+	}
+	_, err = io.WriteString(f, cmd+"\n")
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
 }
 
 // shellQuote quotes a word for bash: bare when it is plain, in single

@@ -26,6 +26,7 @@ type groupsOptions struct {
 	Out, Err        io.Writer
 	In              dynamo.DiscoverInput // the table, index, partition and walk as given
 	MaxRequests     int                  // --max-requests; 0 when not given: the settings' budget
+	MaxRCU          float64              // --max-rcu: the cap of a whole read (--count, --by attribute); 0 for none
 	ByAttribute     string               // --by attribute:NAME's NAME; "" for the sort key
 	Output          string               // json | table
 }
@@ -66,6 +67,7 @@ of the first page has one with few values.`,
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent reads")
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
+	readCapFlag(fs, &opts.MaxRCU)
 	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
@@ -84,6 +86,9 @@ of the first page has one with few values.`,
 					return usageError{fmt.Sprintf("--%s is for the sort-key grouping; --by attribute:%s reads and counts the whole partition without it.", f, attr)}
 				}
 			}
+		}
+		if fs.Changed("max-rcu") && !opts.In.Count && opts.ByAttribute == "" {
+			return usageError{"--max-rcu caps a whole read: give it with --count or --by attribute:NAME (the skip-scan's budget is --max-requests)."}
 		}
 		// Not given, MaxRequests stays 0: the settings' budget.
 		if fs.Changed("max-requests") && opts.MaxRequests < 1 {
@@ -110,8 +115,8 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 		return err
 	}
 	if in.Count {
-		// Counting far past the announced bound stops (dynamo.OverBudget).
-		in.CountBound = announceWholeRead(ctx, client, opts.Err, in.Table, in.Index, in.Consistent, "--count reads every item of the partition")
+		// Counting clearly past the announced bound stops, as a query does.
+		announceWholeRead(ctx, client, opts.Err, &in, opts.MaxRCU, "--count reads every item of the partition")
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if opts.MaxRequests != 0 {
@@ -120,10 +125,9 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 	stopShowing := showArrivals(&in, opts.Err)
 	d, err := client.Discover(ctx, in)
 	stopShowing()
-	// A read stopped as an estimate overrun prints what it read, even
-	// nothing: its sentence says so.
-	var overrun *dynamo.EstimateError
-	if err != nil && len(d.Groups) == 0 && !errors.As(err, &overrun) {
+	// A read stopped by its bound (the estimate, the cap) prints what it
+	// read, even nothing: its sentence says so.
+	if err != nil && len(d.Groups) == 0 && !stoppedByBound(err) {
 		return err
 	}
 	// A walk or count that failed or was cancelled still prints the types
@@ -300,4 +304,13 @@ func continueKey(c dynamo.SKCond) string {
 		return ""
 	}
 	return c.Values[0]
+}
+
+// stoppedByBound tells a whole read stopped by the bound it announced (an
+// estimate overrun, its --max-rcu cap) from one that failed: the first
+// prints what it read, even nothing, marked incomplete.
+func stoppedByBound(err error) bool {
+	var overrun *dynamo.EstimateError
+	var capped *dynamo.CapError
+	return errors.As(err, &overrun) || errors.As(err, &capped)
 }

@@ -71,10 +71,9 @@ func runGroupsByAttribute(ctx context.Context, opts *groupsOptions) error {
 	if err != nil {
 		return err
 	}
-	in.CountBound = announceWholeRead(ctx, client, opts.Err, in.Table, in.Index, in.Consistent, "--by attribute:"+textfmt.Sanitize(opts.ByAttribute)+" reads every item of the partition")
+	announceWholeRead(ctx, client, opts.Err, &in, opts.MaxRCU, "--by attribute:"+textfmt.Sanitize(opts.ByAttribute)+" reads every item of the partition")
 	g, err := client.GroupByAttribute(ctx, in, opts.ByAttribute)
-	var overrun *dynamo.EstimateError
-	if err != nil && len(g.Groups) == 0 && !errors.As(err, &overrun) {
+	if err != nil && len(g.Groups) == 0 && !stoppedByBound(err) {
 		return err
 	}
 	t, kerr := client.TableKeys(ctx, in.Table)

@@ -13,6 +13,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
+	"dynascope/workbench"
 )
 
 // indexCount counts an index's items with the SDK.
@@ -66,7 +67,7 @@ func TestIndexMapOfPublishedModels(t *testing.T) {
 		"amazon-dynamodb-design-patterns/AnOnlineShop_14.json",
 	} {
 		path := filepath.Join(realModels, f)
-		m, err := readWorkbench(path, false, io.Discard)
+		m, err := readWorkbench(path, workbench.WorkbenchReadOptions{}, io.Discard)
 		if err != nil {
 			t.Fatalf("%s: %v", f, err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/workbench"
 )
 
 // layout --workbench-out, through the helper layout.go calls: the file
@@ -49,7 +50,7 @@ func TestLayoutWorkbenchOut(t *testing.T) {
 	if !strings.HasPrefix(stderr.String(), "wrote "+out+": NoSQL Workbench model of "+table+", 3 facets, 4 example items, 3 requests, ") {
 		t.Errorf("stderr: %s", stderr.String())
 	}
-	m, err := readWorkbench(out, false, io.Discard)
+	m, err := readWorkbench(out, workbench.WorkbenchReadOptions{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

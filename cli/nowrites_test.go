@@ -257,6 +257,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#42"}),
 		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
+		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--max-rcu", "50"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--reverse", "--delimiter", "#", "--output", "table"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--count"}),
 		slices.Concat(g, []string{"--pk", "CUST#7", "--max-requests", "3"}),

@@ -4,41 +4,13 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
 )
-
-// printResult writes a query result in the chosen format. JSON output is
-// exact (JSON escaping, exact number digits); only the table format, meant
-// for a terminal, is sanitised.
-func printResult(w io.Writer, r queryResult, format string, ddbJSON bool) error {
-	item := itemcodec.PlainJSON
-	if ddbJSON {
-		item = itemcodec.DynamoJSON
-	}
-	var b bytes.Buffer
-	switch format {
-	case "jsonl":
-		for _, it := range r.Items {
-			b.Write(item(it))
-			b.WriteByte('\n')
-		}
-	case "table":
-		writeTable(&b, r)
-	default:
-		if err := writeJSON(&b, r, item); err != nil {
-			return err
-		}
-	}
-	_, err := w.Write(b.Bytes())
-	return err
-}
 
 func jsonString(s string) string {
 	var b bytes.Buffer
@@ -130,23 +102,46 @@ func (o keyObject) MarshalJSON() ([]byte, error) {
 	return append(b, '}'), nil
 }
 
-// queryObject is the object DESIGN.md specifies for query, get and
-// patterns run, keys in its order. Items are already JSON (plain or
-// DynamoDB JSON, numbers with their exact digits).
-type queryObject struct {
-	Table            string            `json:"table"`
-	Index            *string           `json:"index"`
-	KeyCondition     string            `json:"keyCondition"`
-	ScanIndexForward bool              `json:"scanIndexForward"`
-	Limit            *int32            `json:"limit"`
-	ConsistentRead   bool              `json:"consistentRead"`
-	Items            []json.RawMessage `json:"items"`
-	Count            int               `json:"count"`
-	ScannedCount     int               `json:"scannedCount"`
-	Pages            int               `json:"pages"`
-	LastEvaluatedKey json.RawMessage   `json:"lastEvaluatedKey"`
-	ConsumedCapacity capacityObject    `json:"consumedCapacity"`
-	Requests         []requestObject   `json:"requests"`
+// queryResult is what `query`, `get` and `patterns run` print of their
+// read besides the items: its readDoc. A command fills it as the read
+// goes (the key condition from the first page, the counts at the end).
+type queryResult struct {
+	Table, Index string
+	KeyNames     []string // key attributes, shown first in a table
+	KeyCondition string
+	Forward      bool
+	Limit        int32
+	Consistent   bool
+	Count        int
+	Scanned      int // -1: not reported (PartiQL)
+	LastKey      dynamo.Item
+	Requests     []dynamo.Request
+	// Filter and Projection as DynamoDB read them ("" for none).
+	Filter, Projection string
+	DDBJSON            bool // items and keys as DynamoDB JSON
+	// OneMB is what DynamoDB's 1 MB page rule says of the pages.
+	OneMB dynamo.OneMB
+}
+
+// queryHead and queryTail are the object DESIGN.md specifies for query,
+// get and patterns run, keys in its order: the fields before "items" and
+// those after it.
+type queryHead struct {
+	Table            string  `json:"table"`
+	Index            *string `json:"index"`
+	KeyCondition     string  `json:"keyCondition"`
+	ScanIndexForward bool    `json:"scanIndexForward"`
+	Limit            *int32  `json:"limit"`
+	ConsistentRead   bool    `json:"consistentRead"`
+}
+
+type queryTail struct {
+	Count            int             `json:"count"`
+	ScannedCount     int             `json:"scannedCount"`
+	Pages            int             `json:"pages"`
+	LastEvaluatedKey json.RawMessage `json:"lastEvaluatedKey"`
+	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
+	Requests         []requestObject `json:"requests"`
 	// Filter, Projection and Notes appear only when a filter or a
 	// projection was given, so DESIGN.md's object is unchanged otherwise.
 	Filter     *string  `json:"filter,omitempty"`
@@ -158,74 +153,42 @@ type queryObject struct {
 }
 
 type requestObject struct {
-	Operation        string         `json:"operation"`
-	DurationMs       json.Number    `json:"durationMs"` // to 0.1 ms
-	Count            int32          `json:"count"`
-	ScannedCount     int32          `json:"scannedCount"`
+	Operation string `json:"operation"`
+	// Statement is an ExecuteStatement's PartiQL, so that each request of
+	// the log says what it asked.
+	Statement  string      `json:"statement,omitempty"`
+	DurationMs json.Number `json:"durationMs"` // to 0.1 ms
+	Count      int32       `json:"count"`
+	// ScannedCount is null for ExecuteStatement, which reports none: never
+	// a 0 DynamoDB did not send.
+	ScannedCount     *int32         `json:"scannedCount"`
 	ConsumedCapacity capacityObject `json:"consumedCapacity"`
 }
 
-// writeJSON prints the query object as indented JSON.
-func writeJSON(b *bytes.Buffer, r queryResult, item func(dynamo.Item) []byte) error {
-	o := queryObject{
-		Table: r.Table, Index: nullable(r.Index), KeyCondition: r.KeyCondition, ScanIndexForward: r.Forward,
-		ConsistentRead: r.Consistent, Items: []json.RawMessage{}, Count: r.Count, ScannedCount: r.Scanned,
-		Pages: len(r.Requests), LastEvaluatedKey: json.RawMessage("null"),
-		ConsumedCapacity: capacityOfRequests(r.Requests), Requests: []requestObject{},
-	}
+func (r *queryResult) jsonHead() any {
+	h := queryHead{Table: r.Table, Index: nullable(r.Index), KeyCondition: r.KeyCondition, ScanIndexForward: r.Forward, ConsistentRead: r.Consistent}
 	if r.Limit > 0 {
-		o.Limit = &r.Limit
+		h.Limit = &r.Limit
 	}
-	o.Filter, o.Projection = nullable(r.Filter), nullable(r.Projection)
-	o.Notes = readNotes(r.Count, r.Scanned, o.ConsumedCapacity.Total, r.Filter, r.Projection)
-	for _, it := range r.Items {
-		o.Items = append(o.Items, item(it))
-	}
+	return h
+}
+
+func (r *queryResult) jsonTail() any {
+	t := queryTail{Count: r.Count, ScannedCount: r.Scanned, Pages: len(r.Requests), LastEvaluatedKey: json.RawMessage("null"),
+		ConsumedCapacity: capacityOfRequests(r.Requests), Requests: requestObjects(r.Requests)}
 	if r.LastKey != nil {
-		o.LastEvaluatedKey = item(r.LastKey)
+		e := itemcodec.ItemJSON{Dynamo: r.DDBJSON}
+		t.LastEvaluatedKey = e.Append(nil, r.LastKey)
 	}
-	o.Requests = requestObjects(r.Requests)
-	o.DynamoDBPaging = newPagingObject(r.OneMB)
-	return writeIndentedJSON(b, o)
+	t.Filter, t.Projection = nullable(r.Filter), nullable(r.Projection)
+	t.Notes = readNotes(r.Count, r.Scanned, t.ConsumedCapacity.Total, r.Filter, r.Projection)
+	t.DynamoDBPaging = newPagingObject(r.OneMB)
+	return t
 }
 
-// requestObjects are the requests as the JSON outputs list them.
-func requestObjects(reqs []dynamo.Request) []requestObject {
-	out := []requestObject{}
-	for _, q := range reqs {
-		ms := float64(q.Duration.Microseconds()) / 1000
-		out = append(out, requestObject{
-			Operation: q.Operation, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
-			Count: q.Count, ScannedCount: q.ScannedCount, ConsumedCapacity: capacityOfRequests([]dynamo.Request{q}),
-		})
-	}
-	return out
-}
-
-// writeTable prints items for a human: key attributes first, then the other
-// attributes, values compact and sanitised, then one line per request.
-func writeTable(b *bytes.Buffer, r queryResult) {
-	if len(r.Items) > 0 {
-		names := map[string]bool{}
-		for _, it := range r.Items {
-			for k := range it {
-				names[k] = true
-			}
-		}
-		cols := itemcodec.CSVColumns(names, r.KeyNames)
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
-		fmt.Fprintln(tw, strings.Join(sanitizeAll(cols), "\t"))
-		for _, it := range r.Items {
-			cells := make([]string, len(cols))
-			for i, c := range cols {
-				if av, ok := it[c]; ok {
-					cells[i] = cell(itemcodec.CellText(av), 60)
-				}
-			}
-			fmt.Fprintln(tw, strings.Join(cells, "\t"))
-		}
-		_ = tw.Flush()
-	}
+// tableTail is the table's lines after its rows: the counts, one line
+// per request, the filter and the notes.
+func (r *queryResult) tableTail(b *bytes.Buffer) {
 	total := dynamo.TotalCapacity(r.Requests)
 	scanned := fmt.Sprintf(" (%d scanned)", r.Scanned)
 	if r.Scanned < 0 {
@@ -250,18 +213,32 @@ func writeTable(b *bytes.Buffer, r queryResult) {
 	}
 }
 
-// cell shortens a value to at most max runes and makes it safe to print.
-func cell(s string, max int) string {
-	if r := []rune(s); len(r) > max {
-		s = string(r[:max-1]) + "…"
+// printItems prints the items of a read that is over, one page, through
+// the format's writer (get, and a GetItem pattern).
+func printItems(out readOutput, p dynamo.Page) error {
+	w, err := out.open()
+	if err != nil {
+		return err
 	}
-	return textfmt.Sanitize(s)
+	if err := w.page(p); err != nil {
+		return err
+	}
+	return w.end(nil)
 }
 
-func sanitizeAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = textfmt.Sanitize(s)
+// requestObjects are the requests as the JSON outputs list them.
+func requestObjects(reqs []dynamo.Request) []requestObject {
+	out := []requestObject{}
+	for _, q := range reqs {
+		ms := float64(q.Duration.Microseconds()) / 1000
+		o := requestObject{
+			Operation: q.Operation, Statement: q.Statement, DurationMs: json.Number(strconv.FormatFloat(ms, 'f', 1, 64)),
+			Count: q.Count, ConsumedCapacity: capacityOfRequests([]dynamo.Request{q}),
+		}
+		if q.Operation != "ExecuteStatement" {
+			o.ScannedCount = &q.ScannedCount
+		}
+		out = append(out, o)
 	}
 	return out
 }

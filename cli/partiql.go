@@ -142,17 +142,16 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	if est.Known && est.Items > 0 {
 		in.PerItem = float64(est.Bytes) / float64(est.Items)
 	}
-	out := bulkOutput{table: plan.Table, keyNames: keyNames(t, plan.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
-	if err := out.start(); err != nil {
+	out := &bulkOutput{head: bulkHead{Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
+		Plan: &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why}, ConsistentRead: opts.Consistent},
+		keyNames: keyNames(t, plan.Index), stoppedBy: stoppedBy(ctx)}
+	if err := out.open(opts.Out, opts.Err, opts.Output, opts.DDBJSON); err != nil {
 		return err
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
 	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
-	obj := bulkObject{
-		Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
-		Plan:           &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why},
-		ConsistentRead: opts.Consistent, Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
+	obj := bulkTail{Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
 	if res.NextToken == "" || len(res.Requests) == 0 {

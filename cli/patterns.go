@@ -318,7 +318,7 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 type patternRun struct {
 	pattern   patterns.Pattern
 	operation string // GetItem or Query
-	res       queryResult
+	res       *queryResult
 	truncated bool // stopped after maxPatternPages
 	err       error
 	// partial: err came after some pages were read, which res holds; its
@@ -341,22 +341,33 @@ type patternRun struct {
 // requests is the true cost of the access pattern. A Query starts from
 // r.Query.StartKey when it has one. Met, the Limit leaves a
 // lastEvaluatedKey that is not a stop: the pattern asked for no more.
-func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved) patternRun {
+// Each page goes to onPage as it arrives (nil: the items are not kept),
+// with the run's result so far, its key condition known.
+func sendPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, p patterns.Pattern, r patterns.Resolved, onPage func(*queryResult, dynamo.Page) error) patternRun {
 	run := patternRun{pattern: p, operation: r.Operation()}
+	if onPage == nil {
+		onPage = func(*queryResult, dynamo.Page) error { return nil }
+	}
 	if r.Get != nil {
 		page, err := client.GetItem(ctx, *r.Get)
-		run.res = queryResult{Table: t.Name, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true,
-			Consistent: r.Get.Consistent, Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount)}
+		run.res = &queryResult{Table: t.Name, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true,
+			Consistent: r.Get.Consistent, Count: int(page.Count), Scanned: int(page.ScannedCount)}
 		if page.Request.Operation != "" {
 			run.res.Requests = []dynamo.Request{page.Request}
+		}
+		if err == nil {
+			err = onPage(run.res, page)
 		}
 		run.err = err
 		return run
 	}
 	q := *r.Query
-	run.res = queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
+	run.res = &queryResult{Table: q.Table, Index: q.Index, KeyNames: keyNames(t, q.Index), Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent}
 	read := dynamo.QueryRead{Query: q, MaxItems: q.Limit, MaxPages: maxPatternPages,
-		OnPage: func(page dynamo.Page) error { run.res.Items = append(run.res.Items, page.Items...); return nil }}
+		OnPage: func(page dynamo.Page) error {
+			run.res.KeyCondition = page.Request.KeyCondition
+			return onPage(run.res, page)
+		}}
 	res, err := client.ReadQuery(ctx, read)
 	run.res.Requests = res.Requests
 	if res.Failed != nil {

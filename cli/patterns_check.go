@@ -140,7 +140,7 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 		pc, onIndex := p.CheckProjection(t)
 		if onIndex && pc.Refused() {
 			// DynamoDB would refuse it: said, not sent.
-			run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: queryResult{Table: t.Name, Index: p.Index}}
+			run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: &queryResult{Table: t.Name, Index: p.Index}}
 			if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
 				if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
 					run.res.KeyCondition = b.KeyCondition
@@ -149,7 +149,7 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 			runs = append(runs, run)
 			continue
 		}
-		run := sendPattern(ctx, client, t, p, r)
+		run := sendPattern(ctx, client, t, p, r, nil)
 		run.minKept = set.MinKept(p)
 		if onIndex {
 			run.projection = &pc

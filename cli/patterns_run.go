@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -99,7 +100,24 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 			}
 		}
 	}
-	run := sendPattern(ctx, client, t, p, r)
+	if r.Query != nil {
+		suspectFilter(opts.Err, fmt.Sprintf("pattern %q's filter", p.Name), r.Query.Filter, projectedNames(strings.Join(p.Attributes, ",")), func() (dynamo.Table, error) { return t, nil })
+	}
+	// Each page is printed as it arrives; patterns run shows no progress
+	// line (its reads are an access pattern's, seldom long).
+	var out readOut
+	onPage := func(doc *queryResult, pg dynamo.Page) error {
+		if out == nil {
+			doc.DDBJSON = opts.DDBJSON
+			var err error
+			if out, err = (readOutput{stdout: opts.Out, stderr: io.Discard, format: opts.Output, ddbJSON: opts.DDBJSON,
+				table: doc.Table, keyNames: doc.KeyNames, doc: doc}).open(); err != nil {
+				return err
+			}
+		}
+		return out.page(pg)
+	}
+	run := sendPattern(ctx, client, t, p, r, onPage)
 	// Stopped short, the command that reads only the rest: from where it
 	// stopped, and no more than is left of the pattern's limit.
 	goOn := func() string {
@@ -109,22 +127,22 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 		}
 		return goOnLine(opts.Line, append(add, "--start-key", string(itemcodec.PlainJSON(run.res.LastKey)))...)
 	}
-	if run.partial {
+	if run.partial && out != nil {
 		// Keep the pages already read: printed, marked incomplete by the
 		// lastEvaluatedKey where the failed page would start.
-		if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
-			return err
-		}
 		sayPaging(opts.Err, run.res.OneMB, len(run.res.Requests))
-		return goOnError{run.err, goOn()}
+		return out.end(goOnError{run.err, goOn()})
 	}
 	if run.err != nil {
+		if out != nil {
+			return out.end(run.err) // writing failed
+		}
 		return run.err
 	}
 	if v, one := run.verdict(); !one {
 		fmt.Fprintf(opts.Err, "dynascope: pattern %q is not one request: %s.\n", p.Name, v)
 	}
-	if err := printResult(opts.Out, run.res, opts.Output, opts.DDBJSON); err != nil {
+	if err := out.end(nil); err != nil {
 		return err
 	}
 	sayPaging(opts.Err, run.res.OneMB, len(run.res.Requests))

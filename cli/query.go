@@ -15,26 +15,6 @@ import (
 	"dynascope/textfmt"
 )
 
-// queryResult is what `query` and `get` print: the pages of one access
-// pattern and the record of every request it took.
-type queryResult struct {
-	Table, Index string
-	KeyNames     []string // key attributes, shown first in a table
-	KeyCondition string
-	Forward      bool
-	Limit        int32
-	Consistent   bool
-	Items        []dynamo.Item
-	Count        int
-	Scanned      int
-	LastKey      dynamo.Item
-	Requests     []dynamo.Request
-	// Filter and Projection as DynamoDB read them ("" for none).
-	Filter, Projection string
-	// OneMB is what DynamoDB's 1 MB page rule says of the pages.
-	OneMB dynamo.OneMB
-}
-
 // queryOptions are the flag values of `dynascope query`.
 type queryOptions struct {
 	Connect  func(context.Context) (*dynamo.Client, error)
@@ -83,7 +63,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.StringVar(&opts.Q.Index, "index", "", "query this secondary `INDEX`")
 	sortKeyFlags(fs, &opts.Q.SK)
 	fs.BoolVar(&opts.Q.Reverse, "reverse", false, "newest first: ScanIndexForward=false")
-	limitFlag(fs, &opts.Q.Limit, "none", "Limit: `N` items evaluated per page (0: none)")
+	limitFlag(fs, &opts.Q.Limit, "", "Limit: `N` items evaluated per page, 1 or more (none when left out)")
 	fs.BoolVar(&opts.AllPages, "all-pages", false, "follow LastEvaluatedKey to the end, one request per page")
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
@@ -133,6 +113,7 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 	if err != nil {
 		return err
 	}
+	suspectFilter(opts.Err, "--filter", opts.Q.Filter, projectedNames(opts.Q.Project), func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Q.Table) })
 	read := dynamo.QueryRead{Query: opts.Q, MaxRCU: opts.MaxRCU, What: "query --all-pages"}
 	if opts.StartKey != "" {
 		if read.Query.StartKey, err = queryStartKey(ctx, client, opts.Q, opts.StartKey); err != nil {
@@ -153,67 +134,58 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			read.AvgItem = float64(est.Bytes) / float64(est.Items)
 		}
 	}
-	out := &queryOutput{opts: opts, client: client}
+	q := opts.Q
+	out := &queryOutput{opts: opts, client: client, doc: queryResult{Table: q.Table, Index: q.Index, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent, DDBJSON: opts.DDBJSON}}
 	read.OnPage = func(p dynamo.Page) error { return out.page(ctx, p) }
 	res, err := client.ReadQuery(ctx, read)
 	return out.finish(res, err)
 }
 
-// queryOutput prints what a query read: streaming formats page by page,
-// the others at the end, and after a read stopped short the command that
-// reads only the rest.
+// queryOutput prints what a query read, each page as it arrives (readOut),
+// and after a read stopped short the command that reads only the rest.
 type queryOutput struct {
-	opts     *queryOptions
-	client   *dynamo.Client
-	keyNames []string
-	exp      *exporter     // the streaming formats' writer, from the first page on
-	items    []dynamo.Item // the other formats' items
-	started  bool          // the first page arrived
+	opts   *queryOptions
+	client *dynamo.Client
+	doc    queryResult
+	out    readOut // from the first page on
 	// done: writing failed, and the error the command ends with is said.
 	done bool
 }
 
 // page takes one page as it arrives.
 func (o *queryOutput) page(ctx context.Context, p dynamo.Page) error {
-	if !o.started {
+	if o.out == nil {
 		// The key names, after the first page rather than before it: no
 		// DescribeTable when the keys are cached, and the keys the query
 		// was built from when the cached ones were out of date.
-		o.started = true
 		if t, err := o.client.TableKeys(ctx, o.opts.Q.Table); err == nil {
-			o.keyNames = keyNames(t, o.opts.Q.Index)
+			o.doc.KeyNames = keyNames(t, o.opts.Q.Index)
 		}
-		if err := o.startExport(); err != nil {
+		o.doc.KeyCondition = p.Request.KeyCondition
+		if err := o.open(); err != nil {
 			o.done = true
 			return err
 		}
 	}
-	if o.exp == nil {
-		o.items = append(o.items, p.Items...)
-		return nil
-	}
-	if err := o.exp.page(p); err != nil {
+	if err := o.out.page(p); err != nil {
 		o.done = true
-		return o.exp.close(err)
+		return o.out.end(err)
 	}
 	return nil
 }
 
-// startExport opens the streaming formats' writer.
-func (o *queryOutput) startExport() error {
-	format, streaming, _ := exportFormat(o.opts.Output, o.opts.DDBJSON)
-	if !streaming {
-		return nil
-	}
-	exp, err := newExporter(o.opts.Out, o.opts.Err, format, o.opts.Q.Table, o.keyNames)
-	o.exp = exp
+// open opens the format's writer.
+func (o *queryOutput) open() error {
+	out, err := readOutput{stdout: o.opts.Out, stderr: o.opts.Err, format: o.opts.Output, ddbJSON: o.opts.DDBJSON,
+		table: o.opts.Q.Table, keyNames: o.doc.KeyNames, doc: &o.doc}.open()
+	o.out = out
 	return err
 }
 
-// finish prints the result of the read and returns the error the command
-// ends with: a read that stopped short, having read something, keeps what
-// it read, marked incomplete by its lastEvaluatedKey, and ends with the
-// line that goes on from there.
+// finish ends the output with what the read was and returns the error
+// the command ends with: a read that stopped short, having read
+// something, keeps what it read, marked incomplete by its
+// lastEvaluatedKey, and ends with the line that goes on from there.
 func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 	if o.done {
 		return err
@@ -222,38 +194,32 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 		if o.opts.StartKey != "" {
 			err = startKeyRefused(err)
 		}
-		if eerr := o.startExport(); eerr != nil {
+		if _, streaming, _ := exportFormat(o.opts.Output, o.opts.DDBJSON); !streaming {
+			return err // nothing read, nothing to print
+		}
+		if eerr := o.open(); eerr != nil {
 			return eerr
 		}
-		if o.exp != nil {
-			return o.exp.close(err)
-		}
-		return err
+		return o.out.end(err) // an export file that is well-formed, and empty
 	}
-	q := o.opts.Q
-	r := queryResult{Table: q.Table, Index: q.Index, KeyNames: o.keyNames, Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent,
-		KeyCondition: res.KeyCondition, Filter: res.Filter, Projection: res.Projection,
-		Items: o.items, Count: res.Count, Scanned: res.Scanned, LastKey: res.LastKey, Requests: res.Requests, OneMB: res.OneMB}
+	if o.out == nil {
+		// No page was read (a cap below one page): the output says so.
+		if err := o.open(); err != nil {
+			return err
+		}
+	}
+	d := &o.doc
+	d.KeyCondition, d.Filter, d.Projection = res.KeyCondition, res.Filter, res.Projection
+	d.Count, d.Scanned, d.LastKey, d.Requests, d.OneMB = res.Count, res.Scanned, res.LastKey, res.Requests, res.OneMB
 	if err != nil {
 		var ee *dynamo.EstimateError
 		if errors.As(err, &ee) {
 			ee.Resume, ee.Next = "the lastEvaluatedKey printed", "run the line that follows (with --max-rcu N to bound the rest)"
 		}
-		err = goOnError{err, o.goOn(res.LastKey)}
 		sayPaging(o.opts.Err, res.OneMB, res.Pages)
-		if o.exp != nil {
-			return o.exp.close(err)
-		}
-		if perr := printResult(o.opts.Out, r, o.opts.Output, o.opts.DDBJSON); perr != nil {
-			return perr
-		}
-		return err
+		return o.out.end(goOnError{err, o.goOn(res.LastKey)})
 	}
-	if o.exp != nil {
-		if err := o.exp.close(nil); err != nil {
-			return err
-		}
-	} else if err := printResult(o.opts.Out, r, o.opts.Output, o.opts.DDBJSON); err != nil {
+	if err := o.out.end(nil); err != nil {
 		return err
 	}
 	sayPaging(o.opts.Err, res.OneMB, res.Pages)
@@ -383,18 +349,11 @@ func runGet(ctx context.Context, opts *getOptions) error {
 	if err != nil {
 		return err
 	}
-	res := queryResult{
+	doc := &queryResult{
 		Table: opts.In.Table, KeyNames: keyNames(t, ""), KeyCondition: page.Request.KeyCondition, Forward: true, Consistent: opts.In.Consistent,
-		Items: page.Items, Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request},
+		Count: int(page.Count), Scanned: int(page.ScannedCount), Requests: []dynamo.Request{page.Request}, DDBJSON: opts.DDBJSON,
 	}
-	if format, ok, _ := exportFormat(opts.Output, opts.DDBJSON); ok {
-		exp, err := newExporter(opts.Out, io.Discard, format, opts.In.Table, res.KeyNames)
-		if err != nil {
-			return err
-		}
-		return exp.close(exp.page(page))
-	}
-	return printResult(opts.Out, res, opts.Output, opts.DDBJSON)
+	return printItems(readOutput{stdout: opts.Out, stderr: io.Discard, format: opts.Output, ddbJSON: opts.DDBJSON, table: opts.In.Table, keyNames: doc.KeyNames, doc: doc}, page)
 }
 
 // checkItemsOutput checks what --output (one of itemsOutputs) leaves to
@@ -425,10 +384,16 @@ func keyNames(t dynamo.Table, index string) []string {
 	return names
 }
 
-// announceWholeRead states, before a read that may go further than one page,
-// its upper bound (announceEstimate) and returns it in RCU.
-func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, table, index string, consistent bool, what string) (bound float64) {
-	return announceEstimate(ctx, client, stderr, table, index, consistent, 0, what).RCU
+// announceWholeRead states, before a whole read of a partition (groups
+// --count, --by attribute), its bound as query --all-pages states its own:
+// the estimate (announceEstimate), and the --max-rcu cap when given (0:
+// none), which then alone stops it. It sets the read's bound in in.
+func announceWholeRead(ctx context.Context, client *dynamo.Client, stderr io.Writer, in *dynamo.DiscoverInput, maxRCU float64, what string) {
+	in.CountEst = announceEstimate(ctx, client, stderr, in.Table, in.Index, in.Consistent, 0, what)
+	if maxRCU > 0 {
+		in.CountMaxRCU = maxRCU
+		fmt.Fprintf(stderr, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(maxRCU))
+	}
 }
 
 // announceEstimate states, before a read that may go further than one page,

@@ -76,6 +76,8 @@ func TestNewQueryCmd(t *testing.T) {
 		{args: []string{"--pk", "A", "--sk-eq", "A", "--sk-between", "B", "C"}, usage: "give at most one sort-key condition"},
 		{args: []string{"--pk", "A", "--sk-between", "B"}, usage: "sk-between"},
 		{args: []string{"--pk", "A", "--limit", "-1"}, usage: "--limit takes a whole number from 1 to 2147483647"},
+		// 0 is not "no Limit": DynamoDB's Limit starts at 1 (issue 37.13).
+		{args: []string{"--pk", "A", "--limit", "0"}, usage: "--limit takes a whole number from 1 to 2147483647 (leave it out for no Limit), not 0."},
 		{args: []string{"--pk", "A", "--limit", "2147483648"}, usage: "--limit takes a whole number"},
 		{args: []string{"--pk", "A", "--output", "xml"}, usage: "--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml"},
 		{args: []string{"--pk", "A", "--limit", "ten"}, usage: "limit"},

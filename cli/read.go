@@ -9,12 +9,14 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
 
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/filterexpr"
 	"dynascope/textfmt"
 )
 
@@ -22,6 +24,52 @@ import (
 func readShapeFlags(fs *pflag.FlagSet, filter, project *string) {
 	fs.StringVar(filter, "filter", "", "FilterExpression with values in place: `EXPR` such as 'status = \"OPEN\" AND total > 1000' (applied after the read: it does not lower the cost)")
 	fs.StringVar(project, "project", "", "return only these attributes: `LIST` such as total,status,address.city (the keys are always kept; saves bandwidth, not capacity)")
+}
+
+// suspectFilter writes, before a read is sent, one line for each word the
+// filter reads as an attribute name though it looks like a value the user
+// meant to quote (`status = OPEN`: no item has an attribute OPEN, so the
+// filter keeps nothing and the read is charged in full). The read goes
+// ahead: the line is a warning, on stderr.
+//
+// What the CLI knows of a table's names without spending a request: the
+// words it is given (the projection, a pattern's attributes) and the names
+// the table's description declares (Table.AttributeNames: the keys of the
+// table and its indexes, the INCLUDE lists). table is asked only when a
+// word looks suspect by itself; it is the key schema the read needs anyway
+// (the session's, the schema cache's or DescribeTable's), so asking it
+// sends nothing the read would not.
+func suspectFilter(w io.Writer, where, filter string, given []string, table func() (dynamo.Table, error)) {
+	e, err := filterexpr.Parse(filter)
+	if err != nil {
+		return // the read refuses it in its own words
+	}
+	byWord := func(names []string) func(string) bool {
+		return func(n string) bool { return slices.Contains(names, n) }
+	}
+	suspects := filterexpr.SuspectNames(e, byWord(given))
+	if len(suspects) == 0 {
+		return
+	}
+	if t, err := table(); err == nil {
+		suspects = filterexpr.SuspectNames(e, byWord(append(slices.Clip(given), t.AttributeNames()...)))
+	}
+	for _, s := range suspects {
+		fmt.Fprintf(w, "warning: %s: %s (the read goes ahead)\n", where, s)
+	}
+}
+
+// projectedNames are the top-level attributes a projection names.
+func projectedNames(project string) []string {
+	paths, err := filterexpr.ParseProjection(project)
+	if err != nil {
+		return nil
+	}
+	var names []string
+	for _, p := range paths {
+		names = append(names, p.Top())
+	}
+	return names
 }
 
 // readNotes are the sentences a filtered or projected result carries:

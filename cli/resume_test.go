@@ -413,7 +413,7 @@ func TestGoOnLineInEveryFormat(t *testing.T) {
 		out := stdout.String()
 		lines := strings.Split(strings.TrimSpace(stderr.String()), "\n")
 		next, ok := goOnArgs(t, stderr.String())
-		if !ok || len(lines) < 2 || !strings.HasPrefix(lines[len(lines)-2], "dynascope: ") || !strings.Contains(lines[len(lines)-2], "is not authorized") {
+		if !ok || len(lines) < 2 || !strings.HasPrefix(lines[len(lines)-2], "dynascope: ") || !strings.Contains(lines[len(lines)-2], "access denied: these credentials may not call dynamodb:") {
 			t.Fatalf("%s: the error is not followed by the go-on line:\n%s", tc.op, stderr.String())
 		}
 		proxy.ClearFaults()

@@ -200,7 +200,7 @@ func TestCLIAccessDeniedOnQuery(t *testing.T) {
 	}
 	for _, cmd := range []string{"query", "groups"} {
 		_, _, err := cli(t, cmd, "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#42")
-		prefix := "query CUST#42 on " + table + ": access denied; the credentials lack permission for this operation ("
+		prefix := "query CUST#42 on " + table + ": access denied: these credentials may not call dynamodb:Query on "
 		if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), "dynamodb:Query") {
 			t.Errorf("%s: %v", cmd, err)
 		}

@@ -418,6 +418,10 @@ func uiEnvironment(o ui.Options, color string) ui.Options {
 		o.ConfigDir = config.Dir()
 	}
 	o.NoColor, o.ColorProfile = uiColors(color, os.Stdout, os.Environ())
+	if o.ExportDir == "" {
+		// Exports land where the user ran the command, said in full.
+		o.ExportDir, _ = os.Getwd()
+	}
 	return o
 }
 

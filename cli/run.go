@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -26,16 +27,32 @@ type Build struct {
 // a signal. ctx is cancelled by the signals that stop a command (main's
 // signal context); an error is printed to stderr as one sentence.
 func Main(ctx context.Context, b Build, args []string, stdout, stderr io.Writer) int {
+	boundStreams = true // this process is this run's alone
 	err := runBuild(ctx, b, args, stdout, stderr)
 	if err == nil {
 		return 0
 	}
 	signalled := ctx.Err() != nil
-	fmt.Fprintln(stderr, "dynascope: "+textfmt.Sanitize(err.Error()))
+	msg := err.Error()
+	if signalled {
+		msg = namingTheSignal(msg, stoppedBy(ctx)())
+	}
+	fmt.Fprintln(stderr, "dynascope: "+textfmt.Sanitize(msg))
 	if cmd := goOnOf(err); cmd != "" {
 		fmt.Fprintln(stderr, goOnSentence(cmd)) // the last line: a read stopped short
 	}
 	return exitCode(signalled, err)
+}
+
+// namingTheSignal says which signal stopped a command whose sentence only
+// says it was cancelled (the requests in flight were, by the signal's
+// context): "query CUST#7 on App: stopped by SIGTERM.", never "cancelled."
+// or Go's "context canceled" alone.
+func namingTheSignal(msg, by string) string {
+	if rest, ok := strings.CutSuffix(msg, ": cancelled."); ok {
+		return rest + ": stopped by " + by + "."
+	}
+	return strings.ReplaceAll(msg, context.Canceled.Error(), "stopped by "+by)
 }
 
 // Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command

@@ -65,7 +65,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	fs := cmd.Flags()
 	fs.StringVar(&opts.In.Index, "index", "", "scan this secondary `INDEX`")
 	fs.IntVar(&opts.In.Segments, "segments", 1, "read in `N` parallel segments (1 to 64)")
-	limitFlag(fs, &opts.In.Limit, "none", "Limit: `N` items evaluated per page (0: DynamoDB's 1 MB pages)")
+	limitFlag(fs, &opts.In.Limit, "", "Limit: `N` items evaluated per page, 1 or more (DynamoDB's 1 MB pages when left out)")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.In.MaxRCU)
@@ -122,9 +122,11 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 			return err
 		}
 	}
-	if _, _, err := dynamo.BuildScan(t, in, 0); err != nil {
+	_, shape, err := dynamo.BuildScan(t, in, 0)
+	if err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
 	}
+	suspectFilter(opts.Err, "--filter", in.Filter, projectedNames(in.Project), func() (dynamo.Table, error) { return t, nil })
 	gate := newCostGate(settings, opts.Yes, in.MaxRCU)
 	est := dynamo.EstimateRead(t, in.Index, in.Consistent, in.Segments, in.Limit)
 	bound := est.RCU
@@ -140,17 +142,17 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 			textfmt.Plural(len(in.Start), "segment", "segments"), in.Segments)
 	}
 	in.Est = est
-	out := bulkOutput{table: in.Table, keyNames: keyNames(t, in.Index), output: opts.Output, ddbJSON: opts.DDBJSON, stdout: opts.Out, stderr: opts.Err, stoppedBy: stoppedBy(ctx)}
-	if err := out.start(); err != nil {
+	out := &bulkOutput{head: bulkHead{Operation: "Scan", Table: in.Table, Index: nullable(in.Index),
+		Filter: nullable(shape.FilterText), Projection: nullable(shape.ProjectionText), Segments: max(in.Segments, 1), ConsistentRead: in.Consistent},
+		keyNames: keyNames(t, in.Index), stoppedBy: stoppedBy(ctx)}
+	if err := out.open(opts.Out, opts.Err, opts.Output, opts.DDBJSON); err != nil {
 		return err
 	}
 	in.OnPage = func(p dynamo.ScanPage) error { return out.page(p.Page) }
 	res, err := client.Scan(ctx, in)
 	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
 	sayPaging(opts.Err, res.OneMB, len(res.Requests))
-	obj := bulkObject{
-		Operation: "Scan", Table: in.Table, Index: nullable(in.Index), Filter: nullable(res.Filter), Projection: nullable(res.Projection),
-		Segments: res.Segments, ConsistentRead: in.Consistent, Count: res.Count, ScannedCount: &res.Scanned,
+	obj := bulkTail{Count: res.Count, ScannedCount: &res.Scanned,
 		Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete, Resume: json.RawMessage("null"),
 		Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)}, DynamoDBPaging: newPagingObject(res.OneMB),
 	}
@@ -338,30 +340,33 @@ func moneyOf(g costGate, rcu float64) *float64 {
 	return &m
 }
 
-// bulkObject is what scan and partiql print as JSON: the read, what it
-// kept, what it cost, and where it would go on.
-type bulkObject struct {
-	Operation        string            `json:"operation"` // Scan, or ExecuteStatement for PartiQL
-	Statement        *string           `json:"statement,omitempty"`
-	Plan             *planObject       `json:"plan,omitempty"`
-	Table            string            `json:"table"`
-	Index            *string           `json:"index"`
-	Filter           *string           `json:"filter"`
-	Projection       *string           `json:"projection"`
-	Segments         int               `json:"segments,omitempty"`
-	ConsistentRead   bool              `json:"consistentRead"`
-	Items            []json.RawMessage `json:"items"`
-	Count            int               `json:"count"`
-	ScannedCount     *int              `json:"scannedCount"` // null for PartiQL: ExecuteStatement does not report it
-	Pages            int               `json:"pages"`
-	Complete         bool              `json:"complete"`
-	Stop             string            `json:"stop"`   // complete, max-rcu, cancelled or error
-	Resume           json.RawMessage   `json:"resume"` // where it would go on (per segment, or a NextToken); null when complete
-	Predicted        predictedObject   `json:"predicted"`
-	ConsumedCapacity capacityObject    `json:"consumedCapacity"`
-	Requests         []requestObject   `json:"requests"`
-	Notes            []string          `json:"notes,omitempty"`
-	DynamoDBPaging   *pagingObject     `json:"dynamoDBPaging,omitempty"` // as query's
+// bulkHead and bulkTail are what scan and partiql print as JSON, the
+// fields before "items" and those after: the read, what it kept, what it
+// cost, and where it would go on.
+type bulkHead struct {
+	Operation      string      `json:"operation"` // Scan, or ExecuteStatement for PartiQL
+	Statement      *string     `json:"statement,omitempty"`
+	Plan           *planObject `json:"plan,omitempty"`
+	Table          string      `json:"table"`
+	Index          *string     `json:"index"`
+	Filter         *string     `json:"filter"`
+	Projection     *string     `json:"projection"`
+	Segments       int         `json:"segments,omitempty"`
+	ConsistentRead bool        `json:"consistentRead"`
+}
+
+type bulkTail struct {
+	Count            int             `json:"count"`
+	ScannedCount     *int            `json:"scannedCount"` // null for PartiQL: ExecuteStatement does not report it
+	Pages            int             `json:"pages"`
+	Complete         bool            `json:"complete"`
+	Stop             string          `json:"stop"`   // complete, max-rcu, cancelled or error
+	Resume           json.RawMessage `json:"resume"` // where it would go on (per segment, or a NextToken); null when complete
+	Predicted        predictedObject `json:"predicted"`
+	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
+	Requests         []requestObject `json:"requests"`
+	Notes            []string        `json:"notes,omitempty"`
+	DynamoDBPaging   *pagingObject   `json:"dynamoDBPaging,omitempty"` // as query's
 }
 
 type predictedObject struct {
@@ -369,87 +374,66 @@ type predictedObject struct {
 	MoneyUSD *float64 `json:"moneyUSD"`
 }
 
-// bulkOutput prints a read of many pages in any items format: streaming
-// formats page by page, the others at the end.
+// bulkOutput prints a read of many pages in any items format, each page
+// as it arrives (readOut); it is the read's readDoc.
 type bulkOutput struct {
-	table          string
-	keyNames       []string
-	output         string
-	ddbJSON        bool
-	stdout, stderr io.Writer
-	exp            *exporter
-	items          []dynamo.Item
-	stoppedBy      func() string // what stopped the read when it was cancelled (stoppedBy)
+	head      bulkHead
+	tail      bulkTail
+	reqs      []dynamo.Request
+	keyNames  []string
+	out       readOut
+	stoppedBy func() string // what stopped the read when it was cancelled (stoppedBy)
 }
 
-func (o *bulkOutput) start() error {
-	if format, streaming, _ := exportFormat(o.output, o.ddbJSON); streaming {
-		exp, err := newExporter(o.stdout, o.stderr, format, o.table, o.keyNames)
-		if err != nil {
-			return err
-		}
-		o.exp = exp
-	}
-	return nil
+// open opens the format's writer, before the read.
+func (o *bulkOutput) open(stdout, stderr io.Writer, format string, ddbJSON bool) error {
+	out, err := readOutput{stdout: stdout, stderr: stderr, format: format, ddbJSON: ddbJSON, table: o.head.Table, keyNames: o.keyNames, doc: o}.open()
+	o.out = out
+	return err
 }
 
-func (o *bulkOutput) page(p dynamo.Page) error {
-	if o.exp != nil {
-		return o.exp.page(p)
-	}
-	o.items = append(o.items, p.Items...)
-	return nil
-}
+func (o *bulkOutput) page(p dynamo.Page) error { return o.out.page(p) }
 
-// finish prints the result (what was read, even after a failure or a
+// finish ends the output with what was read (even after a failure or a
 // stop) and returns the error the command ends with.
-func (o *bulkOutput) finish(obj bulkObject, reqs []dynamo.Request, cause error, stop dynamo.StopReason) error {
+func (o *bulkOutput) finish(tail bulkTail, reqs []dynamo.Request, cause error, stop dynamo.StopReason) error {
 	if cause == nil && stop == dynamo.StopCancelled {
 		by := "Ctrl-C"
 		if o.stoppedBy != nil {
 			by = o.stoppedBy()
 		}
-		cause = fmt.Errorf("stopped by %s: the output holds the %s read before it", by, textfmt.Plural(obj.Count, "item", "items"))
+		cause = fmt.Errorf("stopped by %s: the output holds the %s read before it", by, textfmt.Plural(tail.Count, "item", "items"))
 	}
-	if o.exp != nil {
-		return o.exp.close(cause)
+	o.tail, o.reqs = tail, reqs
+	return o.out.end(cause)
+}
+
+func (o *bulkOutput) jsonHead() any { return o.head }
+
+func (o *bulkOutput) jsonTail() any {
+	t := o.tail
+	t.Pages = len(o.reqs)
+	t.ConsumedCapacity = capacityOfRequests(o.reqs)
+	t.Requests = requestObjects(o.reqs)
+	t.Notes = readNotes(t.Count, o.scanned(), dynamo.TotalCapacity(o.reqs).Total, deref(o.head.Filter), deref(o.head.Projection))
+	if unreported(o.reqs) > 0 {
+		t.Notes = append(t.Notes, noCapacityNote(o.reqs))
 	}
-	total := dynamo.TotalCapacity(reqs)
-	scanned := -1
-	if obj.ScannedCount != nil {
-		scanned = *obj.ScannedCount
+	return t
+}
+
+func (o *bulkOutput) tableTail(b *bytes.Buffer) {
+	r := queryResult{Table: o.head.Table, KeyNames: o.keyNames, Count: o.tail.Count, Scanned: o.scanned(), Requests: o.reqs,
+		Filter: deref(o.head.Filter), Projection: deref(o.head.Projection)}
+	r.tableTail(b)
+}
+
+// scanned is the items read, -1 where it is not reported (PartiQL).
+func (o *bulkOutput) scanned() int {
+	if o.tail.ScannedCount == nil {
+		return -1
 	}
-	filter, projection := deref(obj.Filter), deref(obj.Projection)
-	if o.output == "table" || o.output == "jsonl" {
-		r := queryResult{Table: obj.Table, KeyNames: o.keyNames, Items: o.items, Count: obj.Count, Scanned: scanned, Requests: reqs, Filter: filter, Projection: projection}
-		if err := printResult(o.stdout, r, o.output, o.ddbJSON); err != nil {
-			return err
-		}
-		return cause
-	}
-	item := itemcodec.PlainJSON
-	if o.ddbJSON {
-		item = itemcodec.DynamoJSON
-	}
-	obj.Items = []json.RawMessage{}
-	for _, it := range o.items {
-		obj.Items = append(obj.Items, item(it))
-	}
-	obj.Pages = len(reqs)
-	obj.ConsumedCapacity = capacityOfRequests(reqs)
-	obj.Requests = requestObjects(reqs)
-	obj.Notes = readNotes(obj.Count, scanned, total.Total, filter, projection)
-	if unreported(reqs) > 0 {
-		obj.Notes = append(obj.Notes, noCapacityNote(reqs))
-	}
-	var b bytes.Buffer
-	if err := writeIndentedJSON(&b, obj); err != nil {
-		return err
-	}
-	if _, err := o.stdout.Write(b.Bytes()); err != nil {
-		return err
-	}
-	return cause
+	return *o.tail.ScannedCount
 }
 
 func deref(s *string) string {

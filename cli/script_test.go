@@ -25,6 +25,8 @@ import (
 //     model of $TESTDATA/workbench/shop.json seeded with --table-prefix;
 //   - [dynamodb] says DynamoDB Local is there; without it a script skips,
 //     except under CI=true, where it fails;
+//   - $BIN is the folder of the dynascope command alone (for a PATH without
+//     the machine's tools);
 //   - `exits N command args...` runs a command and checks its exit status.
 func TestScripts(t *testing.T) {
 	t.Parallel()
@@ -46,6 +48,11 @@ func TestScripts(t *testing.T) {
 			// A model seeded with --table-prefix $PREFIX lands in $PREFIX<name>.
 			env.Setenv("PREFIX", table+"-")
 			env.Setenv("TESTDATA", testdata)
+			// $BIN is the folder of the dynascope command alone, for a
+			// script that runs it with a PATH of its own.
+			if p, err := exec.LookPath("dynascope"); err == nil {
+				env.Setenv("BIN", filepath.Dir(p))
+			}
 			env.Defer(func() { deleteTables(table, table+"-Shop") })
 			return nil
 		},

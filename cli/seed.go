@@ -35,6 +35,10 @@ type seedOptions struct {
 	Prefix         string // --table-prefix
 	SkipInvalid    bool
 	Force          bool
+	// With --workbench: Repair reads the values published models get
+	// wrong, DryRun reads and checks the model, says what it would load
+	// and every repair, and connects to nothing.
+	Repair, DryRun bool
 }
 
 // newSeedCmd loads data into a new or empty table; unlike put, update and
@@ -72,6 +76,8 @@ A missing table is created with the key names the data shows.`,
 	fs.StringVar(&opts.SKName, "sk-name", "", "with --file: the sort key `ATTRIBUTE` of a table to create (default: SK or sk, as the data has)")
 	fs.BoolVar(&opts.SkipInvalid, "skip-invalid", false, "load every valid item and name each invalid one, instead of refusing the load at the first")
 	fs.BoolVar(&opts.Force, "force", false, "write into a table that already holds items")
+	repairFlag(fs, &opts.Repair)
+	fs.BoolVar(&opts.DryRun, "dry-run", false, "with --workbench: read and check the model, list what it would create and load and every --repair, and write nothing (connects to nothing)")
 	// --file also takes an export's directory, so no extension filter.
 	cmd.MarkFlagFilename("file")
 	cmd.MarkFlagFilename("workbench", "json")
@@ -96,6 +102,9 @@ A missing table is created with the key names the data shows.`,
 		}
 		if opts.SKName != "" && opts.PKName == "" {
 			return usageError{"--sk-name needs --pk-name."}
+		}
+		if (opts.Repair || opts.DryRun) && opts.Workbench == "" {
+			return usageError{"--repair and --dry-run go with --workbench."}
 		}
 		if *format != "" {
 			f, err := itemcodec.ParseFormat(*format)
@@ -129,13 +138,17 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		return loadFile(ctx, w, l, opts.Out, opts.Err)
 	}
 	if opts.Workbench != "" {
-		model, err := readWorkbench(opts.Workbench, opts.SkipInvalid, opts.Err)
+		model, err := readWorkbench(opts.Workbench, workbench.WorkbenchReadOptions{SkipInvalid: opts.SkipInvalid, Repair: opts.Repair}, opts.Err)
 		if err != nil {
 			return err
 		}
 		tables, err := pickTables(model, opts.Table, opts.Prefix)
 		if err != nil {
 			return err
+		}
+		if opts.DryRun {
+			dryRunWorkbench(opts.Out, model, tables)
+			return nil
 		}
 		w, err := opts.ConnectSeeder(ctx)
 		if err != nil {
@@ -144,12 +157,8 @@ func runSeed(ctx context.Context, opts *seedOptions) error {
 		if err := seedWorkbench(ctx, w, tables, opts.Force, opts.Out, opts.Err); err != nil {
 			return err
 		}
-		if opts.SkipInvalid || len(model.Skipped) > 0 {
-			n := 0
-			for _, t := range tables {
-				n += len(t.Items)
-			}
-			fmt.Fprintf(opts.Out, "loaded %d of %d items; %d skipped\n", n, n+len(model.Skipped), len(model.Skipped))
+		if line := workbenchTally(model, tables, "loaded", opts.SkipInvalid); line != "" {
+			fmt.Fprintln(opts.Out, line)
 		}
 		return nil
 	}
@@ -190,14 +199,15 @@ func seedInto(ctx context.Context, w dynamo.WriteAPI, spec dynamo.TableSpec, ite
 }
 
 // readWorkbench reads a NoSQL Workbench model file; errors name the file.
-// The fields it ignored make one note line, each skipped item a sentence.
-func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.WorkbenchModel, error) {
+// The fields it ignored make one note line, each skipped and each repaired
+// item a sentence, all before anything is written.
+func readWorkbench(path string, o workbench.WorkbenchReadOptions, notes io.Writer) (workbench.WorkbenchModel, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return workbench.WorkbenchModel{}, fmt.Errorf("cannot read %s: %w", path, err)
 	}
 	defer f.Close()
-	m, err := workbench.ReadWorkbench(f, workbench.WorkbenchReadOptions{SkipInvalid: skipInvalid})
+	m, err := workbench.ReadWorkbench(f, o)
 	if err != nil {
 		return m, fmt.Errorf("%s: %w", path, err)
 	}
@@ -206,6 +216,9 @@ func readWorkbench(path string, skipInvalid bool, notes io.Writer) (workbench.Wo
 	}
 	if len(m.Repeated) > 0 {
 		fmt.Fprintf(notes, "note: %s: attributes declared more than once with one type, read as one: %s.\n", textfmt.Sanitize(path), textfmt.Sanitize(strings.Join(m.Repeated, "; ")))
+	}
+	for _, r := range m.Repaired {
+		fmt.Fprintln(notes, textfmt.Sanitize(r.Sentence()))
 	}
 	for _, s := range m.Skipped {
 		fmt.Fprintln(notes, textfmt.Sanitize(s.Sentence()))

@@ -1,11 +1,15 @@
 package cli
 
-// seed --file: loading a file that another tool (or dynascope) wrote. Two
-// passes over the file (a stream, such as --file - or a pipe, is first
-// copied once into a temporary file: itemcodec.SpoolInput): the first reads every item, checks it against its
-// table's key and counts, so that a bad item refuses the load before
-// anything is written (or, with --skip-invalid, is named once); the second
-// streams the items into the tables. Memory holds a few batches either way.
+// seed --file: loading a file that another tool (or dynascope) wrote. The
+// first pass reads every item, checks it against its table's key and
+// counts, so that a bad item refuses the load before anything is written
+// (or, with --skip-invalid, is named once); then the items are written.
+// The file is read once: the first pass keeps the valid items, and the
+// writes take them from memory, as long as they stay within heldBudget;
+// past it the first pass lets them go and the writes read the file again
+// (a stream, such as --file - or a pipe, is first copied once into a
+// temporary file for that: itemcodec.SpoolInput). Memory holds at most
+// heldBudget of items, else a few batches.
 
 import (
 	"context"
@@ -55,9 +59,41 @@ type filePlan struct {
 	pick    bool
 	renamed string // the one document table --table renames
 	sources []string
+	// held are the valid items of each table in the file's order, kept
+	// by the first pass for the writes; nil once they passed heldBudget
+	// (heldBytes), when the writes read the file again.
+	held      map[string][]dynamo.Item
+	heldBytes int
+}
+
+// hold keeps a valid item for the writes, or lets every item go once
+// they would pass heldBudget.
+func (p *filePlan) hold(table string, it dynamo.Item) {
+	if p.held == nil {
+		return
+	}
+	p.heldBytes += heldSize(it)
+	if p.heldBytes > heldBudget {
+		p.held = nil
+		return
+	}
+	p.held[table] = append(p.held[table], it)
 }
 
 var errSeveralTables = errors.New("several tables")
+
+// heldBudget is how much memory the first pass may keep items in, so
+// that the file is read once, by heldSize's reckoning: 64 MB, some
+// 100,000 items of 300 bytes. A test lowers it.
+var heldBudget = 64 << 20
+
+// heldSize is about what an item takes in memory: its bytes by DynamoDB's
+// rules about three times over (a map entry, an interface and a string
+// header for each attribute) and the map's own overhead.
+func heldSize(it dynamo.Item) int { return 3*itemcodec.ItemSize(it) + 48*len(it) + 64 }
+
+// newItemReader opens the file's items; a test counts the reads.
+var newItemReader = itemcodec.NewItemReader
 
 func loadFile(ctx context.Context, w dynamo.WriteAPI, l fileLoad, stdout, stderr io.Writer) error {
 	var in itemcodec.InputFiles
@@ -172,8 +208,8 @@ func containsStr(ss []string, s string) bool {
 
 // planFile is the first pass.
 func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l fileLoad, pick bool) (*filePlan, error) {
-	p := &filePlan{byName: map[string]*loadTable{}, pick: pick}
-	r, err := itemcodec.NewItemReader(in.Paths, l.format)
+	p := &filePlan{byName: map[string]*loadTable{}, pick: pick, held: map[string][]dynamo.Item{}}
+	r, err := newItemReader(in.Paths, l.format)
 	if err != nil {
 		return nil, err
 	}
@@ -219,6 +255,7 @@ func planFile(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, l
 			continue
 		}
 		t.items++
+		p.hold(name, rec.Item)
 	}
 	p.format = r.Format()
 	return p, nil
@@ -269,9 +306,27 @@ func resolveTable(ctx context.Context, w dynamo.WriteAPI, name string, rec itemc
 	return t, nil
 }
 
-// streamTable is the second pass for one table.
+// streamTable writes one table's items: those the first pass held, else
+// from a second read of the file.
 func streamTable(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles, p *filePlan, t *loadTable, l fileLoad, created bool, stderr io.Writer) (dynamo.SeedResult, error) {
-	r, err := itemcodec.NewItemReader(in.Paths, p.format)
+	o := dynamo.SeedOptions{Force: l.force || created, Total: t.items}
+	if bar := newProgressBar(stderr, t.spec.Name, t.items); bar != nil {
+		o.OnBatch = bar.update
+		defer bar.done()
+	}
+	if p.held != nil {
+		items := p.held[t.spec.Name]
+		next := func() (dynamo.Item, error) {
+			if len(items) == 0 {
+				return nil, io.EOF
+			}
+			it := items[0]
+			items[0], items = nil, items[1:] // written, let go
+			return it, nil
+		}
+		return dynamo.SeedStream(ctx, w, t.spec.Name, next, o)
+	}
+	r, err := newItemReader(in.Paths, p.format)
 	if err != nil {
 		return dynamo.SeedResult{}, err
 	}
@@ -293,11 +348,6 @@ func streamTable(ctx context.Context, w dynamo.WriteAPI, in itemcodec.InputFiles
 			}
 			return rec.Item, nil
 		}
-	}
-	o := dynamo.SeedOptions{Force: l.force || created, Total: t.items}
-	if bar := newProgressBar(stderr, t.spec.Name, t.items); bar != nil {
-		o.OnBatch = bar.update
-		defer bar.done()
 	}
 	return dynamo.SeedStream(ctx, w, t.spec.Name, next, o)
 }

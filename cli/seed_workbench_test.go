@@ -16,7 +16,7 @@ const shopModel = "testdata/workbench/shop.json"
 
 func readShopModel(t *testing.T) workbench.WorkbenchModel {
 	t.Helper()
-	m, err := readWorkbench(shopModel, false, io.Discard)
+	m, err := readWorkbench(shopModel, workbench.WorkbenchReadOptions{}, io.Discard)
 	if err != nil {
 		t.Fatal(err)
 	}

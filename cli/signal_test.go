@@ -60,7 +60,7 @@ func signalAfter(t *testing.T, proxy *dynamotest.Proxy, op string, queries int, 
 
 // Ctrl-C while page 3 of query --all-pages hangs: the two pages read are
 // written, marked incomplete by the key to go on from, the error says it
-// was cancelled, the last line how to go on, and the exit status is 130,
+// was stopped by Ctrl-C (never "cancelled." alone), the last line how to go on, and the exit status is 130,
 // not a plain failure.
 func TestCLISignalQueryAllPages(t *testing.T) {
 	table, ep := seededDemo(t)
@@ -69,7 +69,7 @@ func TestCLISignalQueryAllPages(t *testing.T) {
 	out, stderr, status := interrupt(t, proxy, 3, "query", "--endpoint-url", proxy.URL, "--table", table, "--pk", "CUST#42", "--limit", "1", "--all-pages")
 	// The error's line, then the line that reads the rest (--start-key).
 	lines := strings.Split(strings.TrimSpace(stderr), "\n")
-	if status != exitInterrupted || len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-2], ": cancelled.") ||
+	if status != exitInterrupted || len(lines) < 2 || !strings.HasSuffix(lines[len(lines)-2], ": stopped by Ctrl-C.") ||
 		!strings.Contains(lines[len(lines)-1], "reading only the rest, run: dynascope query ") || !strings.Contains(lines[len(lines)-1], `--start-key '{"PK":"CUST#42","SK":"ORDER#2025-03-01#A17"}'`) {
 		t.Errorf("status %d, stderr:\n%s", status, stderr)
 	}
@@ -93,7 +93,7 @@ func TestCLISignalGroupsCount(t *testing.T) {
 	all := proxy.Count("Query") // the pages of the whole read
 	proxy.Inject(dynamotest.Rule{Op: "Query", From: all, Fault: dynamotest.Hang})
 	out, stderr, status := interrupt(t, proxy, 2*all, args...)
-	if status != exitInterrupted || !strings.Contains(stderr, "cancelled") {
+	if status != exitInterrupted || !strings.Contains(stderr, "stopped by Ctrl-C") || strings.Contains(stderr, "cancel") {
 		t.Errorf("status %d, stderr:\n%s", status, stderr)
 	}
 	var got struct {

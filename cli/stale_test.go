@@ -2,6 +2,9 @@ package cli
 
 import (
 	"encoding/json"
+	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -103,6 +106,7 @@ func TestCLICheapEndlessPagesEnd(t *testing.T) {
 		dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.EndlessStatement()})
 	out, _, err := cli(t, "scan", "--endpoint-url", proxy.URL, "--table", table, "--yes", "--filter", `total > 1000`)
 	checkSentence(t, "scan", err)
+	scanErr := err
 	if b := decodeBulk(t, out); b.Stop != "estimate" || proxy.Count("Scan") > 20 {
 		t.Errorf("scan: stop %q after %d Scan requests: %v", b.Stop, proxy.Count("Scan"), err)
 	}
@@ -111,6 +115,29 @@ func TestCLICheapEndlessPagesEnd(t *testing.T) {
 	if b := decodeBulk(t, out); b.Stop != "estimate" || proxy.Count("ExecuteStatement") > 20 || !strings.Contains(string(b.Resume), "endless-") {
 		t.Errorf("partiql: stop %q after %d requests, resume %s: %v", b.Stop, proxy.Count("ExecuteStatement"), b.Resume, err)
 	}
+	// The sentences name the cause: never "stopped after 0.5 RCU, clearly
+	// more than the 25 RCU announced", nor stale sizes for pages that
+	// hold next to nothing.
+	for what, err := range map[string]error{"scan": scanErr, "partiql": err} {
+		if msg := fmt.Sprint(err); !strings.Contains(msg, "the endpoint sent ") && !strings.Contains(msg, "far more than the 10 items DescribeTable counts") {
+			t.Errorf("%s: the sentence does not name the cause: %s", what, msg)
+		} else if m := spentRE.FindStringSubmatch(msg); m != nil && num(t, m[1]) <= num(t, m[2]) {
+			t.Errorf("%s: %s", what, msg)
+		}
+	}
+}
+
+// spentRE reads what an estimate stop says it spent and announced.
+var spentRE = regexp.MustCompile(`stopped after ([0-9.]+) RCU, clearly more than the ([0-9.]+) RCU announced`)
+
+// num is a figure of a sentence.
+func num(t *testing.T, s string) float64 {
+	t.Helper()
+	f, err := strconv.ParseFloat(s, 64)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
 }
 
 // With a least-privilege policy that may list every table but not

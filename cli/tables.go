@@ -55,12 +55,12 @@ func runTables(ctx context.Context, opts *tablesOptions) error {
 	if err != nil {
 		return err
 	}
-	names, err := client.ListTables(ctx)
-	if err != nil {
-		return err
-	}
-	if opts.Table != "" {
-		names = []string{opts.Table}
+	// With --table the one name is known: no ListTables for it.
+	names := []string{opts.Table}
+	if opts.Table == "" {
+		if names, err = client.ListTables(ctx); err != nil {
+			return err
+		}
 	}
 	// Descriptions are independent: fetch them side by side, a few at a time,
 	// rather than one after another.

@@ -54,6 +54,16 @@ func queryItemProblem(t Table, ks KeySchema, q QueryInput, it Item) string {
 	if c, ok := compareKey(it[ks.PK.Name], pkv); !ok || c != 0 {
 		return fmt.Sprintf("an item %s from another partition than %s = %s", itemKeyText(t, ks, it), ks.PK.Name, KeyText(pkv))
 	}
+	if cond := outsideSKCond(ks, q, it); cond != "" {
+		return fmt.Sprintf("an item %s outside the sort-key condition %s", itemKeyText(t, ks, it), cond)
+	}
+	return ""
+}
+
+// outsideSKCond is the text of q's sort-key condition ("SK begins_with
+// \"ORDER#\"") when the key k (an item's, a LastEvaluatedKey) fails it, ""
+// when it meets it or there is none to meet.
+func outsideSKCond(ks KeySchema, q QueryInput, k Item) string {
 	if q.SK.Op == SKNone || ks.SK == nil {
 		return ""
 	}
@@ -65,10 +75,10 @@ func queryItemProblem(t Table, ks KeySchema, q QueryInput, it Item) string {
 		}
 		vals = append(vals, av)
 	}
-	if !skMatches(q.SK.Op, it[ks.SK.Name], vals) {
-		return fmt.Sprintf("an item %s outside the sort-key condition %s %s", itemKeyText(t, ks, it), ks.SK.Name, skCondText(q.SK.Op, vals))
+	if skMatches(q.SK.Op, k[ks.SK.Name], vals) {
+		return ""
 	}
-	return ""
+	return ks.SK.Name + " " + skCondText(q.SK.Op, vals)
 }
 
 // skMatches tells whether a sort-key value meets a condition, as DynamoDB

@@ -3,6 +3,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sort"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 	var names []string
 	var start *string
+	seen := map[string]bool{}
 	for {
 		cctx, cancel := c.withTimeout(ctx)
 		began := time.Now()
@@ -29,6 +31,11 @@ func (c *Client) ListTables(ctx context.Context) ([]string, error) {
 		if start != nil && out.LastEvaluatedTableName != nil && *out.LastEvaluatedTableName <= *start {
 			// Names come in order: one that does not move on would page forever.
 			req.Err = Explain(&BadAnswerError{Op: "ListTables", Problem: fmt.Sprintf("a LastEvaluatedTableName %q that is not after the ExclusiveStartTableName %q it was sent (paging would never end)", *out.LastEvaluatedTableName, *start)}, "list tables", c.opts.Endpoint)
+			c.record(&req)
+			return names, req.Err
+		}
+		if problem := tableNamesProblem(seen, out.TableNames); problem != "" {
+			req.Err = Explain(&BadAnswerError{Op: "ListTables", Problem: problem}, "list tables", c.opts.Endpoint)
 			c.record(&req)
 			return names, req.Err
 		}
@@ -84,6 +91,10 @@ func (c *Client) describe(ctx context.Context, name string) (Table, Request, err
 		// The answer check (answer.go) stops this on the wire; a client over
 		// another API must not panic on it either.
 		req.Err = Explain(&BadAnswerError{Op: "DescribeTable", Problem: "no Table"}, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
+		return Table{}, req, req.Err
+	}
+	if problem := describedNameProblem(name, aws.ToString(out.Table.TableName), aws.ToString(out.Table.TableArn)); problem != "" {
+		req.Err = Explain(&BadAnswerError{Op: "DescribeTable", Problem: problem}, fmt.Sprintf("describe table %s", name), c.opts.Endpoint)
 		return Table{}, req, req.Err
 	}
 	t := tableFromDescription(out.Table)
@@ -188,4 +199,32 @@ func (k KeySchema) KeyText() string {
 		s += " / " + k.SK.Name + " " + k.SK.Type
 	}
 	return s
+}
+
+// AttributeNames are the attribute names the table's description declares:
+// the keys of the table and of every index, and what an INCLUDE index
+// projects, each once. They are names some items have, known without
+// reading an item (a filter's words are checked against them before a
+// read, filterexpr.SuspectNames).
+func (t Table) AttributeNames() []string {
+	var names []string
+	add := func(n string) {
+		if n != "" && !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	keys := func(pk KeyAttr, sk *KeyAttr) {
+		add(pk.Name)
+		if sk != nil {
+			add(sk.Name)
+		}
+	}
+	keys(t.PK, t.SK)
+	for _, ix := range t.Indexes {
+		keys(ix.PK, ix.SK)
+		for _, a := range ix.NonKeyAttr {
+			add(a)
+		}
+	}
+	return names
 }

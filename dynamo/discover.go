@@ -37,11 +37,15 @@ type DiscoverInput struct {
 	Reverse      bool   // walk from the last type to the first
 	Consistent   bool
 	Count        bool // also count each type exactly (reads every item of it)
-	// CountBound is the upper bound on counting's cost the caller announced
-	// (RCU); counting stops with OverBudgetError when what it spends passes
-	// it clearly (OverBudget). 0: none announced.
-	CountBound float64
-	Budget     Budget
+	// CountEst is the bound on a whole read's cost (a count's, a grouping
+	// by attribute's) the caller announced: the read stops where a query
+	// --all-pages under it stops (QueryRead.Est, an *EstimateError). The
+	// zero Estimate stops nothing.
+	CountEst Estimate
+	// CountMaxRCU caps a whole read as --max-rcu caps a query's; with it
+	// the cap alone decides (a *CapError when it stops the read). 0: none.
+	CountMaxRCU float64
+	Budget      Budget
 	// First is the partition's first page as the caller already read it:
 	// in the walk's direction, without sort-key condition, filter,
 	// projection or start key (the UI's opened partition). Its items are
@@ -52,7 +56,8 @@ type DiscoverInput struct {
 	// OnRequest, when set, sees each request of the walk as it completes, so
 	// a caller can log it and add its cost while the walk goes on. Calls
 	// never overlap, though the two halves of a walk call it from their own
-	// goroutines.
+	// goroutines, and come in the same order on every run (within a round
+	// of the halves' turns, the main half's answer first).
 	OnRequest func(Request)
 	// OnGroup, when set, sees each group the walk completes as it does, in
 	// the walk's orientation (First in its direction), before the groups are
@@ -221,71 +226,19 @@ type skipScan struct {
 	firstSent bool
 
 	// The two halves of a walk share the discovery: mu guards it and
-	// everything below; cv (on mu) says a request completed.
+	// everything below; cv (on mu) says the turn moved (turns.go).
 	mu       sync.Mutex
 	cv       *sync.Cond
-	inflight int  // requests sent and not yet answered
+	inflight int  // requests decided and not yet answered
 	closed   bool // the halves met: no key lies between what they read
+	turns    turns
+	halves   [2]*half // walkBoth's: the main half and its partner
 }
 
 // query sends one request of the walk. An answer that does not fit the
 // keys stops the walk: they decide where it goes next.
 func (s *skipScan) query(ctx context.Context, q QueryInput) (Page, error) {
 	return s.send(ctx, q, nil, nil)
-}
-
-// errNeedless stops a request of one half that the other half's answers
-// made needless: the halves met, or the far end it would look up was read.
-var errNeedless = fmt.Errorf("skip-scan request needless")
-
-// send sends one request of the walk, for half h (nil: not a half's),
-// unless needed (called under mu, nil: always needed) says the other half
-// made it needless. A request the budget (or h's share of it) cannot
-// afford waits for the requests in flight first: their answers may make it
-// needless (two halves meeting on the last request the budget allows), and
-// only then is it refused.
-func (s *skipScan) send(ctx context.Context, q QueryInput, h *half, needed func() bool) (Page, error) {
-	s.mu.Lock()
-	if s.cv == nil {
-		s.cv = sync.NewCond(&s.mu)
-	}
-	for s.walking && !s.affordable(h) && s.inflight > 0 {
-		s.cv.Wait()
-	}
-	switch {
-	case needed != nil && !needed():
-		s.mu.Unlock()
-		return Page{}, errNeedless
-	case s.walking && !s.affordable(h):
-		s.mu.Unlock()
-		return Page{}, errBudget
-	}
-	s.inflight++
-	if h != nil {
-		h.sent++
-		h.inflight++
-	}
-	s.mu.Unlock()
-	p, d, err := s.c.query(ctx, s.t, q)
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.inflight--
-	if h != nil {
-		h.inflight--
-		h.spent += p.Request.Capacity.Total
-	}
-	s.cv.Broadcast()
-	if p.Request.Operation != "" {
-		s.d.Requests = append(s.d.Requests, p.Request)
-		if s.in.OnRequest != nil {
-			s.in.OnRequest(p.Request)
-		}
-	}
-	s.doubt = max(s.doubt, d)
-	if err == nil && d == answerDoubt {
-		err = &UserError{Msg: fmt.Sprintf("the keys of table %s changed while dynascope read it; run the request again.", s.in.Table)}
-	}
-	return p, err
 }
 
 // affordable tells whether one more small request stays within the budget
@@ -382,16 +335,22 @@ func (s *skipScan) delimiter(key string) string {
 // known (the first page's, cut by its end) continues that group. When the
 // budget stops the walk part way, the group half found is left out and
 // h.cond is the condition that finds it again. Beside a partner, h stops
-// where the two meet (see walkBoth).
+// where the two meet (see walkBoth). A half that stands on a key (h.at)
+// takes it as its first step's answer.
 func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error {
 	for {
-		key, found, err := s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
-		start = nil
-		if err == errNeedless {
-			return nil
-		}
-		if err != nil {
-			return err
+		key, found := h.at, h.at != ""
+		h.at = ""
+		if !found {
+			var err error
+			key, found, err = s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
+			start = nil
+			if err == errNeedless {
+				return nil
+			}
+			if err != nil {
+				return err
+			}
 		}
 		s.mu.Lock()
 		if !found || partner != nil && s.landed(partner, key) {

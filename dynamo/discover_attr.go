@@ -22,7 +22,7 @@ type AttributeGrouping struct {
 // its items by the value of attr (keys.GroupByAttribute): string and number
 // values name a group, items without it (or with another type) are the
 // group without a value. It stops, as every announced read does, when it
-// spends far more than in.CountBound; what it read is grouped either way.
+// spends clearly more than in.CountEst (or reaches in.CountMaxRCU); what it read is grouped either way.
 // in's Delimiter, Count, Budget and First are not used.
 func (c *Client) GroupByAttribute(ctx context.Context, in DiscoverInput, attr string) (AttributeGrouping, error) {
 	var g AttributeGrouping
@@ -59,7 +59,7 @@ func (c *Client) GroupByAttribute(ctx context.Context, in DiscoverInput, attr st
 }
 
 // readEach reads the whole partition page by page, handing each page's
-// items to take, and stops when what it spends passes CountBound clearly.
+// items to take, under readWhole's bound (CountEst, CountMaxRCU).
 func (s *skipScan) readEach(ctx context.Context, take func([]Item)) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
 	return s.readWhole(ctx, q, "group "+s.in.PK+" on "+tableAndIndex(s.in.Table, s.in.Index)+" by attribute", func(p Page) { take(p.Items) })

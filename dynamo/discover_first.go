@@ -21,7 +21,10 @@ const (
 )
 
 // firstPageLimit is the Limit of the first page Discover reads of a
-// partition of t (or of its index).
+// partition of t (or of its index). Keys from the schema cache carry no
+// sizes (firstPageUnknown then), so a cold and a warm cache can size it
+// differently; describing the table for them would cost the request the
+// cache exists to save.
 func firstPageLimit(t Table, index string) int32 {
 	count, size := t.ItemCount, t.SizeBytes
 	for _, ix := range t.Indexes {
@@ -74,6 +77,9 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	if s.in.Reverse {
 		main.cond.Op = SKLt
 	}
+	if !keys.Classify(last, s.d.Delimiter).Exact {
+		main.at = last
+	}
 	if s.in.OneWay || s.d.Delimiter == "" {
 		// Without a delimiter yet (a first page of values only), the
 		// one-way walk infers it from the first label it meets; a partner
@@ -101,7 +107,7 @@ func (s *skipScan) walkRange(ctx context.Context, start Item) error {
 // readAll reads the whole partition page by page (Count) and groups every
 // key: the counts are DynamoDB's own items, and no skip-scan is needed.
 // It stops, as every announced read does, when it spends far more than
-// CountBound. The entity attribute is the first page's read (s.in.First's
+// CountEst (or reaches CountMaxRCU). The entity attribute is the first page's read (s.in.First's
 // when it is the whole partition).
 func (s *skipScan) readAll(ctx context.Context) error {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Reverse: s.in.Reverse, Consistent: s.in.Consistent}
@@ -123,12 +129,16 @@ func (s *skipScan) readAll(ctx context.Context) error {
 }
 
 // readWhole reads a whole partition from q on (a count's, a grouping by
-// attribute's), handing each page to take, and stops when what it spends
-// passes CountBound clearly (OverBudget), keeping the page that passed it;
-// what names the read in that sentence.
+// attribute's), handing each page to take, under the same bound as a
+// query --all-pages: it stops when it spends clearly more than CountEst
+// (an *EstimateError), or at CountMaxRCU (a *CapError), keeping the pages
+// it read; what names the read in that sentence.
 func (s *skipScan) readWhole(ctx context.Context, q QueryInput, what string, take func(Page)) error {
-	_, err := readPages(ctx, QueryRead{Query: q, Bound: s.in.CountBound, What: what,
+	res, err := readPages(ctx, QueryRead{Query: q, Est: s.in.CountEst, MaxRCU: s.in.CountMaxRCU, What: what,
 		OnPage: func(p Page) error { take(p); return nil }}, s.query)
+	if err == nil && res.Stop == StopMaxRCU {
+		err = &CapError{What: what, Cap: res.MaxRCU, Spent: res.Spent, Items: res.Scanned}
+	}
 	return err
 }
 

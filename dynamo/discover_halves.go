@@ -14,9 +14,15 @@ import (
 // walk's direction and its partner walks from the partition's other end
 // towards it, both at once; their fields are guarded by skipScan.mu.
 type half struct {
+	idx    int           // its place in the turns: 0 the main half, 1 its partner
 	rev    bool          // walks from the last key towards the first
 	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
 	cond   SKCond        // its next jump
+	// at, when set, is a key the half stands on without a request: the
+	// first page's last key inside a prefix type or the value group, whose
+	// end the walk looks up first (a jump past that key would most often
+	// land in the same type, a request for nothing).
+	at string
 	// covers: every key on the far side of cond (below an SK >= / > cond,
 	// from an SK < cond up) is in groups. The partner covers nothing until
 	// its first group is complete; the main half covers the first page.
@@ -168,11 +174,13 @@ func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
 //   - a half stops before a jump when the partner's frontier has reached
 //     its own (every key is then on one half's read side), or when the
 //     partner's answer made the jump needless;
+//   - the halves take turns (discover_turns.go): each round the main half
+//     decides its request, then the partner, and both go out at once, so
+//     the requests never depend on which answer comes back first;
 //   - the budget left after the first page is shared (shareBudget): the
 //     partner may spend half, the main half the rest, so a tight budget
-//     stops the walk at the same keys on every run; requests in flight
-//     count as sent, and a request the budget refuses first waits for
-//     those in flight, whose answers may close the walk.
+//     stops the walk at the same keys on every run; the main half's
+//     request of the round counts as sent when the partner decides.
 //
 // What meeting can cost: walkOne ends with one jump that finds the end;
 // here each half ends with at most one jump that lands on a key the other
@@ -193,21 +201,27 @@ func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
 	partner := &half{rev: !main.rev, groups: &own, cond: main.cond}
 	s.shareBudget(main, partner)
 	s.walking = true
+	s.startTurns(main, partner)
 	ctx, cancel := context.WithCancel(ctx)
 	var errs [2]error
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		if errs[1] = s.walk(ctx, partner, main, nil); errs[1] != nil && errs[1] != errBudget {
+		errs[1] = s.walk(ctx, partner, main, nil)
+		s.stopTurns(partner)
+		if errs[1] != nil && errs[1] != errBudget {
 			cancel()
 		}
 	}()
-	if errs[0] = s.walk(ctx, main, partner, nil); errs[0] != nil && errs[0] != errBudget {
+	errs[0] = s.walk(ctx, main, partner, nil)
+	s.stopTurns(main)
+	if errs[0] != nil && errs[0] != errBudget {
 		cancel()
 	}
 	<-done
 	cancel()
 	s.walking = false
+	s.turns.on = false
 
 	// A group left open by the budget whose end the other half read is
 	// complete.

@@ -30,7 +30,7 @@ func (s *skipScan) noSortKey(ctx context.Context) error {
 
 // countItems reads the whole index partition page by page and counts its
 // items, stopping as every announced read does when it spends far more
-// than CountBound.
+// than CountEst (or reaches CountMaxRCU).
 func (s *skipScan) countItems(ctx context.Context) (int, error) {
 	q := QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Consistent: s.in.Consistent}
 	n := 0

@@ -2,12 +2,15 @@ package dynamo
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"fmt"
 	"net"
 	"regexp"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -42,6 +45,11 @@ func Explain(err error, what, endpoint string) error {
 	}
 	mk := func(format string, a ...any) error {
 		return &UserError{Msg: Redact(fmt.Sprintf(format, a...)), Err: err}
+	}
+	// Before the retries' words: with one attempt allowed (--max-attempts
+	// 1), a TLS failure arrives as the last of its attempts.
+	if msg := explainTLS(err, where); msg != "" {
+		return mk("%s: %s", what, msg)
 	}
 	if msg, ok := explainRetries(err, what, where); ok { // retry.go
 		return &UserError{Msg: Redact(msg), Err: err}
@@ -82,25 +90,7 @@ func Explain(err error, what, endpoint string) error {
 
 	var api smithy.APIError
 	if errors.As(err, &api) {
-		code := api.ErrorCode()
-		switch code {
-		case "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException":
-			if code == "UnrecognizedClientException" {
-				return mk("%s: the AWS credentials are not valid for this account or region; check --profile and --region.", what)
-			}
-			return mk("%s: access denied; the credentials lack permission for this operation (%s).", what, firstLine(api.ErrorMessage()))
-		case "ExpiredTokenException", "ExpiredToken":
-			return mk("%s: the AWS session token has expired; run 'aws sso login' or refresh your credentials.", what)
-		case "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded":
-			return mk("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
-		case "ValidationException":
-			return mk("%s: DynamoDB rejected the request: %s.", what, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
-		case "ResourceNotFoundException":
-			return mk("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
-		case "InternalServerError":
-			return mk("%s: DynamoDB had an internal error; retry in a moment.", what)
-		}
-		return mk("%s: %s: %s.", what, code, strings.TrimSuffix(firstLine(api.ErrorMessage()), "."))
+		return mk("%s", explainAPI(api, what, where))
 	}
 
 	var opErr *net.OpError
@@ -118,6 +108,136 @@ func Explain(err error, what, endpoint string) error {
 		return mk("%s: no complete answer from %s within the time-out; retry, or raise --timeout.", what, where)
 	}
 	return mk("%s: %s.", what, strings.TrimSuffix(firstLine(err.Error()), "."))
+}
+
+// explainAPI is the sentence for an error DynamoDB (or the endpoint)
+// answered with a code: credentials, permissions, throttling, a request
+// DynamoDB rejected, else the code and the endpoint's first line.
+func explainAPI(api smithy.APIError, what, where string) string {
+	code := api.ErrorCode()
+	switch code {
+	case "AccessDeniedException", "UnauthorizedOperation", "UnrecognizedClientException":
+		if code == "UnrecognizedClientException" {
+			return fmt.Sprintf("%s: the AWS credentials are not valid for this account or region; check --profile and --region.", what)
+		}
+		if m := notAuthorized.FindStringSubmatch(api.ErrorMessage()); m != nil {
+			return fitQuote(what+": access denied: these credentials may not call "+m[1]+" on ", m[2], "; an IAM policy must allow it.")
+		}
+		return fitQuote(what+": access denied; the credentials lack permission for this operation (", firstLine(api.ErrorMessage()), ").")
+	case "ExpiredTokenException", "ExpiredToken":
+		return fmt.Sprintf("%s: the AWS session token has expired; run 'aws sso login' or refresh your credentials.", what)
+	case "ThrottlingException", "ProvisionedThroughputExceededException", "RequestLimitExceeded":
+		return fmt.Sprintf("%s: throttled by DynamoDB after retries; wait and retry, or lower the request rate.", what)
+	case "ValidationException":
+		return fitQuote(what+": DynamoDB rejected the request: ", strings.TrimSuffix(firstLine(api.ErrorMessage()), "."), ".")
+	case "ResourceNotFoundException":
+		return fmt.Sprintf("%s: the table or index does not exist at %s; check --table, --index and --region.", what, where)
+	case "InternalServerError":
+		return fmt.Sprintf("%s: DynamoDB had an internal error; retry in a moment.", what)
+	}
+	return fitQuote(what+": "+code+": ", strings.TrimSuffix(firstLine(api.ErrorMessage()), "."), ".")
+}
+
+// MaxSentence is the longest sentence an error says: what the endpoint
+// said beyond it stays in the error chain (UserError.Err), for --debug.
+const MaxSentence = 300
+
+// notAuthorized reads the action and resource an AccessDeniedException
+// names.
+var notAuthorized = regexp.MustCompile(`is not authorized to perform: (\S+) on resource: (\S+?)(?: because|\s|$)`)
+
+// fitQuote is head, quote and tail as one sentence of at most MaxSentence
+// characters: the quote (the endpoint's words) is cut, with an ellipsis,
+// where the whole would not fit.
+func fitQuote(head, quote, tail string) string {
+	room := MaxSentence - len(head) - len(tail)
+	if len(quote) > room {
+		cut := max(room-len("…"), 0)
+		for cut > 0 && !utf8.RuneStart(quote[cut]) {
+			cut--
+		}
+		quote = quote[:cut] + "…"
+	}
+	return head + quote + tail
+}
+
+// tlsFailure tells whether err is a TLS handshake that failed: the
+// endpoint answered in plain text (an http endpoint behind an https://
+// URL), its certificate is not trusted, or the handshake broke off
+// otherwise. Another attempt meets the same server and the same
+// certificate, so none of them is retried (retry.go).
+func tlsFailure(err error) bool {
+	return plainAnswer(err) || tlsHandshake(err)
+}
+
+// plainAnswer tells an https:// request answered in plain text: net/http's
+// own sentence when the bytes look like HTTP (it makes no error type for
+// it), else TLS's RecordHeaderError.
+func plainAnswer(err error) bool {
+	var header tls.RecordHeaderError
+	return errors.As(err, &header) || strings.Contains(err.Error(), "server gave HTTP response to HTTPS client")
+}
+
+// tlsHandshake tells a handshake refused or a certificate not trusted.
+// crypto/tls says an alert as a *net.OpError whose Op is "remote error"
+// (the server refused) or "local error" (this side gave up).
+func tlsHandshake(err error) bool {
+	var op *net.OpError
+	if errors.As(err, &op) && (op.Op == "remote error" || op.Op == "local error") {
+		return true
+	}
+	var alert tls.AlertError
+	var verify *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	return errors.As(err, &alert) || errors.As(err, &verify) ||
+		errors.As(err, &unknown) || errors.As(err, &host) || errors.As(err, &invalid)
+}
+
+// explainTLS is the sentence for a TLS handshake that failed, "" for any
+// other error.
+func explainTLS(err error, where string) string {
+	if plainAnswer(err) {
+		if rest, ok := strings.CutPrefix(where, "https://"); ok {
+			return fmt.Sprintf("the endpoint %s does not speak TLS; is it http://%s?", where, rest)
+		}
+		return fmt.Sprintf("%s answered in plain text where TLS was asked for; check the endpoint and any proxy in between.", where)
+	}
+	if !tlsHandshake(err) {
+		return ""
+	}
+	var verify *tls.CertificateVerificationError
+	var unknown x509.UnknownAuthorityError
+	var host x509.HostnameError
+	var invalid x509.CertificateInvalidError
+	why := ""
+	switch {
+	case errors.As(err, &host):
+		why = host.Error()
+	case errors.As(err, &unknown):
+		why = unknown.Error()
+	case errors.As(err, &invalid):
+		why = invalid.Error()
+	case errors.As(err, &verify):
+		why = verify.Err.Error()
+	default:
+		return fmt.Sprintf("the TLS handshake with %s failed (%s); check --endpoint-url and any proxy in between.", where, tlsCause(err))
+	}
+	return fmt.Sprintf("the TLS certificate of %s is not trusted (%s); check --endpoint-url, or point AWS_CA_BUNDLE at the PEM file of the authority that signed it.", where, strings.TrimPrefix(why, "x509: "))
+}
+
+// tlsCause is the innermost words of a TLS error: the alert.
+func tlsCause(err error) string {
+	var op *net.OpError
+	if errors.As(err, &op) && op.Err != nil {
+		return op.Err.Error()
+	}
+	var alert tls.AlertError
+	if errors.As(err, &alert) {
+		return alert.Error()
+	}
+	return err.Error()
 }
 
 func firstLine(s string) string {

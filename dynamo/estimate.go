@@ -166,15 +166,34 @@ func (g *Guard) Over() bool {
 	return g.Est.Items > 0 && int64(g.Scanned) > 2*g.Est.Items+1000
 }
 
+// Stop is the EstimateError of a read g stopped, what naming it: the
+// figures it stopped on, so its sentence can name the real cause.
+func (g *Guard) Stop(what string) *EstimateError {
+	return &EstimateError{What: what, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known,
+		Pages: g.Pages, Scanned: g.Scanned, TableItems: g.Est.Items, ByItems: g.Charged <= g.Est.Limit(),
+		AtMinimum: g.Charged <= float64(g.Pages)*g.Est.Unit}
+}
+
 // EstimateError is a read stopped because it spent clearly more than its
 // announced estimate. What it read is kept and printed; the sentence says
-// the size figures may be out of date and how to go on.
+// why (the size figures may be out of date, or the endpoint sent pages
+// that hold next to nothing) and how to go on.
 type EstimateError struct {
 	What      string  // "scan of table App"
 	Spent     float64 // RCU spent (each page at least DynamoDB's minimum)
 	Announced float64 // the announced bound or budget
 	Known     bool    // the bound came from DescribeTable's size
-	Resume    string  // the key or token it would go on from, as text; "" unknown
+	// Pages and Scanned are the pages and items the read took (0: not
+	// counted); TableItems DescribeTable's item count (0: unknown). A
+	// read stopped for reading far more items than the table holds has
+	// ByItems set, whatever it spent.
+	// AtMinimum is a read whose every page cost DynamoDB's minimum charge
+	// (or said less).
+	Pages, Scanned int
+	TableItems     int64
+	ByItems        bool
+	AtMinimum      bool
+	Resume         string // the key or token it would go on from, as text; "" unknown
 	// Next says how to go on; "" for "run it again with --max-rcu N".
 	Next string
 	// Kept says what became of what was read; "" for "what was read is
@@ -183,10 +202,7 @@ type EstimateError struct {
 }
 
 func (e *EstimateError) Error() string {
-	why := "DescribeTable's size figures may be out of date (DynamoDB refreshes them about every six hours)"
-	if !e.Known {
-		why = "DescribeTable gives no size for it (DynamoDB refreshes its figures about every six hours)"
-	}
+	const stale = "DescribeTable's size figures may be out of date (DynamoDB refreshes them about every six hours)"
 	next := e.Next
 	if next == "" {
 		next = "run it again with --max-rcu N"
@@ -195,8 +211,24 @@ func (e *EstimateError) Error() string {
 	if kept == "" {
 		kept = "what was read is printed"
 	}
-	s := fmt.Sprintf("%s stopped after %s RCU, clearly more than the %s RCU announced: %s; %s; to read further, %s",
-		e.What, jsonNumber(e.Spent), jsonNumber(e.Announced), why, kept, next)
+	var s string
+	switch {
+	case e.ByItems && e.TableItems > 0:
+		// What it spent is no excess: the items are.
+		s = fmt.Sprintf("%s stopped after reading %s, far more than the %s DescribeTable counts: %s",
+			e.What, textfmt.Plural(e.Scanned, "item", "items"), textfmt.Plural(int(e.TableItems), "item", "items"), stale)
+	case e.Pages > 1 && e.Scanned <= e.Pages && e.AtMinimum:
+		// Pages holding next to nothing, each charged DynamoDB's minimum:
+		// no size figure explains them, the endpoint does.
+		s = fmt.Sprintf("%s stopped after %s RCU, clearly more than the %s RCU announced: the endpoint sent %s holding only %s between them, each charged DynamoDB's minimum",
+			e.What, jsonNumber(e.Spent), jsonNumber(e.Announced), textfmt.Plural(e.Pages, "page", "pages"), textfmt.Plural(e.Scanned, "item", "items"))
+	case !e.Known:
+		s = fmt.Sprintf("%s stopped after %s RCU, clearly more than the %s RCU announced: DescribeTable gives no size for it (DynamoDB refreshes its figures about every six hours)",
+			e.What, jsonNumber(e.Spent), jsonNumber(e.Announced))
+	default:
+		s = fmt.Sprintf("%s stopped after %s RCU, clearly more than the %s RCU announced: %s", e.What, jsonNumber(e.Spent), jsonNumber(e.Announced), stale)
+	}
+	s += "; " + kept + "; to read further, " + next
 	if e.Resume != "" {
 		s += " (it would go on from " + e.Resume + ")"
 	}
@@ -206,6 +238,23 @@ func (e *EstimateError) Error() string {
 // Unwrap makes an EstimateError a UserError to errors.As, so callers that
 // print user errors print it too.
 func (e *EstimateError) Unwrap() error { return &UserError{Msg: e.Error()} }
+
+// CapError is a whole read (a count) that its --max-rcu cap stopped before
+// its end: what it read is kept and printed, marked incomplete.
+type CapError struct {
+	What  string  // "count CUST#7 on App"
+	Cap   float64 // the cap, RCU
+	Spent float64 // what it spent as the cap counts it
+	Items int     // items read
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("%s stopped at the --max-rcu cap of %s RCU after reading %s (%s RCU); what was read is printed; raise --max-rcu to read further.",
+		e.What, jsonNumber(e.Cap), textfmt.Plural(e.Items, "item", "items"), jsonNumber(e.Spent))
+}
+
+// Unwrap makes a CapError a UserError to errors.As, as EstimateError.
+func (e *CapError) Unwrap() error { return &UserError{Msg: e.Error()} }
 
 func jsonNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 

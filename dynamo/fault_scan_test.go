@@ -20,7 +20,8 @@ func TestFaultScanAndPartiQLPaging(t *testing.T) {
 		r.p.Inject(dynamotest.Rule{Op: "Scan", From: 2, Fault: f})
 		pages := 0
 		res, err := r.c.Scan(context.Background(), dynamo.ScanInput{Table: r.table, Limit: 2, OnPage: func(dynamo.ScanPage) error { pages++; return nil }})
-		if err == nil || !strings.Contains(err.Error(), "it had sent before (paging would never end)") {
+		// The replayed page's items, or the key, came before.
+		if err == nil || !strings.Contains(err.Error(), "it had sent before") {
 			t.Errorf("%v: got %v", f, err)
 		}
 		if res.Stop != dynamo.StopError || pages > 2 || res.Count != 2*pages || len(r.p.Calls()) > 4 {

@@ -310,7 +310,7 @@ func TestAccessDeniedOnOneOperation(t *testing.T) {
 	r := newRig(t, dynamo.Options{})
 	r.p.Inject(dynamotest.Rule{Op: "Query", Fault: dynamotest.AccessDenied})
 	_, err := r.query(ctx)
-	prefix := "query CUST#1 on " + r.table + ": access denied; the credentials lack permission for this operation ("
+	prefix := "query CUST#1 on " + r.table + ": access denied: these credentials may not call dynamodb:Query on arn:aws:dynamodb:us-east-1:123456789012:table/" + r.table + "; an IAM policy must allow it."
 	if err == nil || !strings.HasPrefix(err.Error(), prefix) || !strings.Contains(err.Error(), "dynamodb:Query") || r.p.Count("Query") != 1 {
 		t.Errorf("denied query: %v (%d attempts)", err, r.p.Count("Query"))
 	}
@@ -333,7 +333,7 @@ func TestAccessDeniedOnOneOperation(t *testing.T) {
 	}
 	_, err = raw.Scan(ctx, &dynamodb.ScanInput{TableName: aws.String(r.table), Limit: aws.Int32(1)})
 	err = dynamo.Explain(err, "sample "+r.table, r.p.URL)
-	if err == nil || !strings.HasPrefix(err.Error(), "sample "+r.table+": access denied;") || !strings.Contains(err.Error(), "dynamodb:Scan") {
+	if err == nil || !strings.HasPrefix(err.Error(), "sample "+r.table+": access denied: ") || !strings.Contains(err.Error(), "dynamodb:Scan") {
 		t.Errorf("denied scan: %v", err)
 	}
 	if p, err := r.query(ctx); err != nil || len(p.Items) != 5 {
@@ -348,7 +348,7 @@ func TestAccessDeniedOnOneOperation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := fresh.Query(ctx, dynamo.QueryInput{Table: r.table, PK: "CUST#1"}); err == nil || !strings.HasPrefix(err.Error(), "describe table "+r.table+": access denied;") {
+	if _, err := fresh.Query(ctx, dynamo.QueryInput{Table: r.table, PK: "CUST#1"}); err == nil || !strings.HasPrefix(err.Error(), "describe table "+r.table+": access denied: ") {
 		t.Errorf("denied describe: %v", err)
 	}
 	if _, err := fresh.ListTables(ctx); err != nil {

@@ -171,8 +171,9 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if guard.Page(p.Request.Capacity.Total, len(p.Items)) {
 			// What it read is kept; it stops where it would go on.
 			res.Stop, res.NextToken = StopEstimate, p.nextToken
-			return res, &EstimateError{What: "partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index),
-				Spent: guard.Charged, Announced: guard.Est.RCU, Known: guard.Est.Known, Resume: "its resume NextToken"}
+			ee := guard.Stop("partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index))
+			ee.Resume = "its resume NextToken"
+			return res, ee
 		}
 		seen[p.nextToken] = true
 		token = aws.String(p.nextToken)
@@ -191,7 +192,7 @@ type statementPage struct {
 func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, es *dynamodb.ExecuteStatementInput) (statementPage, error) {
 	req := Request{
 		Operation: "ExecuteStatement", Table: plan.Table, Index: plan.Index,
-		KeyCondition: plan.Kind() + ": " + plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
+		KeyCondition: plan.Kind() + ": " + plan.Statement, Statement: plan.Statement, Forward: true, Consistent: es.ConsistentRead != nil,
 	}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()
@@ -201,6 +202,14 @@ func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, 
 	if err != nil {
 		req.Err = Explain(err, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
 		return statementPage{Page: Page{Request: req}}, req.Err
+	}
+	whole := selectsAll.MatchString(plan.Statement)
+	for _, it := range out.Items {
+		if problem := statementItemProblem(t, plan, whole, it); problem != "" {
+			req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index) // spent all the same
+			req.Err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: problem}, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
+			return statementPage{Page: Page{Request: req}}, req.Err
+		}
 	}
 	req.Count = int32(len(out.Items))
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index)

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"maps"
-	"math"
 	"math/big"
 	"slices"
 	"strings"
@@ -94,11 +93,12 @@ func keyID(k Item) string {
 	return sb.String()
 }
 
-// keyMapText shows a key for a sentence: {PK "CUST#1", SK "ORDER#2"}.
+// keyMapText shows a key for a sentence: {PK "CUST#1", SK "ORDER#2"},
+// long values cut (shortKeyText).
 func keyMapText(k Item) string {
 	parts := make([]string, 0, len(k))
 	for _, name := range slices.Sorted(maps.Keys(k)) {
-		parts = append(parts, name+" "+KeyText(k[name]))
+		parts = append(parts, shortName(name)+" "+shortKeyText(k[name]))
 	}
 	return "{" + strings.Join(parts, ", ") + "}"
 }
@@ -118,31 +118,4 @@ func (s seenKeys) repeat(next Item) string {
 	}
 	s[id] = true
 	return ""
-}
-
-// A read that announced its cost up front ("at most 450 RCU") has a third
-// stop: what it actually spends. DescribeTable's size is hours old, so the
-// bound is not exact; only a clear excess, twice the bound and one more
-// unit, ends the read, as an estimate overrun (estimate.go), never as the
-// endpoint's fault.
-
-// OverBudget tells whether spent, over pages pages, passes the announced
-// upper bound by that margin. Each page rounds its size up on its own, so
-// each may add a unit the bound did not count, but only as many pages as
-// the bound could hold: and each page counts at least DynamoDB's minimum
-// of 0.5 RCU, so pages that say they cost nothing still end. A bound of 0
-// or less (none known) never stops anything.
-func OverBudget(spent, announced float64, pages int) bool {
-	if announced <= 0 {
-		return false
-	}
-	room := min(float64(pages), 4*announced+10)
-	return math.Max(spent, 0.5*float64(pages)) > 2*announced+1+room
-}
-
-// OverBudgetError is the sentence for a read stopped by OverBudget: an
-// EstimateError for a bound that came from DescribeTable's size.
-func OverBudgetError(what string, spent, announced float64) error {
-	return &EstimateError{What: what, Spent: spent, Announced: announced, Known: true,
-		Next: "read it in parts (query --all-pages with a sort-key condition)"}
 }

@@ -354,12 +354,6 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 	req.Duration = time.Since(req.Start)
 	itemDoubt := noDoubt
 	if err == nil {
-		if problem := keyAdvance(ks, !q.Reverse, q.StartKey, out.LastEvaluatedKey); problem != "" {
-			req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index) // it was spent all the same
-			err = &BadAnswerError{Op: "Query", Problem: problem}
-		}
-	}
-	if err == nil {
 		for _, it := range out.Items {
 			if problem := queryItemProblem(t, ks, q, it); problem != "" {
 				req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index)
@@ -368,6 +362,15 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 					itemDoubt = answerDoubt // keys cached out of date would explain it
 				}
 				break
+			}
+		}
+	}
+	if err == nil {
+		if problem := queryKeysProblem(t, ks, q, out.Items, out.LastEvaluatedKey); problem != "" {
+			req.Capacity = CapacityOf(out.ConsumedCapacity, t, q.Index) // it was spent all the same
+			err = &BadAnswerError{Op: "Query", Problem: problem}
+			if !t.fits(q.Index, out.LastEvaluatedKey) {
+				itemDoubt = answerDoubt
 			}
 		}
 	}

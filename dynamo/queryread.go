@@ -55,10 +55,6 @@ type QueryRead struct {
 	// *EstimateError naming What, keeping what it read. With MaxRCU set
 	// the cap alone decides. The zero Estimate stops nothing.
 	Est Estimate
-	// Bound is an announced bound in RCU held to OverBudget's margin, the
-	// rule of the whole reads of groups (--count, --by attribute): passing
-	// it stops the read as Est does. 0 for none.
-	Bound float64
 	// What names the read in the sentence of an estimate overrun: "query
 	// --all-pages", "count CUST#7 on App".
 	What string
@@ -131,8 +127,7 @@ type QueryPager struct {
 	unit      float64 // RCU per 4 KB
 	sizer     CapSizer
 	guard     Guard
-	reported  float64 // the capacity the pages reported, for Bound
-	evaluated int32   // items the pages evaluated, as Limit counts them
+	evaluated int32 // items the pages evaluated, as Limit counts them
 }
 
 // NewQueryPager starts a read; no request is sent until a caller sends
@@ -219,7 +214,6 @@ func (p *QueryPager) take(pg Page) {
 	// Each page counts at least DynamoDB's minimum, whatever it says it
 	// cost: pages that claim to be free still reach the cap.
 	r.Spent += math.Max(pg.Request.Capacity.Total, p.unit)
-	p.reported += pg.Request.Capacity.Total
 	p.sizer.Read(pg, p.in.Query.Project != "")
 	// Limit counts the items a page reads, before a filter drops any.
 	if p.in.Query.Filter != "" {
@@ -243,11 +237,7 @@ func (p *QueryPager) after(pg Page) error {
 		p.stop(StopPages, pg.LastEvaluatedKey)
 	case p.guard.Page(pg.Request.Capacity.Total, int(pg.ScannedCount)):
 		p.stop(StopEstimate, pg.LastEvaluatedKey)
-		g := p.guard
-		return &EstimateError{What: p.in.What, Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
-	case OverBudget(p.reported, p.in.Bound, p.res.Pages):
-		p.stop(StopEstimate, pg.LastEvaluatedKey)
-		return OverBudgetError(p.in.What, p.reported, p.in.Bound)
+		return p.guard.Stop(p.in.What)
 	}
 	return nil
 }

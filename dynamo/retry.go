@@ -108,7 +108,10 @@ func newRetryHook(cfg *aws.Config, o Options) *retryHook {
 //   - a read whose answer was cut off in transit is retried (see install):
 //     reading again is harmless, and the SDK retries no operation for it.
 //   - a refused connection is not: nothing listens there, and ten attempts
-//     would only make a wrong --endpoint-url take seconds to report.
+//     would only make a wrong --endpoint-url take seconds to report;
+//   - nor is a TLS handshake that failed (tlsFailure, errors.go): an
+//     https:// URL of a plain-HTTP endpoint, an untrusted certificate. The
+//     next attempt meets the same server.
 func (h *retryHook) retryer() aws.RetryerV2 {
 	std := retry.NewStandard(func(so *retry.StandardOptions) {
 		so.MaxAttempts = h.maxAttempts
@@ -118,7 +121,7 @@ func (h *retryHook) retryer() aws.RetryerV2 {
 		so.Retryables = append([]retry.IsErrorRetryable{
 			retry.NoRetryCanceledError{},
 			retry.IsErrorRetryableFunc(func(err error) aws.Ternary {
-				if errors.Is(err, syscall.ECONNREFUSED) {
+				if errors.Is(err, syscall.ECONNREFUSED) || tlsFailure(err) {
 					return aws.FalseTernary
 				}
 				return aws.UnknownTernary

@@ -24,12 +24,13 @@ import (
 type segmentResult struct {
 	items   []keys.KeyItem
 	pages   []SamplePage
-	start   Item     // where its next page starts
-	seen    seenKeys // the keys it was sent on from
-	ended   bool     // read to its end
-	dropped bool     // a page held more items than its share, which were left out
-	sizer   CapSizer // sizes its pages by the items it read
-	charged float64  // what the RCU cap counts of its pages
+	start   Item      // where its next page starts
+	seen    seenKeys  // the keys it was sent on from
+	keys    *scanKeys // the items' keys read, none read twice (nil until its first page)
+	ended   bool      // read to its end
+	dropped bool      // a page held more items than its share, which were left out
+	sizer   CapSizer  // sizes its pages by the items it read
+	charged float64   // what the RCU cap counts of its pages
 	// This round's share of what is left of the caps, and what it read of it.
 	shareItems int
 	shareRCU   float64
@@ -204,6 +205,9 @@ func (s *sampler) share() []int {
 // its end, or on an error.
 func (s *sampler) segment(ctx context.Context, seg int) {
 	r := &s.segs[seg]
+	if r.keys == nil {
+		r.keys = newScanKeys()
+	}
 	for {
 		if ctx.Err() != nil || s.failedAlready() {
 			return
@@ -223,7 +227,7 @@ func (s *sampler) segment(ctx context.Context, seg int) {
 		if !ok {
 			return
 		}
-		out, req, err := s.scan(ctx, seg, n, r.start)
+		out, req, err := s.scan(ctx, seg, n, r.start, r.keys)
 		if err == nil {
 			if problem := r.seen.repeat(out.LastEvaluatedKey); problem != "" {
 				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
@@ -247,7 +251,7 @@ func (s *sampler) failedAlready() bool {
 	return s.err != nil
 }
 
-func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*dynamodb.ScanOutput, Request, error) {
+func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item, seen *scanKeys) (*dynamodb.ScanOutput, Request, error) {
 	in := &dynamodb.ScanInput{
 		TableName:              aws.String(s.in.Table),
 		Segment:                aws.Int32(int32(seg)),
@@ -278,6 +282,11 @@ func (s *sampler) scan(ctx context.Context, seg int, limit int32, start Item) (*
 	req.Start = time.Now()
 	out, err := s.c.api.Scan(cctx, in)
 	req.Duration = time.Since(req.Start)
+	if err == nil {
+		if problem := seen.page(s.t, s.ks, out.Items, out.LastEvaluatedKey); problem != "" {
+			err = &BadAnswerError{Op: "Scan", Problem: problem}
+		}
+	}
 	if err != nil {
 		req.Err = Explain(err, s.what(seg), s.c.opts.Endpoint)
 		return nil, req, req.Err

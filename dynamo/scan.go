@@ -4,7 +4,7 @@ package dynamo
 // an optional filter and projection. A Scan is the one read whose cost
 // grows with the table, so it never starts without a bound: ScanBound is
 // the upper bound to announce, MaxRCU a cap that only an item larger than
-// any read before it can pass (CapSizer), and the cost guard (OverBudget) stops an endpoint that
+// any read before it can pass (CapSizer), and the cost guard (Guard) stops an endpoint that
 // keeps sending pages. Cancelling the context stops it and keeps what was
 // read.
 
@@ -127,6 +127,7 @@ func BuildScan(t Table, in ScanInput, seg int) (*dynamodb.ScanInput, ReadShape, 
 type scanRun struct {
 	c      *Client
 	t      Table
+	ks     KeySchema // of what is read, for the answers' keys
 	in     ScanInput
 	shape  ReadShape
 	unit   float64 // RCU per 4 KB
@@ -157,8 +158,12 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	if err != nil {
 		return ScanResult{}, err
 	}
+	ks, err := t.Schema(in.Index)
+	if err != nil {
+		return ScanResult{}, err
+	}
 	segs := max(in.Segments, 1)
-	run := &scanRun{c: c, t: t, in: in, shape: shape, unit: 0.5, active: segs, paging: make([]OneMB, segs)}
+	run := &scanRun{c: c, t: t, ks: ks, in: in, shape: shape, unit: 0.5, active: segs, paging: make([]OneMB, segs)}
 	run.wake = sync.NewCond(&run.mu)
 	if in.Consistent {
 		run.unit = 1
@@ -219,7 +224,7 @@ func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
 	if len(start) == 0 {
 		start = nil
 	}
-	seen := seenKeys{}
+	seen, items := seenKeys{}, newScanKeys()
 	defer func() {
 		s.mu.Lock()
 		s.active--
@@ -230,7 +235,7 @@ func (s *scanRun) segment(ctx context.Context, seg int, start Item) {
 		if !ok {
 			return
 		}
-		page, err := s.page(ctx, seg, limit, start)
+		page, err := s.page(ctx, seg, limit, start, items)
 		if err == nil {
 			if problem := seen.repeat(page.LastEvaluatedKey); problem != "" {
 				err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
@@ -289,7 +294,7 @@ func (s *scanRun) what(seg int) string {
 }
 
 // page sends one Scan request.
-func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (Page, error) {
+func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item, seen *scanKeys) (Page, error) {
 	si, _, err := BuildScan(s.t, s.in, seg)
 	if err != nil {
 		return Page{}, err
@@ -319,11 +324,9 @@ func (s *scanRun) page(ctx context.Context, seg int, limit int32, start Item) (P
 	}
 	req.Count, req.ScannedCount = out.Count, out.ScannedCount
 	req.Capacity = CapacityOf(out.ConsumedCapacity, s.t, s.in.Index)
-	for _, it := range out.Items {
-		if problem := keyProblem(s.t, s.in.Index, it); problem != "" {
-			req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
-			return Page{Request: req}, req.Err
-		}
+	if problem := seen.page(s.t, s.ks, out.Items, out.LastEvaluatedKey); problem != "" {
+		req.Err = Explain(&BadAnswerError{Op: "Scan", Problem: problem}, s.what(seg), s.c.opts.Endpoint)
+		return Page{Request: req}, req.Err
 	}
 	req.More = len(out.LastEvaluatedKey) > 0
 	p := Page{Items: out.Items, Count: out.Count, ScannedCount: out.ScannedCount, Request: req}
@@ -381,8 +384,7 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 		// Kept what it read, paid for; stops every segment.
 		s.resume(seg, p.LastEvaluatedKey)
 		if s.err == nil {
-			g := s.guard
-			s.err = &EstimateError{What: "scan of " + tableAndIndex(s.in.Table, s.in.Index), Spent: g.Charged, Announced: g.Est.RCU, Known: g.Est.Known}
+			s.err = s.guard.Stop("scan of " + tableAndIndex(s.in.Table, s.in.Index))
 			s.cancel()
 		}
 		return false

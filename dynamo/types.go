@@ -3,9 +3,10 @@
 // reader, queryread.go, that every caller uses; a Scan's in segments, and
 // what DynamoDB's 1 MB page rule makes of their pages, onemb.go), consumed
 // capacity, the request log, skip-scan discovery, sampling, the one
-// estimate of a whole read, the checks on what a server answers, the key-schema cache, seeding (the only
-// writes) and the demo's traffic (its data is demodata's), and DynamoDB
-// Local for demo.
+// estimate of a whole read, the checks on what a server answers, the
+// key-schema cache, seeding (the only writes) and the demo's traffic (its
+// data is demodata's). DynamoDB Local as a program (installed, started) is
+// dynamolocal's.
 //
 // It imports keys, itemcodec, filterexpr, partiql (the plan of a SELECT)
 // and textfmt; never ui, config, patterns, codegen, workbench or the
@@ -160,6 +161,7 @@ type Request struct {
 	Table        string
 	Index        string
 	KeyCondition string            // in DynamoDB's words with values shown: PK = "CUST#42" AND begins_with(SK, "ORDER#")
+	Statement    string            // the PartiQL statement an ExecuteStatement sent ("" for the other operations)
 	Expression   string            // the expression as sent, with placeholders
 	Values       map[string]string // placeholder -> value text
 	Forward      bool              // ScanIndexForward

@@ -5,7 +5,9 @@
 // no user text is ever pasted into a request. It also reads projection lists
 // (`a, b, c.d`), and filter templates, whose values may be {name}
 // placeholders filled in the parsed tree (template.go), for the patterns
-// file.
+// file. SuspectNames (suspect.go) finds the bare words a filter reads as
+// attribute names that look like values the user meant to quote
+// (`status = OPEN`), so a caller can say so before the read.
 //
 // It is pure: it imports the SDK's expression and types packages and the
 // number grammar, never dynamo, ui or config.

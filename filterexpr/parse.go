@@ -50,6 +50,10 @@ type operand struct {
 	// then a value of the type it will have.
 	number string
 	parts  []TemplatePart
+	// bare is a path written as a plain word (not in back quotes) and col
+	// its column: what SuspectNames (suspect.go) weighs and names.
+	bare bool
+	col  int
 }
 
 type node struct {
@@ -423,7 +427,7 @@ func (p *parser) operand() (operand, error) {
 			return operand{}, p.fail(t, "%s is not a function; the functions are size, %s", t.text, strings.Join(sortedFuncs(), ", "))
 		}
 		path, err := p.path()
-		return operand{kind: oPath, path: path}, err
+		return operand{kind: oPath, path: path, bare: true, col: column(p.src, t.pos)}, err
 	}
 	return operand{}, p.fail(t, "expected an attribute or a value, found %s", near(t))
 }

@@ -67,9 +67,9 @@ type ItemWriter interface {
 func NewExportWriter(w io.Writer, f ExportFormat, o ExportOptions) (ItemWriter, error) {
 	switch f {
 	case ExportJSONL:
-		return &lineWriter{w: bufio.NewWriter(w), enc: PlainJSON}, nil
+		return &lineWriter{w: bufio.NewWriterSize(w, 64<<10)}, nil
 	case ExportDynamoJSONL:
-		return &lineWriter{w: bufio.NewWriter(w), enc: DynamoJSON}, nil
+		return &lineWriter{w: bufio.NewWriterSize(w, 64<<10), enc: ItemJSON{Dynamo: true}}, nil
 	case ExportBatch:
 		if o.Table == "" {
 			return nil, fmt.Errorf("the %s format needs a table name", f)
@@ -85,13 +85,14 @@ func NewExportWriter(w io.Writer, f ExportFormat, o ExportOptions) (ItemWriter, 
 // a reader downstream (jq, a pipe) sees pages as they arrive.
 type lineWriter struct {
 	w   *bufio.Writer
-	enc func(Item) []byte
+	enc ItemJSON
+	buf []byte
 }
 
 func (l *lineWriter) Write(items []Item) error {
 	for _, it := range items {
-		l.w.Write(l.enc(it))
-		l.w.WriteByte('\n')
+		l.buf = append(l.enc.Append(l.buf[:0], it), '\n')
+		l.w.Write(l.buf)
 	}
 	return l.w.Flush()
 }
@@ -123,20 +124,17 @@ func (b *batchWriter) Close() error {
 }
 
 func (b *batchWriter) emit(items []Item) {
-	jw := newJSONWriter()
-	jw.buf.WriteByte('{')
-	jw.string(b.table)
-	jw.buf.WriteString(":[")
+	e := ItemJSON{Dynamo: true}
+	out := append(AppendQuoted([]byte{'{'}, b.table), ":["...)
 	for i, it := range items {
 		if i > 0 {
-			jw.buf.WriteByte(',')
+			out = append(out, ',')
 		}
-		jw.buf.WriteString(`{"PutRequest":{"Item":`)
-		jw.writeMap(it, jw.dynamo)
-		jw.buf.WriteString("}}")
+		out = append(out, `{"PutRequest":{"Item":`...)
+		out = e.Append(out, it)
+		out = append(out, "}}"...)
 	}
-	jw.buf.WriteString("]}\n")
-	b.w.Write(jw.buf.Bytes())
+	b.w.Write(append(out, "]}\n"...))
 }
 
 // csvWriter spools items as DynamoDB JSON lines to a temporary file while it

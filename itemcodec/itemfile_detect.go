@@ -8,6 +8,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -181,4 +182,26 @@ func ParseFormat(s string) (InputFormat, error) {
 		names[i] = string(f)
 	}
 	return "", &textfmt.UserError{Msg: fmt.Sprintf("--format %q is not one seed reads; use %s.", s, strings.Join(names, ", "))}
+}
+
+// ItemFileFormat tells whether a whole JSON document that is not a NoSQL
+// Workbench model is a file of items seed --file reads, and in which
+// format: a JSON array of item objects, or a batch-write-item document.
+// It lets --workbench name --file for such a file, as --file names
+// --workbench for a model (errWorkbenchModel). A lone object is not
+// claimed, nor one with either of a model's fields: a model with a field
+// missing is one too.
+func ItemFileFormat(n JSONNode) (InputFormat, bool) {
+	switch {
+	case n.Kind == JSONObject && (slices.Contains(n.Keys, "ModelName") || slices.Contains(n.Keys, "DataModel")):
+		return "", false // a model, if a broken one
+	case n.Kind == JSONArray && len(n.Elems) > 0 && n.Elems[0].Kind == JSONObject:
+		if looksDynamo(n.Elems[0]) {
+			return FormatDynamoArray, true
+		}
+		return FormatPlainArray, true
+	case isBatchDoc(n):
+		return FormatBatch, true
+	}
+	return "", false
 }

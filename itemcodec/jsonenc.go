@@ -1,13 +1,7 @@
 package itemcodec
 
 import (
-	"bytes"
-	"encoding/base64"
-	"encoding/json"
 	"fmt"
-	"maps"
-	"slices"
-	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -19,29 +13,29 @@ import (
 // JSON is written by hand rather than through encoding/json on an
 // intermediate value: numbers must be copied as text (a float64 loses the
 // 38 digits DynamoDB keeps), and keys must come out sorted at every depth.
-// Strings still go through encoding/json so escaping is the standard one.
+// Strings are escaped as encoding/json escapes them (without its HTML
+// escapes), and the code points a terminal would act on as \uXXXX, in the
+// same pass (appendQuoted). Everything appends to a byte slice the caller
+// keeps, so a page of items costs no allocation per item (ItemJSON).
 
 // PlainJSON renders an item as plain JSON: numbers with their exact digits,
 // binary as base64, sets as arrays, attributes in name order.
 func PlainJSON(it Item) []byte {
-	w := newJSONWriter()
-	w.writeMap(it, w.plain)
-	return w.buf.Bytes()
+	var e ItemJSON
+	return e.Append(nil, it)
 }
 
 // DynamoJSON renders an item as DynamoDB JSON ({"S": "..."}), as the AWS CLI does.
 func DynamoJSON(it Item) []byte {
-	w := newJSONWriter()
-	w.writeMap(it, w.dynamo)
-	return w.buf.Bytes()
+	e := ItemJSON{Dynamo: true}
+	return e.Append(nil, it)
 }
 
 // MarshalPlainValue renders one attribute value as PlainJSON does, for views
 // that show an item attribute by attribute.
 func MarshalPlainValue(av types.AttributeValue) []byte {
-	w := newJSONWriter()
-	w.plain(av)
-	return w.buf.Bytes()
+	var e ItemJSON
+	return e.value(nil, av, -1)
 }
 
 // CellText is a value as one line of a table cell, as the CLI's table output
@@ -60,9 +54,8 @@ func CellText(av types.AttributeValue) string {
 
 // MarshalDynamoValue renders one attribute value as DynamoJSON does.
 func MarshalDynamoValue(av types.AttributeValue) []byte {
-	w := newJSONWriter()
-	w.dynamo(av)
-	return w.buf.Bytes()
+	e := ItemJSON{Dynamo: true}
+	return e.value(nil, av, -1)
 }
 
 // AttributeTypeName returns DynamoDB's name for the value's type ("S", "N",
@@ -94,34 +87,9 @@ func AttributeTypeName(av types.AttributeValue) string {
 	return ""
 }
 
-// jsonWriter accumulates JSON text; str and enc escape strings without
-// turning <, > and & into \u003c and friends, as the AWS CLI leaves them.
-type jsonWriter struct {
-	buf bytes.Buffer
-	str bytes.Buffer
-	enc *json.Encoder
-}
-
-func newJSONWriter() *jsonWriter {
-	w := &jsonWriter{}
-	w.enc = json.NewEncoder(&w.str)
-	w.enc.SetEscapeHTML(false)
-	return w
-}
-
 // QuoteJSON writes s as a JSON string the way the item encoders do: <, >
 // and & raw, as the AWS CLI leaves them, and terminal controls escaped.
-func QuoteJSON(s string) string {
-	w := newJSONWriter()
-	w.string(s)
-	return w.buf.String()
-}
-
-func (w *jsonWriter) string(s string) {
-	w.str.Reset()
-	_ = w.enc.Encode(s) // encoding a string cannot fail; invalid UTF-8 becomes U+FFFD
-	w.buf.Write(EscapeTerminalJSON(bytes.TrimSuffix(w.str.Bytes(), []byte{'\n'})))
-}
+func QuoteJSON(s string) string { return string(AppendQuoted(nil, s)) }
 
 // terminalRune tells the code points encoding/json leaves raw that a
 // terminal would act on (DEL, the C1 controls, of which U+009B starts a CSI
@@ -170,23 +138,6 @@ func EscapeTerminalJSON(b []byte) []byte {
 	return out
 }
 
-func (w *jsonWriter) base64(b []byte) {
-	w.buf.WriteByte('"')
-	w.buf.WriteString(base64.StdEncoding.EncodeToString(b))
-	w.buf.WriteByte('"')
-}
-
-// number writes number text as a JSON number with the same value. Text that
-// is no number at all (only a hand-built item can hold it) is written as a
-// JSON string, so the output stays valid JSON and loses nothing.
-func (w *jsonWriter) number(s string) {
-	if j, ok := jsonNumber(s); ok {
-		w.buf.WriteString(j)
-		return
-	}
-	w.string(s)
-}
-
 // jsonNumber rewrites DynamoDB number text as valid JSON with the same
 // value, changing as little as possible: a leading + goes, leading zeros of
 // the integer part go (007 -> 7), a missing integer part becomes 0
@@ -213,89 +164,4 @@ func jsonNumber(s string) (string, bool) {
 	}
 	b.WriteString(t.ExpText)
 	return b.String(), true
-}
-
-func (w *jsonWriter) plain(av types.AttributeValue) {
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		w.string(v.Value)
-	case *types.AttributeValueMemberN:
-		w.number(v.Value)
-	case *types.AttributeValueMemberB:
-		w.base64(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		w.buf.WriteString(strconv.FormatBool(v.Value))
-	case *types.AttributeValueMemberNULL:
-		w.buf.WriteString("null")
-	case *types.AttributeValueMemberSS:
-		writeArray(w, v.Value, w.string)
-	case *types.AttributeValueMemberNS:
-		writeArray(w, v.Value, w.number)
-	case *types.AttributeValueMemberBS:
-		writeArray(w, v.Value, w.base64)
-	case *types.AttributeValueMemberL:
-		writeArray(w, v.Value, w.plain)
-	case *types.AttributeValueMemberM:
-		w.writeMap(v.Value, w.plain)
-	default:
-		w.buf.WriteString("null")
-	}
-}
-
-// writeMap writes a map's attributes in name order, each value by each.
-func (w *jsonWriter) writeMap(m map[string]types.AttributeValue, each func(types.AttributeValue)) {
-	w.buf.WriteByte('{')
-	for i, k := range slices.Sorted(maps.Keys(m)) {
-		if i > 0 {
-			w.buf.WriteByte(',')
-		}
-		w.string(k)
-		w.buf.WriteByte(':')
-		each(m[k])
-	}
-	w.buf.WriteByte('}')
-}
-
-func (w *jsonWriter) dynamo(av types.AttributeValue) {
-	typ := AttributeTypeName(av)
-	if typ == "" {
-		// Nothing truthful to say; ParseDynamoJSON refuses it, as DynamoDB would.
-		w.buf.WriteString("null")
-		return
-	}
-	w.buf.WriteString(`{"` + typ + `":`)
-	switch v := av.(type) {
-	case *types.AttributeValueMemberS:
-		w.string(v.Value)
-	case *types.AttributeValueMemberN:
-		w.string(v.Value) // DynamoDB JSON keeps numbers as strings
-	case *types.AttributeValueMemberB:
-		w.base64(v.Value)
-	case *types.AttributeValueMemberBOOL:
-		w.buf.WriteString(strconv.FormatBool(v.Value))
-	case *types.AttributeValueMemberNULL:
-		w.buf.WriteString(strconv.FormatBool(v.Value))
-	case *types.AttributeValueMemberSS:
-		writeArray(w, v.Value, w.string)
-	case *types.AttributeValueMemberNS:
-		writeArray(w, v.Value, w.string)
-	case *types.AttributeValueMemberBS:
-		writeArray(w, v.Value, w.base64)
-	case *types.AttributeValueMemberL:
-		writeArray(w, v.Value, w.dynamo)
-	case *types.AttributeValueMemberM:
-		w.writeMap(v.Value, w.dynamo)
-	}
-	w.buf.WriteByte('}')
-}
-
-func writeArray[T any](w *jsonWriter, xs []T, each func(T)) {
-	w.buf.WriteByte('[')
-	for i, x := range xs {
-		if i > 0 {
-			w.buf.WriteByte(',')
-		}
-		each(x)
-	}
-	w.buf.WriteByte(']')
 }

@@ -23,6 +23,11 @@ type Plan struct {
 	Query  bool
 	PKName string // the partition key of the table or index read
 	PK     string // the value it is fixed to, as written in the statement
+	// PKValue is that value unquoted (a string's text, a number's
+	// digits), and PKNumber tells a number literal from a string: what
+	// an answer's items are held to.
+	PKValue  string
+	PKNumber bool
 	// OneItem is true when WHERE fixes the table's whole primary key by
 	// equality (its sort key too, when it has one): the Query reads one
 	// item at most. Never on an index, whose keys need not be unique.
@@ -223,8 +228,8 @@ func (s Select) Plan(pkName string) Plan {
 	}
 	for _, term := range andTerms(s.where) {
 		if v, ok := pkEquality(term, pkName); ok {
-			p.Query, p.PK = true, v
-			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", pkName, v)
+			p.Query, p.PK, p.PKValue, p.PKNumber = true, v.raw, v.text, v.kind == 'n'
+			p.Why = fmt.Sprintf("WHERE fixes the partition key %s = %s", pkName, v.raw)
 			return p
 		}
 	}
@@ -247,7 +252,7 @@ func (s Select) Item(p Plan, skName string) Plan {
 	for _, term := range andTerms(s.where) {
 		if v, ok := pkEquality(term, skName); ok {
 			p.OneItem = true
-			p.Why += fmt.Sprintf(" and the sort key %s = %s", skName, v)
+			p.Why += fmt.Sprintf(" and the sort key %s = %s", skName, v.raw)
 			break
 		}
 	}
@@ -313,17 +318,17 @@ func closes(toks []token) int {
 }
 
 // pkEquality matches `pk = value` and `value = pk`, pk quoted or bare.
-func pkEquality(term []token, pk string) (string, bool) {
+func pkEquality(term []token, pk string) (token, bool) {
 	if len(term) != 3 || term[1].kind != 'p' || term[1].text != "=" {
-		return "", false
+		return token{}, false
 	}
 	isPK := func(t token) bool { return (t.kind == 'q' || t.kind == 'w') && t.text == pk }
 	isValue := func(t token) bool { return t.kind == 's' || t.kind == 'n' }
 	switch {
 	case isPK(term[0]) && isValue(term[2]):
-		return term[2].raw, true
+		return term[2], true
 	case isValue(term[0]) && isPK(term[2]):
-		return term[0].raw, true
+		return term[0], true
 	}
-	return "", false
+	return token{}, false
 }

@@ -1,17 +1,48 @@
 #!/usr/bin/env bash
-# DynamoDB Local in one command: install | start [PORT] | stop | status | endpoint
+# DynamoDB Local in one command: install | start [PORT] | stop | status | endpoint | dir
 #
 # The emulator is AWS's own DynamoDB Local, shipped inside the npm package
 # amplify-dynamodb-simulator. We fetch that one tarball with `npm pack` (no
 # dependency install), check its sha256, and unpack only package/emulator/.
+#
+# Where it lives is where the dynascope binary looks (dynamolocal/places.go;
+# a test holds the two to the same answers), so either one's install serves
+# both, and `dynascope demo` finds it from any folder:
+#   $DYNASCOPE_LOCAL_DIR/dynamodb-local when that is set (the only place);
+#   else the user's cache folder, $XDG_CACHE_HOME/dynascope/dynamodb-local
+#   (an absolute $XDG_CACHE_HOME), else ~/.cache/dynascope/dynamodb-local,
+#   where installs go; a checkout's .local/dynamodb-local (this checkout's
+#   or a folder's above it), where this script installed before, when the
+#   cache folder has none.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
-local_dir="${DYNASCOPE_LOCAL_DIR:-$root/.local}"
+
+has_engine() { [ -f "$1/DynamoDBLocal.jar" ] && [ -d "$1/DynamoDBLocal_lib" ]; }
+
+if [ -n "${DYNASCOPE_LOCAL_DIR:-}" ]; then
+  local_dir="$DYNASCOPE_LOCAL_DIR"
+else
+  cache_home="${XDG_CACHE_HOME:-}"
+  case "$cache_home" in
+    /*) ;;
+    *) cache_home="${HOME:?neither HOME nor XDG_CACHE_HOME is set: set one, or DYNASCOPE_LOCAL_DIR}/.cache" ;;
+  esac
+  local_dir="$cache_home/dynascope"
+fi
 dir="$local_dir/dynamodb-local"
-# Where the running instance's pid, port and log live; a separate run dir
+if [ -z "${DYNASCOPE_LOCAL_DIR:-}" ] && ! has_engine "$dir"; then
+  d="$root"
+  while :; do
+    if has_engine "$d/.local/dynamodb-local"; then dir="$d/.local/dynamodb-local"; break; fi
+    [ "$d" = / ] && break
+    d=$(dirname "$d")
+  done
+fi
+# Where the running instance's pid, port and log live: the checkout's own
+# .local, so that each checkout runs its own instance; a separate run dir
 # lets `make test` own an instance of its own beside a developer's.
-run_dir="${DYNASCOPE_LOCAL_RUN:-$local_dir}"
+run_dir="${DYNASCOPE_LOCAL_RUN:-$root/.local}"
 pid_file="$run_dir/dynamodb-local.pid"
 port_file="$run_dir/dynamodb-local.port"
 log_file="$run_dir/dynamodb-local.log"
@@ -35,16 +66,16 @@ ensure_java() {
 }
 
 install() {
-  if [ -f "$dir/DynamoDBLocal.jar" ] && [ -d "$dir/DynamoDBLocal_lib" ]; then
+  if has_engine "$dir"; then
     ensure_java
     return 0
   fi
   command -v npm >/dev/null 2>&1 || die "npm is missing; it is needed to fetch $pkg (apt-get install npm)."
   mkdir -p "$local_dir"
   local tmp
-  tmp=$(mktemp -d "$local_dir/pack.XXXXXX")
-  say "fetching $pkg with npm pack"
-  (cd "$tmp" && npm pack --silent "$pkg" >/dev/null) || die "npm pack $pkg failed; is the npm registry reachable?"
+  tmp=$(mktemp -d "$local_dir/.dynamodb-local-install-XXXXXX")
+  say "fetching $pkg with npm pack into $dir"
+  (cd "$tmp" && npm pack --silent --prefer-offline "$pkg" >/dev/null) || { rm -rf "$tmp"; die "npm pack $pkg failed; is the npm registry reachable?"; }
   local got
   got=$(sha256sum "$tmp/$tarball" | cut -d' ' -f1)
   if [ "$got" != "$sha" ]; then
@@ -52,9 +83,13 @@ install() {
     die "checksum mismatch for $tarball: got $got, want $sha."
   fi
   tar -xzf "$tmp/$tarball" -C "$tmp" package/emulator
-  rm -rf "$dir"
-  mv "$tmp/package/emulator" "$dir"
-  rm -rf "$tmp"
+  if has_engine "$dir"; then
+    rm -rf "$tmp" # another install got there first
+  else
+    rm -rf "$dir"
+    mv "$tmp/package/emulator" "$dir"
+    rm -rf "$tmp"
+  fi
   say "installed into $dir"
   ensure_java
 }
@@ -151,5 +186,6 @@ case "${1:-}" in
   stop) stop ;;
   status) status ;;
   endpoint) running_pid >/dev/null && echo "http://127.0.0.1:$(cat "$port_file")" ;;
-  *) echo "usage: $0 install | start [PORT] | stop | status | endpoint" >&2; exit 2 ;;
+  dir) echo "$dir" ;; # where the engine is, or where install puts it
+  *) echo "usage: $0 install | start [PORT] | stop | status | endpoint | dir" >&2; exit 2 ;;
 esac

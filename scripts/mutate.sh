@@ -20,9 +20,9 @@ cd "$(dirname "$0")/.."
 # the tests that own them. Empty: every non-test file, every test.
 declare -A targets=(
   [keys]="" [itemcodec]="" [itemcodec/number]="" [filterexpr]="" [textfmt]="" [edit]=""
-  # The answer checks and the paging stops (a key that does not move on,
+  # The answer checks (with the one-pass reader that makes them) and the paging stops (a key that does not move on,
   # one sent twice, a read far over its announced bound) and EstimateRead, the one estimate of every announced bound.
-  [dynamo]="answer.go progress.go estimate.go:EstimateRead"
+  [dynamo]="answer.go answer_read.go answer_decode.go answer_json.go progress.go estimate.go:EstimateRead"
 )
 declare -A tests=(
   [dynamo]='^(TestAnswer.*|TestKeyAdvance.*|TestEstimateRead.*|TestOverBudget.*|TestLocationText|TestFaultAnswersDynamoNeverSends|TestFaultAnswerDamagedOnce|TestFaultDescribeWithoutTable|TestFaultKeyDoesNotMove|TestFaultScanAndPartiQLPaging)$'

@@ -115,6 +115,21 @@ func TestSuggest(t *testing.T) {
 	if got := Suggest("ab", []string{"ax", "xb"}); got != ` (did you mean "ax"?)` {
 		t.Errorf("a tie: %q", got)
 	}
+	// Nearest is the word itself.
+	if got := Nearest("revers", []string{"index", "reverse", "limit"}); got != "reverse" {
+		t.Errorf("Nearest = %q", got)
+	}
+	if got := Nearest("xyz", []string{"reverse"}); got != "" {
+		t.Errorf("Nearest of nothing close = %q", got)
+	}
+	// Edits of more than half the word are a guess: sk- is two from pk;
+	// pl is one from pk, half of it.
+	if got := Nearest("sk-", []string{"pk"}); got != "" {
+		t.Errorf("Nearest(sk-) = %q", got)
+	}
+	if got := Nearest("pl", []string{"pk"}); got != "pk" {
+		t.Errorf("Nearest(pl) = %q", got)
+	}
 	for _, tc := range []struct {
 		a, b string
 		d    int

@@ -2,19 +2,27 @@ package textfmt
 
 import "fmt"
 
-// Suggest proposes the known word closest to a misspelt one, as the phrase
-// ` (did you mean "word"?)`, or "" when none is within two edits.
+// Suggest proposes the known word closest to a misspelt one (Nearest), as
+// the phrase ` (did you mean "word"?)`, or "" when there is none.
 func Suggest(word string, known []string) string {
-	best, bestD := "", 3
-	for _, k := range known {
-		if d := editDistance(word, k); d < bestD {
-			best, bestD = k, d
-		}
-	}
+	best := Nearest(word, known)
 	if best == "" {
 		return ""
 	}
 	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+// Nearest is the known word closest to a misspelt one, the first of equals;
+// "" when none is within two edits, or when the edits are more than half
+// the word (sk- is two edits from pk: a guess, not a suggestion).
+func Nearest(word string, known []string) string {
+	best, bestD := "", 3
+	for _, k := range known {
+		if d := editDistance(word, k); d < bestD && 2*d <= len(word) {
+			best, bestD = k, d
+		}
+	}
+	return best
 }
 
 func editDistance(a, b string) int {

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"errors"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -126,6 +127,11 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 	read := overlay.BulkRead{Items: msg.items, Count: msg.count, Scanned: msg.scanned, Reqs: msg.reqs, Stop: msg.stop,
 		Resume: msg.resume, NextToken: msg.nextToken}
 	if msg.err != nil {
+		var over *dynamo.EstimateError
+		if errors.As(msg.err, &over) {
+			// The UI has no --max-rcu: its way on is n, under the same bound.
+			over.Kept, over.Next, over.Resume = "what was read is shown", "press n, which reads on up to the same bound again", ""
+		}
 		read.Err = sanitize(msg.err.Error())
 	}
 	return replaceOverlay(m, o.Done(read))

@@ -136,7 +136,7 @@ func (m Model) countPage(msg countPageMsg) (Model, tea.Cmd) {
 		m.status.err = sanitize(msg.err.Error())
 		return m, nil
 	case errors.As(err, &over):
-		over.Kept, over.Next = "what it counted is kept as a lower bound", "count it with dynascope groups --count"
+		over.Kept, over.Next = "what it counted is kept as a lower bound", "count it with dynascope groups --count --max-rcu N"
 		m = m.stopCount("stopped")
 		m.status.err = sanitize(err.Error())
 		return m, nil

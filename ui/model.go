@@ -190,12 +190,12 @@ func (m *Model) setStyles(st styles) {
 // starts with the table: describe the one given, or list them all.
 func (m Model) Init() tea.Cmd {
 	if m.store == nil {
-		return nil
+		return graphemeWidths
 	}
 	if m.opts.Table == "" {
-		return tea.Batch(tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
+		return tea.Batch(graphemeWidths, tea.RequestBackgroundColor, listTablesCmd(m.ctx, m.store, m.gen))
 	}
-	return tea.Batch(tea.RequestBackgroundColor,
+	return tea.Batch(graphemeWidths, tea.RequestBackgroundColor,
 		openTableCmd(m.observe(m.ctx, m.flight.id(flightTable)), m.store, m.flight.id(flightTable), m.opts.Table),
 		loadHistoryCmd(m.cfgDir, m.opts.Table))
 }

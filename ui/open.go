@@ -98,7 +98,7 @@ func (m Model) openExport() Model {
 	if m.items.filter != "" {
 		what = plural(src.n, "filtered item", "filtered items")
 	}
-	return m.push(overlay.NewExport(src, what, m.table.Name, m.query.PK))
+	return m.push(overlay.NewExport(src, what, m.table.Name, m.query.PK, m.opts.ExportDir))
 }
 
 // openScan asks for the filter and projection of a Scan of table.

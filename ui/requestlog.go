@@ -187,8 +187,9 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 	}
 	// The kind (skip-scan, COUNT) and the page stay when the condition is cut.
 	kind, page := "", ""
-	if k := l.kinds[n-1]; k != "" {
-		kind = st.Accent.Render(k) + " "
+	kindText := l.kinds[n-1]
+	if kindText != "" {
+		kind = st.Accent.Render(kindText) + " "
 	}
 	if p := l.pages[n-1]; p > 1 {
 		page = st.Muted.Render(fmt.Sprintf(" · page %d", p))
@@ -201,7 +202,23 @@ func (l requestLog) line(st styles, n int, table string, cw colWidths, w int) st
 		if widget.Width(kind)+widget.Width(condText)+widget.Width(page) <= w {
 			return widget.Fit(kind+condText+page, w)
 		}
-		return kind + widget.Fit(condText, max(1, w-widget.Width(kind)-widget.Width(page))) + page
+		// A long kind (the prediction beside a read's last request) gives
+		// way to the condition, a PartiQL statement: it keeps at most a
+		// third of the room, in whole parts ("Scan · predicted ≤ 450 RCU"
+		// keeps "Scan"; a figure is never cut), so the statement and the
+		// columns after it (returned, capacity) stay on the line.
+		k := kind
+		if kw := max(12, w/3); widget.Width(k) > kw {
+			k = ""
+			parts := strings.Split(kindText, " · ")
+			for i := len(parts); i > 0; i-- {
+				if head := strings.Join(parts[:i], " · "); widget.Width(head) < kw {
+					k = st.Accent.Render(head) + " "
+					break
+				}
+			}
+		}
+		return k + widget.Fit(condText, max(1, w-widget.Width(k)-widget.Width(page))) + page
 	}
 	head := seq + " "
 	wide := w >= 100

@@ -55,6 +55,12 @@ type Options struct {
 	// ColorProfile is the terminal's colours as --color always decides
 	// them; Unknown lets Bubble Tea detect them (NO_COLOR included).
 	ColorProfile colorprofile.Profile
+	// ExportDir is the folder an export (x) is written in: the form's
+	// default file is there, a relative file name is read from there, and
+	// the form and the status line show the whole path. The command line
+	// gives the working folder, the demo a folder of its own; "" leaves
+	// names as typed (relative to the working folder).
+	ExportDir string
 
 	// Patterns are the access patterns the patterns view lists and runs;
 	// nil without a patterns file. PatternsPath is the file S saves the

@@ -152,11 +152,22 @@ func newItemSet(s dynamo.TableSpec) *itemSet {
 }
 
 // item reads one item of TableData into the set; an invalid one fails the
-// model, or is recorded as skipped under SkipInvalid.
+// model, or is recorded as skipped under SkipInvalid. Under Repair its
+// repairs are recorded; without it, an item that Repair would read is
+// counted, and its error says so.
 func (p *wbParser) item(s *itemSet, n itemcodec.JSONNode, where string, declared map[string]string) error {
-	it, err := s.parse(n, where, declared)
+	it, repairs, err := s.parse(n, where, declared, p.opt.Repair)
 	if err == nil {
 		err = s.put(it, where)
+	}
+	if err == nil && len(repairs) > 0 {
+		p.repaired = append(p.repaired, RepairedItem{Where: where, Repairs: repairs})
+	}
+	if err != nil && !p.opt.Repair {
+		if _, fixes, rerr := s.parse(n, where, declared, true); rerr == nil && len(fixes) > 0 {
+			p.repairable++
+			err = &repairableError{err: err, first: fixes[0]}
+		}
 	}
 	if err != nil && p.opt.SkipInvalid {
 		p.skipped = append(p.skipped, SkippedItem{Where: where, Err: err})
@@ -165,31 +176,51 @@ func (p *wbParser) item(s *itemSet, n itemcodec.JSONNode, where string, declared
 	return err
 }
 
+// repairableError is an item refused as written that --repair reads.
+type repairableError struct {
+	err   error
+	first itemcodec.Repair
+}
+
+func (e *repairableError) Error() string {
+	return strings.TrimSuffix(e.err.Error(), ".") + "; --repair reads it (" + e.first.What + ")."
+}
+
+func (e *repairableError) Unwrap() error { return e.err }
+
 // parse reads one item of TableData and checks it against the table: its
 // key attributes present and typed, every attribute declared with its type
 // (NULL stands for a missing value of any type, as Workbench writes it).
-func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string) (dynamo.Item, error) {
+// With repair, the values that do not read are repaired and listed.
+func (s *itemSet) parse(n itemcodec.JSONNode, where string, declared map[string]string, repair bool) (dynamo.Item, []itemcodec.Repair, error) {
 	if n.Kind != itemcodec.JSONObject {
-		return nil, wbErr(where, "an item must be an object of typed values, got %s", n.Kind)
+		return nil, nil, wbErr(where, "an item must be an object of typed values, got %s", n.Kind)
 	}
-	it, err := itemcodec.ParseAttributes(n, "")
+	var it dynamo.Item
+	var repairs []itemcodec.Repair
+	var err error
+	if repair {
+		it, repairs, err = itemcodec.RepairAttributes(n, "")
+	} else {
+		it, err = itemcodec.ParseAttributes(n, "")
+	}
 	if err != nil {
-		return nil, wbErr(where, "%v", err)
+		return nil, nil, wbErr(where, "%v", err)
 	}
 	if _, err := dynamo.PrimaryKey(s.table, it); err != nil {
-		return nil, wbErr(where, "%v", err)
+		return nil, nil, wbErr(where, "%v", err)
 	}
 	for _, name := range slices.Sorted(maps.Keys(it)) {
 		typ := itemcodec.AttributeTypeName(it[name])
 		want, ok := declared[name]
 		switch {
 		case !ok:
-			return nil, wbErr(where, "attribute %s is not declared; add it to the table's NonKeyAttributes", name)
+			return nil, nil, wbErr(where, "attribute %s is not declared; add it to the table's NonKeyAttributes", name)
 		case typ != want && typ != "NULL":
-			return nil, wbErr(where, "attribute %s is %s but the table declares it %s", name, typ, want)
+			return nil, nil, wbErr(where, "attribute %s is %s but the table declares it %s", name, typ, want)
 		}
 	}
-	return it, nil
+	return it, repairs, nil
 }
 
 func (s *itemSet) has(key string) bool {

@@ -58,7 +58,7 @@ func TestReadWorkbenchVersions(t *testing.T) {
 			if len(tb.Items) != 2 || len(tb.Facets[0].Items) != 1 || len(m.Skipped) != 1 {
 				t.Fatalf("version %q: %d items, %d in the facet, %d skipped; want 2, 1, 1", v, len(tb.Items), len(tb.Facets[0].Items), len(m.Skipped))
 			}
-			wantSkip := `skipped table App, facet Order, TableData item 2: attribute "info.paid": want a typed value such as {"S": "text"}, got a boolean.`
+			wantSkip := `skipped table App, facet Order, TableData item 2: attribute "info.paid": want a typed value such as {"S": "text"}, got a boolean; --repair reads it (plain JSON true read as BOOL).`
 			if got := m.Skipped[0].Sentence(); got != wantSkip {
 				t.Errorf("skip sentence:\n got  %s\n want %s", got, wantSkip)
 			}

@@ -64,6 +64,12 @@ type WorkbenchModel struct {
 	Ignored []string
 	// Skipped are the items left out under WorkbenchReadOptions.SkipInvalid.
 	Skipped []SkippedItem
+	// Repaired are the items read with repairs under
+	// WorkbenchReadOptions.Repair, in the model's order.
+	Repaired []RepairedItem
+	// Repairable counts the items refused or skipped that Repair would
+	// read, for the sentence that offers it.
+	Repairable int
 	// Repeated names the non-key attributes a table declared more than once
 	// with one type ("table Main: type, name"); Workbench 2.0 lists an
 	// attribute once per entity that uses it, so a caller notes it, once.
@@ -149,6 +155,27 @@ type WorkbenchReadOptions struct {
 	// not DynamoDB JSON, an undeclared attribute, a missing key) and records
 	// it in the model's Skipped, instead of refusing the whole model.
 	SkipInvalid bool
+	// Repair reads the values published models get wrong (a doubled type,
+	// plain JSON inside an M or an L: itemcodec.RepairAttributes) and
+	// records each item's repairs in the model's Repaired.
+	Repair bool
+}
+
+// RepairedItem is an item read other than as written under
+// WorkbenchReadOptions.Repair: Where names the table, facet and item as
+// SkippedItem's does, Repairs each value repaired.
+type RepairedItem struct {
+	Where   string
+	Repairs []itemcodec.Repair
+}
+
+// Sentence is the one line a user reads about the repaired item.
+func (r RepairedItem) Sentence() string {
+	parts := make([]string, len(r.Repairs))
+	for i, x := range r.Repairs {
+		parts[i] = x.String()
+	}
+	return "repaired " + r.Where + ": " + strings.Join(parts, "; ") + "."
 }
 
 // SkippedItem is an input item left out of a load, and why: Where names
@@ -167,10 +194,12 @@ func (s SkippedItem) Sentence() string {
 // wbParser holds what reading a model gathers besides the model: the
 // fields it did not know, and the items it skipped.
 type wbParser struct {
-	opt      WorkbenchReadOptions
-	ignored  []string
-	skipped  []SkippedItem
-	repeated []string
+	opt        WorkbenchReadOptions
+	ignored    []string
+	skipped    []SkippedItem
+	repeated   []string
+	repaired   []RepairedItem
+	repairable int
 }
 
 // ignore notes a field that no format version has where it was found.
@@ -203,9 +232,12 @@ func ReadWorkbench(r io.Reader, o WorkbenchReadOptions) (WorkbenchModel, error) 
 	if err != nil {
 		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the model is not valid JSON (line %d): %v.", lineAt(b, dec.InputOffset()), err), Err: err}
 	}
+	if f, ok := itemcodec.ItemFileFormat(root); ok {
+		return WorkbenchModel{}, &dynamo.UserError{Msg: fmt.Sprintf("the file is not a NoSQL Workbench model (it has no ModelName and DataModel) but a file of items, %s; load it with --file instead of --workbench.", f.Describe())}
+	}
 	p := &wbParser{opt: o}
 	m, err := p.model(root)
-	m.Ignored, m.Skipped, m.Repeated = p.ignored, p.skipped, p.repeated
+	m.Ignored, m.Skipped, m.Repeated, m.Repaired, m.Repairable = p.ignored, p.skipped, p.repeated, p.repaired, p.repairable
 	return m, err
 }
 

@@ -122,6 +122,37 @@ func Parse(s string) (Decimal, error) {
 	return d, d.Check()
 }
 
+// Valid tells whether Parse would accept s, without building its Decimal:
+// the check of every number an answer holds.
+func Valid(s string) bool {
+	t, ok := Scan(s)
+	if !ok {
+		return false
+	}
+	// The significant digits run from the first non-zero digit of Int+Frac
+	// to the last; Digits[0]'s power of ten is len(Int)-1-lead+Exp.
+	n := len(t.Int) + len(t.Frac)
+	digit := func(i int) byte {
+		if i < len(t.Int) {
+			return t.Int[i]
+		}
+		return t.Frac[i-len(t.Int)]
+	}
+	lead := 0
+	for lead < n && digit(lead) == '0' {
+		lead++
+	}
+	if lead == n {
+		return true // zero
+	}
+	end := n
+	for digit(end-1) == '0' {
+		end--
+	}
+	exp := len(t.Int) - 1 - lead + t.Exp
+	return end-lead <= MaxDigits && exp <= MaxExponent && exp >= MinExponent
+}
+
 // DynamoDB's number limits: 38 significant digits, magnitudes from 1E-130
 // up to (but excluding) 1E+126. DynamoDB Local rejects anything outside.
 const (

@@ -93,6 +93,9 @@ func check(t *testing.T, s string) {
 	if (perr == nil) != (syntax && inRange) {
 		t.Fatalf("%q: Parse says %v; math/big says storable: %v", s, perr, syntax && inRange)
 	}
+	if Valid(s) != (syntax && inRange) {
+		t.Fatalf("%q: Valid says %v; math/big says storable: %v", s, Valid(s), syntax && inRange)
+	}
 	if syntax && want != nil && d.value().Cmp(want) != 0 {
 		t.Fatalf("%q: Decimal %+v is %s, math/big reads %s", s, d, d.value().RatString(), want.RatString())
 	}
@@ -115,7 +118,7 @@ func TestGrammarAgainstMathBig(t *testing.T) {
 	}
 }
 
-// FuzzGrammar: Scan, ParseSyntax and Parse agree with an independent read
+// FuzzGrammar: Scan, ParseSyntax, Parse and Valid agree with an independent read
 // by a regular expression and math/big, value and verdict.
 func FuzzGrammar(f *testing.F) {
 	for _, s := range edges {

@@ -117,7 +117,7 @@ func TestBulkOverlayWants(t *testing.T) {
 // The export form checks itself and asks for the export; the root runs it.
 func TestExportOverlayWants(t *testing.T) {
 	src := rows(3)
-	o := NewExport(src, "3 loaded items", "App", "CUST#42")
+	o := NewExport(src, "3 loaded items", "App", "CUST#42", "")
 	o.form = widget.NewForm([]string{expFormat, expPath}, []string{"xml", "out.xml"})
 	next, w := o.Update(envFor(), keyPress("enter"))
 	if w != nil || !strings.Contains(next.(Export).Err(), "the format must be one of") {
@@ -131,6 +131,36 @@ func TestExportOverlayWants(t *testing.T) {
 	e.Exporting = true
 	_, w = o.Update(e, keyPress("esc"))
 	sameWant(t, w, StopExport{})
+
+	// In the folder the process gives: the default file is there, and so
+	// is a bare name; a whole path stays as typed.
+	in := NewExport(src, "3 loaded items", "App", "CUST#42", "/exports")
+	if got := in.form.Value(expPath); got != "/exports/App-CUST_42.jsonl" {
+		t.Errorf("default file %q", got)
+	}
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/exports/App-CUST_42.jsonl", Format: itemcodec.ExportJSONL})
+	in.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", "out.csv"})
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/exports/out.csv", Format: itemcodec.ExportCSV})
+	in.form = widget.NewForm([]string{expFormat, expPath}, []string{"csv", "/tmp/out.csv"})
+	_, w = in.Update(envFor(), keyPress("enter"))
+	sameWant(t, w, StartExport{Src: src, Path: "/tmp/out.csv", Format: itemcodec.ExportCSV})
+
+	// A name the format does not match is refused, not written: JSON
+	// Lines typed into mine.csv wrote JSON into a .csv.
+	for _, c := range [][2]string{{"jsonl", "mine.csv"}, {"ddbjson", "mine.CSV"}, {"csv", "mine.jsonl"}, {"csv", "mine.json"}} {
+		in.form = widget.NewForm([]string{expFormat, expPath}, []string{c[0], c[1]})
+		next, w := in.Update(envFor(), keyPress("enter"))
+		if w != nil || !strings.Contains(next.(Export).Err(), "but the format is "+c[0]+": change the format or the name.") {
+			t.Errorf("%s into %s: %v, %q", c[0], c[1], w, next.(Export).Err())
+		}
+	}
+	for _, c := range [][2]string{{"jsonl", "mine.json"}, {"ddbjson-batch", "mine.jsonl"}, {"csv", "mine.txt"}, {"jsonl", "mine"}} {
+		in.form = widget.NewForm([]string{expFormat, expPath}, []string{c[0], c[1]})
+		_, w := in.Update(envFor(), keyPress("enter"))
+		sameWant(t, w, StartExport{Src: src, Path: "/exports/" + c[1], Format: itemcodec.ExportFormat(c[0])})
+	}
 }
 
 // The indexes overlay asks the root to query the index chosen, or only

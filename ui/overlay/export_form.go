@@ -2,6 +2,7 @@ package overlay
 
 import (
 	"fmt"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -27,14 +28,24 @@ type Export struct {
 	what  string // "12 loaded items", "3 filtered items"
 	src   ExportSource
 	named itemcodec.ExportFormat // the format the file's extension was chosen for
+	dir   string                 // the folder a relative file name is in ("" for as typed)
 }
 
 // NewExport asks where to write src, the rows the items pane shows (what
 // says which: "12 loaded items"), as JSON Lines by default, to a file named
-// after the table and the partition.
-func NewExport(src ExportSource, what, table, pk string) Export {
-	return Export{src: src, what: what, named: itemcodec.ExportJSONL,
-		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), defaultExportPath(table, pk, itemcodec.ExportJSONL)})}
+// after the table and the partition, in dir (the folder the process gives
+// for exports; "" for the working folder, unnamed).
+func NewExport(src ExportSource, what, table, pk, dir string) Export {
+	return Export{src: src, what: what, named: itemcodec.ExportJSONL, dir: dir,
+		form: widget.NewForm([]string{expFormat, expPath}, []string{string(itemcodec.ExportJSONL), inDir(dir, defaultExportPath(table, pk, itemcodec.ExportJSONL))})}
+}
+
+// inDir is the path a file name stands for: a relative one is in dir.
+func inDir(dir, name string) string {
+	if dir == "" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(dir, name)
 }
 
 // Failed shows the form again with why the export failed (sanitised).
@@ -111,8 +122,14 @@ func (o Export) submit() (Overlay, Want) {
 		o.err = "name the file to write."
 		return o, nil
 	}
+	if ext := strings.ToLower(filepath.Ext(path)); (ext == ".csv") != (f == itemcodec.ExportCSV) && (ext == ".csv" || ext == ".json" || ext == ".jsonl") {
+		// A name the format does not match writes a file other tools
+		// misread: JSON in a .csv, CSV in a .json.
+		o.err = fmt.Sprintf("the file's name ends in %s but the format is %s: change the format or the name.", ext, f)
+		return o, nil
+	}
 	o.err = ""
-	return o, StartExport{Src: o.src, Path: path, Format: f}
+	return o, StartExport{Src: o.src, Path: inDir(o.dir, path), Format: f}
 }
 
 func formatNames() string {
@@ -146,6 +163,13 @@ func (o Export) box(e Env, w, h int) string {
 		return widget.Box(st, "Export", lines, w, h, true)
 	}
 	lines = append(lines, o.form.View(st, inner)...)
+	// The whole path it will write, wrapped rather than cut: where the
+	// file lands is the point (the demo's working folder is a checkout).
+	if p := strings.TrimSpace(o.form.Value(expPath)); p != "" {
+		for _, l := range widget.WrapLines("writes "+textfmt.Sanitize(inDir(o.dir, p)), inner-2) {
+			lines = append(lines, " "+st.Muted.Render(l))
+		}
+	}
 	lines = append(lines, "", " "+st.Muted.Render(widget.Trunc("formats: "+formatNames()+" (ddbjson-batch: batch-write-item documents of 25)", inner-2)))
 	lines = append(lines, " "+st.Muted.Render(widget.Trunc("an existing file is never overwritten; a stopped export removes its file", inner-2)))
 	if o.err != "" {
