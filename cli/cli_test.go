@@ -296,7 +296,7 @@ func TestUsageErrors(t *testing.T) {
 		{[]string{"frobnicate"}, `unknown command "frobnicate"; run 'dynascope help' for the commands.`},
 		{[]string{"query", "--pk", "x"}, "query needs a table: pass --table NAME (list them with 'dynascope tables')"},
 		{[]string{"query", "--table", "App"}, "query needs a partition key value: pass --pk VALUE."},
-		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output takes json, jsonl, table, csv or ddbjson-batch, not "xml".`},
+		{[]string{"query", "--table", "App", "--pk", "x", "--output", "xml"}, `--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml, not "xml".`},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-eq", "a", "--sk-begins-with", "b"}, "give at most one sort-key condition, not --sk-begins-with and --sk-eq."},
 		{[]string{"query", "--table", "App", "--pk", "x", "--sk-between", "a"}, "--sk-between takes two values: --sk-between LOW HIGH"},
 		{[]string{"query", "--table", "App", "--pk", "x", "--limit", "-1"}, "--limit takes a whole number from 1 to 2147483647 (leave it out for no Limit), not -1."},

@@ -154,7 +154,7 @@ func TestExportUsageErrors(t *testing.T) {
 		}
 	}
 	_, _, err := cli(t, "query", "--table", "App", "--pk", "x", "--output", "xml")
-	if err == nil || err.Error() != `--output takes json, jsonl, table, csv or ddbjson-batch, not "xml".` {
+	if err == nil || err.Error() != `--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml, not "xml".` {
 		t.Errorf("xml: %v", err)
 	}
 }

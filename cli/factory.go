@@ -73,10 +73,11 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 	mfa := newMFAPrompter()
 	conn.DebugTo = lazyWriter(root.ErrOrStderr)
 	conn.MFAToken = mfa.ask
+	global := &globalFlags{Color: "auto"}
 	return &factory{
 		Conn:    conn,
 		MFA:     mfa,
-		Global:  &globalFlags{Color: "auto"},
+		Global:  global,
 		Connect: func(ctx context.Context) (*dynamo.Client, error) { return connect(ctx, conn) },
 		ConnectSettings: func(ctx context.Context) (*dynamo.Client, config.Settings, error) {
 			return connectWithSettings(ctx, conn)
@@ -98,7 +99,9 @@ func newFactory(conn *config.Connection, root *cobra.Command) *factory {
 		},
 		OpenFile: func(name string) (io.ReadCloser, error) { return os.Open(name) },
 		Stdin:    root.InOrStdin,
-		Stdout:   root.OutOrStdout,
-		Stderr:   root.ErrOrStderr,
+		// The document layer holds back what a command prints when --query
+		// or --output text or yaml formats it (document.go).
+		Stdout: func() io.Writer { return global.Doc.writer(root.OutOrStdout()) },
+		Stderr: root.ErrOrStderr,
 	}
 }

@@ -30,9 +30,18 @@ type enumValue struct {
 	name   string
 	p      *string
 	values []string
+	// made is the format the document layer makes from the json the
+	// command is told (document.go): what the flag says it holds, so a
+	// go-on line repeats --output text.
+	made string
 }
 
-func (e *enumValue) String() string { return *e.p }
+func (e *enumValue) String() string {
+	if e.made != "" {
+		return e.made
+	}
+	return *e.p
+}
 
 // Type is pflag's name for the value's kind; help names it by the usage's
 // back-quoted word (nameFlagValues).

@@ -65,7 +65,7 @@ of the first page has one with few values.`,
 	fs.BoolVar(&opts.In.Count, "count", false, "count each type exactly (reads every item of the partition)")
 	fs.BoolVar(&opts.In.Reverse, "reverse", false, "walk from the last type to the first")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent reads")
-	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
 	readCapFlag(fs, &opts.MaxRCU)
 	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))

@@ -32,7 +32,7 @@ func TestNewGroupsCmd(t *testing.T) {
 		{args: []string{"--by", "attribute:type", "--max-requests", "3"}, usage: "--max-requests is for the sort-key grouping"},
 		{args: []string{"--max-requests", "0"}, usage: "--max-requests must be 1 or more, not 0."},
 		{args: []string{"--max-requests", "many"}, usage: "max-requests"},
-		{args: []string{"--output", "csv"}, usage: "--output takes json or table"},
+		{args: []string{"--output", "csv"}, usage: "--output takes json, table, text or yaml"},
 		{args: []string{"CUST#7"}, usage: "unexpected argument"},
 	}
 	for i := range cases {

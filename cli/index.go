@@ -70,7 +70,7 @@ types are the ones most sampled items carry. Nothing is created or changed.`,
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "sample at most `N` items (the settings' sampling: maxItems replaces the default)")
 	sampleRCUFlag(fs, &opts.MaxRCU)
 	fs.StringVar(&opts.Patterns, "patterns", patterns.PatternsFile, "the access patterns `FILE` whose patterns the proposal may serve (none when it is absent)")
-	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RegisterFlagCompletionFunc("projection", fixedChoices("ALL", "KEYS_ONLY", "INCLUDE:"))
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

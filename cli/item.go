@@ -82,7 +82,7 @@ index projects.`,
 	fs.StringVar(&opts.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read")
-	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}

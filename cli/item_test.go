@@ -29,7 +29,7 @@ func TestItemOptions(t *testing.T) {
 		{args: []string{"--table", "App", "--pk", "CUST#42", "--sk", "PROFILE"}, want: itemOptions{Table: "App", PK: "CUST#42", SK: "PROFILE", Output: "json"}},
 		{args: []string{"--table", "App", "--pk", "1", "--consistent", "--output", "table"}, want: itemOptions{Table: "App", PK: "1", Consistent: true, Output: "table"}},
 		{args: []string{"--pk", "x"}, usage: "--table"},
-		{args: []string{"--table", "App", "--pk", "x", "--output", "csv"}, usage: "--output takes json or table"},
+		{args: []string{"--table", "App", "--pk", "x", "--output", "csv"}, usage: "--output takes json, table, text or yaml"},
 		{args: []string{"--table", "App", "CUST#42"}, usage: "unexpected argument"},
 	})
 }
@@ -55,7 +55,7 @@ func TestIndexTryOptions(t *testing.T) {
 		{args: []string{"--pk-attr", "a", "--projection", "SOME"}, usage: "--projection must be"},
 		{args: []string{"--pk-attr", "a", "--max-items", "0"}, usage: "--max-items"},
 		{args: []string{"--pk-attr", "a", "--max-rcu", "0.1"}, usage: "--max-rcu"},
-		{args: []string{"--pk-attr", "a", "--output", "csv"}, usage: "--output takes json or table"},
+		{args: []string{"--pk-attr", "a", "--output", "csv"}, usage: "--output takes json, table, text or yaml"},
 		{args: []string{"--pk-attr", "a", "GSI9"}, usage: "unexpected argument"},
 	}
 	for i := range cases {

@@ -140,7 +140,7 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
-	outputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	wbOut := addWorkbenchOut(fs)
 	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))

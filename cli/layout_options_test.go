@@ -24,7 +24,7 @@ func TestNewLayoutCmd(t *testing.T) {
 			want: with(func(o *layoutOptions) { o.Index, o.Segments, o.ItemSizes, o.Largest = "GSI1", 1, true, 3 })},
 		{args: []string{"--workbench-out", "app-model.json", "--index-map"},
 			want: with(func(o *layoutOptions) { o.WorkbenchOut, o.IndexMap = "app-model.json", true })},
-		{args: []string{"--output", "csv"}, usage: "--output takes json or table"},
+		{args: []string{"--output", "csv"}, usage: "--output takes json, table, text or yaml"},
 		{args: []string{"--max-items", "0"}, usage: "--max-items must be a positive number, not 0"},
 		{args: []string{"--max-rcu", "0.4"}, usage: "--max-rcu must be at least 0.5"},
 		{args: []string{"--max-rcu", "NaN"}, usage: "--max-rcu must be at least 0.5"},

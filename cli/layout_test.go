@@ -428,7 +428,7 @@ func TestLayoutUsageErrors(t *testing.T) {
 		{[]string{"--table", "T", "--max-items", "0"}, "--max-items must be a positive number, not 0."},
 		{[]string{"--table", "T", "--max-rcu", "0.1"}, "--max-rcu must be at least 0.5 (the cost of one page), not 0.1."},
 		{[]string{"--table", "T", "--segments", "100"}, "--segments must be between 1 and 64, not 100."},
-		{[]string{"--table", "T", "--output", "xml"}, `--output takes json or table, not "xml".`},
+		{[]string{"--table", "T", "--output", "xml"}, `--output takes json, table, text or yaml, not "xml".`},
 	}
 	for _, c := range cases {
 		var out, errb bytes.Buffer

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -278,7 +279,7 @@ func TestCLINeverWrites(t *testing.T) {
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json")}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json"), "query": "@"}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue
@@ -357,6 +358,28 @@ func TestCLINeverWrites(t *testing.T) {
 			t.Errorf("%v: %v, printed %q", args, err, out)
 		}
 	}
+	// --query, once a command: the document layer reads what a command
+	// printed as JSON and sends nothing of its own; a command without JSON
+	// output refuses it before any request.
+	tree := commandTree()
+	var noJSON [][]string
+	withQuery := map[string]bool{}
+	for _, args := range slices.Clone(runs) {
+		c, _, err := tree.Find(args)
+		if err != nil || args[0] == cobra.ShellCompRequestCmd || withQuery[cmdName(c)] || cmdName(c) == "" {
+			continue // the UI: listed as known below
+		}
+		if ev := outputEnum(c); ev == nil || !ev.allows("json") {
+			noJSON = append(noJSON, slices.Concat(args, []string{"--query", "@"}))
+			withQuery[cmdName(c)] = true
+			continue
+		}
+		queried := slices.Concat(args, []string{"--output", "json", "--query", "@"})
+		if out, _, err := cli(t, queried...); err == nil && out != "" {
+			runs = append(runs, queried)
+			withQuery[cmdName(c)] = true
+		}
+	}
 	// The write commands without --allow-writes and without --dry-run:
 	// refused before anything is sent.
 	refused := [][]string{
@@ -376,6 +399,12 @@ func TestCLINeverWrites(t *testing.T) {
 			t.Errorf("%v went through", args)
 		}
 	}
+	for _, args := range noJSON {
+		var ue usageError
+		if _, _, err := cli(t, args...); !errors.As(err, &ue) {
+			t.Errorf("%v: %v, want --query refused", args, err)
+		}
+	}
 	if n := len(p.Calls()); n != before {
 		t.Errorf("the refused writes sent %d requests: %v", n-before, p.Ops()[before:])
 	}
@@ -392,8 +421,9 @@ func TestCLINeverWrites(t *testing.T) {
 		case "":
 			// The UI's flags become ui.Options, which ui/nowrites_test.go
 			// walks; a new one must be looked at there.
+			// --query: the UI prints no document and refuses it before it starts.
 			known := []string{"table", "profile", "region", "endpoint-url", "timeout", "max-attempts", "connection", "pk", "index", "patterns", "max-loaded", "version",
-				"debug", "color", "cli-connect-timeout", "cli-read-timeout"}
+				"debug", "color", "cli-connect-timeout", "cli-read-timeout", "query"}
 			for _, f := range flags {
 				if !slices.Contains(known, f) {
 					t.Errorf("the UI has a new flag --%s: cover it in ui/nowrites_test.go and list it here", f)
@@ -405,6 +435,9 @@ func TestCLINeverWrites(t *testing.T) {
 			t.Errorf("no run of %q: add one", cmd)
 		}
 		for _, f := range flags {
+			if f == "query" && withQuery[cmd] {
+				continue // given above, or refused
+			}
 			if !cov.flags[cmd][f] {
 				t.Errorf("no run of %q gives --%s: add one", cmd, f)
 			}

@@ -62,7 +62,7 @@ the stopped run, whose statement must be the same.`,
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read (twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run a statement planned as a Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.MaxRCU)
-	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
+	documentOutputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.NextToken, "next-token", "", "go on from `TOKEN`: the resume nextToken a stopped run printed, or @FILE (@- for standard input) of its JSON output")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {

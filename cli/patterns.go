@@ -248,7 +248,7 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 		Annotations: map[string]string{offline: "yes"},
 	}
 	patternsFileFlag(cmd, &opts.File)
-	outputFlag(cmd, &opts.Output, "table", "", "table", "json")
+	documentOutputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.Out = f.Stdout()
 		if runF != nil {

@@ -107,7 +107,7 @@ with status 1 when a pattern needs more than one request or fails.`,
 		Args: noArgs,
 	}
 	patternsFileFlag(cmd, &opts.File)
-	outputFlag(cmd, &opts.Output, "table", "", "table", "json")
+	documentOutputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
 		if runF != nil {

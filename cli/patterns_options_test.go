@@ -25,7 +25,7 @@ func TestNewPatternsCmds(t *testing.T) {
 	}, []optionsCase[patternsListOptions]{
 		{args: nil, want: patternsListOptions{File: file, Output: "table"}},
 		{args: []string{"--patterns", "other.yaml", "--output", "json"}, want: patternsListOptions{File: "other.yaml", Output: "json"}},
-		{args: []string{"--output", "jsonl"}, usage: "--output takes table or json"},
+		{args: []string{"--output", "jsonl"}, usage: "--output takes table, json, text or yaml"},
 		{args: []string{"latest order"}, usage: "unexpected argument"},
 	})
 
@@ -46,7 +46,7 @@ func TestNewPatternsCmds(t *testing.T) {
 		{args: []string{"x", "--param", "customerId"}, usage: "--param takes KEY=VALUE"},
 		{args: []string{"x", "--param", "=1"}, usage: "--param takes KEY=VALUE"},
 		{args: []string{"x", "--param", "a=1", "--param", "a=2"}, usage: "--param a is given twice"},
-		{args: []string{"x", "--output", "csv"}, usage: "--output takes json, jsonl or table"},
+		{args: []string{"x", "--output", "csv"}, usage: "--output takes json, jsonl, table, text or yaml"},
 		{args: []string{"x", "--start-key", `{"PK":"CUST#7","SK":"ORDER#1"}`, "--limit", "5"}, want: patternsRunOptions{patternRef: ref("", file, "x", nil), Output: "json", StartKey: `{"PK":"CUST#7","SK":"ORDER#1"}`, Limit: 5}},
 		{args: []string{"x", "--start-key", "CUST#7"}, usage: "--start-key"},
 		{args: []string{"x", "--limit", "-1"}, usage: "--limit takes a whole number from 1 to 2147483647 (or 0 for the pattern's), not -1."},
@@ -72,7 +72,7 @@ func TestNewPatternsCmds(t *testing.T) {
 	}, []optionsCase[patternsCheckOptions]{
 		{args: nil, want: patternsCheckOptions{File: file, Output: "table"}},
 		{args: []string{"--table", "App", "--patterns", "ci.yaml", "--output", "json"}, want: patternsCheckOptions{Table: "App", File: "ci.yaml", Output: "json"}},
-		{args: []string{"--output", "jsonl"}, usage: "--output takes table or json"},
+		{args: []string{"--output", "jsonl"}, usage: "--output takes table, json, text or yaml"},
 		{args: []string{"latest order"}, usage: "unexpected argument"},
 	})
 }

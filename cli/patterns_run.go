@@ -59,7 +59,7 @@ what is left of the pattern's limit).`,
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
 	paramFlag(fs, &opts.Params)
-	outputFlag(cmd, &opts.Output, "json", "", "json", "jsonl", "table")
+	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "jsonl", "table")
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped run printed, as JSON (a Query pattern)")
 	limitFlag(fs, &opts.Limit, "the pattern's", "read at most `N` items, in place of the pattern's limit: (a Query pattern; 0: the pattern's)")

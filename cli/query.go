@@ -68,7 +68,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
 	readCapFlag(fs, &opts.MaxRCU)
-	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
+	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
@@ -305,7 +305,7 @@ func newGetCmd(f *factory, runF func(context.Context, *getOptions) error) *cobra
 	fs.StringVar(&opts.In.PK, "pk", "", "partition key `VALUE` (required)")
 	fs.StringVar(&opts.In.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read")
-	outputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
+	documentOutputFlag(cmd, &opts.Output, "json", "", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print the item as typed DynamoDB JSON")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("get"); err != nil {

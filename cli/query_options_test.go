@@ -21,7 +21,7 @@ func TestNewGetCmd(t *testing.T) {
 		{args: []string{"--table", "App", "--pk", "A", "--output", "ddbjson-batch"},
 			want: getOptions{In: key("A", "", false), Output: "ddbjson-batch"}},
 		{args: []string{"--pk", "CUST#42"}, usage: "--table"},
-		{args: []string{"--table", "App", "--pk", "A", "--output", "xml"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--table", "App", "--pk", "A", "--output", "xml"}, usage: "--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml"},
 		{args: []string{"--table", "App", "--pk", "A", "--output", "csv", "--dynamodb-json"}, usage: "--dynamodb-json does not go with --output csv"},
 		{args: []string{"--table", "App", "CUST#42"}, usage: "unexpected argument"},
 		{args: []string{"--table", "App", "--consistent=maybe"}, usage: "consistent"},
@@ -79,7 +79,7 @@ func TestNewQueryCmd(t *testing.T) {
 		// 0 is not "no Limit": DynamoDB's Limit starts at 1 (issue 37.13).
 		{args: []string{"--pk", "A", "--limit", "0"}, usage: "--limit takes a whole number from 1 to 2147483647 (leave it out for no Limit), not 0."},
 		{args: []string{"--pk", "A", "--limit", "2147483648"}, usage: "--limit takes a whole number"},
-		{args: []string{"--pk", "A", "--output", "yaml"}, usage: "--output takes json, jsonl, table, csv or ddbjson-batch"},
+		{args: []string{"--pk", "A", "--output", "xml"}, usage: "--output takes json, jsonl, table, csv, ddbjson-batch, text or yaml"},
 		{args: []string{"--pk", "A", "--limit", "ten"}, usage: "limit"},
 		{args: []string{"--pk", "A", "B"}, usage: "unexpected argument"},
 	}

@@ -53,6 +53,10 @@ const globalFlag = "global"
 // the connection's (those are config.Connection's).
 type globalFlags struct {
 	Color string // --color: auto, always, never (or on, off)
+	// Query is --query, compiled; Doc the document layer it and
+	// --output text and yaml go through (document.go).
+	Query queryValue
+	Doc   document
 }
 
 // helpWidth is where flag descriptions wrap in help: fixed, so that help
@@ -62,6 +66,13 @@ const helpWidth = 100
 // newRootCmd builds the whole command tree. Every call returns a fresh tree
 // with its own flag values, so tests can build and walk as many as they like.
 func newRootCmd(b Build) *cobra.Command {
+	root, _ := newRootTree(b)
+	return root
+}
+
+// newRootTree is newRootCmd with the document layer of the tree's one
+// command line, which runBuild finishes once the command has run.
+func newRootTree(b Build) (*cobra.Command, *document) {
 	var conn config.Connection
 	f := &factory{} // filled in below: its streams are the root's
 	root := newUICmd(f, nil)
@@ -77,7 +88,11 @@ func newRootCmd(b Build) *cobra.Command {
 	// The flags of every command that are not the connection's: help lists
 	// them apart (printUsage).
 	colorFlag(root, &f.Global.Color)
-	for _, name := range []string{"debug", "color"} {
+	queryFlag(root, &f.Global.Query)
+	f.Global.Doc.query = &f.Global.Query
+	f.Global.Doc.defaultOutput = func() string { return awsDefaultOutput(&conn) }
+	root.PersistentPreRunE = func(cmd *cobra.Command, _ []string) error { return f.Global.Doc.prepare(cmd) }
+	for _, name := range []string{"debug", "color", "query"} {
 		_ = root.PersistentFlags().SetAnnotation(name, globalFlag, []string{"yes"})
 	}
 
@@ -113,7 +128,28 @@ func newRootCmd(b Build) *cobra.Command {
 		nameFlagValues(c.LocalFlags())
 		nameFlagValues(c.PersistentFlags())
 	}
-	return root
+	return root, &f.Global.Doc
+}
+
+// awsDefaultOutput is the AWS CLI's default output format: the
+// environment's AWS_DEFAULT_OUTPUT, else the output setting of the profile
+// the connection uses (--profile, the settings' connection, AWS_PROFILE,
+// else default).
+func awsDefaultOutput(c *config.Connection) string {
+	if v := os.Getenv("AWS_DEFAULT_OUTPUT"); v != "" {
+		return v
+	}
+	profile := c.Profile
+	if o, _, err := c.Resolve(); err == nil && o.Profile != "" {
+		profile = o.Profile
+	}
+	if profile == "" {
+		profile = os.Getenv("AWS_PROFILE")
+	}
+	if profile == "" {
+		profile = "default"
+	}
+	return config.AWSProfileSetting(profile, "output")
 }
 
 // walk yields a command and all its subcommands.

@@ -82,7 +82,7 @@ func runBuild(ctx context.Context, b Build, args []string, stdout, stderr io.Wri
 	if args == nil {
 		args = []string{} // cobra would read os.Args instead
 	}
-	root := newRootCmd(b)
+	root, doc := newRootTree(b)
 	root.SetArgs(args)
 	root.SetOut(stdout)
 	root.SetErr(stderr)
@@ -92,5 +92,11 @@ func runBuild(ctx context.Context, b Build, args []string, stdout, stderr io.Wri
 	root.SetFlagErrorFunc(func(c *cobra.Command, err error) error {
 		return usageError{goStyleFlag(args, err, flagSentence(c, err))}
 	})
-	return root.ExecuteContext(ctx)
+	err := root.ExecuteContext(ctx)
+	// A read stopped short has printed its document before its error: it
+	// is formatted all the same, as the AWS CLI prints what it read.
+	if ferr := doc.finish(); ferr != nil && err == nil {
+		err = ferr
+	}
+	return err
 }

@@ -69,7 +69,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.In.MaxRCU)
-	outputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
+	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.Resume, "resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
 	readShapeFlags(fs, &opts.In.Filter, &opts.In.Project)

@@ -36,7 +36,7 @@ With --table, only that table.`,
   dynascope tables --endpoint-url http://127.0.0.1:8000 --output json`,
 		Args: noArgs,
 	}
-	outputFlag(cmd, &opts.Output, "table", "", "json", "table")
+	documentOutputFlag(cmd, &opts.Output, "table", "", "json", "table")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.Table, opts.Out, opts.Err = f.Conn.Table, f.Stdout(), f.Stderr()
 		if runF != nil {

@@ -12,7 +12,7 @@ func TestNewTablesCmd(t *testing.T) {
 		{args: nil, want: tablesOptions{Output: "table"}},
 		{args: []string{"--output", "json"}, want: tablesOptions{Output: "json"}},
 		{args: []string{"--table", "App", "--output", "table"}, want: tablesOptions{Table: "App", Output: "table"}},
-		{args: []string{"--output", "csv"}, usage: "--output takes json or table"},
+		{args: []string{"--output", "csv"}, usage: "--output takes json, table, text or yaml"},
 		{args: []string{"App"}, usage: "unexpected argument"},
 		{args: []string{"--outptu", "json"}, usage: "outptu"},
 	})

@@ -84,6 +84,40 @@ func AWSProfiles() []string {
 	return slices.Compact(slices.DeleteFunc(names, func(n string) bool { return n == "" }))
 }
 
+// AWSProfileSetting is the value of key in profile's section of the AWS
+// shared config file (where AWSProfiles looks for it; [default] or
+// [profile NAME]), "" when it is not set or the file cannot be read: the
+// AWS CLI's settings that are no part of the SDK's, such as output.
+func AWSProfileSetting(profile, key string) string {
+	path := os.Getenv("AWS_CONFIG_FILE")
+	if path == "" {
+		home, _ := os.UserHomeDir()
+		path = filepath.Join(home, ".aws", "config")
+	}
+	section := "profile " + profile
+	if profile == "default" {
+		section = "default"
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	in := false
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		l := strings.TrimSpace(sc.Text())
+		if strings.HasPrefix(l, "[") && strings.HasSuffix(l, "]") {
+			in = strings.Join(strings.Fields(l[1:len(l)-1]), " ") == section
+			continue
+		}
+		if k, v, ok := strings.Cut(l, "="); ok && in && strings.TrimSpace(k) == key {
+			return strings.TrimSpace(v)
+		}
+	}
+	return ""
+}
+
 // iniSections are the section names of an INI file, in order; none when
 // it cannot be read.
 func iniSections(path string) []string {
