@@ -32,10 +32,27 @@ func NewPrompt(schema dynamo.KeySchema, value string, history []config.HistoryEn
 	return p.Refilter()
 }
 
+// SelectInput shows the value the prompt opened with selected, as a
+// browser's address bar shows its address: typing replaces it, → or end
+// keeps it to edit, enter opens it again.
+func (p Prompt) SelectInput() Prompt {
+	p.Input = p.Input.Select()
+	return p.Refilter()
+}
+
+// typed is what the user typed: nothing while the value offered is
+// selected.
+func (p Prompt) typed() string {
+	if p.Input.Selected() {
+		return ""
+	}
+	return p.Input.String()
+}
+
 // Refilter lists remembered values of this index: those that start with the
 // input first, then those that merely contain it.
 func (p Prompt) Refilter() Prompt {
-	in := p.Input.String()
+	in := p.typed()
 	var pre, sub []string
 	for _, h := range p.History {
 		if h.Index != p.Schema.Index {
@@ -55,7 +72,7 @@ func (p Prompt) Refilter() Prompt {
 
 // Ghost is the rest of the first remembered value that starts with the input.
 func (p Prompt) Ghost() string {
-	in := p.Input.String()
+	in := p.typed()
 	if _, browsing := p.List.Selected(); in == "" || browsing || !p.Input.AtEnd() {
 		return ""
 	}
@@ -109,11 +126,14 @@ func (p Prompt) View(st theme.Styles, table string, w, h int) string {
 	}
 	label := " " + st.Accent.Render(pk+" ›") + " "
 	lines = append(lines, label+p.Input.View(st, max(1, inner-widget.Width(label)-1), p.Ghost()))
-	if p.Err != "" {
+	switch {
+	case p.Err != "":
 		for _, l := range widget.WrapLines(p.Err, inner-3) {
 			lines = append(lines, "   "+st.Err.Render(l))
 		}
-	} else {
+	case p.Input.Selected():
+		lines = append(lines, "   "+st.Muted.Render(widget.Fit("typing replaces it · → or end edits it · enter opens it again", inner-3)))
+	default:
 		lines = append(lines, "")
 	}
 	lines = append(lines, "")
