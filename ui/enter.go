@@ -29,6 +29,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.cancelAll()
 	m.flight.mark(flightTable)
 	m.screen = screenLoading
+	m.picker = m.picker.Opened()
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.Err = ""

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
@@ -57,7 +58,8 @@ func (f *fakeStore) ListTables(ctx context.Context) ([]string, error) { return f
 func (f *fakeStore) DescribeTable(ctx context.Context, name string) (dynamo.Table, error) {
 	t, ok := f.tables[name]
 	if !ok {
-		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region."}
+		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region.",
+			Err: &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}}
 	}
 	return t, nil
 }

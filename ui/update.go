@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/dynamo"
 	"dynascope/ui/keymap"
 	"dynascope/ui/pane"
 )
@@ -187,6 +188,9 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	}
 	m.status.ClearRetry(msg.id)
 	if msg.err != nil {
+		if m.opts.Table != "" && dynamo.IsTableNotFound(msg.err) {
+			return m.missingTable(msg.err)
+		}
 		m.status.Err = sanitize(msg.err.Error())
 		if m.opts.Table == "" {
 			m.screen = screenTables
@@ -210,6 +214,20 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	m.screen = screenPrompt
 	m.prompt = pane.NewPrompt(m.schema, "", m.history)
 	return m, stats
+}
+
+// missingTable opens the picker when the table given does not exist: the
+// sentence above the tables, the nearest name selected once they are
+// listed. The program goes on as if started without --table (esc in the
+// prompt comes back here), and quitting before a table opens ends with the
+// sentence (quitError). It costs the picker's own requests: one
+// ListTables and the descriptions, which read no items.
+func (m Model) missingTable(err error) (Model, tea.Cmd) {
+	m.picker = pane.NotFound(m.opts.Table, err.Error())
+	m.opts.Table, m.opts.PK, m.pendingPK = "", "", ""
+	m.historyTable, m.historyLoaded, m.history, m.historyPending = "", false, nil, nil
+	m.screen = screenTables
+	return m, listTablesCmd(m.ctx, m.store, m.gen)
 }
 
 func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
