@@ -47,7 +47,7 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	q := partitionQuery(m.table.Name, m.index, pk, m.opts.Settings)
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
-		m.prompt = pane.NewPrompt(m.schema, pk, m.history)
+		m.prompt = m.newPrompt(pk)
 		m.prompt.Err = sanitize(err.Error())
 		return m, nil
 	}

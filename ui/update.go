@@ -212,7 +212,7 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 		return m, tea.Batch(cmd, stats)
 	}
 	m.screen = screenPrompt
-	m.prompt = pane.NewPrompt(m.schema, "", m.history)
+	m.prompt = m.newPrompt("")
 	return m, stats
 }
 
