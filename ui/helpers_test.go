@@ -269,6 +269,9 @@ func newHarnessOn(t *testing.T, o Options, w, h int) *harness {
 	m.noColor = false
 	m.setStyles(newStyles(true, false))
 	m.after = func(int) tea.Cmd { return nil }
+	// A user past the first steps: every snapshot would otherwise carry
+	// their line; firststeps_test.go shows it.
+	m.firstStepsDone = true
 	m.clip = func(s string) tea.Cmd {
 		hs.clipped = append(hs.clipped, s)
 		return nil

@@ -238,6 +238,7 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		m.status.Err = sanitize(msg.err.Error())
 	}
 	m.history, m.historyLoaded = msg.entries, true
+	m.firstSteps = msg.err == nil && len(msg.entries) == 0 // before this start's own are added
 	var cmd tea.Cmd
 	if len(m.historyPending) > 0 {
 		for _, e := range m.historyPending {
@@ -261,6 +262,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cancelAll()
 		return m, tea.Quit
 	}
+	m = m.firstStepTaken(msg, km)
 	if key.Matches(msg, km.Help) {
 		return m.toggleHelp(md), nil
 	}
