@@ -51,6 +51,23 @@ func TestMissingTableOpensThePicker(t *testing.T) {
 	}
 }
 
+// --table Apps --pk CUST#42: the partition opens on the table offered, and
+// on no other.
+func TestMissingTableKeepsThePKForTheOffer(t *testing.T) {
+	hs := newHarness(t, Options{Table: "Apps", PK: "CUST#42"}, 120, 35, canned{items: example(), cap: halfRCU()})
+	hs.keys("enter")
+	if hs.m.screen != screenPartition || hs.m.query.PK != "CUST#42" || hs.m.table.Name != "App" {
+		t.Fatalf("enter on App: screen %v, PK %q on %q; want CUST#42 of App", hs.m.screen, hs.m.query.PK, hs.m.table.Name)
+	}
+	hs2 := newHarness(t, Options{Table: "Apps", PK: "CUST#42"}, 120, 35)
+	hs2.store.names = []string{"App", "Orders"}
+	hs2.send(tablesListedMsg{names: hs2.store.names})
+	hs2.keys("down", "enter")
+	if hs2.m.screen != screenPrompt || hs2.m.table.Name != "Orders" || len(hs2.store.queries()) != 0 {
+		t.Fatalf("enter on Orders: screen %v on %q, %d queries; want its prompt, nothing read", hs2.m.screen, hs2.m.table.Name, len(hs2.store.queries()))
+	}
+}
+
 // A table that cannot be opened for another reason keeps its screen, and
 // quitting from it is an error too; a name near none is offered nothing.
 func TestQuitFromATableErrorIsAnError(t *testing.T) {

@@ -16,6 +16,9 @@ func (m Model) tablesKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd)
 	switch {
 	case key.Matches(msg, km.Open):
 		if name, ok := m.picker.Selected(); ok {
+			if name != m.picker.Suggested {
+				m.pendingPK = "" // --pk was meant for the table offered
+			}
 			return m.openTable(name)
 		}
 	case key.Matches(msg, km.Scan):

@@ -224,7 +224,9 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 // ListTables and the descriptions, which read no items.
 func (m Model) missingTable(err error) (Model, tea.Cmd) {
 	m.picker = pane.NotFound(m.opts.Table, err.Error())
-	m.opts.Table, m.opts.PK, m.pendingPK = "", "", ""
+	// --pk stays pending for the table offered (tablesKey): it was meant
+	// for the table the name was near.
+	m.opts.Table, m.opts.PK = "", ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = "", false, nil, nil
 	m.screen = screenTables
 	return m, listTablesCmd(m.ctx, m.store, m.gen)
