@@ -33,10 +33,13 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second); Ctrl-C stops after the write in flight\n",
-		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU))
-	res, err := w.ApplyBulk(ctx, pre.plans, &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}, nil)
-	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second), up to %d at once; Ctrl-C stops after the writes in flight\n",
+		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), edit.BulkWorkers)
+	pace := &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}
+	prog := newBulkProgress(opts.Bulk.Err, pre, pace)
+	res, err := w.ApplyBulk(ctx, pre.plans, pace, prog.item)
+	prog.done()
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
 		return err
 	}
@@ -50,6 +53,7 @@ type bulkSent struct {
 	pre     bulkPreview
 	res     edit.BulkResult
 	journal string
+	pace    *edit.RatePace
 	stopped string // what stopped it: "Ctrl-C", "SIGTERM"; "" when it ran to the end
 }
 
@@ -116,7 +120,20 @@ type bulkSentObject struct {
 	Stopped          string          `json:"stopped,omitempty"`
 	PredictedWCU     capacityObject  `json:"predictedWCU"`
 	ConsumedCapacity capacityObject  `json:"consumedCapacity"` // null total when no answer reported it
+	Rate             *rateObject     `json:"rate"`             // null when nothing was sent
 	Journal          *journalObject  `json:"journal"`
+}
+
+// rateObject is the pace a bulk change was sent at: the cap asked for,
+// the lowest throttling brought it to, the attempts throttled (the SDK
+// sent them again), and the units consumed per second over the change's
+// own clock (first write out to last answer in); null when unknown.
+type rateObject struct {
+	MaxPerSecond      float64  `json:"maxPerSecond"`
+	LowestPerSecond   float64  `json:"lowestPerSecond"`
+	ThrottledAttempts int      `json:"throttledAttempts"`
+	Seconds           *float64 `json:"seconds"`
+	MeasuredPerSecond *float64 `json:"measuredPerSecond"`
 }
 
 func (s bulkSent) object() bulkSentObject {
@@ -159,6 +176,17 @@ func (s bulkSent) object() bulkSentObject {
 	if e := s.res.Entry; e != nil {
 		o.Journal = &journalObject{File: s.journal, Entry: e.Number, State: e.State}
 	}
+	if s.pace != nil && sent > 0 {
+		r := rateObject{MaxPerSecond: s.pace.PerSecond, LowestPerSecond: s.pace.Lowest(), ThrottledAttempts: s.res.Throttled}
+		if d := s.res.Last.Sub(s.res.First).Seconds(); d > 0 {
+			r.Seconds = &d
+			if !o.ConsumedCapacity.unknown && !o.ConsumedCapacity.atLeast {
+				m := o.ConsumedCapacity.Total / d
+				r.MeasuredPerSecond = &m
+			}
+		}
+		o.Rate = &r
+	}
 	return o
 }
 
@@ -198,8 +226,19 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	}
 	line("sent: %d written, %d refused, %d in doubt, %d failed, %d left; %s consumed (predicted %s)",
 		o.Written.Count, o.Refused.Count, o.InDoubt.Count, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
+	if r := o.Rate; r != nil && r.Seconds != nil {
+		rate := "at most " + jsonFloat(r.MaxPerSecond) + " WCU/s"
+		if r.MeasuredPerSecond != nil {
+			rate = fmt.Sprintf("%.1f WCU/s (at most %s)", *r.MeasuredPerSecond, jsonFloat(r.MaxPerSecond))
+		}
+		line("sent in %.1f s at %s", *r.Seconds, rate)
+	}
+	if r := o.Rate; r != nil && r.ThrottledAttempts > 0 {
+		line("throttled: %s refused for capacity and sent again; the rate went down to %s WCU/s at its lowest",
+			textfmt.Plural(r.ThrottledAttempts, "attempt", "attempts"), jsonFloat(r.LowestPerSecond))
+	}
 	if o.Stopped != "" {
-		line("stopped by %s after the write in flight: the items left were not sent", o.Stopped)
+		line("stopped by %s after the writes in flight: the items left were not sent", o.Stopped)
 	}
 	for _, r := range o.RefusedItems {
 		line("refused, changed by someone else since it was read: %s", string(r.Key))
@@ -252,8 +291,11 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	if err != nil {
 		return err
 	}
-	res, err := w.UndoBulk(ctx, plans, e, &edit.RatePace{PerSecond: defaultBulkWCU}, nil)
-	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	pace := &edit.RatePace{PerSecond: defaultBulkWCU}
+	prog := newBulkProgress(opts.Err, pre, pace)
+	res, err := w.UndoBulk(ctx, plans, e, pace, prog.item)
+	prog.done()
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
 		return err
 	}

@@ -240,8 +240,9 @@ func entryStatus(e edit.Entry, undoneBy, undoInDoubt int) string {
 // undoOptions are the flag values of `dynascope undo`.
 type undoOptions struct {
 	writeAccess
-	Table string // the last write of this table; "" for any
-	Entry int    // --entry; 0 for the last write not undone yet
+	Table string    // the last write of this table; "" for any
+	Entry int       // --entry; 0 for the last write not undone yet
+	Err   io.Writer // stderr: a bulk undo's progress line
 }
 
 func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cobra.Command {
@@ -258,7 +259,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
+		opts.Table, opts.WritesAllowed, opts.Out, opts.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}

@@ -181,7 +181,7 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--output", "table"}, usage: "--output takes text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
-	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { return stripAccess(&o.writeAccess) }, []optionsCase[undoOptions]{
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { set := o.Err != nil; o.Err = nil; return stripAccess(&o.writeAccess) && set }, []optionsCase[undoOptions]{
 		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
 		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
 		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
