@@ -33,10 +33,15 @@ import (
 type bulkSelect struct {
 	SK     dynamo.SKCond
 	Entity string
+	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
+	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
 	Err    io.Writer // where the selection's cost is said
 	chosen []string  // the sort-key condition flags given, for the check
+	// Line is the command as given less its selector, for the command
+	// that sends only the items a stop left (bulk_rest.go).
+	Line []string
 }
 
 // The bulk lines of update's and delete's examples.
@@ -45,7 +50,8 @@ const (
   dynascope update --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --set status=S:ARCHIVED
   dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json`
 	deleteBulkExamples = `
-  dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'`
+  dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'
+  dynascope delete --table App --keys stale-keys.jsonl --output json`
 )
 
 // registerBulk adds the selectors of a bulk change to update or delete.
@@ -53,6 +59,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	sortKeyFlags(fs, &o.Bulk.SK)
 	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
+	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
 }
@@ -68,9 +75,12 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		}
 	}
 	entity := fs.Changed("entity")
+	if fs.Changed("keys") {
+		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
+	}
 	if len(o.Bulk.chosen) == 0 && !entity {
 		if o.Bulk.Yes {
-			return false, usageError{"--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."}
+			return false, usageError{"--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."}
 		}
 		return false, nil
 	}
@@ -85,10 +95,15 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, usageError{"--entity takes the name of a type, as groups lists them."}
 	case o.PK == "":
 		return true, usageError{"a bulk change selects within one partition: pass --pk VALUE."}
-	case !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1):
-		return true, usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
 	}
-	return true, nil
+	return true, o.checkRate()
+}
+
+func (o *writeOptions) checkRate() error {
+	if !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1) {
+		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
+	}
+	return nil
 }
 
 func entityFlag(given bool) []string {
@@ -118,11 +133,15 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err := bulkKeysUntouched(t, opts); err != nil {
 		return err
 	}
-	sel, err := selectItems(ctx, client, t, opts)
+	selectFn := selectItems
+	if opts.Bulk.Keys != "" {
+		selectFn = selectByKeys
+	}
+	sel, err := selectFn(ctx, client, t, opts)
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
 		new, err := bulkWanted(opts, old)
@@ -166,8 +185,8 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", name)}
 		}
 	}
-	if t.SK == nil {
-		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone.", t.Name)}
+	if t.SK == nil && opts.Bulk.Keys == "" {
+		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
 	}
 	return nil
 }
@@ -195,9 +214,10 @@ func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, error) {
 // selection is what a bulk change selected: the items as read, what read
 // them, and the selector in words.
 type selection struct {
-	items []dynamo.Item
-	read  dynamo.QueryResult
-	what  string
+	items   []dynamo.Item
+	read    dynamo.QueryResult
+	what    string
+	missing []dynamo.Item // --keys: the keys no item has
 }
 
 // selectItems reads the items of the selector: the partition's items

@@ -43,6 +43,9 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 	if err != nil {
 		return err
 	}
+	if n.left > 0 && ctx.Err() != nil {
+		return stoppedBulk(ctx, opts, res, w.JournalPath(), n)
+	}
 	if n.written+len(pre.unchanged) < pre.selected() {
 		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
 	}
@@ -105,23 +108,24 @@ type refusedObject struct {
 }
 
 type bulkSentObject struct {
-	Table            string          `json:"table"`
-	Operation        string          `json:"operation"`
-	Selection        string          `json:"selection"`
-	DryRun           bool            `json:"dryRun"`
-	Selected         int             `json:"selected"`
-	Unchanged        keyedCount      `json:"unchanged"` // already as wanted: nothing sent
-	Written          keyedCount      `json:"written"`
-	Refused          keyedCount      `json:"refused"`
-	RefusedItems     []refusedObject `json:"refusedItems"`
-	InDoubt          keyedCount      `json:"inDoubt"`
-	Failed           keyedCount      `json:"failed"`
-	Left             keyedCount      `json:"left"` // not sent: the change was stopped first
-	Stopped          string          `json:"stopped,omitempty"`
-	PredictedWCU     capacityObject  `json:"predictedWCU"`
-	ConsumedCapacity capacityObject  `json:"consumedCapacity"` // null total when no answer reported it
-	Rate             *rateObject     `json:"rate"`             // null when nothing was sent
-	Journal          *journalObject  `json:"journal"`
+	Table            string            `json:"table"`
+	Operation        string            `json:"operation"`
+	Selection        string            `json:"selection"`
+	DryRun           bool              `json:"dryRun"`
+	Selected         int               `json:"selected"`
+	Unchanged        keyedCount        `json:"unchanged"` // already as wanted: nothing sent
+	Missing          []json.RawMessage `json:"missing"`   // --keys: keys no item has
+	Written          keyedCount        `json:"written"`
+	Refused          keyedCount        `json:"refused"`
+	RefusedItems     []refusedObject   `json:"refusedItems"`
+	InDoubt          keyedCount        `json:"inDoubt"`
+	Failed           keyedCount        `json:"failed"`
+	Left             keyedCount        `json:"left"` // not sent: the change was stopped first
+	Stopped          string            `json:"stopped,omitempty"`
+	PredictedWCU     capacityObject    `json:"predictedWCU"`
+	ConsumedCapacity capacityObject    `json:"consumedCapacity"` // null total when no answer reported it
+	Rate             *rateObject       `json:"rate"`             // null when nothing was sent
+	Journal          *journalObject    `json:"journal"`
 }
 
 // rateObject is the pace a bulk change was sent at: the cap asked for,
@@ -140,7 +144,7 @@ func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
 	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
 		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(),
-		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted())}
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing)}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
 		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))

@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func stripAccess(a *writeAccess) bool {
 
 func stripWrite(o *writeOptions) bool {
 	set := o.Bulk.Err != nil
-	o.Bulk.Err, o.Bulk.chosen = nil, nil
+	o.Bulk.Err, o.Bulk.chosen, o.Bulk.Files, o.Bulk.Line = nil, nil, keyFiles{}, nil
 	return stripAccess(&o.writeAccess) && set
 }
 
@@ -60,7 +61,9 @@ func TestBulkSelectorOptions(t *testing.T) {
 		{args: []string{"--sk-gt", "A", "--sk-lt", "B", "--set", "a=S:b"}, usage: "give at most one sort-key condition, not --sk-lt and --sk-gt."},
 		{args: []string{"--entity", "ORDER", "--sk-gt", "A", "--set", "a=S:b"}, usage: "--entity selects by type: leave out --sk-gt, or leave out --entity."},
 		{args: []string{"--entity", "", "--set", "a=S:b"}, usage: "--entity takes the name of a type, as groups lists them."},
-		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."},
+		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."},
+		{args: []string{"--keys", "k.jsonl", "--set", "a=S:b"}, usage: "--keys names the items by their whole keys: leave out --pk."},
+		{args: []string{"--keys", "k.jsonl", "--entity", "ORDER", "--set", "a=S:b"}, usage: "--keys names the items itself: leave out --entity."},
 		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
 	}))
 	checkOptions(t, newDeleteCmd, stripWrite, with([]optionsCase[writeOptions]{
@@ -69,6 +72,10 @@ func TestBulkSelectorOptions(t *testing.T) {
 	}))
 	got, _, err := cmdOptions(t, newDeleteCmd, "--table", "App", "--entity", "ORDER")
 	wantUsage(t, []string{"--entity", "ORDER"}, got != nil, err, "a bulk change selects within one partition: pass --pk VALUE.")
+	got, _, err = cmdOptions(t, newDeleteCmd, "--table", "App", "--keys", "-", "--yes")
+	if err != nil || got == nil || got.Bulk.Keys != "-" || !got.Bulk.Yes || got.Bulk.Files.Stdin == nil || !slices.Contains(got.Bulk.Line, "--yes") || slices.Contains(got.Bulk.Line, "--keys=-") {
+		t.Errorf("delete --keys -: %v, %+v", err, got)
+	}
 }
 
 // Arguments become the options of put, update and delete through runF,

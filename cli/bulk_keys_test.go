@@ -1,0 +1,161 @@
+package cli
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"dynascope/config"
+	"dynascope/dynamo/dynamotest"
+)
+
+// --keys: the items a file of keys names, in dynascope's plain form and
+// the AWS CLI's, a key given twice read once, a key no item has listed as
+// missing; one GetItem each, strongly consistent, its cost said first;
+// then sent, only those items written. A line that is no key is one
+// sentence, before any request.
+func TestBulkKeysFile(t *testing.T) {
+	sdk, table := bulkTable(t, 10, 0)
+	before := tableImage(t, sdk, table)
+	path := filepath.Join(t.TempDir(), "keys.jsonl")
+	keys := `{"PK":"CUST#7","SK":"ORDER#0001"}
+
+{"PK":{"S":"CUST#7"},"SK":{"S":"ORDER#0003"}}
+{"PK":"CUST#7","SK":"ORDER#0001"}
+{"PK":"CUST#8","SK":"ORDER#0001"}
+{"PK":"CUST#9","SK":"NONE"}
+`
+	if err := os.WriteFile(path, []byte(keys), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	args := []string{"update", "--endpoint-url", p.URL, "--table", table, "--keys", path, "--set", "status=S:ARCHIVED", "--output", "json"}
+	out, stderr, err := cli(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	pre := previewOf(t, out)
+	var missing struct{ Missing []map[string]string }
+	decodeInto(t, out, &missing)
+	if pre.Selected != 3 || pre.ToWrite != 3 || len(missing.Missing) != 1 || missing.Missing[0]["PK"] != "CUST#9" || pre.ReadRequests != 4 {
+		t.Errorf("preview: selected %d, to write %d, missing %v, %d reads; want 3, 3, CUST#9, 4", pre.Selected, pre.ToWrite, missing.Missing, pre.ReadRequests)
+	}
+	if n := p.Count("GetItem"); n != 4 || p.Count("Query")+p.Count("Scan") != 0 {
+		t.Errorf("%d GetItem (want 4, one per distinct key) and %d Query/Scan", n, p.Count("Query")+p.Count("Scan"))
+	}
+	if !strings.Contains(stderr, "the selection (4 keys from "+path+") reads each item once, strongly consistent: 4 GetItem requests, at least 4 RCU") {
+		t.Errorf("the cost is not said first: %q", stderr)
+	}
+	if !slices.Equal(before, tableImage(t, sdk, table)) {
+		t.Fatal("the preview changed the table")
+	}
+	out, _, err = cli(t, append(args, "--yes", "--allow-writes")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	s := sentOf(t, out)
+	if got := sks(s.Written.Keys); s.Written.Count != 3 || !slices.Equal(got, []string{"ORDER#0001", "ORDER#0003", "ORDER#0001"}) {
+		t.Errorf("written %v", got)
+	}
+	if n := strings.Count(strings.Join(tableImage(t, sdk, table), "\n"), `"ARCHIVED"`); n != 3 {
+		t.Errorf("%d items ARCHIVED, want 3", n)
+	}
+	// The mistakes, each one sentence before any request.
+	calls := len(p.Calls())
+	for _, c := range []struct{ text, want string }{
+		{`{"PK":"CUST#7"}`, "line 1 lacks the sort key SK of table " + table},
+		{"{\"PK\":\"CUST#7\",\"SK\":\"A\"}\nnot json", "line 2 is not JSON"},
+		{"\n\n", "holds no key"},
+		{`{"PK":"CUST#7","SK":"A","x":"y"}`, "which is not a key attribute of " + table + "; a key holds only PK, SK."},
+	} {
+		if err := os.WriteFile(path, []byte(c.text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := cli(t, args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%q: %v, want %q", c.text, err, c.want)
+		}
+	}
+	if n := len(p.Calls()) - calls; n != 4 { // each run's DescribeTable, no read of an item
+		t.Errorf("%d requests for 4 bad files, want only their DescribeTable", n)
+	}
+	if _, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--keys", filepath.Join(t.TempDir(), "none"), "--set", "a=S:b"); err == nil || !strings.Contains(err.Error(), "cannot read it") {
+		t.Errorf("a missing file: %v", err)
+	}
+}
+
+// Ctrl-C mid-way through a bulk update: the writes in flight finish, the
+// summary says what was written, refused and left, the exit status is
+// 130, and the last line is the command that sends only the items left
+// (--keys of a file of their keys). Run, it writes exactly those: the
+// version attribute (total, which every write increments) is one more
+// than seeded on every item, so none was written twice, and every item
+// is written.
+func TestBulkCtrlCThenTheRest(t *testing.T) {
+	const n = 120
+	sdk, table := bulkTable(t, n, 0)
+	settings := filepath.Join(t.TempDir(), "settings.yaml")
+	if err := os.WriteFile(settings, []byte("versionAttribute: total\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(config.EnvSettings, settings)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Fault: dynamotest.Delay(50 * time.Millisecond)})
+	out, stderr, status := signalAfter(t, p, "UpdateItem", 20, os.Interrupt, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7",
+		"--entity", "ORDER", "--set", "status=S:ARCHIVED", "--yes", "--allow-writes", "--max-wcu-per-second", "60", "--output", "json")
+	first := sentOf(t, out)
+	t.Logf("stderr of the stopped run:\n%s", stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	lead := fmt.Sprintf("to send only the %d items left, run: ", first.Left.Count)
+	if status != exitInterrupted || first.Left.Count == 0 || first.Written.Count+first.Left.Count != n || !strings.HasPrefix(last, lead) {
+		t.Fatalf("exit %d, written %d, left %d; stderr:\n%s", status, first.Written.Count, first.Left.Count, stderr)
+	}
+	if !strings.Contains(stderr, fmt.Sprintf("stopped by Ctrl-C after the writes in flight: %d written, 0 refused, 0 in doubt, %d left (not sent)", first.Written.Count, first.Left.Count)) {
+		t.Errorf("stderr:\n%s", stderr)
+	}
+	if p.Count("UpdateItem") != first.Written.Count {
+		t.Errorf("%d UpdateItem requests, %d written: a write in flight was dropped", p.Count("UpdateItem"), first.Written.Count)
+	}
+	cmd := strings.TrimPrefix(last, lead)
+	if !strings.HasPrefix(cmd, "dynascope update ") || !strings.Contains(cmd, " --keys ") || strings.Contains(cmd, "--entity") || strings.Contains(cmd, "--pk") {
+		t.Fatalf("the command: %s", cmd)
+	}
+	run := exec.Command("bash", "-c", cmd)
+	var rout, rerr bytes.Buffer
+	run.Stdout, run.Stderr = &rout, &rerr
+	if err := run.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, rerr.String())
+	}
+	rest := sentOf(t, rout.String())
+	if rest.Selected != first.Left.Count || rest.Written.Count != first.Left.Count || rest.Unchanged.Count != 0 {
+		t.Errorf("the rest: selected %d, written %d, unchanged %d; want the %d left", rest.Selected, rest.Written.Count, rest.Unchanged.Count, first.Left.Count)
+	}
+	if both := slices.Concat(sks(first.Written.Keys), sks(rest.Written.Keys)); len(both) != n || len(slices.Compact(slices.Sorted(slices.Values(both)))) != n {
+		t.Errorf("%d written in the two runs, %d distinct; want each of the %d once", len(both), len(slices.Compact(slices.Sorted(slices.Values(both)))), n)
+	}
+	for _, line := range tableImage(t, sdk, table) {
+		var it map[string]map[string]string
+		if err := json.Unmarshal([]byte(line), &it); err != nil {
+			t.Fatal(err)
+		}
+		if it["PK"]["S"] != "CUST#7" || !strings.HasPrefix(it["SK"]["S"], "ORDER#") {
+			if it["status"]["S"] != "OPEN" {
+				t.Errorf("outside the selection: %s", line)
+			}
+			continue
+		}
+		var i int
+		fmt.Sscanf(it["SK"]["S"], "ORDER#%d", &i)
+		if it["status"]["S"] != "ARCHIVED" || it["total"]["N"] != fmt.Sprint(11+i) {
+			t.Errorf("%s: want ARCHIVED and total %d (written once)", line, 11+i)
+		}
+	}
+}
