@@ -159,3 +159,47 @@ func TestBulkCtrlCThenTheRest(t *testing.T) {
 		}
 	}
 }
+
+// 6: the undo of a bulk change one of whose writes got no answer (in
+// doubt) and never landed: that item is reported not landed, nothing to
+// undo — not refused, not undone — the others are undone, the undo ends
+// well, and the table is as before.
+func TestBulkUndoOfAnItemThatNeverLanded(t *testing.T) {
+	sdk, table := bulkTable(t, 12, 0)
+	before := tableImage(t, sdk, table)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", From: 4, Count: 1, Fault: dynamotest.Hang})
+	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--timeout", "3s", "--table", table, "--pk", "CUST#7", "--entity", "ORDER",
+		"--set", "status=S:ARCHIVED", "--yes", "--allow-writes", "--max-wcu-per-second", "1000", "--output", "json")
+	s := sentOf(t, out)
+	if err == nil || s.InDoubt.Count != 1 || s.Written.Count != 11 {
+		t.Fatalf("the change: %v; %d in doubt, %d written; want 1 and 11", err, s.InDoubt.Count, s.Written.Count)
+	}
+	doubt := s.InDoubt.Keys[0]["SK"]
+	p.ClearFaults()
+	out, _, err = cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes", "--output", "json")
+	if err != nil {
+		t.Fatalf("the undo: %v\n%s", err, out)
+	}
+	var u struct {
+		Written, Refused, NotLanded struct {
+			Count int
+			Keys  []map[string]string
+		}
+	}
+	decodeInto(t, out, &u)
+	if u.Written.Count != 11 || u.Refused.Count != 0 || u.NotLanded.Count != 1 || u.NotLanded.Keys[0]["SK"] != doubt {
+		t.Errorf("undo: %d undone, %d refused, not landed %v; want 11, 0 and %s", u.Written.Count, u.Refused.Count, u.NotLanded.Keys, doubt)
+	}
+	if !slices.Equal(before, tableImage(t, sdk, table)) {
+		t.Error("after the undo the table differs from before")
+	}
+	jout, _, err := cli(t, "journal")
+	if err != nil || !strings.Contains(jout, "undoes 1; 11 done, 1 not landed (nothing to undo)") {
+		t.Errorf("journal: %v\n%s", err, jout)
+	}
+	out, _, _ = cli(t, "undo", "-h")
+	if !strings.Contains(out, "take back a journalled write or bulk change") {
+		t.Errorf("undo's help: %s", out)
+	}
+}

@@ -60,7 +60,7 @@ type bulkSent struct {
 	stopped string // what stopped it: "Ctrl-C", "SIGTERM"; "" when it ran to the end
 }
 
-type bulkCounts struct{ written, refused, inDoubt, failed, left int }
+type bulkCounts struct{ written, refused, inDoubt, failed, left, notLanded int }
 
 // printSent prints what a bulk change sent, saying what stopped it when
 // ctx did, and returns its counts and the change's own error (sendErr),
@@ -81,6 +81,8 @@ func (s bulkSent) count() bulkCounts {
 		switch {
 		case !o.Sent:
 			c.left++
+		case notLanded(o.Err):
+			c.notLanded++
 		case o.Result.State == edit.StateDone:
 			c.written++
 		case o.Result.State == edit.StateRefused:
@@ -119,6 +121,7 @@ type bulkSentObject struct {
 	Refused          keyedCount        `json:"refused"`
 	RefusedItems     []refusedObject   `json:"refusedItems"`
 	InDoubt          keyedCount        `json:"inDoubt"`
+	NotLanded        keyedCount        `json:"notLanded"` // undo: in doubt, and found as before: nothing to undo
 	Failed           keyedCount        `json:"failed"`
 	Left             keyedCount        `json:"left"` // not sent: the change was stopped first
 	Stopped          string            `json:"stopped,omitempty"`
@@ -143,7 +146,7 @@ type rateObject struct {
 func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
 	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
-		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(),
+		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(), NotLanded: kc(),
 		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing)}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
@@ -157,6 +160,8 @@ func (s bulkSent) object() bulkSentObject {
 		switch {
 		case !it.Sent:
 			add(&o.Left, key)
+		case notLanded(it.Err):
+			add(&o.NotLanded, key)
 		case it.Result.State == edit.StateDone:
 			add(&o.Written, key)
 		case it.Result.State == edit.StateRefused:
@@ -228,8 +233,12 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	case !c.unknown:
 		consumed = jsonFloat(c.Total) + " WCU"
 	}
-	line("sent: %d written, %d refused, %d in doubt, %d failed, %d left; %s consumed (predicted %s)",
-		o.Written.Count, o.Refused.Count, o.InDoubt.Count, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
+	notLanded := ""
+	if o.NotLanded.Count > 0 {
+		notLanded = fmt.Sprintf(", %d not landed", o.NotLanded.Count)
+	}
+	line("sent: %d written, %d refused, %d in doubt%s, %d failed, %d left; %s consumed (predicted %s)",
+		o.Written.Count, o.Refused.Count, o.InDoubt.Count, notLanded, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
 	if r := o.Rate; r != nil && r.Seconds != nil {
 		rate := "at most " + jsonFloat(r.MaxPerSecond) + " WCU/s"
 		if r.MeasuredPerSecond != nil {
@@ -253,6 +262,9 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	for _, k := range o.InDoubt.Keys {
 		line("in doubt, no answer: %s may still be written", string(k))
 	}
+	for _, k := range o.NotLanded.Keys {
+		line("not landed, nothing to undo: %s is as it was before the change (its write was in doubt and never landed)", string(k))
+	}
 	if o.Journal != nil {
 		line("journal entry %d (%s): 'dynascope undo --allow-writes' takes it back", o.Journal.Entry, o.Journal.File)
 	}
@@ -261,11 +273,16 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 // itemStates counts a bulk entry's items by state: "35 done, 5 refused".
 func itemStates(e edit.Entry) string {
 	n := map[edit.State]int{}
+	const notLanded = edit.State("not landed (nothing to undo)")
 	for _, it := range e.Items {
+		if it.NotLanded() {
+			n[notLanded]++
+			continue
+		}
 		n[it.State]++
 	}
 	var parts []string
-	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, edit.StateFailed} {
+	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, notLanded, edit.StateFailed} {
 		if n[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
 		}
@@ -277,7 +294,7 @@ func itemStates(e edit.Entry) string {
 // back as it found it, only if it is still as the change left it; the
 // preview first, as a bulk change's, and with --dry-run only that.
 func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t dynamo.Table, e edit.Entry) error {
-	plans, _, err := edit.UndoPlans(e, t)
+	plans, items, err := edit.UndoPlans(e, t)
 	if err != nil {
 		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
 	}
@@ -297,14 +314,21 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	}
 	pace := &edit.RatePace{PerSecond: defaultBulkWCU}
 	prog := newBulkProgress(opts.Err, pre, pace)
-	res, err := w.UndoBulk(ctx, plans, e, pace, prog.item)
+	res, err := w.UndoBulk(ctx, plans, items, e, pace, prog.item)
 	prog.done()
 	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
 		return err
 	}
-	if n.written < len(plans) {
-		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+	if n.written+n.notLanded < len(plans) {
+		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d not landed (nothing to undo), %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.notLanded, n.left)
 	}
 	return nil
+}
+
+// notLanded tells an undo's item that found the write it takes back, in
+// doubt, never landed: nothing was written, and nothing needed to be.
+func notLanded(err error) bool {
+	var nl *edit.NotLandedError
+	return errors.As(err, &nl)
 }

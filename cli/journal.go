@@ -249,7 +249,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	opts := &undoOptions{writeAccess: newWriteAccess(f)}
 	cmd := &cobra.Command{
 		Use:     "undo [--entry N] --allow-writes",
-		Short:   "take back one journalled write, only if the item is still as it left it",
+		Short:   "take back a journalled write or bulk change, each item only if it is still as the write left it",
 		GroupID: groupWrite,
 		Example: `  dynascope undo --dry-run
   dynascope undo --entry 12 --allow-writes`,

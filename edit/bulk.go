@@ -70,11 +70,23 @@ func (w *Writer) ApplyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 // UndoBulk takes back bulk entry e with plans (UndoPlans), as ApplyBulk
 // sends them, under one entry that undoes e: each item only if it is still
 // as e left it; those changed since are refused and left.
-func (w *Writer) UndoBulk(ctx context.Context, plans []*Plan, e Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
-	return w.applyBulk(ctx, plans, pace, each, max(e.Number, 1))
+// items are e's items the plans take back, in their order (UndoPlans
+// gives both): an item in doubt that is found as it was before e never
+// landed, and its undo says so (a *NotLandedError, nothing written).
+func (w *Writer) UndoBulk(ctx context.Context, plans []*Plan, items []EntryItem, e Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
+	if len(items) != len(plans) {
+		return BulkResult{}, fmt.Errorf("undo entry %d: %d plans for %d items", e.Number, len(plans), len(items))
+	}
+	s := &bulkSend{undo: make([]*Entry, len(plans))}
+	for i, it := range items {
+		// The item's own state, and no ID: its mark is the bulk entry's
+		// one mark, not one of its own.
+		s.undo[i] = &Entry{Number: max(e.Number, 1), State: it.State, Operation: e.Operation, Table: e.Table, Items: []EntryItem{it}}
+	}
+	return w.applyBulk(ctx, plans, pace, each, max(e.Number, 1), s)
 }
 
-func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), undoes int) (BulkResult, error) {
+func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), undoes int, undo ...*bulkSend) (BulkResult, error) {
 	var res BulkResult
 	if len(plans) == 0 {
 		return res, nil
@@ -92,7 +104,11 @@ func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 		res.Entry = &e
 	}
 	res.Items = make([]BulkOutcome, len(plans))
-	s := &bulkSend{w: &Writer{api: w.api, target: w.target, timeout: w.timeout, observe: w.observe}, plans: plans, pace: pace, each: each, res: &res}
+	s := &bulkSend{}
+	if len(undo) > 0 {
+		s = undo[0]
+	}
+	s.w, s.plans, s.pace, s.each, s.res = &Writer{api: w.api, target: w.target, timeout: w.timeout, observe: w.observe}, plans, pace, each, &res
 	if s.one(ctx) {
 		var wg sync.WaitGroup
 		for range min(BulkWorkers, len(plans)-1) {
@@ -117,6 +133,7 @@ type bulkSend struct {
 	plans []*Plan
 	pace  Pace
 	each  func(BulkOutcome)
+	undo  []*Entry // an undo's entry per plan (the item's state); nil for a change
 	mu    sync.Mutex
 	next  int // the next plan to take
 	res   *BulkResult
@@ -147,7 +164,11 @@ func (s *bulkSend) one(ctx context.Context) bool {
 	o.Sent = true
 	// The writes in flight are let finish: a cancel stops the change
 	// between items, never one item half-way.
-	o.Result, o.Err = s.w.apply(context.WithoutCancel(ctx), p, nil)
+	var undo *Entry
+	if s.undo != nil {
+		undo = s.undo[i]
+	}
+	o.Result, o.Err = s.w.apply(context.WithoutCancel(ctx), p, undo)
 	if s.pace != nil {
 		s.pace.Answered(o)
 	}
@@ -185,8 +206,12 @@ func (w *Writer) markBulk(res *BulkResult) error {
 	var done, doubt int
 	for _, o := range res.Items {
 		im := ItemMark{State: o.Result.State}
-		if !o.Sent {
+		var nl *NotLandedError
+		switch {
+		case !o.Sent:
 			im.Note = "left: not sent"
+		case errors.As(o.Err, &nl):
+			im.Note = nl.Error()
 		}
 		if o.Result.State == StateDone {
 			done++

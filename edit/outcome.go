@@ -152,7 +152,13 @@ func noAnswer(err error) string {
 // changed, and the write stays in doubt: it may still land.
 type NotLandedError struct{ Entry Entry }
 
+// notLandedLead opens every NotLandedError, and so the journal's note of it.
+const notLandedLead = "nothing to undo: "
+
 func (e *NotLandedError) Error() string {
+	if e.Entry.ID == "" && len(e.Entry.Items) == 1 && e.Entry.Version == 0 { // one item of a bulk entry, as UndoBulk hands it (never read from a journal: no version)
+		return fmt.Sprintf(notLandedLead+"journal entry %d's write of %s has not landed (the item is as it was before it); nothing was changed", e.Entry.Number, e.Entry.Items[0].Key)
+	}
 	return fmt.Sprintf("nothing to undo: journal entry %d has not landed (the item is as it was before it); nothing was changed, and the entry stays in doubt: if it lands later, undo it then", e.Entry.Number)
 }
 
