@@ -34,6 +34,7 @@ type bulkSelect struct {
 	SK     dynamo.SKCond
 	Entity string
 	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
+	Filter string    // --filter: a FilterExpression sent with the selection's read
 	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
@@ -59,6 +60,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	sortKeyFlags(fs, &o.Bulk.SK)
 	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
+	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
@@ -74,11 +76,19 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
 		}
 	}
-	entity := fs.Changed("entity")
+	entity, filter := fs.Changed("entity"), fs.Changed("filter")
 	if fs.Changed("keys") {
+		if filter {
+			return true, usageError{"--filter filters a query's read, and --keys reads item by item: give one of them."}
+		}
 		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
 	}
-	if len(o.Bulk.chosen) == 0 && !entity {
+	if filter {
+		if err := o.bulkFilterFlags(fs.Changed("sk"), entity); err != nil {
+			return true, err
+		}
+	}
+	if len(o.Bulk.chosen) == 0 && !entity && !filter {
 		if o.Bulk.Yes {
 			return false, usageError{"--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."}
 		}
@@ -141,7 +151,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
 		new, err := bulkWanted(opts, old)
@@ -226,8 +236,11 @@ type selection struct {
 // write is conditional on the image read: an eventually consistent image
 // may be one write behind, and its item refused for nothing.
 func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
-	q := dynamo.QueryInput{Table: t.Name, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true}
+	q := dynamo.QueryInput{Table: t.Name, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true, Filter: opts.Bulk.Filter}
 	sel := selection{what: selectorText(t, opts)}
+	if q.Filter != "" {
+		suspectFilter(opts.Bulk.Err, "--filter", q.Filter, nil, func() (dynamo.Table, error) { return t, nil })
+	}
 	read := dynamo.QueryRead{Query: q, What: opts.Command + " " + sel.what}
 	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, "", true, 0, "the selection ("+sel.what+") reads its items once, strongly consistent")
 	read.OnPage = func(p dynamo.Page) error {
@@ -279,5 +292,24 @@ func selectorText(t dynamo.Table, opts *writeOptions) string {
 	case c.Op != "" && len(c.Values) == 1:
 		s += ", " + t.SK.Name + " " + string(c.Op) + " " + c.Values[0]
 	}
+	if opts.Bulk.Filter != "" {
+		s += ", filter " + opts.Bulk.Filter
+	}
 	return s
+}
+
+// bulkFilterFlags checks --filter beside the other selectors: it filters
+// the partition's read, with or without a sort-key condition. Not with
+// --entity, whose names come from every sort key of the partition: of
+// the keys a filter keeps, the names could come out otherwise.
+func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
+	switch {
+	case sk:
+		return usageError{"--sk names one item and --filter selects many: give one of them."}
+	case entity:
+		return usageError{"--filter and --entity together are not taken: the entity's names come from the whole partition's keys; select by a sort-key condition with --filter."}
+	case strings.TrimSpace(o.Bulk.Filter) == "":
+		return usageError{"--filter takes a FilterExpression such as 'status = \"OPEN\"'."}
+	}
+	return nil
 }

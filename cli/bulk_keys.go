@@ -129,6 +129,6 @@ func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, op
 		}
 		sel.items = append(sel.items, page.Items[0])
 	}
-	sel.read.Count, sel.read.Stop = len(sel.items), dynamo.StopComplete
+	sel.read.Count, sel.read.Scanned, sel.read.Stop = len(sel.items), len(sel.items), dynamo.StopComplete
 	return sel, nil
 }

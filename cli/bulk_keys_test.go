@@ -203,3 +203,56 @@ func TestBulkUndoOfAnItemThatNeverLanded(t *testing.T) {
 		t.Errorf("undo's help: %s", out)
 	}
 }
+
+// --filter: sent as the selection's FilterExpression, the items it keeps
+// changed and no other, the read's charge for every item read said; a
+// word the filter reads as a name though it looks like a value is warned
+// of; with a sort-key condition too.
+func TestBulkFilter(t *testing.T) {
+	sdk, table := bulkTable(t, 20, 5) // ORDER#0000..0004 ARCHIVED
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	args := []string{"update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--filter", `status = "ARCHIVED"`, "--set", "note=S:old", "--output", "json"}
+	out, stderr, err := cli(t, args...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var pre struct {
+		Selected, ToWrite, ReadItems int
+		Filter                       string
+	}
+	decodeInto(t, out, &pre)
+	if pre.Selected != 5 || pre.ToWrite != 5 || pre.ReadItems != 22 || pre.Filter != `status = "ARCHIVED"` {
+		t.Errorf("preview %+v; want 5 of the 22 items of CUST#7 read", pre)
+	}
+	out, _, err = cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--filter", `status = "ARCHIVED"`, "--set", "note=S:old")
+	if err != nil || !strings.Contains(out, "filter: kept 5 of 22 read; the ") {
+		t.Errorf("text preview: %v\n%s", err, out)
+	}
+	out, _, err = cli(t, append(args[:len(args)-2], "--sk-begins-with", "ORDER#000", "--yes", "--allow-writes", "--output", "json")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s := sentOf(t, out); s.Written.Count != 5 || s.Selected != 5 {
+		t.Errorf("sent: %d written of %d", s.Written.Count, s.Selected)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if strings.Count(img, `"note":{"S":"old"}`) != 5 {
+		t.Errorf("%d items with the new note, want the 5 ARCHIVED", strings.Count(img, `"note":{"S":"old"}`))
+	}
+	_, stderr, _ = cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--filter", "status = OPEN", "--set", "note=S:x")
+	if !strings.Contains(stderr, "warning: --filter: ") || !strings.Contains(stderr, "OPEN") {
+		t.Errorf("no warning of OPEN read as a name: %s", stderr)
+	}
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--entity", "ORDER"}, "--filter and --entity together are not taken"},
+		{[]string{"--sk", "ORDER#0001"}, "--sk names one item and --filter selects many"},
+	} {
+		_, _, err := cli(t, append([]string{"update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--filter", "a = 1", "--set", "n=S:x"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}

@@ -27,6 +27,7 @@ type bulkPreview struct {
 	command, table, selector string
 	read                     dynamo.QueryResult
 	byKey                    bool          // read by GetItem per key (--keys), not by query pages
+	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
 	plans                    []*edit.Plan  // the items to write, in key order
@@ -104,6 +105,9 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	if len(p.missing) > 0 {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
 	}
+	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
+		line("filter: %s", n)
+	}
 	if len(p.plans) == 0 {
 		line("nothing to write")
 		return
@@ -163,12 +167,14 @@ type bulkPreviewObject struct {
 	Command      string            `json:"command"`
 	Read         capacityObject    `json:"readCapacity"`
 	Requests     int               `json:"readRequests"`
+	Filter       string            `json:"filter,omitempty"`
+	ReadItems    int               `json:"readItems"` // items read and charged: with --filter, more than selected
 }
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
 		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
-		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests)}
+		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []attrChange{}
 	}
