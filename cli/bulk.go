@@ -35,6 +35,7 @@ type bulkSelect struct {
 	Entity string
 	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
 	Filter string    // --filter: a FilterExpression sent with the selection's read
+	Index  string    // --index: select through this secondary index (bulk_index.go)
 	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
@@ -61,6 +62,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	sortKeyFlags(fs, &o.Bulk.SK)
 	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
 	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
+	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
@@ -76,10 +78,10 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
 		}
 	}
-	entity, filter := fs.Changed("entity"), fs.Changed("filter")
+	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
 	if fs.Changed("keys") {
-		if filter {
-			return true, usageError{"--filter filters a query's read, and --keys reads item by item: give one of them."}
+		if filter || index {
+			return true, usageError{"--filter and --index shape a query's read, and --keys reads item by item: give one of them."}
 		}
 		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
 	}
@@ -88,7 +90,12 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 			return true, err
 		}
 	}
-	if len(o.Bulk.chosen) == 0 && !entity && !filter {
+	if index {
+		if err := o.bulkIndexFlags(fs.Changed("sk"), entity); err != nil {
+			return true, err
+		}
+	}
+	if len(o.Bulk.chosen) == 0 && !entity && !filter && !index {
 		if o.Bulk.Yes {
 			return false, usageError{"--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."}
 		}
@@ -236,13 +243,18 @@ type selection struct {
 // write is conditional on the image read: an eventually consistent image
 // may be one write behind, and its item refused for nothing.
 func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
-	q := dynamo.QueryInput{Table: t.Name, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true, Filter: opts.Bulk.Filter}
+	q := dynamo.QueryInput{Table: t.Name, Index: opts.Bulk.Index, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true, Filter: opts.Bulk.Filter}
+	ix, err := bulkIndex(t, opts.Bulk.Index)
+	if err != nil {
+		return selection{}, err
+	}
+	q.Consistent = ix.Kind != dynamo.GSI // a GSI is read eventually consistent only
 	sel := selection{what: selectorText(t, opts)}
 	if q.Filter != "" {
 		suspectFilter(opts.Bulk.Err, "--filter", q.Filter, nil, func() (dynamo.Table, error) { return t, nil })
 	}
 	read := dynamo.QueryRead{Query: q, What: opts.Command + " " + sel.what}
-	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, "", true, 0, "the selection ("+sel.what+") reads its items once, strongly consistent")
+	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, q.Index, q.Consistent, 0, "the selection ("+sel.what+") reads its items once, "+consistency(q.Consistent))
 	read.OnPage = func(p dynamo.Page) error {
 		sel.items = append(sel.items, p.Items...)
 		return nil
@@ -254,6 +266,9 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	}
 	if res.Stop != dynamo.StopComplete {
 		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
+	}
+	if q.Index != "" {
+		return sel, tableImages(ctx, client, t, ix, opts, &sel)
 	}
 	if opts.Bulk.Entity == "" {
 		return sel, nil
@@ -282,15 +297,20 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 
 // selectorText is the selector in words: "CUST#7, SK begins_with ORDER#".
 func selectorText(t dynamo.Table, opts *writeOptions) string {
-	s := t.PK.Name + " = " + opts.PK
+	ks, _ := t.Schema(opts.Bulk.Index) // the index was found before
+	s := ks.PK.Name + " = " + opts.PK
+	if opts.Bulk.Index != "" {
+		s = "index " + opts.Bulk.Index + ": " + s
+	}
 	c := opts.Bulk.SK
 	switch {
 	case opts.Bulk.Entity != "":
 		s += ", entity " + opts.Bulk.Entity
+	case ks.SK == nil:
 	case c.Op == dynamo.SKBetween && len(c.Values) == 2:
-		s += ", " + t.SK.Name + " between " + c.Values[0] + " and " + c.Values[1]
+		s += ", " + ks.SK.Name + " between " + c.Values[0] + " and " + c.Values[1]
 	case c.Op != "" && len(c.Values) == 1:
-		s += ", " + t.SK.Name + " " + string(c.Op) + " " + c.Values[0]
+		s += ", " + ks.SK.Name + " " + string(c.Op) + " " + c.Values[0]
 	}
 	if opts.Bulk.Filter != "" {
 		s += ", filter " + opts.Bulk.Filter

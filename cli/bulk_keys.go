@@ -109,6 +109,17 @@ func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, op
 	sel := selection{what: fmt.Sprintf("%s from %s", textfmt.Plural(len(keys), "key", "keys"), name)}
 	fmt.Fprintf(opts.Bulk.Err, "the selection (%s) reads each item once, strongly consistent: %s, at least %s RCU (1 per 4 KB of each item); Ctrl-C stops it and sends nothing\n",
 		textfmt.Sanitize(sel.what), textfmt.Plural(len(keys), "GetItem request", "GetItem requests"), jsonFloat(float64(len(keys))))
+	if err := readImages(ctx, client, t, keys, &sel); err != nil {
+		return sel, fmt.Errorf("%s: the selection stopped after %d of %d keys: nothing planned, nothing sent: %w", opts.Command, len(sel.read.Requests), len(keys), err)
+	}
+	sel.read.Count, sel.read.Scanned, sel.read.Stop = len(sel.items), len(sel.items), dynamo.StopComplete
+	return sel, nil
+}
+
+// readImages reads the item of each key into sel, strongly consistent,
+// one GetItem each: the items found, and the keys no item has (missing).
+// A Ctrl-C is context.Canceled, which Main names as the signal.
+func readImages(ctx context.Context, client *dynamo.Client, t dynamo.Table, keys []dynamo.Item, sel *selection) error {
 	for _, key := range keys {
 		_, pk := edit.ValueInput(key[t.PK.Name])
 		sk := ""
@@ -120,7 +131,7 @@ func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, op
 			if errors.Is(ctx.Err(), context.Canceled) {
 				err = context.Canceled
 			}
-			return sel, fmt.Errorf("%s: the selection stopped after %d of %d keys: nothing planned, nothing sent: %w", opts.Command, len(sel.read.Requests), len(keys), err)
+			return err
 		}
 		sel.read.Requests = append(sel.read.Requests, page.Request)
 		if len(page.Items) == 0 {
@@ -129,6 +140,5 @@ func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, op
 		}
 		sel.items = append(sel.items, page.Items[0])
 	}
-	sel.read.Count, sel.read.Scanned, sel.read.Stop = len(sel.items), len(sel.items), dynamo.StopComplete
-	return sel, nil
+	return nil
 }

@@ -30,9 +30,15 @@ func bulkTable(t *testing.T, n, archived int) (*dynamodb.Client, string) {
 // each ORDER item, for writes of several WCU each.
 func paddedBulkTable(t *testing.T, n, archived, pad int) (*dynamodb.Client, string) {
 	t.Helper()
+	return bulkTableOf(t, dynamotest.PKSK(), n, archived, pad)
+}
+
+// bulkTableOf is paddedBulkTable, created as in says (its indexes).
+func bulkTableOf(t *testing.T, in dynamodb.CreateTableInput, n, archived, pad int) (*dynamodb.Client, string) {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	sdk := dynamotest.SDK(t)
-	table := dynamotest.Table(t, sdk, dynamotest.PKSK())
+	table := dynamotest.Table(t, sdk, in)
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	var reqs []types.WriteRequest
 	put := func(it map[string]types.AttributeValue) {

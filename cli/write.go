@@ -115,7 +115,7 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Bulk.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if bulk {
 			opts.Bulk.Files = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}
-			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter")...)
+			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter", "index")...)
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
@@ -169,7 +169,7 @@ func newPutCmd(f *factory, runF func(context.Context, *writeOptions) error) *cob
 func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "update")
 	cmd := &cobra.Command{
-		Use:     "update --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] | --keys FILE) (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
+		Use:     "update --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] [--index NAME] | --keys FILE) (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
 		Short:   "change attributes of one item, only if it is still as read (conditional UpdateItem)",
 		GroupID: groupWrite,
 		Example: updateExamples,
@@ -191,7 +191,7 @@ func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *
 func newDeleteCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "delete")
 	cmd := &cobra.Command{
-		Use:     "delete --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] | --keys FILE) --allow-writes",
+		Use:     "delete --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] [--index NAME] | --keys FILE) --allow-writes",
 		Short:   "delete one item, only if it is still as read (conditional DeleteItem)",
 		GroupID: groupWrite,
 		Example: deleteExamples,
