@@ -50,7 +50,8 @@ type bulkSelect struct {
 const (
 	updateBulkExamples = `
   dynascope update --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --set status=S:ARCHIVED
-  dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json`
+  dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json
+  dynascope update --table App --pk 'CUST#7' --entity ORDER --rename state=status --set-default tier=S:basic`
 	deleteBulkExamples = `
   dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'
   dynascope delete --table App --keys stale-keys.jsonl --output json`
@@ -161,9 +162,13 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
-		new, err := bulkWanted(opts, old)
+		new, skip, err := bulkWanted(opts, old)
 		if err != nil {
 			return err
+		}
+		if skip != "" {
+			pre.skipped = append(pre.skipped, skippedItem{key: edit.KeyOf(t, old), reason: skip})
+			continue
 		}
 		plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
 		if errors.Is(err, edit.ErrNoChange) {
@@ -202,6 +207,9 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", name)}
 		}
 	}
+	if err := opts.Changes.keysUntouched(key); err != nil {
+		return err
+	}
 	if t.SK == nil && opts.Bulk.Keys == "" {
 		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
 	}
@@ -210,22 +218,25 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 
 // bulkWanted is the image an item should have after the change: nil for
 // a delete; an attribute to remove that an item lacks leaves it as it is.
-func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, error) {
+func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, string, error) {
 	if opts.Command == "delete" {
-		return nil, nil
+		return nil, "", nil
 	}
 	new := maps.Clone(old)
+	if skip := opts.Changes.apply(old, new); skip != "" {
+		return nil, skip, nil
+	}
 	for _, s := range opts.Sets {
 		name, av, err := edit.ParseAssignment(s)
 		if err != nil {
-			return nil, usageError{fmt.Sprintf("--set %s.", err)}
+			return nil, "", usageError{fmt.Sprintf("--set %s.", err)}
 		}
 		new[name] = av
 	}
 	for _, name := range opts.Removals {
 		delete(new, name)
 	}
-	return new, nil
+	return new, "", nil
 }
 
 // selection is what a bulk change selected: the items as read, what read

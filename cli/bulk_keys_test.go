@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -12,6 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/config"
@@ -307,5 +310,79 @@ func TestBulkIndex(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// --rename and --set-default: the preview counts each change per
+// attribute and lists the items whose new name is taken (skipped, not
+// sent, unless --overwrite); sent, each item's condition holds the new
+// name absent; the default goes only where the attribute is absent; the
+// journal's one entry takes it all back, byte for byte.
+func TestBulkRenameAndDefault(t *testing.T) {
+	sdk, table := bulkTable(t, 10, 0)
+	ep := dynamotest.Endpoint(t)
+	for _, sk := range []string{"ORDER#0002", "ORDER#0005"} { // these have the new name already; 0005 the default's too
+		set := "SET #n = :v"
+		names := map[string]string{"#n": "remark"}
+		if sk == "ORDER#0005" {
+			set, names["#t"] = set+", #t = :t", "tier"
+		}
+		vals := map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "theirs"}}
+		if sk == "ORDER#0005" {
+			vals[":t"] = &types.AttributeValueMemberS{Value: "gold"}
+		}
+		if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
+			Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
+			UpdateExpression: aws.String(set), ExpressionAttributeNames: names, ExpressionAttributeValues: vals}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := tableImage(t, sdk, table)
+	args := []string{"update", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--entity", "ORDER", "--rename", "note=remark", "--set-default", "tier=S:basic", "--output", "json"}
+	out, _, err := cli(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pre struct {
+		Selected, ToWrite int
+		Command           string
+		Changes           []attrChange
+		Skipped           []struct {
+			Key    map[string]string
+			Reason string
+		}
+	}
+	decodeInto(t, out, &pre)
+	want := []attrChange{{"note", "-", 8}, {"remark", "+", 8}, {"tier", "+", 8}}
+	if pre.Selected != 10 || pre.ToWrite != 8 || !slices.Equal(pre.Changes, want) || len(pre.Skipped) != 2 || pre.Skipped[0].Key["SK"] != "ORDER#0002" ||
+		!strings.Contains(pre.Skipped[0].Reason, "the item has remark already (--overwrite replaces it)") || strings.Count(pre.Command, "attribute_not_exists") != 2 {
+		t.Fatalf("preview %+v", pre)
+	}
+	out, _, err = cli(t, append(args, "--yes", "--allow-writes")...)
+	if err == nil || !strings.Contains(err.Error(), "8 written, 0 refused, 0 in doubt, 0 left, 2 skipped") {
+		t.Fatalf("sent: %v\n%s", err, out)
+	}
+	if s := sentOf(t, out); s.Written.Count != 8 {
+		t.Errorf("%d written", s.Written.Count)
+	}
+	// --overwrite then takes the two, and the default stays off 0005.
+	out, _, err = cli(t, append(args, "--overwrite", "--yes", "--allow-writes")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s := sentOf(t, out); s.Written.Count != 2 || s.Unchanged.Count != 8 {
+		t.Errorf("with --overwrite: %d written, %d unchanged; want 2 and 8", s.Written.Count, s.Unchanged.Count)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if strings.Count(img, `"note":`) != 0 || strings.Count(img, `"remark":{"S":"n"}`) != 10 || strings.Count(img, `"tier":{"S":"basic"}`) != 9 || strings.Count(img, `"tier":{"S":"gold"}`) != 1 {
+		t.Errorf("after both: %s", img)
+	}
+	for range 2 {
+		if _, _, err := cli(t, "undo", "--endpoint-url", ep, "--allow-writes"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !slices.Equal(before, tableImage(t, sdk, table)) {
+		t.Error("after two undos the table differs from before")
 	}
 }

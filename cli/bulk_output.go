@@ -32,6 +32,7 @@ type bulkPreview struct {
 	target                   edit.Target
 	plans                    []*edit.Plan  // the items to write, in key order
 	unchanged                []dynamo.Item // keys of items already as wanted
+	skipped                  []skippedItem // items the change leaves (a rename's NEW taken)
 	sending                  bool          // --yes --allow-writes: the plans are sent next
 }
 
@@ -71,7 +72,7 @@ func (p bulkPreview) predicted() dynamo.Capacity {
 	return c
 }
 
-func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) }
+func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) + len(p.skipped) }
 
 func (p bulkPreview) print(w io.Writer, format string) error {
 	var b bytes.Buffer
@@ -104,6 +105,9 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
 	if len(p.missing) > 0 {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
+	}
+	for _, sk := range p.skipped {
+		line("skipped: %s: %s", itemcodec.PlainJSON(sk.key), sk.reason)
 	}
 	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
 		line("filter: %s", n)
@@ -161,6 +165,7 @@ type bulkPreviewObject struct {
 	ToWrite      int               `json:"toWrite"`
 	Unchanged    []json.RawMessage `json:"unchanged"`
 	Missing      []json.RawMessage `json:"missing"` // --keys: keys no item has
+	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
 	Changes      []attrChange      `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
 	Items        []bulkItemObject  `json:"items"` // the first few
@@ -173,7 +178,7 @@ type bulkPreviewObject struct {
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
-		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
+		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []attrChange{}
@@ -211,4 +216,17 @@ func keyList(keys []dynamo.Item) string {
 		parts = append(parts, "… and "+textfmt.Plural(more, "more", "more"))
 	}
 	return strings.Join(parts, ", ")
+}
+
+type skippedObject struct {
+	Key    json.RawMessage `json:"key"`
+	Reason string          `json:"reason"`
+}
+
+func skippedObjects(items []skippedItem) []skippedObject {
+	out := []skippedObject{}
+	for _, it := range items {
+		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.key), Reason: it.reason})
+	}
+	return out
 }

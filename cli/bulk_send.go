@@ -47,7 +47,7 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 		return stoppedBulk(ctx, opts, res, w.JournalPath(), n)
 	}
 	if n.written+len(pre.unchanged) < pre.selected() {
-		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left%s", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left, skippedText(len(pre.skipped)))
 	}
 	return nil
 }
@@ -117,6 +117,7 @@ type bulkSentObject struct {
 	Selected         int               `json:"selected"`
 	Unchanged        keyedCount        `json:"unchanged"` // already as wanted: nothing sent
 	Missing          []json.RawMessage `json:"missing"`   // --keys: keys no item has
+	Skipped          []skippedObject   `json:"skipped"`   // left by the change, not sent: a rename's new name taken
 	Written          keyedCount        `json:"written"`
 	Refused          keyedCount        `json:"refused"`
 	RefusedItems     []refusedObject   `json:"refusedItems"`
@@ -147,7 +148,7 @@ func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
 	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
 		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(), NotLanded: kc(),
-		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing)}
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.skipped)}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
 		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))
@@ -253,6 +254,9 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	if o.Stopped != "" {
 		line("stopped by %s after the writes in flight: the items left were not sent", o.Stopped)
 	}
+	for _, sk := range o.Skipped {
+		line("skipped, not sent: %s: %s", string(sk.Key), sk.Reason)
+	}
 	for _, r := range o.RefusedItems {
 		line("refused, changed by someone else since it was read: %s", string(r.Key))
 		for _, d := range r.Diff {
@@ -331,4 +335,11 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 func notLanded(err error) bool {
 	var nl *edit.NotLandedError
 	return errors.As(err, &nl)
+}
+
+func skippedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d skipped", n)
 }

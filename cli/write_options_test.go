@@ -64,7 +64,16 @@ func TestBulkSelectorOptions(t *testing.T) {
 		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."},
 		{args: []string{"--keys", "k.jsonl", "--set", "a=S:b"}, usage: "--keys names the items by their whole keys: leave out --pk."},
 		{args: []string{"--keys", "k.jsonl", "--entity", "ORDER", "--set", "a=S:b"}, usage: "--keys names the items itself: leave out --entity."},
-		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+		{args: []string{"--entity", "ORDER", "--rename", "state=status", "--overwrite", "--set-default", "tier=S:basic"},
+			want: w("update", func(o *writeOptions) {
+				o.Bulk.Entity, o.Changes = "ORDER", bulkChanges{Renames: []string{"state=status"}, Overwrite: true, Defaults: []string{"tier=S:basic"}}
+			})},
+		{args: []string{"--entity", "ORDER", "--rename", "state"}, usage: "--rename takes OLD=NEW, such as state=status, not \"state\"."},
+		{args: []string{"--entity", "ORDER", "--rename", "a=a"}, usage: "--rename a=a: the new name is the old one."},
+		{args: []string{"--entity", "ORDER", "--set-default", "tier=basic"}, usage: "--set-default "},
+		{args: []string{"--entity", "ORDER", "--set", "a=S:b", "--overwrite"}, usage: "--overwrite goes with --rename"},
+		{args: []string{"--sk", "ORDER#1", "--rename", "a=b"}, usage: "--rename and --set-default change many items"},
+		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE, --remove NAME, --rename OLD=NEW or --set-default NAME=TYPE:VALUE: say what to change."},
 	}))
 	checkOptions(t, newDeleteCmd, stripWrite, with([]optionsCase[writeOptions]{
 		{args: []string{"--sk-begins-with", "ORDER#", "--dry-run"}, want: w("delete", func(o *writeOptions) { o.Bulk.SK, o.DryRun = begins, true })},
@@ -117,7 +126,7 @@ func TestNewWriteCmds(t *testing.T) {
 			want: w("update", func(o *writeOptions) { o.Sets, o.DryRun = []string{"status=S:SHIPPED"}, true })},
 		{args: []string{"--remove", "email", "--remove", "phone", "--allow-writes"},
 			want: w("update", func(o *writeOptions) { o.Removals, o.Allow = []string{"email", "phone"}, true })},
-		{args: nil, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+		{args: nil, usage: "update needs --set NAME=TYPE:VALUE, --remove NAME, --rename OLD=NEW or --set-default NAME=TYPE:VALUE: say what to change."},
 		{args: []string{"--set", "status=X:SHIPPED"}, usage: "--set "},
 		{args: []string{"--item", "{}"}, usage: "item"},
 	}))
