@@ -69,8 +69,11 @@ type Pattern struct {
 	// MinKept is the share of what a filtered pattern reads that check
 	// wants it to keep (its minKept:); nil for the file's (MinKept).
 	MinKept *float64
-	Example map[string]string
-	Line    int // where the pattern starts in its file; 0 when it is not from a file
+	// Ceilings are what `dynascope check` holds a run of the pattern to
+	// (maxRCU:, maxItemBytes:); nil fields for none.
+	Ceilings Ceilings
+	Example  map[string]string
+	Line     int // where the pattern starts in its file; 0 when it is not from a file
 
 	file  string         // the file it came from, for errors
 	lines map[string]int // field name -> line, so that errors point at the field
@@ -109,7 +112,7 @@ func (e *PatternError) Error() string {
 
 // patternFields are the fields a pattern may have, in the order SavePattern
 // writes them.
-var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "minKept", "example"}
+var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "minKept", "maxRCU", "maxItemBytes", "example"}
 
 // skOps maps the operators of the file to DynamoDB's.
 var skOps = []struct {
@@ -321,6 +324,18 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 			return fail(v.Line, "minKept %s", err)
 		}
 		p.MinKept = &share
+	case "maxRCU":
+		rcu, err := parseMaxRCU(v)
+		if err != nil {
+			return fail(v.Line, "%s", err)
+		}
+		p.Ceilings.RCU = &rcu
+	case "maxItemBytes":
+		n, err := parseMaxItemBytes(v)
+		if err != nil {
+			return fail(v.Line, "%s", err)
+		}
+		p.Ceilings.ItemBytes = &n
 	case "example":
 		ex, line, err := parseExample(v)
 		if err != nil {
