@@ -38,27 +38,9 @@ func parseMaxRCU(v *yaml.Node) (float64, error) {
 // are written: `4 KB`, `1.5 KB` (1 KB is 1,024 bytes, as DynamoDB counts
 // item sizes). It must be at least 1 byte and at most DynamoDB's 400 KB.
 func parseMaxItemBytes(v *yaml.Node) (int, error) {
-	bad := fmt.Errorf("maxItemBytes must be a size in bytes such as 4096 or 4 KB, at most DynamoDB's 400 KB, not %s", kindName(v))
-	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-		return 0, bad
-	}
-	text, scale := strings.TrimSpace(v.Value), 1.0
-	for _, u := range []struct {
-		suffix string
-		scale  float64
-	}{{"KiB", 1024}, {"KB", 1024}, {"B", 1}} {
-		if t, ok := strings.CutSuffix(text, u.suffix); ok {
-			text, scale = strings.TrimSpace(t), u.scale
-			break
-		}
-	}
-	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, bad
-	}
-	n := f * scale
-	if n < 1 || n > MaxItemBytesLimit || n != math.Trunc(n) {
-		return 0, bad
+	n, ok := unitNumber(v, unit{"KiB", 1024}, unit{"KB", 1024}, unit{"B", 1})
+	if !ok || n < 1 || n > MaxItemBytesLimit || n != math.Trunc(n) {
+		return 0, fmt.Errorf("maxItemBytes must be a size in bytes such as 4096 or 4 KB, at most DynamoDB's 400 KB, not %s", kindName(v))
 	}
 	return int(n), nil
 }
