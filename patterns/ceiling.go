@@ -12,6 +12,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"dynascope/yamlfile"
 )
 
 // MaxItemBytesLimit is DynamoDB's item size limit, 400 KB: a ceiling above
@@ -29,7 +31,7 @@ type Ceilings struct {
 func parseMaxRCU(v *yaml.Node) (float64, error) {
 	f, err := strconv.ParseFloat(strings.TrimSpace(v.Value), 64)
 	if v.Kind != yaml.ScalarNode || (v.Tag != "!!int" && v.Tag != "!!float") || err != nil || math.IsNaN(f) || math.IsInf(f, 0) || f <= 0 {
-		return 0, fmt.Errorf("maxRCU must be a positive number of read capacity units, such as 0.5, not %s", kindName(v))
+		return 0, fmt.Errorf("maxRCU must be a positive number of read capacity units, such as 0.5, not %s", yamlfile.Kind(v))
 	}
 	return f, nil
 }
@@ -40,7 +42,7 @@ func parseMaxRCU(v *yaml.Node) (float64, error) {
 func parseMaxItemBytes(v *yaml.Node) (int, error) {
 	n, ok := unitNumber(v, unit{"KiB", 1024}, unit{"KB", 1024}, unit{"B", 1})
 	if !ok || n < 1 || n > MaxItemBytesLimit || n != math.Trunc(n) {
-		return 0, fmt.Errorf("maxItemBytes must be a size in bytes such as 4096 or 4 KB, at most DynamoDB's 400 KB, not %s", kindName(v))
+		return 0, fmt.Errorf("maxItemBytes must be a size in bytes such as 4096 or 4 KB, at most DynamoDB's 400 KB, not %s", yamlfile.Kind(v))
 	}
 	return int(n), nil
 }

@@ -68,7 +68,7 @@ func parseCheck(file string, v *yaml.Node) (CheckSettings, error) {
 func parseShare(v *yaml.Node) (float64, error) {
 	f, ok := unitNumber(v, unit{"%", 0.01})
 	if !ok || f < 0 || f > 1 {
-		return 0, fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", kindName(v))
+		return 0, fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", yamlfile.Kind(v))
 	}
 	return f, nil
 }
