@@ -29,7 +29,7 @@ var allowedImports = map[string][]string{
 	"dynamo":            {"filterexpr", "itemcodec", "itemcodec/number", "keys", "partiql", "textfmt"},
 	"config":            {"dynamo", "textfmt", "yamlfile"},
 	"entities":          {"filterexpr", "itemcodec/number", "textfmt", "yamlfile"},
-	"patterns":          {"dynamo", "entities", "filterexpr", "indexes", "textfmt", "yamlfile"},
+	"patterns":          {"dynamo", "entities", "filterexpr", "indexes", "keys", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec", "partiql"},
 	"demodata":          {"dynamo"},
 	"dynamolocal":       {"dynamo"},
