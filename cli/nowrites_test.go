@@ -302,6 +302,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "check"}, named),
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "show", "latest order"}, named),
+		// check samples the whole demo table for drift (its file's
+		// entities).
+		slices.Concat([]string{"check", "--output", "json", "--patterns", patternsFile, "--max-items", "30000", "--max-rcu", "500"}, conn),
+		slices.Concat([]string{"check", "--output", "junit"}, named),
+		slices.Concat([]string{"check", "--output", "github"}, conn),
 		// Shell completion: the names it asks DynamoDB for (ListTables,
 		// the key schema) and those it reads from files.
 		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),

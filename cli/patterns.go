@@ -333,6 +333,9 @@ type patternRun struct {
 	// minKept is the share of what it reads a filtered pattern must keep
 	// (PatternSet.MinKept); 0 asks nothing of it.
 	minKept float64
+	// largest is the size in bytes of the largest item the run returned
+	// (itemcodec.ItemSize); 0 when it returned none.
+	largest int
 }
 
 // sendPattern sends the pattern's request and, when the answer does not fit
