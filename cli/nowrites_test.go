@@ -303,10 +303,13 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "show", "latest order"}, named),
 		// check samples the whole demo table for drift (its file's
-		// entities).
+		// entities); explain reads the keys beside one it builds.
 		slices.Concat([]string{"check", "--output", "json", "--patterns", patternsFile, "--max-items", "30000", "--max-rcu", "500"}, conn),
 		slices.Concat([]string{"check", "--output", "junit"}, named),
 		slices.Concat([]string{"check", "--output", "github"}, conn),
+		slices.Concat([]string{"explain", "--pk", "CUST#42", "--sk", "ORDER|2025-03-01|A17", "--output", "json"}, conn),
+		slices.Concat([]string{"explain", "--entity", "Order", "--param", "customerId=42", "--param", "orderDate=2025-03-01", "--param", "orderId=A17", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"explain", "--pk", "WH#1", "--index", "GSI1"}, named),
 		// Shell completion: the names it asks DynamoDB for (ListTables,
 		// the key schema) and those it reads from files.
 		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),

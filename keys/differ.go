@@ -7,6 +7,7 @@ package keys
 // label's case, a number's zero padding, a segment left out.
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -174,4 +175,23 @@ func splitterAt(k string, i int) string {
 		}
 	}
 	return ""
+}
+
+// Unpadded is k with the leading zeros of every run of digits dropped:
+// the form padding is compared in.
+func Unpadded(k string) string { return unpadded(k) }
+
+// DifferKeys is Differ over two keys' values, attribute by attribute (the
+// partition key, then the sort key): every kind of difference any of
+// them has, once each, in Differ's order.
+func DifferKeys(want, got []string) []Difference {
+	var out []Difference
+	for i := range min(len(want), len(got)) {
+		for _, d := range Differ(want[i], got[i]) {
+			if !slices.Contains(out, d) {
+				out = append(out, d)
+			}
+		}
+	}
+	return out
 }

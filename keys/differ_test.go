@@ -2,6 +2,7 @@ package keys
 
 import (
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -41,4 +42,26 @@ func TestDelimitersIn(t *testing.T) {
 	if got := DelimitersIn("ORDER|2023-05-01|B17#x::y"); !slices.Equal(got, []string{"|", "#", "::"}) {
 		t.Errorf("%v", got)
 	}
+}
+
+// Differ never panics, says nothing of equal keys, something of unequal
+// ones, and names the delimiter of a key with its delimiters swapped.
+func FuzzDiffer(f *testing.F) {
+	for _, s := range []string{"ORDER#2025-03-01#A17", "SEQ#00042", "a::b", "", "#", "0"} {
+		f.Add(s, s+"x")
+	}
+	f.Fuzz(func(t *testing.T, a, b string) {
+		if d := Differ(a, a); d != nil {
+			t.Fatalf("Differ(%q, itself) = %v", a, d)
+		}
+		if a != b && len(Differ(a, b)) == 0 {
+			t.Fatalf("Differ(%q, %q) found nothing", a, b)
+		}
+		if len(DelimitersIn(a)) == 1 && DelimitersIn(a)[0] == "#" {
+			swapped := strings.ReplaceAll(a, "#", "/")
+			if !strings.Contains(a, "/") && !slices.Equal(Differ(a, swapped), []Difference{DiffDelimiter}) {
+				t.Fatalf("Differ(%q, %q) = %v, want delimiter", a, swapped, Differ(a, swapped))
+			}
+		}
+	})
 }
