@@ -46,7 +46,7 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 
