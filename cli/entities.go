@@ -5,15 +5,18 @@ package cli
 // them (keys.Declared) and mark the others undeclared.
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
 
 	"dynascope/dynamo"
 	"dynascope/entities"
 	"dynascope/keys"
 	"dynascope/patterns"
+	"dynascope/textfmt"
 )
 
 // entitiesFlag declares --patterns FILE on a command that names types by
@@ -75,4 +78,69 @@ func declaredFlag(g keys.Group) *bool {
 		return nil
 	}
 	return &g.Declared
+}
+
+// entityObject is what item says of the item's declared entity: its name
+// and the parameters its keys decode to (in the order of its keys), and
+// what it breaks of its index keys; declared false, with no name, when no
+// declaration matches its keys.
+type entityObject struct {
+	Name     *string   `json:"name"`
+	Declared bool      `json:"declared"`
+	Params   keyObject `json:"params"`
+	Drift    []string  `json:"drift"`
+}
+
+// textAttrs are an item's string and number attributes as text, as the
+// entities match them.
+func textAttrs(it dynamo.Item) map[string]string {
+	out := map[string]string{}
+	for k, v := range it {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out[k] = v.Value
+		case *types.AttributeValueMemberN:
+			out[k] = v.Value
+		}
+	}
+	return out
+}
+
+// itemEntity matches the item against the entities; nil without them.
+func itemEntity(set *entities.Set, it dynamo.Item) *entityObject {
+	if set == nil || it == nil {
+		return nil
+	}
+	m, ok := set.Match(textAttrs(it))
+	if !ok {
+		return &entityObject{Params: keyObject{}, Drift: []string{}}
+	}
+	o := &entityObject{Name: &m.Entity.Name, Declared: true, Params: keyObject{}, Drift: m.Drift}
+	for _, v := range m.Params {
+		o.Params = append(o.Params, keyField{v.Name, json.RawMessage(jsonString(v.Value))})
+	}
+	if o.Drift == nil {
+		o.Drift = []string{}
+	}
+	return o
+}
+
+// entityLine is the item's entity in text: "entity Order: customerId = 42,
+// orderDate = 2025-03-01" and its drift, or that no declaration matches.
+func entityLine(set *entities.Set, it dynamo.Item) string {
+	if set == nil || it == nil {
+		return ""
+	}
+	m, ok := set.Match(textAttrs(it))
+	if !ok {
+		return "entity: undeclared (its keys match no declared entity)\n"
+	}
+	line := "entity " + textfmt.Sanitize(m.Name())
+	if d := m.Decoded(); d != "" {
+		line += ": " + textfmt.Sanitize(d)
+	}
+	for _, d := range m.Drift {
+		line += "\n  drift: " + textfmt.Sanitize(d)
+	}
+	return line + "\n"
 }

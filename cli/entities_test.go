@@ -58,3 +58,44 @@ func runCommand(t *testing.T, args ...string) (stdout, stderr string, err error)
 	err = run(context.Background(), args, &out, &errb)
 	return out.String(), errb.String(), err
 }
+
+// 39.3: item names the item's declared entity and decodes its keys.
+func TestItemDecodesItsKeys(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	conn := []string{"--table", table, "--endpoint-url", ep, "--patterns", entityPatterns}
+	out, _, err := runCommand(t, append([]string{"item", "--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}, conn...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Entity struct {
+			Name     *string
+			Declared bool
+			Params   json.RawMessage
+			Drift    []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	var params bytes.Buffer
+	if err := json.Compact(&params, got.Entity.Params); err != nil {
+		t.Fatal(err)
+	}
+	if e := got.Entity; e.Name == nil || *e.Name != "Order" || !e.Declared || params.String() != `{"customerId":"42","orderDate":"2025-03-01","orderId":"A17"}` || len(e.Drift) != 0 {
+		t.Errorf("entity %+v %s\n%s", e, e.Params, out)
+	}
+	out, _, err = runCommand(t, append([]string{"item", "--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--output", "table"}, conn...)...)
+	if err != nil || !strings.Contains(out, "\nentity Order: customerId = 42, orderDate = 2025-03-01, orderId = A17\n") {
+		t.Errorf("item as a table: %v\n%s", err, out)
+	}
+	out, _, err = runCommand(t, append([]string{"item", "--pk", "ORDER#A17", "--sk", "ITEM#1", "--output", "table"}, conn...)...)
+	if err != nil || !strings.Contains(out, "\nentity: undeclared (its keys match no declared entity)\n") {
+		t.Errorf("an undeclared item: %v\n%s", err, out)
+	}
+	out, _, err = runCommand(t, "item", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--sk", "ITEM#1")
+	if err != nil || strings.Contains(out, `"entity"`) {
+		t.Errorf("item without declarations: %v\n%s", err, out)
+	}
+}

@@ -52,7 +52,12 @@ once, page by page, and groups and counts what it read.
 --by attribute:NAME groups by an attribute's value instead (EntityType,
 type, __typename, ...): it reads the whole partition once, its bound
 said first. Without --by, a note names such an attribute when every item
-of the first page has one with few values.`,
+of the first page has one with few values.
+
+With entities declared (--patterns FILE, or dynascope.yaml here when its
+table: is the table), a type whose keys all match one declaration takes
+its name; any other keeps its inferred name, marked ~ (JSON: "declared":
+false).`,
 		Example: `  dynascope groups --table App --pk 'CUST#42'
   dynascope groups --table App --pk 'CUST#42' --count --output table
   dynascope groups --table App --index GSI1 --pk 'WH#1'
