@@ -37,9 +37,13 @@ type Entity struct {
 	Keys       map[string]Template // key attribute -> template
 	Params     map[string]Param    // every placeholder of Keys, by name
 	EntityAttr *Attr               // nil when not declared
-	KeyOrder   []string            // the key attributes in file order
-	Line, Col  int                 // of the entity's mapping; 0 when not from a file
-	keyLines   map[string][2]int   // key attribute -> line and column of its name
+	// Optional are the index key attributes the entity's items may lack
+	// (a sparse index: only some of them are in it); an item without one
+	// is not drift, one with it must match its template.
+	Optional  []string
+	KeyOrder  []string          // the key attributes in file order
+	Line, Col int               // of the entity's mapping; 0 when not from a file
+	keyLines  map[string][2]int // key attribute -> line and column of its name
 }
 
 // Attr is an entity attribute: the item attribute that names the type, and
@@ -209,6 +213,9 @@ func (s *Set) indexDrift(e *Entity, attrs, params map[string]string) []string {
 			continue
 		}
 		v, ok := attrs[a]
+		if !ok && slices.Contains(e.Optional, a) {
+			continue
+		}
 		if !ok {
 			drift = append(drift, fmt.Sprintf("it has no %s, which %s declares (%s), so it is not in that index", a, e.Name, e.Keys[a].Raw))
 			continue
@@ -297,4 +304,61 @@ func describeValues(order []string, values map[string]string) string {
 		parts = append(parts, name+" = "+values[name])
 	}
 	return strings.Join(parts, ", ")
+}
+
+// Namer names keys by the entities, for package keys (a keys.Declared):
+// given the partition and sort key attributes a key is read under, it
+// returns the function from a key's two values to the name of the entity
+// they match. Under the table's keys it is Match; under an index's, the
+// first entity (in Match's order) whose templates of those two attributes
+// match. skAttr is "" for a key without a sort key. Nil when no entity is
+// declared.
+func (s *Set) Namer(pkAttr, skAttr string) func(pk, sk string) (string, bool) {
+	if s == nil || len(s.Entities) == 0 {
+		return nil
+	}
+	table := s.TableKeys()
+	onTable := len(table) > 0 && table[0] == pkAttr && (skAttr == "" && len(table) == 1 || len(table) > 1 && table[1] == skAttr)
+	return func(pk, sk string) (string, bool) {
+		attrs := map[string]string{pkAttr: pk}
+		if skAttr != "" {
+			attrs[skAttr] = sk
+		}
+		if onTable {
+			m, ok := s.Match(attrs)
+			if !ok {
+				return "", false
+			}
+			return m.Name(), true
+		}
+		for _, e := range s.order {
+			if e.matchesOnly(attrs) {
+				return e.Name, true
+			}
+		}
+		return "", false
+	}
+}
+
+// matchesOnly tells whether every attribute of attrs is a key e declares
+// and matches its template, with each parameter the same throughout.
+func (e *Entity) matchesOnly(attrs map[string]string) bool {
+	params := map[string]string{}
+	for a, v := range attrs {
+		t, ok := e.Keys[a]
+		if !ok {
+			return false
+		}
+		got, ok := t.Match(v, e.Params)
+		if !ok {
+			return false
+		}
+		for name, val := range got {
+			if prev, seen := params[name]; seen && prev != val {
+				return false
+			}
+			params[name] = val
+		}
+	}
+	return true
 }

@@ -127,9 +127,10 @@ func (d *driftTally) add(key string, f Drift, example string) {
 // in the order first found, each kind apart — keys no template matches (by
 // attribute and shape, with a guess at why), parameters that break their
 // type (a key of an entity's shape whose value is not of the parameter's
-// type), items missing one of their entity's index keys or holding it in
-// another shape (not in that index), and entities no item of the sample
-// is of. complete says the sample is the whole table.
+// type), items missing one of their entity's index keys (unless the
+// entity declares that index's keys optional: a sparse index, of which the
+// item carries none) or holding it in another shape (not in that index),
+// and entities no item of the sample is of. complete says the sample is the whole table.
 func (s *PatternSet) Drift(t dynamo.Table, items []dynamo.Item, complete bool) []Drift {
 	if !s.HasEntities() {
 		return nil
@@ -138,9 +139,8 @@ func (s *PatternSet) Drift(t dynamo.Table, items []dynamo.Item, complete bool) [
 	names := driftAttrs(t, set)
 	var unmatched, params, index driftTally
 	seen := map[string]int{}
-	withIndex := map[string]int{} // entity + index -> items that carry any of its keys
 	for _, it := range items {
-		attrs := textAttrs(it, names)
+		attrs := keyTextAttrs(it, names)
 		example := keyText(attrs, set.TableKeys())
 		m, ok := set.Match(attrs)
 		if !ok {
@@ -161,18 +161,20 @@ func (s *PatternSet) Drift(t dynamo.Table, items []dynamo.Item, complete bool) [
 			if len(declared) == 0 {
 				continue
 			}
-			if len(present) > 0 {
-				withIndex[e.Name+"\x00"+ix.Name]++
+			missing := without(declared, present)
+			if len(present) == 0 && len(without(missing, e.Optional)) == 0 {
+				continue // a sparse index the entity declares optional: not in it, by design
 			}
-			if len(present) == 0 {
-				continue // sparse: the item is in none of the index's keys (see below)
-			}
-			why := ""
-			if missing := without(declared, present); len(missing) > 0 {
+			if len(missing) > 0 {
+				why := ""
+				if len(present) > 0 {
+					why = fmt.Sprintf(" (only %s is there)", strings.Join(present, " and "))
+				}
 				index.add(e.Name+"\x00"+ix.Name+"\x00"+strings.Join(missing, ","), Drift{Kind: DriftIndexKey, Entity: e.Name, Index: ix.Name,
-					Attr: strings.Join(missing, " and "), Why: fmt.Sprintf(" (only %s is there)", strings.Join(present, " and ")), Line: e.Line}, example)
+					Attr: strings.Join(missing, " and "), Why: why, Line: e.Line}, example)
 				continue
 			}
+			why := ""
 			if mem := indexes.Check(t, ix, it); !mem.Member {
 				why = " (" + mem.Why + ")"
 			} else if bad := shapeBreak(e, declared, attrs); bad != "" {
@@ -190,20 +192,9 @@ func (s *PatternSet) Drift(t dynamo.Table, items []dynamo.Item, complete bool) [
 			out = append(out, *tl.by[k])
 		}
 	}
-	// An index an entity declares that none of its items carries: the
-	// application never writes those keys (an index of some of its
-	// items, a sparse one, is not drift).
 	for _, e := range set.Entities {
-		n := seen[e.Name]
-		if n == 0 {
-			out = append(out, Drift{Kind: DriftUnseen, Entity: e.Name, Sampled: len(items), Complete: complete, Line: e.Line})
-			continue
-		}
-		for _, ix := range t.Indexes {
-			if declared, _ := entityIndexKeys(e, ix, nil); len(declared) > 0 && withIndex[e.Name+"\x00"+ix.Name] == 0 {
-				out = append(out, Drift{Kind: DriftIndexKey, Entity: e.Name, Index: ix.Name, Attr: strings.Join(declared, " and "), Count: n,
-					Why: fmt.Sprintf(" (none of the %s of %s in the sample carries them)", textfmt.Plural(n, "item", "items"), e.Name), Line: e.Line})
-			}
+		if seen[e.Name] == 0 {
+			out = append(out, Drift{Kind: DriftUnseen, Entity: e.Name, Line: e.Line})
 		}
 	}
 	for i := range out {
@@ -225,9 +216,9 @@ func driftAttrs(t dynamo.Table, set *entities.Set) []string {
 	return names
 }
 
-// textAttrs is what Match reads of an item: each of names the item holds as
+// keyTextAttrs is what Match reads of an item: each of names the item holds as
 // a string, number or binary, as text.
-func textAttrs(it dynamo.Item, names []string) map[string]string {
+func keyTextAttrs(it dynamo.Item, names []string) map[string]string {
 	attrs := map[string]string{}
 	for _, n := range names {
 		switch v := it[n].(type) {

@@ -24,6 +24,7 @@ entities:
       GSI1PK: "WH#{warehouseId}"
       GSI1SK: "OPEN#{orderDate}#{orderId}"
     params: {customerId: number, orderDate: date, orderId: text, warehouseId: number}
+    optional: [GSI1PK, GSI1SK]
   - name: LineItem
     keys: {PK: "ORDER#{orderId}", SK: "ITEM#{line}"}
     params: {orderId: text, line: number}
@@ -79,7 +80,7 @@ func TestDriftKinds(t *testing.T) {
 	if strings.Join(lines, "\n") != strings.Join(want, "\n") {
 		t.Errorf("drift:\n%s\nwant\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	if got[0].Count != 2 || got[0].Line != 9 || got[5].Line != 16 {
+	if got[0].Count != 2 || got[0].Line != 9 || got[5].Line != 17 {
 		t.Errorf("counts and lines: %+v", got)
 	}
 
@@ -87,9 +88,16 @@ func TestDriftKinds(t *testing.T) {
 	if d := set.Drift(tbl, items[:3], true); len(d) != 1 || d[0].Kind != DriftUnseen {
 		t.Errorf("clean items drift: %+v", d)
 	}
-	// An index no item of its entity carries: drift, not sparseness.
-	if d := set.Drift(tbl, []dynamo.Item{items[0], items[2], driftItem("PK", "ORDER#A2", "SK", "ITEM#1")}, false); len(d) != 1 ||
-		d[0].Kind != DriftIndexKey || !strings.Contains(d[0].Message(), "(none of the 1 item of Order in the sample carries them)") {
-		t.Errorf("an index never written: %+v", d)
+	// Index keys not declared optional: an order without them is drift.
+	strict, err := ParsePatterns("dynascope.yaml", []byte(strings.Replace(driftFile, "    optional: [GSI1PK, GSI1SK]\n", "", 1)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := strict.CheckEntities(tbl); err != nil {
+		t.Fatal(err)
+	}
+	if d := strict.Drift(tbl, []dynamo.Item{items[0], items[2], driftItem("PK", "ORDER#A2", "SK", "ITEM#1")}, false); len(d) != 1 ||
+		d[0].Kind != DriftIndexKey || d[0].Message() != "1 item of Order lacks GSI1PK and GSI1SK, which Order declares: it is silently not in GSI1" {
+		t.Errorf("index keys not optional: %+v", d)
 	}
 }
