@@ -255,6 +255,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "NOT-THERE"}),
 		slices.Concat(g, []string{"--pk", "CUST#42"}),
+		slices.Concat(g, []string{"--pk", "CUST#42", "--patterns", patternsFile}),
 		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--max-rcu", "50"}),
@@ -271,6 +272,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"tail"}, named, tc[2:], []string{"--from", "trim-horizon", "--pk", "CUST#42", "--entity", "ORDER", "--delimiter", "#", "--max-records", "1", "--for", "30s", "--output", "text"}),
 		// item and index try read, and never create or change an index.
 		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--patterns", patternsFile}),
 		slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table"}, named),
 		slices.Concat([]string{"index", "try"}, conn, []string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "INCLUDE:total", "--max-items", "200", "--max-rcu", "5", "--patterns", patternsFile, "--output", "table"}),
 		slices.Concat([]string{"index", "try", "--pk-attr", "GSI1PK"}, named, []string{"--max-items", "50"}),
