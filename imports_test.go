@@ -28,7 +28,8 @@ var allowedImports = map[string][]string{
 	"partiql":           {"textfmt"},
 	"dynamo":            {"filterexpr", "itemcodec", "itemcodec/number", "keys", "partiql", "textfmt"},
 	"config":            {"dynamo", "textfmt", "yamlfile"},
-	"patterns":          {"dynamo", "filterexpr", "indexes", "textfmt", "yamlfile"},
+	"entities":          {"filterexpr", "itemcodec/number", "textfmt", "yamlfile"},
+	"patterns":          {"dynamo", "entities", "filterexpr", "indexes", "keys", "textfmt", "yamlfile"},
 	"codegen":           {"dynamo", "itemcodec", "partiql"},
 	"demodata":          {"dynamo"},
 	"dynamolocal":       {"dynamo"},
@@ -45,7 +46,7 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

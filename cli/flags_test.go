@@ -63,7 +63,7 @@ func TestMaxRCUOneMeaningPerKind(t *testing.T) {
 	kinds := map[string]string{
 		"dynascope query": "the read's cap: ", "dynascope scan": "the read's cap: ", "dynascope partiql": "the read's cap: ",
 		"dynascope groups": "the read's cap: ",
-		"dynascope layout": "the sample's budget: ", "dynascope index try": "the sample's budget: ",
+		"dynascope layout": "the sample's budget: ", "dynascope index try": "the sample's budget: ", "dynascope check": "the sample's budget: ",
 	}
 	seen := map[string]bool{}
 	eachFlag(newRootCmd(Build{}), "max-rcu", func(c *cobra.Command, f *pflag.Flag) {

@@ -259,6 +259,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "NOT-THERE"}),
 		slices.Concat(g, []string{"--pk", "CUST#42"}),
+		slices.Concat(g, []string{"--pk", "CUST#42", "--patterns", patternsFile}),
 		slices.Concat([]string{"groups", "--pk", "CUST#42"}, named),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "CUST#42", "--count", "--max-rcu", "50"}),
@@ -275,6 +276,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"tail"}, named, tc[2:], []string{"--from", "trim-horizon", "--pk", "CUST#42", "--entity", "ORDER", "--delimiter", "#", "--max-records", "1", "--for", "30s", "--output", "text"}),
 		// item and index try read, and never create or change an index.
 		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--patterns", patternsFile}),
 		slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table"}, named),
 		slices.Concat([]string{"index", "try"}, conn, []string{"--pk-attr", "status", "--sk-attr", "SK", "--projection", "INCLUDE:total", "--max-items", "200", "--max-rcu", "5", "--patterns", patternsFile, "--output", "table"}),
 		slices.Concat([]string{"index", "try", "--pk-attr", "GSI1PK"}, named, []string{"--max-items", "50"}),
@@ -306,6 +308,14 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "check"}, named),
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "show", "latest order"}, named),
+		// check samples the whole demo table for drift (its file's
+		// entities); explain reads the keys beside one it builds.
+		slices.Concat([]string{"check", "--output", "json", "--patterns", patternsFile, "--max-items", "30000", "--max-rcu", "500"}, conn),
+		slices.Concat([]string{"check", "--output", "junit"}, named),
+		slices.Concat([]string{"check", "--output", "github"}, conn),
+		slices.Concat([]string{"explain", "--pk", "CUST#42", "--sk", "ORDER|2025-03-01|A17", "--output", "json"}, conn),
+		slices.Concat([]string{"explain", "--entity", "Order", "--param", "customerId=42", "--param", "orderDate=2025-03-01", "--param", "orderId=A17", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"explain", "--pk", "WH#1", "--index", "GSI1"}, named),
 		// Shell completion: the names it asks DynamoDB for (ListTables,
 		// the key schema) and those it reads from files.
 		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),

@@ -275,6 +275,8 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 			Attributes  []string          `json:"attributes"`
 			Parameters  []string          `json:"parameters"`
 			Example     map[string]string `json:"example"`
+			Entity      *string           `json:"entity"`
+			Types       map[string]string `json:"types"`
 			Line        int               `json:"line"`
 		}
 		out := struct {
@@ -295,7 +297,13 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 			if attrs == nil {
 				attrs = []string{}
 			}
-			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
+			types := map[string]string{}
+			for _, name := range params {
+				if t := p.ParamType(name); t != "" {
+					types[name] = t
+				}
+			}
+			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, nullable(p.Entity), types, p.Line})
 		}
 		return writeIndentedJSON(opts.Out, out)
 	}
@@ -305,6 +313,11 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 	for _, p := range set.Patterns {
 		params := "-"
 		if names := p.Parameters(); len(names) > 0 {
+			for i, name := range names {
+				if t := p.ParamType(name); t != "" {
+					names[i] = name + " (" + t + ")"
+				}
+			}
 			params = strings.Join(names, ", ")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(params), textfmt.Sanitize(p.Description))
@@ -333,6 +346,9 @@ type patternRun struct {
 	// minKept is the share of what it reads a filtered pattern must keep
 	// (PatternSet.MinKept); 0 asks nothing of it.
 	minKept float64
+	// largest is the size in bytes of the largest item the run returned
+	// (itemcodec.ItemSize); 0 when it returned none.
+	largest int
 }
 
 // sendPattern sends the pattern's request and, when the answer does not fit

@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 )
@@ -131,33 +132,9 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 	if err := set.Validate(t); err != nil {
 		return err
 	}
-	var runs []patternRun
-	for _, p := range set.Patterns {
-		r, err := p.Resolve(t, p.Example)
-		if err != nil {
-			return err
-		}
-		pc, onIndex := p.CheckProjection(t)
-		if onIndex && pc.Refused() {
-			// DynamoDB would refuse it: said, not sent.
-			run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: &queryResult{Table: t.Name, Index: p.Index}}
-			if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
-				if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
-					run.res.KeyCondition = b.KeyCondition
-				}
-			}
-			runs = append(runs, run)
-			continue
-		}
-		run := sendPattern(ctx, client, t, p, r, nil)
-		run.minKept = set.MinKept(p)
-		if onIndex {
-			run.projection = &pc
-		}
-		runs = append(runs, run)
-		if ctx.Err() != nil {
-			return ctx.Err()
-		}
+	runs, err := runEveryPattern(ctx, client, t, set)
+	if err != nil {
+		return err
 	}
 	var b bytes.Buffer
 	if opts.Output == "json" {
@@ -193,6 +170,49 @@ func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
 		return fmt.Errorf("%d of %d patterns %s: %s.", len(bad), len(runs), verb, strings.Join(bad, ", "))
 	}
 	return nil
+}
+
+// runEveryPattern runs every pattern of the set with its example, as patterns
+// check and check do: one that DynamoDB would refuse (a filter on what its
+// index does not project) is said, not sent. Each run keeps the size of
+// the largest item it returned (check's maxItemBytes:).
+func runEveryPattern(ctx context.Context, client *dynamo.Client, t dynamo.Table, set *patterns.PatternSet) ([]patternRun, error) {
+	var runs []patternRun
+	for _, p := range set.Patterns {
+		r, err := p.Resolve(t, p.Example)
+		if err != nil {
+			return nil, err
+		}
+		pc, onIndex := p.CheckProjection(t)
+		if onIndex && pc.Refused() {
+			// DynamoDB would refuse it: said, not sent.
+			run := patternRun{pattern: p, operation: r.Operation(), projection: &pc, res: &queryResult{Table: t.Name, Index: p.Index}}
+			if ks, err := t.Schema(p.Index); err == nil && r.Query != nil {
+				if b, err := dynamo.BuildQuery(ks, *r.Query); err == nil {
+					run.res.KeyCondition = b.KeyCondition
+				}
+			}
+			runs = append(runs, run)
+			continue
+		}
+		largest := 0
+		run := sendPattern(ctx, client, t, p, r, func(_ *queryResult, pg dynamo.Page) error {
+			for _, it := range pg.Items {
+				largest = max(largest, itemcodec.ItemSize(it))
+			}
+			return nil
+		})
+		run.largest = largest
+		run.minKept = set.MinKept(p)
+		if onIndex {
+			run.projection = &pc
+		}
+		runs = append(runs, run)
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
+	}
+	return runs, nil
 }
 
 func (r patternRun) operationText() string {

@@ -105,7 +105,7 @@ func newRootTree(b Build) (*cobra.Command, *document) {
 		newTablesCmd(f, nil), newQueryCmd(f, nil), newGetCmd(f, nil), newGroupsCmd(f, nil),
 		newScanCmd(f, nil), newPartiQLCmd(f, nil),
 		newTailCmd(f, nil),
-		newLayoutCmd(f, nil), newPatternsCmd(f),
+		newLayoutCmd(f, nil), newPatternsCmd(f), newCheckCmd(f, nil), newExplainCmd(f, nil),
 		newItemCmd(f, nil), newIndexCmd(f),
 		newSeedCmd(f, nil), newDemoCmd(f, nil),
 		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),

@@ -56,17 +56,20 @@ func namingTheSignal(msg, by string) string {
 }
 
 // Exit codes: 0 done, 1 a failure at run time, 2 a mistake in the command
-// line, 130 stopped by a signal (SIGINT, SIGTERM or SIGHUP; 128 + SIGINT's
+// line, 3 check's drift alone (exitDrift), 130 stopped by a signal (SIGINT, SIGTERM or SIGHUP; 128 + SIGINT's
 // number, as shells report Ctrl-C), whatever was written then incomplete.
 const exitInterrupted = 130
 
 func exitCode(signalled bool, err error) int {
 	var ue usageError
+	var de driftError
 	switch {
 	case errors.As(err, &ue):
 		return 2
 	case signalled:
 		return exitInterrupted
+	case errors.As(err, &de):
+		return exitDrift
 	}
 	return 1
 }

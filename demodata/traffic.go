@@ -41,10 +41,36 @@ func trafficWrite(step int, id int, day time.Time) dynamo.Item {
 	return it
 }
 
+// DriftStep is the write of the demo's traffic that drifts: once, after
+// the first cycle, an old code path of the application writes an order
+// the old way, with | where the declared key has # (OldOrder), so that
+// `dynascope check` on the demo has one drift to find.
+const DriftStep = 3
+
+// OldOrder is the drifting write: an order of CUST#42 whose sort key
+// is ORDER|date|id, as the application wrote orders before it moved to #.
+func OldOrder(id int, day time.Time) dynamo.Item {
+	order := "T" + strconv.Itoa(id) + "OLD"
+	date := day.Format(time.DateOnly)
+	return dynamo.Item{
+		"PK": demoS(Partition), "SK": demoS("ORDER|" + date + "|" + order),
+		"orderId": demoS(order), "total": demoMoney(990), "itemCount": demoInt(1), "status": demoS("SHIPPED"),
+	}
+}
+
 // Traffic is the demo application's writes from now on, for
 // dynamo.DemoTraffic to send: the step-th write (from 0) of a cycle of
-// three, its orders named for the moment (T and a number) and dated today.
+// three, its orders named for the moment (T and a number) and dated
+// today, with the one drifting write (OldOrder) at DriftStep.
 func Traffic(now time.Time) func(step int) dynamo.Item {
 	id, day := int(now.Unix()%100000), now.UTC()
-	return func(step int) dynamo.Item { return trafficWrite(step, id, day) }
+	return func(step int) dynamo.Item {
+		switch {
+		case step == DriftStep:
+			return OldOrder(id, day)
+		case step > DriftStep:
+			step--
+		}
+		return trafficWrite(step, id, day)
+	}
 }

@@ -66,19 +66,39 @@ func parseCheck(file string, v *yaml.Node) (CheckSettings, error) {
 
 // parseShare reads a share as a percentage ("50%") or a fraction (0.5).
 func parseShare(v *yaml.Node) (float64, error) {
-	bad := fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", kindName(v))
+	f, ok := unitNumber(v, unit{"%", 0.01})
+	if !ok || f < 0 || f > 1 {
+		return 0, fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", yamlfile.Kind(v))
+	}
+	return f, nil
+}
+
+// unit is a suffix a number of the file may carry, and what it multiplies
+// the number by.
+type unit struct {
+	suffix string
+	scale  float64
+}
+
+// unitNumber reads a finite number with at most one of units after it
+// (the first whose suffix it has), the unit's scale applied; false for a
+// value that is none.
+func unitNumber(v *yaml.Node, units ...unit) (float64, bool) {
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
-		return 0, bad
+		return 0, false
 	}
 	text, scale := strings.TrimSpace(v.Value), 1.0
-	if t, ok := strings.CutSuffix(text, "%"); ok {
-		text, scale = strings.TrimSpace(t), 100
+	for _, u := range units {
+		if t, ok := strings.CutSuffix(text, u.suffix); ok {
+			text, scale = strings.TrimSpace(t), u.scale
+			break
+		}
 	}
 	f, err := strconv.ParseFloat(text, 64)
-	if err != nil || math.IsNaN(f) || f < 0 || f/scale > 1 {
-		return 0, bad
+	if err != nil || math.IsNaN(f) || math.IsInf(f, 0) {
+		return 0, false
 	}
-	return f / scale, nil
+	return f * scale, true
 }
 
 // Discard is what a filtered pattern's run kept of what it read.

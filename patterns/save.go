@@ -138,6 +138,12 @@ func renderPattern(p Pattern) (string, error) {
 	if p.MinKept != nil {
 		add("minKept", &yaml.Node{Kind: yaml.ScalarNode, Value: strconv.FormatFloat(*p.MinKept*100, 'f', -1, 64) + "%"})
 	}
+	if c := p.Ceilings.RCU; c != nil {
+		add("maxRCU", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!float", Value: strconv.FormatFloat(*c, 'f', -1, 64)})
+	}
+	if c := p.Ceilings.ItemBytes; c != nil {
+		add("maxItemBytes", &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!int", Value: strconv.Itoa(*c)})
+	}
 	if len(p.Example) > 0 {
 		ex := &yaml.Node{Kind: yaml.MappingNode, Style: yaml.FlowStyle}
 		keys := p.Parameters()

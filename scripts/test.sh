@@ -8,7 +8,8 @@ scripts/dynamodb-local.sh install
 # The code tests run the generated code: `aws dynamodb` commands with the
 # AWS CLI (binary keys need v2, which Debian's awscli is) and boto3 programs
 # with python3; the completion tests run the zsh and fish scripts in those
-# shells. What is missing comes from Debian's packages, and when it cannot be
+# shells; the check tests read its JUnit XML with xmllint. What is missing
+# comes from Debian's packages, and when it cannot be
 # installed the tests stop here: a test that skips for want of a tool checks
 # nothing.
 need=()
@@ -23,8 +24,9 @@ fi
 for sh in zsh fish; do
   command -v "$sh" >/dev/null 2>&1 || need+=("$sh")
 done
+command -v xmllint >/dev/null 2>&1 || need+=(libxml2-utils)
 if [ ${#need[@]} -gt 0 ]; then
-  echo "installing Debian's ${need[*]} for the generated-code and completion tests" >&2
+  echo "installing Debian's ${need[*]} for the generated-code, completion and check tests" >&2
   sudo=""
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   if ! command -v apt-get >/dev/null 2>&1; then
