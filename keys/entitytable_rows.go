@@ -19,7 +19,7 @@ func (t EntityTable) made() EntityTable {
 	if t.keyType == "S" {
 		for i, r := range rows {
 			if r.Kind == KindValue && r.First != "" && r.Last != "" && r.Entity != ShapeName {
-				rows[i].Entity = RunName(r.First, r.Last)
+				rows[i].Entity = idRunName(r.First, r.Last)
 			}
 		}
 		sort.SliceStable(rows, func(a, b int) bool {
