@@ -125,9 +125,9 @@ func (d Discovery) Capacity() Capacity {
 // sorted, so after the first key of type ORDER# the query SK >= "ORDER$" with
 // Limit 1 lands on the first key of the next type, and after a key that
 // starts with a digit (a timestamp, a number) SK >= ":" lands past every such
-// key at once. One small request finds each group and, for a prefix type or
-// the value group, one more finds its last key; the partition itself is never
-// read whole. The walk stops when the budget would be exceeded, reporting
+// key at once. One small request finds each group, and one more the value
+// group's far end (a prefix type's is read only where a jump lands on it:
+// see walk); the partition itself is never read whole. The walk stops when the budget would be exceeded, reporting
 // the groups found so far and where it would go on. Numeric and binary sort
 // keys have no types: their range (first and last) is reported as one group.
 func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, error) {
@@ -495,11 +495,17 @@ func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
 // GroupCondition is the sort-key condition that selects exactly a group's
 // items: = for an exact type, begins_with for a prefix type, BETWEEN its
 // first and last key for a value group of strings and a prefix type holding
-// its bare label (keys.FoldBare), none for numbers and binary.
+// its bare label (keys.FoldBare; its last key not read, up to the end of
+// its prefix), none for numbers and binary.
 func GroupCondition(g keys.Group, keyType string) SKCond {
 	switch {
 	case keyType != "S":
 		return SKCond{}
+	case g.Bare && (g.First == "" || g.Last == ""):
+		// The skip-scan read the bare label (it sorts first) but not the
+		// type's last key: up to the highest key its prefix can start in
+		// practice (four U+10FFFF after it).
+		return SKCond{Op: SKBetween, Values: []string{max(g.First, g.Last), g.Prefix + strings.Repeat("\U0010FFFF", 4)}}
 	case g.Kind == keys.KindValue || g.Bare:
 		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
 		return SKCond{Op: SKBetween, Values: []string{lo, hi}}

@@ -19,9 +19,9 @@ type half struct {
 	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
 	cond   SKCond        // its next jump
 	// at, when set, is a key the half stands on without a request: the
-	// first page's last key inside a prefix type or the value group, whose
-	// end the walk looks up first (a jump past that key would most often
-	// land in the same type, a request for nothing).
+	// first page's last key inside a prefix type or the value group, which
+	// the walk jumps past at once (a jump past that key alone would most
+	// often land in the same type, a request for nothing).
 	at string
 	// covers: every key on the far side of cond (below an SK >= / > cond,
 	// from an SK < cond up) is in groups. The partner covers nothing until
