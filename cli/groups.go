@@ -243,7 +243,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 	for _, g := range d.Groups {
 		gj := groupObject{
 			Entity: g.Entity, Declared: declaredFlag(g), Prefix: g.Prefix, Kind: string(g.Kind),
-			First: jsonKey(d.KeyType, g.First), Last: jsonKey(d.KeyType, g.Last),
+			First: endKey(d.KeyType, g.First), Last: endKey(d.KeyType, g.Last),
 		}
 		if ks.SK == nil { // the partition's one item: no sort key to name
 			gj.First, gj.Last = json.RawMessage("null"), json.RawMessage("null")
@@ -284,7 +284,7 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 			if g.Count >= 0 {
 				count = strconv.Itoa(g.Count)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Marked()), textfmt.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Marked()), textfmt.Sanitize(g.Prefix), count, endCell(g.First), endCell(g.Last))
 		}
 		_ = tw.Flush()
 	}
@@ -303,6 +303,25 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 		b.WriteString("\nincomplete: stopped before the end (why follows); a type with no count was not counted to its end\n")
 	}
 	fmt.Fprintf(b, "\n%s · %s\n", textfmt.Plural(len(d.Requests), "request", "requests"), rcuText(d.Requests))
+}
+
+// endKey is a type's first or last key in groups' JSON: null for one the
+// skip-scan did not read (no key is empty).
+func endKey(keyType, v string) json.RawMessage {
+	if v == "" {
+		return json.RawMessage("null")
+	}
+	return jsonKey(keyType, v)
+}
+
+// endCell is a type's first or last key in groups' text: "-" for one the
+// skip-scan did not read (it jumps past a prefix type's other keys; no
+// key is empty), as COUNT says "-" for a type not counted.
+func endCell(k string) string {
+	if k == "" {
+		return "-"
+	}
+	return cell(k, 40)
 }
 
 // continueOp and continueKey spell where an unfinished skip-scan would go

@@ -71,6 +71,9 @@ func TestGroupsKeyShapes(t *testing.T) {
 		// one type per letter-led id), and user names under a list.
 		{"TAGS#1", "hex id[]=-", 6},
 		{"MEET#1#ATTENDEES", "name[]=-", 5},
+		// Version rows (DynamoDB's version-history pattern) are one value
+		// group, not a type per version (issue 36.7).
+		{"ITEM#ver", "PROFILE[PROFILE]=- version[]=-", 1},
 	}
 	for _, c := range cases {
 		got, reqs, complete := groupsOf(t, ep, table, c.pk)
@@ -93,7 +96,7 @@ func TestGroupsKeyShapes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"pass::*", "METADATA 3 · TYPES 2", "timestamp 4", "ORDER 3 · ORDER| 20 · PROFILE 1 · order 3",
-		"#META# 1 · META 1 · ORDER 1 · ORDER/ 1 · ORDER| 1", "hex id 6", "name 4"} {
+		"#META# 1 · META 1 · ORDER 1 · ORDER/ 1 · ORDER| 1", "hex id 6", "name 4", "PROFILE 1 · version 4"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("layout lacks %q:\n%s", want, out)
 		}

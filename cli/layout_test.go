@@ -342,7 +342,7 @@ func TestLayoutCommandLayouts(t *testing.T) {
 		"delimiter pipe":       {"CUST|* (2/6): ORDER, PROFILE", "ORDER|* (1/1): ITEM"},
 		"delimiter colon":      {"CUST:* (2/6): ORDER, PROFILE", "ORDER:* (1/1): ITEM"},
 		"delimiter slash":      {"CUST/* (2/6): ORDER, PROFILE", "ORDER/* (1/1): ITEM"},
-		"no delimiters":        {"customer* (2/5): PROFILE, SETTINGS, v0, v1"}, // as groups and the UI name them
+		"no delimiters":        {"customer* (2/5): PROFILE, SETTINGS, version"}, // as groups and the UI name them (v0, v1: one version group)
 		"lower-case key names": {"user#* (2/4): post, profile"},
 		"numeric sort key":     {"SENSOR#* (2/4): NUMBER"},
 		"no sort key":          {"USER#* (2/2): item", "SESSION#* (1/1): item"},

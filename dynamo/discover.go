@@ -128,9 +128,9 @@ func (d Discovery) Capacity() Capacity {
 // sorted, so after the first key of type ORDER# the query SK >= "ORDER$" with
 // Limit 1 lands on the first key of the next type, and after a key that
 // starts with a digit (a timestamp, a number) SK >= ":" lands past every such
-// key at once. One small request finds each group and, for a prefix type or
-// the value group, one more finds its last key; the partition itself is never
-// read whole. The walk stops when the budget would be exceeded, reporting
+// key at once. One small request finds each group, and one more the value
+// group's far end (a prefix type's is read only where a jump lands on it:
+// see walk); the partition itself is never read whole. The walk stops when the budget would be exceeded, reporting
 // the groups found so far and where it would go on. Numeric and binary sort
 // keys have no types: their range (first and last) is reported as one group.
 func (c *Client) Discover(ctx context.Context, in DiscoverInput) (Discovery, error) {
@@ -332,12 +332,16 @@ func (s *skipScan) delimiter(key string) string {
 
 // walk visits the groups of a string sort key in h's direction from
 // h.cond (and start, a key to read on from), with partner walking towards
-// it from the other end (nil: alone, to the end). Each step finds a
-// group's first key (in h's direction), then, for a range, its last; the
-// next step starts just past the group. A key of the last group already
-// known (the first page's, cut by its end) continues that group. When the
-// budget stops the walk part way, the group half found is left out and
-// h.cond is the condition that finds it again. Beside a partner, h stops
+// it from the other end (nil: alone, to the end). Each step is one jump:
+// the key it lands on is a group's first in h's direction, and the next
+// jump starts just past the group. A group's far end (its last key in h's
+// direction) is read only where it is free: where the first page holds
+// it, where the partner's jump lands on it (landed), and, for the value
+// group alone, by a lookup of its own at the end of the walk (ends), since
+// its BETWEEN and its name need both ends; a prefix type is selected by
+// its prefix, so an end not read is left unknown ("") rather than paid a
+// request a type. A key of the last group already known (the first
+// page's, cut by its end) continues that group. Beside a partner, h stops
 // where the two meet (see walkBoth). A half that stands on a key (h.at)
 // takes it as its first step's answer.
 func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error {
@@ -349,7 +353,7 @@ func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error
 			key, found, err = s.one(ctx, h.cond, h.rev, start, h, func() bool { return !s.closed })
 			start = nil
 			if err == errNeedless {
-				return nil
+				return s.ends(ctx, h)
 			}
 			if err != nil {
 				return err
@@ -361,7 +365,7 @@ func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error
 			// either way no key is left between the halves.
 			s.closed = s.closed || partner != nil
 			s.mu.Unlock()
-			return nil
+			return s.ends(ctx, h)
 		}
 		delim := s.delimiter(key)
 		c := keys.Classify(key, delim)
@@ -369,55 +373,77 @@ func (s *skipScan) walk(ctx context.Context, h, partner *half, start Item) error
 			s.exactSteps = append(s.exactSteps, key)
 		}
 		g := keys.Group{Entity: c.Entity, Prefix: c.Prefix, Kind: c.Kind, Exact: c.Exact, Count: -1, First: key, Last: key}
+		if !c.Exact {
+			g.Last = "" // not read yet (see above)
+		}
 		n := len(*h.groups)
-		goesOn := n > 0 && (*h.groups)[n-1].ID() == c.ID()
-		if goesOn {
+		if n > 0 && (*h.groups)[n-1].ID() == c.ID() {
 			g.First = (*h.groups)[n-1].First
-		}
-		var end SKCond // the condition whose first key, the other way, is the group's last
-		switch {
-		case c.Kind == keys.KindValue && h.rev:
-			end = SKCond{Op: SKGe, Values: []string{keys.ValueRunStart}}
-		case c.Kind == keys.KindValue:
-			end = SKCond{Op: SKLt, Values: []string{keys.ValueRunEnd}}
-		case !c.Exact:
-			end = SKCond{Op: SKBeginsWith, Values: []string{c.Prefix}}
-		}
-		h.claim = &g
-		s.mu.Unlock()
-		if end.Op != SKNone {
-			last, _, err := s.one(ctx, end, !h.rev, nil, h, func() bool { return h.farID != c.ID() })
-			if err != nil && err != errNeedless {
-				return err
-			}
-			s.mu.Lock()
-			if h.farID == c.ID() {
-				last = h.far // the partner read it (and so did this half, if it was in flight)
-			}
-			g.Last = last
-			if c.Kind == keys.KindValue {
-				g.Entity = keys.RunName(g.First, g.Last)
-			}
-		} else {
-			s.mu.Lock()
-		}
-		h.claim = nil
-		if goesOn {
 			(*h.groups)[n-1] = g
 		} else {
 			*h.groups = append(*h.groups, g)
+			n++
 		}
-		s.arrived(h, g)
+		if c.Kind == keys.KindValue {
+			h.pending = append(h.pending, n-1)
+		} else {
+			s.arrived(h, g)
+		}
 		next, ok := h.past(key, delim)
 		h.cond, h.covers = next, true
 		if !ok || partner != nil && s.met(h, partner) {
 			// No key can follow the group, or the halves' reads now meet.
 			s.closed = s.closed || partner != nil
 			s.mu.Unlock()
-			return nil
+			return s.ends(ctx, h)
 		}
 		s.mu.Unlock()
 	}
+}
+
+// ends looks up the far end of each value group h found without it, once
+// h has walked: one Limit 1 request from the other side of the value run
+// (SK < ":" backward, SK >= "0" forward), unless the partner's jump landed
+// on that end first. Done last, so a walk whose halves meet early sends
+// its lookups together, and one the partner made needless is not sent.
+func (s *skipScan) ends(ctx context.Context, h *half) error {
+	for _, i := range h.pending {
+		unknown := func() bool { return (*h.groups)[i].Last == "" }
+		s.mu.Lock()
+		needed := unknown()
+		s.mu.Unlock()
+		if !needed {
+			continue
+		}
+		end := SKCond{Op: SKLt, Values: []string{keys.ValueRunEnd}}
+		if h.rev {
+			end = SKCond{Op: SKGe, Values: []string{keys.ValueRunStart}}
+		}
+		last, found, err := s.one(ctx, end, !h.rev, nil, h, unknown)
+		if err == errNeedless {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		s.mu.Lock()
+		if found && unknown() {
+			s.farEnd(h, i, last)
+		}
+		s.mu.Unlock()
+	}
+	return nil
+}
+
+// farEnd records key as the far end of h's group i, which had none, and
+// hands the group on complete. Called under mu.
+func (s *skipScan) farEnd(h *half, i int, key string) {
+	g := &(*h.groups)[i]
+	g.Last = key
+	if g.Kind == keys.KindValue {
+		g.Entity = keys.RunName(g.First, g.Last)
+	}
+	s.arrived(h, *g)
 }
 
 // stuck is the error for a key that does not meet the condition it was
@@ -472,11 +498,17 @@ func (s *skipScan) keyRange(ctx context.Context, lastSeen string) error {
 // GroupCondition is the sort-key condition that selects exactly a group's
 // items: = for an exact type, begins_with for a prefix type, BETWEEN its
 // first and last key for a value group of strings and a prefix type holding
-// its bare label (keys.FoldBare), none for numbers and binary.
+// its bare label (keys.FoldBare; its last key not read, up to the end of
+// its prefix), none for numbers and binary.
 func GroupCondition(g keys.Group, keyType string) SKCond {
 	switch {
 	case keyType != "S":
 		return SKCond{}
+	case g.Bare && (g.First == "" || g.Last == ""):
+		// The skip-scan read the bare label (it sorts first) but not the
+		// type's last key: up to the highest key its prefix can start in
+		// practice (four U+10FFFF after it).
+		return SKCond{Op: SKBetween, Values: []string{max(g.First, g.Last), g.Prefix + strings.Repeat("\U0010FFFF", 4)}}
 	case g.Kind == keys.KindValue || g.Bare:
 		lo, hi := min(g.First, g.Last), max(g.First, g.Last)
 		return SKCond{Op: SKBetween, Values: []string{lo, hi}}

@@ -7,37 +7,17 @@ import (
 	"dynascope/keys"
 )
 
-// firstPageItems bounds the Limit of the first page Discover reads itself.
-// The Limit is what one read unit (4 KB) holds of the table's average item,
-// so that page costs what the Limit 1 read it replaces costs, and a small
-// partition is read whole in it; never fewer than firstPageMin items (a
-// partition of a dozen items is then one request whatever their size, at a
-// few RCU at most) nor more than firstPageMax. firstPageUnknown is used
-// while the table reports no size.
-const (
-	firstPageMin     = 20
-	firstPageMax     = 100
-	firstPageUnknown = 25
-)
-
-// firstPageLimit is the Limit of the first page Discover reads of a
-// partition of t (or of its index). Keys from the schema cache carry no
-// sizes (firstPageUnknown then), so a cold and a warm cache can size it
-// differently; describing the table for them would cost the request the
-// cache exists to save.
-func firstPageLimit(t Table, index string) int32 {
-	count, size := t.ItemCount, t.SizeBytes
-	for _, ix := range t.Indexes {
-		if ix.Name == index {
-			count, size = ix.ItemCount, ix.SizeBytes
-		}
-	}
-	if count <= 0 || size <= 0 {
-		return firstPageUnknown
-	}
-	n := 4096 * count / size
-	return int32(min(max(n, firstPageMin), firstPageMax))
-}
+// firstPageLimit is the Limit of the first page Discover reads itself: a
+// partition of up to that many items is read whole in one request, and a
+// bigger one's page costs what 20 items cost (1.5 RCU for the demo's
+// ~600-byte orders, 0.5 RCU for items under 200 bytes). It is a number of
+// its own, not one drawn from the table's average item size: DescribeTable's
+// sizes are hours old, absent when the key schema came from the cache, and
+// an average says nothing of one partition's items (the demo table's
+// average is 178 bytes, CUST#7's orders ~600), so a Limit drawn from them
+// made the same question cost differently cold and warm and still missed
+// the partition it was sized for.
+const firstPageLimit = 20
 
 // fromFirst groups the partition's first page (the caller's, or one read
 // now) and, when DynamoDB says more follows, walks on from its last key.
@@ -46,7 +26,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	if p == nil {
 		got, err := s.query(ctx, QueryInput{
 			Table: s.in.Table, Index: s.in.Index, PK: s.in.PK,
-			Reverse: s.in.Reverse, Consistent: s.in.Consistent, Limit: firstPageLimit(s.t, s.in.Index),
+			Reverse: s.in.Reverse, Consistent: s.in.Consistent, Limit: firstPageLimit,
 		})
 		if err != nil {
 			return err
@@ -80,11 +60,7 @@ func (s *skipScan) fromFirst(ctx context.Context) error {
 	if !keys.Classify(last, s.d.Delimiter).Exact {
 		main.at = last
 	}
-	if s.in.OneWay || s.d.Delimiter == "" {
-		// Without a delimiter yet (a first page of values only), the
-		// one-way walk infers it from the first label it meets; a partner
-		// could only wait for that, and from the far end it would often
-		// land on that very label: a request more for little time saved.
+	if s.in.OneWay {
 		return s.walkOne(ctx, main, nil)
 	}
 	return s.walkBoth(ctx, main)

@@ -19,18 +19,17 @@ type half struct {
 	groups *[]keys.Group // the groups it completed, in its own direction (the main half's are the Discovery's)
 	cond   SKCond        // its next jump
 	// at, when set, is a key the half stands on without a request: the
-	// first page's last key inside a prefix type or the value group, whose
-	// end the walk looks up first (a jump past that key would most often
-	// land in the same type, a request for nothing).
+	// first page's last key inside a prefix type or the value group, which
+	// the walk jumps past at once (a jump past that key alone would most
+	// often land in the same type, a request for nothing).
 	at string
 	// covers: every key on the far side of cond (below an SK >= / > cond,
 	// from an SK < cond up) is in groups. The partner covers nothing until
 	// its first group is complete; the main half covers the first page.
 	covers bool
-	claim  *keys.Group // the group whose last key it is looking up
-	// farID and far: the last key (in this half's direction) of the group
-	// farID, read by the partner when it landed on that group.
-	farID, far string
+	// pending are the indexes in groups of the value groups whose far end
+	// is not read yet (see ends).
+	pending []int
 	// Its share of the budget (see shareBudget), when shared: requests it
 	// may send (negative: no cap) and RCU it may spend (0: no cap); what
 	// it sent (in flight included) and spent so far.
@@ -96,24 +95,23 @@ func (h *half) holds(key string) bool {
 }
 
 // landed tells whether key, the answer to one half's jump, is one the
-// partner has read or is reading: a key of one of its groups, of the group
-// it is completing, or on its side of its frontier. A key of the group it
-// is completing is that group's last key in the partner's direction (the
-// jump found the key nearest the partner's frontier), so the partner need
-// not look it up. Called under mu.
+// partner has read: a key of one of its groups, or on its side of its
+// frontier. A key of one of its groups is that group's far end in the
+// partner's direction (the jump found the key nearest the partner's
+// frontier), so a group that lacked it has it now. Called under mu.
 func (s *skipScan) landed(partner *half, key string) bool {
 	id := keys.Classify(key, s.d.Delimiter).ID()
-	if partner.claim != nil && partner.claim.ID() == id {
-		partner.farID, partner.far = id, key
+	gs := *partner.groups
+	for i := len(gs) - 1; i >= 0; i-- {
+		if gs[i].ID() != id {
+			continue
+		}
+		if gs[i].Last == "" {
+			s.farEnd(partner, i, key)
+		}
 		return true
 	}
-	if n := len(*partner.groups); n > 0 && (*partner.groups)[n-1].ID() == id {
-		// The first page's last group, which the main half's first jump
-		// may yet continue.
-		partner.farID, partner.far = id, key
-		return true
-	}
-	return slices.ContainsFunc(*partner.groups, func(g keys.Group) bool { return g.ID() == id }) || partner.holds(key)
+	return partner.holds(key)
 }
 
 // met tells whether the halves' frontiers have crossed: every key is on
@@ -151,6 +149,13 @@ func turned(g keys.Group) keys.Group {
 	return g
 }
 
+// unread tells whether a value group h found lacks its far end: the
+// budget stopped its lookup (ends), so the walk is not complete. Called
+// after the halves walked.
+func (h *half) unread() bool {
+	return slices.ContainsFunc(h.pending, func(i int) bool { return (*h.groups)[i].Last == "" })
+}
+
 // walkOne walks from the main half's frontier to the partition's end,
 // one request after another.
 func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
@@ -165,18 +170,21 @@ func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
 // main half on from the first page's last key, its partner from the
 // partition's other end towards it, so the types arrive in about half the
 // round trips of walkOne. The halves share their frontiers (under mu), and
-// the discovery equals walkOne's (the same groups, ends and completeness):
+// the discovery has walkOne's types (the same names, kinds and
+// completeness; an end one walk read free the other may not have read):
 //
-//   - a group is completed by one half only: a half whose jump lands on a
-//     key of a group the partner found, is completing, or has passed, stops
-//     there, and gives the partner that key when it is the end the partner
-//     is about to look up;
+//   - a group is found by one half only: a half whose jump lands on a key
+//     of a group the partner found or has passed stops there, and gives
+//     the partner that key, the group's far end in the partner's
+//     direction;
 //   - a half stops before a jump when the partner's frontier has reached
 //     its own (every key is then on one half's read side), or when the
 //     partner's answer made the jump needless;
-//   - the halves take turns (discover_turns.go): each round the main half
-//     decides its request, then the partner, and both go out at once, so
-//     the requests never depend on which answer comes back first;
+//   - the halves take turns (discover_turns.go): each round both read
+//     their answers (main half first), then the main half decides its
+//     request, then the partner, and both go out at once, so the requests
+//     never depend on which answer comes back first, and neither decides
+//     before it knows what the other's last answer told;
 //   - the budget left after the first page is shared (shareBudget): the
 //     partner may spend half, the main half the rest, so a tight budget
 //     stops the walk at the same keys on every run; the main half's
@@ -184,12 +192,11 @@ func (s *skipScan) walkOne(ctx context.Context, main *half, start Item) error {
 //
 // What meeting can cost: walkOne ends with one jump that finds the end;
 // here each half ends with at most one jump that lands on a key the other
-// half read (or is reading), so the walk sends at most one Limit 1 request
-// more than walkOne (0.5 RCU, 1 strongly consistent: one item) and reads
-// at most two items twice, one per half, either of which may be the first
-// page's last item. A far end the partner read is not looked up again
-// unless that lookup was already in flight, and then the partner's landing
-// took the place of walkOne's last jump. No other item is read twice.
+// half read, so the walk sends at most one Limit 1 request more than
+// walkOne (0.5 RCU, 1 strongly consistent: one item) and reads at most two
+// items twice, one per half, either of which may be the first page's last
+// item; each such landing reads a far end walkOne would not have read. No
+// other item is read twice.
 //
 // When the budget stops it short, the groups of both halves are kept in
 // order, Continue is where the main half would go on and Until where the
@@ -223,23 +230,6 @@ func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
 	s.walking = false
 	s.turns.on = false
 
-	// A group left open by the budget whose end the other half read is
-	// complete.
-	for _, h := range []*half{main, partner} {
-		if h.claim != nil && h.farID == h.claim.ID() {
-			g := *h.claim
-			g.Last = h.far
-			if g.Kind == keys.KindValue {
-				g.Entity = keys.RunName(g.First, g.Last)
-			}
-			if n := len(*h.groups); n > 0 && (*h.groups)[n-1].ID() == g.ID() {
-				(*h.groups)[n-1] = g
-			} else {
-				*h.groups = append(*h.groups, g)
-			}
-			s.arrived(h, g)
-		}
-	}
 	for i := len(own) - 1; i >= 0; i-- {
 		s.d.Groups = append(s.d.Groups, turned(own[i]))
 	}
@@ -255,7 +245,7 @@ func (s *skipScan) walkBoth(ctx context.Context, main *half) error {
 	if failed != nil {
 		return failed
 	}
-	if s.closed {
+	if s.closed && !main.unread() && !partner.unread() {
 		return nil
 	}
 	if partner.covers {

@@ -15,6 +15,27 @@ import (
 	"dynascope/keys"
 )
 
+// sameTypes tells whether a skip-scan's groups are a full read's (or
+// another walk's): the same names, prefixes and kinds in the same order,
+// every end both read the same, at least one end of each type read, and
+// both of each value group and exact type (a value group's BETWEEN and its
+// name need them). A prefix type's end the walk did not land on is "":
+// read only where it is free (Discover).
+func sameTypes(got, want []keys.Group) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i, g := range got {
+		w := want[i]
+		if g.Entity != w.Entity || g.Prefix != w.Prefix || g.Kind != w.Kind || g.Exact != w.Exact || g.Count != w.Count || g.Bare != w.Bare ||
+			g.First != "" && w.First != "" && g.First != w.First || g.Last != "" && w.Last != "" && g.Last != w.Last ||
+			g.First == "" && g.Last == "" || (g.Kind == keys.KindValue || g.Exact) && (g.First == "" || g.Last == "") {
+			return false
+		}
+	}
+	return true
+}
+
 // fullRead reads a whole partition page by page and groups it: what skip-scan
 // must reproduce without reading it all.
 func fullRead(t *testing.T, c *dynamo.Client, table, index, pk, skName, delim string, reverse bool) []keys.Group {
@@ -65,13 +86,13 @@ func TestDiscoverMatchesFullRead(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !reflect.DeepEqual(d.Groups, want) {
+		if !sameTypes(d.Groups, want) {
 			t.Errorf("reverse=%v:\n skip-scan %+v\n full read %+v", reverse, d.Groups, want)
 		}
-		// One request per type, one more per prefix type for its last key,
-		// one that finds the end (two where the walk's halves both land at
-		// once): far fewer than the 132 items.
-		if len(d.Requests) > 2*len(want)+2 {
+		// The first page, one jump per type past it, one more for the value
+		// group's far end, and where the walk's halves meet at most two that
+		// find no new type: far fewer than the 132 items.
+		if len(d.Requests) > len(want)+3 {
 			t.Errorf("reverse=%v: %d requests for %d types", reverse, len(d.Requests), len(want))
 		}
 	}
@@ -82,7 +103,7 @@ func TestDiscoverMatchesFullRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(d.Groups, want) {
+	if !sameTypes(d.Groups, want) {
 		t.Errorf("counted:\n skip-scan %+v\n full read %+v", d.Groups, want)
 	}
 	var sum float64

@@ -14,8 +14,10 @@ import (
 // the partner decides its own, knowing the main half's decision; then both
 // requests go out at once, and the round ends when both are answered. The
 // answers are recorded in the halves' order, and each half reads its
-// answer on its next turn, again main first. A half that stops (it met the
-// other, its share is spent, it failed) leaves the turns to the other.
+// answer in turn, again main first; only once both have read theirs does
+// the next round's deciding begin, so neither half sends a jump the
+// other's last answer made needless. A half that stops (it met the other,
+// its share is spent, it failed) leaves the turns to the other.
 //
 // Decisions therefore see only answers of finished rounds, in a fixed
 // order: a request's answer may come back in any order and at any speed,
@@ -29,12 +31,16 @@ const (
 
 // turns is the state of walkBoth's rounds, guarded by skipScan.mu.
 type turns struct {
-	on      bool // the halves take turns (walkBoth); else a walk is alone
-	turn    int  // the half that decides (half.idx), turnsOut or turnsDone
-	live    [2]bool
-	decided [2]bool   // decided this round: sends a request, or stopped
-	answers [2]*reply // this round's answers, by half
-	out     int       // this round's requests not yet answered
+	on   bool // the halves take turns (walkBoth); else a walk is alone
+	turn int  // the half that decides (half.idx), turnsOut or turnsDone
+	live [2]bool
+	// digesting: the round's answers are being read, each half in turn;
+	// digested says which halves have read theirs (or stopped).
+	digesting bool
+	digested  [2]bool
+	decided   [2]bool   // decided this round: sends a request, or stopped
+	answers   [2]*reply // this round's answers, by half
+	out       int       // this round's requests not yet answered
 }
 
 // reply is one request's answer, kept until the round ends.
@@ -77,7 +83,27 @@ func (s *skipScan) stopTurns(h *half) {
 	}
 	s.waitTurn(h)
 	s.turns.live[h.idx] = false
+	s.handOn(h)
 	s.pass(h)
+}
+
+// handOn gives what h leaves of its share of the budget to the half that
+// walks on, so a value group's end it has still to look up is not refused
+// while budget is left. h stops on its turn, so the other half's next
+// decision sees the same shares on every run. Called under mu.
+func (s *skipScan) handOn(h *half) {
+	o := s.halves[1-h.idx]
+	if !h.shared || !s.turns.live[o.idx] {
+		return
+	}
+	if h.requests >= 0 && o.requests >= 0 {
+		o.requests += max(h.requests-h.sent, 0)
+		h.requests = h.sent
+	}
+	if h.rcu > 0 && o.rcu > 0 {
+		o.rcu += max(h.rcu-h.spent, 0)
+		h.rcu = h.spent
+	}
 }
 
 // waitTurn waits until h decides. Called under mu.
@@ -87,27 +113,44 @@ func (s *skipScan) waitTurn(h *half) {
 	}
 }
 
-// pass ends h's turn: the next half that walks and has not decided this
-// round decides, or, when all have, the round's requests go out. Called
-// under mu.
+// pass ends h's turn: while the round's answers are read, the next half
+// that walks and has not read its own reads it, and then deciding begins;
+// while deciding, the next half that walks and has not decided decides,
+// or, when all have, the round's requests go out. Called under mu.
 func (s *skipScan) pass(h *half) {
 	t := &s.turns
-	t.decided[h.idx] = true
-	t.turn = turnsDone
-	for i := range t.live {
-		if t.live[i] && !t.decided[i] {
+	if t.digesting {
+		t.digested[h.idx] = true
+		if i := t.next(t.digested); i >= 0 {
 			t.turn = i
-			break
+			s.cond().Broadcast()
+			return
 		}
+		t.digesting = false
+	} else {
+		t.decided[h.idx] = true
 	}
-	if t.turn == turnsDone && t.out > 0 {
+	t.turn = turnsDone
+	if i := t.next(t.decided); i >= 0 {
+		t.turn = i
+	} else if t.out > 0 {
 		t.turn = turnsOut
 	}
 	s.cond().Broadcast()
 }
 
+// next is the first half that walks and is not done, -1 for none.
+func (t *turns) next(done [2]bool) int {
+	for i := range t.live {
+		if t.live[i] && !done[i] {
+			return i
+		}
+	}
+	return -1
+}
+
 // endRound records the round's answers in the halves' order and gives the
-// first half that walks its turn. Called under mu.
+// first half that walks its turn to read its answer. Called under mu.
 func (s *skipScan) endRound(halves [2]*half) {
 	t := &s.turns
 	for i, r := range t.answers {
@@ -115,12 +158,10 @@ func (s *skipScan) endRound(halves [2]*half) {
 			s.record(halves[i], r.p, r.d)
 		}
 	}
-	t.answers, t.decided, t.turn = [2]*reply{}, [2]bool{}, turnsDone
-	for i := range t.live {
-		if t.live[i] {
-			t.turn = i
-			break
-		}
+	t.answers, t.decided, t.digested, t.turn = [2]*reply{}, [2]bool{}, [2]bool{}, turnsDone
+	t.digesting = true
+	if i := t.next(t.digested); i >= 0 {
+		t.turn = i
 	}
 	s.cond().Broadcast()
 }
@@ -136,6 +177,12 @@ func (s *skipScan) send(ctx context.Context, q QueryInput, h *half, needed func(
 	inTurns := s.turns.on && h != nil
 	if inTurns {
 		s.waitTurn(h)
+		if s.turns.digesting {
+			// h has read its answer: the other half reads its own before
+			// either decides.
+			s.pass(h)
+			s.waitTurn(h)
+		}
 	}
 	switch {
 	case needed != nil && !needed():

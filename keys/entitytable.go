@@ -173,7 +173,8 @@ func (t EntityTable) Load(page []LoadedKey, delim string, more bool) EntityTable
 // class: every number or binary key, or the string keys that start with a
 // digit (a run of letter-led ids a skip-scan reported is another).
 func (t EntityTable) digitRun(r TypeRow) bool {
-	return r.Kind == KindValue && (t.keyType != "S" || r.First != "" && isDigit(r.First[0]))
+	k := knownKey(r)
+	return r.Kind == KindValue && (t.keyType != "S" || k != "" && isDigit(k[0]))
 }
 
 // Discover merges the types a skip-scan found (Discovery.Groups: in the
@@ -219,15 +220,32 @@ func (t EntityTable) withGroup(g Group, reverse bool, walked, delim string) Enti
 	// The type's ends take in the group's: a skip-scan's ends are its
 	// type's own, and what the type held already lies within them.
 	r := &t.asFound[i]
+	t.unreadEnds(r, g.First, last)
 	r.Discovered = true
 	r.Bare = r.Bare || g.Bare
-	if r.First == "" || CompareKeys(g.First, r.First, t.keyType) < 0 {
+	if g.First != "" && (r.First == "" || CompareKeys(g.First, r.First, t.keyType) < 0) {
 		r.First = g.First
 	}
 	if last != "" && (r.Last == "" || CompareKeys(last, r.Last, t.keyType) > 0) {
 		r.Last = last
 	}
 	return t
+}
+
+// unreadEnds forgets an end of type r that the loaded items gave but a
+// skip-scan says it did not read (first or last ""), when loading stopped
+// inside r: the last key loaded there is not the type's end, and a
+// skip-scan's row shows its ends as the partition's own.
+func (t EntityTable) unreadEnds(r *TypeRow, first, last string) {
+	if r.Discovered || r.Loaded == 0 || !t.more || t.lastKey == "" || ClassifyTyped(t.lastKey, t.keyType, t.lastDelim).ID() != r.ID() {
+		return
+	}
+	if t.reverse && first == "" {
+		r.First = ""
+	}
+	if !t.reverse && last == "" {
+		r.Last = ""
+	}
 }
 
 // foundOf is the type found before that group g of class c joins, -1 for
@@ -240,7 +258,8 @@ func (t EntityTable) foundOf(c Class, g Group) int {
 		if c.Kind == KindLabel {
 			return r.Kind == KindLabel && r.ID() == c.ID()
 		}
-		return r.Kind == KindValue && (t.keyType != "S" || t.digitRun(r) && g.First != "" && isDigit(g.First[0]))
+		k := knownKey(TypeRow{Group: g})
+		return r.Kind == KindValue && (t.keyType != "S" || t.digitRun(r) && k != "" && isDigit(k[0]))
 	})
 }
 

@@ -19,12 +19,13 @@ func (t EntityTable) made() EntityTable {
 	if t.keyType == "S" {
 		for i, r := range rows {
 			if r.Kind == KindValue && r.First != "" && r.Last != "" && r.Entity != ShapeName {
-				rows[i].Entity = RunName(r.First, r.Last)
+				rows[i].Entity = idRunName(r.First, r.Last)
 			}
 		}
 		sort.SliceStable(rows, func(a, b int) bool {
-			if rows[a].First != rows[b].First {
-				return rows[a].First < rows[b].First
+			ka, kb := knownKey(rows[a]), knownKey(rows[b])
+			if ka != kb {
+				return ka < kb
 			}
 			return rows[a].Exact && !rows[b].Exact
 		})
@@ -45,6 +46,16 @@ func (t EntityTable) made() EntityTable {
 	}
 	t.rows = rows
 	return t
+}
+
+// knownKey is a key of row r that places it in sort-key order: its first,
+// or its last where a skip-scan that walked from the end read only that
+// (a type is one run of keys, so either places it).
+func knownKey(r TypeRow) string {
+	if r.First == "" {
+		return r.Last
+	}
+	return r.First
 }
 
 // joinInRuns joins each row that lies inside the run of a value row before

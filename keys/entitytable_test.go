@@ -502,3 +502,38 @@ func TestAddLibraries(t *testing.T) {
 		t.Errorf("addLibraries wrote into the caller's array: %v", have[:2])
 	}
 }
+
+// A skip-scan reads a prefix type's ends only where a jump lands: walking
+// forward its first key, walking back its last, the other "". The table
+// keeps what it knows: a type found from the end only is placed by its
+// last key, an unread end takes no key from the groups (nor "" over a key
+// known), and the last key loaded of the type the first page stopped
+// inside is no end of it once the walk says so; a type the loaded items
+// went past keeps its loaded last key.
+func TestEntityTableEndsAWalkDidNotRead(t *testing.T) {
+	page := NewEntityTable("S", true).Reset("CUST#1", false).
+		Load(loadedKeys([]string{"EVENT#1", "EVENT#2", "INVOICE#1", "INVOICE#2"}), "#", true)
+	walked := page.Discover([]Group{
+		{Entity: "EVENT", Prefix: "EVENT#", Kind: KindLabel, Count: -1, First: "EVENT#1", Last: "EVENT#2"},
+		{Entity: "INVOICE", Prefix: "INVOICE#", Kind: KindLabel, Count: -1, First: "INVOICE#1", Last: ""},
+		{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: -1, First: "ORDER#1", Last: ""},
+		{Entity: "SHIP", Prefix: "SHIP#", Kind: KindLabel, Count: -1, First: "", Last: "SHIP#9"},
+		{Entity: "PROFILE", Prefix: "PROFILE", Kind: KindLabel, Exact: true, Count: -1, First: "PROFILE", Last: "PROFILE"},
+	}, false, "#", "#")
+	wantRows(t, walked,
+		`EVENT "EVENT#" label [found] EVENT#1..EVENT#2 loaded 2 bytes 0 atLeast 0 count -1 aliases [] libs []`,
+		`INVOICE "INVOICE#" label [found] INVOICE#1.. loaded 2 bytes 0 atLeast 0 count -1 aliases [] libs []`,
+		`ORDER "ORDER#" label [found] ORDER#1.. loaded 0 bytes 0 atLeast 0 count -1 aliases [] libs []`,
+		`PROFILE "PROFILE" label [exact,found] PROFILE..PROFILE loaded 0 bytes 0 atLeast 0 count -1 aliases [] libs []`,
+		`SHIP "SHIP#" label [found] ..SHIP#9 loaded 0 bytes 0 atLeast 0 count -1 aliases [] libs []`)
+	// In reverse the first page stops inside a type at its lowest key.
+	back := NewEntityTable("S", true).Reset("CUST#1", true).
+		Load(loadedKeys([]string{"ORDER#9", "ORDER#8"}), "#", true).
+		Discover([]Group{{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: -1, First: "ORDER#9", Last: ""}}, true, "#", "#")
+	wantRows(t, back, `ORDER "ORDER#" label [found] ..ORDER#9 loaded 2 bytes 0 atLeast 0 count -1 aliases [] libs []`)
+	// A later group that read the end fills it in.
+	filled := walked.Arrive(Group{Entity: "ORDER", Prefix: "ORDER#", Kind: KindLabel, Count: -1, First: "ORDER#1", Last: "ORDER#7"}, false, "#")
+	if got := rowTexts(filled)[2]; !strings.Contains(got, "ORDER#1..ORDER#7") {
+		t.Errorf("the end read later: %s", got)
+	}
+}

@@ -20,14 +20,32 @@ const ShapeNanoID = "nanoid"
 // list): only a partition whose every key is one forms it (ListOfNames).
 const ShapeName = "name"
 
+// ShapeVersion names version rows: a key that is "v" (or "V") and a
+// number, alone or before "_" ("v0", "v12", "v0_Audit"), as DynamoDB's
+// version-history pattern keys an item's current version (v0) and its
+// history (v1 … vN). ShapeNumbered names keys of another letter stem and a
+// number ("Complaint0987", "Complaint1321"): one numbered id each, not a
+// type each.
+const (
+	ShapeVersion  = "version"
+	ShapeNumbered = "numbered id"
+)
+
 var (
 	nanoID    = regexp.MustCompile(`^[A-Za-z0-9_-]{21}$`)
 	lowerName = regexp.MustCompile(`^[a-z][a-z0-9._-]*$`)
+	// stemNumber is a letter stem, a number, and nothing or "_" and more.
+	stemNumber = regexp.MustCompile(`^([A-Za-z]+)[0-9]+(_.*)?$`)
 )
 
 // IDShape is the value shape of a letter-led key that is an id (ShapeUUID,
-// ShapeHex, ShapeULID, ShapeKSUID or ShapeNanoID), "" for any other key.
-// A nanoid must mix cases or digits in, so a 21-letter word is no id.
+// ShapeHex, ShapeULID, ShapeKSUID, ShapeNanoID, ShapeVersion or
+// ShapeNumbered), "" for any other key. A nanoid must mix cases or digits
+// in, so a 21-letter word is no id. A letter stem followed by a number is
+// a value, whatever the stem: "v0" … "vN" are one item's versions, and a
+// label type never ends in the number of its row (a type that does,
+// WARNING1 in "WARNING1#2020-04-24T14:40", is a prefix type, which this
+// does not touch: only keys without a delimiter are ids).
 func IDShape(k string) string {
 	if k == "" || !unicode.IsLetter(rune(k[0])) {
 		return ""
@@ -39,7 +57,26 @@ func IDShape(k string) string {
 	if nanoID.MatchString(k) && mixed(k) {
 		return ShapeNanoID
 	}
+	if m := stemNumber.FindStringSubmatch(k); m != nil {
+		if m[1] == "v" || m[1] == "V" {
+			return ShapeVersion
+		}
+		return ShapeNumbered
+	}
 	return ""
+}
+
+// idRunName names a run of values by its ends as the entity table names
+// its value rows: the id shape both ends share (a run of version rows
+// v0 … v3_2024 is "version", of nanoids "nanoid", as FoldIDs named it when
+// it folded them), else RunName. A row a skip-scan's folded groups gave
+// thus keeps its name, and the version rows loaded inside it join it
+// (joinInRuns) instead of standing beside it as types of their own.
+func idRunName(first, last string) string {
+	if s := IDShape(first); s != "" && s == IDShape(last) {
+		return s
+	}
+	return RunName(first, last)
 }
 
 // mixed tells whether k holds a digit, or upper and lower case letters.

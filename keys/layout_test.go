@@ -89,7 +89,7 @@ func TestAnalyzeLayoutFamilies(t *testing.T) {
 			in: LayoutInput{PKType: "S", SKType: "S", Items: kv(
 				"user1", "profile", "user1", "v0", "user1", "v1", "user2", "profile", "CONFIG", "settings")},
 			want: []string{
-				"user* p=2 i=4: profile[profile]=2 v0[v0]=1 v1[v1]=1", // each a type of its own, as groups and the UI show them
+				"user* p=2 i=4: profile[profile]=2 version[]=2", // v0 and v1 are one item's versions: one value type, as groups and the UI show them
 				"CONFIG p=1 i=1: settings[settings]=1",
 			},
 			findin: []string{},

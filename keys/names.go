@@ -165,7 +165,7 @@ func numbered(name, base string) bool {
 func isShape(n string) bool {
 	switch n {
 	case ShapeTimestamp, ShapeDate, ShapeEpochSecond, ShapeEpochMilli, ShapeNumber, ShapeUUID, ShapeULID,
-		ShapeKSUID, ShapeHex, ShapeValue, ShapeNanoID, ShapeName, NumberEntity, BinaryEntity:
+		ShapeKSUID, ShapeHex, ShapeValue, ShapeNanoID, ShapeName, ShapeVersion, ShapeNumbered, NumberEntity, BinaryEntity:
 		return true
 	}
 	return false

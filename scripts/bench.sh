@@ -13,10 +13,11 @@
 #                        against aws dynamodb query
 #   5. bench/throughput  sampling with 4 vs 1 Scan segments, COUNT, and
 #                        skip-scan vs a full read
-#   6. bench/skipscan    skip-scan vs a full read on labels, 20,000 timestamps
-#                        and a mix (bound < 1% of the full read's RCU), and
-#                        the time to all types of CUST#7 and BENCH#BIG through
-#                        the fault proxy with 50 ms a request, in round trips
+#   6. bench/skipscan    skip-scan vs a full read on every key shape (labels,
+#                        20,000 timestamps, a mix, CUST#7, BENCH#BIG), three
+#                        runs through the fault proxy with 50 ms a request:
+#                        RCU share (<= 1%), requests (<= types + 2), round
+#                        trips (<= types/2 + 2), the three runs alike
 #   7. bench/seedfile    seed --file of 2,000 generated items against a
 #                        loop of aws dynamodb batch-write-item, 25 a request
 #   8. bench/read        a big read's client cost (issue 41): CPU per item of

@@ -157,7 +157,7 @@ func checkPanePaths(t *testing.T, pk string, sks []string, sizes []int) {
 				g = g.arrived(walked[j], delim)
 			}
 			g = g.discovered(dynamo.Discovery{KeyType: "S", Delimiter: delim, Groups: walked}, delim)
-			if got := typeLines(g, false); !slices.Equal(got, wantNames) {
+			if got := typeLines(g, false); !agreeUpToUnread(got, wantNames) {
 				t.Fatalf("partition %q, keys %q, a page of %d (reverse %v) and the skip-scan: the pane\n%q\nthe groups\n%q", pk, sks, size, reverse, got, wantNames)
 			}
 		}
@@ -320,7 +320,7 @@ func checkLocalPaths(ctx context.Context, c *dynamo.Client, table, pk string, sk
 		if err != nil {
 			return err
 		}
-		if got := groupLines(gs, reverse, false); !slices.Equal(got, wantNames) {
+		if got := groupLines(gs, reverse, false); !agreeUpToUnread(got, wantNames) {
 			return fmt.Errorf("groups (skip-scan, reverse %v)\n%q\ngroups --count\n%q", reverse, got, wantNames)
 		}
 		for _, limit := range []int32{1, 2, 3} {
@@ -372,12 +372,37 @@ func checkLocalPaths(ctx context.Context, c *dynamo.Client, table, pk string, sk
 				delim = walked
 			}
 			g = g.discovered(dynamo.Discovery{KeyType: "S", Delimiter: walked, Groups: found}, delim)
-			if got := typeLines(g, false); !slices.Equal(got, wantNames) {
+			if got := typeLines(g, false); !agreeUpToUnread(got, wantNames) {
 				return fmt.Errorf("the pane's first page of %d and its skip-scan\n%q\ngroups --count\n%q", limit, got, wantNames)
 			}
 		}
 	}
 	return nil
+}
+
+// agreeUpToUnread tells whether a skip-scan's lines are a whole read's:
+// the same names and counts in the same order, and the same ends except
+// one the skip-scan did not read (""), which it reads of a prefix type
+// only where that is free (dynamo's Discover); never both.
+func agreeUpToUnread(got, want []string) bool {
+	if len(got) != len(want) {
+		return false
+	}
+	for i := range got {
+		g, w := got[i], want[i]
+		gHead, gLast, ok1 := strings.Cut(g, `".."`)
+		wHead, wLast, ok2 := strings.Cut(w, `".."`)
+		gName, gFirst, ok3 := strings.Cut(gHead, ` "`)
+		wName, wFirst, ok4 := strings.Cut(wHead, ` "`)
+		switch {
+		case !ok1 || !ok2 || !ok3 || !ok4 || gName != wName,
+			gFirst == "" && gLast == `"`,
+			gFirst != "" && gFirst != wFirst,
+			gLast != `"` && gLast != wLast:
+			return false
+		}
+	}
+	return true
 }
 
 // keysOfItems are the sort keys of items.

@@ -300,8 +300,11 @@ func keyRange(t typeRow, known bool, w int) []string {
 		return s
 	}
 	switch {
-	case t.First == "":
+	case t.First == "" && t.Last == "":
 		return nil
+	case t.First == "":
+		// Found walking from the end: the skip-scan read its last key only.
+		return []string{"from not known", keyLine("to   ", t.Last)}
 	case t.Exact || (t.First == t.Last && (t.Discovered || known)):
 		return []string{keyLine("key  ", t.First)}
 	case (t.Discovered || known) && t.Last != "":

@@ -7,20 +7,18 @@
 //     as ChatSystemSchema.json keys them;
 //   - mixed: 25,000 items of three label types and 25,000 timestamps.
 //
-// For each it finds the types once by reading the whole partition and once by
-// skip-scan (dynamo.Client.Discover), prints requests, RCUs and their ratio,
-// and fails when the two disagree or skip-scan costs 1% of the full read's
-// RCUs or more (2% for the demo's 4,001-item CUST#7, see below). A skip-scan costs about 0.5 RCU a request whatever the
-// partition's size, two requests a label type, so the share is a property of
-// the partition's size too: the mixed partition is sized like the labels one
-// (a 20,000-item mix of 4 types costs 4 of 231 RCU, 1.7%).
+// and, when -bench-table names it, bench/load's 100,000-item partition.
 //
-// Then it times the skip-scan of each of the four, and of the bench table's
-// 100,000-item partition when -bench-table names it, through the fault proxy
-// with 50 ms added to every request, as a real region's round trip would be:
-// walking one way, one request after another (as before the walk's halves
-// ran at once), and from both ends at once; it reports requests, round trips
-// and wall time of each, and fails when the two find other types.
+// For each it finds the types once by reading the whole partition, then by
+// skip-scan (dynamo.Client.Discover, as groups sends it) three times in a
+// row through the fault proxy with 50 ms added to every request, as a real
+// region's round trip would be, and once walking one way for comparison.
+// It prints, per shape, the skip-scan's share of the full read's RCU (bound
+// 1%), its requests (bound: types + 2), its round trips waited through in
+// sequence (bound: types/2 + 2) and whether the three runs gave the same
+// requests, RCU and types; it fails when a bound fails, the runs differ, or
+// the skip-scan's types are not the full read's (names, prefixes, kinds, and
+// every end it read).
 //
 // Run it through scripts/bench-skipscan.sh or make bench, which start and stop
 // a DynamoDB Local of their own; it writes, so never point it at AWS.
@@ -112,52 +110,24 @@ func run(endpoint string, n, msgs, mix, workers int, benchTable string, rtt time
 	fmt.Printf("loaded %d items into %s in %.1f s (%d parallel BatchWriteItem requests), average item %d bytes\n\n",
 		len(all), table, time.Since(began).Seconds(), workers, avgSize(all))
 
+	shapes := []shape{
+		{"labels: 4 label types", table, partition},
+		{fmt.Sprintf("timestamps: %d + meta", msgs), table, timestampsPK},
+		{"mixed: 3 label types + timestamps", table, mixedPK},
+		{"labels: the demo's CUST#7", table, demoPK},
+	}
+	if benchTable != "" {
+		shapes = append(shapes, shape{"labels: bench/load's " + benchdata.BigPK, benchTable, benchdata.BigPK})
+	}
 	var failed []string
-	fmt.Printf("%-34s %9s %9s %9s %9s %9s\n", "", "full req", "full RCU", "skip req", "skip RCU", "RCU %")
-	for _, sh := range []struct {
-		name, pk string
-		bound    float64 // the share of the full read's RCUs the skip-scan stays under
-	}{
-		{"labels: 4 label types", partition, 0.01},
-		{fmt.Sprintf("timestamps: %d + meta", msgs), timestampsPK, 0.01},
-		{"mixed: 3 label types + timestamps", mixedPK, 0.01},
-		// CUST#7's 4,001 items are a full read of 295 RCU: its first page
-		// (1.5 RCU, the page the UI shows anyway) and two requests a type
-		// are 1.4% of it one way, 1.5% from both ends (one request more
-		// where the halves meet), so 1% is out of reach at this size.
-		{"labels: the demo's CUST#7", demoPK, 0.02},
-	} {
-		r, err := compare(ctx, c, table, sh.pk)
+	for _, sh := range shapes {
+		fails, err := measure(ctx, c, endpoint, sh, rtt)
 		if err != nil {
 			return fmt.Errorf("%s: %w", sh.name, err)
 		}
-		var verdict string
-		switch {
-		case !r.same:
-			verdict = "FAIL: other types than the full read's"
-			failed = append(failed, sh.name)
-		case r.share() >= sh.bound:
-			verdict = fmt.Sprintf("FAIL: bound < %.0f%%", 100*sh.bound)
-			failed = append(failed, sh.name)
-		default:
-			verdict = fmt.Sprintf("ok, bound < %.0f%%", 100*sh.bound)
-		}
-		fmt.Printf("%-34s %9d %9.1f %9d %9.1f %8.2f%%  %d types  %s\n", sh.name, r.fullReqs, r.fullRCU, r.skipReqs, r.skipRCU, 100*r.share(), r.types, verdict)
-		fmt.Printf("= skip-scan vs full read, %s: %d vs %d requests, %.1f vs %.1f RCU = %.2f%% %s\n",
-			sh.name, r.skipReqs, r.fullReqs, r.skipRCU, r.fullRCU, 100*r.share(), verdict)
+		failed = append(failed, fails...)
 	}
-	fmt.Println("\n(DynamoDB Local charges 0 RCU for a query that finds nothing; AWS charges 0.5, which would add 0.5 RCU to a skip-scan's last request.)")
-
-	fmt.Printf("\ntime to all entity types through the fault proxy, %s added to every request:\n", rtt)
-	targets := [][2]string{{table, partition}, {table, timestampsPK}, {table, mixedPK}, {table, demoPK}}
-	if benchTable != "" {
-		targets = append(targets, [2]string{benchTable, benchdata.BigPK})
-	}
-	for _, tg := range targets {
-		if err := timed(ctx, endpoint, tg[0], tg[1], rtt); err != nil {
-			return err
-		}
-	}
+	fmt.Println("\n(DynamoDB Local charges 0 RCU for a query that finds nothing; AWS charges 0.5: the RCU share is of what AWS would charge, each such answer counted 0.5.)")
 	if len(failed) > 0 {
 		return errors.New("failed: " + strings.Join(failed, "; "))
 	}

@@ -1,7 +1,7 @@
 package main
 
-// The timestamps, mixed and CUST#7 partitions, the comparison of a skip-scan
-// with a full read, and the timing through the fault proxy.
+// The timestamps, mixed and CUST#7 partitions, and the measure of a
+// skip-scan against a full read, through the fault proxy.
 
 import (
 	"context"
@@ -66,84 +66,139 @@ func cust7() []dynamo.Item {
 	return out
 }
 
-type result struct {
-	fullReqs, skipReqs int
-	fullRCU, skipRCU   float64
-	types              int
-	same               bool
+// shape is one partition the bench measures.
+type shape struct {
+	name, table, pk string
 }
 
-func (r result) share() float64 { return r.skipRCU / r.fullRCU }
-
-// compare reads the whole partition and groups it, then skip-scans it with
-// no request cap (the bound is on what the whole walk costs).
-func compare(ctx context.Context, c *dynamo.Client, table, pk string) (result, error) {
-	sks, fullReqs, _, err := benchdata.ReadSortKeys(ctx, c, table, pk)
-	if err != nil {
-		return result{}, err
-	}
-	d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: pk, Budget: dynamo.Budget{MaxRequests: -1}})
-	if err != nil {
-		return result{}, err
-	}
-	full := keys.GroupSortKeys(sks, "S", d.Delimiter)
-	for i := range full {
-		full[i].Count = -1 // skip-scan does not count
-	}
-	return result{fullReqs: len(fullReqs), skipReqs: len(d.Requests), fullRCU: dynamo.TotalCapacity(fullReqs).Total,
-		skipRCU: d.Capacity().Total, types: len(d.Groups), same: reflect.DeepEqual(d.Groups, full) && !d.Partial}, nil
+// walk is one skip-scan's figures.
+type walk struct {
+	requests, trips int
+	rcu             float64 // as AWS would charge it (see awsRCU)
+	took            time.Duration
+	groups          []keys.Group
+	delim           string
+	sent            []string // the requests, for comparing runs
 }
 
-// timed skip-scans a partition through the fault proxy, every request
-// delayed by rtt, one way (each request after the last: the walk before
-// its halves ran at once) and from both ends at once, and reports each in
-// round trips and wall time. The two must find the same types.
-func timed(ctx context.Context, endpoint, table, pk string, rtt time.Duration) error {
+// awsRCU is what AWS would charge for the requests: DynamoDB Local charges
+// nothing for a query that finds nothing, AWS 0.5 RCU (1 strongly
+// consistent).
+func awsRCU(rs []dynamo.Request) float64 {
+	total := 0.0
+	for _, r := range rs {
+		c := r.Capacity.Total
+		if c == 0 && r.Count == 0 {
+			c = 0.5
+		}
+		total += c
+	}
+	return total
+}
+
+// measure reads the whole partition, then skip-scans it three times from
+// both ends and once one way through the fault proxy, every request
+// delayed by rtt, prints the figures and returns the bounds that failed.
+func measure(ctx context.Context, c *dynamo.Client, endpoint string, sh shape, rtt time.Duration) ([]string, error) {
+	sks, fullReqs, _, err := benchdata.ReadSortKeys(ctx, c, sh.table, sh.pk)
+	if err != nil {
+		return nil, err
+	}
+	fullRCU := awsRCU(fullReqs)
+	var runs []walk
+	for range 3 {
+		w, err := timed(ctx, endpoint, sh, rtt, false)
+		if err != nil {
+			return nil, err
+		}
+		runs = append(runs, w)
+	}
+	one, err := timed(ctx, endpoint, sh, rtt, true)
+	if err != nil {
+		return nil, err
+	}
+	w := runs[0]
+	full := keys.GroupSortKeys(sks, "S", w.delim)
+	types := len(full)
+	var failed []string
+	check := func(ok bool, what string) string {
+		if ok {
+			return "ok"
+		}
+		failed = append(failed, sh.name+": "+what)
+		return "FAIL"
+	}
+	same := true
+	for _, r := range runs[1:] {
+		same = same && r.requests == w.requests && r.rcu == w.rcu && r.trips == w.trips && reflect.DeepEqual(r.sent, w.sent) && reflect.DeepEqual(r.groups, w.groups)
+	}
+	share := w.rcu / fullRCU
+	var names []string
+	for _, g := range w.groups {
+		names = append(names, g.Entity)
+	}
+	fmt.Printf("%s (%s, %d items): %d types (%s)\n", sh.name, sh.pk, len(sks), len(w.groups), strings.Join(names, ", "))
+	fmt.Printf("  full read: %d requests, %.1f RCU\n", len(fullReqs), fullRCU)
+	for i, r := range runs {
+		fmt.Printf("  skip-scan run %d: %d requests, %.1f RCU, %d round trips at %s, %.0f ms\n", i+1, r.requests, r.rcu, r.trips, rtt, float64(r.took.Microseconds())/1000)
+	}
+	fmt.Printf("  one way, for comparison: %d requests, %.1f RCU, %d round trips, %.0f ms\n", one.requests, one.rcu, one.trips, float64(one.took.Microseconds())/1000)
+	fmt.Printf("= skip-scan %s: %.2f%% of the full read's RCU (%.1f of %.1f; bound 1%%) %s\n", sh.name, 100*share, w.rcu, fullRCU, check(share <= 0.01, "RCU share"))
+	fmt.Printf("= skip-scan %s: %d requests for %d types (bound types + 2 = %d) %s\n", sh.name, w.requests, types, types+2, check(w.requests <= types+2, "requests"))
+	fmt.Printf("= skip-scan %s: %d round trips at %s (bound types/2 + 2 = %g; one way %d) %s\n", sh.name, w.trips, rtt, float64(types)/2+2, one.trips, check(float64(w.trips) <= float64(types)/2+2, "round trips"))
+	fmt.Printf("= skip-scan %s: the same requests, RCU and types on 3 runs in a row %s\n", sh.name, check(same, "runs differ"))
+	fmt.Printf("= skip-scan %s: the full read's types %s\n", sh.name, check(sameTypes(w.groups, full) && sameTypes(one.groups, full), "types"))
+	return failed, nil
+}
+
+// sameTypes tells whether a skip-scan's groups are a full read's: the same
+// names, prefixes and kinds in the same order, and every end the skip-scan
+// read the full read's (an end it did not read is "").
+func sameTypes(got, full []keys.Group) bool {
+	if len(got) != len(full) {
+		return false
+	}
+	for i, g := range got {
+		f := full[i]
+		if g.Entity != f.Entity || g.Prefix != f.Prefix || g.Kind != f.Kind || g.Exact != f.Exact ||
+			g.First != "" && g.First != f.First || g.Last != "" && g.Last != f.Last {
+			return false
+		}
+	}
+	return true
+}
+
+// timed skip-scans a partition through a fault proxy of its own, every
+// request delayed by rtt, from both ends at once (as groups does) or one
+// way (each request after the last), with the key schema read first so
+// that only the walk's queries are timed.
+func timed(ctx context.Context, endpoint string, sh shape, rtt time.Duration, oneWay bool) (walk, error) {
 	tb := &procTB{}
 	defer tb.cleanup()
 	p := dynamotest.StartProxy(tb, endpoint)
 	c, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: p.URL, Region: "us-east-1", Timeout: time.Minute})
 	if err != nil {
-		return err
+		return walk{}, err
 	}
-	// The key schema first, so that both walks send only their queries.
-	if _, err := c.TableKeys(ctx, table); err != nil {
-		return err
+	if _, err := c.TableKeys(ctx, sh.table); err != nil {
+		return walk{}, err
 	}
 	p.Inject(dynamotest.Rule{Fault: dynamotest.Delay(rtt)})
-	var groups [2][]keys.Group
-	for i, oneWay := range []bool{true, false} {
-		before := len(p.Calls())
-		began := time.Now()
-		d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: pk, OneWay: oneWay, Budget: dynamo.Budget{MaxRequests: -1}})
-		took := time.Since(began)
-		if err != nil {
-			return err
-		}
-		groups[i] = d.Groups
-		calls := p.Calls()[before:]
-		var names []string
-		for _, g := range d.Groups {
-			names = append(names, g.Entity)
-		}
-		how := "one way, one request after another (before)"
-		if !oneWay {
-			how = "from both ends at once (after)"
-		}
-		// Round trips waited through one after another, from the proxy's
-		// record; the wall time adds DynamoDB Local's own time per request,
-		// which grows when two queries share its two cores.
-		trips := dynamotest.InSequence(calls)
-		fmt.Printf("  %s of %s, %s: %d types (%s) in %d requests, %.1f RCU, at most %d at once: %d round trips in sequence, %.0f ms (%.1f x %s)\n",
-			pk, table, how, len(d.Groups), strings.Join(names, ", "), len(calls), d.Capacity().Total, dynamotest.MostAtOnce(calls),
-			trips, float64(took.Microseconds())/1000, took.Seconds()/rtt.Seconds(), rtt)
-		fmt.Printf("= time to all entity types of %s, %s added per request, %s: %d round trips in sequence, %.0f ms (%d requests, %.1f RCU)\n",
-			pk, rtt, how, trips, float64(took.Microseconds())/1000, len(calls), d.Capacity().Total)
+	before := len(p.Calls())
+	began := time.Now()
+	d, err := c.Discover(ctx, dynamo.DiscoverInput{Table: sh.table, PK: sh.pk, OneWay: oneWay})
+	took := time.Since(began)
+	if err != nil {
+		return walk{}, err
 	}
-	if !reflect.DeepEqual(groups[0], groups[1]) {
-		return fmt.Errorf("%s: from both ends found %+v, one way %+v", pk, groups[1], groups[0])
+	if d.Partial {
+		return walk{}, fmt.Errorf("the skip-scan stopped at its budget after %d requests", len(d.Requests))
 	}
-	return nil
+	w := walk{requests: len(d.Requests), trips: dynamotest.InSequence(p.Calls()[before:]), rcu: awsRCU(d.Requests), took: took, groups: d.Groups, delim: d.Delimiter}
+	for _, q := range d.Requests {
+		w.sent = append(w.sent, fmt.Sprintf("%s fwd=%v limit=%d count=%d %.1f", q.KeyCondition, q.Forward, q.Limit, q.Count, q.Capacity.Total))
+	}
+	return w, nil
 }
 
 // procTB lets the bench, a program rather than a test, run the project's
