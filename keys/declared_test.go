@@ -16,15 +16,22 @@ import (
 // package entities as the patterns file would be.
 func demoDeclared(t *testing.T) keys.Declared {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(`
+	return parseDeclared(t, []byte(`
 - name: Customer
   keys: {PK: "CUST#{customerId}", SK: PROFILE}
   params: {customerId: number}
 - name: Order
   keys: {PK: "CUST#{customerId}", SK: "ORDER#{orderDate}#{orderId}"}
   params: {customerId: number, orderDate: date, orderId: text}
-`), &doc); err != nil {
+`))
+}
+
+// parseDeclared reads an entities: list as the patterns file would, on a
+// table keyed PK / SK, and names keys by it.
+func parseDeclared(t *testing.T, data []byte) keys.Declared {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
 	set, err := entities.Parse(doc.Content[0])
@@ -121,18 +128,7 @@ func TestRealModelsWithADeclaration(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
-		t.Fatal(err)
-	}
-	set, err := entities.Parse(doc.Content[0])
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := set.SetKeys([]string{"PK", "SK"}, nil); err != nil {
-		t.Fatal(err)
-	}
-	d := keys.Declared(set.Namer("PK", "SK"))
+	d := parseDeclared(t, data)
 	const declaredFor = "aws-dynamodb-examples/ConnectedVehiclesSchema.json"
 	want := map[string]string{
 		"VIN#WDDJK7DA4FF954840": "Vehicle VehicleSubscription VehicleFeature VehicleOwner",
