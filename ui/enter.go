@@ -29,6 +29,7 @@ func (m Model) openTable(name string) (Model, tea.Cmd) {
 	m.cancelAll()
 	m.flight.mark(flightTable)
 	m.screen = screenLoading
+	m.picker = m.picker.Opened()
 	m.index = ""
 	m.historyTable, m.historyLoaded, m.history, m.historyPending = name, false, nil, nil
 	m.status.Err = ""
@@ -46,7 +47,7 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	q := partitionQuery(m.table.Name, m.index, pk, m.opts.Settings)
 	if _, err := dynamo.BuildQuery(m.schema, q); err != nil {
 		m.screen = screenPrompt
-		m.prompt = pane.NewPrompt(m.schema, pk, m.history)
+		m.prompt = m.newPrompt(pk)
 		m.prompt.Err = sanitize(err.Error())
 		return m, nil
 	}

@@ -10,6 +10,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/charmbracelet/x/ansi"
 
@@ -57,7 +58,8 @@ func (f *fakeStore) ListTables(ctx context.Context) ([]string, error) { return f
 func (f *fakeStore) DescribeTable(ctx context.Context, name string) (dynamo.Table, error) {
 	t, ok := f.tables[name]
 	if !ok {
-		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region."}
+		return dynamo.Table{}, &dynamo.UserError{Msg: "describe table " + name + ": the table or index does not exist at AWS; check --table, --index and --region.",
+			Err: &types.ResourceNotFoundException{Message: aws.String("Requested resource not found")}}
 	}
 	return t, nil
 }
@@ -267,6 +269,9 @@ func newHarnessOn(t *testing.T, o Options, w, h int) *harness {
 	m.noColor = false
 	m.setStyles(newStyles(true, false))
 	m.after = func(int) tea.Cmd { return nil }
+	// A user past the first steps: every snapshot would otherwise carry
+	// their line; firststeps_test.go shows it.
+	m.firstStepsDone = true
 	m.clip = func(s string) tea.Cmd {
 		hs.clipped = append(hs.clipped, s)
 		return nil

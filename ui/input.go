@@ -8,7 +8,6 @@ import (
 	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
-	"dynascope/ui/pane"
 	"dynascope/ui/request"
 	"dynascope/ui/widget"
 )
@@ -61,7 +60,7 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		}
 		switch md {
 		case modeTables:
-			m.picker = m.picker.Move(delta, pane.PickerListHeight(lay.bodyH))
+			m.picker = m.picker.Move(delta, m.picker.ListHeight(lay.w, lay.bodyH))
 		case modeGroups, modeItems:
 			if lay.showGroups && (!lay.showItems || mo.X < lay.itemsX) {
 				m.groups = m.groups.move(delta, lay.groupRows())
@@ -78,8 +77,8 @@ func (m Model) handleMouse(msg tea.MouseMsg) (Model, tea.Cmd) {
 		y := mo.Y - lay.bodyY
 		switch md {
 		case modeTables:
-			l := m.picker.List.SetHeight(pane.PickerListHeight(lay.bodyH))
-			row := l.Offset() + y - 4 // frame, filter, blank line, header
+			l := m.picker.List.SetHeight(m.picker.ListHeight(lay.w, lay.bodyH))
+			row := l.Offset() + y - m.picker.FirstRow(lay.w)
 			if row >= 0 && row < l.Len() {
 				m.picker.List = l.MoveTo(row)
 			}

@@ -50,7 +50,7 @@ func (m Model) layout() layout {
 		y += l.noteH
 	}
 	l.statusY = l.h - 1
-	l.errH = len(m.status.ErrorLines(m.st, l.w))
+	l.errH = len(m.statusShown().ErrorLines(m.st, l.w))
 	l.errY = l.statusY - l.errH
 	if !hide.Log {
 		switch {

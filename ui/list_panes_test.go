@@ -209,6 +209,19 @@ func (hs *harness) promptWindow(step, input string, selected int, window []int, 
 	}
 }
 
+// promptListRoom is how many remembered values the prompt's box has rows
+// for: those under its "opened before" line.
+func promptListRoom(hs *harness) int {
+	hs.t.Helper()
+	lines := strings.Split(hs.screen(), "\n")
+	top := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "╭─ Open a partition") })
+	head := slices.IndexFunc(lines, func(l string) bool { return strings.Contains(l, "│ opened before") })
+	if top < 0 || head < top {
+		hs.t.Fatalf("no prompt with values opened before:\n%s", hs.screen())
+	}
+	return hs.m.layout().bodyH - 2 - (head - top)
+}
+
 // The partition prompt's remembered values scroll in a window that ends
 // on the value browsed to (up is older, down newer, back to none past the
 // newest); typing filters them and leaves none selected.
@@ -226,8 +239,9 @@ func TestPromptHistoryScrolls(t *testing.T) {
 			}
 			hs := newHarness(t, Options{Table: "App", ConfigDir: dir}, size[0], size[1])
 			// The box's rows below "opened before": the frame, the schema
-			// line, the field and the blank lines take the rest.
-			room := hs.m.layout().bodyH - 2 - 6
+			// line, the field, the blank lines and, with nothing typed, how
+			// to find a partition take the rest.
+			room := promptListRoom(hs)
 			hs.promptWindow("opened", "", -1, rowRange(0, room), n)
 			hs.keys("up")
 			hs.promptWindow("up", "CUST#0", 0, rowRange(0, room), n)
@@ -249,6 +263,7 @@ func TestPromptHistoryScrolls(t *testing.T) {
 			hs.promptWindow("back to none", "CUST#0", -1, rowRange(0, room), n)
 			hs.keys("ctrl+u")
 			hs.typeText("3")
+			room = promptListRoom(hs)
 			// Values starting with 3 first (none), then those holding it.
 			hs.promptWindow("typed", "3", -1, []int{3, 13, 23, 30, 31, 32, 33, 34, 35, 36, 37, 38, 39}[:min(13, room)], n)
 			hs.keys("up", "up")

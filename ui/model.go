@@ -73,6 +73,10 @@ type Model struct {
 	historyTable   string
 	historyLoaded  bool
 	historyPending []historyEntry // opened before the history file was read
+	// firstSteps: the table's history was empty when read, so this is a
+	// first start and the keys to begin with are shown (firststeps.go)
+	// until one of them is used (firstStepsDone).
+	firstSteps, firstStepsDone bool
 
 	query    dynamo.QueryInput // the current request, as the query line shows it
 	get      *dynamo.GetInput  // the current request when it is a GetItem; query holds its key

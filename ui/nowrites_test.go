@@ -325,6 +325,9 @@ func TestUINeverWrites(t *testing.T) {
 	// The second grouping: a partition whose items carry EntityType; b
 	// toggles to it and back, sending nothing.
 	hs.keys("p", "ctrl+u")
+	// The partitions of the prompt's small sample (one Scan segment, capped).
+	hs.keys("ctrl+l")
+	hs.contains("in the sample")
 	hs.typeText("SHOP#1")
 	hs.keys("enter")
 	hs.contains("Items · 3 loaded")

@@ -9,7 +9,6 @@ import (
 	"dynascope/dynamo"
 	"dynascope/patterns"
 	"dynascope/ui/overlay"
-	"dynascope/ui/pane"
 )
 
 // Opening the overlays: each opener reads the model for what the overlay
@@ -58,7 +57,7 @@ func (m Model) chooseIndex(name string) Model {
 	m.index = name
 	m.setSchema(ks)
 	m.screen = screenPrompt
-	m.prompt = pane.NewPrompt(ks, "", m.history)
+	m.prompt = m.newPrompt("")
 	return m
 }
 

@@ -107,7 +107,7 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 		if m.overview.Err == "" {
 			m.overview.Err = "stopped before any item was read."
 		}
-		return m, nil
+		return m.samplePrompted(), nil
 	}
 	m.overview.Phase, m.overview.Have = overlay.OvDone, true
 	m.overview.Smp, m.overview.Lay = msg.smp, msg.lay
@@ -115,7 +115,16 @@ func (m Model) sampleDone(msg sampleDoneMsg) (Model, tea.Cmd) {
 	if o, ok := findOverlay[overlay.Overview](m); ok {
 		m = replaceOverlay(m, o.AtStart())
 	}
-	return m, nil
+	return m.samplePrompted(), nil
+}
+
+// samplePrompted offers a sample's partitions in the prompt shown, once the
+// sample ends (also when it read nothing: the prompt says why).
+func (m Model) samplePrompted() Model {
+	if m.screen == screenPrompt {
+		m.prompt = m.prompt.WithSample(m.promptSample())
+	}
+	return m
 }
 
 // indexMapDoneMsg answers the map's Scan.

@@ -92,7 +92,7 @@ func (m Model) requestKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode
 		return m.openIndexes(), nil, true
 	case key.Matches(msg, km.Partition):
 		m.screen = screenPrompt
-		m.prompt = pane.NewPrompt(m.schema, m.query.PK, m.history)
+		m.prompt = m.newPrompt(m.query.PK).SelectInput()
 		return m, nil, true
 	}
 	return m, nil, false

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"context"
+	"dynascope/textfmt"
 	"dynascope/ui/keymap"
 	"dynascope/ui/pane"
 	"errors"
@@ -99,7 +100,7 @@ func Run(ctx context.Context, o Options) error {
 	}
 	p := tea.NewProgram(m, popts...)
 	m.send.set(p.Send)
-	_, err := p.Run()
+	final, err := p.Run()
 	// Whatever is in flight stops now; an export removes its partial file
 	// before the process may end.
 	m.exports.close()
@@ -115,7 +116,32 @@ func Run(ctx context.Context, o Options) error {
 	case signalled && exportErr == nil:
 		return errors.New("interrupted by a signal.")
 	}
+	if fm, ok := final.(Model); ok && exportErr == nil {
+		return fm.quitError()
+	}
 	return exportErr
+}
+
+// quitError is the error the program ends with when the user quits from a
+// screen that stands on one: the picker opened for a missing table, the
+// table that could not be opened, the tables that could not be listed. A
+// script or a shell sees the failure in the exit code, as the command
+// line's own commands report theirs.
+func (m Model) quitError() error {
+	switch m.screen {
+	case screenTables:
+		if err := m.picker.MissingError(); err != nil {
+			return err
+		}
+		if m.picker.ListErr != "" {
+			return &textfmt.UserError{Msg: m.picker.ListErr}
+		}
+	case screenLoading:
+		if m.status.Err != "" {
+			return &textfmt.UserError{Msg: m.status.Err}
+		}
+	}
+	return nil
 }
 
 // mode is what the keyboard talks to now.
@@ -165,6 +191,9 @@ func (m Model) keyState() keymap.State {
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
 		EntAttr:   m.groups.attribute(),
 		ByAttr:    m.groups.byAttribute(),
+		// Only the prompt's field is asked: a value typed there may hold
+		// a ?, an empty one cannot.
+		EmptyField: m.screen == screenPrompt && m.prompt.Input.String() == "",
 	}
 }
 

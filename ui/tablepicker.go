@@ -5,18 +5,20 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
-	"dynascope/ui/pane"
 	"dynascope/ui/widget"
 )
 
 func (m Model) tablesKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
-	if l, ok := m.picker.List.SetHeight(pane.PickerListHeight(m.layout().bodyH)).Key(msg, km.TypingListKeys()); ok {
+	if l, ok := m.picker.List.SetHeight(m.picker.ListHeight(m.layout().w, m.layout().bodyH)).Key(msg, km.TypingListKeys()); ok {
 		m.picker.List = l
 		return m, nil
 	}
 	switch {
 	case key.Matches(msg, km.Open):
 		if name, ok := m.picker.Selected(); ok {
+			if name != m.picker.Suggested {
+				m.pendingPK = "" // --pk was meant for the table offered
+			}
 			return m.openTable(name)
 		}
 	case key.Matches(msg, km.Scan):

@@ -7,6 +7,7 @@ import (
 	"charm.land/bubbles/v2/spinner"
 	tea "charm.land/bubbletea/v2"
 
+	"dynascope/dynamo"
 	"dynascope/ui/keymap"
 	"dynascope/ui/pane"
 )
@@ -187,6 +188,9 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 	}
 	m.status.ClearRetry(msg.id)
 	if msg.err != nil {
+		if m.opts.Table != "" && dynamo.IsTableNotFound(msg.err) {
+			return m.missingTable(msg.err)
+		}
 		m.status.Err = sanitize(msg.err.Error())
 		if m.opts.Table == "" {
 			m.screen = screenTables
@@ -208,8 +212,24 @@ func (m Model) tableOpened(msg tableOpenedMsg) (Model, tea.Cmd) {
 		return m, tea.Batch(cmd, stats)
 	}
 	m.screen = screenPrompt
-	m.prompt = pane.NewPrompt(m.schema, "", m.history)
+	m.prompt = m.newPrompt("")
 	return m, stats
+}
+
+// missingTable opens the picker when the table given does not exist: the
+// sentence above the tables, the nearest name selected once they are
+// listed. The program goes on as if started without --table (esc in the
+// prompt comes back here), and quitting before a table opens ends with the
+// sentence (quitError). It costs the picker's own requests: one
+// ListTables and the descriptions, which read no items.
+func (m Model) missingTable(err error) (Model, tea.Cmd) {
+	m.picker = pane.NotFound(m.opts.Table, err.Error())
+	// --pk stays pending for the table offered (tablesKey): it was meant
+	// for the table the name was near.
+	m.opts.Table, m.opts.PK = "", ""
+	m.historyTable, m.historyLoaded, m.history, m.historyPending = "", false, nil, nil
+	m.screen = screenTables
+	return m, listTablesCmd(m.ctx, m.store, m.gen)
 }
 
 func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
@@ -220,6 +240,7 @@ func (m Model) historyLoadedMsg(msg historyLoadedMsg) (Model, tea.Cmd) {
 		m.status.Err = sanitize(msg.err.Error())
 	}
 	m.history, m.historyLoaded = msg.entries, true
+	m.firstSteps = msg.err == nil && len(msg.entries) == 0 // before this start's own are added
 	var cmd tea.Cmd
 	if len(m.historyPending) > 0 {
 		for _, e := range m.historyPending {
@@ -243,6 +264,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		m.cancelAll()
 		return m, tea.Quit
 	}
+	m = m.firstStepTaken(msg, km)
 	if key.Matches(msg, km.Help) {
 		return m.toggleHelp(md), nil
 	}

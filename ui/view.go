@@ -49,7 +49,7 @@ func (m Model) render() string {
 			out = append(out, strings.Split(m.log.Collapsed(m.st, m.table.Name, lay.logN, w), "\n")...)
 		}
 	}
-	out = append(out, m.status.ErrorLines(m.st, w)...)
+	out = append(out, m.statusShown().ErrorLines(m.st, w)...)
 	out = append(out, m.statusBar(w))
 	for i := range out {
 		out[i] = widget.Fit(out[i], w)

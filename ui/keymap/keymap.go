@@ -135,12 +135,13 @@ type KeyMap struct {
 	NextField   key.Binding `keys:"tab,down" help:"tab/↓" desc:"next field" col:"2"` // the fields of a form
 	PrevField   key.Binding `keys:"shift+tab,up" help:"shift+tab/↑" desc:"previous field" col:"2"`
 
-	Overview     key.Binding `keys:"o" desc:"table overview (sampled layout)" col:"3"`      // from a partition
-	OverviewCtrl key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"` // from the partition prompt, where letters type
-	Resample     key.Binding `keys:"s" desc:"sample again" col:"3"`
-	IndexMap     key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
-	Export       key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
-	Live         key.Binding `keys:"T" desc:"live: the partition's writes as they arrive (stream; GetRecords billed as streams read request units)" col:"3"`
+	Overview         key.Binding `keys:"o" desc:"table overview (sampled layout)" col:"3"`                                           // from a partition
+	OverviewCtrl     key.Binding `keys:"ctrl+o" desc:"table overview (sampled layout)" col:"3"`                                      // from the partition prompt, where letters type
+	SamplePartitions key.Binding `keys:"ctrl+l" desc:"list the partitions of a small sample (one Scan, its caps on screen)" col:"3"` // from the partition prompt
+	Resample         key.Binding `keys:"s" desc:"sample again" col:"3"`
+	IndexMap         key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
+	Export           key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
+	Live             key.Binding `keys:"T" desc:"live: the partition's writes as they arrive (stream; GetRecords billed as streams read request units)" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).
 	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`
@@ -219,7 +220,13 @@ type State struct {
 	NoSortKey bool   // the key has no sort key: the sort-key keys are off
 	EntAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
 	ByAttr    bool   // the entity types pane shows that grouping
+	// EmptyField: the text field of a typing mode holds nothing, so a
+	// printable key there can be a command (? on an empty prompt).
+	EmptyField bool
 }
+
+// FieldEmpty turns a key on only while the mode's field holds nothing.
+func FieldEmpty(st State) bool { return st.EmptyField }
 
 // WritesOn turns a key on only with a writer (editing keys).
 func WritesOn(st State) bool { return st.Writes }

@@ -25,7 +25,7 @@ func (k *KeyMap) named() map[string]*key.Binding {
 // CheckStates are the states a keymap is checked in for clashes.
 var CheckStates = []State{
 	{},
-	{CanGoBack: true, Busy: true, More: true, HasItem: true, Patterns: true},
+	{CanGoBack: true, Busy: true, More: true, HasItem: true, Patterns: true, EmptyField: true},
 	{Busy: true},
 	{More: true, HasItem: true},
 }

@@ -1,12 +1,15 @@
 package pane
 
 import (
+	"slices"
+	"strings"
+
 	"dynascope/config"
 	"dynascope/dynamo"
+	"dynascope/keys"
 	"dynascope/textfmt"
 	"dynascope/ui/theme"
 	"dynascope/ui/widget"
-	"strings"
 )
 
 // Prompt asks for a partition key value, offering the partitions
@@ -15,7 +18,11 @@ type Prompt struct {
 	Schema  dynamo.KeySchema
 	Input   widget.LineEdit
 	History []config.HistoryEntry // every index of the table, most recent first
-	Matches []string              // values for this index that fit what is typed
+	Matches []string              // values for this index that fit what is typed: opened before, then sampled
+	// fromSample is where the sampled values start in Matches; filter is
+	// what they were chosen by (what was typed, not what was browsed to).
+	fromSample int
+	filter     string
 	// list is the cursor over matches: on none (widget.List.AllowNone)
 	// unless browsing with ↑/↓. It is moved with no height, which only the
 	// drawing knows, so it keeps no window of its own: the one drawn ends
@@ -23,6 +30,27 @@ type Prompt struct {
 	List  widget.List
 	Err   string      // why the value was refused, sanitised
 	cycle promptCycle // tab pressed again: the next match (prompt_cycle.go)
+	// Sampled are the partitions of this index in a sample already read
+	// (the overview's, or the one ctrl+l asks for), most items first;
+	// SampleSaid says what that sample was, or that it runs, or why it
+	// failed: "" when none was read.
+	Sampled    []keys.Partition
+	SampleSaid string
+}
+
+// The small sample ctrl+l reads from the prompt: one Scan segment, at most
+// this many items and this many RCU. The prompt says both before the key
+// is pressed; nothing is read until it is.
+const (
+	PromptSampleItems = 100
+	PromptSampleRCU   = 1.0
+)
+
+// WithSample is the prompt offering the partitions of a sample, said in
+// said.
+func (p Prompt) WithSample(parts []keys.Partition, said string) Prompt {
+	p.Sampled, p.SampleSaid = parts, said
+	return p.Refilter()
 }
 
 // NewPrompt is the prompt for a partition of schema's table or index, with
@@ -32,10 +60,27 @@ func NewPrompt(schema dynamo.KeySchema, value string, history []config.HistoryEn
 	return p.Refilter()
 }
 
+// SelectInput shows the value the prompt opened with selected, as a
+// browser's address bar shows its address: typing replaces it, → or end
+// keeps it to edit, enter opens it again.
+func (p Prompt) SelectInput() Prompt {
+	p.Input = p.Input.Select()
+	return p.Refilter()
+}
+
+// typed is what the user typed: nothing while the value offered is
+// selected.
+func (p Prompt) typed() string {
+	if p.Input.Selected() {
+		return ""
+	}
+	return p.Input.String()
+}
+
 // Refilter lists remembered values of this index: those that start with the
 // input first, then those that merely contain it.
 func (p Prompt) Refilter() Prompt {
-	in := p.Input.String()
+	in := p.typed()
 	var pre, sub []string
 	for _, h := range p.History {
 		if h.Index != p.Schema.Index {
@@ -49,13 +94,30 @@ func (p Prompt) Refilter() Prompt {
 		}
 	}
 	p.Matches = append(pre, sub...)
+	p.fromSample, p.filter = len(p.Matches), in
+	for _, sp := range p.Sampled {
+		if !slices.Contains(p.Matches[:p.fromSample], sp.PK) && strings.Contains(strings.ToLower(sp.PK), strings.ToLower(in)) {
+			p.Matches = append(p.Matches, sp.PK)
+		}
+	}
 	p.List = widget.NewList(len(p.Matches)).AllowNone()
 	return p
 }
 
+// sampledItems is how many items of the sample partition pk has, 0 when
+// none.
+func (p Prompt) sampledItems(pk string) int {
+	for _, sp := range p.Sampled {
+		if sp.PK == pk {
+			return sp.Items
+		}
+	}
+	return 0
+}
+
 // Ghost is the rest of the first remembered value that starts with the input.
 func (p Prompt) Ghost() string {
-	in := p.Input.String()
+	in := p.typed()
 	if _, browsing := p.List.Selected(); in == "" || browsing || !p.Input.AtEnd() {
 		return ""
 	}
@@ -109,28 +171,66 @@ func (p Prompt) View(st theme.Styles, table string, w, h int) string {
 	}
 	label := " " + st.Accent.Render(pk+" ›") + " "
 	lines = append(lines, label+p.Input.View(st, max(1, inner-widget.Width(label)-1), p.Ghost()))
-	if p.Err != "" {
+	switch {
+	case p.Err != "":
 		for _, l := range widget.WrapLines(p.Err, inner-3) {
 			lines = append(lines, "   "+st.Err.Render(l))
 		}
-	} else {
+	case p.Input.Selected():
+		lines = append(lines, "   "+st.Muted.Render(widget.Fit("typing replaces it · → or end edits it · enter opens it again", inner-3)))
+	default:
 		lines = append(lines, "")
 	}
+	if p.filter == "" && !p.Input.Selected() && p.Err == "" {
+		// Nothing typed (a value browsed to is not typed): how to find a
+		// partition, before anything is read.
+		for _, l := range widget.WrapLines(p.findHint(), inner-3) {
+			lines = append(lines, "   "+st.Muted.Render(l))
+		}
+	}
 	lines = append(lines, "")
+	if p.SampleSaid != "" {
+		for _, l := range widget.WrapLines(p.SampleSaid, inner-2) {
+			lines = append(lines, " "+st.Muted.Render(l))
+		}
+	}
 	if len(p.Matches) > 0 {
-		lines = append(lines, " "+st.Muted.Render("opened before"))
+		head := "opened before"
+		switch {
+		case p.fromSample == 0:
+			head = "in the sample"
+		case p.fromSample < len(p.Matches):
+			head = "opened before, then in the sample"
+		}
+		lines = append(lines, " "+st.Muted.Render(head))
 		room := h - 2 - len(lines)
 		lines = append(lines, p.List.SetHeight(room).View(inner, widget.Delegate{Render: func(r widget.Row, inner int) []string {
-			l := "   " + textfmt.Sanitize(p.Matches[r.Index])
-			if r.Cursor {
-				l = st.Sel.Render(widget.Fit(l, inner))
+			v := "   " + textfmt.Sanitize(p.Matches[r.Index])
+			count := ""
+			if r.Index >= p.fromSample {
+				v = widget.Fit(v, max(1, inner-14))
+				count = widget.PadLeft(textfmt.Plural(p.sampledItems(p.Matches[r.Index]), "item", "items"), 12)
 			}
-			return []string{l}
+			if r.Cursor {
+				return []string{st.Sel.Render(widget.Fit(v+count, inner))}
+			}
+			return []string{v + st.Muted.Render(count)}
 		}})...)
-	} else if len(p.History) == 0 {
+	} else if len(p.History) == 0 && len(p.Sampled) == 0 {
 		lines = append(lines, " "+st.Muted.Render("partitions you open are remembered here"))
 	}
 	return widget.Box(st, "Open a partition", lines, w, h, true)
+}
+
+// findHint says, on an empty prompt, where partition key values are found
+// and what each way reads.
+func (p Prompt) findHint() string {
+	hint := "ctrl+l lists the partitions of a sample here (one Scan, at most " +
+		textfmt.Plural(PromptSampleItems, "item", "items") + " and " + textfmt.Units(PromptSampleRCU) + " RCU) · ctrl+o the table overview (its caps first) · ? help"
+	if len(p.History) > 0 {
+		return "↑ the partitions opened before · " + hint
+	}
+	return "to find a partition: " + hint
 }
 
 // TypeWord names a key type for people.

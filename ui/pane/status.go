@@ -42,6 +42,7 @@ type Status struct {
 	Retry    string  // the request in flight is being retried: "throttled, retrying (2/10)"
 	RetryID  int     // which request that is
 	Note     string  // a start-up notice (settings that did not apply), until the first key
+	Tip      string  // a line of advice shown when nothing else is said (the first steps)
 	Price    float64 // USD per million read request units; 0: no cost shown
 }
 
@@ -93,6 +94,9 @@ func (s Status) ErrorLines(st theme.Styles, w int) []string {
 		text, style = "? "+s.Ask, st.Accent
 	case s.Err == "" && s.Note != "":
 		text, style = "! "+s.Note, st.Warn
+	case s.Err == "" && s.Tip != "":
+		// One line: advice must not push the panes about.
+		return []string{" " + st.Accent.Render(widget.Trunc("› "+s.Tip, w-2))}
 	case s.Err == "":
 		return nil
 	}

@@ -25,6 +25,17 @@ type TablePicker struct {
 	List    widget.List // over rows, those matching the filter shown
 	Listed  bool
 	ListErr string
+	// Missing is why the table asked for did not open (the table named by
+	// --table does not exist), sanitised; Want is that name, and Suggested
+	// the listed table nearest it, which the cursor starts on.
+	Missing, Want, Suggested string
+}
+
+// NotFound is the picker opened because table want does not exist: it
+// says sentence above the list and, once the tables are listed, offers the
+// nearest name.
+func NotFound(want, sentence string) TablePicker {
+	return TablePicker{Want: want, Missing: textfmt.Sanitize(sentence)}
 }
 
 // SetNames lists the tables named, none described yet.
@@ -34,7 +45,36 @@ func (p TablePicker) SetNames(names []string) TablePicker {
 		p.Rows[i] = TableRow{Name: n}
 	}
 	p.Listed = true
-	return p.Refilter()
+	p = p.Refilter()
+	if p.Want != "" {
+		p.Suggested = textfmt.Nearest(p.Want, names)
+		for i, n := range names {
+			if n == p.Suggested {
+				p.List = p.List.Select(i)
+			}
+		}
+	}
+	return p
+}
+
+// Opened is the picker once a table opens: a missing one is no longer said.
+func (p TablePicker) Opened() TablePicker {
+	p.Missing, p.Want, p.Suggested = "", "", ""
+	return p
+}
+
+// MissingError is the sentence a program quitting from the picker of a
+// missing table ends with, the suggestion in it; nil when the picker was
+// not opened for one.
+func (p TablePicker) MissingError() error {
+	if p.Missing == "" {
+		return nil
+	}
+	msg := p.Missing
+	if p.Suggested != "" {
+		msg = strings.TrimSuffix(msg, ".") + textfmt.Suggest(p.Want, []string{p.Suggested}) + "."
+	}
+	return &textfmt.UserError{Msg: msg}
 }
 
 // Described fills in the descriptions that arrived: one table or error
@@ -78,18 +118,57 @@ func (p TablePicker) Move(delta, listH int) TablePicker {
 	return p
 }
 
-// PickerListHeight is how many table rows the picker shows in h lines.
+// PickerListHeight is how many table rows the picker shows in h lines,
+// with nothing said above its filter.
 func PickerListHeight(h int) int { return max(1, h-5) }
+
+// ListHeight is how many table rows the picker shows in a box of w×h.
+func (p TablePicker) ListHeight(w, h int) int { return PickerListHeight(h - p.missingRows(w-2)) }
+
+// FirstRow is the line of the box of width w on which the first row of the
+// list is drawn: after the frame, what is said of a missing table, the
+// filter, a blank line and the header.
+func (p TablePicker) FirstRow(w int) int { return 4 + p.missingRows(w-2) }
+
+// missingLines are what is said of a missing table above the filter, in
+// inner cells, unstyled: the sentence, then the offer and a blank line.
+func (p TablePicker) missingLines(inner int) (sentence, offer []string) {
+	if p.Missing == "" {
+		return nil, nil
+	}
+	o := "pick one of the tables here"
+	if p.Suggested != "" {
+		o = "did you mean " + textfmt.Sanitize(p.Suggested) + "? it is selected: enter opens it"
+	}
+	// Listing reads no item: one ListTables, and the DescribeTable of each
+	// row that the picker always sends.
+	o += " · listing the tables read no items · esc quits"
+	return widget.WrapLines(p.Missing, inner-2), append(widget.WrapLines(o, inner-2), "")
+}
+
+// missingRows is how many lines missingLines takes in inner cells.
+func (p TablePicker) missingRows(inner int) int {
+	a, b := p.missingLines(inner)
+	return len(a) + len(b)
+}
 
 // View draws the picker in a box of w×h: the filter, then a row per table.
 func (p TablePicker) View(st theme.Styles, w, h int) string {
 	inner := w - 2
-	l := p.List.SetHeight(PickerListHeight(h))
+	l := p.List.SetHeight(p.ListHeight(w, h))
 
-	lines := []string{
-		" " + st.Muted.Render("filter ") + p.Filter.View(st, max(1, inner-9), ""),
-		"",
+	var lines []string
+	sentence, offer := p.missingLines(inner)
+	for _, l := range sentence {
+		lines = append(lines, " "+st.Err.Render(l))
 	}
+	for _, l := range offer {
+		lines = append(lines, " "+st.Muted.Render(l))
+	}
+	lines = append(lines,
+		" "+st.Muted.Render("filter ")+p.Filter.View(st, max(1, inner-9), ""),
+		"",
+	)
 	nameW, keyW, ixW := len("table"), len("key schema"), len("indexes")
 	for pos := range l.Len() {
 		r := p.Rows[l.Index(pos)]

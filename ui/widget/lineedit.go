@@ -17,6 +17,10 @@ import (
 type LineEdit struct {
 	value []rune
 	pos   int
+	// all tells that the whole text is selected, as a browser's address
+	// bar holds the address it shows: the first character typed replaces
+	// it, a movement key keeps it to edit (Select).
+	all bool
 }
 
 // NewLineEdit is a field holding s, the cursor at its end.
@@ -35,6 +39,36 @@ func (e LineEdit) AtEnd() bool { return e.pos == len(e.value) }
 func (e *LineEdit) Set(s string) {
 	e.value = []rune(s)
 	e.pos = len(e.value)
+	e.all = false
+}
+
+// Select selects the whole text, so that what is typed next replaces it.
+func (e LineEdit) Select() LineEdit {
+	e.all = len(e.value) > 0
+	e.pos = len(e.value)
+	return e
+}
+
+// Selected tells whether the whole text is selected (Select), so that
+// typing replaces it: what the field holds then is on offer, not typed.
+func (e LineEdit) Selected() bool { return e.all }
+
+// typedOver ends a selection before an editing key: a character typed or
+// pasted, or a deletion, replaces the whole text; a movement keeps it, the
+// cursor where the key puts it.
+func (e LineEdit) typedOver(k string) LineEdit {
+	if !e.all {
+		return e
+	}
+	e.all = false
+	switch k {
+	case "left", "ctrl+b", "home", "ctrl+a":
+		e.pos = 0
+	case "right", "ctrl+f", "end", "ctrl+e":
+	default:
+		e.value, e.pos = nil, 0
+	}
+	return e
 }
 
 // Insert types s at the cursor.
@@ -60,10 +94,21 @@ func (e *LineEdit) Insert(s string) {
 func (e LineEdit) Update(msg tea.Msg) (LineEdit, bool) {
 	switch msg := msg.(type) {
 	case tea.PasteMsg:
+		e = e.typedOver("")
 		e.Insert(msg.Content)
 		return e, true
 	case tea.KeyPressMsg:
-		switch msg.String() {
+		k := msg.String()
+		if e.all {
+			switch editKind(msg) {
+			case keyOther:
+				return e, false
+			case keyMove, keyDelete:
+				return e.typedOver(k), true
+			}
+			e = e.typedOver(k) // a character: it replaces the text
+		}
+		switch k {
 		case "left", "ctrl+b":
 			if e.pos > 0 {
 				e.pos--
@@ -113,9 +158,43 @@ func (e LineEdit) Update(msg tea.Msg) (LineEdit, bool) {
 	return e, false
 }
 
+type keyKind int
+
+const (
+	keyOther  keyKind = iota // not the field's
+	keyMove                  // moves the cursor
+	keyDelete                // deletes text
+	keyText                  // types text
+)
+
+// editKind is what a key does to the field, as Update reads it.
+func editKind(msg tea.KeyPressMsg) keyKind {
+	switch msg.String() {
+	case "left", "ctrl+b", "right", "ctrl+f", "home", "ctrl+a", "end", "ctrl+e":
+		return keyMove
+	case "backspace", "ctrl+h", "delete", "ctrl+d", "ctrl+u", "ctrl+k", "ctrl+w", "alt+backspace", "ctrl+backspace":
+		return keyDelete
+	case "space":
+		return keyText
+	}
+	if msg.Text == "" || msg.Mod&(tea.ModCtrl|tea.ModAlt|tea.ModSuper) != 0 {
+		return keyOther
+	}
+	return keyText
+}
+
 // View draws the field in w cells: the text, a reverse-video cursor, and
 // after it, dimmed, a completion the user has not accepted yet.
 func (e LineEdit) View(st theme.Styles, w int, ghost string) string {
+	if e.all {
+		// The selection reads as one: the text in the selected style, the
+		// cursor after it, no completion offered for text not typed.
+		text := textfmt.Sanitize(string(e.value))
+		if tw := Width(text); tw+1 > w-1 && w > 2 {
+			text = "…" + ansi.TruncateLeft(text, tw-(w-3), "")
+		}
+		return Fit(st.Sel.Render(text)+st.InputCursor.Render(" "), w)
+	}
 	before := textfmt.Sanitize(string(e.value[:e.pos]))
 	var cur, after string
 	switch {
