@@ -91,8 +91,9 @@ func TestPatternLatestOrder(t *testing.T) {
 	if l := hs.line("  2 Query"); !strings.Contains(l, "rev") || !strings.Contains(l, "Limit 1") || !strings.Contains(l, "0.5 RCU") {
 		t.Errorf("request line = %q", l)
 	}
-	// The same partition: its entity types stay, ORDER marked.
-	hs.contains("Entity types · 2", "› ▌ ORDER")
+	// The same partition: its entity types stay, Order (the demo file's
+	// declared entity) marked.
+	hs.contains("Entity types · 2", "› ▌ Order")
 	// As a hand-made query: the next page on n, with the same Limit.
 	hs.store.queue(canned{items: example()[:1], cap: halfRCU()})
 	hs.keys("n")
@@ -157,7 +158,7 @@ func TestPatternGetItem(t *testing.T) {
 		t.Fatalf("%d queries: a GetItem pattern sent a Query", n)
 	}
 	hs.contains(`GetItem PK = "CUST#42" AND SK = "PROFILE"   ConsistentRead=false`, "Items · 1 loaded", "Ann",
-		`pattern "customer profile": 1 item in 1 request, 0.5 RCU`, "› ▌ PROFILE")
+		`pattern "customer profile": 1 item in 1 request, 0.5 RCU`, "› ▌ Customer")
 	if l := hs.line("  2 GetItem"); !strings.Contains(l, "get") || !strings.Contains(l, "1/1") || !strings.Contains(l, "0.5 RCU table") {
 		t.Errorf("log line = %q", l)
 	}
