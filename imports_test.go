@@ -34,6 +34,7 @@ var allowedImports = map[string][]string{
 	"dynamolocal":       {"dynamo"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
+	"modelimport":       {"textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
