@@ -66,7 +66,7 @@ func parseCheck(file string, v *yaml.Node) (CheckSettings, error) {
 
 // parseShare reads a share as a percentage ("50%") or a fraction (0.5).
 func parseShare(v *yaml.Node) (float64, error) {
-	bad := fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", kindName(v))
+	bad := fmt.Errorf("must be a share of what is read, such as 50%% or 0.5, not %s", yamlfile.Kind(v))
 	if v.Kind != yaml.ScalarNode || v.Tag == "!!null" {
 		return 0, bad
 	}

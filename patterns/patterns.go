@@ -28,6 +28,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"dynascope/dynamo"
+	"dynascope/entities"
 	"dynascope/filterexpr"
 	"dynascope/textfmt"
 	"dynascope/yamlfile"
@@ -44,6 +45,12 @@ type PatternSet struct {
 	Keys     *FileKeys     // the file's keys:, nil when it has none
 	Check    CheckSettings // the file's check: settings
 	Patterns []Pattern     // in file order
+	// Entities are the file's entities: (the table as the application
+	// declares it): an empty set when the file declares none (nil only in
+	// a PatternSet not read from a file).
+	// With keys: in the file they are checked against them on load, else
+	// by CheckEntities against the table.
+	Entities *entities.Set
 }
 
 // Pattern is one access pattern. PK, the SK values and Filter are
@@ -82,6 +89,7 @@ type Pattern struct {
 type PatternError struct {
 	File    string // "" when the pattern is not from a file
 	Line    int    // 0 when unknown
+	Col     int    // the column, 0 when not given
 	Pattern string // the pattern's name, "" when the mistake is not in a pattern or the pattern has none
 	Ordinal int    // the pattern's place in the list (from 1), named when it has no name
 	Msg     string
@@ -93,6 +101,9 @@ func (e *PatternError) Error() string {
 		b.WriteString(e.File)
 		if e.Line > 0 {
 			fmt.Fprintf(&b, ":%d", e.Line)
+			if e.Col > 0 {
+				fmt.Fprintf(&b, ":%d", e.Col)
+			}
 		}
 		b.WriteString(": ")
 	}
@@ -169,8 +180,8 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fail(root.Line, "the file must be a mapping with table: and patterns:")
 	}
-	set := &PatternSet{Path: name}
-	var list *yaml.Node
+	set := &PatternSet{Path: name, Entities: &entities.Set{}}
+	var list, ents *yaml.Node
 	seen := map[string]int{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], yamlfile.Deref(root.Content[i+1])
@@ -186,6 +197,8 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 			set.Table = v.Value
 		case "patterns":
 			list = v
+		case "entities":
+			ents = v
 		case "keys":
 			keys, err := parseKeys(name, v)
 			if err != nil {
@@ -199,8 +212,11 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 			}
 			set.Check = c
 		default:
-			return nil, fail(k.Line, "unknown field %q%s; the file has table:, keys:, check: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "keys", "check", "patterns"}))
+			return nil, fail(k.Line, "unknown field %q%s; the file has table:, keys:, check:, entities: and patterns:", k.Value, textfmt.Suggest(k.Value, []string{"table", "keys", "check", "entities", "patterns"}))
 		}
+	}
+	if err := set.readEntities(ents); err != nil {
+		return nil, err
 	}
 	if list == nil || (list.Kind == yaml.ScalarNode && list.Tag == "!!null") {
 		return set, nil
@@ -223,6 +239,24 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	return set, nil
 }
 
+// readEntities reads the entities: section (nil when the file has none)
+// and, with keys: in the file, checks it against them.
+func (s *PatternSet) readEntities(n *yaml.Node) error {
+	if n == nil {
+		return nil
+	}
+	set, err := entities.Parse(n)
+	if err != nil {
+		return entityError(s.Path, err)
+	}
+	s.Entities = set
+	if s.Keys != nil {
+		t, _ := s.KeysTable(s.Table)
+		return s.CheckEntities(t)
+	}
+	return nil
+}
+
 // yamlError turns a YAML syntax error into the file:line form of the others.
 func yamlError(name string, err error) error {
 	line, msg := yamlfile.Syntax(err)
@@ -241,7 +275,7 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 		return p, fail(n.Line, "each pattern must be a mapping (name:, pk:, ...)")
 	}
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k, v := n.Content[i], yamlfile.Deref(n.Content[i+1]); k.Value == "name" && isText(v) {
+		if k, v := n.Content[i], yamlfile.Deref(n.Content[i+1]); k.Value == "name" && yamlfile.IsText(v) {
 			p.Name = v.Value
 		}
 	}
@@ -268,8 +302,8 @@ type patternFail func(line int, format string, a ...any) error
 func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 	switch k.Value {
 	case "name", "description", "index", "pk":
-		if !isText(v) {
-			return fail(v.Line, "%s must be text, not %s", k.Value, kindName(v))
+		if !yamlfile.IsText(v) {
+			return fail(v.Line, "%s must be text, not %s", k.Value, yamlfile.Kind(v))
 		}
 		switch k.Value {
 		case "description":
@@ -286,8 +320,8 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 		}
 		p.SK = sk
 	case "filter":
-		if !isText(v) {
-			return fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", kindName(v))
+		if !yamlfile.IsText(v) {
+			return fail(v.Line, "filter must be text such as 'status = \"OPEN\"', not %s", yamlfile.Kind(v))
 		}
 		if _, err := filterexpr.ParseTemplate(v.Value); err != nil {
 			return fail(v.Line, "%s", userMsg(err))
@@ -301,7 +335,7 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 		p.Attributes = attrs
 	case "reverse", "consistent":
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!bool" {
-			return fail(v.Line, "%s must be true or false, not %s", k.Value, kindName(v))
+			return fail(v.Line, "%s must be true or false, not %s", k.Value, yamlfile.Kind(v))
 		}
 		b := v.Value == "true" || v.Value == "True" || v.Value == "TRUE"
 		if k.Value == "reverse" {
@@ -312,7 +346,7 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 	case "limit":
 		l, err := strconv.ParseInt(v.Value, 10, 32)
 		if v.Kind != yaml.ScalarNode || v.Tag != "!!int" || err != nil || l < 1 {
-			return fail(v.Line, "limit must be a positive whole number, not %s", kindName(v))
+			return fail(v.Line, "limit must be a positive whole number, not %s", yamlfile.Kind(v))
 		}
 		p.Limit = int32(l)
 	case "minKept":
@@ -403,13 +437,13 @@ func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
 		return dynamo.SKCond{}, k.Line, fmt.Errorf("unknown sort-key operator %q%s; use one of %s", k.Value, textfmt.Suggest(k.Value, ops), strings.Join(ops, ", "))
 	}
 	if op == dynamo.SKBetween {
-		if val.Kind != yaml.SequenceNode || len(val.Content) != 2 || !isText(yamlfile.Deref(val.Content[0])) || !isText(yamlfile.Deref(val.Content[1])) {
-			return dynamo.SKCond{}, val.Line, fmt.Errorf("between takes two values, between: [LOW, HIGH], not %s", kindName(val))
+		if val.Kind != yaml.SequenceNode || len(val.Content) != 2 || !yamlfile.IsText(yamlfile.Deref(val.Content[0])) || !yamlfile.IsText(yamlfile.Deref(val.Content[1])) {
+			return dynamo.SKCond{}, val.Line, fmt.Errorf("between takes two values, between: [LOW, HIGH], not %s", yamlfile.Kind(val))
 		}
 		return dynamo.SKCond{Op: op, Values: []string{yamlfile.Deref(val.Content[0]).Value, yamlfile.Deref(val.Content[1]).Value}}, 0, nil
 	}
-	if !isText(val) {
-		return dynamo.SKCond{}, val.Line, fmt.Errorf("%s takes one value, not %s", k.Value, kindName(val))
+	if !yamlfile.IsText(val) {
+		return dynamo.SKCond{}, val.Line, fmt.Errorf("%s takes one value, not %s", k.Value, yamlfile.Kind(val))
 	}
 	return dynamo.SKCond{Op: op, Values: []string{val.Value}}, 0, nil
 }
@@ -418,13 +452,13 @@ func parseSK(v *yaml.Node) (dynamo.SKCond, int, error) {
 // name or path, as a projection names it, none twice.
 func parseAttributes(v *yaml.Node) ([]string, int, error) {
 	if v.Kind != yaml.SequenceNode || len(v.Content) == 0 {
-		return nil, v.Line, fmt.Errorf("attributes must list the attributes the pattern needs of each item, e.g. [total, status], not %s", kindName(v))
+		return nil, v.Line, fmt.Errorf("attributes must list the attributes the pattern needs of each item, e.g. [total, status], not %s", yamlfile.Kind(v))
 	}
 	var attrs []string
 	for _, n := range v.Content {
 		n = yamlfile.Deref(n)
-		if !isText(n) {
-			return nil, n.Line, fmt.Errorf("attributes lists %s; give attribute names", kindName(n))
+		if !yamlfile.IsText(n) {
+			return nil, n.Line, fmt.Errorf("attributes lists %s; give attribute names", yamlfile.Kind(n))
 		}
 		shape, err := dynamo.ParseShape("", n.Value, nil)
 		if err != nil {
@@ -444,7 +478,7 @@ func parseAttributes(v *yaml.Node) ([]string, int, error) {
 
 func parseExample(v *yaml.Node) (map[string]string, int, error) {
 	if v.Kind != yaml.MappingNode {
-		return nil, v.Line, fmt.Errorf("example must map each parameter to a value, e.g. {customerId: \"42\"}, not %s", kindName(v))
+		return nil, v.Line, fmt.Errorf("example must map each parameter to a value, e.g. {customerId: \"42\"}, not %s", yamlfile.Kind(v))
 	}
 	ex := make(map[string]string, len(v.Content)/2)
 	for i := 0; i+1 < len(v.Content); i += 2 {
@@ -452,31 +486,12 @@ func parseExample(v *yaml.Node) (map[string]string, int, error) {
 		if _, dup := ex[k.Value]; dup {
 			return nil, k.Line, fmt.Errorf("example gives %q twice", k.Value)
 		}
-		if !isText(val) {
-			return nil, val.Line, fmt.Errorf("example gives %s for %q; give a plain value", kindName(val), k.Value)
+		if !yamlfile.IsText(val) {
+			return nil, val.Line, fmt.Errorf("example gives %s for %q; give a plain value", yamlfile.Kind(val), k.Value)
 		}
 		ex[k.Value] = val.Value
 	}
 	return ex, 0, nil
-}
-
-// isText accepts any non-null scalar: `pk: 42` is as good as `pk: "42"`.
-func isText(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag != "!!null" }
-
-// kindName describes a value for an error: quoted text, or what it is instead.
-func kindName(n *yaml.Node) string {
-	switch n.Kind {
-	case yaml.MappingNode:
-		return "a mapping"
-	case yaml.SequenceNode:
-		return fmt.Sprintf("a list of %d", len(n.Content))
-	case yaml.ScalarNode:
-		if n.Tag == "!!null" {
-			return "nothing"
-		}
-		return strconv.Quote(n.Value)
-	}
-	return "that"
 }
 
 // Find returns the pattern of that name, or an error listing the names.

@@ -104,7 +104,7 @@ func TestPatternFileMistakes(t *testing.T) {
 		{"not a mapping", "- name: x\n",
 			`dynascope.yaml:1: the file must be a mapping with table: and patterns:.`},
 		{"unknown top-level field", "table: App\npattern:\n  - name: x\n",
-			`dynascope.yaml:2: unknown field "pattern" (did you mean "patterns"?); the file has table:, keys:, check: and patterns:.`},
+			`dynascope.yaml:2: unknown field "pattern" (did you mean "patterns"?); the file has table:, keys:, check:, entities: and patterns:.`},
 		{"patterns not a list", head[:len("table: App\n")] + "patterns: {name: x}\n",
 			`dynascope.yaml:2: patterns: must be a list with one item (- name: ...) per pattern.`},
 		{"unknown field", head + "  - name: latest order\n    pk: \"CUST#42\"\n    revers: true\n",

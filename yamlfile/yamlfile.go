@@ -39,3 +39,23 @@ func Syntax(err error) (line int, msg string) {
 	}
 	return line, msg
 }
+
+// IsText accepts any non-null scalar: `pk: 42` is as good as `pk: "42"`.
+func IsText(n *yaml.Node) bool { return n != nil && n.Kind == yaml.ScalarNode && n.Tag != "!!null" }
+
+// Kind describes a value for an error: quoted text, or what it is instead
+// ("a mapping", "a list of 2", "nothing").
+func Kind(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list of " + strconv.Itoa(len(n.Content))
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "nothing"
+		}
+		return strconv.Quote(n.Value)
+	}
+	return "that"
+}
