@@ -291,7 +291,15 @@ func TestCLINeverWrites(t *testing.T) {
 		}
 		runs = append(runs, slices.Concat(l, []string{"--" + f + "=" + v}))
 	}
+	// entities import reads a model file and writes only the patterns
+	// file (a copy here), never the table.
+	entitiesFile := filepath.Join(dir, "entities.yaml")
+	if err := os.WriteFile(entitiesFile, []byte("table: App\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	runs = append(runs,
+		slices.Concat([]string{"entities", "import", "modelimport/testdata/shop.onetable.json"}, named, conn[:2]),
+		[]string{"entities", "import", "modelimport/testdata/shop.electrodb.json", "--write", "--patterns", entitiesFile},
 		[]string{"patterns", "list", "--patterns", patternsFile, "--output", "json"},
 		slices.Concat([]string{"patterns", "list"}, named, conn[:2]),
 		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--patterns", patternsFile}, conn),

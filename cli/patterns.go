@@ -47,15 +47,7 @@ or the filter's values: "{status}" in quotes is text, a bare {min} a number.`,
   dynascope patterns check
   dynascope patterns show 'latest order' --lang python`,
 		// Without a known subcommand: one sentence, not the help.
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
-			}
-			if args[0] == "help" {
-				return nil
-			}
-			return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", args[0])}
-		},
+		Args: needsSubcommand("patterns", "list, run NAME, check or show NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newPatternsListCmd(f, nil), newPatternsRunCmd(f, nil), newPatternsCheckCmd(f, nil), newPatternsShowCmd(f, nil))

@@ -11,6 +11,8 @@
 // prints is read as JSON and nothing else is run. TypeScript is refused with
 // a sentence (compile it to JS, or write the schema as JSON).
 //
-// It imports textfmt only, never a package that talks to DynamoDB or
-// draws.
+// What it writes is read back through entities.Parse before it is given:
+// a key the section cannot hold is left out with the parser's sentence.
+// It imports entities and textfmt, never a package that talks to DynamoDB
+// or draws.
 package modelimport

@@ -254,7 +254,7 @@ func electroIndex(e *Entity, m *value, apName string, ap *value, service, entity
 		}
 		return p
 	}
-	add := func(key *value, prefix, postfix string) error {
+	add := func(key *value, prefix, postfix string) error { // ap: the access pattern
 		field := key.text("field")
 		if e.hasKey(field) {
 			return nil
@@ -277,7 +277,7 @@ func electroIndex(e *Entity, m *value, apName string, ap *value, service, entity
 				segs[i].Literal = strings.ToUpper(s.Literal)
 			}
 		}
-		e.addKey(field, segs, typeOf)
+		e.addKey(field, ap.has("index"), segs, typeOf)
 		for _, s := range segs {
 			if s.Param == "" || casing == "none" {
 				continue

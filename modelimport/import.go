@@ -35,6 +35,9 @@ func Import(ctx context.Context, path string) (*Result, error) {
 		return nil, fail(err)
 	}
 	res, err := read(v)
+	if err == nil {
+		err = res.settle()
+	}
 	if err != nil {
 		return nil, fail(err)
 	}

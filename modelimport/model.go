@@ -24,6 +24,7 @@ type Entity struct {
 // Key is one key attribute and the template of its value.
 type Key struct {
 	Attr     string
+	Index    bool // a secondary index's key, not the table's
 	Template []Segment
 }
 
@@ -90,9 +91,9 @@ func join(segs []Segment) []Segment {
 // addKey adds a key and the parameters it uses, each with the type typeOf
 // gives it; a parameter already typed differently by an earlier key keeps
 // its first type, and a note says so.
-func (e *Entity) addKey(attr string, segs []Segment, typeOf func(string) Param) {
+func (e *Entity) addKey(attr string, index bool, segs []Segment, typeOf func(string) Param) {
 	segs = join(segs)
-	e.Keys = append(e.Keys, Key{Attr: attr, Template: segs})
+	e.Keys = append(e.Keys, Key{Attr: attr, Index: index, Template: segs})
 	for _, s := range segs {
 		if s.Param == "" {
 			continue

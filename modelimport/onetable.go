@@ -150,7 +150,7 @@ func oneTableModel(name string, m *value, idx []oneTableIndex, typeField string,
 				continue
 			}
 			var typeErr error
-			e.addKey(attr, segs, func(p string) Param {
+			e.addKey(attr, i > 0 && attr != idx[0].hash && attr != idx[0].sort, segs, func(p string) Param {
 				t, err := typeOf(p, types[p])
 				if err != nil && typeErr == nil {
 					typeErr = err

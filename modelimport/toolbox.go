@@ -97,6 +97,7 @@ func toolboxEntity(d *value) (*Entity, error) {
 	// index's.
 	type role struct {
 		attr, tableAttr string
+		index           bool // a secondary index's key
 		order           int
 	}
 	var roles []role
@@ -156,7 +157,7 @@ func toolboxEntity(d *value) (*Entity, error) {
 					tableAttr = a.name
 					order += 100 * i
 				}
-				roles = append(roles, role{a.name, tableAttr, order})
+				roles = append(roles, role{a.name, tableAttr, idx != "", order})
 			}
 		}
 	}
@@ -168,7 +169,7 @@ func toolboxEntity(d *value) (*Entity, error) {
 			continue
 		}
 		if !e.hasKey(r.tableAttr) {
-			e.addKey(r.tableAttr, segs, param)
+			e.addKey(r.tableAttr, r.index, segs, param)
 		}
 	}
 	return e, nil

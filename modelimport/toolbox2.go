@@ -128,7 +128,7 @@ func toolboxSchemaEntity(d *value) (*Entity, error) {
 		if dto && len(segs) == 1 && segs[0].Param == m.name && !s.table {
 			e.note("%s has no default in the DTO, which does not carry links; it is read as the value given, and if it is linked, import the module that defines the entity instead", s.attr)
 		}
-		e.addKey(s.attr, segs, typeOf)
+		e.addKey(s.attr, !s.table, segs, typeOf)
 	}
 	return e, nil
 }

@@ -1,0 +1,127 @@
+package cli
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"dynascope/patterns"
+)
+
+// Arguments become the options of entities import through runF, with no
+// network and without reading the model.
+func TestNewEntitiesImportCmd(t *testing.T) {
+	file := patterns.PatternsFile
+	checkOptions(t, newEntitiesImportCmd, func(o *entitiesImportOptions) bool {
+		set := o.Out != nil && o.Err != nil
+		o.Out, o.Err = nil, nil
+		return set
+	}, []optionsCase[entitiesImportOptions]{
+		{args: []string{"schema.json"}, want: entitiesImportOptions{Model: "schema.json", File: file}},
+		{args: []string{"src/entities.js", "--write", "--patterns", "app.yaml"}, want: entitiesImportOptions{Model: "src/entities.js", Write: true, File: "app.yaml"}},
+		{args: nil, usage: "entities import needs the model file: dynascope entities import FILE."},
+		{args: []string{"a.json", "b.json"}, usage: `entities import takes one file, not 2 ("b.json" is extra).`},
+	})
+}
+
+// The two models of one design print the same section; the count and the
+// library go to stderr.
+func TestEntitiesImportPrintsTheSection(t *testing.T) {
+	one, oneErr, err := cli(t, "entities", "import", "../modelimport/testdata/shop.onetable.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	electro, electroErr, err := cli(t, "entities", "import", "../modelimport/testdata/shop.electrodb.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if one != electro || !strings.HasPrefix(one, "entities:\n  - name: Customer\n") {
+		t.Fatalf("OneTable printed\n%s\nElectroDB printed\n%s", one, electro)
+	}
+	if oneErr != "3 entities from ../modelimport/testdata/shop.onetable.json (OneTable).\n" || !strings.Contains(electroErr, "(ElectroDB).") {
+		t.Errorf("stderr %q and %q", oneErr, electroErr)
+	}
+	if _, err := exec.LookPath("node"); err == nil {
+		_, stderr, err := cli(t, "entities", "import", "../modelimport/testdata/users.toolbox.cjs")
+		if err != nil || stderr != "2 entities from ../modelimport/testdata/users.toolbox.cjs (DynamoDB-Toolbox); 1 sentence of what could not be derived, as comments in the section.\n" {
+			t.Errorf("Toolbox: %q, %v", stderr, err)
+		}
+	}
+	help, _, err := cli(t, "entities", "import", "--help")
+	if err != nil || !strings.Contains(help, "loaded by the machine's node, and that runs the module's code: name only a\nfile you would run yourself") {
+		t.Errorf("help does not say the JS module is run:\n%s", help)
+	}
+}
+
+// --write puts the section into the patterns file: the file keeps its
+// other lines, loads, and names the entities; the demo file's patterns
+// still list.
+func TestEntitiesImportWrite(t *testing.T) {
+	demo, err := os.ReadFile("../dynascope.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "dynascope.yaml")
+	if err := os.WriteFile(path, demo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	section, _, err := cli(t, "entities", "import", "../modelimport/testdata/shop.electrodb.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := cli(t, "entities", "import", "../modelimport/testdata/shop.electrodb.json", "--write", "--patterns", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out != "Wrote the entities: section to "+path+": 3 entities from ../modelimport/testdata/shop.electrodb.json (ElectroDB).\n" {
+		t.Errorf("stdout %q", out)
+	}
+	got, _ := os.ReadFile(path)
+	if !strings.Contains(string(got), section) {
+		t.Fatalf("the file does not hold the section:\n%s", got)
+	}
+	set, err := patterns.LoadPatterns(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if names := set.Entities.Names(); strings.Join(names, ",") != "Customer,Order,Shipment" {
+		t.Errorf("the file declares %v", names)
+	}
+	before, err := patterns.ParsePatterns("demo", demo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(set.Patterns) != len(before.Patterns) || set.Table != before.Table {
+		t.Errorf("the file's patterns changed: %d, want %d", len(set.Patterns), len(before.Patterns))
+	}
+	// Written again, the section replaces itself: the file is the same.
+	if _, _, err := cli(t, "entities", "import", "../modelimport/testdata/shop.electrodb.json", "--write", "--patterns", path); err != nil {
+		t.Fatal(err)
+	}
+	if again, _ := os.ReadFile(path); string(again) != string(got) {
+		t.Errorf("a second --write changed the file:\n%s", again)
+	}
+}
+
+// A model that cannot be read is one sentence, and --write leaves the file
+// as it was.
+func TestEntitiesImportRefuses(t *testing.T) {
+	dir := t.TempDir()
+	ts := filepath.Join(dir, "schema.ts")
+	if err := os.WriteFile(ts, []byte("export default {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, "dynascope.yaml")
+	if err := os.WriteFile(path, []byte("table: App\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stdout, _, err := cli(t, "entities", "import", ts, "--write", "--patterns", path)
+	if err == nil || stdout != "" || err.Error() != "cannot import "+ts+": dynascope does not compile TypeScript; compile it to JavaScript (tsc) and import the .js file, or write the definitions as JSON." {
+		t.Fatalf("%q, %v", stdout, err)
+	}
+	if got, _ := os.ReadFile(path); string(got) != "table: App\n" {
+		t.Errorf("the patterns file changed: %q", got)
+	}
+}
