@@ -267,6 +267,8 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 			Attributes  []string          `json:"attributes"`
 			Parameters  []string          `json:"parameters"`
 			Example     map[string]string `json:"example"`
+			Entity      *string           `json:"entity"`
+			Types       map[string]string `json:"types"`
 			Line        int               `json:"line"`
 		}
 		out := struct {
@@ -287,7 +289,13 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 			if attrs == nil {
 				attrs = []string{}
 			}
-			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, p.Line})
+			types := map[string]string{}
+			for _, name := range params {
+				if t := p.ParamType(name); t != "" {
+					types[name] = t
+				}
+			}
+			out.Patterns = append(out.Patterns, patternJSON{p.Name, p.Description, nullable(p.Index), p.Summary(), nullable(p.Filter), attrs, params, ex, nullable(p.Entity), types, p.Line})
 		}
 		return writeIndentedJSON(opts.Out, out)
 	}
@@ -297,6 +305,11 @@ func runPatternsList(_ context.Context, opts *patternsListOptions) error {
 	for _, p := range set.Patterns {
 		params := "-"
 		if names := p.Parameters(); len(names) > 0 {
+			for i, name := range names {
+				if t := p.ParamType(name); t != "" {
+					names[i] = name + " (" + t + ")"
+				}
+			}
 			params = strings.Join(names, ", ")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", textfmt.Sanitize(p.Name), textfmt.Sanitize(p.Summary()), textfmt.Sanitize(params), textfmt.Sanitize(p.Description))

@@ -37,9 +37,13 @@ type Entity struct {
 	Keys       map[string]Template // key attribute -> template
 	Params     map[string]Param    // every placeholder of Keys, by name
 	EntityAttr *Attr               // nil when not declared
-	KeyOrder   []string            // the key attributes in file order
-	Line, Col  int                 // of the entity's mapping; 0 when not from a file
-	keyLines   map[string][2]int   // key attribute -> line and column of its name
+	// Optional are the index key attributes the entity's items may lack
+	// (a sparse index: only some of them are in it); an item without one
+	// is not drift, one with it must match its template.
+	Optional  []string
+	KeyOrder  []string          // the key attributes in file order
+	Line, Col int               // of the entity's mapping; 0 when not from a file
+	keyLines  map[string][2]int // key attribute -> line and column of its name
 }
 
 // Attr is an entity attribute: the item attribute that names the type, and
@@ -209,6 +213,9 @@ func (s *Set) indexDrift(e *Entity, attrs, params map[string]string) []string {
 			continue
 		}
 		v, ok := attrs[a]
+		if !ok && slices.Contains(e.Optional, a) {
+			continue
+		}
 		if !ok {
 			drift = append(drift, fmt.Sprintf("it has no %s, which %s declares (%s), so it is not in that index", a, e.Name, e.Keys[a].Raw))
 			continue

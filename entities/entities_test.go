@@ -395,3 +395,33 @@ func FuzzBuildMatch(f *testing.F) {
 		}
 	})
 }
+
+func TestOptionalIndexKeys(t *testing.T) {
+	s := mustSet(t, `
+entities:
+  - name: Order
+    keys: {PK: "CUST#{c}", SK: "ORDER#{d}#{id}", GSI1PK: "WH#{wh}", GSI1SK: "OPEN#{d}#{id}"}
+    params: {c: number, d: date, id: text, wh: number}
+    optional: [GSI1PK, GSI1SK]
+`)
+	if err := s.SetKeys([]string{"PK", "SK"}, []string{"GSI1PK", "GSI1SK"}); err != nil {
+		t.Fatal(err)
+	}
+	m, ok := s.Match(map[string]string{"PK": "CUST#1", "SK": "ORDER#2025-01-01#B1"})
+	if !ok || len(m.Drift) != 0 {
+		t.Fatalf("an order out of the sparse index: %v drift %q", ok, m.Drift)
+	}
+	m, _ = s.Match(map[string]string{"PK": "CUST#1", "SK": "ORDER#2025-01-01#B1", "GSI1PK": "WH#1", "GSI1SK": "OPEN#2025-01-02#B1"})
+	if len(m.Drift) != 1 || !strings.Contains(m.Drift[0], "GSI1SK") {
+		t.Fatalf("an open order with a GSI1SK of another date: drift %q", m.Drift)
+	}
+	if m, _ := s.Match(map[string]string{"PK": "CUST#1", "SK": "ORDER#2025-01-01#B1", "GSI1PK": "WH#3", "GSI1SK": "OPEN#2025-01-01#B1"}); m.Decoded() != "c = 1, d = 2025-01-01, id = B1, wh = 3" || len(m.Drift) != 0 {
+		t.Fatalf("an open order: %s drift %q", m.Decoded(), m.Drift)
+	}
+	if err := s.SetKeys([]string{"PK", "GSI1PK"}, []string{"SK", "GSI1SK"}); err == nil || !strings.Contains(err.Error(), "line 6, column 16: entity \"Order\": optional: lists GSI1PK, a key of the table") {
+		t.Fatalf("an optional table key: %v", err)
+	}
+	if _, err := parseSection(t, "entities:\n  - name: A\n    keys: {PK: A}\n    optional: [GSI9]\n"); err == nil || !strings.HasPrefix(err.Error(), "line 4, column 16: entity \"A\": optional: lists GSI9, which keys: does not declare") {
+		t.Fatalf("an optional key not declared: %v", err)
+	}
+}

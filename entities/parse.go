@@ -38,7 +38,7 @@ func (e *Error) Error() string {
 }
 
 // entityFields are the fields an entity may have.
-var entityFields = []string{"name", "keys", "params", "entityAttribute"}
+var entityFields = []string{"name", "keys", "params", "entityAttribute", "optional"}
 
 // Parse reads the entities: section (node is its value: a list with one
 // mapping per entity; null is no entity). Until SetKeys gives the table's
@@ -83,6 +83,12 @@ func (s *Set) SetKeys(table, index []string) error {
 			if !slices.Contains(all, a) {
 				at := e.keyLines[a]
 				return &Error{Line: at[0], Col: at[1], Entity: e.Name, Msg: fmt.Sprintf("%s is not a key attribute of the table or of an index%s; the key attributes are %s", a, textfmt.Suggest(a, all), strings.Join(all, ", "))}
+			}
+		}
+		for _, a := range e.Optional {
+			if slices.Contains(table, a) {
+				at := e.keyLines["optional "+a]
+				return &Error{Line: at[0], Col: at[1], Entity: e.Name, Msg: fmt.Sprintf("optional: lists %s, a key of the table; every item has the table's keys, so only index keys can be optional", a)}
 			}
 		}
 		if len(table) > 0 {
@@ -176,7 +182,7 @@ func parseEntity(n *yaml.Node) (*Entity, error) {
 		return nil, fail(n, "each entity must be a mapping (name:, keys:, params:)")
 	}
 	seen := map[string]bool{}
-	var keysNode, paramsNode *yaml.Node
+	var keysNode, paramsNode, optionalNode *yaml.Node
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		k, v := n.Content[i], yamlfile.Deref(n.Content[i+1])
 		if seen[k.Value] {
@@ -193,6 +199,8 @@ func parseEntity(n *yaml.Node) (*Entity, error) {
 			keysNode = v
 		case "params":
 			paramsNode = v
+		case "optional":
+			optionalNode = v
 		case "entityAttribute":
 			a, err := parseAttr(v)
 			if err != nil {
@@ -214,6 +222,11 @@ func parseEntity(n *yaml.Node) (*Entity, error) {
 	}
 	if paramsNode != nil {
 		if err := e.parseParams(paramsNode, fail); err != nil {
+			return nil, err
+		}
+	}
+	if optionalNode != nil {
+		if err := e.parseOptional(optionalNode, fail); err != nil {
 			return nil, err
 		}
 	}
@@ -241,6 +254,28 @@ func (e *Entity) parseKeys(v *yaml.Node, fail failFunc) error {
 		e.Keys[k.Value] = tpl
 		e.KeyOrder = append(e.KeyOrder, k.Value)
 		e.keyLines[k.Value] = [2]int{k.Line, k.Column}
+	}
+	return nil
+}
+
+// parseOptional reads optional: [GSI1PK, GSI1SK]: key attributes of keys:.
+func (e *Entity) parseOptional(v *yaml.Node, fail failFunc) error {
+	if v.Kind != yaml.SequenceNode {
+		return fail(v, "optional: must list the index key attributes the entity's items may lack, e.g. [GSI1PK, GSI1SK], not %s", yamlfile.Kind(v))
+	}
+	for _, n := range v.Content {
+		n = yamlfile.Deref(n)
+		if !yamlfile.IsText(n) {
+			return fail(n, "optional: lists %s; give key attribute names", yamlfile.Kind(n))
+		}
+		if _, ok := e.Keys[n.Value]; !ok {
+			return fail(n, "optional: lists %s, which keys: does not declare%s", n.Value, textfmt.Suggest(n.Value, e.KeyOrder))
+		}
+		if slices.Contains(e.Optional, n.Value) {
+			return fail(n, "optional: lists %s twice", n.Value)
+		}
+		e.Optional = append(e.Optional, n.Value)
+		e.keyLines["optional "+n.Value] = [2]int{n.Line, n.Column}
 	}
 	return nil
 }

@@ -245,6 +245,10 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 		}
 		return Resolved{}, &PatternError{Pattern: p.Name, Msg: fmt.Sprintf("it has no parameter %s; its parameters are %s", n, strings.Join(names, ", "))}
 	}
+	params, err = p.typedParams(params)
+	if err != nil {
+		return Resolved{}, &PatternError{Pattern: p.Name, Msg: err.Error()}
+	}
 	filter, err := p.fillFilter(params)
 	if err != nil {
 		return Resolved{}, err
@@ -270,7 +274,8 @@ func (p Pattern) Resolve(t dynamo.Table, params map[string]string) (Resolved, er
 }
 
 // Summary describes the pattern in one line, placeholders kept:
-// pk = "CUST#{customerId}", sk begins_with "ORDER#", newest first, limit 1.
+// pk = "CUST#{customerId}", sk begins_with "ORDER#", newest first, limit 1
+// (and ", entity Order" when it names one).
 func (p Pattern) Summary() string {
 	parts := []string{"pk = " + strconv.Quote(p.PK)}
 	switch p.SK.Op {
@@ -298,6 +303,9 @@ func (p Pattern) Summary() string {
 	}
 	if p.Index != "" {
 		parts = append(parts, "on "+p.Index)
+	}
+	if p.Entity != "" {
+		parts = append(parts, "entity "+p.Entity)
 	}
 	return strings.Join(parts, ", ")
 }

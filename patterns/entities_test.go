@@ -73,3 +73,68 @@ func TestEntityErrorsNameFileLineAndColumn(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+func TestPatternNamesAnEntity(t *testing.T) {
+	file := entitiesFile + `  - name: orders of a customer
+    entity: Order
+    example: {customerId: "42"}
+  - name: one order
+    entity: Order
+    sk: {eq: "ORDER#{orderDate}#{orderId}"}
+    example: {customerId: "42", orderDate: "2025-03-01", orderId: A17}
+  - name: the profile
+    entity: Customer
+    example: {customerId: "7"}
+`
+	set, err := ParsePatterns("dynascope.yaml", []byte(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table, _ := set.KeysTable("App")
+	orders, _ := set.Find("orders of a customer")
+	if got := orders.Summary(); got != `pk = "CUST#{customerId}", sk begins_with "ORDER#", entity Order` {
+		t.Errorf("summary %s", got)
+	}
+	r, err := orders.Resolve(table, map[string]string{"customerId": "42"})
+	if err != nil || r.Query == nil || r.Query.PK != "CUST#42" || r.Query.SK.Values[0] != "ORDER#" {
+		t.Fatalf("resolved %+v %v", r, err)
+	}
+	if _, err := orders.Resolve(table, map[string]string{"customerId": "forty-two"}); err == nil || err.Error() != `pattern "orders of a customer": customerId is "forty-two", which is not a number (entity Order).` {
+		t.Errorf("a parameter of the wrong type: %v", err)
+	}
+	if got := orders.ParamType("customerId"); got != "number" {
+		t.Errorf("type %q", got)
+	}
+	profile, _ := set.Find("the profile")
+	r, err = profile.Resolve(table, profile.Example)
+	if err != nil || r.Get == nil || r.Get.PK != "CUST#7" || r.Get.SK != "PROFILE" {
+		t.Fatalf("the profile resolved %+v %v; want a GetItem of CUST#7/PROFILE", r, err)
+	}
+	one, _ := set.Find("one order")
+	if r, err := one.Resolve(table, one.Example); err != nil || r.Get == nil || r.Get.SK != "ORDER#2025-03-01#A17" {
+		t.Fatalf("one order resolved %+v %v", r, err)
+	}
+}
+
+func TestPatternEntityErrors(t *testing.T) {
+	cases := []struct{ name, pattern, want string }{
+		{"unknown entity", "  - name: p\n    entity: Ordr\n    example: {customerId: \"1\"}\n",
+			`dynascope.yaml:20: pattern "p": entity "Ordr" is not declared (did you mean "Order"?); the entities are Customer, Order.`},
+		{"a placeholder the entity lacks", "  - name: p\n    entity: Order\n    pk: \"CUST#{custId}\"\n    example: {custId: \"1\"}\n",
+			`dynascope.yaml:21: pattern "p": pk uses {custId}, which entity Order does not declare; its parameters are customerId, orderDate, orderId, warehouseId.`},
+		{"an example of the wrong type", "  - name: p\n    entity: Order\n    sk: {eq: \"ORDER#{orderDate}#{orderId}\"}\n    example: {customerId: \"1\", orderDate: \"March 1\", orderId: A}\n",
+			`dynascope.yaml:22: pattern "p": example: orderDate is "March 1", which is not a date (YYYY-MM-DD) (entity Order).`},
+		{"a missing parameter", "  - name: p\n    entity: Order\n    example: {}\n",
+			`dynascope.yaml:21: pattern "p": placeholder {customerId} has no value in example`},
+	}
+	for _, c := range cases {
+		_, err := ParsePatterns("dynascope.yaml", []byte(entitiesFile+c.pattern))
+		if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+			t.Errorf("%s: got %v\nwant %s", c.name, err, c.want)
+		}
+	}
+	noKeys := "table: App\n" + entitiesFile[strings.Index(entitiesFile, "entities:"):] + "  - name: p\n    entity: Order\n    example: {customerId: \"1\"}\n"
+	if _, err := ParsePatterns("dynascope.yaml", []byte(noKeys)); err == nil || !strings.Contains(err.Error(), "it has no pk, and the file has no keys:") {
+		t.Errorf("no keys: %v", err)
+	}
+}

@@ -117,11 +117,11 @@ func (s *PatternSet) KeysTable(name string) (dynamo.Table, bool) {
 
 // CheckKeys compares the file's keys with the table DynamoDB described:
 // one sentence naming the first difference, nil when they agree or the file
-// has none. Every index the file names must be there with those keys; the
+// has none (then the entities are checked against the table's keys). Every index the file names must be there with those keys; the
 // table may have more.
 func (s *PatternSet) CheckKeys(t dynamo.Table) error {
 	if s.Keys == nil {
-		return nil
+		return s.CheckEntities(t) // with keys:, they were checked on load
 	}
 	differ := func(what, file, real string) error {
 		return &PatternError{File: s.Path, Line: s.Keys.Line, Msg: fmt.Sprintf("keys: says %s is %s, but DynamoDB says %s; correct keys: (dynascope tables prints them)", what, file, real)}

@@ -77,7 +77,13 @@ type Pattern struct {
 	// wants it to keep (its minKept:); nil for the file's (MinKept).
 	MinKept *float64
 	Example map[string]string
-	Line    int // where the pattern starts in its file; 0 when it is not from a file
+	// Entity is the declared entity the pattern reads ("" for none): its
+	// placeholders are that entity's parameters, of their types, and pk
+	// and sk may be left to the entity's templates (entity.go).
+	Entity string
+	Line   int // where the pattern starts in its file; 0 when it is not from a file
+
+	entity *entities.Entity // Entity's declaration, nil without one
 
 	file  string         // the file it came from, for errors
 	lines map[string]int // field name -> line, so that errors point at the field
@@ -120,7 +126,7 @@ func (e *PatternError) Error() string {
 
 // patternFields are the fields a pattern may have, in the order SavePattern
 // writes them.
-var patternFields = []string{"name", "description", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "minKept", "example"}
+var patternFields = []string{"name", "description", "entity", "index", "pk", "sk", "filter", "reverse", "limit", "consistent", "attributes", "minKept", "example"}
 
 // skOps maps the operators of the file to DynamoDB's.
 var skOps = []struct {
@@ -226,7 +232,7 @@ func ParsePatterns(name string, data []byte) (*PatternSet, error) {
 	}
 	names := map[string]int{}
 	for i, item := range list.Content {
-		p, err := parsePattern(name, i+1, yamlfile.Deref(item))
+		p, err := set.parsePattern(i+1, yamlfile.Deref(item))
 		if err != nil {
 			return nil, err
 		}
@@ -266,7 +272,8 @@ func yamlError(name string, err error) error {
 // parsePattern reads one pattern of the file (the ordinal-th), in named
 // steps: its name first, so that every other error can say which pattern
 // it is in; each field; then what the fields must give together.
-func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
+func (s *PatternSet) parsePattern(ordinal int, n *yaml.Node) (Pattern, error) {
+	file := s.Path
 	p := Pattern{Line: n.Line, file: file, lines: map[string]int{}}
 	fail := func(line int, format string, a ...any) error {
 		return &PatternError{File: file, Line: line, Pattern: p.Name, Ordinal: ordinal, Msg: fmt.Sprintf(format, a...)}
@@ -289,6 +296,9 @@ func parsePattern(file string, ordinal int, n *yaml.Node) (Pattern, error) {
 			return p, err
 		}
 	}
+	if err := s.bindEntity(&p, n, fail); err != nil {
+		return p, err
+	}
 	if err := p.checkKeys(n, fail); err != nil {
 		return p, err
 	}
@@ -301,7 +311,7 @@ type patternFail func(line int, format string, a ...any) error
 // field reads one field of the pattern, k: v, into p.
 func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 	switch k.Value {
-	case "name", "description", "index", "pk":
+	case "name", "description", "index", "pk", "entity":
 		if !yamlfile.IsText(v) {
 			return fail(v.Line, "%s must be text, not %s", k.Value, yamlfile.Kind(v))
 		}
@@ -312,6 +322,8 @@ func (p *Pattern) field(k, v *yaml.Node, fail patternFail) error {
 			p.Index = v.Value
 		case "pk":
 			p.PK = v.Value
+		case "entity":
+			p.Entity = v.Value
 		}
 	case "sk":
 		sk, line, err := parseSK(v)
@@ -403,8 +415,12 @@ func (p *Pattern) checkExample(n *yaml.Node, fail patternFail) error {
 			return fail(p.lines["example"], "example gives %q, which is not a placeholder of pk, sk or filter", name)
 		}
 	}
-	// The example's values must fit the filter's placeholders (a bare one
-	// is a number).
+	// The example's values must be of the entity's types, and fit the
+	// filter's placeholders (a bare one is a number).
+	if _, err := p.typedParams(p.Example); err != nil {
+		return fail(p.lines["example"], "example: %s", err)
+	}
+	// The filter's placeholders: a bare one is a number.
 	if tpl, err := p.filterTemplate(); err == nil { // parameters read it
 		if _, err := tpl.Fill(p.Example); err != nil {
 			return fail(p.lines["example"], "example: %s", err)
