@@ -79,14 +79,14 @@ func electroEntity(m *value) (*Entity, error) {
 	if order[0].val.has("index") {
 		return nil, fmt.Errorf("ElectroDB entity %s has no access pattern on the table's own index (one without index:), so its table keys cannot be read", entity)
 	}
-	folded := map[string][]string{} // casing -> the keys it folds
-	var params []string             // the text parameters folded
+	// casing -> the keys it folds, and the text parameters in them
+	keys, params := map[string][]string{}, map[string][]string{}
 	for _, ap := range order {
 		if err := electroIndex(e, m, ap.name, ap.val, service, entity, version, beta, func(casing, key string, names []string) {
-			folded[casing] = append(folded[casing], key)
+			keys[casing] = append(keys[casing], key)
 			for _, n := range names {
-				if !slices.Contains(params, n) {
-					params = append(params, n)
+				if !slices.Contains(params[casing], n) {
+					params[casing] = append(params[casing], n)
 				}
 			}
 		}); err != nil {
@@ -94,8 +94,8 @@ func electroEntity(m *value) (*Entity, error) {
 		}
 	}
 	for _, casing := range []string{"lower", "upper"} {
-		if keys := folded[casing]; len(keys) > 0 {
-			e.note("ElectroDB writes %s in %s case, so the values of %s are stored in %s case", andList(keys), casing, andList(params), casing)
+		if len(keys[casing]) > 0 {
+			e.note("ElectroDB writes %s in %s case, so the values of %s are stored in %s case", andList(keys[casing]), casing, andList(params[casing]), casing)
 		}
 	}
 	return e, nil
@@ -278,6 +278,17 @@ func electroIndex(e *Entity, m *value, apName string, ap *value, service, entity
 			}
 		}
 		e.addKey(field, ap.has("index"), segs, typeOf)
+		// ElectroDB leaves out a secondary index's keys when a put gives
+		// none of the index's composite attributes, or its condition says
+		// so: then its items may lack them. Given some of them, it writes
+		// every key of the index, a missing attribute's value empty.
+		if ap.has("index") {
+			if ap.has("condition") || !anyRequired(attrs, indexComposites(ap)) {
+				e.optional()
+			} else if missing := notRequired(attrs, segs); len(missing) > 0 {
+				e.note("ElectroDB writes %s with %s empty when an item has the index's other attributes but not %s", field, andList(missing), pronoun(missing))
+			}
+		}
 		for _, s := range segs {
 			if s.Param == "" || casing == "none" {
 				continue
@@ -323,4 +334,52 @@ func electroCollection(c *value) string {
 		return b.String()
 	}
 	return ""
+}
+
+// indexComposites are the attributes an access pattern's keys are built
+// from: its composite lists, or its templates' placeholders.
+func indexComposites(ap *value) []string {
+	var names []string
+	for _, k := range []string{"pk", "sk"} {
+		key := ap.get(k)
+		if t := key.text("template"); t != "" {
+			for _, m := range electroTemplate.FindAllStringSubmatch(t, -1) {
+				names = append(names, strings.TrimSpace(m[1]))
+			}
+			continue
+		}
+		if c := key.get("composite"); c != nil && c.kind == 'a' {
+			for _, x := range c.items {
+				names = append(names, x.str)
+			}
+		}
+	}
+	return names
+}
+
+func electroRequired(attrs *value, name string) bool {
+	r := attrs.get(name).get("required")
+	return r != nil && r.kind == 'b' && r.boolean
+}
+
+func anyRequired(attrs *value, names []string) bool {
+	return slices.ContainsFunc(names, func(n string) bool { return electroRequired(attrs, n) })
+}
+
+// notRequired are the parameters of a key the entity does not require.
+func notRequired(attrs *value, segs []Segment) []string {
+	var out []string
+	for _, s := range segs {
+		if s.Param != "" && !electroRequired(attrs, s.Param) && !slices.Contains(out, s.Param) {
+			out = append(out, s.Param)
+		}
+	}
+	return out
+}
+
+func pronoun(names []string) string {
+	if len(names) == 1 {
+		return "it"
+	}
+	return "them"
 }

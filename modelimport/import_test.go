@@ -25,7 +25,10 @@ func importFile(t *testing.T, path string) *Result {
 
 // The demo's design (customers, orders, shipments) written once as a
 // OneTable schema and once as ElectroDB models gives the same section, byte
-// for byte. The OneTable schema names its type field __edb_e__ (OneTable's
+// for byte (every field of GSI1's keys required: OneTable leaves out a key
+// whose template lacks a field, ElectroDB writes an index's keys, partly
+// empty, once any of its attributes is given, so an optional field would
+// read differently). The OneTable schema names its type field __edb_e__ (OneTable's
 // params.typeField), the attribute ElectroDB writes, so that the two
 // applications would write the same items.
 func TestOneTableAndElectroDBOfOneDesignGiveOneSection(t *testing.T) {
@@ -153,6 +156,13 @@ func TestOneTableJSModuleThroughNode(t *testing.T) {
 	} {
 		if got := c.e.Params[c.e.param(c.name)]; got != c.want {
 			t.Errorf("%s.%s = %+v, want %+v", c.e.Name, c.name, got, c.want)
+		}
+	}
+	// OneTable writes a key only when its template's fields all have
+	// values: gs1sk's date and seq are not required, so items may lack it.
+	for _, k := range inv.Keys {
+		if k.Optional != (k.Attr == "gs1sk") {
+			t.Errorf("Invoice's %s optional = %v", k.Attr, k.Optional)
 		}
 	}
 	if *inv.EntityAttr != (Attr{"_type", "Invoice"}) {
@@ -365,5 +375,65 @@ func TestImportedSectionsLoad(t *testing.T) {
 	}
 	if _, ok := set.Match(map[string]string{"PK": "CUST#42", "SK": "ORDER|2023-01-01|A1"}); ok {
 		t.Error("a key in the old delimiter matched a declaration")
+	}
+}
+
+// An ElectroDB module: casing per key (upper, the default lower, none), an
+// sk without composites ($entity_version alone), padding, and an index
+// with a condition, whose keys the items may lack.
+func TestElectroDBModuleThroughNode(t *testing.T) {
+	t.Parallel()
+	needNode(t)
+	e := importFile(t, "testdata/orders.electrodb.cjs").Entities[0]
+	checkKeys(t, e, map[string]string{
+		"pk":     "$SHOP#ORDERID_{orderId}",
+		"sk":     "$order_2",
+		"gsi1pk": "$shop#warehouseid_{warehouseId}",
+		"gsi1sk": "$Order_2#orderId_{orderId}#line_{line}",
+	})
+	var optional []string
+	for _, k := range e.Keys {
+		if k.Optional {
+			optional = append(optional, k.Attr)
+		}
+	}
+	if !slices.Equal(optional, []string{"gsi1pk", "gsi1sk"}) {
+		t.Errorf("optional %v, want gsi1's keys (the index has a condition)", optional)
+	}
+	if p := e.Params[e.param("line")]; p != (Param{Name: "line", Type: "padded", Width: 4}) {
+		t.Errorf("line is %+v", p)
+	}
+	if want := []string{"ElectroDB writes pk in upper case, so the values of orderId are stored in upper case"}; !slices.Equal(e.Notes, want) {
+		t.Errorf("notes %q, want %q", e.Notes, want)
+	}
+}
+
+// ElectroDB's sparse indexes, as electrodb 3.x writes them (put without
+// the index's attributes leaves its keys out; put with some writes them
+// all, a missing value empty: "$s#w_" , "W#"): optional when none of the
+// index's attributes is required, else a sentence on the empty value.
+func TestElectroDBSparseIndex(t *testing.T) {
+	t.Parallel()
+	model := func(wRequired string) string {
+		return `{"model": {"entity": "E", "version": "1", "service": "s"},
+		  "attributes": {"id": {"type": "string", "required": true}, "w": {"type": "number"` + wRequired + `}, "z": {"type": "string"}},
+		  "indexes": {"t": {"pk": {"field": "pk", "composite": ["id"]}, "sk": {"field": "sk", "composite": []}},
+		              "g": {"index": "gsi1", "pk": {"field": "gpk", "composite": ["w"], "template": "W#${w}"}, "sk": {"field": "gsk", "composite": ["ID"]}}}}`
+	}
+	dir := t.TempDir()
+	sparse := filepath.Join(dir, "sparse.json")
+	partial := filepath.Join(dir, "partial.json")
+	os.WriteFile(sparse, []byte(strings.Replace(model(""), `["ID"]`, `["z"]`, 1)), 0o644)
+	os.WriteFile(partial, []byte(strings.Replace(model(""), `["ID"]`, `["id"]`, 1)), 0o644)
+	e := importFile(t, sparse).Entities[0]
+	if !e.Keys[2].Optional || !e.Keys[3].Optional || len(e.Notes) != 1 {
+		t.Errorf("sparse: keys %+v, notes %q; want gpk and gsk optional", e.Keys, e.Notes)
+	}
+	e = importFile(t, partial).Entities[0]
+	if e.Keys[2].Optional || e.Keys[3].Optional {
+		t.Errorf("partial: keys %+v; gsi1 is written whenever id is given", e.Keys)
+	}
+	if !slices.Contains(e.Notes, "ElectroDB writes gpk with w empty when an item has the index's other attributes but not it") {
+		t.Errorf("partial: notes %q", e.Notes)
 	}
 }

@@ -25,6 +25,7 @@ type Entity struct {
 type Key struct {
 	Attr     string
 	Index    bool // a secondary index's key, not the table's
+	Optional bool // an index key the entity's items may lack (a sparse index)
 	Template []Segment
 }
 
@@ -128,6 +129,9 @@ func (e *Entity) hasKey(attr string) bool {
 	return false
 }
 
+// optional marks the last key added as one the items may lack.
+func (e *Entity) optional() { e.Keys[len(e.Keys)-1].Optional = true }
+
 // note adds one sentence about what was not derived.
 func (e *Entity) note(format string, a ...any) {
 	s := fmt.Sprintf(format, a...)
@@ -188,6 +192,15 @@ func (r *Result) Section() []byte {
 				ps.Content = append(ps.Content, str(p.Name, 0), v)
 			}
 			add("params", ps)
+		}
+		var optional []*yaml.Node
+		for _, k := range e.Keys {
+			if k.Optional {
+				optional = append(optional, str(k.Attr, 0))
+			}
+		}
+		if len(optional) > 0 {
+			add("optional", &yaml.Node{Kind: yaml.SequenceNode, Style: yaml.FlowStyle, Content: optional})
 		}
 		if len(e.Notes) > 0 {
 			m.HeadComment = strings.Join(prefixed(e.Name+": ", e.Notes), "\n")

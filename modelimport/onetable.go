@@ -160,6 +160,17 @@ func oneTableModel(name string, m *value, idx []oneTableIndex, typeField string,
 			if typeErr != nil {
 				return nil, typeErr
 			}
+			// OneTable writes a key only when every field of its template
+			// has a value: an index key over a field that is not required
+			// is missing from items without it.
+			if e.Keys[len(e.Keys)-1].Index {
+				for _, s := range segs {
+					if f := m.get(s.Param); s.Param != "" && (f == nil || f.get("required") == nil || !f.get("required").boolean) {
+						e.optional()
+						break
+					}
+				}
+			}
 		}
 	}
 	return e, nil

@@ -170,6 +170,11 @@ func toolboxEntity(d *value) (*Entity, error) {
 		}
 		if !e.hasKey(r.tableAttr) {
 			e.addKey(r.tableAttr, r.index, segs, param)
+			// An index key with no default that the entity does not
+			// require is missing from the items put without it.
+			if a := attrs.get(r.attr); r.index && a.kind == 'o' && !a.has("default") && !toolboxRequired(a.get("required")) {
+				e.optional()
+			}
 		}
 	}
 	return e, nil
@@ -230,4 +235,9 @@ func toolboxKey(attrs *value, n string) ([]Segment, string) {
 		return nil, "value passes through a transform function, so it could not be derived; it is left out"
 	}
 	return append(append([]Segment{lit(a.text("prefix"))}, core...), lit(a.text("suffix"))), ""
+}
+
+// toolboxRequired tells required: true or "always".
+func toolboxRequired(r *value) bool {
+	return r != nil && ((r.kind == 'b' && r.boolean) || (r.kind == 's' && r.str == "always"))
 }

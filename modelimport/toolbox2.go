@@ -129,6 +129,12 @@ func toolboxSchemaEntity(d *value) (*Entity, error) {
 			e.note("%s has no default in the DTO, which does not carry links; it is read as the value given, and if it is linked, import the module that defines the entity instead", s.attr)
 		}
 		e.addKey(s.attr, !s.table, segs, typeOf)
+		// An attribute is required unless .optional() (required: never);
+		// an optional one with no default or link is absent from items
+		// put without it.
+		if req := toolboxProp(m.val, "required"); !s.table && req != nil && req.kind == 's' && req.str == "never" && len(segs) == 1 && segs[0].Param == m.name {
+			e.optional()
+		}
 	}
 	return e, nil
 }
