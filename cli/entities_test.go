@@ -125,3 +125,33 @@ func TestEntitiesImportRefuses(t *testing.T) {
 		t.Errorf("the patterns file changed: %q", got)
 	}
 }
+
+// --models takes the entities from the models for the run: the file's
+// patterns that name an entity take the models' declaration (orderDate is
+// text there, a date in the file), and the file is not changed.
+func TestModelsFlagReplacesTheFilesEntities(t *testing.T) {
+	file := "testdata/patterns-entities.yaml"
+	before, _ := os.ReadFile(file)
+	types := func(args ...string) string {
+		t.Helper()
+		out, _, err := cli(t, append([]string{"patterns", "list", "--patterns", file, "--output", "json", "--query", "patterns[?name=='one order'].types.orderDate | [0]"}, args...)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return strings.TrimSpace(out)
+	}
+	if got := types(); got != `"date"` {
+		t.Fatalf("the file's own entities give orderDate %s", got)
+	}
+	if got := types("--models", "../modelimport/testdata/shop.electrodb.json"); got != `"text"` {
+		t.Fatalf("with --models orderDate is %s, want the models' text", got)
+	}
+	if after, _ := os.ReadFile(file); string(after) != string(before) {
+		t.Error("--models changed the patterns file")
+	}
+	// A model that cannot be read is its one sentence.
+	_, _, err := cli(t, "patterns", "list", "--patterns", file, "--models", "schema.ts")
+	if err == nil || !strings.Contains(err.Error(), "does not compile TypeScript") {
+		t.Fatalf("err = %v", err)
+	}
+}

@@ -308,6 +308,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "run", "customer with orders", "--limit", "2", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#"}`}, conn),
 		slices.Concat([]string{"patterns", "check", "--output", "json", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "check"}, named),
+		// --models: the entities from a model file, read as data.
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--models", "modelimport/testdata/shop.onetable.json"}, conn),
+		slices.Concat([]string{"patterns", "check", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
+		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "cli", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
+		[]string{"patterns", "list", "--models", "modelimport/testdata/shop.electrodb.json"},
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "show", "latest order"}, named),
 		// Shell completion: the names it asks DynamoDB for (ListTables,

@@ -70,22 +70,9 @@ func replaceEntities(data, section []byte) ([]byte, error) {
 	if len(bytes.TrimSpace(data)) == 0 {
 		return []byte(strings.Join(lines, "") + text), nil
 	}
-	var doc yaml.Node
-	if err := yaml.Unmarshal(data, &doc); err != nil {
+	root, at, err := topLevel(data, "entities")
+	if err != nil {
 		return nil, err
-	}
-	root := yamlfile.Deref(doc.Content[0])
-	if root.Style&yaml.FlowStyle != 0 {
-		return nil, errors.New("the file is written as one flow mapping ({...}); write its keys on lines of their own")
-	}
-	if root.Column != 1 {
-		return nil, errors.New("the file's top-level keys are indented; write them at the start of their lines")
-	}
-	at := -1
-	for i := 0; i+1 < len(root.Content); i += 2 {
-		if root.Content[i].Value == "entities" {
-			at = i
-		}
 	}
 	if at < 0 {
 		if n := len(lines); !strings.HasSuffix(lines[n-1], "\n") {
@@ -115,4 +102,34 @@ func lastLine(n *yaml.Node) int {
 		}
 	}
 	return l
+}
+
+// topLevel reads data's top-level mapping and finds the key name in it
+// (at, -1 when it has none, and for an empty file); a file whose keys are
+// not on lines of their own at the start of the line is refused, since
+// its blocks cannot be told by their lines.
+func topLevel(data []byte, name string) (*yaml.Node, int, error) {
+	if len(bytes.TrimSpace(data)) == 0 {
+		return nil, -1, nil
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
+		return nil, -1, err
+	}
+	if len(doc.Content) == 0 { // comments only
+		return nil, -1, nil
+	}
+	root := yamlfile.Deref(doc.Content[0])
+	if root.Style&yaml.FlowStyle != 0 {
+		return nil, -1, errors.New("the file is written as one flow mapping ({...}); write its keys on lines of their own")
+	}
+	if root.Column != 1 {
+		return nil, -1, errors.New("the file's top-level keys are indented; write them at the start of their lines")
+	}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == name {
+			return root, i, nil
+		}
+	}
+	return root, -1, nil
 }
