@@ -47,7 +47,7 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "modelimport", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "modelimport", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

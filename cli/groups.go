@@ -28,6 +28,7 @@ type groupsOptions struct {
 	MaxRequests     int                  // --max-requests; 0 when not given: the settings' budget
 	MaxRCU          float64              // --max-rcu: the cap of a whole read (--count, --by attribute); 0 for none
 	ByAttribute     string               // --by attribute:NAME's NAME; "" for the sort key
+	Patterns        string               // --patterns: the entities that name the types; "" for dynascope.yaml of the table
 	Output          string               // json | table
 }
 
@@ -51,7 +52,12 @@ once, page by page, and groups and counts what it read.
 --by attribute:NAME groups by an attribute's value instead (EntityType,
 type, __typename, ...): it reads the whole partition once, its bound
 said first. Without --by, a note names such an attribute when every item
-of the first page has one with few values.`,
+of the first page has one with few values.
+
+With entities declared (--patterns FILE, or dynascope.yaml here when its
+table: is the table), a type whose keys all match one declaration takes
+its name; any other keeps its inferred name, marked ~ (JSON: "declared":
+false).`,
 		Example: `  dynascope groups --table App --pk 'CUST#42'
   dynascope groups --table App --pk 'CUST#42' --count --output table
   dynascope groups --table App --index GSI1 --pk 'WH#1'
@@ -68,6 +74,7 @@ of the first page has one with few values.`,
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
 	readCapFlag(fs, &opts.MaxRCU)
+	entitiesFlag(cmd, &opts.Patterns)
 	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
@@ -117,6 +124,18 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 	if in.Count {
 		// Counting clearly past the announced bound stops, as a query does.
 		announceWholeRead(ctx, client, opts.Err, &in, opts.MaxRCU, "--count reads every item of the partition")
+	}
+	set, err := declaredEntities(opts.Patterns, in.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, in.Table) })
+	if err != nil {
+		return err
+	}
+	if set != nil {
+		t, _ := client.TableKeys(ctx, in.Table) // read just now
+		ks, err := t.Schema(in.Index)
+		if err != nil {
+			return err
+		}
+		in.Declared = declaredNamer(set, ks)
 	}
 	in.Budget = dynamo.Budget{MaxRequests: settings.SkipScanMaxRequests}
 	if opts.MaxRequests != 0 {
@@ -193,12 +212,13 @@ type groupsObject struct {
 }
 
 type groupObject struct {
-	Entity string          `json:"entity"`
-	Prefix string          `json:"prefix"`
-	Kind   string          `json:"kind"`
-	Count  *int            `json:"count"` // null unless --count
-	First  json.RawMessage `json:"first"`
-	Last   json.RawMessage `json:"last"`
+	Entity   string          `json:"entity"`
+	Declared *bool           `json:"declared,omitempty"` // with declared entities: whether one named it
+	Prefix   string          `json:"prefix"`
+	Kind     string          `json:"kind"`
+	Count    *int            `json:"count"` // null unless --count
+	First    json.RawMessage `json:"first"`
+	Last     json.RawMessage `json:"last"`
 }
 
 type continueObject struct {
@@ -222,7 +242,7 @@ func writeGroupsJSON(b *bytes.Buffer, table, index string, ks dynamo.KeySchema, 
 	}
 	for _, g := range d.Groups {
 		gj := groupObject{
-			Entity: g.Entity, Prefix: g.Prefix, Kind: string(g.Kind),
+			Entity: g.Entity, Declared: declaredFlag(g), Prefix: g.Prefix, Kind: string(g.Kind),
 			First: jsonKey(d.KeyType, g.First), Last: jsonKey(d.KeyType, g.Last),
 		}
 		if ks.SK == nil { // the partition's one item: no sort key to name
@@ -264,7 +284,7 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 			if g.Count >= 0 {
 				count = strconv.Itoa(g.Count)
 			}
-			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Entity), textfmt.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\n", textfmt.Sanitize(g.Marked()), textfmt.Sanitize(g.Prefix), count, cell(g.First, 40), cell(g.Last, 40))
 		}
 		_ = tw.Flush()
 	}

@@ -29,6 +29,7 @@ type itemOptions struct {
 	PK, SK     string
 	Consistent bool
 	Output     string
+	Patterns   string // --patterns: the entities the item's keys are decoded by
 }
 
 // itemJSON is what `dynascope item` prints (issue 26's object).
@@ -38,6 +39,7 @@ type itemJSON struct {
 	Item             json.RawMessage `json:"item"` // null when there is no such item
 	Size             int             `json:"size"`
 	ReadUnits        readUnitsJSON   `json:"readUnits"`
+	Entity           *entityObject   `json:"entity,omitempty"` // with declared entities only
 	Indexes          []membershipObj `json:"indexes"`
 	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
 }
@@ -73,7 +75,9 @@ not (a key attribute absent; of another type than the index declares; an
 empty string; longer than 2,048 bytes for a partition key or 1,024 for a
 sort key — the last three are items written before the index was created,
 which its backfill skipped), its keys there, and which of its attributes the
-index projects.`,
+index projects. With entities declared (--patterns FILE, or dynascope.yaml
+here when its table: is the table) it names the item's entity and decodes
+its keys into their parameters (customerId = 42), or says it is undeclared.`,
 		Example: `  dynascope item --table App --pk 'CUST#42' --sk 'ORDER#2025-03-01#A17'
   dynascope item --table App --pk 'CUST#42' --sk PROFILE --output table`,
 		Args: noArgs,
@@ -83,6 +87,7 @@ index projects.`,
 	fs.StringVar(&opts.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read")
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
+	entitiesFlag(cmd, &opts.Patterns)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}
@@ -117,10 +122,18 @@ func runItem(ctx context.Context, opts *itemOptions) error {
 	if len(page.Items) > 0 {
 		it = page.Items[0]
 	}
+	set, err := declaredEntities(opts.Patterns, t.Name, func() (dynamo.Table, error) { return t, nil })
+	if err != nil {
+		return err
+	}
 	out := itemObject(t, key, it, page.Request.Capacity)
+	out.Entity = itemEntity(set, it)
 	var b bytes.Buffer
 	if opts.Output == "table" {
 		writeItemTable(&b, out, it)
+		if line := entityLine(set, it); line != "" {
+			b.WriteString("\n" + line)
+		}
 	} else if err := writeIndentedJSON(&b, out); err != nil {
 		return err
 	}

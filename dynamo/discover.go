@@ -46,6 +46,9 @@ type DiscoverInput struct {
 	// the cap alone decides (a *CapError when it stops the read). 0: none.
 	CountMaxRCU float64
 	Budget      Budget
+	// Declared names the types by the application's declared entities
+	// (keys.Declared); nil: by inference alone.
+	Declared keys.Declared
 	// First is the partition's first page as the caller already read it:
 	// in the walk's direction, without sort-key condition, filter,
 	// projection or start key (the UI's opened partition). Its items are
@@ -159,7 +162,7 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 		return d, s.doubt, err
 	}
 	d.KeyType = ks.SK.Type
-	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d, tbl: keys.NewEntityTable(ks.SK.Type, in.Index == "").Reset(in.PK, in.Reverse)}
+	s := skipScan{c: c, t: t, in: in, sk: ks.SK.Name, d: &d, tbl: keys.NewEntityTable(ks.SK.Type, in.Index == "").WithDeclared(in.Declared).Reset(in.PK, in.Reverse)}
 	if in.Count {
 		// The table's counts: every type's once the partition is read, and
 		// none for the type a failed read did not read to its end.

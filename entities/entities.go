@@ -305,3 +305,60 @@ func describeValues(order []string, values map[string]string) string {
 	}
 	return strings.Join(parts, ", ")
 }
+
+// Namer names keys by the entities, for package keys (a keys.Declared):
+// given the partition and sort key attributes a key is read under, it
+// returns the function from a key's two values to the name of the entity
+// they match. Under the table's keys it is Match; under an index's, the
+// first entity (in Match's order) whose templates of those two attributes
+// match. skAttr is "" for a key without a sort key. Nil when no entity is
+// declared.
+func (s *Set) Namer(pkAttr, skAttr string) func(pk, sk string) (string, bool) {
+	if s == nil || len(s.Entities) == 0 {
+		return nil
+	}
+	table := s.TableKeys()
+	onTable := len(table) > 0 && table[0] == pkAttr && (skAttr == "" && len(table) == 1 || len(table) > 1 && table[1] == skAttr)
+	return func(pk, sk string) (string, bool) {
+		attrs := map[string]string{pkAttr: pk}
+		if skAttr != "" {
+			attrs[skAttr] = sk
+		}
+		if onTable {
+			m, ok := s.Match(attrs)
+			if !ok {
+				return "", false
+			}
+			return m.Name(), true
+		}
+		for _, e := range s.order {
+			if e.matchesOnly(attrs) {
+				return e.Name, true
+			}
+		}
+		return "", false
+	}
+}
+
+// matchesOnly tells whether every attribute of attrs is a key e declares
+// and matches its template, with each parameter the same throughout.
+func (e *Entity) matchesOnly(attrs map[string]string) bool {
+	params := map[string]string{}
+	for a, v := range attrs {
+		t, ok := e.Keys[a]
+		if !ok {
+			return false
+		}
+		got, ok := t.Match(v, e.Params)
+		if !ok {
+			return false
+		}
+		for name, val := range got {
+			if prev, seen := params[name]; seen && prev != val {
+				return false
+			}
+			params[name] = val
+		}
+	}
+	return true
+}

@@ -425,3 +425,27 @@ entities:
 		t.Fatalf("an optional key not declared: %v", err)
 	}
 }
+
+func TestNamer(t *testing.T) {
+	s := mustSet(t, schemaYAML)
+	if err := s.SetKeys([]string{"PK", "SK"}, []string{"GSI1PK", "GSI1SK"}); err != nil {
+		t.Fatal(err)
+	}
+	table := s.Namer("PK", "SK")
+	if n, ok := table("CUST#42", "PROFILE"); !ok || n != "Customer" {
+		t.Errorf("table key: %q %v", n, ok)
+	}
+	if _, ok := table("CUST#42", "ORDER|2025-03-01|A17"); ok {
+		t.Error("an old delimiter matched")
+	}
+	index := s.Namer("GSI1PK", "GSI1SK")
+	if n, ok := index("ORDER#A17", "ORDER#A17"); !ok || n != "Order" {
+		t.Errorf("index key: %q %v", n, ok)
+	}
+	if _, ok := index("ORDER#A17", "ORDER#B9"); ok {
+		t.Error("an index key whose two halves disagree matched")
+	}
+	if (&Set{}).Namer("PK", "SK") != nil {
+		t.Error("no entities, yet a namer")
+	}
+}

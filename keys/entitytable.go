@@ -69,6 +69,9 @@ type EntityTable struct {
 	seen                 int    // the most items an earlier read of the partition loaded
 	lastKey, lastDelim   string // the sort key of the last item loaded, and the delimiter it was classified under
 	listed               bool   // a skip-scan finished: every type is listed
+
+	declared Declared            // the application's declarations; nil for none
+	decl     map[string]declInfo // type as found (ID) -> what its loaded keys matched
 }
 
 // typeCount is what counting one type (Select=COUNT over its sort-key
@@ -108,6 +111,7 @@ func (t EntityTable) Reset(pk string, reverse bool) EntityTable {
 // delim and counts for the type of its class.
 func (t EntityTable) Load(page []LoadedKey, delim string, more bool) EntityTable {
 	t.asFound = slices.Clone(t.asFound)
+	t.cloneDecl()
 	t.pages++
 	t.loaded += len(page)
 	t.more = more
@@ -138,6 +142,9 @@ func (t EntityTable) Load(page []LoadedKey, delim string, more bool) EntityTable
 			} else {
 				labels[c.ID()] = i
 			}
+		}
+		if t.declared != nil {
+			t.noteDeclared(t.asFound[i].ID(), k.SK)
 		}
 		r := &t.asFound[i]
 		r.Loaded++

@@ -30,6 +30,7 @@ func (t EntityTable) made() EntityTable {
 		})
 		rows = foldRows(t.pk, joinInRuns(rows))
 	}
+	t.nameDeclared(rows)
 	for i := range rows {
 		cond := t.condition(rows[i].Group)
 		for _, c := range t.counts {
@@ -171,7 +172,9 @@ func (t EntityTable) Groups() []Group {
 // Names names the partition's keys, classified under delim, as its types
 // do (see Names).
 func (t EntityTable) Names(delim string) Names {
-	return NamesOf(t.pk, t.Groups(), t.keyType, delim)
+	n := NamesOf(t.pk, t.Groups(), t.keyType, delim)
+	n.declared = t.declared
+	return n
 }
 
 // PK is the partition.

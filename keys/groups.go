@@ -10,6 +10,12 @@ type Group struct {
 	Count  int
 	First  string // first sort key of the group, in the order given
 	Last   string // last sort key of the group
+	// Declared: the application's declaration (Declared) named the group,
+	// every key of it matching one entity; Undeclared: declarations are in
+	// use and its keys match none (or not one alike), so its name is the
+	// inferred one. Both are false without declarations.
+	Declared, Undeclared bool
+	inferred             string // a Declared group's inferred name
 }
 
 // ID tells groups apart, as Class.ID does.

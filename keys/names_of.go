@@ -19,6 +19,7 @@ import (
 type Names struct {
 	pk, keyType, delim string
 	groups             []Group
+	declared           Declared // nil: by the groups alone
 }
 
 // NamesOf is the names of partition pk whose groups, grouped under delim
@@ -54,6 +55,12 @@ func (n Names) Groups() []Group { return n.groups }
 
 // Name is the name of sort key sk's type in the partition.
 func (n Names) Name(sk string) string {
+	if n.declared != nil {
+		if name, ok := n.declared(n.pk, sk); ok {
+			return name
+		}
+		n.groups, n.declared = n.inferredGroups(), nil
+	}
 	if g, ok := n.Group(sk); ok {
 		return g.Entity
 	}
@@ -144,6 +151,7 @@ const (
 // SeenNames names the keys of stream records by the partitions' keys seen
 // so far; see above. The zero value is not ready: use NewSeenNames.
 type SeenNames struct {
+	declared       Declared // nil: by the partitions' keys alone
 	keyType, delim string
 	keys           map[string][]string // partition -> its sort keys seen, sorted
 	names          map[string]Names    // partition -> the names of those keys
@@ -157,6 +165,11 @@ func NewSeenNames(keyType, delim string) *SeenNames {
 
 // Name remembers sort key sk under partition pk and names it.
 func (s *SeenNames) Name(pk, sk string) string {
+	if s.declared != nil {
+		if name, ok := s.declared(pk, sk); ok {
+			return name
+		}
+	}
 	ks, known := s.keys[pk]
 	i, found := slices.BinarySearchFunc(ks, sk, func(a, b string) int { return CompareKeys(a, b, s.keyType) })
 	if !found && len(ks) < SeenKeys && (known || len(s.keys) < SeenPartitions) {

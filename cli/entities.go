@@ -1,0 +1,146 @@
+package cli
+
+// The application's declared entities (the patterns file's entities:), for
+// the commands that name types: groups, layout, tail and item name keys by
+// them (keys.Declared) and mark the others undeclared.
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/spf13/cobra"
+
+	"dynascope/dynamo"
+	"dynascope/entities"
+	"dynascope/keys"
+	"dynascope/patterns"
+	"dynascope/textfmt"
+)
+
+// entitiesFlag declares --patterns FILE on a command that names types by
+// the declared entities: without it, the patterns file in the working
+// directory is read when its table: is the table read.
+func entitiesFlag(cmd *cobra.Command, file *string) {
+	cmd.Flags().StringVar(file, "patterns", "", "name types by the entities: of this patterns `FILE` (default: "+patterns.PatternsFile+" here, when its table: is the table)")
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+}
+
+// declaredEntities are the entities of the patterns file for table name:
+// file when given (it must exist), else the working directory's patterns
+// file when it names that table; nil when there are none. tableKeys gives
+// the table's keys, which the entities are checked against; it is called
+// only when entities apply.
+func declaredEntities(file, name string, tableKeys func() (dynamo.Table, error)) (*entities.Set, error) {
+	given := file != ""
+	if !given {
+		file = patterns.PatternsFile
+		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
+			return nil, nil
+		}
+	}
+	set, err := patterns.LoadPatterns(file)
+	if err != nil {
+		return nil, err
+	}
+	if len(set.Entities.Entities) == 0 || (!given && set.Table != name) {
+		return nil, nil
+	}
+	t, err := tableKeys()
+	if err != nil {
+		return nil, err
+	}
+	if err := set.CheckKeys(t); err != nil {
+		return nil, err
+	}
+	return set.Entities, nil
+}
+
+// declaredNamer names keys of the table or index ks by the entities; nil
+// without them.
+func declaredNamer(set *entities.Set, ks dynamo.KeySchema) keys.Declared {
+	if set == nil {
+		return nil
+	}
+	sk := ""
+	if ks.SK != nil {
+		sk = ks.SK.Name
+	}
+	return set.Namer(ks.PK.Name, sk)
+}
+
+// declaredFlag is what JSON says of a type's name: true when a declaration
+// named it, false when declarations are in use and none did; nil (the
+// field left out) without declarations.
+func declaredFlag(g keys.Group) *bool {
+	if !g.Declared && !g.Undeclared {
+		return nil
+	}
+	return &g.Declared
+}
+
+// entityObject is what item says of the item's declared entity: its name
+// and the parameters its keys decode to (in the order of its keys), and
+// what it breaks of its index keys; declared false, with no name, when no
+// declaration matches its keys.
+type entityObject struct {
+	Name     *string   `json:"name"`
+	Declared bool      `json:"declared"`
+	Params   keyObject `json:"params"`
+	Drift    []string  `json:"drift"`
+}
+
+// textAttrs are an item's string and number attributes as text, as the
+// entities match them.
+func textAttrs(it dynamo.Item) map[string]string {
+	out := map[string]string{}
+	for k, v := range it {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out[k] = v.Value
+		case *types.AttributeValueMemberN:
+			out[k] = v.Value
+		}
+	}
+	return out
+}
+
+// itemEntity matches the item against the entities; nil without them.
+func itemEntity(set *entities.Set, it dynamo.Item) *entityObject {
+	if set == nil || it == nil {
+		return nil
+	}
+	m, ok := set.Match(textAttrs(it))
+	if !ok {
+		return &entityObject{Params: keyObject{}, Drift: []string{}}
+	}
+	o := &entityObject{Name: &m.Entity.Name, Declared: true, Params: keyObject{}, Drift: m.Drift}
+	for _, v := range m.Params {
+		o.Params = append(o.Params, keyField{v.Name, json.RawMessage(jsonString(v.Value))})
+	}
+	if o.Drift == nil {
+		o.Drift = []string{}
+	}
+	return o
+}
+
+// entityLine is the item's entity in text: "entity Order: customerId = 42,
+// orderDate = 2025-03-01" and its drift, or that no declaration matches.
+func entityLine(set *entities.Set, it dynamo.Item) string {
+	if set == nil || it == nil {
+		return ""
+	}
+	m, ok := set.Match(textAttrs(it))
+	if !ok {
+		return "entity: undeclared (its keys match no declared entity)\n"
+	}
+	line := "entity " + textfmt.Sanitize(m.Name())
+	if d := m.Decoded(); d != "" {
+		line += ": " + textfmt.Sanitize(d)
+	}
+	for _, d := range m.Drift {
+		line += "\n  drift: " + textfmt.Sanitize(d)
+	}
+	return line + "\n"
+}

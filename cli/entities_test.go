@@ -1,0 +1,101 @@
+package cli
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+// 39.3: with entities declared, groups names each type by the declaration
+// its keys match, and marks the others undeclared, in text and JSON.
+func TestGroupsNamesTypesByDeclarations(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	out, _, err := runCommand(t, "groups", "--table", table, "--endpoint-url", ep, "--pk", "CUST#42", "--patterns", entityPatterns)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Groups []struct {
+			Entity   string
+			Declared *bool
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	names := []string{}
+	for _, g := range got.Groups {
+		if g.Declared == nil || !*g.Declared {
+			t.Errorf("%s: declared %v, want true", g.Entity, g.Declared)
+		}
+		names = append(names, g.Entity)
+	}
+	if strings.Join(names, ",") != "Order,Customer" {
+		t.Errorf("CUST#42's types: %v", names)
+	}
+	out, _, err = runCommand(t, "groups", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--patterns", entityPatterns, "--output", "table")
+	if err != nil || !strings.Contains(out, "\n~ITEM ") || !strings.Contains(out, "\n~SHIPMENT ") {
+		t.Errorf("undeclared types in text: %v\n%s", err, out)
+	}
+	out, _, err = runCommand(t, "groups", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--patterns", entityPatterns)
+	if err != nil || strings.Count(out, `"declared": false`) != 2 {
+		t.Errorf("undeclared types in JSON: %v\n%s", err, out)
+	}
+	// Without declarations nothing changes: no mark, no field.
+	out, _, err = runCommand(t, "groups", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--output", "table")
+	if err != nil || strings.Contains(out, "~") || !strings.Contains(out, "\nITEM ") {
+		t.Errorf("groups without declarations: %v\n%s", err, out)
+	}
+}
+
+// runCommand runs any dynascope command in-process.
+func runCommand(t *testing.T, args ...string) (stdout, stderr string, err error) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	err = run(context.Background(), args, &out, &errb)
+	return out.String(), errb.String(), err
+}
+
+// 39.3: item names the item's declared entity and decodes its keys.
+func TestItemDecodesItsKeys(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	conn := []string{"--table", table, "--endpoint-url", ep, "--patterns", entityPatterns}
+	out, _, err := runCommand(t, append([]string{"item", "--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}, conn...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Entity struct {
+			Name     *string
+			Declared bool
+			Params   json.RawMessage
+			Drift    []string
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	var params bytes.Buffer
+	if err := json.Compact(&params, got.Entity.Params); err != nil {
+		t.Fatal(err)
+	}
+	if e := got.Entity; e.Name == nil || *e.Name != "Order" || !e.Declared || params.String() != `{"customerId":"42","orderDate":"2025-03-01","orderId":"A17"}` || len(e.Drift) != 0 {
+		t.Errorf("entity %+v %s\n%s", e, e.Params, out)
+	}
+	out, _, err = runCommand(t, append([]string{"item", "--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--output", "table"}, conn...)...)
+	if err != nil || !strings.Contains(out, "\nentity Order: customerId = 42, orderDate = 2025-03-01, orderId = A17\n") {
+		t.Errorf("item as a table: %v\n%s", err, out)
+	}
+	out, _, err = runCommand(t, append([]string{"item", "--pk", "ORDER#A17", "--sk", "ITEM#1", "--output", "table"}, conn...)...)
+	if err != nil || !strings.Contains(out, "\nentity: undeclared (its keys match no declared entity)\n") {
+		t.Errorf("an undeclared item: %v\n%s", err, out)
+	}
+	out, _, err = runCommand(t, "item", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--sk", "ITEM#1")
+	if err != nil || strings.Contains(out, `"entity"`) {
+		t.Errorf("item without declarations: %v\n%s", err, out)
+	}
+}
