@@ -1,9 +1,11 @@
 package cli
 
 import (
+	"encoding/json"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -153,5 +155,45 @@ func TestModelsFlagReplacesTheFilesEntities(t *testing.T) {
 	_, _, err := cli(t, "patterns", "list", "--patterns", file, "--models", "schema.ts")
 	if err == nil || !strings.Contains(err.Error(), "does not compile TypeScript") {
 		t.Fatalf("err = %v", err)
+	}
+}
+
+// --models names the demo's items by the application's models, without a
+// patterns file: the OneTable schema and the ElectroDB models of the
+// demo's design name ORDER#A17's shipment Shipment and leave its line
+// items undeclared (the models have no line item), and item decodes an
+// order's keys the same through either.
+func TestModelsNameTheDemosTypes(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	conn := []string{"--table", table, "--endpoint-url", ep}
+	var outs []string
+	for _, models := range []string{"modelimport/testdata/shop.onetable.json", "modelimport/testdata/shop.electrodb.json"} {
+		out, _, err := cli(t, slices.Concat([]string{"groups", "--pk", "ORDER#A17", "--output", "table", "--models", models}, conn)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(out, "\nShipment ") || !strings.Contains(out, "\n~ITEM ") {
+			t.Errorf("%s: groups of ORDER#A17:\n%s", models, out)
+		}
+		item, _, err := cli(t, slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--output", "json", "--query", "entity", "--models", models}, conn)...)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outs = append(outs, out, item)
+	}
+	if outs[0] != outs[2] || outs[1] != outs[3] {
+		t.Errorf("the two models name the demo differently:\n%s\n%s\n%s\n%s", outs[0], outs[2], outs[1], outs[3])
+	}
+	var entity struct {
+		Name     string
+		Declared bool
+		Params   map[string]string
+	}
+	if err := json.Unmarshal([]byte(outs[1]), &entity); err != nil {
+		t.Fatalf("%v: %s", err, outs[1])
+	}
+	if entity.Name != "Order" || !entity.Declared || entity.Params["orderId"] != "A17" || entity.Params["customerId"] != "42" {
+		t.Errorf("item's entity: %s", outs[1])
 	}
 }

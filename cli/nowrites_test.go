@@ -264,6 +264,10 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#42", "--by", "attribute:status", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--by", "attribute:type", "--output", "table"}),
 		slices.Concat([]string{"groups", "--pk", "CUST#42", "--by", "sk"}, named),
+		// The declared entities: the patterns file's, or the models'.
+		slices.Concat(g, []string{"--pk", "ORDER#A17", "--patterns", patternsFile}),
+		slices.Concat(g, []string{"--pk", "ORDER#A17", "--models", "modelimport/testdata/shop.electrodb.json"}),
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "ORDER#A17", "--sk", "ITEM#1", "--patterns", patternsFile, "--models", "modelimport/testdata/shop.onetable.json"}),
 		l,
 		append([]string{"layout"}, named...),
 		// tail reads a table's stream.
