@@ -123,7 +123,7 @@ func runEntitiesImport(ctx context.Context, opts *entitiesImportOptions) error {
 	}
 	said := ""
 	if notes > 0 {
-		said = fmt.Sprintf("; %s of what could not be derived, as comments in the section", textfmt.Plural(notes, "sentence", "sentences"))
+		said = fmt.Sprintf("; %s (what could not be derived, or how the library writes a key) as comments in the section", textfmt.Plural(notes, "note", "notes"))
 	}
 	if !opts.Write {
 		if _, err := opts.Out.Write(section); err != nil {

@@ -47,7 +47,7 @@ func TestEntitiesImportPrintsTheSection(t *testing.T) {
 	}
 	if _, err := exec.LookPath("node"); err == nil {
 		_, stderr, err := cli(t, "entities", "import", "../modelimport/testdata/users.toolbox.cjs")
-		if err != nil || stderr != "2 entities from ../modelimport/testdata/users.toolbox.cjs (DynamoDB-Toolbox); 1 sentence of what could not be derived, as comments in the section.\n" {
+		if err != nil || stderr != "2 entities from ../modelimport/testdata/users.toolbox.cjs (DynamoDB-Toolbox); 1 note (what could not be derived, or how the library writes a key) as comments in the section.\n" {
 			t.Errorf("Toolbox: %q, %v", stderr, err)
 		}
 	}
