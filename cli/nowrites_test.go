@@ -204,6 +204,19 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := append([]string{"groups"}, conn...)
+	// tail's table has no index: a model of its keys alone, for --models.
+	tailModels := filepath.Join(dir, "orders.electrodb.json")
+	orderModel := `{"model": {"entity": "Order", "version": "1", "service": "shop"},
+	  "attributes": {"customerId": {"type": "number"}, "orderDate": {"type": "string"}, "orderId": {"type": "string"}},
+	  "indexes": {"order": {"pk": {"field": "PK", "composite": ["customerId"], "template": "CUST#${customerId}", "casing": "none"},
+	                        "sk": {"field": "SK", "composite": ["orderDate", "orderId"], "template": "ORDER#${orderDate}#${orderId}", "casing": "none"}}}}`
+	if err := os.WriteFile(tailModels, []byte(orderModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tailPatterns := filepath.Join(dir, "tail.yaml")
+	if err := os.WriteFile(tailPatterns, []byte("entities:\n  - name: Order\n    keys: {PK: \"CUST#{customerId}\", SK: \"ORDER#{orderDate}#{orderId}\"}\n    params: {customerId: number, orderDate: date, orderId: text}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	get := append([]string{"get"}, conn...)
 	l := append([]string{"layout"}, conn...)
 	runs := [][]string{
@@ -273,6 +286,8 @@ func TestCLINeverWrites(t *testing.T) {
 		// tail reads a table's stream.
 		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "3", "--output", "jsonl"}),
 		slices.Concat([]string{"tail"}, named, tc[2:], []string{"--from", "trim-horizon", "--pk", "CUST#42", "--entity", "ORDER", "--delimiter", "#", "--max-records", "1", "--for", "30s", "--output", "text"}),
+		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "1", "--models", tailModels}),
+		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "1", "--patterns", tailPatterns}),
 		// item and index try read, and never create or change an index.
 		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
 		slices.Concat([]string{"item", "--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table"}, named),

@@ -15,6 +15,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/ui"
 )
 
@@ -30,6 +31,8 @@ type tailOptions struct {
 	Delimiter      string        // "" infers it from the keys seen of each partition
 	MaxRecords     int           // stop after this many shown; 0 for no limit
 	For            time.Duration // stop after this long; 0 for until Ctrl-C
+	Patterns       string        // --patterns: the entities naming the types; "" for dynascope.yaml of the table
+	Models         string        // --models: the entities from the application's models instead
 	Stdout         io.Writer
 	Stderr         io.Writer
 }
@@ -55,7 +58,11 @@ every GetRecords is read (and charged) whatever it holds. Each GetRecords is
 one streams read request unit, billed apart from table reads (the first
 2,500,000 a month are free in each region); an idle shard is polled once a
 second. A table without a stream is never given one: tail prints the
-command that enables it.`,
+command that enables it.
+
+With entities declared (--patterns FILE, or dynascope.yaml here when its
+table: is the table), a write is named by the declaration its keys match;
+any other keeps its inferred name, marked ~ (JSON: "declared": false).`,
 		Example: `  dynascope tail --table App
   dynascope tail --table App --pk 'CUST#42' --entity ORDER
   dynascope tail --table App --from trim-horizon --output jsonl --max-records 100`,
@@ -76,6 +83,7 @@ command that enables it.`,
 		opts.For = d
 		return nil
 	})
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	cmd.RegisterFlagCompletionFunc("from", fixedChoices(dynamo.TailLatest, dynamo.TailTrimHorizon))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("tail"); err != nil {
@@ -130,7 +138,15 @@ func runTail(ctx context.Context, o *tailOptions) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	out := bufio.NewWriter(o.Stdout)
+	set, err := declaredEntities(ctx, o.Patterns, o.Models, o.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, o.Table) })
+	if err != nil {
+		return err
+	}
 	names := info.Names(o.Delimiter)
+	if set != nil {
+		t, _ := client.TableKeys(ctx, o.Table) // read just now
+		names.WithDeclared(declaredNamer(set, dynamo.KeySchema{PK: t.PK, SK: t.SK}))
+	}
 	to := dynamo.TailOptions{From: o.From, Counts: &tally.checks, OnNotice: func(n dynamo.TailNotice) {
 		out.Flush() // the records before it first
 		fmt.Fprintln(o.Stderr, "tail: "+n.Text)
@@ -145,8 +161,15 @@ func runTail(ctx context.Context, o *tailOptions) error {
 			tally.shown++
 			tally.events[r.Event]++
 			tally.entities[entity]++
+			var declared *bool
+			if names.Declaring() {
+				d := !names.Undeclared(r)
+				declared = &d
+			}
 			if o.Output == "jsonl" {
-				out.Write(tailJSON(info, r, entity))
+				out.Write(tailJSON(info, r, entity, declared))
+			} else if declared != nil && !*declared {
+				out.WriteString(info.StreamLine(r, keys.UndeclaredMark+entity))
 			} else {
 				out.WriteString(info.StreamLine(r, entity))
 			}
@@ -182,7 +205,7 @@ func tailIntro(info dynamo.StreamInfo, o *tailOptions) string {
 }
 
 // tailJSON is one record as the JSON object DESIGN.md's tail shows.
-func tailJSON(info dynamo.StreamInfo, r dynamo.StreamRecord, entity string) []byte {
+func tailJSON(info dynamo.StreamInfo, r dynamo.StreamRecord, entity string, declared *bool) []byte {
 	img := func(it dynamo.Item) string {
 		if it == nil {
 			return "null"
@@ -197,10 +220,14 @@ func tailJSON(info dynamo.StreamInfo, r dynamo.StreamRecord, entity string) []by
 		}
 		changed = "[" + strings.Join(q, ",") + "]"
 	}
+	decl := "" // with declared entities only: whether one named it
+	if declared != nil {
+		decl = fmt.Sprintf(`,"declared":%t`, *declared)
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, `{"event":%s,"time":%s,"sequence":%s,"keys":%s,"entity":%s,"old":%s,"new":%s,"changed":%s}`,
+	fmt.Fprintf(&b, `{"event":%s,"time":%s,"sequence":%s,"keys":%s,"entity":%s%s,"old":%s,"new":%s,"changed":%s}`,
 		itemcodec.QuoteJSON(r.Event), itemcodec.QuoteJSON(r.Time.Format(time.RFC3339)), itemcodec.QuoteJSON(r.Sequence),
-		img(r.Keys), itemcodec.QuoteJSON(entity), img(r.Old), img(r.New), changed)
+		img(r.Keys), itemcodec.QuoteJSON(entity), decl, img(r.Old), img(r.New), changed)
 	return []byte(b.String())
 }
 

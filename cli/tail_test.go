@@ -4,6 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -228,5 +231,57 @@ func TestTailNamesAPartitionKeyOnlyItemByItsFamily(t *testing.T) {
 		if e := strings.Fields(want)[1]; !strings.Contains(lay, `"entity": "`+e+`"`) {
 			t.Errorf("layout does not name the family %s: %s", e, lay)
 		}
+	}
+}
+
+// 39.3: with entities declared, tail names each write by the declaration
+// its keys match, and marks the others (text ~, JSON "declared": false), as
+// groups names the partition's types.
+func TestTailNamesByDeclarations(t *testing.T) {
+	api := dynamotest.SDK(t)
+	table := dynamotest.Table(t, api, dynamotest.WithStream(dynamotest.PKSK(), types.StreamViewTypeKeysOnly))
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	for _, k := range [][2]string{{"CUST#42", "ORDER#2023-01-02#a1"}, {"CUST#42", "ORDER|2023-05-01|18c1"}, {"CUST#43", "ORDER#2023-05-02#b2"}} {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table), Item: map[string]types.AttributeValue{"PK": s(k[0]), "SK": s(k[1])}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	file := filepath.Join(t.TempDir(), "entities.yaml")
+	decl := "table: Other\nentities:\n  - name: Order\n    keys: {PK: \"CUST#{customerId}\", SK: \"ORDER#{orderDate}#{orderId}\"}\n    params: {customerId: number, orderDate: date, orderId: text}\n"
+	if err := os.WriteFile(file, []byte(decl), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	ep := dynamotest.Endpoint(t)
+	out, errOut, err := cli(t, "tail", "--endpoint-url", ep, "--table", table, "--patterns", file, "--from", "trim-horizon", "--output", "jsonl", "--max-records", "3", "--for", "20s")
+	if err != nil {
+		t.Fatalf("%v: %s", err, errOut)
+	}
+	var got []string
+	for _, l := range strings.Split(strings.TrimSpace(out), "\n") {
+		var rec struct {
+			Keys     map[string]string `json:"keys"`
+			Entity   string            `json:"entity"`
+			Declared *bool             `json:"declared"`
+		}
+		if err := json.Unmarshal([]byte(l), &rec); err != nil {
+			t.Fatalf("%v: %s", err, l)
+		}
+		if rec.Declared == nil {
+			t.Fatalf("no declared field: %s", l)
+		}
+		got = append(got, fmt.Sprintf("%s %s %s %t", rec.Keys["PK"], rec.Keys["SK"], rec.Entity, *rec.Declared))
+	}
+	slices.Sort(got)
+	want := []string{"CUST#42 ORDER#2023-01-02#a1 Order true", "CUST#42 ORDER|2023-05-01|18c1 ORDER| false", "CUST#43 ORDER#2023-05-02#b2 Order true"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tail named\n%q\nwant\n%q", got, want)
+	}
+	out, _, err = cli(t, "tail", "--endpoint-url", ep, "--table", table, "--patterns", file, "--from", "trim-horizon", "--pk", "CUST#42", "--max-records", "2", "--for", "20s")
+	if err != nil || !strings.Contains(out, " Order ") || !strings.Contains(out, " ~ORDER| ") {
+		t.Errorf("tail text: %v\n%s", err, out)
+	}
+	gout, gerr, err := cli(t, "groups", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--patterns", file, "--output", "table")
+	if err != nil || !strings.Contains(gout, "\nOrder ") || !strings.Contains(gout, "\n~ORDER| ") {
+		t.Errorf("groups of CUST#42 do not name as tail does: %v %s\n%s", err, gerr, gout)
 	}
 }

@@ -132,6 +132,25 @@ func (n *StreamNames) Entity(r StreamRecord) string {
 	return n.seen.Name(pk, n.info.SortKey(r))
 }
 
+// WithDeclared names the records by the application's declared entities
+// first (keys.Declared; nil: by the partitions' keys alone).
+func (n *StreamNames) WithDeclared(d keys.Declared) *StreamNames {
+	n.seen.WithDeclared(d)
+	return n
+}
+
+// Undeclared tells whether declarations are in use and the record's key
+// matches none: its name is inferred.
+func (n *StreamNames) Undeclared(r StreamRecord) bool {
+	if n.info.SK == nil {
+		return n.seen.Undeclared(n.info.PartitionKey(r), "")
+	}
+	return n.seen.Undeclared(n.info.PartitionKey(r), n.info.SortKey(r))
+}
+
+// Declaring tells whether declarations are in use.
+func (n *StreamNames) Declaring() bool { return n.seen.Declaring() }
+
 // Changed lists, in name order, the attributes a MODIFY changed, added or
 // removed; nil when the record does not carry both images.
 func (r StreamRecord) Changed() []string {

@@ -146,6 +146,9 @@ func (s *SeenNames) Undeclared(pk, sk string) bool {
 	return !ok
 }
 
+// Declaring tells whether declarations are in use.
+func (s *SeenNames) Declaring() bool { return s.declared != nil }
+
 // Marked is Name, marked when the key is undeclared.
 func (s *SeenNames) Marked(pk, sk string) string {
 	if s.Undeclared(pk, sk) {

@@ -94,7 +94,7 @@ func TestEntityTableNamesByDeclarations(t *testing.T) {
 	if got := seen.Marked("CUST#1", "ORDER#2025-01-01#B7"); got != "Order" {
 		t.Errorf("seen: %s", got)
 	}
-	if got := seen.Marked("CUST#1", "ORDER|2025-01-01|B7"); got != "~ORDER" {
+	if got := seen.Marked("CUST#1", "ORDER|2025-01-01|B7"); got != "~ORDER|" { // beside ORDER#, as groups names it
 		t.Errorf("seen undeclared: %s", got)
 	}
 	if got := keys.NamesOfKeys("CUST#1", []string{"PROFILE", "ORDER#2025-01-01#B7"}, "S", "").WithDeclared(d).Marked("PROFILE"); got != "Customer" {

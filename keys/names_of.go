@@ -165,11 +165,18 @@ func NewSeenNames(keyType, delim string) *SeenNames {
 
 // Name remembers sort key sk under partition pk and names it.
 func (s *SeenNames) Name(pk, sk string) string {
+	inferred := s.inferred(pk, sk) // a declared key is remembered too: it names the others
 	if s.declared != nil {
 		if name, ok := s.declared(pk, sk); ok {
 			return name
 		}
 	}
+	return inferred
+}
+
+// inferred remembers sort key sk under partition pk and names it as the
+// keys seen of the partition name it.
+func (s *SeenNames) inferred(pk, sk string) string {
 	ks, known := s.keys[pk]
 	i, found := slices.BinarySearchFunc(ks, sk, func(a, b string) int { return CompareKeys(a, b, s.keyType) })
 	if !found && len(ks) < SeenKeys && (known || len(s.keys) < SeenPartitions) {
