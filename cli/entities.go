@@ -10,11 +10,11 @@ import (
 	"errors"
 	"os"
 
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
 
 	"dynascope/dynamo"
 	"dynascope/entities"
+	"dynascope/itemcodec"
 	"dynascope/keys"
 	"dynascope/patterns"
 	"dynascope/textfmt"
@@ -96,27 +96,12 @@ type entityObject struct {
 	Drift    []string  `json:"drift"`
 }
 
-// textAttrs are an item's string and number attributes as text, as the
-// entities match them.
-func textAttrs(it dynamo.Item) map[string]string {
-	out := map[string]string{}
-	for k, v := range it {
-		switch v := v.(type) {
-		case *types.AttributeValueMemberS:
-			out[k] = v.Value
-		case *types.AttributeValueMemberN:
-			out[k] = v.Value
-		}
-	}
-	return out
-}
-
 // itemEntity matches the item against the entities; nil without them.
 func itemEntity(set *entities.Set, it dynamo.Item) *entityObject {
 	if set == nil || it == nil {
 		return nil
 	}
-	m, ok := set.Match(textAttrs(it))
+	m, ok := set.Match(itemcodec.TextAttrs(it))
 	if !ok {
 		return &entityObject{Params: keyObject{}, Drift: []string{}}
 	}
@@ -136,7 +121,7 @@ func entityLine(set *entities.Set, it dynamo.Item) string {
 	if set == nil || it == nil {
 		return ""
 	}
-	m, ok := set.Match(textAttrs(it))
+	m, ok := set.Match(itemcodec.TextAttrs(it))
 	if !ok {
 		return "entity: undeclared (its keys match no declared entity)\n"
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -97,5 +98,46 @@ func TestItemDecodesItsKeys(t *testing.T) {
 	out, _, err = runCommand(t, "item", "--table", table, "--endpoint-url", ep, "--pk", "ORDER#A17", "--sk", "ITEM#1")
 	if err != nil || strings.Contains(out, `"entity"`) {
 		t.Errorf("item without declarations: %v\n%s", err, out)
+	}
+}
+
+// 39.3: layout names the sort-key types by the declared entities, the
+// others marked, in text and JSON.
+func TestLayoutNamesTypesByDeclarations(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	out, _, err := runCommand(t, "layout", "--table", table, "--endpoint-url", ep, "--patterns", entityPatterns, "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Families []struct {
+			Family      string
+			EntityTypes []struct {
+				Entity   string
+				Declared *bool
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	for _, f := range got.Families {
+		for _, ty := range f.EntityTypes {
+			if ty.Declared == nil {
+				t.Fatalf("%s %s: no declared field", f.Family, ty.Entity)
+			}
+			seen[ty.Entity+"/"+strconv.FormatBool(*ty.Declared)] = true
+		}
+	}
+	for _, want := range []string{"Order/true", "Customer/true", "ADDRESS/false", "ITEM/false"} {
+		if !seen[want] {
+			t.Errorf("layout lacks %s: %v", want, seen)
+		}
+	}
+	out, _, err = runCommand(t, "layout", "--table", table, "--endpoint-url", ep, "--patterns", entityPatterns, "--output", "table")
+	if err != nil || !strings.Contains(out, "Order ") || !strings.Contains(out, "~ADDRESS ") {
+		t.Errorf("layout text: %v\n%s", err, out)
 	}
 }

@@ -67,6 +67,7 @@ type layoutFamilyJSON struct {
 
 type layoutTypeJSON struct {
 	Entity     string            `json:"entity"`
+	Declared   *bool             `json:"declared,omitempty"` // with declared entities: whether one named it
 	Prefix     string            `json:"prefix"`
 	Label      string            `json:"label"`
 	Disagree   bool              `json:"disagree"`
@@ -112,6 +113,8 @@ type layoutOptions struct {
 	Output       string
 	WorkbenchOut string // "" for none
 	IndexMap     bool
+	Patterns     string // --patterns: the entities naming the types; "" for dynascope.yaml of the table
+	Models       string // --models: the entities from the application's models instead
 }
 
 // newLayoutCmd samples a table with a bounded parallel Scan and prints its
@@ -140,6 +143,7 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	wbOut := addWorkbenchOut(fs)
 	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
@@ -207,7 +211,11 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	}
 	// A cancelled or failed sample still prints what it read (its stop says
 	// which), then reports why it stopped.
-	lay := smp.Layout(opts.Largest)
+	set, derr := declaredEntities(ctx, opts.Patterns, opts.Models, opts.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Table) })
+	if derr != nil {
+		return derr
+	}
+	lay := smp.LayoutDeclared(opts.Largest, declaredNamer(set, smp.Keys))
 	var imap *indexMapJSON
 	if opts.IndexMap && err == nil {
 		var t dynamo.Table
@@ -326,7 +334,7 @@ func writeLayoutJSON(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout, imap *
 		}
 		for _, t := range f.Types {
 			fj.EntityTypes = append(fj.EntityTypes, layoutTypeJSON{
-				Entity: t.Entity, Prefix: t.Prefix, Label: t.Label, Disagree: t.Disagree,
+				Entity: t.Entity, Declared: declaredFlag(keys.Group{Declared: t.Declared, Undeclared: t.Undeclared}), Prefix: t.Prefix, Label: t.Label, Disagree: t.Disagree,
 				Items: t.Items, Partitions: t.Partitions,
 				First: layoutSortKey(ks, t.First), Last: layoutSortKey(ks, t.Last), Libraries: layoutLibs(t.Libraries),
 			})
@@ -362,7 +370,11 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 			if t.Disagree {
 				mark = " ≠"
 			}
-			types = append(types, fmt.Sprintf("%s %d%s", cell(t.Label, 48), t.Items, mark))
+			label := t.Label
+			if t.Undeclared {
+				label = keys.UndeclaredMark + label
+			}
+			types = append(types, fmt.Sprintf("%s %d%s", cell(label, 48), t.Items, mark))
 		}
 		if len(f.Types) == 0 && f.Label != f.Entity {
 			types = append(types, cell(f.Label, 48))

@@ -298,7 +298,8 @@ func TestCLINeverWrites(t *testing.T) {
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json"), "query": "@"}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json"), "query": "@",
+		"patterns": patternsFile, "models": "modelimport/testdata/shop.electrodb.json"}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue

@@ -145,8 +145,12 @@ func (s Sample) Capacity() Capacity {
 // least that over n. This proves large items only in pages they dominate; the
 // lint never guesses beyond it. Pages of an index sample are left out: they
 // measure index entries, not items.
-func (s Sample) Layout(largest int) keys.Layout {
-	in := keys.LayoutInput{PKType: s.Keys.PK.Type, Items: s.Items, Largest: largest}
+func (s Sample) Layout(largest int) keys.Layout { return s.LayoutDeclared(largest, nil) }
+
+// LayoutDeclared is Layout with the sort-key types named by the declared
+// entities d (keys.LayoutInput.Declared).
+func (s Sample) LayoutDeclared(largest int, d keys.Declared) keys.Layout {
+	in := keys.LayoutInput{PKType: s.Keys.PK.Type, Items: s.Items, Largest: largest, Declared: d}
 	if s.Keys.SK != nil {
 		in.SKType = s.Keys.SK.Type
 	}

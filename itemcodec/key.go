@@ -19,3 +19,18 @@ func KeyString(av types.AttributeValue) string {
 	}
 	return ""
 }
+
+// TextAttrs are the item's string and number attributes as their text (a
+// number's as written), as key templates read them.
+func TextAttrs(it map[string]types.AttributeValue) map[string]string {
+	out := map[string]string{}
+	for k, v := range it {
+		switch v := v.(type) {
+		case *types.AttributeValueMemberS:
+			out[k] = v.Value
+		case *types.AttributeValueMemberN:
+			out[k] = v.Value
+		}
+	}
+	return out
+}

@@ -1,6 +1,7 @@
 package keys_test
 
 import (
+	"os"
 	"strings"
 	"testing"
 
@@ -8,21 +9,29 @@ import (
 
 	"dynascope/entities"
 	"dynascope/keys"
+	"dynascope/keys/keystest"
 )
 
 // demoDeclared is a declaration of the demo's CUST# partitions, read by
 // package entities as the patterns file would be.
 func demoDeclared(t *testing.T) keys.Declared {
 	t.Helper()
-	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(`
+	return parseDeclared(t, []byte(`
 - name: Customer
   keys: {PK: "CUST#{customerId}", SK: PROFILE}
   params: {customerId: number}
 - name: Order
   keys: {PK: "CUST#{customerId}", SK: "ORDER#{orderDate}#{orderId}"}
   params: {customerId: number, orderDate: date, orderId: text}
-`), &doc); err != nil {
+`))
+}
+
+// parseDeclared reads an entities: list as the patterns file would, on a
+// table keyed PK / SK, and names keys by it.
+func parseDeclared(t *testing.T, data []byte) keys.Declared {
+	t.Helper()
+	var doc yaml.Node
+	if err := yaml.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
 	set, err := entities.Parse(doc.Content[0])
@@ -99,5 +108,70 @@ func TestEntityTableNamesByDeclarations(t *testing.T) {
 	}
 	if got := keys.NamesOfKeys("CUST#1", []string{"PROFILE", "ORDER#2025-01-01#B7"}, "S", "").WithDeclared(d).Marked("PROFILE"); got != "Customer" {
 		t.Errorf("NamesOfKeys: %s", got)
+	}
+}
+
+// TestRealModelsWithADeclaration runs the entity table (groups, the types
+// pane) and the layout over every published model with a declaration
+// written for one of them (ConnectedVehicles): that model's types are
+// named by it, exactly, counts unchanged; every other model's types keep
+// their inferred names, each marked undeclared.
+func TestRealModelsWithADeclaration(t *testing.T) {
+	files, err := keystest.Files(keystest.Dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if files == nil {
+		t.Skip("../shared/real-models is not beside this clone, so the published models can not be read.")
+	}
+	data, err := os.ReadFile("testdata/entities-connected-vehicles.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := parseDeclared(t, data)
+	const declaredFor = "aws-dynamodb-examples/ConnectedVehiclesSchema.json"
+	want := map[string]string{
+		"VIN#WDDJK7DA4FF954840": "Vehicle VehicleSubscription VehicleFeature VehicleOwner",
+		"ID#cbrawley0":          "User Subscription Preference UserVehicle",
+	}
+	for rel, path := range files {
+		parts, err := keystest.Partitions(path)
+		if err != nil {
+			t.Fatalf("%s: %v", rel, err)
+		}
+		var items []keys.KeyItem
+		for pk, sks := range parts {
+			page := make([]keys.LoadedKey, len(sks))
+			for i, sk := range sks {
+				page[i] = keys.LoadedKey{SK: sk}
+				items = append(items, keys.KeyItem{PK: pk, SK: sk})
+			}
+			plain := keys.NewEntityTable("S", true).Reset(pk, false).Load(page, keys.InferDelimiter(sks), false)
+			tb := plain.WithDeclared(d)
+			if len(tb.Rows()) != len(plain.Rows()) {
+				t.Errorf("%s %s: %d types with the declaration, %d without", rel, pk, len(tb.Rows()), len(plain.Rows()))
+			}
+			for i, r := range tb.Rows() {
+				if n, _ := tb.Count(i); n != func() int { m, _ := plain.Count(i); return m }() {
+					t.Errorf("%s %s: %s counts %d, %d without the declaration", rel, pk, r.Entity, n, r.Count)
+				}
+				if rel != declaredFor && (!r.Undeclared || r.Entity != plain.Rows()[i].Entity) {
+					t.Errorf("%s %s: %s is not marked undeclared under its inferred name %s", rel, pk, r.Entity, plain.Rows()[i].Entity)
+				}
+			}
+			if rel == declaredFor {
+				if got := rowNames(tb); got != want[pk] {
+					t.Errorf("%s %s: %s, want %s", rel, pk, got, want[pk])
+				}
+			}
+		}
+		lay := keys.AnalyzeLayout(keys.LayoutInput{PKType: "S", SKType: "S", Items: items, Declared: d})
+		for _, f := range lay.Families {
+			for _, ty := range f.Types {
+				if rel == declaredFor && !ty.Declared || rel != declaredFor && !ty.Undeclared {
+					t.Errorf("%s layout %s: %s declared %v undeclared %v", rel, f.Pattern, ty.Entity, ty.Declared, ty.Undeclared)
+				}
+			}
+		}
 	}
 }

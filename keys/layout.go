@@ -78,6 +78,11 @@ type LayoutInput struct {
 	Items          []KeyItem
 	Pages          []PageRead // optional; only meaningful for samples of the table itself
 	Largest        int        // how many largest partitions to list; DefaultLargest when 0
+	// Declared names the sort-key types by the application's declared
+	// entities: an item whose keys match one is of that entity's type
+	// (under its inferred prefix); every other type is marked Undeclared.
+	// Nil: by inference alone.
+	Declared Declared
 }
 
 // Layout is the single-table layout a sample shows.
@@ -117,7 +122,14 @@ type SortKeyType struct {
 	Libraries  []LibraryCount
 	Label      string // "ORDER (ElectroDB: order v1)"; Entity when no library names it
 	Disagree   bool   // a library entity disagrees with Entity
+	// Declared: a declared entity named it (LayoutInput.Declared);
+	// Undeclared: declarations are in use and its keys match none. Both
+	// false without declarations.
+	Declared, Undeclared bool
 }
+
+// declaredType marks a type ID's entity as a declared entity's name.
+const declaredType = "\x01"
 
 // LibraryCount is how many items of a family or type carry one library entity.
 type LibraryCount struct {
@@ -286,6 +298,11 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 		if lists[it.PK] {
 			id, isExact = typeID{entity: nameType}, false
 		}
+		if in.Declared != nil {
+			if name, ok := in.Declared(it.PK, it.SK); ok {
+				id, isExact = typeID{entity: declaredType + name, prefix: id.prefix}, false
+			}
+		}
 		if id.prefix != "" && !isExact && id.entity != valueType {
 			counts[delims[it.PK]]++
 		}
@@ -324,6 +341,15 @@ func buildTypes(fa *familyAcc, in LayoutInput, delims map[string]string) {
 	}
 	fa.f.Types = []SortKeyType{}
 	for id, ta := range fa.types {
+		switch name, declared := strings.CutPrefix(id.entity, declaredType); {
+		case declared:
+			ta.t.Entity, ta.t.Declared = name, true
+			if id.prefix == "" {
+				ta.t.Kind = KindValue
+			}
+		case in.Declared != nil:
+			ta.t.Undeclared = true
+		}
 		switch id.entity {
 		case valueType:
 			ta.t.Kind, ta.t.Entity = KindValue, RunName(ta.t.First, ta.t.Last)

@@ -69,6 +69,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
+	m.groups.tbl = m.groups.tbl.WithDeclared(m.declared())
 	m.groups.names = m.opts.EntityNames
 	m.items = pane.Items{}.SetSchema(m.schema)
 	m = m.relayout()

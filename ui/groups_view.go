@@ -21,7 +21,7 @@ import (
 // the model's own label — and the entity its items' library names when that
 // says something else.
 func typeLabel(t typeRow, names map[string]string) string {
-	name := sanitize(t.Entity)
+	name := sanitize(t.Marked()) // ~ when declarations are in use and none matches its keys
 	if f := names[t.Prefix]; f != "" && t.Prefix != "" && f != t.Entity {
 		name += " (" + sanitize(f) + ")"
 	}

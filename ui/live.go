@@ -189,7 +189,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 		m.live.seen++
 		sk := info.SortKey(r)
-		entity := names.Name(sk)
+		entity := names.Marked(sk) // ~ when declarations are in use and none matches
 		if m.schema.SK == nil {
 			entity = keys.FamilyEntity(info.PartitionKey(r), info.PK.Type)
 		}

@@ -31,7 +31,8 @@ func (m Model) openDetail() (Model, tea.Cmd) {
 		return m, nil
 	}
 	sk := keyOf(it, m.items.KeyName)
-	d := overlay.NewDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk), memberships(m.table, m.index, it), m.st, m.layout().w-2)
+	d := overlay.NewDetail(it, m.table, m.schema, sanitize(sk), m.colourOf(sk), memberships(m.table, m.index, it), m.st, m.layout().w-2).
+		WithEntity(m.detailEntity(it), m.st, m.layout().w-2)
 	return m.push(d), nil
 }
 

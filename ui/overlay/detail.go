@@ -37,6 +37,46 @@ func NewDetail(it dynamo.Item, t dynamo.Table, ks dynamo.KeySchema, title string
 	return Detail{d: d.render(st, w)}
 }
 
+// DetailEntity is the item's declared entity as the detail shows it: its
+// name and its keys decoded into their parameters ("customerId = 42"), and
+// what it breaks of its index keys; Declared false when no declaration
+// matches its keys.
+type DetailEntity struct {
+	Declared bool
+	Name     string
+	Params   []string
+	Drift    []string
+}
+
+// WithEntity adds what the item's declared entity says of it (nil: no
+// declarations), laid out w cells wide.
+func (d Detail) WithEntity(e *DetailEntity, st theme.Styles, w int) Detail {
+	d.d.entity = e
+	d.d = d.d.render(st, w)
+	return d
+}
+
+// entityLines are the detail's "Entity" lines: the declared entity and
+// its parameters, one a line, or that none matches.
+func entityLines(st theme.Styles, e *DetailEntity, w int) []string {
+	if e == nil {
+		return nil
+	}
+	if !e.Declared {
+		return []string{"", " " + st.Bold.Render("Entity") + st.Muted.Render(" · undeclared: its keys match no declared entity")}
+	}
+	out := []string{"", " " + st.Bold.Render("Entity ") + st.Text.Render(widget.Trunc(textfmt.Sanitize(e.Name), max(8, w-30))) + st.Muted.Render(" · its keys decoded")}
+	for _, p := range e.Params {
+		out = append(out, "   "+st.Text.Render(widget.Trunc(textfmt.Sanitize(p), max(8, w-4))))
+	}
+	for _, dr := range e.Drift {
+		for _, wl := range strings.Split(widget.Wrap("drift: "+textfmt.Sanitize(dr), max(8, w-4)), "\n") {
+			out = append(out, "   "+st.Muted.Render(wl))
+		}
+	}
+	return out
+}
+
 // NextView names what t switches the item shown to: JSON from the
 // attributes (and from no item), and so on round.
 func (o Detail) NextView() string { return ((o.d.view + 1) % 3).String() }
@@ -126,6 +166,7 @@ type detailPane struct {
 	view   detailView
 	size   int                  // bytes, by DynamoDB's rules, computed here
 	in     []indexes.Membership // its place in each index (xray.go)
+	entity *DetailEntity        // its declared entity; nil without declarations
 	lines  []string
 	w      int
 	offset int
@@ -168,7 +209,7 @@ func (d detailPane) render(st theme.Styles, w int) detailPane {
 	case viewDynamoJSON:
 		d.lines = jsonLines(st, itemcodec.DynamoJSON(d.item), w)
 	default:
-		d.lines = append(d.attributeLines(st, w), indexLines(st, d.in, w)...)
+		d.lines = append(append(d.attributeLines(st, w), entityLines(st, d.entity, w)...), indexLines(st, d.in, w)...)
 	}
 	d.offset = widget.Clamp(d.offset, 0, max(0, len(d.lines)-1))
 	return d
