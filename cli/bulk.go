@@ -33,19 +33,28 @@ import (
 type bulkSelect struct {
 	SK     dynamo.SKCond
 	Entity string
+	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
+	Filter string    // --filter: a FilterExpression sent with the selection's read
+	Index  string    // --index: select through this secondary index (bulk_index.go)
+	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
 	Err    io.Writer // where the selection's cost is said
 	chosen []string  // the sort-key condition flags given, for the check
+	// Line is the command as given less its selector, for the command
+	// that sends only the items a stop left (bulk_rest.go).
+	Line []string
 }
 
 // The bulk lines of update's and delete's examples.
 const (
 	updateBulkExamples = `
   dynascope update --table App --pk 'CUST#7' --sk-begins-with 'ORDER#' --set status=S:ARCHIVED
-  dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json`
+  dynascope update --table App --pk 'CUST#7' --entity ORDER --remove note --output json
+  dynascope update --table App --pk 'CUST#7' --entity ORDER --rename state=status --set-default tier=S:basic`
 	deleteBulkExamples = `
-  dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'`
+  dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'
+  dynascope delete --table App --keys stale-keys.jsonl --output json`
 )
 
 // registerBulk adds the selectors of a bulk change to update or delete.
@@ -53,6 +62,9 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	sortKeyFlags(fs, &o.Bulk.SK)
 	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
+	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
+	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
+	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
 }
@@ -67,10 +79,26 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
 		}
 	}
-	entity := fs.Changed("entity")
-	if len(o.Bulk.chosen) == 0 && !entity {
+	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
+	if fs.Changed("keys") {
+		if filter || index {
+			return true, usageError{"--filter and --index shape a query's read, and --keys reads item by item: give one of them."}
+		}
+		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
+	}
+	if filter {
+		if err := o.bulkFilterFlags(fs.Changed("sk"), entity); err != nil {
+			return true, err
+		}
+	}
+	if index {
+		if err := o.bulkIndexFlags(fs.Changed("sk"), entity); err != nil {
+			return true, err
+		}
+	}
+	if len(o.Bulk.chosen) == 0 && !entity && !filter && !index {
 		if o.Bulk.Yes {
-			return false, usageError{"--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."}
+			return false, usageError{"--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."}
 		}
 		return false, nil
 	}
@@ -85,10 +113,15 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, usageError{"--entity takes the name of a type, as groups lists them."}
 	case o.PK == "":
 		return true, usageError{"a bulk change selects within one partition: pass --pk VALUE."}
-	case !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1):
-		return true, usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
 	}
-	return true, nil
+	return true, o.checkRate()
+}
+
+func (o *writeOptions) checkRate() error {
+	if !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1) {
+		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
+	}
+	return nil
 }
 
 func entityFlag(given bool) []string {
@@ -118,16 +151,24 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err := bulkKeysUntouched(t, opts); err != nil {
 		return err
 	}
-	sel, err := selectItems(ctx, client, t, opts)
+	selectFn := selectItems
+	if opts.Bulk.Keys != "" {
+		selectFn = selectByKeys
+	}
+	sel, err := selectFn(ctx, client, t, opts)
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
-		new, err := bulkWanted(opts, old)
+		new, skip, err := bulkWanted(opts, old)
 		if err != nil {
 			return err
+		}
+		if skip != "" {
+			pre.skipped = append(pre.skipped, skippedItem{key: edit.KeyOf(t, old), reason: skip})
+			continue
 		}
 		plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
 		if errors.Is(err, edit.ErrNoChange) {
@@ -166,38 +207,45 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", name)}
 		}
 	}
-	if t.SK == nil {
-		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone.", t.Name)}
+	if err := opts.Changes.keysUntouched(key); err != nil {
+		return err
+	}
+	if t.SK == nil && opts.Bulk.Keys == "" {
+		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
 	}
 	return nil
 }
 
 // bulkWanted is the image an item should have after the change: nil for
 // a delete; an attribute to remove that an item lacks leaves it as it is.
-func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, error) {
+func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, string, error) {
 	if opts.Command == "delete" {
-		return nil, nil
+		return nil, "", nil
 	}
 	new := maps.Clone(old)
+	if skip := opts.Changes.apply(old, new); skip != "" {
+		return nil, skip, nil
+	}
 	for _, s := range opts.Sets {
 		name, av, err := edit.ParseAssignment(s)
 		if err != nil {
-			return nil, usageError{fmt.Sprintf("--set %s.", err)}
+			return nil, "", usageError{fmt.Sprintf("--set %s.", err)}
 		}
 		new[name] = av
 	}
 	for _, name := range opts.Removals {
 		delete(new, name)
 	}
-	return new, nil
+	return new, "", nil
 }
 
 // selection is what a bulk change selected: the items as read, what read
 // them, and the selector in words.
 type selection struct {
-	items []dynamo.Item
-	read  dynamo.QueryResult
-	what  string
+	items   []dynamo.Item
+	read    dynamo.QueryResult
+	what    string
+	missing []dynamo.Item // --keys: the keys no item has
 }
 
 // selectItems reads the items of the selector: the partition's items
@@ -206,10 +254,18 @@ type selection struct {
 // write is conditional on the image read: an eventually consistent image
 // may be one write behind, and its item refused for nothing.
 func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
-	q := dynamo.QueryInput{Table: t.Name, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true}
+	q := dynamo.QueryInput{Table: t.Name, Index: opts.Bulk.Index, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true, Filter: opts.Bulk.Filter}
+	ix, err := bulkIndex(t, opts.Bulk.Index)
+	if err != nil {
+		return selection{}, err
+	}
+	q.Consistent = ix.Kind != dynamo.GSI // a GSI is read eventually consistent only
 	sel := selection{what: selectorText(t, opts)}
+	if q.Filter != "" {
+		suspectFilter(opts.Bulk.Err, "--filter", q.Filter, nil, func() (dynamo.Table, error) { return t, nil })
+	}
 	read := dynamo.QueryRead{Query: q, What: opts.Command + " " + sel.what}
-	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, "", true, 0, "the selection ("+sel.what+") reads its items once, strongly consistent")
+	read.Est = announceEstimate(ctx, client, opts.Bulk.Err, t.Name, q.Index, q.Consistent, 0, "the selection ("+sel.what+") reads its items once, "+consistency(q.Consistent))
 	read.OnPage = func(p dynamo.Page) error {
 		sel.items = append(sel.items, p.Items...)
 		return nil
@@ -221,6 +277,9 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	}
 	if res.Stop != dynamo.StopComplete {
 		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
+	}
+	if q.Index != "" {
+		return sel, tableImages(ctx, client, t, ix, opts, &sel)
 	}
 	if opts.Bulk.Entity == "" {
 		return sel, nil
@@ -249,15 +308,39 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 
 // selectorText is the selector in words: "CUST#7, SK begins_with ORDER#".
 func selectorText(t dynamo.Table, opts *writeOptions) string {
-	s := t.PK.Name + " = " + opts.PK
+	ks, _ := t.Schema(opts.Bulk.Index) // the index was found before
+	s := ks.PK.Name + " = " + opts.PK
+	if opts.Bulk.Index != "" {
+		s = "index " + opts.Bulk.Index + ": " + s
+	}
 	c := opts.Bulk.SK
 	switch {
 	case opts.Bulk.Entity != "":
 		s += ", entity " + opts.Bulk.Entity
+	case ks.SK == nil:
 	case c.Op == dynamo.SKBetween && len(c.Values) == 2:
-		s += ", " + t.SK.Name + " between " + c.Values[0] + " and " + c.Values[1]
+		s += ", " + ks.SK.Name + " between " + c.Values[0] + " and " + c.Values[1]
 	case c.Op != "" && len(c.Values) == 1:
-		s += ", " + t.SK.Name + " " + string(c.Op) + " " + c.Values[0]
+		s += ", " + ks.SK.Name + " " + string(c.Op) + " " + c.Values[0]
+	}
+	if opts.Bulk.Filter != "" {
+		s += ", filter " + opts.Bulk.Filter
 	}
 	return s
+}
+
+// bulkFilterFlags checks --filter beside the other selectors: it filters
+// the partition's read, with or without a sort-key condition. Not with
+// --entity, whose names come from every sort key of the partition: of
+// the keys a filter keeps, the names could come out otherwise.
+func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
+	switch {
+	case sk:
+		return usageError{"--sk names one item and --filter selects many: give one of them."}
+	case entity:
+		return usageError{"--filter and --entity together are not taken: the entity's names come from the whole partition's keys; select by a sort-key condition with --filter."}
+	case strings.TrimSpace(o.Bulk.Filter) == "":
+		return usageError{"--filter takes a FilterExpression such as 'status = \"OPEN\"'."}
+	}
+	return nil
 }

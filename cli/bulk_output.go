@@ -26,9 +26,13 @@ const bulkShown = 3
 type bulkPreview struct {
 	command, table, selector string
 	read                     dynamo.QueryResult
+	byKey                    bool          // read by GetItem per key (--keys), not by query pages
+	filter                   string        // --filter: sent with the read
+	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
 	plans                    []*edit.Plan  // the items to write, in key order
 	unchanged                []dynamo.Item // keys of items already as wanted
+	skipped                  []skippedItem // items the change leaves (a rename's NEW taken)
 	sending                  bool          // --yes --allow-writes: the plans are sent next
 }
 
@@ -68,7 +72,7 @@ func (p bulkPreview) predicted() dynamo.Capacity {
 	return c
 }
 
-func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) }
+func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) + len(p.skipped) }
 
 func (p bulkPreview) print(w io.Writer, format string) error {
 	var b bytes.Buffer
@@ -92,9 +96,22 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	} else {
 		line("preview, nothing sent: bulk %s on %s, %s", p.command, p.table, p.selector)
 	}
+	reads := textfmt.Plural(p.read.Pages, "query page", "query pages")
+	if p.byKey {
+		reads = textfmt.Plural(len(p.read.Requests), "GetItem request", "GetItem requests")
+	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
-		textfmt.Plural(p.selected(), "item", "items"), textfmt.Plural(p.read.Pages, "query page", "query pages"), rcuText(p.read.Requests),
+		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),
 		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
+	if len(p.missing) > 0 {
+		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
+	}
+	for _, sk := range p.skipped {
+		line("skipped: %s: %s", itemcodec.PlainJSON(sk.key), sk.reason)
+	}
+	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
+		line("filter: %s", n)
+	}
 	if len(p.plans) == 0 {
 		line("nothing to write")
 		return
@@ -147,18 +164,22 @@ type bulkPreviewObject struct {
 	Selected     int               `json:"selected"`
 	ToWrite      int               `json:"toWrite"`
 	Unchanged    []json.RawMessage `json:"unchanged"`
+	Missing      []json.RawMessage `json:"missing"` // --keys: keys no item has
+	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
 	Changes      []attrChange      `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
 	Items        []bulkItemObject  `json:"items"` // the first few
 	Command      string            `json:"command"`
 	Read         capacityObject    `json:"readCapacity"`
 	Requests     int               `json:"readRequests"`
+	Filter       string            `json:"filter,omitempty"`
+	ReadItems    int               `json:"readItems"` // items read and charged: with --filter, more than selected
 }
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
-		Unchanged: []json.RawMessage{}, Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
-		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests)}
+		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
+		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []attrChange{}
 	}
@@ -174,4 +195,38 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
+}
+
+// keysJSON is keys as plain JSON, [] for none.
+func keysJSON(keys []dynamo.Item) []json.RawMessage {
+	out := []json.RawMessage{}
+	for _, k := range keys {
+		out = append(out, itemcodec.PlainJSON(k))
+	}
+	return out
+}
+
+// keyList is the first few keys in plain JSON, and how many more.
+func keyList(keys []dynamo.Item) string {
+	var parts []string
+	for _, k := range keys[:min(bulkShown, len(keys))] {
+		parts = append(parts, string(itemcodec.PlainJSON(k)))
+	}
+	if more := len(keys) - bulkShown; more > 0 {
+		parts = append(parts, "… and "+textfmt.Plural(more, "more", "more"))
+	}
+	return strings.Join(parts, ", ")
+}
+
+type skippedObject struct {
+	Key    json.RawMessage `json:"key"`
+	Reason string          `json:"reason"`
+}
+
+func skippedObjects(items []skippedItem) []skippedObject {
+	out := []skippedObject{}
+	for _, it := range items {
+		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.key), Reason: it.reason})
+	}
+	return out
 }

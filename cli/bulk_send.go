@@ -33,15 +33,21 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second); Ctrl-C stops after the write in flight\n",
-		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU))
-	res, err := w.ApplyBulk(ctx, pre.plans, &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}, nil)
-	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second), up to %d at once; Ctrl-C stops after the writes in flight\n",
+		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), edit.BulkWorkers)
+	pace := &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}
+	prog := newBulkProgress(opts.Bulk.Err, pre, pace)
+	res, err := w.ApplyBulk(ctx, pre.plans, pace, prog.item)
+	prog.done()
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
 		return err
 	}
+	if n.left > 0 && ctx.Err() != nil {
+		return stoppedBulk(ctx, opts, res, w.JournalPath(), n)
+	}
 	if n.written+len(pre.unchanged) < pre.selected() {
-		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left%s", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left, skippedText(len(pre.skipped)))
 	}
 	return nil
 }
@@ -50,10 +56,11 @@ type bulkSent struct {
 	pre     bulkPreview
 	res     edit.BulkResult
 	journal string
+	pace    *edit.RatePace
 	stopped string // what stopped it: "Ctrl-C", "SIGTERM"; "" when it ran to the end
 }
 
-type bulkCounts struct{ written, refused, inDoubt, failed, left int }
+type bulkCounts struct{ written, refused, inDoubt, failed, left, notLanded int }
 
 // printSent prints what a bulk change sent, saying what stopped it when
 // ctx did, and returns its counts and the change's own error (sendErr),
@@ -74,6 +81,8 @@ func (s bulkSent) count() bulkCounts {
 		switch {
 		case !o.Sent:
 			c.left++
+		case notLanded(o.Err):
+			c.notLanded++
 		case o.Result.State == edit.StateDone:
 			c.written++
 		case o.Result.State == edit.StateRefused:
@@ -101,29 +110,45 @@ type refusedObject struct {
 }
 
 type bulkSentObject struct {
-	Table            string          `json:"table"`
-	Operation        string          `json:"operation"`
-	Selection        string          `json:"selection"`
-	DryRun           bool            `json:"dryRun"`
-	Selected         int             `json:"selected"`
-	Unchanged        keyedCount      `json:"unchanged"` // already as wanted: nothing sent
-	Written          keyedCount      `json:"written"`
-	Refused          keyedCount      `json:"refused"`
-	RefusedItems     []refusedObject `json:"refusedItems"`
-	InDoubt          keyedCount      `json:"inDoubt"`
-	Failed           keyedCount      `json:"failed"`
-	Left             keyedCount      `json:"left"` // not sent: the change was stopped first
-	Stopped          string          `json:"stopped,omitempty"`
-	PredictedWCU     capacityObject  `json:"predictedWCU"`
-	ConsumedCapacity capacityObject  `json:"consumedCapacity"` // null total when no answer reported it
-	Journal          *journalObject  `json:"journal"`
+	Table            string            `json:"table"`
+	Operation        string            `json:"operation"`
+	Selection        string            `json:"selection"`
+	DryRun           bool              `json:"dryRun"`
+	Selected         int               `json:"selected"`
+	Unchanged        keyedCount        `json:"unchanged"` // already as wanted: nothing sent
+	Missing          []json.RawMessage `json:"missing"`   // --keys: keys no item has
+	Skipped          []skippedObject   `json:"skipped"`   // left by the change, not sent: a rename's new name taken
+	Written          keyedCount        `json:"written"`
+	Refused          keyedCount        `json:"refused"`
+	RefusedItems     []refusedObject   `json:"refusedItems"`
+	InDoubt          keyedCount        `json:"inDoubt"`
+	NotLanded        keyedCount        `json:"notLanded"` // undo: in doubt, and found as before: nothing to undo
+	Failed           keyedCount        `json:"failed"`
+	Left             keyedCount        `json:"left"` // not sent: the change was stopped first
+	Stopped          string            `json:"stopped,omitempty"`
+	PredictedWCU     capacityObject    `json:"predictedWCU"`
+	ConsumedCapacity capacityObject    `json:"consumedCapacity"` // null total when no answer reported it
+	Rate             *rateObject       `json:"rate"`             // null when nothing was sent
+	Journal          *journalObject    `json:"journal"`
+}
+
+// rateObject is the pace a bulk change was sent at: the cap asked for,
+// the lowest throttling brought it to, the attempts throttled (the SDK
+// sent them again), and the units consumed per second over the change's
+// own clock (first write out to last answer in); null when unknown.
+type rateObject struct {
+	MaxPerSecond      float64  `json:"maxPerSecond"`
+	LowestPerSecond   float64  `json:"lowestPerSecond"`
+	ThrottledAttempts int      `json:"throttledAttempts"`
+	Seconds           *float64 `json:"seconds"`
+	MeasuredPerSecond *float64 `json:"measuredPerSecond"`
 }
 
 func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
 	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
-		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(),
-		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted())}
+		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(), NotLanded: kc(),
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.skipped)}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
 		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))
@@ -136,6 +161,8 @@ func (s bulkSent) object() bulkSentObject {
 		switch {
 		case !it.Sent:
 			add(&o.Left, key)
+		case notLanded(it.Err):
+			add(&o.NotLanded, key)
 		case it.Result.State == edit.StateDone:
 			add(&o.Written, key)
 		case it.Result.State == edit.StateRefused:
@@ -158,6 +185,17 @@ func (s bulkSent) object() bulkSentObject {
 	o.ConsumedCapacity.atLeast = s.res.Unknown > 0 && s.res.Unknown < sent
 	if e := s.res.Entry; e != nil {
 		o.Journal = &journalObject{File: s.journal, Entry: e.Number, State: e.State}
+	}
+	if s.pace != nil && sent > 0 {
+		r := rateObject{MaxPerSecond: s.pace.PerSecond, LowestPerSecond: s.pace.Lowest(), ThrottledAttempts: s.res.Throttled}
+		if d := s.res.Last.Sub(s.res.First).Seconds(); d > 0 {
+			r.Seconds = &d
+			if !o.ConsumedCapacity.unknown && !o.ConsumedCapacity.atLeast {
+				m := o.ConsumedCapacity.Total / d
+				r.MeasuredPerSecond = &m
+			}
+		}
+		o.Rate = &r
 	}
 	return o
 }
@@ -196,10 +234,28 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	case !c.unknown:
 		consumed = jsonFloat(c.Total) + " WCU"
 	}
-	line("sent: %d written, %d refused, %d in doubt, %d failed, %d left; %s consumed (predicted %s)",
-		o.Written.Count, o.Refused.Count, o.InDoubt.Count, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
+	notLanded := ""
+	if o.NotLanded.Count > 0 {
+		notLanded = fmt.Sprintf(", %d not landed", o.NotLanded.Count)
+	}
+	line("sent: %d written, %d refused, %d in doubt%s, %d failed, %d left; %s consumed (predicted %s)",
+		o.Written.Count, o.Refused.Count, o.InDoubt.Count, notLanded, o.Failed.Count, o.Left.Count, consumed, jsonFloat(o.PredictedWCU.Total))
+	if r := o.Rate; r != nil && r.Seconds != nil {
+		rate := "at most " + jsonFloat(r.MaxPerSecond) + " WCU/s"
+		if r.MeasuredPerSecond != nil {
+			rate = fmt.Sprintf("%.1f WCU/s (at most %s)", *r.MeasuredPerSecond, jsonFloat(r.MaxPerSecond))
+		}
+		line("sent in %.1f s at %s", *r.Seconds, rate)
+	}
+	if r := o.Rate; r != nil && r.ThrottledAttempts > 0 {
+		line("throttled: %s refused for capacity and sent again; the rate went down to %s WCU/s at its lowest",
+			textfmt.Plural(r.ThrottledAttempts, "attempt", "attempts"), jsonFloat(r.LowestPerSecond))
+	}
 	if o.Stopped != "" {
-		line("stopped by %s after the write in flight: the items left were not sent", o.Stopped)
+		line("stopped by %s after the writes in flight: the items left were not sent", o.Stopped)
+	}
+	for _, sk := range o.Skipped {
+		line("skipped, not sent: %s: %s", string(sk.Key), sk.Reason)
 	}
 	for _, r := range o.RefusedItems {
 		line("refused, changed by someone else since it was read: %s", string(r.Key))
@@ -210,6 +266,9 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	for _, k := range o.InDoubt.Keys {
 		line("in doubt, no answer: %s may still be written", string(k))
 	}
+	for _, k := range o.NotLanded.Keys {
+		line("not landed, nothing to undo: %s is as it was before the change (its write was in doubt and never landed)", string(k))
+	}
 	if o.Journal != nil {
 		line("journal entry %d (%s): 'dynascope undo --allow-writes' takes it back", o.Journal.Entry, o.Journal.File)
 	}
@@ -218,11 +277,16 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 // itemStates counts a bulk entry's items by state: "35 done, 5 refused".
 func itemStates(e edit.Entry) string {
 	n := map[edit.State]int{}
+	const notLanded = edit.State("not landed (nothing to undo)")
 	for _, it := range e.Items {
+		if it.NotLanded() {
+			n[notLanded]++
+			continue
+		}
 		n[it.State]++
 	}
 	var parts []string
-	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, edit.StateFailed} {
+	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, notLanded, edit.StateFailed} {
 		if n[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
 		}
@@ -234,7 +298,7 @@ func itemStates(e edit.Entry) string {
 // back as it found it, only if it is still as the change left it; the
 // preview first, as a bulk change's, and with --dry-run only that.
 func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t dynamo.Table, e edit.Entry) error {
-	plans, _, err := edit.UndoPlans(e, t)
+	plans, items, err := edit.UndoPlans(e, t)
 	if err != nil {
 		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
 	}
@@ -252,13 +316,30 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	if err != nil {
 		return err
 	}
-	res, err := w.UndoBulk(ctx, plans, e, &edit.RatePace{PerSecond: defaultBulkWCU}, nil)
-	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath()}, err)
+	pace := &edit.RatePace{PerSecond: defaultBulkWCU}
+	prog := newBulkProgress(opts.Err, pre, pace)
+	res, err := w.UndoBulk(ctx, plans, items, e, pace, prog.item)
+	prog.done()
+	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
 		return err
 	}
-	if n.written < len(plans) {
-		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left)
+	if n.written+n.notLanded < len(plans) {
+		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d not landed (nothing to undo), %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.notLanded, n.left)
 	}
 	return nil
+}
+
+// notLanded tells an undo's item that found the write it takes back, in
+// doubt, never landed: nothing was written, and nothing needed to be.
+func notLanded(err error) bool {
+	var nl *edit.NotLandedError
+	return errors.As(err, &nl)
+}
+
+func skippedText(n int) string {
+	if n == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", %d skipped", n)
 }

@@ -23,9 +23,22 @@ import (
 // CUST#8 with one ORDER, so that a selection has neighbours on all sides.
 func bulkTable(t *testing.T, n, archived int) (*dynamodb.Client, string) {
 	t.Helper()
+	return paddedBulkTable(t, n, archived, 0)
+}
+
+// paddedBulkTable is bulkTable with a pad attribute of that many bytes on
+// each ORDER item, for writes of several WCU each.
+func paddedBulkTable(t *testing.T, n, archived, pad int) (*dynamodb.Client, string) {
+	t.Helper()
+	return bulkTableOf(t, dynamotest.PKSK(), n, archived, pad)
+}
+
+// bulkTableOf is paddedBulkTable, created as in says (its indexes).
+func bulkTableOf(t *testing.T, in dynamodb.CreateTableInput, n, archived, pad int) (*dynamodb.Client, string) {
+	t.Helper()
 	t.Setenv("XDG_STATE_HOME", t.TempDir())
 	sdk := dynamotest.SDK(t)
-	table := dynamotest.Table(t, sdk, dynamotest.PKSK())
+	table := dynamotest.Table(t, sdk, in)
 	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
 	var reqs []types.WriteRequest
 	put := func(it map[string]types.AttributeValue) {
@@ -36,8 +49,12 @@ func bulkTable(t *testing.T, n, archived int) (*dynamodb.Client, string) {
 		if i < archived {
 			status = "ARCHIVED"
 		}
-		put(map[string]types.AttributeValue{"PK": s("CUST#7"), "SK": s(fmt.Sprintf("ORDER#%04d", i)), "status": s(status),
-			"total": &types.AttributeValueMemberN{Value: fmt.Sprint(10 + i)}, "note": s("n")})
+		it := map[string]types.AttributeValue{"PK": s("CUST#7"), "SK": s(fmt.Sprintf("ORDER#%04d", i)), "status": s(status),
+			"total": &types.AttributeValueMemberN{Value: fmt.Sprint(10 + i)}, "note": s("n")}
+		if pad > 0 {
+			it["pad"] = s(strings.Repeat("p", pad))
+		}
+		put(it)
 	}
 	put(map[string]types.AttributeValue{"PK": s("CUST#7"), "SK": s("PROFILE"), "status": s("OPEN"), "name": s("Ada")})
 	put(map[string]types.AttributeValue{"PK": s("CUST#7"), "SK": s("NOTE#1"), "status": s("OPEN")})

@@ -78,14 +78,18 @@ const maxGoOnLine = 1000
 // command too long to print is written to a file the sentence names
 // (only the start of it is shown, should that fail).
 func goOnSentence(cmd string) string {
-	const lead = "to go on where it stopped, reading only the rest, run: "
+	return goOnSentenceOf("to go on where it stopped, reading only the rest, run: ", cmd)
+}
+
+// goOnSentenceOf is goOnSentence with its own lead.
+func goOnSentenceOf(lead, cmd string) string {
 	if len(cmd) <= maxGoOnLine {
 		return lead + cmd
 	}
 	path, err := writeGoOn(cmd)
 	if err != nil {
-		return fmt.Sprintf("to go on where it stopped, reading only the rest, run the command of %d characters that starts %s… (too long to print, and it could not be written to a file: %v)",
-			len(cmd), ansi.Truncate(cmd, 120, ""), err)
+		return fmt.Sprintf("%sthe command of %d characters that starts %s… (too long to print, and it could not be written to a file: %v)",
+			lead, len(cmd), ansi.Truncate(cmd, 120, ""), err)
 	}
 	return fmt.Sprintf("%sbash %s (the command, %d characters with its key, is too long to print: that file holds it)", lead, shellQuote(path), len(cmd))
 }
@@ -93,11 +97,18 @@ func goOnSentence(cmd string) string {
 // writeGoOn writes a go-on command to a new file of its own in the
 // temporary directory and returns its path.
 func writeGoOn(cmd string) (string, error) {
-	f, err := os.CreateTemp("", "dynascope-go-on-*.sh")
+	return writeNewFile("", "dynascope-go-on-*.sh", []byte(cmd+"\n"))
+}
+
+// writeNewFile writes b to a new file of its own in dir (the temporary
+// directory for "") named by pattern, as os.CreateTemp names it, and
+// returns its path; a file it could not write whole is removed.
+func writeNewFile(dir, pattern string, b []byte) (string, error) {
+	f, err := os.CreateTemp(dir, pattern)
 	if err != nil {
 		return "", err
 	}
-	_, err = io.WriteString(f, cmd+"\n")
+	_, err = f.Write(b)
 	if cerr := f.Close(); err == nil {
 		err = cerr
 	}
@@ -143,21 +154,26 @@ func shellQuote(s string) string {
 // unchanged, and the command that goes on, which Main prints on the line
 // after it (a pasted line cannot end with a sentence's full stop).
 type goOnError struct {
-	err error
-	cmd string
+	err  error
+	cmd  string
+	lead string // the sentence before the command; "" for a read's
 }
 
 func (e goOnError) Error() string { return e.err.Error() }
 
 func (e goOnError) Unwrap() error { return e.err }
 
-// goOnOf is the command an error says to go on with, "" for none.
+// goOnOf is the sentence and command an error says to go on with, ""
+// for none.
 func goOnOf(err error) string {
 	var g goOnError
-	if errors.As(err, &g) {
-		return g.cmd
+	switch {
+	case !errors.As(err, &g) || g.cmd == "":
+		return ""
+	case g.lead != "":
+		return goOnSentenceOf(g.lead, g.cmd)
 	}
-	return ""
+	return goOnSentence(g.cmd)
 }
 
 // resumeSource reads the value of --resume or --next-token: the value

@@ -240,15 +240,16 @@ func entryStatus(e edit.Entry, undoneBy, undoInDoubt int) string {
 // undoOptions are the flag values of `dynascope undo`.
 type undoOptions struct {
 	writeAccess
-	Table string // the last write of this table; "" for any
-	Entry int    // --entry; 0 for the last write not undone yet
+	Table string    // the last write of this table; "" for any
+	Entry int       // --entry; 0 for the last write not undone yet
+	Err   io.Writer // stderr: a bulk undo's progress line
 }
 
 func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cobra.Command {
 	opts := &undoOptions{writeAccess: newWriteAccess(f)}
 	cmd := &cobra.Command{
 		Use:     "undo [--entry N] --allow-writes",
-		Short:   "take back one journalled write, only if the item is still as it left it",
+		Short:   "take back a journalled write or bulk change, each item only if it is still as the write left it",
 		GroupID: groupWrite,
 		Example: `  dynascope undo --dry-run
   dynascope undo --entry 12 --allow-writes`,
@@ -258,7 +259,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
-		opts.Table, opts.WritesAllowed, opts.Out = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout()
+		opts.Table, opts.WritesAllowed, opts.Out, opts.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}

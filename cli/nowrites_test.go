@@ -193,6 +193,10 @@ func TestCLINeverWrites(t *testing.T) {
 	// must send none of its own.
 	named := []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table,
 		"--debug=body", "--color", "never", "--cli-connect-timeout", "5", "--cli-read-timeout", "10"}
+	keysFile := filepath.Join(dir, "keys.jsonl") // a bulk change's --keys
+	if err := os.WriteFile(keysFile, []byte(`{"PK":"CUST#42","SK":"PROFILE"}`+"\n"+`{"PK":{"S":"CUST#42"},"SK":{"S":"NONE"}}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	q := append([]string{"query"}, conn...)
 	// A stopped PartiQL run, for --next-token to go on from.
 	stoppedRun, _, err := cli(t, "partiql", `SELECT PK FROM "`+table+`"`, "--endpoint-url", p.URL, "--max-rcu", "1")
@@ -379,6 +383,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-gt", "A"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-ge", "A"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-between", "A", "Z"}, named),
+		slices.Concat([]string{"update", "--index", "GSI1", "--pk", "WH#1", "--set", "x=N:1"}, conn),
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--filter", `status = "OPEN"`, "--rename", "note=remark", "--overwrite", "--set-default", "tier=S:basic", "--output", "json"}, conn),
+		slices.Concat([]string{"update", "--keys", keysFile, "--set", "x=N:1"}, conn),
+		slices.Concat([]string{"delete", "--index", "GSI1", "--pk", "WH#1", "--filter", "attribute_exists(PK)"}, conn),
+		slices.Concat([]string{"delete", "--keys", keysFile, "--output", "json"}, named),
 		[]string{"journal", "--output", "json"},
 		slices.Concat([]string{"journal"}, named, conn[:2]),
 		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),

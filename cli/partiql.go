@@ -166,7 +166,7 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	}
 	cmd := goOnLine(opts.Line, "--next-token", res.NextToken)
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
-		return goOnError{ferr, cmd}
+		return goOnError{err: ferr, cmd: cmd}
 	}
 	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil

@@ -132,7 +132,7 @@ func runPatternsRun(ctx context.Context, opts *patternsRunOptions) error {
 		// Keep the pages already read: printed, marked incomplete by the
 		// lastEvaluatedKey where the failed page would start.
 		sayPaging(opts.Err, run.res.OneMB, len(run.res.Requests))
-		return out.end(goOnError{run.err, goOn()})
+		return out.end(goOnError{err: run.err, cmd: goOn()})
 	}
 	if run.err != nil {
 		if out != nil {

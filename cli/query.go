@@ -217,7 +217,7 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 			ee.Resume, ee.Next = "the lastEvaluatedKey printed", "run the line that follows (with --max-rcu N to bound the rest)"
 		}
 		sayPaging(o.opts.Err, res.OneMB, res.Pages)
-		return o.out.end(goOnError{err, o.goOn(res.LastKey)})
+		return o.out.end(goOnError{err: err, cmd: o.goOn(res.LastKey)})
 	}
 	if err := o.out.end(nil); err != nil {
 		return err

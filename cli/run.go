@@ -38,8 +38,8 @@ func Main(ctx context.Context, b Build, args []string, stdout, stderr io.Writer)
 		msg = namingTheSignal(msg, stoppedBy(ctx)())
 	}
 	fmt.Fprintln(stderr, "dynascope: "+textfmt.Sanitize(msg))
-	if cmd := goOnOf(err); cmd != "" {
-		fmt.Fprintln(stderr, goOnSentence(cmd)) // the last line: a read stopped short
+	if goOn := goOnOf(err); goOn != "" {
+		fmt.Fprintln(stderr, goOn) // the last line: a read or a change stopped short
 	}
 	return exitCode(signalled, err)
 }

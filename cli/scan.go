@@ -186,7 +186,7 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	}
 	cmd := goOnLine(line, "--resume", string(word))
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
-		return goOnError{ferr, cmd}
+		return goOnError{err: ferr, cmd: cmd}
 	}
 	fmt.Fprintln(opts.Err, goOnSentence(cmd))
 	return nil

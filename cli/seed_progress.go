@@ -32,16 +32,30 @@ func newProgressBar(w io.Writer, table string, total int) *progressBar {
 }
 
 func (b *progressBar) update(r dynamo.SeedResult) {
+	rate := 0.0
+	if s := r.Duration.Seconds(); s > 0 {
+		rate = float64(r.Written) / s
+	}
+	note := fmt.Sprintf("%.0f items/s", rate)
+	if r.Retries > 0 {
+		note += fmt.Sprintf(", throttled: %d batches resent", r.Retries)
+	}
+	b.show(r.Written, note)
+}
+
+// show redraws the line with done of the total and a note after them, at
+// most five times a second but always for the last item.
+func (b *progressBar) show(done int, note string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if time.Since(b.last) < 200*time.Millisecond && r.Written < b.total {
+	if time.Since(b.last) < 200*time.Millisecond && done < b.total {
 		return
 	}
 	b.last = time.Now()
 	const width = 30
 	filled := 0
 	if b.total > 0 {
-		filled = min(width, r.Written*width/b.total)
+		filled = min(width, done*width/b.total)
 	}
 	bar := make([]byte, width)
 	for i := range bar {
@@ -50,15 +64,7 @@ func (b *progressBar) update(r dynamo.SeedResult) {
 			bar[i] = '#'
 		}
 	}
-	rate := 0.0
-	if s := r.Duration.Seconds(); s > 0 {
-		rate = float64(r.Written) / s
-	}
-	line := fmt.Sprintf("%s [%s] %d/%d items, %.0f items/s", b.table, bar, r.Written, b.total, rate)
-	if r.Retries > 0 {
-		line += fmt.Sprintf(", throttled: %d batches resent", r.Retries)
-	}
-	fmt.Fprintf(b.w, "\r\x1b[2K%s", line)
+	fmt.Fprintf(b.w, "\r\x1b[2K%s [%s] %d/%d items, %s", b.table, bar, done, b.total, note)
 	b.shown = true
 }
 

@@ -29,6 +29,7 @@ type writeOptions struct {
 	PK, SK   string
 	Sets     []string
 	Removals []string    // update's --remove
+	Changes  bulkChanges // update's --rename, --set-default (bulk_changes.go)
 	Item     dynamo.Item // put's --item; nil for none
 	// Bulk is update's and delete's selector of many items (bulk.go); a
 	// command given none changes the one item --pk and --sk name.
@@ -112,7 +113,14 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 				return err
 			}
 		}
+		if !bulk && opts.Changes.given() {
+			return usageError{"--rename and --set-default change many items: give a sort-key condition, --entity, --filter, --index or --keys (for one item, --set and --remove)."}
+		}
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Bulk.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
+		if bulk {
+			opts.Bulk.Files = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}
+			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter", "index")...)
+		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -165,7 +173,7 @@ func newPutCmd(f *factory, runF func(context.Context, *writeOptions) error) *cob
 func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "update")
 	cmd := &cobra.Command{
-		Use:     "update --table NAME --pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
+		Use:     "update --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] [--index NAME] | --keys FILE) (--set NAME=TYPE:VALUE | --remove NAME)... --allow-writes",
 		Short:   "change attributes of one item, only if it is still as read (conditional UpdateItem)",
 		GroupID: groupWrite,
 		Example: updateExamples,
@@ -174,10 +182,14 @@ func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *
 	opts.register(cmd, true)
 	opts.registerBulk(cmd)
 	cmd.Flags().StringArrayVar(&opts.Removals, "remove", nil, "remove the attribute `NAME` (repeatable)")
+	opts.Changes.register(cmd)
 	shared := writeRunE(f, opts, runF)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
-		if len(opts.Sets)+len(opts.Removals) == 0 {
-			return usageError{"update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."}
+		if len(opts.Sets)+len(opts.Removals) == 0 && !opts.Changes.given() {
+			return usageError{"update needs --set NAME=TYPE:VALUE, --remove NAME, --rename OLD=NEW or --set-default NAME=TYPE:VALUE: say what to change."}
+		}
+		if err := opts.Changes.check(); err != nil {
+			return err
 		}
 		return shared(cmd, args)
 	}
@@ -187,7 +199,7 @@ func newUpdateCmd(f *factory, runF func(context.Context, *writeOptions) error) *
 func newDeleteCmd(f *factory, runF func(context.Context, *writeOptions) error) *cobra.Command {
 	opts := newWriteOptions(f, "delete")
 	cmd := &cobra.Command{
-		Use:     "delete --table NAME --pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] --allow-writes",
+		Use:     "delete --table NAME (--pk VALUE [--sk VALUE | sort-key condition | --entity TYPE] [--filter EXPR] [--index NAME] | --keys FILE) --allow-writes",
 		Short:   "delete one item, only if it is still as read (conditional DeleteItem)",
 		GroupID: groupWrite,
 		Example: deleteExamples,

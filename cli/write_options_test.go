@@ -3,6 +3,7 @@ package cli
 import (
 	"context"
 	"errors"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,7 +25,7 @@ func stripAccess(a *writeAccess) bool {
 
 func stripWrite(o *writeOptions) bool {
 	set := o.Bulk.Err != nil
-	o.Bulk.Err, o.Bulk.chosen = nil, nil
+	o.Bulk.Err, o.Bulk.chosen, o.Bulk.Files, o.Bulk.Line = nil, nil, keyFiles{}, nil
 	return stripAccess(&o.writeAccess) && set
 }
 
@@ -60,8 +61,19 @@ func TestBulkSelectorOptions(t *testing.T) {
 		{args: []string{"--sk-gt", "A", "--sk-lt", "B", "--set", "a=S:b"}, usage: "give at most one sort-key condition, not --sk-lt and --sk-gt."},
 		{args: []string{"--entity", "ORDER", "--sk-gt", "A", "--set", "a=S:b"}, usage: "--entity selects by type: leave out --sk-gt, or leave out --entity."},
 		{args: []string{"--entity", "", "--set", "a=S:b"}, usage: "--entity takes the name of a type, as groups lists them."},
-		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition or --entity, or leave --yes out for one item."},
-		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+		{args: []string{"--sk", "ORDER#1", "--set", "a=S:b", "--yes"}, usage: "--yes sends a bulk change: give a sort-key condition, --entity or --keys, or leave --yes out for one item."},
+		{args: []string{"--keys", "k.jsonl", "--set", "a=S:b"}, usage: "--keys names the items by their whole keys: leave out --pk."},
+		{args: []string{"--keys", "k.jsonl", "--entity", "ORDER", "--set", "a=S:b"}, usage: "--keys names the items itself: leave out --entity."},
+		{args: []string{"--entity", "ORDER", "--rename", "state=status", "--overwrite", "--set-default", "tier=S:basic"},
+			want: w("update", func(o *writeOptions) {
+				o.Bulk.Entity, o.Changes = "ORDER", bulkChanges{Renames: []string{"state=status"}, Overwrite: true, Defaults: []string{"tier=S:basic"}}
+			})},
+		{args: []string{"--entity", "ORDER", "--rename", "state"}, usage: "--rename takes OLD=NEW, such as state=status, not \"state\"."},
+		{args: []string{"--entity", "ORDER", "--rename", "a=a"}, usage: "--rename a=a: the new name is the old one."},
+		{args: []string{"--entity", "ORDER", "--set-default", "tier=basic"}, usage: "--set-default "},
+		{args: []string{"--entity", "ORDER", "--set", "a=S:b", "--overwrite"}, usage: "--overwrite goes with --rename"},
+		{args: []string{"--sk", "ORDER#1", "--rename", "a=b"}, usage: "--rename and --set-default change many items"},
+		{args: []string{"--entity", "ORDER"}, usage: "update needs --set NAME=TYPE:VALUE, --remove NAME, --rename OLD=NEW or --set-default NAME=TYPE:VALUE: say what to change."},
 	}))
 	checkOptions(t, newDeleteCmd, stripWrite, with([]optionsCase[writeOptions]{
 		{args: []string{"--sk-begins-with", "ORDER#", "--dry-run"}, want: w("delete", func(o *writeOptions) { o.Bulk.SK, o.DryRun = begins, true })},
@@ -69,6 +81,10 @@ func TestBulkSelectorOptions(t *testing.T) {
 	}))
 	got, _, err := cmdOptions(t, newDeleteCmd, "--table", "App", "--entity", "ORDER")
 	wantUsage(t, []string{"--entity", "ORDER"}, got != nil, err, "a bulk change selects within one partition: pass --pk VALUE.")
+	got, _, err = cmdOptions(t, newDeleteCmd, "--table", "App", "--keys", "-", "--yes")
+	if err != nil || got == nil || got.Bulk.Keys != "-" || !got.Bulk.Yes || got.Bulk.Files.Stdin == nil || !slices.Contains(got.Bulk.Line, "--yes") || slices.Contains(got.Bulk.Line, "--keys=-") {
+		t.Errorf("delete --keys -: %v, %+v", err, got)
+	}
 }
 
 // Arguments become the options of put, update and delete through runF,
@@ -110,7 +126,7 @@ func TestNewWriteCmds(t *testing.T) {
 			want: w("update", func(o *writeOptions) { o.Sets, o.DryRun = []string{"status=S:SHIPPED"}, true })},
 		{args: []string{"--remove", "email", "--remove", "phone", "--allow-writes"},
 			want: w("update", func(o *writeOptions) { o.Removals, o.Allow = []string{"email", "phone"}, true })},
-		{args: nil, usage: "update needs --set NAME=TYPE:VALUE or --remove NAME: say what to change."},
+		{args: nil, usage: "update needs --set NAME=TYPE:VALUE, --remove NAME, --rename OLD=NEW or --set-default NAME=TYPE:VALUE: say what to change."},
 		{args: []string{"--set", "status=X:SHIPPED"}, usage: "--set "},
 		{args: []string{"--item", "{}"}, usage: "item"},
 	}))
@@ -181,7 +197,7 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--output", "table"}, usage: "--output takes text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
-	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { return stripAccess(&o.writeAccess) }, []optionsCase[undoOptions]{
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { set := o.Err != nil; o.Err = nil; return stripAccess(&o.writeAccess) && set }, []optionsCase[undoOptions]{
 		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
 		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
 		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},

@@ -344,7 +344,7 @@ type writeObject struct {
 	Operation edit.Op         `json:"operation"`
 	Key       json.RawMessage `json:"key"`
 	DryRun    bool            `json:"dryRun"`
-	State     string          `json:"state"`   // dry run, done, refused, failed, in doubt
+	State     string          `json:"state"`   // dry run, done, refused, failed, in doubt; not landed (undo)
 	Written   *bool           `json:"written"` // null in doubt: it may have been, or may still be
 
 	Old          json.RawMessage `json:"old"`
@@ -440,6 +440,9 @@ func (o writeOutput) writeJSON(b *bytes.Buffer) error {
 	obj.Written = &written
 	if o.sent() {
 		obj.State = string(o.result.State)
+		if notLanded(o.err) {
+			obj.State = "not landed" // not refused: the item is as the undo wants it
+		}
 		written = o.result.State == edit.StateDone
 		if o.result.State == edit.StateInDoubt {
 			obj.Written = nil

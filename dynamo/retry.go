@@ -248,9 +248,16 @@ func (e *retriesCut) Unwrap() []error { return []error{e.err, e.last} }
 
 var throttleCheck = retry.IsErrorThrottles(retry.DefaultThrottles)
 
+// IsThrottled tells an attempt DynamoDB refused for capacity
+// (ProvisionedThroughputExceeded, Throttling, RequestLimitExceeded, ...),
+// which a writer that paces itself answers by slowing down.
+func IsThrottled(err error) bool {
+	return err != nil && throttleCheck.IsErrorThrottle(err) == aws.TrueTernary
+}
+
 // retryReason names what went wrong with one attempt, in a few words.
 func retryReason(err error) (reason string, throttled bool) {
-	if throttleCheck.IsErrorThrottle(err) == aws.TrueTernary {
+	if IsThrottled(err) {
 		return "throttled", true
 	}
 	var api smithy.APIError

@@ -12,6 +12,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"time"
 )
 
@@ -32,19 +33,36 @@ type BulkResult struct {
 	// WCU is then a lower bound).
 	WCU     float64
 	Unknown int
+	// Throttled counts the attempts DynamoDB refused for capacity, which
+	// the SDK sent again (each item's Result.Throttled, summed).
+	Throttled int
+	// First and Last are when the first write went out and the last
+	// answer came: the change's own clock, for its rate.
+	First, Last time.Time
 }
 
 // Pace paces a bulk change: Wait returns once the next write, of
-// predicted wcu, may go out, or with ctx's error.
+// predicted wcu, may go out, or with ctx's error; Answered is told of each
+// write once it has ended, so a pace can slow down when DynamoDB
+// throttles. Both are called from the change's workers at once.
 type Pace interface {
 	Wait(ctx context.Context, wcu float64) error
+	Answered(o BulkOutcome)
 }
 
-// ApplyBulk sends the plans, one after another at pace (nil for no
-// pace), under one journal entry. A cancelled ctx stops it after the
-// write in flight; the items not sent are left (Sent false) and journalled
-// failed (not applied). each, when not nil, is told of every item as it
-// ends.
+// BulkWorkers is how many writes of a bulk change may be in flight at
+// once: enough to keep a rate of a few hundred WCU per second over a
+// round trip of tens of milliseconds; the pace, not the workers, sets the
+// rate.
+const BulkWorkers = 8
+
+// ApplyBulk sends the plans at pace (nil for no pace), under one journal
+// entry: the first write alone, so that an error every item would meet
+// (access denied, a missing table) is met once, then up to BulkWorkers at
+// once, taken in the plans' order. A cancelled ctx stops it after the
+// writes in flight; the items not sent are left (Sent false) and
+// journalled failed (not applied). each, when not nil, is told of every
+// item as it ends, one at a time.
 func (w *Writer) ApplyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
 	return w.applyBulk(ctx, plans, pace, each, 0)
 }
@@ -52,11 +70,23 @@ func (w *Writer) ApplyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 // UndoBulk takes back bulk entry e with plans (UndoPlans), as ApplyBulk
 // sends them, under one entry that undoes e: each item only if it is still
 // as e left it; those changed since are refused and left.
-func (w *Writer) UndoBulk(ctx context.Context, plans []*Plan, e Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
-	return w.applyBulk(ctx, plans, pace, each, max(e.Number, 1))
+// items are e's items the plans take back, in their order (UndoPlans
+// gives both): an item in doubt that is found as it was before e never
+// landed, and its undo says so (a *NotLandedError, nothing written).
+func (w *Writer) UndoBulk(ctx context.Context, plans []*Plan, items []EntryItem, e Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
+	if len(items) != len(plans) {
+		return BulkResult{}, fmt.Errorf("undo entry %d: %d plans for %d items", e.Number, len(plans), len(items))
+	}
+	s := &bulkSend{undo: make([]*Entry, len(plans))}
+	for i, it := range items {
+		// The item's own state, and no ID: its mark is the bulk entry's
+		// one mark, not one of its own.
+		s.undo[i] = &Entry{Number: max(e.Number, 1), State: it.State, Operation: e.Operation, Table: e.Table, Items: []EntryItem{it}}
+	}
+	return w.applyBulk(ctx, plans, pace, each, max(e.Number, 1), s)
 }
 
-func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), undoes int) (BulkResult, error) {
+func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), undoes int, undo ...*bulkSend) (BulkResult, error) {
 	var res BulkResult
 	if len(plans) == 0 {
 		return res, nil
@@ -73,28 +103,96 @@ func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 		}
 		res.Entry = &e
 	}
-	single := &Writer{api: w.api, target: w.target, timeout: w.timeout, observe: w.observe}
-	for _, p := range plans {
-		o := BulkOutcome{Plan: p}
-		if ctx.Err() == nil && (pace == nil || pace.Wait(ctx, p.PredictedWCU) == nil) {
-			o.Sent = true
-			// The write in flight is let finish: a cancel stops the
-			// change between items, never one item half-way.
-			o.Result, o.Err = single.apply(context.WithoutCancel(ctx), p, nil)
-			if o.Result.NoWCU {
-				res.Unknown++
-			} else {
-				res.WCU += o.Result.WCU
-			}
-		} else {
-			o.Result = Result{Plan: p, State: StateFailed}
+	res.Items = make([]BulkOutcome, len(plans))
+	s := &bulkSend{}
+	if len(undo) > 0 {
+		s = undo[0]
+	}
+	s.w, s.plans, s.pace, s.each, s.res = &Writer{api: w.api, target: w.target, timeout: w.timeout, observe: w.observe}, plans, pace, each, &res
+	if s.one(ctx) {
+		var wg sync.WaitGroup
+		for range min(BulkWorkers, len(plans)-1) {
+			wg.Go(func() {
+				for s.one(ctx) {
+				}
+			})
 		}
-		res.Items = append(res.Items, o)
-		if each != nil {
-			each(o)
+		wg.Wait()
+	}
+	for i, o := range res.Items {
+		if o.Plan == nil { // never taken: the change stopped first
+			s.end(i, BulkOutcome{Plan: plans[i], Result: Result{Plan: plans[i], State: StateFailed}})
 		}
 	}
 	return res, w.markBulk(&res)
+}
+
+// bulkSend is one bulk change's sending, shared by its workers.
+type bulkSend struct {
+	w     *Writer
+	plans []*Plan
+	pace  Pace
+	each  func(BulkOutcome)
+	undo  []*Entry // an undo's entry per plan (the item's state); nil for a change
+	mu    sync.Mutex
+	next  int // the next plan to take
+	res   *BulkResult
+}
+
+// one takes the next plan and sends it once the pace lets it out; false
+// when none is left or the change was stopped.
+func (s *bulkSend) one(ctx context.Context) bool {
+	s.mu.Lock()
+	i := s.next
+	if i >= len(s.plans) || ctx.Err() != nil {
+		s.mu.Unlock()
+		return false
+	}
+	s.next++
+	s.mu.Unlock()
+	p := s.plans[i]
+	o := BulkOutcome{Plan: p}
+	if s.pace != nil && s.pace.Wait(ctx, p.PredictedWCU) != nil {
+		s.end(i, BulkOutcome{Plan: p, Result: Result{Plan: p, State: StateFailed}})
+		return false
+	}
+	s.mu.Lock()
+	if s.res.First.IsZero() {
+		s.res.First = time.Now()
+	}
+	s.mu.Unlock()
+	o.Sent = true
+	// The writes in flight are let finish: a cancel stops the change
+	// between items, never one item half-way.
+	var undo *Entry
+	if s.undo != nil {
+		undo = s.undo[i]
+	}
+	o.Result, o.Err = s.w.apply(context.WithoutCancel(ctx), p, undo)
+	if s.pace != nil {
+		s.pace.Answered(o)
+	}
+	s.end(i, o)
+	return true
+}
+
+// end records item i's outcome and tells each of it.
+func (s *bulkSend) end(i int, o BulkOutcome) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.res.Items[i] = o
+	if o.Sent {
+		s.res.Last = time.Now()
+		s.res.Throttled += o.Result.Throttled
+		if o.Result.NoWCU {
+			s.res.Unknown++
+		} else {
+			s.res.WCU += o.Result.WCU
+		}
+	}
+	if s.each != nil {
+		s.each(o)
+	}
 }
 
 // markBulk writes the entry's one mark: each item's state, the images
@@ -108,8 +206,12 @@ func (w *Writer) markBulk(res *BulkResult) error {
 	var done, doubt int
 	for _, o := range res.Items {
 		im := ItemMark{State: o.Result.State}
-		if !o.Sent {
+		var nl *NotLandedError
+		switch {
+		case !o.Sent:
 			im.Note = "left: not sent"
+		case errors.As(o.Err, &nl):
+			im.Note = nl.Error()
 		}
 		if o.Result.State == StateDone {
 			done++
@@ -140,25 +242,57 @@ func (w *Writer) markBulk(res *BulkResult) error {
 	return nil
 }
 
-// RatePace holds a bulk change to a rate of predicted WCU per second: a
-// write goes out once the units sent before it fit in the time since the
-// first at that rate, so no stretch of the change goes faster.
+// RatePace holds a bulk change to a rate of predicted WCU per second. A
+// write goes out once the units reserved before it fit in the time since
+// the first at the current rate, with at most a second's worth of units
+// of credit after a slow stretch, so no second of the change goes much
+// faster than the rate. A throttled write (DynamoDB refused an attempt
+// for capacity) halves the current rate, at most once per answer and
+// never below a 64th of PerSecond; each second without throttling gives
+// back a tenth of PerSecond, up to PerSecond.
 type RatePace struct {
 	PerSecond float64
-	start     time.Time
-	spent     float64
+
+	mu     sync.Mutex
+	due    time.Time // when the next write may go out
+	rate   float64   // the rate since since; 0 before the first write
+	since  time.Time
+	lowest float64
+	now    func() time.Time // time.Now; a test's clock
+}
+
+func (r *RatePace) clock() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
+}
+
+// current is the rate at now: the rate set at since, recovered by a
+// tenth of PerSecond per second after it. r.mu is held.
+func (r *RatePace) current(now time.Time) float64 {
+	if r.rate == 0 {
+		return r.PerSecond
+	}
+	return min(r.PerSecond, r.rate+r.PerSecond/10*now.Sub(r.since).Seconds())
 }
 
 // Wait implements Pace.
 func (r *RatePace) Wait(ctx context.Context, wcu float64) error {
-	if r.PerSecond <= 0 {
+	if !(r.PerSecond > 0) {
 		return errors.New("a rate of WCU per second above 0 is needed")
 	}
-	now := time.Now()
-	if r.start.IsZero() {
-		r.start = now
+	r.mu.Lock()
+	now := r.clock()
+	if r.rate == 0 {
+		r.rate, r.since, r.lowest, r.due = r.PerSecond, now, r.PerSecond, now
 	}
-	due := r.start.Add(time.Duration(r.spent / r.PerSecond * float64(time.Second)))
+	if credit := now.Add(-time.Second); r.due.Before(credit) {
+		r.due = credit
+	}
+	due := r.due
+	r.due = r.due.Add(time.Duration(wcu / r.current(now) * float64(time.Second)))
+	r.mu.Unlock()
 	if d := due.Sub(now); d > 0 {
 		t := time.NewTimer(d)
 		defer t.Stop()
@@ -168,6 +302,39 @@ func (r *RatePace) Wait(ctx context.Context, wcu float64) error {
 		case <-t.C:
 		}
 	}
-	r.spent += wcu
-	return nil
+	return ctx.Err()
+}
+
+// Answered implements Pace: a write that met throttling halves the rate,
+// and what was reserved at the old rate waits as the new one would have.
+func (r *RatePace) Answered(o BulkOutcome) {
+	if o.Result.Throttled == 0 {
+		return
+	}
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	now := r.clock()
+	r.rate, r.since = max(r.current(now)/2, r.PerSecond/64), now
+	r.lowest = min(r.lowest, r.rate)
+	if r.due.Before(now) {
+		r.due = now
+	}
+}
+
+// Rate is the rate a write would go out at now, in WCU per second.
+func (r *RatePace) Rate() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.current(r.clock())
+}
+
+// Lowest is the lowest rate throttling brought the change down to:
+// PerSecond when it never did.
+func (r *RatePace) Lowest() float64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.rate == 0 {
+		return r.PerSecond
+	}
+	return r.lowest
 }

@@ -35,11 +35,58 @@ func TestRatePaceHoldsTheRate(t *testing.T) {
 	}
 }
 
+// Throttling halves the rate at once, and no further than a 64th of the
+// cap however often it comes; each quiet second gives back a tenth of
+// the cap; an answer without throttling changes nothing; Lowest keeps the
+// lowest. (A clock of the test's own: no timing in it.)
+func TestRatePaceBacksOffOnThrottling(t *testing.T) {
+	now := time.Unix(1000, 0)
+	p := &RatePace{PerSecond: 400, now: func() time.Time { return now }}
+	if err := p.Wait(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	throttled := BulkOutcome{Sent: true, Result: Result{Throttled: 2}}
+	p.Answered(BulkOutcome{Sent: true})
+	if got := p.Rate(); got != 400 {
+		t.Errorf("after an answer without throttling the rate is %v, want 400", got)
+	}
+	p.Answered(throttled)
+	if got := p.Rate(); got != 200 {
+		t.Errorf("after one throttled answer the rate is %v, want 200", got)
+	}
+	now = now.Add(time.Second)
+	if got := p.Rate(); got != 240 {
+		t.Errorf("a quiet second later the rate is %v, want 240 (a tenth of 400 back)", got)
+	}
+	for range 20 {
+		p.Answered(throttled)
+	}
+	if got := p.Rate(); got != 400.0/64 {
+		t.Errorf("after 20 throttled answers the rate is %v, want the floor %v", got, 400.0/64)
+	}
+	now = now.Add(time.Minute)
+	if got, low := p.Rate(), p.Lowest(); got != 400 || low != 400.0/64 {
+		t.Errorf("a quiet minute later the rate is %v (want 400), the lowest %v (want %v)", got, low, 400.0/64)
+	}
+	// A throttled answer takes back the credit of a slow stretch: the
+	// next write reserves its units at the halved rate from now (1 WCU at
+	// 200 per second is 5 ms).
+	p.Answered(throttled)
+	if err := p.Wait(context.Background(), 1); err != nil {
+		t.Fatal(err)
+	}
+	if got := p.due.Sub(now); got != 5*time.Millisecond {
+		t.Errorf("the write after the throttling reserved %v from now, want 5ms", got)
+	}
+}
+
 // cancelAfter is a pace that cancels the change once n writes went out.
 type cancelAfter struct {
 	n      int
 	cancel context.CancelFunc
 }
+
+func (c *cancelAfter) Answered(BulkOutcome) {}
 
 func (c *cancelAfter) Wait(ctx context.Context, _ float64) error {
 	if c.n == 0 {

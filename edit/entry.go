@@ -7,6 +7,7 @@ package edit
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"time"
 
 	"dynascope/dynamo"
@@ -49,8 +50,16 @@ type EntryItem struct {
 	// with its values, as the confirmation showed it.
 	Condition string `json:"condition,omitempty"`
 	// State is what is known of this item (from the marks); in doubt
-	// before any.
-	State State `json:"-"`
+	// before any. Note is what its mark says beside it.
+	State State  `json:"-"`
+	Note  string `json:"-"`
+}
+
+// NotLanded tells an item of an undo that found the write it takes back,
+// in doubt, had never landed: refused, as nothing was written, but not
+// changed by anyone (its note is a NotLandedError's).
+func (it EntryItem) NotLanded() bool {
+	return it.State == StateRefused && strings.HasPrefix(it.Note, notLandedLead)
 }
 
 // Entry is one journalled write.

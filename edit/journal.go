@@ -346,7 +346,7 @@ func applyMark(e *Entry, m markLine) {
 			continue
 		}
 		mi := m.Items[i]
-		e.Items[i].State = mi.State
+		e.Items[i].State, e.Items[i].Note = mi.State, mi.Note
 		if len(mi.Old) > 0 {
 			e.Items[i].Old = mi.Old
 		}

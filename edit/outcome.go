@@ -19,6 +19,8 @@ import (
 	"github.com/aws/smithy-go"
 	"github.com/aws/smithy-go/middleware"
 	smithyhttp "github.com/aws/smithy-go/transport/http"
+
+	"dynascope/dynamo"
 )
 
 // attempts follows the attempts of one request.
@@ -27,6 +29,9 @@ type attempts struct {
 	sent   int // attempts that went to the network (or may have)
 	lost   int // of those, attempts with no answer DynamoDB is known to have given
 	status int // the last answer's HTTP status; 0 for none
+	// throttled counts the attempts DynamoDB refused for capacity: the
+	// SDK sends them again, and a bulk change slows down for them.
+	throttled int
 }
 
 // option adds the middleware that follows each attempt to one call.
@@ -57,6 +62,9 @@ func (a *attempts) record(raw any, err error) {
 		// An answer: a success, or DynamoDB refusing (4xx), decided.
 		a.sent++
 		a.status = status
+		if dynamo.IsThrottled(err) {
+			a.throttled++
+		}
 	default:
 		// No answer, a cut one, or a server error (5xx: DynamoDB's own
 		// InternalServerError may come after the write was applied).
@@ -144,6 +152,19 @@ func noAnswer(err error) string {
 // changed, and the write stays in doubt: it may still land.
 type NotLandedError struct{ Entry Entry }
 
+// notLandedLead opens every NotLandedError, and so the journal's note of it.
+const notLandedLead = "nothing to undo: "
+
 func (e *NotLandedError) Error() string {
+	if e.Entry.ID == "" && len(e.Entry.Items) == 1 && e.Entry.Version == 0 { // one item of a bulk entry, as UndoBulk hands it (never read from a journal: no version)
+		return fmt.Sprintf(notLandedLead+"journal entry %d's write of %s has not landed (the item is as it was before it); nothing was changed", e.Entry.Number, e.Entry.Items[0].Key)
+	}
 	return fmt.Sprintf("nothing to undo: journal entry %d has not landed (the item is as it was before it); nothing was changed, and the entry stays in doubt: if it lands later, undo it then", e.Entry.Number)
+}
+
+// throttledAttempts is how many attempts DynamoDB refused for capacity.
+func (a *attempts) throttledAttempts() int {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	return a.throttled
 }

@@ -77,7 +77,11 @@ type Result struct {
 	// without one): the units are unknown, never 0.
 	WCU   float64
 	NoWCU bool
-	Entry *Entry // the journal's entry; nil without a journal
+	// Throttled counts the attempts DynamoDB refused for capacity, which
+	// the SDK sent again: they consumed nothing, but they slow a bulk
+	// change down.
+	Throttled int
+	Entry     *Entry // the journal's entry; nil without a journal
 	// Requests are the requests sent, for a request log: the write, and
 	// the reads after a failed condition or a lost answer.
 	Requests []dynamo.Request
@@ -359,6 +363,7 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, State, 
 		res.WCU += aws.ToFloat64(c.CapacityUnits)
 	}
 	res.NoWCU = len(cc) == 0
+	res.Throttled = a.throttledAttempts()
 	state := a.outcome(err)
 	req.Duration = time.Since(req.Start)
 	if err != nil {

@@ -12,6 +12,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -103,11 +104,21 @@ func DeleteAtEnd(t testing.TB, api *dynamodb.Client, name string) {
 
 // WithGSI adds to table definition in a global secondary index name with
 // partition key pk and sort key sk, of DynamoDB types pkType and skType
-// ("S", "N", "B"), projecting p.
+// ("S", "N", "B"), projecting p. An attribute the definition already
+// declares (the table's SK as the index's sort key, another index's key)
+// is declared once, as DynamoDB requires.
 func WithGSI(in dynamodb.CreateTableInput, name, pk, pkType, sk, skType string, p types.ProjectionType) dynamodb.CreateTableInput {
-	in.AttributeDefinitions = append(in.AttributeDefinitions,
-		types.AttributeDefinition{AttributeName: aws.String(pk), AttributeType: types.ScalarAttributeType(pkType)},
-		types.AttributeDefinition{AttributeName: aws.String(sk), AttributeType: types.ScalarAttributeType(skType)})
+	in.AttributeDefinitions = slices.Clone(in.AttributeDefinitions)
+	for _, d := range []types.AttributeDefinition{
+		{AttributeName: aws.String(pk), AttributeType: types.ScalarAttributeType(pkType)},
+		{AttributeName: aws.String(sk), AttributeType: types.ScalarAttributeType(skType)},
+	} {
+		if !slices.ContainsFunc(in.AttributeDefinitions, func(o types.AttributeDefinition) bool {
+			return aws.ToString(o.AttributeName) == aws.ToString(d.AttributeName)
+		}) {
+			in.AttributeDefinitions = append(in.AttributeDefinitions, d)
+		}
+	}
 	in.GlobalSecondaryIndexes = append(in.GlobalSecondaryIndexes, gsi(name, pk, sk, types.Projection{ProjectionType: p}))
 	return in
 }

@@ -1,0 +1,52 @@
+package cli
+
+// After a bulk change was stopped (Ctrl-C, SIGTERM): the command that
+// sends only the items it left. Their keys go to a file beside the
+// journal, and the command is the one given with --keys of that file in
+// place of its selector, so that it reads those items again (each write
+// conditional on the item as it is then) and touches nothing the stopped
+// run wrote, refused or left in doubt. The journal entry holds what was
+// done, item by item.
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"dynascope/edit"
+	"dynascope/itemcodec"
+	"dynascope/textfmt"
+)
+
+// stoppedBulk is the error of a bulk change that a signal stopped with
+// items left: what came of it, and the command that sends the rest.
+func stoppedBulk(ctx context.Context, opts *writeOptions, res edit.BulkResult, journal string, n bulkCounts) error {
+	err := fmt.Errorf("bulk %s: stopped by %s after the writes in flight: %d written, %d refused, %d in doubt, %d left (not sent)",
+		opts.Command, stoppedBy(ctx)(), n.written, n.refused, n.inDoubt, n.left)
+	path, werr := writeLeftKeys(res, journal)
+	if werr != nil {
+		return fmt.Errorf("%w; the keys of the items left could not be written to a file (%v), so no command sends only them", err, werr)
+	}
+	return goOnError{err: err, cmd: goOnLine(opts.Bulk.Line, "--keys", path),
+		lead: fmt.Sprintf("to send only the %s left, run: ", textfmt.Plural(n.left, "item", "items"))}
+}
+
+// writeLeftKeys writes the keys of the items not sent, one plain JSON key
+// a line as --keys reads them, to a new file beside the journal (named by
+// its entry) or, without one, in the temporary directory.
+func writeLeftKeys(res edit.BulkResult, journal string) (string, error) {
+	var b bytes.Buffer
+	for _, o := range res.Items {
+		if !o.Sent {
+			b.Write(itemcodec.PlainJSON(edit.KeyOf(o.Plan.Keys, o.Plan.Old)))
+			b.WriteByte('\n')
+		}
+	}
+	dir, pattern := os.TempDir(), "dynascope-bulk-left-*.jsonl"
+	if journal != "" && res.Entry != nil {
+		dir, pattern = filepath.Dir(journal), fmt.Sprintf("bulk-%d-left-*.jsonl", res.Entry.Number)
+	}
+	return writeNewFile(dir, pattern, b.Bytes())
+}
