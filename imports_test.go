@@ -35,6 +35,7 @@ var allowedImports = map[string][]string{
 	"dynamolocal":       {"dynamo"},
 	"edit":              {"codegen", "dynamo", "itemcodec", "itemcodec/number"},
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
+	"modelimport":       {"entities", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
@@ -46,7 +47,7 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
 	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "modelimport", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

@@ -36,6 +36,7 @@ type checkRunOptions struct {
 	Out, Err io.Writer
 	Table    string  // --table; "" for the file's table:
 	File     string  // --patterns
+	Models   string  // --models: the application's models in place of the file's entities
 	MaxItems int     // the drift sample's item cap
 	MaxRCU   float64 // the drift sample's budget
 	Output   string  // text | json | junit | github
@@ -69,6 +70,7 @@ junit prints JUnit XML (one test case per pattern and per drift finding),
 	}
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	fs.IntVar(&opts.MaxItems, "max-items", dynamo.DefaultSampleItems, "the drift sample reads at most `N` items (the settings' sampling: maxItems replaces the default)")
 	sampleRCUFlag(fs, &opts.MaxRCU)
 	outputFlag(cmd, &opts.Output, "text", "", "text", "json", "junit", "github")
@@ -112,7 +114,7 @@ type checkSample struct {
 // runCheck runs the patterns, samples the table, and ends with the exit
 // the findings ask for.
 func runCheck(ctx context.Context, opts *checkRunOptions) error {
-	set, client, t, err := patternTable(ctx, opts.Connect, opts.Table, opts.File)
+	set, client, t, err := patternTable(ctx, opts.Connect, opts.Table, opts.File, opts.Models)
 	if err != nil {
 		return err
 	}

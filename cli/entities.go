@@ -5,6 +5,7 @@ package cli
 // them (keys.Declared) and mark the others undeclared.
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"os"
@@ -21,30 +22,34 @@ import (
 
 // entitiesFlag declares --patterns FILE on a command that names types by
 // the declared entities: without it, the patterns file in the working
-// directory is read when its table: is the table read.
-func entitiesFlag(cmd *cobra.Command, file *string) {
+// directory is read when its table: is the table read; and --models FILE,
+// the application's models, whose entities stand in for the file's.
+func entitiesFlag(cmd *cobra.Command, file, models *string) {
 	cmd.Flags().StringVar(file, "patterns", "", "name types by the entities: of this patterns `FILE` (default: "+patterns.PatternsFile+" here, when its table: is the table)")
 	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	modelsFlag(cmd, models)
 }
 
 // declaredEntities are the entities of the patterns file for table name:
 // file when given (it must exist), else the working directory's patterns
-// file when it names that table; nil when there are none. tableKeys gives
-// the table's keys, which the entities are checked against; it is called
-// only when entities apply.
-func declaredEntities(file, name string, tableKeys func() (dynamo.Table, error)) (*entities.Set, error) {
+// file when it names that table; nil when there are none. With models,
+// they are the entities modelimport reads from that file (in the patterns
+// file when one is given, for its keys:), whatever the table. tableKeys
+// gives the table's keys, which the entities are checked against; it is
+// called only when entities apply.
+func declaredEntities(ctx context.Context, file, models, name string, tableKeys func() (dynamo.Table, error)) (*entities.Set, error) {
 	given := file != ""
-	if !given {
+	if !given && models == "" {
 		file = patterns.PatternsFile
 		if _, err := os.Stat(file); errors.Is(err, os.ErrNotExist) {
 			return nil, nil
 		}
 	}
-	set, err := patterns.LoadPatterns(file)
+	set, err := loadPatterns(ctx, file, models)
 	if err != nil {
 		return nil, err
 	}
-	if len(set.Entities.Entities) == 0 || (!given && set.Table != name) {
+	if len(set.Entities.Entities) == 0 || (!given && models == "" && set.Table != name) {
 		return nil, nil
 	}
 	t, err := tableKeys()

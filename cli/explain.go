@@ -30,6 +30,7 @@ type explainOptions struct {
 	Out, Err io.Writer
 	Table    string // --table; "" for the patterns file's table:
 	File     string // --patterns
+	Models   string // --models: the application's models in place of the file's entities
 	Entity   string // --entity; "" with --pk
 	Params   map[string]string
 	PK, SK   string // --pk, --sk as typed
@@ -60,6 +61,7 @@ the number of Queries is said before the first, their cost after.`,
 	}
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	fs.StringVar(&opts.Entity, "entity", "", "the declared entity (entities: of the patterns file) whose key to build")
 	fs.Var(&paramsValue{params: &opts.Params}, "param", "a parameter of the entity's keys, `NAME=VALUE` (repeatable)")
 	fs.StringVar(&opts.PK, "pk", "", "the partition key `VALUE` as the application queries it")
@@ -130,7 +132,7 @@ func runExplain(ctx context.Context, opts *explainOptions) error {
 	table := opts.Table
 	if opts.Entity != "" {
 		var err error
-		if ent, table, err = loadExplainEntity(opts); err != nil {
+		if ent, table, err = loadExplainEntity(ctx, opts); err != nil {
 			return err
 		}
 	} else if table == "" {

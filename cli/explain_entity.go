@@ -5,6 +5,7 @@ package cli
 // declared type as the application's code would have to.
 
 import (
+	"context"
 	"fmt"
 	"maps"
 	"slices"
@@ -20,8 +21,8 @@ type explainEntity = *entities.Entity
 
 // loadExplainEntity reads the patterns file and finds the entity, before
 // anything connects: the entity and the table (--table, else the file's).
-func loadExplainEntity(opts *explainOptions) (explainEntity, string, error) {
-	set, table, err := patternSet(opts.Table, opts.File)
+func loadExplainEntity(ctx context.Context, opts *explainOptions) (explainEntity, string, error) {
+	set, table, err := patternSet(ctx, opts.Table, opts.File, opts.Models)
 	if err != nil {
 		return nil, "", err
 	}

@@ -29,6 +29,7 @@ type groupsOptions struct {
 	MaxRCU          float64              // --max-rcu: the cap of a whole read (--count, --by attribute); 0 for none
 	ByAttribute     string               // --by attribute:NAME's NAME; "" for the sort key
 	Patterns        string               // --patterns: the entities that name the types; "" for dynascope.yaml of the table
+	Models          string               // --models: the entities from the application's models instead
 	Output          string               // json | table
 }
 
@@ -74,7 +75,7 @@ false).`,
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	fs.Var(&byValue{&opts.ByAttribute}, "by", "group by `WHAT`: sk (the sort key's types) | attribute:NAME (an attribute's values; reads the whole partition)")
 	readCapFlag(fs, &opts.MaxRCU)
-	entitiesFlag(cmd, &opts.Patterns)
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	fs.IntVar(&opts.MaxRequests, "max-requests", 0, fmt.Sprintf("stop the skip-scan after `N` requests (default: the settings file's skipScanMaxRequests, else %d)", dynamo.DefaultSkipScanRequests))
 	cmd.RegisterFlagCompletionFunc("index", completeIndexes(conn))
 	cmd.RegisterFlagCompletionFunc("by", fixedChoices(byChoices()...))
@@ -125,7 +126,7 @@ func runGroups(ctx context.Context, opts *groupsOptions) error {
 		// Counting clearly past the announced bound stops, as a query does.
 		announceWholeRead(ctx, client, opts.Err, &in, opts.MaxRCU, "--count reads every item of the partition")
 	}
-	set, err := declaredEntities(opts.Patterns, in.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, in.Table) })
+	set, err := declaredEntities(ctx, opts.Patterns, opts.Models, in.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, in.Table) })
 	if err != nil {
 		return err
 	}

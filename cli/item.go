@@ -30,6 +30,7 @@ type itemOptions struct {
 	Consistent bool
 	Output     string
 	Patterns   string // --patterns: the entities the item's keys are decoded by
+	Models     string // --models: the entities from the application's models instead
 }
 
 // itemJSON is what `dynascope item` prints (issue 26's object).
@@ -87,7 +88,7 @@ its keys into their parameters (customerId = 42), or says it is undeclared.`,
 	fs.StringVar(&opts.SK, "sk", "", "sort key `VALUE` (required when the table has a sort key)")
 	fs.BoolVar(&opts.Consistent, "consistent", false, "strongly consistent read")
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
-	entitiesFlag(cmd, &opts.Patterns)
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("item"); err != nil {
 			return usageError{err.Error()}
@@ -122,7 +123,7 @@ func runItem(ctx context.Context, opts *itemOptions) error {
 	if len(page.Items) > 0 {
 		it = page.Items[0]
 	}
-	set, err := declaredEntities(opts.Patterns, t.Name, func() (dynamo.Table, error) { return t, nil })
+	set, err := declaredEntities(ctx, opts.Patterns, opts.Models, t.Name, func() (dynamo.Table, error) { return t, nil })
 	if err != nil {
 		return err
 	}

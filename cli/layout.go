@@ -114,6 +114,7 @@ type layoutOptions struct {
 	WorkbenchOut string // "" for none
 	IndexMap     bool
 	Patterns     string // --patterns: the entities naming the types; "" for dynascope.yaml of the table
+	Models       string // --models: the entities from the application's models instead
 }
 
 // newLayoutCmd samples a table with a bounded parallel Scan and prints its
@@ -142,7 +143,7 @@ key-layout lint. Ctrl-C stops and prints what was read.`,
 	fs.IntVar(&opts.Segments, "segments", dynamo.DefaultSampleSegments, "`N` parallel Scan segments (the settings' sampling: segments replaces the default)")
 	fs.BoolVar(&opts.ItemSizes, "item-sizes", false, "read whole items to measure each one's size (same RCU, more data transferred)")
 	fs.IntVar(&opts.Largest, "largest", keys.DefaultLargest, "list the `N` largest partitions")
-	entitiesFlag(cmd, &opts.Patterns)
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "table")
 	wbOut := addWorkbenchOut(fs)
 	fs.BoolVar(&opts.IndexMap, "index-map", false, "also map every secondary index from a bounded Scan of whole items (its own caps: --max-items, --max-rcu): members, skew, entity types, violations")
@@ -210,7 +211,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	}
 	// A cancelled or failed sample still prints what it read (its stop says
 	// which), then reports why it stopped.
-	set, derr := declaredEntities(opts.Patterns, opts.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Table) })
+	set, derr := declaredEntities(ctx, opts.Patterns, opts.Models, opts.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, opts.Table) })
 	if derr != nil {
 		return derr
 	}

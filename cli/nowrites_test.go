@@ -208,6 +208,19 @@ func TestCLINeverWrites(t *testing.T) {
 		t.Fatal(err)
 	}
 	g := append([]string{"groups"}, conn...)
+	// tail's table has no index: a model of its keys alone, for --models.
+	tailModels := filepath.Join(dir, "orders.electrodb.json")
+	orderModel := `{"model": {"entity": "Order", "version": "1", "service": "shop"},
+	  "attributes": {"customerId": {"type": "number"}, "orderDate": {"type": "string"}, "orderId": {"type": "string"}},
+	  "indexes": {"order": {"pk": {"field": "PK", "composite": ["customerId"], "template": "CUST#${customerId}", "casing": "none"},
+	                        "sk": {"field": "SK", "composite": ["orderDate", "orderId"], "template": "ORDER#${orderDate}#${orderId}", "casing": "none"}}}}`
+	if err := os.WriteFile(tailModels, []byte(orderModel), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tailPatterns := filepath.Join(dir, "tail.yaml")
+	if err := os.WriteFile(tailPatterns, []byte("entities:\n  - name: Order\n    keys: {PK: \"CUST#{customerId}\", SK: \"ORDER#{orderDate}#{orderId}\"}\n    params: {customerId: number, orderDate: date, orderId: text}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	get := append([]string{"get"}, conn...)
 	l := append([]string{"layout"}, conn...)
 	runs := [][]string{
@@ -269,11 +282,17 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat(g, []string{"--pk", "CUST#42", "--by", "attribute:status", "--consistent"}),
 		slices.Concat(g, []string{"--pk", "WH#1", "--index", "GSI1", "--by", "attribute:type", "--output", "table"}),
 		slices.Concat([]string{"groups", "--pk", "CUST#42", "--by", "sk"}, named),
+		// The declared entities: the patterns file's, or the models'.
+		slices.Concat(g, []string{"--pk", "ORDER#A17", "--patterns", patternsFile}),
+		slices.Concat(g, []string{"--pk", "ORDER#A17", "--models", "modelimport/testdata/shop.electrodb.json"}),
+		slices.Concat([]string{"item"}, conn, []string{"--pk", "ORDER#A17", "--sk", "ITEM#1", "--patterns", patternsFile, "--models", "modelimport/testdata/shop.onetable.json"}),
 		l,
 		append([]string{"layout"}, named...),
 		// tail reads a table's stream.
 		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "3", "--output", "jsonl"}),
 		slices.Concat([]string{"tail"}, named, tc[2:], []string{"--from", "trim-horizon", "--pk", "CUST#42", "--entity", "ORDER", "--delimiter", "#", "--max-records", "1", "--for", "30s", "--output", "text"}),
+		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "1", "--models", tailModels}),
+		slices.Concat([]string{"tail"}, tc, []string{"--from", "trim-horizon", "--max-records", "1", "--patterns", tailPatterns}),
 		// item and index try read, and never create or change an index.
 		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17"}),
 		slices.Concat([]string{"item"}, conn, []string{"--pk", "CUST#42", "--sk", "ORDER#2025-03-01#A17", "--patterns", patternsFile}),
@@ -285,7 +304,8 @@ func TestCLINeverWrites(t *testing.T) {
 	// one is run too (values by the flag's meaning).
 	sets := commandFlags()
 	layoutValues := map[string]string{"max-items": "50", "max-rcu": "20", "segments": "2", "output": "table", "index": "GSI1",
-		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json"), "query": "@"}
+		"item-sizes": "true", "largest": "3", "index-map": "true", "debug": "true", "workbench-out": filepath.Join(dir, "model.json"), "query": "@",
+		"patterns": patternsFile, "models": "modelimport/testdata/shop.electrodb.json"}
 	for _, f := range sets["layout"] {
 		if slices.Contains(named, "--"+f) || slices.Contains(conn, "--"+f) {
 			continue
@@ -297,7 +317,15 @@ func TestCLINeverWrites(t *testing.T) {
 		}
 		runs = append(runs, slices.Concat(l, []string{"--" + f + "=" + v}))
 	}
+	// entities import reads a model file and writes only the patterns
+	// file (a copy here), never the table.
+	entitiesFile := filepath.Join(dir, "entities.yaml")
+	if err := os.WriteFile(entitiesFile, []byte("table: App\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	runs = append(runs,
+		slices.Concat([]string{"entities", "import", "modelimport/testdata/shop.onetable.json"}, named, conn[:2]),
+		[]string{"entities", "import", "modelimport/testdata/shop.electrodb.json", "--write", "--patterns", entitiesFile},
 		[]string{"patterns", "list", "--patterns", patternsFile, "--output", "json"},
 		slices.Concat([]string{"patterns", "list"}, named, conn[:2]),
 		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--patterns", patternsFile}, conn),
@@ -306,6 +334,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"patterns", "run", "customer with orders", "--limit", "2", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#"}`}, conn),
 		slices.Concat([]string{"patterns", "check", "--output", "json", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "check"}, named),
+		// --models: the entities from a model file, read as data.
+		slices.Concat([]string{"patterns", "run", "latest order", "--param", "customerId=42", "--models", "modelimport/testdata/shop.onetable.json"}, conn),
+		slices.Concat([]string{"patterns", "check", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
+		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "cli", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
+		[]string{"patterns", "list", "--models", "modelimport/testdata/shop.electrodb.json"},
 		slices.Concat([]string{"patterns", "show", "latest order", "--lang", "go", "--param", "customerId=42", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"patterns", "show", "latest order"}, named),
 		// check samples the whole demo table for drift (its file's

@@ -47,15 +47,7 @@ or the filter's values: "{status}" in quotes is text, a bare {min} a number.`,
   dynascope patterns check
   dynascope patterns show 'latest order' --lang python`,
 		// Without a known subcommand: one sentence, not the help.
-		Args: func(_ *cobra.Command, args []string) error {
-			if len(args) == 0 {
-				return usageError{"patterns needs a subcommand: list, run NAME, check or show NAME."}
-			}
-			if args[0] == "help" {
-				return nil
-			}
-			return usageError{fmt.Sprintf("unknown patterns subcommand %q; use list, run NAME, check or show NAME.", args[0])}
-		},
+		Args: needsSubcommand("patterns", "list, run NAME, check or show NAME"),
 		RunE: func(cmd *cobra.Command, args []string) error { return cmd.Help() },
 	}
 	cmd.AddCommand(newPatternsListCmd(f, nil), newPatternsRunCmd(f, nil), newPatternsCheckCmd(f, nil), newPatternsShowCmd(f, nil))
@@ -74,6 +66,7 @@ func patternsFileFlag(cmd *cobra.Command, file *string) {
 type patternRef struct {
 	Table  string            // --table; "" for the file's table: line
 	File   string            // --patterns
+	Models string            // --models: the entities' file, "" for the patterns file's
 	Name   string            // the pattern's name
 	Params map[string]string // --param KEY=VALUE; nil for none (the example's)
 }
@@ -129,8 +122,8 @@ func patternName(sub string) cobra.PositionalArgs {
 
 // patternTable loads the file, connects and describes the table the patterns
 // run on (table, else the file's).
-func patternTable(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), table, file string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
-	set, table, err := patternSet(table, file)
+func patternTable(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), table, file, models string) (*patterns.PatternSet, *dynamo.Client, dynamo.Table, error) {
+	set, table, err := patternSet(ctx, table, file, models)
 	if err != nil {
 		return nil, nil, dynamo.Table{}, err
 	}
@@ -148,10 +141,10 @@ func patternTable(ctx context.Context, connect func(context.Context) (*dynamo.Cl
 	return set, client, t, nil
 }
 
-// patternSet loads the file and settles the table it is about: table when
-// given, else the file's.
-func patternSet(table, file string) (*patterns.PatternSet, string, error) {
-	set, err := patterns.LoadPatterns(file)
+// patternSet loads the file (with the entities of models, when given) and
+// settles the table it is about: table when given, else the file's.
+func patternSet(ctx context.Context, table, file, models string) (*patterns.PatternSet, string, error) {
+	set, err := loadPatterns(ctx, file, models)
 	if err != nil {
 		return nil, "", err
 	}
@@ -186,7 +179,7 @@ func findPattern(set *patterns.PatternSet, name string) (patterns.Pattern, error
 // fills in its parameters: the given ones over the example's. The name is
 // checked before connecting.
 func resolvePattern(ctx context.Context, connect func(context.Context) (*dynamo.Client, error), ref patternRef) (*dynamo.Client, dynamo.Table, patterns.Pattern, patterns.Resolved, error) {
-	set, table, err := patternSet(ref.Table, ref.File)
+	set, table, err := patternSet(ctx, ref.Table, ref.File, ref.Models)
 	if err != nil {
 		return nil, dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, err
 	}
@@ -234,6 +227,7 @@ func patternParams(p patterns.Pattern, given map[string]string) map[string]strin
 type patternsListOptions struct {
 	Out    io.Writer
 	File   string // --patterns
+	Models string // --models
 	Output string // table | json
 }
 
@@ -248,6 +242,7 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 		Annotations: map[string]string{offline: "yes"},
 	}
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	documentOutputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.Out = f.Stdout()
@@ -260,8 +255,8 @@ func newPatternsListCmd(f *factory, runF func(context.Context, *patternsListOpti
 }
 
 // runPatternsList prints the patterns of the file: it reads only the file.
-func runPatternsList(_ context.Context, opts *patternsListOptions) error {
-	set, err := patterns.LoadPatterns(opts.File)
+func runPatternsList(ctx context.Context, opts *patternsListOptions) error {
+	set, err := loadPatterns(ctx, opts.File, opts.Models)
 	if err != nil {
 		return err
 	}

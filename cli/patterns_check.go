@@ -89,6 +89,7 @@ type patternsCheckOptions struct {
 	Out     io.Writer
 	Table   string // --table; "" for the file's table: line
 	File    string // --patterns
+	Models  string // --models
 	Output  string // table | json
 }
 
@@ -108,6 +109,7 @@ with status 1 when a pattern needs more than one request or fails.`,
 		Args: noArgs,
 	}
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	documentOutputFlag(cmd, &opts.Output, "table", "", "table", "json")
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		opts.Table, opts.Out = f.Conn.Table, f.Stdout()
@@ -122,7 +124,7 @@ with status 1 when a pattern needs more than one request or fails.`,
 // runPatternsCheck runs every pattern with its example and says which are
 // not one request.
 func runPatternsCheck(ctx context.Context, opts *patternsCheckOptions) error {
-	set, client, t, err := patternTable(ctx, opts.Connect, opts.Table, opts.File)
+	set, client, t, err := patternTable(ctx, opts.Connect, opts.Table, opts.File, opts.Models)
 	if err != nil {
 		return err
 	}

@@ -58,6 +58,7 @@ what is left of the pattern's limit).`,
 	}
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	paramFlag(fs, &opts.Params)
 	documentOutputFlag(cmd, &opts.Output, "json", "", "json", "jsonl", "table")
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
@@ -179,6 +180,7 @@ DescribeTable.`,
 	}
 	fs := cmd.Flags()
 	patternsFileFlag(cmd, &opts.File)
+	modelsFlag(cmd, &opts.Models)
 	paramFlag(fs, &opts.Params)
 	lang := fs.String("lang", "", "`LANG`: cli | python | go (default: all three)")
 	cmd.RegisterFlagCompletionFunc("lang", fixedChoices("cli", "python", "go"))
@@ -244,7 +246,7 @@ func runPatternsShow(ctx context.Context, opts *patternsShowOptions) error {
 // has them, else through the client, whose key-schema cache spares the
 // DescribeTable when it holds the table.
 func showTarget(ctx context.Context, opts *patternsShowOptions) (dynamo.Table, patterns.Pattern, patterns.Resolved, codegen.CodeTarget, error) {
-	set, table, err := patternSet(opts.Table, opts.File)
+	set, table, err := patternSet(ctx, opts.Table, opts.File, opts.Models)
 	if err != nil {
 		return dynamo.Table{}, patterns.Pattern{}, patterns.Resolved{}, codegen.CodeTarget{}, err
 	}

@@ -109,7 +109,7 @@ func newRootTree(b Build) (*cobra.Command, *document) {
 		newItemCmd(f, nil), newIndexCmd(f),
 		newSeedCmd(f, nil), newDemoCmd(f, nil),
 		newPutCmd(f, nil), newUpdateCmd(f, nil), newDeleteCmd(f, nil), newJournalCmd(f, nil), newUndoCmd(f, nil),
-		newConfigCmd(f), newCompletionCmd(f, nil), newVersionCmd(f, nil),
+		newEntitiesCmd(f), newConfigCmd(f), newCompletionCmd(f, nil), newVersionCmd(f, nil),
 	)
 	root.SetHelpCommandGroupID(groupSetup)
 	root.CompletionOptions.DisableDefaultCmd = true // ours is newCompletionCmd

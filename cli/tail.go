@@ -32,6 +32,7 @@ type tailOptions struct {
 	MaxRecords     int           // stop after this many shown; 0 for no limit
 	For            time.Duration // stop after this long; 0 for until Ctrl-C
 	Patterns       string        // --patterns: the entities naming the types; "" for dynascope.yaml of the table
+	Models         string        // --models: the entities from the application's models instead
 	Stdout         io.Writer
 	Stderr         io.Writer
 }
@@ -82,7 +83,7 @@ any other keeps its inferred name, marked ~ (JSON: "declared": false).`,
 		opts.For = d
 		return nil
 	})
-	entitiesFlag(cmd, &opts.Patterns)
+	entitiesFlag(cmd, &opts.Patterns, &opts.Models)
 	cmd.RegisterFlagCompletionFunc("from", fixedChoices(dynamo.TailLatest, dynamo.TailTrimHorizon))
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := f.Conn.RequireTable("tail"); err != nil {
@@ -137,7 +138,7 @@ func runTail(ctx context.Context, o *tailOptions) error {
 	ctx, stop := context.WithCancel(ctx)
 	defer stop()
 	out := bufio.NewWriter(o.Stdout)
-	set, err := declaredEntities(o.Patterns, o.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, o.Table) })
+	set, err := declaredEntities(ctx, o.Patterns, o.Models, o.Table, func() (dynamo.Table, error) { return client.TableKeys(ctx, o.Table) })
 	if err != nil {
 		return err
 	}

@@ -232,15 +232,25 @@ func insertPattern(data []byte, item string) ([]byte, error) {
 	}
 	dash := strings.Repeat(" ", list.Column-1)
 	last := list.Content[len(list.Content)-1]
-	// The list ends before the next top-level key, or at the end of the
-	// file; blank lines and top-level comments just above that belong to
-	// what follows.
+	end := blockEnd(lines, root, at, last.Line)
+	text := indent(item, dash, nl)
+	if separated(lines, last.Line) {
+		text = nl + text
+	}
+	return insertAt(end, text), nil
+}
+
+// blockEnd is the last line (1-based) of the block of the top-level key
+// root.Content[at]: the block ends before the next top-level key, or at the
+// end of the file, and blank lines and top-level comments just above that
+// belong to what follows; it never ends before line min.
+func blockEnd(lines []string, root *yaml.Node, at, min int) int {
 	end := len(lines)
 	if at+2 < len(root.Content) {
 		end = root.Content[at+2].Line - 1
 	}
 	rootIndent := root.Column - 1
-	for end > last.Line {
+	for end > min {
 		l := lines[end-1]
 		t := strings.TrimSpace(l)
 		if t == "" || (strings.HasPrefix(t, "#") && leadingSpaces(l) <= rootIndent) {
@@ -249,11 +259,7 @@ func insertPattern(data []byte, item string) ([]byte, error) {
 		}
 		break
 	}
-	text := indent(item, dash, nl)
-	if separated(lines, last.Line) {
-		text = nl + text
-	}
-	return insertAt(end, text), nil
+	return end
 }
 
 // separated tells whether the list item starting on line (1-based) is
