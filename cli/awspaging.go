@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/textfmt"
 )
@@ -25,6 +26,8 @@ type awsPaging struct {
 	// Given: one of the three flags was given, so the read goes on by a
 	// NextToken rather than by --start-key or --resume.
 	Given bool
+	// GoOn is --go-on: the program the go-on line runs, dynascope or aws.
+	GoOn string
 }
 
 // awsPagingFlags declares --max-items, --page-size (into limit, which
@@ -33,6 +36,27 @@ func awsPagingFlags(fs *pflag.FlagSet, p *awsPaging, limit *int32) {
 	fs.IntVar(&p.MaxItems, "max-items", 0, "the AWS CLI's --max-items: return at most `N` items in all, over as many pages as it takes; a page it cuts goes on by the NextToken printed")
 	fs.Var(&limitValue{p: limit, name: "page-size"}, "page-size", "the AWS CLI's --page-size: the same as --limit, `N` items evaluated per request")
 	fs.StringVar(&p.Token, "starting-token", "", "go on from the `TOKEN` a read stopped by --max-items printed (the AWS CLI's NextToken or dynascope's)")
+}
+
+// goOnFlag declares --go-on: the go-on line of a read stopped short as
+// dynascope's command or as the AWS CLI's that reads the same rest.
+func goOnFlag(cmd *cobra.Command, p *awsPaging) {
+	enumFlag(cmd, &p.GoOn, "go-on", "dynascope", "the `PROGRAM` of the go-on line of a read stopped short, dynascope or the AWS CLI's aws dynamodb … --starting-token", "dynascope", "aws")
+}
+
+// awsGoOnLine is the AWS CLI command of a go-on line, "" when it cannot
+// be printed as it runs (a byte a terminal must not be sent).
+func awsGoOnLine(cmd string, err error) string {
+	if err != nil || textfmt.Sanitize(cmd) != cmd {
+		return ""
+	}
+	return cmd
+}
+
+// codeTarget is where the client sends its requests, for an AWS CLI
+// command that sends them there too.
+func codeTarget(c *dynamo.Client) codegen.CodeTarget {
+	return codegen.CodeTarget{Region: c.Region(), Endpoint: c.Endpoint(), Profile: c.Profile()}
 }
 
 // checkAWSPaging checks the flags as the line is read: a token that is no

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -337,5 +338,49 @@ func TestBadStartingTokens(t *testing.T) {
 	_, _, err := cli(t, "--endpoint-url", ep, "scan", "--table", table, "--yes", "--segments", "2", "--max-items", "3")
 	if err == nil || !strings.Contains(err.Error(), "drop --segments") {
 		t.Errorf("scan --segments 2 --max-items 3: %v", err)
+	}
+}
+
+// --go-on aws prints the AWS CLI command that reads the same rest, and it
+// runs as printed: bash runs the line with the AWS CLI v2, and what it
+// reads follows what dynascope read, each item once (one page of a query,
+// a filtered query cut by --max-items, a Scan cut by --max-items).
+func TestGoOnAWSRunsTheRest(t *testing.T) {
+	table, ep := tokenTable(t)
+	bin := awsV2(t)
+	q := []string{"--endpoint-url", ep, "query", "--table", table, "--pk", "P"}
+	for _, c := range []struct {
+		name      string
+		ours, all []string
+		next      int // how many the AWS CLI's command reads: the rest (0) or its --max-items
+	}{
+		{"one page", append(slices.Clone(q), "--limit", "5"), append(slices.Clone(q), "--all-pages"), 0},
+		{"reverse cut", append(slices.Clone(q), "--reverse", "--filter", "n > 2", "--max-items", "7", "--page-size", "5"), append(slices.Clone(q), "--reverse", "--filter", "n > 2", "--all-pages"), 7},
+		{"scan cut", []string{"--endpoint-url", ep, "scan", "--table", table, "--yes", "--max-items", "7", "--page-size", "5"}, []string{"--endpoint-url", ep, "scan", "--table", table, "--yes"}, 7},
+	} {
+		full, _ := runOurs(t, c.all...)
+		want := full.keys()
+		ours, stderr := runOurs(t, append(slices.Clone(c.ours), "--go-on", "aws")...)
+		lines := strings.Split(strings.TrimRight(stderr, "\n"), "\n")
+		_, cmd, ok := strings.Cut(lines[len(lines)-1], "to go on where it stopped, reading only the rest, run: ")
+		if !ok || !strings.Contains(cmd, " aws dynamodb ") || !strings.Contains(cmd, "--starting-token ") {
+			t.Fatalf("%s: the last line is not the AWS CLI's go-on:\n%s", c.name, stderr)
+		}
+		sh := exec.Command("bash", "-c", cmd)
+		sh.Env = append(awsEnv(t), "AWS_DEFAULT_OUTPUT=json", "PATH="+filepath.Dir(bin)+":"+os.Getenv("PATH"))
+		out, err := sh.Output()
+		if err != nil {
+			t.Fatalf("%s: bash ran %s: %v", c.name, cmd, err)
+		}
+		var rest awsPage
+		if err := json.Unmarshal(out, &rest); err != nil {
+			t.Fatalf("%s: the AWS CLI printed %s", c.name, out)
+		}
+		n := len(ours.Items)
+		end := len(want)
+		if c.next > 0 {
+			end = min(end, n+c.next)
+		}
+		checkRest(t, c.name+": dynascope then its --go-on aws line", ours.keys(), rest.keys(), want[:end])
 	}
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -71,6 +72,7 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
 	readCapFlag(fs, &opts.MaxRCU)
 	awsPagingFlags(fs, &opts.Paging, &opts.Q.Limit)
+	goOnFlag(cmd, &opts.Paging)
 	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
@@ -168,6 +170,8 @@ type queryOutput struct {
 	// done: writing failed, and the error the command ends with is said.
 	done bool
 	last dynamo.Item // the last item printed
+	// keys is the key schema of what was read, from the first page on.
+	keys *dynamo.KeySchema
 }
 
 // page takes one page as it arrives.
@@ -178,6 +182,9 @@ func (o *queryOutput) page(ctx context.Context, p dynamo.Page) error {
 		// was built from when the cached ones were out of date.
 		if t, err := o.client.TableKeys(ctx, o.opts.Q.Table); err == nil {
 			o.doc.KeyNames = keyNames(t, o.opts.Q.Index)
+			if ks, err := t.Schema(o.opts.Q.Index); err == nil {
+				o.keys = &ks
+			}
 		}
 		o.doc.KeyCondition = p.Request.KeyCondition
 		if err := o.open(); err != nil {
@@ -271,6 +278,12 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 // the read was given the AWS CLI's paging flags, else from its key.
 func (o *queryOutput) goOn(res dynamo.QueryResult) string {
 	pos, _ := res.GoOnAt()
+	if o.opts.Paging.GoOn == "aws" && o.keys != nil {
+		p := o.opts.Paging
+		if cmd := awsGoOnLine(codegen.QueryGoOnCLI(*o.keys, o.opts.Q, codegen.AWSGoOn{Token: pos.Token(), MaxItems: p.MaxItems, PageSize: o.opts.Q.Limit}, codeTarget(o.client))); cmd != "" {
+			return cmd
+		}
+	}
 	if o.opts.Paging.Given {
 		return goOnLine(o.opts.Line, "--starting-token", nextToken(pos))
 	}

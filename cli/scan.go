@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -72,6 +73,7 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.In.MaxRCU)
 	awsPagingFlags(fs, &opts.Paging, &opts.In.Limit)
+	goOnFlag(cmd, &opts.Paging)
 	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.Resume, "resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
@@ -93,8 +95,8 @@ output of the stopped scan, whose table, index and segments must agree.`,
 		if err := checkAWSPaging(cmd, &opts.Paging, "resume"); err != nil {
 			return err
 		}
-		if opts.In.Segments > 1 && (fs.Changed("max-items") || fs.Changed("starting-token")) {
-			return usageError{fmt.Sprintf("--max-items and --starting-token read one segment, as the AWS CLI's do (its NextToken holds one place, and dynascope reads no --segment of --total-segments alone), not --segments %d: drop --segments.", opts.In.Segments)}
+		if opts.In.Segments > 1 && (fs.Changed("max-items") || fs.Changed("starting-token") || opts.Paging.GoOn == "aws") {
+			return usageError{fmt.Sprintf("--max-items, --starting-token and --go-on aws read one segment, as the AWS CLI's do (its NextToken holds one place, and dynascope reads no --segment of --total-segments alone), not --segments %d: drop --segments.", opts.In.Segments)}
 		}
 		opts.In.Table, opts.Out, opts.Err = conn.Table, f.Stdout(), f.Stderr()
 		opts.Files, opts.SegmentsSet = resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, fs.Changed("segments")
@@ -224,6 +226,17 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		cmd = goOnLine(opts.Line, "--starting-token", obj.NextToken)
 		if res.Stop == dynamo.StopMaxItems {
 			fmt.Fprintln(opts.Err, maxItemsText(opts.Paging.MaxItems))
+		}
+	}
+	if opts.Paging.GoOn == "aws" && len(res.Resume) == 1 {
+		if !opts.Paging.Given {
+			pos = dynamo.Position{Key: res.Resume[0]}
+			if len(pos.Key) == 0 {
+				pos.Key = nil
+			}
+		}
+		if aws := awsGoOnLine(codegen.ScanGoOnCLI(t, in, codegen.AWSGoOn{Token: pos.Token(), MaxItems: opts.Paging.MaxItems, PageSize: in.Limit}, codeTarget(client))); aws != "" {
+			cmd = aws
 		}
 	}
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
