@@ -109,11 +109,12 @@ func orList(words []string) string {
 type limitValue struct {
 	p    *int32
 	zero string // what 0 means ("the pattern's"); "" when 0 is refused
+	name string // the flag's name: limit, or the AWS CLI's page-size
 }
 
 // limitFlag declares --limit into p; zero is what 0 means, "" to refuse it.
 func limitFlag(fs *pflag.FlagSet, p *int32, zero, usage string) {
-	fs.Var(&limitValue{p: p, zero: zero}, "limit", usage)
+	fs.Var(&limitValue{p: p, zero: zero, name: "limit"}, "limit", usage)
 }
 
 func (l *limitValue) String() string { return strconv.Itoa(int(*l.p)) }
@@ -125,14 +126,14 @@ func (l *limitValue) Set(s string) error {
 	n, err := strconv.ParseInt(s, 0, 64) // as pflag reads an int
 	switch {
 	case errors.Is(err, strconv.ErrRange):
-		return fmt.Errorf("--limit: %s is out of range", s)
+		return fmt.Errorf("--%s: %s is out of range", l.name, s)
 	case err != nil:
-		return fmt.Errorf("--limit takes a whole number, not %q", s)
+		return fmt.Errorf("--%s takes a whole number, not %q", l.name, s)
 	case (n == 0 && l.zero == "") || n < 0 || n > math.MaxInt32:
 		if l.zero == "" {
-			return fmt.Errorf("--limit takes a whole number from 1 to %d (leave it out for no Limit), not %d", math.MaxInt32, n)
+			return fmt.Errorf("--%s takes a whole number from 1 to %d (leave it out for no Limit), not %d", l.name, math.MaxInt32, n)
 		}
-		return fmt.Errorf("--limit takes a whole number from 1 to %d (or 0 for %s), not %d", math.MaxInt32, l.zero, n)
+		return fmt.Errorf("--%s takes a whole number from 1 to %d (or 0 for %s), not %d", l.name, math.MaxInt32, l.zero, n)
 	}
 	*l.p = int32(n)
 	return nil

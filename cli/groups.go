@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"text/tabwriter"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 	"github.com/spf13/cobra"
@@ -278,7 +277,7 @@ func writeGroupsText(b *bytes.Buffer, d dynamo.Discovery, stopped bool) {
 	if len(d.Groups) == 0 {
 		b.WriteString("no items in this partition\n")
 	} else {
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		tw := newColumns(b)
 		fmt.Fprintln(tw, "ENTITY\tPREFIX\tCOUNT\tFIRST\tLAST")
 		for _, g := range d.Groups {
 			count := "-"

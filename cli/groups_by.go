@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -138,7 +137,7 @@ func writeAttrGroupsText(b *bytes.Buffer, attr string, g dynamo.AttributeGroupin
 	if len(g.Groups) == 0 {
 		b.WriteString("no items in this partition\n")
 	} else {
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		tw := newColumns(b)
 		fmt.Fprintln(tw, strings.ToUpper(textfmt.Sanitize(attr))+"\tCOUNT\tFIRST\tLAST")
 		for _, ag := range g.Groups {
 			v := "(none)"

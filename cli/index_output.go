@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"dynascope/dynamo"
 	"dynascope/indexes"
@@ -190,7 +189,7 @@ func writeTryTable(b *bytes.Buffer, o tryJSON) {
 	fmt.Fprintf(b, "write cost   +%s WCU per write of a member (at most %d)\n", jsonFloat(o.WriteCost.ExtraWCUPerWrite), o.WriteCost.MaxWCUPerWrite)
 	if o.ViolationCount > 0 {
 		fmt.Fprintf(b, "\n%s the index would skip:\n", textfmt.Plural(o.ViolationCount, "item", "items"))
-		tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+		tw := newColumns(b)
 		for _, v := range o.Violations {
 			fmt.Fprintf(tw, "  %s\t%s\n", cell(string(v.Key), 64), cell(v.Why, 120))
 		}

@@ -11,7 +11,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -213,7 +212,7 @@ func writeItemTable(b *bytes.Buffer, o itemJSON, it dynamo.Item) {
 		b.WriteString("the table has no secondary indexes\n")
 		return
 	}
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := newColumns(b)
 	fmt.Fprintln(tw, "INDEX\tKIND\tPROJECTION\tIN\tKEYS THERE / WHY NOT")
 	for _, m := range o.Indexes {
 		if !m.Member {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -361,7 +360,7 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	}
 	fmt.Fprintf(b, "%s: %s%s in %s · stopped: %s\n\n", textfmt.Sanitize(layoutTarget(smp.Table, smp.Index)),
 		textfmt.Plural(lay.Items, "item", "items"), of, textfmt.Plural(lay.Partitions, "partition", "partitions"), smp.Stop)
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := newColumns(b)
 	fmt.Fprintln(tw, "FAMILY\tPARTITIONS\tITEMS\tLARGEST\tENTITY TYPES")
 	for _, f := range lay.Families {
 		var types []string
@@ -383,7 +382,7 @@ func writeLayoutText(b *bytes.Buffer, smp dynamo.Sample, lay keys.Layout) {
 	}
 	_ = tw.Flush()
 	b.WriteString("\nLARGEST PARTITIONS\n")
-	tw = tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw = newColumns(b)
 	for _, p := range lay.Largest {
 		fmt.Fprintf(tw, "  %s\t%s\t%s\n", cell(p.PK, 48), cell(p.Family, 32), textfmt.Plural(p.Items, "item", "items"))
 	}

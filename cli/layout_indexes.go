@@ -15,7 +15,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"dynascope/dynamo"
 	"dynascope/indexes"
@@ -91,7 +90,7 @@ func writeIndexMapText(b *bytes.Buffer, m *indexMapJSON) {
 		b.WriteString("  the table has no secondary indexes\n")
 		return
 	}
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := newColumns(b)
 	fmt.Fprintln(tw, "  INDEX\tKIND\tPROJECTION\tMEMBERS\tPARTITIONS\tLARGEST\tENTITY TYPES\tVIOLATIONS")
 	for _, e := range m.Indexes {
 		largest := "-"

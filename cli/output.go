@@ -121,6 +121,10 @@ type queryResult struct {
 	DDBJSON            bool // items and keys as DynamoDB JSON
 	// OneMB is what DynamoDB's 1 MB page rule says of the pages.
 	OneMB dynamo.OneMB
+	// Stop is "max-items" for a read stopped by the AWS CLI's --max-items,
+	// NextToken where a read given the AWS CLI's paging flags goes on;
+	// "" otherwise, and then the document has neither field.
+	Stop, NextToken string
 }
 
 // queryHead and queryTail are the object DESIGN.md specifies for query,
@@ -150,6 +154,9 @@ type queryTail struct {
 	// DynamoDBPaging appears only when a page read more than one
 	// DynamoDB page may (pagingObject).
 	DynamoDBPaging *pagingObject `json:"dynamoDBPaging,omitempty"`
+	// Stop and NextToken appear only with the AWS CLI's paging flags.
+	Stop      string `json:"stop,omitempty"`
+	NextToken string `json:"nextToken,omitempty"`
 }
 
 type requestObject struct {
@@ -183,6 +190,7 @@ func (r *queryResult) jsonTail() any {
 	t.Filter, t.Projection = nullable(r.Filter), nullable(r.Projection)
 	t.Notes = readNotes(r.Count, r.Scanned, t.ConsumedCapacity.Total, r.Filter, r.Projection)
 	t.DynamoDBPaging = newPagingObject(r.OneMB)
+	t.Stop, t.NextToken = r.Stop, r.NextToken
 	return t
 }
 
@@ -210,6 +218,12 @@ func (r *queryResult) tableTail(b *bytes.Buffer) {
 	}
 	if unreported(r.Requests) > 0 {
 		fmt.Fprintln(b, noCapacityNote(r.Requests))
+	}
+	if r.Stop == string(dynamo.StopMaxItems) {
+		fmt.Fprintln(b, "stopped at --max-items")
+	}
+	if r.NextToken != "" {
+		fmt.Fprintln(b, "NextToken "+r.NextToken)
 	}
 }
 

@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
@@ -303,7 +302,7 @@ func runPatternsList(ctx context.Context, opts *patternsListOptions) error {
 		return writeIndentedJSON(opts.Out, out)
 	}
 	var b bytes.Buffer
-	tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+	tw := newColumns(&b)
 	fmt.Fprintln(tw, "PATTERN\tREQUEST\tPARAMETERS\tDESCRIPTION")
 	for _, p := range set.Patterns {
 		params := "-"

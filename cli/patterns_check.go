@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 
@@ -226,7 +225,7 @@ func (r patternRun) operationText() string {
 
 // writeCheckTable prints one line per pattern, then a summary when all pass.
 func writeCheckTable(b *bytes.Buffer, runs []patternRun) {
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := newColumns(b)
 	fmt.Fprintln(tw, "PATTERN\tOPERATION\tREQUESTS\tPAGES\tITEMS\tRCU\tVERDICT")
 	all := true
 	for _, r := range runs {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -27,8 +28,10 @@ type queryOptions struct {
 	// key schema at run time; "" for none.
 	StartKey string
 	MaxRCU   float64 // the cap (dynamo.CapSizer sizes the pages); 0 for no cap
-	// Line is the command as given, less --start-key: the go-on line
-	// adds the key it stopped at.
+	// Paging is the AWS CLI's paging flags; --page-size is Q.Limit.
+	Paging awsPaging
+	// Line is the command as given, less --start-key and
+	// --starting-token: the go-on line adds where it stopped.
 	Line []string
 }
 
@@ -68,6 +71,8 @@ prints it), checked against the key schema before the Query is sent.`,
 	fs.BoolVar(&opts.Q.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only)")
 	fs.StringVar(&opts.StartKey, "start-key", "", "go on from this `KEY`: the lastEvaluatedKey a stopped query printed, as JSON")
 	readCapFlag(fs, &opts.MaxRCU)
+	awsPagingFlags(fs, &opts.Paging, &opts.Q.Limit)
+	goOnFlag(cmd, &opts.Paging)
 	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	readShapeFlags(fs, &opts.Q.Filter, &opts.Q.Project)
@@ -75,6 +80,9 @@ prints it), checked against the key schema before the Query is sent.`,
 	cmd.RunE = func(cmd *cobra.Command, args []string) error {
 		if err := conn.RequireTable("query"); err != nil {
 			return usageError{err.Error()}
+		}
+		if err := checkAWSPaging(cmd, &opts.Paging, "start-key"); err != nil {
+			return err
 		}
 		if !fs.Changed("pk") {
 			return usageError{"query needs a partition key value: pass --pk VALUE."}
@@ -96,7 +104,7 @@ prints it), checked against the key schema before the Query is sent.`,
 		if len(chosen) > 1 {
 			return usageError{fmt.Sprintf("give at most one sort-key condition, not %s.", strings.Join(chosen, " and "))}
 		}
-		opts.Q.Table, opts.Out, opts.Err, opts.Line = conn.Table, f.Stdout(), f.Stderr(), commandLine(cmd, args, "start-key")
+		opts.Q.Table, opts.Out, opts.Err, opts.Line = conn.Table, f.Stdout(), f.Stderr(), commandLine(cmd, args, "start-key", "starting-token")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -120,13 +128,24 @@ func runQuery(ctx context.Context, opts *queryOptions) error {
 			return err
 		}
 	}
-	if !opts.AllPages {
-		read.MaxPages = 1
-	} else {
-		read.Est = announceEstimate(ctx, client, opts.Err, opts.Q.Table, opts.Q.Index, opts.Q.Consistent, opts.Q.Limit, "--all-pages reads every page of the result")
-		if opts.StartKey != "" {
-			fmt.Fprintln(opts.Err, "going on from --start-key: that bound is for the whole of it, so an upper bound for what is left")
+	if opts.Paging.Token != "" {
+		pos, err := queryToken(ctx, client, opts.Q, opts.Paging.Token)
+		if err != nil {
+			return err
 		}
+		read.Query.StartKey, read.Skip = pos.Key, pos.Skip
+	}
+	read.MaxReturn = opts.Paging.MaxItems
+	switch {
+	case opts.AllPages:
+		read.Est = announceEstimate(ctx, client, opts.Err, opts.Q.Table, opts.Q.Index, opts.Q.Consistent, opts.Q.Limit, "--all-pages reads every page of the result")
+	case opts.Paging.MaxItems > 0:
+		read.Est = announceEstimate(ctx, client, opts.Err, opts.Q.Table, opts.Q.Index, opts.Q.Consistent, opts.Q.Limit, fmt.Sprintf("--max-items %d reads pages until it has them", opts.Paging.MaxItems))
+	default:
+		read.MaxPages = 1
+	}
+	if read.MaxPages == 0 && (opts.StartKey != "" || opts.Paging.Token != "") {
+		fmt.Fprintln(opts.Err, "going on from where a read stopped: that bound is for the whole of it, so an upper bound for what is left")
 	}
 	if opts.MaxRCU > 0 {
 		fmt.Fprintf(opts.Err, "capped at %s RCU (--max-rcu); Ctrl-C stops and keeps what was read\n", jsonFloat(opts.MaxRCU))
@@ -150,6 +169,9 @@ type queryOutput struct {
 	out    readOut // from the first page on
 	// done: writing failed, and the error the command ends with is said.
 	done bool
+	last dynamo.Item // the last item printed
+	// keys is the key schema of what was read, from the first page on.
+	keys *dynamo.KeySchema
 }
 
 // page takes one page as it arrives.
@@ -160,6 +182,9 @@ func (o *queryOutput) page(ctx context.Context, p dynamo.Page) error {
 		// was built from when the cached ones were out of date.
 		if t, err := o.client.TableKeys(ctx, o.opts.Q.Table); err == nil {
 			o.doc.KeyNames = keyNames(t, o.opts.Q.Index)
+			if ks, err := t.Schema(o.opts.Q.Index); err == nil {
+				o.keys = &ks
+			}
 		}
 		o.doc.KeyCondition = p.Request.KeyCondition
 		if err := o.open(); err != nil {
@@ -170,6 +195,9 @@ func (o *queryOutput) page(ctx context.Context, p dynamo.Page) error {
 	if err := o.out.page(p); err != nil {
 		o.done = true
 		return o.out.end(err)
+	}
+	if len(p.Items) > 0 {
+		o.last = p.Items[len(p.Items)-1]
 	}
 	return nil
 }
@@ -211,13 +239,26 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 	d := &o.doc
 	d.KeyCondition, d.Filter, d.Projection = res.KeyCondition, res.Filter, res.Projection
 	d.Count, d.Scanned, d.LastKey, d.Requests, d.OneMB = res.Count, res.Scanned, res.LastKey, res.Requests, res.OneMB
+	pos, more := res.GoOnAt()
+	if res.Stop == dynamo.StopMaxItems && res.Skip > 0 {
+		// Cut inside a page: DynamoDB's key of that page is past items
+		// not printed; the last printed item's key is where --start-key
+		// goes on.
+		d.LastKey = lastKeyOf(o.last, d.KeyNames)
+	}
+	if res.Stop == dynamo.StopMaxItems {
+		d.Stop = string(res.Stop)
+	}
+	if more && o.opts.Paging.Given {
+		d.NextToken = nextToken(pos)
+	}
 	if err != nil {
 		var ee *dynamo.EstimateError
 		if errors.As(err, &ee) {
 			ee.Resume, ee.Next = "the lastEvaluatedKey printed", "run the line that follows (with --max-rcu N to bound the rest)"
 		}
 		sayPaging(o.opts.Err, res.OneMB, res.Pages)
-		return o.out.end(goOnError{err: err, cmd: o.goOn(res.LastKey)})
+		return o.out.end(goOnError{err: err, cmd: o.goOn(res)})
 	}
 	if err := o.out.end(nil); err != nil {
 		return err
@@ -226,21 +267,35 @@ func (o *queryOutput) finish(res dynamo.QueryResult, err error) error {
 	if over := res.OverCapText("--max-rcu cap", jsonFloat); over != "" {
 		fmt.Fprintln(o.opts.Err, over)
 	}
-	if res.LastKey != nil {
-		fmt.Fprintln(o.opts.Err, queryStopText(res))
-		fmt.Fprintln(o.opts.Err, goOnSentence(o.goOn(res.LastKey)))
+	if more {
+		fmt.Fprintln(o.opts.Err, queryStopText(res, o.opts.Paging.MaxItems))
+		fmt.Fprintln(o.opts.Err, goOnSentence(o.goOn(res)))
 	}
 	return nil
 }
 
-// goOn is the command that reads the rest from key.
-func (o *queryOutput) goOn(key dynamo.Item) string {
-	return goOnLine(o.opts.Line, "--start-key", string(itemcodec.PlainJSON(key)))
+// goOn is the command that reads the rest of res: by its NextToken when
+// the read was given the AWS CLI's paging flags, else from its key.
+func (o *queryOutput) goOn(res dynamo.QueryResult) string {
+	pos, _ := res.GoOnAt()
+	if o.opts.Paging.GoOn == "aws" && o.keys != nil {
+		p := o.opts.Paging
+		if cmd := awsGoOnLine(codegen.QueryGoOnCLI(*o.keys, o.opts.Q, codegen.AWSGoOn{Token: pos.Token(), MaxItems: p.MaxItems, PageSize: o.opts.Q.Limit}, codeTarget(o.client))); cmd != "" {
+			return cmd
+		}
+	}
+	if o.opts.Paging.Given {
+		return goOnLine(o.opts.Line, "--starting-token", nextToken(pos))
+	}
+	return goOnLine(o.opts.Line, "--start-key", string(itemcodec.PlainJSON(res.LastKey)))
 }
 
 // queryStopText says why a query that ended without an error stopped
 // with more to read, for the line before the go-on one.
-func queryStopText(res dynamo.QueryResult) string {
+func queryStopText(res dynamo.QueryResult, maxItems int) string {
+	if res.Stop == dynamo.StopMaxItems {
+		return maxItemsText(maxItems)
+	}
 	if res.Stop == dynamo.StopMaxRCU {
 		return fmt.Sprintf("stopped at the --max-rcu cap after %s, %s RCU", textfmt.Plural(res.Count, "item", "items"), jsonFloat(res.Spent))
 	}
@@ -256,6 +311,25 @@ func queryStartKey(ctx context.Context, client *dynamo.Client, q dynamo.QueryInp
 		return nil, err
 	}
 	return startKeyOf(t, q, text)
+}
+
+// queryToken reads --starting-token by the key schema DescribeTable gives,
+// and refuses a key outside query q (another partition, or a sort key
+// its condition does not hold).
+func queryToken(ctx context.Context, client *dynamo.Client, q dynamo.QueryInput, token string) (dynamo.Position, error) {
+	t, err := client.DescribeTable(ctx, q.Table)
+	if err != nil {
+		return dynamo.Position{}, err
+	}
+	ks, err := t.Schema(q.Index)
+	if err != nil {
+		return dynamo.Position{}, err
+	}
+	pos, err := dynamo.TokenPosition(t, q.Index, "--starting-token", token)
+	if err != nil || pos.Key == nil {
+		return pos, err
+	}
+	return pos, dynamo.CheckStartInQuery(ks, q, pos.Key, "--starting-token")
 }
 
 // startKeyOf reads --start-key by t's key schema (DescribeTable's) for

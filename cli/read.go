@@ -203,6 +203,8 @@ func (g costGate) after(stderr io.Writer, reqs []dynamo.Request, stop dynamo.Sto
 		fmt.Fprintf(&b, " · stopped by %s after %s", by(), textfmt.Plural(items, "item", "items"))
 	case dynamo.StopEstimate:
 		fmt.Fprintf(&b, " · stopped past the estimate after %s", textfmt.Plural(items, "item", "items"))
+	case dynamo.StopMaxItems:
+		fmt.Fprintf(&b, " · stopped at --max-items after %s", textfmt.Plural(items, "item", "items"))
 	}
 	if over := overCap(actual, g.maxRCU); over != "" {
 		b.WriteString(" · " + over)

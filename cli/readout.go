@@ -13,9 +13,9 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -188,8 +188,8 @@ func indentedJSON(v any) ([]byte, error) {
 }
 
 // tableOut writes items for a human: key attributes first, then the
-// others, values compact and sanitised, aligned as text/tabwriter aligns
-// them (two spaces between columns). The first page sets the columns and
+// others, values compact and sanitised, aligned as columns aligns them
+// (two spaces between columns, widths as the terminal shows them). The first page sets the columns and
 // their widths, so rows are written as they arrive: a later page with
 // attributes none before had prints the header again with them added; a
 // cell wider than its column shifts its own line only. After the rows,
@@ -252,10 +252,10 @@ func (o *tableOut) columns(items []dynamo.Item) []string {
 // this page's cells.
 func (o *tableOut) widen(items []dynamo.Item, from int) {
 	for j := from; j < len(o.cols); j++ {
-		w := utf8.RuneCountInString(textfmt.Sanitize(o.cols[j]))
+		w := ansi.StringWidth(textfmt.Sanitize(o.cols[j]))
 		for _, it := range items {
 			if av, ok := it[o.cols[j]]; ok {
-				w = max(w, utf8.RuneCountInString(tableCell(av)))
+				w = max(w, ansi.StringWidth(tableCell(av)))
 			}
 		}
 		o.widths = append(o.widths, w)
@@ -275,7 +275,7 @@ func (o *tableOut) row(it dynamo.Item) []string {
 	return o.cells
 }
 
-// writeLine writes cells as tabwriter would: each but the last padded to
+// writeLine writes cells as columns would: each but the last padded to
 // its column's width and two spaces, the last as it is.
 func (o *tableOut) writeLine(cells []string) {
 	o.line = o.line[:0]
@@ -284,7 +284,7 @@ func (o *tableOut) writeLine(cells []string) {
 		if j == len(cells)-1 {
 			break
 		}
-		pad := max(o.widths[j]-utf8.RuneCountInString(c), 0) + 2
+		pad := max(o.widths[j]-ansi.StringWidth(c), 0) + 2
 		for range pad {
 			o.line = append(o.line, ' ')
 		}
@@ -303,16 +303,20 @@ func (o *tableOut) end(cause error) error {
 	return cause
 }
 
-// tableCell is a value as a table cell: at most 60 runes, safe to print.
+// tableCell is a value as a table cell: at most 60 columns wide, safe to
+// print.
 func tableCell(av types.AttributeValue) string { return cell(itemcodec.CellText(av), 60) }
 
-// cell shortens a value to at most max runes and makes it safe to print.
+// cell makes a value safe to print and shortens it to at most max columns
+// of a terminal, cutting between grapheme clusters (a flag, a ZWJ family,
+// a letter with its marks stay whole) and ending it with "…". It is
+// sanitised first, so that an escape shown as \x1b counts as it is shown.
 func cell(s string, max int) string {
-	if utf8.RuneCountInString(s) > max {
-		r := []rune(s)
-		s = string(r[:max-1]) + "…"
+	s = textfmt.Sanitize(s)
+	if ansi.StringWidth(s) > max {
+		s = ansi.Truncate(s, max, "…")
 	}
-	return textfmt.Sanitize(s)
+	return s
 }
 
 func sanitizeAll(ss []string) []string {

@@ -11,7 +11,6 @@ import (
 	"runtime/debug"
 	"strings"
 	"testing"
-	"text/tabwriter"
 	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -116,7 +115,7 @@ func oldBulkJSON(o *bulkOutput, items []dynamo.Item, ddb bool) []byte {
 	return b
 }
 
-// oldTable is the table as it was written whole, through text/tabwriter.
+// oldTable is the table as it was written whole, through columns (text/tabwriter's alignment by display width).
 func oldTable(r queryResult, items []dynamo.Item) []byte {
 	var b bytes.Buffer
 	if len(items) > 0 {
@@ -127,7 +126,7 @@ func oldTable(r queryResult, items []dynamo.Item) []byte {
 			}
 		}
 		cols := itemcodec.CSVColumns(names, r.KeyNames)
-		tw := tabwriter.NewWriter(&b, 0, 0, 2, ' ', 0)
+		tw := newColumns(&b)
 		fmt.Fprintln(tw, strings.Join(sanitizeAll(cols), "\t"))
 		for _, it := range items {
 			cells := make([]string, len(cols))

@@ -11,6 +11,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/codegen"
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -31,8 +32,10 @@ type scanOptions struct {
 	Resume      string
 	Files       resumeSource
 	SegmentsSet bool // --segments was given: a file's own count must agree
-	// Line is the command as given, less --resume and --segments: the
-	// go-on line adds them.
+	// Paging is the AWS CLI's paging flags; --page-size is In.Limit.
+	Paging awsPaging
+	// Line is the command as given, less --resume, --segments and
+	// --starting-token: the go-on line adds them.
 	Line []string
 }
 
@@ -69,6 +72,8 @@ output of the stopped scan, whose table, index and segments must agree.`,
 	fs.BoolVar(&opts.In.Consistent, "consistent", false, "strongly consistent read (tables and LSIs only; twice the RCU)")
 	fs.BoolVar(&opts.Yes, "yes", false, "run the whole Scan after its upper bound is printed")
 	readCapFlag(fs, &opts.In.MaxRCU)
+	awsPagingFlags(fs, &opts.Paging, &opts.In.Limit)
+	goOnFlag(cmd, &opts.Paging)
 	documentOutputFlag(cmd, &opts.Output, "json", "jsonl, csv and ddbjson-batch stream page by page", itemsOutputs...)
 	fs.BoolVar(&opts.DDBJSON, "dynamodb-json", false, "print items as typed DynamoDB JSON, as the AWS CLI does")
 	fs.StringVar(&opts.Resume, "resume", "", "go on from `RESUME`: the resume a stopped scan printed, or @FILE (@- for standard input) of its JSON output")
@@ -87,9 +92,15 @@ output of the stopped scan, whose table, index and segments must agree.`,
 		if fs.Changed("resume") && opts.Resume == "" {
 			return usageError{"--resume takes the resume a stopped scan printed, or @FILE of its JSON output, not an empty value."}
 		}
+		if err := checkAWSPaging(cmd, &opts.Paging, "resume"); err != nil {
+			return err
+		}
+		if opts.In.Segments > 1 && (fs.Changed("max-items") || fs.Changed("starting-token") || opts.Paging.GoOn == "aws") {
+			return usageError{fmt.Sprintf("--max-items, --starting-token and --go-on aws read one segment, as the AWS CLI's do (its NextToken holds one place, and dynascope reads no --segment of --total-segments alone), not --segments %d: drop --segments.", opts.In.Segments)}
+		}
 		opts.In.Table, opts.Out, opts.Err = conn.Table, f.Stdout(), f.Stderr()
 		opts.Files, opts.SegmentsSet = resumeSource{Open: f.OpenFile, Stdin: f.Stdin}, fs.Changed("segments")
-		opts.Line = commandLine(cmd, args, "resume", "segments")
+		opts.Line = commandLine(cmd, args, "resume", "segments", "starting-token")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -122,6 +133,17 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 			return err
 		}
 	}
+	if opts.Paging.Token != "" {
+		pos, err := dynamo.TokenPosition(t, in.Index, "--starting-token", opts.Paging.Token)
+		if err != nil {
+			return err
+		}
+		in.Start, in.Skip = map[int]dynamo.Item{0: pos.Key}, pos.Skip
+		if pos.Key == nil {
+			in.Start[0] = dynamo.Item{} // from the start
+		}
+	}
+	in.MaxReturn = opts.Paging.MaxItems
 	_, shape, err := dynamo.BuildScan(t, in, 0)
 	if err != nil {
 		return err // a bad filter, index or segment count: before any word on cost
@@ -137,7 +159,9 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	if err := gate.announce(opts.Err, what, est); err != nil {
 		return err
 	}
-	if in.Start != nil {
+	if opts.Paging.Token != "" {
+		fmt.Fprintln(opts.Err, "going on from --starting-token: that bound is for the whole of it, so an upper bound for what is left")
+	} else if in.Start != nil {
 		fmt.Fprintf(opts.Err, "going on from --resume with %s of %d: that bound is for the whole of it, so an upper bound for what is left\n",
 			textfmt.Plural(len(in.Start), "segment", "segments"), in.Segments)
 	}
@@ -155,6 +179,19 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 	obj := bulkTail{Count: res.Count, ScannedCount: &res.Scanned,
 		Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete, Resume: json.RawMessage("null"),
 		Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)}, DynamoDBPaging: newPagingObject(res.OneMB),
+	}
+	var pos dynamo.Position
+	if len(res.Resume) == 1 && opts.Paging.Given {
+		pos = dynamo.Position{Key: res.Resume[0], Skip: res.Skip}
+		if len(pos.Key) == 0 {
+			pos.Key = nil
+		}
+		obj.NextToken = nextToken(pos)
+	}
+	if k := lastKeyOf(out.last, out.keyNames); res.Stop == dynamo.StopMaxItems && res.Skip > 0 && k != nil {
+		// Cut inside a page: the segment's key is the last printed
+		// item's, where --resume goes on.
+		res.Resume = map[int]dynamo.Item{0: k}
 	}
 	if len(res.Resume) > 0 {
 		m := map[string]json.RawMessage{}
@@ -185,6 +222,23 @@ func runScan(ctx context.Context, opts *scanOptions) error {
 		line = append(append([]string{}, line...), "--segments="+strconv.Itoa(res.Segments))
 	}
 	cmd := goOnLine(line, "--resume", string(word))
+	if obj.NextToken != "" {
+		cmd = goOnLine(opts.Line, "--starting-token", obj.NextToken)
+		if res.Stop == dynamo.StopMaxItems {
+			fmt.Fprintln(opts.Err, maxItemsText(opts.Paging.MaxItems))
+		}
+	}
+	if opts.Paging.GoOn == "aws" && len(res.Resume) == 1 {
+		if !opts.Paging.Given {
+			pos = dynamo.Position{Key: res.Resume[0]}
+			if len(pos.Key) == 0 {
+				pos.Key = nil
+			}
+		}
+		if aws := awsGoOnLine(codegen.ScanGoOnCLI(t, in, codegen.AWSGoOn{Token: pos.Token(), MaxItems: opts.Paging.MaxItems, PageSize: in.Limit}, codeTarget(client))); aws != "" {
+			cmd = aws
+		}
+	}
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{err: ferr, cmd: cmd}
 	}
@@ -356,12 +410,14 @@ type bulkHead struct {
 }
 
 type bulkTail struct {
-	Count            int             `json:"count"`
-	ScannedCount     *int            `json:"scannedCount"` // null for PartiQL: ExecuteStatement does not report it
-	Pages            int             `json:"pages"`
-	Complete         bool            `json:"complete"`
-	Stop             string          `json:"stop"`   // complete, max-rcu, cancelled or error
-	Resume           json.RawMessage `json:"resume"` // where it would go on (per segment, or a NextToken); null when complete
+	Count        int             `json:"count"`
+	ScannedCount *int            `json:"scannedCount"` // null for PartiQL: ExecuteStatement does not report it
+	Pages        int             `json:"pages"`
+	Complete     bool            `json:"complete"`
+	Stop         string          `json:"stop"`   // complete, max-rcu, cancelled or error
+	Resume       json.RawMessage `json:"resume"` // where it would go on (per segment, or a NextToken); null when complete
+	// NextToken is where a Scan given the AWS CLI's paging flags goes on.
+	NextToken        string          `json:"nextToken,omitempty"`
 	Predicted        predictedObject `json:"predicted"`
 	ConsumedCapacity capacityObject  `json:"consumedCapacity"`
 	Requests         []requestObject `json:"requests"`
@@ -383,6 +439,7 @@ type bulkOutput struct {
 	keyNames  []string
 	out       readOut
 	stoppedBy func() string // what stopped the read when it was cancelled (stoppedBy)
+	last      dynamo.Item   // the last item printed
 }
 
 // open opens the format's writer, before the read.
@@ -392,7 +449,12 @@ func (o *bulkOutput) open(stdout, stderr io.Writer, format string, ddbJSON bool)
 	return err
 }
 
-func (o *bulkOutput) page(p dynamo.Page) error { return o.out.page(p) }
+func (o *bulkOutput) page(p dynamo.Page) error {
+	if len(p.Items) > 0 {
+		o.last = p.Items[len(p.Items)-1]
+	}
+	return o.out.page(p)
+}
 
 // finish ends the output with what was read (even after a failure or a
 // stop) and returns the error the command ends with.
@@ -424,7 +486,10 @@ func (o *bulkOutput) jsonTail() any {
 
 func (o *bulkOutput) tableTail(b *bytes.Buffer) {
 	r := queryResult{Table: o.head.Table, KeyNames: o.keyNames, Count: o.tail.Count, Scanned: o.scanned(), Requests: o.reqs,
-		Filter: deref(o.head.Filter), Projection: deref(o.head.Projection)}
+		Filter: deref(o.head.Filter), Projection: deref(o.head.Projection), NextToken: o.tail.NextToken}
+	if o.tail.Stop == string(dynamo.StopMaxItems) {
+		r.Stop = o.tail.Stop
+	}
 	r.tableTail(b)
 }
 

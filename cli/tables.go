@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/spf13/cobra"
 	"golang.org/x/sync/errgroup"
@@ -193,7 +192,7 @@ func writeTablesText(b *bytes.Buffer, tables []dynamo.Table, undescribed []strin
 		b.WriteString("no tables\n")
 		return
 	}
-	tw := tabwriter.NewWriter(b, 0, 0, 2, ' ', 0)
+	tw := newColumns(b)
 	fmt.Fprintln(tw, "TABLE\tKEYS\tINDEXES\tITEMS\tSIZE")
 	for _, t := range tables {
 		ks, _ := t.Schema("")

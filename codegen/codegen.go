@@ -86,13 +86,25 @@ type cgRequest struct {
 	scan      bool
 	segments  int    // 0 or 1: one segment
 	statement string // a PartiQL SELECT: nothing above applies
+	// goOn: the AWS CLI pages the request itself from a NextToken
+	// (codegen_goon.go), instead of sending one page.
+	goOn *AWSGoOn
 }
 
 // QueryCode renders code that sends the one Query request that
 // dynamo.BuildQuery(ks, q) builds: the first page, or the page q.StartKey starts.
 func QueryCode(lang CodeLang, ks dynamo.KeySchema, q dynamo.QueryInput, to CodeTarget) (string, error) {
-	if _, err := dynamo.BuildQuery(ks, q); err != nil {
+	r, err := queryRequest(ks, q)
+	if err != nil {
 		return "", err
+	}
+	return r.render(lang, to)
+}
+
+// queryRequest is the request of query q.
+func queryRequest(ks dynamo.KeySchema, q dynamo.QueryInput) (cgRequest, error) {
+	if _, err := dynamo.BuildQuery(ks, q); err != nil {
+		return cgRequest{}, err
 	}
 	r := cgRequest{table: q.Table, index: q.Index, skOp: q.SK.Op, reverse: q.Reverse, limit: q.Limit,
 		consistent: q.Consistent, countOnly: q.CountOnly, start: q.StartKey}
@@ -110,7 +122,7 @@ func QueryCode(lang CodeLang, ks dynamo.KeySchema, q dynamo.QueryInput, to CodeT
 			r.sk = append(r.sk, av)
 		}
 	}
-	return r.render(lang, to)
+	return r, nil
 }
 
 // GetItemCode renders code that sends the GetItem request for g on table t.
@@ -223,7 +235,16 @@ func (r cgRequest) cli(to CodeTarget) string {
 		add("--consistent-read")
 	}
 	add("--return-consumed-capacity", "INDEXES")
-	if !r.get {
+	switch {
+	case r.goOn != nil:
+		if r.goOn.PageSize > 0 {
+			add("--page-size", strconv.Itoa(int(r.goOn.PageSize)))
+		}
+		if r.goOn.MaxItems > 0 {
+			add("--max-items", strconv.Itoa(r.goOn.MaxItems))
+		}
+		add("--starting-token", ShellWord(r.goOn.Token))
+	case !r.get:
 		add("--no-paginate")
 	}
 	return AWSCommand(words, to) + "\n"

@@ -19,7 +19,9 @@ import (
 )
 
 // The stops of a Query read besides StopComplete, StopMaxRCU,
-// StopEstimate, StopCancelled and StopError.
+// StopEstimate, StopCancelled and StopError. StopMaxItems is a read that
+// returned the items the AWS CLI's --max-items asked for (MaxReturn),
+// cutting a page if it had to; its GoOnAt is where the rest starts.
 const (
 	// StopLimit: the read evaluated the items it asked for (MaxItems), so
 	// its LastKey is where a next page would start, not a stop short.
@@ -43,6 +45,14 @@ type QueryRead struct {
 	// what is left of it, and the read ends once it is met (StopLimit).
 	// 0 for no such bound.
 	MaxItems int32
+	// MaxReturn is how many items the read returns in all, as the AWS
+	// CLI's --max-items counts them (after a filter): a page that would
+	// pass it is cut, and the read stops (StopMaxItems). 0 for no bound.
+	MaxReturn int
+	// Skip drops the first items the read returns, whatever page they
+	// come in: a NextToken's boto_truncate_amount, the part of a cut page
+	// read before.
+	Skip int
 	// MaxRCU caps the read's cost as it caps a Scan's: each page's Limit
 	// is sized (CapSizer) so that only an item larger than any read before
 	// it can pass the cap (StopMaxRCU). 0 for no cap.
@@ -80,6 +90,10 @@ type QueryResult struct {
 	// Left is what is left of MaxItems, counted as Limit counts; 0
 	// without MaxItems.
 	Left int32
+	// Skip is how many items a read going on from LastKey drops first
+	// (Position.Skip): after a cut page LastKey is that page's own start
+	// key (nil for the first page of a read from the start).
+	Skip int
 	// Spent is the read's cost as the cap counts it: each page at least
 	// DynamoDB's minimum, whatever it says it cost.
 	Spent  float64
@@ -106,6 +120,16 @@ func (r QueryResult) GoOn() Item {
 	return r.LastKey
 }
 
+// GoOnAt is where a read that stopped short goes on, as a NextToken
+// holds it; ok is false when nothing is left that it was asked to read
+// (complete, or MaxItems met).
+func (r QueryResult) GoOnAt() (Position, bool) {
+	if r.Stop == StopComplete || r.Stop == StopLimit || (r.LastKey == nil && r.Skip == 0) {
+		return Position{}, false
+	}
+	return Position{Key: r.LastKey, Skip: r.Skip}, true
+}
+
 // OverCapText is the sentence of a capped read that spent past its cap
 // (OverCapText), "" when it held: name is the cap's ("--max-rcu cap"),
 // rcu writes a figure as the caller prints RCU.
@@ -128,12 +152,13 @@ type QueryPager struct {
 	sizer     CapSizer
 	guard     Guard
 	evaluated int32 // items the pages evaluated, as Limit counts them
+	window    itemWindow
 }
 
 // NewQueryPager starts a read; no request is sent until a caller sends
 // what Next returns.
 func NewQueryPager(in QueryRead) QueryPager {
-	p := QueryPager{in: in, next: in.Query, unit: 0.5}
+	p := QueryPager{in: in, next: in.Query, unit: 0.5, window: itemWindow{skip: in.Skip, max: in.MaxReturn}}
 	if in.Query.Consistent {
 		p.unit = 1
 	}
@@ -156,6 +181,9 @@ func (p *QueryPager) Next() (QueryInput, bool) {
 	q.Limit = p.in.Query.Limit
 	if p.in.MaxItems > 0 && (q.Limit <= 0 || p.in.MaxItems-p.evaluated < q.Limit) {
 		q.Limit = p.in.MaxItems - p.evaluated
+	}
+	if p.in.Query.Filter == "" {
+		q.Limit = p.window.limit(q.Limit)
 	}
 	if p.in.MaxRCU > 0 {
 		n, _, ok := p.sizer.Next(p.in.MaxRCU-p.res.Spent, 1, q.Limit, p.res.Spent == 0)
@@ -190,7 +218,18 @@ func (p *QueryPager) Page(pg Page, err error) error {
 		p.stop(stop, p.next.StartKey)
 		return err
 	}
-	p.take(pg)
+	start, read := p.next.StartKey, pg
+	pg, cut, cutAt := p.window.cut(pg)
+	p.take(read, pg.Count)
+	if cut {
+		var err error
+		if p.in.OnPage != nil {
+			err = p.in.OnPage(pg)
+		}
+		p.stop(map[bool]StopReason{true: StopError, false: StopMaxItems}[err != nil], start)
+		p.res.Skip = cutAt
+		return err
+	}
 	if p.in.OnPage != nil {
 		if err := p.in.OnPage(pg); err != nil {
 			p.stop(StopError, pg.LastEvaluatedKey)
@@ -200,12 +239,13 @@ func (p *QueryPager) Page(pg Page, err error) error {
 	return p.after(pg)
 }
 
-// take adds an answered page to the read.
-func (p *QueryPager) take(pg Page) {
+// take adds an answered page to the read (pg as DynamoDB answered it;
+// kept: the items of it the read returns).
+func (p *QueryPager) take(pg Page, kept int32) {
 	r := &p.res
 	r.Requests = append(r.Requests, pg.Request)
 	r.Pages++
-	r.Count += int(pg.Count)
+	r.Count += int(kept)
 	r.Scanned += int(pg.ScannedCount)
 	r.KeyCondition, r.Filter, r.Projection = pg.Request.KeyCondition, pg.Request.Filter, pg.Request.Projection
 	r.LastKey = pg.LastEvaluatedKey
@@ -233,6 +273,8 @@ func (p *QueryPager) after(pg Page) error {
 		p.stop(StopComplete, nil)
 	case p.in.MaxItems > 0 && p.evaluated >= p.in.MaxItems:
 		p.stop(StopLimit, pg.LastEvaluatedKey)
+	case p.window.full():
+		p.stop(StopMaxItems, pg.LastEvaluatedKey)
 	case p.in.MaxPages > 0 && p.res.Pages >= p.in.MaxPages:
 		p.stop(StopPages, pg.LastEvaluatedKey)
 	case p.guard.Page(pg.Request.Capacity.Total, int(pg.ScannedCount)):
@@ -243,7 +285,7 @@ func (p *QueryPager) after(pg Page) error {
 }
 
 func (p *QueryPager) stop(why StopReason, at Item) {
-	p.res.Stop, p.res.LastKey = why, at
+	p.res.Stop, p.res.LastKey, p.res.Skip = why, at, p.window.skip
 	if p.in.MaxItems > 0 {
 		p.res.Left = max(p.in.MaxItems-p.evaluated, 0)
 	}
@@ -280,3 +322,58 @@ func readPages(ctx context.Context, in QueryRead, send func(context.Context, Que
 		}
 	}
 }
+
+// itemWindow is the part of a read's items the AWS CLI's --starting-token
+// and --max-items keep, as botocore's paginator keeps it: the first skip
+// items returned are dropped, and once max are returned the read stops,
+// cutting the page that passes it. The Query reader and the one-segment
+// Scan apply it to their pages alike.
+type itemWindow struct {
+	skip     int // items still to drop
+	max      int // items to return in all; 0 for no bound
+	returned int
+}
+
+// limit is a page's Limit when every item it reads is returned (no
+// filter): no more than the window still takes, so a read stops at a page
+// boundary rather than paying for items it cuts.
+func (w itemWindow) limit(l int32) int32 {
+	if w.max <= 0 {
+		return l
+	}
+	want := int64(w.skip) + int64(w.max-w.returned)
+	if want < 1 || want > math.MaxInt32 {
+		return l
+	}
+	if l <= 0 || int32(want) < l {
+		return int32(want)
+	}
+	return l
+}
+
+// cut takes one answered page into the window: the page with only the
+// items it keeps (Count with them), and when it passes max, true and how
+// many items of the page, from its start, a read going on drops
+// (botocore's boto_truncate_amount: those skipped and those kept).
+func (w *itemWindow) cut(pg Page) (Page, bool, int) {
+	if w.skip == 0 && w.max == 0 {
+		return pg, false, 0
+	}
+	n := len(pg.Items)
+	d := min(w.skip, n)
+	w.skip -= d
+	items := pg.Items[d:]
+	if w.max > 0 && w.returned+len(items) > w.max {
+		keep := w.max - w.returned
+		items = items[:keep]
+		w.returned = w.max
+		pg.Items, pg.Count = items, int32(len(items))
+		return pg, true, d + keep
+	}
+	w.returned += len(items)
+	pg.Items, pg.Count = items, int32(len(items))
+	return pg, false, 0
+}
+
+// full tells whether the window returned all it takes.
+func (w itemWindow) full() bool { return w.max > 0 && w.returned >= w.max }

@@ -267,6 +267,9 @@ func pythonJSON(args map[string]any) string {
 	return b.String()
 }
 
+// pythonString is s as Python's json.dumps writes it (ensure_ascii): the
+// AWS CLI's cache file names and botocore's NextToken (pagetoken.go) both
+// rest on its exact bytes.
 func pythonString(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')

@@ -50,6 +50,10 @@ type ScanInput struct {
 	// key (an empty key: from its beginning), and a segment not in it is
 	// done. nil reads every segment from its beginning.
 	Start map[int]Item
+	// MaxReturn and Skip are QueryRead's (the AWS CLI's --max-items and
+	// a NextToken's truncate amount), for a Scan of one segment only: a
+	// NextToken holds one segment's place.
+	MaxReturn, Skip int
 }
 
 // ScanPage is one page of one segment.
@@ -60,12 +64,15 @@ type ScanPage struct {
 
 // ScanResult is what a Scan read and what it cost.
 type ScanResult struct {
-	Requests   []Request
-	Count      int // items kept by the filter
-	Scanned    int // items read, each charged for
-	Stop       StopReason
-	Resume     map[int]Item // segment -> the key it would go on from, for segments not read to their end
-	Filter     string       // the filter and projection as read, "" for none
+	Requests []Request
+	Count    int // items kept by the filter
+	Scanned  int // items read, each charged for
+	Stop     StopReason
+	Resume   map[int]Item // segment -> the key it would go on from, for segments not read to their end
+	// Skip is how many items a Scan going on from Resume's one key drops
+	// first (QueryResult.Skip).
+	Skip       int
+	Filter     string // the filter and projection as read, "" for none
 	Projection string
 	Segments   int
 	// OneMB is what DynamoDB's 1 MB page rule says of the pages (as
@@ -143,6 +150,8 @@ type scanRun struct {
 	paging   []OneMB // each segment's pages by DynamoDB's 1 MB rule
 	active   int     // segments still reading
 	err      error
+	window   itemWindow // MaxReturn and Skip (one segment)
+	cutAt    int        // the cut page's truncate amount, -1 for no cut
 }
 
 // Scan reads a table or index page by page in in.Segments parallel
@@ -163,7 +172,11 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 		return ScanResult{}, err
 	}
 	segs := max(in.Segments, 1)
-	run := &scanRun{c: c, t: t, ks: ks, in: in, shape: shape, unit: 0.5, active: segs, paging: make([]OneMB, segs)}
+	if segs > 1 && (in.MaxReturn > 0 || in.Skip > 0) {
+		return ScanResult{}, &UserError{Msg: fmt.Sprintf("--max-items and --starting-token read one segment, as the AWS CLI's do (a NextToken holds one place), not %d segments: drop --segments.", segs)}
+	}
+	run := &scanRun{c: c, t: t, ks: ks, in: in, shape: shape, unit: 0.5, active: segs, paging: make([]OneMB, segs),
+		window: itemWindow{skip: in.Skip, max: in.MaxReturn}, cutAt: -1}
 	run.wake = sync.NewCond(&run.mu)
 	if in.Consistent {
 		run.unit = 1
@@ -200,6 +213,10 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 	wg.Wait()
 	res := run.res
 	res.OneMB = mergeOneMB(run.paging)
+	res.Skip = run.window.skip
+	if run.cutAt >= 0 {
+		res.Skip = run.cutAt
+	}
 	switch {
 	case run.err != nil:
 		res.Stop = StopError
@@ -213,6 +230,7 @@ func (c *Client) Scan(ctx context.Context, in ScanInput) (ScanResult, error) {
 		res.Stop = StopCancelled
 	case len(res.Resume) == 0:
 		res.Stop = StopComplete
+	case res.Stop == StopMaxItems:
 	default:
 		res.Stop = StopMaxRCU // the only other way a segment stops early
 	}
@@ -260,10 +278,14 @@ func (s *scanRun) reserve(ctx context.Context, seg int, start Item) (int32, floa
 			s.resume(seg, start)
 			return 0, 0, false
 		}
-		if s.in.MaxRCU <= 0 {
-			return s.in.Limit, 0, true
+		lim := s.in.Limit
+		if s.shape.FilterText == "" {
+			lim = s.window.limit(lim)
 		}
-		limit, worst, ok := s.sizer.Next(s.in.MaxRCU-s.spent-s.reserved, s.active, s.in.Limit, len(s.res.Requests) == 0 && s.reserved == 0)
+		if s.in.MaxRCU <= 0 {
+			return lim, 0, true
+		}
+		limit, worst, ok := s.sizer.Next(s.in.MaxRCU-s.spent-s.reserved, s.active, lim, len(s.res.Requests) == 0 && s.reserved == 0)
 		if ok {
 			s.reserved += worst
 			return limit, worst, true
@@ -363,13 +385,24 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 		}
 		return false
 	}
+	read := p
+	p, cut, cutAt := s.window.cut(p)
 	s.res.Count += int(p.Count)
-	s.res.Scanned += int(p.ScannedCount)
-	s.paging[seg].add(p, len(s.res.Requests), s.unit, s.shape.Empty())
-	s.sizer.Read(p, s.shape.ProjectionText != "")
+	s.res.Scanned += int(read.ScannedCount)
+	s.paging[seg].add(read, len(s.res.Requests), s.unit, s.shape.Empty())
+	s.sizer.Read(read, s.shape.ProjectionText != "")
+	if cut {
+		// Stopped inside this page: a Scan going on starts it again and
+		// drops what was read of it.
+		s.res.Stop, s.cutAt = StopMaxItems, cutAt
+		s.resume(seg, start)
+		p.LastEvaluatedKey = nil
+	}
 	if s.in.OnPage != nil {
 		if perr := s.in.OnPage(ScanPage{Segment: seg, Page: p}); perr != nil {
-			s.resume(seg, p.LastEvaluatedKey)
+			if !cut {
+				s.resume(seg, p.LastEvaluatedKey)
+			}
 			if s.err == nil {
 				s.err = perr
 				s.cancel()
@@ -378,6 +411,11 @@ func (s *scanRun) done(ctx context.Context, seg int, p Page, est float64, start 
 		}
 	}
 	if p.LastEvaluatedKey == nil {
+		return false
+	}
+	if s.window.full() {
+		s.res.Stop = StopMaxItems
+		s.resume(seg, p.LastEvaluatedKey)
 		return false
 	}
 	if s.guard.Page(p.Request.Capacity.Total, int(p.ScannedCount)) {

@@ -178,6 +178,10 @@ func typeWords(t string) string {
 // provided starting key does not match the range key predicate", which
 // names neither the partition nor the flag.
 func CheckStartPartition(ks KeySchema, pk string, key Item) error {
+	return checkStartPartition(ks, pk, key, "--start-key")
+}
+
+func checkStartPartition(ks KeySchema, pk string, key Item, flag string) error {
 	want, err := KeyValue(ks.PK, "partition key", pk)
 	if err != nil {
 		return err
@@ -186,8 +190,36 @@ func CheckStartPartition(ks KeySchema, pk string, key Item) error {
 	if got == nil || sameKeyValue(got, want) {
 		return nil
 	}
-	return &UserError{Msg: fmt.Sprintf("--start-key is in the partition %s = %s, not in %s, the one --pk names: a start key goes on from the lastEvaluatedKey of the same query, so pass that query's --pk (or drop --start-key).",
-		ks.PK.Name, KeyText(got), KeyText(want))}
+	return &UserError{Msg: fmt.Sprintf("%s is in the partition %s = %s, not in %s, the one --pk names: a start key goes on from the lastEvaluatedKey of the same query, so pass that query's --pk (or drop %s).",
+		flag, ks.PK.Name, KeyText(got), KeyText(want), flag)}
+}
+
+// CheckStartInQuery says when a query's start key lies outside the query:
+// in another partition than --pk's, or with a sort key that the query's
+// sort-key condition does not hold (DynamoDB would refuse it: "The
+// provided starting key does not match the range key predicate"). flag
+// names the start key in the sentence.
+func CheckStartInQuery(ks KeySchema, q QueryInput, key Item, flag string) error {
+	if err := checkStartPartition(ks, q.PK, key, flag); err != nil {
+		return err
+	}
+	if q.SK.Op == SKNone || ks.SK == nil {
+		return nil
+	}
+	vals, err := skValues(ks, q)
+	if err != nil {
+		return err
+	}
+	got := key[ks.SK.Name]
+	if got == nil {
+		return nil // StartKey made sure it has every key attribute
+	}
+	if !skMatches(q.SK.Op, got, vals) {
+		kc, _ := buildKeyCond(ks, q, key[ks.PK.Name])
+		return &UserError{Msg: fmt.Sprintf("%s has the sort key %s = %s, outside this query's condition %s: pass the token of the same query, with the same sort-key condition.",
+			flag, ks.SK.Name, KeyText(got), kc.text)}
+	}
+	return nil
 }
 
 func sameKeyValue(a, b types.AttributeValue) bool {
