@@ -69,6 +69,9 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
+	if m.schema.SK == nil {
+		m.groups = newWholeItemPane(m.schema.PK.Type, m.index == "")
+	}
 	m.groups.names = m.opts.EntityNames
 	m.items = pane.Items{}.SetSchema(m.schema)
 	m = m.relayout()
