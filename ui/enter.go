@@ -52,7 +52,7 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	}
 	m, save := m.enterPartition(pk)
 	m.groups.opening = true
-	m, cmd := m.startQuery(q, false)
+	m, cmd := m.startScreenQuery(q)
 	return m, tea.Batch(cmd, save)
 }
 
