@@ -107,11 +107,11 @@ func TestGroupsKeyShapes(t *testing.T) {
 	if _, _, err := cli(t, "seed", "--endpoint-url", ep, "--table", only, "--file", "testdata/keyshapes/pkonly.jsonl", "--pk-name", "id"); err != nil {
 		t.Fatal(err)
 	}
-	if got, reqs, complete := groupsOf(t, ep, only, "user-7"); strings.Join(got, " ") != "item[]=1" || reqs != 1 || !complete {
+	if got, reqs, complete := groupsOf(t, ep, only, "user-7"); strings.Join(got, " ") != "user[]=1" || reqs != 1 || !complete {
 		t.Errorf("groups on a partition key only: %q in %d requests (complete %v); want the one item in 1", got, reqs, complete)
 	}
 	out, _, err = cli(t, "layout", "--endpoint-url", ep, "--table", only, "--output", "table")
-	if err != nil || !strings.Contains(out, "item 2") {
+	if err != nil || !strings.Contains(out, "user 2") {
 		t.Errorf("layout on a partition key only: %v\n%s", err, out)
 	}
 }

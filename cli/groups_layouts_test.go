@@ -30,7 +30,7 @@ func TestGroupsCommandLayouts(t *testing.T) {
 		"lower-case key names": {"#", []string{"post[post#]=2", "profile[profile]=1"}, "post#2025-01-01#p1"},
 		"numeric sort key":     {nil, []string{"NUMBER[]=3"}, -5.25},
 		// The partition's one item, found with one Limit 1 query.
-		"no sort key": {nil, []string{"item[]=1"}, nil},
+		"no sort key": {nil, []string{"USER[]=1"}, nil},
 		// groups knows no ElectroDB: the collection prefix is the type.
 		"ElectroDB": {"#", []string{"$organization[$organization#]=3"}, "$organization#team_1"},
 		// A leading delimiter names the type after it.

@@ -345,7 +345,7 @@ func TestLayoutCommandLayouts(t *testing.T) {
 		"no delimiters":        {"customer* (2/5): PROFILE, SETTINGS, version"}, // as groups and the UI name them (v0, v1: one version group)
 		"lower-case key names": {"user#* (2/4): post, profile"},
 		"numeric sort key":     {"SENSOR#* (2/4): NUMBER"},
-		"no sort key":          {"USER#* (2/2): item", "SESSION#* (1/1): item"},
+		"no sort key":          {"USER#* (2/2): USER", "SESSION#* (1/1): SESSION"},
 		"ElectroDB": {
 			"$taskapp#team_* (2/4): team (ElectroDB: team v1), user (ElectroDB: user v1)",
 			"$taskapp#user_* (1/1): user (ElectroDB: user v1)",

@@ -1,10 +1,17 @@
 package cli
 
 import (
+	"context"
 	"os"
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/aws"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/dynamotest"
 )
 
 // The README's tutorial runs as written outside the demo too (issue
@@ -70,4 +77,52 @@ func shellWords(t *testing.T, s string) []string {
 		}
 	}
 	return words
+}
+
+// The README's rule for a table without a sort key (issue 37.12) holds
+// as written: each `NAME` for `KEY` example of its sentence is what
+// `groups` and `layout` name that partition key's item (before, groups
+// said "item" where the README said "user").
+func TestReadmeNamesPartitionKeyOnlyItems(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(b)), " ")
+	const rule = "On a table without a sort key, an item is named by its partition key's family"
+	at := strings.Index(text, rule)
+	if at < 0 {
+		t.Fatalf("README.md lost the sentence %q", rule)
+	}
+	sentence := text[at : at+strings.Index(text[at:], ").")]
+	examples := regexp.MustCompile("`([^`]+)` for `([^`]+)`").FindAllStringSubmatch(sentence, -1)
+	if len(examples) < 2 {
+		t.Fatalf("the sentence %q gives %d examples; want the README's two", sentence, len(examples))
+	}
+	api := dynamotest.SDK(t)
+	ep := dynamotest.Endpoint(t)
+	table := dynamotest.Table(t, api, dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("PK"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("PK"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
+	for _, e := range examples {
+		if _, err := api.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: aws.String(table),
+			Item: map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: e[2]}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	lay, layErr, err := cli(t, "layout", "--endpoint-url", ep, "--table", table, "--output", "json")
+	if err != nil {
+		t.Fatalf("%v: %s", err, layErr)
+	}
+	for _, e := range examples {
+		name, pk := e[1], e[2]
+		if got, _, _ := groupsOf(t, ep, table, pk); len(got) != 1 || got[0] != name+"[]=1" {
+			t.Errorf("groups --pk %s names %q; the README says %s", pk, got, name)
+		}
+		if !strings.Contains(lay, `"entity": "`+name+`"`) {
+			t.Errorf("layout does not name %s's family %s as the README does: %s", pk, name, lay)
+		}
+	}
 }

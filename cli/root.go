@@ -19,6 +19,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/colorprofile"
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
@@ -418,6 +419,9 @@ func uiEnvironment(o ui.Options, color string) ui.Options {
 		o.ConfigDir = config.Dir()
 	}
 	o.NoColor, o.ColorProfile = uiColors(color, os.Stdout, os.Environ())
+	if _, h, err := term.GetSize(os.Stdout.Fd()); err == nil && o.Rows == 0 {
+		o.Rows = h // the first page is sized to it before the window's size arrives
+	}
 	if o.ExportDir == "" {
 		// Exports land where the user ran the command, said in full.
 		o.ExportDir, _ = os.Getwd()

@@ -158,7 +158,7 @@ func (c *Client) discover(ctx context.Context, t Table, in DiscoverInput) (Disco
 			return d, inputDoubt, err
 		}
 		s := skipScan{c: c, t: t, in: in, d: &d}
-		err := s.noSortKey(ctx)
+		err := s.noSortKey(ctx, ks.PK.Type)
 		return d, s.doubt, err
 	}
 	d.KeyType = ks.SK.Type

@@ -8,15 +8,16 @@ import (
 
 // noSortKey is the walk for a key without a sort key: the partition of a
 // table keyed so holds its one item (a secondary index's, any number),
-// found with one Limit 1 query and reported as keys.WholeItemEntity, so
-// groups and the UI show it instead of an empty partition. --count counts
+// found with one Limit 1 query and reported as one group, named by the
+// partition key's family (keys.WholeItemEntity; the key is of type
+// pkType), so groups and the UI show it instead of an empty partition. --count counts
 // the index partition like any group.
-func (s *skipScan) noSortKey(ctx context.Context) error {
+func (s *skipScan) noSortKey(ctx context.Context, pkType string) error {
 	p, err := s.query(ctx, QueryInput{Table: s.in.Table, Index: s.in.Index, PK: s.in.PK, Limit: 1, Consistent: s.in.Consistent})
 	if err != nil || len(p.Items) == 0 {
 		return err
 	}
-	g := keys.Group{Entity: keys.WholeItemEntity, Kind: keys.KindValue, Count: -1}
+	g := keys.Group{Entity: keys.WholeItemEntity(s.in.PK, pkType), Kind: keys.KindValue, Count: -1}
 	if s.in.Index == "" {
 		g.Count = 1 // a table's key names one item
 	} else if s.in.Count {

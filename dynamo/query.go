@@ -345,7 +345,7 @@ func (c *Client) query(ctx context.Context, t Table, q QueryInput) (Page, doubt,
 		Operation: "Query", Table: q.Table, Index: q.Index,
 		KeyCondition: b.KeyCondition, Expression: b.Expression, Values: b.Values,
 		Forward: !q.Reverse, Limit: q.Limit, Consistent: q.Consistent, CountOnly: q.CountOnly,
-		Filter: b.Filter, Projection: b.Projection,
+		Filter: b.Filter, Projection: b.Projection, Query: &q,
 	}
 	cctx, cancel := c.withTimeout(ctx)
 	defer cancel()

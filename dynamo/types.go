@@ -184,6 +184,9 @@ type Request struct {
 	// NoCapacity marks an answer that reported no consumed capacity
 	// although it was asked for: DynamoDB Local's ExecuteStatement.
 	NoCapacity bool
+	// Query is a Query's input as it was sent, for its code (a skip-scan
+	// step's, which no caller keeps); nil for the other operations.
+	Query *QueryInput
 }
 
 // Page is one page of a Query (or the single result of a GetItem).

@@ -58,6 +58,7 @@ type LoadedKey struct {
 // known to lie between them.
 type EntityTable struct {
 	pk, keyType string
+	pkType      string // without a sort key: the partition key's type, which names its items (WholeItemEntity)
 	base        bool
 	asFound     []TypeRow   // the types as found, unfolded
 	rows        []TypeRow   // the types: found in sort-key order, folded and named
@@ -88,6 +89,13 @@ type typeCount struct {
 // is one key value (PROFILE) is one item.
 func NewEntityTable(keyType string, base bool) EntityTable {
 	return EntityTable{keyType: keyType, base: base}
+}
+
+// NewWholeItemTable is an empty table of a partition whose key has no sort
+// key, its partition key of DynamoDB type pkType: once an item of it is
+// loaded or found, its one type is those items, named WholeItemEntity.
+func NewWholeItemTable(pkType string, base bool) EntityTable {
+	return EntityTable{pkType: pkType, base: base}
 }
 
 // Reset starts a read of the whole of partition pk, forward or in reverse:

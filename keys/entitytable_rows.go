@@ -16,6 +16,9 @@ import (
 // form one row. Then what counting told is put on the rows it counted.
 func (t EntityTable) made() EntityTable {
 	rows := slices.Clone(t.asFound)
+	if t.keyType == "" {
+		rows = t.wholeItemRows()
+	}
 	if t.keyType == "S" {
 		for i, r := range rows {
 			if r.Kind == KindValue && r.First != "" && r.Last != "" && r.Entity != ShapeName {
@@ -56,6 +59,24 @@ func knownKey(r TypeRow) string {
 		return r.Last
 	}
 	return r.First
+}
+
+// wholeItemRows is the one row of a partition without a sort key once an
+// item of it was loaded or found (none before): its items, named by the
+// partition key's family; on the table it is one item.
+func (t EntityTable) wholeItemRows() []TypeRow {
+	if t.loaded == 0 && len(t.asFound) == 0 {
+		return nil
+	}
+	r := TypeRow{Group: Group{Entity: WholeItemEntity(t.pk, t.pkType), Kind: KindValue, Exact: t.base, Count: -1},
+		Discovered: len(t.asFound) > 0, Loaded: t.loaded, Bytes: t.bytes}
+	for _, f := range t.asFound {
+		if t.pk == "" {
+			r.Entity = f.Entity // found before a page named the partition: as the skip-scan named it
+		}
+		r.Libraries = append(r.Libraries, f.Libraries...)
+	}
+	return []TypeRow{r}
 }
 
 // joinInRuns joins each row that lies inside the run of a value row before

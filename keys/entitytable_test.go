@@ -71,14 +71,26 @@ func TestEntityTableLoadCountsItems(t *testing.T) {
 	}
 }
 
-// Without a sort key there are no types: only the partition's items.
+// Without a sort key the partition's items are one type, named by the
+// partition key's family as the layout names it (issue 37.12: the types
+// pane showed none, groups said "item", the layout "user"); none before an
+// item is loaded or found.
 func TestEntityTableWithoutSortKey(t *testing.T) {
-	tb := NewEntityTable("", true).Reset("user-7", false).Load([]LoadedKey{{Size: 40}, {Size: 2}}, "", false)
-	if len(tb.Rows()) != 0 || tb.Loaded() != 2 || tb.Bytes() != 42 {
-		t.Errorf("rows %q, loaded %d, bytes %d", rowTexts(tb), tb.Loaded(), tb.Bytes())
+	empty := NewWholeItemTable("S", true).Reset("user-7", false)
+	if g := empty.Groups(); g == nil || len(g) != 0 {
+		t.Errorf("groups %+v before any item, want [] (never nil)", g)
 	}
-	if g := tb.Groups(); g == nil || len(g) != 0 {
-		t.Errorf("groups %+v, want [] (never nil)", g)
+	tb := empty.Load([]LoadedKey{{Size: 40}}, "", false)
+	wantRows(t, tb, `user "" value [exact] .. loaded 1 bytes 40 atLeast 0 count -1 aliases [] libs []`)
+	if tb.Loaded() != 1 || tb.Bytes() != 40 {
+		t.Errorf("loaded %d, bytes %d", tb.Loaded(), tb.Bytes())
+	}
+	if g := tb.Groups(); len(g) != 1 || g[0].Entity != FamilyEntity("user-7", "S") || g[0].Count != 1 {
+		t.Errorf("groups %+v, want the one item named as its family", g)
+	}
+	found := NewWholeItemTable("N", false).Reset("42", false).Discover([]Group{{Entity: "x", Kind: KindValue, Count: 3}}, false, "", "")
+	if g := found.Groups(); len(g) != 1 || g[0].Entity != NumberEntity || g[0].Count != -1 {
+		t.Errorf("an index partition found by the skip-scan: %+v, want NUMBER, its count unknown", g)
 	}
 }
 

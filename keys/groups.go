@@ -26,9 +26,13 @@ func (g Group) Class() Class {
 	return Class{Kind: g.Kind, Entity: g.Entity, Prefix: g.Prefix, Exact: g.Exact}
 }
 
-// WholeItemEntity names the one group of a partition whose key has no sort
-// key: the table's one item under that partition key (an index's items).
-const WholeItemEntity = "item"
+// WholeItemEntity names the one group of partition pk (of DynamoDB type
+// pkType) whose key has no sort key: the table's one item under that
+// partition key (an index's items). It is the partition key's family, as
+// the layout names it ("user" of user42, "CUST" of CUST#42), so `groups`,
+// the types pane, the live pane, `tail` and `layout` give such an item one
+// name.
+func WholeItemEntity(pk, pkType string) string { return FamilyEntity(pk, pkType) }
 
 // NumberEntity names the single group numeric sort keys form, as numbers have no prefixes to split on.
 const NumberEntity = "NUMBER"

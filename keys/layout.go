@@ -103,7 +103,7 @@ type Family struct {
 	Items      int
 	Largest    Partition      // its largest partition
 	Delimiter  string         // the delimiter most of its sort keys use; "" when none does
-	Types      []SortKeyType  // in sort-key order; without a sort key one WholeItemEntity type, the partitions' items
+	Types      []SortKeyType  // in sort-key order; without a sort key one type named as the family (WholeItemEntity), the partitions' items
 	Libraries  []LibraryCount // library entities on its items, most items first
 	Label      string         // Entity; without a sort key also the library entities its items carry
 	Disagree   bool           // without a sort key: a library entity disagrees with Entity
@@ -220,8 +220,8 @@ func AnalyzeLayout(in LayoutInput) Layout {
 			// Without a sort key the family is the entity type, so it is
 			// what a library attribute names.
 			fa.f.Label, fa.f.Disagree = label(fa.f.Entity, fa.f.Libraries)
-			fa.f.Types = []SortKeyType{{Entity: WholeItemEntity, Kind: KindValue, Items: fa.f.Items, Partitions: fa.f.Partitions,
-				Libraries: fa.f.Libraries, Label: WholeItemEntity}}
+			fa.f.Types = []SortKeyType{{Entity: fa.f.Entity, Kind: KindValue, Items: fa.f.Items, Partitions: fa.f.Partitions,
+				Libraries: fa.f.Libraries, Label: fa.f.Entity}} // the family's label says what a library names
 		}
 		accs = append(accs, fa)
 	}

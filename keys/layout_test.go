@@ -125,7 +125,7 @@ func TestAnalyzeLayoutFamilies(t *testing.T) {
 			name: "no sort key",
 			in: LayoutInput{PKType: "S", Items: []KeyItem{
 				{PK: "USER#1"}, {PK: "USER#2"}, {PK: "SESSION#9"}}},
-			want:   []string{"USER#* p=2 i=2: item[]=2", "SESSION#* p=1 i=1: item[]=1"},
+			want:   []string{"USER#* p=2 i=2: USER[]=2", "SESSION#* p=1 i=1: SESSION[]=1"},
 			findin: []string{},
 		},
 		{

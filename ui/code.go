@@ -50,21 +50,22 @@ func (m Model) codeCurrent() Model {
 	return m.openCode(m.currentInput(), "the current request")
 }
 
-// codeLogged opens the code of the request selected in the log. The
-// skip-scan's steps are known by their record only.
+// codeLogged opens the code of the request selected in the log; a
+// skip-scan step's is the Query its record kept.
 func (m Model) codeLogged() Model {
 	i := m.log.Cursor
 	if i < 0 || i >= len(m.log.Reqs) {
 		return m
 	}
-	in := m.log.Ins[i]
+	in, from := m.log.Ins[i], fmt.Sprintf("request %d of the log", i+1)
+	if r := m.log.Reqs[i]; in.Q == nil && r.Query != nil {
+		// A skip-scan step: its code is the Query it sent (issue 37.6).
+		in = m.queryInput(*r.Query)
+		from = fmt.Sprintf("request %d of the log, a %s step", i+1, m.log.Kinds[i])
+	}
 	if in.Q == nil && in.G == nil && in.Scan == nil && in.Stmt == "" {
-		if m.log.Kinds[i] == "skip-scan" {
-			m.status.Info = "a skip-scan step (Limit 1) has no code: C works on your own requests" // short enough for 120 columns
-		} else {
-			m.status.Info = "no code for that request: it was sent on a table no longer open"
-		}
+		m.status.Info = "no code for that request: it was sent on a table no longer open"
 		return m
 	}
-	return m.openCode(in, fmt.Sprintf("request %d of the log", i+1))
+	return m.openCode(in, from)
 }

@@ -98,6 +98,7 @@ type queryDoneMsg struct {
 	next    bool // a further page of the results shown, not a new query
 	pageNo  int  // which page of its query, when next
 	refetch bool // a released page read again (itemscap.go, pane/items_cap.go)
+	screen  bool // the first page of a partition, sized to the screen (paging.go): q has the Limit sent, the user's request none
 	page    dynamo.Page
 	err     error
 }

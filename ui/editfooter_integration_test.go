@@ -31,7 +31,7 @@ func TestEditFormFooterFitsAt120(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}), Editor: w,
+	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}, 35), Editor: w,
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
 	hs.m.status.Price = 0.125 // the priced status line is the longest
 	hs.keys("tab", "j", "E")

@@ -70,7 +70,7 @@ func TestEditingFlow(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}), Editor: w,
+	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}, 35), Editor: w,
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, 120, 35)
 	hs.contains("WRITES ON · "+table+" (us-east-1)", "Items · 3 loaded")
 

@@ -90,7 +90,7 @@ func TestEditingAgainstASecondWriter(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", pk, config.Settings{}), Editor: w,
+			hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", pk, config.Settings{}, 35), Editor: w,
 				Table: table, PK: pk, Region: "us-east-1", Endpoint: p.URL}, 120, 35)
 			hs.contains("Items · 1 loaded")
 			hs.keys("tab")

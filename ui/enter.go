@@ -53,7 +53,7 @@ func (m Model) openPartition(pk string) (Model, tea.Cmd) {
 	}
 	m, save := m.enterPartition(pk)
 	m.groups.opening = true
-	m, cmd := m.startQuery(q, false)
+	m, cmd := m.startScreenQuery(q)
 	return m, tea.Batch(cmd, save)
 }
 
@@ -70,6 +70,9 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	m.get = nil
 	m.delim = ""
 	m.groups = newGroupsPane(m.skType(), m.index == "")
+	if m.schema.SK == nil {
+		m.groups = newWholeItemPane(m.schema.PK.Type, m.index == "")
+	}
 	m.groups.tbl = m.groups.tbl.WithDeclared(m.declared())
 	m.groups.names = m.opts.EntityNames
 	m.items = pane.Items{}.SetSchema(m.schema)

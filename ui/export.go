@@ -51,7 +51,7 @@ type exportRereadMsg struct {
 // exportItems are the rows the items pane shows: the filtered ones while a
 // filter is on, else every loaded item, in the order shown. The pane is a
 // copy: its store never changes under it.
-func exportItems(p pane.Items, s Store, q dynamo.QueryInput) exportSource {
+func exportItems(p pane.Items, s Store, q dynamo.QueryInput, first int32) exportSource {
 	src := exportSource{
 		n:    p.Rows(),
 		item: func(row int) (dynamo.Item, bool) { return p.Store.Item(p.At(row)) },
@@ -60,7 +60,7 @@ func exportItems(p pane.Items, s Store, q dynamo.QueryInput) exportSource {
 			pg := p.Store.Pages[p.Store.PageOf(r)]
 			return pg.No, pg.StartKey, pg.N, r - pg.First
 		},
-		store: s, q: q,
+		store: s, q: q, first: first,
 	}
 	if p.Filter == "" {
 		src.released = p.Store.Total - p.Store.InMemory
@@ -159,8 +159,7 @@ type rereadPage struct {
 func (p *rereadPage) item(ctx context.Context, send *sender, id int, src exportSource, row int) (dynamo.Item, error) {
 	no, startKey, n, at := src.where(row)
 	if p.no != no {
-		q := src.q
-		q.StartKey = startKey
+		q := pageQuery(src.q, src.first, no, startKey)
 		page, err := src.store.Query(ctx, q)
 		if page.Request.Operation != "" {
 			send.deliver(exportRereadMsg{id: id, pageNo: no, q: q, req: page.Request})

@@ -58,6 +58,20 @@ func TestGoldenPartition(t *testing.T) {
 			golden.RequireEqual(t, []byte(hs.screen()))
 		})
 	}
+	// The full-screen log: the selected line's detail under it, its whole
+	// condition and why a first page is small (issues 37.6, 41.3).
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("log_first_screen/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openBig(t, sz[0], sz[1])
+			hs.keys("L", "g")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+		t.Run(fmt.Sprintf("log_skip_scan/%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openBig(t, sz[0], sz[1])
+			hs.keys("L", "k", "k")
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+	}
 	t.Run("counted/120x35", func(t *testing.T) {
 		k := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#7"), "SK": s(sk)} }
 		hs := openBig(t, 120, 35,

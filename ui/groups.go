@@ -62,6 +62,13 @@ func newGroupsPane(keyType string, table bool) groupsPane {
 	return groupsPane{tbl: keys.NewEntityTable(keyType, table), partExact: -1}
 }
 
+// newWholeItemPane is the pane of a partition whose key has no sort key,
+// its partition key of type pkType: its items are one type, named as
+// `groups` and the layout name them (keys.WholeItemEntity).
+func newWholeItemPane(pkType string, table bool) groupsPane {
+	return groupsPane{tbl: keys.NewWholeItemTable(pkType, table), partExact: -1}
+}
+
 // types are the partition's entity types, in sort-key order.
 func (g groupsPane) types() []typeRow { return g.tbl.Rows() }
 

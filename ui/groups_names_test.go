@@ -96,3 +96,65 @@ func FuzzTypesPaneNames(f *testing.F) {
 		checkPaneNames(t, pk, sks, reverse)
 	})
 }
+
+// A partition whose key has no sort key (issue 37.12): the types pane
+// shows its items as one type, named as the layout names the partition
+// key's family and as `groups` reports it (keys.WholeItemEntity), for
+// every shape of partition key; before, the pane showed no type while
+// `groups` said "item" and the layout "user". The item is named the same
+// whether it was loaded or found by the skip-scan's one request.
+func TestTypesPaneNamesAPartitionKeyOnlyItemAsTheLayout(t *testing.T) {
+	for _, c := range []struct{ pk, pkType, want string }{
+		{"user42", "S", "user"}, {"CUST#42", "S", "CUST"}, {"#META#x", "S", "META"},
+		{"ORDER", "S", "ORDER"}, {"a5f0c3d2-e1b4-4c1e-9f66-0123456789ab", "S", keys.NoPrefixEntity},
+		{"1700000000", "N", keys.NumberEntity}, {"AAEC", "B", keys.BinaryEntity},
+	} {
+		checkWholeItemName(t, c.pk, c.pkType, c.want)
+	}
+}
+
+// FuzzWholeItemNames: for any partition key, the types pane, the layout
+// and `groups` name a partition-key-only item alike.
+func FuzzWholeItemNames(f *testing.F) {
+	f.Add("user42")
+	f.Add("CUST#42")
+	f.Add("$taskapp#team_purple")
+	f.Add("pass::7")
+	f.Fuzz(func(t *testing.T, pk string) {
+		if pk == "" || len(pk) > 2048 || !utf8.ValidString(pk) {
+			return // not a key DynamoDB takes
+		}
+		checkWholeItemName(t, pk, "S", "")
+	})
+}
+
+// checkWholeItemName holds the pane's one row of partition pk (loaded, and
+// found by a skip-scan) to the layout's family entity of a sample holding
+// the item, and to want when given.
+func checkWholeItemName(t *testing.T, pk, pkType, want string) {
+	t.Helper()
+	lay := keys.AnalyzeLayout(keys.LayoutInput{PKType: pkType, Items: []keys.KeyItem{{PK: pk}}})
+	if len(lay.Families) != 1 || len(lay.Families[0].Types) != 1 {
+		t.Fatalf("layout of %q: %+v", pk, lay.Families)
+	}
+	fam := lay.Families[0]
+	if want != "" && fam.Entity != want {
+		t.Errorf("layout names %q's family %q; want %q", pk, fam.Entity, want)
+	}
+	if fam.Types[0].Entity != fam.Entity {
+		t.Errorf("layout names %q's family %q but its type %q", pk, fam.Entity, fam.Types[0].Entity)
+	}
+	if g := keys.WholeItemEntity(pk, pkType); g != fam.Entity {
+		t.Errorf("groups names %q %q, the layout %q", pk, g, fam.Entity)
+	}
+	loaded := newWholeItemPane(pkType, true).reset(pk, []dynamo.Item{{"id": s(pk)}}, "", "", false, false)
+	found := newWholeItemPane(pkType, true).discovered(dynamo.Discovery{Groups: []keys.Group{{Entity: keys.WholeItemEntity(pk, pkType), Kind: keys.KindValue, Count: 1}}}, "")
+	for how, g := range map[string]groupsPane{"loaded": loaded, "found": found} {
+		rows := g.types()
+		if len(rows) != 1 || rows[0].Entity != fam.Entity {
+			t.Errorf("%s %q: the types pane's rows %+v; want one %q", how, pk, rows, fam.Entity)
+		} else if n, ok := g.tbl.Count(0); !ok || n != 1 {
+			t.Errorf("%s %q: the row counts %d (%v); want 1, a table's key names one item", how, pk, n, ok)
+		}
+	}
+}

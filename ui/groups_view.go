@@ -148,6 +148,8 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 			switch {
 			case t.Kind == keys.KindValue && g.keyType() == "S":
 				sub = valueRange(t, inner-4)
+			case g.keyType() == "":
+				sub = "no sort key"
 			case t.Prefix == "":
 				sub = "all " + sanitize(t.Entity) + " keys"
 			case t.Exact:

@@ -53,8 +53,7 @@ func (m Model) refetch(pg pane.StoredPage) (Model, tea.Cmd) {
 	id, ctx := m.flight.start(m.ctx, flightQuery)
 	m.flight.next = true
 	m.items.Refetching = pg.No
-	q := m.results.q
-	q.StartKey = pg.StartKey
+	q := pageQuery(m.results.q, m.results.first, pg.No, pg.StartKey)
 	return m, tea.Batch(refetchCmd(m.observe(ctx, id), m.store, id, q, pg.No), m.after(id))
 }
 

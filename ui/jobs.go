@@ -170,6 +170,7 @@ type exportSource struct {
 	released int               // rows whose page is released now
 	store    Store             // reads released pages again
 	q        dynamo.QueryInput // the query the pages are of
+	first    int32             // the Limit of its first page when sized to the screen (pageQuery)
 }
 
 // Rows is how many rows the export writes.

@@ -9,6 +9,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 )
 
@@ -19,11 +20,7 @@ import (
 func TestUINoSortKeyTable(t *testing.T) {
 	ep := dynamotest.Endpoint(t)
 	api := dynamotest.SDK(t)
-	table := dynamotest.Table(t, api, dynamodb.CreateTableInput{
-		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
-		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
-		BillingMode:          types.BillingModePayPerRequest,
-	})
+	table := idOnlyTable(t, api)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
@@ -44,4 +41,42 @@ func TestUINoSortKeyTable(t *testing.T) {
 	if n := len(seen()); n != before {
 		t.Errorf("e and r sent %d requests; want none", n-before)
 	}
+}
+
+// The CLI and the UI name a partition-key-only item alike (issue 37.12):
+// `groups` (the client's Discover) and the types pane beside the item say
+// the partition key's family, as the README says (user for user42, CUST for
+// CUST#42). Before, groups said "item" and the pane showed no type.
+func TestUINoSortKeyTypeNamedAsGroups(t *testing.T) {
+	ep := dynamotest.Endpoint(t)
+	api := dynamotest.SDK(t)
+	table := idOnlyTable(t, api)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, _, tap := localClient(t, ep)
+	for pk, want := range map[string]string{"user42": "user", "CUST#42": "CUST"} {
+		if _, err := api.PutItem(ctx, &dynamodb.PutItemInput{TableName: aws.String(table),
+			Item: map[string]types.AttributeValue{"id": s(pk), "name": s("Ada")}}); err != nil {
+			t.Fatal(err)
+		}
+		d, err := client.Discover(ctx, dynamo.DiscoverInput{Table: table, PK: pk})
+		if err != nil || len(d.Groups) != 1 || d.Groups[0].Entity != want {
+			t.Fatalf("groups on %s: %v %+v; want one %q", pk, err, d.Groups, want)
+		}
+		hs := newHarnessOn(t, Options{Store: client, Table: table, PK: pk, Region: "us-east-1", Endpoint: tap.URL, ConfigDir: t.TempDir()}, 120, 35)
+		hs.contains("1 loaded")
+		if rows := hs.m.groups.types(); len(rows) != 1 || rows[0].Entity != want {
+			t.Errorf("the types pane of %s: %+v; want one %q as groups says", pk, rows, want)
+		}
+		hs.contains(want+" ", "no sort key")
+	}
+}
+
+// idOnlyTable is a throw-away table keyed by the string "id" alone.
+func idOnlyTable(t *testing.T, api *dynamodb.Client) string {
+	return dynamotest.Table(t, api, dynamodb.CreateTableInput{
+		AttributeDefinitions: []types.AttributeDefinition{{AttributeName: aws.String("id"), AttributeType: types.ScalarAttributeTypeS}},
+		KeySchema:            []types.KeySchemaElement{{AttributeName: aws.String("id"), KeyType: types.KeyTypeHash}},
+		BillingMode:          types.BillingModePayPerRequest,
+	})
 }

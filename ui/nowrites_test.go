@@ -374,7 +374,7 @@ func TestUINeverWrites(t *testing.T) {
 
 	// The prefetch path of a start with --table and --pk (Run sends the
 	// first requests ahead): they go through the proxy too.
-	pre := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}),
+	pre := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}, 35),
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL, ConfigDir: configDir}, 120, 35)
 	pre.contains("Items · 3 loaded")
 

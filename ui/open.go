@@ -90,7 +90,7 @@ func (m Model) openSave() Model {
 
 // openExport opens the export form for what the items pane shows.
 func (m Model) openExport() Model {
-	src := exportItems(m.items, m.store, m.results.q)
+	src := exportItems(m.items, m.store, m.results.q, m.results.first)
 	if src.n == 0 {
 		m.status.Info = "no items loaded to export"
 		return m

@@ -24,8 +24,8 @@ func TestOpenPartitionShowsEntityTypesAndItems(t *testing.T) {
 	if len(calls) != 1 {
 		t.Fatalf("opening a partition sent %d queries, want 1", len(calls))
 	}
-	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != 0 || q.StartKey != nil {
-		t.Fatalf("first query = %+v, want the whole partition, forward, no Limit", q)
+	if q := calls[0]; q.PK != "CUST#42" || q.SK.Op != dynamo.SKNone || q.Reverse || q.Limit != screenLimit(35) || q.StartKey != nil {
+		t.Fatalf("first query = %+v, want the whole partition, forward, its first page sized to the screen", q)
 	}
 	// The first page is the whole partition: it tells every type and its
 	// exact count, so no skip-scan is sent.
@@ -42,8 +42,8 @@ func TestOpenPartitionShowsEntityTypesAndItems(t *testing.T) {
 	// One request, with its cost.
 	hs.contains("Σ 0.5 RCU · 1 request ")
 	hs.keys("L")
-	if l := hs.line(`  1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") || !strings.Contains(l, "no limit") {
-		t.Errorf("request line = %q, want 3/3 items, no Limit and 0.5 RCU on the table", l)
+	if l := hs.line(`  1 Query`); !strings.Contains(l, "0.5 RCU table") || !strings.Contains(l, "3/3") || !strings.Contains(l, fmt.Sprintf("Limit %d", screenLimit(35))) {
+		t.Errorf("request line = %q, want 3/3 items, the Limit of the screen and 0.5 RCU on the table", l)
 	}
 	// The types the page showed carry their first and last key.
 	hs.keys("q", "j")
@@ -383,7 +383,7 @@ func TestFilterLoadedItemsLocally(t *testing.T) {
 func TestRequestLogExpands(t *testing.T) {
 	hs := openExample(t, 120, 35, canned{items: example(), cap: halfRCU()})
 	hs.keys("r", "L")
-	hs.contains("2 requests · 1 RCU", `  1 Query   PK = "CUST#42"`, `  2 Query`)
+	hs.contains("2 requests · 1 RCU", `  1 Query   first screen PK = "CUST#42"`, `  2 Query`)
 	hs.keys("q")
 	hs.contains("Entity types")
 }

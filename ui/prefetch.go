@@ -42,8 +42,10 @@ type prefetchStore struct {
 	adopted   bool
 }
 
-// newPrefetchStore starts the requests; table must be set.
-func newPrefetchStore(ctx context.Context, s Store, table, index, pk string, settings config.Settings) *prefetchStore {
+// newPrefetchStore starts the requests; table must be set. The first page
+// is sized to a terminal of rows rows, as the model sizes it before the
+// window's size is known (Model.screenRows).
+func newPrefetchStore(ctx context.Context, s Store, table, index, pk string, settings config.Settings, rows int) *prefetchStore {
 	p := &prefetchStore{Store: s, table: table, keysDone: make(chan struct{})}
 	if pk != "" {
 		p.queryDone = make(chan struct{})
@@ -67,7 +69,7 @@ func newPrefetchStore(ctx context.Context, s Store, table, index, pk string, set
 		if err != nil {
 			return
 		}
-		q := partitionQuery(p.keys.Name, index, pk, settings)
+		q := screenSized(partitionQuery(p.keys.Name, index, pk, settings), rows)
 		if _, err := dynamo.BuildQuery(ks, q); err != nil {
 			return
 		}

@@ -43,12 +43,12 @@ func prefetchFixture() (*countingStore, dynamo.Table) {
 // ahead: each reaches DynamoDB once.
 func TestPrefetchServesTheFirstRequests(t *testing.T) {
 	cs, _ := prefetchFixture()
-	p := newPrefetchStore(context.Background(), cs, "App", "", "CUST#42", config.Settings{})
+	p := newPrefetchStore(context.Background(), cs, "App", "", "CUST#42", config.Settings{}, 35)
 	tbl, err := p.TableKeys(context.Background(), "App")
 	if err != nil || tbl.Name != "App" {
 		t.Fatalf("keys: %v %+v", err, tbl)
 	}
-	q := dynamo.QueryInput{Table: "App", PK: "CUST#42"}
+	q := dynamo.QueryInput{Table: "App", PK: "CUST#42", Limit: screenLimit(35)} // the first page, sized to the screen
 	page, err := p.Query(context.Background(), q)
 	if err != nil || page.Count != 1 {
 		t.Fatalf("query: %v %+v", err, page)
@@ -68,7 +68,7 @@ func TestPrefetchServesTheFirstRequests(t *testing.T) {
 // When the model's first query is not the one sent ahead, its own is sent.
 func TestPrefetchDifferentFirstQuery(t *testing.T) {
 	cs, _ := prefetchFixture()
-	p := newPrefetchStore(context.Background(), cs, "App", "", "CUST#42", config.Settings{})
+	p := newPrefetchStore(context.Background(), cs, "App", "", "CUST#42", config.Settings{}, 35)
 	q := dynamo.QueryInput{Table: "App", PK: "CUST#42", Reverse: true}
 	if _, err := p.Query(context.Background(), q); err != nil {
 		t.Fatal(err)
@@ -81,7 +81,7 @@ func TestPrefetchDifferentFirstQuery(t *testing.T) {
 // Without --pk nothing but the key schema is asked for ahead.
 func TestPrefetchKeysOnly(t *testing.T) {
 	cs, _ := prefetchFixture()
-	p := newPrefetchStore(context.Background(), cs, "App", "", "", config.Settings{})
+	p := newPrefetchStore(context.Background(), cs, "App", "", "", config.Settings{}, 35)
 	if _, err := p.TableKeys(context.Background(), "App"); err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func (b *blockingStore) Query(ctx context.Context, q dynamo.QueryInput) (dynamo.
 func TestPrefetchCancelled(t *testing.T) {
 	for _, blockKeys := range []bool{false, true} {
 		bs := newBlockingStore(blockKeys)
-		p := newPrefetchStore(context.Background(), bs, "App", "", "CUST#42", config.Settings{})
+		p := newPrefetchStore(context.Background(), bs, "App", "", "CUST#42", config.Settings{}, 35)
 		select {
 		case <-bs.started:
 		case <-time.After(10 * time.Second):

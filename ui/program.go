@@ -89,7 +89,7 @@ func Run(ctx context.Context, o Options) error {
 	if o.Table != "" {
 		// The first requests leave now, not after the terminal's start-up
 		// messages have been worked through (prefetch.go).
-		o.Store = newPrefetchStore(ctx, o.Store, o.Table, o.Index, o.PK, o.Settings)
+		o.Store = newPrefetchStore(ctx, o.Store, o.Table, o.Index, o.PK, o.Settings, o.Rows)
 	}
 	m := New(o)
 	m.ctx = ctx

@@ -20,6 +20,12 @@ import (
 // startQuery sends a query, cancelling the one in flight. next asks for a
 // further page of the results shown rather than new results.
 func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
+	return m.sendQuery(q, next, false)
+}
+
+// sendQuery is startQuery; screen marks the first page of a partition
+// sized to the screen (startScreenQuery), which its reply carries.
+func (m Model) sendQuery(q dynamo.QueryInput, next, screen bool) (Model, tea.Cmd) {
 	m.cancelInflight()
 	id, ctx := m.flight.start(m.ctx, flightQuery)
 	m.flight.next = next
@@ -30,7 +36,29 @@ func (m Model) startQuery(q dynamo.QueryInput, next bool) (Model, tea.Cmd) {
 		m.get = nil
 	}
 	m.status.Err, m.status.Info = "", ""
-	return m, tea.Batch(queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages()+1), m.after(id))
+	send := queryCmd(m.observe(ctx, id), m.store, id, q, next, m.results.pages()+1)
+	if screen {
+		inner := send
+		send = func() tea.Msg {
+			msg := inner().(queryDoneMsg)
+			msg.screen = true
+			return msg
+		}
+	}
+	return m, tea.Batch(send, m.after(id))
+}
+
+// startScreenQuery sends the first page of q, a partition opened whole,
+// sized to the screen (screenSized): the query line shows q as the user
+// has it, and its pages after the first are DynamoDB's own.
+func (m Model) startScreenQuery(q dynamo.QueryInput) (Model, tea.Cmd) {
+	sent := screenSized(q, m.screenRows())
+	if sent.Limit == q.Limit {
+		return m.startQuery(q, false)
+	}
+	m, cmd := m.sendQuery(sent, false, true)
+	m.query = q
+	return m, cmd
 }
 
 // cancelInflight cancels the query in flight, if any; its reply will be
@@ -104,10 +132,16 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			page = msg.pageNo
 		}
 		kind := ""
+		if msg.screen {
+			kind = screenKind
+		}
 		if msg.refetch {
 			kind, page = fmt.Sprintf("re-fetch page %d", msg.pageNo), 1 // the page in the kind, once
 		}
 		m.log = m.log.Add(msg.page.Request, kind, page, m.queryInput(msg.q))
+		if msg.screen {
+			m.log = m.log.Why(screenWhy(msg.q.Limit))
+		}
 	}
 	if !m.flight.waits(flightQuery, msg.id) {
 		return m, nil // cancelled or superseded: logged, not shown
@@ -124,9 +158,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	// shown as they were, so the same page can be asked for again.
 	pager := m.results.pager
 	if !msg.next {
-		q := msg.q
-		q.StartKey = nil
-		pager = dynamo.NewQueryPager(dynamo.QueryRead{Query: q})
+		pager = dynamo.NewQueryPager(dynamo.QueryRead{Query: userQuery(msg)})
 	}
 	err := msg.err
 	if err == nil {
@@ -169,12 +201,14 @@ func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
 // items, and for the partition's own pages its entity types, with the
 // skip-scan for those beyond the page.
 func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.Cmd) {
-	p, q := msg.page, msg.q
-	q.StartKey = nil
+	p, q := msg.page, userQuery(msg)
 	more := p.LastEvaluatedKey != nil
 	// A filtered or projected first page is not the partition's: it
 	// cannot tell its entity types.
 	m.results = result{q: q, pager: pager, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
+	if msg.screen {
+		m.results.first = msg.q.Limit
+	}
 	var disc tea.Cmd
 	if m.results.base {
 		if m.delim == "" && m.schema.SK != nil {
@@ -189,12 +223,24 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 		// with its exact count; only a bigger partition needs the
 		// skip-scan to find the types beyond it.
 		if more && !m.groups.tbl.Listed() && !m.groups.finding && !m.groups.scanErr {
-			m, disc = m.startDiscover(q, p, m.scanBudget(q, p))
+			m, disc = m.startDiscover(q, p, m.scanBudget(msg.q, p)) // the budget of the page as sent
 		}
 	}
 	m.noteColours(p.Items)
 	m.items = m.items.SetItems(p.Items, m.layout().itemsW-2)
 	return m.reselectWritten(p.Items), disc
+}
+
+// userQuery is the request of a reply's results as the user has it:
+// StartKey nil, and without the Limit a first page sized to the screen was
+// sent with, so the pages after it are DynamoDB's own.
+func userQuery(msg queryDoneMsg) dynamo.QueryInput {
+	q := msg.q
+	q.StartKey = nil
+	if msg.screen {
+		q.Limit = 0
+	}
+	return q
 }
 
 // nextPage adds a further page of the results shown, read by pager; a G

@@ -61,6 +61,7 @@ func (p pagePolicy) arrived() (pagePolicy, bool) {
 // when the next page is asked for (paging.go).
 type result struct {
 	q      dynamo.QueryInput // as the user set it; StartKey nil
+	first  int32             // the Limit its first page was read with when sized to the screen (paging.go); 0 otherwise
 	pager  dynamo.QueryPager // its pages: where the next starts, what they kept, read and cost
 	paging pagePolicy
 	base   bool             // no sort-key condition: its pages feed the entity types

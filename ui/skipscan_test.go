@@ -90,8 +90,8 @@ func TestBigPartitionShowsAllTypesBeforeItemsLoad(t *testing.T) {
 	wantCount(t, hs, "ORDER", "98+") // loading stopped inside it
 	wantCount(t, hs, "PROFILE", "1") // one key value on the table: one item
 	wantCount(t, hs, "RETURN", "?")  // not loaded yet
-	if q := hs.store.queries(); len(q) != 1 || q[0].Limit != 0 {
-		t.Fatalf("queries = %+v, want one page and no Limit", q)
+	if q := hs.store.queries(); len(q) != 1 || q[0].Limit != screenLimit(35) {
+		t.Fatalf("queries = %+v, want one page sized to the screen", q)
 	}
 	// Every request of the skip-scan is in the log with its own cost, and the
 	// session total is the sum of the lines.

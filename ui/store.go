@@ -90,6 +90,11 @@ type Options struct {
 	// writes through Store.
 	Editor Editor
 
+	// Rows is the terminal's height at start, 0 when not known: the first
+	// page of the partition --pk opens is sized by it (paging.go) before
+	// the window's size arrives.
+	Rows int
+
 	// Settings are the settings file's: theme, key overrides, the default
 	// Limit, the overview's sampling caps, the read price. The zero value
 	// means the defaults, with no price (no cost shown).

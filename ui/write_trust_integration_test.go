@@ -51,7 +51,7 @@ func newWriteRig(t *testing.T, w, h int, timeout time.Duration) writeRig {
 	}
 	r := writeRig{p: p, table: table, sdk: dynamotest.SDK(t), ctx: ctx}
 	r.set(t, "status", "PENDING")
-	r.hs = newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}), Editor: wr,
+	r.hs = newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}, 35), Editor: wr,
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: p.URL}, w, h)
 	r.hs.contains("Items · 3 loaded")
 	return r

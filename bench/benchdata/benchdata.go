@@ -78,7 +78,11 @@ func item(pk, prefix string, i, k int) dynamo.Item {
 
 // Big returns the large partition: count items in its four entity types, in
 // sort-key order.
-func Big(count int) []dynamo.Item {
+func Big(count int) []dynamo.Item { return Partition(BigPK, count) }
+
+// Partition returns partition pk of count items shaped as the large one:
+// four entity types, in sort-key order.
+func Partition(pk string, count int) []dynamo.Item {
 	out := make([]dynamo.Item, 0, count)
 	left := count
 	for t, e := range entityTypes {
@@ -88,7 +92,7 @@ func Big(count int) []dynamo.Item {
 		}
 		left -= c
 		for i := range c {
-			out = append(out, item(BigPK, e.prefix, i, len(out)))
+			out = append(out, item(pk, e.prefix, i, len(out)))
 		}
 	}
 	return out

@@ -21,15 +21,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"time"
-	"unicode/utf8"
 
 	"dynascope/bench/benchdata"
 	"dynascope/codegen"
@@ -108,16 +105,16 @@ func run(endpoint, table, pk, marker, bin, awsBin string, runs int, minRatio flo
 	if _, err := timeCLI(env, awsCmd, pk); err != nil {
 		return false, fmt.Errorf("aws dynamodb query: %w", err)
 	}
-	if _, err := timeUI(env, uiCmd, marker); err != nil {
+	if _, err := benchdata.TimeUI(env, uiCmd, marker); err != nil {
 		return false, fmt.Errorf("dynascope UI: %w", err)
 	}
 	var q, qc, a, u, f, h []time.Duration
 	for range runs {
-		ht, err := timeUI(env, harnessCmd, marker)
+		ht, err := benchdata.TimeUI(env, harnessCmd, marker)
 		if err != nil {
 			return false, fmt.Errorf("pty harness: %w", err)
 		}
-		h = append(h, ht.results)
+		h = append(h, ht.Results)
 		// A first run, with nothing cached: it describes the table, and
 		// leaves its key schema for the run after it.
 		if err := os.RemoveAll(cache); err != nil {
@@ -136,23 +133,23 @@ func run(endpoint, table, pk, marker, bin, awsBin string, runs int, minRatio flo
 			return false, fmt.Errorf("aws dynamodb query: %w", err)
 		}
 		a = append(a, d)
-		ut, err := timeUI(env, uiCmd, marker)
+		ut, err := benchdata.TimeUI(env, uiCmd, marker)
 		if err != nil {
 			return false, fmt.Errorf("dynascope UI: %w", err)
 		}
-		u, f = append(u, ut.results), append(f, ut.frame)
+		u, f = append(u, ut.Results), append(f, ut.Frame)
 	}
-	mq, ma, mh := median(q), median(a), median(h)
-	mu := median(u) - mh
+	mq, ma, mh := benchdata.Median(q), benchdata.Median(a), benchdata.Median(h)
+	mu := benchdata.Median(u) - mh
 	describe, err := describeTime(endpoint, table)
 	if err != nil {
 		return false, err
 	}
 	fmt.Printf("start to first results on %s (%d runs each, medians; min–max):\n", pk, runs)
 	fmt.Printf("  dynascope query            %7.1f ms  (%.1f–%.1f; the key schema from its cache)\n", ms(mq), ms(slices.Min(q)), ms(slices.Max(q)))
-	fmt.Printf("  dynascope query, first run %7.1f ms  (%.1f–%.1f; nothing cached, so DescribeTable first)\n", ms(median(qc)), ms(slices.Min(qc)), ms(slices.Max(qc)))
+	fmt.Printf("  dynascope query, first run %7.1f ms  (%.1f–%.1f; nothing cached, so DescribeTable first)\n", ms(benchdata.Median(qc)), ms(slices.Min(qc)), ms(slices.Max(qc)))
 	fmt.Printf("  dynascope UI, first screen %7.1f ms  (%.1f–%.1f, less the pty harness's %.1f ms; its first frame, before any result: %.1f ms)\n",
-		ms(mu), ms(slices.Min(u)-mh), ms(slices.Max(u)-mh), ms(mh), ms(median(f)-mh))
+		ms(mu), ms(slices.Min(u)-mh), ms(slices.Max(u)-mh), ms(mh), ms(benchdata.Median(f)-mh))
 	fmt.Printf("  aws dynamodb query         %7.1f ms  (%.1f–%.1f; %s, %s)\n", ms(ma), ms(slices.Min(a)), ms(slices.Max(a)), awsPath, strings.TrimSpace(string(version)))
 	fmt.Printf("  a DescribeTable of %s takes %.1f ms (DynamoDB Local counts the table's items on every call): a first run and the UI send one\n", table, ms(describe))
 	ok := true
@@ -191,135 +188,6 @@ func timeCLI(env []string, command, pk string) (time.Duration, error) {
 	return took, nil
 }
 
-// uiTimes are the moments a UI run reached, from process start.
-type uiTimes struct {
-	frame   time.Duration // the first text on screen: the first frame, whatever it shows
-	results time.Duration // the marker: the partition's items
-}
-
-// timeUI starts the UI in a pseudo-terminal and returns when the marker
-// appears on its screen, then kills it. The screen is the pty's output with
-// escape sequences dropped and REP (repeat the last character) expanded.
-func timeUI(env []string, command, marker string) (uiTimes, error) {
-	c := exec.Command("script", "-qfec", command, "/dev/null")
-	c.Env = env
-	c.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // its own group, killed as one
-	out, err := c.StdoutPipe()
-	if err != nil {
-		return uiTimes{}, err
-	}
-	began := time.Now()
-	if err := c.Start(); err != nil {
-		return uiTimes{}, err
-	}
-	defer func() {
-		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
-		_ = c.Wait()
-	}()
-	type event struct {
-		t   uiTimes
-		err error
-	}
-	found := make(chan event, 1)
-	go func() {
-		var s screenText
-		var t uiTimes
-		buf := make([]byte, 32<<10)
-		for {
-			n, err := out.Read(buf)
-			s.write(buf[:n])
-			text := s.text.String()
-			if t.frame == 0 && strings.TrimSpace(text) != "" {
-				t.frame = time.Since(began)
-			}
-			if strings.Contains(text, marker) {
-				t.results = time.Since(began)
-				found <- event{t: t}
-				return
-			}
-			if err != nil {
-				if err == io.EOF {
-					err = errors.New("it exited")
-				}
-				found <- event{err: fmt.Errorf("%w before showing %q; it printed %.300q", err, marker, text)}
-				return
-			}
-		}
-	}()
-	select {
-	case e := <-found:
-		return e.t, e.err
-	case <-time.After(30 * time.Second):
-		return uiTimes{}, fmt.Errorf("no %q on its screen within 30 s", marker)
-	}
-}
-
-// screenText keeps the printable text of a terminal stream.
-type screenText struct {
-	text  strings.Builder
-	state int // 0 text, 1 after ESC, 2 in CSI, 3 in OSC/DCS/APC string, 4 ESC inside one
-	param []byte
-	last  rune
-	utf8  []byte
-}
-
-func (s *screenText) write(p []byte) {
-	for _, b := range p {
-		switch s.state {
-		case 0:
-			switch {
-			case b == 0x1b:
-				s.state = 1
-			case b < 0x20 || b == 0x7f:
-				s.text.WriteByte(' ')
-			default:
-				s.utf8 = append(s.utf8, b)
-				if utf8.FullRune(s.utf8) {
-					r, _ := utf8.DecodeRune(s.utf8)
-					s.text.WriteRune(r)
-					s.last, s.utf8 = r, s.utf8[:0]
-				}
-			}
-		case 1:
-			switch b {
-			case '[':
-				s.state, s.param = 2, s.param[:0]
-			case ']', 'P', '_', '^', 'X':
-				s.state = 3
-			default:
-				s.state = 0
-			}
-		case 2:
-			if b >= 0x40 && b <= 0x7e {
-				if b == 'b' { // REP: the last character, n more times
-					n := 1
-					fmt.Sscanf(string(s.param), "%d", &n)
-					for range min(n, 1000) {
-						s.text.WriteRune(s.last)
-					}
-				} else {
-					s.text.WriteByte(' ') // a cursor move or style: a gap
-				}
-				s.state = 0
-			} else {
-				s.param = append(s.param, b)
-			}
-		case 3:
-			switch b {
-			case 0x07:
-				s.state = 0
-			case 0x1b:
-				s.state = 4
-			}
-		case 4:
-			s.state = 3
-			if b == '\\' {
-				s.state = 0
-			}
-		}
-	}
-}
-
 // describeTime is the median time of a DescribeTable of the table, which
 // dynascope sends before its first Query when no key schema is cached.
 func describeTime(endpoint, table string) (time.Duration, error) {
@@ -337,13 +205,7 @@ func describeTime(endpoint, table string) (time.Duration, error) {
 		}
 		ds = append(ds, time.Since(began))
 	}
-	return median(ds), nil
-}
-
-func median(d []time.Duration) time.Duration {
-	s := slices.Clone(d)
-	slices.Sort(s)
-	return s[len(s)/2]
+	return benchdata.Median(ds), nil
 }
 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

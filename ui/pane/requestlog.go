@@ -36,6 +36,55 @@ type RequestLog struct {
 	WCUUnknown int
 	Cursor     int // in the expanded log
 	Offset     int
+	// Whys says why a request is as it is where its line cannot (the
+	// first page sized to the screen), by its index: the detail of its
+	// line in the expanded log says it. A map written only through Why.
+	Whys map[int]string
+}
+
+// Why notes why the request added last is as it is, for the detail of
+// its line.
+func (l RequestLog) Why(why string) RequestLog {
+	if len(l.Reqs) == 0 {
+		return l
+	}
+	w := make(map[int]string, len(l.Whys)+1)
+	for k, v := range l.Whys {
+		w[k] = v
+	}
+	w[len(l.Reqs)-1] = why
+	l.Whys = w
+	return l
+}
+
+// detailLines is the detail of request i's line in the expanded log, in
+// lines of w cells: the whole of its key condition (a line cuts it),
+// filter, projection or statement, and why it is as it is.
+func (l RequestLog) detailLines(st theme.Styles, i, w int) []string {
+	r := l.Reqs[i]
+	var parts []string
+	switch {
+	case r.Statement != "":
+		parts = append(parts, "statement "+textfmt.Sanitize(r.Statement))
+	case r.KeyCondition != "":
+		parts = append(parts, "key condition "+textfmt.Sanitize(r.KeyCondition))
+	}
+	if r.Filter != "" {
+		parts = append(parts, "filter "+textfmt.Sanitize(r.Filter))
+	}
+	if r.Projection != "" {
+		parts = append(parts, "projection "+textfmt.Sanitize(r.Projection))
+	}
+	if why := l.Whys[i]; why != "" {
+		parts = append(parts, why)
+	}
+	var out []string
+	for _, p := range parts {
+		for _, s := range widget.WrapWords(p, max(8, w-6)) {
+			out = append(out, "      "+st.Muted.Render(s))
+		}
+	}
+	return out
 }
 
 // Add logs a read: its request, what it was for besides the query (kind:
@@ -330,13 +379,24 @@ func (l RequestLog) Collapsed(st theme.Styles, table string, n, w int) string {
 func (l RequestLog) Expanded(st theme.Styles, table string, w, h int) string {
 	inner := w - 2
 	shown := max(1, h-2)
-	offset := widget.ScrollOffset(l.Offset, l.Cursor, shown, len(l.Reqs))
+	// The selected line's detail, under it, takes rows of its own (at most
+	// half of them): the whole condition a line cuts (issue 37.6).
+	var detail []string
+	if l.Cursor >= 0 && l.Cursor < len(l.Reqs) {
+		detail = l.detailLines(st, l.Cursor, inner)
+		detail = detail[:min(len(detail), shown/2)]
+	}
+	rows := max(1, shown-len(detail))
+	offset := widget.ScrollOffset(l.Offset, l.Cursor, rows, len(l.Reqs))
 	var lines []string
-	cw := l.widths(offset, min(len(l.Reqs), offset+shown))
-	for i := offset; i < len(l.Reqs) && i < offset+shown; i++ {
+	cw := l.widths(offset, min(len(l.Reqs), offset+rows))
+	for i := offset; i < len(l.Reqs) && i < offset+rows; i++ {
 		s := l.line(st, i+1, table, cw, inner)
 		if i == l.Cursor {
 			s = st.Sel.Render(ansi.Strip(widget.Fit(s, inner)))
+			lines = append(lines, s)
+			lines = append(lines, detail...)
+			continue
 		}
 		lines = append(lines, s)
 	}
