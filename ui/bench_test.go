@@ -127,20 +127,7 @@ func (d *benchDriver) step(msg tea.Msg) tea.Cmd {
 	return cmd
 }
 
-func (d *benchDriver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			d.run(c)
-		}
-	default:
-		d.send(msg)
-	}
-}
+func (d *benchDriver) run(cmd tea.Cmd) { runCmd(cmd, d.send) }
 
 // newBenchDriver opens BENCH#BIG in a 120×35 terminal with the items pane
 // focused, and loads pages with the next-page key until loaded items are in

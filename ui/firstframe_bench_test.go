@@ -81,17 +81,4 @@ func (d *firstFrameDriver) send(msg tea.Msg) {
 	d.run(cmd)
 }
 
-func (d *firstFrameDriver) run(cmd tea.Cmd) {
-	if cmd == nil {
-		return
-	}
-	switch msg := cmd().(type) {
-	case nil:
-	case tea.BatchMsg:
-		for _, c := range msg {
-			d.run(c)
-		}
-	default:
-		d.send(msg)
-	}
-}
+func (d *firstFrameDriver) run(cmd tea.Cmd) { runCmd(cmd, d.send) }

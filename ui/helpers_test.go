@@ -301,6 +301,13 @@ func (hs *harness) step(msg tea.Msg) tea.Cmd {
 
 func (hs *harness) run(cmd tea.Cmd) {
 	hs.t.Helper()
+	runCmd(cmd, func(msg tea.Msg) { hs.send(msg) })
+}
+
+// runCmd runs cmd and every command it batches, handing each message they
+// return to send (which may run further commands): the harness's and the
+// benchmarks' drivers deliver replies this way.
+func runCmd(cmd tea.Cmd, send func(tea.Msg)) {
 	if cmd == nil {
 		return
 	}
@@ -308,10 +315,10 @@ func (hs *harness) run(cmd tea.Cmd) {
 	case nil:
 	case tea.BatchMsg:
 		for _, c := range msg {
-			hs.run(c)
+			runCmd(c, send)
 		}
 	default:
-		hs.send(msg)
+		send(msg)
 	}
 }
 
