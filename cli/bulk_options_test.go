@@ -53,7 +53,10 @@ func TestNewScanCmd(t *testing.T) {
 	}
 	checkOptions(t, newScanCmd, func(o *scanOptions) bool {
 		set := o.Connect != nil && o.Out != nil && o.Err != nil && o.Files.Open != nil && o.Files.Stdin != nil && len(o.Line) > 0
-		o.Connect, o.Out, o.Err, o.Files, o.Line = nil, nil, nil, resumeSource{}, nil
+		// --go-on's default is dynascope's own go-on line; the cases
+		// want it as the zero value.
+		set = set && o.Paging.GoOn == "dynascope"
+		o.Connect, o.Out, o.Err, o.Files, o.Line, o.Paging.GoOn = nil, nil, nil, resumeSource{}, nil, ""
 		return set
 	}, cases)
 	if _, _, err := cmdOptions(t, newScanCmd, "--yes"); err == nil || exitCode(false, err) != 2 {

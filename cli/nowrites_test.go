@@ -221,6 +221,10 @@ func TestCLINeverWrites(t *testing.T) {
 	if err := os.WriteFile(tailPatterns, []byte("entities:\n  - name: Order\n    keys: {PK: \"CUST#{customerId}\", SK: \"ORDER#{orderDate}#{orderId}\"}\n    params: {customerId: number, orderDate: date, orderId: text}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	// NextTokens as the AWS CLI prints them: inside CUST#7's orders, and a
+	// scan's from CUST#42's profile.
+	startToken := dynamo.Position{Key: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: "ORDER#2024-01-01#B1001"}}}.Token()
+	scanToken := dynamo.Position{Key: dynamo.Item{"PK": &types.AttributeValueMemberS{Value: "CUST#42"}, "SK": &types.AttributeValueMemberS{Value: "PROFILE"}}}.Token()
 	get := append([]string{"get"}, conn...)
 	l := append([]string{"layout"}, conn...)
 	runs := [][]string{
@@ -267,6 +271,13 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"partiql", `SELECT PK FROM "` + table + `"`}, conn, []string{"--max-rcu", "1", "--next-token", "@" + runFile}),
 		slices.Concat([]string{"scan"}, conn, []string{"--max-rcu", "2", "--segments", "2", "--resume", `{"1": {}}`}),
 		slices.Concat(q, []string{"--pk", "CUST#42", "--all-pages", "--max-rcu", "2", "--start-key", `{"PK": "CUST#42", "SK": "ORDER#"}`}),
+		// The AWS CLI's paging flags (issue 38.6): a cut page, its token
+		// pasted back, and the go-on line as the AWS CLI's command.
+		slices.Concat(q, []string{"--pk", "CUST#7", "--max-items", "3", "--page-size", "2", "--go-on", "aws"}),
+		slices.Concat(q, []string{"--pk", "CUST#7", "--max-items", "2", "--starting-token", startToken}),
+		slices.Concat([]string{"scan"}, conn, []string{"--yes", "--max-items", "3", "--page-size", "2", "--go-on", "aws"}),
+		slices.Concat([]string{"scan"}, conn, []string{"--yes", "--max-items", "2", "--starting-token", scanToken}),
+		[]string{cobra.ShellCompRequestCmd, "query", "--go-on", ""},
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE"}),
 		slices.Concat([]string{"get", "--pk", "CUST#42", "--sk", "PROFILE"}, named),
 		slices.Concat(get, []string{"--pk", "CUST#42", "--sk", "PROFILE", "--consistent", "--output", "table", "--dynamodb-json"}),
@@ -349,6 +360,7 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"explain", "--pk", "CUST#42", "--sk", "ORDER|2025-03-01|A17", "--output", "json"}, conn),
 		slices.Concat([]string{"explain", "--entity", "Order", "--param", "customerId=42", "--param", "orderDate=2025-03-01", "--param", "orderId=A17", "--patterns", patternsFile}, conn),
 		slices.Concat([]string{"explain", "--pk", "WH#1", "--index", "GSI1"}, named),
+		slices.Concat([]string{"explain", "--entity", "Order", "--param", "customerId=42", "--param", "orderDate=2025-03-01", "--param", "orderId=A17", "--models", "modelimport/testdata/shop.onetable.json"}, conn),
 		// Shell completion: the names it asks DynamoDB for (ListTables,
 		// the key schema) and those it reads from files.
 		slices.Concat([]string{cobra.ShellCompRequestCmd}, conn[:2], []string{"query", "--table", ""}),
@@ -410,6 +422,14 @@ func TestCLINeverWrites(t *testing.T) {
 			t.Errorf("%v: %v, printed %q", args, err, out)
 		}
 	}
+	// check with the application's models: the shop models declare fewer
+	// entities than the demo holds, so drift (exit 3) is its right answer;
+	// it reads its announced sample and writes nothing.
+	checkModels := slices.Concat([]string{"check", "--models", "modelimport/testdata/shop.electrodb.json", "--max-rcu", "5"}, conn)
+	if out, _, err := cli(t, checkModels...); exitCode(false, err) != 3 || out == "" {
+		t.Errorf("%v: %v (exit %d), printed %q; want the drift's exit 3", checkModels, err, exitCode(false, err), out)
+	}
+	runs = append(runs, checkModels)
 	// --query, once a command: the document layer reads what a command
 	// printed as JSON and sends nothing of its own; a command without JSON
 	// output refuses it before any request.

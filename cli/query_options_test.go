@@ -88,7 +88,10 @@ func TestNewQueryCmd(t *testing.T) {
 	}
 	checkOptions(t, newQueryCmd, func(o *queryOptions) bool {
 		set := o.Connect != nil && o.Out != nil && o.Err != nil && len(o.Line) > 0
-		o.Connect, o.Out, o.Err, o.Line = nil, nil, nil, nil
+		// --go-on's default is dynascope's own go-on line; the cases
+		// want it as the zero value.
+		set = set && o.Paging.GoOn == "dynascope"
+		o.Connect, o.Out, o.Err, o.Line, o.Paging.GoOn = nil, nil, nil, nil, ""
 		return set
 	}, cases)
 	if _, _, err := cmdOptions(t, newQueryCmd, "--pk", "A"); err == nil || exitCode(false, err) != 2 {
