@@ -182,6 +182,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 	// Named by the types pane beside it: the live pane is the partition's,
 	// and its rows are the partition's names (the same for the whole batch).
 	names := m.groups.keyNames(m.delim)
+	applied := false
 	for _, r := range recs {
 		if info.PartitionKey(r) != m.query.PK || m.query.Index != "" {
 			m.live.others++
@@ -200,6 +201,7 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 		}
 		var ok bool
 		if m.items, ok = m.items.ApplyRecord(r, m.schema, m.query, m.results.more(), m.layout().itemsW); ok {
+			applied = true
 			m.status.Info = fmt.Sprintf("live: %s %s", r.Event, sanitize(sk))
 			if r.Event != "REMOVE" && m.schema.SK != nil {
 				m.items.Changed, m.items.ChangedAttr = sk, m.schema.SK.Name
@@ -207,6 +209,31 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 			}
 		}
 	}
+	if applied {
+		m = m.recountLoaded()
+	}
+	return m
+}
+
+// recountLoaded gives the types pane the counts of the items loaded now,
+// after live records changed them: the pane counts the whole-partition
+// read's items, and a record applied to the items pane (which holds the
+// whole read then: ApplyRecord says so) changes what that read holds. A
+// count of the partition from a COUNT is outrun by the same records.
+func (m Model) recountLoaded() Model {
+	if !m.results.base {
+		return m
+	}
+	items := make([]dynamo.Item, 0, m.items.Store.Total)
+	for row := range m.items.Store.Total {
+		it, ok := m.items.Store.Item(row)
+		if !ok {
+			return m
+		}
+		items = append(items, it)
+	}
+	m.groups = m.groups.reset(m.query.PK, items, m.items.KeyName, m.delim, m.results.more(), m.query.Reverse)
+	m.groups.partExact = -1
 	return m
 }
 

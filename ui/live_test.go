@@ -219,3 +219,49 @@ func TestLiveMarksOwnWrites(t *testing.T) {
 		t.Errorf("lines %+v", m.live.lines)
 	}
 }
+
+// typeCount is the types pane's count of the type named entity, as the
+// pane shows it ("" when no row has that name).
+func typeCount(hs *harness, entity string) string {
+	for i, r := range hs.m.groups.types() {
+		if r.Entity == entity {
+			return hs.m.groups.countText(i + 1)
+		}
+	}
+	return ""
+}
+
+// The types pane's counts follow the items the live pane changes: two
+// orders inserted and the profile removed by another writer make ORDER 3
+// and PROFILE 0, as the items pane beside it holds, with no Query sent
+// (issue 37.11: the pane said ORDER 2 while 13 orders were loaded).
+func TestLiveRecordsKeepTypeCounts(t *testing.T) {
+	hs, p, put, table := liveRig(t)
+	if o, pr := typeCount(hs, "ORDER"), typeCount(hs, "PROFILE"); o != "1" || pr != "1" {
+		t.Fatalf("before the writes: ORDER %q, PROFILE %q; want 1 and 1", o, pr)
+	}
+	queries := p.Count("Query")
+	cmd := hs.step(keyPress("T"))
+	cmd = nextLive(t, hs, cmd, func() bool { return hs.m.live.polls > 0 })
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-04-01#A20"), "total": nv("50")})
+	put(map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("ORDER#2025-05-01#A21"), "total": nv("60")})
+	api := dynamotest.SDK(t)
+	if _, err := api.DeleteItem(context.Background(), &dynamodb.DeleteItemInput{TableName: aws.String(table),
+		Key: map[string]types.AttributeValue{"PK": sv("CUST#42"), "SK": sv("PROFILE")}}); err != nil {
+		t.Fatal(err)
+	}
+	nextLive(t, hs, cmd, func() bool { return len(hs.m.live.lines) >= 3 })
+	if n := len(memItems(hs.m.items)); n != 3 {
+		t.Fatalf("the items pane holds %d items, want 3", n)
+	}
+	if o, pr := typeCount(hs, "ORDER"), typeCount(hs, "PROFILE"); o != "3" || pr != "0" {
+		t.Errorf("after the writes: ORDER %q, PROFILE %q; want 3 and 0, as loaded", o, pr)
+	}
+	if all := hs.m.groups.countText(0); all != "3" {
+		t.Errorf("the partition row says %q, want 3", all)
+	}
+	if n := p.Count("Query") - queries; n != 0 {
+		t.Errorf("the counts sent %d queries", n)
+	}
+	hs.send(keyPress("q"))
+}
