@@ -234,6 +234,15 @@ func (m Model) recountLoaded() Model {
 	}
 	m.groups = m.groups.reset(m.query.PK, items, m.items.KeyName, m.delim, m.results.more(), m.query.Reverse)
 	m.groups.partExact = -1
+	if !m.results.more() {
+		// The whole partition is loaded: its items are the exact counts now,
+		// and a type's own COUNT, read before the records, is outrun.
+		for _, r := range m.groups.types() {
+			if r.Count >= 0 {
+				m.groups.tbl = m.groups.tbl.Counted(r.ID(), r.Loaded)
+			}
+		}
+	}
 	return m
 }
 
