@@ -87,7 +87,7 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
 	}
 	if filter {
-		if err := o.bulkFilterFlags(fs.Changed("sk"), entity); err != nil {
+		if err := o.bulkFilterFlags(fs.Changed("sk")); err != nil {
 			return true, err
 		}
 	}
@@ -254,7 +254,7 @@ type selection struct {
 // write is conditional on the image read: an eventually consistent image
 // may be one write behind, and its item refused for nothing.
 func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
-	q := dynamo.QueryInput{Table: t.Name, Index: opts.Bulk.Index, PK: opts.PK, SK: opts.Bulk.SK, Consistent: true, Filter: opts.Bulk.Filter}
+	q := dynamo.QueryInput{Table: t.Name, Index: opts.Bulk.Index, PK: opts.PK, SK: entityQuery(opts.Bulk), Consistent: true, Filter: opts.Bulk.Filter}
 	ix, err := bulkIndex(t, opts.Bulk.Index)
 	if err != nil {
 		return selection{}, err
@@ -306,6 +306,20 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	return sel, nil
 }
 
+// entityQuery is the read's sort-key condition. With --entity and
+// --filter it is the type's prefix (a label type's keys begin with its
+// name: ORDER is ORDER#...), so that the filter is charged for that type's
+// items only, not the whole partition's; the keys read are then named as
+// without the filter, a key such as ORDERLINE#1 that shares the prefix
+// being of another type and left out. Without a filter --entity reads the
+// whole partition, whose keys name its types as groups does.
+func entityQuery(b bulkSelect) dynamo.SKCond {
+	if b.Entity != "" && b.Filter != "" {
+		return dynamo.SKCond{Op: dynamo.SKBeginsWith, Values: []string{b.Entity}}
+	}
+	return b.SK
+}
+
 // selectorText is the selector in words: "CUST#7, SK begins_with ORDER#".
 func selectorText(t dynamo.Table, opts *writeOptions) string {
 	ks, _ := t.Schema(opts.Bulk.Index) // the index was found before
@@ -330,15 +344,12 @@ func selectorText(t dynamo.Table, opts *writeOptions) string {
 }
 
 // bulkFilterFlags checks --filter beside the other selectors: it filters
-// the partition's read, with or without a sort-key condition. Not with
-// --entity, whose names come from every sort key of the partition: of
-// the keys a filter keeps, the names could come out otherwise.
-func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
+// the partition's read, with or without a sort-key condition or --entity
+// (whose type's prefix is then the read's key condition: entityQuery).
+func (o *writeOptions) bulkFilterFlags(sk bool) error {
 	switch {
 	case sk:
 		return usageError{"--sk names one item and --filter selects many: give one of them."}
-	case entity:
-		return usageError{"--filter and --entity together are not taken: the entity's names come from the whole partition's keys; select by a sort-key condition with --filter."}
 	case strings.TrimSpace(o.Bulk.Filter) == "":
 		return usageError{"--filter takes a FilterExpression such as 'status = \"OPEN\"'."}
 	}
