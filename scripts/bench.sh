@@ -86,6 +86,7 @@ echo "DynamoDB Local for the bench: $endpoint" >&2
 
 summary="$work/summary"
 : >"$summary"
+: >"$work/times"
 failed=0
 # step NAME COMMAND...: runs a step, shows its output, keeps its figure lines.
 step() {
@@ -93,9 +94,10 @@ step() {
   shift
   echo
   echo "── $name"
-  local rc=0
+  local rc=0 t0=$SECONDS
   "$@" >"$work/out" 2>&1 || rc=$?
   cat "$work/out"
+  echo "   $name: $((SECONDS - t0)) s" | tee -a "$work/times" >&2
   grep '^= ' "$work/out" | sed 's/^= //' >>"$summary" || true
   if [ "$rc" -ne 0 ]; then
     failed=1
@@ -135,6 +137,8 @@ step "first screen, big partition over small" "$work/firstscreen" -endpoint "$en
 echo
 echo "── summary: $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ *//'), $(awk '/MemTotal/ {printf "%.0f GB", $2/1048576}' /proc/meminfo), $(go version | cut -d' ' -f3), $((SECONDS - began)) s"
 cat "$summary"
+echo "time per step:"
+cat "$work/times"
 if [ "$failed" -ne 0 ] || grep -q 'FAIL' "$summary"; then
   echo "some bounds failed"
   exit 1
