@@ -147,25 +147,8 @@ func measure(ctx context.Context, c *dynamo.Client, endpoint string, sh shape, r
 	fmt.Printf("= skip-scan %s: %d requests for %d types (bound types + 2 = %d) %s\n", sh.name, w.requests, types, types+2, check(w.requests <= types+2, "requests"))
 	fmt.Printf("= skip-scan %s: %d round trips at %s (bound types/2 + 2 = %g; one way %d) %s\n", sh.name, w.trips, rtt, float64(types)/2+2, one.trips, check(float64(w.trips) <= float64(types)/2+2, "round trips"))
 	fmt.Printf("= skip-scan %s: the same requests, RCU and types on 3 runs in a row %s\n", sh.name, check(same, "runs differ"))
-	fmt.Printf("= skip-scan %s: the full read's types %s\n", sh.name, check(sameTypes(w.groups, full) && sameTypes(one.groups, full), "types"))
+	fmt.Printf("= skip-scan %s: the full read's types %s\n", sh.name, check(benchdata.SameTypes(w.groups, full) && benchdata.SameTypes(one.groups, full), "types"))
 	return failed, nil
-}
-
-// sameTypes tells whether a skip-scan's groups are a full read's: the same
-// names, prefixes and kinds in the same order, and every end the skip-scan
-// read the full read's (an end it did not read is "").
-func sameTypes(got, full []keys.Group) bool {
-	if len(got) != len(full) {
-		return false
-	}
-	for i, g := range got {
-		f := full[i]
-		if g.Entity != f.Entity || g.Prefix != f.Prefix || g.Kind != f.Kind || g.Exact != f.Exact ||
-			g.First != "" && g.First != f.First || g.Last != "" && g.Last != f.Last {
-			return false
-		}
-	}
-	return true
 }
 
 // timed skip-scans a partition through a fault proxy of its own, every

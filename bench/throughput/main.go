@@ -16,7 +16,6 @@ import (
 	"flag"
 	"fmt"
 	"os"
-	"reflect"
 	"runtime"
 	"time"
 
@@ -92,11 +91,10 @@ func run(endpoint, table string, sampleItems int, maxSkip float64) (bool, error)
 	if err != nil {
 		return false, err
 	}
-	full := keys.GroupSortKeys(sks, "S", d.Delimiter)
-	for i := range full {
-		full[i].Count = -1
-	}
-	same := reflect.DeepEqual(full, d.Groups)
+	// The skip-scan leaves an end it did not read "" and counts nothing:
+	// the types are the same when names, prefixes, kinds and every end it
+	// read are (benchdata.SameTypes, as bench/skipscan checks them).
+	same := benchdata.SameTypes(d.Groups, keys.GroupSortKeys(sks, "S", d.Delimiter))
 	share := d.Capacity().Total / dynamo.TotalCapacity(fullReqs).Total
 	fmt.Printf("skip-scan of %s: %d types in %d requests, %.1f RCU, %.1f ms; the full read found the same types: %v\n",
 		benchdata.BigPK, len(d.Groups), len(d.Requests), d.Capacity().Total, float64(skipTook.Microseconds())/1000, same)
