@@ -136,3 +136,25 @@ func TestGoldenPartition(t *testing.T) {
 		golden.RequireEqual(t, []byte(hs.screen()))
 	})
 }
+
+// The types pane beside live records another writer made (issue 37.11):
+// two orders inserted and the profile removed, as the stream carries them,
+// leave ORDER 4 and PROFILE 0, as the items pane holds.
+func TestGoldenLiveCounts(t *testing.T) {
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			hs := openExample(t, sz[0], sz[1])
+			key := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#42"), "SK": s(sk)} }
+			order := func(sk, total string) dynamo.Item {
+				return dynamo.Item{"PK": s("CUST#42"), "SK": s(sk), "total": n(total), "status": s("OPEN")}
+			}
+			hs.m.live.info = dynamo.StreamInfo{Table: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}, ViewType: "NEW_AND_OLD_IMAGES"}
+			hs.m = hs.m.liveRecords([]dynamo.StreamRecord{
+				{Event: "INSERT", Keys: key("ORDER#2025-04-01#A20"), New: order("ORDER#2025-04-01#A20", "50")},
+				{Event: "INSERT", Keys: key("ORDER#2025-05-01#A21"), New: order("ORDER#2025-05-01#A21", "60")},
+				{Event: "REMOVE", Keys: key("PROFILE"), Old: example()[2]},
+			})
+			golden.RequireEqual(t, []byte(hs.screen()))
+		})
+	}
+}
