@@ -269,7 +269,7 @@ func TestCheckDriftOnFixtures(t *testing.T) {
 		t.Fatalf("clean fixtures: %v\n%s\n%s", err, stderr, out)
 	}
 	c := decodeCICheck(t, out)
-	if !c.OK || c.Exit != 0 || len(c.Drift) != 0 || c.Sample == nil || !c.Sample.Complete || c.Sample.Items != 10 {
+	if !c.OK || c.Exit != 0 || len(c.Drift) != 0 || c.Sample == nil || !c.Sample.Complete || c.Sample.Items != 12 {
 		t.Fatalf("clean: %+v", c)
 	}
 	for _, p := range c.Patterns {
@@ -371,7 +371,7 @@ func TestCheckDemoTable(t *testing.T) {
 		t.Fatalf("the demo: %v\n%s\n%s", err, stderr, out)
 	}
 	c := decodeCICheck(t, out)
-	if !c.OK || c.Sample == nil || !c.Sample.Complete || c.Sample.Items != 21069 || len(c.Patterns) != 8 {
+	if !c.OK || c.Sample == nil || !c.Sample.Complete || c.Sample.Items != 21073 || len(c.Patterns) != 8 {
 		t.Errorf("the demo: %+v", c)
 	}
 	if c.Sample.RCU.Total > announcedCap(t, stderr) {

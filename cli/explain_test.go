@@ -186,7 +186,7 @@ func TestExplainEntity(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"--entity", "Ordr"}, `../dynascope.yaml declares no entity "Ordr" (did you mean "Order"?); its entities are Customer, Address, Order, LineItem, Shipment.`},
+		{[]string{"--entity", "Ordr"}, `../dynascope.yaml declares no entity "Ordr" (did you mean "Order"?); its entities are Customer, Address, Order, LineItem, Shipment, ProductVersion.`},
 		{[]string{"--entity", "Order", "--param", "customerId=42", "--param", "orderDate=2025-3-1", "--param", "orderId=A17"}, `orderDate is "2025-3-1", which is not a date (YYYY-MM-DD).`},
 		{[]string{"--entity", "Order", "--param", "customer=42"}, `Order has no parameter customer`},
 		{[]string{"--entity", "Order", "--param", "customerId=42", "--param", "orderId=A17"}, `Order's SK (ORDER#{orderDate}#{orderId}) needs orderDate; give it as orderDate=VALUE.`},

@@ -67,7 +67,30 @@ func Items() []dynamo.Item {
 	g := &demoGen{r: rand.New(rand.NewPCG(42, 2025))}
 	g.example()
 	g.customers()
+	g.versions()
 	return g.items
+}
+
+// versions is the version-history pattern of DynamoDB's own guide for the
+// desk lamp of order A17: v1 … v3 each a version of the product as it was
+// written, v0 a copy of the newest with the number of the latest version,
+// so the current product is one GetItem (SK = v0) and its history one Query
+// (begins_with v, or SK > v0). It comes after every random draw, so no
+// other item changes with it.
+func (g *demoGen) versions() {
+	prices := []int{3900, 3500, 3500}
+	names := []string{"Desk lamp", "Desk lamp", "Desk lamp (LED)"}
+	for v := range len(prices) {
+		g.add(dynamo.Item{
+			"PK": demoS("PRODUCT#SKU-1025"), "SK": demoS("v" + strconv.Itoa(v+1)),
+			"name": demoS(names[v]), "price": demoMoney(prices[v]), "version": demoInt(v + 1),
+		})
+	}
+	last := len(prices)
+	g.add(dynamo.Item{
+		"PK": demoS("PRODUCT#SKU-1025"), "SK": demoS("v0"),
+		"name": demoS(names[last-1]), "price": demoMoney(prices[last-1]), "version": demoInt(last), "latest": demoInt(last),
+	})
 }
 
 type demoGen struct {
