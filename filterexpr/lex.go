@@ -83,125 +83,210 @@ func lex(src, what string) ([]token, error) { return lexAs(src, what, false) }
 
 func lexAs(src, what string, tmpl bool) ([]token, error) {
 	l := &lexer{src: src, what: what, tmpl: tmpl}
-	if !utf8.ValidString(src) {
-		i := 0
-		for i < len(src) {
-			r, n := utf8.DecodeRuneInString(src[i:])
-			if r == utf8.RuneError && n <= 1 {
-				return nil, l.fail(i, "the text is not valid UTF-8")
-			}
-			i += n
-		}
+	if err := l.checkUTF8(); err != nil {
+		return nil, err
 	}
-	i := 0
-	for i < len(src) {
-		r, n := utf8.DecodeRuneInString(src[i:])
-		switch {
-		case unicode.IsSpace(r):
-			i += n
-		case r == 'b' && i+1 < len(src) && (src[i+1] == '"' || src[i+1] == '\''):
-			s, end, err := l.quoted(i+1, src[i+1])
-			if err != nil {
-				return nil, err
-			}
-			if l.tmpl && strings.ContainsAny(s, "{}") {
-				return nil, l.fail(i, "a binary value b\"…\" cannot hold a placeholder; a parameter is a quoted text \"{name}\" or a bare number {name}")
-			}
-			l.toks = append(l.toks, token{kind: tBinary, text: s, pos: i, raw: src[i:end]})
-			i = end
-		case isIdentStart(r):
-			j := i
-			for j < len(src) {
-				r2, n2 := utf8.DecodeRuneInString(src[j:])
-				if !isIdentPart(r2) {
-					break
-				}
-				j += n2
-			}
-			l.toks = append(l.toks, token{kind: tIdent, text: src[i:j], pos: i, raw: src[i:j]})
-			i = j
-		case r == '`':
-			end := strings.IndexByte(src[i+1:], '`')
-			if end < 0 {
-				return nil, l.fail(i, "the name opened with ` is never closed")
-			}
-			name := src[i+1 : i+1+end]
-			if name == "" {
-				return nil, l.fail(i, "an attribute name cannot be empty")
-			}
-			if strings.ContainsAny(name, "[]") {
-				return nil, l.fail(i, "an attribute name in back quotes cannot hold [ or ]")
-			}
-			if l.tmpl {
-				var err error
-				if name, err = l.literal(i, name); err != nil {
-					return nil, err
-				}
-			}
-			l.toks = append(l.toks, token{kind: tQuoted, text: name, pos: i, raw: src[i : i+2+end]})
-			i += end + 2
-		case r == '"' || r == '\'':
-			s, end, err := l.quoted(i, src[i])
-			if err != nil {
-				return nil, err
-			}
-			tok := token{kind: tString, text: s, pos: i, raw: src[i:end]}
-			if l.tmpl {
-				if tok.parts, err = l.template(i, s); err != nil {
-					return nil, err
-				}
-				if len(tok.parts) == 1 && !tok.parts[0].Param {
-					tok.text, tok.parts = tok.parts[0].Text, nil
-				} else if len(tok.parts) == 0 {
-					tok.text, tok.parts = "", nil
-				}
-			}
-			l.toks = append(l.toks, tok)
-			i = end
-		case r >= '0' && r <= '9' || (r == '-' || r == '+' || r == '.') && i+1 < len(src) && (src[i+1] >= '0' && src[i+1] <= '9' || src[i+1] == '.'):
-			j := i + 1
-			for j < len(src) && (src[j] >= '0' && src[j] <= '9' || src[j] == '.' || src[j] == 'e' || src[j] == 'E' ||
-				(src[j] == '-' || src[j] == '+') && (src[j-1] == 'e' || src[j-1] == 'E')) {
-				j++
-			}
-			// Letters right after digits (12abc) belong to the same word:
-			// the number check then names the whole of it.
-			for j < len(src) && src[j] < utf8.RuneSelf && isIdentPart(rune(src[j])) {
-				j++
-			}
-			l.toks = append(l.toks, token{kind: tNumber, text: src[i:j], pos: i, raw: src[i:j]})
-			i = j
-		case r == '<' || r == '>' || r == '=' || r == '!':
-			op := string(r)
-			if i+1 < len(src) && (src[i+1] == '=' || r == '<' && src[i+1] == '>') {
-				op = src[i : i+2]
-			}
-			if op == "!" || op == "==" {
-				return nil, l.fail(i, "%s is not an operator; use = or <>", strings.TrimSpace(op))
-			}
-			if op == "!=" {
-				return nil, l.fail(i, "!= is not DynamoDB's; write <>")
-			}
-			l.toks = append(l.toks, token{kind: tOp, text: op, pos: i, raw: op})
-			i += len(op)
-		case strings.ContainsRune("(),.[]", r):
-			l.toks = append(l.toks, token{kind: tPunct, text: string(r), pos: i, raw: string(r)})
-			i++
-		case r == '{' && l.tmpl:
-			t, end, err := l.param(i)
-			if err != nil {
-				return nil, err
-			}
-			l.toks = append(l.toks, t)
-			i = end
-		case r == ':' || r == '#':
-			return nil, l.fail(i, "write values and names as they are (\"OPEN\", total), not as %c placeholders", r)
-		default:
-			return nil, l.fail(i, "%q cannot appear here", r)
+	for i := 0; i < len(src); {
+		end, err := l.next(i)
+		if err != nil {
+			return nil, err
 		}
+		i = end
 	}
 	l.toks = append(l.toks, token{kind: tEOF, pos: len(src)})
 	return l.toks, nil
+}
+
+// checkUTF8 names the first byte that is not valid UTF-8.
+func (l *lexer) checkUTF8() error {
+	if utf8.ValidString(l.src) {
+		return nil
+	}
+	for i := 0; i < len(l.src); {
+		r, n := utf8.DecodeRuneInString(l.src[i:])
+		if r == utf8.RuneError && n <= 1 {
+			return l.fail(i, "the text is not valid UTF-8")
+		}
+		i += n
+	}
+	return nil
+}
+
+// emit appends a token whose raw text is src[i:end] and returns end.
+func (l *lexer) emit(kind tokKind, text string, i, end int) int {
+	l.toks = append(l.toks, token{kind: kind, text: text, pos: i, raw: l.src[i:end]})
+	return end
+}
+
+// next reads the token (or space) at i and returns where the next one starts.
+func (l *lexer) next(i int) (int, error) {
+	r, n := utf8.DecodeRuneInString(l.src[i:])
+	switch {
+	case unicode.IsSpace(r):
+		return i + n, nil
+	case r == 'b' && l.quoteAt(i+1):
+		return l.binary(i)
+	case isIdentStart(r):
+		return l.ident(i), nil
+	case r == '`':
+		return l.backQuoted(i)
+	case r == '"' || r == '\'':
+		return l.str(i)
+	case l.numberAt(i, r):
+		return l.number(i), nil
+	case strings.ContainsRune("<>=!", r):
+		return l.op(i, r)
+	case strings.ContainsRune("(),.[]", r):
+		return l.emit(tPunct, string(r), i, i+1), nil
+	case r == '{' && l.tmpl:
+		return l.paramTok(i)
+	default:
+		return 0, l.unexpected(i, r)
+	}
+}
+
+// quoteAt says whether a quote opens at i.
+func (l *lexer) quoteAt(i int) bool {
+	return i < len(l.src) && (l.src[i] == '"' || l.src[i] == '\'')
+}
+
+// paramTok reads a {name} placeholder of a template at i.
+func (l *lexer) paramTok(i int) (int, error) {
+	t, end, err := l.param(i)
+	if err == nil {
+		l.toks = append(l.toks, t)
+	}
+	return end, err
+}
+
+// unexpected names a character no token starts with.
+func (l *lexer) unexpected(i int, r rune) error {
+	if r == ':' || r == '#' {
+		return l.fail(i, "write values and names as they are (\"OPEN\", total), not as %c placeholders", r)
+	}
+	return l.fail(i, "%q cannot appear here", r)
+}
+
+// binary reads b"base64" at i.
+func (l *lexer) binary(i int) (int, error) {
+	s, end, err := l.quoted(i+1, l.src[i+1])
+	if err != nil {
+		return 0, err
+	}
+	if l.tmpl && strings.ContainsAny(s, "{}") {
+		return 0, l.fail(i, "a binary value b\"…\" cannot hold a placeholder; a parameter is a quoted text \"{name}\" or a bare number {name}")
+	}
+	return l.emit(tBinary, s, i, end), nil
+}
+
+// ident reads a bare name or keyword at i.
+func (l *lexer) ident(i int) int {
+	j := i
+	for j < len(l.src) {
+		r, n := utf8.DecodeRuneInString(l.src[j:])
+		if !isIdentPart(r) {
+			break
+		}
+		j += n
+	}
+	return l.emit(tIdent, l.src[i:j], i, j)
+}
+
+// backQuoted reads a `back-quoted` attribute name at i.
+func (l *lexer) backQuoted(i int) (int, error) {
+	end := strings.IndexByte(l.src[i+1:], '`')
+	if end < 0 {
+		return 0, l.fail(i, "the name opened with ` is never closed")
+	}
+	name := l.src[i+1 : i+1+end]
+	if name == "" {
+		return 0, l.fail(i, "an attribute name cannot be empty")
+	}
+	if strings.ContainsAny(name, "[]") {
+		return 0, l.fail(i, "an attribute name in back quotes cannot hold [ or ]")
+	}
+	if l.tmpl {
+		var err error
+		if name, err = l.literal(i, name); err != nil {
+			return 0, err
+		}
+	}
+	return l.emit(tQuoted, name, i, i+2+end), nil
+}
+
+// str reads a "text" or 'text' value at i; in a template it may hold
+// placeholders.
+func (l *lexer) str(i int) (int, error) {
+	s, end, err := l.quoted(i, l.src[i])
+	if err != nil {
+		return 0, err
+	}
+	tok := token{kind: tString, text: s, pos: i, raw: l.src[i:end]}
+	if l.tmpl {
+		if tok.parts, err = l.template(i, s); err != nil {
+			return 0, err
+		}
+		if len(tok.parts) == 1 && !tok.parts[0].Param {
+			tok.text, tok.parts = tok.parts[0].Text, nil
+		} else if len(tok.parts) == 0 {
+			tok.text, tok.parts = "", nil
+		}
+	}
+	l.toks = append(l.toks, tok)
+	return end, nil
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+// numberAt says whether a number starts at i: a digit, or a sign or dot
+// followed by a digit or dot.
+func (l *lexer) numberAt(i int, r rune) bool {
+	if r >= '0' && r <= '9' {
+		return true
+	}
+	return (r == '-' || r == '+' || r == '.') && i+1 < len(l.src) && (isDigit(l.src[i+1]) || l.src[i+1] == '.')
+}
+
+// numberPart says whether src[j] continues a number: a digit, a dot, an
+// exponent mark, or a sign right after one.
+func (l *lexer) numberPart(j int) bool {
+	c := l.src[j]
+	switch c {
+	case '.', 'e', 'E':
+		return true
+	case '-', '+':
+		return l.src[j-1] == 'e' || l.src[j-1] == 'E'
+	}
+	return isDigit(c)
+}
+
+// number reads a number at i.
+func (l *lexer) number(i int) int {
+	j := i + 1
+	for j < len(l.src) && l.numberPart(j) {
+		j++
+	}
+	// Letters right after digits (12abc) belong to the same word:
+	// the number check then names the whole of it.
+	for j < len(l.src) && l.src[j] < utf8.RuneSelf && isIdentPart(rune(l.src[j])) {
+		j++
+	}
+	return l.emit(tNumber, l.src[i:j], i, j)
+}
+
+// op reads a comparison operator at i, naming the ones DynamoDB lacks.
+func (l *lexer) op(i int, r rune) (int, error) {
+	op := string(r)
+	if i+1 < len(l.src) && (l.src[i+1] == '=' || r == '<' && l.src[i+1] == '>') {
+		op = l.src[i : i+2]
+	}
+	if op == "!" || op == "==" {
+		return 0, l.fail(i, "%s is not an operator; use = or <>", strings.TrimSpace(op))
+	}
+	if op == "!=" {
+		return 0, l.fail(i, "!= is not DynamoDB's; write <>")
+	}
+	return l.emit(tOp, op, i, i+len(op)), nil
 }
 
 // quoted reads a string opened by q at i: \\, \q, \n, \t and \uXXXX escape.
