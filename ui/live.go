@@ -224,13 +224,9 @@ func (m Model) recountLoaded() Model {
 	if !m.results.base {
 		return m
 	}
-	items := make([]dynamo.Item, 0, m.items.Store.Total)
-	for row := range m.items.Store.Total {
-		it, ok := m.items.Store.Item(row)
-		if !ok {
-			return m
-		}
-		items = append(items, it)
+	items, ok := m.items.Store.All()
+	if !ok {
+		return m
 	}
 	m.groups = m.groups.reset(m.query.PK, items, m.items.KeyName, m.delim, m.results.more(), m.query.Reverse)
 	m.groups.partExact = -1

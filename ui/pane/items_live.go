@@ -15,13 +15,9 @@ func (p Items) ApplyRecord(r dynamo.StreamRecord, ks dynamo.KeySchema, q dynamo.
 	if p.Store.InMemory != p.Store.Total || ks.SK == nil {
 		return p, false
 	}
-	items := make([]dynamo.Item, 0, p.Store.Total+1)
-	for row := range p.Store.Total {
-		it, ok := p.Store.Item(row)
-		if !ok {
-			return p, false
-		}
-		items = append(items, it)
+	items, ok := p.Store.All()
+	if !ok {
+		return p, false
 	}
 	skOf := func(it dynamo.Item) string { return KeyOf(it, ks.SK.Name) }
 	want := KeyOf(r.Keys, ks.SK.Name)

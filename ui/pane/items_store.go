@@ -138,3 +138,17 @@ func (s ItemStore) Item(r int) (dynamo.Item, bool) {
 	}
 	return itemcodec.DecodeItem(s.nameList, b), true
 }
+
+// All decodes every row's item, in order; false when a page is released,
+// so the rows are not all in memory.
+func (s ItemStore) All() ([]dynamo.Item, bool) {
+	items := make([]dynamo.Item, 0, s.Total+1) // +1: room for a live INSERT
+	for r := range s.Total {
+		it, ok := s.Item(r)
+		if !ok {
+			return nil, false
+		}
+		items = append(items, it)
+	}
+	return items, true
+}
