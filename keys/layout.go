@@ -10,7 +10,10 @@ package keys
 //   - A key with a structural delimiter (see keyDelimiter) belongs to the text
 //     before it: "CUST#42" is family "CUST#*" (Entity "CUST", Prefix "CUST#").
 //     Each key uses its own delimiter, so "CUST#1" and "user:7" are families
-//     "CUST#*" and "user:*" and the lint reports the mix.
+//     "CUST#*" and "user:*" and the lint reports the mix. When the text
+//     before it is an id (IDShape: a nanoid, UUID, ULID), the id is the
+//     varying part: "wLnnMe1XFvAleTXmDPSCv#ATTENDEES" is family
+//     "*#ATTENDEES" (Entity "ATTENDEES", no Prefix).
 //   - A key without one that is a label and a number ("user42", "user-42")
 //     belongs to "user*" / "user-*".
 //   - A key that reads as a name ("CONFIG", "GLOBAL": letters, no digits) is

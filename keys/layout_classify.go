@@ -31,6 +31,9 @@ func partitionFamily(pk, pkType string) familyID {
 		return familyID{pattern: k.Template(), entity: entity, prefix: k.Prefix, exact: len(k.Facets) == 0}
 	}
 	if d := keyDelimiter(pk); d != "" {
+		if id, ok := idLedFamily(pk, d, pkType); ok {
+			return id
+		}
 		entity, prefix := EntityType(pk, d)
 		return familyID{pattern: prefix + "*", entity: entity, prefix: prefix}
 	}
@@ -41,6 +44,28 @@ func partitionFamily(pk, pkType string) familyID {
 		return familyID{pattern: pk, entity: pk, prefix: pk, exact: true}
 	}
 	return catchAll("S")
+}
+
+// idLedFamily classifies a key whose first segment is an id ("wLnnMe1XFv
+// AleTXmDPSCv#ATTENDEES": a nanoid, a UUID, a ULID) by what follows it: the
+// id is the varying part, so the family is "*#ATTENDEES" of entity
+// "ATTENDEES" with no fixed prefix (no begins_with serves it), not one
+// family per id.
+func idLedFamily(pk, d, pkType string) (familyID, bool) {
+	i := strings.Index(pk, d)
+	head, rest := pk[:i], pk[i+len(d):]
+	switch IDShape(head) {
+	case "", ShapeNumbered, ShapeVersion: // "user42#…", "WARNING1#…": a label's number
+		return familyID{}, false
+	}
+	if rest == "" {
+		return familyID{}, false
+	}
+	id := partitionFamily(rest, pkType)
+	if id.entity == NoPrefixEntity {
+		return familyID{pattern: "*" + d + "*", entity: NoPrefixEntity}, true
+	}
+	return familyID{pattern: "*" + d + id.pattern, entity: id.entity}, true
 }
 
 // FamilyEntity is the entity of partition key pk's family, as the layout

@@ -194,6 +194,28 @@ func TestPartitionFamilyLabelsAndNames(t *testing.T) {
 	}
 }
 
+// A key led by an id (the SocialNetwork model's meetings,
+// "wLnnMe1XFvAleTXmDPSCv#ATTENDEES") belongs to the family of what follows
+// the id, with no prefix: one family for every meeting's attendee list, not
+// a family per meeting. A label's number ("user42#…", "WARNING1#…") is no
+// id: its family stays the label's. A digit-led id never reaches this: a
+// key whose first segment is not a label has no structural delimiter
+// (keyDelimiter) and joins "*".
+func TestPartitionFamilyIDLed(t *testing.T) {
+	for pk, want := range map[string]familyID{
+		"wLnnMe1XFvAleTXmDPSCv#ATTENDEES":              {pattern: "*#ATTENDEES", entity: "ATTENDEES"},
+		"d3f2b8c9-1d4a-4b6f-9e2a-7c5d1e0f4a3b#ORDER#7": {pattern: "*#ORDER#*", entity: "ORDER"},
+		"wLnnMe1XFvAleTXmDPSCv#2024-01-01":             {pattern: "*#*", entity: NoPrefixEntity},
+		"user42#PROFILE":                               {pattern: "user42#*", entity: "user42", prefix: "user42#"},
+		"WARNING1#2020-04-24T14:40":                    {pattern: "WARNING1#*", entity: "WARNING1", prefix: "WARNING1#"},
+		"wLnnMe1XFvAleTXmDPSCv":                        catchAll("S"),
+	} {
+		if got := partitionFamily(pk, "S"); got != want {
+			t.Errorf("partitionFamily(%q) = %+v, want %+v", pk, got, want)
+		}
+	}
+}
+
 // Types come in the order of their first key, not of their prefix: the
 // value group's prefix is "" but its first key sorts after "#META".
 func TestAnalyzeLayoutTypesByFirstKeyNotPrefix(t *testing.T) {
