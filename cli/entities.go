@@ -49,7 +49,14 @@ func declaredEntities(ctx context.Context, file, models, name string, tableKeys 
 	if err != nil {
 		return nil, err
 	}
-	if len(set.Entities.Entities) == 0 || (!given && models == "" && set.Table != name) {
+	return entitiesFor(set, given || models != "", name, tableKeys)
+}
+
+// entitiesFor is the file's entities where they apply to table name: the
+// file declares some, and it was named (given) or is the table's own; their
+// keys are checked against the table's.
+func entitiesFor(set *patterns.PatternSet, given bool, name string, tableKeys func() (dynamo.Table, error)) (*entities.Set, error) {
+	if set == nil || set.Entities == nil || len(set.Entities.Entities) == 0 || (!given && set.Table != name) {
 		return nil, nil
 	}
 	t, err := tableKeys()
@@ -74,6 +81,10 @@ func declaredNamer(set *entities.Set, ks dynamo.KeySchema) keys.Declared {
 	}
 	return set.Namer(ks.PK.Name, sk)
 }
+
+// tableSchema is the table's own key schema, by which the index map and
+// index try name an item (each by its table key).
+func tableSchema(t dynamo.Table) dynamo.KeySchema { return dynamo.KeySchema{PK: t.PK, SK: t.SK} }
 
 // declaredFlag is what JSON says of a type's name: true when a declaration
 // named it, false when declarations are in use and none did; nil (the

@@ -141,3 +141,56 @@ func TestLayoutNamesTypesByDeclarations(t *testing.T) {
 		t.Errorf("layout text: %v\n%s", err, out)
 	}
 }
+
+// 39.3: index try and the layout's index map name the members by the
+// declared entities their table keys match, the others by inference and
+// marked: "~ITEM" in text, "declared": false in JSON.
+func TestIndexStatsNameTypesByDeclarations(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	out, _, err := runCommand(t, "index", "try", "--table", table, "--endpoint-url", ep, "--patterns", entityPatterns,
+		"--pk-attr", "SK", "--sk-attr", "PK", "--max-items", "3000", "--output", "table")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"Order ", "Customer ", "~ITEM ", "~ADDRESS "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("index try text without %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "~Order") || strings.Contains(out, " ORDER ") {
+		t.Errorf("index try text names a declared type by inference:\n%s", out)
+	}
+	out, _, err = runCommand(t, "layout", "--table", table, "--endpoint-url", ep, "--patterns", entityPatterns,
+		"--index-map", "--max-items", "3000", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		IndexMap struct {
+			Indexes []struct {
+				Name        string
+				EntityTypes []struct {
+					Entity   string
+					Declared *bool
+					Items    int
+				}
+			}
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	named := 0
+	for _, ix := range got.IndexMap.Indexes {
+		for _, ty := range ix.EntityTypes {
+			if ty.Declared == nil || *ty.Declared != (ty.Entity == "Order" || ty.Entity == "Customer") {
+				t.Errorf("%s: type %s declared %v", ix.Name, ty.Entity, ty.Declared)
+			}
+			named += ty.Items
+		}
+	}
+	if named == 0 {
+		t.Errorf("the index map named no members: %s", out)
+	}
+}

@@ -119,6 +119,12 @@ func runIndexTry(ctx context.Context, opts *indexTryOptions) error {
 	if err != nil {
 		return err
 	}
+	// Declared entities name the members' types; their keys are checked
+	// against the table's before anything is read.
+	ents, err := entitiesFor(set, opts.PatternsGiven, opts.Table, func() (dynamo.Table, error) { return t, nil })
+	if err != nil {
+		return err
+	}
 	// A Scan reads the table itself: say what it may cost before it starts.
 	fmt.Fprintf(opts.Err, "sampling table %s for the proposed index: up to %d items / %s RCU, whole items (one Scan)\n",
 		textfmt.Sanitize(opts.Table), opts.MaxItems, jsonFloat(opts.MaxRCU))
@@ -127,7 +133,7 @@ func runIndexTry(ctx context.Context, opts *indexTryOptions) error {
 		return err
 	}
 	ix := proposal(opts, items)
-	out := tryObject(t, ix, items, res, opts, set)
+	out := tryObject(t, ix, items, res, opts, set, declaredNamer(ents, tableSchema(t)))
 	var b bytes.Buffer
 	if opts.Output == "table" {
 		writeTryTable(&b, out)

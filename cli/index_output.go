@@ -11,6 +11,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/indexes"
 	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/patterns"
 	"dynascope/textfmt"
 )
@@ -58,8 +59,14 @@ type tryPartitionJSON struct {
 }
 
 type tryEntityJSON struct {
-	Entity string `json:"entity"`
-	Items  int    `json:"items"`
+	Entity   string `json:"entity"`
+	Declared *bool  `json:"declared,omitempty"` // with declared entities: whether one named it
+	Items    int    `json:"items"`
+}
+
+// marked is the type's name as text shows it (indexes.EntityCount.Marked).
+func (e tryEntityJSON) marked() string {
+	return indexes.EntityCount{Entity: e.Entity, Undeclared: e.Declared != nil && !*e.Declared}.Marked()
 }
 
 type tryViolationJSON struct {
@@ -81,8 +88,8 @@ type tryPatternJSON struct {
 	Members  int     `json:"members"`  // sampled members whose keys fit its key condition
 }
 
-func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.ScanResult, opts *indexTryOptions, set *patterns.PatternSet) tryJSON {
-	s := indexes.Of1(t, ix, items)
+func tryObject(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, res dynamo.ScanResult, opts *indexTryOptions, set *patterns.PatternSet, declared keys.Declared) tryJSON {
+	s := indexes.Of1(t, ix, items, declared)
 	out := tryJSON{
 		Table: t.Name,
 		Proposal: proposalJSON{PartitionKey: ix.PK.Name, PartitionKeyType: ix.PK.Type, Projection: ix.Projection,
@@ -121,7 +128,7 @@ func statsParts(s indexes.Stats) (*tryPartitionJSON, []tryEntityJSON, []tryViola
 		largest = &tryPartitionJSON{Key: itemcodec.MarshalPlainValue(av), Items: s.Largest.Items, Share: s.Largest.Share}
 	}
 	for _, e := range s.EntityTypes {
-		ents = append(ents, tryEntityJSON{Entity: e.Entity, Items: e.Items})
+		ents = append(ents, tryEntityJSON{Entity: e.Entity, Declared: declaredFlag(keys.Group{Declared: e.Declared, Undeclared: e.Undeclared}), Items: e.Items})
 	}
 	for _, v := range s.Violations {
 		viols = append(viols, tryViolationJSON{Key: itemcodec.PlainJSON(v.Key), Attribute: v.Attr, Violation: string(v.Violation), Why: v.Why})
@@ -180,7 +187,7 @@ func writeTryTable(b *bytes.Buffer, o tryJSON) {
 	}
 	var types []string
 	for _, e := range o.EntityTypes {
-		types = append(types, fmt.Sprintf("%s %d", cell(e.Entity, 32), e.Items))
+		types = append(types, fmt.Sprintf("%s %d", cell(e.marked(), 32), e.Items))
 	}
 	if len(types) == 0 {
 		types = []string{"none: no sampled item has the proposed keys"}

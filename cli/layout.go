@@ -219,7 +219,7 @@ func runLayout(ctx context.Context, opts *layoutOptions) error {
 	if opts.IndexMap && err == nil {
 		var t dynamo.Table
 		if t, err = client.DescribeTable(ctx, opts.Table); err == nil {
-			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, opts.Err)
+			imap, err = sampleIndexMap(ctx, client, t, opts.MaxItems, opts.MaxRCU, declaredNamer(set, tableSchema(t)), opts.Err)
 		}
 	}
 	var b bytes.Buffer

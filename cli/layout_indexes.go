@@ -18,6 +18,7 @@ import (
 
 	"dynascope/dynamo"
 	"dynascope/indexes"
+	"dynascope/keys"
 	"dynascope/textfmt"
 )
 
@@ -49,7 +50,7 @@ type indexEntry struct {
 }
 
 // sampleIndexMap reads the map's sample, announcing it first.
-func sampleIndexMap(ctx context.Context, c *dynamo.Client, t dynamo.Table, maxItems int, maxRCU float64, stderr io.Writer) (*indexMapJSON, error) {
+func sampleIndexMap(ctx context.Context, c *dynamo.Client, t dynamo.Table, maxItems int, maxRCU float64, declared keys.Declared, stderr io.Writer) (*indexMapJSON, error) {
 	if len(t.Indexes) == 0 {
 		return &indexMapJSON{Indexes: []indexEntry{}, ConsumedCapacity: newCapacityObject(dynamo.Capacity{})}, nil
 	}
@@ -63,7 +64,7 @@ func sampleIndexMap(ctx context.Context, c *dynamo.Client, t dynamo.Table, maxIt
 			Stop: string(res.Stop), MaxItems: maxItems, MaxRCU: maxRCU},
 		Indexes: []indexEntry{}, Requests: len(res.Requests), ConsumedCapacity: newCapacityObject(res.Capacity()),
 	}
-	m.stats = indexes.Compute(t, items)
+	m.stats = indexes.Compute(t, items, declared)
 	for _, s := range m.stats {
 		ix := s.Index
 		e := indexEntry{Name: ix.Name, Kind: strings.ToLower(string(ix.Kind)), PartitionKey: *newKeyAttrJSON(&ix.PK), SortKey: newKeyAttrJSON(ix.SK),
@@ -99,7 +100,7 @@ func writeIndexMapText(b *bytes.Buffer, m *indexMapJSON) {
 		}
 		var types []string
 		for _, t := range e.EntityTypes {
-			types = append(types, fmt.Sprintf("%s %d", cell(t.Entity, 24), t.Items))
+			types = append(types, fmt.Sprintf("%s %d", cell(t.marked(), 24), t.Items))
 		}
 		fmt.Fprintf(tw, "  %s\t%s\t%s\t%d (%.1f%%)\t%d\t%s\t%s\t%d\n", cell(e.Name, 32), e.Kind, e.Projection, e.Members, e.Share*100,
 			e.Partitions, largest, strings.Join(types, " · "), e.ViolationCount)

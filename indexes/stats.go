@@ -46,10 +46,14 @@ type Partition struct {
 	Share float64
 }
 
-// EntityCount is how many members are of one entity type.
+// EntityCount is how many members are of one entity type. With
+// declarations (Of1's declared), Declared says a declaration named the
+// type; Undeclared that declarations are in use and none matched its
+// items' keys, so Entity is the inferred name.
 type EntityCount struct {
-	Entity string
-	Items  int
+	Entity               string
+	Items                int
+	Declared, Undeclared bool
 }
 
 // ViolationItem is an item of the sample that carries an index key
@@ -61,25 +65,28 @@ type ViolationItem struct {
 	Why       string
 }
 
-// Compute is Stats of each index of the table over the sample's items.
-func Compute(t dynamo.Table, items []dynamo.Item) []Stats {
+// Compute is Stats of each index of the table over the sample's items,
+// their entity types named as Of1 names them.
+func Compute(t dynamo.Table, items []dynamo.Item, declared keys.Declared) []Stats {
 	out := make([]Stats, 0, len(t.Indexes))
 	for _, ix := range t.Indexes {
-		out = append(out, Of1(t, ix, items))
+		out = append(out, Of1(t, ix, items, declared))
 	}
 	return out
 }
 
 // Of1 is Stats of one index (existing or proposed) over the items. An
-// item's entity type is named as the groups of its table partition name
-// it, as far as the sample holds that partition (keys.NamesOfKeys); on a
-// table without a sort key, by its partition key's family, as the layout
-// names it.
-func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
+// item's entity type is the declaration its table key matches, when
+// declared (the application's entities, on the table's keys) is given;
+// otherwise, or when none matches (then marked Undeclared), the name the
+// groups of its table partition give it, as far as the sample holds that
+// partition (keys.NamesOfKeys); on a table without a sort key, by its
+// partition key's family, as the layout names it.
+func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, declared keys.Declared) Stats {
 	s := Stats{Index: ix, Items: len(items), EntityTypes: []EntityCount{}, Violations: []ViolationItem{}}
-	entity := entityNames(t, items)
+	entity := entityNames(t, items, declared)
 	parts := map[string]int{}
-	entities := map[string]int{}
+	entities := map[EntityCount]int{}
 	wcu := 0
 	for _, it := range items {
 		m := Check(t, ix, it)
@@ -117,13 +124,23 @@ func Of1(t dynamo.Table, ix dynamo.Index, items []dynamo.Item) Stats {
 		s.Largest.Share = round3(float64(s.Largest.Items) / float64(s.Members))
 	}
 	for e, n := range entities {
-		s.EntityTypes = append(s.EntityTypes, EntityCount{Entity: e, Items: n})
+		e.Items = n
+		s.EntityTypes = append(s.EntityTypes, e)
 	}
 	sort.Slice(s.EntityTypes, func(i, j int) bool {
 		a, b := s.EntityTypes[i], s.EntityTypes[j]
 		return a.Items > b.Items || a.Items == b.Items && a.Entity < b.Entity
 	})
 	return s
+}
+
+// Marked is the type's name as text shows it: UndeclaredMark before an
+// inferred name where declarations are in use and none matched.
+func (e EntityCount) Marked() string {
+	if e.Undeclared {
+		return keys.UndeclaredMark + e.Entity
+	}
+	return e.Entity
 }
 
 // Overloaded reports whether the index holds more than one entity type.
@@ -173,9 +190,29 @@ func Matching(t dynamo.Table, ix dynamo.Index, items []dynamo.Item, km KeyMatch)
 	return n
 }
 
-// entityNames names the items' entity types: each by the sample's keys of
-// its own table partition, as `groups` and the layout name them.
-func entityNames(t dynamo.Table, items []dynamo.Item) func(dynamo.Item) string {
+// entityNames names the items' entity types: by the declaration its table
+// key matches, when declared is given, else (or when none does) as
+// inferredNames does.
+func entityNames(t dynamo.Table, items []dynamo.Item, declared keys.Declared) func(dynamo.Item) EntityCount {
+	inferred := inferredNames(t, items)
+	if declared == nil {
+		return func(it dynamo.Item) EntityCount { return EntityCount{Entity: inferred(it)} }
+	}
+	return func(it dynamo.Item) EntityCount {
+		sk := ""
+		if t.SK != nil {
+			sk = itemcodec.KeyString(it[t.SK.Name])
+		}
+		if name, ok := declared(itemcodec.KeyString(it[t.PK.Name]), sk); ok {
+			return EntityCount{Entity: name, Declared: true}
+		}
+		return EntityCount{Entity: inferred(it), Undeclared: true}
+	}
+}
+
+// inferredNames names the items' entity types: each by the sample's keys
+// of its own table partition, as `groups` and the layout name them.
+func inferredNames(t dynamo.Table, items []dynamo.Item) func(dynamo.Item) string {
 	if t.SK == nil {
 		return func(it dynamo.Item) string {
 			return keys.FamilyEntity(itemcodec.KeyString(it[t.PK.Name]), t.PK.Type)

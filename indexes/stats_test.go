@@ -33,7 +33,7 @@ func TestStatsNameEntityTypesAsGroupsDo(t *testing.T) {
 		}
 	}
 	var got []string
-	for _, e := range indexes.Of1(tbl, ix, items).EntityTypes {
+	for _, e := range indexes.Of1(tbl, ix, items, nil).EntityTypes {
 		got = append(got, fmt.Sprintf("%s %d", e.Entity, e.Items))
 	}
 	slices.Sort(got)

@@ -19,15 +19,22 @@ func (m Model) declaring() bool {
 
 // declared names keys of the table or index open by the declarations; nil
 // when none apply.
-func (m Model) declared() keys.Declared {
+func (m Model) declared() keys.Declared { return m.namer(m.schema.PK, m.schema.SK) }
+
+// declaredOnTable names the table's own keys by the declarations (the
+// index map names each item by its table key, whatever is open); nil when
+// none apply.
+func (m Model) declaredOnTable() keys.Declared { return m.namer(m.table.PK, m.table.SK) }
+
+func (m Model) namer(pk dynamo.KeyAttr, sk *dynamo.KeyAttr) keys.Declared {
 	if !m.declaring() {
 		return nil
 	}
-	sk := ""
-	if m.schema.SK != nil {
-		sk = m.schema.SK.Name
+	skName := ""
+	if sk != nil {
+		skName = sk.Name
 	}
-	return m.patterns.Entities.Namer(m.schema.PK.Name, sk)
+	return m.patterns.Entities.Namer(pk.Name, skName)
 }
 
 // detailEntity is what the item detail says of the item's declared entity

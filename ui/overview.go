@@ -164,6 +164,6 @@ func (m Model) indexMapDone(msg indexMapDoneMsg) (Model, tea.Cmd) {
 	if msg.err != nil {
 		why = sanitize(msg.err.Error())
 	}
-	o = o.Done(indexes.Compute(m.table, msg.items), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop), why)
+	o = o.Done(indexes.Compute(m.table, msg.items, m.declaredOnTable()), msg.res.Capacity().Total, len(msg.res.Requests), string(msg.res.Stop), why)
 	return replaceOverlay(m, o), nil
 }

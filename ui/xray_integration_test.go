@@ -114,6 +114,29 @@ func TestIndexMapInOverview(t *testing.T) {
 	hs.contains("LARGEST PARTITIONS SEEN")
 }
 
+// 39.3: with the demo's entities declared, the index map names an index's
+// members by the declaration their table keys match (GSI1's open orders:
+// Order), as layout --index-map and index try do.
+func TestIndexMapNamesMembersByDeclarations(t *testing.T) {
+	table, ep := demoTable(t)
+	set, path := demoPatterns(t)
+	set.Table = table
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Table: table, PK: "CUST#42", Region: "us-east-1", Patterns: set, PatternsPath: path}, 120, 60)
+	hs.keys("o", "enter")
+	hs.contains("LARGEST PARTITIONS SEEN")
+	hs.keys("M", "enter")
+	hs.contains("GSI1 · gsi", "entity types Order ")
+	if screen := hs.screen(); strings.Contains(screen, "entity types ORDER") || strings.Contains(screen, "~Order") {
+		t.Errorf("the index map names GSI1's orders by inference:\n%s", screen)
+	}
+}
+
 // An index map whose first item is larger than its RCU cap reads that
 // item and says by how much it passed the cap, in scan's words.
 func TestIndexMapSaysItPassedTheCap(t *testing.T) {

@@ -119,7 +119,7 @@ func (o IndexMap) View(e Env, w, h int) string {
 			}
 			var types []string
 			for _, e := range s.EntityTypes {
-				types = append(types, fmt.Sprintf("%s %d", textfmt.Sanitize(e.Entity), e.Items))
+				types = append(types, fmt.Sprintf("%s %d", textfmt.Sanitize(e.Marked()), e.Items))
 			}
 			if len(types) > 0 {
 				addWrapped("  entity types " + strings.Join(types, " · "))
