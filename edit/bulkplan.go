@@ -265,3 +265,12 @@ func (b BulkPlan) Command(to Target) string {
 	}
 	return b.Plans[0].Command(to)
 }
+
+// Boto3 is the first plan's write as a boto3 program (Plan.Boto3); ""
+// when there is nothing to write.
+func (b BulkPlan) Boto3(to Target) string {
+	if len(b.Plans) == 0 {
+		return ""
+	}
+	return b.Plans[0].Boto3(to)
+}

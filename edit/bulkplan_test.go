@@ -286,3 +286,27 @@ func TestPlanBulkWithAVersion(t *testing.T) {
 		t.Errorf("rev %s, condition %s", v, b.Plans[0].Condition)
 	}
 }
+
+// The boto3 form is the first plan's, a client call with typed values.
+func TestBulkPlanBoto3(t *testing.T) {
+	b, err := edit.PlanBulk(edit.BulkInput{Table: pksk, Items: bulkItems(), Change: edit.BulkChange{Sets: []edit.Assignment{assign(t, "total=N:35.50")}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	to := edit.Target{Region: "eu-west-1", Profile: "prod"}
+	code := b.Boto3(to)
+	for _, want := range []string{
+		`client = boto3.Session(profile_name="prod").client("dynamodb", region_name="eu-west-1")`,
+		"resp = client.update_item(\n",
+		`    Key={"PK": {"S": "CUST#7"}, "SK": {"S": "ORDER#1"}},`,
+		`":2": {"N": "35.50"}`,
+		`    ReturnConsumedCapacity="TOTAL",`,
+	} {
+		if !strings.Contains(code, want) {
+			t.Errorf("the boto3 code lacks %s:\n%s", want, code)
+		}
+	}
+	if code != b.Plans[0].Boto3(to) || (edit.BulkPlan{}).Boto3(to) != "" {
+		t.Errorf("not the first plan's code:\n%s", code)
+	}
+}

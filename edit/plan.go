@@ -19,7 +19,7 @@
 // items' plans, the keys of those already as wanted and the items skipped
 // (BulkSkip: a rename's new name taken), with the preview's sums
 // (Selected, Changes per attribute and kind, Predicted WCU, Time at a
-// rate, the first write's Command). Writer.ApplyBulk sends the plans at a
+// rate, the first write's Command and Boto3). Writer.ApplyBulk sends the plans at a
 // Pace (RatePace) under one journal entry; UndoBulk takes it back.
 //
 // It imports dynamo (key schemas), itemcodec (codecs and sizes), codegen
