@@ -310,3 +310,26 @@ func TestBulkPlanBoto3(t *testing.T) {
 		t.Errorf("not the first plan's code:\n%s", code)
 	}
 }
+
+// A malformed change is refused before any item is planned.
+func TestPlanBulkRefusesAMalformedChange(t *testing.T) {
+	for _, tc := range []struct {
+		change edit.BulkChange
+		want   string
+	}{
+		{edit.BulkChange{Renames: []edit.Rename{{From: "a", To: ""}}}, "rename a=: a rename takes an old name and a new one"},
+		{edit.BulkChange{Renames: []edit.Rename{{From: "", To: "b"}}}, "rename =b: a rename takes an old name and a new one"},
+		{edit.BulkChange{Renames: []edit.Rename{{From: "a", To: "a"}}}, "rename a=a: the new name is the old one"},
+		{edit.BulkChange{Sets: []edit.Assignment{{Name: "a"}}}, `set "a": an attribute set takes a name and a typed value`},
+		{edit.BulkChange{Defaults: []edit.Assignment{{Value: s("x")}}}, `set "": an attribute set takes a name and a typed value`},
+		{edit.BulkChange{Removals: []string{"a", ""}}, "remove: an attribute removed takes a name"},
+	} {
+		b, err := edit.PlanBulk(edit.BulkInput{Table: pksk, Items: bulkItems(), Change: tc.change})
+		if err == nil || err.Error() != tc.want || b.Selected() != 0 {
+			t.Errorf("%+v: %v, %d planned; want %q", tc.change, err, b.Selected(), tc.want)
+		}
+	}
+	if err := (edit.BulkChange{Delete: true, Removals: []string{""}}).Check(); err != nil {
+		t.Errorf("a delete: %v", err)
+	}
+}
