@@ -164,11 +164,12 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	}
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-	pre.BulkPlan, err = edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
+	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
 		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
-	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.Plans) > 0
+	pre.plans, pre.unchanged, pre.skipped = b.Plans, b.Unchanged, b.Skipped
+	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0
 	if !pre.sending || opts.Output != "json" { // JSON is one document: the outcome holds the preview's counts
 		if err := pre.print(opts.Out, opts.Output); err != nil {
 			return err
