@@ -5,10 +5,11 @@ package cli
 // is one strongly consistent Query read through dynamo's one paged reader
 // (its cost said first, as query --all-pages says it); --entity keeps the
 // items whose sort key the partition's entity table names so (keys.Names,
-// as groups names types). Each item's change is planned by edit.NewPlan,
-// as a single write is, and the preview sums the plans: items, the count
-// per attribute change, the predicted WCU, the typed diff of the first few
-// and the aws command of one. With --yes and --allow-writes the plans are
+// as groups names types). The items are planned by edit.PlanBulk (each by
+// edit.NewPlan, as a single write is; the UI's marks plan the same way),
+// and the preview sums the plans: items, the count per attribute change,
+// the predicted WCU, the typed diff of the first few and the aws command
+// of one. With --yes and --allow-writes the plans are
 // then sent (bulk_send.go).
 
 import (

@@ -66,6 +66,7 @@ type KeyChangeError struct {
 	What  string // that part in words: "status", "state=status"
 }
 
+// Error says which part of the change touches which key attribute.
 func (e *KeyChangeError) Error() string {
 	switch e.Part {
 	case PartRemove:
