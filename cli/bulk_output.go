@@ -2,8 +2,9 @@ package cli
 
 // What a bulk update or delete previews: the items selected, the count per
 // attribute change, the predicted WCU summed over the items' plans (each
-// from its item's size before and after, edit's prediction), the typed
-// diff of the first few and the aws command of the first one's write.
+// from its item's size before and after), the typed diff of the first few
+// and the aws command of the first one's write; the sums are edit's
+// (edit.BulkPlan), the words and the JSON document the command line's.
 
 import (
 	"bytes"
@@ -30,49 +31,20 @@ type bulkPreview struct {
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
-	plans                    []*edit.Plan  // the items to write, in key order
-	unchanged                []dynamo.Item // keys of items already as wanted
-	skipped                  []skippedItem // items the change leaves (a rename's NEW taken)
-	sending                  bool          // --yes --allow-writes: the plans are sent next
+	plans                    []*edit.Plan    // the items to write, in key order
+	unchanged                []dynamo.Item   // keys of items already as wanted
+	skipped                  []edit.BulkSkip // items the change leaves (a rename's NEW taken)
+	sending                  bool            // --yes --allow-writes: the plans are sent next
 }
 
-// attrChange is one attribute change and how many items it touches.
-type attrChange struct {
-	Attribute string `json:"attribute"`
-	Change    string `json:"change"` // + added, - removed, ~ changed
-	Items     int    `json:"items"`
+// bulk is the preview's plans as edit sums them.
+func (p bulkPreview) bulk() edit.BulkPlan {
+	return edit.BulkPlan{Plans: p.plans, Unchanged: p.unchanged, Skipped: p.skipped}
 }
 
-// changes counts the plans' diffs per attribute and kind, in name order.
-func (p bulkPreview) changes() []attrChange {
-	n := map[[2]string]int{}
-	for _, pl := range p.plans {
-		for _, d := range pl.Diff {
-			n[[2]string{d.Name, d.Kind()}]++
-		}
-	}
-	var out []attrChange
-	for _, k := range slices.SortedFunc(maps.Keys(n), func(a, b [2]string) int {
-		if a[0] != b[0] {
-			return strings.Compare(a[0], b[0])
-		}
-		return strings.Compare(a[1], b[1])
-	}) {
-		out = append(out, attrChange{Attribute: k[0], Change: k[1], Items: n[k]})
-	}
-	return out
-}
+func (p bulkPreview) selected() int { return p.bulk().Selected() }
 
-// predicted is the plans' predicted WCU summed, table and indexes.
-func (p bulkPreview) predicted() dynamo.Capacity {
-	var c dynamo.Capacity
-	for _, pl := range p.plans {
-		c = c.Add(dynamo.Capacity{Total: pl.PredictedWCU, Table: pl.TableWCU, Indexes: pl.IndexWCU})
-	}
-	return c
-}
-
-func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) + len(p.skipped) }
+func (p bulkPreview) predicted() dynamo.Capacity { return p.bulk().Predicted() }
 
 func (p bulkPreview) print(w io.Writer, format string) error {
 	var b bytes.Buffer
@@ -107,7 +79,7 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
 	}
 	for _, sk := range p.skipped {
-		line("skipped: %s: %s", itemcodec.PlainJSON(sk.key), sk.reason)
+		line("skipped: %s: %s", itemcodec.PlainJSON(sk.Key), skipReason(sk))
 	}
 	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
 		line("filter: %s", n)
@@ -120,7 +92,7 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		line("changes: %s deleted", textfmt.Plural(len(p.plans), "item", "items"))
 	} else {
 		line("changes:")
-		for _, c := range p.changes() {
+		for _, c := range p.bulk().Changes() {
 			line("  %s %s: %s", c.Change, c.Attribute, textfmt.Plural(c.Items, "item", "items"))
 		}
 	}
@@ -143,7 +115,7 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		line("… and %s more", textfmt.Plural(more, "item", "items"))
 	}
 	line("the first item's write as the aws CLI sends it:")
-	for _, l := range strings.Split(p.plans[0].Command(p.target), "\n") {
+	for _, l := range strings.Split(p.bulk().Command(p.target), "\n") {
 		line("%s", l)
 	}
 	if !p.sending {
@@ -166,7 +138,7 @@ type bulkPreviewObject struct {
 	Unchanged    []json.RawMessage `json:"unchanged"`
 	Missing      []json.RawMessage `json:"missing"` // --keys: keys no item has
 	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
-	Changes      []attrChange      `json:"changes"`
+	Changes      []edit.AttrChange `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
 	Items        []bulkItemObject  `json:"items"` // the first few
 	Command      string            `json:"command"`
@@ -178,10 +150,10 @@ type bulkPreviewObject struct {
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
-		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
+		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.bulk().Changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
-		o.Changes = []attrChange{}
+		o.Changes = []edit.AttrChange{}
 	}
 	for _, k := range p.unchanged {
 		o.Unchanged = append(o.Unchanged, itemcodec.PlainJSON(k))
@@ -189,9 +161,7 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	for _, pl := range p.plans[:min(bulkShown, len(p.plans))] {
 		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
 	}
-	if len(p.plans) > 0 {
-		o.Command = p.plans[0].Command(p.target)
-	}
+	o.Command = p.bulk().Command(p.target)
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
@@ -223,10 +193,10 @@ type skippedObject struct {
 	Reason string          `json:"reason"`
 }
 
-func skippedObjects(items []skippedItem) []skippedObject {
+func skippedObjects(items []edit.BulkSkip) []skippedObject {
 	out := []skippedObject{}
 	for _, it := range items {
-		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.key), Reason: it.reason})
+		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.Key), Reason: skipReason(it)})
 	}
 	return out
 }

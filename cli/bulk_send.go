@@ -20,10 +20,8 @@ import (
 	"dynascope/textfmt"
 )
 
-// defaultBulkWCU is the pace of a bulk change without --max-wcu-per-second:
-// low enough not to crowd out an on-demand table's other writers, or to
-// throttle a provisioned table of 100 WCU or more.
-const defaultBulkWCU = 100
+// defaultBulkWCU is the pace of a bulk change without --max-wcu-per-second.
+const defaultBulkWCU = edit.DefaultBulkWCU
 
 // errBulkIncomplete is a bulk change some of whose items were not written.
 var errBulkIncomplete = errors.New("not every item was written")
