@@ -12,6 +12,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"dynascope/dynamo"
+	"dynascope/textfmt"
 )
 
 // Clusters a terminal shows as one glyph each: a ZWJ family, flags, a
@@ -159,6 +160,46 @@ func TestItemsTableAlignsWideCells(t *testing.T) {
 			if got, want := col(line, c), col(lines[1], map[bool]string{true: "S0", false: "end"}[c != "end"]); got != want {
 				t.Errorf("row %d: %q starts at column %d, row 0's at %d:\n%s", i, c, got, want, out)
 			}
+		}
+	}
+}
+
+// Printable ASCII is measured and cut by its length (cellWidth's fast
+// path): the same cell and width the grapheme-measuring path gives, at
+// every width from 0 on, and the same width as ansi.StringWidth; text
+// with any other byte goes the measuring way.
+func TestCellOfPrintableASCIIIsTheMeasuredOne(t *testing.T) {
+	rng := rand.New(rand.NewPCG(41, 1))
+	measured := func(s string, max int) (string, int) {
+		s = textfmt.Sanitize(s)
+		if ansi.StringWidth(s) > max {
+			s = ansi.Truncate(s, max, "…")
+		}
+		return s, ansi.StringWidth(s)
+	}
+	for range 2000 {
+		b := make([]byte, rng.IntN(90))
+		for i := range b {
+			b[i] = byte(0x20 + rng.IntN(0x7f-0x20))
+		}
+		s := string(b)
+		if !printableASCII(s) {
+			t.Fatalf("%q is printable ASCII", s)
+		}
+		if got, want := textWidth(s), ansi.StringWidth(s); got != want {
+			t.Fatalf("textWidth(%q) = %d, ansi.StringWidth %d", s, got, want)
+		}
+		for _, max := range []int{0, 1, 2, rng.IntN(100), 60} {
+			gs, gw := cellWidth(s, max)
+			ws, ww := measured(s, max)
+			if gs != ws || gw != ww {
+				t.Fatalf("cellWidth(%q, %d) = %q, %d; measured: %q, %d", s, max, gs, gw, ws, ww)
+			}
+		}
+	}
+	for _, s := range []string{"\x1f", "a\x7f", "é", "\x80", "日本", "a\tb"} {
+		if printableASCII(s) {
+			t.Errorf("printableASCII(%q) is true", s)
 		}
 	}
 }

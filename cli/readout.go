@@ -195,14 +195,15 @@ func indentedJSON(v any) ([]byte, error) {
 // cell wider than its column shifts its own line only. After the rows,
 // the doc's lines.
 type tableOut struct {
-	w        *bufio.Writer
-	doc      readDoc
-	keyNames []string
-	cols     []string
-	widths   []int
-	seen     map[string]bool
-	line     []byte
-	cells    []string
+	w          *bufio.Writer
+	doc        readDoc
+	keyNames   []string
+	cols       []string
+	widths     []int
+	seen       map[string]bool
+	line       []byte
+	cells      []string
+	cellWidths []int
 }
 
 func (o *tableOut) page(p dynamo.Page) error {
@@ -214,7 +215,8 @@ func (o *tableOut) page(p dynamo.Page) error {
 		o.writeLine(sanitizeAll(o.cols))
 	}
 	for _, it := range p.Items {
-		o.writeLine(o.row(it))
+		o.row(it)
+		o.writeRow()
 	}
 	return o.w.Flush()
 }
@@ -252,39 +254,53 @@ func (o *tableOut) columns(items []dynamo.Item) []string {
 // this page's cells.
 func (o *tableOut) widen(items []dynamo.Item, from int) {
 	for j := from; j < len(o.cols); j++ {
-		w := ansi.StringWidth(textfmt.Sanitize(o.cols[j]))
+		w := textWidth(textfmt.Sanitize(o.cols[j]))
 		for _, it := range items {
 			if av, ok := it[o.cols[j]]; ok {
-				w = max(w, ansi.StringWidth(tableCell(av)))
+				_, cw := tableCell(av)
+				w = max(w, cw)
 			}
 		}
 		o.widths = append(o.widths, w)
 	}
 }
 
-// row is an item's cells, one per column ("" for none).
+// row is an item's cells, one per column ("" for none), with their
+// widths in o.cellWidths.
 func (o *tableOut) row(it dynamo.Item) []string {
-	o.cells = o.cells[:0]
+	o.cells, o.cellWidths = o.cells[:0], o.cellWidths[:0]
 	for _, c := range o.cols {
-		s := ""
+		s, w := "", 0
 		if av, ok := it[c]; ok {
-			s = tableCell(av)
+			s, w = tableCell(av)
 		}
-		o.cells = append(o.cells, s)
+		o.cells, o.cellWidths = append(o.cells, s), append(o.cellWidths, w)
 	}
 	return o.cells
 }
 
+// writeRow writes the row o.row made.
+func (o *tableOut) writeRow() { o.writeCells(o.cells, o.cellWidths) }
+
 // writeLine writes cells as columns would: each but the last padded to
 // its column's width and two spaces, the last as it is.
 func (o *tableOut) writeLine(cells []string) {
+	o.cellWidths = o.cellWidths[:0]
+	for _, c := range cells {
+		o.cellWidths = append(o.cellWidths, textWidth(c))
+	}
+	o.writeCells(cells, o.cellWidths)
+}
+
+// writeCells is writeLine of cells whose widths are known.
+func (o *tableOut) writeCells(cells []string, widths []int) {
 	o.line = o.line[:0]
 	for j, c := range cells {
 		o.line = append(o.line, c...)
 		if j == len(cells)-1 {
 			break
 		}
-		pad := max(o.widths[j]-ansi.StringWidth(c), 0) + 2
+		pad := max(o.widths[j]-widths[j], 0) + 2
 		for range pad {
 			o.line = append(o.line, ' ')
 		}
@@ -303,20 +319,56 @@ func (o *tableOut) end(cause error) error {
 	return cause
 }
 
-// tableCell is a value as a table cell: at most 60 columns wide, safe to
-// print.
-func tableCell(av types.AttributeValue) string { return cell(itemcodec.CellText(av), 60) }
+// tableCell is a value as a table cell, at most 60 columns wide and safe
+// to print, with its width.
+func tableCell(av types.AttributeValue) (string, int) { return cellWidth(itemcodec.CellText(av), 60) }
 
 // cell makes a value safe to print and shortens it to at most max columns
 // of a terminal, cutting between grapheme clusters (a flag, a ZWJ family,
 // a letter with its marks stay whole) and ending it with "…". It is
 // sanitised first, so that an escape shown as \x1b counts as it is shown.
 func cell(s string, max int) string {
-	s = textfmt.Sanitize(s)
-	if ansi.StringWidth(s) > max {
-		s = ansi.Truncate(s, max, "…")
-	}
+	s, _ = cellWidth(s, max)
 	return s
+}
+
+// cellWidth is cell(s, max) and its width as a terminal shows it.
+// Printable ASCII, what most values are, is safe as it is, one column a
+// byte and a grapheme cluster a byte: it is measured and cut by its
+// length, as the grapheme segmentation it needs no part of would.
+func cellWidth(s string, max int) (string, int) {
+	if printableASCII(s) && max >= 1 {
+		if len(s) > max {
+			return s[:max-1] + "…", max
+		}
+		return s, len(s)
+	}
+	s = textfmt.Sanitize(s)
+	w := ansi.StringWidth(s)
+	if w > max {
+		s = ansi.Truncate(s, max, "…")
+		w = ansi.StringWidth(s)
+	}
+	return s, w
+}
+
+// textWidth is s's width as a terminal shows it (ansi.StringWidth), by
+// its length when it is printable ASCII.
+func textWidth(s string) int {
+	if printableASCII(s) {
+		return len(s)
+	}
+	return ansi.StringWidth(s)
+}
+
+// printableASCII tells whether s is only the bytes 0x20 to 0x7e.
+func printableASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c > 0x7e {
+			return false
+		}
+	}
+	return true
 }
 
 func sanitizeAll(ss []string) []string {

@@ -15,6 +15,7 @@ import (
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/bench/benchdata"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
 )
@@ -313,25 +314,35 @@ func TestStreamedEndKeepsCause(t *testing.T) {
 }
 
 // BenchmarkReadOut is the cost of writing a read's items in each format,
-// a page of 1,000 items at a time (go test -bench ReadOut -cpuprofile).
+// a page of 1,000 items at a time (go test -bench ReadOut -cpuprofile):
+// testItems' mix of shapes, and bench/read's own items (benchdata's, whose
+// note is wider than a table's cell) in the table format.
 func BenchmarkReadOut(b *testing.B) {
-	items := testItems(1000, 5)
 	for _, format := range []string{"jsonl", "json", "table", "csv"} {
-		b.Run(format, func(b *testing.B) {
-			doc := queryResult{Table: "App", KeyNames: []string{"PK", "SK"}, Requests: testRequests(1)}
-			w, err := readOutput{stdout: io.Discard, stderr: io.Discard, format: format, table: "App", keyNames: doc.KeyNames, doc: &doc}.open()
-			if err != nil {
+		benchReadOut(b, format, testItems(1000, 5))
+	}
+	b.Run("benchdata", func(b *testing.B) {
+		for _, format := range []string{"jsonl", "table"} {
+			benchReadOut(b, format, benchdata.Big(1000))
+		}
+	})
+}
+
+func benchReadOut(b *testing.B, format string, items []dynamo.Item) {
+	b.Run(format, func(b *testing.B) {
+		doc := queryResult{Table: "App", KeyNames: []string{"PK", "SK"}, Requests: testRequests(1)}
+		w, err := readOutput{stdout: io.Discard, stderr: io.Discard, format: format, table: "App", keyNames: doc.KeyNames, doc: &doc}.open()
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := w.page(dynamo.Page{Items: items}); err != nil {
 				b.Fatal(err)
 			}
-			b.ReportAllocs()
-			for b.Loop() {
-				if err := w.page(dynamo.Page{Items: items}); err != nil {
-					b.Fatal(err)
-				}
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/item")
-		})
-	}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(items)), "ns/item")
+	})
 }
 
 // A streamed read in dynascope's own process (Main) bounds the process's
