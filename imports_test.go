@@ -37,6 +37,7 @@ var allowedImports = map[string][]string{
 	"workbench":         {"dynamo", "itemcodec", "keys", "textfmt"},
 	"modelimport":       {"entities", "textfmt"},
 	"indexes":           {"dynamo", "itemcodec", "keys"},
+	"explain":           {"dynamo", "entities", "itemcodec", "keys"},
 	"ui/theme":          {},
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui/keymap":         {"ui/widget"},
@@ -45,9 +46,9 @@ var allowedImports = map[string][]string{
 		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
 	"ui/pane": {"config", "dynamo", "edit", "itemcodec", "keys", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
-	"ui": {"codegen", "config", "dynamo", "edit", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
+	"ui": {"codegen", "config", "dynamo", "edit", "explain", "filterexpr", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/pane", "ui/request", "ui/theme", "ui/widget"},
-	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "modelimport", "partiql", "patterns",
+	"cli": {"codegen", "config", "demodata", "dynamo", "dynamolocal", "edit", "entities", "explain", "filterexpr", "indexes", "itemcodec", "itemcodec/number", "keys", "modelimport", "partiql", "patterns",
 		"textfmt", "ui", "workbench", "yamlfile"},
 }
 

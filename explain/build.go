@@ -1,0 +1,109 @@
+package explain
+
+import (
+	"fmt"
+	"maps"
+	"strings"
+
+	"dynascope/dynamo"
+	"dynascope/entities"
+)
+
+// Typed is a key as typed (the command line's --pk and --sk, the UI's
+// query): the partition key, and the sort key when hasSK, on ks of t.
+func Typed(t dynamo.Table, ks dynamo.KeySchema, pk, sk string, hasSK bool) (Key, error) {
+	k := Key{Attrs: []string{ks.PK.Name}, Values: []string{pk}}
+	if hasSK {
+		if ks.SK == nil {
+			return Key{}, &dynamo.UserError{Msg: fmt.Sprintf("%s has no sort key, so --sk cannot apply; drop it.", Where(t.Name, ks.Index))}
+		}
+		k.Attrs, k.Values = append(k.Attrs, ks.SK.Name), append(k.Values, sk)
+	}
+	return k, nil
+}
+
+// Build is the key the application would build for e on ks from params:
+// the partition key, and the sort key when every parameter of its
+// template is given (none given: the partition alone is explained). An
+// entity that declares no key on ks is a difference in itself (the
+// index), said without a request.
+func Build(e *entities.Entity, t dynamo.Table, ks dynamo.KeySchema, params map[string]string) (Key, *Diff, error) {
+	if _, ok := e.Keys[ks.PK.Name]; !ok {
+		return Key{}, &Diff{Kind: "index", Attr: ks.PK.Name,
+			Message: fmt.Sprintf("%s declares no %s, the partition key of %s: its keys are %s, so no query on %s finds it",
+				e.Name, ks.PK.Name, Where(t.Name, ks.Index), entityKeysText(e, t), IndexName(ks.Index))}, nil
+	}
+	pk, err := e.Build(params, ks.PK.Name)
+	if err != nil {
+		return Key{}, nil, &dynamo.UserError{Msg: sentence(err)}
+	}
+	k := Key{Attrs: []string{ks.PK.Name}, Values: []string{pk}}
+	if ks.SK == nil {
+		return k, nil, nil
+	}
+	tpl, ok := e.Keys[ks.SK.Name]
+	if !ok {
+		return k, nil, nil
+	}
+	given := 0
+	for _, p := range tpl.Params() {
+		if _, ok := params[p]; ok {
+			given++
+		}
+	}
+	if given == 0 && len(tpl.Params()) > 0 {
+		return k, nil, nil
+	}
+	sk, err := e.Build(params, ks.SK.Name)
+	if err != nil {
+		return Key{}, nil, &dynamo.UserError{Msg: sentence(err)}
+	}
+	k.Attrs, k.Values = append(k.Attrs, ks.SK.Name), append(k.Values, sk)
+	return k, nil, nil
+}
+
+// entityKeysText names where an entity's keys are: "PK, SK (the table) and
+// GSI1PK, GSI1SK (GSI1)".
+func entityKeysText(e *entities.Entity, t dynamo.Table) string {
+	var parts []string
+	for _, name := range append([]string{""}, indexNames(t)...) {
+		ks, err := t.Schema(name)
+		if err != nil {
+			continue
+		}
+		if _, ok := e.Keys[ks.PK.Name]; !ok {
+			continue
+		}
+		attrs := ks.PK.Name
+		if ks.SK != nil {
+			if _, ok := e.Keys[ks.SK.Name]; ok {
+				attrs += ", " + ks.SK.Name
+			}
+		}
+		parts = append(parts, attrs+" ("+IndexName(name)+")")
+	}
+	if len(parts) == 0 {
+		return strings.Join(e.KeyOrder, ", ")
+	}
+	return strings.Join(parts, " and ")
+}
+
+func indexNames(t dynamo.Table) []string {
+	names := make([]string, len(t.Indexes))
+	for i, ix := range t.Indexes {
+		names[i] = ix.Name
+	}
+	return names
+}
+
+// sentence is an error as one sentence: its text with a full stop.
+func sentence(err error) string {
+	return strings.TrimRight(err.Error(), ".") + "."
+}
+
+// Params are the parameters as given, a copy for the explanation.
+func Params(params map[string]string) map[string]string {
+	out := map[string]string{}
+	maps.Copy(out, params)
+	return out
+}
