@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"dynascope/explain"
-	"dynascope/keys"
 	"dynascope/textfmt"
 )
 
@@ -62,11 +61,7 @@ func writeExplanation(opts *explainOptions, ex *explain.Explanation) error {
 			Built: explainKeyJSONOf(ex.Built), Found: ex.Found, Nearest: []explainNearJSON{}, Differences: []explainDiffJSON{},
 			Requests: len(ex.Requests), Capacity: capacityOfRequests(ex.Requests)}
 		for _, n := range ex.Nearest {
-			d := []string{}
-			for _, k := range n.Diff {
-				d = append(d, string(k))
-			}
-			out.Nearest = append(out.Nearest, explainNearJSON{Side: n.Side, Index: nullable(n.Index), Key: explainKeyJSONOf(n.Key), Differences: d})
+			out.Nearest = append(out.Nearest, explainNearJSON{Side: n.Side, Index: nullable(n.Index), Key: explainKeyJSONOf(n.Key), Differences: append([]string{}, explain.DiffNames(n.Diff)...)})
 		}
 		for _, d := range ex.Differences {
 			out.Differences = append(out.Differences, explainDiffJSON{Kind: d.Kind, Attribute: nullable(d.Attr), Built: d.Built, Existing: nullable(d.Existing), Message: d.Message})
@@ -111,39 +106,18 @@ func writeExplanationText(b *bytes.Buffer, ex *explain.Explanation) {
 	}
 	if len(ex.Nearest) > 0 {
 		b.WriteString("\nnearest keys that exist:\n")
-		// Before it (read backward) in sort order, then it and after it.
-		var rows []explain.NearKey
-		for _, n := range ex.Nearest {
-			if n.Side == "before" {
-				rows = append([]explain.NearKey{n}, rows...)
-			}
-		}
-		placed := false
-		for _, n := range ex.Nearest {
-			if n.Side == "before" {
-				continue
-			}
-			if !placed && !ex.Found && n.Side == "after" {
-				rows = append(rows, explain.NearKey{Side: "built"})
-				placed = true
-			}
-			rows = append(rows, n)
-		}
+		rows := ex.InOrder()
 		for _, n := range rows {
-			if n.Side == "built" {
+			if n.Side == explain.SideBuilt {
 				fmt.Fprintf(b, "  %-12s %s   (the built key would be here)\n", "→", textfmt.Sanitize(ex.Built.Text()))
 				continue
-			}
-			var d []string
-			for _, k := range n.Diff {
-				d = append(d, string(k))
 			}
 			side := n.Side
 			if n.Index != ex.Index {
 				side += " (" + explain.IndexName(n.Index) + ")"
 			}
 			note := ""
-			if len(d) > 0 && !slices.Contains(n.Diff, keys.DiffValue) {
+			if d := explain.DiffNames(n.Shape()); len(d) > 0 {
 				note = "   ← " + strings.Join(d, ", ")
 			}
 			fmt.Fprintf(b, "  %-12s %s%s\n", side, textfmt.Sanitize(n.Key.Text()), note)

@@ -3,6 +3,7 @@ package explain
 import (
 	"fmt"
 	"maps"
+	"slices"
 	"strings"
 
 	"dynascope/dynamo"
@@ -106,4 +107,58 @@ func Params(params map[string]string) map[string]string {
 	out := map[string]string{}
 	maps.Copy(out, params)
 	return out
+}
+
+// Declared is what the declared entities make of a key as typed: the
+// entities whose templates match every value of the key (the partition
+// key alone when no sort key was given), and the parameters they decode,
+// in the first entity's order; no entities when none matches its shape.
+type Declared struct {
+	Entities []string
+	Params   []entities.Value
+}
+
+// Declare matches k against set's entities, exactly (Template.Match).
+func Declare(set *entities.Set, k Key) Declared {
+	var d Declared
+	if set == nil {
+		return d
+	}
+	for _, e := range set.Entities {
+		params, ok := matchKey(e, k)
+		if !ok {
+			continue
+		}
+		d.Entities = append(d.Entities, e.Name)
+		for _, p := range e.ParamOrder() {
+			v, has := params[p]
+			if has && !slices.ContainsFunc(d.Params, func(x entities.Value) bool { return x.Name == p }) {
+				d.Params = append(d.Params, entities.Value{Name: p, Value: v})
+			}
+		}
+	}
+	return d
+}
+
+// matchKey reads each of k's values by e's template of its attribute; a
+// parameter two templates hold must agree.
+func matchKey(e *entities.Entity, k Key) (map[string]string, bool) {
+	params := map[string]string{}
+	for i, a := range k.Attrs {
+		tpl, ok := e.Keys[a]
+		if !ok || i >= len(k.Values) {
+			return nil, false
+		}
+		got, ok := tpl.Match(k.Values[i], e.Params)
+		if !ok {
+			return nil, false
+		}
+		for name, v := range got {
+			if prev, seen := params[name]; seen && prev != v {
+				return nil, false
+			}
+			params[name] = v
+		}
+	}
+	return params, true
 }

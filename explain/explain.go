@@ -314,3 +314,50 @@ func diffSentence(d keys.Difference, attr, built, existing string) string {
 	}
 	return fmt.Sprintf("%s: the table has %s beside the built %s", attr, existing, built)
 }
+
+// SideBuilt marks, in InOrder, where the built key would be.
+const SideBuilt = "built"
+
+// InOrder is the nearest keys in sort order: those before the built key
+// (read backward, so turned round), then its place when it is absent and
+// keys follow it (a NearKey of Side SideBuilt), then it and those after
+// it, then the variants and other indexes.
+func (ex *Explanation) InOrder() []NearKey {
+	var rows []NearKey
+	for _, n := range ex.Nearest {
+		if n.Side == SideBefore {
+			rows = append([]NearKey{n}, rows...)
+		}
+	}
+	placed := false
+	for _, n := range ex.Nearest {
+		if n.Side == SideBefore {
+			continue
+		}
+		if !placed && !ex.Found && n.Side == SideAfter {
+			rows = append(rows, NearKey{Side: SideBuilt})
+			placed = true
+		}
+		rows = append(rows, n)
+	}
+	return rows
+}
+
+// Shape is what differs in shape between the built key and n (delimiter,
+// case, padding, segment): nothing when a value differs too, since then n
+// is another item and not the built key in another form.
+func (n NearKey) Shape() []keys.Difference {
+	if slices.Contains(n.Diff, keys.DiffValue) {
+		return nil
+	}
+	return n.Diff
+}
+
+// DiffNames are the differences' names ("delimiter", "case"), in order.
+func DiffNames(ds []keys.Difference) []string {
+	var out []string
+	for _, d := range ds {
+		out = append(out, string(d))
+	}
+	return out
+}
