@@ -42,7 +42,7 @@ var allowedImports = map[string][]string{
 	"ui/widget":         {"textfmt", "ui/theme"},
 	"ui/keymap":         {"ui/widget"},
 	"ui/request":        {"codegen", "dynamo", "patterns", "textfmt"},
-	"ui/overlay": {"codegen", "config", "dynamo", "edit", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
+	"ui/overlay": {"codegen", "config", "dynamo", "edit", "explain", "indexes", "itemcodec", "keys", "partiql", "patterns", "textfmt",
 		"ui/keymap", "ui/request", "ui/theme", "ui/widget"},
 	"ui/pane": {"config", "dynamo", "edit", "itemcodec", "keys", "patterns", "textfmt",
 		"ui/keymap", "ui/overlay", "ui/request", "ui/theme", "ui/widget"},
