@@ -112,15 +112,7 @@ func writeExplanationText(b *bytes.Buffer, ex *explain.Explanation) {
 				fmt.Fprintf(b, "  %-12s %s   (the built key would be here)\n", "→", textfmt.Sanitize(ex.Built.Text()))
 				continue
 			}
-			side := n.Side
-			if n.Index != ex.Index {
-				side += " (" + explain.IndexName(n.Index) + ")"
-			}
-			note := ""
-			if d := explain.DiffNames(n.Shape()); len(d) > 0 {
-				note = "   ← " + strings.Join(d, ", ")
-			}
-			fmt.Fprintf(b, "  %-12s %s%s\n", side, textfmt.Sanitize(n.Key.Text()), note)
+			fmt.Fprintf(b, "  %-12s %s%s\n", n.SideIn(ex.Index), textfmt.Sanitize(n.Key.Text()), n.ShapeNote())
 		}
 	}
 	if len(ex.Differences) > 0 {

@@ -116,10 +116,23 @@ func Params(params map[string]string) map[string]string {
 type Declared struct {
 	Entities []string
 	Params   []entities.Value
+	// PKOnly: no entity matches the whole key, and these match its
+	// partition key alone.
+	PKOnly bool
 }
 
-// Declare matches k against set's entities, exactly (Template.Match).
+// Declare matches k against set's entities, exactly (Template.Match);
+// when none matches a key with a sort key, its partition key alone.
 func Declare(set *entities.Set, k Key) Declared {
+	d := declare(set, k)
+	if len(d.Entities) == 0 && len(k.Values) > 1 {
+		d = declare(set, Key{Attrs: k.Attrs[:1], Values: k.Values[:1]})
+		d.PKOnly = len(d.Entities) > 0
+	}
+	return d
+}
+
+func declare(set *entities.Set, k Key) Declared {
 	var d Declared
 	if set == nil {
 		return d

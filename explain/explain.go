@@ -361,3 +361,21 @@ func DiffNames(ds []keys.Difference) []string {
 	}
 	return out
 }
+
+// SideIn names where n stands, and the key schema it was read on when it
+// is not index (the one asked): "before", "other index (GSI1)".
+func (n NearKey) SideIn(index string) string {
+	if n.Index != index {
+		return n.Side + " (" + IndexName(n.Index) + ")"
+	}
+	return n.Side
+}
+
+// ShapeNote is n's differences of shape after an arrow, "   ← delimiter",
+// or "" when it has none.
+func (n NearKey) ShapeNote() string {
+	if d := DiffNames(n.Shape()); len(d) > 0 {
+		return "   ← " + strings.Join(d, ", ")
+	}
+	return ""
+}

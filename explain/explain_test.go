@@ -59,6 +59,7 @@ func TestDeclare(t *testing.T) {
 	}{
 		{Key{[]string{"PK"}, []string{"CUST#42"}}, "Customer Address Order: customerId=42"},
 		{Key{[]string{"PK", "SK"}, []string{"CUST#42", "ORDER#2025-03-01#a17"}}, "Order: customerId=42 orderDate=2025-03-01 orderId=a17"},
+		{Key{[]string{"PK", "SK"}, []string{"CUST#42", "ORDER|2025-03-01|A17"}}, "Customer Address Order: customerId=42 (PK only)"},
 		{Key{[]string{"PK"}, []string{"CUST|42"}}, ": "},
 		{Key{[]string{"PK"}, []string{"cust#42"}}, ": "},
 	} {
@@ -67,7 +68,11 @@ func TestDeclare(t *testing.T) {
 		for _, p := range d.Params {
 			ps = append(ps, p.Name+"="+p.Value)
 		}
-		if got := strings.Join(d.Entities, " ") + ": " + strings.Join(ps, " "); got != tc.want {
+		got := strings.Join(d.Entities, " ") + ": " + strings.Join(ps, " ")
+		if d.PKOnly {
+			got += " (PK only)"
+		}
+		if got != tc.want {
 			t.Errorf("%s: %q, want %q", tc.key.Text(), got, tc.want)
 		}
 	}

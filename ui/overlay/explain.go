@@ -147,15 +147,8 @@ func (o Explain) found(e Env, inner int) []string {
 				lines = append(lines, " "+e.St.Accent.Render(widget.Trunc(fmt.Sprintf("  %-12s %s   (the key asked for would be here)", "→", textfmt.Sanitize(ex.Built.Text())), inner-2)))
 				continue
 			}
-			side := n.Side
-			if n.Index != ex.Index {
-				side += " (" + explain.IndexName(n.Index) + ")"
-			}
-			note := ""
-			if d := explain.DiffNames(n.Shape()); len(d) > 0 {
-				note = "   ← " + strings.Join(d, ", ")
-			}
-			lines = append(lines, " "+widget.Trunc(fmt.Sprintf("  %-12s %s", side, textfmt.Sanitize(n.Key.Text())), inner-2-len([]rune(note)))+e.St.Warn.Render(note))
+			note := n.ShapeNote()
+			lines = append(lines, " "+widget.Trunc(fmt.Sprintf("  %-12s %s", n.SideIn(ex.Index), textfmt.Sanitize(n.Key.Text())), inner-2-widget.Width(note))+e.St.Warn.Render(note))
 		}
 	}
 	if len(ex.Differences) > 0 {
@@ -184,6 +177,9 @@ func (o Explain) declaredText() string {
 	s := strings.Join(o.declared.Entities, ", ")
 	if len(ps) > 0 {
 		s += ": " + strings.Join(ps, ", ")
+	}
+	if o.declared.PKOnly {
+		s = "its partition key is " + s + "; its sort key matches no declared template"
 	}
 	return textfmt.Sanitize(s)
 }
