@@ -110,15 +110,3 @@ func TestWhyEmptyNamesTheEntity(t *testing.T) {
 		t.Errorf("%d Queries, announced at most 1 + 9", n)
 	}
 }
-
-// On a partition that holds items, w is off: nothing is offered, nothing
-// is read, and the keys already typed stay as they were.
-func TestWhyEmptyOnlyOnAnEmptyResult(t *testing.T) {
-	hs := openExample(t, 120, 35)
-	n := len(hs.store.calls)
-	hs.lacks("why empty")
-	hs.keys("w")
-	if hs.m.topID() != overlay.None || len(hs.store.calls) != n {
-		t.Errorf("w on items: overlay %v, %d calls after %d", hs.m.topID(), len(hs.store.calls), n)
-	}
-}
