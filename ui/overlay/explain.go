@@ -71,11 +71,11 @@ func (o Explain) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	h := max(1, e.BodyH-2)
 	switch msg := msg.(type) {
 	case tea.MouseWheelMsg:
-		o.offset = max(0, o.offset+widget.WheelDelta(msg))
+		o.offset = o.scrolled(e, widget.WheelDelta(msg), h)
 	case tea.KeyPressMsg:
 		km := e.Keys
 		if d, ok := km.Step(msg, h); ok {
-			o.offset = max(0, o.offset+d)
+			o.offset = o.scrolled(e, d, h)
 			return o, nil
 		}
 		if key.Matches(msg, km.Back, km.Cancel, km.WhyEmpty) {
@@ -88,15 +88,27 @@ func (o Explain) Update(e Env, msg tea.Msg) (Overlay, Want) {
 	return o, nil
 }
 
+// scrolled is the offset moved by d, within the body's lines shown h at a
+// time on the screen's width.
+func (o Explain) scrolled(e Env, d, h int) int {
+	return widget.Clamp(o.offset+d, 0, max(0, len(o.body(e, e.W-2))-h))
+}
+
 // View draws the overlay w×h.
 func (o Explain) View(e Env, w, h int) string {
-	inner := w - 2
-	var lines []string
-	add := func(style func(...string) string, text string) {
-		for _, l := range widget.WrapLines(text, inner-2) {
-			lines = append(lines, " "+style(l))
-		}
+	lines := o.body(e, w-2)
+	off := widget.Clamp(o.offset, 0, max(0, len(lines)-(h-2)))
+	title := "Why empty"
+	if len(lines) > h-2 {
+		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(lines), off+h-2), len(lines))
 	}
+	return widget.Box(e.St, title, lines[off:], w, h, true)
+}
+
+// body is every line of the overlay, inner cells wide.
+func (o Explain) body(e Env, inner int) []string {
+	var lines []string
+	add := func(style func(...string) string, text string) { lines = wrapped(lines, style, text, inner) }
 	plain := func(s ...string) string { return strings.Join(s, " ") }
 	add(e.St.Bold.Render, "asked   "+textfmt.Sanitize(o.asked)+"   on "+textfmt.Sanitize(o.where))
 	add(plain, "entity  "+o.declaredText())
@@ -112,12 +124,7 @@ func (o Explain) View(e Env, w, h int) string {
 	default:
 		lines = append(lines, o.found(e, inner)...)
 	}
-	off := widget.Clamp(o.offset, 0, max(0, len(lines)-(h-2)))
-	title := "Why empty"
-	if len(lines) > h-2 {
-		title += fmt.Sprintf(" · lines %d–%d of %d", off+1, min(len(lines), off+h-2), len(lines))
-	}
-	return widget.Box(e.St, title, lines[off:], w, h, true)
+	return lines
 }
 
 // found is what the reads found: whether the key exists, the nearest keys
@@ -125,11 +132,7 @@ func (o Explain) View(e Env, w, h int) string {
 // what it cost.
 func (o Explain) found(e Env, inner int) []string {
 	var lines []string
-	add := func(style func(...string) string, text string) {
-		for _, l := range widget.WrapLines(text, inner-2) {
-			lines = append(lines, " "+style(l))
-		}
-	}
+	add := func(style func(...string) string, text string) { lines = wrapped(lines, style, text, inner) }
 	if o.err != "" {
 		add(e.St.Err.Render, "✗ "+o.err)
 	}
@@ -144,7 +147,7 @@ func (o Explain) found(e Env, inner int) []string {
 		lines = append(lines, "", " nearest keys that exist:")
 		for _, n := range rows {
 			if n.Side == explain.SideBuilt {
-				lines = append(lines, " "+e.St.Accent.Render(widget.Trunc(fmt.Sprintf("  %-12s %s   (the key asked for would be here)", "→", textfmt.Sanitize(ex.Built.Text())), inner-2)))
+				lines = append(lines, " "+e.St.Accent.Render(widget.Trunc(fmt.Sprintf("  %-12s %s   (asked for: it would be here)", "→", textfmt.Sanitize(ex.Built.Text())), inner-2)))
 				continue
 			}
 			note := n.ShapeNote()
@@ -159,6 +162,15 @@ func (o Explain) found(e Env, inner int) []string {
 	}
 	lines = append(lines, "")
 	add(e.St.Muted.Render, o.cost)
+	return lines
+}
+
+// wrapped is lines and text wrapped to inner cells after a space, each
+// line drawn in style.
+func wrapped(lines []string, style func(...string) string, text string, inner int) []string {
+	for _, l := range widget.WrapLines(text, inner-2) {
+		lines = append(lines, " "+style(l))
+	}
 	return lines
 }
 
