@@ -120,6 +120,9 @@ func (m Model) doRequest(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.StopBulk:
 		m.flight.cancel(flightBulk) // the reply brings what was read
 		return m, nil
+	case overlay.StopExplain:
+		m.flight.cancel(flightExplain) // the reply logs what was read
+		return m, nil
 	case overlay.SendWrite:
 		id := m.flight.mark(flightWrite)
 		return m, writeCmd(m.ctx, m.opts.Editor, id, a.Plan, a.Undo)

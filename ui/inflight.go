@@ -21,6 +21,7 @@ const (
 	flightSample                     // the overview's sample
 	flightBulk                       // a Scan or PartiQL read, planned or running
 	flightWrite                      // a write: never cancelled, its outcome must be known
+	flightExplain                    // why an empty result is empty: the nearest keys' Queries (explain.go)
 	flightKinds
 )
 

@@ -164,6 +164,15 @@ func TestUINeverWrites(t *testing.T) {
 		hs.keys("enter")
 		hs.lacks("✗")
 	}
+	// An empty result (the sort key typed with the wrong delimiter): why
+	// it is empty, its Queries reads only; then the condition as it was.
+	hs.keys("e", "ctrl+u")
+	hs.typeText(`= ORDER|2025-03-01|A17`)
+	hs.keys("enter", "w")
+	hs.contains("Why empty", "what differs", "← delimiter")
+	hs.keys("esc", "e", "ctrl+u")
+	hs.typeText(`begins_with ORDER#`)
+	hs.keys("enter")
 	// Reverse, Limit, the next page, consistent reads on and off.
 	hs.keys("r", "l", "1", "enter")
 	hs.contains("ScanIndexForward=false  Limit=1", "Items · 1+ loaded", "ORDER#2025-03-01#A17")

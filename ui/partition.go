@@ -186,6 +186,9 @@ func (m Model) openKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	case key.Matches(msg, km.Live):
 		m, cmd := m.openLive()
 		return m, cmd, true
+	case key.Matches(msg, km.WhyEmpty):
+		m, cmd := m.openExplain()
+		return m, cmd, true
 	}
 	return m, nil, false
 }
@@ -295,7 +298,7 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 		})
 	}
 	return &keymap.Mode{Name: name, Note: overlay.LiveHelpNote, Keys: keymap.KeysOf(
-		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
+		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back"), whyEmptyKey},
 		lead,
 		[]keymap.Binding{openKey, keymap.InBar("patterns")},
 		bar,

@@ -191,6 +191,7 @@ func (m Model) keyState() keymap.State {
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
 		EntAttr:   m.groups.attribute(),
 		ByAttr:    m.groups.byAttribute(),
+		Empty:     m.emptyResult(),
 		// Only the prompt's field is asked: a value typed there may hold
 		// a ?, an empty one cannot.
 		EmptyField: m.screen == screenPrompt && m.prompt.Input.String() == "",

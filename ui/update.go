@@ -107,6 +107,8 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case linksDoneMsg:
 		return m.linksDone(msg)
+	case explainDoneMsg:
+		return m.explainDone(msg)
 	case indexMapDoneMsg:
 		return m.indexMapDone(msg)
 	case patternSavedMsg:

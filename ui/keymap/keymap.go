@@ -118,6 +118,7 @@ type KeyMap struct {
 	Project       key.Binding `keys:"v" desc:"attributes returned (projection)" col:"1"`
 	PartiQL       key.Binding `keys:"P" desc:"PartiQL SELECT, its plan first" col:"1"`
 	Scan          key.Binding `keys:"ctrl+s" desc:"scan the whole table, its cost first" col:"1"`
+	WhyEmpty      key.Binding `keys:"w" desc:"why empty: the nearest keys that exist and what differs (its Queries and their bound said first)" col:"1"`
 
 	Filter      key.Binding `keys:"/" desc:"filter loaded items" col:"2"`
 	Log         key.Binding `keys:"L" desc:"request log" col:"2"`
@@ -219,6 +220,7 @@ type State struct {
 	Writes    bool   // writes are on (an Editor): the editing keys apply
 	NoSortKey bool   // the key has no sort key: the sort-key keys are off
 	EntAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
+	Empty     bool   // the partition's Query came back with no items: why it is empty can be asked
 	ByAttr    bool   // the entity types pane shows that grouping
 	// EmptyField: the text field of a typing mode holds nothing, so a
 	// printable key there can be a command (? on an empty prompt).

@@ -131,6 +131,9 @@ type (
 	}
 	// StopBulk cancels the bulk read in flight: its reply brings what was read.
 	StopBulk struct{}
+	// StopExplain cancels the why-empty reads in flight; what they read
+	// is logged.
+	StopExplain struct{}
 	// SendWrite sends a confirmed write (an undo when Undo is set).
 	SendWrite struct {
 		Plan *edit.Plan
@@ -199,6 +202,7 @@ func (ScanIndexMap) isWant()     {}
 func (PlanBulk) isWant()         {}
 func (RunBulk) isWant()          {}
 func (StopBulk) isWant()         {}
+func (StopExplain) isWant()      {}
 func (SendWrite) isWant()        {}
 func (ReapplyWrite) isWant()     {}
 func (StartExport) isWant()      {}

@@ -45,6 +45,7 @@ const (
 	IndexMapID       // the overview's index map
 	LiveID           // the partition's writes from the stream
 	ConnectionsID    // switching to another connection
+	ExplainID        // why an empty result is empty: the nearest keys that exist
 )
 
 // Overlay is one view on the overlay stack.
