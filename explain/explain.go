@@ -3,6 +3,7 @@ package explain
 import (
 	"context"
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -170,6 +171,18 @@ const maxItemBytes = 400 << 10
 // larger than DynamoDB's largest item (400 KB).
 func (p Plan) MaxRCU() float64 {
 	return float64(p.MaxItems()*(maxItemBytes/itemcodec.ReadUnitBytes)) / 2
+}
+
+// RCUAt is what the plan's Queries cost, eventually consistent, if each
+// reads its whole Limit of items of itemBytes each (a table's average
+// item, say): each Query's bytes rounded up to 4 KB, at least one unit.
+// A Query that finds fewer items costs less, never more than MaxRCU.
+func (p Plan) RCUAt(itemBytes float64) float64 {
+	rcu := 0.0
+	for _, r := range append(slices.Clip(p.Near), p.Variants...) {
+		rcu += itemcodec.ReadUnits(int(math.Ceil(float64(r.Query.Limit)*itemBytes)), false)
+	}
+	return rcu
 }
 
 // pkVariants are the forms a partition key takes when its application

@@ -40,6 +40,17 @@ func TestPlanBound(t *testing.T) {
 	if p.Queries() != 1+len(p.Variants) || p.MaxItems() != Near+len(p.Variants) || p.MaxRCU() != float64(p.MaxItems())*50 {
 		t.Errorf("%d queries, %d items, %v RCU", p.Queries(), p.MaxItems(), p.MaxRCU())
 	}
+	// At an average item of 200 bytes each Query's Limit of items fits one
+	// 4 KB unit: half a unit a Query; at 3 KB, Limit 3 is 9 KB, 1.5 units.
+	if got := p.RCUAt(200); got != 0.5*float64(p.Queries()) {
+		t.Errorf("RCU at 200 B: %v, want %v", got, 0.5*float64(p.Queries()))
+	}
+	if got := p.RCUAt(3 << 10); got != 1.5+0.5*float64(len(p.Variants)) {
+		t.Errorf("RCU at 3 KB: %v", got)
+	}
+	if p.RCUAt(maxItemBytes) != p.MaxRCU() {
+		t.Errorf("RCU at 400 KB %v, the bound %v", p.RCUAt(maxItemBytes), p.MaxRCU())
+	}
 	two := NewPlan(tb, ks, Key{Attrs: []string{"PK", "SK"}, Values: []string{"CUST#42", "ORDER|1"}})
 	if len(two.Near) != 2 || two.Near[0].Side != SideAfter || two.Near[1].Side != SideBefore || !two.Near[1].Query.Reverse {
 		t.Errorf("two sides %+v", two.Near)

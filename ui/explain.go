@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"math"
 	"sync"
 
 	tea "charm.land/bubbletea/v2"
@@ -94,7 +95,7 @@ func (m Model) openExplain() (Model, tea.Cmd) {
 		return m, nil
 	}
 	plan := explain.NewPlan(m.table, ks, built)
-	words := explainPlanWords(plan)
+	words := explainPlanWords(plan, m.table)
 	var notes []string
 	if q.Filter != "" {
 		notes = append(notes, "The query's FilterExpression is not sent with them: they read keys.")
@@ -133,8 +134,11 @@ func explainAsked(ks dynamo.KeySchema, q dynamo.QueryInput) string {
 // explainPlanWords says the reads before they go, with their bound:
 // "2 Queries of Limit 3, one each side by sort order, then only if the
 // partition holds nothing up to 8 of Limit 1 (its variants and the other
-// indexes): at most 10 Queries, 550 RCU".
-func explainPlanWords(p explain.Plan) string {
+// indexes): at most 10 Queries, 550 RCU (items of 400 KB; about 5 at the
+// table's 174 B average)". The bound is what the largest items could cost;
+// the table's average item (DescribeTable's figures, refreshed about every
+// six hours, so no bound) says what to expect.
+func explainPlanWords(p explain.Plan, t dynamo.Table) string {
 	s := fmt.Sprintf("%s of Limit %d", plural(len(p.Near), "Query", "Queries"), explain.Near)
 	if len(p.Near) == 2 {
 		s += ", one each side by sort order"
@@ -142,7 +146,12 @@ func explainPlanWords(p explain.Plan) string {
 	if len(p.Variants) > 0 {
 		s += fmt.Sprintf(", then, only if the partition holds nothing, up to %d of Limit 1 (its variants and the other indexes)", len(p.Variants))
 	}
-	return s + fmt.Sprintf(": at most %s, %s RCU (each item at most 400 KB)", plural(p.Queries(), "Query", "Queries"), fmtRCU(p.MaxRCU()))
+	s += fmt.Sprintf(": at most %s, %s RCU (items of 400 KB", plural(p.Queries(), "Query", "Queries"), fmtRCU(p.MaxRCU()))
+	if t.ItemCount > 0 && t.SizeBytes > 0 {
+		avg := float64(t.SizeBytes) / float64(t.ItemCount)
+		s += fmt.Sprintf("; about %s at the table's %s average", fmtRCU(p.RCUAt(avg)), humanBytes(int64(math.Round(avg))))
+	}
+	return s + ")"
 }
 
 // explainDone logs the reads and shows what they found.

@@ -32,7 +32,7 @@ func TestWhyEmptyAnnouncesFirstAndStops(t *testing.T) {
 		t.Fatalf("w: command %v, %d calls after %d", cmd != nil, len(hs.store.calls), n)
 	}
 	hs.containsFlowing("reads: 1 Query of Limit 3, then, only if the partition holds nothing, up to",
-		"at most", "RCU (each item at most 400 KB)", "reading…")
+		"at most 9 Queries, 550 RCU (items of 400 KB; about 4.5 at the table's 161 B average)", "reading…")
 	hs.contains("why empty: 1 Query of Limit 3")
 	hs.keys("esc")
 	if hs.m.topID() != overlay.None {
