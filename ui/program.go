@@ -189,6 +189,7 @@ func (m Model) keyState() keymap.State {
 		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		Writes:    m.opts.Editor != nil,
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		Marks:     m.items.MarkCount(),
 		EntAttr:   m.groups.attribute(),
 		ByAttr:    m.groups.byAttribute(),
 		// Only the prompt's field is asked: a value typed there may hold

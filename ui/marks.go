@@ -1,0 +1,117 @@
+package ui
+
+import (
+	"fmt"
+	"slices"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+
+	"dynascope/dynamo"
+	"dynascope/ui/keymap"
+	"dynascope/ui/pane"
+)
+
+// Marks choose items for a bulk change: space marks one, V a range, A
+// every loaded result, space in the types pane a type's loaded items, U
+// none. They are kept by the item's table key (pane.Items.ItemID), so
+// they outlive pages, filters, other partitions of the table and live
+// records; the status bar always counts them. Marking sends no request:
+// what it cannot see (a released page, a page not read yet) it says.
+
+// hasMarks turns a key on only while an item is marked.
+func hasMarks(st keymap.State) bool { return st.Marks > 0 }
+
+// markKey is the marking keys of the two panes.
+func (m Model) markKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (Model, tea.Cmd, bool) {
+	switch {
+	case key.Matches(msg, km.Mark) && md == modeGroups:
+		return m.markType(), nil, true
+	case key.Matches(msg, km.Mark):
+		var ok bool
+		if m.items, ok = m.items.ToggleMark(); !ok {
+			m.status.Info = "no item here to mark (its page is not in memory)"
+			return m, nil, true
+		}
+		m.status.Info = ""
+		// Then down a row, as a move: it may ask for the next page.
+		m, cmd := m.moveItems(1, false, false)
+		return m, cmd, true
+	case key.Matches(msg, km.MarkRange):
+		items, did, ok := m.items.MarkRange()
+		if !ok {
+			m.status.Info = "no start for a range here: space marks an item, then V marks from it to the cursor"
+			return m, nil, true
+		}
+		m.items = items
+		m.status.Info = markingText(did, "from the last marked item to here")
+		return m, nil, true
+	case key.Matches(msg, km.MarkAll):
+		return m.markAll(), nil, true
+	case key.Matches(msg, km.ClearMarks):
+		var n int
+		m.items, n = m.items.ClearMarks()
+		m.status.Info = fmt.Sprintf("%s cleared", plural(n, "mark", "marks"))
+		return m, nil, true
+	}
+	return m, nil, false
+}
+
+// markAll is A: every result loaded, or the filter's matches; what the
+// query has not read yet is said, not read.
+func (m Model) markAll() Model {
+	var did pane.Marking
+	m.items, did = m.items.MarkShown()
+	what := "loaded results"
+	if m.items.Filter != "" {
+		what = "loaded filter matches"
+	}
+	m.status.Info = markingText(did, what) + m.unreadNote()
+	return m
+}
+
+// markType is space in the types pane: the loaded items of the type under
+// the cursor (of the partition on its first row).
+func (m Model) markType() Model {
+	row := m.groups.cursor()
+	if m.groups.byAttribute() {
+		m.status.Info = "marks go by sort-key type: b groups by sort key"
+		return m
+	}
+	var keep func(dynamo.Item) bool
+	what := "loaded items of the partition"
+	if row > 0 {
+		t := m.groups.types()[row-1]
+		ids := append([]string{t.ID()}, t.Aliases...)
+		keep = func(it dynamo.Item) bool {
+			return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
+		}
+		what = "loaded " + sanitize(t.Entity) + " items"
+	}
+	var did pane.Marking
+	m.items, did = m.items.MarkWhere(keep)
+	m.status.Info = markingText(did, what) + m.unreadNote()
+	return m
+}
+
+// unreadNote says that the query has pages not read, whose items no key
+// marks until they are read.
+func (m Model) unreadNote() string {
+	if !m.results.more() {
+		return ""
+	}
+	return " · more pages unread, not marked (n reads)"
+}
+
+// markingText says what a marking key did, the loaded items it marked
+// named by what.
+func markingText(did pane.Marking, what string) string {
+	s := fmt.Sprintf("marked %d %s", did.Added, what)
+	if did.Already > 0 {
+		s += fmt.Sprintf(" (%d already)", did.Already)
+	}
+	if did.Released > 0 {
+		s += fmt.Sprintf(" · %d in released pages not marked (scroll to them)", did.Released)
+	}
+	return s
+}
