@@ -16,7 +16,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -148,7 +147,11 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	if err := bulkKeysUntouched(t, opts); err != nil {
+	change, err := opts.bulkChange()
+	if err != nil {
+		return err
+	}
+	if err := bulkKeysUntouched(t, opts, change); err != nil {
 		return err
 	}
 	selectFn := selectItems
@@ -161,26 +164,11 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	}
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-	for _, old := range sel.items {
-		new, skip, err := bulkWanted(opts, old)
-		if err != nil {
-			return err
-		}
-		if skip != "" {
-			pre.skipped = append(pre.skipped, skippedItem{key: edit.KeyOf(t, old), reason: skip})
-			continue
-		}
-		plan, err := edit.NewPlan(edit.Change{Table: t.Name, Keys: t, Old: old, New: new, Version: settings.VersionAttribute})
-		if errors.Is(err, edit.ErrNoChange) {
-			pre.unchanged = append(pre.unchanged, edit.KeyOf(t, old))
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("%s: %s: %w.", opts.Command, edit.KeyText(t, old, nil), err)
-		}
-		pre.plans = append(pre.plans, plan)
+	pre.BulkPlan, err = edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
+	if err != nil {
+		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
-	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0
+	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.Plans) > 0
 	if !pre.sending || opts.Output != "json" { // JSON is one document: the outcome holds the preview's counts
 		if err := pre.print(opts.Out, opts.Output); err != nil {
 			return err
@@ -192,23 +180,22 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	return sendBulk(ctx, opts, pre)
 }
 
-// bulkKeysUntouched refuses a bulk change that sets a key attribute: a
-// key move is a put and a delete per item, one item at a time (--sk).
-func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
-	key := edit.KeyNames(t)
-	for _, s := range opts.Sets {
-		name, _, _ := edit.ParseAssignment(s) // checked before connecting
-		if slices.Contains(key, name) {
-			return usageError{fmt.Sprintf("--set %s: a bulk change cannot touch the key attribute %s; move items one at a time with --sk.", name, name)}
+// bulkKeysUntouched refuses a bulk change that sets a key attribute
+// (edit's KeysUntouched, in the flags' words): a key move is a put and a
+// delete per item, one item at a time (--sk).
+func bulkKeysUntouched(t dynamo.Table, opts *writeOptions, change edit.BulkChange) error {
+	var kc *edit.KeyChangeError
+	if errors.As(change.KeysUntouched(t), &kc) {
+		switch kc.Part {
+		case edit.PartSet:
+			return usageError{fmt.Sprintf("--set %s: a bulk change cannot touch the key attribute %s; move items one at a time with --sk.", kc.Name, kc.Name)}
+		case edit.PartRemove:
+			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", kc.Name)}
+		case edit.PartRename:
+			return usageError{fmt.Sprintf("--rename %s: %s is a key attribute, which a bulk change cannot touch.", opts.Changes.Renames[kc.Index], kc.Name)}
+		case edit.PartDefault:
+			return usageError{fmt.Sprintf("--set-default %s: %s is a key attribute, which every item has.", opts.Changes.Defaults[kc.Index], kc.Name)}
 		}
-	}
-	for _, name := range opts.Removals {
-		if slices.Contains(key, name) {
-			return usageError{fmt.Sprintf("--remove %s: a key attribute cannot be removed.", name)}
-		}
-	}
-	if err := opts.Changes.keysUntouched(key); err != nil {
-		return err
 	}
 	if t.SK == nil && opts.Bulk.Keys == "" {
 		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
@@ -216,27 +203,25 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 	return nil
 }
 
-// bulkWanted is the image an item should have after the change: nil for
-// a delete; an attribute to remove that an item lacks leaves it as it is.
-func bulkWanted(opts *writeOptions, old dynamo.Item) (dynamo.Item, string, error) {
-	if opts.Command == "delete" {
-		return nil, "", nil
+// bulkChange is the change the flags ask for, as edit plans it: delete's,
+// or update's --rename, --set-default, --set and --remove.
+func (o *writeOptions) bulkChange() (edit.BulkChange, error) {
+	if o.Command == "delete" {
+		return edit.BulkChange{Delete: true}, nil
 	}
-	new := maps.Clone(old)
-	if skip := opts.Changes.apply(old, new); skip != "" {
-		return nil, skip, nil
+	c, err := o.Changes.change()
+	if err != nil {
+		return c, err
 	}
-	for _, s := range opts.Sets {
+	for _, s := range o.Sets {
 		name, av, err := edit.ParseAssignment(s)
 		if err != nil {
-			return nil, "", usageError{fmt.Sprintf("--set %s.", err)}
+			return c, usageError{fmt.Sprintf("--set %s.", err)}
 		}
-		new[name] = av
+		c.Sets = append(c.Sets, edit.Assignment{Name: name, Value: av})
 	}
-	for _, name := range opts.Removals {
-		delete(new, name)
-	}
-	return new, "", nil
+	c.Removals = o.Removals
+	return c, nil
 }
 
 // selection is what a bulk change selected: the items as read, what read

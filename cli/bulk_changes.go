@@ -10,12 +10,10 @@ package cli
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/spf13/cobra"
 
-	"dynascope/dynamo"
 	"dynascope/edit"
 )
 
@@ -58,51 +56,24 @@ func (c bulkChanges) check() error {
 	return nil
 }
 
-// keysUntouched refuses a rename or default of a key attribute.
-func (c bulkChanges) keysUntouched(key []string) error {
+// change is the renames and defaults as edit makes them.
+func (c bulkChanges) change() (edit.BulkChange, error) {
+	ch := edit.BulkChange{Overwrite: c.Overwrite}
 	for _, r := range c.Renames {
-		old, new, _ := strings.Cut(r, "=")
-		for _, n := range []string{old, new} {
-			if slices.Contains(key, n) {
-				return usageError{fmt.Sprintf("--rename %s: %s is a key attribute, which a bulk change cannot touch.", r, n)}
-			}
-		}
+		from, to, _ := strings.Cut(r, "=") // checked before connecting
+		ch.Renames = append(ch.Renames, edit.Rename{From: from, To: to})
 	}
 	for _, d := range c.Defaults {
-		name, _, _ := edit.ParseAssignment(d)
-		if slices.Contains(key, name) {
-			return usageError{fmt.Sprintf("--set-default %s: %s is a key attribute, which every item has.", d, name)}
+		name, av, err := edit.ParseAssignment(d)
+		if err != nil {
+			return ch, usageError{fmt.Sprintf("--set-default %s.", err)}
 		}
+		ch.Defaults = append(ch.Defaults, edit.Assignment{Name: name, Value: av})
 	}
-	return nil
+	return ch, nil
 }
 
-// apply makes the renames and defaults on new (a copy of the item read,
-// old): the reason the item is skipped, or "".
-func (c bulkChanges) apply(old, new dynamo.Item) string {
-	for _, r := range c.Renames {
-		from, to, _ := strings.Cut(r, "=")
-		v, ok := old[from]
-		if !ok {
-			continue // nothing to rename on this item
-		}
-		if _, taken := old[to]; taken && !c.Overwrite {
-			return fmt.Sprintf("--rename %s: the item has %s already (--overwrite replaces it)", r, to)
-		}
-		delete(new, from)
-		new[to] = v
-	}
-	for _, d := range c.Defaults {
-		name, av, _ := edit.ParseAssignment(d)
-		if _, ok := new[name]; !ok {
-			new[name] = av
-		}
-	}
-	return ""
-}
-
-// skippedItem is an item the change leaves, and why.
-type skippedItem struct {
-	key    dynamo.Item
-	reason string
+// skipReason is why edit left an item, in the flags' words.
+func skipReason(s edit.BulkSkip) string {
+	return fmt.Sprintf("--rename %s: the item has %s already (--overwrite replaces it)", s.Rename, s.Rename.To)
 }

@@ -19,6 +19,7 @@ import (
 
 	"dynascope/config"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
 )
 
 // --keys: the items a file of keys names, in dynascope's plain form and
@@ -388,14 +389,14 @@ func TestBulkRenameAndDefault(t *testing.T) {
 	var pre struct {
 		Selected, ToWrite int
 		Command           string
-		Changes           []attrChange
+		Changes           []edit.AttrChange
 		Skipped           []struct {
 			Key    map[string]string
 			Reason string
 		}
 	}
 	decodeInto(t, out, &pre)
-	want := []attrChange{{"note", "-", 8}, {"remark", "+", 8}, {"tier", "+", 8}}
+	want := []edit.AttrChange{{Attribute: "note", Change: "-", Items: 8}, {Attribute: "remark", Change: "+", Items: 8}, {Attribute: "tier", Change: "+", Items: 8}}
 	if pre.Selected != 10 || pre.ToWrite != 8 || !slices.Equal(pre.Changes, want) || len(pre.Skipped) != 2 || pre.Skipped[0].Key["SK"] != "ORDER#0002" ||
 		!strings.Contains(pre.Skipped[0].Reason, "the item has remark already (--overwrite replaces it)") || strings.Count(pre.Command, "attribute_not_exists") != 2 {
 		t.Fatalf("preview %+v", pre)

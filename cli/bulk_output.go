@@ -2,8 +2,9 @@ package cli
 
 // What a bulk update or delete previews: the items selected, the count per
 // attribute change, the predicted WCU summed over the items' plans (each
-// from its item's size before and after, edit's prediction), the typed
-// diff of the first few and the aws command of the first one's write.
+// from its item's size before and after), the typed diff of the first few
+// and the aws command of the first one's write; the sums are edit's
+// (edit.BulkPlan), the words and the JSON document the command line's.
 
 import (
 	"bytes"
@@ -30,49 +31,11 @@ type bulkPreview struct {
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
-	plans                    []*edit.Plan  // the items to write, in key order
-	unchanged                []dynamo.Item // keys of items already as wanted
-	skipped                  []skippedItem // items the change leaves (a rename's NEW taken)
-	sending                  bool          // --yes --allow-writes: the plans are sent next
+	// the items to write (in key order), those already as wanted and
+	// those the change leaves (a rename's NEW taken): edit's plan
+	edit.BulkPlan
+	sending bool // --yes --allow-writes: the plans are sent next
 }
-
-// attrChange is one attribute change and how many items it touches.
-type attrChange struct {
-	Attribute string `json:"attribute"`
-	Change    string `json:"change"` // + added, - removed, ~ changed
-	Items     int    `json:"items"`
-}
-
-// changes counts the plans' diffs per attribute and kind, in name order.
-func (p bulkPreview) changes() []attrChange {
-	n := map[[2]string]int{}
-	for _, pl := range p.plans {
-		for _, d := range pl.Diff {
-			n[[2]string{d.Name, d.Kind()}]++
-		}
-	}
-	var out []attrChange
-	for _, k := range slices.SortedFunc(maps.Keys(n), func(a, b [2]string) int {
-		if a[0] != b[0] {
-			return strings.Compare(a[0], b[0])
-		}
-		return strings.Compare(a[1], b[1])
-	}) {
-		out = append(out, attrChange{Attribute: k[0], Change: k[1], Items: n[k]})
-	}
-	return out
-}
-
-// predicted is the plans' predicted WCU summed, table and indexes.
-func (p bulkPreview) predicted() dynamo.Capacity {
-	var c dynamo.Capacity
-	for _, pl := range p.plans {
-		c = c.Add(dynamo.Capacity{Total: pl.PredictedWCU, Table: pl.TableWCU, Indexes: pl.IndexWCU})
-	}
-	return c
-}
-
-func (p bulkPreview) selected() int { return len(p.plans) + len(p.unchanged) + len(p.skipped) }
 
 func (p bulkPreview) print(w io.Writer, format string) error {
 	var b bytes.Buffer
@@ -101,49 +64,49 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		reads = textfmt.Plural(len(p.read.Requests), "GetItem request", "GetItem requests")
 	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
-		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),
-		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
+		textfmt.Plural(p.Selected(), "item", "items"), reads, rcuText(p.read.Requests),
+		textfmt.Plural(len(p.Plans), "item", "items"), jsonFloat(float64(len(p.Unchanged))))
 	if len(p.missing) > 0 {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
 	}
-	for _, sk := range p.skipped {
-		line("skipped: %s: %s", itemcodec.PlainJSON(sk.key), sk.reason)
+	for _, sk := range p.Skipped {
+		line("skipped: %s: %s", itemcodec.PlainJSON(sk.Key), skipReason(sk))
 	}
 	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
 		line("filter: %s", n)
 	}
-	if len(p.plans) == 0 {
+	if len(p.Plans) == 0 {
 		line("nothing to write")
 		return
 	}
 	if p.command == "delete" {
-		line("changes: %s deleted", textfmt.Plural(len(p.plans), "item", "items"))
+		line("changes: %s deleted", textfmt.Plural(len(p.Plans), "item", "items"))
 	} else {
 		line("changes:")
-		for _, c := range p.changes() {
+		for _, c := range p.Changes() {
 			line("  %s %s: %s", c.Change, c.Attribute, textfmt.Plural(c.Items, "item", "items"))
 		}
 	}
-	c := p.predicted()
+	c := p.Predicted()
 	pred := "predicted " + jsonFloat(c.Total) + " WCU (each item's larger image rounded up to 1 KB"
 	for _, name := range slices.Sorted(maps.Keys(c.Indexes)) {
 		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
 	}
 	line("%s), each write conditional on the item as read", pred)
-	if l := p.plans[0].Limit; l != "" {
+	if l := p.Plans[0].Limit; l != "" {
 		line("note: %s", l)
 	}
-	for i, pl := range p.plans[:min(bulkShown, len(p.plans))] {
+	for i, pl := range p.Plans[:min(bulkShown, len(p.Plans))] {
 		line("item %d: %s", i+1, edit.KeyText(pl.Keys, pl.Old, pl.New))
 		for _, l := range edit.DiffLines(pl.Keys, pl.Diff) {
 			line("  %s", l)
 		}
 	}
-	if more := len(p.plans) - bulkShown; more > 0 {
+	if more := len(p.Plans) - bulkShown; more > 0 {
 		line("… and %s more", textfmt.Plural(more, "item", "items"))
 	}
 	line("the first item's write as the aws CLI sends it:")
-	for _, l := range strings.Split(p.plans[0].Command(p.target), "\n") {
+	for _, l := range strings.Split(p.Command(p.target), "\n") {
 		line("%s", l)
 	}
 	if !p.sending {
@@ -166,7 +129,7 @@ type bulkPreviewObject struct {
 	Unchanged    []json.RawMessage `json:"unchanged"`
 	Missing      []json.RawMessage `json:"missing"` // --keys: keys no item has
 	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
-	Changes      []attrChange      `json:"changes"`
+	Changes      []edit.AttrChange `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
 	Items        []bulkItemObject  `json:"items"` // the first few
 	Command      string            `json:"command"`
@@ -177,21 +140,19 @@ type bulkPreviewObject struct {
 }
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
-	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
-		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
+	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.Selected(), ToWrite: len(p.Plans),
+		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.Skipped), Changes: p.Changes(), PredictedWCU: newCapacityObject(p.Predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
-		o.Changes = []attrChange{}
+		o.Changes = []edit.AttrChange{}
 	}
-	for _, k := range p.unchanged {
+	for _, k := range p.Unchanged {
 		o.Unchanged = append(o.Unchanged, itemcodec.PlainJSON(k))
 	}
-	for _, pl := range p.plans[:min(bulkShown, len(p.plans))] {
+	for _, pl := range p.Plans[:min(bulkShown, len(p.Plans))] {
 		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
 	}
-	if len(p.plans) > 0 {
-		o.Command = p.plans[0].Command(p.target)
-	}
+	o.Command = p.Command(p.target)
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
@@ -223,10 +184,10 @@ type skippedObject struct {
 	Reason string          `json:"reason"`
 }
 
-func skippedObjects(items []skippedItem) []skippedObject {
+func skippedObjects(items []edit.BulkSkip) []skippedObject {
 	out := []skippedObject{}
 	for _, it := range items {
-		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.key), Reason: it.reason})
+		out = append(out, skippedObject{Key: itemcodec.PlainJSON(it.Key), Reason: skipReason(it)})
 	}
 	return out
 }

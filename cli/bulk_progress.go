@@ -26,7 +26,7 @@ type bulkProgress struct {
 }
 
 func newBulkProgress(w io.Writer, pre bulkPreview, pace *edit.RatePace) *bulkProgress {
-	p := &bulkProgress{bar: newProgressBar(w, "bulk "+pre.command+" on "+pre.table, len(pre.plans)), pace: pace, predicted: pre.predicted().Total, start: time.Now()}
+	p := &bulkProgress{bar: newProgressBar(w, "bulk "+pre.command+" on "+pre.table, len(pre.Plans)), pace: pace, predicted: pre.Predicted().Total, start: time.Now()}
 	return p
 }
 

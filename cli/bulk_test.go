@@ -94,7 +94,7 @@ type bulkPreviewJSON struct {
 	DryRun               bool
 	Selected, ToWrite    int
 	Unchanged            []map[string]string
-	Changes              []attrChange
+	Changes              []edit.AttrChange
 	PredictedWCU         struct{ Total, Table *float64 }
 	Items                []struct {
 		Key  map[string]string
@@ -134,7 +134,7 @@ func TestBulkUpdatePreview(t *testing.T) {
 			if !p.DryRun || p.Selected != 40 || p.ToWrite != 40 || len(p.Unchanged) != 0 {
 				t.Errorf("%v: dryRun %v, selected %d, to write %d, unchanged %v; want a preview of 40, all to write (note goes from all)", sel, p.DryRun, p.Selected, p.ToWrite, p.Unchanged)
 			}
-			want := []attrChange{{"note", "-", 40}, {"status", "~", 35}}
+			want := []edit.AttrChange{{Attribute: "note", Change: "-", Items: 40}, {Attribute: "status", Change: "~", Items: 35}}
 			if !slices.Equal(p.Changes, want) {
 				t.Errorf("%v: changes %+v, want %+v", sel, p.Changes, want)
 			}
