@@ -48,6 +48,8 @@ func (m Model) markKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		return m, nil, true
 	case key.Matches(msg, km.MarkAll):
 		return m.markAll(), nil, true
+	case key.Matches(msg, km.BulkChange):
+		return m.openBulkEdit(), nil, true
 	case key.Matches(msg, km.ClearMarks):
 		var n int
 		m.items, n = m.items.ClearMarks()

@@ -249,6 +249,11 @@ func TestUINeverWrites(t *testing.T) {
 	marking := len(p.Calls())
 	hs.keys("j", "space", "k", "tab", "g", "space", "j", "V", "A")
 	hs.contains(" marked ")
+	// B, the bulk change of the marks, says writes are off and opens nothing.
+	hs.keys("B")
+	if !strings.HasPrefix(hs.m.status.Info, "writes are off") || len(hs.m.overlays) != 0 {
+		t.Errorf("B with writes off: %q, %d overlays open", hs.m.status.Info, len(hs.m.overlays))
+	}
 	hs.keys("U", "shift+tab")
 	if n := len(p.Calls()) - marking; n != 0 {
 		t.Errorf("marking sent %d requests", n)

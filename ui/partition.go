@@ -327,10 +327,10 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 
 var (
 	modeGroups = partitionKeys("groups", "query this entity type", []keymap.Binding{groupByKey}, []keymap.Binding{keymap.InBar("count").OnlyIf(func(st keymap.State) bool { return !st.ByAttr })},
-		keymap.Bind("mark", "mark the loaded items of this type").OnlyIf(func(st keymap.State) bool { return !st.ByAttr }), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks))
+		keymap.Bind("mark", "mark the loaded items of this type").OnlyIf(func(st keymap.State) bool { return !st.ByAttr }), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks), keymap.Bind("bulkChange"))
 	modeItems = partitionKeys("items", "open item", nil, nil, keymap.Bind("copyItem").OnlyIf(func(st keymap.State) bool { return st.HasItem }),
 		keymap.InBar("editItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("deleteItem").OnlyIf(keymap.WritesOnItem),
-		keymap.InBar("mark", "mark").OnlyIf(func(st keymap.State) bool { return st.HasItem }), keymap.Bind("markRange"), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks))
+		keymap.InBar("mark", "mark").OnlyIf(func(st keymap.State) bool { return st.HasItem }), keymap.Bind("markRange"), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks), keymap.Bind("bulkChange"))
 )
 
 // projectionText is the projection to edit: the request's, or the columns

@@ -107,6 +107,8 @@ type Options struct {
 type Editor interface {
 	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
 	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
+	// ApplyBulk sends a bulk change's plans under one journal entry.
+	ApplyBulk(ctx context.Context, plans []*edit.Plan, pace edit.Pace, each func(edit.BulkOutcome)) (edit.BulkResult, error)
 	Target() edit.Target
 }
 

@@ -128,6 +128,10 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	case exportRereadMsg:
 		m.log = m.log.Add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
 		return m, nil
+	case bulkWriteProgressMsg:
+		return m.bulkWriteProgress(msg), nil
+	case bulkWrittenMsg:
+		return m.bulkWritten(msg)
 	case writeDoneMsg:
 		return m.writeDone(msg)
 	case reapplyReadMsg:

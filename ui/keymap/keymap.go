@@ -148,6 +148,7 @@ type KeyMap struct {
 	MarkRange  key.Binding `keys:"V" desc:"mark from the last marked item to here" col:"3"`
 	MarkAll    key.Binding `keys:"A" desc:"mark every loaded result (the filter's matches while filtering)" col:"3"`
 	ClearMarks key.Binding `keys:"U" desc:"clear every mark" col:"3"`
+	BulkChange key.Binding `keys:"B" desc:"bulk change of the marked items: preview, then send (--allow-writes)" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).
 	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`
