@@ -3,6 +3,7 @@ package ui
 import (
 	"context"
 	"fmt"
+	"slices"
 	"time"
 
 	tea "charm.land/bubbletea/v2"
@@ -28,9 +29,10 @@ type bulkWriteProgressMsg struct {
 
 // bulkWrittenMsg answers bulkWriteCmd: what the change did.
 type bulkWrittenMsg struct {
-	id  int
-	res edit.BulkResult
-	err error
+	id   int
+	undo *edit.Entry // the entry undone; nil for a change
+	res  edit.BulkResult
+	err  error
 }
 
 // progressEvery is how often the bulk change's progress is drawn, at most.
@@ -38,9 +40,10 @@ const progressEvery = 100 * time.Millisecond
 
 // bulkWriteCmd sends plans at rate predicted WCU per second, telling send
 // of its progress.
-func bulkWriteCmd(ctx context.Context, e Editor, send *sender, id int, plans []*edit.Plan, rate float64) tea.Cmd {
+func bulkWriteCmd(ctx context.Context, e Editor, send *sender, id int, a overlay.SendBulkChange) tea.Cmd {
+	plans := a.Plans
 	return func() tea.Msg {
-		pace := &edit.RatePace{PerSecond: rate}
+		pace := &edit.RatePace{PerSecond: a.Rate}
 		start := time.Now()
 		var last time.Time
 		p := overlay.BulkProgress{Total: len(plans)}
@@ -48,7 +51,7 @@ func bulkWriteCmd(ctx context.Context, e Editor, send *sender, id int, plans []*
 		for _, pl := range plans {
 			leftWCU += pl.PredictedWCU
 		}
-		res, err := e.ApplyBulk(ctx, plans, pace, func(o edit.BulkOutcome) {
+		each := func(o edit.BulkOutcome) {
 			// Called one item at a time: p is this goroutine's own.
 			p.Done++
 			leftWCU -= o.Plan.PredictedWCU
@@ -70,8 +73,14 @@ func bulkWriteCmd(ctx context.Context, e Editor, send *sender, id int, plans []*
 				p.Left = edit.WriteTime(max(0, leftWCU), p.Rate)
 			}
 			send.deliver(bulkWriteProgressMsg{id: id, p: p})
-		})
-		return bulkWrittenMsg{id: id, res: res, err: err}
+		}
+		msg := bulkWrittenMsg{id: id, undo: a.Undo}
+		if a.Undo != nil {
+			msg.res, msg.err = e.UndoBulk(ctx, plans, a.Items, *a.Undo, pace, each)
+		} else {
+			msg.res, msg.err = e.ApplyBulk(ctx, plans, pace, each)
+		}
+		return msg
 	}
 }
 
@@ -94,11 +103,7 @@ func (m Model) openBulkEdit() Model {
 		m.status.Info = fmt.Sprintf("none of the %d marked items is in memory here: open their partition first", m.items.MarkCount())
 		return m
 	}
-	rate := m.opts.Settings.MaxWCUPerSecond
-	if !(rate > 0) {
-		rate = config.DefaultMaxWCUPerSecond // settings made without DefaultSettings
-	}
-	return m.push(overlay.NewBulkEdit(items, m.items.MarkCount()-len(items), m.table, rate))
+	return m.push(overlay.NewBulkEdit(items, m.items.MarkCount()-len(items), m.table, m.bulkRate()))
 }
 
 // markedItems are the marked items the items pane holds in memory, as
@@ -119,7 +124,7 @@ func (m Model) sendBulkChange(a overlay.SendBulkChange) (Model, tea.Cmd) {
 		return m, nil // never reached: B opens nothing without a writer
 	}
 	id, ctx := m.flight.start(m.ctx, flightBulkWrite)
-	return m, bulkWriteCmd(ctx, m.opts.Editor, m.send, id, a.Plans, a.Rate)
+	return m, bulkWriteCmd(ctx, m.opts.Editor, m.send, id, a)
 }
 
 // bulkWriteProgress shows how far the change has got.
@@ -147,8 +152,54 @@ func (m Model) bulkWritten(msg bulkWrittenMsg) (Model, tea.Cmd) {
 	if ok {
 		m = replaceOverlay(m, o.Sent(msg.res, msg.err))
 	}
+	m = m.noteBulkEntry(msg)
 	if !m.haveTable || m.query.PK == "" {
 		return m, nil
 	}
 	return m.runQuery(m.query)
+}
+
+// noteBulkEntry keeps a bulk change's entry for u, each item's state as
+// the change left it (the journal's mark says the same); an undo done
+// takes its entry off.
+func (m Model) noteBulkEntry(msg bulkWrittenMsg) Model {
+	if msg.undo != nil {
+		if n := len(m.edits); msg.err == nil && n > 0 && m.edits[n-1].Number == msg.undo.Number {
+			m.edits = m.edits[:n-1]
+		}
+		return m
+	}
+	if msg.res.Entry == nil || len(msg.res.Items) != len(msg.res.Entry.Items) {
+		return m
+	}
+	e := *msg.res.Entry
+	e.Items = slices.Clone(e.Items)
+	landed := false
+	for i, o := range msg.res.Items {
+		e.Items[i].State = o.Result.State
+		landed = landed || o.Result.State == edit.StateDone || o.Result.State == edit.StateInDoubt
+	}
+	if landed {
+		m.edits = append(m.edits, e)
+	}
+	return m
+}
+
+// undoBulk shows the undo of bulk entry e for confirmation.
+func (m Model) undoBulk(e edit.Entry, t dynamo.Table) Model {
+	plans, items, err := edit.UndoPlans(e, t)
+	if err != nil {
+		m.status.Err = sanitize(err.Error())
+		return m
+	}
+	return m.push(overlay.NewBulkUndo(plans, items, e, t, m.bulkRate()))
+}
+
+// bulkRate is the pace of a bulk change: the settings', in predicted WCU
+// per second.
+func (m Model) bulkRate() float64 {
+	if rate := m.opts.Settings.MaxWCUPerSecond; rate > 0 {
+		return rate
+	}
+	return config.DefaultMaxWCUPerSecond // settings made without DefaultSettings
 }

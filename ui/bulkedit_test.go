@@ -30,6 +30,11 @@ func (e shownEditor) ApplyBulk(context.Context, []*edit.Plan, edit.Pace, func(ed
 	return edit.BulkResult{}, errors.New("not sent")
 }
 
+func (e shownEditor) UndoBulk(context.Context, []*edit.Plan, []edit.EntryItem, edit.Entry, edit.Pace, func(edit.BulkOutcome)) (edit.BulkResult, error) {
+	e.t.Error("a bulk undo was sent")
+	return edit.BulkResult{}, errors.New("not sent")
+}
+
 func (shownEditor) Target() edit.Target { return edit.Target{Region: "us-east-1"} }
 
 // The bulk change of marked items at the two usual sizes: the change

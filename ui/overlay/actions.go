@@ -110,6 +110,10 @@ type (
 	SendBulkChange struct {
 		Plans []*edit.Plan
 		Rate  float64
+		// Undo is the bulk entry these plans take back (edit.UndoPlans
+		// gave them and Items); nil for a change.
+		Undo  *edit.Entry
+		Items []edit.EntryItem
 	}
 	// StopBulkChange stops the bulk change in flight after its writes in
 	// flight.

@@ -50,6 +50,10 @@ type BulkEdit struct {
 	res     edit.BulkResult
 	resErr  string
 	offset  int
+	// undo is the bulk entry this takes back, undoItems its items the
+	// plans undo; nil for a change.
+	undo      *edit.Entry
+	undoItems []edit.EntryItem
 }
 
 // BulkProgress is how far a bulk change has got, as the root's command
@@ -69,6 +73,21 @@ func NewBulkEdit(items []dynamo.Item, missing int, t dynamo.Table, rate float64)
 	return BulkEdit{items: items, missing: missing, table: t, rate: rate, form: widget.NewForm([]string{"change"}, nil)}
 }
 
+// NewBulkUndo shows the undo of bulk entry e (edit.UndoPlans gave plans
+// and items), to be sent at rate, for confirmation.
+func NewBulkUndo(plans []*edit.Plan, items []edit.EntryItem, e edit.Entry, t dynamo.Table, rate float64) BulkEdit {
+	o := BulkEdit{table: t, rate: rate, phase: bulkPreview, plan: edit.BulkPlan{Plans: plans}, undo: &e, undoItems: items}
+	return o
+}
+
+// Undoing is the entry the overlay takes back; false for a change.
+func (o BulkEdit) Undoing() (edit.Entry, bool) {
+	if o.undo == nil {
+		return edit.Entry{}, false
+	}
+	return *o.undo, true
+}
+
 // ID names the overlay.
 func (BulkEdit) ID() ID { return BulkEditID }
 
@@ -81,6 +100,9 @@ func (o BulkEdit) Mode(Env) *keymap.Mode {
 	case bulkChoose:
 		return modeBulkChoose
 	case bulkPreview:
+		if o.undo != nil {
+			return modeBulkUndo
+		}
 		return modeBulkPreview
 	case bulkSending:
 		return modeBulkSending
@@ -175,9 +197,11 @@ func (o BulkEdit) Update(e Env, msg tea.Msg) (Overlay, Want) {
 				return o, Then{ShowInfo{Text: "nothing to send: no marked item would change"}, Close{}}
 			}
 			o.phase, o.prog = bulkSending, BulkProgress{Total: len(o.plan.Plans)}
-			return o, SendBulkChange{Plans: o.plan.Plans, Rate: o.rate}
+			return o, SendBulkChange{Plans: o.plan.Plans, Rate: o.rate, Undo: o.undo, Items: o.undoItems}
 		case key.Matches(k, km.CopyCommand):
 			return o, CopyText{Text: o.plan.Command(e.Target), Info: "copied one item's write as an aws dynamodb command (OSC 52); nothing was sent"}
+		case key.Matches(k, km.Cancel, km.Back) && o.undo != nil:
+			return o, Then{Close{}, ShowInfo{Text: "not undone: nothing was sent"}}
 		case key.Matches(k, km.Cancel, km.Back):
 			o.phase, o.err, o.offset = bulkChoose, "", 0
 		}
@@ -222,7 +246,11 @@ func (o BulkEdit) View(e Env, w, h int) string {
 	var lines []string
 	add := sayer(&lines, inner)
 	text, muted := st.Text.Render, st.Muted.Render
-	add(st.Bold.Render, fmt.Sprintf("%s on %s", textfmt.Plural(len(o.items), "marked item", "marked items"), o.table.Name))
+	if o.undo != nil {
+		add(st.Bold.Render, fmt.Sprintf("undo of bulk change %d on %s: each item only if it is still as the change left it", o.undo.Number, o.table.Name))
+	} else {
+		add(st.Bold.Render, fmt.Sprintf("%s on %s", textfmt.Plural(len(o.items), "marked item", "marked items"), o.table.Name))
+	}
 	if o.missing > 0 {
 		add(st.Warn.Render, fmt.Sprintf("%d more marked, not in memory (another partition, or a released page): left out; open or scroll to them first", o.missing))
 	}
@@ -275,6 +303,11 @@ var modeBulkChoose = keymap.FormMode("bulk change", "preview", "cancel")
 var modeBulkPreview = &keymap.Mode{Name: "bulk preview", Keys: []keymap.Binding{
 	keymap.InBar("confirm", "send"), keymap.InBar("copyCommand", "copy one write"), keymap.InBar("cancel", "back to the change"), keymap.InBar("help"),
 	keymap.Bind("back", "back to the change"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
+}}
+
+var modeBulkUndo = &keymap.Mode{Name: "bulk undo", Keys: []keymap.Binding{
+	keymap.InBar("confirm", "send"), keymap.InBar("copyCommand", "copy one write"), keymap.InBar("cancel", "don't send"), keymap.InBar("help"),
+	keymap.Bind("back", "don't send"), keymap.Bind("up", "scroll up"), keymap.Bind("down", "scroll down"),
 }}
 
 var modeBulkSending = &keymap.Mode{Name: "bulk sending", Keys: []keymap.Binding{

@@ -134,11 +134,18 @@ func (o BulkEdit) sent(e Env, add adder) {
 		units += fmt.Sprintf(" · %d attempts throttled and sent again", r.Throttled)
 	}
 	add(st.Text.Render, units)
-	if r.Entry != nil {
-		add(st.Text.Render, fmt.Sprintf("one journal entry: %d · dynascope undo --allow-writes --entry %d takes it all back", r.Entry.Number, r.Entry.Number))
+	switch {
+	case r.Entry != nil && o.undo != nil:
+		add(st.Text.Render, fmt.Sprintf("one journal entry: %d, the undo of %d", r.Entry.Number, o.undo.Number))
+	case r.Entry != nil:
+		add(st.Text.Render, fmt.Sprintf("one journal entry: %d · u takes it all back (or dynascope undo --allow-writes --entry %d)", r.Entry.Number, r.Entry.Number))
 	}
 	if len(refused) > 0 {
-		add(st.Err.Render, "refused: someone else changed these since they were read; left untouched (as read · now · yours)")
+		what := "refused: someone else changed these since they were read; left untouched (as read · now · yours)"
+		if o.undo != nil {
+			what = "refused: changed since the change left them; left untouched (as the change left it · now · the undo's)"
+		}
+		add(st.Err.Render, what)
 		for _, it := range refused {
 			var ce *edit.ConflictError
 			errors.As(it.Err, &ce)
