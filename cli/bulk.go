@@ -5,10 +5,11 @@ package cli
 // is one strongly consistent Query read through dynamo's one paged reader
 // (its cost said first, as query --all-pages says it); --entity keeps the
 // items whose sort key the partition's entity table names so (keys.Names,
-// as groups names types). Each item's change is planned by edit.NewPlan,
-// as a single write is, and the preview sums the plans: items, the count
-// per attribute change, the predicted WCU, the typed diff of the first few
-// and the aws command of one. With --yes and --allow-writes the plans are
+// as groups names types). The items are planned by edit.PlanBulk (each by
+// edit.NewPlan, as a single write is; the UI's marks plan the same way),
+// and the preview sums the plans: items, the count per attribute change,
+// the predicted WCU, the typed diff of the first few and the aws command
+// of one. With --yes and --allow-writes the plans are
 // then sent (bulk_send.go).
 
 import (
@@ -164,11 +165,12 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	}
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-	pre.BulkPlan, err = edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
+	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
 		return fmt.Errorf("%s: %w.", opts.Command, err)
 	}
-	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.Plans) > 0
+	pre.plans, pre.unchanged, pre.skipped = b.Plans, b.Unchanged, b.Skipped
+	pre.sending = opts.Bulk.Yes && !opts.DryRun && len(pre.plans) > 0
 	if !pre.sending || opts.Output != "json" { // JSON is one document: the outcome holds the preview's counts
 		if err := pre.print(opts.Out, opts.Output); err != nil {
 			return err

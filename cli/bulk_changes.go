@@ -3,8 +3,9 @@ package cli
 // The changes only a bulk update makes: --rename OLD=NEW moves an
 // attribute's value to a new name (an item that has NEW already is
 // skipped and listed, unless --overwrite), and --set-default
-// NAME=TYPE:VALUE sets an attribute only where it is absent. Each becomes
-// the item's wanted image, so the plan's condition holds what was read
+// NAME=TYPE:VALUE sets an attribute only where it is absent. edit's
+// BulkChange makes each the item's wanted image, so the plan's condition
+// holds what was read
 // (NEW and NAME absent: attribute_not_exists), the preview shows the
 // diff, and the journal's images take it back.
 

@@ -31,11 +31,20 @@ type bulkPreview struct {
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
-	// the items to write (in key order), those already as wanted and
-	// those the change leaves (a rename's NEW taken): edit's plan
-	edit.BulkPlan
-	sending bool // --yes --allow-writes: the plans are sent next
+	plans                    []*edit.Plan    // the items to write, in key order
+	unchanged                []dynamo.Item   // keys of items already as wanted
+	skipped                  []edit.BulkSkip // items the change leaves (a rename's NEW taken)
+	sending                  bool            // --yes --allow-writes: the plans are sent next
 }
+
+// bulk is the preview's plans as edit sums them.
+func (p bulkPreview) bulk() edit.BulkPlan {
+	return edit.BulkPlan{Plans: p.plans, Unchanged: p.unchanged, Skipped: p.skipped}
+}
+
+func (p bulkPreview) selected() int { return p.bulk().Selected() }
+
+func (p bulkPreview) predicted() dynamo.Capacity { return p.bulk().Predicted() }
 
 func (p bulkPreview) print(w io.Writer, format string) error {
 	var b bytes.Buffer
@@ -64,49 +73,49 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		reads = textfmt.Plural(len(p.read.Requests), "GetItem request", "GetItem requests")
 	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
-		textfmt.Plural(p.Selected(), "item", "items"), reads, rcuText(p.read.Requests),
-		textfmt.Plural(len(p.Plans), "item", "items"), jsonFloat(float64(len(p.Unchanged))))
+		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),
+		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
 	if len(p.missing) > 0 {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
 	}
-	for _, sk := range p.Skipped {
+	for _, sk := range p.skipped {
 		line("skipped: %s: %s", itemcodec.PlainJSON(sk.Key), skipReason(sk))
 	}
 	for _, n := range readNotes(p.read.Count, p.read.Scanned, capacityOfRequests(p.read.Requests).Total, p.filter, "") {
 		line("filter: %s", n)
 	}
-	if len(p.Plans) == 0 {
+	if len(p.plans) == 0 {
 		line("nothing to write")
 		return
 	}
 	if p.command == "delete" {
-		line("changes: %s deleted", textfmt.Plural(len(p.Plans), "item", "items"))
+		line("changes: %s deleted", textfmt.Plural(len(p.plans), "item", "items"))
 	} else {
 		line("changes:")
-		for _, c := range p.Changes() {
+		for _, c := range p.bulk().Changes() {
 			line("  %s %s: %s", c.Change, c.Attribute, textfmt.Plural(c.Items, "item", "items"))
 		}
 	}
-	c := p.Predicted()
+	c := p.predicted()
 	pred := "predicted " + jsonFloat(c.Total) + " WCU (each item's larger image rounded up to 1 KB"
 	for _, name := range slices.Sorted(maps.Keys(c.Indexes)) {
 		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
 	}
 	line("%s), each write conditional on the item as read", pred)
-	if l := p.Plans[0].Limit; l != "" {
+	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)
 	}
-	for i, pl := range p.Plans[:min(bulkShown, len(p.Plans))] {
+	for i, pl := range p.plans[:min(bulkShown, len(p.plans))] {
 		line("item %d: %s", i+1, edit.KeyText(pl.Keys, pl.Old, pl.New))
 		for _, l := range edit.DiffLines(pl.Keys, pl.Diff) {
 			line("  %s", l)
 		}
 	}
-	if more := len(p.Plans) - bulkShown; more > 0 {
+	if more := len(p.plans) - bulkShown; more > 0 {
 		line("… and %s more", textfmt.Plural(more, "item", "items"))
 	}
 	line("the first item's write as the aws CLI sends it:")
-	for _, l := range strings.Split(p.Command(p.target), "\n") {
+	for _, l := range strings.Split(p.bulk().Command(p.target), "\n") {
 		line("%s", l)
 	}
 	if !p.sending {
@@ -140,19 +149,19 @@ type bulkPreviewObject struct {
 }
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
-	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.Selected(), ToWrite: len(p.Plans),
-		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.Skipped), Changes: p.Changes(), PredictedWCU: newCapacityObject(p.Predicted()), Items: []bulkItemObject{},
+	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
+		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.bulk().Changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []edit.AttrChange{}
 	}
-	for _, k := range p.Unchanged {
+	for _, k := range p.unchanged {
 		o.Unchanged = append(o.Unchanged, itemcodec.PlainJSON(k))
 	}
-	for _, pl := range p.Plans[:min(bulkShown, len(p.Plans))] {
+	for _, pl := range p.plans[:min(bulkShown, len(p.plans))] {
 		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
 	}
-	o.Command = p.Command(p.target)
+	o.Command = p.bulk().Command(p.target)
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)

@@ -26,7 +26,7 @@ type bulkProgress struct {
 }
 
 func newBulkProgress(w io.Writer, pre bulkPreview, pace *edit.RatePace) *bulkProgress {
-	p := &bulkProgress{bar: newProgressBar(w, "bulk "+pre.command+" on "+pre.table, len(pre.Plans)), pace: pace, predicted: pre.Predicted().Total, start: time.Now()}
+	p := &bulkProgress{bar: newProgressBar(w, "bulk "+pre.command+" on "+pre.table, len(pre.plans)), pace: pace, predicted: pre.predicted().Total, start: time.Now()}
 	return p
 }
 
@@ -52,7 +52,7 @@ func (p *bulkProgress) note(elapsed time.Duration) string {
 		rate = fmt.Sprintf("%.0f WCU/s", p.wcu/s)
 	}
 	now := p.pace.Rate()
-	left := time.Duration((p.predicted - p.reserved) / now * float64(time.Second)).Round(time.Second)
+	left := edit.WriteTime(p.predicted-p.reserved, now).Round(time.Second)
 	note := fmt.Sprintf("%s (at most %s), %s left", rate, jsonFloat(now), left)
 	if p.throttled > 0 {
 		note += ", throttled: " + textfmt.Plural(p.throttled, "attempt", "attempts") + " sent again"

@@ -20,10 +20,8 @@ import (
 	"dynascope/textfmt"
 )
 
-// defaultBulkWCU is the pace of a bulk change without --max-wcu-per-second:
-// low enough not to crowd out an on-demand table's other writers, or to
-// throttle a provisioned table of 100 WCU or more.
-const defaultBulkWCU = 100
+// defaultBulkWCU is the pace of a bulk change without --max-wcu-per-second.
+const defaultBulkWCU = edit.DefaultBulkWCU
 
 // errBulkIncomplete is a bulk change some of whose items were not written.
 var errBulkIncomplete = errors.New("not every item was written")
@@ -34,10 +32,10 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 		return err
 	}
 	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second), up to %d at once; Ctrl-C stops after the writes in flight\n",
-		textfmt.Plural(len(pre.Plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), edit.BulkWorkers)
+		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), edit.BulkWorkers)
 	pace := &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}
 	prog := newBulkProgress(opts.Bulk.Err, pre, pace)
-	res, err := w.ApplyBulk(ctx, pre.Plans, pace, prog.item)
+	res, err := w.ApplyBulk(ctx, pre.plans, pace, prog.item)
 	prog.done()
 	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {
@@ -46,8 +44,8 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 	if n.left > 0 && ctx.Err() != nil {
 		return stoppedBulk(ctx, opts, res, w.JournalPath(), n)
 	}
-	if n.written+len(pre.Unchanged) < pre.Selected() {
-		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left%s", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left, skippedText(len(pre.Skipped)))
+	if n.written+len(pre.unchanged) < pre.selected() {
+		return fmt.Errorf("bulk %s: %w: %d written, %d refused, %d in doubt, %d left%s", opts.Command, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.left, skippedText(len(pre.skipped)))
 	}
 	return nil
 }
@@ -146,14 +144,14 @@ type rateObject struct {
 
 func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
-	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.Selected(),
+	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
 		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(), NotLanded: kc(),
-		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.Predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.Skipped)}
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.skipped)}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
 		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))
 	}
-	for _, k := range s.pre.Unchanged {
+	for _, k := range s.pre.unchanged {
 		add(&o.Unchanged, k)
 	}
 	for _, it := range s.res.Items {
@@ -302,7 +300,7 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	if err != nil {
 		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
 	}
-	pre := bulkPreview{command: "undo", table: t.Name, selector: fmt.Sprintf("journal entry %d", e.Number), BulkPlan: edit.BulkPlan{Plans: plans}, sending: !opts.DryRun,
+	pre := bulkPreview{command: "undo", table: t.Name, selector: fmt.Sprintf("journal entry %d", e.Number), plans: plans, sending: !opts.DryRun,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	if opts.DryRun || opts.Output != "json" {
 		if err := pre.print(opts.Out, opts.Output); err != nil {

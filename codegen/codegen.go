@@ -361,20 +361,7 @@ func (r cgRequest) python(to CodeTarget) string {
 	if r.consistent {
 		args = append(args, "ConsistentRead=True")
 	}
-	var res []string
-	if to.Region != "" {
-		res = append(res, "region_name="+pyString(to.Region))
-	}
-	if to.Endpoint != "" {
-		res = append(res, "endpoint_url="+pyString(to.Endpoint))
-	}
-	if to.local() {
-		res = append(res, `aws_access_key_id="local"`, `aws_secret_access_key="local"`)
-	}
-	session := "boto3"
-	if to.Profile != "" {
-		session = "boto3.Session(profile_name=" + pyString(to.Profile) + ")"
-	}
+	session, res := pySession(to)
 	if r.statement != "" {
 		return r.pyStatement(session, res)
 	}
@@ -404,6 +391,27 @@ func (r cgRequest) python(to CodeTarget) string {
 		}
 	}
 	return b.String()
+}
+
+// pySession is what boto3 is asked for the target's client or resource:
+// the session (the profile's, or boto3's default) and the arguments after
+// the service name (region, endpoint, and DynamoDB Local's fake
+// credentials).
+func pySession(to CodeTarget) (session string, res []string) {
+	if to.Region != "" {
+		res = append(res, "region_name="+pyString(to.Region))
+	}
+	if to.Endpoint != "" {
+		res = append(res, "endpoint_url="+pyString(to.Endpoint))
+	}
+	if to.local() {
+		res = append(res, `aws_access_key_id="local"`, `aws_secret_access_key="local"`)
+	}
+	session = "boto3"
+	if to.Profile != "" {
+		session = "boto3.Session(profile_name=" + pyString(to.Profile) + ")"
+	}
+	return session, res
 }
 
 // pyString writes a Python str literal: the text as is where printable,

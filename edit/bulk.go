@@ -242,6 +242,12 @@ func (w *Writer) markBulk(res *BulkResult) error {
 	return nil
 }
 
+// DefaultBulkWCU is the pace of a bulk change when the user names none, in
+// predicted WCU per second: low enough not to crowd out an on-demand
+// table's other writers, or to throttle a provisioned table of 100 WCU or
+// more.
+const DefaultBulkWCU = 100
+
 // RatePace holds a bulk change to a rate of predicted WCU per second. A
 // write goes out once the units reserved before it fit in the time since
 // the first at the current rate, with at most a second's worth of units

@@ -66,6 +66,7 @@ type KeyChangeError struct {
 	What  string // that part in words: "status", "state=status"
 }
 
+// Error says which part of the change touches which key attribute.
 func (e *KeyChangeError) Error() string {
 	switch e.Part {
 	case PartRemove:
@@ -105,6 +106,35 @@ func (c BulkChange) KeysUntouched(t dynamo.Table) error {
 		if slices.Contains(key, d.Name) {
 			return &KeyChangeError{Part: PartDefault, Index: i, Name: d.Name, What: d.Name}
 		}
+	}
+	return nil
+}
+
+// Check refuses a malformed change, as the command line's flags are
+// refused before anything connects: a rename needs two names, not the same
+// twice, and every attribute set, defaulted or removed a name (and a
+// value).
+func (c BulkChange) Check() error {
+	if c.Delete {
+		return nil
+	}
+	for _, r := range c.Renames {
+		switch {
+		case r.From == "" || r.To == "":
+			return fmt.Errorf("rename %s: a rename takes an old name and a new one", r)
+		case r.From == r.To:
+			return fmt.Errorf("rename %s: the new name is the old one", r)
+		}
+	}
+	for _, as := range [][]Assignment{c.Defaults, c.Sets} {
+		for _, a := range as {
+			if a.Name == "" || a.Value == nil {
+				return fmt.Errorf("set %q: an attribute set takes a name and a typed value", a.Name)
+			}
+		}
+	}
+	if slices.Contains(c.Removals, "") {
+		return errors.New("remove: an attribute removed takes a name")
 	}
 	return nil
 }
@@ -171,12 +201,15 @@ type BulkPlan struct {
 	Skipped   []BulkSkip
 }
 
-// PlanBulk plans in.Change on every item read. A change that touches a
-// key attribute is refused (a *KeyChangeError) before any item is
-// planned; an item whose plan fails (too large, a bad value) fails the
+// PlanBulk plans in.Change on every item read. A malformed change
+// (Check) and one that touches a key attribute (a *KeyChangeError) are
+// refused before any item is planned; an item whose plan fails (too large, a bad value) fails the
 // whole change, its key in the error.
 func PlanBulk(in BulkInput) (BulkPlan, error) {
 	var b BulkPlan
+	if err := in.Change.Check(); err != nil {
+		return b, err
+	}
 	if err := in.Change.KeysUntouched(in.Table); err != nil {
 		return b, err
 	}
@@ -264,4 +297,13 @@ func (b BulkPlan) Command(to Target) string {
 		return ""
 	}
 	return b.Plans[0].Command(to)
+}
+
+// Boto3 is the first plan's write as a boto3 program (Plan.Boto3); ""
+// when there is nothing to write.
+func (b BulkPlan) Boto3(to Target) string {
+	if len(b.Plans) == 0 {
+		return ""
+	}
+	return b.Plans[0].Boto3(to)
 }

@@ -1,7 +1,8 @@
 package edit
 
-// A plan as the `aws dynamodb` command that sends the same request, so the
-// user sees exactly what goes out and can send it themselves.
+// A plan as the `aws dynamodb` command that sends the same request, and as
+// the boto3 program that does, so the user sees exactly what goes out and
+// can send it themselves.
 
 import (
 	"encoding/json"
@@ -60,6 +61,92 @@ func (p *Plan) Command(to Target) string {
 	}
 	add("--return-consumed-capacity", "TOTAL")
 	return codegen.AWSCommand(words, to)
+}
+
+// Boto3 is the plan as a Python program that sends the same request
+// through boto3's client API (its values typed as in DynamoDB JSON), one
+// argument a line. Item data is in it, as Python literals; sanitize it
+// before it reaches a terminal.
+func (p *Plan) Boto3(to Target) string {
+	var args pyArgs
+	var method string
+	switch p.Op {
+	case OpPut:
+		in := p.Put
+		method = "put_item"
+		args.str("TableName", in.TableName)
+		args.add("Item", codegen.PyItem(in.Item))
+		args.common(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+	case OpUpdate:
+		in := p.Update
+		method = "update_item"
+		args.str("TableName", in.TableName)
+		args.add("Key", codegen.PyItem(in.Key))
+		args.str("UpdateExpression", in.UpdateExpression)
+		args.common(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		args.add("ReturnValues", codegen.PyString(string(in.ReturnValues)))
+	case OpDelete:
+		in := p.Delete
+		method = "delete_item"
+		args.str("TableName", in.TableName)
+		args.add("Key", codegen.PyItem(in.Key))
+		args.common(in.ConditionExpression, in.ExpressionAttributeNames, in.ExpressionAttributeValues)
+		args.add("ReturnValues", codegen.PyString(string(in.ReturnValues)))
+	case OpTransact:
+		method = "transact_write_items"
+		var items []string
+		for _, it := range p.Transact.TransactItems {
+			var f pyArgs
+			switch {
+			case it.Put != nil:
+				f.str("TableName", it.Put.TableName)
+				f.add("Item", codegen.PyItem(it.Put.Item))
+				f.common(it.Put.ConditionExpression, it.Put.ExpressionAttributeNames, it.Put.ExpressionAttributeValues)
+				items = append(items, f.dict("Put"))
+			case it.Delete != nil:
+				f.str("TableName", it.Delete.TableName)
+				f.add("Key", codegen.PyItem(it.Delete.Key))
+				f.common(it.Delete.ConditionExpression, it.Delete.ExpressionAttributeNames, it.Delete.ExpressionAttributeValues)
+				items = append(items, f.dict("Delete"))
+			}
+		}
+		args.add("TransactItems", "["+strings.Join(items, ", ")+"]")
+	}
+	args.add("ReturnConsumedCapacity", codegen.PyString("TOTAL"))
+	return codegen.PyClientCall(method, args, to)
+}
+
+// pyArgs are a boto3 call's keyword arguments, or a transaction item's
+// fields, in the order given.
+type pyArgs []codegen.PyArg
+
+func (a *pyArgs) add(name, v string) { *a = append(*a, codegen.PyArg{Name: name, Value: v}) }
+
+func (a *pyArgs) str(name string, v *string) {
+	if v != nil {
+		a.add(name, codegen.PyString(*v))
+	}
+}
+
+// common adds what every write may carry: its condition and placeholders.
+func (a *pyArgs) common(cond *string, names map[string]string, values map[string]types.AttributeValue) {
+	a.str("ConditionExpression", cond)
+	if len(names) > 0 {
+		a.add("ExpressionAttributeNames", codegen.PyStrings(names))
+	}
+	if len(values) > 0 {
+		a.add("ExpressionAttributeValues", codegen.PyItem(values))
+	}
+}
+
+// dict is {kind: {field: value, ...}}, a transaction's item as boto3
+// takes it.
+func (a pyArgs) dict(kind string) string {
+	parts := make([]string, len(a))
+	for i, f := range a {
+		parts[i] = codegen.PyString(f.Name) + ": " + f.Value
+	}
+	return "{" + codegen.PyString(kind) + ": {" + strings.Join(parts, ", ") + "}}"
 }
 
 func addExpr(add func(...string), flag string, e *string) {

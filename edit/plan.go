@@ -11,6 +11,17 @@
 // plan says that (Plan.Limit). Planning is pure and needs no connection:
 // --dry-run and the UI's confirmation use it without a Writer.
 //
+// A bulk change is planned here too, for the command line and the UI
+// alike (bulkplan.go): PlanBulk takes the table, the items as read and one
+// BulkChange (typed values set and removed as ParseAssignment reads them,
+// renames, defaults set where absent, or a delete), refuses a change that
+// touches a key attribute (*KeyChangeError), and returns a BulkPlan: the
+// items' plans, the keys of those already as wanted and the items skipped
+// (BulkSkip: a rename's new name taken), with the preview's sums
+// (Selected, Changes per attribute and kind, Predicted WCU, Time at a
+// rate, the first write's Command and Boto3). Writer.ApplyBulk sends the plans at a
+// Pace (RatePace) under one journal entry; UndoBulk takes it back.
+//
 // It imports dynamo (key schemas), itemcodec (codecs and sizes), codegen
 // (the aws command's layout) and the SDK; never
 // ui, and nothing in dynamo or ui's read path imports it: the explorer's
