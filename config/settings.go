@@ -36,8 +36,9 @@ const NoConnection = "none"
 // request units in us-east-1, in US dollars.
 const DefaultPricePerMillionReads = 0.125
 
-// DefaultMaxWCUPerSecond is a bulk change's pace without a setting: the
-// command line's --max-wcu-per-second default.
+// DefaultMaxWCUPerSecond is a bulk change's pace without a setting:
+// edit.DefaultBulkWCU, the command line's --max-wcu-per-second default
+// (config does not import edit; a ui test holds the two equal).
 const DefaultMaxWCUPerSecond = 100
 
 // DefaultMaxLoadedItems is how many items the UI keeps in memory when the

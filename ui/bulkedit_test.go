@@ -8,8 +8,16 @@ import (
 
 	"github.com/charmbracelet/x/exp/golden"
 
+	"dynascope/config"
 	"dynascope/edit"
 )
+
+// The UI's pace without a setting is the command line's.
+func TestBulkPaceDefault(t *testing.T) {
+	if config.DefaultMaxWCUPerSecond != edit.DefaultBulkWCU || config.DefaultSettings().MaxWCUPerSecond != edit.DefaultBulkWCU {
+		t.Errorf("config's default pace %v, edit's %v", config.DefaultMaxWCUPerSecond, edit.DefaultBulkWCU)
+	}
+}
 
 // shownEditor is an Editor for what is drawn before anything is sent:
 // each of its writes fails the test.

@@ -167,7 +167,7 @@ func ParseBulkChange(s string) (edit.BulkChange, error) {
 	default:
 		return c, fmt.Errorf("%q is not a change: type set, remove, rename, default or delete", textfmt.Sanitize(verb))
 	}
-	return c, nil
+	return c, c.Check()
 }
 
 // Update handles a key, pasted text or a wheel message and returns what

@@ -78,6 +78,10 @@ func (o BulkEdit) preview(e Env, add adder) {
 		for _, l := range strings.Split(cmd, "\n") {
 			add(st.Text.Render, l)
 		}
+		add(st.Muted.Render, "the same write in boto3:")
+		for _, l := range strings.Split(b.Boto3(e.Target), "\n") {
+			add(st.Text.Render, l)
+		}
 	}
 }
 
