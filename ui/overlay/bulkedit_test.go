@@ -97,3 +97,42 @@ func TestBulkEditFlow(t *testing.T) {
 	_, w = o.Update(e, keyPress("esc"))
 	sameWant(t, w, Then{Close{}, ShowInfo{Text: "no bulk change: nothing was sent"}})
 }
+
+// What a bulk change did, as the overlay shows it: the counts, an item
+// refused because someone else changed it with that attribute as read ·
+// now · yours, an item in doubt named as in doubt, one left unsent, and
+// units unknown where an answer reported none.
+func TestBulkEditSentView(t *testing.T) {
+	e := envFor()
+	var items []dynamo.Item
+	for _, sk := range []string{"ORDER#1", "ORDER#2", "ORDER#3", "ORDER#4"} {
+		items = append(items, dynamo.Item{"PK": s("CUST#7"), "SK": s(sk), "status": s("OPEN")})
+	}
+	o := NewBulkEdit(items, 0, e.Table, 50)
+	plan, err := edit.PlanBulk(edit.BulkInput{Table: e.Table, Items: items, Change: edit.BulkChange{Sets: []edit.Assignment{{Name: "status", Value: s("SHIPPED")}}}})
+	if err != nil || len(plan.Plans) != 4 {
+		t.Fatalf("plan: %d plans, %v", len(plan.Plans), err)
+	}
+	o.plan, o.phase = plan, bulkSending
+	o = o.Progress(BulkProgress{Done: 2, Total: 4, Written: 1, Refused: 1, Rate: 50})
+	if v := ansi.Strip(o.View(e, 120, 28)); !strings.Contains(v, "2/4") || !strings.Contains(v, "written 1 · refused 1 · in doubt 0 · 50.0 WCU/s") {
+		t.Errorf("progress:\n%s", v)
+	}
+	p := plan.Plans
+	now := dynamo.Item{"PK": s("CUST#7"), "SK": s("ORDER#2"), "status": s("CANCELLED")}
+	entry := &edit.Entry{Number: 7}
+	res := edit.BulkResult{Entry: entry, WCU: 1, Unknown: 1, Items: []edit.BulkOutcome{
+		{Plan: p[0], Sent: true, Result: edit.Result{Plan: p[0], State: edit.StateDone, WCU: 1}},
+		{Plan: p[1], Sent: true, Result: edit.Result{Plan: p[1], State: edit.StateRefused}, Err: &edit.ConflictError{Plan: p[1], Current: now, NoWCU: true}},
+		{Plan: p[2], Sent: true, Result: edit.Result{Plan: p[2], State: edit.StateInDoubt, NoWCU: true}, Err: &edit.InDoubtError{Plan: p[2], Cause: "no answer within the time-out"}},
+		{Plan: p[3], Result: edit.Result{Plan: p[3], State: edit.StateFailed}},
+	}}
+	v := ansi.Strip(o.Sent(res, nil).View(e, 120, 28))
+	for _, want := range []string{"written 1 of 4 · refused 1 · in doubt 1 · left 1", "at least 1 WCU consumed (1 answers reported none",
+		"one journal entry: 7 · u takes it all back", "refused: someone else changed these", `SK = ORDER#2`,
+		`status: S "OPEN" · S "CANCELLED" · S "SHIPPED"`, "in doubt: no answer came", "SK = ORDER#3", "1 left, not sent"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the outcome lacks %q:\n%s", want, v)
+		}
+	}
+}
