@@ -168,7 +168,9 @@ func TestMarkKeys(t *testing.T) {
 	if n := hs.m.items.MarkCount(); n != 100 {
 		t.Errorf("A marked %d, want the 100 loaded", n)
 	}
-	hs.contains("marked 94 loaded results (6 already) · more pages unread, not marked", "· 100 marked")
+	hs.contains("marked 94 loaded results (6 already)", "· 100 marked", "the query has more pages, not read: y reads them all and marks every result (it costs what it reads: ")
+	hs.keys("esc")
+	hs.contains("the loaded results are marked (100 marked); the pages not read are not")
 	hs.keys("U")
 	wantMarked(t, hs, "cleared")
 	hs.contains("100 marks cleared")
@@ -282,4 +284,27 @@ func TestGoldenMarks(t *testing.T) {
 			golden.RequireEqual(t, []byte(hs.screen()))
 		})
 	}
+}
+
+// A with pages not read asks first, saying what reading them may cost;
+// y reads each of them, marking its items as it comes, until the query's
+// end: every result is marked, and the pages were the query's own.
+func TestMarkAllReadsTheRestAfterAsking(t *testing.T) {
+	rest := canned{items: pageOf("CUST#7", 98, 40), cap: dynamo.Capacity{Total: 3, Table: 3}}
+	hs := openBig(t, 120, 35, rest)
+	sent := len(hs.store.queries())
+	hs.keys("A")
+	if n := len(hs.store.queries()) - sent; n != 0 || hs.m.items.MarkCount() != 100 {
+		t.Fatalf("A before y: %d queries, %d marked", n, hs.m.items.MarkCount())
+	}
+	hs.contains("y reads them all and marks every result")
+	hs.keys("y")
+	qs := hs.store.queries()[sent:]
+	if len(qs) != 1 || qs[0].StartKey == nil || qs[0].PK != "CUST#7" {
+		t.Fatalf("y sent %+v, want the next page of the query", qs)
+	}
+	if n := hs.m.items.MarkCount(); n != 140 || hs.m.results.more() {
+		t.Errorf("after the rest: %d marked (want 140), more %v", n, hs.m.results.more())
+	}
+	hs.contains("marked every result: 40 more from 1 page read", "· 140 marked")
 }

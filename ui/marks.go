@@ -59,8 +59,10 @@ func (m Model) markKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	return m, nil, false
 }
 
-// markAll is A: every result loaded, or the filter's matches; what the
-// query has not read yet is said, not read.
+// markAll is A: every result loaded, or the filter's matches; pages the
+// query has not read yet are read only after a question that says what
+// they may cost (y), and never for the local filter, which searches the
+// loaded items.
 func (m Model) markAll() Model {
 	var did pane.Marking
 	m.items, did = m.items.MarkShown()
@@ -68,8 +70,67 @@ func (m Model) markAll() Model {
 	if m.items.Filter != "" {
 		what = "loaded filter matches"
 	}
-	m.status.Info = markingText(did, what) + m.unreadNote()
+	m.status.Info = markingText(did, what)
+	if m.items.Filter != "" {
+		// The local filter searches what is loaded: the pages not read
+		// are not its to mark.
+		m.status.Info += m.unreadNote()
+		return m
+	}
+	if !m.results.more() {
+		return m
+	}
+	m.ask = countAsk{on: true, marks: true}
+	m.status.Ask = fmt.Sprintf("the query has more pages, not read: y reads them all and marks every result (it costs what it reads: %s), esc keeps the %d marked", m.restCost(), m.items.MarkCount())
 	return m
+}
+
+// markRead is A's read of the pages the query has not read yet, each
+// page's items marked as it comes.
+type markRead struct {
+	on    bool
+	pages int // read so far
+	added int // marked by them
+}
+
+// restCost is what reading the rest of the query may cost: at most the
+// table's (or index's) size, by DescribeTable, which A says before y.
+func (m Model) restCost() string {
+	est := dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
+	if !est.Known {
+		return "unknown: DescribeTable gives no size yet, esc stops it"
+	}
+	return fmt.Sprintf("at most %s RCU, the whole %s by DescribeTable's size; esc stops it", fmtRCU(est.RCU), humanBytes(est.Bytes))
+}
+
+// confirmMarkRest answers A's question: y reads the rest, esc does not.
+func (m Model) confirmMarkRest(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
+	switch {
+	case key.Matches(msg, km.Confirm, km.Open):
+		m.ask, m.status.Ask = countAsk{}, ""
+		m.markRest = markRead{on: true}
+		return m.loadNext()
+	case key.Matches(msg, km.Cancel):
+		m.ask, m.status.Ask = countAsk{}, ""
+		m.status.Info = fmt.Sprintf("the loaded results are marked (%d marked); the pages not read are not", m.items.MarkCount())
+	}
+	return m, nil
+}
+
+// markArrived marks a page A's read brought, then asks for the next, or
+// says it is done.
+func (m Model) markArrived(items []dynamo.Item) (Model, tea.Cmd) {
+	var n int
+	m.items, n = m.items.MarkItems(items)
+	m.markRest.pages++
+	m.markRest.added += n
+	if m.results.more() {
+		m.status.Info = fmt.Sprintf("marking the rest: %s read, %d marked · esc stops", plural(m.markRest.pages, "page", "pages"), m.markRest.added)
+		return m.loadNext()
+	}
+	m.status.Info = fmt.Sprintf("marked every result: %d more from %s read", m.markRest.added, plural(m.markRest.pages, "page", "pages"))
+	m.markRest = markRead{}
+	return m, nil
 }
 
 // markType is space in the types pane: the loaded items of the type under
@@ -117,3 +178,8 @@ func markingText(did pane.Marking, what string) string {
 	}
 	return s
 }
+
+// modeMarkConfirm is A's question: read the query's other pages to mark them.
+var modeMarkConfirm = &keymap.Mode{Name: "confirm marks", Keys: []keymap.Binding{
+	keymap.InBar("confirm", "read and mark the rest").KeysShown("y/enter"), keymap.InBar("cancel", "keep these"), keymap.Bind("open", "read and mark the rest"),
+}}

@@ -250,6 +250,10 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) 
 // cancelKey is esc while requests are in flight: all stop, and what was
 // loaded stays.
 func (m Model) cancelKey() Model {
+	if m.markRest.on {
+		m.markRest = markRead{}
+		m.status.Info = "stopped reading the rest; what was read is marked"
+	}
 	counting := m.flight.busy(flightCount)
 	m = m.stopCount("cancelled")
 	if m.flight.busy(flightQuery) && m.results.pages() > 0 {

@@ -157,6 +157,9 @@ func (m Model) mode() *keymap.Mode {
 	case screenPrompt:
 		return modePrompt
 	}
+	if m.ask.on && m.ask.marks {
+		return modeMarkConfirm
+	}
 	if m.ask.on {
 		return modeConfirm
 	}

@@ -291,7 +291,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.tablesKey(msg, km)
 	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editKey(msg, km, md)
-	case modeConfirm:
+	case modeConfirm, modeMarkConfirm:
 		return m.confirmKey(msg, km)
 	}
 	if key.Matches(msg, km.Connections) { // on in the tables, prompt and partition modes

@@ -153,6 +153,21 @@ func (p Items) markRows(rows []int, keep func(dynamo.Item) bool) (Items, Marking
 	return p, m
 }
 
+// MarkItems marks these items (a page just read); it returns how many
+// were not marked before.
+func (p Items) MarkItems(items []dynamo.Item) (Items, int) {
+	ids := make([]string, 0, len(items))
+	for _, it := range items {
+		if id := p.ItemID(it); !p.List.Marked(id) {
+			ids = append(ids, id)
+		}
+	}
+	if len(ids) > 0 {
+		p.List = p.List.Mark(ids...)
+	}
+	return p, len(ids)
+}
+
 // ClearMarks takes every mark away; it returns how many there were.
 func (p Items) ClearMarks() (Items, int) {
 	n := p.List.MarkCount()
