@@ -157,6 +157,9 @@ func (m Model) mode() *keymap.Mode {
 	case screenPrompt:
 		return modePrompt
 	}
+	if m.ask.on && m.ask.marks {
+		return modeMarkConfirm
+	}
 	if m.ask.on {
 		return modeConfirm
 	}
@@ -189,6 +192,7 @@ func (m Model) keyState() keymap.State {
 		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		Writes:    m.opts.Editor != nil,
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		Marks:     m.items.MarkCount(),
 		EntAttr:   m.groups.attribute(),
 		ByAttr:    m.groups.byAttribute(),
 		Empty:     m.emptyResult(),

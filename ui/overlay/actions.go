@@ -105,6 +105,19 @@ type (
 
 // Requests and jobs: the root hands out the id and keeps the cancel.
 type (
+	// SendBulkChange sends a bulk change's plans (edit.Writer.ApplyBulk)
+	// at Rate predicted WCU per second, under one journal entry.
+	SendBulkChange struct {
+		Plans []*edit.Plan
+		Rate  float64
+		// Undo is the bulk entry these plans take back (edit.UndoPlans
+		// gave them and Items); nil for a change.
+		Undo  *edit.Entry
+		Items []edit.EntryItem
+	}
+	// StopBulkChange stops the bulk change in flight after its writes in
+	// flight.
+	StopBulkChange struct{}
 	// SavePattern appends P to the patterns file.
 	SavePattern struct{ P patterns.Pattern }
 	// RunPattern sends a pattern's request with its parameters.
@@ -170,6 +183,8 @@ type (
 )
 
 func (Then) isWant()             {}
+func (SendBulkChange) isWant()   {}
+func (StopBulkChange) isWant()   {}
 func (Close) isWant()            {}
 func (Open) isWant()             {}
 func (Remove) isWant()           {}
