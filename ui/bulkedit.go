@@ -127,6 +127,18 @@ func (m Model) sendBulkChange(a overlay.SendBulkChange) (Model, tea.Cmd) {
 	return m, bulkWriteCmd(ctx, m.opts.Editor, m.send, id, a)
 }
 
+// stopBulkOnQuit is ctrl+c while a bulk change is sending (issue 40.4):
+// it stops the change after the writes in flight, as esc does, rather
+// than quitting at once, which would cut those writes off and leave them
+// in doubt; the outcome then says what was written, refused and left. A
+// second ctrl+c quits.
+func (m Model) stopBulkOnQuit() Model {
+	m.flight.cancel(flightBulkWrite)
+	m.bulkStopping = true
+	m.status.Note = "stopping the bulk change after the writes in flight; ctrl+c again quits now, leaving a write cut off in doubt in the journal"
+	return m
+}
+
 // bulkWriteProgress shows how far the change has got.
 func (m Model) bulkWriteProgress(msg bulkWriteProgressMsg) Model {
 	o, ok := findOverlay[overlay.BulkEdit](m)
@@ -149,6 +161,7 @@ func (m Model) bulkWritten(msg bulkWrittenMsg) (Model, tea.Cmd) {
 		return m, nil
 	}
 	m.flight.stop(flightBulkWrite)
+	m.bulkStopping = false
 	if ok {
 		m = replaceOverlay(m, o.Sent(msg.res, msg.err))
 	}

@@ -9,6 +9,8 @@ import (
 	"testing"
 	"time"
 
+	tea "charm.land/bubbletea/v2"
+
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -147,5 +149,62 @@ func TestBulkChangeOfMarkedOrders(t *testing.T) {
 	hs.contains(fmt.Sprintf("written %d of %d · refused 0 · in doubt 0 · left 0", n-3, n-3), "one journal entry: 2, the undo of 1")
 	if undone := partitionItems(t, api, table, "CUST#7"); !reflect.DeepEqual(undone, before) {
 		t.Errorf("after the undo the partition differs from before the change")
+	}
+}
+
+// 40.4 in the UI: ctrl+c while a bulk change is sending stops it after the
+// writes in flight (as esc does) instead of quitting and cutting them off;
+// the outcome says what was written and left, and a second ctrl+c quits.
+func TestCtrlCStopsABulkChange(t *testing.T) {
+	table, ep := demoTable(t)
+	api := dynamotest.SDK(t)
+	ctx := context.Background()
+	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := edit.Open(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"}, true, j)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hs := newHarnessOn(t, Options{Store: client, Editor: w, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
+	for row, ty := range hs.m.groups.types() {
+		if ty.Entity == "ORDER" {
+			hs.m.groups = hs.m.groups.move(row+1-hs.m.groups.cursor(), 10)
+		}
+	}
+	hs.keys("space")
+	n := len(markedSKs(hs))
+	if n == 0 {
+		t.Fatal("no ORDER items of CUST#42 marked")
+	}
+	before := partitionItems(t, api, table, "CUST#42")
+	hs.keys("B")
+	hs.typeText("set audit=S:checked")
+	hs.keys("enter")
+	hs.contains(fmt.Sprintf("%d items to write", n))
+	send := hs.step(keyPress("y")) // the sending, not yet run
+	if quit := hs.step(keyPress("ctrl+c")); quit != nil {
+		t.Fatalf("ctrl+c during a bulk change returned a command (%T) instead of stopping it", quit())
+	}
+	hs.contains("stopping the bulk change after the writes in flight; ctrl+c again quits now")
+	hs.run(send)
+	hs.contains(fmt.Sprintf("written 0 of %d", n), fmt.Sprintf("left %d", n))
+	if after := partitionItems(t, api, table, "CUST#42"); !reflect.DeepEqual(after, before) {
+		t.Error("a bulk change stopped before its first write changed the partition")
+	}
+	if hs.m.bulkStopping {
+		t.Error("the stop is still pending after the change's outcome")
+	}
+	quit := hs.step(keyPress("ctrl+c"))
+	if quit == nil {
+		t.Fatal("ctrl+c after the outcome does not quit")
+	}
+	if _, ok := quit().(tea.QuitMsg); !ok {
+		t.Fatal("ctrl+c after the outcome does not quit")
 	}
 }

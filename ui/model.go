@@ -89,6 +89,9 @@ type Model struct {
 	reselect string             // the sort key the cursor goes back to when a write's reload lands; "" for none
 	crumbs   []crumb            // where each jump to an index came from, for esc (xray.go)
 	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
+	// bulkStopping: ctrl+c stopped the bulk change in flight; the next
+	// ctrl+c quits even before its writes in flight have answered.
+	bulkStopping bool
 	count    countJob           // an exact count of one type, in flight (its id and cancel are flight's)
 	ask      countAsk           // a count announced with its cost, waiting for yes
 	markRest markRead           // A's read of the query's other pages, marking them

@@ -267,6 +267,9 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 	md := m.mode()
 	km := m.keymap.ForMode(md, m.keyState())
 	if key.Matches(msg, km.Quit) {
+		if m.flight.busy(flightBulkWrite) && !m.bulkStopping {
+			return m.stopBulkOnQuit(), nil
+		}
 		m.cancelAll()
 		return m, tea.Quit
 	}
