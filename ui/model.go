@@ -92,9 +92,9 @@ type Model struct {
 	// bulkStopping: ctrl+c stopped the bulk change in flight; the next
 	// ctrl+c quits even before its writes in flight have answered.
 	bulkStopping bool
-	count    countJob           // an exact count of one type, in flight (its id and cancel are flight's)
-	ask      countAsk           // a count announced with its cost, waiting for yes
-	markRest markRead           // A's read of the query's other pages, marking them
+	count        countJob // an exact count of one type, in flight (its id and cancel are flight's)
+	ask          countAsk // a count announced with its cost, waiting for yes
+	markRest     markRead // A's read of the query's other pages, marking them
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known
