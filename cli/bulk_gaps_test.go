@@ -1,9 +1,14 @@
 package cli
 
 import (
+	"bytes"
+	"fmt"
+	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"dynascope/dynamo/dynamotest"
 )
@@ -36,4 +41,95 @@ func TestSingleItemUpdateRefusesRenameAndDefault(t *testing.T) {
 	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
 		t.Error("a refused single-item update changed the table")
 	}
+}
+
+// 40.4, 40.6: Ctrl-C mid-way through the undo of a bulk change: the
+// writes in flight finish, the error says what was undone, refused and
+// left, the exit status is 130, and the last line is the command that
+// undoes only the items left (--entry N --keys of a file of their keys).
+// Meanwhile `undo` with no --entry goes on with that entry (not an older
+// one) and would send only the items left. Run, the printed command
+// undoes exactly those: every item undone once over the two runs (the
+// proxy saw one write per item), none refused, and the table is
+// byte-identical to before the change; run again it sends nothing.
+func TestBulkUndoCtrlCThenTheRest(t *testing.T) {
+	const n = 120
+	sdk, table := bulkTable(t, n, 0)
+	before := tableImage(t, sdk, table)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t)) // the undo goes where the change went
+	if _, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--entity", "ORDER",
+		"--set", "status=S:ARCHIVED", "--remove", "note", "--yes", "--allow-writes", "--max-wcu-per-second", "100000"); err != nil {
+		t.Fatal(err)
+	}
+	changed := len(p.Writes())
+	undos := func() int { return len(p.Writes()) - changed }
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Fault: dynamotest.Delay(50 * time.Millisecond)})
+	out, stderr, status := signalAfter(t, p, "UpdateItem", changed+20, os.Interrupt, "undo", "--endpoint-url", p.URL, "--allow-writes", "--output", "json")
+	first := sentOf(t, out)
+	t.Logf("stderr of the stopped undo:\n%s", stderr)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	last := lines[len(lines)-1]
+	lead := fmt.Sprintf("to undo only the %d items left, run: ", first.Left.Count)
+	if status != exitInterrupted || first.Left.Count == 0 || first.Written.Count == 0 || first.Written.Count+first.Left.Count != n || !strings.HasPrefix(last, lead) {
+		t.Fatalf("exit %d, undone %d, left %d; stderr:\n%s", status, first.Written.Count, first.Left.Count, stderr)
+	}
+	if want := fmt.Sprintf("undo entry 1: stopped by Ctrl-C after the writes in flight: %d undone, 0 refused (changed since), 0 in doubt, 0 not landed (nothing to undo), %d left (not undone)",
+		first.Written.Count, first.Left.Count); !strings.Contains(stderr, want) {
+		t.Errorf("stderr lacks %q", want)
+	}
+	if w := undos(); w != first.Written.Count {
+		t.Errorf("%d writes reached DynamoDB, %d undone: a write in flight was dropped", w, first.Written.Count)
+	}
+	cmd := strings.TrimPrefix(last, lead)
+	if !strings.HasPrefix(cmd, "dynascope undo ") || !strings.Contains(cmd, " --entry 1 --keys ") || !strings.Contains(cmd, "--allow-writes") {
+		t.Fatalf("the command: %s", cmd)
+	}
+	jout, _, err := cli(t, "journal")
+	if err != nil || !strings.Contains(jout, fmt.Sprintf("undoes 1; %d done, %d left (not sent: stopped first)", first.Written.Count, first.Left.Count)) || strings.Contains(jout, "undone by 2") {
+		t.Errorf("journal after the stop: %v\n%s", err, jout)
+	}
+	// undo with no --entry goes on with entry 1, the items undone left be.
+	dry, dstderr, err := cli(t, "undo", "--endpoint-url", p.URL, "--dry-run", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pre := previewOf(t, dry); pre.ToWrite != first.Left.Count || pre.Selection != "journal entry 1" ||
+		!strings.Contains(dstderr, fmt.Sprintf("%d items of entry 1 were taken back by an earlier undo: left be, not sent again", first.Written.Count)) {
+		t.Errorf("undo --dry-run after the stop: %d to write of %q, want the %d left of entry 1; stderr %q", pre.ToWrite, pre.Selection, first.Left.Count, dstderr)
+	}
+	rest := runBash(t, cmd)
+	if rest.Written.Count != first.Left.Count || rest.Refused.Count != 0 || rest.Left.Count != 0 {
+		t.Errorf("the rest: undone %d, refused %d, left %d; want the %d left undone", rest.Written.Count, rest.Refused.Count, rest.Left.Count, first.Left.Count)
+	}
+	both := slices.Concat(sks(first.Written.Keys), sks(rest.Written.Keys))
+	if distinct := len(slices.Compact(slices.Sorted(slices.Values(both)))); len(both) != n || distinct != n || undos() != n {
+		t.Errorf("%d undone in the two runs, %d distinct, %d writes sent; want each of the %d once", len(both), distinct, undos(), n)
+	}
+	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
+		t.Error("after the stopped undo and its rest the table differs from before the change")
+	}
+	// Run again, the command finds nothing left to undo and sends nothing.
+	again := exec.Command("bash", "-c", cmd)
+	var aout, aerr bytes.Buffer
+	again.Stdout, again.Stderr = &aout, &aerr
+	if err := again.Run(); err != nil || !strings.Contains(aerr.String(), fmt.Sprintf("%d items of entry 1 were taken back by an earlier undo", first.Left.Count)) || undos() != n {
+		t.Errorf("the command again: %v, %d writes in all; stderr:\n%s", err, undos(), aerr.String())
+	}
+	jout, _, err = cli(t, "journal")
+	if err != nil || !strings.Contains(jout, "undone by 3") {
+		t.Errorf("journal after the rest: %v\n%s", err, jout)
+	}
+}
+
+// runBash runs a printed command line through bash and decodes what it
+// printed as a bulk change's JSON outcome.
+func runBash(t *testing.T, cmd string) bulkSentJSON {
+	t.Helper()
+	run := exec.Command("bash", "-c", cmd)
+	var out, errb bytes.Buffer
+	run.Stdout, run.Stderr = &out, &errb
+	if err := run.Run(); err != nil {
+		t.Fatalf("%s: %v\n%s", cmd, err, errb.String())
+	}
+	return sentOf(t, out.String())
 }

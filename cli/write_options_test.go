@@ -197,10 +197,15 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--output", "table"}, usage: "--output takes text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
-	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { set := o.Err != nil; o.Err = nil; return stripAccess(&o.writeAccess) && set }, []optionsCase[undoOptions]{
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool {
+		set := o.Err != nil && o.Files.Open != nil && o.Files.Stdin != nil && o.Line[0] == "undo"
+		o.Err, o.Files, o.Line = nil, keyFiles{}, nil
+		return stripAccess(&o.writeAccess) && set
+	}, []optionsCase[undoOptions]{
 		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
 		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
 		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
+		{args: []string{"--entry", "3", "--keys", "left.jsonl", "--allow-writes"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "text"}, Entry: 3, Keys: "left.jsonl"}},
 		{args: []string{"--entry", "last"}, usage: "entry"},
 		{args: []string{"--output", "csv"}, usage: "--output takes text or json, not \"csv\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
