@@ -87,7 +87,7 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
 	}
 	if filter {
-		if err := o.bulkFilterFlags(fs.Changed("sk")); err != nil {
+		if err := o.bulkFilterFlags(fs.Changed("sk"), entity); err != nil {
 			return true, err
 		}
 	}
@@ -278,6 +278,9 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	if res.Stop != dynamo.StopComplete {
 		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
 	}
+	if err := noEntityPrefix(opts, res); err != nil {
+		return sel, err
+	}
 	if q.Index != "" {
 		return sel, tableImages(ctx, client, t, ix, opts, &sel)
 	}
@@ -346,12 +349,30 @@ func selectorText(t dynamo.Table, opts *writeOptions) string {
 // bulkFilterFlags checks --filter beside the other selectors: it filters
 // the partition's read, with or without a sort-key condition or --entity
 // (whose type's prefix is then the read's key condition: entityQuery).
-func (o *writeOptions) bulkFilterFlags(sk bool) error {
+func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
 	switch {
 	case sk:
 		return usageError{"--sk names one item and --filter selects many: give one of them."}
 	case strings.TrimSpace(o.Bulk.Filter) == "":
 		return usageError{"--filter takes a FilterExpression such as 'status = \"OPEN\"'."}
+	case entity && keys.ValueGroupName(o.Bulk.Entity):
+		// Its keys share a shape, not a prefix: a filtered read keeps no
+		// key condition to it, and the keys the filter drops are needed
+		// to name the ones it keeps.
+		return usageError{fmt.Sprintf("--entity %s with --filter: %s is a group of values (its sort keys share a shape, not a prefix), so a filtered read cannot be narrowed to it; select its keys by their range with --sk-between FIRST LAST and --filter (dynascope groups --pk %s shows the group's first and last keys), or leave out --filter.",
+			o.Bulk.Entity, o.Bulk.Entity, shellQuote(o.PK))}
 	}
 	return nil
+}
+
+// noEntityPrefix refuses --entity with --filter when no sort key of the
+// partition begins with the type's name: the read under that prefix found
+// nothing, which is no selection of the type but a name it does not have
+// as a prefix (never a silent 0).
+func noEntityPrefix(opts *writeOptions, res dynamo.QueryResult) error {
+	if opts.Bulk.Entity == "" || opts.Bulk.Filter == "" || opts.Bulk.Index != "" || res.Scanned > 0 {
+		return nil
+	}
+	return usageError{fmt.Sprintf("--entity %s with --filter: no sort key of partition %s begins with %s, so the read found no item of it (--filter narrows the read to a type by its prefix, as ORDER is ORDER#…); check the type's name (dynascope groups --pk %s lists them), or leave out --filter.",
+		opts.Bulk.Entity, opts.PK, opts.Bulk.Entity, shellQuote(opts.PK))}
 }

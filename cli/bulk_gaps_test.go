@@ -2,6 +2,7 @@ package cli
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
@@ -9,6 +10,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/dynamo/dynamotest"
 )
@@ -132,4 +136,69 @@ func runBash(t *testing.T, cmd string) bulkSentJSON {
 		t.Fatalf("%s: %v\n%s", cmd, err, errb.String())
 	}
 	return sentOf(t, out.String())
+}
+
+// 40.1: --entity of a value group (sort keys that are timestamps: a
+// shape, no common prefix) with --filter is refused in one sentence that
+// names what works, before any request, where it used to read under the
+// prefix "timestamp" and select 0 items without a word; what it names
+// (--sk-between the group's ends with --filter) selects exactly the
+// items. A type no sort key begins with is refused after its one read,
+// never a silent 0. Without --filter, --entity timestamp selects the
+// group, as before. Nothing is written.
+func TestBulkEntityFilterOfAValueGroup(t *testing.T) {
+	sdk, table := bulkTable(t, 4, 0)
+	for i := range 10 {
+		status := "OPEN"
+		if i%3 == 0 {
+			status = "ARCHIVED" // 0, 3, 6, 9
+		}
+		if _, err := sdk.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
+			"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: fmt.Sprintf("2024-01-05T10:00:%02dZ", i)},
+			"status": &types.AttributeValueMemberS{Value: status}}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := tableImage(t, sdk, table)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	base := []string{"update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--set", "note=S:old", "--output", "json"}
+	_, _, err := cli(t, slices.Concat(base, []string{"--entity", "timestamp", "--filter", `status = "ARCHIVED"`})...)
+	const want = "--entity timestamp with --filter: timestamp is a group of values (its sort keys share a shape, not a prefix), so a filtered read cannot be narrowed to it; select its keys by their range with --sk-between FIRST LAST and --filter (dynascope groups --pk 'CUST#7' shows the group's first and last keys), or leave out --filter."
+	if err == nil || err.Error() != want {
+		t.Errorf("--entity timestamp --filter: %v, want %q", err, want)
+	}
+	if n := len(p.Calls()); n != 0 {
+		t.Errorf("%d requests (%v) before the refusal, want none", n, p.Ops())
+	}
+	// What the sentence names works: the group's ends, and the filter.
+	out, _, err := cli(t, slices.Concat(base, []string{"--sk-between", "2024-01-05T10:00:00Z", "2024-01-05T10:00:09Z", "--filter", `status = "ARCHIVED"`})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pre := previewOf(t, out)
+	var got []string
+	for _, it := range pre.Items {
+		got = append(got, it.Key["SK"])
+	}
+	if pre.Selected != 4 || !slices.Equal(got, []string{"2024-01-05T10:00:00Z", "2024-01-05T10:00:03Z", "2024-01-05T10:00:06Z"}) {
+		t.Errorf("--sk-between with --filter: selected %d, first %v; want the 4 ARCHIVED timestamps", pre.Selected, got)
+	}
+	// Without --filter the value group is selected by its name.
+	out, _, err = cli(t, slices.Concat(base, []string{"--entity", "timestamp"})...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pre := previewOf(t, out); pre.Selected != 10 {
+		t.Errorf("--entity timestamp: selected %d, want the 10 timestamps", pre.Selected)
+	}
+	// A type no key begins with: one read, then a sentence, not a 0.
+	queries := p.Count("Query")
+	_, _, err = cli(t, slices.Concat(base, []string{"--entity", "INVOICE", "--filter", `status = "ARCHIVED"`})...)
+	if err == nil || !strings.Contains(err.Error(), "--entity INVOICE with --filter: no sort key of partition CUST#7 begins with INVOICE, so the read found no item of it") ||
+		p.Count("Query")-queries != 1 {
+		t.Errorf("--entity INVOICE --filter: %v after %d queries, want the sentence after one", err, p.Count("Query")-queries)
+	}
+	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
+		t.Error("a preview or a refusal changed the table")
+	}
 }
