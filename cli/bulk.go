@@ -117,9 +117,12 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 	return true, o.checkRate()
 }
 
-func (o *writeOptions) checkRate() error {
-	if !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1) {
-		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
+func (o *writeOptions) checkRate() error { return checkRate(o.Bulk.MaxWCU) }
+
+// checkRate refuses a --max-wcu-per-second that is no pace.
+func checkRate(rate float64) error {
+	if !(rate > 0) || math.IsInf(rate, 1) {
+		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(rate))}
 	}
 	return nil
 }

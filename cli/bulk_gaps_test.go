@@ -202,3 +202,53 @@ func TestBulkEntityFilterOfAValueGroup(t *testing.T) {
 		t.Error("a preview or a refusal changed the table")
 	}
 }
+
+// 40.7: 5,000 items of one type updated (a set, a new attribute, a
+// remove) and then undone with `undo --allow-writes` (no --entry) leave
+// the table byte-identical, compared by a full strongly consistent read;
+// the change wrote exactly the 5,000 and nothing else, as one journal
+// entry that the journal shows with its counts and, after, as undone.
+func TestBulk5000UpdatedThenUndone(t *testing.T) {
+	if testing.Short() {
+		t.Skip("writes 5,000 items twice: run without -short")
+	}
+	const n = 5000
+	sdk, table := bulkTable(t, n, 0)
+	ep := dynamotest.Endpoint(t)
+	before := tableImage(t, sdk, table)
+	out, _, err := cli(t, "update", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--entity", "ORDER", "--set", "status=S:ARCHIVED",
+		"--set", "archivedAt=N:20261202", "--remove", "note", "--yes", "--allow-writes", "--max-wcu-per-second", "100000", "--output", "json")
+	if err != nil {
+		t.Fatalf("the update: %v", err)
+	}
+	if s := sentOf(t, out); s.Selected != n || s.Written.Count != n || s.Refused.Count+s.InDoubt.Count+s.Left.Count != 0 {
+		t.Fatalf("the update: selected %d, written %d, refused %d, in doubt %d, left %d; want all %d written", s.Selected, s.Written.Count, s.Refused.Count, s.InDoubt.Count, s.Left.Count, n)
+	}
+	changed := tableImage(t, sdk, table)
+	differ := 0
+	for i := range before {
+		if before[i] != changed[i] {
+			differ++
+		}
+	}
+	if len(changed) != len(before) || differ != n || strings.Count(strings.Join(changed, "\n"), `"archivedAt":{"N":"20261202"}`) != n {
+		t.Fatalf("%d of %d items changed (%d before), want the %d ORDER items", differ, len(changed), len(before), n)
+	}
+	jout, _, err := cli(t, "journal")
+	if err != nil || !strings.Contains(jout, fmt.Sprintf("bulk UpdateItem of %d items on %s", n, table)) || !strings.Contains(jout, fmt.Sprintf("; %d done", n)) {
+		t.Fatalf("journal: %v\n%.600s", err, jout)
+	}
+	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--allow-writes", "--max-wcu-per-second", "100000", "--output", "json")
+	if err != nil {
+		t.Fatalf("the undo: %v", err)
+	}
+	if s := sentOf(t, out); s.Written.Count != n || s.Refused.Count+s.InDoubt.Count+s.Left.Count != 0 {
+		t.Errorf("the undo: %d undone, %d refused, %d in doubt, %d left; want all %d undone", s.Written.Count, s.Refused.Count, s.InDoubt.Count, s.Left.Count, n)
+	}
+	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
+		t.Fatalf("after the undo the table differs from before (%d items, %d before)", len(after), len(before))
+	}
+	if jout, _, err = cli(t, "journal"); err != nil || !strings.Contains(jout, "undone by 2") {
+		t.Errorf("journal after the undo: %v\n%.600s", err, jout)
+	}
+}

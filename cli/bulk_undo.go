@@ -49,7 +49,7 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	if err != nil {
 		return err
 	}
-	pace := &edit.RatePace{PerSecond: defaultBulkWCU}
+	pace := &edit.RatePace{PerSecond: opts.MaxWCU}
 	prog := newBulkProgress(opts.Err, pre, pace)
 	res, err := w.UndoBulk(ctx, plans, items, e, pace, prog.item)
 	prog.done()

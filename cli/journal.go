@@ -245,7 +245,9 @@ type undoOptions struct {
 	Entry int       // --entry; 0 for the last write not undone yet
 	Err   io.Writer // stderr: a bulk undo's progress line
 	Keys  string    // --keys: undo only these items of a bulk entry (the file a stopped undo wrote)
-	Files keyFiles  // how --keys is opened
+	// MaxWCU is --max-wcu-per-second: the pace of a bulk undo's writes.
+	MaxWCU float64
+	Files  keyFiles // how --keys is opened
 	// Line is the command as given less --entry and --keys, for the
 	// command that undoes only the items a stop left (bulk_rest.go).
 	Line []string
@@ -263,10 +265,14 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
+	fs.Float64Var(&opts.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send the undo of a bulk change at most at this `RATE` of predicted WCU per second")
 	fs.StringVar(&opts.Keys, "keys", "", "undo only the items of a bulk entry whose keys this `FILE` holds, one JSON key a line (a stopped undo writes the file of those it left); - for standard input")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
+		if err := checkRate(opts.MaxWCU); err != nil {
+			return err
+		}
 		opts.Files, opts.Line = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}, commandLine(cmd, nil, "entry", "keys")
 		if runF != nil {
 			return runF(cmd.Context(), opts)

@@ -417,7 +417,7 @@ func TestCLINeverWrites(t *testing.T) {
 		[]string{"journal", "--output", "json"},
 		slices.Concat([]string{"journal"}, named, conn[:2]),
 		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),
-		slices.Concat([]string{"undo", "--entry", "2", "--keys", undoKeysFile, "--dry-run", "--output", "json"}, conn),
+		slices.Concat([]string{"undo", "--entry", "2", "--keys", undoKeysFile, "--max-wcu-per-second", "50", "--dry-run", "--output", "json"}, conn),
 		slices.Concat([]string{"undo", "--dry-run"}, []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table,
 			"--debug=body", "--color", "never", "--cli-connect-timeout", "5", "--cli-read-timeout", "10"}),
 	)

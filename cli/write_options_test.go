@@ -202,10 +202,12 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		o.Err, o.Files, o.Line = nil, keyFiles{}, nil
 		return stripAccess(&o.writeAccess) && set
 	}, []optionsCase[undoOptions]{
-		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
-		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
-		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
-		{args: []string{"--entry", "3", "--keys", "left.jsonl", "--allow-writes"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "text"}, Entry: 3, Keys: "left.jsonl"}},
+		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}, MaxWCU: defaultBulkWCU}},
+		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12, MaxWCU: defaultBulkWCU}},
+		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App", MaxWCU: defaultBulkWCU}},
+		{args: []string{"--entry", "3", "--keys", "left.jsonl", "--allow-writes", "--max-wcu-per-second", "500"},
+			want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "text"}, Entry: 3, Keys: "left.jsonl", MaxWCU: 500}},
+		{args: []string{"--max-wcu-per-second", "-1"}, usage: "--max-wcu-per-second takes a positive number of WCU, not -1."},
 		{args: []string{"--entry", "last"}, usage: "entry"},
 		{args: []string{"--output", "csv"}, usage: "--output takes text or json, not \"csv\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},

@@ -270,11 +270,20 @@ func readEntries(r io.Reader, name string) ([]Entry, []string, error) {
 	var entries []Entry
 	var bad []string
 	byID := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 4*maxItemBytes)
+	// A line is read whole however long: a bulk change's entry holds each
+	// item's images, megabytes for a few thousand items, and a line the
+	// reader refused would make the whole journal unreadable.
+	br := bufio.NewReaderSize(r, 64*1024)
 	n := 0 // entries so far, lines that are neither included
-	for line := 1; sc.Scan(); line++ {
-		b := sc.Bytes()
+	for line := 1; ; line++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return entries, bad, err
+		}
+		if len(b) == 0 && err == io.EOF {
+			break
+		}
+		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
@@ -303,7 +312,7 @@ func readEntries(r io.Reader, name string) ([]Entry, []string, error) {
 		}
 		entries = append(entries, e)
 	}
-	return entries, bad, sc.Err()
+	return entries, bad, nil
 }
 
 // parseEntry reads an entry line of either version.

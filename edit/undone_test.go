@@ -3,6 +3,7 @@ package edit_test
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"testing"
 
 	"dynascope/edit"
@@ -57,5 +58,47 @@ func TestUndoneOfABulkChangeStoppedPartWay(t *testing.T) {
 		{Number: 2, Undoes: 1, State: edit.StateDone, Items: []edit.EntryItem{item("new", edit.StateDone, "")}}}
 	if u := edit.Undone(move); !u[1] {
 		t.Errorf("a key move's undo: %v", u)
+	}
+}
+
+// A bulk entry longer than any one item (3,000 items of 1 KB images,
+// about 7 MB on one line), its mark with each item's state, and an entry
+// after it read back whole: a line the reader refused made the whole
+// journal unreadable (bufio.Scanner: token too long), so that `journal`
+// and `undo` failed after a bulk change of a few thousand items.
+func TestJournalReadsABulkEntryOfThousandsOfItems(t *testing.T) {
+	j := journalAt(t)
+	const n = 3000
+	pad := strings.Repeat("x", 1000)
+	e := putEntry(nil)
+	e.Items = nil
+	for i := range n {
+		e.Items = append(e.Items, edit.EntryItem{Key: json.RawMessage(fmt.Sprintf(`{"PK":{"S":"P%d"}}`, i)), Old: json.RawMessage("null"),
+			New: json.RawMessage(fmt.Sprintf(`{"PK":{"S":"P%d"},"pad":{"S":"%s"}}`, i, pad))})
+	}
+	if err := j.Begin(&e); err != nil {
+		t.Fatal(err)
+	}
+	m := edit.Mark{State: edit.StateDone}
+	for i := range n {
+		st := edit.StateDone
+		if i == n-1 {
+			st = edit.StateRefused
+		}
+		m.Items = append(m.Items, edit.ItemMark{State: st})
+	}
+	if err := j.Mark(&e, m); err != nil {
+		t.Fatal(err)
+	}
+	after := putEntry([]byte(`{"PK":{"S":"P"}}`))
+	if err := j.Begin(&after); err != nil {
+		t.Fatal(err)
+	}
+	entries, bad, err := j.Read()
+	if err != nil || len(bad) > 0 || len(entries) != 2 || len(entries[0].Items) != n || entries[1].Number != 2 {
+		t.Fatalf("read back: %d entries, %v, %v", len(entries), bad, err)
+	}
+	if got := entries[0]; got.State != edit.StateDone || got.Items[0].State != edit.StateDone || got.Items[n-1].State != edit.StateRefused || !strings.Contains(string(got.Items[7].New), pad) {
+		t.Errorf("the bulk entry: %s, first item %s, last %s", got.State, got.Items[0].State, got.Items[n-1].State)
 	}
 }
