@@ -14,7 +14,9 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
+	"dynascope/edit"
 )
 
 // 40.2: --rename and --set-default change many items, so on one item
@@ -250,5 +252,37 @@ func TestBulk5000UpdatedThenUndone(t *testing.T) {
 	}
 	if jout, _, err = cli(t, "journal"); err != nil || !strings.Contains(jout, "undone by 2") {
 		t.Errorf("journal after the undo: %v\n%.600s", err, jout)
+	}
+}
+
+// 40.5: the text summary lists each refused item as a refused single
+// write is shown: its attributes that differ in three columns, as read ·
+// now · yours, what someone else changed marked.
+func TestBulkRefusedAsReadNowYours(t *testing.T) {
+	tbl := dynamo.Table{Name: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	s := func(v string) types.AttributeValue { return &types.AttributeValueMemberS{Value: v} }
+	old := dynamo.Item{"PK": s("CUST#7"), "SK": s("ORDER#0020"), "status": s("OPEN")}
+	new := dynamo.Item{"PK": s("CUST#7"), "SK": s("ORDER#0020"), "status": s("ARCHIVED")}
+	plan, err := edit.NewPlan(edit.Change{Table: "App", Keys: tbl, Old: old, New: new})
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := dynamo.Item{"PK": s("CUST#7"), "SK": s("ORDER#0020"), "status": s("CANCELLED")}
+	sent := bulkSent{pre: bulkPreview{command: "update", table: "App", plans: []*edit.Plan{plan}},
+		res: edit.BulkResult{Items: []edit.BulkOutcome{{Plan: plan, Sent: true, Result: edit.Result{Plan: plan, State: edit.StateRefused}, Err: &edit.ConflictError{Plan: plan, Current: now}}}}}
+	var b strings.Builder
+	if err := sent.print(&b, "text"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	var row string
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "status") {
+			row = strings.Join(strings.Fields(l), " ")
+		}
+	}
+	if !strings.Contains(out, `refused, changed by someone else since it was read: {"PK":"CUST#7","SK":"ORDER#0020"}`) || !strings.Contains(out, "as read") ||
+		row != `* status S "OPEN" S "CANCELLED" S "ARCHIVED"` {
+		t.Errorf("the refused item's lines (status row %q):\n%s", row, out)
 	}
 }

@@ -106,7 +106,11 @@ type refusedObject struct {
 	Key     json.RawMessage `json:"key"`
 	Current json.RawMessage `json:"current"` // the item now; null when it is gone
 	Diff    []diffObject    `json:"diff"`    // the item now against yours
-	Error   string          `json:"error"`
+	// Attributes are those that differ, as read · now · yours, as a
+	// refused single write gives them.
+	Attributes []conflictAttribute `json:"attributes"`
+	Error      string              `json:"error"`
+	conflict   *edit.ConflictError // for the text's three columns; nil when unknown
 }
 
 type bulkSentObject struct {
@@ -167,10 +171,10 @@ func (s bulkSent) object() bulkSentObject {
 			add(&o.Written, key)
 		case it.Result.State == edit.StateRefused:
 			add(&o.Refused, key)
-			r := refusedObject{Key: itemcodec.PlainJSON(key), Current: json.RawMessage("null"), Diff: []diffObject{}, Error: errText(it.Err)}
+			r := refusedObject{Key: itemcodec.PlainJSON(key), Current: json.RawMessage("null"), Diff: []diffObject{}, Attributes: []conflictAttribute{}, Error: errText(it.Err)}
 			var ce *edit.ConflictError
 			if errors.As(it.Err, &ce) {
-				r.Current, r.Diff = plainOrNull(ce.Current), diffObjects(ce.Diff())
+				r.Current, r.Diff, r.Attributes, r.conflict = plainOrNull(ce.Current), diffObjects(ce.Diff()), conflictAttributes(ce), ce
 			}
 			o.RefusedItems = append(o.RefusedItems, r)
 		case it.Result.State == edit.StateInDoubt:
@@ -259,8 +263,11 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	}
 	for _, r := range o.RefusedItems {
 		line("refused, changed by someone else since it was read: %s", string(r.Key))
-		for _, d := range r.Diff {
-			line("  %s %s: now %s · yours %s", d.Change, d.Attribute, string(d.Old), string(d.New))
+		if r.conflict == nil {
+			continue
+		}
+		for _, l := range conflictLines(r.conflict, conflictWidth) {
+			line("  %s", l)
 		}
 	}
 	for _, k := range o.InDoubt.Keys {

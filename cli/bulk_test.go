@@ -216,6 +216,11 @@ type bulkSentJSON struct {
 	RefusedItems []struct {
 		Key, Current map[string]any
 		Diff         []struct{ Attribute, Change string }
+		Attributes   []struct {
+			Attribute        string
+			Read, Now, Yours map[string]string
+			ChangedMeanwhile bool
+		}
 	}
 	ConsumedCapacity struct{ Total *float64 }
 	Journal          *struct {
@@ -340,6 +345,10 @@ func TestBulkSecondWriter(t *testing.T) {
 	for _, r := range s.RefusedItems {
 		if st, _ := r.Current["status"].(string); st != "CANCELLED" || len(r.Diff) != 1 || r.Diff[0].Attribute != "status" {
 			t.Errorf("refused %v: now %v, diff %+v", r.Key, r.Current, r.Diff)
+		}
+		// As read · now · yours, as for one item.
+		if a := r.Attributes; len(a) != 1 || a[0].Attribute != "status" || a[0].Read["S"] != "OPEN" || a[0].Now["S"] != "CANCELLED" || a[0].Yours["S"] != "ARCHIVED" || !a[0].ChangedMeanwhile {
+			t.Errorf("refused %v: attributes %+v, want status as read OPEN, now CANCELLED, yours ARCHIVED", r.Key, a)
 		}
 	}
 	img := strings.Join(tableImage(t, sdk, table), "\n")
