@@ -286,3 +286,43 @@ func TestBulkRefusedAsReadNowYours(t *testing.T) {
 		t.Errorf("the refused item's lines (status row %q):\n%s", row, out)
 	}
 }
+
+// 40.2, 40.6: a bulk delete sent: exactly the ten items selected are
+// gone, one journal entry holds them, and undo puts each back as it was
+// (the table byte-identical by a full read), its summary naming each item
+// by its key (the undo of a delete reads no image: the key is the one it
+// puts back; it printed {} before).
+func TestBulkDeleteSentThenUndone(t *testing.T) {
+	sdk, table := bulkTable(t, 30, 0)
+	ep := dynamotest.Endpoint(t)
+	before := tableImage(t, sdk, table)
+	var want []string
+	for i := 10; i < 20; i++ {
+		want = append(want, fmt.Sprintf("ORDER#%04d", i))
+	}
+	out, _, err := cli(t, "delete", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#001", "--yes", "--allow-writes", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sentOf(t, out); s.Written.Count != 10 || !slices.Equal(sks(s.Written.Keys), want) {
+		t.Fatalf("deleted %v, want %v", sks(s.Written.Keys), want)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if len(tableImage(t, sdk, table)) != len(before)-10 || strings.Contains(img, `"ORDER#001`) {
+		t.Errorf("after the delete: %d items of %d, ORDER#001x left: %v", len(tableImage(t, sdk, table)), len(before), strings.Contains(img, `"ORDER#001`))
+	}
+	jout, _, err := cli(t, "journal")
+	if err != nil || !strings.Contains(jout, "bulk DeleteItem of 10 items on "+table) || !strings.Contains(jout, "; 10 done") {
+		t.Errorf("journal: %v\n%s", err, jout)
+	}
+	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--allow-writes", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s := sentOf(t, out); s.Written.Count != 10 || !slices.Equal(sks(s.Written.Keys), want) {
+		t.Errorf("undone %v, want %v", sks(s.Written.Keys), want)
+	}
+	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
+		t.Error("after the undo of the delete the table differs from before")
+	}
+}
