@@ -36,6 +36,7 @@ type bulkSelect struct {
 	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
 	Filter string    // --filter: a FilterExpression sent with the selection's read
 	Index  string    // --index: select through this secondary index (bulk_index.go)
+	Scan   bool      // --scan: select from the whole table by a Scan (bulk_scan.go)
 	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
@@ -65,6 +66,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
 	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
+	fs.BoolVar(&o.Bulk.Scan, "scan", false, "select from the whole table by one strongly consistent Scan, its estimate said first; with --filter the items it keeps (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
 }
@@ -80,6 +82,9 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		}
 	}
 	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
+	if o.Bulk.Scan {
+		return true, o.bulkScanFlags(fs)
+	}
 	if fs.Changed("keys") {
 		if filter || index {
 			return true, usageError{"--filter and --index shape a query's read, and --keys reads item by item: give one of them."}
@@ -155,14 +160,17 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		return err
 	}
 	selectFn := selectItems
-	if opts.Bulk.Keys != "" {
+	switch {
+	case opts.Bulk.Keys != "":
 		selectFn = selectByKeys
+	case opts.Bulk.Scan:
+		selectFn = selectByScan
 	}
 	sel, err := selectFn(ctx, client, t, opts)
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
 		new, skip, err := bulkWanted(opts, old)
@@ -213,7 +221,7 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions) error {
 	if err := opts.Changes.keysUntouched(key); err != nil {
 		return err
 	}
-	if t.SK == nil && opts.Bulk.Keys == "" {
+	if t.SK == nil && opts.Bulk.Keys == "" && !opts.Bulk.Scan {
 		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
 	}
 	return nil

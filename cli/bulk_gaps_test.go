@@ -28,7 +28,7 @@ func TestSingleItemUpdateRefusesRenameAndDefault(t *testing.T) {
 	sdk, table := bulkTable(t, 2, 0)
 	before := tableImage(t, sdk, table)
 	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
-	const want = "--rename and --set-default change many items: give a sort-key condition, --entity, --filter, --index or --keys (for one item, --set and --remove)."
+	const want = "--rename and --set-default change many items: give a sort-key condition, --entity, --filter, --index, --keys or --scan (for one item, --set and --remove)."
 	for _, change := range [][]string{{"--rename", "note=remark"}, {"--set-default", "tier=S:basic"}, {"--rename", "note=remark", "--set-default", "tier=S:basic", "--set", "status=S:X"}} {
 		for _, extra := range [][]string{nil, {"--allow-writes"}, {"--dry-run"}, {"--allow-writes", "--output", "json"}} {
 			args := slices.Concat([]string{"update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--sk", "ORDER#0001"}, change, extra)
@@ -324,5 +324,60 @@ func TestBulkDeleteSentThenUndone(t *testing.T) {
 	}
 	if after := tableImage(t, sdk, table); !slices.Equal(before, after) {
 		t.Error("after the undo of the delete the table differs from before")
+	}
+}
+
+// 40.1: --scan selects from the whole table by one strongly consistent
+// Scan, its estimate said first: with --filter the items it keeps in any
+// partition (CUST#7's and CUST#8's), every item read charged and said so;
+// sent, only those are written. It names no partition, so --pk beside it
+// is refused in one sentence, before any request.
+func TestBulkScan(t *testing.T) {
+	sdk, table := bulkTable(t, 20, 5) // ORDER#0000..0004 of CUST#7 ARCHIVED
+	if _, err := sdk.PutItem(context.Background(), &dynamodb.PutItemInput{TableName: &table, Item: map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "CUST#9"}, "SK": &types.AttributeValueMemberS{Value: "ORDER#0001"}, "status": &types.AttributeValueMemberS{Value: "ARCHIVED"}}}); err != nil {
+		t.Fatal(err)
+	}
+	before := tableImage(t, sdk, table)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	args := []string{"update", "--endpoint-url", p.URL, "--table", table, "--scan", "--filter", `status = "ARCHIVED"`, "--set", "note=S:old"}
+	out, stderr, err := cli(t, append(args, "--output", "json")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	var pre struct {
+		Selected, ToWrite, ReadItems int
+		Selection                    string
+	}
+	decodeInto(t, out, &pre)
+	if pre.Selected != 6 || pre.ToWrite != 6 || pre.ReadItems != len(before) || pre.Selection != `scan of table `+table+`, filter status = "ARCHIVED"` {
+		t.Errorf("preview %+v; want 6 selected of the %d items read", pre, len(before))
+	}
+	if !strings.Contains(stderr, "the selection (scan of table "+table+`, filter status = "ARCHIVED") reads every item of the table once, strongly consistent: at most the whole table `+table) ||
+		p.Count("Scan") == 0 || p.Count("Query") != 0 {
+		t.Errorf("%d Scan, %d Query; the estimate first? stderr:\n%s", p.Count("Scan"), p.Count("Query"), stderr)
+	}
+	if !slices.Equal(before, tableImage(t, sdk, table)) {
+		t.Fatal("the preview changed the table")
+	}
+	text, _, err := cli(t, args...)
+	if err != nil || !strings.Contains(text, "selected 6 items (1 scan page, ") || !strings.Contains(text, "filter: kept 6 of 24 read") {
+		t.Errorf("text preview: %v\n%s", err, text)
+	}
+	out, _, err = cli(t, append(args, "--yes", "--allow-writes", "--output", "json")...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if s := sentOf(t, out); s.Written.Count != 6 {
+		t.Errorf("written %d, want 6", s.Written.Count)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if strings.Count(img, `"note":{"S":"old"}`) != 6 || !strings.Contains(img, `{"PK":{"S":"CUST#9"},"SK":{"S":"ORDER#0001"},"note":{"S":"old"}`) {
+		t.Errorf("%d items with the new note, want the 6 ARCHIVED of both partitions", strings.Count(img, `"note":{"S":"old"}`))
+	}
+	calls := len(p.Calls())
+	_, _, err = cli(t, "delete", "--endpoint-url", p.URL, "--table", table, "--scan", "--pk", "CUST#7")
+	if err == nil || err.Error() != "--scan reads the whole table: leave out --pk (or leave out --scan)." || len(p.Calls()) != calls {
+		t.Errorf("--scan --pk: %v after %d requests", err, len(p.Calls())-calls)
 	}
 }

@@ -27,6 +27,7 @@ type bulkPreview struct {
 	command, table, selector string
 	read                     dynamo.QueryResult
 	byKey                    bool          // read by GetItem per key (--keys), not by query pages
+	scan                     bool          // read by Scan pages (--scan)
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
@@ -99,6 +100,8 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	reads := textfmt.Plural(p.read.Pages, "query page", "query pages")
 	if p.byKey {
 		reads = textfmt.Plural(len(p.read.Requests), "GetItem request", "GetItem requests")
+	} else if p.scan {
+		reads = textfmt.Plural(p.read.Pages, "scan page", "scan pages")
 	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
 		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),

@@ -412,6 +412,8 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"update", "--index", "GSI1", "--pk", "WH#1", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--filter", `status = "OPEN"`, "--rename", "note=remark", "--overwrite", "--set-default", "tier=S:basic", "--output", "json"}, conn),
 		slices.Concat([]string{"update", "--keys", keysFile, "--set", "x=N:1"}, conn),
+		slices.Concat([]string{"update", "--scan", "--filter", `status = "OPEN"`, "--set", "x=N:1", "--output", "json"}, conn),
+		slices.Concat([]string{"delete", "--scan", "--yes", "--dry-run"}, conn),
 		slices.Concat([]string{"delete", "--index", "GSI1", "--pk", "WH#1", "--filter", "attribute_exists(PK)"}, conn),
 		slices.Concat([]string{"delete", "--keys", keysFile, "--output", "json"}, named),
 		[]string{"journal", "--output", "json"},
