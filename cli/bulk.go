@@ -170,7 +170,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter, rate: opts.Bulk.MaxWCU,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	for _, old := range sel.items {
 		new, skip, err := bulkWanted(opts, old)

@@ -100,8 +100,9 @@ type bulkPreviewJSON struct {
 		Key  map[string]string
 		Diff []struct{ Attribute, Change string }
 	}
-	Command      string
-	ReadRequests int
+	Command                        string
+	ReadRequests                   int
+	MaxWCUPerSecond, SecondsAtRate float64
 }
 
 func previewOf(t *testing.T, out string) bulkPreviewJSON {
@@ -141,6 +142,9 @@ func TestBulkUpdatePreview(t *testing.T) {
 			if p.PredictedWCU.Total == nil || *p.PredictedWCU.Total != 40 {
 				t.Errorf("%v: predicted %v WCU, want 40", sel, p.PredictedWCU.Total)
 			}
+			if p.MaxWCUPerSecond != defaultBulkWCU || p.SecondsAtRate != 40.0/defaultBulkWCU {
+				t.Errorf("%v: %v s at %v WCU/s, want the 40 WCU at the default rate", sel, p.SecondsAtRate, p.MaxWCUPerSecond)
+			}
 			if len(p.Items) != 3 || p.Items[0].Key["SK"] != "ORDER#0000" || len(p.Items[0].Diff) != 1 || len(p.Items[2].Diff) != 1 {
 				t.Errorf("%v: the first items %+v", sel, p.Items)
 			}
@@ -161,11 +165,12 @@ func TestBulkUpdatePreview(t *testing.T) {
 		t.Errorf("selected %d, to write %d, unchanged %v, predicted %v; want 40, 35, ORDER#0000-0004, 35", p.Selected, p.ToWrite, p.Unchanged, *p.PredictedWCU.Total)
 	}
 	// The text preview says the same and how to send it.
-	out, _, err = cli(t, "delete", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#003")
+	out, _, err = cli(t, "delete", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#003", "--max-wcu-per-second", "4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"preview, nothing sent: bulk delete", "selected 10 items (1 query page, ", "10 items to write", "changes: 10 items deleted", "predicted 10 WCU", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
+	for _, w := range []string{"preview, nothing sent: bulk delete", "selected 10 items (1 query page, ", "10 items to write", "changes: 10 items deleted", "predicted 10 WCU",
+		"at most 4 WCU per second (--max-wcu-per-second): about 2.5s to send", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the text preview lacks %q:\n%s", w, out)
 		}

@@ -35,7 +35,7 @@ func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t d
 	if before > 0 {
 		fmt.Fprintf(opts.Err, "%s of entry %d were taken back by an earlier undo: left be, not sent again\n", textfmt.Plural(before, "item", "items"), e.Number)
 	}
-	pre := bulkPreview{command: "undo", table: t.Name, selector: selector, plans: plans, sending: !opts.DryRun,
+	pre := bulkPreview{command: "undo", table: t.Name, selector: selector, plans: plans, sending: !opts.DryRun, rate: opts.MaxWCU,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	if opts.DryRun || opts.Output != "json" {
 		if err := pre.print(opts.Out, opts.Output); err != nil {
