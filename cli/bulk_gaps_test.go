@@ -3,6 +3,7 @@ package cli
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -380,4 +382,103 @@ func TestBulkScan(t *testing.T) {
 	if err == nil || err.Error() != "--scan reads the whole table: leave out --pk (or leave out --scan)." || len(p.Calls()) != calls {
 		t.Errorf("--scan --pk: %v after %d requests", err, len(p.Calls())-calls)
 	}
+}
+
+// 40 "Done when", in one run of the CLI: the ORDER items of CUST#7 are
+// changed at a stated rate; a second writer changes ten of them after the
+// selection read them (while the first write is held back), and Ctrl-C
+// stops the change part-way. Exactly those ten are refused and listed;
+// the printed command sends the rest; every item's write went out once
+// (the proxy saw one UpdateItem per item over both runs); then two undos
+// (one per run, each `undo --allow-writes` with no --entry) leave the
+// table as before but for the second writer's ten, which are theirs.
+func TestBulkSecondWriterCtrlCThenUndo(t *testing.T) {
+	const n = 120
+	sdk, table := bulkTable(t, n, 0)
+	before := map[string]string{}
+	for _, line := range tableImage(t, sdk, table) {
+		before[skOf(t, line)] = line
+	}
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Count: 1, Fault: dynamotest.Delay(time.Second)},
+		dynamotest.Rule{Op: "UpdateItem", From: 2, Fault: dynamotest.Delay(50 * time.Millisecond)})
+	var theirs []string
+	for i := 5; i < 15; i++ {
+		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
+	}
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for p.Count("UpdateItem") == 0 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		for _, sk := range theirs {
+			secondWriter(t, sdk, table, sk, "CANCELLED")
+		}
+	}()
+	out, stderr, status := signalAfter(t, p, "UpdateItem", 30, os.Interrupt, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7",
+		"--entity", "ORDER", "--set", "status=S:ARCHIVED", "--yes", "--allow-writes", "--max-wcu-per-second", "60", "--output", "json")
+	<-done
+	first := sentOf(t, out)
+	lines := strings.Split(strings.TrimSpace(stderr), "\n")
+	lead := fmt.Sprintf("to send only the %d items left, run: ", first.Left.Count)
+	if status != exitInterrupted || first.Left.Count == 0 || !slices.Equal(sks(first.Refused.Keys), theirs) || first.Written.Count+first.Refused.Count+first.Left.Count != n ||
+		!strings.HasPrefix(lines[len(lines)-1], lead) {
+		t.Fatalf("exit %d: written %d, refused %v, left %d; stderr:\n%s", status, first.Written.Count, sks(first.Refused.Keys), first.Left.Count, stderr)
+	}
+	rest := runBash(t, strings.TrimPrefix(lines[len(lines)-1], lead))
+	if rest.Written.Count != first.Left.Count || rest.Refused.Count != 0 {
+		t.Fatalf("the rest: written %d, refused %d; want the %d left written", rest.Written.Count, rest.Refused.Count, first.Left.Count)
+	}
+	if got, want := p.Count("UpdateItem"), first.Written.Count+first.Refused.Count+rest.Written.Count; got != want || want != n {
+		t.Errorf("%d UpdateItem sent, want %d: one per item over both runs", got, n)
+	}
+	img := strings.Join(tableImage(t, sdk, table), "\n")
+	if strings.Count(img, `"ARCHIVED"`) != n-10 || strings.Count(img, `"CANCELLED"`) != 10 {
+		t.Errorf("%d ARCHIVED and %d CANCELLED, want %d and the second writer's 10", strings.Count(img, `"ARCHIVED"`), strings.Count(img, `"CANCELLED"`), n-10)
+	}
+	for range 2 { // the rest's entry, then the stopped run's
+		if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes", "--max-wcu-per-second", "10000"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	after := tableImage(t, sdk, table)
+	if len(after) != len(before) {
+		t.Fatalf("%d items after the undos, %d before", len(after), len(before))
+	}
+	for _, line := range after {
+		sk := skOf(t, line)
+		switch {
+		case slices.Contains(theirs, sk):
+			if want := strings.Replace(before[sk], `"OPEN"`, `"CANCELLED"`, 1); line != want {
+				t.Errorf("%s: %s, want the second writer's %s", sk, line, want)
+			}
+		case line != before[sk]:
+			t.Errorf("%s after the undos: %s, want %s", sk, line, before[sk])
+		}
+	}
+}
+
+// secondWriter sets CUST#7 sk's status to v, as another program would.
+func secondWriter(t *testing.T, sdk *dynamodb.Client, table, sk, v string) {
+	t.Helper()
+	if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: &table,
+		Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
+		UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
+		ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: v}}}); err != nil {
+		t.Error(err)
+	}
+}
+
+// skOf is the partition and sort key of an item line of tableImage.
+func skOf(t *testing.T, line string) string {
+	t.Helper()
+	var it map[string]map[string]string
+	if err := json.Unmarshal([]byte(line), &it); err != nil {
+		t.Fatal(err)
+	}
+	if it["PK"]["S"] != "CUST#7" {
+		return it["PK"]["S"] + " " + it["SK"]["S"]
+	}
+	return it["SK"]["S"]
 }

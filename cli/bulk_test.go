@@ -329,12 +329,7 @@ func TestBulkSecondWriter(t *testing.T) {
 			time.Sleep(2 * time.Millisecond)
 		}
 		for _, sk := range theirs {
-			if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
-				Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
-				UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
-				ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
-				t.Error(err)
-			}
+			secondWriter(t, sdk, table, sk, "CANCELLED")
 		}
 	}()
 	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#", "--set", "status=S:ARCHIVED",
@@ -399,12 +394,7 @@ func TestBulkUpdateUndone(t *testing.T) {
 	}
 	theirs := []string{"ORDER#0002", "ORDER#0005", "ORDER#0007"}
 	for _, sk := range theirs {
-		if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
-			Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
-			UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
-			t.Fatal(err)
-		}
+		secondWriter(t, sdk, table, sk, "CANCELLED")
 	}
 	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--table", table, "--allow-writes", "--output", "json")
 	if err == nil || !strings.Contains(err.Error(), "7 undone, 3 refused (changed since)") {
