@@ -402,20 +402,7 @@ func TestBulkSecondWriterCtrlCThenUndo(t *testing.T) {
 	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
 	p.Inject(dynamotest.Rule{Op: "UpdateItem", Count: 1, Fault: dynamotest.Delay(time.Second)},
 		dynamotest.Rule{Op: "UpdateItem", From: 2, Fault: dynamotest.Delay(50 * time.Millisecond)})
-	var theirs []string
-	for i := 5; i < 15; i++ {
-		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for p.Count("UpdateItem") == 0 {
-			time.Sleep(2 * time.Millisecond)
-		}
-		for _, sk := range theirs {
-			secondWriter(t, sdk, table, sk, "CANCELLED")
-		}
-	}()
+	theirs, done := cancelWhileHeld(t, p, sdk, table, 5)
 	out, stderr, status := signalAfter(t, p, "UpdateItem", 30, os.Interrupt, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7",
 		"--entity", "ORDER", "--set", "status=S:ARCHIVED", "--yes", "--allow-writes", "--max-wcu-per-second", "60", "--output", "json")
 	<-done
@@ -457,6 +444,27 @@ func TestBulkSecondWriterCtrlCThenUndo(t *testing.T) {
 			t.Errorf("%s after the undos: %s, want %s", sk, line, before[sk])
 		}
 	}
+}
+
+// cancelWhileHeld is the second writer of ten ORDER items of CUST#7 from
+// ORDER#first: once the first UpdateItem reached the proxy (which holds
+// it back), it sets their status to CANCELLED; done is closed after.
+func cancelWhileHeld(t *testing.T, p *dynamotest.Proxy, sdk *dynamodb.Client, table string, first int) (theirs []string, done chan struct{}) {
+	t.Helper()
+	for i := first; i < first+10; i++ {
+		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
+	}
+	done = make(chan struct{})
+	go func() {
+		defer close(done)
+		for p.Count("UpdateItem") == 0 {
+			time.Sleep(2 * time.Millisecond)
+		}
+		for _, sk := range theirs {
+			secondWriter(t, sdk, table, sk, "CANCELLED")
+		}
+	}()
+	return theirs, done
 }
 
 // secondWriter sets CUST#7 sk's status to v, as another program would.

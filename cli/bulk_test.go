@@ -318,20 +318,7 @@ func TestBulkSecondWriter(t *testing.T) {
 	sdk, table := bulkTable(t, 40, 0)
 	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
 	p.Inject(dynamotest.Rule{Op: "UpdateItem", Count: 1, Fault: dynamotest.Delay(time.Second)})
-	var theirs []string
-	for i := 20; i < 30; i++ {
-		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for p.Count("UpdateItem") == 0 {
-			time.Sleep(2 * time.Millisecond)
-		}
-		for _, sk := range theirs {
-			secondWriter(t, sdk, table, sk, "CANCELLED")
-		}
-	}()
+	theirs, done := cancelWhileHeld(t, p, sdk, table, 20)
 	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#", "--set", "status=S:ARCHIVED",
 		"--yes", "--allow-writes", "--max-wcu-per-second", "1000", "--output", "json")
 	<-done
