@@ -490,3 +490,26 @@ func skOf(t *testing.T, line string) string {
 	}
 	return it["SK"]["S"]
 }
+
+// 40.1: --keys - reads the keys from standard input (the program's own
+// stdin, as a pipe gives them): those items and no other are written.
+func TestBulkKeysFromStdin(t *testing.T) {
+	sdk, table := bulkTable(t, 6, 0)
+	run := exec.Command("dynascope", "update", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--keys", "-", "--set", "status=S:ARCHIVED",
+		"--yes", "--allow-writes", "--output", "json")
+	run.Stdin = strings.NewReader(`{"PK":"CUST#7","SK":"ORDER#0002"}` + "\n" + `{"PK":{"S":"CUST#7"},"SK":{"S":"ORDER#0004"}}` + "\n")
+	var out, errb bytes.Buffer
+	run.Stdout, run.Stderr = &out, &errb
+	if err := run.Run(); err != nil {
+		t.Fatalf("%v\n%s", err, errb.String())
+	}
+	if s := sentOf(t, out.String()); !slices.Equal(sks(s.Written.Keys), []string{"ORDER#0002", "ORDER#0004"}) {
+		t.Errorf("written %v, want ORDER#0002 and ORDER#0004", sks(s.Written.Keys))
+	}
+	if !strings.Contains(errb.String(), "the selection (2 keys from standard input)") {
+		t.Errorf("stderr: %s", errb.String())
+	}
+	if n := strings.Count(strings.Join(tableImage(t, sdk, table), "\n"), `"ARCHIVED"`); n != 2 {
+		t.Errorf("%d items ARCHIVED, want 2", n)
+	}
+}
