@@ -36,6 +36,7 @@ type bulkSelect struct {
 	Keys   string    // --keys: a file of keys, "-" for standard input (bulk_keys.go)
 	Filter string    // --filter: a FilterExpression sent with the selection's read
 	Index  string    // --index: select through this secondary index (bulk_index.go)
+	Scan   bool      // --scan: select from the whole table by a Scan (bulk_scan.go)
 	Files  keyFiles  // how --keys is opened
 	Yes    bool      // --yes: send it, after the preview
 	MaxWCU float64   // --max-wcu-per-second: the pace of the writes, in predicted WCU
@@ -65,6 +66,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
 	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
+	fs.BoolVar(&o.Bulk.Scan, "scan", false, "select from the whole table by one strongly consistent Scan, its estimate said first; with --filter the items it keeps (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
 }
@@ -80,6 +82,9 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		}
 	}
 	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
+	if o.Bulk.Scan {
+		return true, o.bulkScanFlags(fs)
+	}
 	if fs.Changed("keys") {
 		if filter || index {
 			return true, usageError{"--filter and --index shape a query's read, and --keys reads item by item: give one of them."}
@@ -87,7 +92,7 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		return true, o.bulkKeysFlags(fs.Changed("sk"), entity)
 	}
 	if filter {
-		if err := o.bulkFilterFlags(fs.Changed("sk")); err != nil {
+		if err := o.bulkFilterFlags(fs.Changed("sk"), entity); err != nil {
 			return true, err
 		}
 	}
@@ -117,9 +122,12 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 	return true, o.checkRate()
 }
 
-func (o *writeOptions) checkRate() error {
-	if !(o.Bulk.MaxWCU > 0) || math.IsInf(o.Bulk.MaxWCU, 1) {
-		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(o.Bulk.MaxWCU))}
+func (o *writeOptions) checkRate() error { return checkRate(o.Bulk.MaxWCU) }
+
+// checkRate refuses a --max-wcu-per-second that is no pace.
+func checkRate(rate float64) error {
+	if !(rate > 0) || math.IsInf(rate, 1) {
+		return usageError{fmt.Sprintf("--max-wcu-per-second takes a positive number of WCU, not %s.", jsonFloat(rate))}
 	}
 	return nil
 }
@@ -156,14 +164,17 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		return err
 	}
 	selectFn := selectItems
-	if opts.Bulk.Keys != "" {
+	switch {
+	case opts.Bulk.Keys != "":
 		selectFn = selectByKeys
+	case opts.Bulk.Scan:
+		selectFn = selectByScan
 	}
 	sel, err := selectFn(ctx, client, t, opts)
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter, rate: opts.Bulk.MaxWCU,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
 	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
@@ -199,7 +210,7 @@ func bulkKeysUntouched(t dynamo.Table, opts *writeOptions, change edit.BulkChang
 			return usageError{fmt.Sprintf("--set-default %s: %s is a key attribute, which every item has.", opts.Changes.Defaults[kc.Index], kc.Name)}
 		}
 	}
-	if t.SK == nil && opts.Bulk.Keys == "" {
+	if t.SK == nil && opts.Bulk.Keys == "" && !opts.Bulk.Scan {
 		return usageError{fmt.Sprintf("table %s has no sort key: a partition holds one item, so change it with --pk alone, or many with --keys.", t.Name)}
 	}
 	return nil
@@ -264,6 +275,9 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	}
 	if res.Stop != dynamo.StopComplete {
 		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
+	}
+	if err := noEntityPrefix(opts, res); err != nil {
+		return sel, err
 	}
 	if q.Index != "" {
 		return sel, tableImages(ctx, client, t, ix, opts, &sel)
@@ -333,12 +347,30 @@ func selectorText(t dynamo.Table, opts *writeOptions) string {
 // bulkFilterFlags checks --filter beside the other selectors: it filters
 // the partition's read, with or without a sort-key condition or --entity
 // (whose type's prefix is then the read's key condition: entityQuery).
-func (o *writeOptions) bulkFilterFlags(sk bool) error {
+func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
 	switch {
 	case sk:
 		return usageError{"--sk names one item and --filter selects many: give one of them."}
 	case strings.TrimSpace(o.Bulk.Filter) == "":
 		return usageError{"--filter takes a FilterExpression such as 'status = \"OPEN\"'."}
+	case entity && keys.ValueGroupName(o.Bulk.Entity):
+		// Its keys share a shape, not a prefix: a filtered read keeps no
+		// key condition to it, and the keys the filter drops are needed
+		// to name the ones it keeps.
+		return usageError{fmt.Sprintf("--entity %s with --filter: %s is a group of values (its sort keys share a shape, not a prefix), so a filtered read cannot be narrowed to it; select its keys by their range with --sk-between FIRST LAST and --filter (dynascope groups --pk %s shows the group's first and last keys), or leave out --filter.",
+			o.Bulk.Entity, o.Bulk.Entity, shellQuote(o.PK))}
 	}
 	return nil
+}
+
+// noEntityPrefix refuses --entity with --filter when no sort key of the
+// partition begins with the type's name: the read under that prefix found
+// nothing, which is no selection of the type but a name it does not have
+// as a prefix (never a silent 0).
+func noEntityPrefix(opts *writeOptions, res dynamo.QueryResult) error {
+	if opts.Bulk.Entity == "" || opts.Bulk.Filter == "" || opts.Bulk.Index != "" || res.Scanned > 0 {
+		return nil
+	}
+	return usageError{fmt.Sprintf("--entity %s with --filter: no sort key of partition %s begins with %s, so the read found no item of it (--filter narrows the read to a type by its prefix, as ORDER is ORDER#…); check the type's name (dynascope groups --pk %s lists them), or leave out --filter.",
+		opts.Bulk.Entity, opts.PK, opts.Bulk.Entity, shellQuote(opts.PK))}
 }

@@ -83,14 +83,13 @@ func readKeys(r io.Reader, name string, t dynamo.Table) ([]dynamo.Item, error) {
 	return keys, nil
 }
 
-// openKeys opens --keys and reads it.
-func openKeys(opts *writeOptions, t dynamo.Table) ([]dynamo.Item, string, error) {
-	name := opts.Bulk.Keys
+// openKeys opens the --keys file name and reads it.
+func openKeys(name string, files keyFiles, t dynamo.Table) ([]dynamo.Item, string, error) {
 	if name == "-" {
-		keys, err := readKeys(opts.Bulk.Files.Stdin(), "(standard input)", t)
+		keys, err := readKeys(files.Stdin(), "(standard input)", t)
 		return keys, "standard input", err
 	}
-	f, err := opts.Bulk.Files.Open(name)
+	f, err := files.Open(name)
 	if err != nil {
 		return nil, name, &textfmt.UserError{Msg: fmt.Sprintf("--keys %s: cannot read it (%v).", name, err), Err: err}
 	}
@@ -102,7 +101,7 @@ func openKeys(opts *writeOptions, t dynamo.Table) ([]dynamo.Item, string, error)
 // selectByKeys reads the item of every key, strongly consistent, one
 // GetItem each, its cost said before the first.
 func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
-	keys, name, err := openKeys(opts, t)
+	keys, name, err := openKeys(opts.Bulk.Keys, opts.Bulk.Files, t)
 	if err != nil {
 		return selection{}, err
 	}

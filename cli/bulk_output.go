@@ -28,6 +28,8 @@ type bulkPreview struct {
 	command, table, selector string
 	read                     dynamo.QueryResult
 	byKey                    bool          // read by GetItem per key (--keys), not by query pages
+	scan                     bool          // read by Scan pages (--scan)
+	rate                     float64       // --max-wcu-per-second: the pace it would be sent at
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
@@ -71,6 +73,8 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	reads := textfmt.Plural(p.read.Pages, "query page", "query pages")
 	if p.byKey {
 		reads = textfmt.Plural(len(p.read.Requests), "GetItem request", "GetItem requests")
+	} else if p.scan {
+		reads = textfmt.Plural(p.read.Pages, "scan page", "scan pages")
 	}
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
 		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),
@@ -102,6 +106,7 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
 	}
 	line("%s), each write conditional on the item as read", pred)
+	line("at most %s WCU per second (--max-wcu-per-second): about %s to send", jsonFloat(p.rate), secondsAt(c.Total, p.rate))
 	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)
 	}
@@ -140,7 +145,9 @@ type bulkPreviewObject struct {
 	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
 	Changes      []edit.AttrChange `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
-	Items        []bulkItemObject  `json:"items"` // the first few
+	MaxPerSecond float64           `json:"maxWCUPerSecond"`
+	Seconds      float64           `json:"secondsAtRate"` // the predicted WCU at that rate
+	Items        []bulkItemObject  `json:"items"`         // the first few
 	Command      string            `json:"command"`
 	Read         capacityObject    `json:"readCapacity"`
 	Requests     int               `json:"readRequests"`
@@ -151,7 +158,8 @@ type bulkPreviewObject struct {
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
 		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.bulk().Changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
-		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned}
+		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned,
+		MaxPerSecond: p.rate, Seconds: p.predicted().Total / p.rate}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []edit.AttrChange{}
 	}

@@ -15,6 +15,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/itemcodec"
 	"dynascope/textfmt"
@@ -40,7 +41,7 @@ func writeLeftKeys(res edit.BulkResult, journal string) (string, error) {
 	var b bytes.Buffer
 	for _, o := range res.Items {
 		if !o.Sent {
-			b.Write(itemcodec.PlainJSON(edit.KeyOf(o.Plan.Keys, o.Plan.Old)))
+			b.Write(itemcodec.PlainJSON(planKey(o.Plan)))
 			b.WriteByte('\n')
 		}
 	}
@@ -49,4 +50,13 @@ func writeLeftKeys(res edit.BulkResult, journal string) (string, error) {
 		dir, pattern = filepath.Dir(journal), fmt.Sprintf("bulk-%d-left-*.jsonl", res.Entry.Number)
 	}
 	return writeNewFile(dir, pattern, b.Bytes())
+}
+
+// planKey is the key of the item a plan writes: from the image read, or,
+// for a new item (the undo of a delete), the image it leaves.
+func planKey(p *edit.Plan) dynamo.Item {
+	if p.Old == nil {
+		return edit.KeyOf(p.Keys, p.New)
+	}
+	return edit.KeyOf(p.Keys, p.Old)
 }

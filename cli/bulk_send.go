@@ -104,7 +104,11 @@ type refusedObject struct {
 	Key     json.RawMessage `json:"key"`
 	Current json.RawMessage `json:"current"` // the item now; null when it is gone
 	Diff    []diffObject    `json:"diff"`    // the item now against yours
-	Error   string          `json:"error"`
+	// Attributes are those that differ, as read · now · yours, as a
+	// refused single write gives them.
+	Attributes []conflictAttribute `json:"attributes"`
+	Error      string              `json:"error"`
+	conflict   *edit.ConflictError // for the text's three columns; nil when unknown
 }
 
 type bulkSentObject struct {
@@ -155,7 +159,7 @@ func (s bulkSent) object() bulkSentObject {
 		add(&o.Unchanged, k)
 	}
 	for _, it := range s.res.Items {
-		key := edit.KeyOf(it.Plan.Keys, it.Plan.Old)
+		key := planKey(it.Plan)
 		switch {
 		case !it.Sent:
 			add(&o.Left, key)
@@ -165,10 +169,10 @@ func (s bulkSent) object() bulkSentObject {
 			add(&o.Written, key)
 		case it.Result.State == edit.StateRefused:
 			add(&o.Refused, key)
-			r := refusedObject{Key: itemcodec.PlainJSON(key), Current: json.RawMessage("null"), Diff: []diffObject{}, Error: errText(it.Err)}
+			r := refusedObject{Key: itemcodec.PlainJSON(key), Current: json.RawMessage("null"), Diff: []diffObject{}, Attributes: []conflictAttribute{}, Error: errText(it.Err)}
 			var ce *edit.ConflictError
 			if errors.As(it.Err, &ce) {
-				r.Current, r.Diff = plainOrNull(ce.Current), diffObjects(ce.Diff())
+				r.Current, r.Diff, r.Attributes, r.conflict = plainOrNull(ce.Current), diffObjects(ce.Diff()), conflictAttributes(ce), ce
 			}
 			o.RefusedItems = append(o.RefusedItems, r)
 		case it.Result.State == edit.StateInDoubt:
@@ -257,8 +261,11 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 	}
 	for _, r := range o.RefusedItems {
 		line("refused, changed by someone else since it was read: %s", string(r.Key))
-		for _, d := range r.Diff {
-			line("  %s %s: now %s · yours %s", d.Change, d.Attribute, string(d.Old), string(d.New))
+		if r.conflict == nil {
+			continue
+		}
+		for _, l := range conflictLines(r.conflict, conflictWidth) {
+			line("  %s", l)
 		}
 	}
 	for _, k := range o.InDoubt.Keys {
@@ -276,56 +283,24 @@ func (s bulkSent) writeText(b *bytes.Buffer, o bulkSentObject) {
 func itemStates(e edit.Entry) string {
 	n := map[edit.State]int{}
 	const notLanded = edit.State("not landed (nothing to undo)")
+	const left = edit.State("left (not sent: stopped first)")
 	for _, it := range e.Items {
-		if it.NotLanded() {
+		switch {
+		case it.NotLanded():
 			n[notLanded]++
-			continue
+		case it.Left():
+			n[left]++
+		default:
+			n[it.State]++
 		}
-		n[it.State]++
 	}
 	var parts []string
-	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, notLanded, edit.StateFailed} {
+	for _, st := range []edit.State{edit.StateDone, edit.StateRefused, edit.StateInDoubt, notLanded, edit.StateFailed, left} {
 		if n[st] > 0 {
 			parts = append(parts, fmt.Sprintf("%d %s", n[st], st))
 		}
 	}
 	return strings.Join(parts, ", ")
-}
-
-// undoBulk takes back a bulk entry: each item it wrote (or may have) put
-// back as it found it, only if it is still as the change left it; the
-// preview first, as a bulk change's, and with --dry-run only that.
-func undoBulk(ctx context.Context, opts *undoOptions, client *dynamo.Client, t dynamo.Table, e edit.Entry) error {
-	plans, items, err := edit.UndoPlans(e, t)
-	if err != nil {
-		return fmt.Errorf("undo entry %d: %w.", e.Number, err)
-	}
-	pre := bulkPreview{command: "undo", table: t.Name, selector: fmt.Sprintf("journal entry %d", e.Number), plans: plans, sending: !opts.DryRun,
-		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
-	if opts.DryRun || opts.Output != "json" {
-		if err := pre.print(opts.Out, opts.Output); err != nil {
-			return err
-		}
-	}
-	if opts.DryRun || len(plans) == 0 {
-		return nil
-	}
-	w, err := opts.ConnectWriter(ctx)
-	if err != nil {
-		return err
-	}
-	pace := &edit.RatePace{PerSecond: defaultBulkWCU}
-	prog := newBulkProgress(opts.Err, pre, pace)
-	res, err := w.UndoBulk(ctx, plans, items, e, pace, prog.item)
-	prog.done()
-	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
-	if err != nil {
-		return err
-	}
-	if n.written+n.notLanded < len(plans) {
-		return fmt.Errorf("undo entry %d: %w: %d undone, %d refused (changed since), %d in doubt, %d not landed (nothing to undo), %d left", e.Number, errBulkIncomplete, n.written, n.refused, n.inDoubt, n.notLanded, n.left)
-	}
-	return nil
 }
 
 // notLanded tells an undo's item that found the write it takes back, in

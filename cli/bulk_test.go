@@ -100,8 +100,9 @@ type bulkPreviewJSON struct {
 		Key  map[string]string
 		Diff []struct{ Attribute, Change string }
 	}
-	Command      string
-	ReadRequests int
+	Command                        string
+	ReadRequests                   int
+	MaxWCUPerSecond, SecondsAtRate float64
 }
 
 func previewOf(t *testing.T, out string) bulkPreviewJSON {
@@ -141,6 +142,9 @@ func TestBulkUpdatePreview(t *testing.T) {
 			if p.PredictedWCU.Total == nil || *p.PredictedWCU.Total != 40 {
 				t.Errorf("%v: predicted %v WCU, want 40", sel, p.PredictedWCU.Total)
 			}
+			if p.MaxWCUPerSecond != defaultBulkWCU || p.SecondsAtRate != 40.0/defaultBulkWCU {
+				t.Errorf("%v: %v s at %v WCU/s, want the 40 WCU at the default rate", sel, p.SecondsAtRate, p.MaxWCUPerSecond)
+			}
 			if len(p.Items) != 3 || p.Items[0].Key["SK"] != "ORDER#0000" || len(p.Items[0].Diff) != 1 || len(p.Items[2].Diff) != 1 {
 				t.Errorf("%v: the first items %+v", sel, p.Items)
 			}
@@ -161,11 +165,12 @@ func TestBulkUpdatePreview(t *testing.T) {
 		t.Errorf("selected %d, to write %d, unchanged %v, predicted %v; want 40, 35, ORDER#0000-0004, 35", p.Selected, p.ToWrite, p.Unchanged, *p.PredictedWCU.Total)
 	}
 	// The text preview says the same and how to send it.
-	out, _, err = cli(t, "delete", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#003")
+	out, _, err = cli(t, "delete", "--endpoint-url", ep, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#003", "--max-wcu-per-second", "4")
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, w := range []string{"preview, nothing sent: bulk delete", "selected 10 items (1 query page, ", "10 items to write", "changes: 10 items deleted", "predicted 10 WCU", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
+	for _, w := range []string{"preview, nothing sent: bulk delete", "selected 10 items (1 query page, ", "10 items to write", "changes: 10 items deleted", "predicted 10 WCU",
+		"at most 4 WCU per second (--max-wcu-per-second): about 2.5s to send", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the text preview lacks %q:\n%s", w, out)
 		}
@@ -216,6 +221,11 @@ type bulkSentJSON struct {
 	RefusedItems []struct {
 		Key, Current map[string]any
 		Diff         []struct{ Attribute, Change string }
+		Attributes   []struct {
+			Attribute        string
+			Read, Now, Yours map[string]string
+			ChangedMeanwhile bool
+		}
 	}
 	ConsumedCapacity struct{ Total *float64 }
 	Journal          *struct {
@@ -308,25 +318,7 @@ func TestBulkSecondWriter(t *testing.T) {
 	sdk, table := bulkTable(t, 40, 0)
 	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
 	p.Inject(dynamotest.Rule{Op: "UpdateItem", Count: 1, Fault: dynamotest.Delay(time.Second)})
-	var theirs []string
-	for i := 20; i < 30; i++ {
-		theirs = append(theirs, fmt.Sprintf("ORDER#%04d", i))
-	}
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		for p.Count("UpdateItem") == 0 {
-			time.Sleep(2 * time.Millisecond)
-		}
-		for _, sk := range theirs {
-			if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
-				Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
-				UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
-				ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
-				t.Error(err)
-			}
-		}
-	}()
+	theirs, done := cancelWhileHeld(t, p, sdk, table, 20)
 	out, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--pk", "CUST#7", "--sk-begins-with", "ORDER#", "--set", "status=S:ARCHIVED",
 		"--yes", "--allow-writes", "--max-wcu-per-second", "1000", "--output", "json")
 	<-done
@@ -340,6 +332,10 @@ func TestBulkSecondWriter(t *testing.T) {
 	for _, r := range s.RefusedItems {
 		if st, _ := r.Current["status"].(string); st != "CANCELLED" || len(r.Diff) != 1 || r.Diff[0].Attribute != "status" {
 			t.Errorf("refused %v: now %v, diff %+v", r.Key, r.Current, r.Diff)
+		}
+		// As read · now · yours, as for one item.
+		if a := r.Attributes; len(a) != 1 || a[0].Attribute != "status" || a[0].Read["S"] != "OPEN" || a[0].Now["S"] != "CANCELLED" || a[0].Yours["S"] != "ARCHIVED" || !a[0].ChangedMeanwhile {
+			t.Errorf("refused %v: attributes %+v, want status as read OPEN, now CANCELLED, yours ARCHIVED", r.Key, a)
 		}
 	}
 	img := strings.Join(tableImage(t, sdk, table), "\n")
@@ -385,12 +381,7 @@ func TestBulkUpdateUndone(t *testing.T) {
 	}
 	theirs := []string{"ORDER#0002", "ORDER#0005", "ORDER#0007"}
 	for _, sk := range theirs {
-		if _, err := sdk.UpdateItem(context.Background(), &dynamodb.UpdateItemInput{TableName: aws.String(table),
-			Key:              map[string]types.AttributeValue{"PK": &types.AttributeValueMemberS{Value: "CUST#7"}, "SK": &types.AttributeValueMemberS{Value: sk}},
-			UpdateExpression: aws.String("SET #s = :v"), ExpressionAttributeNames: map[string]string{"#s": "status"},
-			ExpressionAttributeValues: map[string]types.AttributeValue{":v": &types.AttributeValueMemberS{Value: "CANCELLED"}}}); err != nil {
-			t.Fatal(err)
-		}
+		secondWriter(t, sdk, table, sk, "CANCELLED")
 	}
 	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--table", table, "--allow-writes", "--output", "json")
 	if err == nil || !strings.Contains(err.Error(), "7 undone, 3 refused (changed since)") {

@@ -144,10 +144,11 @@ func orNull(raw json.RawMessage) json.RawMessage {
 // of it in doubt.
 func undoneBy(entries []edit.Entry) (done, inDoubt map[int]int) {
 	done, inDoubt = map[int]int{}, map[int]int{}
+	undone := edit.Undone(entries) // a bulk undo stopped part-way undid only part
 	for _, e := range entries {
 		switch {
 		case e.Undoes == 0:
-		case e.State == edit.StateDone:
+		case e.State == edit.StateDone && undone[e.Undoes]:
 			done[e.Undoes] = e.Number
 		case e.State == edit.StateInDoubt:
 			inDoubt[e.Undoes] = e.Number
@@ -243,6 +244,13 @@ type undoOptions struct {
 	Table string    // the last write of this table; "" for any
 	Entry int       // --entry; 0 for the last write not undone yet
 	Err   io.Writer // stderr: a bulk undo's progress line
+	Keys  string    // --keys: undo only these items of a bulk entry (the file a stopped undo wrote)
+	// MaxWCU is --max-wcu-per-second: the pace of a bulk undo's writes.
+	MaxWCU float64
+	Files  keyFiles // how --keys is opened
+	// Line is the command as given less --entry and --keys, for the
+	// command that undoes only the items a stop left (bulk_rest.go).
+	Line []string
 }
 
 func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cobra.Command {
@@ -257,9 +265,15 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	}
 	fs := cmd.Flags()
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
+	fs.Float64Var(&opts.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send the undo of a bulk change at most at this `RATE` of predicted WCU per second")
+	fs.StringVar(&opts.Keys, "keys", "", "undo only the items of a bulk entry whose keys this `FILE` holds, one JSON key a line (a stopped undo writes the file of those it left); - for standard input")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
+		if err := checkRate(opts.MaxWCU); err != nil {
+			return err
+		}
+		opts.Files, opts.Line = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}, commandLine(cmd, nil, "entry", "keys")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -298,7 +312,10 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 		return err
 	}
 	if len(e.Items) > 1 {
-		return undoBulk(ctx, opts, client, t, e)
+		return undoBulk(ctx, opts, client, t, e, entries)
+	}
+	if opts.Keys != "" {
+		return usageError{fmt.Sprintf("--keys picks items of a bulk change, and journal entry %d is a write of one item: leave out --keys.", e.Number)}
 	}
 	plan, err := edit.UndoPlan(e, t)
 	if err != nil {

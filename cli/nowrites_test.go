@@ -197,6 +197,10 @@ func TestCLINeverWrites(t *testing.T) {
 	if err := os.WriteFile(keysFile, []byte(`{"PK":"CUST#42","SK":"PROFILE"}`+"\n"+`{"PK":{"S":"CUST#42"},"SK":{"S":"NONE"}}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	undoKeysFile := filepath.Join(dir, "undo-keys.jsonl") // undo --keys: one item of the bulk entry 2
+	if err := os.WriteFile(undoKeysFile, []byte(`{"PK":"CUST#42","SK":"PROFILE"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	q := append([]string{"query"}, conn...)
 	// A stopped PartiQL run, for --next-token to go on from.
 	stoppedRun, _, err := cli(t, "partiql", `SELECT PK FROM "`+table+`"`, "--endpoint-url", p.URL, "--max-rcu", "1")
@@ -408,11 +412,14 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"update", "--index", "GSI1", "--pk", "WH#1", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--filter", `status = "OPEN"`, "--rename", "note=remark", "--overwrite", "--set-default", "tier=S:basic", "--output", "json"}, conn),
 		slices.Concat([]string{"update", "--keys", keysFile, "--set", "x=N:1"}, conn),
+		slices.Concat([]string{"update", "--scan", "--filter", `status = "OPEN"`, "--set", "x=N:1", "--output", "json"}, conn),
+		slices.Concat([]string{"delete", "--scan", "--yes", "--dry-run"}, conn),
 		slices.Concat([]string{"delete", "--index", "GSI1", "--pk", "WH#1", "--filter", "attribute_exists(PK)"}, conn),
 		slices.Concat([]string{"delete", "--keys", keysFile, "--output", "json"}, named),
 		[]string{"journal", "--output", "json"},
 		slices.Concat([]string{"journal"}, named, conn[:2]),
 		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),
+		slices.Concat([]string{"undo", "--entry", "2", "--keys", undoKeysFile, "--max-wcu-per-second", "50", "--dry-run", "--output", "json"}, conn),
 		slices.Concat([]string{"undo", "--dry-run"}, []string{"--connection", "nw", "--profile", "nowrites", "--region", "us-east-1", "--timeout", "20s", "--max-attempts", "2", "--table", table,
 			"--debug=body", "--color", "never", "--cli-connect-timeout", "5", "--cli-read-timeout", "10"}),
 	)
@@ -561,8 +568,9 @@ func TestCLINeverWrites(t *testing.T) {
 	}
 }
 
-// writeJournalEntry leaves one journal entry for undo --dry-run to plan:
-// a change of the demo's CUST#42 PROFILE, written to endpoint.
+// writeJournalEntry leaves two journal entries for undo --dry-run to
+// plan, written to endpoint: 1 a change of the demo's CUST#42 PROFILE, 2
+// a bulk change of it and one of CUST#42's orders.
 func writeJournalEntry(t *testing.T, endpoint, table string) {
 	t.Helper()
 	j, err := edit.OpenJournal("")
@@ -582,6 +590,18 @@ func writeJournalEntry(t *testing.T, endpoint, table string) {
 	}
 	wcu := 1.0
 	if err := j.Mark(&e, edit.Mark{State: edit.StateDone, WCU: &wcu}); err != nil {
+		t.Fatal(err)
+	}
+	// And a bulk change of two items, for undo --keys to pick one of.
+	b := e
+	b.ID, b.Items = "", append(slices.Clone(e.Items), edit.EntryItem{Key: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"}}`),
+		Old: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"},"status":{"S":"OPEN"}}`),
+		New: json.RawMessage(`{"PK":{"S":"CUST#42"},"SK":{"S":"ORDER#2025-03-01#A17"},"status":{"S":"ARCHIVED"}}`)})
+	if err := j.Begin(&b); err != nil {
+		t.Fatal(err)
+	}
+	wcu = 2
+	if err := j.Mark(&b, edit.Mark{State: edit.StateDone, WCU: &wcu}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -114,12 +114,12 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 			}
 		}
 		if !bulk && opts.Changes.given() {
-			return usageError{"--rename and --set-default change many items: give a sort-key condition, --entity, --filter, --index or --keys (for one item, --set and --remove)."}
+			return usageError{"--rename and --set-default change many items: give a sort-key condition, --entity, --filter, --index, --keys or --scan (for one item, --set and --remove)."}
 		}
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Bulk.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if bulk {
 			opts.Bulk.Files = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}
-			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter", "index")...)
+			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter", "index", "scan")...)
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)

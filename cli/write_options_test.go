@@ -197,10 +197,17 @@ func TestNewJournalAndUndoCmds(t *testing.T) {
 		{args: []string{"--output", "table"}, usage: "--output takes text or json, not \"table\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},
 	})
-	checkOptions(t, newUndoCmd, func(o *undoOptions) bool { set := o.Err != nil; o.Err = nil; return stripAccess(&o.writeAccess) && set }, []optionsCase[undoOptions]{
-		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}}},
-		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12}},
-		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App"}},
+	checkOptions(t, newUndoCmd, func(o *undoOptions) bool {
+		set := o.Err != nil && o.Files.Open != nil && o.Files.Stdin != nil && o.Line[0] == "undo"
+		o.Err, o.Files, o.Line = nil, keyFiles{}, nil
+		return stripAccess(&o.writeAccess) && set
+	}, []optionsCase[undoOptions]{
+		{args: nil, want: undoOptions{writeAccess: writeAccess{Output: "text"}, MaxWCU: defaultBulkWCU}},
+		{args: []string{"--entry", "12", "--allow-writes", "--output", "json"}, want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "json"}, Entry: 12, MaxWCU: defaultBulkWCU}},
+		{args: []string{"--dry-run", "--table", "App"}, want: undoOptions{writeAccess: writeAccess{DryRun: true, Output: "text"}, Table: "App", MaxWCU: defaultBulkWCU}},
+		{args: []string{"--entry", "3", "--keys", "left.jsonl", "--allow-writes", "--max-wcu-per-second", "500"},
+			want: undoOptions{writeAccess: writeAccess{Allow: true, Output: "text"}, Entry: 3, Keys: "left.jsonl", MaxWCU: 500}},
+		{args: []string{"--max-wcu-per-second", "-1"}, usage: "--max-wcu-per-second takes a positive number of WCU, not -1."},
 		{args: []string{"--entry", "last"}, usage: "entry"},
 		{args: []string{"--output", "csv"}, usage: "--output takes text or json, not \"csv\"."},
 		{args: []string{"12"}, usage: "unexpected argument"},

@@ -209,7 +209,7 @@ func (w *Writer) markBulk(res *BulkResult) error {
 		var nl *NotLandedError
 		switch {
 		case !o.Sent:
-			im.Note = "left: not sent"
+			im.Note = NoteLeft
 		case errors.As(o.Err, &nl):
 			im.Note = nl.Error()
 		}

@@ -62,6 +62,14 @@ func (it EntryItem) NotLanded() bool {
 	return it.State == StateRefused && strings.HasPrefix(it.Note, notLandedLead)
 }
 
+// NoteLeft is the note of a bulk change's item that was not sent: the
+// change was stopped first (Ctrl-C), so nothing was written to it.
+const NoteLeft = "left: not sent"
+
+// Left tells an item of a bulk change that was not sent: the change was
+// stopped before it.
+func (it EntryItem) Left() bool { return it.State == StateFailed && it.Note == NoteLeft }
+
 // Entry is one journalled write.
 type Entry struct {
 	Number    int    // its place among the journal's entries, from 1
@@ -121,6 +129,16 @@ func (e Entry) Keys() dynamo.Table {
 // or may have been. A refused or failed write wrote nothing.
 func (e Entry) Undoable() bool { return e.State == StateDone || e.State == StateInDoubt }
 
+// Partial tells a bulk change that was stopped with items left, not sent.
+func (e Entry) Partial() bool {
+	for _, it := range e.Items {
+		if it.Left() {
+			return true
+		}
+	}
+	return false
+}
+
 // newEntry is the entry of a plan about to be sent: in doubt, its item
 // as read and as the plan leaves it.
 func newEntry(p *Plan, to Target, undoes int) Entry {
@@ -154,18 +172,75 @@ func parseImage(raw json.RawMessage) (dynamo.Item, error) {
 	return itemcodec.ParseDynamoJSON(raw)
 }
 
-// Undone tells which entries a later entry undid: an undo that was
-// applied (an undo refused or failed undid nothing; one in doubt is
-// UndoInDoubt's).
+// Undone tells which entries a later entry undid: a write of one item
+// by an undo that was applied and is not undone itself; a bulk change
+// once each of its items that was written (or may have been) was taken
+// up by such undos (an undo refused or failed undid nothing; one in
+// doubt is UndoInDoubt's). A bulk undo stopped with items left took up
+// only the others: its entry is undone once later undos took up the rest
+// (undo --keys of the file of those left).
 func Undone(entries []Entry) map[int]bool {
-	u := map[int]bool{}
-	for _, e := range entries {
-		if e.Undoes > 0 && e.State == StateDone {
-			u[e.Undoes] = true
-		}
-	}
+	u, _ := undoneItems(entries)
 	return u
 }
+
+// UndoneItems are the items of entry n that undos applied since took
+// back (written, or found never landed), by their keys: an undo of n going
+// on after one that was stopped leaves them be.
+func UndoneItems(entries []Entry, n int) map[string]bool {
+	_, items := undoneItems(entries)
+	return items[n]
+}
+
+func undoneItems(entries []Entry) (map[int]bool, map[int]map[string]bool) {
+	u := map[int]bool{}
+	taken := map[int]map[string]bool{} // entry: the keys of its items an applied undo took up
+	back := map[int]map[string]bool{}  // entry: the keys of its items an applied undo took back
+	// From the last: whether an undo is undone itself is known before
+	// what it undid is counted.
+	for i := len(entries) - 1; i >= 0; i-- {
+		e := entries[i]
+		if t, ok := taken[e.Number]; ok {
+			u[e.Number] = true
+			for _, it := range e.Items {
+				// One item is undone by an applied undo whatever key it
+				// has: a key move's undo is of the key it moved to.
+				if len(e.Items) > 1 && (it.State == StateDone || it.State == StateInDoubt) && !t[keyID(it.Key)] {
+					u[e.Number] = false
+				}
+			}
+		}
+		if e.Undoes == 0 || e.State != StateDone || u[e.Number] {
+			continue
+		}
+		if taken[e.Undoes] == nil {
+			taken[e.Undoes], back[e.Undoes] = map[string]bool{}, map[string]bool{}
+		}
+		for _, it := range e.Items {
+			if !it.Left() {
+				taken[e.Undoes][keyID(it.Key)] = true
+			}
+			if it.State == StateDone || it.NotLanded() {
+				back[e.Undoes][keyID(it.Key)] = true
+			}
+		}
+	}
+	return u, back
+}
+
+// keyID is a journalled key in one spelling: as DynamoDB JSON encodes
+// it, whatever spacing the line had.
+func keyID(raw json.RawMessage) string {
+	k, err := parseImage(raw)
+	if err != nil || k == nil {
+		return string(raw)
+	}
+	return string(itemcodec.DynamoJSON(k))
+}
+
+// KeyID is the item's key in the spelling UndoneItems gives: as
+// itemcodec.DynamoJSON encodes it.
+func (it EntryItem) KeyID() string { return keyID(it.Key) }
 
 // Mark is what the answer (or its absence) says of a write: its state,
 // the units it consumed (nil: unknown), the images DynamoDB reported (nil

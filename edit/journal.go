@@ -270,16 +270,19 @@ func readEntries(r io.Reader, name string) ([]Entry, []string, error) {
 	var entries []Entry
 	var bad []string
 	byID := map[string]int{}
-	// Lines of any length: a bulk change's entry holds every item's
-	// images, megabytes for a few thousand items.
+	// A line is read whole however long: a bulk change's entry holds each
+	// item's images, megabytes for a few thousand items, and a line the
+	// reader refused would make the whole journal unreadable.
 	br := bufio.NewReaderSize(r, 64*1024)
 	n := 0 // entries so far, lines that are neither included
-	for line, end := 1, false; !end; line++ {
+	for line := 1; ; line++ {
 		b, err := br.ReadBytes('\n')
 		if err != nil && err != io.EOF {
 			return entries, bad, err
 		}
-		end = err == io.EOF
+		if len(b) == 0 && err == io.EOF {
+			break
+		}
 		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue

@@ -161,6 +161,19 @@ func numbered(name, base string) bool {
 	return ok && d != "" && isDigits(d)
 }
 
+// ValueGroupName tells whether name is one a value group is given (its
+// keys' shape: "timestamp", "uuid", "NUMBER", "hex id (2)"): such a group
+// has no literal prefix to select its keys by.
+func ValueGroupName(name string) bool {
+	if isShape(name) {
+		return true
+	}
+	if i := strings.LastIndex(name, " ("); i > 0 {
+		return isShape(name[:i]) && numbered(name, name[:i])
+	}
+	return false
+}
+
 // isShape tells a value group's own name: a shape, numbers, binary, names.
 func isShape(n string) bool {
 	switch n {
