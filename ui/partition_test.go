@@ -459,7 +459,7 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 		canned{items: more, cap: halfRCU()},
 	)
 	hs.keys("tab") // the cursor near the end asks for page 2, which fails
-	hs.contains("the endpoint broke. — n, pgdn or G tries the next page again")
+	hs.contains("the endpoint broke; n, pgdn or G tries the next page again.")
 	n0 := len(hs.store.queries())
 	hs.keys("j")
 	if n := len(hs.store.queries()); n != n0 {

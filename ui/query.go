@@ -190,7 +190,8 @@ func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
 	m.status.Err = sanitize(err.Error())
 	if msg.next {
 		m.results.paging.failed = true
-		m.status.Err += " — n, pgdn or G tries the next page again"
+		// One sentence: the way on joins the error's own.
+		m.status.Err = strings.TrimSuffix(m.status.Err, ".") + "; n, pgdn or G tries the next page again."
 	} else if m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
