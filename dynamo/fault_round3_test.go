@@ -228,3 +228,25 @@ func TestFaultPartiQLItemsInTheCondition(t *testing.T) {
 	}
 	_ = partiql.IsSelect
 }
+
+// An ExecuteStatement answer cut off in transit (not sent again: a
+// statement is not a read the retries know) is said in one sentence of
+// dynascope's; before, the UI's PartiQL overlay showed the SDK's
+// "operation error DynamoDB: ExecuteStatement, https response error
+// StatusCode: 200, RequestID: …, unexpected EOF".
+func TestFaultStatementCutOffIsOneSentence(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 2})
+	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.Truncate})
+	_, err = r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
+	if err == nil || !strings.Contains(err.Error(), "was cut off in transit") {
+		t.Fatalf("err = %v", err)
+	}
+	if why := dynamotest.SentenceProblem(err.Error()); why != "" {
+		t.Errorf("%s: %s", why, err)
+	}
+}
