@@ -448,7 +448,8 @@ func TestQuitAndBack(t *testing.T) {
 	}
 }
 
-// After a next page fails, the message says how to try again, and G (or
+// After a next page fails, the items pane says how to try again (the
+// error line keeps the error's one sentence), and G (or
 // pgdn) does, as n does; before, G and pgdn did nothing.
 func TestFailedNextPageRetriedByG(t *testing.T) {
 	k := dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE")}
@@ -459,7 +460,7 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 		canned{items: more, cap: halfRCU()},
 	)
 	hs.keys("tab") // the cursor near the end asks for page 2, which fails
-	hs.contains("the endpoint broke; n, pgdn or G tries the next page again.")
+	hs.contains("✗ query CUST#42 on App: the endpoint broke.", "next page failed: n, pgdn or G tries again")
 	n0 := len(hs.store.queries())
 	hs.keys("j")
 	if n := len(hs.store.queries()); n != n0 {
@@ -470,5 +471,5 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 		t.Fatalf("G sent %d queries, want 1", n-n0)
 	}
 	hs.contains("ZZZ#1")
-	hs.lacks("tries the next page again")
+	hs.lacks("tries again")
 }

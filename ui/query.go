@@ -189,9 +189,9 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
 	m.status.Err = sanitize(err.Error())
 	if msg.next {
+		// The way on is in the items pane's title (itemsTitle): the error
+		// stays one sentence of at most 300 characters.
 		m.results.paging.failed = true
-		// One sentence: the way on joins the error's own.
-		m.status.Err = strings.TrimSuffix(m.status.Err, ".") + "; n, pgdn or G tries the next page again."
 	} else if m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}

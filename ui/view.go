@@ -223,6 +223,9 @@ func (m Model) body(lay layout) string {
 
 func (m Model) itemsTitle(lay layout) string {
 	t := m.items.Title(m.results.more())
+	if m.results.paging.failed {
+		t += " · next page failed: n, pgdn or G tries again"
+	}
 	if lay.compact {
 		t += " · tab: types"
 	}
