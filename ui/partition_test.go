@@ -473,3 +473,31 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 	hs.contains("ZZZ#1")
 	hs.lacks("tries again")
 }
+
+// Pages that hold no item and only move the key on are followed on their
+// own up to emptyPages in a row, then the items pane says so and n reads
+// on, a page a press; a page with items lets the pages come on their own
+// again. Before, the UI followed them as long as the server sent them
+// (1,025 Query requests against the corpus's endless pages, stopped only
+// by the key outgrowing DynamoDB's limit).
+func TestEmptyPagesStopAskingOnTheirOwn(t *testing.T) {
+	at := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#42"), "SK": s(sk)} }
+	var pages []canned
+	for i := range emptyPages + 1 {
+		pages = append(pages, canned{last: at(fmt.Sprintf("A#%d", i)), cap: halfRCU()})
+	}
+	pages = append(pages, canned{items: example(), cap: halfRCU()})
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42"}, 120, 35, pages...)
+	if n := len(hs.store.queries()); n != emptyPages {
+		t.Fatalf("%d queries on their own, want %d", n, emptyPages)
+	}
+	hs.contains("Items · 0+ loaded · 4 pages in a row held no item: n reads on")
+	hs.keys("n")
+	if n := len(hs.store.queries()); n != emptyPages+1 {
+		t.Fatalf("n sent %d queries, want 1", n-emptyPages)
+	}
+	hs.contains("5 pages in a row held no item")
+	hs.keys("n")
+	hs.contains("Items · 3 loaded")
+	hs.lacks("held no item")
+}

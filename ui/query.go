@@ -207,6 +207,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 	// A filtered or projected first page is not the partition's: it
 	// cannot tell its entity types.
 	m.results = result{q: q, pager: pager, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
+	m.results.paging = m.results.paging.page(len(p.Items))
 	if msg.screen {
 		m.results.first = msg.q.Limit
 	}
@@ -255,6 +256,7 @@ func (m Model) nextPage(msg queryDoneMsg, pager dynamo.QueryPager) Model {
 	m.noteColours(p.Items)
 	m.items = m.items.AppendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	var follow bool
+	m.results.paging = m.results.paging.page(len(p.Items))
 	if m.results.paging, follow = m.results.paging.arrived(); follow {
 		m.items = m.items.Move(1<<30, lay.itemRows)
 	}

@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -223,8 +224,11 @@ func (m Model) body(lay layout) string {
 
 func (m Model) itemsTitle(lay layout) string {
 	t := m.items.Title(m.results.more())
-	if m.results.paging.failed {
+	switch {
+	case m.results.paging.failed:
 		t += " · next page failed: n, pgdn or G tries again"
+	case m.results.more() && m.results.paging.stalled():
+		t += fmt.Sprintf(" · %d pages in a row held no item: n reads on", m.results.paging.empty)
 	}
 	if lay.compact {
 		t += " · tab: types"
