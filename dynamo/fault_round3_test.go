@@ -250,3 +250,24 @@ func TestFaultStatementCutOffIsOneSentence(t *testing.T) {
 		t.Errorf("%s: %s", why, err)
 	}
 }
+
+// An ExecuteStatement answer whose LastEvaluatedKey is of another
+// partition than the statement's WHERE PK = (a cache answering it with a
+// Scan's page, with no NextToken) is refused in a sentence naming it:
+// before, the read ended as complete with no item.
+func TestFaultStatementKeyOfAnotherPartition(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 1})
+	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.CheapEndlessScan()})
+	res, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
+	if err == nil || res.Stop != dynamo.StopError || !strings.Contains(err.Error(), `a LastEvaluatedKey {PK "endless#00000001", SK "x"} from another partition than PK = "CUST#1"`) {
+		t.Fatalf("stop %q, err = %v", res.Stop, err)
+	}
+	if why := dynamotest.SentenceProblem(err.Error()); why != "" {
+		t.Errorf("%s: %s", why, err)
+	}
+}
