@@ -237,12 +237,9 @@ func TestFaultPartiQLItemsInTheCondition(t *testing.T) {
 func TestFaultStatementCutOffIsOneSentence(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, dynamo.Options{MaxAttempts: 2})
-	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := r.custPlan(t)
 	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.Truncate})
-	_, err = r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
+	_, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
 	if err == nil || !strings.Contains(err.Error(), "was cut off in transit") {
 		t.Fatalf("err = %v", err)
 	}
@@ -258,10 +255,7 @@ func TestFaultStatementCutOffIsOneSentence(t *testing.T) {
 func TestFaultStatementKeyOfAnotherPartition(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, dynamo.Options{MaxAttempts: 1})
-	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
-	if err != nil {
-		t.Fatal(err)
-	}
+	plan := r.custPlan(t)
 	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.CheapEndlessScan()})
 	res, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
 	if err == nil || res.Stop != dynamo.StopError || !strings.Contains(err.Error(), `a LastEvaluatedKey {PK "endless#00000001", SK "x"} from another partition than PK = "CUST#1"`) {
@@ -270,4 +264,14 @@ func TestFaultStatementKeyOfAnotherPartition(t *testing.T) {
 	if why := dynamotest.SentenceProblem(err.Error()); why != "" {
 		t.Errorf("%s: %s", why, err)
 	}
+}
+
+// custPlan is the plan of SELECT * of the partition CUST#1.
+func (r *rig) custPlan(t *testing.T) partiql.Plan {
+	t.Helper()
+	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
 }
