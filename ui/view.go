@@ -226,9 +226,9 @@ func (m Model) itemsTitle(lay layout) string {
 	t := m.items.Title(m.results.more())
 	switch {
 	case m.results.paging.failed:
-		t += " · next page failed: n, pgdn or G tries again"
+		t += " · next page failed: n retries" // pgdn and G too (help)
 	case m.results.more() && m.results.paging.stalled():
-		t += fmt.Sprintf(" · %d pages in a row held no item: n reads on", m.results.paging.empty)
+		t += fmt.Sprintf(" · %d empty pages: n reads on", m.results.paging.empty) // in a row, the last of them
 	}
 	if lay.compact {
 		t += " · tab: types"
