@@ -419,6 +419,9 @@ func (r *faultRun) checkWrite(hs *harness, key dynamo.Item, say func(string, ...
 	case !written && !unwritten && !doubt:
 		say("the write's outcome is not said:\n%s", sc)
 	}
+	if strings.Contains(sc, " 0 WCU") { // 35.7: units not reported are unknown
+		say("the screen shows 0 WCU:\n%s", sc)
+	}
 }
 
 // partitionOf reads a partition whole, past any proxy: items by sort key.
