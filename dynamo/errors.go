@@ -107,6 +107,11 @@ func Explain(err error, what, endpoint string) error {
 	if errors.Is(err, context.DeadlineExceeded) {
 		return mk("%s: no complete answer from %s within the time-out; retry, or raise --timeout.", what, where)
 	}
+	if cutOff(err) {
+		// An operation not sent again when cut off (ExecuteStatement):
+		// the SDK's words would name only "unexpected EOF".
+		return mk("%s: the answer from %s was cut off in transit; check the network or any proxy in between.", what, where)
+	}
 	return mk("%s: %s.", what, strings.TrimSuffix(firstLine(err.Error()), "."))
 }
 

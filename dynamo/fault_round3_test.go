@@ -228,3 +228,50 @@ func TestFaultPartiQLItemsInTheCondition(t *testing.T) {
 	}
 	_ = partiql.IsSelect
 }
+
+// An ExecuteStatement answer cut off in transit (not sent again: a
+// statement is not a read the retries know) is said in one sentence of
+// dynascope's; before, the UI's PartiQL overlay showed the SDK's
+// "operation error DynamoDB: ExecuteStatement, https response error
+// StatusCode: 200, RequestID: …, unexpected EOF".
+func TestFaultStatementCutOffIsOneSentence(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 2})
+	plan := r.custPlan(t)
+	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.Truncate})
+	_, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
+	if err == nil || !strings.Contains(err.Error(), "was cut off in transit") {
+		t.Fatalf("err = %v", err)
+	}
+	if why := dynamotest.SentenceProblem(err.Error()); why != "" {
+		t.Errorf("%s: %s", why, err)
+	}
+}
+
+// An ExecuteStatement answer whose LastEvaluatedKey is of another
+// partition than the statement's WHERE PK = (a cache answering it with a
+// Scan's page, with no NextToken) is refused in a sentence naming it:
+// before, the read ended as complete with no item.
+func TestFaultStatementKeyOfAnotherPartition(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 1})
+	plan := r.custPlan(t)
+	r.p.Inject(dynamotest.Rule{Op: "ExecuteStatement", Fault: dynamotest.CheapEndlessScan()})
+	res, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: plan})
+	if err == nil || res.Stop != dynamo.StopError || !strings.Contains(err.Error(), `a LastEvaluatedKey {PK "endless#00000001", SK "x"} from another partition than PK = "CUST#1"`) {
+		t.Fatalf("stop %q, err = %v", res.Stop, err)
+	}
+	if why := dynamotest.SentenceProblem(err.Error()); why != "" {
+		t.Errorf("%s: %s", why, err)
+	}
+}
+
+// custPlan is the plan of SELECT * of the partition CUST#1.
+func (r *rig) custPlan(t *testing.T) partiql.Plan {
+	t.Helper()
+	plan, err := r.c.PlanPartiQL(context.Background(), `SELECT * FROM "`+r.table+`" WHERE PK = 'CUST#1'`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return plan
+}

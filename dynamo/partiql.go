@@ -204,12 +204,19 @@ func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, 
 		return statementPage{Page: Page{Request: req}}, req.Err
 	}
 	whole := selectsAll.MatchString(plan.Statement)
+	problem := ""
 	for _, it := range out.Items {
-		if problem := statementItemProblem(t, plan, whole, it); problem != "" {
-			req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index) // spent all the same
-			req.Err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: problem}, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
-			return statementPage{Page: Page{Request: req}}, req.Err
+		if problem = statementItemProblem(t, plan, whole, it); problem != "" {
+			break
 		}
+	}
+	if problem == "" {
+		problem = statementKeyProblem(t, plan, out.LastEvaluatedKey)
+	}
+	if problem != "" {
+		req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index) // spent all the same
+		req.Err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: problem}, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
+		return statementPage{Page: Page{Request: req}}, req.Err
 	}
 	req.Count = int32(len(out.Items))
 	req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index)

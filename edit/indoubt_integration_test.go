@@ -231,3 +231,42 @@ func TestWriteFailedIsNotInDoubt(t *testing.T) {
 		t.Errorf("a write answered 500: %s, %v", res.State, err)
 	}
 }
+
+// A success answer that is not DynamoDB's to the write — the answer to
+// another write, replayed by a cache that ignores what was asked, or one
+// without the item's image (ReturnValues), which DynamoDB always sends
+// for an update or a delete — leaves the write in doubt, never done.
+// Before, an UpdateItem answered with another request's answer was said
+// written while the item was unchanged (the UI's fault corpus, replay).
+func TestWriteAnsweredWithAnotherAnswerIsInDoubt(t *testing.T) {
+	f, p := inDoubtFixture(t)
+	for _, sk := range []string{"ORDER#a", "ORDER#b", "ORDER#c"} {
+		f.put(richItem(sk))
+	}
+	shipped := func(sk string) *edit.Plan {
+		read := f.get("CUST#42", sk)
+		ours := clone(read)
+		ours["status"] = s("SHIPPED")
+		return f.plan(read, ours)
+	}
+	replay := dynamotest.Replay()
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Fault: replay})
+	if res, err := f.w.Apply(f.ctx, shipped("ORDER#a")); err != nil || res.State != edit.StateDone {
+		t.Fatalf("the first write, forwarded: %s, %v", res.State, err)
+	}
+	res, err := f.w.Apply(f.ctx, shipped("ORDER#b"))
+	var doubt *edit.InDoubtError
+	if !errors.As(err, &doubt) || res.State != edit.StateInDoubt || !strings.Contains(err.Error(), "not DynamoDB's to this write") {
+		t.Errorf("a write answered with another write's answer: %s, %v", res.State, err)
+	}
+	if got := f.get("CUST#42", "ORDER#b")["status"]; !edit.Equal(got, s("OPEN")) {
+		t.Fatalf("the replayed answer's write reached the table: %v", got)
+	}
+	// Forwarded, answered {}: it landed, and reading the item again says so.
+	p.ClearFaults()
+	p.Inject(dynamotest.Rule{Op: "UpdateItem", Fault: dynamotest.EmptyObject200})
+	res, err = f.w.Apply(f.ctx, shipped("ORDER#c"))
+	if err != nil || res.State != edit.StateDone || !strings.Contains(res.Note, "the write landed") {
+		t.Errorf("a write answered {}: %s, %v, %q", res.State, err, res.Note)
+	}
+}

@@ -131,6 +131,23 @@ func (e *InDoubtError) Error() string {
 
 func (e *InDoubtError) Unwrap() error { return e.Err }
 
+// errNotItsImage is a success answer to an UpdateItem or DeleteItem
+// without the image of the item it asked for (ReturnValues ALL_NEW,
+// ALL_OLD), which DynamoDB always sends for them (their condition is that
+// the item exists), or with the image of another item: not DynamoDB's
+// answer to this write (a cache in between, a mock), so the write is in
+// doubt.
+var errNotItsImage = errors.New("the answer held no image of the item written, which DynamoDB sends for this write")
+
+// imageOf checks the image a successful UpdateItem or DeleteItem answered
+// with: errNotItsImage unless it is of the item the plan writes.
+func imageOf(p *Plan, img dynamo.Item) error {
+	if img == nil || !SameItem(KeyOf(p.Keys, img), KeyOf(p.Keys, p.Old)) {
+		return errNotItsImage
+	}
+	return nil
+}
+
 // noAnswer says in a few words why a write has no answer.
 func noAnswer(err error) string {
 	var api smithy.APIError
@@ -143,6 +160,8 @@ func noAnswer(err error) string {
 		return "DynamoDB answered a server error (" + api.ErrorCode() + "), which may come after the write was applied"
 	case errors.Is(err, syscall.ECONNRESET):
 		return "the connection was reset before the answer"
+	case errors.Is(err, errNotItsImage):
+		return "the answer was not DynamoDB's to this write (it held no image of the item written)"
 	}
 	return "the answer was lost"
 }

@@ -336,7 +336,10 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, State, 
 		var out *dynamodb.UpdateItemOutput
 		if out, err = w.api.UpdateItem(ctx, p.Update, follow); out != nil {
 			cc = consumed(out.ConsumedCapacity)
-			if out.Attributes != nil {
+			if err == nil {
+				err = imageOf(p, out.Attributes)
+			}
+			if err == nil {
 				res.New = out.Attributes
 				res.Old = before(out.Attributes, p.Diff)
 			}
@@ -345,7 +348,10 @@ func (w *Writer) send(ctx context.Context, p *Plan, undoes int) (Result, State, 
 		var out *dynamodb.DeleteItemOutput
 		if out, err = w.api.DeleteItem(ctx, p.Delete, follow); out != nil {
 			cc = consumed(out.ConsumedCapacity)
-			if out.Attributes != nil {
+			if err == nil {
+				err = imageOf(p, out.Attributes)
+			}
+			if err == nil {
 				res.Old = out.Attributes
 			}
 		}

@@ -448,7 +448,8 @@ func TestQuitAndBack(t *testing.T) {
 	}
 }
 
-// After a next page fails, the message says how to try again, and G (or
+// After a next page fails, the items pane says how to try again (the
+// error line keeps the error's one sentence), and G (or
 // pgdn) does, as n does; before, G and pgdn did nothing.
 func TestFailedNextPageRetriedByG(t *testing.T) {
 	k := dynamo.Item{"PK": s("CUST#42"), "SK": s("PROFILE")}
@@ -459,7 +460,7 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 		canned{items: more, cap: halfRCU()},
 	)
 	hs.keys("tab") // the cursor near the end asks for page 2, which fails
-	hs.contains("the endpoint broke. — n, pgdn or G tries the next page again")
+	hs.contains("✗ query CUST#42 on App: the endpoint broke.", "next page failed: n retries")
 	n0 := len(hs.store.queries())
 	hs.keys("j")
 	if n := len(hs.store.queries()); n != n0 {
@@ -470,5 +471,33 @@ func TestFailedNextPageRetriedByG(t *testing.T) {
 		t.Fatalf("G sent %d queries, want 1", n-n0)
 	}
 	hs.contains("ZZZ#1")
-	hs.lacks("tries the next page again")
+	hs.lacks("next page failed")
+}
+
+// Pages that hold no item and only move the key on are followed on their
+// own up to emptyPages in a row, then the items pane says so and n reads
+// on, a page a press; a page with items lets the pages come on their own
+// again. Before, the UI followed them as long as the server sent them
+// (1,025 Query requests against the corpus's endless pages, stopped only
+// by the key outgrowing DynamoDB's limit).
+func TestEmptyPagesStopAskingOnTheirOwn(t *testing.T) {
+	at := func(sk string) dynamo.Item { return dynamo.Item{"PK": s("CUST#42"), "SK": s(sk)} }
+	var pages []canned
+	for i := range emptyPages + 1 {
+		pages = append(pages, canned{last: at(fmt.Sprintf("A#%d", i)), cap: halfRCU()})
+	}
+	pages = append(pages, canned{items: example(), cap: halfRCU()})
+	hs := newHarness(t, Options{Table: "App", PK: "CUST#42"}, 120, 35, pages...)
+	if n := len(hs.store.queries()); n != emptyPages {
+		t.Fatalf("%d queries on their own, want %d", n, emptyPages)
+	}
+	hs.contains("Items · 0+ loaded · 4 empty pages: n reads on")
+	hs.keys("n")
+	if n := len(hs.store.queries()); n != emptyPages+1 {
+		t.Fatalf("n sent %d queries, want 1", n-emptyPages)
+	}
+	hs.contains("Items · 0+ loaded · 5 empty pages: n reads on")
+	hs.keys("n")
+	hs.contains("Items · 3 loaded")
+	hs.lacks("empty pages")
 }

@@ -195,8 +195,9 @@ func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
 	m.markRest = markRead{} // A's read of the rest stops with the page that failed
 	m.status.Err = sanitize(err.Error())
 	if msg.next {
+		// The way on is in the items pane's title (itemsTitle): the error
+		// stays one sentence of at most 300 characters.
 		m.results.paging.failed = true
-		m.status.Err += " — n, pgdn or G tries the next page again"
 	} else if m.results.pages() > 0 {
 		m.query, m.get = m.results.q, m.results.get
 	}
@@ -212,6 +213,7 @@ func (m Model) firstPage(msg queryDoneMsg, pager dynamo.QueryPager) (Model, tea.
 	// A filtered or projected first page is not the partition's: it
 	// cannot tell its entity types.
 	m.results = result{q: q, pager: pager, base: q.SK.Op == dynamo.SKNone && q.Filter == "" && q.Project == ""}
+	m.results.paging = m.results.paging.page(len(p.Items))
 	if msg.screen {
 		m.results.first = msg.q.Limit
 	}
@@ -260,6 +262,7 @@ func (m Model) nextPage(msg queryDoneMsg, pager dynamo.QueryPager) Model {
 	m.noteColours(p.Items)
 	m.items = m.items.AppendPage(p.Items, msg.q.StartKey, msg.pageNo, m.maxLoaded(), lay.itemsW-2, lay.itemRows)
 	var follow bool
+	m.results.paging = m.results.paging.page(len(p.Items))
 	if m.results.paging, follow = m.results.paging.arrived(); follow {
 		m.items = m.items.Move(1<<30, lay.itemRows)
 	}

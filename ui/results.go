@@ -15,11 +15,18 @@ import (
 // load as usual when G is pressed again or the cursor scrolls on.
 const bottomPages = 4
 
+// emptyPages is how many pages in a row that hold no item are asked for
+// without a key for each: a server (or a filter) answering empty pages
+// that only move the key on would otherwise be followed as long as it
+// sends them, each one paid for. n (or pgdn, G) reads on.
+const emptyPages = 4
+
 // pagePolicy is where the asking for pages stands.
 type pagePolicy struct {
 	asked  int  // pages when the next page was last asked for: never twice for one key
 	failed bool // the last next-page request failed: no automatic retries
 	toEnd  int  // pages G still follows: each takes the cursor to its end as it arrives
+	empty  int  // the pages in a row, up to the last, that held no item
 }
 
 // moved is the policy after the items pane's cursor moved: a deliberate
@@ -32,6 +39,9 @@ func (p pagePolicy) moved(r result, pageDown, bottom bool) pagePolicy {
 	if p.failed && (pageDown || bottom) {
 		p.failed, p.asked = false, -1
 	}
+	if pageDown || bottom {
+		p.empty = 0 // asked for by a key: the user reads on
+	}
 	p.toEnd = 0
 	if bottom && r.more() && r.q.Limit == 0 {
 		p.toEnd = bottomPages
@@ -42,7 +52,21 @@ func (p pagePolicy) moved(r result, pageDown, bottom bool) pagePolicy {
 // automatic tells whether r's next page may be asked for without a key
 // for it: the cursor's nearness to the end is the caller's to judge.
 func (p pagePolicy) automatic(r result) bool {
-	return r.more() && !p.failed && r.q.Limit == 0 && p.asked != r.pages()
+	return r.more() && !p.failed && r.q.Limit == 0 && p.asked != r.pages() && !p.stalled()
+}
+
+// stalled tells whether the pages in a row without an item reached
+// emptyPages: none more is asked for until a key asks.
+func (p pagePolicy) stalled() bool { return p.empty >= emptyPages }
+
+// page is the policy once a page holding n items is in.
+func (p pagePolicy) page(n int) pagePolicy {
+	if n > 0 {
+		p.empty = 0
+	} else {
+		p.empty++
+	}
+	return p
 }
 
 // arrived is the policy once a next page is in, and whether the cursor

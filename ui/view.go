@@ -1,6 +1,7 @@
 package ui
 
 import (
+	"fmt"
 	"strconv"
 	"strings"
 
@@ -223,6 +224,12 @@ func (m Model) body(lay layout) string {
 
 func (m Model) itemsTitle(lay layout) string {
 	t := m.items.Title(m.results.more())
+	switch {
+	case m.results.paging.failed:
+		t += " · next page failed: n retries" // pgdn and G too (help)
+	case m.results.more() && m.results.paging.stalled():
+		t += fmt.Sprintf(" · %d empty pages: n reads on", m.results.paging.empty) // in a row, the last of them
+	}
 	if lay.compact {
 		t += " · tab: types"
 	}

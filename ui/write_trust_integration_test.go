@@ -205,3 +205,22 @@ func TestWriteInDoubtInTheUI(t *testing.T) {
 		})
 	}
 }
+
+// 35.7 rechecked: a write DynamoDB applied and answered, but whose answer
+// carries no ConsumedCapacity (asked for), shows its units as unknown in
+// the overlay and in the request log, never as 0 WCU; the write is done.
+func TestWriteWithoutCapacityShowsUnknownWCU(t *testing.T) {
+	r := newWriteRig(t, 120, 35, 5*time.Second)
+	hs := r.hs
+	r.p.Inject(dynamotest.Rule{Op: "UpdateItem", Fault: dynamotest.NoCapacity})
+	r.editStatus("SHIPPED")
+	hs.keys("y")
+	hs.contains("Write · done", "written: unknown WCU consumed", "the units are unknown, not 0")
+	hs.lacks("0 WCU consumed")
+	if got := attrS(r.get(t), "status"); got != "SHIPPED" {
+		t.Fatalf("the write did not land: %q", got)
+	}
+	hs.keys("esc", "L")
+	hs.contains("1 write, unknown WCU", "UpdateItem", "unknown WCU")
+	hs.lacks(" 0 WCU")
+}

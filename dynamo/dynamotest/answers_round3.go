@@ -98,6 +98,14 @@ func TableNames(names ...string) Fault {
 	})
 }
 
+// NoCapacity answers without the ConsumedCapacity that was asked for,
+// everything else as upstream said it: a server that drops the field, as
+// DynamoDB Local does for ExecuteStatement. Unknown units are unknown,
+// never 0.
+var NoCapacity = edit("no ConsumedCapacity", func(x *exchange, m map[string]json.RawMessage) {
+	delete(m, "ConsumedCapacity")
+})
+
 // preview is the start of a raw value, for a fault's name.
 func preview(raw string) string {
 	if len(raw) > 40 {

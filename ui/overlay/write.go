@@ -74,7 +74,7 @@ func (o Write) Answered(res edit.Result, err error) Write {
 		o.phase, o.conflict = writeConflict, ce
 		o.err = textfmt.Sanitize(ce.Error())
 	case errors.As(err, &doubt):
-		o.phase, o.err = writeInDoubt, textfmt.Sanitize(doubt.Cause+"; it may still be applied")
+		o.phase, o.err = writeInDoubt, textfmt.Sanitize(doubt.Cause+"; it may still be applied.")
 	default:
 		o.phase, o.err = writeFailed, textfmt.Sanitize(err.Error())
 	}
@@ -85,6 +85,10 @@ func (o Write) Answered(res edit.Result, err error) Write {
 // show of the item (refused, the item is read again; in doubt, it may
 // still change).
 func (o Write) Failed() bool { return o.phase == writeFailed }
+
+// Err is the sentence the overlay shows of a write refused, failed or in
+// doubt; "" for none.
+func (o Write) Err() string { return o.err }
 
 // Journalled is the session's entry of a write that was applied or may
 // have been (in doubt), for u; false for one refused or failed.
