@@ -13,8 +13,10 @@ package dynamo
 // page where the reader decodes it (query.go, scan.go, sample_scan.go).
 
 import (
+	"encoding/binary"
 	"fmt"
 	"hash/maphash"
+	"slices"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -234,25 +236,36 @@ func keyPart(t Table, ks KeySchema, it Item) Item {
 }
 
 // scanKeys remembers the items one Scan segment has read, to refuse an
-// item that comes twice: a hash of each key, 8 bytes an item, up to
-// maxScanKeys items a segment (past that, repeats go unchecked rather
-// than memory grow without bound).
+// item that comes twice: a 64-bit hash of each key (seeded afresh for each
+// segment, so two keys of a read of a million items share one about once
+// in 36 million reads), up to maxScanKeys items a segment (past that,
+// repeats go unchecked rather than memory grow without bound).
+//
+// The hashes are kept in sorted runs, as an LSM tree keeps its levels: a
+// page's hashes, sorted, become the newest run, and a run at least as long
+// as the one before it is merged into that one, so the runs halve in
+// length and there are at most log2 of the items over a page's. A hash is
+// looked for by binary search in each. That is 8 bytes an item (a Go map
+// of the same hashes holds 38), 16 while the two longest runs merge.
 type scanKeys struct {
 	seed maphash.Seed
-	seen map[uint64]struct{}
+	runs [][]uint64 // each sorted, each longer than the next
+	n    int        // the hashes in runs
+	buf  []byte     // a key's bytes, hashed
 }
 
 // maxScanKeys bounds the keys a segment remembers: 4 M items, 32 MB of
-// hashes and their map.
+// hashes.
 const maxScanKeys = 1 << 22
 
 func newScanKeys() *scanKeys {
-	return &scanKeys{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
+	return &scanKeys{seed: maphash.MakeSeed()}
 }
 
 // page checks a Scan page: its items' keys (keyProblem), its
 // LastEvaluatedKey (lastKeyProblem), and no item read before in the
-// segment. The items are remembered only when the page passes.
+// segment, the first such item of the page named. The items are
+// remembered only when the page passes.
 func (s *scanKeys) page(t Table, ks KeySchema, items []Item, lek Item) string {
 	for _, it := range items {
 		if p := keyProblem(t, ks.Index, it); p != "" {
@@ -265,24 +278,130 @@ func (s *scanKeys) page(t Table, ks KeySchema, items []Item, lek Item) string {
 	if s == nil {
 		return ""
 	}
-	hashes := make([]uint64, 0, len(items))
-	page := make(map[uint64]bool, len(items))
-	for _, it := range items {
-		k := keyPart(t, ks, it)
-		h := maphash.String(s.seed, keyID(k))
-		if _, dup := s.seen[h]; dup || page[h] {
-			return fmt.Sprintf("an item %s it had sent before in this read", keyMapText(k))
+	names := keyNames(t, ks)
+	hashes := make([]uint64, len(items))
+	first := len(items) // the first item read before
+	for i, it := range items {
+		hashes[i] = s.hash(names, it)
+		if first == len(items) && s.has(hashes[i]) {
+			first = i
 		}
-		page[h] = true
-		hashes = append(hashes, h)
 	}
-	for _, h := range hashes {
-		if len(s.seen) >= maxScanKeys {
-			break
-		}
-		s.seen[h] = struct{}{}
+	run := slices.Clone(hashes)
+	slices.Sort(run)
+	first = min(first, firstRepeat(hashes, run))
+	if first < len(items) {
+		return fmt.Sprintf("an item %s it had sent before in this read", keyMapText(keyPart(t, ks, items[first])))
 	}
+	s.add(run[:min(len(run), maxScanKeys-s.n)])
 	return ""
+}
+
+// keyNames are the key attributes keyPart keeps, each once, in a fixed
+// order: the index's and the table's.
+func keyNames(t Table, ks KeySchema) []string {
+	var names []string
+	for _, a := range []*KeyAttr{&ks.PK, ks.SK, &t.PK, t.SK} {
+		if a != nil && !slices.Contains(names, a.Name) {
+			names = append(names, a.Name)
+		}
+	}
+	return names
+}
+
+// hash is the hash of an item's key: each key attribute's name, type and
+// value, each length first, so that two keys hash alike only when they are
+// the same key (as keyID would write them) or by a 64-bit chance.
+func (s *scanKeys) hash(names []string, it Item) uint64 {
+	b := s.buf[:0]
+	for _, name := range names {
+		b = binary.AppendUvarint(b, uint64(len(name)))
+		b = append(b, name...)
+		switch v := it[name].(type) {
+		case nil:
+			b = append(b, 0)
+		case *types.AttributeValueMemberS:
+			b = append(b, 'S')
+			b = binary.AppendUvarint(b, uint64(len(v.Value)))
+			b = append(b, v.Value...)
+		case *types.AttributeValueMemberN:
+			b = append(b, 'N')
+			b = binary.AppendUvarint(b, uint64(len(v.Value)))
+			b = append(b, v.Value...)
+		case *types.AttributeValueMemberB:
+			b = append(b, 'B')
+			b = binary.AppendUvarint(b, uint64(len(v.Value)))
+			b = append(b, v.Value...)
+		default:
+			// no key's type (keyProblem refuses it first): its type only
+			b = append(b, '?')
+			b = append(b, itemcodec.AttributeTypeName(v)...)
+		}
+	}
+	s.buf = b
+	return maphash.Bytes(s.seed, b)
+}
+
+// has tells whether h is in a run.
+func (s *scanKeys) has(h uint64) bool {
+	for _, r := range s.runs {
+		if _, ok := slices.BinarySearch(r, h); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// firstRepeat is the index in hashes of the first one that equals one
+// before it, or len(hashes); sorted is hashes sorted.
+func firstRepeat(hashes, sorted []uint64) int {
+	var twice map[uint64]bool
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			if twice == nil {
+				twice = map[uint64]bool{}
+			}
+			twice[sorted[i]] = false
+		}
+	}
+	for i, h := range hashes {
+		if met, ok := twice[h]; ok {
+			if met {
+				return i
+			}
+			twice[h] = true
+		}
+	}
+	return len(hashes)
+}
+
+// add remembers a sorted run of new hashes, merging runs as long as the
+// one before them into it.
+func (s *scanKeys) add(run []uint64) {
+	if len(run) == 0 {
+		return
+	}
+	s.n += len(run)
+	s.runs = append(s.runs, run)
+	for k := len(s.runs); k >= 2 && len(s.runs[k-2]) <= len(s.runs[k-1]); k-- {
+		s.runs[k-2] = mergeRuns(s.runs[k-2], s.runs[k-1])
+		s.runs[k-1] = nil
+		s.runs = s.runs[:k-1]
+	}
+}
+
+// mergeRuns merges two sorted runs of distinct hashes into one, exactly
+// as long as both.
+func mergeRuns(a, b []uint64) []uint64 {
+	out := make([]uint64, 0, len(a)+len(b))
+	for len(a) > 0 && len(b) > 0 {
+		if a[0] < b[0] {
+			out, a = append(out, a[0]), a[1:]
+		} else {
+			out, b = append(out, b[0]), b[1:]
+		}
+	}
+	return append(append(out, a...), b...)
 }
 
 // thousands writes n with commas: 1,808.
