@@ -1,6 +1,8 @@
 package dynamo
 
 import (
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -17,11 +19,17 @@ func keyItem(pk, sk string) Item {
 // nothing of a page it refused (so the page's other items were never
 // remembered).
 func TestScanKeysRefuseRepeatsOnly(t *testing.T) {
+	// 100,000 keys in pages of 3,000 and a last short one, runs merging
+	// many times over; in pages of 20,000, each longer than a chunk.
+	for _, perPage := range []int{3_000, 20_000} {
+		t.Run(fmt.Sprint(perPage), func(t *testing.T) { testScanKeysRepeats(t, perPage) })
+	}
+}
+
+func testScanKeysRepeats(t *testing.T, perPage int) {
 	ks, _ := benchScanTable.Schema("")
 	s := newScanKeys()
-	// 100,000 keys in pages of 3,000 and a last short one: runs merge
-	// many times over.
-	const keys, perPage = 100_000, 3_000
+	const keys = 100_000
 	for from := 0; from < keys; from += perPage {
 		if p := s.page(benchScanTable, ks, scanPageOf(from, min(perPage, keys-from)), nil); p != "" {
 			t.Fatalf("page from %d refused: %s", from, p)
@@ -30,9 +38,22 @@ func TestScanKeysRefuseRepeatsOnly(t *testing.T) {
 	if s.n != keys || len(s.runs) > 8 {
 		t.Fatalf("%d hashes in %d runs, want %d in at most 8", s.n, len(s.runs), keys)
 	}
-	for i := 1; i < len(s.runs); i++ {
-		if len(s.runs[i]) >= len(s.runs[i-1]) {
-			t.Errorf("run %d holds %d, the one before it %d", i, len(s.runs[i]), len(s.runs[i-1]))
+	for i, r := range s.runs {
+		if i > 0 && r.n >= s.runs[i-1].n {
+			t.Errorf("run %d holds %d, the one before it %d", i, r.n, s.runs[i-1].n)
+		}
+		var all []uint64
+		for _, c := range r.chunks {
+			all = append(all, c...)
+		}
+		if len(all) != r.n || !slices.IsSorted(all) {
+			t.Errorf("run %d: %d hashes in its chunks, %d said, sorted %v", i, len(all), r.n, slices.IsSorted(all))
+		}
+	}
+	// Every key read is remembered.
+	for i := 0; i < keys; i += 997 {
+		if p := s.page(benchScanTable, ks, scanPageOf(i, 1), nil); !strings.Contains(p, "it had sent before") {
+			t.Fatalf("key %d read again: %q", i, p)
 		}
 	}
 	for _, tc := range []struct {
