@@ -30,7 +30,9 @@ func scanPageOf(from, n int) []Item {
 // it still holds after 1,000,000 keys, fed in pages of 3,000 (a 1 MB page
 // of the bench's ~300-byte items), per key. Metrics: heap-B/key, retained
 // after a GC; peak-B/key, the most the heap held (by samples after each
-// page) over what it held before, garbage included; ns/key to check a key.
+// page) over what it held before, garbage included; ns/key to check a key
+// (with two GCs of the test's million items each run). On 2026-12-02:
+// 8.2 and 8.3 B a key (the map[uint64]struct{} it replaced: 37.8 and 303).
 //
 //	go test -run '^$' -bench ScanKeysMemory ./dynamo/
 func BenchmarkScanKeysMemory(b *testing.B) {
