@@ -20,7 +20,7 @@ import (
 // scanKeys remembers the items one Scan segment has read, to refuse an
 // item that comes twice: a 64-bit hash of each key (seeded afresh for each
 // segment, so two keys of a read of a million items share one about once
-// in 36 million reads), up to maxScanKeys items a segment (past that,
+// in 37 million reads), up to maxScanKeys items a segment (past that,
 // repeats go unchecked rather than memory grow without bound).
 //
 // The hashes are kept in sorted runs, as an LSM tree keeps its levels: a
