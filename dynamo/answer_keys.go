@@ -14,7 +14,6 @@ package dynamo
 
 import (
 	"fmt"
-	"hash/maphash"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
@@ -231,58 +230,6 @@ func keyPart(t Table, ks KeySchema, it Item) Item {
 		}
 	}
 	return k
-}
-
-// scanKeys remembers the items one Scan segment has read, to refuse an
-// item that comes twice: a hash of each key, 8 bytes an item, up to
-// maxScanKeys items a segment (past that, repeats go unchecked rather
-// than memory grow without bound).
-type scanKeys struct {
-	seed maphash.Seed
-	seen map[uint64]struct{}
-}
-
-// maxScanKeys bounds the keys a segment remembers: 4 M items, 32 MB of
-// hashes and their map.
-const maxScanKeys = 1 << 22
-
-func newScanKeys() *scanKeys {
-	return &scanKeys{seed: maphash.MakeSeed(), seen: map[uint64]struct{}{}}
-}
-
-// page checks a Scan page: its items' keys (keyProblem), its
-// LastEvaluatedKey (lastKeyProblem), and no item read before in the
-// segment. The items are remembered only when the page passes.
-func (s *scanKeys) page(t Table, ks KeySchema, items []Item, lek Item) string {
-	for _, it := range items {
-		if p := keyProblem(t, ks.Index, it); p != "" {
-			return p
-		}
-	}
-	if p := lastKeyProblem(t, ks, lek); p != "" {
-		return p
-	}
-	if s == nil {
-		return ""
-	}
-	hashes := make([]uint64, 0, len(items))
-	page := make(map[uint64]bool, len(items))
-	for _, it := range items {
-		k := keyPart(t, ks, it)
-		h := maphash.String(s.seed, keyID(k))
-		if _, dup := s.seen[h]; dup || page[h] {
-			return fmt.Sprintf("an item %s it had sent before in this read", keyMapText(k))
-		}
-		page[h] = true
-		hashes = append(hashes, h)
-	}
-	for _, h := range hashes {
-		if len(s.seen) >= maxScanKeys {
-			break
-		}
-		s.seen[h] = struct{}{}
-	}
-	return ""
 }
 
 // thousands writes n with commas: 1,808.
