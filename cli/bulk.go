@@ -44,6 +44,9 @@ type bulkSelect struct {
 	// Line is the command as given less its selector, for the command
 	// that sends only the items a stop left (bulk_rest.go).
 	Line []string
+	// MaxWCUGiven: --max-wcu-per-second was given, else MaxWCU is the
+	// default (the preview's time says which).
+	MaxWCUGiven bool
 }
 
 // The bulk lines of update's and delete's examples.
@@ -74,6 +77,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 	fs := cmd.Flags()
 	o.Bulk.chosen = nil
+	o.Bulk.MaxWCUGiven = fs.Changed("max-wcu-per-second")
 	for _, name := range sortKeyFlagNames() {
 		if fs.Changed(name) {
 			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
@@ -164,7 +168,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		return err
 	}
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
-		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, rate: opts.Bulk.MaxWCU, rateGiven: opts.Bulk.MaxWCUGiven}
 	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
 		return fmt.Errorf("%s: %w.", opts.Command, err)

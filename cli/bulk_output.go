@@ -2,8 +2,9 @@ package cli
 
 // What a bulk update or delete previews: the items selected, the count per
 // attribute change, the predicted WCU summed over the items' plans (each
-// from its item's size before and after), the typed diff of the first few
-// and the aws command of the first one's write; the sums are edit's
+// from its item's size before and after), the time they take at the pace
+// chosen, the typed diff of the first few and the first one's write as an
+// aws command and as a boto3 program; the sums and forms are edit's
 // (edit.BulkPlan), the words and the JSON document the command line's.
 
 import (
@@ -14,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -35,6 +37,11 @@ type bulkPreview struct {
 	unchanged                []dynamo.Item   // keys of items already as wanted
 	skipped                  []edit.BulkSkip // items the change leaves (a rename's NEW taken)
 	sending                  bool            // --yes --allow-writes: the plans are sent next
+	// rate is the pace the plans go out at, in predicted WCU per second
+	// (--max-wcu-per-second); 0 when the preview has none to say, as
+	// undo's, which paces at the default.
+	rate      float64
+	rateGiven bool // the user chose the rate; else it is edit.DefaultBulkWCU
 }
 
 // bulk is the preview's plans as edit sums them.
@@ -102,6 +109,13 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
 	}
 	line("%s), each write conditional on the item as read", pred)
+	if d, ok := p.bulk().Time(p.rate); ok {
+		from := "the default; --max-wcu-per-second sets it"
+		if p.rateGiven {
+			from = "--max-wcu-per-second"
+		}
+		line("time at %s WCU per second (%s): about %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, aboutTime(d))
+	}
 	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)
 	}
@@ -116,6 +130,10 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	}
 	line("the first item's write as the aws CLI sends it:")
 	for _, l := range strings.Split(p.bulk().Command(p.target), "\n") {
+		line("%s", l)
+	}
+	line("the same write as a boto3 program (python3):")
+	for _, l := range strings.Split(strings.TrimSuffix(p.bulk().Boto3(p.target), "\n"), "\n") {
 		line("%s", l)
 	}
 	if !p.sending {
@@ -142,6 +160,8 @@ type bulkPreviewObject struct {
 	PredictedWCU capacityObject    `json:"predictedWCU"`
 	Items        []bulkItemObject  `json:"items"` // the first few
 	Command      string            `json:"command"`
+	Boto3        string            `json:"boto3"` // the first item's write as a boto3 program
+	Time         *timeObject       `json:"time"`  // null when the preview has no rate (undo's)
 	Read         capacityObject    `json:"readCapacity"`
 	Requests     int               `json:"readRequests"`
 	Filter       string            `json:"filter,omitempty"`
@@ -162,9 +182,36 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
 	}
 	o.Command = p.bulk().Command(p.target)
+	o.Boto3 = p.bulk().Boto3(p.target)
+	if d, ok := p.bulk().Time(p.rate); ok {
+		o.Time = &timeObject{PerSecond: p.rate, Seconds: d.Round(time.Millisecond).Seconds()}
+	}
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
+}
+
+// timeObject is how long the writes take at the pace chosen: the
+// predicted WCU over the rate, as edit.RatePace holds them.
+type timeObject struct {
+	PerSecond float64 `json:"wcuPerSecond"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// aboutTime is a duration in whole seconds, minutes and hours as a
+// person says it: "41 s", "1 min 22 s", "2 h 5 min"; "under 1 s".
+func aboutTime(d time.Duration) string {
+	d = d.Round(time.Second)
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case d < time.Second:
+		return "under 1 s"
+	case h > 0:
+		return fmt.Sprintf("%d h %d min", h, m)
+	case m > 0:
+		return fmt.Sprintf("%d min %d s", m, s)
+	}
+	return fmt.Sprintf("%d s", s)
 }
 
 // keysJSON is keys as plain JSON, [] for none.
