@@ -8,8 +8,9 @@ package cli
 // as groups names types). The items are planned by edit.PlanBulk (each by
 // edit.NewPlan, as a single write is; the UI's marks plan the same way),
 // and the preview sums the plans: items, the count per attribute change,
-// the predicted WCU, the typed diff of the first few and the aws command
-// of one. With --yes and --allow-writes the plans are
+// the predicted WCU and the time at --max-wcu-per-second, the typed diff
+// of the first few and one item's write as an aws command and a boto3
+// program. With --yes and --allow-writes the plans are
 // then sent (bulk_send.go).
 
 import (
