@@ -90,7 +90,7 @@ func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 			from = "(the default; --max-wcu-per-second sets it)"
 		}
 		d := time.Duration(predicted / want * float64(time.Second))
-		if line := "time at " + jsonFloat(want) + " WCU per second " + from + ": about " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
+		if line := "time at " + jsonFloat(want) + " WCU per second " + from + ": " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
 			t.Errorf("rate %v: the text preview lacks %q:\n%s", rate, line, text)
 		}
 	}
@@ -111,10 +111,11 @@ func TestAboutTime(t *testing.T) {
 		want string
 	}{
 		{300 * time.Millisecond, "under 1 s"},
-		{time.Second, "1 s"},
-		{40720 * time.Millisecond, "41 s"},
-		{81440 * time.Millisecond, "1 min 21 s"},
-		{time.Hour + 5*time.Minute + 20*time.Second, "1 h 5 min"},
+		{time.Second, "about 1 s"},
+		{40720 * time.Millisecond, "about 41 s"},
+		{81440 * time.Millisecond, "about 1 min 21 s"},
+		{time.Hour + 5*time.Minute + 20*time.Second, "about 1 h 5 min"},
+		{time.Hour + 59*time.Minute + 40*time.Second, "about 2 h 0 min"},
 	} {
 		if got := aboutTime(c.d); got != c.want {
 			t.Errorf("aboutTime(%v) = %q, want %q", c.d, got, c.want)
