@@ -45,7 +45,8 @@ func archiveOrders(ep, table string, more ...string) []string {
 // time the writes take at the rate chosen: the same predicted WCU over
 // --max-wcu-per-second, so 50 takes four times as long as 200, and the
 // default rate (edit.DefaultBulkWCU) said as the default; in text as in
-// JSON. Only the read is sent.
+// JSON, the text with the boto3 program under the aws command. Only the
+// read is sent.
 func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 	table, ep := seededDemo(t)
 	proxy := dynamotest.StartProxy(t, ep)
@@ -92,6 +93,11 @@ func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 		d := time.Duration(predicted / want * float64(time.Second))
 		if line := "time at " + jsonFloat(want) + " WCU per second " + from + ": " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
 			t.Errorf("rate %v: the text preview lacks %q:\n%s", rate, line, text)
+		}
+		// The program under the aws command is the JSON's, which
+		// TestBulkPreviewBoto3DoesWhatDynascopeDoes runs.
+		if program := "the same write as a boto3 program (python3):\n" + p.Boto3 + "to send it:"; !strings.Contains(p.Boto3, "update_item(") || !strings.Contains(text, program) {
+			t.Errorf("rate %v: the text preview lacks the boto3 program %q:\n%s", rate, p.Boto3, text)
 		}
 	}
 	if r := times[50] / times[200]; math.Abs(r-4) > 1e-6 {
