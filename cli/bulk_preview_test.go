@@ -145,8 +145,9 @@ func ownDemo(t *testing.T) (table, endpoint string) {
 // The boto3 program a bulk preview prints, run with python3 against
 // DynamoDB Local, makes the first item's write exactly as dynascope sends
 // it: the item after is byte for byte the one dynascope leaves (an update
-// with sets of several types, a removal and a rename; a delete), and the
-// program run again is refused by the condition on the item as read.
+// with sets of several types, one holding an escape sequence, a removal
+// and a rename; a delete), and the program run again is refused by the
+// condition on the item as read. The text preview holds the same program.
 func TestBulkPreviewBoto3DoesWhatDynascopeDoes(t *testing.T) {
 	if exec.Command("python3", "-c", "import boto3").Run() != nil {
 		dynamotest.Need(t, "python3 with boto3", "python3-boto3")
@@ -159,7 +160,7 @@ func TestBulkPreviewBoto3DoesWhatDynascopeDoes(t *testing.T) {
 		change []string
 	}{
 		{"update", []string{"update", "--set", "status=S:ARCHIVED", "--set", `tags=SS:["a","b"]`, "--set", "archivedAt=N:1733140800.5",
-			"--set", `memo=S:it's "done" — Zürich`, "--remove", "poNumber", "--rename", "shipTo=address"}},
+			"--set", "memo=S:it's \"done\" — Zürich\x1b[31m\u202e\t", "--remove", "poNumber", "--rename", "shipTo=address"}},
 		{"delete", []string{"delete"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -174,6 +175,12 @@ func TestBulkPreviewBoto3DoesWhatDynascopeDoes(t *testing.T) {
 			}
 			if len(p.Items) == 0 || !strings.Contains(p.Boto3, "import boto3") {
 				t.Fatalf("the preview's first item %v, its program %q", p.Items, p.Boto3)
+			}
+			// The item data in the program is escaped, so the text
+			// preview shows it whole and sends the terminal nothing.
+			text, _, err := cli(t, slices.Concat(c.change[:1], sel, c.change[1:])...)
+			if err != nil || strings.ContainsAny(text, "\x1b\u202e") || !strings.Contains(text, p.Boto3) {
+				t.Errorf("the text preview (%v) has an escape or lacks the program %q:\n%q", err, p.Boto3, text)
 			}
 			key := p.Items[0].Key
 			before := getItem(t, sdk, table, key)
