@@ -10,8 +10,6 @@ import (
 	"bytes"
 	"io"
 	"strings"
-
-	"github.com/charmbracelet/x/ansi"
 )
 
 // columns is what the commands write their tables into, in place of
@@ -73,7 +71,7 @@ func formatColumns(out *bytes.Buffer, lines [][]string, widths []int, unended bo
 		start = i
 		width := 0
 		for ; i < len(lines) && col < len(lines[i])-1; i++ {
-			width = max(width, ansi.StringWidth(lines[i][col])+2)
+			width = max(width, textWidth(lines[i][col])+2)
 		}
 		formatColumns(out, lines[start:i], append(widths, width), unended && i == len(lines))
 		start = i
@@ -87,7 +85,7 @@ func writeColumnLines(out *bytes.Buffer, lines [][]string, widths []int, unended
 		for j, cell := range line {
 			out.WriteString(cell)
 			if j < len(widths) && j < len(line)-1 {
-				out.WriteString(strings.Repeat(" ", max(widths[j]-ansi.StringWidth(cell), 0)))
+				out.WriteString(strings.Repeat(" ", max(widths[j]-textWidth(cell), 0)))
 			}
 		}
 		if !unended || n < len(lines)-1 {

@@ -10,13 +10,13 @@ import (
 	"slices"
 	"strings"
 
-	"dynascope/keys"
+	"dynascope/explain"
 	"dynascope/textfmt"
 )
 
 type explainKeyJSON map[string]string
 
-func (k explainKey) json() explainKeyJSON {
+func explainKeyJSONOf(k explain.Key) explainKeyJSON {
 	m := explainKeyJSON{}
 	for i, a := range k.Attrs {
 		if i < len(k.Values) {
@@ -54,18 +54,14 @@ type explainJSON struct {
 	Capacity    capacityObject    `json:"consumedCapacity"`
 }
 
-func writeExplanation(opts *explainOptions, ex *explanation) error {
+func writeExplanation(opts *explainOptions, ex *explain.Explanation) error {
 	var b bytes.Buffer
 	if opts.Output == "json" {
 		out := explainJSON{Table: ex.Table, Index: nullable(ex.Index), Entity: nullable(ex.Entity), Params: ex.Params,
-			Built: ex.Built.json(), Found: ex.Found, Nearest: []explainNearJSON{}, Differences: []explainDiffJSON{},
+			Built: explainKeyJSONOf(ex.Built), Found: ex.Found, Nearest: []explainNearJSON{}, Differences: []explainDiffJSON{},
 			Requests: len(ex.Requests), Capacity: capacityOfRequests(ex.Requests)}
 		for _, n := range ex.Nearest {
-			d := []string{}
-			for _, k := range n.Diff {
-				d = append(d, string(k))
-			}
-			out.Nearest = append(out.Nearest, explainNearJSON{Side: n.Side, Index: nullable(n.Index), Key: n.Key.json(), Differences: d})
+			out.Nearest = append(out.Nearest, explainNearJSON{Side: n.Side, Index: nullable(n.Index), Key: explainKeyJSONOf(n.Key), Differences: append([]string{}, explain.DiffNames(n.Diff)...)})
 		}
 		for _, d := range ex.Differences {
 			out.Differences = append(out.Differences, explainDiffJSON{Kind: d.Kind, Attribute: nullable(d.Attr), Built: d.Built, Existing: nullable(d.Existing), Message: d.Message})
@@ -80,7 +76,7 @@ func writeExplanation(opts *explainOptions, ex *explanation) error {
 	return err
 }
 
-func writeExplanationText(b *bytes.Buffer, ex *explanation) {
+func writeExplanationText(b *bytes.Buffer, ex *explain.Explanation) {
 	built := make([]string, len(ex.Built.Attrs))
 	for i, a := range ex.Built.Attrs {
 		if i < len(ex.Built.Values) {
@@ -95,7 +91,7 @@ func writeExplanationText(b *bytes.Buffer, ex *explanation) {
 		}
 		fmt.Fprintf(b, "  (%s: %s)", textfmt.Sanitize(ex.Entity), textfmt.Sanitize(strings.Join(ps, ", ")))
 	}
-	fmt.Fprintf(b, "\non     %s\n", textfmt.Sanitize(where(ex.Table, ex.Index)))
+	fmt.Fprintf(b, "\non     %s\n", textfmt.Sanitize(explain.Where(ex.Table, ex.Index)))
 	if len(ex.Built.Values) == 0 {
 		b.WriteString("\n")
 		for _, d := range ex.Differences {
@@ -110,42 +106,13 @@ func writeExplanationText(b *bytes.Buffer, ex *explanation) {
 	}
 	if len(ex.Nearest) > 0 {
 		b.WriteString("\nnearest keys that exist:\n")
-		// Before it (read backward) in sort order, then it and after it.
-		var rows []explainNearKey
-		for _, n := range ex.Nearest {
-			if n.Side == "before" {
-				rows = append([]explainNearKey{n}, rows...)
-			}
-		}
-		placed := false
-		for _, n := range ex.Nearest {
-			if n.Side == "before" {
-				continue
-			}
-			if !placed && !ex.Found && n.Side == "after" {
-				rows = append(rows, explainNearKey{Side: "built"})
-				placed = true
-			}
-			rows = append(rows, n)
-		}
+		rows := ex.InOrder()
 		for _, n := range rows {
-			if n.Side == "built" {
-				fmt.Fprintf(b, "  %-12s %s   (the built key would be here)\n", "→", textfmt.Sanitize(ex.Built.text()))
+			if n.Side == explain.SideBuilt {
+				fmt.Fprintf(b, "  %-12s %s   (the built key would be here)\n", "→", textfmt.Sanitize(ex.Built.Text()))
 				continue
 			}
-			var d []string
-			for _, k := range n.Diff {
-				d = append(d, string(k))
-			}
-			side := n.Side
-			if n.Index != ex.Index {
-				side += " (" + indexName(n.Index) + ")"
-			}
-			note := ""
-			if len(d) > 0 && !slices.Contains(n.Diff, keys.DiffValue) {
-				note = "   ← " + strings.Join(d, ", ")
-			}
-			fmt.Fprintf(b, "  %-12s %s%s\n", side, textfmt.Sanitize(n.Key.text()), note)
+			fmt.Fprintf(b, "  %-12s %s%s\n", n.SideIn(ex.Index), textfmt.Sanitize(n.Key.Text()), n.ShapeNote())
 		}
 	}
 	if len(ex.Differences) > 0 {

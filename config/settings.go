@@ -36,6 +36,11 @@ const NoConnection = "none"
 // request units in us-east-1, in US dollars.
 const DefaultPricePerMillionReads = 0.125
 
+// DefaultMaxWCUPerSecond is a bulk change's pace without a setting:
+// edit.DefaultBulkWCU, the command line's --max-wcu-per-second default
+// (config does not import edit; a ui test holds the two equal).
+const DefaultMaxWCUPerSecond = 100
+
 // DefaultMaxLoadedItems is how many items the UI keeps in memory when the
 // settings say nothing: beyond it, the pages farthest from the cursor are
 // released and read again when scrolled back to.
@@ -70,6 +75,9 @@ type Settings struct {
 	// tables increments: editing's conditions are then on it alone, and
 	// each write increments it. "" for conditions over the whole item read.
 	VersionAttribute string
+	// MaxWCUPerSecond is the pace of a bulk change in the UI, in predicted
+	// WCU per second (above 0).
+	MaxWCUPerSecond float64
 }
 
 // ConnectionSettings are one named connection's defaults; "" leaves a value
@@ -131,6 +139,7 @@ func DefaultSettings() Settings {
 		PricePerMillionReads: DefaultPricePerMillionReads,
 		MaxLoadedItems:       DefaultMaxLoadedItems,
 		SchemaCache:          true,
+		MaxWCUPerSecond:      DefaultMaxWCUPerSecond,
 	}
 }
 
@@ -175,7 +184,7 @@ func LoadSettingsFile(path string) (Settings, error) {
 	return ParseSettings(path, data)
 }
 
-var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache", "skipScanMaxRequests", "versionAttribute"}
+var settingsFields = []string{"connection", "connections", "keys", "theme", "defaultLimit", "sampling", "pricePerMillionReads", "maxLoadedItems", "schemaCache", "skipScanMaxRequests", "versionAttribute", "maxWCUPerSecond"}
 
 // connectionNameRE is what a connection or key action may be called.
 var connectionNameRE = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9_.-]*$`)
@@ -268,6 +277,10 @@ func parseSettingsField(path, name string, v *yaml.Node, s *Settings) (err error
 		s.SchemaCache, err = boolean(path, v, "schemaCache")
 	case "skipScanMaxRequests":
 		s.SkipScanMaxRequests, err = integer(path, v, "skipScanMaxRequests", 1, 100_000)
+	case "maxWCUPerSecond":
+		if s.MaxWCUPerSecond, err = number(path, v, "maxWCUPerSecond"); err == nil && !(s.MaxWCUPerSecond > 0) {
+			err = &SettingsError{File: path, Line: v.Line, Msg: "maxWCUPerSecond must be a number of WCU above 0"}
+		}
 	case "versionAttribute":
 		if s.VersionAttribute, err = text(path, v, "versionAttribute"); err == nil && s.VersionAttribute == "" {
 			err = &SettingsError{File: path, Line: v.Line, Msg: "versionAttribute must name an attribute; leave it out for none"}

@@ -30,6 +30,7 @@ sampling:
 pricePerMillionReads: 0.1425
 maxLoadedItems: 20000
 schemaCache: false
+maxWCUPerSecond: 250
 `
 
 func TestParseSettings(t *testing.T) {
@@ -51,6 +52,7 @@ func TestParseSettings(t *testing.T) {
 		PricePerMillionReads: 0.1425,
 		MaxLoadedItems:       20000,
 		SchemaCache:          false,
+		MaxWCUPerSecond:      250,
 	}
 	if !reflect.DeepEqual(s, want) {
 		t.Errorf("got  %+v\nwant %+v", s, want)
@@ -69,11 +71,12 @@ func TestParseSettings(t *testing.T) {
 func TestParseSettingsErrors(t *testing.T) {
 	cases := []struct{ old, new, want string }{
 		{"theme: dark", "theme: blue", `c.yaml:13: theme must be one of auto, dark, light, none, not "blue".`},
-		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads, maxLoadedItems, schemaCache, skipScanMaxRequests, versionAttribute.`},
+		{"theme: dark", "thme: dark", `c.yaml:13: the settings: unknown field "thme" (did you mean "theme"?); known are connection, connections, keys, theme, defaultLimit, sampling, pricePerMillionReads, maxLoadedItems, schemaCache, skipScanMaxRequests, versionAttribute, maxWCUPerSecond.`},
 		{"connection: local", "connection: staging", `c.yaml:2: connection "staging" is not defined under connections: (there are local, prod-readonly).`},
 		{"    region: us-east-1", "    regoin: us-east-1", `c.yaml:6: connection local: unknown field "regoin" (did you mean "region"?); known are endpoint, region, profile, writes.`},
 		{"endpoint: http://127.0.0.1:8000", "endpoint: 127.0.0.1:8000", `c.yaml:5: connection local: endpoint must be an http:// or https:// URL such as http://127.0.0.1:8000, not "127.0.0.1:8000".`},
 		{"  prod-readonly:", "  none:", `c.yaml:7: "none" cannot name a connection; use letters, digits, '_', '-' and '.' (and not "none").`},
+		{"maxWCUPerSecond: 250", "maxWCUPerSecond: 0", `c.yaml:22: maxWCUPerSecond must be a number of WCU above 0.`},
 		{"defaultLimit: 50", "defaultLimit: -1", `c.yaml:14: defaultLimit must be a whole number from 0 to 2147483647, not "-1".`},
 		{"defaultLimit: 50", "defaultLimit: 5.5", `c.yaml:14: defaultLimit must be a whole number from 0 to 2147483647, not "5.5".`},
 		{"  segments: 4", "  segments: 0", `c.yaml:18: sampling: segments must be a whole number from 1 to 1000000, not "0".`},

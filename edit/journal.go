@@ -270,11 +270,17 @@ func readEntries(r io.Reader, name string) ([]Entry, []string, error) {
 	var entries []Entry
 	var bad []string
 	byID := map[string]int{}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 64*1024), 4*maxItemBytes)
+	// Lines of any length: a bulk change's entry holds every item's
+	// images, megabytes for a few thousand items.
+	br := bufio.NewReaderSize(r, 64*1024)
 	n := 0 // entries so far, lines that are neither included
-	for line := 1; sc.Scan(); line++ {
-		b := sc.Bytes()
+	for line, end := 1, false; !end; line++ {
+		b, err := br.ReadBytes('\n')
+		if err != nil && err != io.EOF {
+			return entries, bad, err
+		}
+		end = err == io.EOF
+		b = bytes.TrimSuffix(bytes.TrimSuffix(b, []byte("\n")), []byte("\r"))
 		if len(bytes.TrimSpace(b)) == 0 {
 			continue
 		}
@@ -303,7 +309,7 @@ func readEntries(r io.Reader, name string) ([]Entry, []string, error) {
 		}
 		entries = append(entries, e)
 	}
-	return entries, bad, sc.Err()
+	return entries, bad, nil
 }
 
 // parseEntry reads an entry line of either version.

@@ -60,6 +60,43 @@ func TestJournalNumbersPastOneRead(t *testing.T) {
 	}
 }
 
+// A bulk change's entry holds every item's images on one line, longer
+// than any one item: an entry of 5,000 items of 1 KB (over 10 MB) reads
+// back whole, between two small ones, with its mark.
+func TestJournalReadsABulkEntry(t *testing.T) {
+	j := journalAt(t)
+	small := putEntry([]byte(`{"PK":{"S":"P"}}`))
+	if err := j.Begin(&small); err != nil {
+		t.Fatal(err)
+	}
+	bulk := putEntry(nil)
+	bulk.Items = nil
+	for i := range 5000 {
+		img := []byte(fmt.Sprintf(`{"PK":{"S":"P%d"},"pad":{"S":"%s"}}`, i, strings.Repeat("x", 1024)))
+		bulk.Items = append(bulk.Items, edit.EntryItem{Key: []byte(fmt.Sprintf(`{"PK":{"S":"P%d"}}`, i)), Old: img, New: img})
+	}
+	if err := j.Begin(&bulk); err != nil {
+		t.Fatal(err)
+	}
+	if err := j.Mark(&bulk, edit.Mark{State: edit.StateDone, WCU: units(10000)}); err != nil {
+		t.Fatal(err)
+	}
+	last := putEntry([]byte(`{"PK":{"S":"P"}}`))
+	if err := j.Begin(&last); err != nil {
+		t.Fatal(err)
+	}
+	entries, bad, err := j.Read()
+	if err != nil || len(bad) > 0 || len(entries) != 3 {
+		t.Fatalf("read back: %d entries, %v, %v", len(entries), bad, err)
+	}
+	if e := entries[1]; len(e.Items) != 5000 || e.State != edit.StateDone || e.Number != 2 || string(e.Items[4999].New) != string(bulk.Items[4999].New) {
+		t.Errorf("the bulk entry read back: %d items, %s, number %d", len(e.Items), e.State, e.Number)
+	}
+	if entries[2].Number != 3 || entries[2].State != edit.StateInDoubt {
+		t.Errorf("the entry after it: number %d, %s", entries[2].Number, entries[2].State)
+	}
+}
+
 // The journal is written before the write is sent: an entry whose answer
 // never came (the run was killed) reads back in doubt, unanswered; a mark
 // decides its state, a later mark overrides an earlier one, and units once

@@ -120,6 +120,14 @@ func (m Model) doRequest(a overlay.Want) (Model, tea.Cmd) {
 	case overlay.StopBulk:
 		m.flight.cancel(flightBulk) // the reply brings what was read
 		return m, nil
+	case overlay.StopExplain:
+		m.flight.cancel(flightExplain) // the reply logs what was read
+		return m, nil
+	case overlay.SendBulkChange:
+		return m.sendBulkChange(a)
+	case overlay.StopBulkChange:
+		m.flight.cancel(flightBulkWrite) // the writes in flight finish; the reply says what was done
+		return m, nil
 	case overlay.SendWrite:
 		id := m.flight.mark(flightWrite)
 		return m, writeCmd(m.ctx, m.opts.Editor, id, a.Plan, a.Undo)

@@ -66,6 +66,9 @@ func (m Model) askCount() (Model, tea.Cmd) {
 
 // confirmKey answers the announcement: y or enter counts, esc does not.
 func (m Model) confirmKey(msg tea.KeyPressMsg, km keymap.KeyMap) (Model, tea.Cmd) {
+	if m.ask.marks {
+		return m.confirmMarkRest(msg, km)
+	}
 	switch {
 	case key.Matches(msg, km.Confirm, km.Open):
 		t := m.ask.target

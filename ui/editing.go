@@ -210,6 +210,9 @@ func (m Model) undoLast() (Model, tea.Cmd) {
 	if !m.haveTable || t.Name != e.Table {
 		t = e.Keys()
 	}
+	if len(e.Items) > 1 {
+		return m.undoBulk(e, t), nil
+	}
 	p, err := edit.UndoPlan(e, t)
 	if err != nil {
 		m.status.Err = sanitize(err.Error())

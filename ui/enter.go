@@ -75,7 +75,7 @@ func (m Model) enterPartition(pk string) (Model, tea.Cmd) {
 	}
 	m.groups.tbl = m.groups.tbl.WithDeclared(m.declared())
 	m.groups.names = m.opts.EntityNames
-	m.items = pane.Items{}.SetSchema(m.schema)
+	m.items = pane.Items{}.SetSchema(m.schema).KeepMarks(m.items) // marks are the table's
 	m = m.relayout()
 	e := historyEntry{Index: m.index, PK: pk}
 	if !m.historyLoaded {

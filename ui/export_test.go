@@ -59,9 +59,8 @@ func TestExportWritesLoadedItems(t *testing.T) {
 
 func TestExportFormatsAndFilter(t *testing.T) {
 	hs := openExample(t, 120, 35)
-	hs.keys("tab", "/")
-	hs.typeText("ORDER")
-	hs.keys("enter", "x")
+	hs.filterLoaded("ORDER")
+	hs.keys("x")
 	hs.contains("Write the 2 filtered items")
 	// Typing another format renames the file to match.
 	hs.keys("ctrl+u")

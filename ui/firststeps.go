@@ -7,6 +7,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/ui/keymap"
+	"dynascope/ui/overlay"
 	"dynascope/ui/pane"
 )
 
@@ -24,6 +25,8 @@ func (m Model) statusShown() pane.Status {
 		k := m.keymap
 		s.Tip = fmt.Sprintf("start with: %s partition · %s sort-key condition · %s reverse order · %s help",
 			k.Partition.Help().Key, k.EditCondition.Help().Key, k.Reverse.Help().Key, k.Help.Help().Key)
+	} else if m.emptyResult() && m.topID() == overlay.None {
+		s.Tip = m.emptyTip()
 	}
 	return s
 }

@@ -396,6 +396,14 @@ func keymapActions() []string {
 	return names
 }
 
+// filterLoaded focuses the items pane and filters the loaded items by text.
+func (hs *harness) filterLoaded(text string) {
+	hs.t.Helper()
+	hs.keys("tab", "/")
+	hs.typeText(text)
+	hs.keys("enter")
+}
+
 func (hs *harness) typeText(text string) {
 	hs.t.Helper()
 	for _, r := range text {
@@ -427,6 +435,8 @@ func keyPress(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyEnd}
 	case "backspace":
 		return tea.KeyPressMsg{Code: tea.KeyBackspace}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	case "ctrl+u":

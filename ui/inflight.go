@@ -14,13 +14,15 @@ import "context"
 type flightKind int
 
 const (
-	flightQuery    flightKind = iota // the items pane's Query or GetItem, or a released page read again
-	flightTable                      // the DescribeTable (or cached keys) that opens a table
-	flightDiscover                   // the skip-scan of the open partition
-	flightCount                      // an exact count (count.go)
-	flightSample                     // the overview's sample
-	flightBulk                       // a Scan or PartiQL read, planned or running
-	flightWrite                      // a write: never cancelled, its outcome must be known
+	flightQuery     flightKind = iota // the items pane's Query or GetItem, or a released page read again
+	flightTable                       // the DescribeTable (or cached keys) that opens a table
+	flightDiscover                    // the skip-scan of the open partition
+	flightCount                       // an exact count (count.go)
+	flightSample                      // the overview's sample
+	flightBulk                        // a Scan or PartiQL read, planned or running
+	flightWrite                       // a write: never cancelled, its outcome must be known
+	flightBulkWrite                   // a bulk change: stopped only between items (edit.Writer.ApplyBulk)
+	flightExplain                     // why an empty result is empty: the nearest keys' Queries (explain.go)
 	flightKinds
 )
 

@@ -23,6 +23,7 @@ import (
 type countAsk struct {
 	on     bool
 	target countTarget
+	marks  bool // the question is A's: read the query's other pages to mark them (marks.go)
 }
 
 // countJob is a count in flight: its read (a dynamo.QueryPager stepped

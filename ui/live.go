@@ -184,6 +184,9 @@ func (m Model) liveRecords(recs []dynamo.StreamRecord) Model {
 	names := m.groups.keyNames(m.delim)
 	applied := false
 	for _, r := range recs {
+		if r.Event == "REMOVE" {
+			m.items = m.items.Unmark(r.Keys) // the item is gone, in whichever partition
+		}
 		if info.PartitionKey(r) != m.query.PK || m.query.Index != "" {
 			m.live.others++
 			continue

@@ -91,6 +91,7 @@ type Model struct {
 	flight   inFlight           // the requests in flight: ids, cancels, stale replies (inflight.go)
 	count    countJob           // an exact count of one type, in flight (its id and cancel are flight's)
 	ask      countAsk           // a count announced with its cost, waiting for yes
+	markRest markRead           // A's read of the query's other pages, marking them
 
 	patterns      *patterns.PatternSet // nil without a patterns file
 	patternsPath  string               // where S saves; "" when no file is known

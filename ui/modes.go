@@ -15,5 +15,5 @@ var allModes = append(paneModes, overlay.Modes...)
 // paneModes are the modes of the root's screens and panes.
 var paneModes = []*keymap.Mode{
 	modeTables, modePrompt, modeGroups, modeItems, modeCondition, modeLimit, modeFilter,
-	modeRequestFilter, modeProjection, modeLoading, modeConfirm,
+	modeRequestFilter, modeProjection, modeLoading, modeConfirm, modeMarkConfirm,
 }

@@ -164,6 +164,15 @@ func TestUINeverWrites(t *testing.T) {
 		hs.keys("enter")
 		hs.lacks("✗")
 	}
+	// An empty result (the sort key typed with the wrong delimiter): why
+	// it is empty, its Queries reads only; then the condition as it was.
+	hs.keys("e", "ctrl+u")
+	hs.typeText(`= ORDER|2025-03-01|A17`)
+	hs.keys("enter", "w")
+	hs.contains("Why empty", "what differs", "← delimiter")
+	hs.keys("esc", "e", "ctrl+u")
+	hs.typeText(`begins_with ORDER#`)
+	hs.keys("enter")
 	// Reverse, Limit, the next page, consistent reads on and off.
 	hs.keys("r", "l", "1", "enter")
 	hs.contains("ScanIndexForward=false  Limit=1", "Items · 1+ loaded", "ORDER#2025-03-01#A17")
@@ -244,6 +253,23 @@ func TestUINeverWrites(t *testing.T) {
 	hs.contains("page 2")
 	// Paging through the loaded items, to the last, and the panes backwards.
 	hs.keys("tab", "pgdown", "pgup", "end", "shift+tab")
+	// Marks send nothing: a type's loaded items, one item, a range, every
+	// loaded result, none.
+	marking := len(p.Calls())
+	hs.keys("j", "space", "k", "tab", "g", "space", "j", "V", "A")
+	hs.contains(" marked ")
+	if hs.m.ask.on { // A asks before it reads the pages not read yet: no
+		hs.keys("esc")
+	}
+	// B, the bulk change of the marks, says writes are off and opens nothing.
+	hs.keys("B")
+	if !strings.HasPrefix(hs.m.status.Info, "writes are off") || len(hs.m.overlays) != 0 {
+		t.Errorf("B with writes off: %q, %d overlays open", hs.m.status.Info, len(hs.m.overlays))
+	}
+	hs.keys("U", "shift+tab")
+	if n := len(p.Calls()) - marking; n != 0 {
+		t.Errorf("marking sent %d requests", n)
+	}
 	// The request's filter: Big Corp's open orders over 1,000, kept of read.
 	hs.keys("f")
 	hs.typeText(`status = "OPEN" AND total > 1000`)

@@ -29,7 +29,7 @@ func (m Model) partitionKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mo
 		return m, nil
 	}
 	for _, step := range []func(Model, tea.KeyPressMsg, keymap.KeyMap, *keymap.Mode) (Model, tea.Cmd, bool){
-		Model.requestKey, Model.readKey, Model.openKey, Model.writeKey, Model.leaveKey,
+		Model.requestKey, Model.readKey, Model.openKey, Model.markKey, Model.writeKey, Model.leaveKey,
 	} {
 		if m, cmd, ok := step(m, msg, km, md); ok {
 			return m, cmd
@@ -54,10 +54,16 @@ func (m Model) moveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 		m.groups = m.groups.move(d, lay.groupRows())
 		return m, nil, true
 	}
-	m.results.paging = m.results.paging.moved(m.results, key.Matches(msg, km.PageDown), key.Matches(msg, km.Bottom))
-	m.items = m.items.Move(d, lay.itemRows)
-	m, cmd := m.maybeLoadMore()
+	m, cmd := m.moveItems(d, key.Matches(msg, km.PageDown), key.Matches(msg, km.Bottom))
 	return m, cmd, true
+}
+
+// moveItems moves the items pane's cursor by d rows (by a page down or to
+// the bottom, as said) and asks for the next page when the move calls for it.
+func (m Model) moveItems(d int, pageDown, bottom bool) (Model, tea.Cmd) {
+	m.results.paging = m.results.paging.moved(m.results, pageDown, bottom)
+	m.items = m.items.Move(d, m.layout().itemRows)
+	return m.maybeLoadMore()
 }
 
 // requestKey changes the request shown: its condition, Limit, filters,
@@ -186,6 +192,9 @@ func (m Model) openKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) (
 	case key.Matches(msg, km.Live):
 		m, cmd := m.openLive()
 		return m, cmd, true
+	case key.Matches(msg, km.WhyEmpty):
+		m, cmd := m.openExplain()
+		return m, cmd, true
 	}
 	return m, nil, false
 }
@@ -244,6 +253,10 @@ func (m Model) leaveKey(msg tea.KeyPressMsg, km keymap.KeyMap, md *keymap.Mode) 
 // cancelKey is esc while requests are in flight: all stop, and what was
 // loaded stays.
 func (m Model) cancelKey() Model {
+	if m.markRest.on {
+		m.markRest = markRead{}
+		m.status.Info = "stopped reading the rest; what was read is marked"
+	}
 	counting := m.flight.busy(flightCount)
 	m = m.stopCount("cancelled")
 	if m.flight.busy(flightQuery) && m.results.pages() > 0 {
@@ -295,7 +308,7 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 		})
 	}
 	return &keymap.Mode{Name: name, Note: overlay.LiveHelpNote, Keys: keymap.KeysOf(
-		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back")},
+		[]keymap.Binding{keymap.InBar("help"), keymap.InBar("back"), whyEmptyKey},
 		lead,
 		[]keymap.Binding{openKey, keymap.InBar("patterns")},
 		bar,
@@ -320,9 +333,11 @@ func partitionKeys(name, open string, lead, bar []keymap.Binding, extra ...keyma
 }
 
 var (
-	modeGroups = partitionKeys("groups", "query this entity type", []keymap.Binding{groupByKey}, []keymap.Binding{keymap.InBar("count").OnlyIf(func(st keymap.State) bool { return !st.ByAttr })})
-	modeItems  = partitionKeys("items", "open item", nil, nil, keymap.Bind("copyItem").OnlyIf(func(st keymap.State) bool { return st.HasItem }),
-		keymap.InBar("editItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("deleteItem").OnlyIf(keymap.WritesOnItem))
+	modeGroups = partitionKeys("groups", "query this entity type", []keymap.Binding{groupByKey}, []keymap.Binding{keymap.InBar("count").OnlyIf(func(st keymap.State) bool { return !st.ByAttr })},
+		keymap.Bind("mark", "mark the loaded items of this type").OnlyIf(func(st keymap.State) bool { return !st.ByAttr }), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks), keymap.Bind("bulkChange"))
+	modeItems = partitionKeys("items", "open item", nil, nil, keymap.Bind("copyItem").OnlyIf(func(st keymap.State) bool { return st.HasItem }),
+		keymap.InBar("editItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("duplicateItem").OnlyIf(keymap.WritesOnItem), keymap.Bind("deleteItem").OnlyIf(keymap.WritesOnItem),
+		keymap.InBar("mark", "mark").OnlyIf(func(st keymap.State) bool { return st.HasItem }), keymap.Bind("markRange"), keymap.Bind("markAll"), keymap.Bind("clearMarks").OnlyIf(hasMarks), keymap.Bind("bulkChange"))
 )
 
 // projectionText is the projection to edit: the request's, or the columns

@@ -157,6 +157,9 @@ func (m Model) mode() *keymap.Mode {
 	case screenPrompt:
 		return modePrompt
 	}
+	if m.ask.on && m.ask.marks {
+		return modeMarkConfirm
+	}
 	if m.ask.on {
 		return modeConfirm
 	}
@@ -189,8 +192,10 @@ func (m Model) keyState() keymap.State {
 		Patterns:  m.patterns != nil && len(m.patterns.Patterns) > 0,
 		Writes:    m.opts.Editor != nil,
 		NoSortKey: m.schema.SK == nil && m.schema.PK.Name != "",
+		Marks:     m.items.MarkCount(),
 		EntAttr:   m.groups.attribute(),
 		ByAttr:    m.groups.byAttribute(),
+		Empty:     m.emptyResult(),
 		// Only the prompt's field is asked: a value typed there may hold
 		// a ?, an empty one cannot.
 		EmptyField: m.screen == screenPrompt && m.prompt.Input.String() == "",

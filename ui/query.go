@@ -31,6 +31,7 @@ func (m Model) sendQuery(q dynamo.QueryInput, next, screen bool) (Model, tea.Cmd
 	m.flight.next = next
 	if !next {
 		m.query = q
+		m.markRest = markRead{} // marking the rest was of the results before
 	}
 	if !next {
 		m.get = nil
@@ -180,6 +181,10 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 			m.results.proj = m.patternProjection(pattern)
 		}
 	}
+	if m.markRest.on {
+		m, load := m.markArrived(msg.page.Items)
+		return m, tea.Batch(disc, load)
+	}
 	m, load := m.maybeLoadMore()
 	return m, tea.Batch(disc, load)
 }
@@ -187,6 +192,7 @@ func (m Model) queryDone(msg queryDoneMsg) (Model, tea.Cmd) {
 // queryFailed says why a query or its next page failed; the results
 // shown stay, and the query line keeps describing them.
 func (m Model) queryFailed(msg queryDoneMsg, err error) Model {
+	m.markRest = markRead{} // A's read of the rest stops with the page that failed
 	m.status.Err = sanitize(err.Error())
 	if msg.next {
 		m.results.paging.failed = true

@@ -107,6 +107,11 @@ type Options struct {
 type Editor interface {
 	Apply(ctx context.Context, p *edit.Plan) (edit.Result, error)
 	Undo(ctx context.Context, p *edit.Plan, e edit.Entry) (edit.Result, error)
+	// ApplyBulk sends a bulk change's plans under one journal entry.
+	ApplyBulk(ctx context.Context, plans []*edit.Plan, pace edit.Pace, each func(edit.BulkOutcome)) (edit.BulkResult, error)
+	// UndoBulk takes a bulk change's entry back, each item conditional on
+	// being as the change left it.
+	UndoBulk(ctx context.Context, plans []*edit.Plan, items []edit.EntryItem, e edit.Entry, pace edit.Pace, each func(edit.BulkOutcome)) (edit.BulkResult, error)
 	Target() edit.Target
 }
 

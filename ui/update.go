@@ -107,6 +107,8 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case linksDoneMsg:
 		return m.linksDone(msg)
+	case explainDoneMsg:
+		return m.explainDone(msg)
 	case indexMapDoneMsg:
 		return m.indexMapDone(msg)
 	case patternSavedMsg:
@@ -128,6 +130,10 @@ func (m Model) routeJobs(msg tea.Msg) (Model, tea.Cmd) {
 	case exportRereadMsg:
 		m.log = m.log.Add(msg.req, fmt.Sprintf("export: page %d again", msg.pageNo), 1, m.queryInput(msg.q))
 		return m, nil
+	case bulkWriteProgressMsg:
+		return m.bulkWriteProgress(msg), nil
+	case bulkWrittenMsg:
+		return m.bulkWritten(msg)
 	case writeDoneMsg:
 		return m.writeDone(msg)
 	case reapplyReadMsg:
@@ -287,7 +293,7 @@ func (m Model) handleKey(msg tea.KeyPressMsg) (Model, tea.Cmd) {
 		return m.tablesKey(msg, km)
 	case modeCondition, modeLimit, modeFilter, modeRequestFilter, modeProjection:
 		return m.editKey(msg, km, md)
-	case modeConfirm:
+	case modeConfirm, modeMarkConfirm:
 		return m.confirmKey(msg, km)
 	}
 	if key.Matches(msg, km.Connections) { // on in the tables, prompt and partition modes

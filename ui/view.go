@@ -231,7 +231,7 @@ func (m Model) itemsTitle(lay layout) string {
 
 func (m Model) statusBar(w int) string {
 	km := m.keyMap()
-	left := m.status.Left(m.st, m.log, m.busyText())
+	left := m.status.Left(m.st, m.log, m.busyText(), m.items.MarkCount())
 	keys := km.BarKeys(m.mode())
 	return widget.Spread(left, m.shortHelp(keys, w-widget.Width(left)-3)+" ", w)
 }

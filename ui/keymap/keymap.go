@@ -118,6 +118,7 @@ type KeyMap struct {
 	Project       key.Binding `keys:"v" desc:"attributes returned (projection)" col:"1"`
 	PartiQL       key.Binding `keys:"P" desc:"PartiQL SELECT, its plan first" col:"1"`
 	Scan          key.Binding `keys:"ctrl+s" desc:"scan the whole table, its cost first" col:"1"`
+	WhyEmpty      key.Binding `keys:"w" desc:"why empty: the nearest keys that exist and what differs (its Queries and their bound said first)" col:"1"`
 
 	Filter      key.Binding `keys:"/" desc:"filter loaded items" col:"2"`
 	Log         key.Binding `keys:"L" desc:"request log" col:"2"`
@@ -142,6 +143,13 @@ type KeyMap struct {
 	IndexMap         key.Binding `keys:"M" desc:"index map: every index over a sample of whole items, its cost first" col:"3"`
 	Export           key.Binding `keys:"x" desc:"export loaded items to a file" col:"3"`
 	Live             key.Binding `keys:"T" desc:"live: the partition's writes as they arrive (stream; GetRecords billed as streams read request units)" col:"3"`
+
+	// Marks: items chosen for a bulk change, kept by their table key.
+	Mark       key.Binding `keys:"space" desc:"mark / unmark the item, then down" col:"3"`
+	MarkRange  key.Binding `keys:"V" desc:"mark from the last marked item to here" col:"3"`
+	MarkAll    key.Binding `keys:"A" desc:"mark every loaded result (the filter's matches while filtering)" col:"3"`
+	ClearMarks key.Binding `keys:"U" desc:"clear every mark" col:"3"`
+	BulkChange key.Binding `keys:"B" desc:"bulk change of the marked items: preview, then send (--allow-writes)" col:"3"`
 
 	// Editing: enabled only when writes are on (--allow-writes).
 	EditItem        key.Binding `keys:"E" desc:"edit item" col:"3"`
@@ -218,7 +226,9 @@ type State struct {
 	Patterns  bool   // the patterns file has patterns to run
 	Writes    bool   // writes are on (an Editor): the editing keys apply
 	NoSortKey bool   // the key has no sort key: the sort-key keys are off
+	Marks     int    // how many items are marked
 	EntAttr   string // the generic entity attribute the loaded items offer as a second grouping; "" none
+	Empty     bool   // the partition's Query came back with no items: why it is empty can be asked
 	ByAttr    bool   // the entity types pane shows that grouping
 	// EmptyField: the text field of a typing mode holds nothing, so a
 	// printable key there can be a command (? on an empty prompt).

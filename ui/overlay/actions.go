@@ -105,6 +105,19 @@ type (
 
 // Requests and jobs: the root hands out the id and keeps the cancel.
 type (
+	// SendBulkChange sends a bulk change's plans (edit.Writer.ApplyBulk)
+	// at Rate predicted WCU per second, under one journal entry.
+	SendBulkChange struct {
+		Plans []*edit.Plan
+		Rate  float64
+		// Undo is the bulk entry these plans take back (edit.UndoPlans
+		// gave them and Items); nil for a change.
+		Undo  *edit.Entry
+		Items []edit.EntryItem
+	}
+	// StopBulkChange stops the bulk change in flight after its writes in
+	// flight.
+	StopBulkChange struct{}
 	// SavePattern appends P to the patterns file.
 	SavePattern struct{ P patterns.Pattern }
 	// RunPattern sends a pattern's request with its parameters.
@@ -131,6 +144,9 @@ type (
 	}
 	// StopBulk cancels the bulk read in flight: its reply brings what was read.
 	StopBulk struct{}
+	// StopExplain cancels the why-empty reads in flight; what they read
+	// is logged.
+	StopExplain struct{}
 	// SendWrite sends a confirmed write (an undo when Undo is set).
 	SendWrite struct {
 		Plan *edit.Plan
@@ -167,6 +183,8 @@ type (
 )
 
 func (Then) isWant()             {}
+func (SendBulkChange) isWant()   {}
+func (StopBulkChange) isWant()   {}
 func (Close) isWant()            {}
 func (Open) isWant()             {}
 func (Remove) isWant()           {}
@@ -199,6 +217,7 @@ func (ScanIndexMap) isWant()     {}
 func (PlanBulk) isWant()         {}
 func (RunBulk) isWant()          {}
 func (StopBulk) isWant()         {}
+func (StopExplain) isWant()      {}
 func (SendWrite) isWant()        {}
 func (ReapplyWrite) isWant()     {}
 func (StartExport) isWant()      {}

@@ -3,7 +3,7 @@
 // patterns, saving a pattern, the code of a request, the overview and its
 // index map, an export, a Scan or PartiQL read, editing and writing an
 // item, where to open an item, the partitions its keys name, the live
-// pane). Each is a value type in a file of its own holding its state, its
+// pane, why an empty result is empty, a bulk change of the marked items). Each is a value type in a file of its own holding its state, its
 // keys (a keymap.Mode), its Update and its View.
 //
 // An overlay sees only what the root gives it: an Env built for each

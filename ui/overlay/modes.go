@@ -10,5 +10,5 @@ var Modes = []*keymap.Mode{
 	modeDetail, modePatterns, modeParams, modeCode,
 	modeCaps, modeSampling, modeOverview, modeExport, modeExporting,
 	modeBulkAsk, modeBulk, modeEdit, modeEditValue, modeWriteConfirm, modeWriteReapplied, modeWriteDone, modeWriteRefused, modeWriteNothing,
-	modeConnections,
+	modeConnections, modeExplain, modeBulkChoose, modeBulkPreview, modeBulkUndo, modeBulkSending,
 }

@@ -45,6 +45,8 @@ const (
 	IndexMapID       // the overview's index map
 	LiveID           // the partition's writes from the stream
 	ConnectionsID    // switching to another connection
+	ExplainID        // why an empty result is empty: the nearest keys that exist
+	BulkEditID       // a bulk change of the marked items: the change, its preview, its writes
 )
 
 // Overlay is one view on the overlay stack.

@@ -369,14 +369,11 @@ func (o Patterns) run(e Env, p patterns.Pattern, params map[string]string) (Over
 // paramsUpdate is the chosen pattern's parameters form: enter runs it, esc
 // goes back to the list.
 func (o Patterns) paramsUpdate(e Env, msg tea.Msg) (Overlay, Want) {
-	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return o, nil
-	}
-	f, ev := o.form.Handle(msg, e.Keys.FormKeys())
-	o.form = f
+	var ev widget.FormEvent
+	o.form, ev = formKey(o.form, e, msg)
 	switch ev {
 	case widget.FormSubmit:
-		return o.run(e, e.Patterns.Patterns[o.cursor], f.Values())
+		return o.run(e, e.Patterns.Patterns[o.cursor], o.form.Values())
 	case widget.FormCancel:
 		o.asking, o.err = false, ""
 	case widget.FormTyped:

@@ -66,11 +66,8 @@ func (o Save) pending() patterns.Pattern {
 // Update handles a key, pasted text or a wheel message and returns
 // what the overlay asks of the root.
 func (o Save) Update(e Env, msg tea.Msg) (Overlay, Want) {
-	if _, ok := msg.(tea.MouseWheelMsg); ok {
-		return o, nil
-	}
-	f, ev := o.form.Handle(msg, e.Keys.FormKeys())
-	o.form = f
+	var ev widget.FormEvent
+	o.form, ev = formKey(o.form, e, msg)
 	switch ev {
 	case widget.FormSubmit:
 		p := o.pending()
@@ -113,6 +110,15 @@ func (o Save) View(e Env, w, h int) string {
 		}
 	}
 	return widget.Box(st, "Save as an access pattern", lines, w, h, true)
+}
+
+// formKey gives a form's keys and pasted text to it; a wheel message is
+// none of its business.
+func formKey(f widget.Form, e Env, msg tea.Msg) (widget.Form, widget.FormEvent) {
+	if _, ok := msg.(tea.MouseWheelMsg); ok {
+		return f, widget.FormIgnored
+	}
+	return f.Handle(msg, e.Keys.FormKeys())
 }
 
 var modeSave = keymap.FormMode("save pattern", "save to the patterns file", "don't save")

@@ -7,7 +7,6 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
-	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/edit"
 	"dynascope/textfmt"
@@ -173,11 +172,7 @@ func (o Write) View(e Env, w, h int) string {
 	inner := w - 2
 	p := o.plan
 	var lines []string
-	add := func(style func(...string) string, s string) {
-		for _, l := range widget.WrapLines(textfmt.Sanitize(s), max(1, inner-2)) {
-			lines = append(lines, " "+style(l))
-		}
-	}
+	add := sayer(&lines, inner)
 	text, muted := st.Text.Render, st.Muted.Render
 	what := string(p.Op) + " on " + p.Table + " · " + edit.KeyText(p.Keys, p.Old, p.New)
 	if o.undo != nil {
@@ -290,12 +285,7 @@ func (o Write) beside(st theme.Styles, inner int) []string {
 	if deleting {
 		yoursHead = "yours: deleted"
 	}
-	text := func(av types.AttributeValue) string {
-		if av == nil {
-			return "—"
-		}
-		return textfmt.Sanitize(edit.ValueText(av))
-	}
+	text := valueOrNone
 	out := []string{"   " + st.Muted.Render(widget.Fit("attribute", nameW)+"  "+widget.Fit("as read", colW)+"  "+widget.Fit("now", colW)+"  "+widget.Fit(yoursHead, colW))}
 	for _, r := range rows {
 		mark := "  "

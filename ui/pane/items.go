@@ -39,7 +39,8 @@ type Items struct {
 	// list is the cursor and the window over the rows shown (nav), and
 	// the marks, by itemID: a mark stays while its item's page is released
 	// and read again, or the filter hides it.
-	List widget.List
+	List   widget.List
+	anchor markAnchor // where a range of marks starts (MarkRange)
 
 	KeyName string          // the attribute shown first
 	hide    map[string]bool // key attributes left out of the columns
@@ -179,9 +180,17 @@ func (p Items) header(st theme.Styles, inner int) string {
 	return st.ColHeader.Render(widget.Fit(b.String(), inner))
 }
 
-func (p Items) row(st theme.Styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style) string {
+// MarkGlyph leads a marked item's row, where an unmarked one has a space:
+// seen without colour.
+const MarkGlyph = "✓"
+
+func (p Items) row(st theme.Styles, it dynamo.Item, inner int, base lipgloss.Style, marker lipgloss.Style, marked bool) string {
 	var b strings.Builder
-	b.WriteString(" " + widget.Fit(textfmt.Sanitize(KeyOf(it, p.KeyName)), p.firstW))
+	lead := base.Render(" ")
+	if marked {
+		lead = st.Accent.Inherit(base).Bold(true).Render(MarkGlyph)
+	}
+	b.WriteString(widget.Fit(textfmt.Sanitize(KeyOf(it, p.KeyName)), p.firstW))
 	for _, c := range p.Cols {
 		v := ""
 		if av, ok := it[c.Name]; ok {
@@ -189,7 +198,7 @@ func (p Items) row(st theme.Styles, it dynamo.Item, inner int, base lipgloss.Sty
 		}
 		b.WriteString("  " + widget.Fit(v, c.W))
 	}
-	return marker.Inherit(base).Render("▌") + base.Render(widget.Fit(b.String(), inner-1))
+	return marker.Inherit(base).Render("▌") + lead + base.Render(widget.Fit(b.String(), inner-2))
 }
 
 // ItemsChrome is the lines of the pane that are not item rows: frame and header.
@@ -232,7 +241,7 @@ func (p Items) rowLine(st theme.Styles, r widget.Row, inner int, focused bool, c
 	if p.Changed != "" && KeyOf(it, p.ChangedAttr) == p.Changed {
 		base = base.Inherit(st.OK).Bold(true) // bold too: seen without colour
 	}
-	return p.row(st, it, inner, base, st.Entity(colour(KeyOf(it, p.KeyName))))
+	return p.row(st, it, inner, base, st.Entity(colour(KeyOf(it, p.KeyName))), p.List.Marked(p.ItemID(it)))
 }
 
 // Title says what is loaded and, while filtering, what matches.

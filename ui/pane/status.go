@@ -2,6 +2,7 @@ package pane
 
 import (
 	"errors"
+	"fmt"
 
 	"charm.land/bubbles/v2/spinner"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -58,8 +59,9 @@ func NewStatus() Status {
 	return Status{Spinner: spinner.New(spinner.WithSpinner(spinner.MiniDot))}
 }
 
-// Left is the status on the left: totals, then what is in flight (busy).
-func (s Status) Left(st theme.Styles, log RequestLog, busy string) string {
+// Left is the status on the left: totals, the items marked (when any),
+// then what is in flight (busy).
+func (s Status) Left(st theme.Styles, log RequestLog, busy string, marked int) string {
 	left := " " + st.Bold.Render("Σ "+log.TotalText())
 	if s.Price > 0 {
 		// On-demand reads are billed in read request units, the units
@@ -67,6 +69,9 @@ func (s Status) Left(st theme.Styles, log RequestLog, busy string) string {
 		left += st.Muted.Render(" ≈ " + textfmt.Dollars(log.Total.Total*s.Price/1e6) + " on-demand")
 	}
 	left += st.Muted.Render(" · " + textfmt.Plural(len(log.Reqs), "request", "requests"))
+	if marked > 0 {
+		left += st.Muted.Render(" · ") + st.Accent.Bold(true).Render(fmt.Sprintf("%d marked", marked))
+	}
 	if s.Throttle {
 		left += "  " + st.Warn.Render("⚠ throttled")
 	}
