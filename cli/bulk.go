@@ -24,6 +24,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/keys"
@@ -70,7 +71,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
-	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
+	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second (without it, the settings' maxWCUPerSecond)")
 }
 
 // bulk tells whether the command changes many items, and checks its
@@ -129,6 +130,20 @@ func (o *writeOptions) checkRate() error {
 	return nil
 }
 
+// bulkRate sets the pace of a bulk change: --max-wcu-per-second, else
+// the settings' maxWCUPerSecond (the UI's pace too), else
+// edit.DefaultBulkWCU; and says, for the preview, which it is.
+func (o *writeOptions) bulkRate(s config.Settings) string {
+	switch {
+	case o.Bulk.MaxWCUGiven:
+		return "--max-wcu-per-second"
+	case s.MaxWCUPerSecond > 0 && !math.IsInf(s.MaxWCUPerSecond, 1) && s.MaxWCUPerSecond != defaultBulkWCU:
+		o.Bulk.MaxWCU = s.MaxWCUPerSecond
+		return "maxWCUPerSecond of the settings; --max-wcu-per-second sets it"
+	}
+	return "the default; --max-wcu-per-second sets it"
+}
+
 func entityFlag(given bool) []string {
 	if given {
 		return []string{"--entity"}
@@ -149,6 +164,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
+	rateFrom := opts.bulkRate(settings)
 	client, t, err := opts.describe(ctx, opts.Table)
 	if err != nil {
 		return err
@@ -169,7 +185,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		return err
 	}
 	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", missing: sel.missing, filter: opts.Bulk.Filter,
-		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, rate: opts.Bulk.MaxWCU, rateGiven: opts.Bulk.MaxWCUGiven}
+		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, rate: opts.Bulk.MaxWCU, rateFrom: rateFrom}
 	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
 		return fmt.Errorf("%s: %w.", opts.Command, err)

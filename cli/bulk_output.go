@@ -40,8 +40,8 @@ type bulkPreview struct {
 	// rate is the pace the plans go out at, in predicted WCU per second
 	// (--max-wcu-per-second); 0 when the preview has none to say, as
 	// undo's, which paces at the default.
-	rate      float64
-	rateGiven bool // the user chose the rate; else it is edit.DefaultBulkWCU
+	rate     float64
+	rateFrom string // where the rate comes from, in words (writeOptions.bulkRate); "" unsaid
 }
 
 // bulk is the preview's plans as edit sums them.
@@ -110,11 +110,11 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	}
 	line("%s), each write conditional on the item as read", pred)
 	if d, ok := p.bulk().Time(p.rate); ok {
-		from := "the default; --max-wcu-per-second sets it"
-		if p.rateGiven {
-			from = "--max-wcu-per-second"
+		from := ""
+		if p.rateFrom != "" {
+			from = " (" + p.rateFrom + ")"
 		}
-		line("time at %s WCU per second (%s): %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, aboutTime(d))
+		line("time at %s WCU per second%s: %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, aboutTime(d))
 	}
 	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)

@@ -16,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/edit"
@@ -42,62 +43,71 @@ func archiveOrders(ep, table string, more ...string) []string {
 }
 
 // The preview of a bulk update on the demo's CUST#7 ORDER items says the
-// time the writes take at the rate chosen: the same predicted WCU over
-// --max-wcu-per-second, so 50 takes four times as long as 200, and the
-// default rate (edit.DefaultBulkWCU) said as the default; in text as in
-// JSON, the text with the boto3 program under the aws command. Only the
-// read is sent.
+// time the writes take at the rate they would go out at: the same
+// predicted WCU over --max-wcu-per-second, so 50 takes four times as long
+// as 200; without the flag, over the settings' maxWCUPerSecond, else the
+// default (edit.DefaultBulkWCU), each said as such; in text as in JSON,
+// the text with the boto3 program under the aws command. Only the read is
+// sent.
 func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 	table, ep := seededDemo(t)
 	proxy := dynamotest.StartProxy(t, ep)
+	fast := filepath.Join(t.TempDir(), "settings.yaml")
+	if err := os.WriteFile(fast, []byte("maxWCUPerSecond: 400\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	times := map[float64]float64{}
 	var predicted float64
-	for _, rate := range []float64{50, 200, 0} {
+	for _, c := range []struct {
+		settings string  // the settings file; config.NoConnection for none
+		flag     float64 // --max-wcu-per-second; 0 for none
+		want     float64
+		from     string
+	}{
+		{config.NoConnection, 50, 50, "--max-wcu-per-second"},
+		{config.NoConnection, 200, 200, "--max-wcu-per-second"},
+		{config.NoConnection, 0, edit.DefaultBulkWCU, "the default; --max-wcu-per-second sets it"},
+		{fast, 0, 400, "maxWCUPerSecond of the settings; --max-wcu-per-second sets it"},
+		{fast, 50, 50, "--max-wcu-per-second"},
+	} {
+		t.Setenv(config.EnvSettings, c.settings)
 		var flag []string
-		if rate > 0 {
-			flag = []string{"--max-wcu-per-second", jsonFloat(rate)}
+		if c.flag > 0 {
+			flag = []string{"--max-wcu-per-second", jsonFloat(c.flag)}
 		}
 		out, _, err := cli(t, archiveOrders(proxy.URL, table, slices.Concat(flag, []string{"--output", "json"})...)...)
 		if err != nil {
-			t.Fatalf("rate %v: %v", rate, err)
+			t.Fatalf("%+v: %v", c, err)
 		}
 		var p previewTimeJSON
 		if err := json.Unmarshal([]byte(out), &p); err != nil {
 			t.Fatalf("%v in %s", err, out)
 		}
 		if p.PredictedWCU.Total == nil || *p.PredictedWCU.Total < float64(p.Selected) || p.Selected == 0 {
-			t.Fatalf("rate %v: predicted %v WCU for %d items; want at least 1 an item", rate, p.PredictedWCU.Total, p.Selected)
+			t.Fatalf("%+v: predicted %v WCU for %d items; want at least 1 an item", c, p.PredictedWCU.Total, p.Selected)
 		}
 		if predicted == 0 {
 			predicted = *p.PredictedWCU.Total
 		} else if *p.PredictedWCU.Total != predicted {
-			t.Errorf("rate %v: predicted %v WCU, and %v at another rate", rate, *p.PredictedWCU.Total, predicted)
+			t.Errorf("%+v: predicted %v WCU, and %v at another rate", c, *p.PredictedWCU.Total, predicted)
 		}
-		want := rate
-		if rate == 0 {
-			want = edit.DefaultBulkWCU
+		if p.Time == nil || p.Time.PerSecond != c.want || math.Abs(p.Time.Seconds-predicted/c.want) > 0.001 {
+			t.Fatalf("%+v: time %+v; want %v WCU/s, %v s (%v WCU over it)", c, p.Time, c.want, predicted/c.want, predicted)
 		}
-		if p.Time == nil || p.Time.PerSecond != want || math.Abs(p.Time.Seconds-predicted/want) > 0.001 {
-			t.Fatalf("rate %v: time %+v; want %v WCU/s, %v s (%v WCU over it)", rate, p.Time, want, predicted/want, predicted)
-		}
-		times[rate] = p.Time.Seconds
+		times[c.want] = p.Time.Seconds
 
 		text, _, err := cli(t, archiveOrders(proxy.URL, table, flag...)...)
 		if err != nil {
 			t.Fatal(err)
 		}
-		from := "(--max-wcu-per-second)"
-		if rate == 0 {
-			from = "(the default; --max-wcu-per-second sets it)"
-		}
-		d := time.Duration(predicted / want * float64(time.Second))
-		if line := "time at " + jsonFloat(want) + " WCU per second " + from + ": " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
-			t.Errorf("rate %v: the text preview lacks %q:\n%s", rate, line, text)
+		d := time.Duration(predicted / c.want * float64(time.Second))
+		if line := "time at " + jsonFloat(c.want) + " WCU per second (" + c.from + "): " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
+			t.Errorf("%+v: the text preview lacks %q:\n%s", c, line, text)
 		}
 		// The program under the aws command is the JSON's, which
 		// TestBulkPreviewBoto3DoesWhatDynascopeDoes runs.
 		if program := "the same write as a boto3 program (python3):\n" + p.Boto3 + "to send it:"; !strings.Contains(p.Boto3, "update_item(") || !strings.Contains(text, program) {
-			t.Errorf("rate %v: the text preview lacks the boto3 program %q:\n%s", rate, p.Boto3, text)
+			t.Errorf("%+v: the text preview lacks the boto3 program %q:\n%s", c, p.Boto3, text)
 		}
 	}
 	if r := times[50] / times[200]; math.Abs(r-4) > 1e-6 {
@@ -107,6 +117,32 @@ func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 		if c.Op != "DescribeTable" && c.Op != "Query" {
 			t.Errorf("the preview sent %s; it reads only (DescribeTable, Query)", c.Op)
 		}
+	}
+}
+
+// A bulk change sent without --max-wcu-per-second goes out at the
+// settings' maxWCUPerSecond, the rate its preview's time is at.
+func TestBulkSentAtTheSettingsRate(t *testing.T) {
+	_, table := bulkTable(t, 5, 0)
+	settings := filepath.Join(t.TempDir(), "settings.yaml")
+	if err := os.WriteFile(settings, []byte("maxWCUPerSecond: 400\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv(config.EnvSettings, settings)
+	out, _, err := cli(t, "update", "--endpoint-url", dynamotest.Endpoint(t), "--table", table, "--pk", "CUST#7", "--entity", "ORDER", "--set", "status=S:ARCHIVED",
+		"--allow-writes", "--yes", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sent struct {
+		Written struct{ Count int }
+		Rate    struct{ MaxPerSecond float64 }
+	}
+	if err := json.Unmarshal([]byte(out), &sent); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if sent.Written.Count != 5 || sent.Rate.MaxPerSecond != 400 {
+		t.Errorf("written %d at most %v WCU/s; want 5 at the settings' 400", sent.Written.Count, sent.Rate.MaxPerSecond)
 	}
 }
 
