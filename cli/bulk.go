@@ -8,8 +8,9 @@ package cli
 // as groups names types). The items are planned by edit.PlanBulk (each by
 // edit.NewPlan, as a single write is; the UI's marks plan the same way),
 // and the preview sums the plans: items, the count per attribute change,
-// the predicted WCU, the typed diff of the first few and the aws command
-// of one. With --yes and --allow-writes the plans are
+// the predicted WCU and the time at --max-wcu-per-second, the typed diff
+// of the first few and one item's write as an aws command and a boto3
+// program. With --yes and --allow-writes the plans are
 // then sent (bulk_send.go).
 
 import (
@@ -23,6 +24,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
 	"dynascope/keys"
@@ -45,6 +47,9 @@ type bulkSelect struct {
 	// Line is the command as given less its selector, for the command
 	// that sends only the items a stop left (bulk_rest.go).
 	Line []string
+	// MaxWCUGiven: --max-wcu-per-second was given, else MaxWCU is the
+	// default (the preview's time says which).
+	MaxWCUGiven bool
 }
 
 // The bulk lines of update's and delete's examples.
@@ -68,7 +73,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
 	fs.BoolVar(&o.Bulk.Scan, "scan", false, "select from the whole table by one strongly consistent Scan, its estimate said first; with --filter the items it keeps (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
-	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second")
+	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second (without it, the settings' maxWCUPerSecond)")
 }
 
 // bulk tells whether the command changes many items, and checks its
@@ -76,6 +81,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 	fs := cmd.Flags()
 	o.Bulk.chosen = nil
+	o.Bulk.MaxWCUGiven = fs.Changed("max-wcu-per-second")
 	for _, name := range sortKeyFlagNames() {
 		if fs.Changed(name) {
 			o.Bulk.chosen = append(o.Bulk.chosen, "--"+name)
@@ -132,6 +138,20 @@ func checkRate(rate float64) error {
 	return nil
 }
 
+// bulkRate sets the pace of a bulk change: --max-wcu-per-second, else
+// the settings' maxWCUPerSecond (the UI's pace too), else
+// edit.DefaultBulkWCU; and says, for the preview, which it is.
+func (o *writeOptions) bulkRate(s config.Settings) string {
+	switch {
+	case o.Bulk.MaxWCUGiven:
+		return "--max-wcu-per-second"
+	case s.MaxWCUPerSecond > 0 && !math.IsInf(s.MaxWCUPerSecond, 1) && s.MaxWCUPerSecond != defaultBulkWCU:
+		o.Bulk.MaxWCU = s.MaxWCUPerSecond
+		return "maxWCUPerSecond of the settings; --max-wcu-per-second sets it"
+	}
+	return "the default; --max-wcu-per-second sets it"
+}
+
 func entityFlag(given bool) []string {
 	if given {
 		return []string{"--entity"}
@@ -152,6 +172,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
+	rateFrom := opts.bulkRate(settings)
 	client, t, err := opts.describe(ctx, opts.Table)
 	if err != nil {
 		return err
@@ -174,8 +195,8 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter, rate: opts.Bulk.MaxWCU,
-		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}}
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter,
+		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, rate: opts.Bulk.MaxWCU, rateFrom: rateFrom}
 	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
 		return fmt.Errorf("%s: %w.", opts.Command, err)

@@ -2,8 +2,9 @@ package cli
 
 // What a bulk update or delete previews: the items selected, the count per
 // attribute change, the predicted WCU summed over the items' plans (each
-// from its item's size before and after), the typed diff of the first few
-// and the aws command of the first one's write; the sums are edit's
+// from its item's size before and after), the time they take at the pace
+// chosen, the typed diff of the first few and the first one's write as an
+// aws command and as a boto3 program; the sums and forms are edit's
 // (edit.BulkPlan), the words and the JSON document the command line's.
 
 import (
@@ -14,6 +15,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"dynascope/dynamo"
 	"dynascope/edit"
@@ -29,7 +31,6 @@ type bulkPreview struct {
 	read                     dynamo.QueryResult
 	byKey                    bool          // read by GetItem per key (--keys), not by query pages
 	scan                     bool          // read by Scan pages (--scan)
-	rate                     float64       // --max-wcu-per-second: the pace it would be sent at
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
 	target                   edit.Target
@@ -37,6 +38,11 @@ type bulkPreview struct {
 	unchanged                []dynamo.Item   // keys of items already as wanted
 	skipped                  []edit.BulkSkip // items the change leaves (a rename's NEW taken)
 	sending                  bool            // --yes --allow-writes: the plans are sent next
+	// rate is the pace the plans go out at, in predicted WCU per second
+	// (--max-wcu-per-second); 0 when the preview has none to say, as
+	// undo's, which paces at the default.
+	rate     float64
+	rateFrom string // where the rate comes from, in words (writeOptions.bulkRate); "" unsaid
 }
 
 // bulk is the preview's plans as edit sums them.
@@ -106,7 +112,13 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		pred += "; " + name + " " + jsonFloat(c.Indexes[name])
 	}
 	line("%s), each write conditional on the item as read", pred)
-	line("at most %s WCU per second (--max-wcu-per-second): about %s to send", jsonFloat(p.rate), secondsAt(c.Total, p.rate))
+	if d, ok := p.bulk().Time(p.rate); ok {
+		from := ""
+		if p.rateFrom != "" {
+			from = " (" + p.rateFrom + ")"
+		}
+		line("time at %s WCU per second%s: %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, aboutTime(d))
+	}
 	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)
 	}
@@ -121,6 +133,10 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	}
 	line("the first item's write as the aws CLI sends it:")
 	for _, l := range strings.Split(p.bulk().Command(p.target), "\n") {
+		line("%s", l)
+	}
+	line("the same write as a boto3 program (python3):")
+	for _, l := range strings.Split(strings.TrimSuffix(p.bulk().Boto3(p.target), "\n"), "\n") {
 		line("%s", l)
 	}
 	if !p.sending {
@@ -145,10 +161,10 @@ type bulkPreviewObject struct {
 	Skipped      []skippedObject   `json:"skipped"` // left by the change: a rename's new name taken
 	Changes      []edit.AttrChange `json:"changes"`
 	PredictedWCU capacityObject    `json:"predictedWCU"`
-	MaxPerSecond float64           `json:"maxWCUPerSecond"`
-	Seconds      float64           `json:"secondsAtRate"` // the predicted WCU at that rate
-	Items        []bulkItemObject  `json:"items"`         // the first few
+	Items        []bulkItemObject  `json:"items"` // the first few
 	Command      string            `json:"command"`
+	Boto3        string            `json:"boto3"` // the first item's write as a boto3 program
+	Time         *timeObject       `json:"time"`  // null when the preview has no rate (undo's)
 	Read         capacityObject    `json:"readCapacity"`
 	Requests     int               `json:"readRequests"`
 	Filter       string            `json:"filter,omitempty"`
@@ -159,7 +175,7 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
 		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.bulk().Changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned,
-		MaxPerSecond: p.rate, Seconds: p.predicted().Total / p.rate}
+	}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []edit.AttrChange{}
 	}
@@ -170,9 +186,39 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 		o.Items = append(o.Items, bulkItemObject{Key: itemcodec.PlainJSON(edit.KeyOf(pl.Keys, pl.Old)), Diff: diffObjects(pl.Diff)})
 	}
 	o.Command = p.bulk().Command(p.target)
+	o.Boto3 = p.bulk().Boto3(p.target)
+	if d, ok := p.bulk().Time(p.rate); ok {
+		o.Time = &timeObject{PerSecond: p.rate, Seconds: d.Round(time.Millisecond).Seconds()}
+	}
 	enc := json.NewEncoder(b)
 	enc.SetIndent("", "  ")
 	return enc.Encode(o)
+}
+
+// timeObject is how long the writes take at the pace chosen: the
+// predicted WCU over the rate, as edit.RatePace holds them.
+type timeObject struct {
+	PerSecond float64 `json:"wcuPerSecond"`
+	Seconds   float64 `json:"seconds"`
+}
+
+// aboutTime is a duration rounded as a person says it: "about 41 s",
+// "about 1 min 22 s", "about 2 h 5 min"; "under 1 s".
+func aboutTime(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d >= time.Hour {
+		d = d.Round(time.Minute)
+	}
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case d < time.Second:
+		return "under 1 s"
+	case h > 0:
+		return fmt.Sprintf("about %d h %d min", h, m)
+	case m > 0:
+		return fmt.Sprintf("about %d min %d s", m, s)
+	}
+	return fmt.Sprintf("about %d s", s)
 }
 
 // keysJSON is keys as plain JSON, [] for none.

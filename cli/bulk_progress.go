@@ -65,13 +65,3 @@ func (p *bulkProgress) done() {
 		p.bar.done()
 	}
 }
-
-// secondsAt is how long wcu take at rate WCU per second, as a duration
-// to read: tenths of a second under ten seconds, whole seconds above.
-func secondsAt(wcu, rate float64) string {
-	d := time.Duration(wcu / rate * float64(time.Second))
-	if d < 10*time.Second {
-		return d.Round(100 * time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
-}

@@ -31,8 +31,12 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (--max-wcu-per-second), up to %d at once; Ctrl-C stops after the writes in flight\n",
-		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), edit.BulkWorkers)
+	from := pre.rateFrom // the flag, the settings or the default
+	if from == "" {
+		from = "--max-wcu-per-second"
+	}
+	fmt.Fprintf(opts.Bulk.Err, "sending %s at most %s WCU per second (%s), up to %d at once; Ctrl-C stops after the writes in flight\n",
+		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), from, edit.BulkWorkers)
 	pace := &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}
 	prog := newBulkProgress(opts.Bulk.Err, pre, pace)
 	res, err := w.ApplyBulk(ctx, pre.plans, pace, prog.item)

@@ -100,9 +100,9 @@ type bulkPreviewJSON struct {
 		Key  map[string]string
 		Diff []struct{ Attribute, Change string }
 	}
-	Command                        string
-	ReadRequests                   int
-	MaxWCUPerSecond, SecondsAtRate float64
+	Command      string
+	ReadRequests int
+	Time         *struct{ WCUPerSecond, Seconds float64 }
 }
 
 func previewOf(t *testing.T, out string) bulkPreviewJSON {
@@ -142,8 +142,8 @@ func TestBulkUpdatePreview(t *testing.T) {
 			if p.PredictedWCU.Total == nil || *p.PredictedWCU.Total != 40 {
 				t.Errorf("%v: predicted %v WCU, want 40", sel, p.PredictedWCU.Total)
 			}
-			if p.MaxWCUPerSecond != defaultBulkWCU || p.SecondsAtRate != 40.0/defaultBulkWCU {
-				t.Errorf("%v: %v s at %v WCU/s, want the 40 WCU at the default rate", sel, p.SecondsAtRate, p.MaxWCUPerSecond)
+			if p.Time == nil || p.Time.WCUPerSecond != defaultBulkWCU || p.Time.Seconds != 40.0/defaultBulkWCU {
+				t.Errorf("%v: time %+v, want the 40 WCU at the default rate", sel, p.Time)
 			}
 			if len(p.Items) != 3 || p.Items[0].Key["SK"] != "ORDER#0000" || len(p.Items[0].Diff) != 1 || len(p.Items[2].Diff) != 1 {
 				t.Errorf("%v: the first items %+v", sel, p.Items)
@@ -170,7 +170,7 @@ func TestBulkUpdatePreview(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, w := range []string{"preview, nothing sent: bulk delete", "selected 10 items (1 query page, ", "10 items to write", "changes: 10 items deleted", "predicted 10 WCU",
-		"at most 4 WCU per second (--max-wcu-per-second): about 2.5s to send", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
+		"time at 4 WCU per second (--max-wcu-per-second): about 3 s, longer if DynamoDB throttles", "item 1: PK = CUST#7, SK = ORDER#0030", "… and 7 items more", "aws dynamodb delete-item", "--allow-writes --yes"} {
 		if !strings.Contains(out, w) {
 			t.Errorf("the text preview lacks %q:\n%s", w, out)
 		}

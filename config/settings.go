@@ -75,8 +75,9 @@ type Settings struct {
 	// tables increments: editing's conditions are then on it alone, and
 	// each write increments it. "" for conditions over the whole item read.
 	VersionAttribute string
-	// MaxWCUPerSecond is the pace of a bulk change in the UI, in predicted
-	// WCU per second (above 0).
+	// MaxWCUPerSecond is the pace of a bulk change, in predicted WCU per
+	// second (above 0): the UI's, and the command line's without
+	// --max-wcu-per-second.
 	MaxWCUPerSecond float64
 }
 
