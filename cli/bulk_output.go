@@ -139,7 +139,11 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	for _, l := range strings.Split(strings.TrimSuffix(p.bulk().Boto3(p.target), "\n"), "\n") {
 		line("%s", l)
 	}
-	if !p.sending {
+	switch {
+	case p.sending:
+	case p.command == "undo": // undo previews with --dry-run and sends without it
+		line("to send it: the same command without --dry-run, with --allow-writes")
+	default:
 		line("to send it: the same command with --allow-writes --yes")
 	}
 }

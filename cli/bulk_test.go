@@ -368,6 +368,12 @@ func TestBulkUpdateUndone(t *testing.T) {
 	if err != nil || !strings.Contains(out, fmt.Sprintf("bulk UpdateItem of %d items on %s", n, table)) || !strings.Contains(out, fmt.Sprintf("%d done", n)) {
 		t.Fatalf("journal: %v\n%s", err, out)
 	}
+	// Its preview says how to send it: undo sends without --dry-run (it
+	// takes no --yes).
+	out, _, err = cli(t, "undo", "--endpoint-url", ep, "--table", table, "--dry-run")
+	if err != nil || !strings.Contains(out, "to send it: the same command without --dry-run, with --allow-writes") || strings.Contains(out, "--yes") {
+		t.Fatalf("undo --dry-run: %v\n%s", err, out)
+	}
 	if _, _, err := cli(t, "undo", "--endpoint-url", ep, "--table", table, "--allow-writes"); err != nil {
 		t.Fatal(err)
 	}
