@@ -117,7 +117,7 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 		if p.rateFrom != "" {
 			from = " (" + p.rateFrom + ")"
 		}
-		line("time at %s WCU per second%s: %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, aboutTime(d))
+		line("time at %s WCU per second%s: %s, longer if DynamoDB throttles", jsonFloat(p.rate), from, textfmt.AboutTime(d))
 	}
 	if l := p.plans[0].Limit; l != "" {
 		line("note: %s", l)
@@ -204,25 +204,6 @@ func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 type timeObject struct {
 	PerSecond float64 `json:"wcuPerSecond"`
 	Seconds   float64 `json:"seconds"`
-}
-
-// aboutTime is a duration rounded as a person says it: "about 41 s",
-// "about 1 min 22 s", "about 2 h 5 min"; "under 1 s".
-func aboutTime(d time.Duration) string {
-	d = d.Round(time.Second)
-	if d >= time.Hour {
-		d = d.Round(time.Minute)
-	}
-	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
-	switch {
-	case d < time.Second:
-		return "under 1 s"
-	case h > 0:
-		return fmt.Sprintf("about %d h %d min", h, m)
-	case m > 0:
-		return fmt.Sprintf("about %d min %d s", m, s)
-	}
-	return fmt.Sprintf("about %d s", s)
 }
 
 // keysJSON is keys as plain JSON, [] for none.

@@ -20,6 +20,7 @@ import (
 	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/edit"
+	"dynascope/textfmt"
 )
 
 // previewTimeJSON is the preview's predicted WCU, the time at the rate, and
@@ -101,7 +102,7 @@ func TestBulkPreviewTimeAtTheRate(t *testing.T) {
 			t.Fatal(err)
 		}
 		d := time.Duration(predicted / c.want * float64(time.Second))
-		if line := "time at " + jsonFloat(c.want) + " WCU per second (" + c.from + "): " + aboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
+		if line := "time at " + jsonFloat(c.want) + " WCU per second (" + c.from + "): " + textfmt.AboutTime(d) + ", longer if DynamoDB throttles\n"; !strings.Contains(text, line) {
 			t.Errorf("%+v: the text preview lacks %q:\n%s", c, line, text)
 		}
 		// The program under the aws command is the JSON's, which
@@ -143,25 +144,6 @@ func TestBulkSentAtTheSettingsRate(t *testing.T) {
 	}
 	if sent.Written.Count != 5 || sent.Rate.MaxPerSecond != 400 {
 		t.Errorf("written %d at most %v WCU/s; want 5 at the settings' 400", sent.Written.Count, sent.Rate.MaxPerSecond)
-	}
-}
-
-// A duration as the preview says it.
-func TestAboutTime(t *testing.T) {
-	for _, c := range []struct {
-		d    time.Duration
-		want string
-	}{
-		{300 * time.Millisecond, "under 1 s"},
-		{time.Second, "about 1 s"},
-		{40720 * time.Millisecond, "about 41 s"},
-		{81440 * time.Millisecond, "about 1 min 21 s"},
-		{time.Hour + 5*time.Minute + 20*time.Second, "about 1 h 5 min"},
-		{time.Hour + 59*time.Minute + 40*time.Second, "about 2 h 0 min"},
-	} {
-		if got := aboutTime(c.d); got != c.want {
-			t.Errorf("aboutTime(%v) = %q, want %q", c.d, got, c.want)
-		}
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"math"
 	"strconv"
+	"time"
 )
 
 // HumanBytes formats a byte count in binary units: "512 B", "3.5 MiB".
@@ -63,4 +64,24 @@ func Dollars(v float64) string {
 	}
 	r, _ := strconv.ParseFloat(strconv.FormatFloat(v, 'g', 3, 64), 64)
 	return "$" + strconv.FormatFloat(r, 'f', -1, 64)
+}
+
+// AboutTime is a duration rounded as a person says it: "about 41 s",
+// "about 1 min 22 s", "about 2 h 5 min"; "under 1 s". The CLI's and the
+// UI's bulk previews say a change's time at its rate by it.
+func AboutTime(d time.Duration) string {
+	d = d.Round(time.Second)
+	if d >= time.Hour {
+		d = d.Round(time.Minute)
+	}
+	h, m, s := int(d/time.Hour), int(d%time.Hour/time.Minute), int(d%time.Minute/time.Second)
+	switch {
+	case d < time.Second:
+		return "under 1 s"
+	case h > 0:
+		return fmt.Sprintf("about %d h %d min", h, m)
+	case m > 0:
+		return fmt.Sprintf("about %d min %d s", m, s)
+	}
+	return fmt.Sprintf("about %d s", s)
 }

@@ -4,10 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"strings"
-	"time"
 
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/config"
 	"dynascope/edit"
 	"dynascope/textfmt"
 	"dynascope/ui/widget"
@@ -59,7 +59,7 @@ func (o BulkEdit) preview(e Env, add adder) {
 	pred := b.Predicted()
 	when := "time unknown (no rate set)"
 	if d, ok := b.Time(o.rate); ok {
-		when = fmt.Sprintf("about %s at %s WCU/s (the settings' maxWCUPerSecond)", roundTime(d), textfmt.Units(o.rate))
+		when = fmt.Sprintf("%s at %s WCU/s (maxWCUPerSecond, default %s)", textfmt.AboutTime(d), textfmt.Units(o.rate), textfmt.Units(config.DefaultMaxWCUPerSecond))
 	}
 	add(st.Bold.Render, fmt.Sprintf("predicted: %s WCU · %s", textfmt.Units(pred.Total), when))
 	add(st.Muted.Render, "each item's write is conditional on the item as read: one someone else changed since is refused and left")
@@ -94,15 +94,6 @@ func diffStyle(e Env, l string) func(...string) string {
 		return e.St.Err.Render
 	}
 	return e.St.Warn.Render
-}
-
-// roundTime is a duration as a reader wants it: under a second in ms,
-// else to the second.
-func roundTime(d time.Duration) string {
-	if d < time.Second {
-		return d.Round(time.Millisecond).String()
-	}
-	return d.Round(time.Second).String()
 }
 
 // sent is what the change did: the counts, the units, the journal entry,
