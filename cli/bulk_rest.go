@@ -30,7 +30,11 @@ func stoppedBulk(ctx context.Context, opts *writeOptions, res edit.BulkResult, j
 	if werr != nil {
 		return fmt.Errorf("%w; the keys of the items left could not be written to a file (%v), so no command sends only them", err, werr)
 	}
-	return goOnError{err: err, cmd: goOnLine(opts.Bulk.Line, "--keys", path),
+	add := []string{"--keys", path}
+	if res.Entry != nil { // the entry of this run, which the rest continues: one undo takes back both
+		add = append(add, "--continues", fmt.Sprint(res.Entry.Number))
+	}
+	return goOnError{err: err, cmd: goOnLine(opts.Bulk.Line, add...),
 		lead: fmt.Sprintf("to send only the %s left, run: ", textfmt.Plural(n.left, "item", "items"))}
 }
 
