@@ -138,6 +138,20 @@ func TestBulkChainCtrlCThenOneUndo(t *testing.T) {
 			t.Errorf("journal lacks %q: %v\n%s", want, err, jout)
 		}
 	}
+	var j struct {
+		Entries []struct {
+			Number, Undoes, Continues, UndoneBy int
+			UndoesAlso                          []int
+		}
+	}
+	jout, _, err = cli(t, "journal", "--output", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	decodeInto(t, jout, &j)
+	if got := fmt.Sprintf("%+v", j.Entries); got != "[{Number:1 Undoes:0 Continues:0 UndoneBy:3 UndoesAlso:[]} {Number:2 Undoes:0 Continues:1 UndoneBy:3 UndoesAlso:[]} {Number:3 Undoes:2 Continues:0 UndoneBy:0 UndoesAlso:[1]}]" {
+		t.Errorf("journal --output json: %s", got)
+	}
 	if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes"); err == nil || !strings.Contains(err.Error(), "no write left to undo") {
 		t.Errorf("a second undo: %v, want nothing left", err)
 	}

@@ -6,7 +6,8 @@ package cli
 // place of its selector, so that it reads those items again (each write
 // conditional on the item as it is then) and touches nothing the stopped
 // run wrote, refused or left in doubt. The journal entry holds what was
-// done, item by item.
+// done, item by item, and the command names it (--continues N), so the
+// rest's entry records the link and one undo takes back both (bulk_chain.go).
 
 import (
 	"bytes"
