@@ -3,6 +3,7 @@ package cli
 import (
 	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -105,6 +106,15 @@ func TestBulkChainCtrlCThenOneUndo(t *testing.T) {
 	if err != nil || !strings.Contains(jout, "continues 1") {
 		t.Fatalf("journal: %v\n%s", err, jout)
 	}
+	// A key entry 1 wrote (its first write goes out alone) is no rest of it.
+	keys := filepath.Join(t.TempDir(), "keys.jsonl")
+	if err := os.WriteFile(keys, []byte(`{"PK":"CUST#7","SK":"ORDER#0000"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cli(t, "update", "--endpoint-url", p.URL, "--table", table, "--keys", keys, "--continues", "1", "--set", "status=S:X", "--yes", "--allow-writes"); err == nil ||
+		!strings.Contains(err.Error(), `--continues 1: {"PK":"CUST#7","SK":"ORDER#0000"} of --keys `+keys+" is not an item entry 1 left unsent") {
+		t.Errorf("--continues 1 of a key it wrote: %v", err)
+	}
 	dry, dstderr, err := cli(t, "undo", "--endpoint-url", p.URL, "--entry", "2", "--dry-run", "--output", "json")
 	want := fmt.Sprintf("journal entry 2 continues entry 1: it is part of a chain, a bulk change stopped and its rest sent; this takes back only entry 2. 'dynascope undo --entry 2 --chain' takes back entries 2 and 1, %d items in all", n)
 	if err != nil || previewOf(t, dry).ToWrite != rest || !strings.Contains(dstderr, want) {
@@ -196,5 +206,35 @@ func TestBulkChainUndoCtrlCThenTheRest(t *testing.T) {
 	}
 	if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes"); err == nil || !strings.Contains(err.Error(), "no write left to undo") {
 		t.Errorf("undo after: %v, want nothing left", err)
+	}
+}
+
+// --continues is refused in one sentence, nothing written: without
+// --keys (before anything connects), of an entry the journal lacks, of an
+// entry that left nothing (it ran to the end), and with a key that entry
+// did not leave.
+func TestBulkContinuesRefused(t *testing.T) {
+	sdk, table := bulkTable(t, 4, 0)
+	p := dynamotest.StartProxy(t, dynamotest.Endpoint(t))
+	keys := filepath.Join(t.TempDir(), "keys.jsonl")
+	if err := os.WriteFile(keys, []byte(`{"PK":"CUST#7","SK":"ORDER#0001"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	base := []string{"update", "--endpoint-url", p.URL, "--table", table, "--set", "status=S:ARCHIVED", "--yes", "--allow-writes"}
+	if _, _, err := cli(t, append(base, "--pk", "CUST#7", "--entity", "ORDER", "--continues", "1")...); err == nil || !strings.Contains(err.Error(), "give it with --keys") || len(p.Calls()) != 0 {
+		t.Errorf("--continues without --keys: %v after %d requests", err, len(p.Calls()))
+	}
+	if _, _, err := cli(t, append(base, "--keys", keys, "--continues", "9")...); err == nil || !strings.Contains(err.Error(), "--continues 9: the journal has no entry 9") {
+		t.Errorf("--continues of no entry: %v", err)
+	}
+	if _, _, err := cli(t, append(base, "--pk", "CUST#7", "--sk-begins-with", "ORDER#000", "--max-wcu-per-second", "10000")...); err != nil {
+		t.Fatal(err)
+	}
+	img := tableImage(t, sdk, table)
+	if _, _, err := cli(t, append(base, "--keys", keys, "--continues", "1")...); err == nil || !strings.Contains(err.Error(), "journal entry 1 is no bulk change stopped with items left") {
+		t.Errorf("--continues of a change that ran to the end: %v", err)
+	}
+	if !slices.Equal(img, tableImage(t, sdk, table)) {
+		t.Error("a refused --continues changed the table")
 	}
 }
