@@ -50,6 +50,11 @@ type bulkSelect struct {
 	// MaxWCUGiven: --max-wcu-per-second was given, else MaxWCU is the
 	// default (the preview's time says which).
 	MaxWCUGiven bool
+	// Continues is --continues: the journal entry of the stopped bulk
+	// change whose rest --keys names (bulk_chain.go); left are the keys it
+	// left, each with the entry that sent it since (0 for none).
+	Continues int
+	left      map[string]int
 }
 
 // The bulk lines of update's and delete's examples.
@@ -74,6 +79,7 @@ func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs.BoolVar(&o.Bulk.Scan, "scan", false, "select from the whole table by one strongly consistent Scan, its estimate said first; with --filter the items it keeps (a bulk change)")
 	fs.BoolVar(&o.Bulk.Yes, "yes", false, "send the bulk change after its preview (with --allow-writes); without it the preview only")
 	fs.Float64Var(&o.Bulk.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send a bulk change at most at this `RATE` of predicted WCU per second (without it, the settings' maxWCUPerSecond)")
+	fs.IntVar(&o.Bulk.Continues, "continues", 0, "with --keys: the items are the rest of the stopped bulk change of journal entry `N` (its printed command gives it), so that one undo takes back both")
 }
 
 // bulk tells whether the command changes many items, and checks its
@@ -90,6 +96,9 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
 	if o.Bulk.Scan {
 		return true, o.bulkScanFlags(fs)
+	}
+	if err := o.continuesFlags(fs.Changed("continues"), fs.Changed("keys")); err != nil {
+		return true, err
 	}
 	if fs.Changed("keys") {
 		if filter || index {
@@ -182,6 +191,9 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 		return err
 	}
 	if err := bulkKeysUntouched(t, opts, change); err != nil {
+		return err
+	}
+	if err := opts.Bulk.continuedLeft(client, t); err != nil {
 		return err
 	}
 	selectFn := selectItems

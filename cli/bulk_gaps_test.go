@@ -424,10 +424,12 @@ func TestBulkSecondWriterCtrlCThenUndo(t *testing.T) {
 	if strings.Count(img, `"ARCHIVED"`) != n-10 || strings.Count(img, `"CANCELLED"`) != 10 {
 		t.Errorf("%d ARCHIVED and %d CANCELLED, want %d and the second writer's 10", strings.Count(img, `"ARCHIVED"`), strings.Count(img, `"CANCELLED"`), n-10)
 	}
-	for range 2 { // the rest's entry, then the stopped run's
-		if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes", "--max-wcu-per-second", "10000"); err != nil {
-			t.Fatal(err)
-		}
+	// One undo takes back both: the rest's entry continues the stopped run's.
+	if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes", "--max-wcu-per-second", "10000"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := cli(t, "undo", "--endpoint-url", p.URL, "--allow-writes"); err == nil || !strings.Contains(err.Error(), "no write left to undo") {
+		t.Errorf("a second undo: %v, want nothing left", err)
 	}
 	after := tableImage(t, sdk, table)
 	if len(after) != len(before) {

@@ -105,6 +105,9 @@ func selectByKeys(ctx context.Context, client *dynamo.Client, t dynamo.Table, op
 	if err != nil {
 		return selection{}, err
 	}
+	if err := opts.Bulk.checkContinued(keys, name); err != nil {
+		return selection{}, err
+	}
 	sel := selection{what: fmt.Sprintf("%s from %s", textfmt.Plural(len(keys), "key", "keys"), name)}
 	fmt.Fprintf(opts.Bulk.Err, "the selection (%s) reads each item once, strongly consistent: %s, at least %s RCU (1 per 4 KB of each item); Ctrl-C stops it and sends nothing\n",
 		textfmt.Sanitize(sel.what), textfmt.Plural(len(keys), "GetItem request", "GetItem requests"), jsonFloat(float64(len(keys))))

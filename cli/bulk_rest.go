@@ -6,7 +6,8 @@ package cli
 // place of its selector, so that it reads those items again (each write
 // conditional on the item as it is then) and touches nothing the stopped
 // run wrote, refused or left in doubt. The journal entry holds what was
-// done, item by item.
+// done, item by item, and the command names it (--continues N), so the
+// rest's entry records the link and one undo takes back both (bulk_chain.go).
 
 import (
 	"bytes"
@@ -30,7 +31,11 @@ func stoppedBulk(ctx context.Context, opts *writeOptions, res edit.BulkResult, j
 	if werr != nil {
 		return fmt.Errorf("%w; the keys of the items left could not be written to a file (%v), so no command sends only them", err, werr)
 	}
-	return goOnError{err: err, cmd: goOnLine(opts.Bulk.Line, "--keys", path),
+	add := []string{"--keys", path}
+	if res.Entry != nil { // the entry of this run, which the rest continues: one undo takes back both
+		add = append(add, "--continues", fmt.Sprint(res.Entry.Number))
+	}
+	return goOnError{err: err, cmd: goOnLine(opts.Bulk.Line, add...),
 		lead: fmt.Sprintf("to send only the %s left, run: ", textfmt.Plural(n.left, "item", "items"))}
 }
 

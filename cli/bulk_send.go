@@ -39,7 +39,7 @@ func sendBulk(ctx context.Context, opts *writeOptions, pre bulkPreview) error {
 		textfmt.Plural(len(pre.plans), "write", "writes"), jsonFloat(opts.Bulk.MaxWCU), from, edit.BulkWorkers)
 	pace := &edit.RatePace{PerSecond: opts.Bulk.MaxWCU}
 	prog := newBulkProgress(opts.Bulk.Err, pre, pace)
-	res, err := w.ApplyBulk(ctx, pre.plans, pace, prog.item)
+	res, err := w.ContinueBulk(ctx, pre.plans, opts.Bulk.Continues, pace, prog.item)
 	prog.done()
 	n, err := printSent(ctx, opts.Out, opts.Output, bulkSent{pre: pre, res: res, journal: w.JournalPath(), pace: pace}, err)
 	if err != nil {

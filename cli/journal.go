@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -103,6 +104,8 @@ type journalEntryObject struct {
 	WCU          *float64            `json:"wcu"` // null: unknown, never 0
 	VersionAttr  string              `json:"versionAttribute,omitempty"`
 	Undoes       int                 `json:"undoes,omitempty"`
+	UndoesAlso   []int               `json:"undoesAlso,omitempty"` // the undo of a chain: the other entries it takes back
+	Continues    int                 `json:"continues,omitempty"`  // the stopped bulk entry whose rest this one sent
 	UndoneBy     int                 `json:"undoneBy,omitempty"`
 	UndoInDoubt  int                 `json:"undoInDoubt,omitempty"` // an undo of it that got no answer
 }
@@ -119,7 +122,11 @@ func newJournalEntryObject(e edit.Entry, undoneBy, undoInDoubt int) journalEntry
 	o := journalEntryObject{Number: e.Number, ID: e.ID, Version: e.Version, Time: e.Time, Endpoint: e.Endpoint, Region: e.Region, Table: e.Table,
 		Operation: e.Operation, PK: e.PK, SK: e.SK, State: e.State, Unanswered: e.Unanswered, Note: e.Note, Items: []journalItemObject{},
 		PredictedWCU: e.PredictedWCU, WCU: e.WCU, VersionAttr: e.VersionAttr, Undoes: e.Undoes, UndoneBy: undoneBy, UndoInDoubt: undoInDoubt,
-		Key: json.RawMessage("null"), Old: json.RawMessage("null"), New: json.RawMessage("null")}
+		Continues: e.Continues,
+		Key:       json.RawMessage("null"), Old: json.RawMessage("null"), New: json.RawMessage("null")}
+	if u := e.UndoesEntries(); len(u) > 1 {
+		o.UndoesAlso = u[1:]
+	}
 	if !e.Answered.IsZero() {
 		at := e.Answered
 		o.Answered = &at
@@ -146,12 +153,13 @@ func undoneBy(entries []edit.Entry) (done, inDoubt map[int]int) {
 	done, inDoubt = map[int]int{}, map[int]int{}
 	undone := edit.Undone(entries) // a bulk undo stopped part-way undid only part
 	for _, e := range entries {
-		switch {
-		case e.Undoes == 0:
-		case e.State == edit.StateDone && undone[e.Undoes]:
-			done[e.Undoes] = e.Number
-		case e.State == edit.StateInDoubt:
-			inDoubt[e.Undoes] = e.Number
+		for _, n := range e.UndoesEntries() {
+			switch {
+			case e.State == edit.StateDone && undone[n]:
+				done[n] = e.Number
+			case e.State == edit.StateInDoubt:
+				inDoubt[n] = e.Number
+			}
 		}
 	}
 	return done, inDoubt
@@ -232,8 +240,11 @@ func entryStatus(e edit.Entry, undoneBy, undoInDoubt int) string {
 	case undoInDoubt > 0:
 		s += fmt.Sprintf(", its undo %d is in doubt", undoInDoubt)
 	}
-	if e.Undoes > 0 {
-		s += fmt.Sprintf(", undoes %d", e.Undoes)
+	if u := e.UndoesEntries(); len(u) > 0 {
+		s += ", undoes " + numbersText(u)
+	}
+	if e.Continues > 0 {
+		s += fmt.Sprintf(", continues %d", e.Continues)
 	}
 	return s
 }
@@ -245,6 +256,9 @@ type undoOptions struct {
 	Entry int       // --entry; 0 for the last write not undone yet
 	Err   io.Writer // stderr: a bulk undo's progress line
 	Keys  string    // --keys: undo only these items of a bulk entry (the file a stopped undo wrote)
+	// Chain is --chain: with --entry N, take back N and every entry it
+	// continues, as undo without --entry does.
+	Chain bool
 	// MaxWCU is --max-wcu-per-second: the pace of a bulk undo's writes.
 	MaxWCU float64
 	Files  keyFiles // how --keys is opened
@@ -266,6 +280,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 	fs := cmd.Flags()
 	fs.IntVar(&opts.Entry, "entry", 0, "the journal entry `N` to undo (default: the last write not undone yet)")
 	fs.Float64Var(&opts.MaxWCU, "max-wcu-per-second", defaultBulkWCU, "send the undo of a bulk change at most at this `RATE` of predicted WCU per second")
+	fs.BoolVar(&opts.Chain, "chain", false, "with --entry N: take back N and every bulk entry it continues (a change stopped and its rest sent), as undo without --entry does")
 	fs.StringVar(&opts.Keys, "keys", "", "undo only the items of a bulk entry whose keys this `FILE` holds, one JSON key a line (a stopped undo writes the file of those it left); - for standard input")
 	opts.registerAccess(cmd, "print the diff, the aws command and the predicted WCU; send nothing")
 	cmd.RunE = func(cmd *cobra.Command, _ []string) error {
@@ -273,7 +288,7 @@ func newUndoCmd(f *factory, runF func(context.Context, *undoOptions) error) *cob
 		if err := checkRate(opts.MaxWCU); err != nil {
 			return err
 		}
-		opts.Files, opts.Line = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}, commandLine(cmd, nil, "entry", "keys")
+		opts.Files, opts.Line = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}, commandLine(cmd, nil, "entry", "keys", "chain")
 		if runF != nil {
 			return runF(cmd.Context(), opts)
 		}
@@ -311,8 +326,14 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 	if err != nil {
 		return err
 	}
-	if len(e.Items) > 1 {
-		return undoBulk(ctx, opts, client, t, e, entries)
+	chain := []edit.Entry{e}
+	if opts.Entry == 0 || opts.Chain {
+		chain = edit.Chain(entries, e.Number)
+	} else {
+		sayChain(opts, entries, e)
+	}
+	if len(e.Items) > 1 || len(chain) > 1 {
+		return undoBulk(ctx, opts, client, t, chain, entries)
 	}
 	if opts.Keys != "" {
 		return usageError{fmt.Sprintf("--keys picks items of a bulk change, and journal entry %d is a write of one item: leave out --keys.", e.Number)}
@@ -335,6 +356,37 @@ func runUndo(ctx context.Context, opts *undoOptions) error {
 		return perr
 	}
 	return out.err
+}
+
+// sayChain says, of an entry undone alone (--entry N) that is part of a
+// chain, what undo of the whole chain would take back.
+func sayChain(opts *undoOptions, entries []edit.Entry, e edit.Entry) {
+	head := e.Number
+	for n := edit.ContinuedBy(entries, head); n != 0; n = edit.ContinuedBy(entries, head) {
+		head = n
+	}
+	chain := edit.Chain(entries, head)
+	if len(chain) < 2 {
+		return
+	}
+	items := 0
+	for _, c := range chain {
+		for _, it := range c.Items {
+			if c.Undoable() && (it.State == edit.StateDone || it.State == edit.StateInDoubt) { // as edit.UndoPlans takes them
+				items++
+			}
+		}
+	}
+	var part []string
+	if e.Continues != 0 {
+		part = append(part, fmt.Sprintf("continues entry %d", e.Continues))
+	}
+	if by := edit.ContinuedBy(entries, e.Number); by != 0 {
+		part = append(part, fmt.Sprintf("is continued by entry %d", by))
+	}
+	fmt.Fprintf(opts.Err, "journal entry %d %s: it is part of a chain, a bulk change stopped and its rest sent; this takes back only entry %d. "+
+		"'dynascope undo --entry %d --chain' takes back %s, %s in all (items an earlier undo took back left be)\n",
+		e.Number, strings.Join(part, " and "), e.Number, head, chainText(chain), textfmt.Plural(items, "item", "items"))
 }
 
 // pickEntry finds the entry to undo: the numbered one, else the last write

@@ -64,7 +64,22 @@ const BulkWorkers = 8
 // journalled failed (not applied). each, when not nil, is told of every
 // item as it ends, one at a time.
 func (w *Writer) ApplyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
-	return w.applyBulk(ctx, plans, pace, each, 0)
+	return w.applyBulk(ctx, plans, pace, each, entryLinks{})
+}
+
+// ContinueBulk is ApplyBulk of the rest of bulk entry continues, stopped
+// with items left: its entry records the link (Entry.Continues), so that
+// one undo takes back both.
+func (w *Writer) ContinueBulk(ctx context.Context, plans []*Plan, continues int, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
+	return w.applyBulk(ctx, plans, pace, each, entryLinks{continues: continues})
+}
+
+// entryLinks are the entries a bulk change's entry names: the one it
+// undoes (with each item's own, for the undo of a chain), the one it
+// continues.
+type entryLinks struct {
+	undoes, continues int
+	undo              *bulkSend // an undo's sending: the entry of each item it takes back
 }
 
 // UndoBulk takes back bulk entry e with plans (UndoPlans), as ApplyBulk
@@ -74,29 +89,49 @@ func (w *Writer) ApplyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 // gives both): an item in doubt that is found as it was before e never
 // landed, and its undo says so (a *NotLandedError, nothing written).
 func (w *Writer) UndoBulk(ctx context.Context, plans []*Plan, items []EntryItem, e Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
-	if len(items) != len(plans) {
-		return BulkResult{}, fmt.Errorf("undo entry %d: %d plans for %d items", e.Number, len(plans), len(items))
+	of := make([]Entry, len(items))
+	for i := range of {
+		of[i] = e
+	}
+	return w.UndoChain(ctx, plans, items, of, pace, each)
+}
+
+// UndoChain is UndoBulk of the items of several bulk entries at once (a
+// Chain: a change stopped and continued), under one entry: of[i] is the
+// entry items[i] is of. The entry undoes of[0]; each item of another
+// entry names its own (EntryItem.Undoes).
+func (w *Writer) UndoChain(ctx context.Context, plans []*Plan, items []EntryItem, of []Entry, pace Pace, each func(BulkOutcome)) (BulkResult, error) {
+	if len(items) != len(plans) || len(of) != len(plans) {
+		return BulkResult{}, fmt.Errorf("undo: %d plans for %d items of %d entries", len(plans), len(items), len(of))
 	}
 	s := &bulkSend{undo: make([]*Entry, len(plans))}
 	for i, it := range items {
 		// The item's own state, and no ID: its mark is the bulk entry's
 		// one mark, not one of its own.
+		e := of[i]
 		s.undo[i] = &Entry{Number: max(e.Number, 1), State: it.State, Operation: e.Operation, Table: e.Table, Items: []EntryItem{it}}
 	}
-	return w.applyBulk(ctx, plans, pace, each, max(e.Number, 1), s)
+	undoes := 0
+	if len(of) > 0 {
+		undoes = max(of[0].Number, 1)
+	}
+	return w.applyBulk(ctx, plans, pace, each, entryLinks{undoes: undoes, undo: s})
 }
 
-func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), undoes int, undo ...*bulkSend) (BulkResult, error) {
+func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each func(BulkOutcome), links entryLinks) (BulkResult, error) {
 	var res BulkResult
 	if len(plans) == 0 {
 		return res, nil
 	}
 	if w.journal != nil {
-		e := newEntry(plans[0], w.target, undoes)
-		e.Items, e.PredictedWCU = nil, 0
-		for _, p := range plans {
-			e.Items = append(e.Items, newEntry(p, w.target, undoes).Items...)
+		e := newEntry(plans[0], w.target, links.undoes)
+		e.Items, e.PredictedWCU, e.Continues = nil, 0, links.continues
+		for i, p := range plans {
+			e.Items = append(e.Items, newEntry(p, w.target, links.undoes).Items...)
 			e.PredictedWCU += p.PredictedWCU
+			if links.undo != nil && links.undo.undo[i].Number != links.undoes {
+				e.Items[i].Undoes = links.undo.undo[i].Number
+			}
 		}
 		if err := w.journal.Begin(&e); err != nil {
 			return res, fmt.Errorf("bulk %s on %s: the journal could not be written, so nothing was sent: %w", plans[0].Op, plans[0].Table, err)
@@ -105,8 +140,8 @@ func (w *Writer) applyBulk(ctx context.Context, plans []*Plan, pace Pace, each f
 	}
 	res.Items = make([]BulkOutcome, len(plans))
 	s := &bulkSend{}
-	if len(undo) > 0 {
-		s = undo[0]
+	if links.undo != nil {
+		s = links.undo
 	}
 	s.w, s.plans, s.pace, s.each, s.res = &Writer{api: w.api, target: w.target, timeout: w.timeout, observe: w.observe}, plans, pace, each, &res
 	if s.one(ctx) {

@@ -7,6 +7,7 @@ package edit
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 	"time"
 
@@ -49,6 +50,10 @@ type EntryItem struct {
 	// Condition is the condition the write is sent on, in DynamoDB's words
 	// with its values, as the confirmation showed it.
 	Condition string `json:"condition,omitempty"`
+	// Undoes is, in an undo's entry that takes back a chain of bulk
+	// entries (Chain), the entry this item's write takes back when it is
+	// not the entry's Undoes; absent (0) in any other line.
+	Undoes int `json:"undoes,omitempty"`
 	// State is what is known of this item (from the marks); in doubt
 	// before any. Note is what its mark says beside it.
 	State State  `json:"-"`
@@ -90,6 +95,11 @@ type Entry struct {
 	WCU          *float64
 	VersionAttr  string // the version attribute the write raised
 	Undoes       int    // the entry this write undoes
+	// Continues is the bulk entry, stopped with items left, whose rest
+	// this bulk change sent (update --keys FILE --continues N, as the
+	// stopped run printed it): undo takes both back as one (Chain). 0
+	// for none, and in lines written before it was kept.
+	Continues int
 	// State is the write's outcome as far as known: from its last mark, in
 	// doubt when none came (the run ended before the answer: Unanswered).
 	State      State
@@ -137,6 +147,56 @@ func (e Entry) Partial() bool {
 		}
 	}
 	return false
+}
+
+// UndoesEntries are the entries an undo's write takes back: its Undoes,
+// then those its items name (the undo of a chain); nil for a write that
+// is no undo.
+func (e Entry) UndoesEntries() []int {
+	if e.Undoes == 0 {
+		return nil
+	}
+	ns := []int{e.Undoes}
+	for _, it := range e.Items {
+		if it.Undoes != 0 && !slices.Contains(ns, it.Undoes) {
+			ns = append(ns, it.Undoes)
+		}
+	}
+	return ns
+}
+
+// Chain is entry n and every earlier entry it continues (Continues),
+// newest first, as far as the links hold (each to an earlier entry of the
+// same table where it was written); undo takes them back as one change.
+// Nil when the journal has no entry n.
+func Chain(entries []Entry, n int) []Entry {
+	byNumber := map[int]Entry{}
+	for _, e := range entries {
+		byNumber[e.Number] = e
+	}
+	e, ok := byNumber[n]
+	if !ok {
+		return nil
+	}
+	chain := []Entry{e}
+	for {
+		c, ok := byNumber[e.Continues]
+		if e.Continues == 0 || e.Continues >= e.Number || !ok || c.Table != e.Table || c.Endpoint != e.Endpoint || c.Region != e.Region {
+			return chain
+		}
+		chain, e = append(chain, c), c
+	}
+}
+
+// ContinuedBy is the entry that continues entry n (the rest of a bulk
+// change stopped with items left), 0 for none.
+func ContinuedBy(entries []Entry, n int) int {
+	for _, e := range entries {
+		if e.Continues == n && e.Number > n {
+			return e.Number
+		}
+	}
+	return 0
 }
 
 // newEntry is the entry of a plan about to be sent: in doubt, its item
@@ -217,11 +277,18 @@ func undoneItems(entries []Entry) (map[int]bool, map[int]map[string]bool) {
 			taken[e.Undoes], back[e.Undoes] = map[string]bool{}, map[string]bool{}
 		}
 		for _, it := range e.Items {
+			n := e.Undoes
+			if it.Undoes != 0 { // the undo of a chain: this item is of another of its entries
+				n = it.Undoes
+			}
+			if taken[n] == nil {
+				taken[n], back[n] = map[string]bool{}, map[string]bool{}
+			}
 			if !it.Left() {
-				taken[e.Undoes][keyID(it.Key)] = true
+				taken[n][keyID(it.Key)] = true
 			}
 			if it.State == StateDone || it.NotLanded() {
-				back[e.Undoes][keyID(it.Key)] = true
+				back[n][keyID(it.Key)] = true
 			}
 		}
 	}

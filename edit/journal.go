@@ -75,7 +75,8 @@ type entryLine struct {
 	Items        []EntryItem  `json:"items,omitempty"`
 	PredictedWCU float64      `json:"predictedWCU"`
 	Version      string       `json:"versionAttribute,omitempty"`
-	Undoes       int          `json:"undoes,omitempty"` // the entry this write undoes
+	Undoes       int          `json:"undoes,omitempty"`    // the entry this write undoes
+	Continues    int          `json:"continues,omitempty"` // the stopped bulk entry whose rest this one sent
 	// Version 1 only.
 	Key  json.RawMessage `json:"key,omitempty"`
 	Old  json.RawMessage `json:"old,omitempty"`
@@ -140,7 +141,7 @@ func (j *Journal) Begin(e *Entry) error {
 	line, err := json.Marshal(entryLine{
 		V: JournalVersion, ID: e.ID, Time: e.Time, Endpoint: e.Endpoint, Region: e.Region, Table: e.Table,
 		Operation: e.Operation, PK: e.PK, SK: e.SK, Items: e.Items, PredictedWCU: e.PredictedWCU,
-		Version: e.VersionAttr, Undoes: e.Undoes,
+		Version: e.VersionAttr, Undoes: e.Undoes, Continues: e.Continues,
 	})
 	if err != nil {
 		return err
@@ -324,6 +325,7 @@ func parseEntry(b []byte) (Entry, bool) {
 	e := Entry{
 		ID: l.ID, Version: l.V, Time: l.Time, Endpoint: l.Endpoint, Region: l.Region, Table: l.Table, Operation: l.Operation,
 		PK: l.PK, SK: l.SK, Items: l.Items, PredictedWCU: l.PredictedWCU, VersionAttr: l.Version, Undoes: l.Undoes,
+		Continues: l.Continues,
 	}
 	if l.V == 0 {
 		// Version 1 wrote an entry only once DynamoDB had answered that the
