@@ -29,6 +29,7 @@ type declaredPick struct {
 	entity    *entities.Entity
 	table     dynamo.Table
 	cond      dynamo.SKCond
+	filtered  bool          // --filter was sent with the read
 	read      int           // items the read gave (after --filter)
 	unmatched []dynamo.Item // keys of those not of the entity, left unchanged
 }
@@ -57,7 +58,7 @@ func pickDeclared(set *entities.Set, t dynamo.Table, opts *writeOptions) (*decla
 				e.Name, opts.PK, e.Name, t.PK.Name, pk.Raw, e.Name, pk.Raw)}
 		}
 	}
-	p := &declaredPick{set: set, entity: e, table: t}
+	p := &declaredPick{set: set, entity: e, table: t, filtered: opts.Bulk.Filter != ""}
 	if t.SK == nil {
 		return p, nil
 	}
@@ -98,8 +99,12 @@ func (p *declaredPick) condText() string {
 // line is what the preview says of the pick: what was read and how many
 // of it matched the declaration, and the items left as not of it.
 func (p *declaredPick) line() string {
+	under := p.condText()
+	if p.filtered {
+		under += " kept by --filter"
+	}
 	s := fmt.Sprintf("entity %s by its declaration (%s): read %s under %s, %d of them %s",
-		p.entity.Name, p.templates(), textfmt.Plural(p.read, "item", "items"), p.condText(), p.read-len(p.unmatched), p.entity.Name)
+		p.entity.Name, p.templates(), textfmt.Plural(p.read, "item", "items"), under, p.read-len(p.unmatched), p.entity.Name)
 	if n := len(p.unmatched); n > 0 {
 		s += fmt.Sprintf("; %s not (its keys match no template of %s), left unchanged: %s",
 			textfmt.Plural(n, "item is", "items are"), p.entity.Name, keyList(p.unmatched))

@@ -138,6 +138,13 @@ func TestBulkEntityDeclared(t *testing.T) {
 		t.Errorf("the text preview: %v, want %q in\n%s", err, want, out)
 	}
 
+	// With --filter the read is still the template's prefix, the filter
+	// sent with it; what it keeps is matched as without it.
+	p, _ = preview("CUST#42", "Order", "--filter", "total >= 5")
+	if e := p.Entity; e == nil || e.KeyCondition != "SK begins_with ORDER#" || e.Matched != p.Selected || len(e.Unmatched) != 1 || p.Selected == 0 || p.Selected > len(orders) {
+		t.Errorf("Order with --filter: %+v, selected %d", e, p.Selected)
+	}
+
 	versions := partitionSKs(t, sdk, table, "PRODUCT#SKU-1025", regexp.MustCompile(`^v\d+$`))
 	p, _ = preview("PRODUCT#SKU-1025", "ProductVersion")
 	if e := p.Entity; len(versions) != 4 || e == nil || e.KeyCondition != "SK begins_with v" || e.Read != 4 || e.Matched != 4 || len(e.Unmatched) != 0 || p.Selected != 4 {
