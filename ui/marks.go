@@ -8,6 +8,8 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/ui/keymap"
 	"dynascope/ui/pane"
 )
@@ -134,7 +136,8 @@ func (m Model) markArrived(items []dynamo.Item) (Model, tea.Cmd) {
 }
 
 // markType is space in the types pane: the loaded items of the type under
-// the cursor (of the partition on its first row).
+// the cursor (of the partition on its first row); of a declared type, the
+// items its declaration names (ofType).
 func (m Model) markType() Model {
 	row := m.groups.cursor()
 	if m.groups.byAttribute() {
@@ -145,16 +148,32 @@ func (m Model) markType() Model {
 	what := "loaded items of the partition"
 	if row > 0 {
 		t := m.groups.types()[row-1]
-		ids := append([]string{t.ID()}, t.Aliases...)
-		keep = func(it dynamo.Item) bool {
-			return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
-		}
+		keep = m.ofType(t)
 		what = "loaded " + sanitize(t.Entity) + " items"
 	}
 	var did pane.Marking
 	m.items, did = m.items.MarkWhere(keep)
 	m.status.Info = markingText(did, what) + m.unreadNote()
 	return m
+}
+
+// ofType tells whether an item is of the types pane's row t. A row a
+// declaration names holds the items whose keys match that declaration
+// (entities Match, as the CLI's update and delete --entity select them),
+// not those its inferred type would: an item of the same prefix in
+// another shape is not of it. Any other row holds the items whose sort key
+// is classified as its type or one folded into it.
+func (m Model) ofType(t keys.TypeRow) func(dynamo.Item) bool {
+	if t.Declared && m.declaring() {
+		return func(it dynamo.Item) bool {
+			match, ok := m.patterns.Entities.Match(itemcodec.TextAttrs(it))
+			return ok && match.Name() == t.Entity
+		}
+	}
+	ids := append([]string{t.ID()}, t.Aliases...)
+	return func(it dynamo.Item) bool {
+		return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
+	}
 }
 
 // unreadNote says that the query has pages not read, whose items no key
