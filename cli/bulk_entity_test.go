@@ -15,8 +15,10 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
 	"dynascope/demodata"
+	"dynascope/dynamo"
 	"dynascope/dynamo/dynamotest"
 	"dynascope/itemcodec"
+	"dynascope/patterns"
 	"dynascope/textfmt"
 )
 
@@ -221,5 +223,54 @@ func TestBulkEntityDeclaredSent(t *testing.T) {
 	}
 	if len(changed) != 2 || !strings.Contains(changed[0], "ORDER#2025-01-09#A11") || !strings.Contains(changed[1], "ORDER#2025-03-01#A17") {
 		t.Errorf("changed %v, want the two declared orders only", changed)
+	}
+}
+
+// The read a declared entity's selection sends, without a network: its
+// sort-key template's literal prefix, the exact key of a template without
+// parameters, the whole partition for one that opens with a parameter; a
+// partition not of its PK template refused; a name not declared left to
+// inference (nil).
+func TestPickDeclaredCondition(t *testing.T) {
+	set, err := patterns.LoadPatterns(checkFile(t, `table: App
+entities:
+  - name: Order
+    keys: {PK: "CUST#{customerId}", SK: "ORDER#{orderDate}#{orderId}"}
+    params: {customerId: number, orderDate: date, orderId: text}
+  - name: Customer
+    keys: {PK: "CUST#{customerId}", SK: "PROFILE"}
+    params: {customerId: number}
+  - name: Event
+    keys: {PK: "DEVICE#{deviceId}", SK: "{at}#EVENT"}
+    params: {deviceId: text, at: datetime}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	table := dynamo.Table{Name: "App", PK: dynamo.KeyAttr{Name: "PK", Type: "S"}, SK: &dynamo.KeyAttr{Name: "SK", Type: "S"}}
+	for _, c := range []struct {
+		pk, entity, cond, err string
+		undeclared            bool
+	}{
+		{pk: "CUST#42", entity: "Order", cond: "SK begins_with ORDER#"},
+		{pk: "CUST#42", entity: "Customer", cond: "SK = PROFILE"},
+		{pk: "DEVICE#d1", entity: "Event", cond: "the whole partition"},
+		{pk: "CUST#x", entity: "Order", err: "--entity Order: partition CUST#x is not of Order's PK CUST#{customerId}, so it holds no Order item; give --pk as CUST#{customerId} builds it."},
+		{pk: "CUST#42", entity: "ORDER", undeclared: true},
+	} {
+		opts := &writeOptions{PK: c.pk, Bulk: bulkSelect{Entity: c.entity}}
+		p, err := pickDeclared(set.Entities, table, opts)
+		switch {
+		case c.err != "" || err != nil:
+			if err == nil || err.Error() != c.err {
+				t.Errorf("%s on %s: %v, want %q", c.entity, c.pk, err, c.err)
+			}
+		case c.undeclared:
+			if p != nil {
+				t.Errorf("%s: picked as declared: %+v", c.entity, p)
+			}
+		case p == nil || p.condText() != c.cond:
+			t.Errorf("%s on %s: %+v, want the read %q", c.entity, c.pk, p, c.cond)
+		}
 	}
 }
