@@ -62,11 +62,13 @@ func putDrift(t *testing.T, sdk *dynamodb.Client, table string, items ...map[str
 
 type declaredPreviewJSON struct {
 	bulkPreviewJSON
-	Entity *struct {
-		Name, KeyCondition string
-		Read, Matched      int
-		Unmatched          []string
-	}
+	Entity *declaredEntityJSON
+}
+
+type declaredEntityJSON struct {
+	Name, KeyCondition string
+	Read, Matched      int
+	Unmatched          []string
 }
 
 func declaredPreviewOf(t *testing.T, out string) declaredPreviewJSON {
@@ -213,6 +215,13 @@ func TestBulkEntityDeclaredSent(t *testing.T) {
 	}
 	if sent := sentOf(t, out); sent.Selected != 2 || sent.Written.Count != 2 || !slices.Equal(sks(sent.Written.Keys), []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17"}) {
 		t.Errorf("sent: %+v", sent)
+	}
+	var outcome struct{ Entity *declaredEntityJSON }
+	if err := json.Unmarshal([]byte(out), &outcome); err != nil {
+		t.Fatal(err)
+	}
+	if e := outcome.Entity; e == nil || e.Read != 3 || e.Matched != 2 || !slices.Equal(e.Unmatched, []string{`{"PK":"CUST#42","SK":"ORDER#2025-02-02|A99"}`}) {
+		t.Errorf("the outcome's entity: %+v, want 2 of the 3 read under ORDER# matched", e)
 	}
 	after := tableImage(t, sdk, table)
 	var changed []string
