@@ -332,7 +332,7 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 			types = append(types, n)
 		}
 	}
-	if len(kept) == 0 && len(sel.items) > 0 {
+	if len(kept) == 0 && (len(sel.items) > 0 || set != nil) {
 		return sel, unknownEntity(set, opts, types)
 	}
 	sel.items = kept

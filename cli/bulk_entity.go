@@ -151,7 +151,12 @@ func (p *declaredPick) object() *declaredEntityObject {
 // the declared entities and the partition's inferred types.
 func unknownEntity(set *entities.Set, opts *writeOptions, inferred []string) error {
 	s := fmt.Sprintf("partition %s has no type %s; its types are %s", opts.PK, opts.Bulk.Entity, strings.Join(inferred, ", "))
-	if names := set.Names(); len(names) > 0 {
+	names := set.Names()
+	switch {
+	case len(names) > 0 && len(inferred) == 0:
+		s = fmt.Sprintf("partition %s has no item, and %s is none of the declared entities, which are %s",
+			opts.PK, opts.Bulk.Entity, strings.Join(names, ", "))
+	case len(names) > 0:
 		s = fmt.Sprintf("partition %s has no type %s: the declared entities are %s, and the types inferred from its keys are %s",
 			opts.PK, opts.Bulk.Entity, strings.Join(names, ", "), strings.Join(inferred, ", "))
 	}

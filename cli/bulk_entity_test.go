@@ -171,6 +171,14 @@ func TestBulkEntityDeclared(t *testing.T) {
 	if err == nil || err.Error() != "partition CUST#42 has no type Orders: the declared entities are Customer, Address, Order, LineItem, Shipment, ProductVersion, and the types inferred from its keys are ORDER, ORDER|, PROFILE." {
 		t.Errorf("an unknown name: %v", err)
 	}
+	_, _, err = cli(t, slices.Concat([]string{"update", "--pk", "CUST#999999", "--entity", "Orders", "--set", "x=S:1"}, conn)...)
+	if err == nil || err.Error() != "partition CUST#999999 has no item, and Orders is none of the declared entities, which are Customer, Address, Order, LineItem, Shipment, ProductVersion." {
+		t.Errorf("an unknown name on an empty partition: %v", err)
+	}
+	_, _, err = cli(t, slices.Concat([]string{"update", "--pk", "CUST#42", "--entity", "Orders", "--filter", "total > 0", "--set", "x=S:1"}, conn)...)
+	if err == nil || !strings.Contains(err.Error(), "(dynascope groups --pk 'CUST#42' lists them) or one of the declared entities (Customer, Address, Order, LineItem, Shipment, ProductVersion), or leave out --filter.") {
+		t.Errorf("an unknown name with --filter: %v", err)
+	}
 	// Without the file (the demo table is not the file's table: App) the
 	// names are the inferred ones only.
 	_, _, err = cli(t, "update", "--endpoint-url", ep, "--table", table, "--pk", "CUST#42", "--entity", "Order", "--set", "x=S:1")
