@@ -71,8 +71,15 @@ func TestNoDeclarationsNoMark(t *testing.T) {
 // where an undeclared v2x splits the versions into two rows both named
 // ProductVersion, either row marks all four versions (by inference the
 // first marked v0 … v2 only) and never v2x. Undeclared rows mark by
-// inference, as before.
+// inference, as before; one whose keys are partly of a declaration (an
+// order of the ORDER# prefix in another shape) says how its items divide.
 func TestMarkDeclaredType(t *testing.T) {
+	noted := false
+	defer func() {
+		if !noted {
+			t.Error("no undeclared ORDER row was marked")
+		}
+	}()
 	for _, c := range []struct {
 		pk    string
 		sks   []string
@@ -80,6 +87,10 @@ func TestMarkDeclaredType(t *testing.T) {
 	}{
 		{"CUST#42", []string{"ADDRESS#home", "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "ORDER|2023-05-01|X1", "PROFILE"},
 			[][]string{{"ADDRESS#home"}, {"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17"}, {"ORDER|2023-05-01|X1"}, {"PROFILE"}}},
+		// An order of the ORDER# prefix in another shape makes the row
+		// undeclared: it marks by inference, its note says how they divide.
+		{"CUST#42", []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"},
+			[][]string{{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17"}, {"PROFILE"}}},
 		{"PRODUCT#SKU-1025", []string{"v0", "v1", "v2", "v2x", "v3"},
 			[][]string{{"v0", "v1", "v2", "v3"}, {"v2x"}, {"v0", "v1", "v2", "v3"}}},
 	} {
@@ -100,6 +111,10 @@ func TestMarkDeclaredType(t *testing.T) {
 				t.Errorf("%s: space on %s (declared %v) marked %v, want %v", c.pk, row.Entity, row.Declared, got, want)
 			}
 			hs.contains(fmt.Sprintf("marked %d loaded %s items", len(want), row.Entity))
+			if row.Undeclared && row.Entity == "ORDER" {
+				hs.contains("marked 3 loaded ORDER items · 2 Order, 1 undeclared")
+				noted = true
+			}
 			hs.keys("U")
 		}
 	}

@@ -3,6 +3,7 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
@@ -146,15 +147,58 @@ func (m Model) markType() Model {
 	}
 	var keep func(dynamo.Item) bool
 	what := "loaded items of the partition"
+	note := func() string { return "" }
 	if row > 0 {
 		t := m.groups.types()[row-1]
 		keep = m.ofType(t)
 		what = "loaded " + sanitize(t.Entity) + " items"
+		if t.Undeclared && m.declaring() {
+			keep, note = m.declaredShare(keep)
+		}
 	}
 	var did pane.Marking
 	m.items, did = m.items.MarkWhere(keep)
-	m.status.Info = markingText(did, what) + m.unreadNote()
+	m.status.Info = markingText(did, what) + note() + m.unreadNote()
 	return m
+}
+
+// declaredShare counts, of the items keep takes, those whose keys match a
+// declared entity, by name, and those that match none: an undeclared row
+// of the types pane (its keys in more than one shape, "~ORDER") marks them
+// all by inference, and its note says how they divide, so that a bulk
+// change of them is not taken for one of the declared entity.
+func (m Model) declaredShare(keep func(dynamo.Item) bool) (func(dynamo.Item) bool, func() string) {
+	byName := map[string]int{}
+	var names []string
+	none := 0
+	counted := func(it dynamo.Item) bool {
+		if !keep(it) {
+			return false
+		}
+		match, ok := m.patterns.Entities.Match(itemcodec.TextAttrs(it))
+		switch {
+		case !ok:
+			none++
+		case byName[match.Name()] == 0:
+			names = append(names, match.Name())
+			fallthrough
+		default:
+			byName[match.Name()]++
+		}
+		return true
+	}
+	note := func() string {
+		if len(names) == 0 {
+			return ""
+		}
+		parts := make([]string, 0, len(names)+1)
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%d %s", byName[n], sanitize(n)))
+		}
+		parts = append(parts, fmt.Sprintf("%d undeclared", none))
+		return " · " + strings.Join(parts, ", ")
+	}
+	return counted, note
 }
 
 // ofType tells whether an item is of the types pane's row t. A row a
