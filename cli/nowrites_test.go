@@ -402,6 +402,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk-between", "A", "Z", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--entity", "ORDER", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--entity", "ORDER", "--output", "json"}, conn),
+		// --entity of a declared entity: the patterns file's, or the models'.
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--entity", "Order", "--set", "x=N:1", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"update", "--pk", "ORDER#A17", "--entity", "Shipment", "--set", "x=N:1", "--models", "modelimport/testdata/shop.onetable.json"}, conn),
+		slices.Concat([]string{"delete", "--pk", "PRODUCT#SKU-1025", "--entity", "ProductVersion", "--patterns", patternsFile, "--output", "json"}, conn),
+		slices.Concat([]string{"delete", "--pk", "ORDER#A17", "--entity", "Shipment", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--yes", "--dry-run"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-eq", "PROFILE"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-lt", "Z"}, conn),
