@@ -62,7 +62,8 @@ const (
   dynascope update --table App --pk 'CUST#7' --entity ORDER --rename state=status --set-default tier=S:basic`
 	deleteBulkExamples = `
   dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'
-  dynascope delete --table App --keys stale-keys.jsonl --output json`
+  dynascope delete --table App --keys stale-keys.jsonl --output json
+  dynascope delete --table App --pk 'PRODUCT#SKU-1025' --entity ProductVersion --patterns dynascope.yaml`
 )
 
 // registerBulk adds the selectors of a bulk change to update or delete.
