@@ -12,6 +12,7 @@ package cli
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -129,22 +130,18 @@ func (p *declaredPick) templates() string {
 
 // declaredEntityObject is the pick in the preview's JSON.
 type declaredEntityObject struct {
-	Name      string   `json:"name"`
-	Condition string   `json:"keyCondition"`
-	Read      int      `json:"read"`
-	Matched   int      `json:"matched"`
-	Unmatched []string `json:"unmatched"` // the keys of the items read that are not of it, as JSON
+	Name      string            `json:"name"`
+	Condition string            `json:"keyCondition"`
+	Read      int               `json:"read"`
+	Matched   int               `json:"matched"`
+	Unmatched []json.RawMessage `json:"unmatched"` // the keys of the items read that are not of it
 }
 
 func (p *declaredPick) object() *declaredEntityObject {
 	if p == nil {
 		return nil
 	}
-	o := &declaredEntityObject{Name: p.entity.Name, Condition: p.condText(), Read: p.read, Matched: p.read - len(p.unmatched), Unmatched: []string{}}
-	for _, k := range p.unmatched {
-		o.Unmatched = append(o.Unmatched, string(itemcodec.PlainJSON(k)))
-	}
-	return o
+	return &declaredEntityObject{Name: p.entity.Name, Condition: p.condText(), Read: p.read, Matched: p.read - len(p.unmatched), Unmatched: keysJSON(p.unmatched)}
 }
 
 // unknownEntity is the sentence for --entity NAME that names no type:
