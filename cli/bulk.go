@@ -5,7 +5,8 @@ package cli
 // is one strongly consistent Query read through dynamo's one paged reader
 // (its cost said first, as query --all-pages says it); --entity keeps the
 // items whose sort key the partition's entity table names so (keys.Names,
-// as groups names types). The items are planned by edit.PlanBulk (each by
+// as groups names types), or, for an entity the patterns file declares,
+// the items whose keys match its templates (bulk_entity.go). The items are planned by edit.PlanBulk (each by
 // edit.NewPlan, as a single write is; the UI's marks plan the same way),
 // and the preview sums the plans: items, the count per attribute change,
 // the predicted WCU and the time at --max-wcu-per-second, the typed diff
@@ -27,7 +28,9 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/edit"
+	"dynascope/entities"
 	"dynascope/keys"
+	"dynascope/patterns"
 )
 
 // bulkSelect is the selector of a bulk change: a sort-key condition or an
@@ -55,6 +58,10 @@ type bulkSelect struct {
 	// left, each with the entry that sent it since (0 for none).
 	Continues int
 	left      map[string]int
+	// Patterns and Models are where --entity's declared entities are read
+	// (bulk_entity.go): --patterns FILE (default dynascope.yaml of the
+	// table) and --models FILE.
+	Patterns, Models string
 }
 
 // The bulk lines of update's and delete's examples.
@@ -65,14 +72,18 @@ const (
   dynascope update --table App --pk 'CUST#7' --entity ORDER --rename state=status --set-default tier=S:basic`
 	deleteBulkExamples = `
   dynascope delete --table App --pk 'CUST#7' --sk-between 'ORDER#2024-01' 'ORDER#2024-12'
-  dynascope delete --table App --keys stale-keys.jsonl --output json`
+  dynascope delete --table App --keys stale-keys.jsonl --output json
+  dynascope delete --table App --pk 'PRODUCT#SKU-1025' --entity ProductVersion --patterns dynascope.yaml`
 )
 
 // registerBulk adds the selectors of a bulk change to update or delete.
 func (o *writeOptions) registerBulk(cmd *cobra.Command) {
 	fs := cmd.Flags()
 	sortKeyFlags(fs, &o.Bulk.SK)
-	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it (a bulk change)")
+	fs.StringVar(&o.Bulk.Entity, "entity", "", "change every item of this entity `TYPE` of the partition, as groups names it: a declared entity's items are those whose keys match its templates (a bulk change)")
+	fs.StringVar(&o.Bulk.Patterns, "patterns", "", "take --entity's declared entities from the entities: of this patterns `FILE` (default: "+patterns.PatternsFile+" here, when its table: is the table)")
+	cmd.MarkFlagFilename("patterns", "yaml", "yml")
+	modelsFlag(cmd, &o.Bulk.Models)
 	fs.StringVar(&o.Bulk.Filter, "filter", "", "change only the items of the partition this FilterExpression keeps: `EXPR` such as 'status = \"OPEN\"' (sent with the read: every item read is charged; a bulk change)")
 	fs.StringVar(&o.Bulk.Index, "index", "", "select through the secondary index `NAME`: --pk and the sort-key condition are the index's; each item is written by its table key (a bulk change)")
 	fs.StringVar(&o.Bulk.Keys, "keys", "", "change the items whose keys this `FILE` holds, one JSON key a line ({\"PK\":\"CUST#7\",\"SK\":\"ORDER#1\"} or the AWS CLI's {\"PK\":{\"S\":\"CUST#7\"},...}); - for standard input (a bulk change)")
@@ -94,6 +105,9 @@ func (o *writeOptions) bulk(cmd *cobra.Command) (bool, error) {
 		}
 	}
 	entity, filter, index := fs.Changed("entity"), fs.Changed("filter"), fs.Changed("index")
+	if !entity && (fs.Changed("patterns") || fs.Changed("models")) {
+		return entity, usageError{"--patterns and --models give the entities --entity names: give --entity TYPE too, or leave them out."}
+	}
 	if o.Bulk.Scan {
 		return true, o.bulkScanFlags(fs)
 	}
@@ -207,7 +221,7 @@ func runBulk(ctx context.Context, opts *writeOptions) error {
 	if err != nil {
 		return err
 	}
-	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, filter: opts.Bulk.Filter,
+	pre := bulkPreview{command: opts.Command, table: t.Name, selector: sel.what, read: sel.read, byKey: opts.Bulk.Keys != "", scan: opts.Bulk.Scan, missing: sel.missing, declared: sel.declared, filter: opts.Bulk.Filter,
 		target: edit.Target{Endpoint: client.Endpoint(), Region: client.Region(), Profile: client.Profile()}, rate: opts.Bulk.MaxWCU, rateFrom: rateFrom}
 	b, err := edit.PlanBulk(edit.BulkInput{Table: t, Items: sel.items, Change: change, Version: settings.VersionAttribute})
 	if err != nil {
@@ -277,11 +291,15 @@ type selection struct {
 	read    dynamo.QueryResult
 	what    string
 	missing []dynamo.Item // --keys: the keys no item has
+	// declared is --entity of a declared entity: what its read gave and
+	// matched (bulk_entity.go); nil otherwise.
+	declared *declaredPick
 }
 
 // selectItems reads the items of the selector: the partition's items
 // under the sort-key condition, or all of them for --entity, kept by the
-// entity table's name of their sort key. Strongly consistent, since each
+// entity table's name of their sort key; for a declared entity, those
+// under its template's prefix, kept when they match its declaration. Strongly consistent, since each
 // write is conditional on the image read: an eventually consistent image
 // may be one write behind, and its item refused for nothing.
 func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opts *writeOptions) (selection, error) {
@@ -290,8 +308,19 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	if err != nil {
 		return selection{}, err
 	}
+	set, err := bulkDeclarations(ctx, t, opts)
+	if err != nil {
+		return selection{}, err
+	}
+	pick, err := pickDeclared(set, t, opts)
+	if err != nil {
+		return selection{}, err
+	}
+	if pick != nil {
+		q.SK = pick.cond
+	}
 	q.Consistent = ix.Kind != dynamo.GSI // a GSI is read eventually consistent only
-	sel := selection{what: selectorText(t, opts)}
+	sel := selection{what: selectorText(t, opts, pick), declared: pick}
 	if q.Filter != "" {
 		suspectFilter(opts.Bulk.Err, "--filter", q.Filter, nil, func() (dynamo.Table, error) { return t, nil })
 	}
@@ -309,7 +338,11 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 	if res.Stop != dynamo.StopComplete {
 		return sel, fmt.Errorf("%s: the selection stopped (%s) before it was read whole: nothing planned, nothing sent", opts.Command, res.Stop)
 	}
-	if err := noEntityPrefix(opts, res); err != nil {
+	if pick != nil {
+		pick.keep(&sel)
+		return sel, nil
+	}
+	if err := noEntityPrefix(opts, res, set); err != nil {
 		return sel, err
 	}
 	if q.Index != "" {
@@ -333,8 +366,8 @@ func selectItems(ctx context.Context, client *dynamo.Client, t dynamo.Table, opt
 			types = append(types, n)
 		}
 	}
-	if len(kept) == 0 && len(sel.items) > 0 {
-		return sel, usageError{fmt.Sprintf("partition %s has no type %s; its types are %s.", opts.PK, opts.Bulk.Entity, strings.Join(types, ", "))}
+	if len(kept) == 0 && (len(sel.items) > 0 || set != nil) {
+		return sel, unknownEntity(set, opts, types)
 	}
 	sel.items = kept
 	return sel, nil
@@ -355,7 +388,7 @@ func entityQuery(b bulkSelect) dynamo.SKCond {
 }
 
 // selectorText is the selector in words: "CUST#7, SK begins_with ORDER#".
-func selectorText(t dynamo.Table, opts *writeOptions) string {
+func selectorText(t dynamo.Table, opts *writeOptions, pick *declaredPick) string {
 	ks, _ := t.Schema(opts.Bulk.Index) // the index was found before
 	s := ks.PK.Name + " = " + opts.PK
 	if opts.Bulk.Index != "" {
@@ -363,6 +396,8 @@ func selectorText(t dynamo.Table, opts *writeOptions) string {
 	}
 	c := opts.Bulk.SK
 	switch {
+	case pick != nil:
+		s += ", entity " + opts.Bulk.Entity + " (declared: " + pick.templates() + ")"
 	case opts.Bulk.Entity != "":
 		s += ", entity " + opts.Bulk.Entity
 	case ks.SK == nil:
@@ -400,10 +435,10 @@ func (o *writeOptions) bulkFilterFlags(sk, entity bool) error {
 // partition begins with the type's name: the read under that prefix found
 // nothing, which is no selection of the type but a name it does not have
 // as a prefix (never a silent 0).
-func noEntityPrefix(opts *writeOptions, res dynamo.QueryResult) error {
+func noEntityPrefix(opts *writeOptions, res dynamo.QueryResult, set *entities.Set) error {
 	if opts.Bulk.Entity == "" || opts.Bulk.Filter == "" || opts.Bulk.Index != "" || res.Scanned > 0 {
 		return nil
 	}
-	return usageError{fmt.Sprintf("--entity %s with --filter: no sort key of partition %s begins with %s, so the read found no item of it (--filter narrows the read to a type by its prefix, as ORDER is ORDER#…); check the type's name (dynascope groups --pk %s lists them), or leave out --filter.",
-		opts.Bulk.Entity, opts.PK, opts.Bulk.Entity, shellQuote(opts.PK))}
+	return usageError{fmt.Sprintf("--entity %s with --filter: no sort key of partition %s begins with %s, so the read found no item of it (--filter narrows the read to a type by its prefix, as ORDER is ORDER#…); check the type's name (dynascope groups --pk %s lists them)%s, or leave out --filter.",
+		opts.Bulk.Entity, opts.PK, opts.Bulk.Entity, shellQuote(opts.PK), declaredNames(set))}
 }

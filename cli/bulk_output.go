@@ -33,6 +33,7 @@ type bulkPreview struct {
 	scan                     bool          // read by Scan pages (--scan)
 	filter                   string        // --filter: sent with the read
 	missing                  []dynamo.Item // --keys: keys no item has, nothing to change there
+	declared                 *declaredPick // --entity of a declared entity: read and matched
 	target                   edit.Target
 	plans                    []*edit.Plan    // the items to write, in key order
 	unchanged                []dynamo.Item   // keys of items already as wanted
@@ -85,6 +86,9 @@ func (p bulkPreview) writeText(b *bytes.Buffer) {
 	line("selected %s (%s, %s); %s to write, %s already as wanted",
 		textfmt.Plural(p.selected(), "item", "items"), reads, rcuText(p.read.Requests),
 		textfmt.Plural(len(p.plans), "item", "items"), jsonFloat(float64(len(p.unchanged))))
+	if p.declared != nil {
+		line("%s", p.declared.line())
+	}
 	if len(p.missing) > 0 {
 		line("%s no item has, so nothing to change there: %s", textfmt.Plural(len(p.missing), "key", "keys"), keyList(p.missing))
 	}
@@ -173,13 +177,16 @@ type bulkPreviewObject struct {
 	Requests     int               `json:"readRequests"`
 	Filter       string            `json:"filter,omitempty"`
 	ReadItems    int               `json:"readItems"` // items read and charged: with --filter, more than selected
+	// Entity is --entity of a declared entity: the items read under its
+	// key condition, those of it, and the keys of those not.
+	Entity *declaredEntityObject `json:"entity,omitempty"`
 }
 
 func (p bulkPreview) writeJSON(b *bytes.Buffer) error {
 	o := bulkPreviewObject{Table: p.table, Operation: p.command, Selection: p.selector, DryRun: true, Selected: p.selected(), ToWrite: len(p.plans),
 		Unchanged: []json.RawMessage{}, Missing: keysJSON(p.missing), Skipped: skippedObjects(p.skipped), Changes: p.bulk().Changes(), PredictedWCU: newCapacityObject(p.predicted()), Items: []bulkItemObject{},
 		Read: capacityOfRequests(p.read.Requests), Requests: len(p.read.Requests), Filter: p.filter, ReadItems: p.read.Scanned,
-	}
+		Entity: p.declared.object()}
 	if o.Changes == nil || p.command == "delete" {
 		o.Changes = []edit.AttrChange{}
 	}

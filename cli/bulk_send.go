@@ -136,6 +136,9 @@ type bulkSentObject struct {
 	ConsumedCapacity capacityObject    `json:"consumedCapacity"` // null total when no answer reported it
 	Rate             *rateObject       `json:"rate"`             // null when nothing was sent
 	Journal          *journalObject    `json:"journal"`
+	// Entity is --entity of a declared entity, as the preview says it
+	// (bulk_entity.go); left out otherwise.
+	Entity *declaredEntityObject `json:"entity,omitempty"`
 }
 
 // rateObject is the pace a bulk change was sent at: the cap asked for,
@@ -154,7 +157,8 @@ func (s bulkSent) object() bulkSentObject {
 	kc := func() keyedCount { return keyedCount{Keys: []json.RawMessage{}} }
 	o := bulkSentObject{Table: s.pre.table, Operation: s.pre.command, Selection: s.pre.selector, Selected: s.pre.selected(),
 		Unchanged: kc(), Written: kc(), Refused: kc(), RefusedItems: []refusedObject{}, InDoubt: kc(), Failed: kc(), Left: kc(), NotLanded: kc(),
-		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.skipped)}
+		Stopped: s.stopped, PredictedWCU: newCapacityObject(s.pre.predicted()), Missing: keysJSON(s.pre.missing), Skipped: skippedObjects(s.pre.skipped),
+		Entity: s.pre.declared.object()}
 	add := func(k *keyedCount, key dynamo.Item) {
 		k.Count++
 		k.Keys = append(k.Keys, itemcodec.PlainJSON(key))

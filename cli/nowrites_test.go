@@ -197,6 +197,10 @@ func TestCLINeverWrites(t *testing.T) {
 	if err := os.WriteFile(keysFile, []byte(`{"PK":"CUST#42","SK":"PROFILE"}`+"\n"+`{"PK":{"S":"CUST#42"},"SK":{"S":"NONE"}}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	leftKeysFile := filepath.Join(dir, "left-keys.jsonl") // delete --continues 3: the item entry 3 left
+	if err := os.WriteFile(leftKeysFile, []byte(`{"PK":"CUST#42","SK":"ORDER#2025-03-01#A17"}`+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
 	undoKeysFile := filepath.Join(dir, "undo-keys.jsonl") // undo --keys: one item of the bulk entry 2
 	if err := os.WriteFile(undoKeysFile, []byte(`{"PK":"CUST#42","SK":"PROFILE"}`+"\n"), 0o600); err != nil {
 		t.Fatal(err)
@@ -402,6 +406,11 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--sk-between", "A", "Z", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"update", "--pk", "CUST#42", "--entity", "ORDER", "--set", "x=N:1"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--entity", "ORDER", "--output", "json"}, conn),
+		// --entity of a declared entity: the patterns file's, or the models'.
+		slices.Concat([]string{"update", "--pk", "CUST#42", "--entity", "Order", "--set", "x=N:1", "--patterns", patternsFile}, conn),
+		slices.Concat([]string{"update", "--pk", "ORDER#A17", "--entity", "Shipment", "--set", "x=N:1", "--models", "modelimport/testdata/shop.onetable.json"}, conn),
+		slices.Concat([]string{"delete", "--pk", "PRODUCT#SKU-1025", "--entity", "ProductVersion", "--patterns", patternsFile, "--output", "json"}, conn),
+		slices.Concat([]string{"delete", "--pk", "ORDER#A17", "--entity", "Shipment", "--models", "modelimport/testdata/shop.electrodb.json"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-begins-with", "ORDER#", "--yes", "--dry-run"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-eq", "PROFILE"}, conn),
 		slices.Concat([]string{"delete", "--pk", "CUST#42", "--sk-lt", "Z"}, conn),
@@ -416,6 +425,9 @@ func TestCLINeverWrites(t *testing.T) {
 		slices.Concat([]string{"delete", "--scan", "--yes", "--dry-run"}, conn),
 		slices.Concat([]string{"delete", "--index", "GSI1", "--pk", "WH#1", "--filter", "attribute_exists(PK)"}, conn),
 		slices.Concat([]string{"delete", "--keys", keysFile, "--output", "json"}, named),
+		slices.Concat([]string{"delete", "--keys", leftKeysFile, "--continues", "3"}, conn),
+		slices.Concat([]string{"update", "--keys", leftKeysFile, "--continues", "3", "--set", "x=N:1", "--output", "json"}, conn),
+		slices.Concat([]string{"undo", "--entry", "3", "--chain", "--dry-run"}, conn),
 		[]string{"journal", "--output", "json"},
 		slices.Concat([]string{"journal"}, named, conn[:2]),
 		slices.Concat([]string{"undo", "--entry", "1", "--dry-run", "--output", "json"}, conn),
@@ -568,9 +580,10 @@ func TestCLINeverWrites(t *testing.T) {
 	}
 }
 
-// writeJournalEntry leaves two journal entries for undo --dry-run to
+// writeJournalEntry leaves three journal entries for undo --dry-run to
 // plan, written to endpoint: 1 a change of the demo's CUST#42 PROFILE, 2
-// a bulk change of it and one of CUST#42's orders.
+// a bulk change of it and one of CUST#42's orders, 3 a bulk delete of the
+// two stopped after the first, the order left.
 func writeJournalEntry(t *testing.T, endpoint, table string) {
 	t.Helper()
 	j, err := edit.OpenJournal("")
@@ -602,6 +615,18 @@ func writeJournalEntry(t *testing.T, endpoint, table string) {
 	}
 	wcu = 2
 	if err := j.Mark(&b, edit.Mark{State: edit.StateDone, WCU: &wcu}); err != nil {
+		t.Fatal(err)
+	}
+	// And a bulk delete of the two stopped after the first (the order
+	// left), for delete --continues 3 to send the rest of and undo --chain
+	// to take back.
+	d := b
+	d.ID, d.Operation = "", edit.OpDelete
+	if err := j.Begin(&d); err != nil {
+		t.Fatal(err)
+	}
+	wcu = 1
+	if err := j.Mark(&d, edit.Mark{State: edit.StateDone, WCU: &wcu, Items: []edit.ItemMark{{State: edit.StateDone}, {State: edit.StateFailed, Note: edit.NoteLeft}}}); err != nil {
 		t.Fatal(err)
 	}
 }

@@ -119,7 +119,7 @@ func writeRunE(f *factory, opts *writeOptions, runF func(context.Context, *write
 		opts.Table, opts.WritesAllowed, opts.Out, opts.Bulk.Err = f.Conn.Table, f.Conn.WritesAllowed, f.Stdout(), f.Stderr()
 		if bulk {
 			opts.Bulk.Files = keyFiles{Open: f.OpenFile, Stdin: f.Stdin}
-			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "keys", "filter", "index", "scan", "continues")...)
+			opts.Bulk.Line = commandLine(cmd, nil, append(sortKeyFlagNames(), "pk", "entity", "patterns", "models", "keys", "filter", "index", "scan", "continues")...)
 		}
 		if runF != nil {
 			return runF(cmd.Context(), opts)

@@ -2,6 +2,7 @@ package ui
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -60,5 +61,61 @@ func TestNoDeclarationsNoMark(t *testing.T) {
 	hs := openExample(t, 120, 35)
 	if screen := hs.screen(); strings.Contains(screen, "~") || !strings.Contains(screen, "▌ ORDER ") {
 		t.Errorf("marked without declarations:\n%s", screen)
+	}
+}
+
+// 39.3 with 40.1: space on a types-pane row a declaration names marks
+// exactly the loaded items whose keys match that declaration, as the
+// CLI's update --entity selects them: on CUST#42 Order's two orders and
+// not the one written with last year's delimiter; on PRODUCT#SKU-1025,
+// where an undeclared v2x splits the versions into two rows both named
+// ProductVersion, either row marks all four versions (by inference the
+// first marked v0 … v2 only) and never v2x. Undeclared rows mark by
+// inference, as before; one whose keys are partly of a declaration (an
+// order of the ORDER# prefix in another shape) says how its items divide.
+func TestMarkDeclaredType(t *testing.T) {
+	noted := false
+	defer func() {
+		if !noted {
+			t.Error("no undeclared ORDER row was marked")
+		}
+	}()
+	for _, c := range []struct {
+		pk    string
+		sks   []string
+		marks [][]string // after space on each row below the partition's, in order
+	}{
+		{"CUST#42", []string{"ADDRESS#home", "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "ORDER|2023-05-01|X1", "PROFILE"},
+			[][]string{{"ADDRESS#home"}, {"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17"}, {"ORDER|2023-05-01|X1"}, {"PROFILE"}}},
+		// An order of the ORDER# prefix in another shape makes the row
+		// undeclared: it marks by inference, its note says how they divide.
+		{"CUST#42", []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"},
+			[][]string{{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17"}, {"PROFILE"}}},
+		{"PRODUCT#SKU-1025", []string{"v0", "v1", "v2", "v2x", "v3"},
+			[][]string{{"v0", "v1", "v2", "v3"}, {"v2x"}, {"v0", "v1", "v2", "v3"}}},
+	} {
+		var items []dynamo.Item
+		for _, sk := range c.sks {
+			items = append(items, dynamo.Item{"PK": s(c.pk), "SK": s(sk)})
+		}
+		set, path := demoPatterns(t)
+		hs := newHarness(t, Options{Table: "App", PK: c.pk, Region: "us-east-1", Endpoint: "http://127.0.0.1:8000",
+			Patterns: set, PatternsPath: path}, 120, 35, canned{items: items, cap: halfRCU()})
+		if rows := len(hs.m.groups.types()); rows != len(c.marks) {
+			t.Fatalf("%s: %d type rows, want %d:\n%s", c.pk, rows, len(c.marks), hs.screen())
+		}
+		for i, want := range c.marks {
+			hs.keys("j", "space")
+			row := hs.m.groups.types()[i]
+			if got := markedSKs(hs); !slices.Equal(got, want) {
+				t.Errorf("%s: space on %s (declared %v) marked %v, want %v", c.pk, row.Entity, row.Declared, got, want)
+			}
+			hs.contains(fmt.Sprintf("marked %d loaded %s items", len(want), row.Entity))
+			if row.Undeclared && row.Entity == "ORDER" {
+				hs.contains("marked 3 loaded ORDER items · 2 Order, 1 undeclared")
+				noted = true
+			}
+			hs.keys("U")
+		}
 	}
 }

@@ -3,11 +3,14 @@ package ui
 import (
 	"fmt"
 	"slices"
+	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"dynascope/dynamo"
+	"dynascope/itemcodec"
+	"dynascope/keys"
 	"dynascope/ui/keymap"
 	"dynascope/ui/pane"
 )
@@ -134,7 +137,8 @@ func (m Model) markArrived(items []dynamo.Item) (Model, tea.Cmd) {
 }
 
 // markType is space in the types pane: the loaded items of the type under
-// the cursor (of the partition on its first row).
+// the cursor (of the partition on its first row); of a declared type, the
+// items its declaration names (ofType).
 func (m Model) markType() Model {
 	row := m.groups.cursor()
 	if m.groups.byAttribute() {
@@ -143,18 +147,77 @@ func (m Model) markType() Model {
 	}
 	var keep func(dynamo.Item) bool
 	what := "loaded items of the partition"
+	note := func() string { return "" }
 	if row > 0 {
 		t := m.groups.types()[row-1]
-		ids := append([]string{t.ID()}, t.Aliases...)
-		keep = func(it dynamo.Item) bool {
-			return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
-		}
+		keep = m.ofType(t)
 		what = "loaded " + sanitize(t.Entity) + " items"
+		if t.Undeclared && m.declaring() {
+			keep, note = m.declaredShare(keep)
+		}
 	}
 	var did pane.Marking
 	m.items, did = m.items.MarkWhere(keep)
-	m.status.Info = markingText(did, what) + m.unreadNote()
+	m.status.Info = markingText(did, what) + note() + m.unreadNote()
 	return m
+}
+
+// declaredShare counts, of the items keep takes, those whose keys match a
+// declared entity, by name, and those that match none: an undeclared row
+// of the types pane (its keys in more than one shape, "~ORDER") marks them
+// all by inference, and its note says how they divide, so that a bulk
+// change of them is not taken for one of the declared entity.
+func (m Model) declaredShare(keep func(dynamo.Item) bool) (func(dynamo.Item) bool, func() string) {
+	byName := map[string]int{}
+	var names []string
+	none := 0
+	counted := func(it dynamo.Item) bool {
+		if !keep(it) {
+			return false
+		}
+		match, ok := m.patterns.Entities.Match(itemcodec.TextAttrs(it))
+		switch {
+		case !ok:
+			none++
+		case byName[match.Name()] == 0:
+			names = append(names, match.Name())
+			fallthrough
+		default:
+			byName[match.Name()]++
+		}
+		return true
+	}
+	note := func() string {
+		if len(names) == 0 {
+			return ""
+		}
+		parts := make([]string, 0, len(names)+1)
+		for _, n := range names {
+			parts = append(parts, fmt.Sprintf("%d %s", byName[n], sanitize(n)))
+		}
+		parts = append(parts, fmt.Sprintf("%d undeclared", none))
+		return " · " + strings.Join(parts, ", ")
+	}
+	return counted, note
+}
+
+// ofType tells whether an item is of the types pane's row t. A row a
+// declaration names holds the items whose keys match that declaration
+// (entities Match, as the CLI's update and delete --entity select them),
+// not those its inferred type would: an item of the same prefix in
+// another shape is not of it. Any other row holds the items whose sort key
+// is classified as its type or one folded into it.
+func (m Model) ofType(t keys.TypeRow) func(dynamo.Item) bool {
+	if t.Declared && m.declaring() {
+		return func(it dynamo.Item) bool {
+			match, ok := m.patterns.Entities.Match(itemcodec.TextAttrs(it))
+			return ok && match.Name() == t.Entity
+		}
+	}
+	ids := append([]string{t.ID()}, t.Aliases...)
+	return func(it dynamo.Item) bool {
+		return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
+	}
 }
 
 // unreadNote says that the query has pages not read, whose items no key
