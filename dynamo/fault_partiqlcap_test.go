@@ -134,3 +134,30 @@ func TestFaultCheapEndlessStatementStopsAtItsBound(t *testing.T) {
 }
 
 func jsonFigure(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
+
+// DynamoDB Local answers ExecuteStatement without ConsumedCapacity: a page
+// of SELECT * that returned its whole Limit evaluated those items only,
+// so it counts what they measure (here DynamoDB's 0.5 RCU minimum each),
+// not the most a page of that Limit could cost; the last page, short of
+// its Limit, counts that most. So the five items of CUST#1 in pages of 2
+// count 0.5 + 0.5 and the last page's worst, 0.5, under a cap of 2 RCU.
+func TestStatementPagesOfTheirWholeLimitCountWhatTheyMeasure(t *testing.T) {
+	t.Parallel()
+	r := newRig(t, dynamo.Options{MaxAttempts: 1})
+	var got int
+	res, err := r.c.RunPartiQL(context.Background(), dynamo.PartiQLInput{Plan: r.custPlan(t), Limit: 2, MaxRCU: 2, OnPage: func(p dynamo.Page) error {
+		got += len(p.Items)
+		return nil
+	}})
+	if err != nil || res.Stop != dynamo.StopComplete || got != 5 {
+		t.Fatalf("stop %q, %d items: %v", res.Stop, got, err)
+	}
+	for i, q := range res.Requests {
+		if !q.NoCapacity {
+			t.Skipf("request %d reported its capacity: not DynamoDB Local", i+1)
+		}
+	}
+	if len(res.Requests) != 3 || res.Spent != 1.5 {
+		t.Errorf("%d requests counted %v RCU, want 3 and 1.5", len(res.Requests), res.Spent)
+	}
+}
