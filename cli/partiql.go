@@ -139,9 +139,6 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 		fmt.Fprintln(opts.Err, "going on from --next-token: that bound is for the whole of it, so an upper bound for what is left")
 	}
 	in := dynamo.PartiQLInput{Plan: plan, Consistent: opts.Consistent, MaxRCU: opts.MaxRCU, Est: est, NextToken: token}
-	if est.Known && est.Items > 0 {
-		in.PerItem = float64(est.Bytes) / float64(est.Items)
-	}
 	out := &bulkOutput{head: bulkHead{Operation: "ExecuteStatement", Statement: &opts.Statement, Table: plan.Table, Index: nullable(plan.Index),
 		Plan: &planObject{Operation: plan.Kind(), PartitionKey: nullable(plan.PK), Why: plan.Why}, ConsistentRead: opts.Consistent},
 		keyNames: keyNames(t, plan.Index), stoppedBy: stoppedBy(ctx)}
@@ -150,7 +147,18 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	}
 	in.OnPage = out.page
 	res, err := client.RunPartiQL(ctx, in)
-	gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	var capped *dynamo.CapStop
+	switch {
+	case !errors.As(err, &capped):
+		gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
+	case !capped.Announced:
+		// The user's cap: a stop there is what was asked for, said in
+		// its sentence, and no error.
+		fmt.Fprintln(opts.Err, textfmt.Sanitize(err.Error()))
+		err = nil
+	}
+	// A stop at the announced bound is an error, as an estimate overrun
+	// is for scan, and its sentence what main says last.
 	obj := bulkTail{Count: res.Count, Stop: string(res.Stop), Complete: res.Stop == dynamo.StopComplete,
 		Resume: json.RawMessage("null"), Predicted: predictedObject{MaxRCU: bound, MoneyUSD: moneyOf(gate, bound)},
 	}
@@ -160,10 +168,6 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	obj.Resume, _ = json.Marshal(map[string]string{"nextToken": res.NextToken})
 	// Stopped short, having read something: the last sentence says how
 	// to read the rest.
-	var ee *dynamo.EstimateError
-	if errors.As(err, &ee) {
-		ee.Next = "run the line that follows (with --max-rcu N to bound the rest)"
-	}
 	cmd := goOnLine(opts.Line, "--next-token", res.NextToken)
 	if ferr := out.finish(obj, res.Requests, err, res.Stop); ferr != nil {
 		return goOnError{err: ferr, cmd: cmd}

@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 	"sync"
-	"unicode/utf8"
 
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
@@ -145,26 +144,15 @@ func explainAPI(api smithy.APIError, what, where string) string {
 
 // MaxSentence is the longest sentence an error says: what the endpoint
 // said beyond it stays in the error chain (UserError.Err), for --debug.
-const MaxSentence = 300
+const MaxSentence = textfmt.MaxSentence
 
 // notAuthorized reads the action and resource an AccessDeniedException
 // names.
 var notAuthorized = regexp.MustCompile(`is not authorized to perform: (\S+) on resource: (\S+?)(?: because|\s|$)`)
 
 // fitQuote is head, quote and tail as one sentence of at most MaxSentence
-// characters: the quote (the endpoint's words) is cut, with an ellipsis,
-// where the whole would not fit.
-func fitQuote(head, quote, tail string) string {
-	room := MaxSentence - len(head) - len(tail)
-	if len(quote) > room {
-		cut := max(room-len("…"), 0)
-		for cut > 0 && !utf8.RuneStart(quote[cut]) {
-			cut--
-		}
-		quote = quote[:cut] + "…"
-	}
-	return head + quote + tail
-}
+// characters (textfmt.FitSentence).
+func fitQuote(head, quote, tail string) string { return textfmt.FitSentence(head, quote, tail) }
 
 // tlsFailure tells whether err is a TLS handshake that failed: the
 // endpoint answered in plain text (an http endpoint behind an https://

@@ -256,6 +256,47 @@ func (e *CapError) Error() string {
 // Unwrap makes a CapError a UserError to errors.As, as EstimateError.
 func (e *CapError) Unwrap() error { return &UserError{Msg: e.Error()} }
 
+// CapStop is a read its cap stopped before its end, the cap the bound it
+// announced or the user's --max-rcu: what it read is kept. Its sentence
+// says what was read, what it cost (estimated for the answers without
+// ConsumedCapacity, each counted at the most it could cost) and how to
+// go on.
+type CapStop struct {
+	What string  // "partiql Scan of App"
+	Cap  float64 // RCU
+	// Announced: the cap is the bound announced before the read, not
+	// --max-rcu.
+	Announced       bool
+	Requests, Items int
+	Spent           float64 // as the cap counts it
+	Estimated       int     // answers without ConsumedCapacity
+	// Next says how to go on; "" for "run the line that follows".
+	Next string
+}
+
+func (e *CapStop) Error() string {
+	at := "the --max-rcu cap of " + textfmt.Units(e.Cap) + " RCU"
+	if e.Announced {
+		at = "the " + textfmt.Units(e.Cap) + " RCU announced"
+	}
+	cost := textfmt.Units(e.Spent) + " RCU"
+	switch {
+	case e.Estimated > 0 && e.Estimated == e.Requests:
+		cost = "an estimated " + cost + " (no ConsumedCapacity came, so each page counts the most it could cost; AWS would report the real figure)"
+	case e.Estimated > 0:
+		cost = fmt.Sprintf("about %s (%d of the answers had no ConsumedCapacity, so each counts the most it could cost; AWS would report the real figure)", cost, e.Estimated)
+	}
+	next := e.Next
+	if next == "" {
+		next = "run the line that follows"
+	}
+	return textfmt.FitSentence("", e.What, fmt.Sprintf(" stopped at %s after %s in %s, %s; to read on, %s.",
+		at, textfmt.Plural(e.Items, "item", "items"), textfmt.Plural(e.Requests, "request", "requests"), cost, next))
+}
+
+// Unwrap makes a CapStop a UserError to errors.As, as EstimateError.
+func (e *CapStop) Unwrap() error { return &UserError{Msg: e.Error()} }
+
 func jsonNumber(f float64) string { return strconv.FormatFloat(f, 'f', -1, 64) }
 
 // StopEstimate is a read stopped because it spent clearly more than its

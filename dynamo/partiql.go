@@ -8,6 +8,7 @@ package dynamo
 import (
 	"context"
 	"fmt"
+	"math"
 	"regexp"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb"
 	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
 
+	"dynascope/itemcodec"
 	"dynascope/partiql"
 )
 
@@ -47,14 +49,32 @@ type PartiQLInput struct {
 	Plan       partiql.Plan
 	Consistent bool
 	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
-	// MaxRCU and Est as in ScanInput; PerItem is the item size the cap
-	// starts from (DescribeTable's average), 0 when unknown.
-	MaxRCU, PerItem float64
-	Est             Estimate
+	// MaxRCU caps the run (--max-rcu); 0: the bound announced from Est
+	// (PartiQLBound), a cap all the same. Either way each page's Limit is
+	// sized to what the cap has left (CapSizer), and a page without
+	// ConsumedCapacity counts the most it could cost: the run stops at
+	// the cap, having sent at most cap / 0.5 requests (each page counts
+	// at least DynamoDB's minimum). With neither, nothing bounds the run
+	// but its end.
+	MaxRCU float64
+	// Est is the estimate of the whole table or index (EstimateRead); its
+	// average item sizes the first page.
+	Est Estimate
 	// OnPage receives each page as it arrives; an error stops the run.
 	OnPage func(Page) error
 	// NextToken goes on from a stopped run's NextToken; "" starts it.
 	NextToken string
+}
+
+// PartiQLBound is the bound a SELECT planned as plan announces from e, the
+// estimate of its table or index: a Query plan's (QueryBound), else the
+// whole table's or index's.
+func PartiQLBound(plan partiql.Plan, e Estimate) float64 {
+	if plan.Query {
+		rcu, _ := e.QueryBound(plan.OneItem)
+		return rcu
+	}
+	return e.RCU
 }
 
 // PartiQLResult is what a SELECT read and what it cost. ExecuteStatement
@@ -64,13 +84,20 @@ type PartiQLResult struct {
 	Count     int
 	Stop      StopReason
 	NextToken string // where it would go on, when stopped early
+	// Cap is the cap the run read under (PartiQLInput.MaxRCU, or the
+	// announced bound), 0 for none; Spent what it spent as the cap counts
+	// it: each page what DynamoDB reported, at least its minimum, or, not
+	// reported, the most the page could cost (an estimate).
+	Cap, Spent float64
 }
 
 // Capacity is the sum of the run's consumed capacity.
 func (r PartiQLResult) Capacity() Capacity { return TotalCapacity(r.Requests) }
 
 // RunPartiQL sends the planned SELECT page by page. The statement is
-// checked to be a SELECT once more here, in the layer that sends it.
+// checked to be a SELECT once more here, in the layer that sends it. A run
+// its cap stops ends with StopMaxRCU (MaxRCU) or StopEstimate (the
+// announced bound) and a *CapStop that says what it read and cost.
 func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult, error) {
 	var res PartiQLResult
 	if !partiql.IsSelect(in.Plan.Statement) {
@@ -88,12 +115,16 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 	if in.NextToken != "" {
 		token = aws.String(in.NextToken)
 	}
-	var spent, assumed float64
-	sizer := NewCapSizer(unit, in.PerItem)
-	guard := Guard{}
-	if in.MaxRCU <= 0 {
-		guard.Est = in.Est
+	res.Cap = in.MaxRCU
+	if res.Cap <= 0 && in.Est.RCU > 0 {
+		res.Cap = PartiQLBound(in.Plan, in.Est)
 	}
+	avg := 0.0
+	if in.Est.Known && in.Est.Items > 0 {
+		avg = float64(in.Est.Bytes) / float64(in.Est.Items)
+	}
+	sizer := NewCapSizer(unit, avg)
+	whole := selectsAll.MatchString(in.Plan.Statement)
 	seen := map[string]bool{}
 	for {
 		if ctx.Err() != nil {
@@ -108,13 +139,12 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		if in.Consistent {
 			es.ConsistentRead = aws.Bool(true)
 		}
-		limit := in.Limit
-		est := 0.0
-		if in.MaxRCU > 0 {
+		limit, worst := in.Limit, 0.0
+		if res.Cap > 0 {
 			var ok bool
-			if limit, est, ok = sizer.Next(in.MaxRCU-spent-assumed, 1, in.Limit, len(res.Requests) == 0); !ok {
-				res.Stop, res.NextToken = StopMaxRCU, aws.ToString(token)
-				return res, nil
+			if limit, worst, ok = sizer.Next(res.Cap-res.Spent, 1, in.Limit, len(res.Requests) == 0); !ok {
+				res.NextToken = aws.ToString(token)
+				return res, res.capStop(in)
 			}
 		}
 		if limit > 0 {
@@ -122,15 +152,7 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		}
 		p, err := c.statementPage(ctx, t, in.Plan, es)
 		p.Request.Limit = limit
-		// Each page counts at least DynamoDB's minimum: pages that say
-		// they are free still reach the cap.
-		spent += max(p.Request.Capacity.Total, unit)
-		if p.Request.NoCapacity {
-			// Unknown is not free: under a cap, count what the page was
-			// sized to cost at most. The cost guard keeps to what was
-			// reported.
-			assumed += est
-		}
+		res.Spent += statementCost(p.Page, unit, worst, whole)
 		if err == nil && p.nextToken != "" && seen[p.nextToken] {
 			// A replayed page: its items came before, so none is kept.
 			err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: "a NextToken it had sent before (paging would never end)"}, "partiql on "+in.Plan.Table, c.opts.Endpoint)
@@ -151,12 +173,12 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 		res.Count += len(p.Items)
 		if len(p.Items) > 0 {
 			// Items returned, not read: ExecuteStatement reports no scanned
-			// count, so the items a WHERE dropped are not known, and the
-			// cap also keeps the cost guard's watch. SELECT * returns them
-			// whole, to be measured; else only their charge is known.
+			// count, so the items a WHERE dropped are not known. SELECT *
+			// returns them whole, to be measured; else only their charge
+			// is known.
 			read := p.Page
 			read.ScannedCount = int32(len(p.Items))
-			sizer.Read(read, !selectsAll.MatchString(in.Plan.Statement))
+			sizer.Read(read, !whole)
 		}
 		if in.OnPage != nil {
 			if perr := in.OnPage(p.Page); perr != nil {
@@ -168,16 +190,46 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 			res.Stop = StopComplete
 			return res, nil
 		}
-		if guard.Page(p.Request.Capacity.Total, len(p.Items)) {
-			// What it read is kept; it stops where it would go on.
-			res.Stop, res.NextToken = StopEstimate, p.nextToken
-			ee := guard.Stop("partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index))
-			ee.Resume = "its resume NextToken"
-			return res, ee
-		}
 		seen[p.nextToken] = true
 		token = aws.String(p.nextToken)
 	}
+}
+
+// statementCost is what one page counts against the cap: what DynamoDB
+// reported, at least its minimum; not reported (DynamoDB Local), the most
+// it could cost, worst, as its Limit was sized, or what its items measure
+// when that is more. A page of SELECT * that returned its whole Limit
+// evaluated no item but those, so they measure its cost.
+func statementCost(p Page, unit, worst float64, whole bool) float64 {
+	if !p.Request.NoCapacity {
+		return math.Max(p.Request.Capacity.Total, unit)
+	}
+	bytes := 0
+	for _, it := range p.Items {
+		bytes += itemcodec.ItemSize(it)
+	}
+	measured := unit * math.Max(1, math.Ceil(float64(bytes)/itemcodec.ReadUnitBytes))
+	if whole && p.Request.Limit > 0 && len(p.Items) == int(p.Request.Limit) {
+		return measured
+	}
+	return math.Max(worst, measured)
+}
+
+// capStop is the stop of a run that its cap leaves no room for another
+// page, as a *CapStop.
+func (r *PartiQLResult) capStop(in PartiQLInput) error {
+	e := &CapStop{What: "partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index),
+		Cap: r.Cap, Announced: in.MaxRCU <= 0, Requests: len(r.Requests), Items: r.Count, Spent: r.Spent}
+	for _, q := range r.Requests {
+		if q.NoCapacity {
+			e.Estimated++
+		}
+	}
+	r.Stop = StopMaxRCU
+	if e.Announced {
+		r.Stop = StopEstimate
+	}
+	return e
 }
 
 // selectsAll matches a SELECT of whole items.
@@ -215,6 +267,7 @@ func (c *Client) statementPage(ctx context.Context, t Table, plan partiql.Plan, 
 	}
 	if problem != "" {
 		req.Capacity = CapacityOf(out.ConsumedCapacity, t, plan.Index) // spent all the same
+		req.NoCapacity = out.ConsumedCapacity == nil
 		req.Err = Explain(&BadAnswerError{Op: "ExecuteStatement", Problem: problem}, fmt.Sprintf("partiql on %s", tableAndIndex(plan.Table, plan.Index)), c.opts.Endpoint)
 		return statementPage{Page: Page{Request: req}}, req.Err
 	}

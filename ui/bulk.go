@@ -128,9 +128,13 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		Resume: msg.resume, NextToken: msg.nextToken}
 	if msg.err != nil {
 		var over *dynamo.EstimateError
-		if errors.As(msg.err, &over) {
-			// The UI has no --max-rcu: its way on is n, under the same bound.
+		var capped *dynamo.CapStop
+		// The UI has no --max-rcu: its way on is n, under the same bound.
+		switch {
+		case errors.As(msg.err, &over):
 			over.Kept, over.Next, over.Resume = "what was read is shown", "press n, which reads on up to the same bound again", ""
+		case errors.As(msg.err, &capped):
+			capped.Next = "press n (up to the same bound again)"
 		}
 		read.Err = sanitize(msg.err.Error())
 	}

@@ -10,6 +10,7 @@ import (
 	"dynascope/config"
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
+	"dynascope/textfmt"
 	"dynascope/ui/pane"
 )
 
@@ -63,6 +64,13 @@ func refetchErrPrefix(no int) string {
 	return fmt.Sprintf("reading page %d again failed (n tries again): ", no)
 }
 
+// refetchFailed is the sentence of a failed re-read: the prefix whole,
+// then the error's own sentence, cut with an ellipsis where the two would
+// pass textfmt.MaxSentence (its whole text stays in the request log).
+func refetchFailed(prefix string, err error) string {
+	return textfmt.FitSentence(prefix, strings.TrimRight(sanitize(err.Error()), "."), ".")
+}
+
 func refetchCmd(ctx context.Context, s Store, id int, q dynamo.QueryInput, pageNo int) tea.Cmd {
 	return func() tea.Msg {
 		p, err := s.Query(ctx, q)
@@ -75,7 +83,7 @@ func (m Model) refetchDone(msg queryDoneMsg) (Model, tea.Cmd) {
 	m.items.Refetching = 0
 	failed := refetchErrPrefix(msg.pageNo)
 	if msg.err != nil {
-		m.status.Err = sanitize(fmt.Sprintf("%s%v", failed, msg.err))
+		m.status.Err = refetchFailed(failed, msg.err)
 		m.items.RefetchFailed = msg.pageNo
 		return m, nil
 	}

@@ -82,6 +82,23 @@ func TestFlowFailedRefetchRetriedByN(t *testing.T) {
 	hs.lacks("reading it again failed")
 }
 
+// A re-read of a released page that fails with a long error says so in
+// one sentence of at most 300 characters, its way on first: before, the
+// prefix and the error's own 300-character sentence made 346.
+func TestFailedRefetchIsOneSentence(t *testing.T) {
+	hs, p := cappedPartition(t)
+	p.Inject(dynamotest.Rule{Op: "Query", Count: 1, Fault: dynamotest.APIError(400, "com.amazonaws.dynamodb.v20120810#ValidationException",
+		"The provided key element "+strings.Repeat("does not match the schema ", 20))})
+	hs.keys("g")
+	msg := hs.m.status.Err
+	if !strings.HasPrefix(msg, "reading page 1 again failed (n tries again): query CUST#9") || !strings.Contains(msg, "does not match the schema") {
+		t.Fatalf("status line %q", msg)
+	}
+	if why := dynamotest.SentenceProblem(msg); why != "" {
+		t.Errorf("%s: %q", why, msg)
+	}
+}
+
 // An export that reads released pages again meets a bad answer in the
 // middle: it stops with the endpoint's sentence, and no file, whole or
 // partial, is left behind.

@@ -106,6 +106,16 @@ func EndlessStatement() Fault {
 	}}
 }
 
+// CheapEndlessStatement answers every ExecuteStatement itself: no items,
+// a NextToken never sent before and ConsumedCapacity of units RCU (0: a
+// page that says it was free), so that only a bound on requests or on
+// what they cost ends the run.
+func CheapEndlessStatement(units float64) Fault {
+	return &numberedFault{name: fmt.Sprintf("cheap endless ExecuteStatement of %g RCU", units), body: func(n int) []byte {
+		return fmt.Appendf(nil, `{"Items":[],"NextToken":"cheap-%08d","ConsumedCapacity":{"CapacityUnits":%g,"TableName":"x"}}`, n, units)
+	}}
+}
+
 // numberedFault answers every request itself with body(n), n counting the
 // requests it answered from 1: a page that never repeats.
 type numberedFault struct {

@@ -112,7 +112,7 @@ func (o Bulk) LogKind(last bool, reqs []dynamo.Request) string {
 		kind = ""
 	}
 	if last {
-		kind = strings.TrimPrefix(kind+" · "+request.Predicted(o.est.RCU, reqs), " · ")
+		kind = strings.TrimPrefix(kind+" · "+request.Predicted(o.bound(), reqs), " · ")
 	}
 	return kind
 }
@@ -199,6 +199,15 @@ func (o Bulk) Input() request.Input {
 	}
 	in := dynamo.ScanInput{Table: o.table, Filter: o.form.Value("filter"), Project: o.form.Value("projection")}
 	return request.Input{Table: o.desc, Scan: &in}
+}
+
+// bound is the read's announced bound: a SELECT's by its plan
+// (dynamo.PartiQLBound), at which RunPartiQL stops it; a Scan's estimate.
+func (o Bulk) bound() float64 {
+	if o.kind == bulkPartiQL {
+		return dynamo.PartiQLBound(o.plan, o.est)
+	}
+	return o.est.RCU
 }
 
 // run is the read as the root sends it (RunBulk): the SELECT by its plan,
@@ -312,7 +321,7 @@ func (o Bulk) View(e Env, w, h int) string {
 		case o.est.Known:
 			say(st.Bold.Render, fmt.Sprintf("At most the whole table, %s items / %s: predicted ≤ %s RCU %s", textfmt.Count(int(o.est.Items)), textfmt.HumanBytes(o.est.Bytes), textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
 		default:
-			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", textfmt.Units(o.est.RCU), costText(e.Price, o.est.RCU)))
+			say(st.Bold.Render, fmt.Sprintf("The table's size is unknown (DescribeTable gives none yet): it reads at most %s RCU %s, then stops and keeps what it read", textfmt.Units(o.bound()), costText(e.Price, o.bound())))
 		}
 		say(st.Muted.Render, "DescribeTable's figures, refreshed by DynamoDB about every 6 hours. Enter runs it; esc goes back; esc while it runs stops it and keeps what was read.")
 	case bulkRunning:
@@ -347,7 +356,7 @@ func (o Bulk) View(e Env, w, h int) string {
 func (o Bulk) summary(st theme.Styles, w int) []string {
 	rcu := dynamo.TotalCapacity(o.reqs).Total
 	var out []string
-	head := fmt.Sprintf("%s · %s · %s", textfmt.Plural(o.count, "item", "items"), textfmt.Plural(len(o.reqs), "request", "requests"), request.Predicted(o.est.RCU, o.reqs))
+	head := fmt.Sprintf("%s · %s · %s", textfmt.Plural(o.count, "item", "items"), textfmt.Plural(len(o.reqs), "request", "requests"), request.Predicted(o.bound(), o.reqs))
 	// First, so that a long cost text never cuts it off.
 	switch o.stop {
 	case dynamo.StopCancelled:
