@@ -151,7 +151,7 @@ func runPartiQL(ctx context.Context, opts *partiqlOptions) error {
 	switch {
 	case !errors.As(err, &capped):
 		gate.after(opts.Err, res.Requests, res.Stop, res.Count, stoppedBy(ctx))
-	case !capped.Announced:
+	case capped.Announced == 0:
 		// The user's cap: a stop there is what was asked for, said in
 		// its sentence, and no error.
 		fmt.Fprintln(opts.Err, textfmt.Sanitize(err.Error()))

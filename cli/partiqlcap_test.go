@@ -36,8 +36,8 @@ func TestCLIPartiQLStopsAtTheCap(t *testing.T) {
 	}{
 		{"--max-rcu", dynamotest.EndlessStatement(), []string{scan, "--yes", "--max-rcu", "20"}, 20, false, "max-rcu",
 			"stopped at the --max-rcu cap of 20 RCU after 0 items in ", 0},
-		{"announced", dynamotest.EndlessStatement(), []string{`SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`}, 451, true, "estimate",
-			"stopped at the 451 RCU announced after 0 items in ", 0},
+		{"announced", dynamotest.EndlessStatement(), []string{`SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`}, 903, true, "estimate",
+			"stopped at its limit of 903 RCU (2 × the 451 RCU announced + 1) after 0 items in ", 0},
 		{"cheap endless", dynamotest.CheapEndlessStatement(0.5), []string{scan, "--yes", "--max-rcu", "20"}, 20, false, "max-rcu",
 			"stopped at the --max-rcu cap of 20 RCU after 0 items in 40 requests, 20 RCU; to read on, run the line that follows.", 40},
 	} {

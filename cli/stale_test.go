@@ -118,12 +118,13 @@ func TestCLICheapEndlessPagesEnd(t *testing.T) {
 	} else if m := spentRE.FindStringSubmatch(msg); m != nil && num(t, m[1]) <= num(t, m[2]) {
 		t.Errorf("scan: %s", msg)
 	}
-	// PartiQL stops at the 0.5 RCU it announced, its one page sized to
-	// it: its cost unreported, counted at the most it could be.
+	// PartiQL stops at its limit, 2 × the 0.5 RCU it announced + 1, its
+	// one page sized to it: its cost unreported, counted at the most it
+	// could be.
 	out, _, err = cli(t, "partiql", "--endpoint-url", proxy.URL, `SELECT * FROM "`+table+`" WHERE total > 1000`, "--yes")
 	checkSentence(t, "partiql", err)
 	if b := decodeBulk(t, out); b.Stop != "estimate" || proxy.Count("ExecuteStatement") != 1 || !strings.Contains(string(b.Resume), "endless-") ||
-		!strings.Contains(fmt.Sprint(err), "stopped at the 0.5 RCU announced after 0 items in 1 request, an estimated 0.5 RCU") {
+		!strings.Contains(fmt.Sprint(err), "stopped at its limit of 2 RCU (2 × the 0.5 RCU announced + 1) after 0 items in 1 request, an estimated 2 RCU") {
 		t.Errorf("partiql: stop %q after %d requests, resume %s: %v", b.Stop, proxy.Count("ExecuteStatement"), b.Resume, err)
 	}
 }

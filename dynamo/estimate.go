@@ -264,9 +264,9 @@ func (e *CapError) Unwrap() error { return &UserError{Msg: e.Error()} }
 type CapStop struct {
 	What string  // "partiql Scan of App"
 	Cap  float64 // RCU
-	// Announced: the cap is the bound announced before the read, not
-	// --max-rcu.
-	Announced       bool
+	// Announced is the bound announced before the read when the cap is
+	// its overrun limit (PartiQLLimit), not --max-rcu; 0 for --max-rcu.
+	Announced       float64
 	Requests, Items int
 	Spent           float64 // as the cap counts it
 	Estimated       int     // answers without ConsumedCapacity
@@ -276,7 +276,10 @@ type CapStop struct {
 
 func (e *CapStop) Error() string {
 	at := "the --max-rcu cap of " + textfmt.Units(e.Cap) + " RCU"
-	if e.Announced {
+	switch {
+	case e.Announced > 0 && e.Cap > e.Announced:
+		at = "its limit of " + textfmt.Units(e.Cap) + " RCU (2 × the " + textfmt.Units(e.Announced) + " RCU announced + 1)"
+	case e.Announced > 0: // the table's size unknown: the bound is the cap
 		at = "the " + textfmt.Units(e.Cap) + " RCU announced"
 	}
 	cost := textfmt.Units(e.Spent) + " RCU"

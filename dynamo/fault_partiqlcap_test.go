@@ -27,12 +27,16 @@ func (r *rig) demoEstimate(t *testing.T) dynamo.Estimate {
 	return e
 }
 
-// A PartiQL run answered with endless pages stops at its cap, the one it
-// announced or --max-rcu's, never past it: each page's Limit is sized to
-// what the cap has left and a page without ConsumedCapacity counts the most
-// it could cost. Its sentence says what it read, what that cost as an
-// estimate that AWS would report for real, and how to go on. Before, the
-// announced 451 RCU ran 1,807 requests to 903.5 RCU, unsized.
+// A PartiQL run answered with endless pages stops at its cap, never past
+// it: --max-rcu's, or without it the overrun limit of the bound it
+// announced (twice it and a unit, as a Scan's: DescribeTable's sizes may
+// be hours old, and a whole read must still end). Each page's Limit is
+// sized to what the cap has left and a page without ConsumedCapacity
+// counts the most it could cost, so the endless pages of 128 RCU each stop
+// after 8 requests at 903 RCU. Its sentence says what it read, what that
+// cost as an estimate that AWS would report for real, and how to go on.
+// Before, the pages were unsized and counted at their minimum: 1,807
+// requests to 903.5 RCU.
 func TestFaultEndlessStatementStopsAtTheCap(t *testing.T) {
 	t.Parallel()
 	r := newRig(t, dynamo.Options{MaxAttempts: 1})
@@ -48,8 +52,8 @@ func TestFaultEndlessStatementStopsAtTheCap(t *testing.T) {
 		stop   dynamo.StopReason
 		saysAt string
 	}{
-		{"Query, announced", dynamo.PartiQLInput{Plan: r.custPlan(t), Est: e}, 451, dynamo.StopEstimate, "stopped at the 451 RCU announced"},
-		{"Scan, announced", dynamo.PartiQLInput{Plan: scan, Est: e}, 451, dynamo.StopEstimate, "stopped at the 451 RCU announced"},
+		{"Query, announced", dynamo.PartiQLInput{Plan: r.custPlan(t), Est: e}, 903, dynamo.StopEstimate, "stopped at its limit of 903 RCU (2 × the 451 RCU announced + 1)"},
+		{"Scan, announced", dynamo.PartiQLInput{Plan: scan, Est: e}, 903, dynamo.StopEstimate, "stopped at its limit of 903 RCU (2 × the 451 RCU announced + 1)"},
 		{"Scan, --max-rcu", dynamo.PartiQLInput{Plan: scan, Est: e, MaxRCU: 20}, 20, dynamo.StopMaxRCU, "stopped at the --max-rcu cap of 20 RCU"},
 		{"Query, --max-rcu consistent", dynamo.PartiQLInput{Plan: r.custPlan(t), Est: e, MaxRCU: 7, Consistent: true}, 7, dynamo.StopMaxRCU, "stopped at the --max-rcu cap of 7 RCU"},
 	} {
@@ -109,8 +113,8 @@ func TestFaultCheapEndlessStatementStopsAtItsBound(t *testing.T) {
 		maxRCU     float64
 		requests   int
 	}{
-		{0.5, 451, 0, 902},
-		{0, 451, 0, 902},
+		{0.5, 903, 0, 1806},
+		{0, 903, 0, 1806},
 		{0.5, 20, 20, 40},
 	} {
 		r.p.ClearFaults()

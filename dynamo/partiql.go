@@ -49,8 +49,10 @@ type PartiQLInput struct {
 	Plan       partiql.Plan
 	Consistent bool
 	Limit      int32 // items evaluated per page; 0 for DynamoDB's 1 MB pages
-	// MaxRCU caps the run (--max-rcu); 0: the bound announced from Est
-	// (PartiQLBound), a cap all the same. Either way each page's Limit is
+	// MaxRCU caps the run (--max-rcu); 0: the overrun limit of the bound
+	// announced from Est (PartiQLLimit: twice it and one unit, as a Scan's
+	// and a Query's, since DescribeTable's sizes may be hours old), a cap
+	// all the same. Either way each page's Limit is
 	// sized to what the cap has left (CapSizer), and a page without
 	// ConsumedCapacity counts the most it could cost: the run stops at
 	// the cap, having sent at most cap / 0.5 requests (each page counts
@@ -75,6 +77,20 @@ func PartiQLBound(plan partiql.Plan, e Estimate) float64 {
 		return rcu
 	}
 	return e.RCU
+}
+
+// PartiQLLimit is what a SELECT planned as plan may spend, without
+// --max-rcu, before it stops as an overrun: its bound (PartiQLBound) as
+// Estimate.Limit treats a Scan's, twice it and one unit more when the
+// table's size is known. A whole read of a table whose size is right costs
+// its bound and a little rounding, and so ends; one whose answers never
+// end stops there.
+func PartiQLLimit(plan partiql.Plan, e Estimate) float64 {
+	b := PartiQLBound(plan, e)
+	if !e.Known {
+		return b
+	}
+	return 2*b + 1
 }
 
 // PartiQLResult is what a SELECT read and what it cost. ExecuteStatement
@@ -117,7 +133,7 @@ func (c *Client) RunPartiQL(ctx context.Context, in PartiQLInput) (PartiQLResult
 	}
 	res.Cap = in.MaxRCU
 	if res.Cap <= 0 && in.Est.RCU > 0 {
-		res.Cap = PartiQLBound(in.Plan, in.Est)
+		res.Cap = PartiQLLimit(in.Plan, in.Est)
 	}
 	avg := 0.0
 	if in.Est.Known && in.Est.Items > 0 {
@@ -219,14 +235,17 @@ func statementCost(p Page, unit, worst float64, whole bool) float64 {
 // page, as a *CapStop.
 func (r *PartiQLResult) capStop(in PartiQLInput) error {
 	e := &CapStop{What: "partiql " + in.Plan.Kind() + " of " + tableAndIndex(in.Plan.Table, in.Plan.Index),
-		Cap: r.Cap, Announced: in.MaxRCU <= 0, Requests: len(r.Requests), Items: r.Count, Spent: r.Spent}
+		Cap: r.Cap, Requests: len(r.Requests), Items: r.Count, Spent: r.Spent}
+	if in.MaxRCU <= 0 {
+		e.Announced = PartiQLBound(in.Plan, in.Est)
+	}
 	for _, q := range r.Requests {
 		if q.NoCapacity {
 			e.Estimated++
 		}
 	}
 	r.Stop = StopMaxRCU
-	if e.Announced {
+	if e.Announced > 0 {
 		r.Stop = StopEstimate
 	}
 	return e

@@ -134,7 +134,7 @@ func (m Model) bulkDone(msg bulkDoneMsg) Model {
 		case errors.As(msg.err, &over):
 			over.Kept, over.Next, over.Resume = "what was read is shown", "press n, which reads on up to the same bound again", ""
 		case errors.As(msg.err, &capped):
-			capped.Next = "press n (up to the same bound again)"
+			capped.Next = "press n (up to the same limit again)"
 		}
 		read.Err = sanitize(msg.err.Error())
 	}

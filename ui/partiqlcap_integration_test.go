@@ -9,14 +9,16 @@ import (
 	"dynascope/ui/overlay"
 )
 
-// The PartiQL overlay answered with endless pages stops at the 451 RCU it
-// announced, never past it: each page's Limit sized to what the bound has
-// left, each page without ConsumedCapacity counted at the most it could
-// cost. It says in one sentence what it read, what that cost as an
+// The PartiQL overlay answered with endless pages stops at its limit, 2 ×
+// the 451 RCU it announced + 1 (as a Scan's: DescribeTable's sizes may be
+// hours old, and a whole read must still end), never past it: each page's
+// Limit sized to what the limit has left, each page without
+// ConsumedCapacity counted at the most it could cost, so 8 pages of 128
+// RCU. It says in one sentence what it read, what that cost as an
 // estimate AWS would report for real, and that n reads on, up to the same
-// bound again. Cheap endless pages (0.5 RCU each, reported) end at the
-// stated bound of 451 / 0.5 = 902 requests. Before, the overlay sent 1,807
-// requests and stopped at 903.5 RCU.
+// limit again. Cheap endless pages (0.5 RCU each, reported) end at 903 /
+// 0.5 = 1806 requests. Before, the pages were unsized and counted at
+// their minimum: 1,807 requests to 903.5 RCU however the pages were.
 func TestUIPartiQLStopsAtTheBound(t *testing.T) {
 	table, ep := demoTable(t)
 	statement := `SELECT * FROM "` + table + `" WHERE PK = 'CUST#42'`
@@ -27,8 +29,8 @@ func TestUIPartiQLStopsAtTheBound(t *testing.T) {
 		says      string
 		estimated bool
 	}{
-		{"endless", dynamotest.EndlessStatement(), 0, "stopped at the 451 RCU announced after 0 items in ", true},
-		{"cheap endless", dynamotest.CheapEndlessStatement(0.5), 902, "stopped at the 451 RCU announced after 0 items in 902 requests, 451 RCU; to read on, press n (up to the same bound again).", false},
+		{"endless", dynamotest.EndlessStatement(), 0, "stopped at its limit of 903 RCU (2 × the 451 RCU announced + 1) after 0 items in ", true},
+		{"cheap endless", dynamotest.CheapEndlessStatement(0.5), 1806, "stopped at its limit of 903 RCU (2 × the 451 RCU announced + 1) after 0 items in 1806 requests, 903 RCU; to read on, press n (up to the same limit again).", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			r := newFaultRun(t, ep, table, tc.fault, nil)
@@ -66,7 +68,7 @@ func TestUIPartiQLStopsAtTheBound(t *testing.T) {
 				if !strings.Contains(rd.Err, tc.says) || strings.Contains(rd.Err, "--max-rcu") {
 					t.Errorf("run %d: want …%s…, said %s", run, tc.says, rd.Err)
 				}
-				if tc.estimated != strings.Contains(rd.Err, "an estimated 451 RCU (") || tc.estimated != strings.Contains(rd.Err, "AWS would report the real figure") {
+				if tc.estimated != strings.Contains(rd.Err, "an estimated 903 RCU (") || tc.estimated != strings.Contains(rd.Err, "AWS would report the real figure") {
 					t.Errorf("run %d: estimated %v: %s", run, tc.estimated, rd.Err)
 				}
 				if why := dynamotest.SentenceProblem(rd.Err); why != "" {

@@ -202,7 +202,8 @@ func (o Bulk) Input() request.Input {
 }
 
 // bound is the read's announced bound: a SELECT's by its plan
-// (dynamo.PartiQLBound), at which RunPartiQL stops it; a Scan's estimate.
+// (dynamo.PartiQLBound; RunPartiQL stops it at twice that, PartiQLLimit);
+// a Scan's estimate.
 func (o Bulk) bound() float64 {
 	if o.kind == bulkPartiQL {
 		return dynamo.PartiQLBound(o.plan, o.est)
