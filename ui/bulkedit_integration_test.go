@@ -52,19 +52,7 @@ func TestBulkChangeOfMarkedOrders(t *testing.T) {
 	table, ep := demoTable(t)
 	api := dynamotest.SDK(t)
 	ctx := context.Background()
-	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	path := filepath.Join(t.TempDir(), "journal.jsonl")
-	j, err := edit.OpenJournal(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := edit.Open(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"}, true, j)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, w, j := writerOn(t, ep)
 	settings := config.DefaultSettings()
 	settings.MaxWCUPerSecond = 5000 // a test's pace: the rate itself is edit's to prove
 	hs := newHarnessOn(t, Options{Store: client, Editor: w, Table: table, PK: "CUST#7", Region: "us-east-1", Endpoint: ep, Settings: settings}, 120, 35)
@@ -152,12 +140,10 @@ func TestBulkChangeOfMarkedOrders(t *testing.T) {
 	}
 }
 
-// 40.4 in the UI: ctrl+c while a bulk change is sending stops it after the
-// writes in flight (as esc does) instead of quitting and cutting them off;
-// the outcome says what was written and left, and a second ctrl+c quits.
-func TestCtrlCStopsABulkChange(t *testing.T) {
-	table, ep := demoTable(t)
-	api := dynamotest.SDK(t)
+// writerOn is a client of the endpoint and a writer with writes on, its
+// journal in the test's own directory.
+func writerOn(t *testing.T, ep string) (*dynamo.Client, *edit.Writer, *edit.Journal) {
+	t.Helper()
 	ctx := context.Background()
 	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
 	if err != nil {
@@ -171,6 +157,16 @@ func TestCtrlCStopsABulkChange(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return client, w, j
+}
+
+// 40.4 in the UI: ctrl+c while a bulk change is sending stops it after the
+// writes in flight (as esc does) instead of quitting and cutting them off;
+// the outcome says what was written and left, and a second ctrl+c quits.
+func TestCtrlCStopsABulkChange(t *testing.T) {
+	table, ep := demoTable(t)
+	api := dynamotest.SDK(t)
+	client, w, _ := writerOn(t, ep)
 	hs := newHarnessOn(t, Options{Store: client, Editor: w, Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
 	for row, ty := range hs.m.groups.types() {
 		if ty.Entity == "ORDER" {

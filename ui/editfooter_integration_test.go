@@ -2,14 +2,11 @@ package ui
 
 import (
 	"context"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
 
 	"dynascope/config"
-	"dynascope/dynamo"
-	"dynascope/edit"
 )
 
 // At 120 columns the edit form's status bar keeps the keys that act on the
@@ -19,18 +16,7 @@ func TestEditFormFooterFitsAt120(t *testing.T) {
 	table, ep := demoTable(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	client, err := dynamo.Connect(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1", NoSchemaCache: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	j, err := edit.OpenJournal(filepath.Join(t.TempDir(), "journal.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w, err := edit.Open(ctx, dynamo.Options{Endpoint: ep, Region: "us-east-1"}, true, j)
-	if err != nil {
-		t.Fatal(err)
-	}
+	client, w, _ := writerOn(t, ep)
 	hs := newHarnessOn(t, Options{Store: newPrefetchStore(ctx, client, table, "", "CUST#42", config.Settings{}, 35), Editor: w,
 		Table: table, PK: "CUST#42", Region: "us-east-1", Endpoint: ep}, 120, 35)
 	hs.m.status.Price = 0.125 // the priced status line is the longest
