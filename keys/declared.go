@@ -149,10 +149,25 @@ func (t EntityTable) nameDeclared(rows []TypeRow) []TypeRow {
 func (t EntityTable) splitRow(r TypeRow, parts []declPart) []TypeRow {
 	parts = slices.Clone(parts)
 	slices.SortStableFunc(parts, func(a, b declPart) int { return CompareKeys(a.first, b.first, t.keyType) })
+	loaded := 0
+	for _, p := range parts {
+		loaded += p.n
+	}
+	// Read through: every key of the type loaded. Otherwise a part's keys
+	// are ends only where they are the type's own (a skip-scan's), or where the read (from
+	// the partition's start, or its end in reverse) loaded them.
+	through := t.Complete() || loaded > 0 && t.lastKey != "" && ClassifyTyped(t.lastKey, t.keyType, t.lastDelim).ID() != r.ID()
+	end := func(k, typeEnd string, loadedEnd bool) string {
+		if through || r.Discovered && k == typeEnd && k != "" || loadedEnd {
+			return k
+		}
+		return ""
+	}
 	out := make([]TypeRow, len(parts))
 	for i, p := range parts {
 		s := r
-		s.First, s.Last = p.first, p.last
+		s.First = end(p.first, r.First, p.n > 0 && !t.reverse)
+		s.Last = end(p.last, r.Last, p.n > 0 && t.reverse)
 		s.Loaded, s.Bytes, s.AtLeast = p.n, p.bytes, p.atLeast
 		s.Count, s.Shared = -1, true
 		if p.name != "" {

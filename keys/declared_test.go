@@ -151,12 +151,18 @@ func TestEntityTableSplitsADriftedType(t *testing.T) {
 			[]row{{"Order", 1, "ORDER#2025-01-09#A11", "ORDER#2025-01-09#A11", true}, {"~ORDER", 1, "ORDER#2025-02-02|A99", "ORDER#2025-02-02|A99", true},
 				{"Customer", 1, "PROFILE", "PROFILE", false}}},
 		{"stopped inside the prefix", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99"}, true,
-			[]row{{"Order", -1, "ORDER#2025-01-09#A11", "ORDER#2025-01-09#A11", true}, {"~ORDER", -1, "ORDER#2025-02-02|A99", "ORDER#2025-02-02|A99", true}}},
+			[]row{{"Order", -1, "ORDER#2025-01-09#A11", "", true}, {"~ORDER", -1, "ORDER#2025-02-02|A99", "", true}}},
+		// A skip-scan's ends are the type's own: the end of the part it is in.
+		{"stopped inside, the type's ends found", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99"}, true,
+			[]row{{"Order", -1, "ORDER#2025-01-09#A11", "ORDER#2025-12-31#A99", true}, {"~ORDER", -1, "ORDER#2025-02-02|A99", "", true}}},
 		{"no declarations", nil, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"}, false,
 			[]row{{"ORDER", 3, "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", false}, {"PROFILE", 1, "PROFILE", "PROFILE", false}}},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			tb := keys.NewEntityTable("S", true).WithDeclared(c.declared).Reset("CUST#42", false).Load(page(c.keys...), "#", c.more)
+			if strings.Contains(c.name, "found") {
+				tb = tb.Discover([]keys.Group{{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-12-31#A99"}}, false, "#", "#")
+			}
 			var got []row
 			for i, r := range tb.Rows() {
 				n, ok := tb.Count(i)
