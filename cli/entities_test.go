@@ -4,9 +4,15 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/aws/aws-sdk-go-v2/service/dynamodb/types"
+
+	"dynascope/dynamo/dynamotest"
 )
 
 // 39.3: with entities declared, groups names each type by the declaration
@@ -101,6 +107,20 @@ func TestItemDecodesItsKeys(t *testing.T) {
 	}
 }
 
+// declaredLayoutJSON is what the tests read of layout's JSON: the
+// families' types, named by the declarations.
+type declaredLayoutJSON struct {
+	Families []struct {
+		Family      string
+		EntityTypes []struct {
+			Entity   string
+			Declared *bool
+			Prefix   string
+			Items    int
+		}
+	}
+}
+
 // 39.3: layout names the sort-key types by the declared entities, the
 // others marked, in text and JSON.
 func TestLayoutNamesTypesByDeclarations(t *testing.T) {
@@ -110,15 +130,7 @@ func TestLayoutNamesTypesByDeclarations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var got struct {
-		Families []struct {
-			Family      string
-			EntityTypes []struct {
-				Entity   string
-				Declared *bool
-			}
-		}
-	}
+	var got declaredLayoutJSON
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
@@ -192,5 +204,97 @@ func TestIndexStatsNameTypesByDeclarations(t *testing.T) {
 	}
 	if named == 0 {
 		t.Errorf("the index map named no members: %s", out)
+	}
+}
+
+// 39.3: a key of Order's prefix in another shape (ORDER#2025-02-02|A99,
+// an old delimiter between date and id) does not take Order's name from
+// CUST#42's declared orders: groups shows Order with the declared orders
+// and ~ORDER with the drift item, each counted apart by --count, in text
+// and JSON; the layout of the whole table names them the same way.
+func TestGroupsSplitsADriftedType(t *testing.T) {
+	atTop(t)
+	table, ep := seededDemo(t)
+	sdk := dynamotest.SDK(t)
+	putDrift(t, sdk, table, map[string]types.AttributeValue{
+		"PK": &types.AttributeValueMemberS{Value: "CUST#42"}, "SK": &types.AttributeValueMemberS{Value: "ORDER#2025-02-02|A99"}})
+	orders := partitionSKs(t, sdk, table, "CUST#42", declaredOrder)
+	type group struct {
+		Entity   string
+		Declared *bool
+		Prefix   string
+		Count    *int
+		First    string
+		Last     string
+	}
+	groups := func(more ...string) []group {
+		t.Helper()
+		out, stderr, err := runCommand(t, slices.Concat([]string{"groups", "--table", table, "--endpoint-url", ep, "--pk", "CUST#42", "--patterns", entityPatterns}, more)...)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, stderr)
+		}
+		var got struct{ Groups []group }
+		if err := json.Unmarshal([]byte(out), &got); err != nil {
+			t.Fatal(err)
+		}
+		return got.Groups
+	}
+	for _, counted := range []bool{false, true} {
+		var more []string
+		if counted {
+			more = []string{"--count"}
+		}
+		got := groups(more...)
+		if len(got) != 3 {
+			t.Fatalf("CUST#42's types %v: %+v", more, got)
+		}
+		o, d := got[0], got[1]
+		if o.Entity != "Order" || o.Declared == nil || !*o.Declared || o.Prefix != "ORDER#" || o.First != orders[0] || o.Last != orders[len(orders)-1] {
+			t.Errorf("%v: the declared orders' row %+v, want Order from %s to %s", more, o, orders[0], orders[len(orders)-1])
+		}
+		if d.Entity != "ORDER" || d.Declared == nil || *d.Declared || d.Prefix != "ORDER#" || d.First != "ORDER#2025-02-02|A99" || d.Last != d.First {
+			t.Errorf("%v: the drift row %+v, want ORDER, undeclared, its one key", more, d)
+		}
+		if got[2].Entity != "Customer" {
+			t.Errorf("%v: then %+v", more, got[2])
+		}
+		switch {
+		case !counted && (o.Count != nil || d.Count != nil):
+			t.Errorf("counted without --count: %v %v", o.Count, d.Count)
+		case counted && (o.Count == nil || *o.Count != len(orders) || d.Count == nil || *d.Count != 1):
+			t.Errorf("--count: Order %v, ~ORDER %v; want %d and 1", o.Count, d.Count, len(orders))
+		}
+	}
+	out, _, err := runCommand(t, "groups", "--table", table, "--endpoint-url", ep, "--pk", "CUST#42", "--patterns", entityPatterns, "--count", "--output", "table")
+	lines := strings.Split(out, "\n")
+	if err != nil || len(lines) < 4 || !strings.HasPrefix(lines[1], "Order ") || !strings.Contains(lines[1], " "+strconv.Itoa(len(orders))+" ") ||
+		!strings.HasPrefix(lines[2], "~ORDER ") || !strings.Contains(lines[2], " 1 ") || !strings.HasPrefix(lines[3], "Customer ") {
+		t.Errorf("groups --count in text: %v\n%s", err, out)
+	}
+
+	out, _, err = runCommand(t, "layout", "--table", table, "--endpoint-url", ep, "--patterns", entityPatterns, "--output", "json", "--max-items", "30000", "--max-rcu", "1000")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var layout declaredLayoutJSON
+	if err := json.Unmarshal([]byte(out), &layout); err != nil {
+		t.Fatal(err)
+	}
+	var cust []string
+	for _, f := range layout.Families {
+		if f.Family != "CUST#*" {
+			continue
+		}
+		for _, ty := range f.EntityTypes {
+			if ty.Prefix == "ORDER#" {
+				cust = append(cust, fmt.Sprintf("%s/%v", ty.Entity, ty.Declared != nil && *ty.Declared))
+				if !*ty.Declared && ty.Items != 1 {
+					t.Errorf("layout's drift row: %+v, want its one item", ty)
+				}
+			}
+		}
+	}
+	if strings.Join(cust, " ") != "Order/true ORDER/false" {
+		t.Errorf("layout's ORDER# types of CUST#*: %v\n%s", cust, out)
 	}
 }

@@ -28,12 +28,21 @@ func (g Group) Marked() string {
 }
 
 // declInfo is what the loaded keys of one type as found told of their
-// declaration: the entity the first matched ("" for none), and whether a
-// later one matched another (or none).
+// declarations: a part per name they matched ("" for none), in the order
+// first seen.
 type declInfo struct {
-	name  string
-	mixed bool
-	n     int
+	parts []declPart
+}
+
+// declPart is the keys of one type that one declaration matched (name ""
+// for none): how many the read loaded, and their size; how many an earlier
+// read loaded (a lower bound now, as TypeRow.AtLeast); the lowest and
+// highest of them.
+type declPart struct {
+	name        string
+	n, bytes    int
+	atLeast     int
+	first, last string
 }
 
 // WithDeclared names the table's types by the declarations d (nil: by
@@ -43,55 +52,133 @@ func (t EntityTable) WithDeclared(d Declared) EntityTable {
 	return t.made()
 }
 
-// noteDeclared records the declaration key sk of the type as found with
-// ID id matches; t.decl is t's own copy.
-func (t *EntityTable) noteDeclared(id, sk string) {
+// noteDeclared records which declaration key sk (of size bytes) of the
+// type as found with ID id matches; t.decl is t's own copy.
+func (t *EntityTable) noteDeclared(id, sk string, size int) {
 	name, _ := t.declared(t.pk, sk)
 	info := t.decl[id]
-	if info.n == 0 {
-		info.name = name
-	} else if info.name != name {
-		info.mixed = true
-	}
-	info.n++
+	info.parts = slices.Clone(info.parts)
+	p := info.part(name, sk, t.keyType)
+	p.n++
+	p.bytes += size
 	t.decl[id] = info
 }
 
-// nameDeclared names the rows by the declarations: a row whose every
-// loaded key and whose ends match one entity takes its name; every other
-// row keeps its inferred name, marked undeclared.
-func (t EntityTable) nameDeclared(rows []TypeRow) {
+// part is the part of name, taking in key k (added when there is none).
+func (d *declInfo) part(name, k, keyType string) *declPart {
+	i := slices.IndexFunc(d.parts, func(p declPart) bool { return p.name == name })
+	if i < 0 {
+		d.parts = append(d.parts, declPart{name: name, first: k, last: k})
+		return &d.parts[len(d.parts)-1]
+	}
+	p := &d.parts[i]
+	if CompareKeys(k, p.first, keyType) < 0 {
+		p.first = k
+	}
+	if CompareKeys(k, p.last, keyType) > 0 {
+		p.last = k
+	}
+	return p
+}
+
+// resetDecl starts the notes of a new read: what the earlier one loaded
+// of each part is a lower bound now.
+func (t *EntityTable) resetDecl() {
 	if t.declared == nil {
 		return
 	}
-	for i, r := range rows {
-		name, mixed, seen := "", false, 0
-		note := func(n string) {
-			if seen > 0 && n != name {
-				mixed = true
-			}
-			name = n
-			seen++
+	decl := make(map[string]declInfo, len(t.decl))
+	for id, info := range t.decl {
+		parts := slices.Clone(info.parts)
+		for i, p := range parts {
+			parts[i].atLeast, parts[i].n, parts[i].bytes = max(p.atLeast, p.n), 0, 0
 		}
+		decl[id] = declInfo{parts: parts}
+	}
+	t.decl = decl
+}
+
+// nameDeclared names the rows by the declarations. A row whose every
+// loaded key and whose ends match one entity takes its name; a row none
+// of whose keys match keeps its inferred name, marked undeclared. A row
+// whose keys match more than one (a declared entity and keys of the same
+// prefix in another shape: "ORDER#2025-02-02|A99" beside Order's
+// "ORDER#2025-01-09#A11") is split, a row per name in the order of its
+// first key: the declared keys keep their entity's name, the others their
+// inferred one, marked; each part has its own keys, loaded items and
+// size, and is Shared (its prefix's condition selects them all).
+func (t EntityTable) nameDeclared(rows []TypeRow) []TypeRow {
+	if t.declared == nil {
+		return rows
+	}
+	out := make([]TypeRow, 0, len(rows))
+	for _, r := range rows {
+		var d declInfo
 		for _, id := range append([]string{r.ID()}, r.Aliases...) {
-			if info, ok := t.decl[id]; ok && info.n > 0 {
-				mixed = mixed || info.mixed
-				note(info.name)
+			for _, p := range t.decl[id].parts {
+				q := d.part(p.name, p.first, t.keyType)
+				d.part(p.name, p.last, t.keyType)
+				q.n += p.n
+				q.bytes += p.bytes
+				q.atLeast += p.atLeast
 			}
 		}
 		for _, k := range []string{r.First, r.Last} {
 			if k != "" {
 				n, _ := t.declared(t.pk, k)
-				note(n)
+				d.part(n, k, t.keyType)
 			}
 		}
-		if !mixed && seen > 0 && name != "" {
-			rows[i].inferred = r.Entity
-			rows[i].Entity, rows[i].Declared = name, true
-		} else {
-			rows[i].Undeclared = true
+		switch {
+		case len(d.parts) == 1 && d.parts[0].name != "":
+			r.inferred = r.Entity
+			r.Entity, r.Declared = d.parts[0].name, true
+			out = append(out, r)
+		case len(d.parts) <= 1:
+			r.Undeclared = true
+			out = append(out, r)
+		default:
+			out = append(out, t.splitRow(r, d.parts)...)
 		}
 	}
+	return out
+}
+
+// splitRow is row r split by the parts of its keys, in the order of their
+// first keys (see nameDeclared).
+func (t EntityTable) splitRow(r TypeRow, parts []declPart) []TypeRow {
+	parts = slices.Clone(parts)
+	slices.SortStableFunc(parts, func(a, b declPart) int { return CompareKeys(a.first, b.first, t.keyType) })
+	loaded := 0
+	for _, p := range parts {
+		loaded += p.n
+	}
+	// Read through: every key of the type loaded. Otherwise a part's keys
+	// are ends only where they are the type's own (a skip-scan's), or where the read (from
+	// the partition's start, or its end in reverse) loaded them.
+	through := t.Complete() || loaded > 0 && t.lastKey != "" && ClassifyTyped(t.lastKey, t.keyType, t.lastDelim).ID() != r.ID()
+	end := func(k, typeEnd string, loadedEnd bool) string {
+		if through || r.Discovered && k == typeEnd && k != "" || loadedEnd {
+			return k
+		}
+		return ""
+	}
+	out := make([]TypeRow, len(parts))
+	for i, p := range parts {
+		s := r
+		s.First = end(p.first, r.First, p.n > 0 && !t.reverse)
+		s.Last = end(p.last, r.Last, p.n > 0 && t.reverse)
+		s.Loaded, s.Bytes, s.AtLeast = p.n, p.bytes, p.atLeast
+		s.Count, s.Shared = -1, true
+		if p.name != "" {
+			s.inferred = r.Entity
+			s.Entity, s.Declared = p.name, true
+		} else {
+			s.Undeclared = true
+		}
+		out[i] = s
+	}
+	return out
 }
 
 // cloneDecl gives t a copy of its declaration notes of its own.

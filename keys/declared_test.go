@@ -2,6 +2,7 @@ package keys_test
 
 import (
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -80,10 +81,10 @@ func TestEntityTableNamesByDeclarations(t *testing.T) {
 	if n, ok := tb.Count(1); !ok || n != 2 {
 		t.Errorf("Order counts %d %v; naming must not change counts", n, ok)
 	}
-	// A key of the ORDER# class that breaks the date: the type is not one
-	// declaration, so its name stays inferred and marked.
+	// A key of the ORDER# class that breaks the date: the declared key
+	// stays Order, the other one is a row of its own, inferred and marked.
 	mixed := keys.NewEntityTable("S", true).WithDeclared(d).Reset("CUST#42", false).Load(page("ORDER#2025-01-09#A11", "ORDER#2025-99-01#A12"), "#", false)
-	if got := rowNames(mixed); got != "~ORDER" {
+	if got := rowNames(mixed); got != "Order ~ORDER" {
 		t.Errorf("a type holding an undeclared key: %s", got)
 	}
 	// Names, for one key at a time (layout, tail, the live pane, index try).
@@ -108,6 +109,109 @@ func TestEntityTableNamesByDeclarations(t *testing.T) {
 	}
 	if got := keys.NamesOfKeys("CUST#1", []string{"PROFILE", "ORDER#2025-01-01#B7"}, "S", "").WithDeclared(d).Marked("PROFILE"); got != "Customer" {
 		t.Errorf("NamesOfKeys: %s", got)
+	}
+}
+
+// 39.3: a type of one prefix whose keys some declaration matches and
+// others not (drift inside the prefix) is split: the declared keys are a
+// row named by their entity, the others a row of the inferred name,
+// marked, each with its own count, in the order of their first keys; both
+// are Shared (begins_with ORDER# selects them both).
+func TestEntityTableSplitsADriftedType(t *testing.T) {
+	d := demoDeclared(t)
+	page := func(sks ...string) []keys.LoadedKey {
+		out := make([]keys.LoadedKey, len(sks))
+		for i, sk := range sks {
+			out[i] = keys.LoadedKey{SK: sk, Size: 10 + i}
+		}
+		return out
+	}
+	type row struct {
+		name        string
+		count       int // -1: not known
+		first, last string
+		shared      bool
+	}
+	for _, c := range []struct {
+		name     string
+		declared keys.Declared
+		keys     []string
+		more     bool // the read stopped after them
+		want     []row
+	}{
+		{"every key declared", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "PROFILE"}, false,
+			[]row{{"Order", 2, "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", false}, {"Customer", 1, "PROFILE", "PROFILE", false}}},
+		{"one drift key", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"}, false,
+			[]row{{"Order", 2, "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", true}, {"~ORDER", 1, "ORDER#2025-02-02|A99", "ORDER#2025-02-02|A99", true},
+				{"Customer", 1, "PROFILE", "PROFILE", false}}},
+		{"drift first", d, []string{"ORDER#2024-12-31|A01", "ORDER#2025-01-09#A11", "PROFILE"}, false,
+			[]row{{"~ORDER", 1, "ORDER#2024-12-31|A01", "ORDER#2024-12-31|A01", true}, {"Order", 1, "ORDER#2025-01-09#A11", "ORDER#2025-01-09#A11", true},
+				{"Customer", 1, "PROFILE", "PROFILE", false}}},
+		{"read past the prefix", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "PROFILE"}, true,
+			[]row{{"Order", 1, "ORDER#2025-01-09#A11", "ORDER#2025-01-09#A11", true}, {"~ORDER", 1, "ORDER#2025-02-02|A99", "ORDER#2025-02-02|A99", true},
+				{"Customer", 1, "PROFILE", "PROFILE", false}}},
+		{"stopped inside the prefix", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99"}, true,
+			[]row{{"Order", -1, "ORDER#2025-01-09#A11", "", true}, {"~ORDER", -1, "ORDER#2025-02-02|A99", "", true}}},
+		// A skip-scan's ends are the type's own: the end of the part it is in.
+		{"stopped inside, the type's ends found", d, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99"}, true,
+			[]row{{"Order", -1, "ORDER#2025-01-09#A11", "ORDER#2025-12-31#A99", true}, {"~ORDER", -1, "ORDER#2025-02-02|A99", "", true}}},
+		{"no declarations", nil, []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"}, false,
+			[]row{{"ORDER", 3, "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", false}, {"PROFILE", 1, "PROFILE", "PROFILE", false}}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			tb := keys.NewEntityTable("S", true).WithDeclared(c.declared).Reset("CUST#42", false).Load(page(c.keys...), "#", c.more)
+			if strings.Contains(c.name, "found") {
+				tb = tb.Discover([]keys.Group{{Entity: "ORDER", Prefix: "ORDER#", Kind: keys.KindLabel, First: "ORDER#2025-01-09#A11", Last: "ORDER#2025-12-31#A99"}}, false, "#", "#")
+			}
+			var got []row
+			for i, r := range tb.Rows() {
+				n, ok := tb.Count(i)
+				if !ok {
+					n = -1
+				}
+				got = append(got, row{r.Marked(), n, r.First, r.Last, r.Shared})
+			}
+			if !slices.Equal(got, c.want) {
+				t.Errorf("rows\n got %+v\nwant %+v", got, c.want)
+			}
+			loaded, bytes := 0, 0
+			for _, r := range tb.Rows() {
+				loaded, bytes = loaded+r.Loaded, bytes+r.Bytes
+			}
+			if loaded != tb.Loaded() || bytes != tb.Bytes() {
+				t.Errorf("the rows hold %d items of %d bytes, the read %d of %d", loaded, bytes, tb.Loaded(), tb.Bytes())
+			}
+			if c.declared == nil {
+				return
+			}
+			names := tb.Names("#")
+			for _, sk := range c.keys {
+				want := "~ORDER"
+				if n, ok := c.declared("CUST#42", sk); ok {
+					want = n
+				}
+				if got := names.Marked(sk); got != want {
+					t.Errorf("Names.Marked(%q) = %q, want %q", sk, got, want)
+				}
+			}
+		})
+	}
+	// A second read (Reset) keeps each part, what the first loaded a lower bound.
+	tb := keys.NewEntityTable("S", true).WithDeclared(d).Reset("CUST#42", false).
+		Load(page("ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17"), "#", false).Reset("CUST#42", false)
+	if got := rowNames(tb); got != "Order ~ORDER" || tb.Rows()[0].AtLeast != 2 || tb.Rows()[1].AtLeast != 1 {
+		t.Errorf("after a Reset: %s %+v", got, tb.Rows())
+	}
+	// A count of the prefix counts both parts: it is neither's own.
+	counted := keys.NewEntityTable("S", true).WithDeclared(d).Reset("CUST#42", false).
+		Load(page("ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99"), "#", true).Counted("^ORDER#", 7)
+	if counted.Find("^ORDER#") != 0 {
+		t.Fatalf("the prefix's type is not found: %+v", counted.Rows())
+	}
+	for i := range counted.Rows() {
+		if n, ok := counted.Count(i); ok {
+			t.Errorf("row %d counted %d from the shared prefix's count", i, n)
+		}
 	}
 }
 

@@ -111,6 +111,7 @@ func (t EntityTable) Reset(pk string, reverse bool) EntityTable {
 		t.asFound[i].Loaded, t.asFound[i].Bytes, t.asFound[i].Libraries = 0, 0, nil
 	}
 	t.pages, t.loaded, t.bytes, t.lastKey = 0, 0, 0, ""
+	t.resetDecl()
 	return t.made()
 }
 
@@ -152,7 +153,7 @@ func (t EntityTable) Load(page []LoadedKey, delim string, more bool) EntityTable
 			}
 		}
 		if t.declared != nil {
-			t.noteDeclared(t.asFound[i].ID(), k.SK)
+			t.noteDeclared(t.asFound[i].ID(), k.SK, k.Size)
 		}
 		r := &t.asFound[i]
 		r.Loaded++

@@ -34,8 +34,11 @@ func (t EntityTable) made() EntityTable {
 		})
 		rows = foldRows(t.pk, joinInRuns(rows))
 	}
-	t.nameDeclared(rows)
+	rows = t.nameDeclared(rows)
 	for i := range rows {
+		if rows[i].Shared {
+			continue // a count of its condition counts the other parts too
+		}
 		cond := t.condition(rows[i].Group)
 		for _, c := range t.counts {
 			switch {
@@ -163,6 +166,11 @@ func (t EntityTable) Count(i int) (n int, ok bool) {
 		return r.Count, true
 	case t.Complete():
 		return r.Loaded, true
+	case r.Shared:
+		// A part of a split type: exact once the loaded items go on past
+		// its prefix (its keys lie anywhere in it).
+		last := ClassifyTyped(t.lastKey, t.keyType, t.lastDelim)
+		return r.Loaded, r.Loaded > 0 && t.lastKey != "" && last.ID() != r.ID()
 	case r.Exact && t.base:
 		return 1, true // every type the table lists was loaded or found: this one holds its item
 	case r.Loaded == 0:

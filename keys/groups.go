@@ -15,7 +15,14 @@ type Group struct {
 	// use and its keys match none (or not one alike), so its name is the
 	// inferred one. Both are false without declarations.
 	Declared, Undeclared bool
-	inferred             string // a Declared group's inferred name
+	// Shared: the declarations split the group's type (one class, one
+	// prefix) into rows, a declared entity and the keys beside it that
+	// match none ("Order" and "~ORDER" under ORDER#): the type's condition,
+	// begins_with its prefix, selects every part's items, so a count of
+	// it is no part's own, and First and Last are the part's keys as far
+	// as read, not bounds of a condition.
+	Shared   bool
+	inferred string // a Declared group's inferred name
 }
 
 // ID tells groups apart, as Class.ID does.

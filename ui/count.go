@@ -56,6 +56,9 @@ func (m Model) askCount() (Model, tea.Cmd) {
 	if row > 0 {
 		tr := m.groups.types()[row-1]
 		t.label, t.id = sanitize(tr.Entity), tr.ID()
+		if l := m.groups.sharedLabel(row - 1); l != "" {
+			t.label = l // the prefix counts every part of the split type
+		}
 	}
 	t.est = dynamo.EstimateRead(m.table, m.index, m.query.Consistent, 1, 0)
 	m.ask = countAsk{on: true, target: t}
@@ -175,6 +178,16 @@ func (m Model) countAnnouncement(row int) string {
 		what = "every " + label + " item"
 		bytes, loaded = int64(t.Bytes), t.Loaded
 		_, known = g.known(row - 1)
+		if rows := g.sharing(row - 1); rows != nil {
+			// Its condition reads every part of the split type.
+			label, what = g.sharedLabel(row-1), "every item of "+sanitize(t.Prefix)
+			bytes, loaded = 0, 0
+			for _, j := range rows {
+				_, k := g.known(j)
+				known = known && k
+				bytes, loaded = bytes+int64(g.types()[j].Bytes), loaded+g.types()[j].Loaded
+			}
+		}
 		if known && t.Loaded == 0 {
 			// One item, never loaded: between one unit and 400 KB.
 			_, lo, _ := rcuFor(1, cons)

@@ -71,13 +71,14 @@ func TestNoDeclarationsNoMark(t *testing.T) {
 // where an undeclared v2x splits the versions into two rows both named
 // ProductVersion, either row marks all four versions (by inference the
 // first marked v0 … v2 only) and never v2x. Undeclared rows mark by
-// inference, as before; one whose keys are partly of a declaration (an
-// order of the ORDER# prefix in another shape) says how its items divide.
+// inference, as before; the keys of a declared type's prefix in another
+// shape (ORDER#2025-02-02|A99 beside Order's) are a row of their own,
+// ~ORDER, which marks them and not Order's.
 func TestMarkDeclaredType(t *testing.T) {
 	noted := false
 	defer func() {
 		if !noted {
-			t.Error("no undeclared ORDER row was marked")
+			t.Error("no ~ORDER row beside Order was marked")
 		}
 	}()
 	for _, c := range []struct {
@@ -87,10 +88,11 @@ func TestMarkDeclaredType(t *testing.T) {
 	}{
 		{"CUST#42", []string{"ADDRESS#home", "ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17", "ORDER|2023-05-01|X1", "PROFILE"},
 			[][]string{{"ADDRESS#home"}, {"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17"}, {"ORDER|2023-05-01|X1"}, {"PROFILE"}}},
-		// An order of the ORDER# prefix in another shape makes the row
-		// undeclared: it marks by inference, its note says how they divide.
+		// An order of the ORDER# prefix in another shape is a row of its
+		// own (~ORDER) after Order's: Order marks the declared orders,
+		// ~ORDER the one that matches no declaration.
 		{"CUST#42", []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"},
-			[][]string{{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17"}, {"PROFILE"}}},
+			[][]string{{"ORDER#2025-01-09#A11", "ORDER#2025-03-01#A17"}, {"ORDER#2025-02-02|A99"}, {"PROFILE"}}},
 		{"PRODUCT#SKU-1025", []string{"v0", "v1", "v2", "v2x", "v3"},
 			[][]string{{"v0", "v1", "v2", "v3"}, {"v2x"}, {"v0", "v1", "v2", "v3"}}},
 	} {
@@ -111,11 +113,45 @@ func TestMarkDeclaredType(t *testing.T) {
 				t.Errorf("%s: space on %s (declared %v) marked %v, want %v", c.pk, row.Entity, row.Declared, got, want)
 			}
 			hs.contains(fmt.Sprintf("marked %d loaded %s items", len(want), row.Entity))
-			if row.Undeclared && row.Entity == "ORDER" {
-				hs.contains("marked 3 loaded ORDER items · 2 Order, 1 undeclared")
+			if row.Undeclared && row.Shared && row.Entity == "ORDER" {
+				hs.contains("marked 1 loaded ORDER items")
+				hs.lacks("Order, 1 undeclared") // its items are all undeclared: no share to tell
 				noted = true
 			}
 			hs.keys("U")
 		}
+	}
+}
+
+// 39.3: a key of Order's prefix in another shape (ORDER#2025-02-02|A99)
+// is a row of its own, ~ORDER, after Order with the declared orders: each
+// counts its own loaded items, and each says that its condition, begins_with
+// ORDER#, holds the other too; counting it says it counts them together.
+func TestGoldenDriftedType(t *testing.T) {
+	var items []dynamo.Item
+	for _, sk := range []string{"ORDER#2025-01-09#A11", "ORDER#2025-02-02|A99", "ORDER#2025-03-01#A17", "PROFILE"} {
+		items = append(items, dynamo.Item{"PK": s("CUST#42"), "SK": s(sk)})
+	}
+	for _, sz := range [][2]int{{120, 35}, {80, 24}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			set, path := demoPatterns(t)
+			hs := newHarness(t, Options{Table: "App", PK: "CUST#42", Region: "us-east-1", Endpoint: "http://127.0.0.1:8000",
+				Patterns: set, PatternsPath: path}, sz[0], sz[1], canned{items: items, cap: halfRCU()})
+			hs.keys("j")
+			hs.contains("▌ Order ", "ORDER# + ~ORDER", "▌ ~ORDER ", "ORDER# + Order", "▌ Customer ", "ORDER# holds ~ORDER", "too: # counts both")
+			var got []string
+			for i, r := range hs.m.groups.types() {
+				got = append(got, fmt.Sprintf("%s %s", r.Marked(), hs.m.groups.countText(i+1)))
+			}
+			if strings.Join(got, ", ") != "Order 2, ~ORDER 1, Customer 1" {
+				t.Errorf("the types: %v", got)
+			}
+			golden.RequireEqual(t, []byte(hs.screen()))
+			hs.keys("#")
+			hs.contains("count ORDER# (Order, ~ORDER): reads every item of ORDER#")
+			if ask := hs.m.status.Ask; !strings.Contains(ask, "(all 3 items loaded") {
+				t.Errorf("the count's announcement: %s", ask)
+			}
+		})
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"dynascope/dynamo"
 	"dynascope/itemcodec"
@@ -160,6 +161,48 @@ func (g groupsPane) counted(id string, n, reqs int, c dynamo.Capacity) groupsPan
 	}
 	g.counts[id] = countSpent{reqs: reqs, cap: c}
 	return g
+}
+
+// sharing is the rows (indexes into types) the declarations split type
+// row i's type into, i among them (Order and ~ORDER under ORDER#): its
+// condition selects the items of them all. nil when row i is not split.
+func (g groupsPane) sharing(i int) []int {
+	ts := g.types()
+	if !ts[i].Shared {
+		return nil
+	}
+	var out []int
+	for j, t := range ts {
+		if t.Shared && t.ID() == ts[i].ID() {
+			out = append(out, j)
+		}
+	}
+	return out
+}
+
+// sharedLabel names what row i's condition selects when it is shared:
+// "ORDER# (Order, ~ORDER)"; "" when it is not.
+func (g groupsPane) sharedLabel(i int) string {
+	rows := g.sharing(i)
+	if rows == nil {
+		return ""
+	}
+	names := make([]string, len(rows))
+	for k, j := range rows {
+		names[k] = sanitize(g.types()[j].Marked())
+	}
+	return sanitize(g.types()[i].Prefix) + " (" + strings.Join(names, ", ") + ")"
+}
+
+// sharers names the rows row i's type shares its prefix with ("~ORDER").
+func (g groupsPane) sharers(i int) string {
+	var out []string
+	for _, j := range g.sharing(i) {
+		if j != i {
+			out = append(out, sanitize(g.types()[j].Marked()))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // countSpent is what counting type t cost, as far as the pane was told:

@@ -154,6 +154,8 @@ func (g groupsPane) view(st styles, w, h int, focused, compact bool, title strin
 				sub = "all " + sanitize(t.Entity) + " keys"
 			case t.Exact:
 				sub = "= " + sanitize(t.Prefix)
+			case t.Shared:
+				sub = sanitize(t.Prefix) + " + " + g.sharers(row-1) // its condition selects them all
 			default:
 				sub = sanitize(t.Prefix)
 			}
@@ -284,6 +286,10 @@ func (g groupsPane) typeFooter(i, w int) []string {
 	case t.Count >= 0:
 		c := g.countSpent(t)
 		out = append(out, countCost(c.reqs, c.cap, w)...)
+	case t.Shared:
+		// begins_with its prefix selects the other part too: no count of
+		// it is this row's own.
+		out = append(out, sanitize(t.Prefix)+" holds "+g.sharers(i), "too: # counts both")
 	case !known:
 		out = append(out, "# counts it exactly")
 	}

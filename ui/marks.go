@@ -205,8 +205,9 @@ func (m Model) declaredShare(keep func(dynamo.Item) bool) (func(dynamo.Item) boo
 // declaration names holds the items whose keys match that declaration
 // (entities Match, as the CLI's update and delete --entity select them),
 // not those its inferred type would: an item of the same prefix in
-// another shape is not of it. Any other row holds the items whose sort key
-// is classified as its type or one folded into it.
+// another shape is not of it; the row of those (~ORDER, Shared) holds the
+// items of its type that no declaration names. Any other row holds the
+// items whose sort key is classified as its type or one folded into it.
 func (m Model) ofType(t keys.TypeRow) func(dynamo.Item) bool {
 	if t.Declared && m.declaring() {
 		return func(it dynamo.Item) bool {
@@ -215,6 +216,14 @@ func (m Model) ofType(t keys.TypeRow) func(dynamo.Item) bool {
 		}
 	}
 	ids := append([]string{t.ID()}, t.Aliases...)
+	if t.Shared && m.declaring() {
+		// The undeclared part of a type the declarations split (~ORDER
+		// beside Order): the items of its type that no declaration names.
+		return func(it dynamo.Item) bool {
+			_, declared := m.patterns.Entities.Match(itemcodec.TextAttrs(it))
+			return !declared && slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
+		}
+	}
 	return func(it dynamo.Item) bool {
 		return slices.Contains(ids, m.entityKey(pane.KeyOf(it, m.items.KeyName)))
 	}
