@@ -82,6 +82,16 @@ tm set-option -g window-size manual
 tm resize-window -t shots -x "$WIDTH" -y "$HEIGHT"
 
 keys() { tm send-keys -t shots "$@"; }
+# quit_ui: ctrl+c, then until the pane's command is the shell again, so
+# that the next line typed reaches bash and not a UI still closing.
+quit_ui() {
+  keys C-c
+  local deadline=$((SECONDS + 10))
+  until [ "$(tm display-message -p -t shots '#{pane_current_command}')" = bash ]; do
+    [ "$SECONDS" -lt "$deadline" ] || die "the UI did not quit within 10 s of ctrl+c"
+    sleep 0.1
+  done
+}
 type_line() { tm send-keys -t shots -l "$1"; tm send-keys -t shots Enter; }
 screen() { tm capture-pane -t shots -p; }
 
@@ -192,7 +202,7 @@ wait_for 'kept '
 shot filter
 
 
-keys C-c
+quit_ui
 
 # 9. Guarded editing (--allow-writes): a status added to one of CUST#42's
 # orders, shown before it is sent (typed diff, condition, 1 WCU, the aws
@@ -217,7 +227,7 @@ wait_for 'shown before it is sent'
 shot write
 keys Escape
 sleep 0.3
-keys C-c
+quit_ui
 
 # 10. The index X-ray: an open order read through GSI1 (warehouse WH#1);
 # its detail says which indexes hold it, with which keys, and what each
@@ -229,7 +239,7 @@ sleep 0.3
 keys Enter
 wait_for 'In indexes'
 shot xray
-keys C-c
+quit_ui
 
 # 12. Follow the keys (F): an order of CUST#42 names its own partition
 # ORDER#A17 in its sort key; the candidates come from the partitions seen
@@ -270,7 +280,7 @@ wait_for 'enter reads it'
 keys Enter
 wait_for 'entity types ' 30
 shot indexmap
-keys C-c
+quit_ui
 
 # 11. The live pane: `dynascope demo --traffic` (an engine of its own, the
 # demo's writes a few a second), T on CUST#42: the writes as they arrive,
@@ -298,7 +308,7 @@ if [ -f "$model" ]; then
   wait_for 'timestamp'
   wait_for ' RCU table'
   shot value-group
-  keys C-c
+  quit_ui
 else
   say "no ../shared/real-models beside the clone: docs/img/value-group.png is left as it is"
 fi
