@@ -86,11 +86,8 @@ func PartiQLBound(plan partiql.Plan, e Estimate) float64 {
 // its bound and a little rounding, and so ends; one whose answers never
 // end stops there.
 func PartiQLLimit(plan partiql.Plan, e Estimate) float64 {
-	b := PartiQLBound(plan, e)
-	if !e.Known {
-		return b
-	}
-	return 2*b + 1
+	e.RCU = PartiQLBound(plan, e)
+	return e.Limit()
 }
 
 // PartiQLResult is what a SELECT read and what it cost. ExecuteStatement
